@@ -1,0 +1,106 @@
+"""The wiki's taxonomy and rubric: mechanisms, rubric facts and verdicts.
+
+These enums are the single source of truth; the Django models take their
+``choices`` from them.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Mechanism(str, Enum):
+    """How a work changes an agent's behaviour."""
+
+    POLICY_GRADIENT = "policy_gradient"
+    EVOLUTION_STRATEGIES = "evolution_strategies"
+    SFT_DISTILLATION = "sft_distillation"
+    PREFERENCE_OPTIMIZATION = "preference_optimization"
+    INFERENCE_TIME_SEARCH = "inference_time_search"
+    HARNESS = "harness"
+    ENVIRONMENT = "environment"
+    INFRASTRUCTURE = "infrastructure"
+
+    @property
+    def label(self) -> str:
+        return MECHANISM_LABELS[self]
+
+
+MECHANISM_LABELS: dict[Mechanism, str] = {
+    Mechanism.POLICY_GRADIENT: "Policy gradient",
+    Mechanism.EVOLUTION_STRATEGIES: "Evolution strategies",
+    Mechanism.SFT_DISTILLATION: "SFT / distillation",
+    Mechanism.PREFERENCE_OPTIMIZATION: "Preference optimisation",
+    Mechanism.INFERENCE_TIME_SEARCH: "Inference-time search",
+    Mechanism.HARNESS: "Harness / scaffold",
+    Mechanism.ENVIRONMENT: "Environment / benchmark",
+    Mechanism.INFRASTRUCTURE: "Infrastructure",
+}
+
+
+class Verdict(str, Enum):
+    """Whether a work is strict Agentic RL."""
+
+    STRICT = "strict"
+    STRICT_NARROW = "strict_narrow"
+    ADJACENT = "adjacent"
+    NOT_STRICT = "not_strict"
+
+    @property
+    def label(self) -> str:
+        return VERDICT_LABELS[self]
+
+    @property
+    def is_strict(self) -> bool:
+        return self in (Verdict.STRICT, Verdict.STRICT_NARROW)
+
+
+VERDICT_LABELS: dict[Verdict, str] = {
+    Verdict.STRICT: "Strict Agentic RL",
+    Verdict.STRICT_NARROW: "Strict (narrow)",
+    Verdict.ADJACENT: "Adjacent",
+    Verdict.NOT_STRICT: "Not strict",
+}
+
+
+class Fact(str, Enum):
+    """The four rubric facts; strict Agentic RL needs all of them."""
+
+    INTERACTIVE_ENV = "interactive_env"
+    MULTI_STEP = "multi_step"
+    VERIFIABLE_REWARD = "verifiable_reward"
+    RL_UPDATE = "rl_update"
+
+    @property
+    def label(self) -> str:
+        return FACT_LABELS[self]
+
+
+FACT_LABELS: dict[Fact, str] = {
+    Fact.INTERACTIVE_ENV: "Executable agent interacting with an environment, tools or a browser",
+    Fact.MULTI_STEP: "Multi-step or tool-use trajectories",
+    Fact.VERIFIABLE_REWARD: "Verifiable or scalar reward",
+    Fact.RL_UPDATE: "RL optimisation updates the policy/parameters from the interaction outcome",
+}
+
+
+def rubric_verdict(
+    *,
+    interactive_env: bool,
+    multi_step: bool,
+    verifiable_reward: bool,
+    rl_update: bool,
+    mechanism: Mechanism,
+    narrow: bool = False,
+) -> Verdict:
+    """The verdict the rubric gives for the four facts.
+
+    ``narrow`` says that what is updated is not the acting agent's own policy,
+    or that the action space is narrow (Astar, LBYL).
+    """
+    interaction = interactive_env and multi_step and verifiable_reward
+    if interaction and rl_update:
+        return Verdict.STRICT_NARROW if narrow else Verdict.STRICT
+    if interaction and mechanism is Mechanism.EVOLUTION_STRATEGIES:
+        return Verdict.ADJACENT
+    return Verdict.NOT_STRICT

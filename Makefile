@@ -1,0 +1,42 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install db browser check bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(BIN)/.installed
+
+# Migrates and loads the Agentic RL wiki (idempotent) into DATABASE_URL or the embedded PostgreSQL.
+db: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_wiki
+
+run: db
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Debian's Chromium, driven by Playwright in the end-to-end tests.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: install browser
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest -q
+
+check: install
+	$(BIN)/mypy
+	$(BIN)/python manage.py check
+
+bench: install
+	$(BIN)/python benchmarks/classify_bench.py
+
+clean:
+	rm -rf $(VENV) var/

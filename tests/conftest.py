@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+
+
+def _load_seed() -> None:
+    from wiki.models import Page
+    from wiki.services.seed import seed_load
+
+    if not Page.objects.filter(slug="agentic-rl").exists():
+        seed_load(directory=FIXTURES)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The test database starts with the Agentic RL wiki loaded once."""
+    with django_db_blocker.unblock():
+        _load_seed()
+
+
+@pytest.fixture
+def seed(db: None) -> None:
+    """The seed content; loaded again when a transactional test flushed it."""
+    _load_seed()
+
+
+@pytest.fixture
+def editor(db: None):  # type: ignore[no-untyped-def]
+    from tests.factories import make_editor
+
+    return make_editor("editor")
+
+
+@pytest.fixture
+def editor_client(client, editor):  # type: ignore[no-untyped-def]
+    client.force_login(editor)
+    return client

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.conftest import FIXTURES
+from wiki.importer import PageImportError, page_import, parse_page_file
+from wiki.markdown.citations import CITATION_RE
+from wiki.models import Citation, Claim, Page, Revision, Source
+
+SEED_PAGE = FIXTURES / "pages" / "agentic-rl.md"
+
+
+def _citations_in_text(text: str) -> list[tuple[str, str]]:
+    found = []
+    for match in CITATION_RE.finditer(text):
+        body = match.group(2)
+        head, _, tail = body.rpartition("，") if "，" in body else (body, "", "")
+        for title in head.split("、"):
+            found.append((title.strip(), tail.strip()))
+    return found
+
+
+@pytest.mark.django_db
+def test_seed_page_claims_and_citations_match_the_text(seed: None) -> None:
+    text = SEED_PAGE.read_text(encoding="utf-8")
+    page = Page.objects.get(slug="agentic-rl")
+    key_point_lines = re.search(r"### 关键要点\n(.*?)\n#", text, re.DOTALL).group(1)  # type: ignore[union-attr]
+    bullets = [line for line in key_point_lines.splitlines() if line.startswith("- ")]
+    claims = Claim.objects.current().filter(page=page)
+    assert claims.filter(section="关键要点").count() == len(bullets) == 17
+    expected = sorted(_citations_in_text(text))
+    stored = sorted(Citation.objects.filter(claim__page=page).values_list("source__title", "locator"))
+    assert stored == expected
+    assert ("Shepherd: Enabling Programmable Meta-Agents via Reversible Agentic Execution Traces", "§4.3") in stored
+    assert ("FACET: Preserving Source Intent and Executable State in Terminal Task Synthesis", "§3.1 / §5") in stored
+    assert ("TraceForge: Distilling with Your Own Thinking", "§2.4、§3") in stored
+    synthesised = Citation.objects.filter(claim__page=page, kind="synthesised").values_list("source__slug", flat=True)
+    assert sorted(synthesised) == ["agent-oss-retrospective", "agentic-esopt"]
+
+
+@pytest.mark.django_db
+def test_importing_the_same_file_twice_duplicates_nothing(seed: None) -> None:
+    counts = (Page.objects.count(), Revision.objects.count(), Claim.objects.count(), Citation.objects.count(), Source.objects.count())
+    report = page_import(page_file=parse_page_file(SEED_PAGE.read_bytes()))
+    assert report.unchanged
+    assert counts == (Page.objects.count(), Revision.objects.count(), Claim.objects.count(), Citation.objects.count(), Source.objects.count())
+
+
+@pytest.mark.django_db
+def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "new.md"
+    path.write_text("---\ntitle: New Page\nslug: new-page\n---\n## 关键要点\n\n- A claim（来源：Brand New Work: A Title，p.3）。\n", encoding="utf-8")
+    call_command("import_page", str(path))
+    out = capsys.readouterr().out
+    assert "Page new-page created: 1 claims (1 new), 1 citations." in out
+    assert "Brand New Work" in out
+    assert Citation.objects.get(claim__page__slug="new-page").locator == "p.3"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"", "empty"),
+        (b"   \n\n", "empty"),
+        (b"\xff\xfe\x00bad", "not UTF-8"),
+        ("- 一条断言（来源：Some Work，p.3\n".encode(), "unbalanced bracket"),
+        ("- 一条断言(来源: Some Work)\n".encode(), "unknown citation form"),
+        ("- 一条断言（出处：Some Work）\n".encode(), "unknown citation form"),
+        ("- 一条断言（来源：Some Work，chapter three）\n".encode(), "is not a locator"),
+        ("- 一条断言（来源：）\n".encode(), "names no source"),
+    ],
+)
+@pytest.mark.django_db
+def test_bad_input_is_refused_and_changes_nothing(raw: bytes, message: str, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = (Page.objects.count(), Source.objects.count(), Claim.objects.count())
+    with pytest.raises(PageImportError) as error:
+        parse_page_file(raw, filename="bad.md")
+    assert message in str(error.value)
+    path = tmp_path / "bad.md"
+    path.write_bytes(raw)
+    with pytest.raises(CommandError):
+        call_command("import_page", str(path))
+    assert message in capsys.readouterr().err
+    assert before == (Page.objects.count(), Source.objects.count(), Claim.objects.count())

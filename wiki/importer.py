@@ -1,0 +1,136 @@
+"""Reading a page file: optional front matter, then Markdown with the wiki's citation syntax.
+
+Everything is checked before anything is written: bad input raises :class:`ImportError_`
+with a message per problem and leaves the database unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from wiki import markdown as wiki_markdown
+from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
+from wiki.services.pages import User, page_save_revision
+
+FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n", re.DOTALL)
+SCRAPED_BULLET_RE = re.compile(r"^[ \t]*•[ \t]*", re.MULTILINE)
+
+
+class PageImportError(ValueError):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class PageFile:
+    slug: str
+    title: str
+    summary: str
+    body: str
+
+
+@dataclass
+class ImportReport:
+    page: Page
+    created_page: bool
+    unchanged: bool
+    claims: int = 0
+    citations: int = 0
+    new_claims: int = 0
+    new_sources: list[str] = field(default_factory=list)
+    revision: Revision | None = None
+
+    def lines(self) -> list[str]:
+        verb = "created" if self.created_page else ("unchanged" if self.unchanged else "updated")
+        out = [f"Page {self.page.slug} {verb}: {self.claims} claims ({self.new_claims} new), {self.citations} citations."]
+        if self.new_sources:
+            out.append(f"New sources ({len(self.new_sources)}): {', '.join(self.new_sources)}")
+        return out
+
+
+def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
+    """The page in ``raw``; raises :class:`PageImportError` listing every problem found."""
+    if not raw.strip():
+        raise PageImportError(["the file is empty"])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise PageImportError([f"the file is not UTF-8 text (invalid byte at position {error.start})"]) from None
+    text = text.replace("\r\n", "\n")
+    meta: dict[str, str] = {}
+    match = FRONT_MATTER_RE.match(text)
+    if match:
+        for line in match.group(1).splitlines():
+            if not line.strip():
+                continue
+            key, sep, value = line.partition(":")
+            if not sep:
+                raise PageImportError([f"front matter line “{line.strip()}” is not “key: value”"])
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            meta[key.strip().lower()] = value
+        text = text[match.end() :]
+    body = SCRAPED_BULLET_RE.sub("- ", text).strip() + "\n"
+    title = meta.get("title") or _first_heading(body) or Path(filename).stem
+    slug = meta.get("slug") or slugify(title, allow_unicode=True)
+    problems: list[str] = []
+    if not body.strip():
+        problems.append("the page has no text")
+    if not slug:
+        problems.append("the page has no title or slug")
+    _, citation_problems = wiki_markdown.find_citations(body)
+    problems += [f"line {p.line}: {p.message}: {p.excerpt}" for p in citation_problems]
+    try:
+        wiki_markdown.check_complexity(body)
+    except wiki_markdown.MarkdownTooComplex as error:
+        problems.append(str(error))
+    if problems:
+        raise PageImportError(problems)
+    return PageFile(slug=slug, title=title, summary=meta.get("summary", ""), body=body)
+
+
+def _first_heading(body: str) -> str:
+    match = re.search(r"^#\s+(.+)$", body, re.MULTILINE)
+    return match.group(1).strip() if match else ""
+
+
+@transaction.atomic
+def page_import(*, page_file: PageFile, user: User = None) -> ImportReport:
+    """Saves the page as a new revision, unless its text is unchanged (importing twice duplicates nothing)."""
+    existing = Page.objects.filter(slug=page_file.slug).first()
+    if existing and (existing.body, existing.title, existing.summary) == (page_file.body, page_file.title, page_file.summary):
+        report = ImportReport(page=existing, created_page=False, unchanged=True)
+    else:
+        sources_before = set(Source.objects.values_list("pk", flat=True))
+        claims_before = set(Claim.objects.filter(page=existing).values_list("pk", flat=True)) if existing else set()
+        base = existing.revisions.order_by("-number").values_list("number", flat=True).first() if existing else None
+        revision = page_save_revision(
+            slug=page_file.slug,
+            title=page_file.title,
+            summary=page_file.summary,
+            body=page_file.body,
+            comment="Imported from file",
+            user=user,
+            base_revision=base,
+            action=ChangeEvent.Action.IMPORTED,
+        )
+        page = revision.page
+        new_sources = Source.objects.exclude(pk__in=sources_before).order_by("short_name")
+        report = ImportReport(
+            page=page,
+            created_page=existing is None,
+            unchanged=False,
+            revision=revision,
+            new_sources=list(new_sources.values_list("short_name", flat=True)),
+        )
+        report.new_claims = Claim.objects.filter(page=page).exclude(pk__in=claims_before).count()
+    report.claims = Claim.objects.current().filter(page=report.page).count()
+    report.citations = Citation.objects.filter(claim__page=report.page, claim__is_orphaned=False).count()
+    return report

@@ -1,0 +1,20 @@
+"""Locators of citations: ``p.3``, ``pp.3-4``, ``§3.1 / §5``, ``§2.4、§3``, ``Table 2``, ``Fig. 3``, ``Appendix B``."""
+
+from __future__ import annotations
+
+import re
+
+_UNIT = r"""
+    (?:pp?\.\s?\d+(?:\s?[-–—]\s?\d+)?)                               # p.3, pp.3-4
+  | (?:§\s?\d+(?:\.\d+)*(?:\s?[-–—]\s?§?\s?\d+(?:\.\d+)*)?)         # §3.1, §3-§4
+  | (?:(?:Table|Tab\.|Fig\.|Figure|Appendix|App\.|Sec\.|Section|Eq\.|Equation|Chapter|Ch\.|Algorithm|Alg\.|Listing|Line|Lines|Slide)
+       \s?(?:[A-Z](?:\.?\d+(?:\.\d+)*)?|\d+(?:\.\d+)*)[a-z]?(?:\s?[-–—]\s?[A-Z]?\d+(?:\.\d+)*)?)  # Table 2, Appendix B.1, Fig. 3a
+  | (?:第\s?\d+(?:\s?[-–—]\s?\d+)?\s?[页章节])                        # 第3页
+"""
+_SEPARATOR = r"\s*(?:[、,，;；/]|\band\b|&)\s*"
+LOCATOR_RE = re.compile(rf"^\s*(?:{_UNIT})(?:{_SEPARATOR}(?:{_UNIT}))*\s*$", re.VERBOSE)
+
+
+def is_valid_locator(text: str) -> bool:
+    """True when ``text`` is one or more locator units joined by 、 / , ; or "and"."""
+    return bool(text.strip()) and LOCATOR_RE.match(text) is not None

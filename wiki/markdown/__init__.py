@@ -1,0 +1,118 @@
+"""Markdown for wiki pages: one function, :func:`render`, returning HTML plus what the text links to and cites."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import markdown
+from django.conf import settings
+from markdown.extensions.toc import TocExtension, slugify_unicode
+
+from wiki.markdown.citation_markers import CitationExtension, SourceRef
+from wiki.markdown.citations import CitationProblem, find_citations
+from wiki.markdown.claims import ClaimExtension, ClaimRef
+from wiki.markdown.math import MathStash
+from wiki.markdown.sanitize import sanitize_html
+from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
+
+__all__ = [
+    "ClaimRef",
+    "LinkRef",
+    "MarkdownTooComplex",
+    "RenderResult",
+    "SourceRef",
+    "cited_titles",
+    "find_citations",
+    "find_link_targets",
+    "render",
+    "check_complexity",
+]
+
+MAX_NESTING = 32
+_LEADING_MARKERS = re.compile(r"^(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])))+")
+
+
+class MarkdownTooComplex(ValueError):
+    """The text is too large or too deeply nested to render safely."""
+
+
+@dataclass
+class RenderResult:
+    html: str
+    toc: list[dict[str, object]] = field(default_factory=list)
+    links: list[LinkRef] = field(default_factory=list)
+    claims: list[ClaimRef] = field(default_factory=list)
+    problems: list[CitationProblem] = field(default_factory=list)
+
+
+def check_complexity(text: str) -> None:
+    """Refuse text whose size or nesting would make rendering slow or recursive without bound."""
+    limit = settings.WIKI_MAX_BODY_CHARS
+    if len(text) > limit:
+        raise MarkdownTooComplex(f"The text is {len(text):,} characters long; the limit is {limit:,}.")
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _LEADING_MARKERS.match(line)
+        indent = len(line) - len(line.lstrip(" \t"))
+        depth = (match.group(0).count(">") + len(re.findall(r"[-*+]|\d+[.)]", match.group(0))) if match else 0) + indent // 4
+        if depth > MAX_NESTING:
+            raise MarkdownTooComplex(
+                f"Line {number} nests lists or quotes {depth} levels deep; at most {MAX_NESTING} are allowed."
+            )
+
+
+def cited_titles(text: str) -> set[str]:
+    refs, _ = find_citations(text)
+    return {title for ref in refs for title in ref.titles}
+
+
+def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: frozenset[str]) -> RenderResult:
+    """Sanitised HTML of ``text`` with its table of contents, wiki links, claims and citation problems.
+
+    ``sources`` maps cited titles to sources; ``existing_pages`` holds the slugs of pages that
+    exist, so that links to other pages are shown as wanted.
+    """
+    check_complexity(text)
+    links: list[LinkRef] = []
+    claims: list[ClaimRef] = []
+    math = MathStash()
+    toc = TocExtension(slugify=slugify_unicode, toc_depth="2-4", permalink=False)
+    md = markdown.Markdown(
+        extensions=[
+            "tables",
+            "fenced_code",
+            "sane_lists",
+            toc,
+            WikiLinkExtension(existing=existing_pages, links=links),
+            CitationExtension(sources=sources),
+            ClaimExtension(claims=claims),
+        ],
+        extension_configs={"tables": {"use_align_attribute": True}},
+        output_format="html",
+    )
+    html = md.convert(math.cut(text))
+    html = math.restore(sanitize_html(html))
+    _, problems = find_citations(text)
+    return RenderResult(
+        html=html,
+        toc=_flatten_toc(getattr(md, "toc_tokens", [])),
+        links=_unique_links(links),
+        claims=claims,
+        problems=problems,
+    )
+
+
+def _flatten_toc(tokens: list[dict[str, object]]) -> list[dict[str, object]]:
+    flat: list[dict[str, object]] = []
+    for token in tokens:
+        flat.append({"level": token["level"], "id": token["id"], "title": token["name"]})
+        flat.extend(_flatten_toc(token.get("children", [])))  # type: ignore[arg-type]
+    return flat
+
+
+def _unique_links(links: list[LinkRef]) -> list[LinkRef]:
+    seen: dict[str, LinkRef] = {}
+    for link in links:
+        seen.setdefault(link.target_slug, link)
+    return list(seen.values())

@@ -1,0 +1,71 @@
+"""Citations rendered as markers: each title links to its source and shows the locator."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.urls import reverse
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+
+from wiki.markdown.citations import CITATION_RE, parse_citation_body
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    slug: str
+    short_name: str
+
+
+class CitationProcessor(InlineProcessor):
+    def __init__(self, md: Markdown, sources: Mapping[str, SourceRef]) -> None:
+        super().__init__(CITATION_RE.pattern, md)
+        self.sources = sources
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # noqa: N802
+        parsed = parse_citation_body(m.group(1), m.group(2))
+        if isinstance(parsed, str):
+            return None, m.start(0), m.end(0)
+        titles, locator = parsed
+        wrapper = etree.Element("span", {"class": f"citation citation-{'cited' if m.group(1) == '来源' else 'synthesised'}"})
+        wrapper.set("data-kind", m.group(1))
+        wrapper.set("data-locator", locator)
+        wrapper.text = f"（{m.group(1)}："
+        previous: etree.Element | None = None
+        for title in titles:
+            source = self.sources.get(title)
+            if source is None:
+                marker = etree.SubElement(wrapper, "span", {"class": "cite cite-missing", "title": "No source with this title"})
+            else:
+                hover = f"{source.short_name} — {locator}" if locator else source.short_name
+                marker = etree.SubElement(
+                    wrapper,
+                    "a",
+                    {"class": "cite", "href": reverse("wiki:source-detail", kwargs={"slug": source.slug}), "title": hover},
+                )
+            marker.set("data-title", title)
+            marker.text = title
+            if previous is not None:
+                previous.tail = "、"
+            previous = marker
+        if previous is not None and locator:
+            previous.tail = "，"
+            loc = etree.SubElement(wrapper, "span", {"class": "locator"})
+            loc.text = locator
+            loc.tail = "）"
+        elif previous is not None:
+            previous.tail = "）"
+        return wrapper, m.start(0), m.end(0)
+
+
+class CitationExtension(Extension):
+    def __init__(self, *, sources: Mapping[str, SourceRef]) -> None:
+        super().__init__()
+        self.sources = sources
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+        md.inlinePatterns.register(CitationProcessor(md, self.sources), "citation", 180)

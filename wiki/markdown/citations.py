@@ -1,0 +1,86 @@
+"""Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wiki.locators import is_valid_locator
+
+KIND_BY_WORD = {"来源": "cited", "综合": "synthesised"}
+
+CITATION_RE = re.compile(r"（(来源|综合)：([^（）\n]*)）")
+# Anything that looks like the start of a citation, in the wiki's form or a near miss.
+CITATION_START_RE = re.compile(
+    r"[（(]\s*(来源|综合|出处|参见|引用|引自|source|sources|cf\.)\s*[:：]", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class CitationRef:
+    kind: str
+    titles: tuple[str, ...]
+    locator: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class CitationProblem:
+    message: str
+    excerpt: str
+    line: int
+
+
+def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str] | str:
+    """Titles and locator of one citation body, or a message saying why it cannot be read."""
+    body = body.strip()
+    if not body:
+        return "the citation names no source"
+    locator = ""
+    head = body
+    if "，" in body:
+        head, tail = body.rsplit("，", 1)
+        tail = tail.strip()
+        if not is_valid_locator(tail):
+            return f"“{tail}” is not a locator (expected p.3, pp.3-4, §3.1, Table 2, Fig. 3, Appendix B…)"
+        locator = tail
+    titles = tuple(title.strip() for title in head.split("、"))
+    if any(not title for title in titles):
+        return "an empty source title between separators"
+    return titles, locator
+
+
+def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]:
+    """Every well-formed citation in ``text``, and a problem for every citation-like text that is not."""
+    refs: list[CitationRef] = []
+    problems: list[CitationProblem] = []
+    covered: set[int] = set()
+    for match in CITATION_RE.finditer(text):
+        covered.add(match.start())
+        parsed = parse_citation_body(match.group(1), match.group(2))
+        if isinstance(parsed, str):
+            problems.append(_problem(text, match.start(), match.end(), parsed))
+            continue
+        titles, locator = parsed
+        refs.append(CitationRef(KIND_BY_WORD[match.group(1)], titles, locator, match.start(), match.end()))
+    for match in CITATION_START_RE.finditer(text):
+        if match.start() in covered:
+            continue
+        opener = match.group(0)
+        rest = text[match.end() :]
+        closing = min((i for i in (rest.find("）"), rest.find(")")) if i >= 0), default=-1)
+        newline = rest.find("\n")
+        if closing < 0 or (0 <= newline < closing):
+            message = "unbalanced bracket: the citation is never closed"
+        else:
+            message = f"unknown citation form “{opener.strip()}”: write （来源：Title，locator） or （综合：Title）"
+        end = match.end() + (closing + 1 if closing >= 0 else min(len(rest), 60))
+        problems.append(_problem(text, match.start(), end, message))
+    problems.sort(key=lambda p: p.line)
+    return refs, problems
+
+
+def _problem(text: str, start: int, end: int, message: str) -> CitationProblem:
+    excerpt = text[start : min(end, start + 120)]
+    return CitationProblem(message=message, excerpt=excerpt, line=text.count("\n", 0, start) + 1)

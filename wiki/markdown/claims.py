@@ -1,0 +1,125 @@
+"""Claims found while rendering: every block that cites a source, and every key-point bullet.
+
+Runs after the inline patterns, so it sees the visible text of each block and the citation
+markers inside it; it gives each claim an anchor id on the page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
+
+KEY_POINT_SECTIONS = {"关键要点", "key points", "key findings", "要点"}
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class CitedSource:
+    title: str
+    locator: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class ClaimRef:
+    key: str
+    anchor: str
+    section: str
+    text: str
+    citations: tuple[CitedSource, ...]
+
+
+def claim_key(text: str) -> str:
+    """Equal for sentences that differ only in spacing."""
+    return hashlib.sha256(_SPACE.sub(" ", text).strip().encode()).hexdigest()
+
+
+def _own_text(element: etree.Element) -> str:
+    """The visible text of a block, leaving out nested lists."""
+    parts: list[str] = [element.text or ""]
+    for child in element:
+        if child.tag not in {"ul", "ol"}:
+            parts.append("".join(child.itertext()))
+        parts.append(child.tail or "")
+    return _SPACE.sub(" ", "".join(parts)).strip()
+
+
+def _own_citations(element: etree.Element) -> list[etree.Element]:
+    found: list[etree.Element] = []
+    stack = [child for child in element if child.tag not in {"ul", "ol"}]
+    while stack:
+        node = stack.pop(0)
+        if node.tag == "span" and "citation" in (node.get("class") or "").split():
+            found.append(node)
+            continue
+        stack.extend(node)
+    return found
+
+
+class ClaimTreeprocessor(Treeprocessor):
+    def __init__(self, md: Markdown, claims: list[ClaimRef]) -> None:
+        super().__init__(md)
+        self.claims = claims
+        self.section = ""
+        self.seen: dict[str, int] = {}
+
+    def run(self, root: etree.Element) -> None:
+        self.section = ""
+        self._walk(root)
+
+    def _walk(self, parent: etree.Element) -> None:
+        for element in parent:
+            if element.tag in HEADINGS:
+                self.section = _SPACE.sub(" ", "".join(element.itertext())).strip()
+            elif element.tag in {"ul", "ol"}:
+                for item in element:
+                    if item.tag == "li":
+                        self._consider(item, is_bullet=True)
+                        self._walk(item)
+            elif element.tag == "p":
+                self._consider(element, is_bullet=False)
+            elif element.tag in {"blockquote", "div", "details"}:
+                self._walk(element)
+
+    def _consider(self, element: etree.Element, *, is_bullet: bool) -> None:
+        markers = _own_citations(element)
+        in_key_points = self.section.casefold() in KEY_POINT_SECTIONS
+        if not markers and not (is_bullet and in_key_points):
+            return
+        text = _own_text(element)
+        if not text:
+            return
+        key = claim_key(text)
+        occurrence = self.seen.get(key, 0)
+        self.seen[key] = occurrence + 1
+        if occurrence:
+            key = claim_key(f"{text}#{occurrence}")
+        anchor = f"claim-{key[:10]}"
+        element.set("id", anchor)
+        element.set("class", ((element.get("class") or "") + " claim").strip())
+        citations: list[CitedSource] = []
+        for marker in markers:
+            kind = "synthesised" if marker.get("data-kind") == "综合" else "cited"
+            locator = marker.get("data-locator") or ""
+            for cite in marker:
+                title = cite.get("data-title")
+                if title:
+                    citations.append(CitedSource(title=title, locator=locator, kind=kind))
+        self.claims.append(ClaimRef(key=key, anchor=anchor, section=self.section, text=text, citations=tuple(citations)))
+
+
+class ClaimExtension(Extension):
+    def __init__(self, *, claims: list[ClaimRef]) -> None:
+        super().__init__()
+        self.claims = claims
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+        # After the inline patterns (priority 20), before pretty-printing (10).
+        md.treeprocessors.register(ClaimTreeprocessor(md, self.claims), "claims", 15)

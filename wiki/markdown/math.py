@@ -1,0 +1,57 @@
+"""Formulas: ``$$…$$`` blocks and ``\\(…\\)`` inline, rendered server-side as MathML.
+
+Formulas are cut out before Markdown runs (so that ``_`` and ``*`` in LaTeX are not read as
+emphasis), replaced by tokens that survive sanitising, and put back as MathML afterwards.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+from dataclasses import dataclass, field
+
+from latex2mathml.converter import convert
+
+DISPLAY_RE = re.compile(r"^[ \t]*\$\$[ \t]*\n?(.+?)\n?[ \t]*\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+INLINE_RE = re.compile(r"\\\((.+?)\\\)")
+
+
+@dataclass
+class MathStash:
+    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
+    formulas: list[tuple[str, bool]] = field(default_factory=list)
+
+    def token(self, index: int) -> str:
+        return f"MATH{self.nonce}X{index}X"
+
+    def cut(self, text: str) -> str:
+        def display(match: re.Match[str]) -> str:
+            self.formulas.append((match.group(1).strip(), True))
+            return f"\n{self.token(len(self.formulas) - 1)}\n"
+
+        def inline(match: re.Match[str]) -> str:
+            self.formulas.append((match.group(1).strip(), False))
+            return self.token(len(self.formulas) - 1)
+
+        return INLINE_RE.sub(inline, DISPLAY_RE.sub(display, text))
+
+    def restore(self, rendered: str) -> str:
+        if not self.formulas:
+            return rendered
+        for index, (latex, is_display) in enumerate(self.formulas):
+            markup = to_mathml(latex, display=is_display)
+            token = self.token(index)
+            if is_display:
+                rendered = rendered.replace(f"<p>{token}</p>", f'<div class="math-display">{markup}</div>')
+            rendered = rendered.replace(token, markup)
+        return rendered
+
+
+def to_mathml(latex: str, *, display: bool) -> str:
+    """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted."""
+    try:
+        mathml = convert(latex, display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many kinds of errors on malformed input
+        return f'<code class="math-error" title="This formula could not be rendered">{html.escape(latex)}</code>'
+    return mathml

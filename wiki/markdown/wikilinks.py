@@ -1,0 +1,69 @@
+"""``[[Target]]`` and ``[[Target|label]]`` wiki links; links to pages that do not exist yet are marked wanted."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils.text import slugify
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+
+WIKILINK_RE = r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]"
+SLUG_RE = re.compile(r"^[-\w]+$")
+
+
+@dataclass(frozen=True)
+class LinkRef:
+    target_slug: str
+    target_title: str
+    label: str
+
+
+def target_slug(target: str) -> str:
+    """``Agentic RL`` → ``agentic-rl``; ``信用分配`` → ``信用分配``; a slug stays as it is."""
+    target = target.strip()
+    if SLUG_RE.match(target) and target == target.lower():
+        return target
+    return slugify(target, allow_unicode=True)
+
+
+def find_link_targets(text: str) -> set[str]:
+    return {target_slug(m.group(1)) for m in re.finditer(WIKILINK_RE, text) if target_slug(m.group(1))}
+
+
+class WikiLinkProcessor(InlineProcessor):
+    def __init__(self, pattern: str, md: Markdown, existing: frozenset[str], links: list[LinkRef]) -> None:
+        super().__init__(pattern, md)
+        self.existing = existing
+        self.links = links
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # noqa: N802
+        target = m.group(1).strip()
+        label = (m.group(2) or target).strip()
+        slug = target_slug(target)
+        if not slug:
+            return None, m.start(0), m.end(0)
+        self.links.append(LinkRef(target_slug=slug, target_title=target, label=label))
+        element = etree.Element("a")
+        element.text = label
+        element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}))
+        if slug in self.existing:
+            element.set("class", "wikilink")
+        else:
+            element.set("class", "wikilink wanted")
+            element.set("title", f"{target} (page does not exist yet)")
+        return element, m.start(0), m.end(0)
+
+
+class WikiLinkExtension(Extension):
+    def __init__(self, *, existing: frozenset[str], links: list[LinkRef]) -> None:
+        super().__init__()
+        self.existing = existing
+        self.links = links
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.existing, self.links), "wikilink", 175)

@@ -1,0 +1,29 @@
+from wiki.models.changes import ChangeEvent
+from wiki.models.claims import Citation, CitationKind, Claim, ClaimStatus
+from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
+from wiki.models.pages import Page, Revision, WikiLink
+from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
+from wiki.models.search import SearchDocument
+from wiki.models.sources import Component, Source, SourceKind
+
+__all__ = [
+    "ChangeEvent",
+    "Citation",
+    "CitationKind",
+    "Claim",
+    "ClaimStatus",
+    "Classification",
+    "ClassificationChange",
+    "Component",
+    "Contrast",
+    "OpenQuestion",
+    "Page",
+    "QuestionPriority",
+    "QuestionStatus",
+    "Revision",
+    "SearchDocument",
+    "SetBy",
+    "Source",
+    "SourceKind",
+    "WikiLink",
+]

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ChangeEvent(models.Model):
+    """One entry of recent changes, written by the services for every kind of object."""
+
+    class Kind(models.TextChoices):
+        PAGE = "page", "Page"
+        SOURCE = "source", "Source"
+        CLAIM = "claim", "Claim"
+        CLASSIFICATION = "classification", "Classification"
+        CONTRAST = "contrast", "Contrast"
+        QUESTION = "question", "Open question"
+
+    class Action(models.TextChoices):
+        CREATED = "created", "created"
+        EDITED = "edited", "edited"
+        REVERTED = "reverted", "reverted"
+        IMPORTED = "imported", "imported"
+        DELETED = "deleted", "deleted"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    object_id = models.BigIntegerField()
+    label = models.CharField(max_length=300)
+    url = models.CharField(max_length=500, blank=True)
+    summary = models.CharField(max_length=500, blank=True)
+    size_delta = models.IntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["kind", "object_id"], name="changeevent_object")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.label} {self.action}"

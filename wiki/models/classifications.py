@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
+
+MECHANISM_CHOICES = [(m.value, m.label) for m in Mechanism]
+VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
+
+
+class SetBy(models.TextChoices):
+    EDITOR = "editor", "Editor"
+    CLASSIFIER = "classifier", "Classifier suggestion"
+
+
+class ClassificationQuerySet(models.QuerySet["Classification"]):
+    def with_related(self) -> ClassificationQuerySet:
+        """Joins the source, component, evidence claim (and its page) and the user who set it."""
+        return self.select_related("source", "component", "evidence_claim__page", "set_by_user")
+
+
+class Classification(models.Model):
+    """Mechanism, rubric facts and verdict of a work, or of one component of it."""
+
+    source = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="classifications")
+    component = models.ForeignKey(
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="classifications"
+    )
+    mechanism = models.CharField(max_length=40, choices=MECHANISM_CHOICES)
+    algorithm = models.CharField(max_length=120, blank=True)
+    updated = models.CharField("what is updated", max_length=300, blank=True)
+    interactive_env = models.BooleanField("executable agent in an environment", default=False)
+    multi_step = models.BooleanField("multi-step / tool-use trajectories", default=False)
+    verifiable_reward = models.BooleanField("verifiable or scalar reward", default=False)
+    rl_update = models.BooleanField("RL update of the policy from the outcome", default=False)
+    narrow = models.BooleanField(
+        default=False, help_text="What is updated is not the acting agent's own policy, or the action space is narrow."
+    )
+    verdict = models.CharField(max_length=20, choices=VERDICT_CHOICES)
+    rationale = models.TextField(blank=True)
+    evidence_claim = models.ForeignKey(
+        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="evidence_for"
+    )
+    evidence_locator = models.CharField(max_length=200, blank=True)
+    set_by = models.CharField(max_length=20, choices=SetBy.choices, default=SetBy.EDITOR)
+    set_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ClassificationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["source", "component"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "component"], nulls_distinct=False, name="classification_one_per_work_or_component"
+            ),
+            models.CheckConstraint(condition=models.Q(mechanism__in=[m.value for m in Mechanism]), name="classification_mechanism_valid"),
+            models.CheckConstraint(condition=models.Q(verdict__in=[v.value for v in Verdict]), name="classification_verdict_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject_name}: {self.verdict}"
+
+    @property
+    def subject_name(self) -> str:
+        if self.component_id is None:
+            return self.source.short_name
+        return f"{self.source.short_name} {self.component.name}"  # type: ignore[union-attr]
+
+    @property
+    def rubric_verdict(self) -> Verdict:
+        """The verdict the four facts give through the rubric."""
+        return rubric_verdict(
+            interactive_env=self.interactive_env,
+            multi_step=self.multi_step,
+            verifiable_reward=self.verifiable_reward,
+            rl_update=self.rl_update,
+            mechanism=Mechanism(self.mechanism),
+            narrow=self.narrow,
+        )
+
+    @property
+    def departs_from_rubric(self) -> bool:
+        return self.verdict != self.rubric_verdict.value
+
+
+class ClassificationChange(models.Model):
+    """Who changed a classification, when, and its fields before and after."""
+
+    classification = models.ForeignKey(Classification, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class ContrastQuerySet(models.QuerySet["Contrast"]):
+    def with_related(self) -> ContrastQuerySet:
+        """Joins both sides (source and component) and the evidence claim with its page."""
+        return self.select_related("left", "left_component", "right", "right_component", "claim__page")
+
+    def involving(self, source_ids: list[int]) -> ContrastQuerySet:
+        return self.filter(models.Q(left_id__in=source_ids) | models.Q(right_id__in=source_ids))
+
+
+class Contrast(models.Model):
+    """Two works (or components) set against each other on an axis, with the claim that says so."""
+
+    left = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_left")
+    left_component = models.ForeignKey(
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    right = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_right")
+    right_component = models.ForeignKey(
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    axis = models.CharField(max_length=300)
+    claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ContrastQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["left__short_name", "right__short_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["left", "left_component", "right", "right_component"],
+                nulls_distinct=False,
+                name="contrast_unique_pair",
+            ),
+            models.CheckConstraint(
+                condition=~(
+                    models.Q(left=models.F("right"))
+                    & (
+                        models.Q(left_component=models.F("right_component"))
+                        | models.Q(left_component__isnull=True, right_component__isnull=True)
+                    )
+                ),
+                name="contrast_sides_differ",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.left_id} vs {self.right_id}: {self.axis}"

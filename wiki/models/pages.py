@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class PageQuerySet(models.QuerySet["Page"]):
+    def for_listing(self) -> PageQuerySet:
+        """Pages without their bodies, for lists."""
+        return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
+
+
+class Page(models.Model):
+    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
+    title = models.CharField(max_length=300)
+    summary = models.TextField(blank=True)
+    body = models.TextField(blank=True, help_text="Markdown with [[wiki links]] and （来源：Title，locator） citations.")
+    rendered_html = models.TextField(blank=True, editable=False)
+    toc = models.JSONField(default=list, blank=True, editable=False, help_text="Sections as [{level, id, title}].")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PageQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("wiki:page-detail", kwargs={"slug": self.slug})
+
+
+class Revision(models.Model):
+    """One saved state of a page; revisions are numbered from 1 per page and never change."""
+
+    page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    title = models.CharField(max_length=300)
+    summary = models.TextField(blank=True)
+    body = models.TextField(blank=True)
+    comment = models.CharField(max_length=500, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    size = models.PositiveIntegerField(default=0)
+    size_delta = models.IntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["page", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["page", "number"], name="revision_unique_number_per_page"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="revision_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.page_id} r{self.number}"
+
+
+class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
+    def backlinks_to(self, slug: str) -> WikiLinkQuerySet:
+        """Links pointing at ``slug``, with their source page's slug and title."""
+        return (
+            self.filter(target_slug=slug)
+            .select_related("source_page")
+            .only("target_slug", "label", "source_page__slug", "source_page__title")
+            .order_by("source_page__title")
+            .distinct("source_page__title", "source_page_id")
+        )
+
+
+class WikiLink(models.Model):
+    """An outgoing ``[[Target]]`` link of a page; the target page may not exist yet (a wanted page)."""
+
+    source_page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="outgoing_links")
+    target_slug = models.SlugField(max_length=200, allow_unicode=True, db_index=True)
+    target_title = models.CharField(max_length=300)
+    label = models.CharField(max_length=300, blank=True)
+
+    objects = WikiLinkQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["source_page", "target_slug"], name="wikilink_unique_target_per_page"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_page_id} → {self.target_slug}"

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Case, IntegerField, Value, When
+from django.urls import reverse
+
+
+class QuestionStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    INVESTIGATING = "investigating", "Investigating"
+    ANSWERED = "answered", "Answered"
+    DROPPED = "dropped", "Dropped"
+
+
+class QuestionPriority(models.TextChoices):
+    HIGH = "high", "High"
+    NORMAL = "normal", "Normal"
+    LOW = "low", "Low"
+
+
+PRIORITY_RANK = {QuestionPriority.HIGH: 0, QuestionPriority.NORMAL: 1, QuestionPriority.LOW: 2}
+
+
+class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
+    def unresolved(self) -> OpenQuestionQuerySet:
+        return self.filter(status__in=[QuestionStatus.OPEN, QuestionStatus.INVESTIGATING])
+
+    def queue(self) -> OpenQuestionQuerySet:
+        """The queue order: priority first, then oldest first; page and assignee joined."""
+        rank = Case(
+            *(When(priority=p, then=Value(r)) for p, r in PRIORITY_RANK.items()),
+            default=Value(9),
+            output_field=IntegerField(),
+        )
+        return self.select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
+
+
+class OpenQuestion(models.Model):
+    """A question to verify, from a page's 待核实问题 or a survey's open problems."""
+
+    page = models.ForeignKey("wiki.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="questions")
+    title = models.CharField(max_length=300)
+    text = models.TextField(blank=True)
+    status = models.CharField(max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
+    priority = models.CharField(max_length=10, choices=QuestionPriority.choices, default=QuestionPriority.NORMAL)
+    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    resolution_criteria = models.TextField("what would resolve it", blank=True)
+    claims = models.ManyToManyField("wiki.Claim", blank=True, related_name="questions")
+    sources = models.ManyToManyField("wiki.Source", blank=True, related_name="questions")
+    answer_claim = models.ForeignKey(
+        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="answers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = OpenQuestionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(status="answered") | models.Q(answer_claim__isnull=False),
+                name="question_answered_has_claim",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("wiki:question-detail", kwargs={"pk": self.pk})

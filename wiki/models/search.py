@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+
+
+class SearchDocument(models.Model):
+    """One searchable object (page, claim, source or question), its text and its search vector.
+
+    The vector holds CJK bigrams and lower-cased Latin words (the embedded PostgreSQL has no
+    pg_trgm), and is rebuilt whenever the object is saved.
+    """
+
+    class Kind(models.TextChoices):
+        PAGE = "page", "Page"
+        CLAIM = "claim", "Claim"
+        SOURCE = "source", "Source"
+        QUESTION = "question", "Open question"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    object_id = models.BigIntegerField()
+    title = models.CharField(max_length=500)
+    body = models.TextField(blank=True)
+    url = models.CharField(max_length=500)
+    mechanism = models.CharField(max_length=40, blank=True)
+    verdict = models.CharField(max_length=20, blank=True)
+    vector = SearchVectorField(null=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "object_id"], name="searchdocument_unique_object")]
+        indexes = [GinIndex(fields=["vector"], name="searchdocument_vector_gin")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.title}"

@@ -1,0 +1,1 @@
+"""Writes that touch several rows: keyword-only, typed, atomic."""

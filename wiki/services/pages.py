@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils.text import slugify
+
+from wiki import markdown as wiki_markdown
+from wiki.markdown import RenderResult, SourceRef
+from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, WikiLink
+from wiki.services.sources import sources_ensure_for_titles
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+class EditConflict(Exception):
+    """Someone saved the page after the revision the editor started from."""
+
+    def __init__(self, *, page: Page, base_number: int, current: Revision) -> None:
+        super().__init__(f"{page.slug} changed since revision {base_number}: now at {current.number}")
+        self.page = page
+        self.base_number = base_number
+        self.current = current
+
+
+@dataclass(frozen=True)
+class ClaimSync:
+    created: int
+    kept: int
+    orphaned: int
+
+
+def _author(user: User) -> AbstractBaseUser | None:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
+
+
+def page_render(*, body: str, user: User = None) -> tuple[RenderResult, list[str]]:
+    """Renders ``body``, creating sources for cited titles not yet known; returns the result and new source names."""
+    sources, created = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=_author(user))
+    refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
+    targets = wiki_markdown.find_link_targets(body)
+    existing = frozenset(Page.objects.filter(slug__in=targets).values_list("slug", flat=True))
+    return wiki_markdown.render(body, sources=refs, existing_pages=existing), [s.short_name for s in created]
+
+
+def page_preview(*, body: str) -> RenderResult:
+    """Renders ``body`` without writing anything: unknown citations show as missing sources."""
+    from wiki.services.sources import sources_by_title
+
+    sources = sources_by_title(wiki_markdown.cited_titles(body))
+    refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
+    targets = wiki_markdown.find_link_targets(body)
+    existing = frozenset(Page.objects.filter(slug__in=targets).values_list("slug", flat=True))
+    return wiki_markdown.render(body, sources=refs, existing_pages=existing)
+
+
+@transaction.atomic
+def page_save_revision(
+    *,
+    slug: str,
+    title: str,
+    body: str,
+    summary: str = "",
+    comment: str = "",
+    user: User = None,
+    base_revision: int | None = None,
+    action: str = ChangeEvent.Action.EDITED,
+) -> Revision:
+    """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
+
+    In one transaction: the revision, the rendered HTML, wiki links, and the claims and
+    citations re-extracted from the text. ``base_revision`` is the revision the editor started
+    from; when someone saved since, :class:`EditConflict` is raised and nothing is written.
+    """
+    wiki_markdown.check_complexity(body)
+    slug = slug or slugify(title, allow_unicode=True)
+    page = Page.objects.select_for_update().filter(slug=slug).first()
+    created = page is None
+    latest = None if page is None else page.revisions.order_by("-number").first()
+    if latest is not None and base_revision is not None and base_revision != latest.number:
+        raise EditConflict(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
+    if page is None:
+        page = Page(slug=slug)
+    result, _ = page_render(body=body, user=user)
+    page.title = title
+    page.summary = summary
+    page.body = body
+    page.rendered_html = result.html
+    page.toc = result.toc
+    page.save()
+
+    author = _author(user)
+    previous_size = latest.size if latest else 0
+    size = len(body.encode())
+    revision = Revision.objects.create(
+        page=page,
+        number=(latest.number + 1) if latest else 1,
+        title=title,
+        summary=summary,
+        body=body,
+        comment=comment[:500],
+        author=author,
+        size=size,
+        size_delta=size - previous_size,
+    )
+    _sync_links(page, result)
+    _sync_claims(page, result)
+    if created:
+        _refresh_pages_linking_to(page.slug)
+    ChangeEvent.objects.create(
+        kind=ChangeEvent.Kind.PAGE,
+        action=ChangeEvent.Action.CREATED if created else action,
+        object_id=page.pk,
+        label=page.title,
+        url=page.get_absolute_url(),
+        summary=comment[:500],
+        size_delta=revision.size_delta,
+        user=author,
+    )
+    return revision
+
+
+def _sync_links(page: Page, result: RenderResult) -> None:
+    page.outgoing_links.all().delete()
+    WikiLink.objects.bulk_create(
+        WikiLink(source_page=page, target_slug=link.target_slug, target_title=link.target_title[:300], label=link.label[:300])
+        for link in result.links
+        if link.target_slug != page.slug
+    )
+
+
+def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
+    """Claims keep their identity (and status, classifications) while their sentence is unchanged."""
+    existing = {claim.key: claim for claim in page.claims.all()}
+    seen: set[str] = set()
+    created = kept = 0
+    titles = {c.title for ref in result.claims for c in ref.citations}
+    sources, _ = sources_ensure_for_titles(titles=titles)
+    for position, ref in enumerate(result.claims):
+        seen.add(ref.key)
+        claim = existing.get(ref.key)
+        if claim is None:
+            claim = Claim.objects.create(
+                page=page, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=position
+            )
+            created += 1
+        else:
+            claim.anchor, claim.section, claim.text, claim.position = ref.anchor, ref.section[:300], ref.text, position
+            claim.is_orphaned = False
+            claim.save(update_fields=["anchor", "section", "text", "position", "is_orphaned", "updated_at"])
+            kept += 1
+        claim.citations.all().delete()
+        unique: dict[tuple[int, str], Citation] = {}
+        for index, cited in enumerate(ref.citations):
+            source = sources[cited.title]
+            unique.setdefault(
+                (source.pk, cited.locator),
+                Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),
+            )
+        Citation.objects.bulk_create(unique.values())
+        claim.about.add(*{sources[c.title].pk for c in ref.citations})
+    gone = [key for key in existing if key not in seen]
+    orphaned = Claim.objects.filter(page=page, key__in=gone, is_orphaned=False).update(is_orphaned=True)
+    return ClaimSync(created=created, kept=kept, orphaned=orphaned)
+
+
+def _refresh_pages_linking_to(slug: str) -> None:
+    """Pages that linked to ``slug`` while it was wanted are rendered again, so their link is no longer wanted."""
+    for page in Page.objects.filter(outgoing_links__target_slug=slug).distinct():
+        result, _ = page_render(body=page.body)
+        Page.objects.filter(pk=page.pk).update(rendered_html=result.html, toc=result.toc)

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from wiki.views import home, pages, questions, sources
+
+app_name = "wiki"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("wiki/<str:slug>/", pages.page_detail, name="page-detail"),
+    path("sources/", sources.source_list, name="source-list"),
+    path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
+    path("questions/", questions.question_list, name="question-list"),
+    path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
+]

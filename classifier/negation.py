@@ -1,0 +1,85 @@
+"""Negation and contrast scope: does a cue sit under "没有", "not", "rather than"…?
+
+A trigger reaches forward to the end of its clause (at most ``WINDOW``
+characters) unless a contrast conjunction ("但", "but", "whereas") comes
+first. After a verb of classing ("归为", "属于", "classified as") the scope
+starts at that verb: "不能反推环境论文属于 RL" denies the "RL", not the
+environment paper. A few triggers ("-free", "保持冻结") negate the cue just
+before them. Concessive and comparative triggers ("即使", "不等于", "unlike")
+count half.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from classifier.lexicon import NEGATION, SCOPE_BREAK
+from classifier.text import CLAUSE_END
+
+WINDOW = 48
+WEAK = frozenset({"不等于", "即使", "即便", "unlike", "even if", "even though"})
+CLASSING_VERB = re.compile(
+    r"归为|属于|写成|标成|标为|视为|算作|当作|等同于|(?i:classified as|counted as|regarded as|"
+    r"considered (?:as |to be )?|labell?ed as|described as)"
+)
+
+
+@dataclass(frozen=True)
+class Negation:
+    """The trigger that negates a cue and how strongly (1.0 or 0.5)."""
+
+    start: int
+    end: int
+    word: str
+    strength: float
+
+
+class NegationScopes:
+    """Negation triggers of one text, ready to be asked about any cue span."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._clause_ends = [m.start() for m in CLAUSE_END.finditer(text)]
+        self._before: list[tuple[int, int, str]] = []
+        self._after: list[tuple[int, int, str]] = []
+        for m in NEGATION.finditer(text):
+            bucket = self._before if m.lastgroup == "before" else self._after
+            bucket.append((m.start(), m.end(), m.group()))
+        self._breaks = [m.start() for m in SCOPE_BREAK.finditer(text)]
+        self._verbs = [(m.start(), m.end()) for m in CLASSING_VERB.finditer(text)]
+
+    def _clause(self, pos: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self._clause_ends, pos - 1)
+        start = self._clause_ends[i - 1] + 1 if i > 0 else 0
+        end = self._clause_ends[i] if i < len(self._clause_ends) else len(self._text)
+        return start, end
+
+    def _reaches(self, trigger_end: int, cue_start: int, clause_end: int) -> bool:
+        if cue_start - trigger_end > WINDOW:
+            return False
+        if any(trigger_end <= b < cue_start for b in self._breaks):
+            return False
+        for v_start, v_end in self._verbs:
+            if trigger_end <= v_start and v_end <= clause_end:
+                return cue_start >= v_end
+        return True
+
+    def find(self, start: int, end: int) -> Negation | None:
+        """The negation covering the cue at ``start:end``, if any."""
+        if not self._before and not self._after:
+            return None
+        clause_start, clause_end = self._clause(start)
+        for t_start, t_end, word in reversed(self._before):
+            if t_end > start:
+                continue
+            if t_start < clause_start:
+                break
+            if self._reaches(t_end, start, clause_end):
+                strength = 0.5 if word.lower() in WEAK else 1.0
+                return Negation(t_start, t_end, word, strength)
+        for t_start, t_end, word in self._after:
+            if end <= t_start <= end + 2 and t_start <= clause_end:
+                return Negation(t_start, t_end, word, 1.0)
+        return None

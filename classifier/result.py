@@ -1,0 +1,96 @@
+"""The values ``classify`` returns: frozen dataclasses with a JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from classifier.taxonomy import Fact, Mechanism, Verdict
+
+
+class FactValue(str, Enum):
+    """What the text says about one rubric fact."""
+
+    TRUE = "true"
+    FALSE = "false"
+    UNKNOWN = "unknown"
+
+    @property
+    def holds(self) -> bool:
+        return self is FactValue.TRUE
+
+
+@dataclass(frozen=True)
+class Span:
+    """A cue found in the original text and what it decided.
+
+    ``start``/``end`` are offsets into the text given to ``classify``;
+    ``negated`` says the cue sits inside a negation or contrast scope.
+    """
+
+    start: int
+    end: int
+    cue: str
+    decides: str
+    negated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "cue": self.cue,
+            "decides": self.decides,
+            "negated": self.negated,
+        }
+
+
+@dataclass(frozen=True)
+class FactFinding:
+    """One rubric fact, its value and the spans that decided it."""
+
+    fact: Fact
+    value: FactValue
+    evidence: tuple[Span, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fact": self.fact.value,
+            "value": self.value.value,
+            "evidence": [span.to_dict() for span in self.evidence],
+        }
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested classification of one work, for an editor to confirm."""
+
+    mechanism: Mechanism
+    verdict: Verdict
+    facts: tuple[FactFinding, ...]
+    algorithm: str | None
+    updated: str | None
+    evidence: tuple[Span, ...]
+    confidence: float
+    rationale: str
+    narrow: bool = False
+
+    def fact(self, fact: Fact) -> FactFinding:
+        """The finding for ``fact`` (every suggestion has all four)."""
+        for finding in self.facts:
+            if finding.fact is fact:
+                return finding
+        raise KeyError(fact)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mechanism": self.mechanism.value,
+            "verdict": self.verdict.value,
+            "facts": {f.fact.value: f.to_dict() for f in self.facts},
+            "algorithm": self.algorithm,
+            "updated": self.updated,
+            "narrow": self.narrow,
+            "evidence": [span.to_dict() for span in self.evidence],
+            "confidence": round(self.confidence, 3),
+            "rationale": self.rationale,
+        }

@@ -85,6 +85,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# WhiteNoise serves from the finders in development; it warns when the root is missing.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 CACHES = {
     "default": {

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from wiki.views import home, pages, questions, sources
+from wiki.views import home, pages, questions, reports, sources
 
 app_name = "wiki"
 
@@ -11,4 +11,5 @@ urlpatterns = [
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("questions/", questions.question_list, name="question-list"),
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
+    path("reports/consistency/", reports.consistency, name="consistency-report"),
 ]

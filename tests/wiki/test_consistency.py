@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.factories import make_classification, make_source
+from wiki.models import Citation, CitationKind, Classification
+from wiki.reports.consistency import consistency_report, has_rl_in_name
+
+
+def _subjects(findings) -> set[str]:  # type: ignore[no-untyped-def]
+    return {finding.subject for finding in findings}
+
+
+@pytest.mark.django_db
+def test_seed_report_finds_the_real_inconsistencies(seed: None) -> None:
+    report = consistency_report()
+    assert report.verdict_disagrees == []
+    assert report.no_evidence == []
+    assert _subjects(report.rl_name_not_rl) == {"prime-rl", "RLinf", "Agent RL Environment"}
+    without_locator = Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
+    assert len(report.missing_locator) == without_locator.count() > 0
+    assert "SkillForge" in _subjects(report.missing_locator)
+    assert "FACET" not in _subjects(report.missing_locator)
+
+
+@pytest.mark.django_db
+def test_editor_verdict_that_contradicts_the_claims_is_reported(seed: None) -> None:
+    facet = Classification.objects.get(source__slug="facet")
+    facet.verdict = "strict"
+    facet.save()
+    findings = consistency_report().verdict_disagrees
+    assert [f.subject for f in findings] == ["FACET"]
+    assert "suggested: not_strict" in findings[0].detail
+
+
+@pytest.mark.django_db
+def test_classification_without_evidence_claim_is_reported(seed: None) -> None:
+    make_classification(make_source(short_name="LoneWork"))
+    assert "LoneWork" in _subjects(consistency_report().no_evidence)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("prime-rl", True), ("RLinf", True), ("Multi-Harness RL", True), ("Agent RL Environment", True),
+     ("WMRL", False), ("World Models", False), ("Curl", False), ("SkillForge", False)],
+)
+def test_rl_in_a_name_is_a_word_or_name_part(name: str, expected: bool) -> None:
+    assert has_rl_in_name(name) is expected
+
+
+@pytest.mark.django_db
+def test_report_page_and_command_show_the_same_findings(client, seed: None, capsys) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:consistency-report"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "RLinf" in html and "prime-rl" in html
+    call_command("check_consistency")
+    out = capsys.readouterr().out
+    assert "Works named “…RL…” whose mechanism is not RL: 3" in out
+
+
+@pytest.mark.django_db
+def test_report_runs_a_fixed_number_of_queries(client, seed: None, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:consistency-report")
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as small:
+        client.get(url)
+    for n in range(60):
+        source = make_source(short_name=f"Bulk{n}-RL")
+        make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(url)
+    assert "Bulk59-RL" in response.content.decode()
+    assert len(large.captured_queries) == len(small.captured_queries)

@@ -1,0 +1,88 @@
+"""Where the wiki contradicts itself: findings an editor should look at."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from classifier import Mechanism
+from wiki.models import Citation, CitationKind, Classification
+from wiki.suggestions import compare, texts_about
+
+# "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
+RL_IN_NAME = re.compile(r"(?:^|[^A-Za-z])RL(?:[^a-z]|$)|(?:^|[^A-Za-z])RL[a-z]|-rl\b|\brl-", re.IGNORECASE)
+RL_MECHANISMS = {Mechanism.POLICY_GRADIENT.value}
+
+
+@dataclass(frozen=True)
+class Finding:
+    subject: str
+    url: str
+    detail: str
+
+
+@dataclass
+class ConsistencyReport:
+    verdict_disagrees: list[Finding] = field(default_factory=list)
+    no_evidence: list[Finding] = field(default_factory=list)
+    rl_name_not_rl: list[Finding] = field(default_factory=list)
+    missing_locator: list[Finding] = field(default_factory=list)
+
+    SECTIONS = (
+        ("verdict_disagrees", "Editor verdict disagrees with the suggestion from the work's own claims"),
+        ("no_evidence", "Classifications with no evidence claim"),
+        ("rl_name_not_rl", "Works named “…RL…” whose mechanism is not RL"),
+        ("missing_locator", "Claims citing a source without a locator"),
+    )
+
+    def sections(self) -> list[tuple[str, str, list[Finding]]]:
+        return [(key, title, getattr(self, key)) for key, title in self.SECTIONS]
+
+    @property
+    def total(self) -> int:
+        return sum(len(findings) for _, _, findings in self.sections())
+
+
+def has_rl_in_name(*names: str) -> bool:
+    return any(RL_IN_NAME.search(name) for name in names if name)
+
+
+def consistency_report() -> ConsistencyReport:
+    """Every finding, from four queries whatever the size of the wiki."""
+    report = ConsistencyReport()
+    classifications = list(Classification.objects.with_related().order_by("source__short_name", "component__name"))
+    texts = texts_about({c.source_id for c in classifications})
+    for classification in classifications:
+        source = classification.source
+        url = source.get_absolute_url()
+        view = compare(classification, source=source, claim_texts=texts.get(source.pk, []))
+        if view.text and "verdict" in view.disagrees_on:
+            report.verdict_disagrees.append(
+                Finding(
+                    view.subject,
+                    url,
+                    f"editor: {classification.verdict}; suggested: {view.suggestion.verdict.value} — {view.suggestion.rationale}",
+                )
+            )
+        if classification.evidence_claim_id is None:
+            report.no_evidence.append(Finding(classification.subject_name, url, "no claim is given as evidence"))
+        if classification.mechanism not in RL_MECHANISMS and has_rl_in_name(source.short_name):
+            report.rl_name_not_rl.append(
+                Finding(classification.subject_name, url, f"the name says RL, the mechanism is {classification.mechanism}")
+            )
+    missing = (
+        Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
+        .select_related("source", "claim__page")
+        .only("source__short_name", "source__slug", "claim__text", "claim__anchor", "claim__page__slug")
+        .order_by("claim__page__slug", "claim__position", "position")
+    )
+    for citation in missing:
+        claim = citation.claim
+        report.missing_locator.append(
+            Finding(
+                citation.source.short_name,
+                f"{claim.page.get_absolute_url()}#{claim.anchor}",
+                f"“{claim.text[:80]}…” cites it without a page or section",
+            )
+        )
+    return report

@@ -170,3 +170,78 @@ def _refresh_pages_linking_to(slug: str) -> None:
     for page in Page.objects.filter(outgoing_links__target_slug=slug).distinct():
         result, _ = page_render(body=page.body)
         Page.objects.filter(pk=page.pk).update(rendered_html=result.html, toc=result.toc)
+
+
+@dataclass(frozen=True)
+class MergeRegion:
+    """One stretch of a three-way merge: clean text, or a clash between theirs and mine."""
+
+    text: str = ""
+    theirs: str = ""
+    mine: str = ""
+    base: str = ""
+    conflict: bool = False
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    regions: tuple[MergeRegion, ...]
+
+    @property
+    def is_clean(self) -> bool:
+        return not any(region.conflict for region in self.regions)
+
+    @property
+    def conflict_count(self) -> int:
+        return sum(region.conflict for region in self.regions)
+
+    def text(self) -> str:
+        """The merged text; clashes are kept with both sides between conflict markers to resolve by hand."""
+        parts: list[str] = []
+        for region in self.regions:
+            if not region.conflict:
+                parts.append(region.text)
+                continue
+            parts.append("<<<<<<< theirs (saved meanwhile)\n")
+            parts.append(_ensure_newline(region.theirs))
+            parts.append("=======\n")
+            parts.append(_ensure_newline(region.mine))
+            parts.append(">>>>>>> mine\n")
+        return "".join(parts)
+
+
+def _ensure_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def page_merge(*, base: str, theirs: str, mine: str) -> MergeResult:
+    """Three-way merge by line: base is the text the editor started from, theirs what was saved meanwhile."""
+    import merge3
+
+    merger = merge3.Merge3(base.splitlines(True), theirs.splitlines(True), mine.splitlines(True))
+    regions: list[MergeRegion] = []
+    for group in merger.merge_groups():
+        if group[0] == "conflict":
+            _, base_lines, theirs_lines, mine_lines = group  # type: ignore[misc]
+            regions.append(
+                MergeRegion(base="".join(base_lines), theirs="".join(theirs_lines), mine="".join(mine_lines), conflict=True)
+            )
+        else:
+            regions.append(MergeRegion(text="".join(group[1])))
+    return MergeResult(regions=tuple(regions))
+
+
+@transaction.atomic
+def page_revert(*, page: Page, number: int, user: User = None, base_revision: int | None = None) -> Revision:
+    """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed."""
+    target = page.revisions.get(number=number)
+    return page_save_revision(
+        slug=page.slug,
+        title=target.title,
+        body=target.body,
+        summary=target.summary,
+        comment=f"Reverted to revision {number}",
+        user=user,
+        base_revision=base_revision,
+        action=ChangeEvent.Action.REVERTED,
+    )

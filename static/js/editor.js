@@ -1,0 +1,76 @@
+// Progressive enhancement for the editor screens; every form works without it.
+(function () {
+  "use strict";
+
+  function csrfToken(form) {
+    var input = form.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  // Live Markdown preview: re-render on the server a moment after typing stops.
+  var pane = document.getElementById("live-preview");
+  var body = document.querySelector("textarea[name=body]");
+  if (pane && body && window.fetch) {
+    var target = document.getElementById("preview-body");
+    var timer = null;
+    var pending = null;
+    var refresh = function () {
+      if (pending) { pending.abort(); }
+      pending = new AbortController();
+      var data = new FormData();
+      data.append("body", body.value);
+      fetch(pane.dataset.previewUrl, {
+        method: "POST",
+        body: data,
+        headers: { "X-CSRFToken": csrfToken(body.form) },
+        credentials: "same-origin",
+        signal: pending.signal
+      }).then(function (response) { return response.text(); })
+        .then(function (html) { target.innerHTML = html; })  // server-sanitised fragment
+        .catch(function () {});
+    };
+    body.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 600);
+    });
+  }
+
+  // Rubric: show the verdict the four facts give while the boxes are ticked.
+  var rubric = document.querySelector("[data-rubric]");
+  if (rubric) {
+    var out = rubric.querySelector("[data-rubric-verdict]");
+    var labels = JSON.parse(rubric.dataset.rubric);
+    var checked = function (name) {
+      var box = rubric.querySelector("input[name=" + name + "]");
+      return !!(box && box.checked);
+    };
+    var update = function () {
+      var mechanism = rubric.querySelector("select[name=mechanism]");
+      var interaction = checked("interactive_env") && checked("multi_step") && checked("verifiable_reward");
+      var verdict = "not_strict";
+      if (interaction && checked("rl_update")) { verdict = checked("narrow") ? "strict_narrow" : "strict"; }
+      else if (interaction && mechanism && mechanism.value === "evolution_strategies") { verdict = "adjacent"; }
+      out.textContent = labels[verdict] || verdict;
+      out.dataset.verdict = verdict;
+    };
+    rubric.addEventListener("change", update);
+    update();
+  }
+
+  // One click copies the classifier's suggestion into the rubric fields.
+  document.querySelectorAll("[data-accept-suggestion]").forEach(function (button) {
+    button.addEventListener("click", function (event) {
+      var form = button.form;
+      var values = JSON.parse(button.dataset.acceptSuggestion);
+      if (!form) { return; }
+      event.preventDefault();
+      Object.keys(values).forEach(function (name) {
+        var field = form.elements[name];
+        if (!field) { return; }
+        if (field.type === "checkbox") { field.checked = !!values[name]; }
+        else { field.value = values[name]; }
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+  });
+})();

@@ -1,0 +1,227 @@
+"""The page editor, history, diff and revert screens, and who may reach them."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_editor, make_page, make_reader
+from wiki.models import Page, Revision
+from wiki.services.pages import page_save_revision
+
+
+@pytest.fixture
+def reader_client(client, db):  # type: ignore[no-untyped-def]
+    client.force_login(make_reader())
+    return client
+
+
+def _edit_urls(page: Page) -> list[tuple[str, str]]:
+    return [
+        ("get", reverse("wiki:page-create")),
+        ("get", reverse("wiki:page-edit", kwargs={"slug": page.slug})),
+        ("post", reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})),
+        ("post", reverse("wiki:page-preview")),
+    ]
+
+
+def test_anonymous_users_are_sent_to_log_in(client, db) -> None:  # type: ignore[no-untyped-def]
+    page = make_page()
+    for method, url in _edit_urls(page):
+        response = getattr(client, method)(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+
+
+def test_readers_are_forbidden(reader_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page()
+    for method, url in _edit_urls(page):
+        assert getattr(reader_client, method)(url).status_code == 403, url
+    assert page.revisions.count() == 1
+
+
+def test_create_form_prefills_the_slug(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.get(reverse("wiki:page-create") + "?slug=tree-grpo")
+    assert response.status_code == 200
+    assert response.context["form"].initial["slug"] == "tree-grpo"
+    assert b'name="csrfmiddlewaretoken"' in response.content
+
+
+def test_editor_creates_a_page_and_is_sent_to_it(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(
+        reverse("wiki:page-create"),
+        {"title": "Tree GRPO", "slug": "", "summary": "", "body": "Body [[Agentic RL]].", "comment": "new", "save": "1"},
+    )
+    page = Page.objects.get(slug="tree-grpo")
+    assert response.status_code == 302
+    assert response["Location"] == page.get_absolute_url()
+    assert page.revisions.get().author == editor
+
+
+def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:page-create"), {"title": "Agentic RL", "slug": "agentic-rl", "body": "x"})
+    assert response.status_code == 200
+    assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["exists"]
+
+
+def test_edit_form_carries_the_current_revision_as_base(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="one")
+    page_save_revision(slug=page.slug, title=page.title, body="two", base_revision=1)
+    response = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": page.slug}))
+    assert response.context["form"].initial["base_revision"] == 2
+    assert b'name="base_revision" value="2"' in response.content
+
+
+def test_preview_button_renders_without_saving(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="old")
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "**bold** <script>alert(1)</script>", "base_revision": 1, "preview": "1"},
+    )
+    assert response.status_code == 200
+    assert b"<strong>bold</strong>" in response.content
+    assert b"<script>alert(1)" not in response.content
+    page.refresh_from_db()
+    assert page.body == "old"
+
+
+def test_preview_fragment_returns_sanitised_html(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:page-preview"), {"body": "# T\n\n[x](javascript:alert(1))"})
+    assert response.status_code == 200
+    assert b"javascript:" not in response.content
+    assert b"<h1" in response.content
+
+
+def test_saving_an_edit_makes_a_revision(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="old")
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "new", "comment": "fix", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 302
+    assert page.revisions.order_by("-number").first().comment == "fix"  # type: ignore[union-attr]
+
+
+def test_pathological_markdown_is_a_field_error_and_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="old")
+    nested = "\n".join("    " * i + "- item" for i in range(60))
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": nested, "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 200
+    assert [e.code for e in response.context["form"].errors.as_data()["body"]] == ["too_complex"]
+    assert b"levels deep" in response.content
+    assert page.revisions.count() == 1
+
+
+def test_oversized_body_is_a_field_error(editor_client, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.WIKI_MAX_BODY_CHARS = 1000
+    page = make_page(body="old")
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "x" * 1001, "base_revision": 1, "save": "1"},
+    )
+    assert "the limit is 1,000" in response.context["form"].errors["body"][0]
+    assert page.revisions.count() == 1
+
+
+def test_stale_edit_shows_both_versions_and_a_clean_merge(editor_client) -> None:  # type: ignore[no-untyped-def]
+    other = make_editor("other")
+    page = make_page(body="intro\nmiddle\nend\n")
+    page_save_revision(slug=page.slug, title=page.title, body="INTRO\nmiddle\nend\n", base_revision=1, user=other)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "intro\nmiddle\nEND\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    form = response.context["form"]
+    assert form.initial["body"] == "INTRO\nmiddle\nEND\n"
+    assert form.initial["base_revision"] == 2
+    assert response.context["merge"].is_clean
+    assert b"other" in response.content
+    page.refresh_from_db()
+    assert page.body == "INTRO\nmiddle\nend\n"
+    resolved = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": form.initial["body"], "base_revision": 2, "save": "1"},
+    )
+    assert resolved.status_code == 302
+    page.refresh_from_db()
+    assert page.body == "INTRO\nmiddle\nEND\n"
+
+
+def test_clashing_edit_marks_the_clash(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="a\nb\nc\n")
+    page_save_revision(slug=page.slug, title=page.title, body="a\ntheirs\nc\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "a\nmine\nc\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    assert response.context["merge"].conflict_count == 1
+    assert b'class="clash"' in response.content
+    assert "<<<<<<<" in response.context["form"].initial["body"]
+
+
+def test_history_lists_author_summary_and_size_change(client, db) -> None:  # type: ignore[no-untyped-def]
+    user = make_editor("historian")
+    page = make_page(body="abc", user=user)
+    page_save_revision(slug=page.slug, title=page.title, body="abcdef", comment="longer", user=user, base_revision=1)
+    response = client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "historian" in text and "longer" in text and "(+3)" in text
+
+
+def test_history_runs_a_fixed_number_of_queries(client, db, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    small = make_page(body="0")
+    large = make_page(body="0")
+    authors = [make_editor() for _ in range(3)]
+    for n in range(2, 4):
+        page_save_revision(slug=small.slug, title=small.title, body=str(n), base_revision=n - 1, user=authors[0])
+    for n in range(2, 41):
+        page_save_revision(slug=large.slug, title=large.title, body=str(n), base_revision=n - 1, user=authors[n % 3])
+    with django_assert_num_queries(3):
+        client.get(reverse("wiki:page-history", kwargs={"slug": small.slug}))
+    with django_assert_num_queries(3):
+        response = client.get(reverse("wiki:page-history", kwargs={"slug": large.slug}))
+    assert len(response.context["revisions"]) == 40
+
+
+def test_diff_between_two_revisions(client, db) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="策略梯度更新\n")
+    page_save_revision(slug=page.slug, title=page.title, body="策略蒸馏更新\n", base_revision=1)
+    response = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=2")
+    assert response.status_code == 200
+    assert "<del>梯度</del>" in response.content.decode()
+    assert "<ins>蒸馏</ins>" in response.content.decode()
+
+
+def test_diff_with_unknown_revision_is_not_found(client, db) -> None:  # type: ignore[no-untyped-def]
+    page = make_page()
+    assert client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=9").status_code == 404
+    assert client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=x").status_code == 404
+
+
+def test_revert_through_the_history_screen(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    response = editor_client.post(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1}), {"base_revision": 2})
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body == "good"
+    assert page.revisions.count() == 3
+
+
+def test_revert_from_a_stale_history_screen_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    page_save_revision(slug=page.slug, title=page.title, body="fixed", base_revision=2)
+    editor_client.post(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1}), {"base_revision": 2})
+    assert Revision.objects.filter(page=page).count() == 3
+
+
+def test_revert_needs_post(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page()
+    assert editor_client.get(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})).status_code == 405

@@ -1,0 +1,192 @@
+"""Saving, merging and reverting pages; claims keep their identity across edits."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.factories import claims_of, make_editor, make_page
+from wiki.markdown import MarkdownTooComplex
+from wiki.models import ChangeEvent, Claim, Page, Revision, WikiLink
+from wiki.services.pages import EditConflict, page_merge, page_revert, page_save_revision
+
+KEY_POINTS = """## 关键要点
+
+- SkillForge 用 GRPO 更新策略。（来源：SkillForge: Evolving Verifiable Skills，pp.3-4）
+- StarHarness 只演化外部 harness。（来源：StarHarness: Harness Evolution，§3.1）
+- FACET 用 SFT 蒸馏轨迹。（来源：FACET: Trajectory Distillation）
+"""
+
+
+def _save(page: Page, body: str, *, base: int | None = None, user: object = None) -> Revision:
+    return page_save_revision(slug=page.slug, title=page.title, body=body, base_revision=base, user=user)  # type: ignore[arg-type]
+
+
+def test_saving_creates_numbered_revisions_with_size_change(db: None) -> None:
+    page = make_page(body="abc")
+    second = _save(page, "abcdef", base=1)
+    assert second.number == 2
+    assert (second.size, second.size_delta) == (6, 3)
+    assert list(page.revisions.values_list("number", flat=True)) == [2, 1]
+
+
+def test_save_records_a_change_event_with_comment_and_author(db: None) -> None:
+    user = make_editor()
+    page = make_page(body="abc")
+    page_save_revision(slug=page.slug, title=page.title, body="abcd", comment="typo", user=user, base_revision=1)
+    event = ChangeEvent.objects.filter(kind=ChangeEvent.Kind.PAGE, object_id=page.pk).first()
+    assert event is not None
+    assert (event.action, event.summary, event.user, event.size_delta) == ("edited", "typo", user, 1)
+
+
+def test_unchanged_claim_keeps_identity_status_and_classification_evidence(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    before = {c.text: c for c in claims_of(page)}
+    skillforge = next(c for t, c in before.items() if t.startswith("SkillForge"))
+    skillforge.status = "verified"
+    skillforge.save()
+    _save(page, KEY_POINTS.replace("FACET 用 SFT 蒸馏轨迹", "FACET 用 SFT 蒸馏专家轨迹") + "\nA new paragraph.\n", base=1)
+    after = Claim.objects.get(pk=skillforge.pk)
+    assert after.status == "verified"
+    assert after.is_orphaned is False
+    assert after.citations.get().locator == "pp.3-4"
+
+
+def test_claim_whose_sentence_was_removed_is_orphaned_not_deleted(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    facet = next(c for c in claims_of(page) if c.text.startswith("FACET"))
+    _save(page, KEY_POINTS.replace("- FACET 用 SFT 蒸馏轨迹。（来源：FACET: Trajectory Distillation）\n", ""), base=1)
+    facet.refresh_from_db()
+    assert facet.is_orphaned is True
+    assert [c.text[:5] for c in claims_of(page)] == ["Skill", "StarH"]
+
+
+def test_changed_sentence_becomes_a_new_claim_and_the_old_one_is_orphaned(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    old = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
+    _save(page, KEY_POINTS.replace("只演化外部 harness", "只演化外部 harness 与技能库"), base=1)
+    old.refresh_from_db()
+    new = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
+    assert old.is_orphaned is True
+    assert new.pk != old.pk
+
+
+def test_orphaned_claim_comes_back_with_its_identity_when_the_sentence_returns(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    facet = next(c for c in claims_of(page) if c.text.startswith("FACET"))
+    _save(page, "## 关键要点\n\n- nothing\n", base=1)
+    _save(page, KEY_POINTS, base=2)
+    facet.refresh_from_db()
+    assert facet.is_orphaned is False
+
+
+def test_moving_a_claim_keeps_it_and_updates_its_position_and_section(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    star = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
+    lines = KEY_POINTS.splitlines()
+    moved = "\n".join([lines[0], lines[1], lines[3], lines[2], lines[4]]) + "\n"
+    _save(page, moved, base=1)
+    star.refresh_from_db()
+    assert (star.position, star.is_orphaned, star.section) == (0, False, "关键要点")
+
+
+def test_links_and_backlinks_follow_the_text(db: None) -> None:
+    target = make_page(slug="target-page", title="Target Page")
+    page = make_page(body="See [[Target Page]] and [[Wanted Page]].")
+    assert set(WikiLink.objects.filter(source_page=page).values_list("target_slug", flat=True)) == {"target-page", "wanted-page"}
+    _save(page, "Only [[Wanted Page]] now.", base=1)
+    assert not WikiLink.objects.backlinks_to(target.slug).exists()
+
+
+def test_stale_base_revision_raises_conflict_and_writes_nothing(db: None) -> None:
+    page = make_page(body="one\n")
+    _save(page, "one\ntwo\n", base=1)
+    events = ChangeEvent.objects.count()
+    with pytest.raises(EditConflict) as raised:
+        _save(page, "one\nthree\n", base=1)
+    assert raised.value.current.number == 2
+    page.refresh_from_db()
+    assert page.body == "one\ntwo\n"
+    assert page.revisions.count() == 2
+    assert ChangeEvent.objects.count() == events
+
+
+def test_two_sequential_saves_from_the_same_base_conflict_on_the_second(db: None) -> None:
+    page = make_page(body="base\n")
+    first = _save(page, "base\nalice\n", base=1)
+    assert first.number == 2
+    with pytest.raises(EditConflict):
+        _save(page, "base\nbob\n", base=1)
+
+
+def test_too_complex_body_is_refused_before_anything_is_written(db: None) -> None:
+    page = make_page(body="fine")
+    with pytest.raises(MarkdownTooComplex):
+        _save(page, ">" * 500 + " deep", base=1)
+    assert page.revisions.count() == 1
+
+
+def test_merge_combines_edits_to_different_lines() -> None:
+    base = "a\nb\nc\n"
+    result = page_merge(base=base, theirs="A\nb\nc\n", mine="a\nb\nC\n")
+    assert result.is_clean
+    assert result.text() == "A\nb\nC\n"
+
+
+def test_merge_marks_clashing_lines_with_both_sides() -> None:
+    result = page_merge(base="a\nb\nc\n", theirs="a\ntheirs\nc\n", mine="a\nmine\nc\n")
+    assert not result.is_clean
+    assert result.conflict_count == 1
+    text = result.text()
+    assert "theirs\n=======\nmine\n" in text
+    assert text.startswith("a\n<<<<<<< theirs")
+
+
+def test_revert_saves_the_old_text_as_a_new_revision(db: None) -> None:
+    user = make_editor()
+    page = make_page(body=KEY_POINTS)
+    _save(page, "vandalised", base=1)
+    revision = page_revert(page=page, number=1, user=user)
+    page.refresh_from_db()
+    assert revision.number == 3
+    assert page.body == KEY_POINTS
+    assert revision.comment == "Reverted to revision 1"
+    assert page.revisions.get(number=2).body == "vandalised"
+    assert len(claims_of(page)) == 3
+    assert ChangeEvent.objects.filter(kind="page", object_id=page.pk, action="reverted").exists()
+
+
+def test_revert_with_a_stale_base_conflicts(db: None) -> None:
+    page = make_page(body="one")
+    _save(page, "two", base=1)
+    with pytest.raises(EditConflict):
+        page_revert(page=page, number=1, base_revision=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts(seed: None) -> None:
+    page = make_page(slug="race", body="start\n")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def edit(text: str) -> None:
+        try:
+            barrier.wait(timeout=5)
+            _save(page, text, base=1)
+            outcomes.append("saved")
+        except EditConflict:
+            outcomes.append("conflict")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=edit, args=(f"start\n{who}\n",)) for who in ("alice", "bob")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["conflict", "saved"]
+    page.refresh_from_db()
+    assert page.revisions.count() == 2
+    assert page.body in {"start\nalice\n", "start\nbob\n"}

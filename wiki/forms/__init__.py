@@ -1,0 +1,1 @@
+"""Editor forms: they validate and normalise, the services decide and write."""

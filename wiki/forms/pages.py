@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.core.validators import validate_unicode_slug
+from django.utils.text import slugify
+
+from wiki import markdown as wiki_markdown
+from wiki.models import Page
+
+# Paths under /wiki/ that are editor screens, not pages.
+RESERVED_SLUGS = {"new"}
+
+
+class PageForm(forms.Form):
+    title = forms.CharField(max_length=300)
+    summary = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    body = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 24, "class": "markdown-input", "spellcheck": "false"}),
+        help_text=(
+            "Markdown. Wiki links: [[Target]] or [[Target|label]]. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
+            f"At most {settings.WIKI_MAX_BODY_CHARS:,} characters."
+        ),
+    )
+    comment = forms.CharField(label="Edit summary", max_length=500, required=False)
+    base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean_body(self) -> str:
+        body: str = self.cleaned_data["body"].replace("\r\n", "\n")
+        try:
+            wiki_markdown.check_complexity(body)
+        except wiki_markdown.MarkdownTooComplex as error:
+            raise forms.ValidationError(str(error), code="too_complex") from error
+        return body
+
+
+class PageCreateForm(PageForm):
+    slug = forms.CharField(
+        max_length=200, required=False, help_text="Part of the address; left empty, it is made from the title."
+    )
+    field_order = ["title", "slug", "summary", "body", "comment"]
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"].strip()
+        if slug:
+            validate_unicode_slug(slug)
+        return slug
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean() or {}
+        title = cleaned.get("title")
+        slug = cleaned.get("slug") or (slugify(str(title), allow_unicode=True) if title else "")
+        if title and not slug:
+            self.add_error("slug", forms.ValidationError("The title gives no usable address; type a slug.", code="no_slug"))
+            return cleaned
+        if slug in RESERVED_SLUGS:
+            self.add_error("slug", forms.ValidationError(f"“{slug}” is reserved; choose another slug.", code="reserved"))
+        elif slug and Page.objects.filter(slug=slug).exists():
+            self.add_error("slug", forms.ValidationError(f"A page at “{slug}” exists already; edit it instead.", code="exists"))
+        cleaned["slug"] = slug
+        return cleaned

@@ -1,0 +1,57 @@
+"""``manage.py createeditor USERNAME [--password …]``: a user in the editors group."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from wiki.roles import ensure_editor_group
+
+
+class Command(BaseCommand):
+    help = "Create an editor (or add an existing user to the editors group). Password from --password, EDITOR_PASSWORD or a prompt."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("username")
+        parser.add_argument("--password", help="For scripts; otherwise EDITOR_PASSWORD, or a prompt on a terminal.")
+        parser.add_argument("--email", default="")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        username: str = options["username"].strip()
+        if not username:
+            raise CommandError("The username is empty.")
+        User = get_user_model()
+        existing = User.objects.filter(username=username).first()
+        password = options["password"] or os.environ.get("EDITOR_PASSWORD") or None
+        if password is None and existing is None:
+            password = self._prompt()
+        if password is not None:
+            try:
+                password_validation.validate_password(password, existing or User(username=username))
+            except ValidationError as error:
+                raise CommandError("; ".join(error.messages)) from error
+        with transaction.atomic():
+            user = existing or User(username=username, email=options["email"])
+            if password is not None:
+                user.set_password(password)
+            user.save()
+            user.groups.add(ensure_editor_group())
+        verb = "Added" if existing else "Created"
+        self.stdout.write(self.style.SUCCESS(f"{verb} editor {username}."))
+
+    def _prompt(self) -> str:
+        if not sys.stdin.isatty():
+            raise CommandError("No password: pass --password, set EDITOR_PASSWORD, or run on a terminal to be asked.")
+        first = getpass.getpass("Password: ")
+        if first != getpass.getpass("Password (again): "):
+            raise CommandError("The passwords differ.")
+        if not first:
+            raise CommandError("The password is empty.")
+        return first

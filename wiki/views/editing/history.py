@@ -1,0 +1,66 @@
+"""A page's history, the diff between two of its revisions, and reverting to one."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from wiki.diff import side_by_side
+from wiki.models import Page, Revision
+from wiki.services.pages import EditConflict, page_revert
+from wiki.views.editing import editor_required
+
+HISTORY_PAGE_SIZE = 50
+
+
+def page_history(request: HttpRequest, slug: str) -> HttpResponse:
+    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    revisions = (
+        Revision.objects.filter(page=page)
+        .select_related("author")
+        .only("id", "number", "comment", "size", "size_delta", "created_at", "author__username")
+        .order_by("-number")
+    )
+    paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
+    listing = paginator.get_page(request.GET.get("page"))
+    latest = listing[0].number if listing.number == 1 and listing else None
+    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": latest})
+
+
+def _number(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
+    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    numbers = [n for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))) if n is not None]
+    revisions = {
+        r.number: r
+        for r in Revision.objects.filter(page=page, number__in=numbers).select_related("author")
+    }
+    old, new = (revisions.get(n) for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))))
+    if old is None or new is None:
+        return render(
+            request, "wiki/edit/page_diff.html",
+            {"page": page, "error": "Choose two revisions of this page to compare."}, status=404,
+        )
+    return render(
+        request, "wiki/edit/page_diff.html", {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body)}
+    )
+
+
+@require_POST
+@editor_required("wiki.change_page")
+def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    page = get_object_or_404(Page, slug=slug)
+    get_object_or_404(Revision.objects.only("id"), page=page, number=number)
+    try:
+        revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")))
+    except EditConflict:
+        messages.error(request, "The page changed while you were looking at its history; nothing was reverted. Check again.")
+        return redirect("wiki:page-history", slug=page.slug)
+    messages.success(request, f"Reverted to revision {number}: saved as revision {revision.number}.")
+    return redirect(page)

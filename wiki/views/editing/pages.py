@@ -1,0 +1,110 @@
+"""Creating and editing pages, with a server-rendered preview and the edit-conflict screen."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from wiki import markdown as wiki_markdown
+from wiki.forms.pages import PageCreateForm, PageForm
+from wiki.models import Page
+from wiki.services.pages import EditConflict, page_merge, page_preview, page_save_revision
+from wiki.views.editing import editor_required
+
+
+def _preview(form: PageForm) -> wiki_markdown.RenderResult | None:
+    if "preview" not in form.data or not form.is_valid():
+        return None
+    return page_preview(body=form.cleaned_data["body"])
+
+
+def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None) -> HttpResponse:
+    data = form.cleaned_data
+    try:
+        revision = page_save_revision(
+            slug=slug,
+            title=data["title"],
+            body=data["body"],
+            summary=data["summary"],
+            comment=data["comment"],
+            user=request.user,
+            base_revision=data.get("base_revision"),
+        )
+    except EditConflict as conflict:
+        return _conflict(request, form, conflict)
+    except wiki_markdown.MarkdownTooComplex as error:
+        form.add_error("body", str(error))
+        return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
+    messages.success(request, f"Saved revision {revision.number} of “{revision.page.title}”.")
+    return redirect(revision.page)
+
+
+def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> HttpResponse:
+    """Nothing was saved: show both versions, and offer the merge (clashes marked) based on the current revision."""
+    data = form.cleaned_data
+    base = conflict.page.revisions.filter(number=conflict.base_number).first()
+    merge = page_merge(base=base.body if base else "", theirs=conflict.current.body, mine=data["body"])
+    merged_form = PageForm(
+        initial={
+            "title": data["title"],
+            "summary": data["summary"],
+            "body": merge.text(),
+            "comment": data["comment"],
+            "base_revision": conflict.current.number,
+        }
+    )
+    return render(
+        request,
+        "wiki/edit/page_conflict.html",
+        {"page": conflict.page, "form": merged_form, "merge": merge, "mine": data["body"], "current": conflict.current,
+         "base_number": conflict.base_number},
+        status=409,
+    )
+
+
+@editor_required("wiki.add_page")
+def page_create(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = PageCreateForm(request.POST)
+        preview = _preview(form)
+        if preview is None and "preview" not in request.POST and form.is_valid():
+            # Base 0: a page created by someone else meanwhile is a conflict, not an overwrite.
+            form.cleaned_data["base_revision"] = 0
+            return _save(request, form, slug=form.cleaned_data["slug"], page=None)
+    else:
+        slug = request.GET.get("slug", "")
+        form = PageCreateForm(initial={"slug": slug, "title": slug.replace("-", " ").strip()})
+        preview = None
+    return render(request, "wiki/edit/page_form.html", {"form": form, "preview": preview, "page": None})
+
+
+@editor_required("wiki.change_page")
+def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    page = get_object_or_404(Page, slug=slug)
+    if request.method == "POST":
+        form = PageForm(request.POST)
+        preview = _preview(form)
+        if preview is None and "preview" not in request.POST and form.is_valid():
+            return _save(request, form, slug=page.slug, page=page)
+    else:
+        latest = page.revisions.order_by("-number").only("number").first()
+        form = PageForm(
+            initial={"title": page.title, "summary": page.summary, "body": page.body,
+                     "base_revision": latest.number if latest else None}
+        )
+        preview = None
+    return render(request, "wiki/edit/page_form.html", {"form": form, "preview": preview, "page": page})
+
+
+@require_POST
+@editor_required("wiki.change_page")
+def page_preview_fragment(request: HttpRequest) -> HttpResponse:
+    """The preview as an HTML fragment, for the script that previews while typing."""
+    body = request.POST.get("body", "").replace("\r\n", "\n")
+    try:
+        result = page_preview(body=body)
+    except wiki_markdown.MarkdownTooComplex as error:
+        return render(request, "wiki/edit/preview.html", {"error": str(error)}, status=422)
+    return render(request, "wiki/edit/preview.html", {"preview": result})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from classifier.lexicon import CUE_BY_GROUP, MASTER, Cue
+from classifier.lexicon import CUE_BY_GROUP, MASTER, NARROW, Cue
 from classifier.negation import Negation, NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
@@ -80,7 +80,7 @@ class _Hit:
 def _hits(work: str) -> list[_Hit]:
     scopes = NegationScopes(work)
     hits: list[_Hit] = []
-    for m in MASTER.finditer(work):
+    for m in [*MASTER.finditer(work), *NARROW.finditer(work)]:
         group = m.lastgroup
         if group is None:
             continue

@@ -241,12 +241,24 @@ CUES: tuple[Cue, ...] = tuple(
 
 # Every cue becomes one named group of one alternation; ``lastgroup`` gives
 # the cue back. Case sensitivity is per cue through a scoped inline flag.
-MASTER = re.compile(
-    "|".join(
-        f"(?P<c{i}>{cue.pattern})" if cue.case_sensitive else f"(?P<c{i}>(?i:{cue.pattern}))"
-        for i, cue in enumerate(CUES)
+# Cues that only mark narrowness are scanned in a second pass, so that they
+# are found even inside a phrase another cue has taken ("train only a
+# correction policy").
+def _alternation(cues: list[tuple[int, Cue]]) -> re.Pattern[str]:
+    return re.compile(
+        "|".join(
+            f"(?P<c{i}>{cue.pattern})" if cue.case_sensitive else f"(?P<c{i}>(?i:{cue.pattern}))"
+            for i, cue in cues
+        )
     )
-)
+
+
+def _narrow_only(cue: Cue) -> bool:
+    return cue.narrow and cue.mechanism is None and not cue.facts
+
+
+MASTER = _alternation([(i, c) for i, c in enumerate(CUES) if not _narrow_only(c)])
+NARROW = _alternation([(i, c) for i, c in enumerate(CUES) if _narrow_only(c)])
 CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in enumerate(CUES)}
 
 # Negation and contrast triggers. "scope" cues negate what follows them up

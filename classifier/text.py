@@ -23,7 +23,12 @@ SEGMENT_END = re.compile(
 )
 CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n]|\.(?=\s|$)")
 CJK = re.compile(r"[\u3400-\u9fff]")
-LATIN_WORD = re.compile(r"[A-Za-z][\w.+-]*[\w+]|[A-Za-z]")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9_+]|[A-Za-z]")
+# Model names ("GPT-4", "Qwen2.5-7B") are not works under discussion.
+MODEL_NAME = re.compile(
+    r"(?:gpt|qwen|llama|claude|gemini|mistral|glm|nemotron)(?:[-.]?(?:\d+(?:\.\d+)?[a-z]?|turbo|instruct|math|"
+    r"coder|pro|mini|chat|o))*"
+)
 
 # "它与 A、B 形成“X”与“Y”的对照": the left side takes X, the right side Y.
 CONTRAST = re.compile(
@@ -80,7 +85,7 @@ def segments(text: str) -> list[Segment]:
 def _is_name_like(token: str) -> bool:
     """A Latin token that names a work rather than a concept."""
     low = token.lower()
-    if low in COMMON_TOKENS or any(low.startswith(p) for p in ("gpt", "qwen", "llama", "claude", "gemini")):
+    if low in COMMON_TOKENS or MODEL_NAME.fullmatch(low):
         return False
     if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|\d|-rl\b", token):
         return True
@@ -95,7 +100,7 @@ def _other_name_in(text: str, subject_tokens: set[str]) -> bool:
 
 def _topic_is_other_name(text: str, subject_tokens: set[str]) -> bool:
     """Whether the clause opens on the name of another work ("Cua 提供…")."""
-    m = re.match(r"\s*([A-Za-z][\w.+-]*)(\s*)(.?)", text)
+    m = re.match(r"\s*([A-Za-z][A-Za-z0-9_.+-]*)(\s*)(.?)", text)
     if not m or m.group(1).lower() in subject_tokens:
         return False
     token, follower = m.group(1), m.group(3)

@@ -1,0 +1,1 @@
+"""The classifier is plain Python: its tests need neither Django nor a database."""

@@ -1,0 +1,17 @@
+"""Shared paths and loaders for the classifier tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data"
+# A copy of /work/shared/eval/classification_dev.json, the works the seed page judges.
+DEV_SET = DATA / "classification_dev.json"
+ENGLISH_SET = DATA / "english_abstracts.json"
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return items

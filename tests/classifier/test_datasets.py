@@ -1,0 +1,37 @@
+"""The labelled sets at the bar the issue sets (dev) and the bar we measured (English)."""
+
+from typing import Any
+
+import pytest
+
+from classifier.evaluate import evaluate
+
+from .helpers import DEV_SET, ENGLISH_SET, load
+
+DEV = load(DEV_SET)
+ENGLISH = load(ENGLISH_SET)
+
+
+def _id(item: dict[str, Any]) -> str:
+    return str(item.get("subject") or item.get("name"))
+
+
+@pytest.mark.parametrize("item", DEV, ids=_id)
+def test_dev_item_is_classified_as_the_wiki_says(item: dict[str, Any]) -> None:
+    outcome = evaluate([item]).outcomes[0]
+    assert outcome.mechanism_ok, outcome.suggestion.rationale
+    assert outcome.exact_verdict_ok, outcome.suggestion.rationale
+
+
+def test_dev_set_meets_the_bar() -> None:
+    report = evaluate(DEV)
+    assert report.count("mechanism_ok") >= 24
+    assert report.count("verdict_ok") >= 24
+    assert report.count("exact_verdict_ok") >= 24
+
+
+def test_english_abstracts_meet_the_measured_bar() -> None:
+    report = evaluate(ENGLISH)
+    assert report.total >= 60
+    assert report.count("mechanism_ok") / report.total >= 0.85
+    assert report.count("verdict_ok") / report.total >= 0.90

@@ -38,6 +38,23 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
             Prefetch("about", queryset=Source.objects.only("id", "slug", "short_name")),
         )
 
+    def citing(self, source_id: int) -> ClaimQuerySet:
+        """Current claims citing a source, with their page; their citations of that source in ``source_citations``."""
+        return (
+            self.current()
+            .filter(models.Exists(Citation.objects.filter(claim=models.OuterRef("pk"), source_id=source_id)))
+            .select_related("page")
+            .only("id", "text", "section", "anchor", "page__slug", "page__title")
+            .prefetch_related(
+                Prefetch(
+                    "citations",
+                    queryset=Citation.objects.filter(source_id=source_id).only("id", "claim_id", "locator", "kind"),
+                    to_attr="source_citations",
+                )
+            )
+            .order_by("page__title", "position")
+        )
+
 
 class Claim(models.Model):
     """One statement on a page (typically one key-point bullet) with its citations.

@@ -19,6 +19,23 @@ class ClassificationQuerySet(models.QuerySet["Classification"]):
         """Joins the source, component, evidence claim (and its page) and the user who set it."""
         return self.select_related("source", "component", "evidence_claim__page", "set_by_user")
 
+    def for_cards(self) -> ClassificationQuerySet:
+        """:meth:`with_related` plus the evidence claim's citations with their sources, ordered work first, then components."""
+        from wiki.models.claims import Citation
+
+        return self.with_related().prefetch_related(
+            models.Prefetch(
+                "evidence_claim__citations",
+                queryset=Citation.objects.select_related("source").only(
+                    "id", "claim_id", "locator", "kind", "position", "source__slug", "source__short_name"
+                ).order_by("position"),
+            )
+        ).order_by(models.F("component__name").asc(nulls_first=True))
+
+    def counts_by_mechanism_and_verdict(self) -> models.QuerySet[Classification]:
+        """Rows of ``mechanism``, ``verdict`` and ``n`` (classified works and components)."""
+        return self.order_by().values("mechanism", "verdict").annotate(n=models.Count("id"))
+
 
 class Classification(models.Model):
     """Mechanism, rubric facts and verdict of a work, or of one component of it."""

@@ -10,6 +10,19 @@ class PageQuerySet(models.QuerySet["Page"]):
         """Pages without their bodies, for lists."""
         return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
 
+    def with_meta(self) -> PageQuerySet:
+        """Annotates ``revision_count``, ``last_edited_at`` and ``last_editor`` (a username or None) in the same query."""
+        revisions = Revision.objects.filter(page=models.OuterRef("pk"))
+        latest = revisions.order_by("-number")
+        return self.annotate(
+            revision_count=models.Subquery(
+                revisions.order_by().values("page").annotate(n=models.Count("id")).values("n")[:1],
+                output_field=models.IntegerField(),
+            ),
+            last_edited_at=models.Subquery(latest.values("created_at")[:1]),
+            last_editor=models.Subquery(latest.values("author__username")[:1]),
+        )
+
 
 class Page(models.Model):
     slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)

@@ -35,6 +35,16 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         )
         return self.select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
 
+    def with_links(self) -> OpenQuestionQuerySet:
+        """Prefetches linked claims (with their page) and sources; joins the answering claim and its page."""
+        from wiki.models.claims import Claim
+        from wiki.models.sources import Source
+
+        return self.select_related("answer_claim__page").prefetch_related(
+            models.Prefetch("claims", queryset=Claim.objects.select_related("page").order_by("page__title", "position")),
+            models.Prefetch("sources", queryset=Source.objects.only("id", "slug", "short_name", "title").order_by("short_name")),
+        )
+
 
 class OpenQuestion(models.Model):
     """A question to verify, from a page's 待核实问题 or a survey's open problems."""

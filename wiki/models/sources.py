@@ -28,6 +28,15 @@ class SourceQuerySet(models.QuerySet["Source"]):
             )
         )
 
+    def classified_as(self, *, mechanism: str | None = None, verdict: str | None = None) -> SourceQuerySet:
+        """Sources with one classification (of the work or a component) having both the mechanism and the verdict given."""
+        from wiki.models.classifications import Classification
+
+        conditions = {k: v for k, v in {"mechanism": mechanism, "verdict": verdict}.items() if v}
+        if not conditions:
+            return self
+        return self.filter(models.Exists(Classification.objects.filter(source=models.OuterRef("pk"), **conditions)))
+
     def for_listing(self) -> SourceQuerySet:
         """Sources for the list view: classifications prefetched, ordered by short name."""
         return self.with_classification().order_by("short_name")

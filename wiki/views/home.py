@@ -1,7 +1,10 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from wiki.models import ChangeEvent, OpenQuestion, Page
+from wiki.models import ChangeEvent, Classification, OpenQuestion, Page
+
+RECENT_CHANGES = 15
+QUEUE_HEAD = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -10,7 +13,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "wiki/home.html",
         {
             "pages": Page.objects.for_listing(),
-            "changes": ChangeEvent.objects.select_related("user")[:15],
-            "questions": OpenQuestion.objects.unresolved().queue()[:5],
+            "changes": ChangeEvent.objects.select_related("user")[:RECENT_CHANGES],
+            "questions": OpenQuestion.objects.unresolved().queue()[:QUEUE_HEAD],
+            "counts": Classification.objects.counts_by_mechanism_and_verdict(),
         },
     )

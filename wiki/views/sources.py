@@ -1,13 +1,32 @@
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from wiki.models import Source
+from wiki.filters import SourceFilter
+from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
+
+PER_PAGE = 100
 
 
 def source_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "wiki/source_list.html", {"sources": Source.objects.for_listing()})
+    filterset = SourceFilter(request.GET or None, queryset=Source.objects.for_listing())
+    page = None
+    if filterset.is_valid() or not filterset.is_bound:
+        page = Paginator(filterset.qs, PER_PAGE).get_page(request.GET.get("p"))
+    status = 200 if page is not None else 400
+    return render(request, "wiki/source_list.html", {"filter": filterset, "page_obj": page}, status=status)
 
 
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source.objects.with_classification(), slug=slug)
-    return render(request, "wiki/source_detail.html", {"source": source})
+    source = get_object_or_404(Source, slug=slug)
+    return render(
+        request,
+        "wiki/source_detail.html",
+        {
+            "source": source,
+            "classifications": Classification.objects.for_cards().filter(source=source),
+            "claims": Claim.objects.citing(source.pk),
+            "contrasts": Contrast.objects.with_related().involving([source.pk]),
+            "questions": OpenQuestion.objects.queue().filter(sources=source),
+        },
+    )

@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    Claim,
+    Classification,
+    ClassificationChange,
+    Component,
+    Contrast,
+    OpenQuestion,
+    Page,
+    Revision,
+    SearchDocument,
+    Source,
+    WikiLink,
+)
+
+
+class RevisionInline(admin.TabularInline):
+    model = Revision
+    fields = ("number", "title", "comment", "author", "size", "size_delta", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ("-number",)
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        # Revisions are written by page_save_revision only, so that claims and links stay in step.
+        return False
+
+
+@admin.register(Page)
+class PageAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "updated_at", "created_at")
+    search_fields = ("title", "slug", "summary")
+    date_hierarchy = "updated_at"
+    readonly_fields = ("rendered_html", "toc", "created_at", "updated_at")
+    inlines = [RevisionInline]
+
+
+@admin.register(Revision)
+class RevisionAdmin(admin.ModelAdmin):
+    list_display = ("page", "number", "author", "comment", "size_delta", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("page__title", "page__slug", "comment")
+    list_select_related = ("page", "author")
+    raw_id_fields = ("page", "author")
+
+
+class ComponentInline(admin.TabularInline):
+    model = Component
+    fields = ("slug", "name")
+    extra = 0
+
+
+@admin.register(Source)
+class SourceAdmin(admin.ModelAdmin):
+    list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi")
+    list_filter = ("kind", "year")
+    search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
+    readonly_fields = ("normalized_title", "created_at", "updated_at")
+    inlines = [ComponentInline]
+
+
+@admin.register(Component)
+class ComponentAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "source")
+    search_fields = ("name", "slug", "source__short_name")
+    list_select_related = ("source",)
+    raw_id_fields = ("source",)
+
+
+class CitationInline(admin.TabularInline):
+    model = Citation
+    fields = ("source", "locator", "kind", "position")
+    raw_id_fields = ("source",)
+    extra = 0
+
+
+@admin.register(Claim)
+class ClaimAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "page", "section", "status", "is_orphaned", "updated_at")
+    list_filter = ("status", "is_orphaned", "page")
+    search_fields = ("text", "section", "anchor")
+    list_select_related = ("page",)
+    raw_id_fields = ("page", "about")
+    readonly_fields = ("key", "created_at", "updated_at")
+    inlines = [CitationInline]
+
+
+@admin.register(Citation)
+class CitationAdmin(admin.ModelAdmin):
+    list_display = ("source", "locator", "kind", "claim")
+    list_filter = ("kind",)
+    search_fields = ("locator", "source__short_name", "claim__text")
+    list_select_related = ("source", "claim")
+    raw_id_fields = ("claim", "source")
+
+
+@admin.register(Classification)
+class ClassificationAdmin(admin.ModelAdmin):
+    list_display = ("subject_name", "mechanism", "algorithm", "verdict", "set_by", "updated_at")
+    list_filter = ("verdict", "mechanism", "set_by", "narrow")
+    search_fields = ("source__short_name", "source__title", "component__name", "algorithm", "rationale")
+    list_select_related = ("source", "component")
+    raw_id_fields = ("source", "component", "evidence_claim", "set_by_user")
+    readonly_fields = ("updated_at",)
+
+
+@admin.register(ClassificationChange)
+class ClassificationChangeAdmin(admin.ModelAdmin):
+    list_display = ("classification", "user", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("classification__source__short_name",)
+    list_select_related = ("classification__source", "classification__component", "user")
+    raw_id_fields = ("classification", "user")
+
+
+@admin.register(Contrast)
+class ContrastAdmin(admin.ModelAdmin):
+    list_display = ("left", "left_component", "right", "right_component", "axis")
+    search_fields = ("axis", "left__short_name", "right__short_name")
+    list_select_related = ("left", "left_component", "right", "right_component")
+    raw_id_fields = ("left", "left_component", "right", "right_component", "claim")
+
+
+@admin.register(OpenQuestion)
+class OpenQuestionAdmin(admin.ModelAdmin):
+    list_display = ("title", "page", "status", "priority", "assignee", "created_at")
+    list_filter = ("status", "priority", "page")
+    search_fields = ("title", "text", "resolution_criteria")
+    list_select_related = ("page", "assignee")
+    raw_id_fields = ("page", "assignee", "claims", "sources", "answer_claim")
+
+
+@admin.register(ChangeEvent)
+class ChangeEventAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "kind", "action", "label", "user", "size_delta")
+    list_filter = ("kind", "action", "created_at")
+    search_fields = ("label", "summary")
+    list_select_related = ("user",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(WikiLink)
+class WikiLinkAdmin(admin.ModelAdmin):
+    list_display = ("source_page", "target_slug", "target_title", "label")
+    search_fields = ("target_slug", "target_title", "source_page__title")
+    list_select_related = ("source_page",)
+    raw_id_fields = ("source_page",)
+
+
+@admin.register(SearchDocument)
+class SearchDocumentAdmin(admin.ModelAdmin):
+    """Read-only: documents are rebuilt from their objects on every save."""
+
+    list_display = ("title", "kind", "object_id", "mechanism", "verdict", "updated_at")
+    list_filter = ("kind", "mechanism", "verdict")
+    search_fields = ("title", "body")
+    exclude = ("vector",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

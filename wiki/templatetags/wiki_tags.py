@@ -1,0 +1,118 @@
+"""Badges, the rubric checklist and the mechanism × verdict chart."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+
+from classifier.taxonomy import FACT_LABELS, Fact, Mechanism, Verdict
+
+register = template.Library()
+
+
+def _label(enum: type[Mechanism] | type[Verdict], value: str) -> str:
+    try:
+        return enum(value).label
+    except ValueError:
+        return value
+
+
+@register.simple_tag
+def verdict_badge(verdict: str) -> SafeString:
+    return format_html('<span class="badge verdict verdict-{}">{}</span>', verdict, _label(Verdict, verdict))
+
+
+@register.simple_tag
+def mechanism_badge(mechanism: str) -> SafeString:
+    return format_html('<span class="badge mech mech-{}">{}</span>', mechanism, _label(Mechanism, mechanism))
+
+
+@register.filter
+def verdict_label(verdict: str) -> str:
+    return _label(Verdict, verdict)
+
+
+@register.filter
+def mechanism_label(mechanism: str) -> str:
+    return _label(Mechanism, mechanism)
+
+
+@dataclass(frozen=True)
+class FactRow:
+    key: str
+    label: str
+    holds: bool
+
+
+@register.filter
+def rubric_facts(classification: Any) -> list[FactRow]:
+    """The four rubric facts of a classification, in the rubric's order, with their labels."""
+    return [FactRow(key=fact.value, label=FACT_LABELS[fact], holds=bool(getattr(classification, fact.value))) for fact in Fact]
+
+
+@dataclass(frozen=True)
+class Segment:
+    verdict: str
+    label: str
+    count: int
+    percent: str
+    url: str
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    mechanism: str
+    label: str
+    total: int
+    url: str
+    cells: list[Segment]
+
+    @property
+    def segments(self) -> list[Segment]:
+        return [cell for cell in self.cells if cell.count]
+
+
+@register.inclusion_tag("includes/mechanism_chart.html")
+def mechanism_chart(counts: Iterable[Mapping[str, Any]]) -> dict[str, object]:
+    """Rows of a stacked bar per mechanism; each segment links to the source list filtered to it.
+
+    Bars are scaled to the largest mechanism so that lengths compare across rows.
+    """
+    table: dict[tuple[str, str], int] = {(row["mechanism"], row["verdict"]): row["n"] for row in counts}
+    totals = {m.value: sum(n for (mech, _), n in table.items() if mech == m.value) for m in Mechanism}
+    widest = max(totals.values(), default=0) or 1
+    base = reverse("wiki:source-list")
+    rows = [
+        ChartRow(
+            mechanism=m.value,
+            label=m.label,
+            total=totals[m.value],
+            url=f"{base}?{urlencode({'mechanism': m.value})}",
+            cells=[
+                Segment(
+                    verdict=v.value,
+                    label=v.label,
+                    count=table.get((m.value, v.value), 0),
+                    percent=f"{100 * table.get((m.value, v.value), 0) / widest:.2f}",
+                    url=f"{base}?{urlencode({'mechanism': m.value, 'verdict': v.value})}",
+                )
+                for v in Verdict
+            ],
+        )
+        for m in Mechanism
+        if totals[m.value]
+    ]
+    return {"rows": rows, "verdicts": list(Verdict), "total": sum(totals.values())}
+
+
+@register.filter
+def http_url(url: str) -> str:
+    """``url`` when it is an http(s) URL, else empty: stored URLs are not trusted to be safe links."""
+    return url if url.lower().startswith(("http://", "https://")) else ""

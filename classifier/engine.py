@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from classifier.lexicon import CUE_BY_GROUP, MASTER, NARROW, Cue
+from classifier.lexicon import CUE_BY_GROUP, Cue, scan
 from classifier.negation import Negation, NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
@@ -77,17 +77,12 @@ class _Hit:
         return -self.negation.strength if self.negation else 1.0
 
 
-def _hits(work: str) -> list[_Hit]:
-    scopes = NegationScopes(work)
+def _hits(work: str, scopes: NegationScopes) -> list[_Hit]:
     hits: list[_Hit] = []
-    for m in [*MASTER.finditer(work), *NARROW.finditer(work)]:
-        group = m.lastgroup
-        if group is None:
-            continue
-        cue = CUE_BY_GROUP[group]
-        if cue.role == "name":
-            continue
-        hits.append(_Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end())))
+    for m in scan(work):
+        cue = CUE_BY_GROUP[m.lastgroup or ""]
+        if cue.role != "name":
+            hits.append(_Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end())))
     return hits
 
 
@@ -212,7 +207,8 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
     ``subject`` names the one work to judge when the text speaks of several.
     """
     work = working_text(text, focus(text, subject), subject)
-    hits = _hits(work)
+    scopes = NegationScopes(work)
+    hits = _hits(work, scopes)
     mechanism, scores = _choose_mechanism(hits)
     values, fact_evidence = _facts(text, hits, mechanism)
     narrow = any(h.cue.narrow and not h.negation for h in hits)
@@ -246,7 +242,7 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
         verdict=verdict,
         facts=findings,
         algorithm=algorithm,
-        updated=_updated(work, mechanism, values[Fact.RL_UPDATE], NegationScopes(work)),
+        updated=_updated(work, mechanism, values[Fact.RL_UPDATE], scopes),
         evidence=tuple(sorted(set(evidence), key=lambda s: (s.start, s.end, s.decides))),
         confidence=_confidence(mechanism, scores, values),
         rationale=_rationale(is_chinese(text), mechanism, algorithm, values, narrow, verdict),

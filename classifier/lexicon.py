@@ -10,8 +10,10 @@ phrases come before the words they contain.
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from classifier.taxonomy import Fact, Mechanism
 
@@ -51,6 +53,34 @@ def _word(pattern: str) -> str:
     return rf"(?<![A-Za-z0-9_])(?:{pattern})(?![A-Za-z0-9_])"
 
 
+def _split_top(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern."""
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
 def _cues(
     mechanism: Mechanism | None,
     weight: float,
@@ -63,8 +93,9 @@ def _cues(
     narrow: bool = False,
 ) -> list[Cue]:
     return [
-        Cue(_word(p) if word else p, mechanism, weight, facts, algorithm, cs, role, narrow)
+        Cue(_word(alt) if word else alt, mechanism, weight, facts, algorithm, cs, role, narrow)
         for p in patterns
+        for alt in _split_top(p)
     ]
 
 
@@ -244,6 +275,48 @@ CUES: tuple[Cue, ...] = tuple(
 # Cues that only mark narrowness are scanned in a second pass, so that they
 # are found even inside a phrase another cue has taken ("train only a
 # correction policy").
+def _first_chars(items: Any) -> tuple[set[str] | None, bool]:
+    """The characters (lower-cased) a parsed pattern can start with, or None
+    for "any", and whether the pattern can match the empty string."""
+    chars: set[str] = set()
+    for op, av in items:
+        name = str(op)
+        if name in ("ASSERT_NOT", "ASSERT", "AT"):
+            continue
+        if name == "LITERAL":
+            return chars | {chr(av).lower()}, False
+        if name == "IN":
+            for kind, value in av:
+                if str(kind) == "LITERAL":
+                    chars.add(chr(value).lower())
+                elif str(kind) == "RANGE" and value[1] - value[0] < 128:
+                    chars.update(chr(c).lower() for c in range(value[0], value[1] + 1))
+                elif str(kind) == "CATEGORY" and str(value) == "CATEGORY_DIGIT":
+                    chars.update("0123456789")
+                else:
+                    return None, False
+            return chars, False
+        if name in ("SUBPATTERN", "BRANCH", "MAX_REPEAT", "MIN_REPEAT"):
+            if name == "SUBPATTERN":
+                branches, optional = [av[-1]], False
+            elif name == "BRANCH":
+                branches, optional = av[1], False
+            else:
+                branches, optional = [av[2]], av[0] == 0
+            nullable = optional
+            for branch in branches:
+                first, empty = _first_chars(branch)
+                if first is None:
+                    return None, False
+                chars |= first
+                nullable = nullable or empty
+            if not nullable:
+                return chars, False
+            continue
+        return None, False
+    return chars, True
+
+
 def _alternation(cues: list[tuple[int, Cue]]) -> re.Pattern[str]:
     return re.compile(
         "|".join(
@@ -257,9 +330,55 @@ def _narrow_only(cue: Cue) -> bool:
     return cue.narrow and cue.mechanism is None and not cue.facts
 
 
-MASTER = _alternation([(i, c) for i, c in enumerate(CUES) if not _narrow_only(c)])
-NARROW = _alternation([(i, c) for i, c in enumerate(CUES) if _narrow_only(c)])
-CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in enumerate(CUES)}
+# The regex engine tries an alternation's branches one by one at every
+# position, which is slow for hundreds of cues. So the cues are dispatched
+# on their possible first character: at each position where some cue can
+# start, only the cues starting with that character are tried, in lexicon
+# order, which keeps "the first listed wins".
+def _dispatch(cues: list[tuple[int, Cue]]) -> tuple[dict[str, re.Pattern[str]], re.Pattern[str]]:
+    by_char: dict[str, list[tuple[int, Cue]]] = {}
+    anywhere: list[tuple[int, Cue]] = []
+    for i, cue in cues:
+        first, empty = _first_chars(sre_parse.parse(cue.pattern))
+        if first is None or empty:
+            anywhere.append((i, cue))
+            continue
+        for ch in first:
+            by_char.setdefault(ch, []).append((i, cue))
+    if anywhere:
+        raise ValueError(f"cues must start with a known character: {[c.pattern for _, c in anywhere]}")
+    table = {ch: _alternation(sorted(entries, key=lambda e: e[0])) for ch, entries in by_char.items()}
+    latin = "".join(sorted(re.escape(ch) for ch in table if ch.isascii()))
+    other = "".join(sorted(ch for ch in table if not ch.isascii()))
+    starts = re.compile(rf"(?<![A-Za-z0-9_])(?i:[{latin}])|[{other}]")
+    return table, starts
+
+
+_INDEXED = list(enumerate(CUES))
+# The standard library's own regex parser, to read the first characters.
+sre_parse = importlib.import_module("re._parser")
+DISPATCH, STARTS = _dispatch([(i, c) for i, c in _INDEXED if not _narrow_only(c)])
+NARROW = _alternation([(i, c) for i, c in _INDEXED if _narrow_only(c)])
+CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in _INDEXED}
+
+
+def scan(text: str) -> list[re.Match[str]]:
+    """Cue matches in text order, as one left-to-right scan would find them:
+    none starts inside an earlier match. Narrow-only cues come after, found
+    even inside other matches."""
+    matches: list[re.Match[str]] = []
+    reached = 0
+    for start in STARTS.finditer(text):
+        pos = start.start()
+        if pos < reached:
+            continue
+        m = DISPATCH[text[pos].lower()].match(text, pos)
+        if m is not None:
+            matches.append(m)
+            reached = m.end()
+    matches.extend(NARROW.finditer(text))
+    return matches
+
 
 # Negation and contrast triggers. "scope" cues negate what follows them up
 # to the clause end; "after" cues negate what comes just before them.

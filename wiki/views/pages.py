@@ -1,28 +1,14 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
 
 from wiki.models import OpenQuestion, Page, WikiLink
-
-
-def _create_url(slug: str) -> str | None:
-    """The editor's create link, when the editing views are installed."""
-    try:
-        return f"{reverse('wiki:page-create')}?slug={slug}"
-    except NoReverseMatch:
-        return None
 
 
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = Page.objects.with_meta().filter(slug=slug).first()
     backlinks = WikiLink.objects.backlinks_to(slug)
     if page is None:
-        return render(
-            request,
-            "wiki/page_missing.html",
-            {"slug": slug, "backlinks": backlinks, "create_url": _create_url(slug)},
-            status=404,
-        )
+        return render(request, "wiki/page_missing.html", {"slug": slug, "backlinks": backlinks}, status=404)
     return render(
         request,
         "wiki/page_detail.html",

@@ -1,0 +1,86 @@
+"""What the Markdown pipeline gives the page view: citation markers, wiki links, headings and math."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.wiki.htmltext import html_text
+from wiki import markdown as wiki_markdown
+from wiki.markdown import SourceRef
+from wiki.models import Citation, Page, Source
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+
+def _citations_html(content: str) -> list[str]:
+    return re.findall(r'<span class="citation [^"]*"[^>]*>.*?）</span>', content, re.DOTALL)
+
+
+def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    markers = _citations_html(content)
+    cited = Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).select_related("source")
+    assert cited.count() == 19
+    for citation in cited:
+        href = reverse("wiki:source-detail", kwargs={"slug": citation.source.slug})
+        matching = [m for m in markers if f'href="{href}"' in m]
+        assert matching, citation.source.slug
+        if citation.locator:
+            assert any(f'<span class="locator">{citation.locator}</span>' in m for m in matching)
+
+
+def test_citation_marker_text_reads_as_the_typed_citation(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    text = html_text(content)
+    assert "（来源：FACET: Preserving Source Intent and Executable State in Terminal Task Synthesis，§3.1 / §5）" in text
+    assert "（综合：历史会话中的 Agent 工程开源项目回溯）" in text
+
+
+def test_a_citation_of_an_unknown_title_is_marked_missing_in_a_preview() -> None:
+    result = wiki_markdown.render(
+        "- A claim（来源：Nobody Wrote This: A Paper，p.1）。\n- Another（来源：Known: Work，p.2）。",
+        sources={"Known: Work": SourceRef(slug="known", short_name="Known")},
+        existing_pages=frozenset(),
+    )
+    assert 'class="cite cite-missing"' in result.html
+    assert f'href="{reverse("wiki:source-detail", kwargs={"slug": "known"})}"' in result.html
+
+
+def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(client) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="links-both", title="Links both", body="See [[agentic-rl|the main page]] and [[Not Written Yet]].")
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "links-both"})).content.decode()
+    existing = re.search(r'<a [^>]*href="/wiki/agentic-rl/"[^>]*>', content)
+    wanted = re.search(r'<a [^>]*href="/wiki/not-written-yet/"[^>]*>', content)
+    assert existing and "wanted" not in existing.group(0)
+    assert wanted and 'class="wikilink wanted"' in wanted.group(0)
+
+
+def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_section(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    page = Page.objects.get(slug="agentic-rl")
+    titles = [item["title"] for item in page.toc]
+    assert titles[:4] == ["摘要", "核心内容", "定义", "关键要点"]
+    for item in page.toc:
+        assert f'<a href="#{item["id"]}">{item["title"]}</a>' in content
+        assert f'id="{item["id"]}"' in content
+
+
+def test_inline_and_display_formulas_render_as_mathml(client) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="formulas", title="Formulas", body="Inline \\(x^2\\) here.\n\n$$\n\\sum_{t=0}^{T} r_t\n$$\n")
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "formulas"})).content.decode()
+    assert content.count("<math") == 2
+    assert '<div class="math-display"><math' in content
+    assert "<msup>" in content
+    assert "\\sum" not in content
+
+
+def test_source_created_from_a_citation_is_linked_from_the_marker(client) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="new-cite", title="New cite", body="- 一个论断（来源：Fresh Work: Something New，§2）。")
+    source = Source.objects.get(title="Fresh Work: Something New")
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "new-cite"})).content.decode()
+    assert f'href="{source.get_absolute_url()}"' in content
+    assert '<span class="locator">§2</span>' in content

@@ -1,0 +1,53 @@
+"""Whatever an editor types, no script, event handler or javascript: URL reaches the page a reader sees."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.wiki.htmltext import html_text
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE_BODY = """## 攻击 Attack
+
+Before the script <script>alert(1)</script> after the script.
+
+An image <img src=x onerror=alert(1)> sits here.
+
+<p onclick="alert(1)">A clickable paragraph 可点击的段落</p>
+
+A [link that runs code](javascript:alert(1)) and a [safe link](https://example.org/ok).
+
+- bullet with <a href="javascript:alert(2)" onmouseover="alert(3)">hostile anchor</a> inside
+"""
+
+
+@pytest.fixture
+def hostile_page(editor):  # type: ignore[no-untyped-def]
+    return page_save_revision(slug="hostile", title="Hostile <b>title</b>", body=HOSTILE_BODY, user=editor).page
+
+
+def test_scripts_handlers_and_javascript_urls_never_reach_the_page(client, hostile_page) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:page-detail", kwargs={"slug": hostile_page.slug}))
+    assert response.status_code == 200
+    content = response.content.decode().lower()
+    assert "<script" not in content
+    assert "alert(" not in content
+    assert "onerror" not in content
+    assert "onclick" not in content
+    assert "onmouseover" not in content
+    assert "javascript:" not in content
+    assert "<img" not in content
+
+
+def test_text_around_removed_markup_stays(client, hostile_page) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:page-detail", kwargs={"slug": hostile_page.slug}))
+    content = response.content.decode()
+    text = html_text(content)
+    for kept in ("Before the script", "after the script.", "An image", "sits here.", "A clickable paragraph 可点击的段落",
+                 "link that runs code", "hostile anchor", "攻击 Attack"):
+        assert kept in text
+    assert 'href="https://example.org/ok"' in content
+    assert "Hostile &lt;b&gt;title&lt;/b&gt;" in content

@@ -1,0 +1,80 @@
+"""The page view: backlinks, wanted pages, page meta and the page's open questions."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_page, make_question, make_reader
+from tests.wiki.htmltext import html_text, sections_with_class
+from wiki.models import QuestionStatus
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+
+def _backlinks(content: str) -> str:
+    [section] = sections_with_class(content, "backlinks")
+    return section
+
+
+def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client) -> None:  # type: ignore[no-untyped-def]
+    before = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    assert "GRPO 学习笔记" not in _backlinks(before)
+    page_save_revision(slug="grpo-notes", title="GRPO 学习笔记", body="GRPO 是 [[agentic-rl]] 常用的算法。")
+    after = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    backlinks = _backlinks(after)
+    assert 'href="/wiki/grpo-notes/"' in backlinks
+    assert "GRPO 学习笔记" in backlinks
+    assert "Agentic AI 03: Agentic RL Survey Reading Notes" in backlinks
+
+
+def test_a_page_without_links_to_it_says_so(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Lonely")
+    content = client.get(page.get_absolute_url()).content.decode()
+    assert "No page links here yet." in _backlinks(content)
+
+
+def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_to_it(client) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="wants", title="Wants a page", body="We still need [[Credit Assignment Survey]].")
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "wants"})).content.decode()
+    assert '<a class="wikilink wanted" href="/wiki/credit-assignment-survey/"' in content
+
+    missing = client.get("/wiki/credit-assignment-survey/")
+    assert missing.status_code == 404
+    body = missing.content.decode()
+    assert "wanted page" in html_text(body)
+    assert 'href="/wiki/wants/"' in _backlinks(body)
+
+
+def test_editors_get_a_link_to_create_a_wanted_page_and_readers_do_not(client, editor_client) -> None:  # type: ignore[no-untyped-def]
+    create_url = f'{reverse("wiki:page-create")}?slug=credit-assignment'
+    assert create_url in editor_client.get("/wiki/credit-assignment/").content.decode()
+    client.force_login(make_reader())
+    assert create_url not in client.get("/wiki/credit-assignment/").content.decode()
+
+
+def test_page_meta_shows_last_editor_time_and_revision_count(client, editor) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="meta", title="Meta", body="One.")
+    revision = page_save_revision(slug="meta", title="Meta", body="Two.", user=editor)
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "meta"})).content.decode()
+    meta = content.split('<p class="page-meta">')[1]
+    text = html_text(meta.split("</p>")[0])
+    assert f"Last edited {revision.created_at:%Y-%m-%d}" in text
+    assert "by editor" in text
+    assert "2 revisions" in text
+
+
+def test_the_page_lists_its_unresolved_questions_only(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Questions here")
+    make_question(page=page, title="还没回答的问题", priority="high")
+    make_question(page=page, title="A dropped question", status=QuestionStatus.DROPPED)
+    content = client.get(page.get_absolute_url()).content.decode()
+    assert "还没回答的问题" in content
+    assert "A dropped question" not in content
+
+
+def test_seed_page_shows_its_open_questions_from_the_queue(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    assert "多 harness 结果的验证" in content
+    assert "补充策略梯度类原始论文以对比参数空间 ES" in content

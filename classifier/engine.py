@@ -22,8 +22,9 @@ PRIORITY: tuple[Mechanism, ...] = (
     Mechanism.ENVIRONMENT,
     Mechanism.HARNESS,
 )
-# An explicit algorithm ("GRPO", "DPO") outweighs the vocabulary around it.
-ALGORITHM_BONUS = 1.0
+# An explicit RL or preference algorithm ("GRPO", "DPO") is the method; the
+# SFT, prompting or benchmark words around it are often baselines.
+ALGORITHM_BONUS = {Mechanism.POLICY_GRADIENT: 2.0, Mechanism.PREFERENCE_OPTIMIZATION: 2.0}
 
 UPDATED = re.compile(
     r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))"
@@ -97,7 +98,7 @@ def _choose_mechanism(hits: list[_Hit]) -> tuple[Mechanism, dict[Mechanism, floa
             scores[hit.cue.mechanism] += hit.cue.weight * hit.sign
     for hit in hits:
         if hit.cue.algorithm and hit.negation is None and hit.cue.mechanism is not None:
-            scores[hit.cue.mechanism] += ALGORITHM_BONUS
+            scores[hit.cue.mechanism] += ALGORITHM_BONUS.get(hit.cue.mechanism, 1.0)
             break
     best = max(PRIORITY, key=lambda m: (scores[m], -PRIORITY.index(m)))
     if scores[best] <= 0:
@@ -206,7 +207,7 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
 
     ``subject`` names the one work to judge when the text speaks of several.
     """
-    work = working_text(text, focus(text, subject), subject)
+    work = working_text(text, focus(text, subject))
     scopes = NegationScopes(work)
     hits = _hits(work, scopes)
     mechanism, scores = _choose_mechanism(hits)

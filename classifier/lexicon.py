@@ -157,8 +157,8 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(SFT, 2.5, r"distill(?:s|ed|ing|ation)?|蒸馏|rejection sampling|expert iteration|"
                r"self-training|instruction[- ]tun(?:e|ed|ing)|trajectory tuning|agent tuning",
                algorithm="SFT", word=False),
-        *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:\w+\s+){0,4}on\s+(?:the\s+|these\s+|those\s+)?"
-               r"(?:\w+\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
+        *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:[\w.-]+\s+){0,4}(?:on|with|using)\s+(?:the\s+|these\s+|those\s+)?"
+               r"(?:[\w.-]+\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
                r"solutions|corpus|outputs)", algorithm="SFT"),
         *_cues(SFT, 1.5, r"(?:filter(?:s|ed|ing)?|select(?:s|ed|ing)?|keep(?:s|ing)?) (?:\w+ ){0,3}"
                r"(?:trajectories|rationales|samples|solutions)|筛选.{0,8}轨迹|(?:expert|teacher|"
@@ -199,10 +199,11 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:buffer|module|bank|stream)|self-refine|self-correct(?:ion)?|iterative refinement|"
                r"supervisor|orchestrat(?:e|es|or|ion)|meta-agent|运行时|runtime|black-box (?:LLMs?|"
                r"models?|queries|API)|(?:blackbox|API) queries|skills?(?: discovery| evolution| "
-               r"extraction)|automatic curriculum|workflows?|上下文|记忆|multi-agent|planner and executor",
+               r"extraction)|automatic curriculum|workflows?|上下文|记忆|multi-agent|multiple agents|planner and executor|"
+               r"conversation patterns|insights|experiences",
                word=False),
         *_cues(HARNESS, 1.5, r"(?:固定|冻结)的?(?:研究)?(?:智能体|agent|Agent)|(?:fixed|frozen) (?:\w+ )?"
-               r"(?:agent|LLM)s?", role="frozen", word=False),
+               r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
         *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),
         # --- environments and benchmarks ---------------------------------
         *_cues(ENVIRONMENT, 4.0, r"只评测|仅评测|只评估|only evaluat(?:e|es|ed|ing)|eval(?:uation)?-only|"
@@ -225,15 +226,23 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
                r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
                word=False),
+        *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|implementations? of|(?:various|multiple|several|"
+               r"different|popular) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
+               r"(?:PPO|GRPO|DPO|REINFORCE|RLOO)(?:[\w ,+-]{0,60}(?:PPO|GRPO|DPO|REINFORCE|RLOO|variants))?",
+               word=False),
+        *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
         *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
                r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
                r"FSDP|DeepSpeed|speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
                r"(?:generation|rollouts?) (?:and|from) (?:\w+ )?training", word=False),
-        *_cues(INFRA, 1.0, r"framework|library|toolkit|open-source[d]?|scalab(?:le|ility)|modular|"
+        *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
                r"asynchronous|GPUs?|系统", word=False),
         # --- facts without a mechanism -----------------------------------
-        *_cues(None, 0, r"single-turn|single-step|单轮|one-step|bandit", facts=((STEP, -3.0), (ENV, -1.0)),
+        *_cues(None, 0, r"single-turn|single-step|单轮|one-step|bandit", facts=((STEP, -2.0), (ENV, -1.0)),
                word=False),
+        *_cues(None, 0, r"MATH|GSM8K|AIME", facts=((ENV, -1.0), (STEP, -0.5)), cs=True),
+        *_cues(None, 0, r"math(?:ematical)? (?:problems|reasoning|questions|word problems|benchmarks)|数学(?:题|推理)",
+               facts=((ENV, -1.0), (STEP, -0.5)), word=False),
         *_cues(None, 0, r"static (?:preference )?(?:data(?:set)?|corpus|pairs)|offline (?:preference )?dataset|"
                r"静态(?:数据|偏好)", facts=((ENV, -2.0),), word=False),
         *_cues(None, 0, r"(?:trajectory|episodic|environment|环境|轨迹) ?(?:return|reward|回报|奖励)s?",
@@ -241,7 +250,7 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(None, 0, r"(?:web|browser|GUI|computer|mobile|phone|android|desktop|OS|terminal|coding|"
                r"software|search|research|embodied|tool-use|tool-using|LLM|language|autonomous|"
                r"interactive) agents?|computer[- ]use|CUA|GUI|浏览器|网页|终端|可执行|代码 ?Agent|"
-               r"interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
+               r"agent(?:ic)? tasks|decision-making tasks|interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
                r"operating systems?|sandbox(?:ed|es)?|沙箱|real (?:execution|environments?)|真实执行|"
                r"真实环境|执行闭环|execution feedback|code (?:execution|interpreter)|interpreter|executor|"
                r"execut(?:e|es|ed|ing) (?:the )?(?:code|programs|commands|actions|tools)",
@@ -263,6 +272,11 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:policy|parameter|weight|gradient) updates?|参数更新|策略更新|更新.{0,16}(?:策略|参数|policy)|"
                r"(?:策略|policy).{0,8}更新", facts=((UPDATE, 1.5),), word=False),
         # --- narrow update targets ---------------------------------------
+        *_cues(None, 0, r"(?:keep|keeps|kept|freez\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}agents?\b[^.;。；]{0,80}?"
+               r"(?:train|updat|optimi[sz])\w*\s+(?:only\s+)?(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:policy|model)|"
+               r"冻结[^。；]{0,20}(?:agent|智能体)[^。；]{0,40}(?:更新|训练)|"
+               r"(?:updat|train|optimi[sz])\w* only (?:the|a) (?!agent|policy|model)[\w-]+",
+               narrow=True, word=False),
         *_cues(None, 0, r"较窄|narrow(?:er|ly)?|correction policy|guard policy|defen[cs]e policy|"
                r"propos(?:e|es|ing) (?:\w+ ){0,3}directions|提出.{0,12}方向|更新对象是|not the base agent|"
                r"(?:auxiliary|proposer|critic|router|selector|editor) (?:policy|model)",
@@ -357,27 +371,30 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> tuple[dict[str, re.Pattern[str]], 
 _INDEXED = list(enumerate(CUES))
 # The standard library's own regex parser, to read the first characters.
 sre_parse = importlib.import_module("re._parser")
-DISPATCH, STARTS = _dispatch([(i, c) for i, c in _INDEXED if not _narrow_only(c)])
-NARROW = _alternation([(i, c) for i, c in _INDEXED if _narrow_only(c)])
+MAIN_PASS = _dispatch([(i, c) for i, c in _INDEXED if not _narrow_only(c)])
+NARROW_PASS = _dispatch([(i, c) for i, c in _INDEXED if _narrow_only(c)])
 CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in _INDEXED}
+
+
+def _scan(text: str, table: dict[str, re.Pattern[str]], starts: re.Pattern[str]) -> list[re.Match[str]]:
+    matches: list[re.Match[str]] = []
+    reached = 0
+    for start in starts.finditer(text):
+        pos = start.start()
+        if pos < reached:
+            continue
+        m = table[text[pos].lower()].match(text, pos)
+        if m is not None:
+            matches.append(m)
+            reached = m.end()
+    return matches
 
 
 def scan(text: str) -> list[re.Match[str]]:
     """Cue matches in text order, as one left-to-right scan would find them:
     none starts inside an earlier match. Narrow-only cues come after, found
-    even inside other matches."""
-    matches: list[re.Match[str]] = []
-    reached = 0
-    for start in STARTS.finditer(text):
-        pos = start.start()
-        if pos < reached:
-            continue
-        m = DISPATCH[text[pos].lower()].match(text, pos)
-        if m is not None:
-            matches.append(m)
-            reached = m.end()
-    matches.extend(NARROW.finditer(text))
-    return matches
+    even inside other matches ("train only a correction policy")."""
+    return _scan(text, *MAIN_PASS) + _scan(text, *NARROW_PASS)
 
 
 # Negation and contrast triggers. "scope" cues negate what follows them up

@@ -23,6 +23,7 @@ SEGMENT_END = re.compile(
 )
 CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n]|\.(?=\s|$)")
 CJK = re.compile(r"[\u3400-\u9fff]")
+LATIN_LETTER = re.compile(r"[A-Za-z]")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9_+]|[A-Za-z]")
 # Model names ("GPT-4", "Qwen2.5-7B") are not works under discussion.
 MODEL_NAME = re.compile(
@@ -53,7 +54,7 @@ def is_chinese(text: str) -> bool:
     source notes, often English titles, do not count."""
     text = mask_citations(text)
     cjk = len(CJK.findall(text))
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    latin = len(LATIN_LETTER.findall(text))
     return cjk >= 4 and cjk * 4 >= latin
 
 
@@ -189,20 +190,22 @@ def focus(text: str, subject: str | None) -> list[tuple[int, int]]:
             taken.add(j)
             side = _contrast_side(text, nxt, "\u0000", []) if PRONOUN.match(body) else None
             ranges.append(side if side else (nxt.start, nxt.end))
+    first = min(taken)
+    if not is_chinese(text) and not any(
+        _topic_is_other_name(text[s.start:s.end], own) for s in segs[:first]
+    ):
+        # An English abstract names its work after setting the problem;
+        # the sentences before the name are about the same work.
+        ranges.append((0, segs[first].start))
     return sorted(ranges)
 
 
-def working_text(text: str, ranges: list[tuple[int, int]], subject: str | None) -> str:
-    """``text`` with citations, everything outside ``ranges`` and the
-    subject's own name blanked; outside text becomes newlines, which end
-    clauses, so no negation reaches across a gap."""
+def working_text(text: str, ranges: list[tuple[int, int]]) -> str:
+    """``text`` with citations and everything outside ``ranges`` blanked;
+    outside text becomes newlines, which end clauses, so no negation reaches
+    across a gap. Names stay: the lexicon's name cues make them inert."""
     masked = mask_citations(text)
     chars = ["\n"] * len(text)
     for start, end in ranges:
         chars[start:end] = masked[start:end]
-    out = "".join(chars)
-    if subject and subject.strip():
-        names = [subject.strip()] + [t for t in _subject_parts(subject) if _is_name_like(t)]
-        for name in names:
-            out = _token_pattern(name).sub(lambda m: " " * len(m.group()), out)
-    return out
+    return "".join(chars)

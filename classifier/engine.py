@@ -160,7 +160,7 @@ def _rl_update(mechanism: Mechanism, values: dict[Fact, FactValue], score: float
             values[f] is FactValue.TRUE
             for f in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD)
         )
-        return FactValue.TRUE if own_rollouts and score > 0 else FactValue.FALSE
+        return FactValue.TRUE if own_rollouts else FactValue.FALSE
     return FactValue.FALSE
 
 

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "wiki",
 ]
 
@@ -108,10 +109,11 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle"],
+    "EXCEPTION_HANDLER": "wiki.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_RATE", "600/minute")},
 }
 
@@ -120,6 +122,22 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Pages, sources, claims, classifications, contrasts, open questions and graphs of the Agentic RL wiki.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The browser gets Swagger UI and Redoc from static/, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MechanismEnum": "wiki.models.classifications.MECHANISM_CHOICES",
+        "VerdictEnum": "wiki.models.classifications.VERDICT_CHOICES",
+        "ClaimStatusEnum": "wiki.models.claims.ClaimStatus",
+        "CitationKindEnum": "wiki.models.claims.CitationKind",
+        "SourceKindEnum": "wiki.models.sources.SourceKind",
+        "QuestionStatusEnum": "wiki.models.questions.QuestionStatus",
+        "QuestionPriorityEnum": "wiki.models.questions.QuestionPriority",
+        "SetByEnum": "wiki.models.classifications.SetBy",
+        "SearchKindEnum": "wiki.models.search.SearchDocument.Kind",
+    },
 }
 
 LOGGING = {

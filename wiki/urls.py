@@ -1,6 +1,6 @@
 from django.urls import path
 
-from wiki.views import home, pages, questions, reports, sources
+from wiki.views import home, pages, questions, reports, search, sources
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
 
@@ -20,4 +20,5 @@ urlpatterns = [
     path("questions/", questions.question_list, name="question-list"),
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
     path("reports/consistency/", reports.consistency, name="consistency-report"),
+    path("search/", search.search_results, name="search"),
 ]

@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, WikiLink
+from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.sources import sources_ensure_for_titles
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -118,6 +119,7 @@ def page_save_revision(
         size_delta=revision.size_delta,
         user=author,
     )
+    search_reindex_page_with_claims(page.pk)
     return revision
 
 

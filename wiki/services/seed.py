@@ -15,6 +15,7 @@ from django.db import transaction
 
 from wiki.importer import page_import, parse_page_file
 from wiki.models import Claim, Classification, Component, Contrast, OpenQuestion, Page, SetBy, Source
+from wiki.search.index import search_reindex_all
 
 
 class SeedError(ValueError):
@@ -145,6 +146,7 @@ def seed_load(*, directory: Path) -> SeedReport:
         question.claims.set([c for c in (_claim(ref) for ref in row.get("claims") or []) if c is not None])
         question.sources.set([_source(slug) for slug in row.get("sources") or []])
     report.lines.append(f"{OpenQuestion.objects.count()} open questions")
+    search_reindex_all()
     return report
 
 

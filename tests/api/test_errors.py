@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def _is_error(body: dict, code: str) -> bool:
+    return set(body) >= {"detail", "code", "errors"} and body["code"] == code and isinstance(body["detail"], str)
+
+
+def test_invalid_filter_is_400_with_field_errors(api: APIClient) -> None:
+    response = api.get("/api/v1/sources/", {"year": "abc", "mechanism": "magic"})
+
+    assert response.status_code == 400
+    body = response.json()
+    assert _is_error(body, "invalid") or _is_error(body, "invalid_choice")
+    assert set(body["errors"]) == {"year", "mechanism"}
+
+
+def test_missing_search_query_is_400(api: APIClient) -> None:
+    response = api.get("/api/v1/search/")
+
+    assert response.status_code == 400
+    assert _is_error(response.json(), "required")
+    assert response.json()["errors"] == {"q": ["This field is required."]}
+
+
+def test_unknown_object_is_404(api: APIClient) -> None:
+    response = api.get("/api/v1/sources/no-such-work/")
+
+    assert response.status_code == 404
+    assert _is_error(response.json(), "not_found")
+
+
+def test_anonymous_write_is_refused(api: APIClient) -> None:
+    response = api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
+
+    assert response.status_code in (401, 403)
+    assert _is_error(response.json(), "not_authenticated")
+
+
+def test_reader_write_is_403(seed: None, reader_api: APIClient) -> None:
+    response = reader_api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
+
+    assert response.status_code == 403
+    assert _is_error(response.json(), "permission_denied")
+
+
+def test_unsupported_method_is_405(seed: None, editor_api: APIClient) -> None:
+    response = editor_api.delete("/api/v1/pages/agentic-rl/")
+
+    assert response.status_code == 405
+    assert _is_error(response.json(), "method_not_allowed")
+
+
+def test_anonymous_clients_are_throttled_with_429(settings, api: APIClient) -> None:  # type: ignore[no-untyped-def]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/minute"}}
+
+    statuses = [api.get("/api/v1/pages/").status_code for _ in range(4)]
+
+    assert statuses == [200, 200, 200, 429]
+    response = api.get("/api/v1/pages/")
+    assert _is_error(response.json(), "throttled")
+    assert int(response["Retry-After"]) > 0
+
+
+def test_logged_in_clients_are_not_throttled_as_anonymous(settings, reader_api: APIClient) -> None:  # type: ignore[no-untyped-def]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "1/minute"}}
+
+    assert [reader_api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 200]

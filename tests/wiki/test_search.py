@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_page
+from wiki.models import Claim, SearchDocument
+from wiki.search.index import search_reindex_all, search_reindex_claims
+from wiki.search.query import search
+
+pytestmark = pytest.mark.django_db
+
+
+def _hits(query: str, kind: str, **filters: object) -> list:
+    results = search(query, kinds=[kind], limit=50, **filters)  # type: ignore[arg-type]
+    return [hit for group in results.groups for hit in group.hits]
+
+
+def test_chinese_phrase_finds_the_credit_assignment_claim(seed: None) -> None:
+    hits = _hits("信用分配", "claim")
+
+    assert hits
+    assert all("信用分配" in Claim.objects.get(pk=hit.object_id).text for hit in hits)
+    assert "<mark>信用分配</mark>" in hits[0].snippet_html
+
+
+def test_two_character_query_finds_every_reward_passage(seed: None) -> None:
+    expected = set(Claim.objects.current().filter(text__contains="奖励").values_list("id", flat=True))
+
+    assert expected
+    assert {hit.object_id for hit in _hits("奖励", "claim")} == expected
+
+
+def test_grpo_finds_every_claim_mentioning_it_whatever_the_case(seed: None) -> None:
+    expected = set(Claim.objects.current().filter(text__icontains="grpo").values_list("id", flat=True))
+
+    assert len(expected) >= 3
+    assert {hit.object_id for hit in _hits("GRPO", "claim")} == expected
+    assert {hit.object_id for hit in _hits("grpo", "claim")} == expected
+
+
+def test_lower_case_work_name_finds_the_source_first(seed: None) -> None:
+    hits = _hits("skillforge", "source")
+
+    assert hits[0].title.startswith("SkillForge")
+    assert "<mark>SkillForge</mark>" in hits[0].title_html
+
+
+def test_mixed_chinese_english_query_needs_both_parts(seed: None) -> None:
+    hits = _hits("ES 参数", "claim")
+
+    assert hits
+    for hit in hits:
+        text = Claim.objects.get(pk=hit.object_id).text
+        assert "参数" in text and "es" in text.lower()
+
+
+def test_single_character_query_matches(seed: None) -> None:
+    assert _hits("奖", "claim")
+
+
+def test_results_are_grouped_by_kind_in_a_fixed_order(seed: None) -> None:
+    results = search("GRPO")
+
+    kinds = [group.kind for group in results.groups]
+    assert kinds == sorted(kinds, key=["page", "claim", "source", "question"].index)
+    assert {"page", "claim", "source"} <= set(kinds)
+    assert results.total == sum(group.total for group in results.groups)
+
+
+def test_sources_filter_by_mechanism_and_verdict(seed: None) -> None:
+    adjacent = _hits("agentic", "source", verdict="adjacent")
+    harness = _hits("skillforge", "source", mechanism="harness")
+
+    assert [hit.title.split(" — ")[0] for hit in adjacent] == ["Agentic ESOpt"]
+    assert harness and all(hit.mechanism == "harness" for hit in harness)
+    assert not any(hit.title.startswith("SkillForge") for hit in harness)
+
+
+def test_snippets_escape_html_in_the_text() -> None:
+    make_page(slug="xss", title="Payload", body="山竹 <script>alert(1)</script> &amp; 山竹")
+
+    [hit] = _hits("山竹", "page")
+
+    assert "<script>" not in hit.snippet_html
+    assert "&lt;script&gt;" in hit.snippet_html
+    assert hit.snippet_html.count("<mark>山竹</mark>") == 2
+
+
+def test_saving_a_page_updates_its_documents_and_drops_removed_claims(editor) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(slug="ranking", title="Ranking", body="## 要点\n\n- 蓝莓奖励模型用于排序。\n- 柠檬策略更新。\n", user=editor)
+    assert {h.object_id for h in _hits("蓝莓", "claim")} == set(page.claims.filter(text__contains="蓝莓").values_list("id", flat=True))
+
+    from wiki.services.pages import page_save_revision
+
+    page_save_revision(slug="ranking", title="Ranking", body="## 要点\n\n- 柠檬策略更新。\n", user=editor, base_revision=1)
+
+    orphan = page.claims.get(text__contains="蓝莓")
+    assert orphan.is_orphaned
+    assert _hits("蓝莓", "claim") == []
+    assert _hits("柠檬", "claim")
+
+
+def test_reindexing_all_removes_documents_of_deleted_objects(seed: None) -> None:
+    page = make_page(slug="temp", title="Temporary 榴莲", body="榴莲")
+    assert _hits("榴莲", "page")
+    page.delete()
+
+    search_reindex_all()
+
+    assert _hits("榴莲", "page") == []
+    assert SearchDocument.objects.filter(kind="claim").count() == Claim.objects.current().count()
+
+
+def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand(seed: None) -> None:
+    from wiki.services.generate import wiki_generate
+
+    generated = wiki_generate(works=50, claims=1000, pages=10, seed=11)
+    ids = list(generated.claim_ids)
+
+    with CaptureQueriesContext(connection) as few:
+        search_reindex_claims(ids[:10])
+    with CaptureQueriesContext(connection) as many:
+        search_reindex_claims(ids)
+
+    assert len(many) == len(few)
+    assert SearchDocument.objects.filter(kind="claim", object_id__in=ids).count() == 1000
+
+
+def test_search_query_count_does_not_grow_with_the_data(seed: None, client) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:search")
+    with CaptureQueriesContext(connection) as small:
+        assert client.get(url, {"q": "GRPO 奖励"}).status_code == 200
+
+    from wiki.services.generate import wiki_generate
+
+    generated = wiki_generate(works=450, claims=400, pages=20, seed=12)
+    search_reindex_claims(generated.claim_ids)
+    search_reindex_all()
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(url, {"q": "GRPO 奖励"})
+
+    assert response.status_code == 200
+    assert len(large) == len(small)
+
+
+def test_search_page_shows_grouped_highlighted_results(seed: None, client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:search"), {"q": "信用分配"})
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<mark>信用分配</mark>" in html
+    assert 'id="group-claim"' in html
+
+
+def test_search_page_without_query_shows_the_form_only(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:search"))
+
+    assert response.status_code == 200
+    assert response.context["results"] is None
+
+
+def test_search_page_refuses_an_unknown_kind_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:search"), {"q": "GRPO", "kind": "nonsense"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["kind"]
+    assert response.context["results"] is None

@@ -1,0 +1,34 @@
+from wiki.search.tokenize import document_tokens, query_terms, tsquery_text
+
+
+def test_cjk_runs_become_bigrams_and_single_characters() -> None:
+    tokens = document_tokens("信用分配")
+
+    assert tokens[:3] == ["信用", "用分", "分配"]
+    assert set(tokens[3:]) == {"信", "用", "分", "配"}
+
+
+def test_latin_words_are_lower_cased_and_split_on_punctuation() -> None:
+    assert document_tokens("SkillForge uses Tree-GRPO") == ["skillforge", "uses", "tree", "grpo"]
+
+
+def test_full_width_letters_fold_to_ascii() -> None:
+    assert document_tokens("ＧＲＰＯ") == ["grpo"]
+
+
+def test_mixed_query_keeps_latin_words_and_cjk_bigrams() -> None:
+    assert query_terms("ES 参数空间") == ["es", "参数", "数空", "空间"]
+
+
+def test_a_one_character_query_stays_whole() -> None:
+    assert query_terms("奖") == ["奖"]
+
+
+def test_tsquery_ands_terms_and_lets_long_latin_words_match_as_prefixes() -> None:
+    assert tsquery_text("skill 信用") == "skill:* & 信用"
+    assert tsquery_text("ES") == "es"
+
+
+def test_operators_and_quotes_never_reach_the_tsquery() -> None:
+    assert tsquery_text("a & !b | 'c' <-> (d)") == "a & b & c & d"
+    assert tsquery_text("&|!()'\\:*") == ""

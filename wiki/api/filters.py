@@ -1,0 +1,97 @@
+"""Query-string filters of the API lists."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from wiki.models import Citation, Claim, ClaimStatus, Classification, Contrast, OpenQuestion, Page, QuestionPriority, QuestionStatus, Source, SourceKind
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
+
+
+class PageFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="filter_q", label="Title, slug or summary contains (case-insensitive).", max_length=200)
+
+    class Meta:
+        model = Page
+        fields = ["q"]
+
+    def filter_q(self, queryset: QuerySet[Page], name: str, value: str) -> QuerySet[Page]:
+        return queryset.filter(Q(title__icontains=value) | Q(slug__icontains=value) | Q(summary__icontains=value))
+
+
+class SourceFilter(django_filters.FilterSet):
+    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, method="filter_classified",
+                                            label="Has a classification (of the work or a component) with this mechanism.")
+    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, method="filter_classified",
+                                          label="Has a classification with this verdict (with mechanism: the same one).")
+    kind = django_filters.ChoiceFilter(choices=SourceKind.choices)
+    year = django_filters.NumberFilter(min_value=1900, max_value=2100)
+    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte", min_value=1900, max_value=2100, label="Year from (inclusive).")
+    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte", min_value=1900, max_value=2100, label="Year to (inclusive).")
+    q = django_filters.CharFilter(method="filter_q", max_length=200,
+                                  label="Short name, title, slug, authors or abstract contains (case-insensitive).")
+
+    class Meta:
+        model = Source
+        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q"]
+
+    def filter_classified(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        # Both values must hold for one classification (Shepherd's components differ), so both are read here.
+        conditions = {k: self.form.cleaned_data.get(k) for k in ("mechanism", "verdict")}
+        conditions = {k: v for k, v in conditions.items() if v}
+        if name == "verdict" and conditions.get("mechanism"):
+            return queryset  # applied together with the mechanism
+        return queryset.filter(Exists(Classification.objects.filter(source=OuterRef("pk"), **conditions)))
+
+    def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        return queryset.filter(
+            Q(short_name__icontains=value) | Q(title__icontains=value) | Q(slug__icontains=value)
+            | Q(authors__icontains=value) | Q(abstract__icontains=value)
+        )
+
+
+class ClaimFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
+    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the claim's page.", max_length=200)
+    source = django_filters.CharFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
+    is_orphaned = django_filters.BooleanFilter(label="Removed from its page's text (default: both).")
+
+    class Meta:
+        model = Claim
+        fields = ["status", "page_slug", "source", "is_orphaned"]
+
+    def filter_source(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        return queryset.filter(Exists(Citation.objects.filter(claim=OuterRef("pk"), source__slug=value)))
+
+
+class ClassificationFilter(django_filters.FilterSet):
+    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES)
+    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES)
+    source = django_filters.CharFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
+    set_by = django_filters.ChoiceFilter(choices=SetBy.choices)
+
+    class Meta:
+        model = Classification
+        fields = ["mechanism", "verdict", "source", "set_by"]
+
+
+class ContrastFilter(django_filters.FilterSet):
+    work = django_filters.CharFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
+
+    class Meta:
+        model = Contrast
+        fields = ["work"]
+
+    def filter_work(self, queryset: QuerySet[Contrast], name: str, value: str) -> QuerySet[Contrast]:
+        return queryset.filter(Q(left__slug=value) | Q(right__slug=value))
+
+
+class QuestionFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=QuestionStatus.choices)
+    priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices)
+    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the question's page.", max_length=200)
+
+    class Meta:
+        model = OpenQuestion
+        fields = ["status", "priority", "page_slug"]

@@ -1,0 +1,64 @@
+"""OpenAPI details the generator cannot infer: the error bodies every operation may answer with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every 4xx answer."""
+
+    detail = serializers.CharField(help_text="What went wrong, for a person.")
+    code = serializers.CharField(
+        help_text="Machine-readable: invalid, required, parse_error, not_authenticated, authentication_failed, "
+        "permission_denied, not_found, method_not_allowed, edit_conflict, throttled, …"
+    )
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400.",
+    )
+
+
+class RevisionContentSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    body = serializers.CharField(allow_blank=True)
+
+
+class EditConflictSerializer(ErrorSerializer):
+    """409: someone saved the page after ``base_revision``; both versions are returned so nothing is lost."""
+
+    base_revision = serializers.IntegerField()
+    current_revision = serializers.IntegerField()
+    yours = RevisionContentSerializer()
+    theirs = RevisionContentSerializer()
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+class WikiAutoSchema(AutoSchema):
+    """Adds the shared error responses to each operation, by method and by whether it names one object."""
+
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
+        responses = super()._get_response_bodies(direction)
+        extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}
+        if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+            extra["400"] = _error("Invalid input; see errors.")
+            extra["401"] = _error("Not logged in: log in or send `Authorization: Token <key>`.")
+            extra["403"] = _error("Logged in without the permission (editors only).")
+        if self.method == "GET":
+            extra["400"] = _error("Invalid query parameters (filters, ordering, page size).")
+        if "{" in self.path:
+            extra["404"] = _error("No such object.")
+        elif self.method == "GET" and self._is_list_view():
+            extra["404"] = _error("No such page of results.")
+        for code, response in extra.items():
+            if code not in responses:
+                responses[code] = self._get_response_for_code(response, code, direction=direction)
+        return responses

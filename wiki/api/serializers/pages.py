@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from wiki.models import Page, Revision, WikiLink
+
+
+class PageListSerializer(serializers.ModelSerializer):
+    html_url = serializers.CharField(source="get_absolute_url", read_only=True, help_text="The page in the browser.")
+
+    class Meta:
+        model = Page
+        fields = ["slug", "title", "summary", "updated_at", "html_url"]
+        read_only_fields = fields
+
+
+class BacklinkSerializer(serializers.ModelSerializer):
+    slug = serializers.CharField(source="source_page.slug", read_only=True)
+    title = serializers.CharField(source="source_page.title", read_only=True)
+
+    class Meta:
+        model = WikiLink
+        fields = ["slug", "title"]
+        read_only_fields = fields
+
+
+class TocEntrySerializer(serializers.Serializer):
+    level = serializers.IntegerField()
+    id = serializers.CharField()
+    title = serializers.CharField()
+
+
+class PageDetailSerializer(serializers.ModelSerializer):
+    """A page with its Markdown, sanitised HTML, table of contents, current revision number and backlinks."""
+
+    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    toc = TocEntrySerializer(many=True, read_only=True)
+    revision = serializers.IntegerField(read_only=True, source="current_revision", allow_null=True,
+                                        help_text="Number of the latest revision: send it back as base_revision to edit.")
+    backlinks = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Page
+        fields = ["slug", "title", "summary", "body", "rendered_html", "toc", "revision", "backlinks",
+                  "created_at", "updated_at", "html_url"]
+        read_only_fields = fields
+
+    @extend_schema_field(BacklinkSerializer(many=True))
+    def get_backlinks(self, page: Page) -> object:
+        return BacklinkSerializer(WikiLink.objects.backlinks_to(page.slug), many=True).data
+
+
+class PageWriteSerializer(serializers.Serializer):
+    """What an editor sends to create or edit a page; the service renders it and re-extracts its claims."""
+
+    slug = serializers.SlugField(max_length=200, allow_unicode=True, required=False,
+                                 help_text="Only when creating; made from the title when left out.")
+    title = serializers.CharField(max_length=300)
+    summary = serializers.CharField(allow_blank=True, required=False, default="")
+    body = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="")
+    base_revision = serializers.IntegerField(min_value=1, required=False, allow_null=True,
+                                             help_text="The revision you started from; a later save by someone else answers 409.")
+
+    def validate_body(self, body: str) -> str:
+        limit = settings.WIKI_MAX_BODY_CHARS
+        if len(body) > limit:
+            raise serializers.ValidationError(f"The text is {len(body):,} characters long; the limit is {limit:,}.", code="max_length")
+        return body
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.get_username", read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = Revision
+        fields = ["number", "title", "comment", "author", "size", "size_delta", "created_at"]
+        read_only_fields = fields
+
+
+class RevisionDetailSerializer(RevisionSerializer):
+    class Meta(RevisionSerializer.Meta):
+        fields = [*RevisionSerializer.Meta.fields, "summary", "body"]
+        read_only_fields = fields

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from wiki.models import SearchDocument
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
+from wiki.search.query import MAX_QUERY_LENGTH
+
+
+class SearchParamsSerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=MAX_QUERY_LENGTH, help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数).")
+    kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources classified with this mechanism.")
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with this verdict.")
+    limit = serializers.IntegerField(min_value=1, max_value=50, default=10, help_text="Results per kind.")
+    offset = serializers.IntegerField(min_value=0, max_value=10_000, default=0, help_text="Results to skip in each kind.")
+
+
+class SearchHitSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices)
+    object_id = serializers.IntegerField()
+    title = serializers.CharField()
+    url = serializers.CharField(help_text="The result in the browser.")
+    rank = serializers.FloatField()
+    title_html = serializers.CharField(help_text="The title, HTML-escaped, matches in <mark>.")
+    snippet_html = serializers.CharField(help_text="An excerpt around the first match, HTML-escaped, matches in <mark>.")
+    mechanism = serializers.CharField(allow_blank=True)
+    verdict = serializers.CharField(allow_blank=True)
+
+
+class SearchGroupSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices)
+    label = serializers.CharField()
+    total = serializers.IntegerField(help_text="Matches of this kind in all.")
+    results = SearchHitSerializer(many=True, source="hits")
+
+
+class SearchResultsSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    total = serializers.IntegerField()
+    groups = SearchGroupSerializer(many=True)

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from wiki.models.classifications import VERDICT_CHOICES
+from wiki.locators import is_valid_locator
+from wiki.models import Claim, Classification, Component, Contrast, Source
+
+
+class ComponentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Component
+        fields = ["id", "slug", "name"]
+        read_only_fields = fields
+
+
+class ClassificationSerializer(serializers.ModelSerializer):
+    """A work's (or component's) mechanism, rubric facts and verdict.
+
+    ``rubric_verdict`` is what the four facts give through the rubric; a ``verdict`` that differs
+    from it needs a ``rationale``.
+    """
+
+    source = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())
+    component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)
+    component_name = serializers.CharField(source="component.name", read_only=True, allow_null=True, default=None)
+    subject = serializers.CharField(source="subject_name", read_only=True)
+    rubric_verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, read_only=True, help_text="The verdict the four facts give through the rubric.")
+    departs_from_rubric = serializers.BooleanField(read_only=True)
+    evidence_claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)
+    set_by_user = serializers.CharField(source="set_by_user.get_username", read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = Classification
+        fields = [
+            "id", "source", "component", "component_name", "subject", "mechanism", "algorithm", "updated",
+            "interactive_env", "multi_step", "verifiable_reward", "rl_update", "narrow", "verdict",
+            "rubric_verdict", "departs_from_rubric", "rationale", "evidence_claim", "evidence_locator",
+            "set_by", "set_by_user", "updated_at",
+        ]
+        read_only_fields = ["id", "set_by", "set_by_user", "updated_at"]
+        validators: list[object] = []  # the one-per-work rule is checked in validate() with a field-level message
+
+    def validate_evidence_locator(self, value: str) -> str:
+        value = value.strip()
+        if value and not is_valid_locator(value):
+            raise serializers.ValidationError("Not a locator: use p.3, pp.3-4, §3.1, Table 2, Appendix B…", code="invalid_locator")
+        return value
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        merged = {field: getattr(self.instance, field) for field in self.Meta.fields if self.instance is not None and hasattr(self.instance, field)}
+        merged.update(attrs)
+        source, component = merged.get("source"), merged.get("component")
+        if component is not None and component.source_id != getattr(source, "pk", None):  # type: ignore[attr-defined]
+            raise serializers.ValidationError({"component": ["This component belongs to another source."]}, code="invalid")
+        duplicates = Classification.objects.filter(source=source, component=component)
+        if self.instance is not None:
+            duplicates = duplicates.exclude(pk=self.instance.pk)
+        if duplicates.exists():
+            raise serializers.ValidationError(
+                {"component": ["This work (or component) is already classified; edit that classification."]}, code="unique"
+            )
+        probe = Classification(**{k: v for k, v in merged.items() if k in _FACT_FIELDS})
+        rubric = probe.rubric_verdict.value
+        if merged.get("verdict") != rubric and not str(merged.get("rationale") or "").strip():
+            raise serializers.ValidationError(
+                {"rationale": [f"The verdict differs from the rubric's ({rubric}): say why."]}, code="rationale_required"
+            )
+        return attrs
+
+
+_FACT_FIELDS = {"mechanism", "interactive_env", "multi_step", "verifiable_reward", "rl_update", "narrow"}
+
+
+class SourceClassificationSerializer(serializers.ModelSerializer):
+    component = ComponentSerializer(read_only=True, allow_null=True)
+    rubric_verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, read_only=True, help_text="The verdict the four facts give through the rubric.")
+
+    class Meta:
+        model = Classification
+        fields = ["id", "component", "mechanism", "algorithm", "updated", "interactive_env", "multi_step",
+                  "verifiable_reward", "rl_update", "narrow", "verdict", "rubric_verdict", "rationale"]
+        read_only_fields = fields
+
+
+class SourceSerializer(serializers.ModelSerializer):
+    """A cited work with its classifications (the work's and its components')."""
+
+    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    classifications = SourceClassificationSerializer(many=True, read_only=True)
+    components = ComponentSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Source
+        fields = ["slug", "short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi",
+                  "bibtex_key", "abstract", "notes", "components", "classifications", "created_at", "updated_at", "html_url"]
+        read_only_fields = ["created_at", "updated_at"]
+        extra_kwargs = {"slug": {"required": False}}
+
+
+class ContrastSerializer(serializers.ModelSerializer):
+    left = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    right = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    left_name = serializers.CharField(source="left.short_name", read_only=True)
+    right_name = serializers.CharField(source="right.short_name", read_only=True)
+    left_component = ComponentSerializer(read_only=True, allow_null=True)
+    right_component = ComponentSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Contrast
+        fields = ["id", "left", "left_name", "left_component", "right", "right_name", "right_component", "axis", "claim", "created_at"]
+        read_only_fields = fields

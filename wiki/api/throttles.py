@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle
+
+
+class AnonThrottle(AnonRateThrottle):
+    """Anonymous clients, limited per IP address at ``DEFAULT_THROTTLE_RATES["anon"]``.
+
+    The rate is read on every request (DRF's own class reads it once at import), so a changed
+    setting, in a test or a deployment, takes effect.
+    """
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)

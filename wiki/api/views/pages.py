@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from wiki.api.errors import Conflict
+from wiki.api.filters import PageFilter
+from wiki.api.schema import EditConflictSerializer
+from wiki.api.serializers.pages import (
+    BacklinkSerializer,
+    PageDetailSerializer,
+    PageListSerializer,
+    PageWriteSerializer,
+    RevisionDetailSerializer,
+    RevisionSerializer,
+)
+from wiki.markdown import MarkdownTooComplex
+from wiki.models import Page, Revision, WikiLink
+from wiki.services.pages import EditConflict, page_save_revision
+
+_WRITE_RESPONSES = {
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision."),
+}
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List pages"),
+    retrieve=extend_schema(summary="A page with its rendered HTML and backlinks"),
+    create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
+                         responses={201: PageDetailSerializer}),
+    update=extend_schema(summary="Save a new revision", request=PageWriteSerializer,
+                         responses={200: PageDetailSerializer, **_WRITE_RESPONSES}),
+    partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
+                                 responses={200: PageDetailSerializer, **_WRITE_RESPONSES}),
+)
+class PageViewSet(viewsets.ModelViewSet):
+    """Wiki pages by slug. Every save is a new revision; claims are re-extracted from the text."""
+
+    lookup_field = "slug"
+    lookup_value_regex = "[^/]+"
+    filterset_class = PageFilter
+    ordering_fields = ["title", "slug", "updated_at", "created_at"]
+    ordering = ["title"]
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[Page]:
+        if self.action == "list":
+            return Page.objects.for_listing()
+        latest = Revision.objects.filter(page=OuterRef("pk")).order_by("-number").values("number")[:1]
+        return Page.objects.annotate(current_revision=Subquery(latest))
+
+    def get_serializer_class(self) -> type:
+        if self.action == "list":
+            return PageListSerializer
+        if self.action in ("create", "update", "partial_update"):
+            return PageWriteSerializer
+        return PageDetailSerializer
+
+    def _save(self, request: Request, *, page: Page | None, partial: bool) -> Page:
+        serializer = PageWriteSerializer(data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if page is None:
+            slug = data.get("slug") or ""
+            if slug and Page.objects.filter(slug=slug).exists():
+                raise _validation("slug", "A page with this slug exists; edit it instead.", "unique")
+        else:
+            slug = page.slug
+        if page is not None and data.get("base_revision") is None:
+            raise _validation("base_revision", "Send the revision number you started from (the page's `revision`).", "required")
+
+        def value(name: str) -> str:
+            return data[name] if name in data else (getattr(page, name) if page is not None else "")
+
+        content = {name: value(name) for name in ("title", "summary", "body")}
+        try:
+            revision = page_save_revision(
+                slug=slug, user=request.user, comment=data.get("comment", ""),
+                base_revision=data.get("base_revision") if page else None, **content,
+            )
+        except EditConflict as conflict:
+            theirs = conflict.current
+            raise Conflict(
+                f"The page was saved as revision {theirs.number} after revision {conflict.base_number}, which you edited.",
+                code="edit_conflict",
+                extra={
+                    "base_revision": conflict.base_number,
+                    "current_revision": theirs.number,
+                    "yours": content,
+                    "theirs": {"title": theirs.title, "summary": theirs.summary, "body": theirs.body},
+                },
+            ) from None
+        except MarkdownTooComplex as error:
+            raise _validation("body", str(error), "too_complex") from None
+        return self.get_queryset().get(pk=revision.page_id)
+
+    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+        page = self._save(request, page=None, partial=False)
+        return Response(PageDetailSerializer(page).data, status=status.HTTP_201_CREATED)
+
+    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
+        page = self._save(request, page=self.get_object(), partial=bool(kwargs.get("partial")))
+        return Response(PageDetailSerializer(page).data)
+
+    @extend_schema(summary="Revisions of a page, newest first", responses=RevisionSerializer(many=True), filters=False)
+    @action(detail=True, methods=["get"], filterset_class=None)
+    def revisions(self, request: Request, slug: str) -> Response:
+        page = get_object_or_404(Page.objects.only("id"), slug=slug)
+        revisions = Revision.objects.filter(page=page).select_related("author").defer("body", "summary").order_by("-number")
+        return self.get_paginated_response(RevisionSerializer(self.paginate_queryset(revisions), many=True).data)
+
+    @extend_schema(summary="One revision of a page, with its text", responses=RevisionDetailSerializer, filters=False)
+    @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
+    def revision(self, request: Request, slug: str, number: str) -> Response:
+        revision = get_object_or_404(Revision.objects.select_related("author"), page__slug=slug, number=int(number))
+        return Response(RevisionDetailSerializer(revision).data)
+
+    @extend_schema(summary="Pages linking here", responses=BacklinkSerializer(many=True), filters=False)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def backlinks(self, request: Request, slug: str) -> Response:
+        get_object_or_404(Page.objects.only("id"), slug=slug)
+        return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
+
+
+def _validation(field: str, message: str, code: str) -> ValidationError:
+    return ValidationError({field: [message]}, code=code)

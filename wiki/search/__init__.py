@@ -1,0 +1,1 @@
+"""Full-text search over pages, claims, sources and open questions, for Chinese and English alike."""

@@ -1,0 +1,79 @@
+"""Turning mixed Chinese/English text into search tokens.
+
+Chinese has no spaces and the embedded PostgreSQL has no segmenter (no zhparser, no pg_trgm),
+so runs of CJK characters become overlapping bigrams (``信用分配`` → 信用 用分 分配) plus the
+single characters, which lets a one-character query match. Latin text becomes lower-cased
+words. Documents and queries go through the same functions, so both sides agree on every token.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Han (with extensions and compatibility ideographs), kana and Hangul syllables.
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
+_TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<latin>[0-9a-z\u00df-\u00f6\u00f8-\u024f]+)")
+# A Latin word this long in a query also matches longer words starting with it (``skill`` → SkillForge).
+PREFIX_MIN_LENGTH = 4
+
+
+def normalize(text: str) -> str:
+    """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms; then lower case."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _bigrams(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def document_tokens(text: str) -> list[str]:
+    """Tokens to index for ``text``: Latin words, CJK bigrams, and each CJK character once."""
+    tokens: list[str] = []
+    singles: dict[str, None] = {}
+    for match in _TOKEN_RE.finditer(normalize(text)):
+        if match.lastgroup == "latin":
+            tokens.append(match.group())
+            continue
+        run = match.group()
+        tokens.extend(_bigrams(run))
+        singles.update(dict.fromkeys(run))
+    return tokens + list(singles)
+
+
+def document_text(text: str) -> str:
+    """The tokens of ``text`` joined by spaces, ready for ``to_tsvector('simple', …)``."""
+    return " ".join(document_tokens(text))
+
+
+def query_terms(query: str) -> list[str]:
+    """Tokens a query must all match: Latin words, and the bigrams of each CJK run (a lone character stays whole)."""
+    terms: list[str] = []
+    for match in _TOKEN_RE.finditer(normalize(query)):
+        run = match.group()
+        if match.lastgroup == "latin" or len(run) == 1:
+            terms.append(run)
+        else:
+            terms.extend(_bigrams(run))
+    return list(dict.fromkeys(terms))
+
+
+def query_fragments(query: str) -> list[str]:
+    """What to highlight in a result: each word or CJK run of the query as typed (normalised)."""
+    return list(dict.fromkeys(m.group() for m in _TOKEN_RE.finditer(normalize(query))))
+
+
+def tsquery_text(query: str) -> str:
+    """``to_tsquery('simple', …)`` input: the AND of the query's terms; long Latin words match as prefixes.
+
+    Terms hold only letters and digits, so nothing in them can be read as a tsquery operator.
+    """
+    parts = []
+    for term in query_terms(query):
+        latin = term[0].isascii() or not _is_cjk(term[0])
+        parts.append(f"{term}:*" if latin and len(term) >= PREFIX_MIN_LENGTH else term)
+    return " & ".join(parts)
+
+
+def _is_cjk(char: str) -> bool:
+    return re.fullmatch(f"[{_CJK}]", char) is not None

@@ -1,0 +1,17 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from wiki.search.forms import SearchForm
+from wiki.search.query import search
+
+
+def search_results(request: HttpRequest) -> HttpResponse:
+    form = SearchForm(request.GET)
+    results = None
+    if form.is_valid() and form.cleaned_data["q"].strip():
+        data = form.cleaned_data
+        results = search(
+            data["q"], kinds=[data["kind"]] if data["kind"] else None, mechanism=data["mechanism"], verdict=data["verdict"],
+            limit=50 if data["kind"] else 10,
+        )
+    return render(request, "wiki/search.html", {"form": form, "results": results})

@@ -3,9 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def _load_seed() -> None:

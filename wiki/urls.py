@@ -1,6 +1,7 @@
 from django.urls import path
 
 from wiki.views import home, pages, questions, reports, search, sources
+from wiki.views import compare, graphs
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
 
@@ -21,4 +22,9 @@ urlpatterns = [
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
     path("reports/consistency/", reports.consistency, name="consistency-report"),
     path("search/", search.search_results, name="search"),
+    path("graph/", graphs.graph_map, name="graph-map"),
+    path("graph/local/<str:kind>/<path:key>/", graphs.graph_local, name="graph-local"),
+    path("contrast/", graphs.contrast_multi, name="contrast-multi"),
+    path("contrast/<str:left>/<str:right>/", graphs.contrast, name="contrast"),
+    path("compare/", compare.compare, name="compare"),
 ]

@@ -1,0 +1,198 @@
+"""Building claim graphs from the database with a few flat ``values_list`` queries each.
+
+Every function issues a fixed number of queries, each bounded by the neighbourhood it asks about
+(and by ``*_LIMIT``), so that the cost does not grow with the size of the wiki.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+from django.db.models import Count, Q
+
+from classifier.taxonomy import Mechanism
+from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
+from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, Source, WikiLink
+
+MAP_LIMIT = 42
+CONTRAST_CLAIM_LIMIT = 12
+NEIGHBOUR_LIMIT = 60
+CANDIDATE_LIMIT = 400
+
+_SUBJECT_FIELDS = ("source__slug", "source__short_name", "component__slug", "component__name", "mechanism", "verdict")
+
+
+@dataclass(frozen=True)
+class SubjectRef:
+    """A work, or one component of it: ``skillforge`` or ``shepherd:tree-grpo``."""
+
+    source: str
+    component: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> SubjectRef:
+        source, _, component = text.strip().partition(":")
+        return cls(source.strip(), component.strip() or None)
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.component}" if self.component else self.source
+
+    @property
+    def node(self) -> str:
+        return subject_node(self.source, self.component)
+
+
+@dataclass
+class MapSummary:
+    """How many works the map stands for, by mechanism and verdict, and how many it leaves out."""
+
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    total: int = 0
+    drawn: int = 0
+
+    @property
+    def hidden(self) -> int:
+        return max(0, self.total - self.drawn)
+
+
+def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str | None, str | None, str, str]],
+                             *, hubs: bool) -> list[str]:
+    added = []
+    for slug, name, comp_slug, comp_name, mechanism, verdict in rows:
+        nid = b.subject(slug, name, comp_slug, comp_name, mechanism=mechanism, verdict=verdict)
+        if hubs:
+            b.edge(nid, b.mechanism(mechanism), EdgeType.CLASSIFIED_AS)
+        added.append(nid)
+    return added
+
+
+def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[object, ...]]) -> None:
+    for l_slug, l_name, lc_slug, lc_name, r_slug, r_name, rc_slug, rc_name, axis, claim in rows:
+        left = b.subject(str(l_slug), str(l_name), lc_slug and str(lc_slug), lc_name and str(lc_name))
+        right = b.subject(str(r_slug), str(r_name), rc_slug and str(rc_slug), rc_name and str(rc_name))
+        b.edge(left, right, EdgeType.CONTRASTS, str(axis))
+        b.graph.edges[left, right, EdgeType.CONTRASTS.value]["claim"] = claim
+
+
+_CONTRAST_FIELDS = ("left__slug", "left__short_name", "left_component__slug", "left_component__name",
+                    "right__slug", "right__short_name", "right_component__slug", "right_component__name", "axis", "claim_id")
+
+
+def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[nx.MultiDiGraph, MapSummary]:
+    """Works (or their components) joined to their mechanism, with the contrasts between them.
+
+    At most ``limit`` works: first those in contrasts (oldest contrasts first), then the rest by
+    name. Four queries whatever the size of the wiki; claims are never loaded.
+    """
+    b = GraphBuilder()
+    summary = MapSummary()
+    classifications = Classification.objects.all()
+    contrasts = Contrast.objects.order_by("id")
+    if mechanism:
+        classifications = classifications.filter(mechanism=mechanism)
+        contrasts = contrasts.filter(
+            Q(left__classifications__mechanism=mechanism) | Q(right__classifications__mechanism=mechanism)
+        ).distinct()
+    for mech, verdict, n in classifications.values_list("mechanism", "verdict").annotate(n=Count("id")).order_by():
+        summary.counts.setdefault(mech, Counter())[verdict] += n
+        summary.total += n
+    for m in Mechanism:
+        if not mechanism or m.value == mechanism:
+            b.mechanism(m.value)
+    contrast_rows = list(contrasts.values_list(*_CONTRAST_FIELDS)[: limit // 2])
+    slugs = {str(row[i]) for row in contrast_rows for i in (0, 4)}
+    drawn = _add_classification_rows(
+        b, classifications.filter(source__slug__in=slugs).order_by("source__short_name").values_list(*_SUBJECT_FIELDS)[:limit],
+        hubs=True,
+    )
+    rest = limit - len(drawn)
+    if rest > 0:
+        drawn += _add_classification_rows(
+            b, classifications.exclude(source__slug__in=slugs).order_by("source__short_name", "component__name")
+            .values_list(*_SUBJECT_FIELDS)[:rest],
+            hubs=True,
+        )
+    classified = set(drawn)
+    _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= classified))
+    # a work classified per component is drawn as its components, each named after it
+    b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in classified])
+    summary.drawn = len(classified)
+    return b.graph, summary
+
+
+def _ends(row: tuple[object, ...]) -> set[str]:
+    return {subject_node(str(row[0]), row[2] and str(row[2])), subject_node(str(row[4]), row[6] and str(row[6]))}
+
+
+def _add_claims(b: GraphBuilder, claim_ids: Sequence[int], *, sources: bool = True) -> None:
+    """The claims with their pages, every work they cite (with locators) and every work they are about."""
+    if not claim_ids:
+        return
+    for pk, text, page_slug, page_title, anchor in Claim.objects.filter(pk__in=claim_ids).values_list(
+        "id", "text", "page__slug", "page__title", "anchor"
+    ):
+        b.edge(b.page(page_slug, page_title), b.claim(pk, text, page_slug=page_slug, anchor=anchor), EdgeType.CONTAINS)
+    if not sources:
+        return
+    for claim_id, slug, name, locator in Citation.objects.filter(claim_id__in=claim_ids).order_by("claim_id", "position").values_list(
+        "claim_id", "source__slug", "source__short_name", "locator"
+    ):
+        if node_id("claim", claim_id) in b.graph:
+            b.edge(node_id("claim", claim_id), b.source(slug, name), EdgeType.CITES, locator)
+    for claim_id, slug, name in Claim.about.through.objects.filter(claim_id__in=claim_ids).values_list(
+        "claim_id", "source__slug", "source__short_name"
+    ):
+        if node_id("claim", claim_id) in b.graph:
+            b.edge(node_id("claim", claim_id), b.source(slug, name), EdgeType.ABOUT)
+
+
+def _decorate_sources(b: GraphBuilder) -> None:
+    """Mechanism and verdict of every work in the graph that is classified as a whole (one query)."""
+    slugs = [split_node_id(n)[1] for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and not d["verdict"]]
+    if not slugs:
+        return
+    for slug, mechanism, verdict in Classification.objects.filter(source__slug__in=slugs, component__isnull=True).values_list(
+        "source__slug", "mechanism", "verdict"
+    ):
+        b.graph.nodes[node_id("source", slug)].update(mechanism=mechanism, verdict=verdict)
+
+
+def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph:
+    """The works (or components) set side by side, their components and mechanisms, the contrasts
+    that involve them, the claims that mention at least one of them (those naming several first),
+    and every other work those claims or contrasts bring in: the shared neighbours.
+    """
+    refs = [s if isinstance(s, SubjectRef) else SubjectRef.parse(s) for s in subjects]
+    slugs = sorted({r.source for r in refs})
+    b = GraphBuilder()
+    rows = Classification.objects.filter(source__slug__in=slugs).order_by("source__short_name", "component__name")
+    _add_classification_rows(b, rows.values_list(*_SUBJECT_FIELDS), hubs=True)
+    for slug, name in Source.objects.filter(slug__in=slugs).values_list("slug", "short_name"):
+        b.source(slug, name)
+    contrast_rows = list(
+        Contrast.objects.filter(Q(left__slug__in=slugs) | Q(right__slug__in=slugs)).order_by("id").values_list(*_CONTRAST_FIELDS)[:NEIGHBOUR_LIMIT]
+    )
+    _add_contrast_rows(b, contrast_rows)
+    touching: dict[int, set[str]] = {}
+    candidates = [
+        *Citation.objects.filter(source__slug__in=slugs).values_list("claim_id", "source__slug")[:CANDIDATE_LIMIT],
+        *Claim.about.through.objects.filter(source__slug__in=slugs).values_list("claim_id", "source__slug")[:CANDIDATE_LIMIT],
+    ]
+    for claim_id, slug in candidates:
+        touching.setdefault(claim_id, set()).add(slug)
+    contrast_claims = {int(row[9]) for row in contrast_rows if row[9] is not None}
+    ranked = sorted(touching, key=lambda c: (c not in contrast_claims, -len(touching[c]), c))
+    _add_claims(b, ranked[:CONTRAST_CLAIM_LIMIT] + sorted(contrast_claims - set(ranked[:CONTRAST_CLAIM_LIMIT])))
+    _decorate_sources(b)
+    return b.graph
+
+
+def contrast_priority(graph: nx.MultiDiGraph, subjects: Sequence[SubjectRef]) -> list[str]:
+    """Which nodes to keep when the picture must be cut: the subjects, their works, contrasts, claims, the rest."""
+    first = [s.node for s in subjects] + [node_id("source", s.source) for s in subjects]
+    order = {"component": 1, "source": 1, "mechanism": 2, "claim": 3, "page": 4, "question": 5}
+    rest = sorted((n for n in graph if n not in first), key=lambda n: (order.get(graph.nodes[n]["kind"], 9), n))
+    return list(dict.fromkeys([n for n in first if n in graph] + rest))

@@ -1,0 +1,164 @@
+"""Works side by side: one column per work (or per component), one row per property.
+
+Three queries whatever the number of works asked for: the sources, their components and their
+classifications (with the evidence claim joined).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import reverse
+
+from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.graph.build import SubjectRef
+from wiki.models import Classification, Component, Source
+
+_CLASSIFICATION_FIELDS = (
+    "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",
+    "multi_step", "verifiable_reward", "rl_update", "narrow", "verdict", "evidence_locator", "evidence_claim_id",
+    "evidence_claim__text", "evidence_claim__anchor", "evidence_claim__page__slug",
+)
+
+
+@dataclass
+class Column:
+    ref: SubjectRef
+    name: str
+    url: str
+    year: int | None
+    kind: str
+    classification: dict[str, Any] | None
+
+    @property
+    def node(self) -> str:
+        return self.ref.node
+
+    @property
+    def evidence_url(self) -> str:
+        c = self.classification
+        if not c or not c["evidence_claim_id"]:
+            return ""
+        return reverse("wiki:page-detail", kwargs={"slug": c["evidence_claim__page__slug"]}) + "#" + (
+            c["evidence_claim__anchor"] or f"claim-{c['evidence_claim_id']}"
+        )
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    value: object
+    url: str = ""
+    yes: bool | None = None
+
+
+@dataclass
+class Row:
+    key: str
+    label: str
+    cells: list[Cell]
+    group: str = ""
+
+    @property
+    def differs(self) -> bool:
+        return len({c.value for c in self.cells}) > 1
+
+
+@dataclass
+class Comparison:
+    columns: list[Column] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[Row]:
+        return comparison_rows(self.columns)
+
+    @property
+    def differing(self) -> list[str]:
+        return [r.key for r in self.rows if r.differs]
+
+
+def _fact_cell(c: dict[str, Any] | None, key: str) -> Cell:
+    if c is None:
+        return Cell("—", None)
+    return Cell("yes" if c[key] else "no", bool(c[key]), yes=bool(c[key]))
+
+
+def comparison_rows(columns: Sequence[Column]) -> list[Row]:
+    def row(key: str, label: str, cell: Any, group: str = "") -> Row:
+        return Row(key, label, [cell(col.classification, col) for col in columns], group)
+
+    def text(field_name: str) -> Any:
+        return lambda c, col: Cell(c[field_name] or "—", c[field_name]) if c else Cell("—", None)
+
+    rows = [
+        row("mechanism", "Mechanism", lambda c, col: Cell(Mechanism(c["mechanism"]).label, c["mechanism"]) if c else Cell("—", None)),
+        row("algorithm", "Algorithm", text("algorithm")),
+        row("updated", "What is updated", text("updated")),
+    ]
+    rows += [row(f.value, f.label, lambda c, col, k=f.value: _fact_cell(c, k), "rubric") for f in Fact]
+    rows += [
+        row("narrow", "Narrow (not the acting agent's own policy, or a narrow action space)", lambda c, col: _fact_cell(c, "narrow")),
+        row("verdict", "Verdict", lambda c, col: Cell(Verdict(c["verdict"]).label, c["verdict"]) if c else Cell("unclassified", None)),
+        row("year", "Year", lambda c, col: Cell(str(col.year or "—"), col.year)),
+        row("evidence", "Evidence", lambda c, col: Cell(
+            (f"{c['evidence_claim__text'][:140]} ({c['evidence_locator']})" if c["evidence_locator"] else c["evidence_claim__text"][:140])
+            if c and c["evidence_claim_id"] else "—",
+            c and c["evidence_claim_id"], url=col.evidence_url,
+        )),
+    ]
+    return rows
+
+
+def comparison_for(refs: Sequence[SubjectRef]) -> Comparison:
+    """Columns for ``refs`` in the order asked; a work classified only per component becomes one column per component."""
+    slugs = list(dict.fromkeys(r.source for r in refs))
+    sources = {s["slug"]: s for s in Source.objects.filter(slug__in=slugs).values("slug", "short_name", "year", "kind")}
+    components = {(s, c): n for s, c, n in Component.objects.filter(source__slug__in=slugs).values_list("source__slug", "slug", "name")}
+    classifications: dict[tuple[str, str | None], dict[str, Any]] = {
+        (row["source__slug"], row["component__slug"]): row
+        for row in Classification.objects.filter(source__slug__in=slugs).values(*_CLASSIFICATION_FIELDS)
+    }
+    result = Comparison()
+    seen: set[SubjectRef] = set()
+    for ref in refs:
+        source = sources.get(ref.source)
+        if source is None or (ref.component and (ref.source, ref.component) not in components):
+            result.unknown.append(str(ref))
+            continue
+        expanded = [ref]
+        if ref.component is None and (ref.source, None) not in classifications:
+            parts = sorted((c for s, c in components if s == ref.source), key=lambda c: components[(ref.source, c)])
+            expanded = [SubjectRef(ref.source, c) for c in parts] or [ref]
+        for sub in expanded:
+            if sub in seen:
+                continue
+            seen.add(sub)
+            name = source["short_name"] + (f" {components[(sub.source, sub.component)]}" if sub.component else "")
+            url = reverse("wiki:source-detail", kwargs={"slug": sub.source}) + (f"#component-{sub.component}" if sub.component else "")
+            result.columns.append(Column(sub, name, url, source["year"], source["kind"], classifications.get((sub.source, sub.component))))
+    return result
+
+
+def comparison_csv(comparison: Comparison) -> str:
+    """The table as CSV, with a byte-order mark so that spreadsheet programs read the Chinese text as UTF-8."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out)
+    writer.writerow(["Property", *(c.name for c in comparison.columns)])
+    writer.writerow(["Work", *(str(c.ref) for c in comparison.columns)])
+    for row in comparison.rows:
+        writer.writerow([row.label, *(cell.text for cell in row.cells)])
+    return out.getvalue()
+
+
+def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:
+    """Works to offer in the picker: those whose name or title contains ``query``, by name (one query)."""
+    sources = Source.objects.all()
+    if query:
+        sources = sources.filter(short_name__icontains=query) | sources.filter(title__icontains=query)
+    return list(sources.order_by("short_name").values_list("slug", "short_name")[:limit])

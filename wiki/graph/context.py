@@ -1,0 +1,120 @@
+"""What the graph templates need: drawings plus the lists that say the same thing in words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+from django.http import HttpRequest
+from django.urls import reverse
+
+from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
+from wiki.graph.forms import LocalGraphForm
+from wiki.graph.layout import Drawing, draw
+from wiki.graph.local import UnknownNode, distance_priority, local_graph
+from wiki.graph.nodes import EdgeType, split_node_id
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    url: str
+    note: str = ""
+
+
+@dataclass
+class ClaimEntry:
+    """A claim of a contrast graph with the works it cites (and where) and the works it is about."""
+
+    text: Link
+    page: Link | None
+    cites: list[Link] = field(default_factory=list)
+    about: list[Link] = field(default_factory=list)
+    subjects: int = 0
+
+
+@dataclass(frozen=True)
+class Statement:
+    left: Link
+    right: Link
+    axis: str
+    claim: Link | None
+    between_subjects: bool
+
+
+def _link(graph: nx.MultiDiGraph, n: str, note: str = "") -> Link:
+    data = graph.nodes[n]
+    return Link(data["label"], data["url"], note)
+
+
+def contrast_statements(graph: nx.MultiDiGraph, subjects: Iterable[str]) -> list[Statement]:
+    """Every contrast edge of the graph; those between two of ``subjects`` first."""
+    chosen = set(subjects) | {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
+    out = []
+    for u, v, data in graph.edges(data=True):
+        if data["type"] != EdgeType.CONTRASTS.value:
+            continue
+        claim = f"claim:{data.get('claim')}"
+        out.append(Statement(_link(graph, u), _link(graph, v), data["label"],
+                             _link(graph, claim) if claim in graph else None, u in chosen and v in chosen))
+    return sorted(out, key=lambda s: (not s.between_subjects, s.left.label, s.right.label))
+
+
+def claim_entries(graph: nx.MultiDiGraph, subjects: Iterable[str]) -> list[ClaimEntry]:
+    """The claims of the graph, those that name more of ``subjects`` first."""
+    works = {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
+    entries = []
+    for n, data in graph.nodes(data=True):
+        if data["kind"] != "claim":
+            continue
+        pages = [u for u, _, d in graph.in_edges(n, data=True) if d["type"] == EdgeType.CONTAINS.value]
+        entry = ClaimEntry(_link(graph, n), _link(graph, pages[0]) if pages else None)
+        touched = set()
+        for _, v, d in graph.out_edges(n, data=True):
+            if d["type"] == EdgeType.CITES.value:
+                entry.cites.append(_link(graph, v, d["label"]))
+            elif d["type"] == EdgeType.ABOUT.value:
+                entry.about.append(_link(graph, v))
+            touched.add(v)
+        entry.subjects = len(touched & works)
+        entries.append(entry)
+    return sorted(entries, key=lambda e: (-e.subjects, e.text.label))
+
+
+@dataclass
+class ContrastPicture:
+    drawing: Drawing
+    statements: list[Statement]
+    claims: list[ClaimEntry]
+
+
+def contrast_picture(refs: list[SubjectRef]) -> ContrastPicture:
+    graph = contrast_graph(refs)
+    nodes = [r.node for r in refs]
+    drawing = draw(graph, priority=contrast_priority(graph, refs), emphasis=nodes)
+    return ContrastPicture(drawing, contrast_statements(graph, nodes), claim_entries(graph, nodes))
+
+
+@dataclass
+class LocalGraph:
+    center: str
+    drawing: Drawing
+    form: LocalGraphForm
+    standalone_url: str
+
+
+def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
+    """The local graph around ``center`` as the request's ``depth`` and ``edges`` ask; None when the centre does not exist."""
+    form = LocalGraphForm(request.GET if ("depth" in request.GET or "edges" in request.GET) else None,
+                          initial={"depth": 1, "edges": [t.value for t in EdgeType]})
+    depth, edges = 1, None
+    if form.is_bound and form.is_valid():
+        depth, edges = form.cleaned_data["depth"], form.cleaned_data["edges"] or None
+    try:
+        graph = local_graph(center, depth=depth, edge_types=edges)
+    except UnknownNode:
+        return None
+    kind, key = split_node_id(center)
+    url = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
+    return LocalGraph(center, draw(graph, priority=distance_priority(graph, center), center=center), form, url)

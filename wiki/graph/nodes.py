@@ -1,0 +1,131 @@
+"""Node ids, edge types and a small builder that keeps node attributes consistent.
+
+Node ids read like ``page:agentic-rl``, ``source:skillforge``, ``component:shepherd/tree-grpo``,
+``claim:12``, ``mechanism:policy_gradient``, ``question:3``; every node carries ``kind``,
+``label``, ``url``, ``mechanism`` and ``verdict`` (the last two empty when they do not apply).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import networkx as nx
+from django.urls import reverse
+
+from classifier.taxonomy import Mechanism
+
+
+class EdgeType(str, Enum):
+    CITES = "cites"
+    ABOUT = "about"
+    CONTRASTS = "contrasts"
+    LINKS_TO = "links_to"
+    COMPONENT_OF = "component_of"
+    CONTAINS = "contains"
+    RAISES = "raises"
+    ANSWERS = "answers"
+    CLASSIFIED_AS = "classified_as"
+
+    @property
+    def label(self) -> str:
+        return EDGE_LABELS[self]
+
+
+EDGE_LABELS: dict[EdgeType, str] = {
+    EdgeType.CITES: "cites",
+    EdgeType.ABOUT: "is about",
+    EdgeType.CONTRASTS: "contrasts with",
+    EdgeType.LINKS_TO: "links to",
+    EdgeType.COMPONENT_OF: "component of",
+    EdgeType.CONTAINS: "states",
+    EdgeType.RAISES: "raises",
+    EdgeType.ANSWERS: "answers",
+    EdgeType.CLASSIFIED_AS: "classified as",
+}
+
+NODE_KINDS = ("page", "source", "component", "claim", "mechanism", "question")
+KIND_LABELS = {
+    "page": "Page",
+    "source": "Work",
+    "component": "Component of a work",
+    "claim": "Claim",
+    "mechanism": "Mechanism",
+    "question": "Open question",
+}
+
+
+def node_id(kind: str, key: object) -> str:
+    return f"{kind}:{key}"
+
+
+def split_node_id(value: str) -> tuple[str, str]:
+    kind, _, key = value.partition(":")
+    return kind, key
+
+
+def subject_node(source_slug: str, component_slug: str | None) -> str:
+    """The node of a classified subject: the work itself, or one of its components."""
+    return node_id("component", f"{source_slug}/{component_slug}") if component_slug else node_id("source", source_slug)
+
+
+class GraphBuilder:
+    """Adds typed nodes and edges; a node seen twice keeps the attributes it already has."""
+
+    def __init__(self) -> None:
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+
+    def _node(self, nid: str, **attrs: str) -> str:
+        if nid in self.graph:
+            current = self.graph.nodes[nid]
+            for key, value in attrs.items():
+                if value and not current.get(key):
+                    current[key] = value
+        else:
+            self.graph.add_node(nid, **{"mechanism": "", "verdict": "", **attrs})
+        return nid
+
+    def page(self, slug: str, title: str) -> str:
+        url = reverse("wiki:page-detail", kwargs={"slug": slug})
+        return self._node(node_id("page", slug), kind="page", label=title or slug, url=url)
+
+    def source(self, slug: str, short_name: str, *, mechanism: str = "", verdict: str = "") -> str:
+        url = reverse("wiki:source-detail", kwargs={"slug": slug})
+        return self._node(node_id("source", slug), kind="source", label=short_name or slug, url=url,
+                          mechanism=mechanism, verdict=verdict)
+
+    def component(self, source_slug: str, slug: str, *, name: str, source_name: str,
+                  mechanism: str = "", verdict: str = "") -> str:
+        url = reverse("wiki:source-detail", kwargs={"slug": source_slug}) + f"#component-{slug}"
+        nid = self._node(subject_node(source_slug, slug), kind="component", label=f"{source_name} {name}".strip(), url=url,
+                         mechanism=mechanism, verdict=verdict)
+        self.edge(nid, self.source(source_slug, source_name), EdgeType.COMPONENT_OF)
+        return nid
+
+    def subject(self, source_slug: str, source_name: str, component_slug: str | None, component_name: str | None,
+                *, mechanism: str = "", verdict: str = "") -> str:
+        if component_slug:
+            return self.component(source_slug, component_slug, name=component_name or component_slug,
+                                  source_name=source_name, mechanism=mechanism, verdict=verdict)
+        return self.source(source_slug, source_name, mechanism=mechanism, verdict=verdict)
+
+    def claim(self, pk: int, text: str, *, page_slug: str, anchor: str) -> str:
+        url = reverse("wiki:page-detail", kwargs={"slug": page_slug}) + f"#{anchor or f'claim-{pk}'}"
+        return self._node(node_id("claim", pk), kind="claim", label=text, url=url)
+
+    def mechanism(self, value: str) -> str:
+        label = Mechanism(value).label
+        url = reverse("wiki:source-list") + f"?mechanism={value}"
+        return self._node(node_id("mechanism", value), kind="mechanism", label=label, url=url, mechanism=value)
+
+    def question(self, pk: int, title: str) -> str:
+        url = reverse("wiki:question-detail", kwargs={"pk": pk})
+        return self._node(node_id("question", pk), kind="question", label=title, url=url)
+
+    def edge(self, u: str, v: str, kind: EdgeType, label: str = "") -> None:
+        """One edge per (u, v, type); a second locator for the same pair is appended to the label."""
+        if self.graph.has_edge(u, v, key=kind.value):
+            data = self.graph.edges[u, v, kind.value]
+            if label and label not in data["label"].split(" · "):
+                data["label"] = f"{data['label']} · {label}" if data["label"] else label
+            return
+        self.graph.add_edge(u, v, key=kind.value, type=kind.value, label=label)

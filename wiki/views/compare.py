@@ -1,0 +1,29 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from wiki.graph.compare import comparison_csv, comparison_for, pick_choices
+from wiki.graph.forms import WorkPickForm, split_subjects
+
+PICK_LIMIT = 50
+
+
+def compare(request: HttpRequest) -> HttpResponse:
+    form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", "")})
+    if not form.is_valid():
+        return render(request, "wiki/graph/compare.html", {"form": form, "choices": []}, status=400)
+    comparison = comparison_for(form.cleaned_data["works"])
+    status = 404 if comparison.unknown else 200
+    if request.GET.get("format") == "csv" and status == 200:
+        response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="agentic-rl-comparison.csv"'
+        return response
+    chosen = [(str(c.ref), c.name) for c in comparison.columns]
+    taken = {slug for slug, _ in chosen}
+    choices = [(slug, name) for slug, name in pick_choices(form.cleaned_data["q"], limit=PICK_LIMIT) if slug not in taken]
+    return render(
+        request,
+        "wiki/graph/compare.html",
+        {"form": form, "comparison": comparison, "choices": choices, "chosen": chosen,
+         "csv_query": request.GET.urlencode()},
+        status=status,
+    )

@@ -1,0 +1,61 @@
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from classifier.taxonomy import Mechanism, Verdict
+from wiki.graph import SubjectRef, draw, map_graph
+from wiki.graph.compare import comparison_for
+from wiki.graph.context import contrast_picture, local_graph_for
+from wiki.graph.forms import WorkPickForm, split_subjects
+from wiki.graph.layout import VERDICT_SHAPES
+from wiki.graph.nodes import NODE_KINDS, node_id
+
+
+def _legend() -> dict[str, object]:
+    return {
+        "mechanisms": list(Mechanism),
+        "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in Verdict],
+    }
+
+
+def graph_map(request: HttpRequest) -> HttpResponse:
+    mechanism = request.GET.get("mechanism") or None
+    if mechanism and mechanism not in {m.value for m in Mechanism}:
+        raise Http404(f"No mechanism “{mechanism}”.")
+    graph, summary = map_graph(mechanism=mechanism)
+    context = {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary, "mechanism": mechanism,
+               "counts": [(m, [summary.counts.get(m.value, {}).get(v.value, 0) for v in Verdict]) for m in Mechanism], **_legend()}
+    return render(request, "wiki/graph/map.html", context)
+
+
+def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponse:
+    if kind not in NODE_KINDS:
+        raise Http404(f"No kind of node “{kind}”.")
+    local = local_graph_for(request, node_id(kind, key))
+    if local is None:
+        raise Http404(f"Nothing in the wiki is called {kind}:{key}.")
+    return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()})
+
+
+def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
+    form = WorkPickForm({"works": raw, "q": ""})
+    context: dict[str, object] = {"form": form, **_legend()}
+    if not form.is_valid():
+        return render(request, "wiki/graph/contrast.html", context, status=400)
+    comparison = comparison_for(form.cleaned_data["works"])
+    context["comparison"] = comparison
+    if comparison.unknown:
+        return render(request, "wiki/graph/contrast.html", context, status=404)
+    if len(comparison.columns) >= 2:
+        context["picture"] = contrast_picture([c.ref for c in comparison.columns])
+    return render(request, "wiki/graph/contrast.html", context)
+
+
+def contrast(request: HttpRequest, left: str, right: str) -> HttpResponse:
+    return _contrast(request, f"{left},{right}")
+
+
+def contrast_multi(request: HttpRequest) -> HttpResponse:
+    return _contrast(request, split_subjects(request.GET.getlist("works")))
+
+
+__all__ = ["SubjectRef", "contrast", "contrast_multi", "graph_local", "graph_map"]

@@ -1,0 +1,47 @@
+"""Every model of the wiki is in the admin, and each changelist opens for a superuser."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from wiki.models import SearchDocument
+
+pytestmark = pytest.mark.django_db
+
+WIKI_MODELS = list(apps.get_app_config("wiki").get_models())
+
+
+def test_every_wiki_model_is_registered() -> None:
+    assert len(WIKI_MODELS) >= 13
+    assert [m.__name__ for m in WIKI_MODELS if not admin.site.is_registered(m)] == []
+
+
+@pytest.fixture
+def admin_client(client):  # type: ignore[no-untyped-def]
+    client.force_login(get_user_model().objects.create_superuser("root", "root@example.org", "pw-long-enough"))
+    return client
+
+
+@pytest.mark.parametrize("model", WIKI_MODELS, ids=lambda m: m.__name__)
+def test_changelist_loads_for_a_superuser(admin_client, model) -> None:  # type: ignore[no-untyped-def]
+    url = reverse(f"admin:wiki_{model._meta.model_name}_changelist")
+    assert admin_client.get(url).status_code == 200
+    assert admin_client.get(url, {"q": "agentic"}).status_code == 200
+
+
+def test_change_pages_of_seed_objects_load(admin_client) -> None:  # type: ignore[no-untyped-def]
+    for model in WIKI_MODELS:
+        obj = model.objects.first()
+        if obj is not None:
+            url = reverse(f"admin:wiki_{model._meta.model_name}_change", args=[obj.pk])
+            assert admin_client.get(url).status_code == 200, model.__name__
+
+
+def test_search_documents_are_read_only(admin_client) -> None:  # type: ignore[no-untyped-def]
+    assert admin_client.get(reverse("admin:wiki_searchdocument_add")).status_code == 403
+    model_admin = admin.site._registry[SearchDocument]
+    assert not model_admin.has_change_permission(None)  # type: ignore[arg-type]

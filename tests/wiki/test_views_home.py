@@ -1,0 +1,51 @@
+"""The home page: pages, recent changes, the head of the queue and the mechanism × verdict chart."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from django.urls import reverse
+
+from classifier.taxonomy import Mechanism, Verdict
+from tests.wiki.htmltext import html_tables, html_text
+from wiki.models import ChangeEvent, Classification, OpenQuestion
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_pages_recent_changes_and_queue_head(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:home")).content.decode()
+    assert 'href="/wiki/agentic-rl/"' in content and 'href="/wiki/agentic-rl-survey-notes/"' in content
+    latest = ChangeEvent.objects.first()
+    assert latest is not None and latest.label in html_text(content.split('id="changes-heading"')[1])
+    head = list(OpenQuestion.objects.unresolved().queue()[:5])
+    queue = content.split('id="queue-heading"')[1].split("</section>")[0]
+    assert re.findall(r'href="/questions/(\d+)/"', queue) == [str(q.pk) for q in head]
+
+
+def test_chart_segments_link_to_the_filtered_source_list_with_their_counts(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:home")).content.decode()
+    expected = Counter(Classification.objects.values_list("mechanism", "verdict"))
+    segments = re.findall(r'<a class="seg seg-(\w+)" style="width: [\d.]+%" href="/sources/\?mechanism=(\w+)&amp;verdict=(\w+)" title="[^"]*: (\d+)"', content)
+    assert {(mech, verdict): int(n) for seg, mech, verdict, n in segments if seg == verdict} == dict(expected)
+    assert ("policy_gradient", "strict") in expected
+
+
+def test_chart_has_a_table_with_the_same_numbers(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:home")).content.decode()
+    [table] = [t for t in html_tables(content) if t.headers and t.headers[0] == "Mechanism"]
+    assert table.headers == ["Mechanism", *[v.label for v in Verdict], "Total"]
+    counts = Counter(Classification.objects.values_list("mechanism", "verdict"))
+    for row in table.rows:
+        mechanism = next(m for m in Mechanism if m.label == row[0])
+        assert [int(cell) for cell in row[1:-1]] == [counts[(mechanism.value, v.value)] for v in Verdict]
+        assert int(row[-1]) == sum(counts[(mechanism.value, v.value)] for v in Verdict)
+
+
+def test_a_chart_link_lists_exactly_the_counted_sources(client) -> None:  # type: ignore[no-untyped-def]
+    listing = client.get(reverse("wiki:source-list"), {"mechanism": "environment", "verdict": "not_strict"}).content.decode()
+    listed = set(re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', listing))
+    expected = set(Classification.objects.filter(mechanism="environment", verdict="not_strict").values_list("source__slug", flat=True))
+    assert listed == expected and len(expected) > 1

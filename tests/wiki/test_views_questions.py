@@ -1,0 +1,80 @@
+"""The open-questions queue, its filters, and one question's page."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_page, make_question, make_source
+from tests.wiki.htmltext import html_text
+from wiki.models import Claim, OpenQuestion, QuestionStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def _listed_ids(content: str) -> list[int]:
+    return [int(pk) for pk in re.findall(r'<td><a href="/questions/(\d+)/">', content)]
+
+
+def test_the_queue_is_sorted_by_priority_then_age(client) -> None:  # type: ignore[no-untyped-def]
+    OpenQuestion.objects.all().delete()
+    now = timezone.now()
+    old_low = make_question(title="old low", priority="low")
+    new_high = make_question(title="new high", priority="high")
+    old_high = make_question(title="old high", priority="high")
+    normal = make_question(title="normal", priority="normal")
+    for question, age in ((old_low, 10), (new_high, 1), (old_high, 5), (normal, 3)):
+        OpenQuestion.objects.filter(pk=question.pk).update(created_at=now - timedelta(days=age))
+    content = client.get(reverse("wiki:question-list")).content.decode()
+    assert _listed_ids(content) == [old_high.pk, new_high.pk, normal.pk, old_low.pk]
+
+
+def test_the_queue_filters_by_status_and_page(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Filter page")
+    open_here = make_question(title="open here", page=page)
+    dropped_here = make_question(title="dropped here", page=page, status=QuestionStatus.DROPPED)
+    open_elsewhere = make_question(title="open elsewhere")
+    by_status = _listed_ids(client.get(reverse("wiki:question-list"), {"status": "dropped"}).content.decode())
+    assert dropped_here.pk in by_status and open_here.pk not in by_status
+    both = _listed_ids(client.get(reverse("wiki:question-list"), {"status": "open", "page": page.slug}).content.decode())
+    assert both == [open_here.pk]
+    assert open_elsewhere.pk not in both
+
+
+def test_bad_queue_filters_show_errors_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:question-list"), {"status": "someday", "page": "no-such-page"})
+    assert response.status_code == 400
+    content = response.content.decode()
+    for field in ("status", "page"):
+        errors = re.search(rf'<ul class="errorlist" id="id_{field}_errors"[^>]*>(.*?)</ul>', content, re.DOTALL)
+        assert errors and "Select a valid choice" in errors.group(1)
+    assert _listed_ids(content) == []
+
+
+def test_question_page_shows_text_resolution_claims_sources_and_answer(client) -> None:  # type: ignore[no-untyped-def]
+    question = OpenQuestion.objects.get(title="多 harness 结果的验证")
+    text = html_text(client.get(question.get_absolute_url()).content.decode())
+    assert "多 harness 结果尚需等暴露、多 seed 与真正未见 harness 的验证。" in text
+    assert "Exposure-matched, multi-seed runs evaluated on genuinely unseen harnesses" in text
+    assert "通过模型端采样证据训练 policy 的路径" in text
+    assert "The ultimate guide to multi-harness RL" in text
+    assert "No claim answers it yet." in text
+
+
+def test_an_answered_question_links_to_its_answering_claim(client) -> None:  # type: ignore[no-untyped-def]
+    claim = Claim.objects.get(page__slug="agentic-rl", text__contains="LBYL 是 CUA safety")
+    source = make_source(short_name="Answer Source")
+    question = make_question(title="answered", status=QuestionStatus.ANSWERED, answer_claim=claim)
+    question.sources.add(source)
+    content = client.get(question.get_absolute_url()).content.decode()
+    assert f'href="/wiki/agentic-rl/#{claim.anchor}"' in content
+    assert "LBYL 是 CUA safety" in html_text(content.split('id="answer-heading"')[1])
+    assert f'href="{source.get_absolute_url()}"' in content
+
+
+def test_an_unknown_question_is_a_404(client) -> None:  # type: ignore[no-untyped-def]
+    assert client.get(reverse("wiki:question-detail", kwargs={"pk": 999999})).status_code == 404

@@ -1,9 +1,16 @@
 from django.urls import path
 
-from wiki.views import home, pages, questions, reports, search, sources
+from wiki.views import home, pages, questions, reports, search, sources, tokens
+from wiki.feeds import RecentChangesFeed
 from wiki.views import compare, graphs
+from wiki.views.editing import changes as edit_changes
+from wiki.views.editing import claims as edit_claims
+from wiki.views.editing import classifications as edit_classifications
+from wiki.views.editing import contrasts as edit_contrasts
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
+from wiki.views.editing import questions as edit_questions
+from wiki.views.editing import sources as edit_sources
 
 app_name = "wiki"
 
@@ -17,11 +24,23 @@ urlpatterns = [
     path("wiki/<str:slug>/diff/", edit_history.page_diff, name="page-diff"),
     path("wiki/<str:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
     path("sources/", sources.source_list, name="source-list"),
+    path("sources/new/", edit_sources.source_create_view, name="source-create"),
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
+    path("sources/<slug:slug>/edit/", edit_sources.source_edit, name="source-edit"),
+    path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),
+    path("classifications/<int:pk>/edit/", edit_classifications.classification_edit, name="classification-edit"),
+    path("classifications/<int:pk>/history/", edit_classifications.classification_history, name="classification-history"),
+    path("claims/<int:pk>/edit/", edit_claims.claim_edit, name="claim-edit"),
+    path("contrasts/new/", edit_contrasts.contrast_create_view, name="contrast-create"),
+    path("changes/", edit_changes.changes, name="changes"),
+    path("changes/feed/", RecentChangesFeed(), name="changes-feed"),
     path("questions/", questions.question_list, name="question-list"),
+    path("questions/new/", edit_questions.question_create_view, name="question-create"),
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
+    path("questions/<int:pk>/edit/", edit_questions.question_edit, name="question-edit"),
     path("reports/consistency/", reports.consistency, name="consistency-report"),
     path("search/", search.search_results, name="search"),
+    path("account/token/", tokens.api_token, name="api-token"),
     path("graph/", graphs.graph_map, name="graph-map"),
     path("graph/local/<str:kind>/<path:key>/", graphs.graph_local, name="graph-local"),
     path("contrast/", graphs.contrast_multi, name="contrast-multi"),

@@ -45,7 +45,7 @@
       return !!(box && box.checked);
     };
     var update = function () {
-      var mechanism = rubric.querySelector("select[name=mechanism]");
+      var mechanism = (rubric.form || document).querySelector("select[name=mechanism]");
       var interaction = checked("interactive_env") && checked("multi_step") && checked("verifiable_reward");
       var verdict = "not_strict";
       if (interaction && checked("rl_update")) { verdict = checked("narrow") ? "strict_narrow" : "strict"; }
@@ -53,7 +53,7 @@
       out.textContent = labels[verdict] || verdict;
       out.dataset.verdict = verdict;
     };
-    rubric.addEventListener("change", update);
+    (rubric.form || rubric).addEventListener("change", update);
     update();
   }
 

@@ -1,0 +1,239 @@
+"""Editor screens for sources, classifications, claims, contrasts and questions, and recent changes."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_classification, make_editor, make_question, make_reader, make_source
+from wiki.models import ChangeEvent, Citation, Claim, Classification, ClassificationChange, Contrast, OpenQuestion, Source
+
+BIBTEX = """@article{alpha2025, title={AlphaAgent: Policy Gradient for Web Agents}, year={2025}, eprint={2501.00001v1},
+ archivePrefix={arXiv}, abstract={We train a web agent with PPO from the task success reward over multi-step browser rollouts.}}
+@misc{oops, title={Unclosed
+"""
+
+
+def _edit_urls(db_objects: dict[str, object]) -> list[tuple[str, str]]:
+    source, classification, claim, question = (db_objects[k] for k in ("source", "classification", "claim", "question"))
+    return [
+        ("get", reverse("wiki:source-create")),
+        ("post", reverse("wiki:source-create")),
+        ("get", reverse("wiki:source-edit", kwargs={"slug": source.slug})),  # type: ignore[attr-defined]
+        ("get", reverse("wiki:classification-create", kwargs={"slug": source.slug})),  # type: ignore[attr-defined]
+        ("get", reverse("wiki:classification-edit", kwargs={"pk": classification.pk})),  # type: ignore[attr-defined]
+        ("get", reverse("wiki:claim-edit", kwargs={"pk": claim.pk})),  # type: ignore[attr-defined]
+        ("get", reverse("wiki:contrast-create")),
+        ("get", reverse("wiki:question-create")),
+        ("post", reverse("wiki:question-edit", kwargs={"pk": question.pk})),  # type: ignore[attr-defined]
+    ]
+
+
+@pytest.fixture
+def objects(db: None) -> dict[str, object]:
+    source = make_source()
+    return {"source": source, "classification": make_classification(source), "claim": Claim.objects.first(),
+            "question": make_question()}
+
+
+def test_anonymous_users_are_sent_to_log_in_from_every_edit_form(client, objects) -> None:  # type: ignore[no-untyped-def]
+    for method, url in _edit_urls(objects):
+        response = getattr(client, method)(url)
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login")), url
+
+
+def test_readers_get_403_from_every_edit_form(client, objects) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(make_reader())
+    events = ChangeEvent.objects.count()
+    for method, url in _edit_urls(objects):
+        assert getattr(client, method)(url, {"title": "x"}).status_code == 403, url
+    assert ChangeEvent.objects.count() == events
+
+
+def test_bibtex_import_shows_per_entry_results(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:source-create"), {"entry": BIBTEX, "import": "1"})
+    assert response.status_code == 200
+    statuses = [r.status for r in response.context["results"]]
+    assert statuses == ["created", "error"]
+    assert Source.objects.filter(arxiv_id="2501.00001").exists()
+    assert "own transaction" in response.content.decode()
+
+
+def test_arxiv_id_prefills_the_form_and_asks_for_the_title(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:source-create"), {"entry": "arXiv:2502.11111v3", "import": "1"})
+    assert response.context["form"].initial["arxiv_id"] == "2502.11111"
+    assert "type the title" in response.content.decode()
+    assert not Source.objects.filter(arxiv_id="2502.11111").exists()
+
+
+def test_known_doi_links_to_the_existing_source(editor_client) -> None:  # type: ignore[no-untyped-def]
+    existing = make_source(doi="10.1145/3600006")
+    response = editor_client.post(reverse("wiki:source-create"), {"entry": "https://doi.org/10.1145/3600006", "import": "1"})
+    assert response.context["duplicate"] == existing
+    assert existing.get_absolute_url() in response.content.decode()
+
+
+def test_adding_a_source_by_hand(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:source-create"), {
+        "short_name": "Hand", "title": "Hand: Made", "kind": "paper", "doi": "doi:10.9999/HAND", "save": "1"})
+    source = Source.objects.get(doi="10.9999/hand")
+    assert response["Location"] == source.get_absolute_url()
+    assert ChangeEvent.objects.filter(kind="source", object_id=source.pk, user=editor).exists()
+
+
+def test_duplicate_by_hand_changes_nothing_and_links_the_existing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    existing = make_source(title="Exact Same Title")
+    count = Source.objects.count()
+    response = editor_client.post(reverse("wiki:source-create"), {
+        "short_name": "Dup", "title": "exact same title.", "kind": "paper", "save": "1"})
+    assert response.status_code == 200
+    assert response.context["duplicate"] == existing
+    assert Source.objects.count() == count
+
+
+def test_editing_a_source(editor_client) -> None:  # type: ignore[no-untyped-def]
+    source = make_source()
+    data = {"short_name": source.short_name, "title": source.title, "kind": "survey", "year": "2024"}
+    response = editor_client.post(reverse("wiki:source-edit", kwargs={"slug": source.slug}), data)
+    assert response.status_code == 302
+    source.refresh_from_db()
+    assert (source.kind, source.year) == ("survey", 2024)
+
+
+def test_classification_form_shows_the_suggestion_with_highlighted_evidence(editor_client) -> None:  # type: ignore[no-untyped-def]
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    response = editor_client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug}))
+    card = response.context["card"]
+    assert card is not None
+    assert card.values["mechanism"] == card.suggestion.mechanism.value
+    assert "<mark" in str(card.highlighted)
+    assert b"data-accept-suggestion" in response.content
+
+
+def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
+    filled = editor_client.post(url, {"accept": "1", "mechanism": "harness", "verdict": "not_strict"})
+    card = filled.context["card"]
+    initial = filled.context["form"].initial
+    assert initial["mechanism"] == card.values["mechanism"]
+    assert not Classification.objects.filter(source=source).exists()
+    data = {k: ("on" if v is True else v) for k, v in card.values.items() if v is not False}
+    data["rationale"] = "accepted"
+    response = editor_client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    saved = Classification.objects.get(source=source)
+    assert (saved.set_by, saved.set_by_user, saved.mechanism) == ("classifier", editor, card.values["mechanism"])
+
+
+def test_classification_change_is_kept_in_history(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    source = make_source()
+    classification = make_classification(source)
+    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
+            "verdict": "not_strict", "rationale": "no RL update"}
+    response = editor_client.post(reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), data)
+    assert response.status_code == 302
+    change = ClassificationChange.objects.get(classification=classification)
+    assert (change.before["verdict"], change.after["verdict"], change.user) == ("strict", "not_strict", editor)
+    assert (change.before["rl_update"], change.after["rl_update"]) == (True, False)
+    history = editor_client.get(reverse("wiki:classification-history", kwargs={"pk": classification.pk}))
+    assert "not_strict" in history.content.decode()
+
+
+def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    classification = make_classification(make_source())
+    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
+            "rl_update": "on", "verdict": "not_strict"}
+    response = editor_client.post(reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), data)
+    assert response.status_code == 200
+    assert "rationale_required" in [e.code for e in response.context["form"].errors.as_data()["rationale"]]
+    classification.refresh_from_db()
+    assert classification.verdict == "strict"
+    assert not ClassificationChange.objects.filter(classification=classification).exists()
+
+
+def test_editing_a_claim_status_and_citations(editor_client) -> None:  # type: ignore[no-untyped-def]
+    claim = Claim.objects.current().first()
+    source = make_source()
+    data = {"status": "disputed", "about": [source.pk],
+            "citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "0",
+            "citations-0-source": source.pk, "citations-0-locator": "§2.4、§3", "citations-0-kind": "cited",
+            "citations-1-source": "", "citations-1-locator": "", "citations-1-kind": "cited"}
+    response = editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), data)
+    assert response.status_code == 302
+    claim.refresh_from_db()
+    assert claim.status == "disputed"
+    assert list(claim.citations.values_list("locator", flat=True)) == ["§2.4、§3"]
+    assert list(claim.about.all()) == [source]
+
+
+def test_bad_locator_on_a_claim_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    claim = Claim.objects.current().filter(citations__isnull=False).first()
+    before = list(Citation.objects.filter(claim=claim).values_list("pk", flat=True))
+    data = {"status": "verified", "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
+            "citations-0-source": make_source().pk, "citations-0-locator": "somewhere", "citations-0-kind": "cited"}
+    response = editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), data)
+    assert response.status_code == 200
+    assert list(Citation.objects.filter(claim=claim).values_list("pk", flat=True)) == before
+    assert Claim.objects.get(pk=claim.pk).status == claim.status
+
+
+def test_adding_a_contrast(editor_client) -> None:  # type: ignore[no-untyped-def]
+    left, right = make_source(), make_source()
+    claim = Claim.objects.current().first()
+    response = editor_client.post(reverse("wiki:contrast-create"),
+                                  {"left": left.pk, "right": right.pk, "axis": "policy update vs harness", "claim": claim.pk})
+    assert response.status_code == 302
+    assert Contrast.objects.filter(left=left, right=right, claim=claim).exists()
+    assert ChangeEvent.objects.filter(kind="contrast").exists()
+
+
+def test_question_is_added_triaged_and_answered(editor_client) -> None:  # type: ignore[no-untyped-def]
+    assignee = make_editor("triager")
+    response = editor_client.post(reverse("wiki:question-create"), {"title": "Does X use RL?", "status": "open", "priority": "low"})
+    question = OpenQuestion.objects.get(title="Does X use RL?")
+    assert response["Location"] == question.get_absolute_url()
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    base = {"title": question.title, "priority": "high", "assignee": assignee.pk}
+    assert editor_client.post(url, {**base, "status": "investigating"}).status_code == 302
+    refused = editor_client.post(url, {**base, "status": "answered"})
+    assert refused.status_code == 200
+    question.refresh_from_db()
+    assert (question.status, question.priority, question.assignee) == ("investigating", "high", assignee)
+    claim = Claim.objects.current().first()
+    assert editor_client.post(url, {**base, "status": "answered", "answer_claim": claim.pk, "claims": [claim.pk]}).status_code == 302
+    question.refresh_from_db()
+    assert (question.status, question.answer_claim) == ("answered", claim)
+    assert ChangeEvent.objects.filter(kind="question", object_id=question.pk, summary="answered").exists()
+
+
+def test_recent_changes_and_feed_list_every_kind(editor_client) -> None:  # type: ignore[no-untyped-def]
+    editor_client.post(reverse("wiki:question-create"), {"title": "Feed question", "status": "open", "priority": "normal"})
+    page = editor_client.get(reverse("wiki:changes"))
+    assert "Feed question" in page.content.decode()
+    feed = editor_client.get(reverse("wiki:changes-feed"))
+    assert feed["Content-Type"].startswith("application/atom+xml")
+    assert "Feed question" in feed.content.decode()
+    only_sources = editor_client.get(reverse("wiki:changes") + "?kind=source")
+    assert all(c.kind == "source" for c in only_sources.context["changes"])
+
+
+def _make_events(n: int, user: object) -> None:
+    ChangeEvent.objects.bulk_create(
+        ChangeEvent(kind="page", action="edited", object_id=i, label=f"P{i}", url="/", user=user) for i in range(n)
+    )
+
+
+def test_recent_changes_runs_a_fixed_number_of_queries(client, db, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    ChangeEvent.objects.all().delete()
+    users = [make_editor() for _ in range(5)]
+    _make_events(5, users[0])
+    with django_assert_num_queries(2):
+        client.get(reverse("wiki:changes"))
+    for user in users:
+        _make_events(60, user)
+    with django_assert_num_queries(2):
+        response = client.get(reverse("wiki:changes"))
+    assert len(response.context["changes"]) == 50
+    with django_assert_num_queries(1):
+        client.get(reverse("wiki:changes-feed"))

@@ -1,0 +1,129 @@
+"""Form validation: clear, coded errors next to the field."""
+
+from __future__ import annotations
+
+from tests.factories import make_classification, make_source
+from wiki.forms.claims import CitationFormSet, CitationForm
+from wiki.forms.classifications import ClassificationForm
+from wiki.forms.contrasts import ContrastForm
+from wiki.forms.pages import PageCreateForm, PageForm
+from wiki.forms.questions import QuestionForm
+from wiki.forms.sources import SourceForm, SourceImportForm
+
+
+def _codes(form, field):  # type: ignore[no-untyped-def]
+    return [e.code for e in form.errors.as_data().get(field, [])]
+
+
+def test_page_form_refuses_deep_nesting_with_a_coded_error() -> None:
+    form = PageForm({"title": "T", "body": "> " * 40 + "deep"})
+    assert not form.is_valid()
+    assert _codes(form, "body") == ["too_complex"]
+
+
+def test_page_form_keeps_the_body_as_typed_but_normalises_newlines() -> None:
+    form = PageForm({"title": "T", "body": "  indented\r\nnext"})
+    assert form.is_valid()
+    assert form.cleaned_data["body"] == "  indented\nnext"
+
+
+def test_page_create_form_reserves_new(db: None) -> None:
+    form = PageCreateForm({"title": "New", "slug": "new", "body": ""})
+    assert _codes(form, "slug") == ["reserved"]
+
+
+def test_source_form_normalises_identifiers(db: None) -> None:
+    form = SourceForm({"short_name": "X", "title": "X: a title", "kind": "paper",
+                       "arxiv_id": "https://arxiv.org/abs/2401.12345v3", "doi": "https://doi.org/10.1145/ABC"})
+    assert form.is_valid(), form.errors
+    assert (form.cleaned_data["arxiv_id"], form.cleaned_data["doi"]) == ("2401.12345", "10.1145/abc")
+
+
+def test_source_form_rejects_bad_identifiers(db: None) -> None:
+    form = SourceForm({"short_name": "X", "title": "X", "kind": "paper", "arxiv_id": "nonsense", "doi": "nope"})
+    assert not form.is_valid()
+    assert _codes(form, "arxiv_id") == ["invalid_arxiv"]
+    assert _codes(form, "doi") == ["invalid_doi"]
+
+
+def test_source_form_offers_the_existing_source_for_a_duplicate(db: None) -> None:
+    existing = make_source(arxiv_id="2401.12345")
+    form = SourceForm({"short_name": "Y", "title": "Y", "kind": "paper", "arxiv_id": "2401.12345v2"})
+    assert not form.is_valid()
+    assert _codes(form, "__all__") == ["duplicate"]
+    assert form.duplicate == existing
+
+
+def test_import_form_rejects_text_that_is_no_identifier() -> None:
+    form = SourceImportForm({"entry": "a paper about agents"})
+    assert _codes(form, "entry") == ["unrecognised"]
+
+
+def test_citation_locators_are_validated_and_kept_as_typed(db: None) -> None:
+    source = make_source()
+    for locator in ["p.3", "pp.3-4", "§3.1", "§2.4、§3", "Table 2", "Fig. 3", "Appendix B"]:
+        form = CitationForm({"source": source.pk, "locator": locator, "kind": "cited"})
+        assert form.is_valid(), locator
+        assert form.cleaned_data["locator"] == locator
+    bad = CitationForm({"source": source.pk, "locator": "somewhere", "kind": "cited"})
+    assert _codes(bad, "locator") == ["invalid_locator"]
+
+
+def test_citation_formset_refuses_the_same_citation_twice(db: None) -> None:
+    source = make_source()
+    data = {"c-TOTAL_FORMS": "2", "c-INITIAL_FORMS": "0",
+            "c-0-source": source.pk, "c-0-locator": "p.3", "c-0-kind": "cited",
+            "c-1-source": source.pk, "c-1-locator": "p.3", "c-1-kind": "cited"}
+    formset = CitationFormSet(data, prefix="c")
+    assert not formset.is_valid()
+    assert [e.code for e in formset.non_form_errors().as_data()] == ["duplicate_citation"]
+
+
+def _classification_data(**overrides: object) -> dict[str, object]:
+    data: dict[str, object] = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on",
+                               "verifiable_reward": "on", "rl_update": "on", "verdict": "strict", "rationale": ""}
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_verdict_that_departs_from_the_rubric_needs_a_rationale(db: None) -> None:
+    source = make_source()
+    form = ClassificationForm(_classification_data(verdict="not_strict"), source=source)
+    assert not form.is_valid()
+    assert _codes(form, "rationale") == ["rationale_required"]
+    assert form.rubric() == "strict"
+    ok = ClassificationForm(_classification_data(verdict="not_strict", rationale="The reward is a proxy."), source=source)
+    assert ok.is_valid(), ok.errors
+
+
+def test_rubric_follows_the_facts_and_narrow(db: None) -> None:
+    source = make_source()
+    form = ClassificationForm(_classification_data(narrow="on", verdict="strict_narrow"), source=source)
+    assert form.is_valid(), form.errors
+    assert form.rubric() == "strict_narrow"
+    es = ClassificationForm(_classification_data(mechanism="evolution_strategies", rl_update=None, verdict="adjacent"), source=source)
+    assert es.is_valid(), es.errors
+
+
+def test_second_classification_of_the_same_work_is_refused(db: None) -> None:
+    source = make_source()
+    make_classification(source)
+    form = ClassificationForm(_classification_data(), source=source)
+    assert _codes(form, "component") == ["exists"]
+
+
+def test_evidence_locator_is_validated(db: None) -> None:
+    form = ClassificationForm(_classification_data(evidence_locator="page three"), source=make_source())
+    assert _codes(form, "evidence_locator") == ["invalid_locator"]
+
+
+def test_contrast_of_a_work_with_itself_is_refused(db: None) -> None:
+    source = make_source()
+    form = ContrastForm({"left": source.pk, "right": source.pk, "axis": "x"})
+    assert [e.code for e in form.non_field_errors().as_data()] == ["same"]
+
+
+def test_answered_question_needs_its_answer_claim(db: None) -> None:
+    form = QuestionForm({"title": "Q", "status": "answered", "priority": "normal"})
+    assert not form.is_valid()
+    assert _codes(form, "answer_claim") == ["answer_required"]

@@ -1,0 +1,136 @@
+"""Adding sources from BibTeX, arXiv and DOI; duplicates are found and never created twice."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.factories import make_editor, make_source
+from wiki.models import ChangeEvent, Source
+from wiki.services.sources_import import (
+    SourceDraft,
+    SourceDuplicate,
+    draft_from_identifier,
+    parse_bibtex,
+    source_create,
+    source_find_duplicate,
+    source_update,
+    sources_import_bibtex,
+)
+
+THREE_ENTRIES = r"""
+@article{ji2025tree,
+  title = {Tree-{GRPO}: Tree Search for {LLM} Agent \& Reinforcement Learning},
+  author = {Ji, Yuxiang and Wu, Ziyu and Chen, Li},
+  year = {2025},
+  eprint = {2509.21240v2},
+  archivePrefix = {arXiv},
+  abstract = {We train agents with GRPO over tree-structured rollouts in a web environment.}
+}
+@inproceedings{broken2024,
+  title = {Never closed,
+  author = {Nobody}
+
+@misc{doi2024,
+  title = {A Benchmark for Browsing Agents},
+  doi = {https://doi.org/10.1145/3600006.ABC},
+  year = {2024}
+}
+"""
+
+
+def test_bibtex_with_several_entries_reports_each_and_keeps_the_good_ones(db: None) -> None:
+    user = make_editor()
+    results = sources_import_bibtex(text=THREE_ENTRIES, user=user)
+    assert [r.status for r in results] == ["created", "error", "created"]
+    tree = Source.objects.get(arxiv_id="2509.21240")
+    assert tree.title == "Tree-GRPO: Tree Search for LLM Agent & Reinforcement Learning"
+    assert tree.short_name == "Tree-GRPO"
+    assert tree.authors == "Ji, Yuxiang; Wu, Ziyu; Chen, Li"
+    assert (tree.year, tree.bibtex_key, tree.kind) == (2025, "ji2025tree", "preprint")
+    assert Source.objects.get(doi="10.1145/3600006.abc").year == 2024
+    assert "broken2024" in results[1].label and results[1].message
+    assert ChangeEvent.objects.filter(kind="source", action="imported", user=user).count() == 2
+
+
+def test_importing_the_same_bibtex_twice_reports_duplicates_and_adds_nothing(db: None) -> None:
+    sources_import_bibtex(text=THREE_ENTRIES)
+    count = Source.objects.count()
+    again = sources_import_bibtex(text=THREE_ENTRIES)
+    assert [r.status for r in again] == ["duplicate", "error", "duplicate"]
+    assert again[0].source == Source.objects.get(arxiv_id="2509.21240")
+    assert Source.objects.count() == count
+
+
+def test_entry_with_a_bad_year_is_an_error_and_saves_nothing(db: None) -> None:
+    results = sources_import_bibtex(text="@article{x, title={Some Title Here}, year={1066}}")
+    assert results[0].status == "error"
+    assert "year" in results[0].message
+    assert not Source.objects.filter(bibtex_key="x").exists()
+
+
+def test_text_without_entries_is_one_error(db: None) -> None:
+    (result,) = sources_import_bibtex(text="just words")
+    assert result.status == "error"
+    assert "no BibTeX entry" in result.message
+
+
+def test_duplicate_keys_in_one_paste_are_reported(db: None) -> None:
+    results = parse_bibtex("@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")
+    assert results[1].errors and "k" in results[1].errors[0]
+
+
+@pytest.mark.parametrize(
+    ("existing", "candidate"),
+    [
+        ({"arxiv_id": "2509.21240"}, {"arxiv_id": "arXiv:2509.21240v3"}),
+        ({"arxiv_id": "2509.21240"}, {"arxiv_id": "https://arxiv.org/abs/2509.21240v1"}),
+        ({"doi": "10.1145/3600006"}, {"doi": "https://doi.org/10.1145/3600006"}),
+        ({"doi": "10.1145/abc"}, {"doi": "doi:10.1145/ABC"}),
+        ({"title": "SkillForge: Evolving Verifiable Skills"}, {"title": "skillforge — evolving verifiable skills!"}),
+    ],
+)
+def test_duplicates_are_found_across_forms(db: None, existing: dict[str, str], candidate: dict[str, str]) -> None:
+    source = make_source(**existing)
+    found = source_find_duplicate(**candidate)
+    assert found is not None and found[0] == source
+
+
+def test_different_works_are_not_duplicates(db: None) -> None:
+    make_source(arxiv_id="2509.21240", doi="10.1/x", title="One Work")
+    assert source_find_duplicate(arxiv_id="2509.21241", doi="10.1/y", title="Another Work") is None
+
+
+def test_arxiv_v1_and_v2_in_bibtex_are_one_source(db: None) -> None:
+    first = sources_import_bibtex(text="@misc{a, title={Alpha Paper}, eprint={2401.00001v1}, archivePrefix={arXiv}}")
+    second = sources_import_bibtex(text="@misc{b, title={Alpha Paper (revised)}, eprint={2401.00001v2}, archivePrefix={arXiv}}")
+    assert first[0].status == "created"
+    assert second[0].status == "duplicate"
+    assert "arXiv" in second[0].message
+
+
+def test_identifier_drafts_normalise_new_old_and_doi_forms() -> None:
+    assert draft_from_identifier("https://arxiv.org/abs/2509.21240v2").arxiv_id == "2509.21240"  # type: ignore[union-attr]
+    assert draft_from_identifier("cs.AI/0601001v1").arxiv_id == "cs.ai/0601001"  # type: ignore[union-attr]
+    assert draft_from_identifier("https://doi.org/10.1145/ABC").doi == "10.1145/abc"  # type: ignore[union-attr]
+    assert draft_from_identifier("hello there") is None
+
+
+def test_source_create_refuses_a_duplicate(db: None) -> None:
+    existing = make_source(arxiv_id="2509.21240")
+    with pytest.raises(SourceDuplicate) as raised:
+        source_create(draft=SourceDraft(title="New title", arxiv_id="2509.21240"))
+    assert raised.value.source == existing
+
+
+def test_source_create_validates_fields(db: None) -> None:
+    with pytest.raises(ValidationError):
+        source_create(draft=SourceDraft(title="Bad URL", url="not a url"))
+    assert not Source.objects.filter(title="Bad URL").exists()
+
+
+def test_source_update_records_what_changed(db: None) -> None:
+    source = make_source()
+    source_update(source=source, fields={"year": 2024, "venue": "NeurIPS"})
+    event = ChangeEvent.objects.filter(kind="source", object_id=source.pk).first()
+    assert event is not None and "year" in event.summary and "venue" in event.summary

@@ -1,0 +1,50 @@
+"""Recent changes as an Atom feed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.syndication.views import Feed
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from wiki.models import ChangeEvent
+from wiki.views.editing.changes import recent_changes
+
+FEED_SIZE = 50
+
+
+class RecentChangesFeed(Feed):  # type: ignore[type-arg]
+    feed_type = Atom1Feed
+    title = "Agentic RL Wiki — recent changes"
+    subtitle = "Edits to pages, sources, claims, classifications, contrasts and open questions."
+
+    def link(self) -> str:
+        return reverse("wiki:changes")
+
+    def items(self) -> list[ChangeEvent]:
+        return list(recent_changes()[:FEED_SIZE])
+
+    def item_title(self, item: ChangeEvent) -> str:
+        return f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}"
+
+    def item_description(self, item: ChangeEvent) -> str:
+        who = item.user.username if item.user else "import"
+        return f"{item.summary} — {who}" if item.summary else who
+
+    def item_link(self, item: ChangeEvent) -> str:
+        return item.url or reverse("wiki:changes")
+
+    def item_guid(self, item: ChangeEvent) -> str:
+        return f"change-{item.pk}"
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, item: ChangeEvent) -> datetime:
+        return item.created_at
+
+    def item_updateddate(self, item: ChangeEvent) -> datetime:
+        return item.created_at
+
+    def item_author_name(self, item: ChangeEvent) -> str | None:
+        return item.user.username if item.user else None

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from wiki.locators import is_valid_locator
+from wiki.models import CitationKind, ClaimStatus, Source
+
+
+class ClaimForm(forms.Form):
+    status = forms.ChoiceField(choices=ClaimStatus.choices)
+    about = forms.ModelMultipleChoiceField(
+        queryset=Source.objects.only("id", "short_name").order_by("short_name"), required=False,
+        label="Works it is about", widget=forms.SelectMultiple(attrs={"size": 8}),
+    )
+
+
+class CitationForm(forms.Form):
+    source = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"))
+    locator = forms.CharField(max_length=200, required=False, strip=True, help_text="p.3, pp.3-4, §3.1, Table 2…")
+    kind = forms.ChoiceField(choices=CitationKind.choices, initial=CitationKind.CITED)
+
+    def clean_locator(self) -> str:
+        # Kept exactly as typed once valid: the wiki shows locators the way the editor wrote them.
+        locator: str = self.cleaned_data["locator"]
+        if locator and not is_valid_locator(locator):
+            raise forms.ValidationError(
+                f"“{locator}” is not a locator (p.3, pp.3-4, §3.1, §2.4、§3, Table 2, Fig. 3, Appendix B).", code="invalid_locator"
+            )
+        return locator
+
+
+class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: set[tuple[int, str]] = set()
+        for form in self.forms:
+            data: dict[str, Any] = form.cleaned_data
+            if not data or data.get("DELETE"):
+                continue
+            key = (data["source"].pk, data["locator"])
+            if key in seen:
+                raise forms.ValidationError("The same source and locator are cited twice.", code="duplicate_citation")
+            seen.add(key)
+
+
+CitationFormSet = forms.formset_factory(CitationForm, formset=BaseCitationFormSet, extra=1, can_delete=True, max_num=50,
+                                        validate_max=True)

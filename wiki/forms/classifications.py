@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from classifier.taxonomy import VERDICT_LABELS, Mechanism, rubric_verdict
+from wiki.locators import is_valid_locator
+from wiki.models import Claim, Classification, Component, Source
+
+FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
+RUBRIC_LABELS = {verdict.value: label for verdict, label in VERDICT_LABELS.items()}
+
+
+class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Classification
+        fields = [
+            "component", "mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale",
+            "evidence_claim", "evidence_locator",
+        ]
+        widgets = {"rationale": forms.Textarea(attrs={"rows": 4})}
+
+    def __init__(self, *args: Any, source: Source, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.source = source
+        self.fields["component"].queryset = Component.objects.filter(source=source)
+        self.fields["component"].required = False
+        self.fields["component"].empty_label = "The whole work"
+        if self.instance.pk is not None:
+            self.fields["component"].disabled = True
+        self.fields["evidence_claim"].queryset = (
+            Claim.objects.current().filter(about=source).select_related("page").order_by("page__title", "position").distinct()
+        )
+        self.fields["evidence_claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+        self.fields["evidence_claim"].required = False
+
+    def clean_evidence_locator(self) -> str:
+        locator: str = self.cleaned_data["evidence_locator"].strip()
+        if locator and not is_valid_locator(locator):
+            raise forms.ValidationError(
+                f"“{locator}” is not a locator (p.3, pp.3-4, §3.1, §2.4、§3, Table 2, Fig. 3, Appendix B).", code="invalid_locator"
+            )
+        return locator
+
+    def rubric(self) -> str | None:
+        """The verdict the rubric gives for the submitted (or initial) facts."""
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else None
+        if data is None or "mechanism" not in data:
+            if self.instance.pk is None:
+                return None
+            return self.instance.rubric_verdict.value
+        return rubric_verdict(
+            **{name: bool(data.get(name)) for name in FACT_FIELDS},
+            mechanism=Mechanism(data["mechanism"]),
+            narrow=bool(data.get("narrow")),
+        ).value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        rubric = self.rubric() if cleaned.get("mechanism") else None
+        verdict = cleaned.get("verdict")
+        if rubric and verdict and verdict != rubric and not (cleaned.get("rationale") or "").strip():
+            self.add_error(
+                "rationale",
+                forms.ValidationError(
+                    f"The rubric gives “{RUBRIC_LABELS[rubric]}” for these facts; say why the verdict is “{RUBRIC_LABELS[verdict]}”.",
+                    code="rationale_required",
+                ),
+            )
+        component = cleaned.get("component")
+        if self.instance.pk is None:
+            taken = Classification.objects.filter(source=self.source, component=component).exists()
+            if taken:
+                self.add_error("component", forms.ValidationError("This work (or component) is classified already; edit that classification.", code="exists"))
+        return cleaned
+
+    def _post_clean(self) -> None:
+        self.instance.source = self.source
+        super()._post_clean()

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from wiki.models import Claim, Component, Contrast, Source
+
+
+class ContrastForm(forms.Form):
+    left = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label="One work")
+    left_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
+                                            label="…or one of its components")
+    right = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label="The other work")
+    right_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
+                                             label="…or one of its components")
+    axis = forms.CharField(max_length=300, help_text="What they differ on, e.g. “policy update vs external harness evolution”.")
+    claim = forms.ModelChoiceField(
+        queryset=Claim.objects.current().select_related("page").order_by("page__title", "position"), required=False,
+        label="Evidence claim",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        for side in ("left", "right"):
+            component = cleaned.get(f"{side}_component")
+            if component is not None and cleaned.get(side) is not None and component.source_id != cleaned[side].pk:
+                self.add_error(f"{side}_component", forms.ValidationError(
+                    f"“{component.name}” is a component of {component.source.short_name}, not of {cleaned[side].short_name}.",
+                    code="component_mismatch"))
+        if self.errors:
+            return cleaned
+        left, right = cleaned.get("left"), cleaned.get("right")
+        if left is not None and left == right and cleaned.get("left_component") == cleaned.get("right_component"):
+            raise forms.ValidationError("A work cannot be contrasted with itself; pick two works or two components.", code="same")
+        if Contrast.objects.filter(
+            left=left, left_component=cleaned.get("left_component"), right=right, right_component=cleaned.get("right_component")
+        ).exists():
+            raise forms.ValidationError("This contrast exists already.", code="exists")
+        return cleaned

@@ -1,0 +1,70 @@
+"""Saving a classification through the rubric; every change is kept with its before and after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+
+from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
+from wiki.services.changes import change_record
+
+TRACKED_FIELDS = (
+    "mechanism", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",
+    "narrow", "verdict", "rationale", "evidence_claim", "evidence_locator", "set_by",
+)
+
+
+def classification_snapshot(classification: Classification) -> dict[str, Any]:
+    """The tracked fields as JSON (the evidence claim by id)."""
+    snapshot: dict[str, Any] = {}
+    for name in TRACKED_FIELDS:
+        snapshot[name] = classification.evidence_claim_id if name == "evidence_claim" else getattr(classification, name)
+    return snapshot
+
+
+def _label(classification: Classification) -> str:
+    source = classification.source
+    return f"{source.short_name} — {classification.component.name}" if classification.component_id else source.short_name  # type: ignore[union-attr]
+
+
+@transaction.atomic
+def classification_save(
+    *,
+    source: Source,
+    fields: dict[str, Any],
+    user: object | None = None,
+    component: Component | None = None,
+    classification: Classification | None = None,
+    set_by: str = SetBy.EDITOR,
+) -> Classification:
+    """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed."""
+    if classification is None:
+        classification = Classification(source=source, component=component)
+        before: dict[str, Any] = {}
+    else:
+        classification = Classification.objects.select_for_update().get(pk=classification.pk)
+        before = classification_snapshot(classification)
+    for name, value in fields.items():
+        setattr(classification, name, value)
+    classification.set_by = set_by
+    classification.set_by_user = user if getattr(user, "pk", None) else None  # type: ignore[assignment]
+    classification.full_clean()
+    created = classification.pk is None
+    classification.save()
+    after = classification_snapshot(classification)
+    if before != after:
+        ClassificationChange.objects.create(
+            classification=classification, user=classification.set_by_user, before=before, after=after
+        )
+        changed = [name for name in TRACKED_FIELDS if before.get(name) != after.get(name)]
+        change_record(
+            kind=ChangeEvent.Kind.CLASSIFICATION,
+            action=ChangeEvent.Action.CREATED if created else ChangeEvent.Action.EDITED,
+            obj=classification, label=_label(classification),
+            url=reverse("wiki:classification-history", kwargs={"pk": classification.pk}),
+            summary=f"{after['mechanism']}, {after['verdict']}" + ("" if created else f" (changed {', '.join(changed)})"),
+            user=user,
+        )
+    return classification

@@ -1,0 +1,62 @@
+"""Adding, triaging and resolving open questions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
+from wiki.services.changes import change_record
+
+
+def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:
+    for name, value in fields.items():
+        setattr(question, name, value)
+    question.full_clean()
+    question.save()
+    question.claims.set([claim.pk for claim in claims])
+    question.sources.set([source.pk for source in sources])
+
+
+@transaction.atomic
+def question_create(
+    *, fields: dict[str, Any], claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: object | None = None
+) -> OpenQuestion:
+    question = OpenQuestion()
+    _apply(question, fields, claims, sources)
+    change_record(
+        kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.CREATED, obj=question, label=question.title,
+        url=question.get_absolute_url(), summary=f"{question.priority} priority", user=user,
+    )
+    return question
+
+
+@transaction.atomic
+def question_update(
+    *,
+    question: OpenQuestion,
+    fields: dict[str, Any],
+    claims: Sequence[Claim] = (),
+    sources: Sequence[Source] = (),
+    user: object | None = None,
+) -> OpenQuestion:
+    """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database)."""
+    question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
+    before = (question.status, question.priority, question.assignee_id)
+    _apply(question, fields, claims, sources)
+    after = (question.status, question.priority, question.assignee_id)
+    if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:
+        summary = "answered"
+    elif before != after:
+        summary = f"status {question.status}, priority {question.priority}" + (
+            f", assigned to {question.assignee.get_username()}" if question.assignee else ""
+        )
+    else:
+        summary = "details"
+    change_record(
+        kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.EDITED, obj=question, label=question.title,
+        url=question.get_absolute_url(), summary=summary, user=user,
+    )
+    return question

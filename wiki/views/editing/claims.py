@@ -1,0 +1,37 @@
+"""Editing a claim: status, citations (a formset, locators as typed) and the works it is about."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from wiki.forms.claims import CitationFormSet, ClaimForm
+from wiki.models import Claim
+from wiki.services.claims import CitationInput, claim_update
+from wiki.views.editing import editor_required
+
+
+@editor_required("wiki.change_claim")
+def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim.objects.with_citations(), pk=pk)
+    if request.method == "POST":
+        form = ClaimForm(request.POST)
+        formset = CitationFormSet(request.POST, prefix="citations")
+        if form.is_valid() and formset.is_valid():
+            citations = [
+                CitationInput(source=f.cleaned_data["source"], locator=f.cleaned_data["locator"], kind=f.cleaned_data["kind"])
+                for f in formset.forms
+                if f.cleaned_data and not f.cleaned_data.get("DELETE")
+            ]
+            claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
+                         about=list(form.cleaned_data["about"]), user=request.user)
+            messages.success(request, "Claim saved.")
+            return redirect(claim)
+    else:
+        form = ClaimForm(initial={"status": claim.status, "about": [s.pk for s in claim.about.all()]})
+        formset = CitationFormSet(
+            prefix="citations",
+            initial=[{"source": c.source_id, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],
+        )
+    return render(request, "wiki/edit/claim_form.html", {"claim": claim, "form": form, "formset": formset})

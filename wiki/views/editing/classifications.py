@@ -1,0 +1,88 @@
+"""Classifying a work (or component) through the rubric, with the classifier's suggestion alongside."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from wiki.forms.classifications import FACT_FIELDS, RUBRIC_LABELS, ClassificationForm
+from wiki.models import Classification, ClassificationChange, Component, SetBy, Source
+from wiki.services.classifications import classification_save
+from wiki.views.editing import editor_required
+from wiki.views.editing.suggestion import SuggestionCard, suggestion_card
+
+SAVED_FIELDS = ("mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale", "evidence_claim", "evidence_locator")
+SUGGESTED_FIELDS = ("mechanism", "verdict", "narrow", *FACT_FIELDS)
+
+
+def _set_by(data: dict[str, Any], card: SuggestionCard | None) -> str:
+    if card is not None and all(data.get(name) == card.values[name] for name in SUGGESTED_FIELDS):
+        return SetBy.CLASSIFIER
+    return SetBy.EDITOR
+
+
+def _handle(request: HttpRequest, *, source: Source, classification: Classification | None) -> HttpResponse:
+    component = classification.component if classification else None
+    if classification is None and request.GET.get("component"):
+        component = Component.objects.filter(source=source, slug=request.GET["component"]).first()
+    card = suggestion_card(source, component)
+    instance = classification or Classification(source=source, component=component)
+    if request.method == "POST" and "accept" in request.POST and card is not None:
+        # Without JavaScript, "Accept" fills the form from the suggestion; the editor still reviews and saves.
+        initial = {name: request.POST.get(name, "") for name in ("algorithm", "updated", "rationale", "evidence_locator",
+                                                                    "evidence_claim", "component")}
+        initial.update({k: v for k, v in card.values.items() if v != "" or k not in ("algorithm", "updated")})
+        form = ClassificationForm(initial=initial, instance=instance, source=source)
+    elif request.method == "POST":
+        form = ClassificationForm(request.POST, instance=instance, source=source)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved = classification_save(
+                    source=source, component=data.get("component") if classification is None else component,
+                    classification=classification, fields={name: data[name] for name in SAVED_FIELDS},
+                    user=request.user, set_by=_set_by(data, card),
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, "Classification saved.")
+                return redirect(saved.source)
+    else:
+        form = ClassificationForm(instance=instance, source=source,
+                                  initial={"component": component.pk} if component and classification is None else None)
+    return render(request, "wiki/edit/classification_form.html", {
+        "form": form, "source": source, "classification": classification, "card": card,
+        "rubric": form.rubric(), "rubric_label": RUBRIC_LABELS.get(form.rubric() or ""), "rubric_json": json.dumps(RUBRIC_LABELS),
+    })
+
+
+@editor_required("wiki.add_classification")
+def classification_create(request: HttpRequest, slug: str) -> HttpResponse:
+    return _handle(request, source=get_object_or_404(Source, slug=slug), classification=None)
+
+
+@editor_required("wiki.change_classification")
+def classification_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    classification = get_object_or_404(Classification.objects.with_related(), pk=pk)
+    return _handle(request, source=classification.source, classification=classification)
+
+
+def classification_history(request: HttpRequest, pk: int) -> HttpResponse:
+    classification = get_object_or_404(Classification.objects.select_related("source", "component"), pk=pk)
+    changes = Paginator(
+        ClassificationChange.objects.filter(classification=classification).select_related("user").order_by("-created_at", "-id"),
+        50,
+    ).get_page(request.GET.get("page"))
+    rows = []
+    for change in changes:
+        keys = sorted(set(change.before) | set(change.after))
+        rows.append((change, [(k, change.before.get(k), change.after.get(k)) for k in keys if change.before.get(k) != change.after.get(k)]))
+    return render(request, "wiki/edit/classification_history.html",
+                  {"classification": classification, "changes": changes, "rows": rows})

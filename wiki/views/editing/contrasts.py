@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from wiki.forms.contrasts import ContrastForm
+from wiki.services.contrasts import contrast_create
+from wiki.views.editing import editor_required
+
+
+@editor_required("wiki.add_contrast")
+def contrast_create_view(request: HttpRequest) -> HttpResponse:
+    form = ContrastForm(request.POST or None) if request.method == "POST" else ContrastForm(initial=request.GET.dict())
+    if request.method == "POST" and form.is_valid():
+        try:
+            contrast = contrast_create(**form.cleaned_data, user=request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"Contrast added: {contrast.axis}.")
+            return redirect(contrast.left)
+    return render(request, "wiki/edit/contrast_form.html", {"form": form})

@@ -1,0 +1,57 @@
+"""Adding, triaging and resolving open questions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
+from wiki.models import OpenQuestion, Page
+from wiki.services.questions import question_create, question_update
+from wiki.views.editing import editor_required
+
+M2M = ("claims", "sources")
+
+
+def _fields(form: QuestionForm) -> dict[str, object]:
+    return {name: form.cleaned_data[name] for name in QUESTION_FIELDS if name not in M2M}
+
+
+@editor_required("wiki.add_openquestion")
+def question_create_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = QuestionForm(request.POST)
+        if form.is_valid():
+            try:
+                question = question_create(fields=_fields(form), claims=list(form.cleaned_data["claims"]),
+                                           sources=list(form.cleaned_data["sources"]), user=request.user)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, "Question added to the queue.")
+                return redirect(question)
+    else:
+        page = Page.objects.filter(slug=request.GET.get("page", "")).only("id").first()
+        form = QuestionForm(initial={"page": page.pk if page else None})
+    return render(request, "wiki/edit/question_form.html", {"form": form, "question": None})
+
+
+@editor_required("wiki.change_openquestion")
+def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    question = get_object_or_404(OpenQuestion, pk=pk)
+    if request.method == "POST":
+        form = QuestionForm(request.POST, instance=OpenQuestion.objects.get(pk=pk))
+        if form.is_valid():
+            try:
+                question_update(question=question, fields=_fields(form), claims=list(form.cleaned_data["claims"]),
+                                sources=list(form.cleaned_data["sources"]), user=request.user)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, "Question saved.")
+                return redirect(question)
+    else:
+        form = QuestionForm(instance=question)
+    return render(request, "wiki/edit/question_form.html", {"form": form, "question": question})

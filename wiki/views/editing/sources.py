@@ -1,0 +1,89 @@
+"""Adding sources (BibTeX, arXiv, DOI or by hand) and editing them."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
+from wiki.models import Source
+from wiki.services.sources_import import (
+    SourceDraft,
+    SourceDuplicate,
+    draft_from_identifier,
+    source_create,
+    source_find_duplicate,
+    source_update,
+    sources_import_bibtex,
+)
+from wiki.views.editing import editor_required
+
+
+def _form_page(request: HttpRequest, *, import_form: SourceImportForm, form: SourceForm, status: int = 200,
+               duplicate: Source | None = None, note: str = "") -> HttpResponse:
+    return render(request, "wiki/edit/source_create.html",
+                  {"import_form": import_form, "form": form, "duplicate": duplicate or form.duplicate, "note": note},
+                  status=status)
+
+
+def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse:
+    entry = import_form.cleaned_data["entry"]
+    if entry.startswith("@"):
+        results = sources_import_bibtex(text=entry, user=request.user)
+        return render(request, "wiki/edit/source_import_results.html", {"results": results})
+    draft = draft_from_identifier(entry) or SourceDraft()
+    found = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi)
+    if found is not None:
+        return _form_page(request, import_form=import_form, form=SourceForm(), duplicate=found[0],
+                          note=f"This source exists already ({found[1]}).")
+    # Without network access the title cannot be fetched: the editor types it.
+    form = SourceForm(initial=draft.as_fields())
+    return _form_page(request, import_form=SourceImportForm(), form=form,
+                      note="The identifier is filled in below; type the title (and what else you know), then save.")
+
+
+@editor_required("wiki.add_source")
+def source_create_view(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _form_page(request, import_form=SourceImportForm(), form=SourceForm())
+    if "import" in request.POST:
+        import_form = SourceImportForm(request.POST)
+        if not import_form.is_valid():
+            return _form_page(request, import_form=import_form, form=SourceForm())
+        return _import(request, import_form)
+    form = SourceForm(request.POST)
+    if form.is_valid():
+        try:
+            source = source_create(draft=SourceDraft(**{name: form.cleaned_data[name] for name in SOURCE_FIELDS}),
+                                   user=request.user)
+        except SourceDuplicate as duplicate:
+            form.add_error(None, f"This source exists already ({duplicate.reason}).")
+            return _form_page(request, import_form=SourceImportForm(), form=form, duplicate=duplicate.source)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"Added “{source.short_name}”.")
+            return redirect(source)
+    return _form_page(request, import_form=SourceImportForm(), form=form)
+
+
+@editor_required("wiki.change_source")
+def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    source = get_object_or_404(Source, slug=slug)
+    form = SourceForm(request.POST or None, instance=source) if request.method == "POST" else SourceForm(instance=source)
+    if request.method == "POST" and form.is_valid():
+        # The form worked on a copy; the service re-reads nothing but compares against the saved row.
+        saved = Source.objects.get(pk=source.pk)
+        try:
+            source_update(source=saved, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS}, user=request.user)
+        except SourceDuplicate as duplicate:
+            form.add_error(None, f"This source exists already ({duplicate.reason}).")
+            form.duplicate = duplicate.source
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"Saved “{saved.short_name}”.")
+            return redirect(saved)
+    return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "duplicate": form.duplicate})

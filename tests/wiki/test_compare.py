@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_compare_table_has_a_column_per_work_and_marks_the_differing_fact(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert [c.name for c in response.context["comparison"].columns] == ["FACET", "SkillForge"]
+    assert '<tr class="differs row-rubric" data-row="rl_update">' in html
+    assert '<tr class=" row-rubric" data-row="interactive_env">' in html
+
+
+def test_compare_accepts_repeated_and_comma_separated_works(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare") + "?works=facet&works=skillforge,shepherd")
+
+    names = [c.name for c in response.context["comparison"].columns]
+    assert names[:2] == ["FACET", "SkillForge"] and len(names) == 4
+
+
+def test_compare_form_offers_checkboxes_and_keeps_the_chosen_ones_ticked(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:compare") + "?works=facet&q=skill").content.decode()
+
+    assert '<input type="checkbox" name="works" value="facet" checked>' in html
+    assert '<input type="checkbox" name="works" value="skillforge">' in html
+    assert 'value="webarena"' not in html
+
+
+def test_compare_csv_is_utf8_with_bom_and_a_filename(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="agentic-rl-comparison.csv"'
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["Property", "FACET", "SkillForge"]
+    by_label = {row[0]: row[1:] for row in rows}
+    assert by_label["RL optimisation updates the policy/parameters from the interaction outcome"] == ["no", "yes"]
+    assert by_label["Mechanism"] == ["SFT / distillation", "Policy gradient"]
+    assert "论文没有用环境回报更新 agent policy" in by_label["Evidence"][0]
+
+
+def test_compare_with_unknown_work_is_404_and_names_it(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare") + "?works=facet,atlantis")
+
+    assert response.status_code == 404
+    assert "“atlantis”" in response.content.decode()
+    assert client.get(reverse("wiki:compare") + "?works=facet,atlantis&format=csv").status_code == 404
+
+
+def test_compare_rejects_malformed_slugs_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare") + "?works=facet,<script>")
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'id="works-error"' in html and "Not a work slug: &lt;script&gt;" in html
+    assert "<script>" not in html.split("<main", 1)[1]
+
+
+def test_compare_without_works_shows_the_form(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:compare"))
+
+    assert response.status_code == 200
+    assert 'name="works"' in response.content.decode()

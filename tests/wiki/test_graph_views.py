@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from wiki.models import Citation, Claim, Contrast, Source
+from wiki.services.generate import wiki_generate
+
+pytestmark = pytest.mark.django_db
+
+
+def _svg(html: str, svg_id: str) -> str:
+    match = re.search(rf'<svg[^>]*id="{svg_id}".*?</svg>', html, re.DOTALL)
+    assert match, f"no svg #{svg_id}"
+    return match.group(0)
+
+
+def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"]))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(r'<tr class="differs[^"]*" data-row="rl_update">', html)
+    assert not re.search(r'<tr class="differs[^"]*" data-row="narrow">', html)
+    assert "策略更新 vs 外部 harness 演化" in html
+
+
+def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+
+    svg = _svg(html, "contrast-graph")
+    assert 'role="img"' in svg and 'aria-labelledby="contrast-graph-title contrast-graph-desc"' in svg
+    nodes = re.findall(r'<a href="([^"]+)" class="node-link" data-node="([^"]+)"', svg)
+    assert len(nodes) >= 4
+    assert ("/sources/recuris/", "source:recuris") in nodes
+    assert all(href.startswith("/") for href, _ in nodes)
+    assert re.search(r"<title>SkillForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → StarHarness</title>", svg)
+    assert 'id="contrast-graph-text"' in html and "<caption>Nodes</caption>" in html
+    assert 'id="legend-heading"' in html
+
+
+def test_contrast_view_shows_the_claims_with_their_locators(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:contrast", args=["facet", "skillforge"])).content.decode()
+
+    assert "SFT vs GRPO" in html
+    assert '<span class="locator">§3.1 / §5</span>' in html
+
+
+def test_contrast_of_shepherd_with_itself_sets_its_components_apart(client) -> None:  # type: ignore[no-untyped-def]
+    for url in (reverse("wiki:contrast", args=["shepherd", "shepherd"]), reverse("wiki:contrast-multi") + "?works=shepherd"):
+        html = client.get(url).content.decode()
+        assert "Shepherd Tree-GRPO" in html and "Shepherd supervisor" in html.replace("Supervisor", "supervisor")
+        assert "参数更新 vs 无参数更新" in html
+        assert re.search(r'<tr class="differs[^"]*" data-row="verdict">', html)
+
+
+def test_component_syntax_picks_one_component(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:contrast", args=["shepherd:tree-grpo", "facet"]))
+
+    assert response.status_code == 200
+    assert response.context["comparison"].columns[0].name.endswith("Tree-GRPO")
+    assert len(response.context["comparison"].columns) == 2
+
+
+def test_contrast_with_unknown_work_is_404_and_names_it(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:contrast", args=["skillforge", "no-such-work"]))
+
+    assert response.status_code == 404
+    assert "No work in the wiki is called “no-such-work”" in response.content.decode()
+
+
+def test_contrast_of_fewer_than_two_works_asks_for_more(client) -> None:  # type: ignore[no-untyped-def]
+    for url in (reverse("wiki:contrast-multi") + "?works=skillforge", reverse("wiki:contrast-multi")):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "Choose at least two works" in response.content.decode()
+        assert "<svg" not in response.content.decode().split("<main", 1)[1]
+
+
+def test_contrast_of_three_works(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:contrast-multi") + "?works=skillforge,starharness,recuris")
+
+    assert [c.name for c in response.context["comparison"].columns] == ["SkillForge", "StarHarness", "Recuris"]
+
+
+def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:graph-map"))
+
+    html = response.content.decode()
+    svg = _svg(html, "works-map")
+    assert re.search(r'data-node="source:skillforge">\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
+    assert re.search(r'data-node="source:facet">\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
+    assert svg.count('class="edge edge-contrasts"') >= 5
+    assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
+    assert "<caption>Edges</caption>" in html
+
+
+def test_map_filtered_by_mechanism_and_unknown_mechanism(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:graph-map") + "?mechanism=harness").content.decode()
+    assert "source:starharness" in html and "source:skillforge" not in _svg(html, "works-map")
+    assert client.get(reverse("wiki:graph-map") + "?mechanism=alchemy").status_code == 404
+
+
+def test_local_graph_view_filters_by_edge_type_and_depth(client) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"})
+    everything = client.get(url).content.decode()
+    cites_only = client.get(url + "?depth=1&edges=cites").content.decode()
+
+    assert 'class="edge edge-contrasts"' in everything
+    assert 'class="edge edge-contrasts"' not in cites_only and 'class="edge edge-cites"' in cites_only
+    assert 'value="cites"\n' in cites_only or re.search(r'value="cites"[^>]*checked', cites_only)
+
+
+def test_local_graph_of_a_component_and_unknown_nodes(client) -> None:  # type: ignore[no-untyped-def]
+    ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "shepherd/tree-grpo"}))
+    assert ok.status_code == 200 and "Tree-GRPO" in ok.content.decode()
+    assert client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "nope"})).status_code == 404
+    assert client.get(reverse("wiki:graph-local", kwargs={"kind": "planet", "key": "mars"})).status_code == 404
+
+
+def test_bad_local_graph_parameters_fall_back_and_say_so(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "agentic-rl"}) + "?depth=9&edges=telepathy")
+
+    assert response.status_code == 200
+    assert 'class="form-error"' in response.content.decode()
+
+
+def _grow_around_the_seed() -> None:
+    """Ten times the seed's rows, wired to SkillForge, StarHarness and the Agentic RL page, so N+1s would show."""
+    result = wiki_generate(works=300, claims=1500, pages=60, seed=99)
+    skillforge, starharness = Source.objects.get(slug="skillforge"), Source.objects.get(slug="starharness")
+    claims = result.claim_ids[:400]
+    Citation.objects.bulk_create(Citation(claim_id=c, source=skillforge, locator="p.1", position=9) for c in claims)
+    Claim.about.through.objects.bulk_create(Claim.about.through(claim_id=c, source_id=starharness.pk) for c in claims)
+    Contrast.objects.bulk_create(Contrast(left_id=s, right=skillforge, axis="generated") for s in result.source_ids[:200])
+
+
+URLS = [
+    ("wiki:contrast", {"left": "skillforge", "right": "starharness"}, ""),
+    ("wiki:contrast-multi", {}, "?works=shepherd,skillforge,starharness"),
+    ("wiki:graph-local", {"kind": "source", "key": "skillforge"}, "?depth=2"),
+    ("wiki:graph-local", {"kind": "page", "key": "agentic-rl"}, "?depth=2"),
+    ("wiki:graph-local", {"kind": "mechanism", "key": "policy_gradient"}, ""),
+    ("wiki:graph-map", {}, ""),
+    ("wiki:compare", {}, "?works=facet,skillforge,shepherd"),
+    ("wiki:compare", {}, "?works=facet,skillforge,shepherd&format=csv"),
+]
+
+
+def test_graph_views_run_as_many_queries_on_ten_times_the_data(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    small = {}
+    for name, kwargs, query in URLS:
+        url = reverse(name, kwargs=kwargs) + query
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        small[url] = len(captured.captured_queries)
+
+    _grow_around_the_seed()
+
+    for url, count in small.items():
+        with django_assert_num_queries(count):
+            assert client.get(url).status_code == 200

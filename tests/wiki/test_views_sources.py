@@ -129,6 +129,13 @@ def test_shepherd_has_one_card_per_component(client) -> None:  # type: ignore[no
     assert 'locator <span class="locator">§4.3</span>' in by_id["tree-grpo"]
 
 
+def test_each_contrast_links_to_the_side_by_side_view_of_its_two_subjects(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:source-detail", kwargs={"slug": "shepherd"})).content.decode()
+    url = reverse("wiki:contrast", kwargs={"left": "shepherd:tree-grpo", "right": "shepherd:supervisor-cro"})
+    assert f'href="{url}"' in content
+    assert client.get(url).status_code == 200
+
+
 def test_source_page_lists_citing_claims_with_locators_and_contrasts_both_ways(client) -> None:  # type: ignore[no-untyped-def]
     content = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
     claims = content.split('id="claims-heading"')[1].split("</section>")[0]

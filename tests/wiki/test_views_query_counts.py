@@ -109,7 +109,3 @@ def test_every_reader_view_runs_as_many_queries_on_ten_times_the_data(client, ed
     assert large == small
 
 
-
-def test_query_counts_are_small_constants(client) -> None:  # type: ignore[no-untyped-def]
-    counts = _query_counts(client)
-    assert max(counts.values()) <= 8, counts

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from classifier.lexicon import COMMON_TOKENS, PRONOUN, SUBJECT_STOPWORDS
 
@@ -38,6 +39,7 @@ CONTRAST = re.compile(
     r"\s*[“\"「](?P<a>[^”\"」]+)[”\"」]\s*(?:与|和|(?i:and|versus|vs\.?))\s*[“\"「](?P<b>[^”\"」]+)[”\"」]"
     r"\s*(?:的)?\s*(?:对照|对比|(?i:contrast))"
 )
+QUOTE = re.compile(r"[“\"「]")
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ def subject_tokens(subject: str) -> list[str]:
     return [p.lower() for p in _subject_parts(subject)]
 
 
+@lru_cache(maxsize=4096)
 def _token_pattern(token: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])", re.IGNORECASE)
 
@@ -138,6 +141,9 @@ def _mention_score(seg_text: str, subject: str, tokens: list[str]) -> float:
 def _contrast_side(text: str, seg: Segment, subject: str, tokens: list[str]) -> tuple[int, int] | None:
     """The contrast term that belongs to the subject, when the segment is a
     contrast sentence; a pronoun on the left carries the previous subject."""
+    # A contrast names its terms in quotes; without one, no need to search.
+    if not QUOTE.search(text, seg.start, seg.end):
+        return None
     m = CONTRAST.search(text, seg.start, seg.end)
     if not m:
         return None

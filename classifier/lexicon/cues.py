@@ -49,13 +49,22 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(PG, 3.5, r"DAPO|GSPO|VAPO|TRPO|A2C|A3C", facts=_ALGO_FACTS, algorithm="PPO-family", cs=True),
         *_cues(PG, 3.5, r"proximal policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="PPO"),
         *_cues(PG, 3.5, r"group relative policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="GRPO"),
-        *_cues(PG, 3.0, r"actor[- ]critic", facts=_ALGO_FACTS, algorithm="actor-critic"),
+        # A coined "<Name> Policy Optimization" is an RL algorithm whatever its name.
+        *_cues(PG, 3.5, r"(?:[A-Z][\w-]*\s+){1,4}Policy Optimi[sz]ation", facts=_ALGO_FACTS,
+               algorithm="policy optimisation", cs=True),
+        *_cues(PG, 3.0, r"actor[- ]critic|actor (?:network|model)", facts=_ALGO_FACTS, algorithm="actor-critic"),
         *_cues(PG, 3.0, r"policy[- ]gradients?|策略梯度", facts=_ALGO_FACTS, algorithm="policy gradient",
                word=False),
         *_cues(PG, 2.5, r"Q-learning|temporal[- ]difference|TD learning|Bellman|value-based RL",
                facts=_ALGO_FACTS, algorithm="value-based RL"),
+        # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
+        *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,7}?"
+               r"(?:with|via|using|through|by) (?:scaling |deep |online |end-to-end |outcome-based )?"
+               r"(?:RL|reinforcement learning)(?![\w-])",
+               facts=_RL_FACTS),
         *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
-               r"large-scale|agentic|outcome-based|asynchronous) (?:RL|reinforcement learning)",
+               r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
+               r"(?:RL|reinforcement learning)",
                facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5))),
         *_cues(PG, 2.0, r"reinforcement fine-tuning|RL fine-tuning|RL training|RL (?:算法|训练)|"
                r"RL-trained|trained with RL|train(?:ed|s|ing)? (?:\w+ ){0,3}(?:with|via|using) RL",
@@ -75,6 +84,10 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:model )?(?:parameters|weights)|gradient-free (?:optimi[sz]ation|fine-tuning)",
                word=False),
         # --- SFT and distillation -----------------------------------------
+        # A cold-start or warm-up SFT stage precedes the method; it is not the method.
+        *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
+               r"(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
+               facts=((UPDATE, -0.5),), algorithm="SFT"),
         *_cues(SFT, 4.0, r"rejection[- ]sampling fine-?tuning|RFT on|behaviou?r cloning|imitation learning|"
                r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
                algorithm="SFT"),
@@ -89,12 +102,15 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:trajectories|rationales|samples|solutions)|筛选.{0,8}轨迹|(?:expert|teacher|"
                r"successful|high-quality|correct|synthesi[sz]ed) (?:trajectories|demonstrations|"
                r"rationales)|teacher model|student model|微调", word=False),
+        *_cues(SFT, 2.5, r"(?:an?|the) fine-?tuned (?:[\w.-]+ ){0,2}(?:model|LLM|LM)s?|"
+               r"(?:with|via|using|through) supervised (?:learning|training)", algorithm="SFT"),
         *_cues(SFT, 0.8, r"fine-?tun(?:e|es|ed|ing)|trained on|training data|trajectory data|datasets? of "
                r"(?:\w+ )?trajectories"),
         # --- preference optimisation -------------------------------------
         *_cues(PREF, 4.0, r"DPO|KTO|ORPO|SimPO|IPO", algorithm="DPO-family", cs=True,
                facts=((UPDATE, 1.0),)),
-        *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
+        *_cues(PREF, 3.5, r"(?:(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) )?"
+               r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
                facts=((UPDATE, 1.0),), word=False),
         *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
                r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),
@@ -113,8 +129,18 @@ CUES: tuple[Cue, ...] = tuple(
         # --- harness, scaffold, prompting, skills and context -------------
         *_cues(HARNESS, 3.0, r"training[- ]free|tuning[- ]free|免训练|无需训练|without (?:any )?(?:additional )?"
                r"(?:training|fine-?tuning|parameter updates?|weight updates?|gradient updates?|updating "
-               r"(?:the )?(?:model|weights|parameters))|not by updating (?:model )?weights",
+               r"(?:the )?(?:model|weights|parameters))|not by updating (?:model )?weights|"
+               r"(?:requires?|needs?|with) no (?:additional |extra |further )?(?:training|fine-?tuning)|"
+               r"(?:weights|parameters) (?:of (?:the )?(?:[\w-]+ ){0,3})?(?:are|is|remain) never "
+               r"(?:changed|updated|modified)|without (?:modifying|changing|updating|touching) (?:the )?"
+               r"(?:model'?s? )?(?:weights|parameters)|no weight updates?",
                facts=((UPDATE, -3.0),), word=False),
+        *_cues(HARNESS, 3.0, r"(?:platform|framework|toolkit|library) for (?:the )?(?:development|building|"
+               r"creation|design|implementation) of (?:[\w-]+ ){0,3}agents|(?:platform|framework|toolkit) for "
+               r"(?:building|developing|creating|designing|implementing|orchestrating) (?:[\w-]+ ){0,3}agents|"
+               r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
+               r"(?:process|pipeline|workflow|procedure)", word=False),
+        *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG", word=False),
         *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
                r"linguistic feedback|skill (?:library|libraries|bank)|技能库|context (?:engineering|"
                r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
@@ -131,6 +157,10 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
         *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),
         # --- environments and benchmarks ---------------------------------
+        *_cues(ENVIRONMENT, 4.0, r"(?:do|does|did) not train (?:any )?(?:new )?(?:models?|agents?|policies)|"
+               r"(?:conduct|present|perform|report)\w* (?:a |an )?(?:(?:large-scale|systematic|comprehensive|"
+               r"extensive|controlled|empirical) )+(?:evaluation|study|analysis) of|evaluation (?:protocol|harness)",
+               facts=((UPDATE, -2.0),), word=False),
         *_cues(ENVIRONMENT, 4.0, r"只评测|仅评测|只评估|only evaluat(?:e|es|ed|ing)|eval(?:uation)?-only|"
                r"环境论文|evaluate[sd]? (?:\d+ |several |various |many |existing |state-of-the-art |"
                r"frontier |popular |leading )+(?:\w+ )?(?:LLMs|models|agents|systems)",
@@ -151,7 +181,12 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
                r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
                word=False),
-        *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|implementations? of|(?:various|multiple|several|"
+        *_cues(INFRA, 4.0, r"(?:framework|library|toolkit|platform|system|stack) for (?:[\w-]+ ){0,3}?"
+               r"(?:training|post-training|fine-tuning|optimi[sz]ing|improving) (?:[\w-]+ ){0,3}?(?:via|with|using) "
+               r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)", word=False),
+        *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you|you can (?:easily )?(?:build|train|run|deploy|plug|use)",
+               word=False),
+        *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
                r"different|popular) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
                r"(?:PPO|GRPO|DPO|REINFORCE|RLOO)(?:[\w ,+-]{0,60}(?:PPO|GRPO|DPO|REINFORCE|RLOO|variants))?",
                word=False),
@@ -163,6 +198,14 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
                r"asynchronous|GPUs?|系统", word=False),
         # --- facts without a mechanism -----------------------------------
+        *_cues(None, 0, r"(?:a |its |one )?single (?:final )?(?:answer|response|output|generation|completion|patch)|"
+               r"in (?:a single|one) (?:response|shot|pass)", facts=((STEP, -2.0), (ENV, -1.0)), word=False),
+        *_cues(None, 0, r"(?:two-player|zero-sum|constant-sum|general-sum|minimax) games?|game[- ]theor\w*",
+               facts=((ENV, -1.5),), word=False),
+        *_cues(None, 0, r"(?:process|step-level|step-wise|dense|intermediate|fine-grained) (?:rewards?|supervision)",
+               facts=((REWARD, 1.5),), role="assert", word=False),
+        *_cues(None, 0, r"invok(?:e|es|ing) (?:external )?(?:[\w-]+ ){0,2}(?:tools?|search|APIs?|systems?)",
+               facts=((ENV, 1.5), (STEP, 0.5)), word=False),
         *_cues(None, 0, r"single-turn|single-step|单轮|one-step|bandit", facts=((STEP, -2.0), (ENV, -1.0)),
                word=False),
         *_cues(None, 0, r"MATH|GSM8K|AIME", facts=((ENV, -1.0), (STEP, -0.5)), cs=True),
@@ -172,9 +215,9 @@ CUES: tuple[Cue, ...] = tuple(
                r"静态(?:数据|偏好)", facts=((ENV, -2.0),), word=False),
         *_cues(None, 0, r"(?:trajectory|episodic|environment|环境|轨迹) ?(?:return|reward|回报|奖励)s?",
                facts=((REWARD, 2.0), (ENV, 1.0), (STEP, 1.0)), word=False),
-        *_cues(None, 0, r"(?:web|browser|GUI|computer|mobile|phone|android|desktop|OS|terminal|coding|"
+        *_cues(None, 0, r"(?:web|browser|GUI(?![a-z])|computer|mobile|phone|android|desktop|OS|terminal|coding|"
                r"software|search|research|embodied|tool-use|tool-using|LLM|language|autonomous|"
-               r"interactive) agents?|computer[- ]use|CUA|GUI|浏览器|网页|终端|可执行|代码 ?Agent|"
+               r"interactive) agents?|computer[- ]use|CUA(?![a-z])|GUIs?(?![a-z])|浏览器|网页|终端|可执行|代码 ?Agent|"
                r"agent(?:ic)? tasks|decision-making tasks|interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
                r"operating systems?|sandbox(?:ed|es)?|沙箱|real (?:execution|environments?)|真实执行|"
                r"真实环境|执行闭环|execution feedback|code (?:execution|interpreter)|interpreter|executor|"
@@ -202,9 +245,9 @@ CUES: tuple[Cue, ...] = tuple(
                r"冻结[^。；]{0,20}(?:agent|智能体)[^。；]{0,40}(?:更新|训练)|"
                r"(?:updat|train|optimi[sz])\w* only (?:the|a) (?!agent|policy|model)[\w-]+",
                narrow=True, word=False),
-        *_cues(None, 0, r"较窄|narrow(?:er|ly)?|correction policy|guard policy|defen[cs]e policy|"
+        *_cues(None, 0, r"较窄|narrow(?:er|ly)?(?! (?:the|this|that|down|gaps?)\b)|(?:actor|acting|base|agent) (?:LLM|model|agent|policy) (?:itself )?(?:stays|remains|is kept|is) frozen|correction policy|guard policy|defen[cs]e policy|"
                r"propos(?:e|es|ing) (?:\w+ ){0,3}directions|提出.{0,12}方向|更新对象是|not the base agent|"
-               r"(?:auxiliary|proposer|critic|router|selector|editor) (?:policy|model)",
+               r"(?:auxiliary|proposer|router|selector|editor) (?:policy|model)",
                narrow=True, word=False),
     ]
 )

@@ -123,3 +123,16 @@ def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more() -> None:
 def test_labels_are_cut_by_display_width_counting_cjk_twice() -> None:
     assert shorten("SkillForge") == "SkillForge"
     assert shorten("论文没有用环境回报更新策略而是只做监督微调", limit=10) == "论文没有用…"
+
+
+def test_dropped_questions_are_left_out_of_neighbourhoods() -> None:
+    from tests.factories import make_question
+    from wiki.models import Page
+
+    page = Page.objects.get(slug="agentic-rl")
+    kept = make_question(page=page, title="Still open")
+    dropped = make_question(page=page, title="Dropped", status="dropped")
+    graph = local_graph("page:agentic-rl", depth=1, edge_types=[EdgeType.RAISES])
+
+    assert f"question:{kept.pk}" in graph
+    assert f"question:{dropped.pk}" not in graph

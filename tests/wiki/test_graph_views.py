@@ -164,3 +164,24 @@ def test_graph_views_run_as_many_queries_on_ten_times_the_data(client, django_as
     for url, count in small.items():
         with django_assert_num_queries(count):
             assert client.get(url).status_code == 200
+
+
+def test_page_and_source_views_draw_their_neighbourhood(client) -> None:  # type: ignore[no-untyped-def]
+    page_html = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    source_html = client.get(reverse("wiki:source-detail", kwargs={"slug": "skillforge"})).content.decode()
+
+    assert 'data-node="page:agentic-rl"' in _svg(page_html, "local-graph")
+    assert 'id="local-graph-text"' in page_html
+    svg = _svg(source_html, "local-graph")
+    assert 'data-node="source:recuris"' in svg and 'class="edge edge-contrasts"' in svg
+    assert reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) in source_html
+
+
+def test_page_neighbourhood_filters_by_edge_type_without_javascript(client) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
+    html = client.get(url + "?depth=1&edges=raises").content.decode()
+
+    svg = _svg(html, "local-graph")
+    assert 'class="edge edge-raises"' in svg
+    assert 'class="edge edge-contains"' not in svg and 'class="edge edge-links_to"' not in svg
+    assert '<form method="get" class="graph-filter">' in html

@@ -15,13 +15,15 @@ from django.db.models import Q
 from classifier.taxonomy import Mechanism
 from wiki.graph.build import NEIGHBOUR_LIMIT, _add_classification_rows, _add_contrast_rows, _CONTRAST_FIELDS, _decorate_sources, _SUBJECT_FIELDS
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id
-from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, Source, WikiLink
+from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, QuestionStatus, Source, WikiLink
 
 L = NEIGHBOUR_LIMIT
 ALL_EDGE_TYPES = frozenset(EdgeType)
 _Q_CLAIMS = OpenQuestion.claims.through
 _Q_SOURCES = OpenQuestion.sources.through
 _ABOUT = Claim.about.through
+# dropped questions are no longer part of the argument; they stay reachable from the queue
+DROPPED = QuestionStatus.DROPPED
 
 
 class UnknownNode(LookupError):
@@ -75,7 +77,7 @@ def _expand_pages(b: GraphBuilder, slugs: list[str], types: frozenset[EdgeType])
         )[:L]:
             b.edge(b.page(src, src_title), node_id("page", target), EdgeType.LINKS_TO)
     if EdgeType.RAISES in types:
-        for pk, title, slug in OpenQuestion.objects.filter(page__slug__in=slugs).values_list("id", "title", "page__slug")[:L]:
+        for pk, title, slug in OpenQuestion.objects.filter(page__slug__in=slugs).exclude(status=DROPPED).values_list("id", "title", "page__slug")[:L]:
             b.edge(node_id("page", slug), b.question(pk, title), EdgeType.RAISES)
 
 
@@ -92,10 +94,10 @@ def _expand_claims(b: GraphBuilder, ids: list[int], types: frozenset[EdgeType]) 
         for pk, slug, name in _ABOUT.objects.filter(claim_id__in=ids).values_list("claim_id", "source__slug", "source__short_name")[:L]:
             b.edge(node_id("claim", pk), b.source(slug, name), EdgeType.ABOUT)
     if EdgeType.RAISES in types:
-        for pk, qid, title in _Q_CLAIMS.objects.filter(claim_id__in=ids).values_list("claim_id", "openquestion_id", "openquestion__title")[:L]:
+        for pk, qid, title in _Q_CLAIMS.objects.filter(claim_id__in=ids).exclude(openquestion__status=DROPPED).values_list("claim_id", "openquestion_id", "openquestion__title")[:L]:
             b.edge(node_id("claim", pk), b.question(qid, title), EdgeType.RAISES)
     if EdgeType.ANSWERS in types:
-        for qid, title, pk in OpenQuestion.objects.filter(answer_claim_id__in=ids).values_list("id", "title", "answer_claim_id")[:L]:
+        for qid, title, pk in OpenQuestion.objects.filter(answer_claim_id__in=ids).exclude(status=DROPPED).values_list("id", "title", "answer_claim_id")[:L]:
             b.edge(node_id("claim", pk), b.question(qid, title), EdgeType.ANSWERS)
 
 
@@ -130,7 +132,7 @@ def _expand_subjects(b: GraphBuilder, slugs: list[str], components: list[tuple[s
         )[:L]:
             b.edge(_claim(b, pk, text, page_slug, anchor), node_id("source", slug), EdgeType.ABOUT)
     if EdgeType.RAISES in types:
-        for qid, title, slug in _Q_SOURCES.objects.filter(source__slug__in=slugs).values_list(
+        for qid, title, slug in _Q_SOURCES.objects.filter(source__slug__in=slugs).exclude(openquestion__status=DROPPED).values_list(
             "openquestion_id", "openquestion__title", "source__slug"
         )[:L]:
             b.edge(node_id("source", slug), b.question(qid, title), EdgeType.RAISES)

@@ -1,6 +1,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from wiki.graph.context import local_graph_for
 from wiki.models import OpenQuestion, Page, WikiLink
 
 
@@ -12,5 +13,6 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "wiki/page_detail.html",
-        {"page": page, "backlinks": backlinks, "questions": OpenQuestion.objects.unresolved().filter(page=page).queue()},
+        {"page": page, "backlinks": backlinks, "questions": OpenQuestion.objects.unresolved().filter(page=page).queue(),
+         "local_graph": local_graph_for(request, f"page:{slug}")},
     )

@@ -3,6 +3,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from wiki.filters import SourceFilter
+from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
 
 PER_PAGE = 100
@@ -28,5 +29,6 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "claims": Claim.objects.citing(source.pk),
             "contrasts": Contrast.objects.with_related().involving([source.pk]),
             "questions": OpenQuestion.objects.queue().filter(sources=source),
+            "local_graph": local_graph_for(request, f"source:{slug}"),
         },
     )

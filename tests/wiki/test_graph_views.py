@@ -185,3 +185,10 @@ def test_page_neighbourhood_filters_by_edge_type_without_javascript(client) -> N
     assert 'class="edge edge-raises"' in svg
     assert 'class="edge edge-contains"' not in svg and 'class="edge edge-links_to"' not in svg
     assert '<form method="get" class="graph-filter">' in html
+
+
+def test_depth_alone_keeps_every_edge_type_ticked(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) + "?depth=2").content.decode()
+
+    ticked = re.findall(r'<input type="checkbox" name="edges" value="(\w+)"[^>]*checked', html)
+    assert len(ticked) == 9

@@ -106,8 +106,13 @@ class LocalGraph:
 
 def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
     """The local graph around ``center`` as the request's ``depth`` and ``edges`` ask; None when the centre does not exist."""
-    form = LocalGraphForm(request.GET if ("depth" in request.GET or "edges" in request.GET) else None,
-                          initial={"depth": 1, "edges": [t.value for t in EdgeType]})
+    data = None
+    if "depth" in request.GET or "edges" in request.GET:
+        data = request.GET.copy()
+        if not data.getlist("edges"):
+            # no box ticked reads as "every type", and the form shows it that way
+            data.setlist("edges", [t.value for t in EdgeType])
+    form = LocalGraphForm(data, initial={"depth": 1, "edges": [t.value for t in EdgeType]})
     depth, edges = 1, None
     if form.is_bound and form.is_valid():
         depth, edges = form.cleaned_data["depth"], form.cleaned_data["edges"] or None

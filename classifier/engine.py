@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 
 from classifier.lexicon import CUE_BY_GROUP, Cue, scan
-from classifier.negation import Negation, NegationScopes
+from classifier.negation import COMPARED, Negation, NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
-from classifier.text import focus, is_chinese, working_text
+from classifier.text import focus, is_chinese, segments, working_text
 
 # When scores tie, the mechanism that claims more wins.
 PRIORITY: tuple[Mechanism, ...] = (
@@ -66,24 +66,69 @@ EN_FACT = {
 MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
 
 
+# An English abstract sets the problem before it speaks of itself: a
+# sentence about what existing, prior or current work does ("Current LLMs
+# often undergo SFT"), without "we", "this paper" or the work's name, weighs
+# less towards the mechanism. (Discounting every sentence before the first
+# "we" was tried and lost more than it won.)
+AUTHORIAL = re.compile(
+    r"(?i)(?<![A-Za-z])(?:we|our|us|here|this (?:paper|work|study|report|article|project|repository|library|"
+    r"framework|toolkit|benchmark)|in this (?:paper|work))(?![A-Za-z])"
+)
+BACKGROUND = re.compile(
+    r"(?i)(?<![A-Za-z])(?:(?:existing|current|prior|previous|conventional|traditional|typical|most) (?:[\w-]+ ){0,3}?"
+    r"(?:methods|approaches|work|works|agents|models|LLMs|systems|techniques|research|efforts|pipelines|practices?|"
+    r"paradigms?|frameworks|solutions)|recent (?:work|works|approaches|advances|methods|studies|efforts|research|"
+    r"progress)|(?:is|are) typically|often (?:rely|relies|follow|follows|use|uses|undergo|undergoes|require|"
+    r"requires))(?![A-Za-z])"
+)
+BACKGROUND_WEIGHT = 0.4
+
+
+def _background(work: str, subject: str | None) -> list[tuple[int, int]]:
+    """Spans of the English sentences that describe other work or the problem."""
+    sentences: dict[int, tuple[int, int]] = {}
+    for seg in segments(work):
+        start, end = sentences.get(seg.sentence, (seg.start, seg.end))
+        sentences[seg.sentence] = (min(start, seg.start), max(end, seg.end))
+    name = (
+        re.compile(rf"(?<![A-Za-z0-9]){re.escape(subject.strip())}(?![A-Za-z0-9])", re.IGNORECASE)
+        if subject and subject.strip()
+        else None
+    )
+    return [
+        (a, b)
+        for a, b in sentences.values()
+        if BACKGROUND.search(work, a, b)
+        and not AUTHORIAL.search(work, a, b)
+        and not (name and name.search(work, a, b))
+    ]
+
+
 @dataclass(frozen=True)
 class _Hit:
     start: int
     end: int
     cue: Cue
     negation: Negation | None
+    background: bool = False
 
     @property
     def sign(self) -> float:
         return -self.negation.strength if self.negation else 1.0
 
+    @property
+    def scale(self) -> float:
+        return BACKGROUND_WEIGHT if self.background else 1.0
 
-def _hits(work: str, scopes: NegationScopes) -> list[_Hit]:
+
+def _hits(work: str, scopes: NegationScopes, background: list[tuple[int, int]]) -> list[_Hit]:
     hits: list[_Hit] = []
     for m in scan(work):
         cue = CUE_BY_GROUP[m.lastgroup or ""]
         if cue.role != "name":
-            hits.append(_Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end())))
+            aside = any(a <= m.start() < b for a, b in background)
+            hits.append(_Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end()), aside))
     return hits
 
 
@@ -95,11 +140,16 @@ def _choose_mechanism(hits: list[_Hit]) -> tuple[Mechanism, dict[Mechanism, floa
     scores = {m: 0.0 for m in PRIORITY}
     for hit in hits:
         if hit.cue.mechanism is not None and hit.cue.weight:
-            scores[hit.cue.mechanism] += hit.cue.weight * hit.sign
-    for hit in hits:
-        if hit.cue.algorithm and hit.negation is None and hit.cue.mechanism is not None:
-            scores[hit.cue.mechanism] += ALGORITHM_BONUS.get(hit.cue.mechanism, 1.0)
-            break
+            scores[hit.cue.mechanism] += hit.cue.weight * hit.sign * hit.scale
+    # The bonus goes to the work's own named algorithm, never one in the
+    # background; an RL or preference objective takes it from SFT, which is
+    # then a stage or a baseline ("SFT ... ORPO", "SFT cold start, then GRPO").
+    named = [h for h in hits if h.cue.algorithm and h.negation is None and not h.background and h.cue.mechanism]
+    first = named[0] if named else None
+    if first is not None and first.cue.mechanism is Mechanism.SFT_DISTILLATION:
+        first = next((h for h in named if h.cue.mechanism in ALGORITHM_BONUS), first)
+    if first is not None and first.cue.mechanism is not None:
+        scores[first.cue.mechanism] += ALGORITHM_BONUS.get(first.cue.mechanism, 1.0)
     best = max(PRIORITY, key=lambda m: (scores[m], -PRIORITY.index(m)))
     if scores[best] <= 0:
         best = Mechanism.HARNESS
@@ -111,6 +161,8 @@ def _fact_scores(hits: list[_Hit]) -> dict[Fact, float]:
     for hit in hits:
         if hit.cue.role == "assert" and hit.negation:
             continue
+        if hit.negation and hit.negation.strength == COMPARED:
+            continue  # a baseline's or a measured system's facts are not the work's
         for fact, weight in hit.cue.facts:
             # A negated "no X" cue turns round; a negated denial is weak.
             scores[fact] += weight * hit.sign if weight > 0 or not hit.negation else -weight * 0.3
@@ -209,7 +261,7 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
     """
     work = working_text(text, focus(text, subject))
     scopes = NegationScopes(work)
-    hits = _hits(work, scopes)
+    hits = _hits(work, scopes, [] if is_chinese(text) else _background(work, subject))
     mechanism, scores = _choose_mechanism(hits)
     values, fact_evidence = _facts(text, hits, mechanism)
     narrow = any(h.cue.narrow and not h.negation for h in hits)

@@ -19,6 +19,11 @@ from classifier.lexicon import NEGATION, SCOPE_BREAK
 from classifier.text import CLAUSE_END
 
 WINDOW = 48
+# A comparison names its baseline right after the trigger; a preposition
+# ("on MATH", "with fewer updates") goes back to the work itself.
+COMPARE_STOP = re.compile(r"(?i)(?<![A-Za-z])(?:on|in|across|with|by|while|at|using|from|under|when)(?![A-Za-z])")
+# A cue under a comparison ("outperforms PPO") neither counts for nor against.
+COMPARED = 0.0
 WEAK = frozenset({"不等于", "即使", "即便", "unlike", "even if", "even though"})
 CLASSING_VERB = re.compile(
     r"归为|属于|写成|标成|标为|视为|算作|当作|等同于|(?i:classified as|counted as|regarded as|"
@@ -44,9 +49,12 @@ class NegationScopes:
         self._clause_ends = [m.start() for m in CLAUSE_END.finditer(text)]
         self._before: list[tuple[int, int, str]] = []
         self._after: list[tuple[int, int, str]] = []
+        self._compare: set[int] = set()
         for m in NEGATION.finditer(text):
-            bucket = self._before if m.lastgroup == "before" else self._after
+            bucket = self._after if m.lastgroup == "after" else self._before
             bucket.append((m.start(), m.end(), m.group()))
+            if m.lastgroup == "compare":
+                self._compare.add(m.start())
         self._breaks = [m.start() for m in SCOPE_BREAK.finditer(text)]
         self._verbs = [(m.start(), m.end()) for m in CLASSING_VERB.finditer(text)]
 
@@ -76,8 +84,10 @@ class NegationScopes:
                 continue
             if t_start < clause_start:
                 break
+            if t_start in self._compare and COMPARE_STOP.search(self._text, t_end, start):
+                continue  # "outperforms PPO on MATH": the benchmark is the work's own
             if self._reaches(t_end, start, clause_end):
-                strength = 0.5 if word.lower() in WEAK else 1.0
+                strength = COMPARED if t_start in self._compare else 0.5 if word.lower() in WEAK else 1.0
                 return Negation(t_start, t_end, word, strength)
         for t_start, t_end, word in self._after:
             if end <= t_start <= end + 2 and t_start <= clause_end:

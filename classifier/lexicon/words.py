@@ -14,6 +14,14 @@ NEGATION = re.compile(
     r"aren't|won't|even if|even though|bypass(?:es|ing)?|eliminat(?:e|es|ing) the need (?:for|of)|"
     r"(?:need|needs) no|free of|absent)(?![A-Za-z])))"
     r"|(?P<after>(?i:-free(?![A-Za-z])|保持冻结|remains? frozen|are (?:kept )?frozen))"
+    # Comparisons and objects of evaluation: what follows is a baseline or
+    # the thing measured, not the work's own method ("outperforms PPO",
+    # "gains over SFT models", "a benchmark for evaluating multi-turn RL").
+    r"|(?P<compare>(?i:(?<![A-Za-z])(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|"
+    r"compar(?:e|es|ed|ing) (?:to|with|against)|in comparison (?:to|with)|relative to|than|"
+    r"(?:improvements?|gains?|advantages?)(?: of [^,.;]{1,30}?)? over|baselines? (?:such as|like|including|for)|"
+    r"baseline results for|for (?:evaluating|benchmarking|measuring|assessing)|to (?:evaluate|benchmark|"
+    r"measure|assess))(?![A-Za-z])))"
 )
 
 # Conjunctions after which a negation no longer reaches.

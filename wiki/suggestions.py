@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from classifier import Suggestion, classify
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from classifier import Span, Suggestion, classify
 from wiki.models import Citation, Claim, Classification, Source
 
 
@@ -54,6 +57,10 @@ class SuggestionView:
     def disagrees(self) -> bool:
         return bool(self.disagrees_on)
 
+    @property
+    def highlighted(self) -> SafeString:
+        return highlight(self.text, self.suggestion.evidence)
+
 
 def suggest(*, source: Source, component_name: str | None, claim_texts: list[str]) -> tuple[str, Suggestion]:
     text = "\n".join(part for part in [source.abstract, *claim_texts] if part)
@@ -72,3 +79,26 @@ def compare(classification: Classification | None, *, source: Source, claim_text
     return SuggestionView(
         subject=subject_name(source, component_name), text=text, suggestion=suggestion, disagrees_on=tuple(differences)
     )
+
+
+def highlight(text: str, spans: Sequence[Span]) -> SafeString:
+    """``text`` escaped, with each evidence span in ``<mark>`` (a span overlapping an earlier one is left out)."""
+    parts: list[str] = []
+    cursor = 0
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if span.start < cursor or span.end > len(text) or span.start >= span.end:
+            continue
+        parts.append(escape(text[cursor : span.start]))
+        css = "negated" if span.negated else ""
+        parts.append(f'<mark class="{css}" title="{escape(span.decides)}">{escape(text[span.start : span.end])}</mark>')
+        cursor = span.end
+    parts.append(escape(text[cursor:]))
+    return mark_safe("".join(parts))  # noqa: S308 - every part is escaped
+
+
+def suggestions_for_source(source: Source, classifications: Sequence[Classification]) -> list[SuggestionView]:
+    """One suggestion beside each classification of ``source`` (or one alone when it has none)."""
+    texts = texts_about([source.pk]).get(source.pk, [])
+    if not classifications:
+        return [compare(None, source=source, claim_texts=texts)]
+    return [compare(classification, source=source, claim_texts=texts) for classification in classifications]

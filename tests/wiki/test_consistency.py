@@ -76,3 +76,27 @@ def test_report_runs_a_fixed_number_of_queries(client, seed: None, django_assert
         response = client.get(url)
     assert "Bulk59-RL" in response.content.decode()
     assert len(large.captured_queries) == len(small.captured_queries)
+
+
+@pytest.mark.django_db
+def test_source_page_shows_the_suggestion_beside_the_editor_classification(client, seed: None) -> None:
+    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
+    assert "Classifier suggestion" in html
+    assert "Agrees with the editor" in html
+    assert "<mark" in html and "SFT" in html
+
+
+@pytest.mark.django_db
+def test_source_page_marks_a_disagreement(client, seed: None) -> None:
+    Classification.objects.filter(source__slug="webarena").update(verdict="strict", mechanism="policy_gradient")
+    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "webarena"})).content.decode()
+    assert "Disagrees with the editor" in html
+    assert "mechanism and verdict" in html
+
+
+@pytest.mark.django_db
+def test_unclassified_source_gets_a_suggestion_alone(client, seed: None) -> None:
+    make_source(slug="lonely", short_name="Lonely", abstract="We train the web agent with PPO on WebArena tasks using the task success reward.")
+    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"})).content.decode()
+    assert "not classified yet" in html
+    assert "Classifier suggestion" in html and "PPO" in html

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
+from wiki.suggestions import suggestions_for_source
 
 PER_PAGE = 100
 
@@ -20,12 +21,14 @@ def source_list(request: HttpRequest) -> HttpResponse:
 
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(Source, slug=slug)
+    classifications = list(Classification.objects.for_cards().filter(source=source))
     return render(
         request,
         "wiki/source_detail.html",
         {
             "source": source,
-            "classifications": Classification.objects.for_cards().filter(source=source),
+            "cards": zip(classifications, suggestions_for_source(source, classifications)),
+            "unclassified_suggestion": None if classifications else suggestions_for_source(source, [])[0],
             "claims": Claim.objects.citing(source.pk),
             "contrasts": Contrast.objects.with_related().involving([source.pk]),
             "questions": OpenQuestion.objects.queue().filter(sources=source),

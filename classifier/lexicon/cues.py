@@ -84,6 +84,10 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:model )?(?:parameters|weights)|gradient-free (?:optimi[sz]ation|fine-tuning)",
                word=False),
         # --- SFT and distillation -----------------------------------------
+        # A qualified preference optimisation is still one ("distilled DPO"); listed
+        # before the SFT words so "distilled" does not take it.
+        *_cues(PREF, 3.5, r"(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) "
+               r"(?:direct )?preference optimi[sz]ation", algorithm="DPO-family", facts=((UPDATE, 1.0),)),
         # A cold-start or warm-up SFT stage precedes the method; it is not the method.
         *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
                r"(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
@@ -109,8 +113,7 @@ CUES: tuple[Cue, ...] = tuple(
         # --- preference optimisation -------------------------------------
         *_cues(PREF, 4.0, r"DPO|KTO|ORPO|SimPO|IPO", algorithm="DPO-family", cs=True,
                facts=((UPDATE, 1.0),)),
-        *_cues(PREF, 3.5, r"(?:(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) )?"
-               r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
+        *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
                facts=((UPDATE, 1.0),), word=False),
         *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
                r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),

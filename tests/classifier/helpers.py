@@ -10,6 +10,8 @@ DATA = Path(__file__).parent / "data"
 # A copy of /work/shared/eval/classification_dev.json, the works the seed page judges.
 DEV_SET = DATA / "classification_dev.json"
 ENGLISH_SET = DATA / "english_abstracts.json"
+# Written after the rules, never tuned against before it was measured: the generality check.
+HELDOUT_SET = DATA / "english_heldout.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:

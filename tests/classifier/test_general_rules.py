@@ -1,0 +1,176 @@
+"""One test per general English rule added for generality (held-out set)."""
+
+import pytest
+
+from classifier import Fact, FactValue, Mechanism, Verdict, classify
+from classifier.lexicon import scan
+
+
+def _fact(text: str, fact: Fact, subject: str | None = None) -> FactValue:
+    return next(f.value for f in classify(text, subject).facts if f.fact is fact)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We propose Duplicating Sampling Policy Optimization, in which the web agent calls search tools over "
+        "many turns and is rewarded for a correct final answer.",
+        "Our Clipped Trajectory Policy Optimization trains the agent in the ALFWorld environment with episodic "
+        "task success as reward.",
+    ],
+)
+def test_a_coined_policy_optimization_name_is_an_rl_algorithm(text: str) -> None:
+    s = classify(text)
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_training_through_reinforcement_learning_is_the_works_own_objective() -> None:
+    s = classify(
+        "We present a framework for end-to-end training of deep research agents through scaling "
+        "reinforcement learning in real-world environments with web search tools and answer rewards; "
+        "a multi-agent architecture extracts page content."
+    )
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_actor_and_critic_networks_are_actor_critic() -> None:
+    s = classify("We treat the code-generating LM as an actor network and train a critic network that "
+                 "predicts the functional correctness of generated programs.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.algorithm == "actor-critic"
+
+
+def test_a_cold_start_sft_stage_does_not_make_the_work_sft() -> None:
+    s = classify("Our pipeline uses a rejection sampling fine-tuning cold start followed by agentic RL "
+                 "training in which the web agent interacts with search tools and is rewarded for correctness.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_released_fine_tuned_model_is_sft() -> None:
+    s = classify("We release Toolsmith, a finetuned LLaMA-based model that writes accurate API calls.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_fine_tuning_with_supervised_learning_is_sft() -> None:
+    s = classify("We run an expert agent on the tasks, keep the resolved runs and fine-tune the model on them "
+                 "with supervised learning.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_a_qualified_preference_optimization_is_preference_optimization() -> None:
+    s = classify("Starting from outputs ranked by a teacher, we apply distilled direct preference optimization "
+                 "to learn a chat model from a teacher's rankings.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "TextOpt backpropagates textual feedback to improve the prompts of a compound AI system, while the "
+        "weights of the underlying models are never changed.",
+        "The framework requires no additional training: it adds an agentic search workflow to the reasoning "
+        "model's prompt.",
+    ],
+)
+def test_weights_that_never_change_mean_harness(text: str) -> None:
+    s = classify(text)
+    assert s.mechanism is Mechanism.HARNESS
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_a_platform_for_building_agents_is_a_harness() -> None:
+    s = classify("We introduce a platform for the development of AI agents that write code, use a command line "
+                 "and browse the web, with sandboxed execution and many benchmarks.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_a_fixed_multi_phase_pipeline_is_a_harness() -> None:
+    s = classify("Our approach employs a simplistic three-phase process of localization, repair and patch "
+                 "validation for software agents.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_an_evaluation_study_that_trains_nothing_is_environment() -> None:
+    s = classify("We conduct a large-scale evaluation of 18 released agents across 12 held-out environments. "
+                 "We do not train any new models; we vary tool interfaces and horizons.")
+    assert s.mechanism is Mechanism.ENVIRONMENT
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_a_framework_for_training_agents_via_rl_is_infrastructure() -> None:
+    s = classify("AgentKit is an open-source framework for post-training language agents via reinforcement "
+                 "learning: you can build custom environments and a trainer plugs into RL backends for PPO "
+                 "and GRPO-style updates.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_a_single_final_answer_is_not_multi_step() -> None:
+    text = "Each population member's fitness is the accuracy of its single final answer on countdown problems."
+    assert _fact(text, Fact.MULTI_STEP) is FactValue.FALSE
+
+
+def test_a_game_theoretic_formulation_is_not_an_environment() -> None:
+    s = classify("We treat alignment as a constant-sum two-player game and propose Self-Play Preference "
+                 "Optimization, iterative policy updates that approximate the Nash equilibrium, unlike DPO.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_without_process_rewards_still_leaves_the_outcome_reward() -> None:
+    text = ("We train the model with outcome-based RL to invoke external search systems during reasoning, "
+            "without requiring process rewards.")
+    assert _fact(text, Fact.VERIFIABLE_REWARD) is FactValue.TRUE
+    assert classify(text).verdict is Verdict.STRICT
+
+
+def test_gui_is_a_word_not_a_prefix() -> None:
+    found = [m.group() for m in scan("Keeping simplicity as a guiding principle, evolution guided search.")]
+    assert not any(f.lower() == "gui" for f in found)
+
+
+def test_to_narrow_the_gap_is_not_a_narrow_update() -> None:
+    s = classify("To narrow the gap, we train the LLM agent with PPO in the Overcooked environment with "
+                 "multi-step episodes and the game score as reward.")
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_frozen_actor_with_a_trained_helper_is_narrow() -> None:
+    s = classify("We learn a retrospective model with policy gradient from environment rewards across multi-step "
+                 "tasks in ALFWorld; it rewrites the agent prompt while the actor LLM itself stays frozen.")
+    assert s.verdict is Verdict.STRICT_NARROW
+
+
+@pytest.mark.parametrize(
+    ("text", "mechanism"),
+    [
+        ("Our DPO-trained agent outperforms PPO and GRPO baselines on WebShop.",
+         Mechanism.PREFERENCE_OPTIMIZATION),
+        ("We apply GRPO with a tool-use reward and obtain a 15% gain over SFT models on tool benchmarks.",
+         Mechanism.POLICY_GRADIENT),
+        ("We introduce a benchmark for evaluating multi-turn RL for LLMs and report baseline results for PPO "
+         "and filtered behaviour cloning.", Mechanism.ENVIRONMENT),
+    ],
+)
+def test_what_is_compared_against_does_not_decide(text: str, mechanism: Mechanism) -> None:
+    assert classify(text).mechanism is mechanism
+
+
+def test_a_comparison_stops_at_a_preposition() -> None:
+    # "on MATH and GSM8K" is the work's own single-turn setting, not part of the baseline.
+    text = "Our method outperforms PPO on MATH and GSM8K with fewer updates."
+    assert _fact(text, Fact.INTERACTIVE_ENV) is FactValue.FALSE
+
+
+def test_a_sentence_about_current_practice_weighs_less() -> None:
+    s = classify("Current LLMs often undergo supervised fine-tuning to acquire tool use and struggle to "
+                 "generalize. We train LLMs for tool selection with reinforcement learning.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_an_rl_algorithm_takes_the_algorithm_bonus_from_sft() -> None:
+    s = classify("Supervised fine-tuning remains imperative for preference alignment; we introduce ORPO, "
+                 "a monolithic preference optimization that needs no SFT phase.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION

@@ -57,6 +57,10 @@ CUES: tuple[Cue, ...] = tuple(
                word=False),
         *_cues(PG, 2.5, r"Q-learning|temporal[- ]difference|TD learning|Bellman|value-based RL",
                facts=_ALGO_FACTS, algorithm="value-based RL"),
+        # "we propose a novel RL algorithm": the work's own objective.
+        *_cues(PG, 3.5, r"(?:propos|introduc|present|develop|design)\w* (?:a |an |our )?(?:(?:novel|new|simple|"
+               r"principled|scalable|efficient|general) )*(?:[\w-]+ ){0,2}?(?:RL|reinforcement learning) "
+               r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
         # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
         *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,7}?"
                r"(?:with|via|using|through|by) (?:scaling |deep |online |end-to-end |outcome-based )?"
@@ -139,7 +143,7 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:model'?s? )?(?:weights|parameters)|no weight updates?",
                facts=((UPDATE, -3.0),), word=False),
         *_cues(HARNESS, 3.0, r"(?:platform|framework|toolkit|library) for (?:the )?(?:development|building|"
-               r"creation|design|implementation) of (?:[\w-]+ ){0,3}agents|(?:platform|framework|toolkit) for "
+               r"creation|design|implementation) of (?:[\w-]+ ){0,4}agents|(?:platform|framework|toolkit) for "
                r"(?:building|developing|creating|designing|implementing|orchestrating) (?:[\w-]+ ){0,3}agents|"
                r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
                r"(?:process|pipeline|workflow|procedure)", word=False),
@@ -239,7 +243,7 @@ CUES: tuple[Cue, ...] = tuple(
                r"rule-based|sparse|binary|scalar|成功轨迹|终局|判分|returns",
                facts=((REWARD, 1.5),), word=False),
         *_cues(None, 0, r"(?:update[sd]?|updating|optimi[sz]e[sd]?|optimi[sz]ing|train(?:s|ed|ing)?) "
-               r"(?:the |its |their )?(?:\w+[- ]){0,3}(?:policy|policies|parameters|weights)|"
+               r"(?:the |its |their )?(?:\w+[- ]){0,3}(?:policy(?![- ]gradient)|policies|parameters|weights)|"
                r"(?:policy|parameter|weight|gradient) updates?|参数更新|策略更新|更新.{0,16}(?:策略|参数|policy)|"
                r"(?:策略|policy).{0,8}更新", facts=((UPDATE, 1.5),), word=False),
         # --- narrow update targets ---------------------------------------

@@ -174,3 +174,30 @@ def test_an_rl_algorithm_takes_the_algorithm_bonus_from_sft() -> None:
     s = classify("Supervised fine-tuning remains imperative for preference alignment; we introduce ORPO, "
                  "a monolithic preference optimization that needs no SFT phase.")
     assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+
+
+def test_proposing_a_novel_rl_algorithm_outweighs_a_side_benchmark() -> None:
+    s = classify("To study this, we first introduce a new benchmark where an LLM agent collaborates with a human "
+                 "over multiple turns on realistic programming tasks. We propose a novel RL algorithm that trains "
+                 "a critic with training-time information to give step-level rewards for improving the policy.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_what_some_agents_do_is_background() -> None:
+    s = classify("Although some agents enable iterative refinement through verbal feedback, they cannot learn "
+                 "from rewards. We optimise the agent with policy gradient from environment rewards over "
+                 "multi-step tasks in WebShop.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_an_update_verb_does_not_swallow_policy_gradient() -> None:
+    s = classify("We optimise the agent with policy gradient from environment rewards over multi-step tasks.")
+    assert s.algorithm == "policy gradient"
+
+
+def test_what_agents_are_usually_trained_with_and_what_is_matched_is_not_the_method() -> None:
+    s = classify("LLM agents are usually trained with policy-gradient RL. We instead fine-tune agent parameters "
+                 "with evolution strategies: the agent acts over many turns in web environments and each "
+                 "perturbation is scored by its episodic return, matching PPO on agentic benchmarks.")
+    assert s.mechanism is Mechanism.EVOLUTION_STRATEGIES
+    assert s.verdict is Verdict.ADJACENT

@@ -201,3 +201,10 @@ def test_what_agents_are_usually_trained_with_and_what_is_matched_is_not_the_met
                  "perturbation is scored by its episodic return, matching PPO on agentic benchmarks.")
     assert s.mechanism is Mechanism.EVOLUTION_STRATEGIES
     assert s.verdict is Verdict.ADJACENT
+
+
+def test_a_sentence_can_end_on_an_acronym_but_not_on_an_initial() -> None:
+    from classifier.text import segments
+
+    text = "Agents are usually trained with RL. We use ES. See J. Smith for details."
+    assert len({s.sentence for s in segments(text)}) == 3

@@ -52,7 +52,7 @@ CUES: tuple[Cue, ...] = tuple(
         # A coined "<Name> Policy Optimization" is an RL algorithm whatever its name.
         *_cues(PG, 3.5, r"(?:[A-Z][\w-]*\s+){1,4}Policy Optimi[sz]ation", facts=_ALGO_FACTS,
                algorithm="policy optimisation", cs=True),
-        *_cues(PG, 3.0, r"actor[- ]critic|actor (?:network|model)", facts=_ALGO_FACTS, algorithm="actor-critic"),
+        *_cues(PG, 3.0, r"actor[- ]critic|actor network", facts=_ALGO_FACTS, algorithm="actor-critic"),
         *_cues(PG, 3.0, r"policy[- ]gradients?|策略梯度", facts=_ALGO_FACTS, algorithm="policy gradient",
                word=False),
         *_cues(PG, 2.5, r"Q-learning|temporal[- ]difference|TD learning|Bellman|value-based RL",
@@ -68,7 +68,10 @@ CUES: tuple[Cue, ...] = tuple(
                facts=_RL_FACTS),
         *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
                r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
-               r"(?:RL|reinforcement learning)",
+               # "an asynchronous RL system" is infrastructure; "a multi-turn RL framework for
+               # training web agents" is still a method.
+               r"(?:RL|reinforcement learning)(?! (?:training )?(?:library|system|engine|platform|stack|"
+               r"infrastructure)s?)",
                facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5))),
         *_cues(PG, 2.0, r"reinforcement fine-tuning|RL fine-tuning|RL training|RL (?:算法|训练)|"
                r"RL-trained|trained with RL|train(?:ed|s|ing)? (?:\w+ ){0,3}(?:with|via|using) RL",
@@ -198,6 +201,8 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:PPO|GRPO|DPO|REINFORCE|RLOO)(?:[\w ,+-]{0,60}(?:PPO|GRPO|DPO|REINFORCE|RLOO|variants))?",
                word=False),
         *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
+        *_cues(INFRA, 2.5, r"resharding|dataflows?|(?:single|multi)-controller|(?:rollout|training|inference|"
+               r"generation) workers?|(?:tensor|pipeline|sequence) parallelism", word=False),
         *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
                r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
                r"FSDP|DeepSpeed|speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"

@@ -208,3 +208,23 @@ def test_a_sentence_can_end_on_an_acronym_but_not_on_an_initial() -> None:
 
     text = "Agents are usually trained with RL. We use ES. See J. Smith for details."
     assert len({s.sentence for s in segments(text)}) == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We present a fully asynchronous RL system that decouples generation from training: rollout workers "
+        "generate outputs while training workers update the model, with staleness-aware PPO.",
+        "We propose a hybrid dataflow with single-controller and multi-controller paradigms and efficient "
+        "actor model resharding between training and generation, running RLHF algorithms such as PPO.",
+    ],
+)
+def test_an_rl_system_with_workers_and_resharding_is_infrastructure(text: str) -> None:
+    assert classify(text).mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_a_multi_turn_rl_framework_for_training_agents_is_still_a_method() -> None:
+    s = classify("We present an end-to-end multi-turn RL framework for training web agents from online "
+                 "interactions with web environments, guided by binary task-success rewards.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT

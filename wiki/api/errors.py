@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import status
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from rest_framework import status
 from rest_framework.exceptions import APIException, ErrorDetail, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -76,3 +77,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             body.update(exc.extra)
     response.data = body
     return response
+
+
+def from_django(error: DjangoValidationError) -> ValidationError:
+    """A model's ``full_clean`` error (raised inside a service) as the API's 400."""
+    if hasattr(error, "error_dict"):
+        return ValidationError({
+            ("non_field_errors" if name == "__all__" else name): messages for name, messages in error.message_dict.items()
+        })
+    return ValidationError({"non_field_errors": error.messages})

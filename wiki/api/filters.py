@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
+from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from drf_spectacular.utils import extend_schema_field
 
 from wiki.models import Citation, Claim, ClaimStatus, Classification, Contrast, OpenQuestion, Page, QuestionPriority, QuestionStatus, Source, SourceKind
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
+
+
+@extend_schema_field({"type": "integer", "minimum": 1900, "maximum": 2100})
+class YearFilter(django_filters.NumberFilter):
+    """A year as an integer from 1900 to 2100 (sources' check constraint)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, min_value=1900, max_value=2100, **kwargs)
 
 
 class PageFilter(django_filters.FilterSet):
@@ -26,9 +40,9 @@ class SourceFilter(django_filters.FilterSet):
     verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, method="filter_classified",
                                           label="Has a classification with this verdict (with mechanism: the same one).")
     kind = django_filters.ChoiceFilter(choices=SourceKind.choices)
-    year = django_filters.NumberFilter(min_value=1900, max_value=2100)
-    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte", min_value=1900, max_value=2100, label="Year from (inclusive).")
-    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte", min_value=1900, max_value=2100, label="Year to (inclusive).")
+    year = YearFilter()
+    year_min = YearFilter(field_name="year", lookup_expr="gte", label="Year from (inclusive).")
+    year_max = YearFilter(field_name="year", lookup_expr="lte", label="Year to (inclusive).")
     q = django_filters.CharFilter(method="filter_q", max_length=200,
                                   label="Short name, title, slug, authors or abstract contains (case-insensitive).")
 

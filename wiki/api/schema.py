@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+from rest_framework.permissions import SAFE_METHODS, AllowAny
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -38,6 +39,16 @@ class EditConflictSerializer(ErrorSerializer):
     theirs = RevisionContentSerializer()
 
 
+class DuplicateSerializer(ErrorSerializer):
+    """409: the source exists already (same arXiv ID, DOI or normalised title)."""
+
+    existing = serializers.CharField(help_text="Slug of the existing source.")
+
+
+def _open_to_all(view: Any) -> bool:
+    return all(permission is AllowAny for permission in getattr(view, "permission_classes", []))
+
+
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
@@ -45,11 +56,19 @@ def _error(description: str) -> OpenApiResponse:
 class WikiAutoSchema(AutoSchema):
     """Adds the shared error responses to each operation, by method and by whether it names one object."""
 
+    def get_auth(self) -> list[dict[str, list[str]]]:
+        """Reads (and operations open to all) work without credentials too: an empty requirement says so."""
+        auth = super().get_auth()
+        if (self.method in SAFE_METHODS or _open_to_all(self.view)) and {} not in auth:
+            auth.append({})
+        return auth
+
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
         responses = super()._get_response_bodies(direction)
         extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
             extra["400"] = _error("Invalid input; see errors.")
+        if self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
             extra["401"] = _error("Not logged in: log in or send `Authorization: Token <key>`.")
             extra["403"] = _error("Logged in without the permission (editors only).")
         if self.method == "GET":

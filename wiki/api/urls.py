@@ -1,7 +1,7 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from wiki.api.views import claims, pages, search, sources
+from wiki.api.views import claims, classify, fallback, graphs, pages, search, sources
 
 app_name = "api"
 
@@ -15,5 +15,9 @@ router.register("questions", claims.QuestionViewSet, basename="question")
 
 urlpatterns = [
     path("v1/search/", search.SearchView.as_view(), name="search"),
+    path("v1/classify/", classify.ClassifyView.as_view(), name="classify"),
+    path("v1/graph/contrast/", graphs.ContrastGraphView.as_view(), name="graph-contrast"),
+    path("v1/graph/local/", graphs.LocalGraphView.as_view(), name="graph-local"),
     path("v1/", include(router.urls)),
+    re_path(r"^v1/", fallback.NotFoundView.as_view()),
 ]

@@ -8,7 +8,8 @@ from wiki.search.query import MAX_QUERY_LENGTH
 
 
 class SearchParamsSerializer(serializers.Serializer):
-    q = serializers.CharField(max_length=MAX_QUERY_LENGTH, help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数).")
+    q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
+                              help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数); blank finds nothing.")
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources classified with this mechanism.")
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with this verdict.")

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.models.classifications import VERDICT_CHOICES
+from wiki.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Contrast, Source
+from wiki.models.classifications import VERDICT_CHOICES
 
 
 class ComponentSerializer(serializers.ModelSerializer):
@@ -110,3 +111,35 @@ class ContrastSerializer(serializers.ModelSerializer):
         model = Contrast
         fields = ["id", "left", "left_name", "left_component", "right", "right_name", "right_component", "axis", "claim", "created_at"]
         read_only_fields = fields
+
+
+class SourceWriteSerializer(serializers.ModelSerializer):
+    """The fields an editor sets on a source; the slug is made from the short name, identifiers are normalised."""
+
+    class Meta:
+        model = Source
+        fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
+        extra_kwargs = {
+            "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
+            # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check.
+            "year": {"min_value": 1900, "max_value": 2100},
+            "arxiv_id": {"validators": []},
+            "doi": {"validators": []},
+        }
+        validators: list[object] = []
+
+    def validate_arxiv_id(self, value: str) -> str:
+        if not value.strip():
+            return ""
+        normalized = normalize_arxiv_id(value)
+        if normalized is None:
+            raise serializers.ValidationError("Not an arXiv ID (2307.13854 or cs/0601001).", code="invalid")
+        return normalized
+
+    def validate_doi(self, value: str) -> str:
+        if not value.strip():
+            return ""
+        normalized = normalize_doi(value)
+        if normalized is None:
+            raise serializers.ValidationError("Not a DOI (10.1234/abcd).", code="invalid")
+        return normalized

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import viewsets
+from rest_framework import serializers, viewsets
 
+from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter, QuestionFilter
 from wiki.api.serializers.claims import ClaimSerializer, QuestionSerializer
 from wiki.models import Citation, Claim, OpenQuestion, Source
+from wiki.search.index import search_reindex_questions
+from wiki.services.claims import CitationInput, claim_update
+from wiki.services.questions import question_create, question_update
 
 _PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 
@@ -14,14 +19,17 @@ _PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 @extend_schema_view(
     list=extend_schema(summary="List claims with their citations"),
     retrieve=extend_schema(summary="A claim with its citations and locators"),
+    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)"),
 )
-class ClaimViewSet(viewsets.ReadOnlyModelViewSet):
-    """Statements on pages, by id, with citations (source + locator)."""
+class ClaimViewSet(viewsets.ModelViewSet):
+    """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
+    Markdown (edit the page to change them); only the status is set here."""
 
     serializer_class = ClaimSerializer
     filterset_class = ClaimFilter
     ordering_fields = ["id", "position", "status", "updated_at", "created_at"]
     ordering = ["page__title", "position", "id"]
+    http_method_names = ["get", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Claim]:
         return (
@@ -35,18 +43,33 @@ class ClaimViewSet(viewsets.ReadOnlyModelViewSet):
             )
         )
 
+    def perform_update(self, serializer: serializers.Serializer) -> None:
+        claim: Claim = serializer.instance
+        citations = [CitationInput(source=c.source, locator=c.locator, kind=c.kind) for c in claim.citations.all()]
+        try:
+            claim_update(claim=claim, status=serializer.validated_data.get("status", claim.status), citations=citations,
+                         about=list(claim.about.all()), user=self.request.user)
+        except DjangoValidationError as error:
+            raise from_django(error) from None
+        serializer.instance = self.get_queryset().get(pk=claim.pk)
+
 
 @extend_schema_view(
     list=extend_schema(summary="List open questions"),
     retrieve=extend_schema(summary="An open question"),
+    create=extend_schema(summary="Raise an open question"),
+    update=extend_schema(summary="Change an open question"),
+    partial_update=extend_schema(summary="Triage or resolve an open question"),
 )
-class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
-    """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources."""
+class QuestionViewSet(viewsets.ModelViewSet):
+    """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.
+    An answered question needs the claim that answers it."""
 
     serializer_class = QuestionSerializer
     filterset_class = QuestionFilter
     ordering_fields = ["created_at", "updated_at", "priority", "status", "title"]
     ordering = ["-created_at", "-id"]
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[OpenQuestion]:
         return (
@@ -57,3 +80,27 @@ class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
                 Prefetch("sources", queryset=Source.objects.only("id", "slug")),
             )
         )
+
+    def _save(self, serializer: serializers.Serializer, question: OpenQuestion | None) -> None:
+        fields = dict(serializer.validated_data)
+        claims = fields.pop("claims", None)
+        sources = fields.pop("sources", None)
+        try:
+            if question is None:
+                saved = question_create(fields=fields, claims=claims or (), sources=sources or (), user=self.request.user)
+            else:
+                saved = question_update(
+                    question=question, fields=fields, user=self.request.user,
+                    claims=list(question.claims.all()) if claims is None else claims,
+                    sources=list(question.sources.all()) if sources is None else sources,
+                )
+        except DjangoValidationError as error:
+            raise from_django(error) from None
+        search_reindex_questions([saved.pk])
+        serializer.instance = self.get_queryset().get(pk=saved.pk)
+
+    def perform_create(self, serializer: serializers.Serializer) -> None:
+        self._save(serializer, None)
+
+    def perform_update(self, serializer: serializers.Serializer) -> None:
+        self._save(serializer, serializer.instance)

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from tests.factories import make_reader
+
+pytestmark = pytest.mark.django_db
+
+
+def test_api_token_command_creates_then_prints_the_same_token(editor) -> None:  # type: ignore[no-untyped-def]
+    first, second = StringIO(), StringIO()
+
+    call_command("api_token", "editor", stdout=first)
+    call_command("api_token", "editor", stdout=second)
+
+    assert first.getvalue().strip() == second.getvalue().strip() == Token.objects.get(user=editor).key
+
+
+def test_api_token_command_regenerates_on_request(editor) -> None:  # type: ignore[no-untyped-def]
+    old = Token.objects.create(user=editor).key
+    out = StringIO()
+
+    call_command("api_token", "editor", "--regenerate", stdout=out)
+
+    assert out.getvalue().strip() != old
+    assert not Token.objects.filter(key=old).exists()
+
+
+def test_api_token_command_refuses_an_unknown_user(db: None) -> None:
+    with pytest.raises(CommandError, match="No user named 'ghost'"):
+        call_command("api_token", "ghost")
+
+
+def test_token_page_shows_the_editors_token(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.get(reverse("wiki:api-token"))
+
+    assert response.status_code == 200
+    assert Token.objects.get(user=editor).key in response.content.decode()
+
+
+def test_token_page_post_replaces_the_token(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+    old = Token.objects.create(user=editor).key
+
+    response = editor_client.post(reverse("wiki:api-token"))
+
+    assert response.status_code == 302
+    assert Token.objects.get(user=editor).key != old
+
+
+def test_token_page_post_needs_the_csrf_token(editor) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+    old = Token.objects.create(user=editor).key
+
+    assert client.post(reverse("wiki:api-token")).status_code == 403
+    assert Token.objects.get(user=editor).key == old
+
+
+def test_token_page_is_for_editors_only(client) -> None:  # type: ignore[no-untyped-def]
+    anonymous = client.get(reverse("wiki:api-token"))
+    client.force_login(make_reader())
+    reader = client.get(reverse("wiki:api-token"))
+
+    assert anonymous.status_code == 302 and reverse("login") in anonymous["Location"]
+    assert reader.status_code == 403
+    assert not Token.objects.exists()

@@ -1,0 +1,188 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from wiki.models import Claim, Classification, ClassificationChange, OpenQuestion, Page, Revision, Source
+from wiki.search.query import search
+
+pytestmark = pytest.mark.django_db
+
+NEW_PAGE = {"slug": "reward-shaping", "title": "Reward Shaping", "body": "## 要点\n\n- 稠密奖励塑形改变信用分配。\n"}
+
+
+def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(seed: None, editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
+
+    assert response.status_code == 201
+    assert response.json()["revision"] == 1
+    page = Page.objects.get(slug="reward-shaping")
+    assert page.claims.count() == 1
+    assert [g.kind for g in search("稠密奖励").groups] == ["page", "claim"]
+
+
+def test_creating_a_page_with_a_taken_slug_is_400(seed: None, editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", {**NEW_PAGE, "slug": "agentic-rl"}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"slug": ["A page with this slug exists; edit it instead."]}
+
+
+def test_editing_a_page_from_the_current_revision_saves_a_new_one(seed: None, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
+
+    response = editor_api.patch("/api/v1/pages/reward-shaping/", {"body": "Changed.", "base_revision": 1}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["revision"] == 2
+    assert list(Revision.objects.filter(page__slug="reward-shaping").values_list("number", flat=True).order_by("number")) == [1, 2]
+    assert Page.objects.get(slug="reward-shaping").title == "Reward Shaping"
+
+
+def test_editing_from_an_old_revision_is_409_with_both_versions(seed: None, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
+    editor_api.patch("/api/v1/pages/reward-shaping/", {"body": "Theirs.", "base_revision": 1}, format="json")
+
+    response = editor_api.put(
+        "/api/v1/pages/reward-shaping/", {"title": "Reward Shaping", "body": "Mine.", "base_revision": 1}, format="json"
+    )
+
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "edit_conflict" and body["errors"] == {}
+    assert (body["base_revision"], body["current_revision"]) == (1, 2)
+    assert body["yours"]["body"] == "Mine." and body["theirs"]["body"] == "Theirs."
+    assert Page.objects.get(slug="reward-shaping").body == "Theirs."
+
+
+def test_editing_without_a_base_revision_is_400(seed: None, editor_api: APIClient) -> None:
+    response = editor_api.patch("/api/v1/pages/agentic-rl/", {"body": "x"}, format="json")
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"base_revision"}
+
+
+def test_editor_adds_a_source_and_a_duplicate_is_409(seed: None, editor_api: APIClient) -> None:
+    data = {"title": "TreeSearch-RL: Rollouts for Agents", "kind": "preprint", "arxiv_id": "arXiv:2501.01234v2", "year": 2025}
+
+    created = editor_api.post("/api/v1/sources/", data, format="json")
+    duplicate = editor_api.post("/api/v1/sources/", {**data, "title": "Another title"}, format="json")
+
+    assert created.status_code == 201
+    assert created.json()["slug"] == "treesearch-rl" and created.json()["arxiv_id"] == "2501.01234"
+    assert duplicate.status_code == 409
+    assert duplicate.json()["code"] == "duplicate" and duplicate.json()["existing"] == "treesearch-rl"
+    assert search("treesearch").groups[0].kind == "source"
+
+
+def test_bad_source_fields_are_400_and_change_nothing(seed: None, editor_api: APIClient) -> None:
+    before = Source.objects.count()
+
+    response = editor_api.post("/api/v1/sources/", {"title": "X", "year": 1492, "doi": "nonsense", "kind": "poem"}, format="json")
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"year", "doi", "kind"}
+    assert Source.objects.count() == before
+
+
+def test_editor_classifies_a_work_and_the_change_is_kept(seed: None, editor_api: APIClient) -> None:
+    source = Source.objects.create(slug="new-work", short_name="NewWork", title="NewWork")
+    payload = {"source": "new-work", "mechanism": "sft_distillation", "verdict": "not_strict", "interactive_env": True,
+               "multi_step": True, "verifiable_reward": True, "rl_update": False}
+
+    response = editor_api.post("/api/v1/classifications/", payload, format="json")
+
+    assert response.status_code == 201
+    data = response.json()
+    assert data["rubric_verdict"] == "not_strict" and data["set_by"] == "editor" and data["set_by_user"] == "editor"
+    assert ClassificationChange.objects.filter(classification__source=source).count() == 1
+
+
+def test_verdict_departing_from_the_rubric_needs_a_rationale(seed: None, editor_api: APIClient) -> None:
+    Source.objects.create(slug="odd-work", short_name="OddWork", title="OddWork")
+    payload = {"source": "odd-work", "mechanism": "harness", "verdict": "strict", "rubric_verdict": "strict"}
+
+    refused = editor_api.post("/api/v1/classifications/", payload, format="json")
+    accepted = editor_api.post("/api/v1/classifications/", {**payload, "rationale": "The audit says so."}, format="json")
+
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "rationale_required" and set(refused.json()["errors"]) == {"rationale"}
+    assert accepted.status_code == 201
+    assert accepted.json()["rubric_verdict"] == "not_strict"  # read-only: the client's value is ignored
+
+
+def test_evidence_locator_must_be_a_locator(seed: None, editor_api: APIClient) -> None:
+    classification = Classification.objects.filter(component__isnull=True).first()
+    assert classification is not None
+
+    response = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"evidence_locator": "somewhere"}, format="json")
+    fine = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"evidence_locator": "§3.1 / §5"}, format="json")
+
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"evidence_locator"}
+    assert fine.status_code == 200 and fine.json()["evidence_locator"] == "§3.1 / §5"
+
+
+def test_editor_sets_a_claim_status_and_keeps_its_citations(seed: None, editor_api: APIClient) -> None:
+    claim = Claim.objects.current().filter(citations__isnull=False).first()
+    assert claim is not None
+    citations = list(claim.citations.values_list("source_id", "locator"))
+
+    response = editor_api.patch(f"/api/v1/claims/{claim.pk}/", {"status": "verified", "text": "ignored"}, format="json")
+
+    assert response.status_code == 200
+    claim.refresh_from_db()
+    assert claim.status == "verified" and claim.text != "ignored"
+    assert list(claim.citations.values_list("source_id", "locator")) == citations
+
+
+def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient) -> None:
+    created = editor_api.post("/api/v1/questions/", {"title": "榴莲 是否严格", "priority": "high", "sources": ["skillforge"]}, format="json")
+    assert created.status_code == 201
+    pk = created.json()["id"]
+
+    unanswered = editor_api.patch(f"/api/v1/questions/{pk}/", {"status": "answered"}, format="json")
+    claim = Claim.objects.current().first()
+    assert claim is not None
+    answered = editor_api.patch(f"/api/v1/questions/{pk}/", {"status": "answered", "answer_claim": claim.pk}, format="json")
+
+    assert unanswered.status_code == 400 and set(unanswered.json()["errors"]) == {"answer_claim"}
+    assert answered.status_code == 200
+    question = OpenQuestion.objects.get(pk=pk)
+    assert question.status == "answered" and list(question.sources.values_list("slug", flat=True)) == ["skillforge"]
+    assert search("榴莲", kinds=["question"]).groups[0].hits[0].object_id == pk
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "payload"),
+    [
+        ("post", "/api/v1/pages/", NEW_PAGE),
+        ("patch", "/api/v1/pages/agentic-rl/", {"body": "x", "base_revision": 1}),
+        ("post", "/api/v1/sources/", {"title": "Some Work"}),
+        ("patch", "/api/v1/sources/skillforge/", {"notes": "x"}),
+        ("post", "/api/v1/classifications/", {"source": "skillforge", "mechanism": "harness", "verdict": "not_strict"}),
+        ("patch", "/api/v1/claims/{claim}/", {"status": "verified"}),
+        ("post", "/api/v1/questions/", {"title": "Q"}),
+    ],
+)
+def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict) -> None:
+    claim = Claim.objects.current().first()
+    assert claim is not None
+    url = url.format(claim=claim.pk)
+
+    anonymous = getattr(api, method)(url, payload, format="json")
+    reader = getattr(reader_api, method)(url, payload, format="json")
+
+    assert anonymous.status_code in (401, 403) and anonymous.json()["code"] == "not_authenticated"
+    assert reader.status_code == 403 and reader.json()["code"] == "permission_denied"
+
+
+def test_token_authenticated_editor_can_write(seed: None, editor) -> None:  # type: ignore[no-untyped-def]
+    from rest_framework.authtoken.models import Token
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=editor).key}")
+    claim = Claim.objects.current().first()
+    assert claim is not None
+
+    assert client.patch(f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}, format="json").status_code == 200
+    assert Claim.objects.get(pk=claim.pk).status == "disputed"

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from rest_framework import serializers
+
+from classifier import Fact
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
+
+MAX_TEXT_LENGTH = 20_000
+# At least one character that is not whitespace (by Python's and JavaScript's definitions both).
+NOT_BLANK = "[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
+
+class ClassifyRequestSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        max_length=MAX_TEXT_LENGTH,
+        validators=[RegexValidator(NOT_BLANK, "This field may not be blank.", code="blank")],
+        help_text="An abstract or claim about a work, Chinese or English.",
+    )
+    subject = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                    help_text="The one work to focus on when the text names several.")
+
+
+class SpanSerializer(serializers.Serializer):
+    start = serializers.IntegerField(help_text="Offset of the cue in the text sent.")
+    end = serializers.IntegerField()
+    cue = serializers.CharField()
+    decides = serializers.CharField(help_text="What the cue decided (a fact, the mechanism, …).")
+    negated = serializers.BooleanField(help_text="The cue sits inside a negation or contrast.")
+
+
+class FactFindingSerializer(serializers.Serializer):
+    fact = serializers.ChoiceField(choices=[(f.value, f.value) for f in Fact])
+    value = serializers.ChoiceField(choices=[("true", "true"), ("false", "false"), ("unknown", "unknown")])
+    evidence = SpanSerializer(many=True)
+
+
+class FactFindingsSerializer(serializers.Serializer):
+    interactive_env = FactFindingSerializer()
+    multi_step = FactFindingSerializer()
+    verifiable_reward = FactFindingSerializer()
+    rl_update = FactFindingSerializer()
+
+
+class SuggestionSerializer(serializers.Serializer):
+    """The classifier's suggestion: for an editor to confirm or override, never saved by this endpoint."""
+
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES)
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES)
+    facts = FactFindingsSerializer()
+    algorithm = serializers.CharField(allow_null=True)
+    updated = serializers.CharField(allow_null=True, help_text="What the training updates, when the text says.")
+    narrow = serializers.BooleanField()
+    evidence = SpanSerializer(many=True, help_text="The spans that decided the mechanism and verdict.")
+    confidence = serializers.FloatField(min_value=0, max_value=1)
+    rationale = serializers.CharField()

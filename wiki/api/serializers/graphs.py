@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from rest_framework import serializers
+
+from wiki.graph import EdgeType
+from wiki.graph.nodes import NODE_KINDS
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
+
+EDGE_TYPE_CHOICES = [(t.value, t.label) for t in EdgeType]
+MAX_WORKS = 8
+_WORK = r"[-a-zA-Z0-9_]+(:[-a-zA-Z0-9_]+)?"
+_EDGE = "(" + "|".join(t.value for t in EdgeType) + ")"
+EDGE_TYPES_PATTERN = rf"^{_EDGE}(,{_EDGE})*$"
+WORKS_PATTERN = rf"^{_WORK}(,{_WORK}){{1,{MAX_WORKS - 1}}}$"
+
+
+class ContrastGraphParamsSerializer(serializers.Serializer):
+    works = serializers.CharField(
+        max_length=1000,
+        validators=[RegexValidator(WORKS_PATTERN, f"Name 2 to {MAX_WORKS} works separated by commas.", code="invalid")],
+        help_text=f"Two to {MAX_WORKS} comma-separated works: source slugs, or `source:component` (shepherd:tree-grpo).",
+    )
+
+    def validate_works(self, value: str) -> list[str]:
+        return list(dict.fromkeys(value.split(",")))
+
+
+class LocalGraphParamsSerializer(serializers.Serializer):
+    node = serializers.CharField(max_length=300, help_text="The centre: page:agentic-rl, source:skillforge, "
+                                 "component:shepherd/tree-grpo, claim:12, mechanism:policy_gradient, question:3.")
+    depth = serializers.IntegerField(min_value=1, max_value=2, default=1, help_text="Steps from the centre.")
+    edge_types = serializers.CharField(required=False, max_length=300,
+                                       validators=[RegexValidator(EDGE_TYPES_PATTERN, "Unknown edge type.", code="invalid_choice")],
+                                       help_text="Comma-separated edge types to follow (all when left out): "
+                                       + ", ".join(t.value for t in EdgeType) + ".")
+
+    def validate_edge_types(self, value: str) -> list[str]:
+        types = [part.strip() for part in value.split(",") if part.strip()]
+        unknown = sorted(set(types) - {t.value for t in EdgeType})
+        if unknown:
+            raise serializers.ValidationError(f"Unknown edge types: {', '.join(unknown)}.", code="invalid_choice")
+        return types
+
+
+class GraphNodeSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="kind:key, e.g. source:skillforge.")
+    kind = serializers.ChoiceField(choices=[(k, k) for k in NODE_KINDS])
+    label = serializers.CharField()
+    url = serializers.CharField(help_text="The node in the browser.")
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, allow_blank=True)
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, allow_blank=True)
+
+
+class GraphEdgeSerializer(serializers.Serializer):
+    source = serializers.CharField(help_text="Id of the node the edge starts from.")
+    target = serializers.CharField()
+    type = serializers.ChoiceField(choices=EDGE_TYPE_CHOICES)
+    label = serializers.CharField(allow_blank=True, help_text="Locator of a citation, axis of a contrast, …")
+
+
+class GraphSerializer(serializers.Serializer):
+    """A graph as lists of nodes and directed edges."""
+
+    center = serializers.CharField(allow_null=True, help_text="The centre of a local graph; null for a contrast graph.")
+    subjects = serializers.ListField(child=serializers.CharField(), help_text="Node ids of the works set side by side (contrast graph).")
+    nodes = GraphNodeSerializer(many=True)
+    edges = GraphEdgeSerializer(many=True)

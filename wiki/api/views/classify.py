@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from classifier import classify
+from wiki.api.serializers.classify import ClassifyRequestSerializer, SuggestionSerializer
+
+
+class ClassifyView(APIView):
+    """Suggests mechanism, rubric facts and verdict for a text, with the evidence spans that decided them.
+    Nothing is saved, so anyone may ask (anonymous clients are rate-limited)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Suggest a classification for a text", request=ClassifyRequestSerializer, responses={200: SuggestionSerializer})
+    def post(self, request: Request) -> Response:
+        params = ClassifyRequestSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        suggestion = classify(params.validated_data["text"], subject=params.validated_data.get("subject") or None)
+        return Response(suggestion.to_dict())

@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from wiki.api.schema import ErrorSerializer
+from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
+from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
+from wiki.models import Component, Source
+
+
+def _as_json(graph: nx.MultiDiGraph, *, center: str | None, subjects: list[str]) -> dict[str, Any]:
+    return {
+        "center": center,
+        "subjects": subjects,
+        "nodes": [
+            {"id": n, "kind": d["kind"], "label": d["label"], "url": d["url"], "mechanism": d.get("mechanism", ""),
+             "verdict": d.get("verdict", "")}
+            for n, d in graph.nodes(data=True)
+        ],
+        "edges": [{"source": u, "target": v, "type": d["type"], "label": d.get("label", "")} for u, v, d in graph.edges(data=True)],
+    }
+
+
+class ContrastGraphView(APIView):
+    """Works (or components) side by side: their classifications, the contrasts and claims linking them, shared neighbours."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Contrast graph of two or more works", parameters=[ContrastGraphParamsSerializer],
+                   responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
+    def get(self, request: Request) -> Response:
+        params = ContrastGraphParamsSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        refs = [SubjectRef.parse(work) for work in params.validated_data["works"]]
+        known = set(Source.objects.filter(slug__in={r.source for r in refs}).values_list("slug", flat=True))
+        components = {
+            (s, c) for s, c in Component.objects.filter(source__slug__in=known).values_list("source__slug", "slug")
+        }
+        missing = [str(r) for r in refs if r.source not in known or (r.component and (r.source, r.component) not in components)]
+        if missing:
+            raise NotFound(f"No such work: {', '.join(missing)}.")
+        graph = contrast_graph(refs)
+        return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
+
+
+class LocalGraphView(APIView):
+    """The neighbourhood of one node (page, work, component, claim, mechanism or question)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Local graph around a node", parameters=[LocalGraphParamsSerializer],
+                   responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
+    def get(self, request: Request) -> Response:
+        params = LocalGraphParamsSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        try:
+            graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
+        except UnknownNode:
+            raise NotFound(f"No such node: {data['node']}.") from None
+        return Response(_as_json(graph, center=data["node"], subjects=[]))

@@ -1,0 +1,26 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
+
+from wiki.roles import is_editor
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """An editor's API token; POST replaces it (the old one stops working at once)."""
+    if not is_editor(request.user):
+        raise PermissionDenied("Only editors have API tokens.")
+    if request.method == "POST":
+        with transaction.atomic():
+            Token.objects.filter(user=request.user).delete()
+            Token.objects.create(user=request.user)
+        messages.success(request, "A new token was made; the old one no longer works.")
+        return redirect("wiki:api-token")
+    token, _ = Token.objects.get_or_create(user=request.user)
+    return render(request, "wiki/token.html", {"token": token})

@@ -160,6 +160,12 @@ def _decorate_sources(b: GraphBuilder) -> None:
         b.graph.nodes[node_id("source", slug)].update(mechanism=mechanism, verdict=verdict)
 
 
+def _either_side(slugs: Sequence[str]) -> Q:
+    """Contrasts with a side among ``slugs``, through the id subquery so that both foreign-key indexes are used."""
+    ids = Source.objects.filter(slug__in=slugs).values("id")
+    return Q(left_id__in=ids) | Q(right_id__in=ids)
+
+
 def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph:
     """The works (or components) set side by side, their components and mechanisms, the contrasts
     that involve them, the claims that mention at least one of them (those naming several first),
@@ -173,7 +179,7 @@ def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph:
     for slug, name in Source.objects.filter(slug__in=slugs).values_list("slug", "short_name"):
         b.source(slug, name)
     contrast_rows = list(
-        Contrast.objects.filter(Q(left__slug__in=slugs) | Q(right__slug__in=slugs)).order_by("id").values_list(*_CONTRAST_FIELDS)[:NEIGHBOUR_LIMIT]
+        Contrast.objects.filter(_either_side(slugs)).order_by("id").values_list(*_CONTRAST_FIELDS)[:NEIGHBOUR_LIMIT]
     )
     _add_contrast_rows(b, contrast_rows)
     touching: dict[int, set[str]] = {}

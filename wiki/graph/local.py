@@ -13,7 +13,15 @@ import networkx as nx
 from django.db.models import Q
 
 from classifier.taxonomy import Mechanism
-from wiki.graph.build import NEIGHBOUR_LIMIT, _add_classification_rows, _add_contrast_rows, _CONTRAST_FIELDS, _decorate_sources, _SUBJECT_FIELDS
+from wiki.graph.build import (
+    _CONTRAST_FIELDS,
+    _SUBJECT_FIELDS,
+    NEIGHBOUR_LIMIT,
+    _add_classification_rows,
+    _add_contrast_rows,
+    _decorate_sources,
+    _either_side,
+)
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id
 from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, QuestionStatus, Source, WikiLink
 
@@ -105,7 +113,7 @@ def _expand_subjects(b: GraphBuilder, slugs: list[str], components: list[tuple[s
     """Works and components share contrasts and classifications."""
     by_source = Q(source__slug__in=slugs) if slugs else Q(pk__in=[])
     by_component = Q(pk__in=[])
-    left = Q(left__slug__in=slugs) | Q(right__slug__in=slugs) if slugs else Q(pk__in=[])
+    left = _either_side(slugs) if slugs else Q(pk__in=[])
     for s, c in components:
         by_component |= Q(source__slug=s, component__slug=c)
         left |= Q(left__slug=s, left_component__slug=c) | Q(right__slug=s, right_component__slug=c)

@@ -23,9 +23,10 @@ db: install
 run: db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# Debian's Chromium, driven by Playwright in the end-to-end tests.
+# Debian's Chromium (and CJK fonts for the screenshots), driven by Playwright in the end-to-end tests.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -qi "noto sans cjk"; } || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; }
 
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run

@@ -24,7 +24,8 @@ WINDOW = 48
 COMPARE_STOP = re.compile(r"(?i)(?<![A-Za-z])(?:on|in|across|with|by|while|at|using|from|under|when)(?![A-Za-z])")
 # A cue under a comparison ("outperforms PPO") neither counts for nor against.
 COMPARED = 0.0
-WEAK = frozenset({"不等于", "即使", "即便", "unlike", "even if", "even though"})
+WEAK = frozenset({"不等于", "即使", "即便", "unlike", "in contrast to", "in contrast with", "contrary to",
+                  "even if", "even though"})
 CLASSING_VERB = re.compile(
     r"归为|属于|写成|标成|标为|视为|算作|当作|等同于|(?i:classified as|counted as|regarded as|"
     r"considered (?:as |to be )?|labell?ed as|described as)"

@@ -123,18 +123,31 @@ def subject_tokens(subject: str) -> list[str]:
     return [p.lower() for p in _subject_parts(subject)]
 
 
+# A plain English word of a descriptive subject ("Web agent DPO from
+# environment feedback") names nothing; only the whole subject or its
+# name-like tokens ("CPO", "WebRL") point at the work.
+PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
+
+
+def _weak_tokens(subject: str) -> frozenset[str]:
+    parts = _subject_parts(subject)
+    if len(parts) < 2:
+        return frozenset()
+    return frozenset(p.lower() for p in parts if PLAIN_WORD.fullmatch(p) or p.lower() in COMMON_TOKENS)
+
+
 @lru_cache(maxsize=4096)
 def _token_pattern(token: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])", re.IGNORECASE)
 
 
-def _mention_score(seg_text: str, subject: str, tokens: list[str]) -> float:
+def _mention_score(seg_text: str, subject: str, tokens: list[str], weak: frozenset[str] = frozenset()) -> float:
     if _token_pattern(subject).search(seg_text):
         return len(tokens) + 1.0
     score = 0.0
     for token in tokens:
         if _token_pattern(token).search(seg_text):
-            score += 0.3 if token in COMMON_TOKENS or len(token) < 3 else 1.0
+            score += 0.3 if token in COMMON_TOKENS or len(token) < 3 else 0.1 if token in weak else 1.0
     return score
 
 
@@ -170,9 +183,10 @@ def focus(text: str, subject: str | None) -> list[tuple[int, int]]:
     tokens = subject_tokens(subject)
     own = set(tokens) | {subject.lower()}
     segs = segments(text)
-    scores = [_mention_score(text[s.start:s.end], subject, tokens) for s in segs]
+    weak = _weak_tokens(subject)
+    scores = [_mention_score(text[s.start:s.end], subject, tokens, weak) for s in segs]
     best = max(scores, default=0.0)
-    if best <= 0.3:
+    if best <= 0.3 or (weak and best < 1.0):
         return [(0, len(text))]
     ranges: list[tuple[int, int]] = []
     taken: set[int] = set()

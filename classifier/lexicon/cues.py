@@ -63,7 +63,7 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
         # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
         *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,7}?"
-               r"(?:with|via|using|through|by) (?:scaling |deep |online |end-to-end |outcome-based )?"
+               r"(?:with|via|using|through|by) (?:[\w-]+ ){0,2}?"
                r"(?:RL|reinforcement learning)(?![\w-])",
                facts=_RL_FACTS),
         *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
@@ -130,7 +130,8 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(SEARCH, 4.0, r"Monte[- ]Carlo tree search|蒙特卡洛树搜索", algorithm="MCTS", word=False),
         *_cues(SEARCH, 3.5, r"tree[- ]search|树搜索|推理时搜索|测试时搜索|best[- ]of[- ]N|beam search|束搜索|"
                r"A\* search|tree[- ]of[- ]thoughts?|search over (?:the )?(?:tree|space) of|"
-               r"(?:inference|test)[- ]time (?:search|compute|scaling)", algorithm="search", word=False),
+               r"(?:inference|test)[- ]time (?:search|compute|scaling)|(?:scaling|extra|more) inference compute|"
+               r"search(?:es|ing)? over (?:candidate|possible|multiple|the space)", algorithm="search", word=False),
         *_cues(SEARCH, 2.0, r"lookahead|look-ahead|backtrack(?:s|ing)?|self-consistency|majority vot(?:e|ing)|"
                r"rerank(?:s|ing|er)?|value-guided|guided search|search algorithms?|"
                r"explor(?:e|es|ing) (?:multiple|different|alternative) (?:reasoning )?(?:paths|branches)|"
@@ -150,7 +151,12 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:building|developing|creating|designing|implementing|orchestrating) (?:[\w-]+ ){0,3}agents|"
                r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
                r"(?:process|pipeline|workflow|procedure)", word=False),
-        *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG", word=False),
+        *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
+               word=False),
+        # A society of prompted agents is a harness ("specialized agents communicate").
+        *_cues(HARNESS, 2.0, r"(?:specialized|role-playing|communicative|collaborative|cooperative|multiple LLM) "
+               r"(?:[\w-]+ )?agents|(?:prompting|reasoning|planning) (?:paradigm|strateg(?:y|ies)|pipeline)s?",
+               word=False),
         *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
                r"linguistic feedback|skill (?:library|libraries|bank)|技能库|context (?:engineering|"
                r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
@@ -180,6 +186,9 @@ CUES: tuple[Cue, ...] = tuple(
                r"on |and )[\w-]+\s+){0,4}(?:benchmark|environment|testbed|gym|suite|simulator|arena)s?|"
                r"(?:定义|构建|提供|搭建|设计).{0,8}(?:环境|基准)|is an? (?:[\w-]+ ){0,3}(?:benchmark|testbed|"
                r"environment)", word=False),
+        # Benchmarks the work is evaluated on are not its contribution.
+        *_cues(ENVIRONMENT, 0.3, r"(?:experiments|evaluations?|results|evaluated|tested|evaluate|test) (?:[\w-]+ ){0,2}?"
+               r"(?:on|across|over) (?:[\w-]+ ){0,5}?(?:benchmarks?|datasets?)", word=False),
         *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
         *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|"
                r"(?:human|expert) performance|(?:best|strongest|top)(?:-performing)? (?:\w+ )?(?:model|agent|"
@@ -205,7 +214,7 @@ CUES: tuple[Cue, ...] = tuple(
                r"generation) workers?|(?:tensor|pipeline|sequence) parallelism", word=False),
         *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
                r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
-               r"FSDP|DeepSpeed|speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
+               r"FSDP|DeepSpeed|(?:training|rollout|generation|end-to-end|throughput) speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
                r"(?:generation|rollouts?) (?:and|from) (?:\w+ )?training", word=False),
         *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
                r"asynchronous|GPUs?|系统", word=False),

@@ -10,7 +10,7 @@ NEGATION = re.compile(
     r"(?P<before>没有|并不|并非|不是|不等于|不属于|不应|不能|不再|不会|不用|无需|无(?!法|论|关|疑)|未(?!来)|"
     r"而非|而不是|非(?!常)|避免|即使|即便|"
     r"(?i:(?<![A-Za-z])(?:not(?! only| just)|no(?! longer| more than)|never|without|rather than|"
-    r"instead of|as opposed to|unlike|neither|nor|lacks?|lacking|cannot|can't|doesn't|don't|isn't|"
+    r"instead of|as opposed to|unlike|in contrast (?:to|with)|contrary to|neither|nor|lacks?|lacking|cannot|can't|doesn't|don't|isn't|"
     r"aren't|won't|even if|even though|bypass(?:es|ing)?|eliminat(?:e|es|ing) the need (?:for|of)|"
     r"(?:need|needs) no|free of|absent)(?![A-Za-z])))"
     r"|(?P<after>(?i:-free(?![A-Za-z])|保持冻结|remains? frozen|are (?:kept )?frozen))"
@@ -21,7 +21,7 @@ NEGATION = re.compile(
     r"compar(?:e|es|ed|ing) (?:to|with|against)|in comparison (?:to|with)|relative to|than|"
     r"(?:improvements?|gains?|advantages?)(?: [^,.;]{1,50}?)? over|match(?:es|ed|ing)|rival(?:s|ed|ing)?|"
     r"on par with|comparable to|competitive with|baselines? (?:such as|like|including|for)|"
-    r"baseline results for|for (?:evaluating|benchmarking|measuring|assessing)|to (?:evaluate|benchmark|"
+    r"baseline results for|(?:shortcomings|limitations|drawbacks|weaknesses) of|for (?:evaluating|benchmarking|measuring|assessing)|to (?:evaluate|benchmark|"
     r"measure|assess))(?![A-Za-z])))"
 )
 

@@ -12,6 +12,8 @@ DEV_SET = DATA / "classification_dev.json"
 ENGLISH_SET = DATA / "english_abstracts.json"
 # Written after the rules, never tuned against before it was measured: the generality check.
 HELDOUT_SET = DATA / "english_heldout.json"
+# A second fresh set, written after the first round of rules and measured before any rule saw it.
+FRESH_SET = DATA / "english_fresh.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -228,3 +228,43 @@ def test_a_multi_turn_rl_framework_for_training_agents_is_still_a_method() -> No
                  "interactions with web environments, guided by binary task-success rewards.")
     assert s.mechanism is Mechanism.POLICY_GRADIENT
     assert s.verdict is Verdict.STRICT
+
+
+def test_plain_words_of_a_descriptive_subject_do_not_focus_the_text() -> None:
+    from classifier.text import focus
+
+    text = ("Open web agents fail on long tasks. We let the agent explore websites and train it with DPO on its "
+            "own successful and failed rollouts judged by the environment.")
+    assert focus(text, "Web agent DPO from environment feedback") == [(0, len(text))]
+
+
+def test_a_model_trained_with_multi_turn_rl_and_kernel_speedups_is_policy_gradient() -> None:
+    s = classify("We present a model trained with multi-turn reinforcement learning to write GPU kernels: it "
+                 "proposes code, receives compiler errors and profiling from an execution environment over several "
+                 "turns, and rewards combine correctness and speedup.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_in_contrast_to_sft_and_its_shortcomings_do_not_make_sft() -> None:
+    s = classify("We first assess the shortcomings of supervised fine-tuning for translation. Then, in contrast "
+                 "to SFT which mimics references, we introduce Contrastive Preference Optimization.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+
+
+def test_searching_over_candidate_plans_is_inference_time_search() -> None:
+    s = classify("We propose a search algorithm that searches over candidate plans in natural language, "
+                 "without any additional training, scaling inference compute.")
+    assert s.mechanism is Mechanism.INFERENCE_TIME_SEARCH
+
+
+def test_specialized_communicating_agents_are_a_harness() -> None:
+    s = classify("We introduce a chat-powered software development framework in which specialized agents "
+                 "driven by large language models communicate through multi-turn dialogues.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_benchmarks_a_method_is_evaluated_on_are_not_its_contribution() -> None:
+    s = classify("We propose a modular prompting paradigm that detaches reasoning from tool observations. "
+                 "Comprehensive evaluations across six public NLP benchmarks and a curated dataset show gains.")
+    assert s.mechanism is Mechanism.HARNESS

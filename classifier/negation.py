@@ -19,6 +19,9 @@ from classifier.lexicon import NEGATION, SCOPE_BREAK
 from classifier.text import CLAUSE_END
 
 WINDOW = 48
+# "A, B, or C": a negation before A reaches C across at most this many items.
+LIST_ITEMS = 3
+LIST_OPEN = re.compile(r"\s*(?:or|nor|and)\s", re.IGNORECASE)
 # A comparison names its baseline right after the trigger; a preposition
 # ("on MATH", "with fewer updates") goes back to the work itself.
 COMPARE_STOP = re.compile(r"(?i)(?<![A-Za-z])(?:on|in|across|with|by|while|at|using|from|under|when)(?![A-Za-z])")
@@ -65,8 +68,30 @@ class NegationScopes:
         end = self._clause_ends[i] if i < len(self._clause_ends) else len(self._text)
         return start, end
 
-    def _reaches(self, trigger_end: int, cue_start: int, clause_end: int) -> bool:
-        if cue_start - trigger_end > WINDOW:
+    def _list_start(self, clause_start: int, clause_end: int) -> int:
+        """Where a list the cue's clause belongs to begins: "does not require
+        supervised data, additional training, or reinforcement learning"
+        negates every item. The cue's item must be short and open on
+        "or/nor/and" or be followed by one; the walk back stops at the first
+        long chunk, the one that holds the list's head."""
+        text = self._text
+        item = text[clause_start:clause_end]
+        follows = text[clause_end:clause_end + 6]
+        in_list = LIST_OPEN.match(item) or (follows.startswith(",") and LIST_OPEN.match(follows[1:]))
+        if not in_list or len(item.split()) > 6:
+            return clause_start
+        start = clause_start
+        for _ in range(LIST_ITEMS):
+            if start == 0 or text[start - 1] != ",":
+                break
+            prev_start, prev_end = self._clause(start - 1)
+            start = prev_start
+            if len(text[prev_start:prev_end].split()) > 5:
+                break
+        return start
+
+    def _reaches(self, trigger_end: int, cue_start: int, clause_end: int, window: int = WINDOW) -> bool:
+        if cue_start - trigger_end > window:
             return False
         if any(trigger_end <= b < cue_start for b in self._breaks):
             return False
@@ -80,14 +105,18 @@ class NegationScopes:
         if not self._before and not self._after:
             return None
         clause_start, clause_end = self._clause(start)
+        list_start = self._list_start(clause_start, clause_end)
         for t_start, t_end, word in reversed(self._before):
             if t_end > start:
                 continue
-            if t_start < clause_start:
+            if t_start < list_start:
                 break
+            if t_start < clause_start and t_start in self._compare:
+                break  # a comparison names one baseline, not a list
             if t_start in self._compare and COMPARE_STOP.search(self._text, t_end, start):
                 continue  # "outperforms PPO on MATH": the benchmark is the work's own
-            if self._reaches(t_end, start, clause_end):
+            window = WINDOW if t_start >= clause_start else WINDOW + (clause_start - list_start)
+            if self._reaches(t_end, start, clause_end, window):
                 strength = COMPARED if t_start in self._compare else 0.5 if word.lower() in WEAK else 1.0
                 return Negation(t_start, t_end, word, strength)
         for t_start, t_end, word in self._after:

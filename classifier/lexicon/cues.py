@@ -106,14 +106,14 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(SFT, 2.5, r"distill(?:s|ed|ing|ation)?|蒸馏|rejection sampling|expert iteration|"
                r"self-training|instruction[- ]tun(?:e|ed|ing)|trajectory tuning|agent tuning",
                algorithm="SFT", word=False),
-        *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:[\w.-]+\s+){0,4}(?:on|with|using)\s+(?:the\s+|these\s+|those\s+)?"
-               r"(?:[\w.-]+\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
+        *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:[\w-]+(?:\.[\w-]+)*\s+){0,4}(?:on|with|using)\s+(?:the\s+|these\s+|those\s+)?"
+               r"(?:[\w-]+(?:\.[\w-]+)*\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
                r"solutions|corpus|outputs)", algorithm="SFT"),
         *_cues(SFT, 1.5, r"(?:filter(?:s|ed|ing)?|select(?:s|ed|ing)?|keep(?:s|ing)?) (?:\w+ ){0,3}"
                r"(?:trajectories|rationales|samples|solutions)|筛选.{0,8}轨迹|(?:expert|teacher|"
                r"successful|high-quality|correct|synthesi[sz]ed) (?:trajectories|demonstrations|"
                r"rationales)|teacher model|student model|微调", word=False),
-        *_cues(SFT, 2.5, r"(?:an?|the) fine-?tuned (?:[\w.-]+ ){0,2}(?:model|LLM|LM)s?|"
+        *_cues(SFT, 2.5, r"(?:an?|the) fine-?tuned (?:[\w-]+(?:\.[\w-]+)* ){0,2}(?:model|LLM|LM)s?|"
                r"(?:with|via|using|through) supervised (?:learning|training)", algorithm="SFT"),
         *_cues(SFT, 0.8, r"fine-?tun(?:e|es|ed|ing)|trained on|training data|trajectory data|datasets? of "
                r"(?:\w+ )?trajectories"),
@@ -151,6 +151,8 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:building|developing|creating|designing|implementing|orchestrating) (?:[\w-]+ ){0,3}agents|"
                r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
                r"(?:process|pipeline|workflow|procedure)", word=False),
+        *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
+               r"agents", word=False),
         *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
                word=False),
         # A society of prompted agents is a harness ("specialized agents communicate").
@@ -227,6 +229,8 @@ CUES: tuple[Cue, ...] = tuple(
                facts=((REWARD, 1.5),), role="assert", word=False),
         *_cues(None, 0, r"invok(?:e|es|ing) (?:external )?(?:[\w-]+ ){0,2}(?:tools?|search|APIs?|systems?)",
                facts=((ENV, 1.5), (STEP, 0.5)), word=False),
+        *_cues(None, 0, r"(?:existing|prior|previous|current|standard|conventional) single-turn(?: RL| reinforcement "
+               r"learning)?(?: methods| approaches| algorithms| settings?| tasks)?", word=False),
         *_cues(None, 0, r"single-turn|single-step|单轮|one-step|bandit", facts=((STEP, -2.0), (ENV, -1.0)),
                word=False),
         *_cues(None, 0, r"MATH|GSM8K|AIME", facts=((ENV, -1.0), (STEP, -0.5)), cs=True),
@@ -249,6 +253,8 @@ CUES: tuple[Cue, ...] = tuple(
                r"retriev(?:al|er|es)|terminal|shell|bash|repositor(?:y|ies)|GitHub issues?|"
                r"环境动作|环境|environments?|games?|simulat(?:or|ors|ed environments?)|embodied|"
                r"interact(?:s|ing|ion|ions)? with|交互", facts=((ENV, 1.5), (STEP, 0.5)), word=False),
+        *_cues(None, 0, r"(?:multiple|many|several|dozens of) (?:turns|steps|rounds)|over (?:\w+ ){0,2}turns|"
+               r"sequences? of (?:\w+ ){0,2}(?:decisions|actions)", facts=((STEP, 2.0),), word=False),
         *_cues(None, 0, r"multi-(?:turn|step|round|hop)|long-horizon|长程|长时程|多轮|多步|trajector(?:y|ies)|"
                r"轨迹|rollouts?|episodes?|sequential decision|step-by-step actions|action sequences?",
                facts=((STEP, 2.0),), word=False),

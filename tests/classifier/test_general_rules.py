@@ -268,3 +268,41 @@ def test_benchmarks_a_method_is_evaluated_on_are_not_its_contribution() -> None:
     s = classify("We propose a modular prompting paradigm that detaches reasoning from tool observations. "
                  "Comprehensive evaluations across six public NLP benchmarks and a curated dataset show gains.")
     assert s.mechanism is Mechanism.HARNESS
+
+
+def test_a_negation_reaches_every_item_of_a_list() -> None:
+    s = classify("It does not require any supervised training data, additional training, or reinforcement "
+                 "learning, and instead uses a single LLM as generator, refiner and feedback provider.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_a_negation_does_not_reach_a_following_clause_that_is_no_list_item() -> None:
+    s = classify("We do not use SFT, PPO is used instead with rewards from web environments over multiple turns.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_multiple_turns_are_multi_step_and_existing_single_turn_methods_are_not_the_work() -> None:
+    s = classify("We develop multi-turn RL algorithms that preserve the flexibility of existing single-turn RL "
+                 "methods while accommodating multiple turns and delayed rewards, with an actor-critic for LLM "
+                 "agents on agent tasks in interactive environments.")
+    assert _fact_value(s, Fact.MULTI_STEP) is FactValue.TRUE
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_phrase_does_not_cross_a_sentence_end() -> None:
+    found = [m.group() for m in scan("We align models by fine-tuning with human feedback. Starting with "
+                                     "labeler-written prompts and demonstrations, we continue.")]
+    assert not any("." in f for f in found)
+
+
+def test_an_agent_computer_interface_is_a_harness() -> None:
+    s = classify("We introduce an agent-computer interface, a custom set of commands and feedback formats that "
+                 "lets an LM agent edit code files and execute tests in repositories.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def _fact_value(s: object, fact: Fact) -> FactValue:
+    from classifier import Suggestion
+
+    assert isinstance(s, Suggestion)
+    return next(f.value for f in s.facts if f.fact is fact)

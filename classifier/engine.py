@@ -84,6 +84,8 @@ BACKGROUND = re.compile(
     r"requires))(?![A-Za-z])"
 )
 BACKGROUND_WEIGHT = 0.4
+CONCESSIVE = re.compile(r"\s*(?i:while|although|though|whereas|despite)(?![A-Za-z])")
+CONCEDED = re.compile(r"(?<![A-Za-z])(?i:while|although|though|whereas|despite)\s*$")
 
 
 def _background(work: str, subject: str | None) -> list[tuple[int, int]]:
@@ -97,13 +99,17 @@ def _background(work: str, subject: str | None) -> list[tuple[int, int]]:
         if subject and subject.strip()
         else None
     )
-    return [
-        (a, b)
-        for a, b in sentences.values()
-        if BACKGROUND.search(work, a, b)
-        and not AUTHORIAL.search(work, a, b)
-        and not (name and name.search(work, a, b))
-    ]
+    spans = []
+    for a, b in sentences.values():
+        if not BACKGROUND.search(work, a, b) or AUTHORIAL.search(work, a, b) or (name and name.search(work, a, b)):
+            continue
+        # "While recent advances ..., open problems remain in X": only the
+        # concessive clause is background; the main clause states the problem.
+        # (the segmenter may already have cut the sentence after "While")
+        concession = CONCESSIVE.match(work, a, b) or CONCEDED.search(work, max(0, a - 12), a)
+        comma = work.find(",", a, b) if concession else -1
+        spans.append((a, comma) if comma >= 0 else (a, b))
+    return spans
 
 
 @dataclass(frozen=True)

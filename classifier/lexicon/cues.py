@@ -148,7 +148,8 @@ CUES: tuple[Cue, ...] = tuple(
                facts=((UPDATE, -3.0),), word=False),
         *_cues(HARNESS, 3.0, r"(?:platform|framework|toolkit|library) for (?:the )?(?:development|building|"
                r"creation|design|implementation) of (?:[\w-]+ ){0,4}agents|(?:platform|framework|toolkit) for "
-               r"(?:building|developing|creating|designing|implementing|orchestrating) (?:[\w-]+ ){0,3}agents|"
+               r"(?:building|developing|creating|designing|implementing|orchestrating)[\w, -]{0,60}?agents|"
+               r"orchestration (?:framework|layer|library)|"
                r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
                r"(?:process|pipeline|workflow|procedure)", word=False),
         *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
@@ -191,13 +192,16 @@ CUES: tuple[Cue, ...] = tuple(
         # Benchmarks the work is evaluated on are not its contribution.
         *_cues(ENVIRONMENT, 0.3, r"(?:experiments|evaluations?|results|evaluated|tested|evaluate|test) (?:[\w-]+ ){0,2}?"
                r"(?:on|across|over) (?:[\w-]+ ){0,5}?(?:benchmarks?|datasets?)", word=False),
+        # A proposed "<Name>-Bench", "<Name>Gym", "<Name>Arena" is a benchmark or environment.
+        *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
+               r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?: [A-Z][\w-]*)?", word=False, cs=True),
         *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
         *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|"
                r"(?:human|expert) performance|(?:best|strongest|top)(?:-performing)? (?:\w+ )?(?:model|agent|"
                r"system)s? (?:only )?(?:achieves?|reaches?|solves?|succeeds?)|任务构建|环境构建|"
                r"task (?:synthesis|construction|suite)|gym", word=False),
         *_cues(ENVIRONMENT, 1.5, r"判分|grading|graders?|reproducible|realistic|execution-based evaluation|"
-               r"\d+ (?:tasks|problems|instances|questions)|dataset", word=False),
+               r"\d+ (?:task )?(?:tasks|problems|instances|questions)|dataset", word=False),
         # --- infrastructure ----------------------------------------------
         *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
                r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
@@ -205,8 +209,9 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(INFRA, 4.0, r"(?:framework|library|toolkit|platform|system|stack) for (?:[\w-]+ ){0,3}?"
                r"(?:training|post-training|fine-tuning|optimi[sz]ing|improving) (?:[\w-]+ ){0,3}?(?:via|with|using) "
                r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)", word=False),
-        *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you|you can (?:easily )?(?:build|train|run|deploy|plug|use)",
-               word=False),
+        # A README that lets "you" train is a training tool.
+        *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you (?:to )?(?:train|fine-tune|post-train|scale)|"
+               r"you can (?:easily )?(?:train|fine-tune|post-train)", word=False),
         *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
                r"different|popular) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
                r"(?:PPO|GRPO|DPO|REINFORCE|RLOO)(?:[\w ,+-]{0,60}(?:PPO|GRPO|DPO|REINFORCE|RLOO|variants))?",

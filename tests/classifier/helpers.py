@@ -14,6 +14,8 @@ ENGLISH_SET = DATA / "english_abstracts.json"
 HELDOUT_SET = DATA / "english_heldout.json"
 # A second fresh set, written after the first round of rules and measured before any rule saw it.
 FRESH_SET = DATA / "english_fresh.json"
+# A third fresh set (18 works), measured before any rule saw it.
+FRESH2_SET = DATA / "english_fresh2.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:

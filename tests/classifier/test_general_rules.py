@@ -306,3 +306,30 @@ def _fact_value(s: object, fact: Fact) -> FactValue:
 
     assert isinstance(s, Suggestion)
     return next(f.value for f in s.facts if f.fact is fact)
+
+
+def test_a_readme_that_lets_you_build_agents_is_a_harness_not_a_trainer() -> None:
+    s = classify("AgentGraph is a low-level orchestration framework for building, managing, and deploying "
+                 "long-running, stateful agents, with memory and human-in-the-loop inspection; it lets you "
+                 "model agent workflows as graphs.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_a_proposed_name_bench_is_a_benchmark() -> None:
+    s = classify("Autonomous systems fix bugs in repositories. We propose CodeFix-Bench Visual, to evaluate "
+                 "systems on their ability to fix visual JavaScript bugs; it features 617 task instances.")
+    assert s.mechanism is Mechanism.ENVIRONMENT
+
+
+def test_only_the_concessive_clause_is_background() -> None:
+    s = classify("While recent advances in agent models have shown promise, open problems remain in "
+                 "multi-turn reinforcement learning and environment stability. We present an agent model "
+                 "trained with a stabilized multi-turn RL framework in a hybrid GUI environment with sandboxes "
+                 "for large-scale rollouts and task-success rewards.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_a_gain_of_decimal_points_over_baselines_is_a_comparison() -> None:
+    s = classify("We train research agents with reinforcement learning, with improvements of up to 28.9 points "
+                 "over prompt engineering-based baselines.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT

@@ -162,6 +162,7 @@ def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient)
         ("post", "/api/v1/classifications/", {"source": "skillforge", "mechanism": "harness", "verdict": "not_strict"}),
         ("patch", "/api/v1/claims/{claim}/", {"status": "verified"}),
         ("post", "/api/v1/questions/", {"title": "Q"}),
+        ("post", "/api/v1/contrasts/", {"left": "facet", "right": "starharness", "axis": "x"}),
     ],
 )
 def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict) -> None:
@@ -186,3 +187,17 @@ def test_token_authenticated_editor_can_write(seed: None, editor) -> None:  # ty
 
     assert client.patch(f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}, format="json").status_code == 200
     assert Claim.objects.get(pk=claim.pk).status == "disputed"
+
+
+def test_editor_contrasts_two_works_and_a_same_pair_is_400(seed: None, editor_api: APIClient) -> None:
+    payload = {"left": "facet", "right": "starharness", "axis": "SFT vs harness evolution"}
+
+    created = editor_api.post("/api/v1/contrasts/", payload, format="json")
+    again = editor_api.post("/api/v1/contrasts/", payload, format="json")
+    same = editor_api.post("/api/v1/contrasts/", {**payload, "right": "facet"}, format="json")
+
+    assert created.status_code == 201
+    assert (created.json()["left"], created.json()["right"]) == ("facet", "starharness")
+    assert again.status_code == 400 and again.json()["errors"]
+    assert same.status_code == 400
+

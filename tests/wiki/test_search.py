@@ -168,3 +168,14 @@ def test_search_page_refuses_an_unknown_kind_next_to_the_field(client) -> None: 
     assert response.status_code == 200
     assert response.context["form"].errors["kind"]
     assert response.context["results"] is None
+
+
+def test_search_reindex_command_reports_what_it_indexed(seed: None) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("search_reindex", stdout=out)
+
+    assert f"{Claim.objects.current().count()} claims" in out.getvalue()

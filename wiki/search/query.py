@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db.models import Count, F, Window
-from django.db.models.functions import RowNumber
+from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -83,6 +81,25 @@ def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None 
     return mark_safe("".join(out))  # every piece of text was escaped above
 
 
+# Ranking and numbering run over narrow rows (id, kind, rank); only the rows kept are joined back for
+# their title and body, so a common word matching most documents never sorts their bodies.
+_SEARCH_SQL = """
+WITH hits AS (
+    SELECT id, kind, ts_rank(vector, to_tsquery('simple', %(tsquery)s)) AS rank
+    FROM wiki_searchdocument WHERE {where}
+), numbered AS (
+    SELECT id, rank,
+           row_number() OVER (PARTITION BY kind ORDER BY rank DESC, id) AS row,
+           count(*) OVER (PARTITION BY kind) AS kind_total
+    FROM hits
+)
+SELECT d.kind, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict, n.rank, n.kind_total
+FROM numbered n JOIN wiki_searchdocument d ON d.id = n.id
+WHERE n.row > %(first)s AND n.row <= %(last)s
+ORDER BY d.kind, n.row
+"""
+
+
 def search(
     query: str,
     *,
@@ -100,25 +117,19 @@ def search(
     tsquery = tsquery_text(query)
     if not tsquery:
         return SearchResults(query=query)
-    ts = SearchQuery(tsquery, search_type="raw", config="simple")
-    documents = SearchDocument.objects.filter(vector=ts)
+    conditions = ["vector @@ to_tsquery('simple', %(tsquery)s)"]
     if kinds:
-        documents = documents.filter(kind__in=kinds)
+        conditions.append("kind = ANY(%(kinds)s)")
     if mechanism:
-        documents = documents.filter(mechanism=mechanism)
+        conditions.append("mechanism = %(mechanism)s")
     if verdict:
-        documents = documents.filter(verdict=verdict)
-    rank = SearchRank(F("vector"), ts)
-    rows = (
-        documents.annotate(
-            rank=rank,
-            row=Window(RowNumber(), partition_by=[F("kind")], order_by=[rank.desc(), F("object_id").asc()]),
-            kind_total=Window(Count("id"), partition_by=[F("kind")]),
-        )
-        .filter(row__gt=offset, row__lte=offset + limit)
-        .order_by("kind", "row")
-        .values("kind", "object_id", "title", "body", "url", "mechanism", "verdict", "rank", "kind_total")
-    )
+        conditions.append("verdict = %(verdict)s")
+    params = {"tsquery": tsquery, "kinds": kinds, "mechanism": mechanism, "verdict": verdict,
+              "first": offset, "last": offset + limit}
+    with connection.cursor() as cursor:
+        cursor.execute(_SEARCH_SQL.format(where=" AND ".join(conditions)), params)
+        columns = [c.name for c in cursor.description]  # type: ignore[union-attr]
+        rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
     pattern = _highlighter(query)
     hits: dict[str, list[Hit]] = {}
     totals: dict[str, int] = {}

@@ -143,3 +143,21 @@ class SourceWriteSerializer(serializers.ModelSerializer):
         if normalized is None:
             raise serializers.ValidationError("Not a DOI (10.1234/abcd).", code="invalid")
         return normalized
+
+
+class ContrastWriteSerializer(serializers.Serializer):
+    """Two works (or components) and the axis they differ on; the claim saying so becomes about both."""
+
+    left = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())
+    left_component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)
+    right = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())
+    right_component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)
+    axis = serializers.CharField(max_length=300)
+    claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        for side in ("left", "right"):
+            component = attrs.get(f"{side}_component")
+            if component is not None and component.source_id != attrs[side].pk:  # type: ignore[attr-defined]
+                raise serializers.ValidationError({f"{side}_component": ["This component belongs to another source."]}, code="invalid")
+        return attrs

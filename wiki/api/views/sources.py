@@ -12,10 +12,17 @@ from rest_framework.response import Response
 from wiki.api.errors import Conflict, from_django
 from wiki.api.filters import ClassificationFilter, ContrastFilter, SourceFilter
 from wiki.api.schema import DuplicateSerializer
-from wiki.api.serializers.sources import ClassificationSerializer, ContrastSerializer, SourceSerializer, SourceWriteSerializer
+from wiki.api.serializers.sources import (
+    ClassificationSerializer,
+    ContrastSerializer,
+    ContrastWriteSerializer,
+    SourceSerializer,
+    SourceWriteSerializer,
+)
 from wiki.models import Classification, Component, Contrast, Source
 from wiki.search.index import search_reindex_sources
 from wiki.services.classifications import classification_save
+from wiki.services.contrasts import contrast_create
 from wiki.services.sources_import import SourceDraft, SourceDuplicate, source_create, source_update
 
 _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
@@ -119,14 +126,27 @@ class ClassificationViewSet(viewsets.ModelViewSet):
 @extend_schema_view(
     list=extend_schema(summary="List contrasts between works"),
     retrieve=extend_schema(summary="A contrast"),
+    create=extend_schema(summary="Set two works against each other", request=ContrastWriteSerializer,
+                         responses={201: ContrastSerializer}),
 )
-class ContrastViewSet(viewsets.ReadOnlyModelViewSet):
+class ContrastViewSet(viewsets.ModelViewSet):
     """Two works (or components) set against each other on an axis, with the claim that says so."""
 
     serializer_class = ContrastSerializer
     filterset_class = ContrastFilter
     ordering_fields = ["created_at", "axis"]
     ordering = ["left__short_name", "right__short_name", "id"]
+    http_method_names = ["get", "post", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Contrast]:
         return Contrast.objects.select_related("left", "right", "left_component", "right_component")
+
+    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+        serializer = ContrastWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            contrast = contrast_create(**serializer.validated_data, user=request.user)
+        except DjangoValidationError as error:
+            raise from_django(error) from None
+        data = ContrastSerializer(self.get_queryset().get(pk=contrast.pk)).data
+        return Response(data, status=status.HTTP_201_CREATED)

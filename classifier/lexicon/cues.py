@@ -62,10 +62,10 @@ CUES: tuple[Cue, ...] = tuple(
                r"principled|scalable|efficient|general) )*(?:[\w-]+ ){0,2}?(?:RL|reinforcement learning) "
                r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
         # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
-        *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,7}?"
+        *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,12}?"
                r"(?:with|via|using|through|by) (?:[\w-]+ ){0,2}?"
                r"(?:RL|reinforcement learning)(?![\w-])",
-               facts=_RL_FACTS),
+               facts=_RL_FACTS, algorithm="RL"),
         *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
                r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
                # "an asynchronous RL system" is infrastructure; "a multi-turn RL framework for
@@ -187,6 +187,9 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(ENVIRONMENT, 4.0, r"(?:introduc|present|releas|propos|buil|construct|develop|creat|design)(?:e|es|ed|"
                r"ing|d|s)?\s+(?:[A-Z][\w.-]*,?\s+)?(?:an?\s+|the\s+|our\s+)?(?:(?!for |to |in |with |that |which |"
                r"on |and )[\w-]+\s+){0,4}(?:benchmark|environment|testbed|gym|suite|simulator|arena)s?|"
+               r"(?:introduc|present|releas|propos|buil|develop|creat)\w*\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
+               r"(?:featuring|offering|with|comprising) (?:a variety of|a suite of|\d+|many|diverse|multiple) "
+               r"(?:[\w-]+ )?(?:environments|benchmarks|tasks)|"
                r"(?:定义|构建|提供|搭建|设计).{0,8}(?:环境|基准)|is an? (?:[\w-]+ ){0,3}(?:benchmark|testbed|"
                r"environment)", word=False),
         # Benchmarks the work is evaluated on are not its contribution.
@@ -196,25 +199,30 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
                r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?: [A-Z][\w-]*)?", word=False, cs=True),
         *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
-        *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|"
+        *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|(?:supports?|used for|usable for|designed to support) (?:both )?"
+               r"evaluation and (?:[\w-]+ )?training|"
                r"(?:human|expert) performance|(?:best|strongest|top)(?:-performing)? (?:\w+ )?(?:model|agent|"
                r"system)s? (?:only )?(?:achieves?|reaches?|solves?|succeeds?)|任务构建|环境构建|"
                r"task (?:synthesis|construction|suite)|gym", word=False),
         *_cues(ENVIRONMENT, 1.5, r"判分|grading|graders?|reproducible|realistic|execution-based evaluation|"
-               r"\d+ (?:task )?(?:tasks|problems|instances|questions)|dataset", word=False),
+               r"\d+ (?:task )?(?:tasks|problems|instances|questions|environments|task types)|dataset", word=False),
         # --- infrastructure ----------------------------------------------
         *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
                r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
                word=False),
-        *_cues(INFRA, 4.0, r"(?:framework|library|toolkit|platform|system|stack) for (?:[\w-]+ ){0,3}?"
+        *_cues(INFRA, 4.0, r"(?:(?:full-stack|open-source|modular|scalable|distributed|efficient|flexible) )*"
+               r"(?:framework|library|toolkit|platform|system|stack)(?:,[^,.;]{1,40},)? for (?:[\w-]+ ){0,3}?"
                r"(?:training|post-training|fine-tuning|optimi[sz]ing|improving) (?:[\w-]+ ){0,3}?(?:via|with|using) "
-               r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)", word=False),
+               r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)|(?:specifically |specially )?(?:designed|built|"
+               r"tailored) for (?:scalable |efficient |large-scale |distributed )?(?:training|post-training|fine-tuning)",
+               word=False),
         # A README that lets "you" train is a training tool.
         *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you (?:to )?(?:train|fine-tune|post-train|scale)|"
                r"you can (?:easily )?(?:train|fine-tune|post-train)", word=False),
         *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
-               r"different|popular) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
-               r"(?:PPO|GRPO|DPO|REINFORCE|RLOO)(?:[\w ,+-]{0,60}(?:PPO|GRPO|DPO|REINFORCE|RLOO|variants))?",
+               r"different|popular|a (?:suite|range|variety|collection|family) of) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
+               r"(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)(?![\w-])(?:[\w ,+-]{0,60}(?:(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)"
+               r"(?![\w-])|variants))?",
                word=False),
         *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
         *_cues(INFRA, 2.5, r"resharding|dataflows?|(?:single|multi)-controller|(?:rollout|training|inference|"

@@ -16,6 +16,8 @@ HELDOUT_SET = DATA / "english_heldout.json"
 FRESH_SET = DATA / "english_fresh.json"
 # A third fresh set (18 works), measured before any rule saw it.
 FRESH2_SET = DATA / "english_fresh2.json"
+# A fourth fresh set (14 works, README blurbs among them), measured before any rule saw it.
+FRESH3_SET = DATA / "english_fresh3.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:

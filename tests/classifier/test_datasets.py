@@ -7,13 +7,14 @@ import pytest
 from classifier.evaluate import evaluate
 from classifier.taxonomy import Mechanism
 
-from .helpers import DEV_SET, ENGLISH_SET, FRESH2_SET, FRESH_SET, HELDOUT_SET, load
+from .helpers import DEV_SET, ENGLISH_SET, FRESH2_SET, FRESH3_SET, FRESH_SET, HELDOUT_SET, load
 
 DEV = load(DEV_SET)
 ENGLISH = load(ENGLISH_SET)
 HELDOUT = load(HELDOUT_SET)
 FRESH = load(FRESH_SET)
 FRESH2 = load(FRESH2_SET)
+FRESH3 = load(FRESH3_SET)
 
 
 def _id(item: dict[str, Any]) -> str:
@@ -64,3 +65,10 @@ def test_third_fresh_set_meets_the_measured_bar() -> None:
     report = evaluate(FRESH2)
     assert report.count("mechanism_ok") / report.total >= 0.85
     assert report.count("verdict_ok") / report.total >= 0.90
+
+
+def test_fourth_fresh_set_meets_the_measured_bar() -> None:
+    """14 more works (first measured at 11/14 mechanism, 12/14 strict-vs-not)."""
+    report = evaluate(FRESH3)
+    assert report.count("mechanism_ok") / report.total >= 0.85
+    assert report.count("verdict_ok") / report.total >= 0.85

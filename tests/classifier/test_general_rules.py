@@ -333,3 +333,31 @@ def test_a_gain_of_decimal_points_over_baselines_is_a_comparison() -> None:
     s = classify("We train research agents with reinforcement learning, with improvements of up to 28.9 points "
                  "over prompt engineering-based baselines.")
     assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_reinforcement_inside_a_word_is_not_the_reinforce_algorithm() -> None:
+    s = classify("We present a framework featuring a variety of environments and tasks, with 14 environments. "
+                 "The platform is designed to support both evaluation and reinforcement-learning-based training "
+                 "of LLM agents.")
+    assert s.mechanism is Mechanism.ENVIRONMENT
+
+
+def test_a_tool_designed_for_training_with_a_suite_of_algorithms_is_infrastructure() -> None:
+    s = classify("AgentTrainer is an extension specifically designed for training large language model agents "
+                 "via reinforcement learning. It supports multi-turn rollouts and a suite of RL algorithms "
+                 "including GRPO, PPO, DAPO and RLOO.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_a_repo_that_trains_llms_with_rl_is_a_method_even_if_it_supports_several_algorithms() -> None:
+    s = classify("This repo trains LLMs to reason and call a search engine in an interleaved manner with "
+                 "reinforcement learning, over multiple rounds of retrieval; the reward is exact match of the "
+                 "final answer. We support PPO, GRPO and REINFORCE.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_named_library_for_optimizing_with_rl_is_infrastructure() -> None:
+    s = classify("We introduce an open-source modular library, LMTrainer, for optimizing language generators "
+                 "with RL, consisting of on-policy RL algorithms usable with any reward function.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE

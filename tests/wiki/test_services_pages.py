@@ -190,3 +190,23 @@ def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts(seed: None
     page.refresh_from_db()
     assert page.revisions.count() == 2
     assert page.body in {"start\nalice\n", "start\nbob\n"}
+
+
+def _key_points(n: int, *, cited: bool) -> str:
+    cite = "（来源：Alpha Work: Study，p.3）" if cited else ""
+    return "## 关键要点\n\n" + "\n".join(f"- claim number {i}{cite}" for i in range(n)) + "\n"
+
+
+def test_saving_claims_takes_the_same_number_of_queries_for_ten_or_a_hundred(db: None) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for n in (10, 100):
+        page = make_page(body=_key_points(n, cited=True))
+        with CaptureQueriesContext(connection) as first:
+            _save(page, _key_points(n, cited=True) + "- one more\n", base=1)
+        counts.append(len(first.captured_queries))
+        assert page.claims.current().count() == n + 1
+        assert all(c.citations.count() == 1 for c in page.claims.current()[:5])
+    assert counts[0] == counts[1]

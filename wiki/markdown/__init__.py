@@ -13,6 +13,7 @@ from markdown.extensions.toc import TocExtension, slugify_unicode
 from wiki.markdown.citation_markers import CitationExtension, SourceRef
 from wiki.markdown.citations import CitationProblem, find_citations
 from wiki.markdown.claims import ClaimExtension, ClaimRef
+from wiki.markdown.limits import limit_problem
 from wiki.markdown.math import MathStash
 from wiki.markdown.sanitize import sanitize_html
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
@@ -60,6 +61,9 @@ def check_complexity(text: str) -> None:
             raise MarkdownTooComplex(
                 f"Line {number} nests lists or quotes {depth} levels deep; at most {MAX_NESTING} are allowed."
             )
+    problem = limit_problem(text)
+    if problem is not None:
+        raise MarkdownTooComplex(problem)
 
 
 def cited_titles(text: str) -> set[str]:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
@@ -133,38 +134,57 @@ def _sync_links(page: Page, result: RenderResult) -> None:
 
 
 def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
-    """Claims keep their identity (and status, classifications) while their sentence is unchanged."""
+    """Claims keep their identity (and status, classifications) while their sentence is unchanged.
+
+    A fixed number of queries whatever the number of claims: a page may hold thousands of bullets.
+    """
     existing = {claim.key: claim for claim in page.claims.all()}
-    seen: set[str] = set()
-    created = kept = 0
     titles = {c.title for ref in result.claims for c in ref.citations}
     sources, _ = sources_ensure_for_titles(titles=titles)
+    new_claims: list[Claim] = []
+    kept_claims: list[Claim] = []
+    changed_claims: list[Claim] = []
+    by_key: dict[str, Claim] = {}
     for position, ref in enumerate(result.claims):
-        seen.add(ref.key)
         claim = existing.get(ref.key)
         if claim is None:
-            claim = Claim.objects.create(
-                page=page, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=position
-            )
-            created += 1
+            claim = Claim(page=page, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=position)
+            new_claims.append(claim)
         else:
-            claim.anchor, claim.section, claim.text, claim.position = ref.anchor, ref.section[:300], ref.text, position
-            claim.is_orphaned = False
-            claim.save(update_fields=["anchor", "section", "text", "position", "is_orphaned", "updated_at"])
-            kept += 1
-        claim.citations.all().delete()
-        unique: dict[tuple[int, str], Citation] = {}
+            fresh = (ref.anchor, ref.section[:300], ref.text, position, False)
+            if (claim.anchor, claim.section, claim.text, claim.position, claim.is_orphaned) != fresh:
+                claim.anchor, claim.section, claim.text, claim.position, claim.is_orphaned = fresh
+                claim.updated_at = timezone.now()
+                changed_claims.append(claim)
+            kept_claims.append(claim)
+        by_key[ref.key] = claim
+    Claim.objects.bulk_create(new_claims)
+    # bulk_update writes one CASE per field, slow for thousands of rows: only claims that moved or changed.
+    Claim.objects.bulk_update(
+        changed_claims, ["anchor", "section", "text", "position", "is_orphaned", "updated_at"], batch_size=500
+    )
+    Citation.objects.filter(claim__in=[c.pk for c in kept_claims]).delete()
+    citations: dict[tuple[int, int, str], Citation] = {}
+    about: set[tuple[int, int]] = set()
+    for ref in result.claims:
+        claim = by_key[ref.key]
         for index, cited in enumerate(ref.citations):
             source = sources[cited.title]
-            unique.setdefault(
-                (source.pk, cited.locator),
+            citations.setdefault(
+                (claim.pk, source.pk, cited.locator),
                 Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),
             )
-        Citation.objects.bulk_create(unique.values())
-        claim.about.add(*{sources[c.title].pk for c in ref.citations})
-    gone = [key for key in existing if key not in seen]
+            about.add((claim.pk, source.pk))
+    Citation.objects.bulk_create(citations.values(), batch_size=1000)
+    Through = Claim.about.through
+    Through.objects.bulk_create(
+        (Through(claim_id=claim_id, source_id=source_id) for claim_id, source_id in about),
+        ignore_conflicts=True,
+        batch_size=1000,
+    )
+    gone = [key for key in existing if key not in by_key]
     orphaned = Claim.objects.filter(page=page, key__in=gone, is_orphaned=False).update(is_orphaned=True)
-    return ClaimSync(created=created, kept=kept, orphaned=orphaned)
+    return ClaimSync(created=len(new_claims), kept=len(kept_claims), orphaned=orphaned)
 
 
 def _refresh_pages_linking_to(slug: str) -> None:

@@ -1,0 +1,71 @@
+"""Limits on what one page may hold, so that rendering any accepted text stays well under two seconds.
+
+Python-Markdown's inline and table-of-contents passes are quadratic in some inputs (a paragraph
+of 200,000 ``[``, 50,000 headings); these limits were set by timing the worst accepted inputs,
+and are far above what the wiki's real pages use (the seed pages: 315 lines, 32 markup characters
+in the busiest paragraph).
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINES = 10_000
+MAX_HEADINGS = 1_000
+MAX_LIST_ITEMS = 5_000
+MAX_FENCES = 1_000
+MAX_CITATIONS = 2_000
+MAX_MARKUP_PER_BLOCK = 1_000
+MAX_MARKUP_TOTAL = 20_000
+# Characters that open inline constructs (links, HTML, entities, emphasis, code, math, citations, escapes).
+MARKUP_CHARS = "[<&*_`$（\\"
+# Each "[" or "<" makes the inline pass scan the rest of its paragraph: the cost is openers x paragraph
+# length, summed over paragraphs (2,000,000 renders in about a second).
+SCAN_OPENERS = "[<"
+MAX_SCAN_COST = 2_000_000
+
+_BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)|^[ \t]{0,3}(?:=+|-+)[ \t]*$", re.MULTILINE)
+_LIST_ITEM = re.compile(r"^[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
+_CITATION = re.compile(r"[（(]\s*(?:来源|综合)")
+_FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})", re.MULTILINE)
+
+
+def _markup(text: str) -> int:
+    return sum(text.count(char) for char in MARKUP_CHARS)
+
+
+def limit_problem(text: str) -> str | None:
+    """Why ``text`` is refused, or ``None`` when it is within every limit."""
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        return f"The text has {lines:,} lines; at most {MAX_LINES:,} are allowed."
+    counts: list[tuple[str, int, int]] = [
+        ("headings", len(_HEADING.findall(text)), MAX_HEADINGS),
+        ("list items", len(_LIST_ITEM.findall(text)), MAX_LIST_ITEMS),
+        ("code fences", len(_FENCE.findall(text)), MAX_FENCES),
+        ("citations", len(_CITATION.findall(text)), MAX_CITATIONS),
+        ("markup characters (any of [ < & * _ ` $ （ \\)", _markup(text), MAX_MARKUP_TOTAL),
+    ]
+    for what, count, limit in counts:
+        if count > limit:
+            return f"The text has {count:,} {what}; at most {limit:,} are allowed. Split it into several pages."
+    offset = 0
+    scan_cost = 0
+    for block in _BLOCK_SPLIT.split(text):
+        scan_cost += sum(block.count(char) for char in SCAN_OPENERS) * len(block)
+        if scan_cost > MAX_SCAN_COST:
+            line = text.count("\n", 0, text.find(block, offset)) + 1
+            return (
+                f"Too many “[” or “<” in long paragraphs (up to the paragraph at line {line}): each one makes the "
+                "renderer re-read its paragraph. Break long paragraphs up with blank lines, or use fewer brackets."
+            )
+        count = _markup(block)
+        if count > MAX_MARKUP_PER_BLOCK:
+            line = text.count("\n", 0, text.find(block, offset)) + 1
+            return (
+                f"The paragraph at line {line} has {count:,} markup characters (any of [ < & * _ ` $ （ \\); "
+                f"at most {MAX_MARKUP_PER_BLOCK:,} are allowed in one paragraph. Break it up with blank lines."
+            )
+        offset += len(block)
+    return None

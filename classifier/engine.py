@@ -80,7 +80,7 @@ BACKGROUND = re.compile(
     r"(?:methods|approaches|work|works|agents|models|LLMs|systems|techniques|research|efforts|pipelines|practices?|"
     r"paradigms?|frameworks|solutions)|recent (?:work|works|approaches|advances|methods|studies|efforts|research|"
     r"progress)|(?:some|many|other) (?:[\w-]+ )?(?:agents|methods|approaches|works|models|systems)|"
-    r"(?:has|have) (?:proven|been shown|shown|demonstrated|achieved|emerged)|(?:is|are) (?:usually|typically|commonly|mostly|traditionally)|often (?:rely|relies|follow|follows|use|uses|undergo|undergoes|require|"
+    r"(?:has|have) (?:proven|been shown|shown|demonstrated|achieved|emerged)|(?:is|are) (?:usually|typically|commonly|mostly|traditionally)|typically|usually|commonly|often (?:rely|relies|follow|follows|use|uses|undergo|undergoes|require|"
     r"requires))(?![A-Za-z])"
 )
 BACKGROUND_WEIGHT = 0.4

@@ -41,6 +41,10 @@ CUES: tuple[Cue, ...] = tuple(
         *_cues(None, 0, r"[A-Za-z][\w.]*-rl|[A-Za-z]*[a-z]RL[\w]*|RL[a-z]\w*|[A-Za-z]+-R1",
                cs=True, role="name"),
         # --- policy gradient and other explicit RL objectives -------------
+        # ...except an RL training framework or RL system, which is infrastructure (listed first:
+        # it contains "RL training").
+        *_cues(INFRA, 4.0, r"(?:RL|reinforcement learning|RLHF) (?:training (?:framework|library|system|engine|platform|"
+               r"stack)|(?:library|system|engine|platform|stack|infrastructure))s?", word=False),
         *_cues(PG, 3.5, r"(?:Tree-|Dr\.\s?)?GRPO(?:-style)?", facts=_ALGO_FACTS, algorithm="GRPO", cs=True),
         *_cues(PG, 3.5, r"PPO(?:-style)?", facts=_ALGO_FACTS, algorithm="PPO", cs=True),
         *_cues(PG, 3.5, r"REINFORCE\+\+|REINFORCE(?:-style)?", facts=_ALGO_FACTS,
@@ -122,6 +126,8 @@ CUES: tuple[Cue, ...] = tuple(
                facts=((UPDATE, 1.0),)),
         *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
                facts=((UPDATE, 1.0),), word=False),
+        *_cues(PREF, 2.5, r"preference (?:loss|objective)|(?:human-annotated|annotated|labell?ed|ranked) (?:response )?pairs|"
+               r"response pairs", word=False),
         *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
                r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),
         *_cues(PREF, 0.7, r"preferences?"),
@@ -161,7 +167,7 @@ CUES: tuple[Cue, ...] = tuple(
                r"(?:[\w-]+ )?agents|(?:prompting|reasoning|planning) (?:paradigm|strateg(?:y|ies)|pipeline)s?",
                word=False),
         *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
-               r"linguistic feedback|skill (?:library|libraries|bank)|技能库|context (?:engineering|"
+               r"linguistic feedback|(?:skill|experience|memory|insight|plan) (?:library|libraries|bank|pool|store)|技能库|context (?:engineering|"
                r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
                r"(?: traces)? and (?:task-specific )?actions|外部 ?harness|harness 演化", word=False),
         *_cues(HARNESS, 2.0, r"prompt(?:s|ed|ing)?|提示(?:词)?|in-context (?:learning|examples|demonstrations)|"
@@ -240,6 +246,9 @@ CUES: tuple[Cue, ...] = tuple(
                facts=((ENV, -1.5),), word=False),
         *_cues(None, 0, r"(?:process|step-level|step-wise|dense|intermediate|fine-grained) (?:rewards?|supervision)",
                facts=((REWARD, 1.5),), role="assert", word=False),
+        *_cues(None, 0, r"(?:live|real|running) (?:databases?|websites?|applications?|apps|systems?)|"
+               r"agents? that (?:can )?(?:explore|interact|navigate|act|call|use|run)s?",
+               facts=((ENV, 2.0), (STEP, 1.0)), word=False),
         *_cues(None, 0, r"invok(?:e|es|ing) (?:external )?(?:[\w-]+ ){0,2}(?:tools?|search|APIs?|systems?)",
                facts=((ENV, 1.5), (STEP, 0.5)), word=False),
         *_cues(None, 0, r"(?:existing|prior|previous|current|standard|conventional) single-turn(?: RL| reinforcement "
@@ -266,17 +275,17 @@ CUES: tuple[Cue, ...] = tuple(
                r"retriev(?:al|er|es)|terminal|shell|bash|repositor(?:y|ies)|GitHub issues?|"
                r"环境动作|环境|environments?|games?|simulat(?:or|ors|ed environments?)|embodied|"
                r"interact(?:s|ing|ion|ions)? with|交互", facts=((ENV, 1.5), (STEP, 0.5)), word=False),
-        *_cues(None, 0, r"(?:multiple|many|several|dozens of) (?:turns|steps|rounds)|over (?:\w+ ){0,2}turns|"
+        *_cues(None, 0, r"(?:multiple|many|several|dozens of) (?:turns|steps|rounds)|over (?:\w+ ){0,3}turns|"
                r"sequences? of (?:\w+ ){0,2}(?:decisions|actions)", facts=((STEP, 2.0),), word=False),
         *_cues(None, 0, r"multi-(?:turn|step|round|hop)|long-horizon|长程|长时程|多轮|多步|trajector(?:y|ies)|"
                r"轨迹|rollouts?|episodes?|sequential decision|step-by-step actions|action sequences?",
                facts=((STEP, 2.0),), word=False),
-        *_cues(None, 0, r"verifiable|verifiers?|reward models?|rewards?|回报|奖励|outcome|task success|"
+        *_cues(None, 0, r"fitness|(?:game|final|task|episode|environment) scores?|verifiable|verifiers?|reward models?|rewards?|回报|奖励|outcome|task success|"
                r"success rate|unit tests?|test cases|pass(?:es)? (?:the )?tests|correctness|exact match|"
                r"rule-based|sparse|binary|scalar|成功轨迹|终局|判分|returns",
                facts=((REWARD, 1.5),), word=False),
         *_cues(None, 0, r"(?:update[sd]?|updating|optimi[sz]e[sd]?|optimi[sz]ing|train(?:s|ed|ing)?) "
-               r"(?:the |its |their )?(?:\w+[- ]){0,3}(?:policy(?![- ]gradient)|policies|parameters|weights)|"
+               r"(?:the |its |their )?(?:\w+[- ]){0,3}(?:policy(?![- ](?:gradient|optimi[sz]ation))|policies|parameters|weights)|"
                r"(?:policy|parameter|weight|gradient) updates?|参数更新|策略更新|更新.{0,16}(?:策略|参数|policy)|"
                r"(?:策略|policy).{0,8}更新", facts=((UPDATE, 1.5),), word=False),
         # --- narrow update targets ---------------------------------------

@@ -19,7 +19,7 @@ NEGATION = re.compile(
     # "gains over SFT models", "a benchmark for evaluating multi-turn RL").
     r"|(?P<compare>(?i:(?<![A-Za-z])(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|"
     r"compar(?:e|es|ed|ing) (?:to|with|against)|in comparison (?:to|with)|relative to|than|"
-    r"(?:improvements?|gains?|advantages?)(?: (?:[^,.;]|(?<=\d)\.(?=\d)){1,50}?)? over|match(?:es|ed|ing)|rival(?:s|ed|ing)?|"
+    r"(?:improvements?|gains?|advantages?)(?: (?:[^,.;]|(?<=\d)\.(?=\d)){1,50}?)? over|match(?:es|ed|ing)|rivall?(?:s|ed|ing)?|"
     r"on par with|comparable to|competitive with|baselines? (?:such as|like|including|for)|"
     r"baseline results for|(?:shortcomings|limitations|drawbacks|weaknesses) of|for (?:evaluating|benchmarking|measuring|assessing)|to (?:evaluate|benchmark|"
     r"measure|assess))(?![A-Za-z])))"

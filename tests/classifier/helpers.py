@@ -18,6 +18,8 @@ FRESH_SET = DATA / "english_fresh.json"
 FRESH2_SET = DATA / "english_fresh2.json"
 # A fourth fresh set (14 works, README blurbs among them), measured before any rule saw it.
 FRESH3_SET = DATA / "english_fresh3.json"
+# A fifth fresh set (12 works in plain, non-standard phrasing), measured before any rule saw it.
+FRESH4_SET = DATA / "english_fresh4.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ import pytest
 from classifier.evaluate import evaluate
 from classifier.taxonomy import Mechanism
 
-from .helpers import DEV_SET, ENGLISH_SET, FRESH2_SET, FRESH3_SET, FRESH_SET, HELDOUT_SET, load
+from .helpers import DEV_SET, ENGLISH_SET, FRESH2_SET, FRESH3_SET, FRESH4_SET, FRESH_SET, HELDOUT_SET, load
 
 DEV = load(DEV_SET)
 ENGLISH = load(ENGLISH_SET)
@@ -15,6 +15,7 @@ HELDOUT = load(HELDOUT_SET)
 FRESH = load(FRESH_SET)
 FRESH2 = load(FRESH2_SET)
 FRESH3 = load(FRESH3_SET)
+FRESH4 = load(FRESH4_SET)
 
 
 def _id(item: dict[str, Any]) -> str:
@@ -72,3 +73,10 @@ def test_fourth_fresh_set_meets_the_measured_bar() -> None:
     report = evaluate(FRESH3)
     assert report.count("mechanism_ok") / report.total >= 0.85
     assert report.count("verdict_ok") / report.total >= 0.85
+
+
+def test_fifth_fresh_set_meets_the_measured_bar() -> None:
+    """12 more works (first measured at 8/12 mechanism, 8/12 strict-vs-not)."""
+    report = evaluate(FRESH4)
+    assert report.count("mechanism_ok") / report.total >= 0.83
+    assert report.count("verdict_ok") / report.total >= 0.83

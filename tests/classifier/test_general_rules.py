@@ -361,3 +361,42 @@ def test_a_named_library_for_optimizing_with_rl_is_infrastructure() -> None:
     s = classify("We introduce an open-source modular library, LMTrainer, for optimizing language generators "
                  "with RL, consisting of on-policy RL algorithms usable with any reward function.")
     assert s.mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_an_rl_training_framework_is_infrastructure_before_rl_training_is_read() -> None:
+    s = classify("We open-source an RL training framework optimised for long-horizon agentic tasks, separating "
+                 "rollout workers from trainer workers that update the policy with PPO-style objectives.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_updates_use_proximal_policy_optimisation_names_ppo() -> None:
+    s = classify("The language model policy acts in a text-based household simulator over many steps, the "
+                 "episode ends with a reward of 1 at the goal, and updates use proximal policy optimisation.")
+    assert s.algorithm == "PPO"
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_live_database_over_up_to_ten_turns_is_interactive_and_multi_step() -> None:
+    s = classify("Text-to-SQL systems typically generate a query in one shot. We train an agent that can run "
+                 "intermediate queries against a live database and revise its final query over up to ten turns, "
+                 "optimised with a group-relative policy gradient on execution accuracy.")
+    assert s.verdict is Verdict.STRICT
+
+
+def test_a_contrastive_preference_loss_on_annotated_pairs_is_preference_optimisation() -> None:
+    s = classify("Aligning chat assistants usually relies on RLHF with PPO. We instead fine-tune the assistant "
+                 "with a contrastive preference loss on 200k human-annotated response pairs; compared with a "
+                 "PPO-trained model it wins 54% of comparisons.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+
+
+def test_rivalling_rl_agents_with_an_experience_library_is_a_harness() -> None:
+    s = classify("After each episode, insights are stored in an experience library and retrieved into the "
+                 "prompt, rivalling agents fine-tuned with reinforcement learning on the same environments.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_fitness_and_game_scores_are_rewards() -> None:
+    s = classify("Each perturbed copy of the parameters plays full games of a text adventure over up to 100 "
+                 "turns with evolution strategies, and its fitness is the final game score.")
+    assert s.verdict is Verdict.ADJACENT

@@ -6,7 +6,8 @@ signal. Cues name methods and concepts, never particular works. All cues are
 compiled once, at import, and scanned in a single pass (``scan``).
 
 - ``cue``: the ``Cue`` record and the helpers that write entries;
-- ``cues``: the cue table itself;
+- ``cues``: the mechanism cues and the whole table (``CUES``);
+- ``facts``: the cues about rubric facts and narrow update targets;
 - ``scan``: first-character dispatch and the scan;
 - ``words``: negation and contrast triggers, pronouns, generic tokens.
 """

@@ -7,6 +7,7 @@ before the words they contain.
 
 from __future__ import annotations
 
+from classifier.lexicon.facts import FACT_CUES
 from classifier.lexicon.cue import (
     ENV,
     ENVIRONMENT,
@@ -27,277 +28,219 @@ from classifier.lexicon.cue import (
 _RL_FACTS = ((UPDATE, 2.0), (REWARD, 0.5))
 _ALGO_FACTS = ((UPDATE, 3.0), (REWARD, 1.0))
 
-CUES: tuple[Cue, ...] = tuple(
-    [
-        # Names are not cues: a title-case phrase or a token glued to "RL"
-        # ("Multi-Harness RL", "prime-rl", "RLinf") decides nothing.
-        *_cues(None, 0, r"(?:严格但较窄|较窄的严格)\s*(?:的)?\s*(?:Agentic RL|智能体强化学习)?\s*(?:的)?\s*正例|"
-               r"(?:strict but narrow|narrow(?:er)? strict)(?: agentic RL)?",
-               facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", narrow=True, word=False),
-        *_cues(None, 0, r"严格(?:的)?\s*(?:Agentic RL|智能体强化学习)(?:\s*(?:的)?\s*(?:正例|对照))?|严格正例|"
-               r"strict(?:ly)? agentic RL",
-               facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", word=False),
-        *_cues(None, 0, r"(?:[A-Z][\w.+]*(?:-[A-Za-z][\w.+]*)*\s+)+RL(?:HF)?", cs=True, role="name"),
-        *_cues(None, 0, r"[A-Za-z][\w.]*-rl|[A-Za-z]*[a-z]RL[\w]*|RL[a-z]\w*|[A-Za-z]+-R1",
-               cs=True, role="name"),
-        # --- policy gradient and other explicit RL objectives -------------
-        # ...except an RL training framework or RL system, which is infrastructure (listed first:
-        # it contains "RL training").
-        *_cues(INFRA, 4.0, r"(?:RL|reinforcement learning|RLHF) (?:training (?:framework|library|system|engine|platform|"
-               r"stack)|(?:library|system|engine|platform|stack|infrastructure))s?", word=False),
-        *_cues(PG, 3.5, r"(?:Tree-|Dr\.\s?)?GRPO(?:-style)?", facts=_ALGO_FACTS, algorithm="GRPO", cs=True),
-        *_cues(PG, 3.5, r"PPO(?:-style)?", facts=_ALGO_FACTS, algorithm="PPO", cs=True),
-        *_cues(PG, 3.5, r"REINFORCE\+\+|REINFORCE(?:-style)?", facts=_ALGO_FACTS,
-               algorithm="REINFORCE", cs=True),
-        *_cues(PG, 3.5, r"RLOO", facts=_ALGO_FACTS, algorithm="RLOO", cs=True),
-        *_cues(PG, 3.5, r"DAPO|GSPO|VAPO|TRPO|A2C|A3C", facts=_ALGO_FACTS, algorithm="PPO-family", cs=True),
-        *_cues(PG, 3.5, r"proximal policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="PPO"),
-        *_cues(PG, 3.5, r"group relative policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="GRPO"),
-        # A coined "<Name> Policy Optimization" is an RL algorithm whatever its name.
-        *_cues(PG, 3.5, r"(?:[A-Z][\w-]*\s+){1,4}Policy Optimi[sz]ation", facts=_ALGO_FACTS,
-               algorithm="policy optimisation", cs=True),
-        *_cues(PG, 3.0, r"actor[- ]critic|actor network", facts=_ALGO_FACTS, algorithm="actor-critic"),
-        *_cues(PG, 3.0, r"policy[- ]gradients?|策略梯度", facts=_ALGO_FACTS, algorithm="policy gradient",
-               word=False),
-        *_cues(PG, 2.5, r"Q-learning|temporal[- ]difference|TD learning|Bellman|value-based RL",
-               facts=_ALGO_FACTS, algorithm="value-based RL"),
-        # "we propose a novel RL algorithm": the work's own objective.
-        *_cues(PG, 3.5, r"(?:propos|introduc|present|develop|design)\w* (?:a |an |our )?(?:(?:novel|new|simple|"
-               r"principled|scalable|efficient|general) )*(?:[\w-]+ ){0,2}?(?:RL|reinforcement learning) "
-               r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
-        # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
-        *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,12}?"
-               r"(?:with|via|using|through|by) (?:[\w-]+ ){0,2}?"
-               r"(?:RL|reinforcement learning)(?![\w-])",
-               facts=_RL_FACTS, algorithm="RL"),
-        *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
-               r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
-               # "an asynchronous RL system" is infrastructure; "a multi-turn RL framework for
-               # training web agents" is still a method.
-               r"(?:RL|reinforcement learning)(?! (?:training )?(?:library|system|engine|platform|stack|"
-               r"infrastructure)s?)",
-               facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5))),
-        *_cues(PG, 2.0, r"reinforcement fine-tuning|RL fine-tuning|RL training|RL (?:算法|训练)|"
-               r"RL-trained|trained with RL|train(?:ed|s|ing)? (?:\w+ ){0,3}(?:with|via|using) RL",
-               facts=_RL_FACTS),
-        *_cues(PG, 1.5, r"reinforcement learning|强化学习|RLVR|RLHF", facts=_RL_FACTS, word=False),
-        *_cues(PG, 1.0, r"RL", facts=((UPDATE, 1.0),), cs=True),
-        *_cues(PG, 1.5, r"on-policy|off-policy|advantages?(?: estimation| function)?|GAE|value "
-               r"(?:function|head|model)|critic-free|importance sampling|policy optimi[sz]ation|"
-               r"policy loss|KL penalty|clipp(?:ed|ing) (?:objective|ratio|surrogate)",
-               facts=((UPDATE, 1.0), (REWARD, 0.5))),
-        # --- evolution strategies over parameters -------------------------
-        *_cues(ES, 4.0, r"evolution(?:ary)? strateg(?:y|ies)|进化策略|演化策略|CMA-ES|natural evolution",
-               facts=((REWARD, 0.5),), algorithm="ES", word=False),
-        *_cues(ES, 2.5, r"ES", algorithm="ES", cs=True),
-        *_cues(ES, 2.5, r"parameter[- ]space (?:search|perturbations?|noise|exploration|optimi[sz]ation)|"
-               r"参数空间|antithetic|zeroth[- ]order|perturb(?:s|ed|ing|ations? (?:of|to))? (?:the )?"
-               r"(?:model )?(?:parameters|weights)|gradient-free (?:optimi[sz]ation|fine-tuning)",
-               word=False),
-        # --- SFT and distillation -----------------------------------------
-        # A qualified preference optimisation is still one ("distilled DPO"); listed
-        # before the SFT words so "distilled" does not take it.
-        *_cues(PREF, 3.5, r"(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) "
-               r"(?:direct )?preference optimi[sz]ation", algorithm="DPO-family", facts=((UPDATE, 1.0),)),
-        # A cold-start or warm-up SFT stage precedes the method; it is not the method.
-        *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
-               r"(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
-               facts=((UPDATE, -0.5),), algorithm="SFT"),
-        *_cues(SFT, 4.0, r"rejection[- ]sampling fine-?tuning|RFT on|behaviou?r cloning|imitation learning|"
-               r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
-               algorithm="SFT"),
-        *_cues(SFT, 3.0, r"SFT", facts=((UPDATE, -1.0),), algorithm="SFT", cs=True),
-        *_cues(SFT, 2.5, r"distill(?:s|ed|ing|ation)?|蒸馏|rejection sampling|expert iteration|"
-               r"self-training|instruction[- ]tun(?:e|ed|ing)|trajectory tuning|agent tuning",
-               algorithm="SFT", word=False),
-        *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:[\w-]+(?:\.[\w-]+)*\s+){0,4}(?:on|with|using)\s+(?:the\s+|these\s+|those\s+)?"
-               r"(?:[\w-]+(?:\.[\w-]+)*\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
-               r"solutions|corpus|outputs)", algorithm="SFT"),
-        *_cues(SFT, 1.5, r"(?:filter(?:s|ed|ing)?|select(?:s|ed|ing)?|keep(?:s|ing)?) (?:\w+ ){0,3}"
-               r"(?:trajectories|rationales|samples|solutions)|筛选.{0,8}轨迹|(?:expert|teacher|"
-               r"successful|high-quality|correct|synthesi[sz]ed) (?:trajectories|demonstrations|"
-               r"rationales)|teacher model|student model|微调", word=False),
-        *_cues(SFT, 2.5, r"(?:an?|the) fine-?tuned (?:[\w-]+(?:\.[\w-]+)* ){0,2}(?:model|LLM|LM)s?|"
-               r"(?:with|via|using|through) supervised (?:learning|training)", algorithm="SFT"),
-        *_cues(SFT, 0.8, r"fine-?tun(?:e|es|ed|ing)|trained on|training data|trajectory data|datasets? of "
-               r"(?:\w+ )?trajectories"),
-        # --- preference optimisation -------------------------------------
-        *_cues(PREF, 4.0, r"DPO|KTO|ORPO|SimPO|IPO", algorithm="DPO-family", cs=True,
-               facts=((UPDATE, 1.0),)),
-        *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
-               facts=((UPDATE, 1.0),), word=False),
-        *_cues(PREF, 2.5, r"preference (?:loss|objective)|(?:human-annotated|annotated|labell?ed|ranked) (?:response )?pairs|"
-               r"response pairs", word=False),
-        *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
-               r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),
-        *_cues(PREF, 0.7, r"preferences?"),
-        # --- inference-time search ---------------------------------------
-        *_cues(SEARCH, 4.0, r"MCTS", algorithm="MCTS", cs=True),
-        *_cues(SEARCH, 4.0, r"Monte[- ]Carlo tree search|蒙特卡洛树搜索", algorithm="MCTS", word=False),
-        *_cues(SEARCH, 3.5, r"tree[- ]search|树搜索|推理时搜索|测试时搜索|best[- ]of[- ]N|beam search|束搜索|"
-               r"A\* search|tree[- ]of[- ]thoughts?|search over (?:the )?(?:tree|space) of|"
-               r"(?:inference|test)[- ]time (?:search|compute|scaling)|(?:scaling|extra|more) inference compute|"
-               r"search(?:es|ing)? over (?:candidate|possible|multiple|the space)", algorithm="search", word=False),
-        *_cues(SEARCH, 2.0, r"lookahead|look-ahead|backtrack(?:s|ing)?|self-consistency|majority vot(?:e|ing)|"
-               r"rerank(?:s|ing|er)?|value-guided|guided search|search algorithms?|"
-               r"explor(?:e|es|ing) (?:multiple|different|alternative) (?:reasoning )?(?:paths|branches)|"
-               r"deliberate (?:search|planning)|sampl(?:e|es|ing) (?:multiple|many|N) (?:candidate|"
-               r"solutions|responses|trajectories)"),
-        # --- harness, scaffold, prompting, skills and context -------------
-        *_cues(HARNESS, 3.0, r"training[- ]free|tuning[- ]free|免训练|无需训练|without (?:any )?(?:additional )?"
-               r"(?:training|fine-?tuning|parameter updates?|weight updates?|gradient updates?|updating "
-               r"(?:the )?(?:model|weights|parameters))|not by updating (?:model )?weights|"
-               r"(?:requires?|needs?|with) no (?:additional |extra |further )?(?:training|fine-?tuning)|"
-               r"(?:weights|parameters) (?:of (?:the )?(?:[\w-]+ ){0,3})?(?:are|is|remain) never "
-               r"(?:changed|updated|modified)|without (?:modifying|changing|updating|touching) (?:the )?"
-               r"(?:model'?s? )?(?:weights|parameters)|no weight updates?",
-               facts=((UPDATE, -3.0),), word=False),
-        *_cues(HARNESS, 3.0, r"(?:platform|framework|toolkit|library) for (?:the )?(?:development|building|"
-               r"creation|design|implementation) of (?:[\w-]+ ){0,4}agents|(?:platform|framework|toolkit) for "
-               r"(?:building|developing|creating|designing|implementing|orchestrating)[\w, -]{0,60}?agents|"
-               r"orchestration (?:framework|layer|library)|"
-               r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
-               r"(?:process|pipeline|workflow|procedure)", word=False),
-        *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
-               r"agents", word=False),
-        *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
-               word=False),
-        # A society of prompted agents is a harness ("specialized agents communicate").
-        *_cues(HARNESS, 2.0, r"(?:specialized|role-playing|communicative|collaborative|cooperative|multiple LLM) "
-               r"(?:[\w-]+ )?agents|(?:prompting|reasoning|planning) (?:paradigm|strateg(?:y|ies)|pipeline)s?",
-               word=False),
-        *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
-               r"linguistic feedback|(?:skill|experience|memory|insight|plan) (?:library|libraries|bank|pool|store)|技能库|context (?:engineering|"
-               r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
-               r"(?: traces)? and (?:task-specific )?actions|外部 ?harness|harness 演化", word=False),
-        *_cues(HARNESS, 2.0, r"prompt(?:s|ed|ing)?|提示(?:词)?|in-context (?:learning|examples|demonstrations)|"
-               r"few-shot|self-reflect(?:ion|ive)?|reflect(?:s|ion|ions)|反思|episodic memory|memory "
-               r"(?:buffer|module|bank|stream)|self-refine|self-correct(?:ion)?|iterative refinement|"
-               r"supervisor|orchestrat(?:e|es|or|ion)|meta-agent|运行时|runtime|black-box (?:LLMs?|"
-               r"models?|queries|API)|(?:blackbox|API) queries|skills?(?: discovery| evolution| "
-               r"extraction)|automatic curriculum|workflows?|上下文|记忆|multi-agent|multiple agents|planner and executor|"
-               r"conversation patterns|insights|experiences",
-               word=False),
-        *_cues(HARNESS, 1.5, r"(?:固定|冻结)的?(?:研究)?(?:智能体|agent|Agent)|(?:fixed|frozen) (?:\w+ )?"
-               r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
-        *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),
-        # --- environments and benchmarks ---------------------------------
-        *_cues(ENVIRONMENT, 4.0, r"(?:do|does|did) not train (?:any )?(?:new )?(?:models?|agents?|policies)|"
-               r"(?:conduct|present|perform|report)\w* (?:a |an )?(?:(?:large-scale|systematic|comprehensive|"
-               r"extensive|controlled|empirical) )+(?:evaluation|study|analysis) of|evaluation (?:protocol|harness)",
-               facts=((UPDATE, -2.0),), word=False),
-        *_cues(ENVIRONMENT, 4.0, r"只评测|仅评测|只评估|only evaluat(?:e|es|ed|ing)|eval(?:uation)?-only|"
-               r"环境论文|evaluate[sd]? (?:\d+ |several |various |many |existing |state-of-the-art |"
-               r"frontier |popular |leading )+(?:\w+ )?(?:LLMs|models|agents|systems)",
-               facts=((UPDATE, -2.0),), word=False),
-        *_cues(ENVIRONMENT, 4.0, r"(?:introduc|present|releas|propos|buil|construct|develop|creat|design)(?:e|es|ed|"
-               r"ing|d|s)?\s+(?:[A-Z][\w.-]*,?\s+)?(?:an?\s+|the\s+|our\s+)?(?:(?!for |to |in |with |that |which |"
-               r"on |and )[\w-]+\s+){0,4}(?:benchmark|environment|testbed|gym|suite|simulator|arena)s?|"
-               r"(?:introduc|present|releas|propos|buil|develop|creat)\w*\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
-               r"(?:featuring|offering|with|comprising) (?:a variety of|a suite of|\d+|many|diverse|multiple) "
-               r"(?:[\w-]+ )?(?:environments|benchmarks|tasks)|"
-               r"(?:定义|构建|提供|搭建|设计).{0,8}(?:环境|基准)|is an? (?:[\w-]+ ){0,3}(?:benchmark|testbed|"
-               r"environment)", word=False),
-        # Benchmarks the work is evaluated on are not its contribution.
-        *_cues(ENVIRONMENT, 0.3, r"(?:experiments|evaluations?|results|evaluated|tested|evaluate|test) (?:[\w-]+ ){0,2}?"
-               r"(?:on|across|over) (?:[\w-]+ ){0,5}?(?:benchmarks?|datasets?)", word=False),
-        # A proposed "<Name>-Bench", "<Name>Gym", "<Name>Arena" is a benchmark or environment.
-        *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
-               r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?: [A-Z][\w-]*)?", word=False, cs=True),
-        *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
-        *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|(?:supports?|used for|usable for|designed to support) (?:both )?"
-               r"evaluation and (?:[\w-]+ )?training|"
-               r"(?:human|expert) performance|(?:best|strongest|top)(?:-performing)? (?:\w+ )?(?:model|agent|"
-               r"system)s? (?:only )?(?:achieves?|reaches?|solves?|succeeds?)|任务构建|环境构建|"
-               r"task (?:synthesis|construction|suite)|gym", word=False),
-        *_cues(ENVIRONMENT, 1.5, r"判分|grading|graders?|reproducible|realistic|execution-based evaluation|"
-               r"\d+ (?:task )?(?:tasks|problems|instances|questions|environments|task types)|dataset", word=False),
-        # --- infrastructure ----------------------------------------------
-        *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
-               r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
-               word=False),
-        *_cues(INFRA, 4.0, r"(?:(?:full-stack|open-source|modular|scalable|distributed|efficient|flexible) )*"
-               r"(?:framework|library|toolkit|platform|system|stack)(?:,[^,.;]{1,40},)? for (?:[\w-]+ ){0,3}?"
-               r"(?:training|post-training|fine-tuning|optimi[sz]ing|improving) (?:[\w-]+ ){0,3}?(?:via|with|using) "
-               r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)|(?:specifically |specially )?(?:designed|built|"
-               r"tailored) for (?:scalable |efficient |large-scale |distributed )?(?:training|post-training|fine-tuning)",
-               word=False),
-        # A README that lets "you" train is a training tool.
-        *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you (?:to )?(?:train|fine-tune|post-train|scale)|"
-               r"you can (?:easily )?(?:train|fine-tune|post-train)", word=False),
-        *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
-               r"different|popular|a (?:suite|range|variety|collection|family) of) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
-               r"(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)(?![\w-])(?:[\w ,+-]{0,60}(?:(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)"
-               r"(?![\w-])|variants))?",
-               word=False),
-        *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
-        *_cues(INFRA, 2.5, r"resharding|dataflows?|(?:single|multi)-controller|(?:rollout|training|inference|"
-               r"generation) workers?|(?:tensor|pipeline|sequence) parallelism", word=False),
-        *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
-               r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
-               r"FSDP|DeepSpeed|(?:training|rollout|generation|end-to-end|throughput) speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
-               r"(?:generation|rollouts?) (?:and|from) (?:\w+ )?training", word=False),
-        *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
-               r"asynchronous|GPUs?|系统", word=False),
-        # --- facts without a mechanism -----------------------------------
-        *_cues(None, 0, r"(?:a |its |one )?single (?:final )?(?:answer|response|output|generation|completion|patch)|"
-               r"in (?:a single|one) (?:response|shot|pass)", facts=((STEP, -2.0), (ENV, -1.0)), word=False),
-        *_cues(None, 0, r"(?:two-player|zero-sum|constant-sum|general-sum|minimax) games?|game[- ]theor\w*",
-               facts=((ENV, -1.5),), word=False),
-        *_cues(None, 0, r"(?:process|step-level|step-wise|dense|intermediate|fine-grained) (?:rewards?|supervision)",
-               facts=((REWARD, 1.5),), role="assert", word=False),
-        *_cues(None, 0, r"(?:live|real|running) (?:databases?|websites?|applications?|apps|systems?)|"
-               r"agents? that (?:can )?(?:explore|interact|navigate|act|call|use|run)s?",
-               facts=((ENV, 2.0), (STEP, 1.0)), word=False),
-        *_cues(None, 0, r"invok(?:e|es|ing) (?:external )?(?:[\w-]+ ){0,2}(?:tools?|search|APIs?|systems?)",
-               facts=((ENV, 1.5), (STEP, 0.5)), word=False),
-        *_cues(None, 0, r"(?:existing|prior|previous|current|standard|conventional) single-turn(?: RL| reinforcement "
-               r"learning)?(?: methods| approaches| algorithms| settings?| tasks)?", word=False),
-        *_cues(None, 0, r"single-turn|single-step|单轮|one-step|bandit", facts=((STEP, -2.0), (ENV, -1.0)),
-               word=False),
-        *_cues(None, 0, r"MATH|GSM8K|AIME", facts=((ENV, -1.0), (STEP, -0.5)), cs=True),
-        *_cues(None, 0, r"math(?:ematical)? (?:problems|reasoning|questions|word problems|benchmarks)|数学(?:题|推理)",
-               facts=((ENV, -1.0), (STEP, -0.5)), word=False),
-        *_cues(None, 0, r"static (?:preference )?(?:data(?:set)?|corpus|pairs)|offline (?:preference )?dataset|"
-               r"静态(?:数据|偏好)", facts=((ENV, -2.0),), word=False),
-        *_cues(None, 0, r"(?:trajectory|episodic|environment|环境|轨迹) ?(?:return|reward|回报|奖励)s?",
-               facts=((REWARD, 2.0), (ENV, 1.0), (STEP, 1.0)), word=False),
-        *_cues(None, 0, r"(?:web|browser|GUI(?![a-z])|computer|mobile|phone|android|desktop|OS|terminal|coding|"
-               r"software|search|research|embodied|tool-use|tool-using|LLM|language|autonomous|"
-               r"interactive) agents?|computer[- ]use|CUA(?![a-z])|GUIs?(?![a-z])|浏览器|网页|终端|可执行|代码 ?Agent|"
-               r"agent(?:ic)? tasks|decision-making tasks|interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
-               r"operating systems?|sandbox(?:ed|es)?|沙箱|real (?:execution|environments?)|真实执行|"
-               r"真实环境|执行闭环|execution feedback|code (?:execution|interpreter)|interpreter|executor|"
-               r"execut(?:e|es|ed|ing) (?:the )?(?:code|programs|commands|actions|tools)",
-               facts=((ENV, 2.0), (STEP, 1.0)), word=False),
-        *_cues(None, 0, r"tool (?:use|calls?|calling|invocations?|integrat\w+)|tool-integrated|"
-               r"工具调用|工具动作|use (?:external )?tools|tools?|工具|APIs?|search engines?|搜索引擎|"
-               r"retriev(?:al|er|es)|terminal|shell|bash|repositor(?:y|ies)|GitHub issues?|"
-               r"环境动作|环境|environments?|games?|simulat(?:or|ors|ed environments?)|embodied|"
-               r"interact(?:s|ing|ion|ions)? with|交互", facts=((ENV, 1.5), (STEP, 0.5)), word=False),
-        *_cues(None, 0, r"(?:multiple|many|several|dozens of) (?:turns|steps|rounds)|over (?:\w+ ){0,3}turns|"
-               r"sequences? of (?:\w+ ){0,2}(?:decisions|actions)", facts=((STEP, 2.0),), word=False),
-        *_cues(None, 0, r"multi-(?:turn|step|round|hop)|long-horizon|长程|长时程|多轮|多步|trajector(?:y|ies)|"
-               r"轨迹|rollouts?|episodes?|sequential decision|step-by-step actions|action sequences?",
-               facts=((STEP, 2.0),), word=False),
-        *_cues(None, 0, r"fitness|(?:game|final|task|episode|environment) scores?|verifiable|verifiers?|reward models?|rewards?|回报|奖励|outcome|task success|"
-               r"success rate|unit tests?|test cases|pass(?:es)? (?:the )?tests|correctness|exact match|"
-               r"rule-based|sparse|binary|scalar|成功轨迹|终局|判分|returns",
-               facts=((REWARD, 1.5),), word=False),
-        *_cues(None, 0, r"(?:update[sd]?|updating|optimi[sz]e[sd]?|optimi[sz]ing|train(?:s|ed|ing)?) "
-               r"(?:the |its |their )?(?:\w+[- ]){0,3}(?:policy(?![- ](?:gradient|optimi[sz]ation))|policies|parameters|weights)|"
-               r"(?:policy|parameter|weight|gradient) updates?|参数更新|策略更新|更新.{0,16}(?:策略|参数|policy)|"
-               r"(?:策略|policy).{0,8}更新", facts=((UPDATE, 1.5),), word=False),
-        # --- narrow update targets ---------------------------------------
-        *_cues(None, 0, r"(?:keep|keeps|kept|freez\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}agents?\b[^.;。；]{0,80}?"
-               r"(?:train|updat|optimi[sz])\w*\s+(?:only\s+)?(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:policy|model)|"
-               r"冻结[^。；]{0,20}(?:agent|智能体)[^。；]{0,40}(?:更新|训练)|"
-               r"(?:updat|train|optimi[sz])\w* only (?:the|a) (?!agent|policy|model)[\w-]+",
-               narrow=True, word=False),
-        *_cues(None, 0, r"较窄|narrow(?:er|ly)?(?! (?:the|this|that|down|gaps?)\b)|(?:actor|acting|base|agent) (?:LLM|model|agent|policy) (?:itself )?(?:stays|remains|is kept|is) frozen|correction policy|guard policy|defen[cs]e policy|"
-               r"propos(?:e|es|ing) (?:\w+ ){0,3}directions|提出.{0,12}方向|更新对象是|not the base agent|"
-               r"(?:auxiliary|proposer|router|selector|editor) (?:policy|model)",
-               narrow=True, word=False),
-    ]
-)
+MECHANISM_CUES: list[Cue] = [
+    # Names are not cues: a title-case phrase or a token glued to "RL"
+    # ("Multi-Harness RL", "prime-rl", "RLinf") decides nothing.
+    *_cues(None, 0, r"(?:严格但较窄|较窄的严格)\s*(?:的)?\s*(?:Agentic RL|智能体强化学习)?\s*(?:的)?\s*正例|"
+           r"(?:strict but narrow|narrow(?:er)? strict)(?: agentic RL)?",
+           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", narrow=True, word=False),
+    *_cues(None, 0, r"严格(?:的)?\s*(?:Agentic RL|智能体强化学习)(?:\s*(?:的)?\s*(?:正例|对照))?|严格正例|"
+           r"strict(?:ly)? agentic RL",
+           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", word=False),
+    *_cues(None, 0, r"(?:[A-Z][\w.+]*(?:-[A-Za-z][\w.+]*)*\s+)+RL(?:HF)?", cs=True, role="name"),
+    *_cues(None, 0, r"[A-Za-z][\w.]*-rl|[A-Za-z]*[a-z]RL[\w]*|RL[a-z]\w*|[A-Za-z]+-R1",
+           cs=True, role="name"),
+    # --- policy gradient and other explicit RL objectives -------------
+    # ...except an RL training framework or RL system, which is infrastructure (listed first:
+    # it contains "RL training").
+    *_cues(INFRA, 4.0, r"(?:RL|reinforcement learning|RLHF) (?:training (?:framework|library|system|engine|platform|"
+           r"stack)|(?:library|system|engine|platform|stack|infrastructure))s?", word=False),
+    *_cues(PG, 3.5, r"(?:Tree-|Dr\.\s?)?GRPO(?:-style)?", facts=_ALGO_FACTS, algorithm="GRPO", cs=True),
+    *_cues(PG, 3.5, r"PPO(?:-style)?", facts=_ALGO_FACTS, algorithm="PPO", cs=True),
+    *_cues(PG, 3.5, r"REINFORCE\+\+|REINFORCE(?:-style)?", facts=_ALGO_FACTS,
+           algorithm="REINFORCE", cs=True),
+    *_cues(PG, 3.5, r"RLOO", facts=_ALGO_FACTS, algorithm="RLOO", cs=True),
+    *_cues(PG, 3.5, r"DAPO|GSPO|VAPO|TRPO|A2C|A3C", facts=_ALGO_FACTS, algorithm="PPO-family", cs=True),
+    *_cues(PG, 3.5, r"proximal policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="PPO"),
+    *_cues(PG, 3.5, r"group relative policy optimi[sz]ation", facts=_ALGO_FACTS, algorithm="GRPO"),
+    # A coined "<Name> Policy Optimization" is an RL algorithm whatever its name.
+    *_cues(PG, 3.5, r"(?:[A-Z][\w-]*\s+){1,4}Policy Optimi[sz]ation", facts=_ALGO_FACTS,
+           algorithm="policy optimisation", cs=True),
+    *_cues(PG, 3.0, r"actor[- ]critic|actor network", facts=_ALGO_FACTS, algorithm="actor-critic"),
+    *_cues(PG, 3.0, r"policy[- ]gradients?|策略梯度", facts=_ALGO_FACTS, algorithm="policy gradient",
+           word=False),
+    *_cues(PG, 2.5, r"Q-learning|temporal[- ]difference|TD learning|Bellman|value-based RL",
+           facts=_ALGO_FACTS, algorithm="value-based RL"),
+    # "we propose a novel RL algorithm": the work's own objective.
+    *_cues(PG, 3.5, r"(?:propos|introduc|present|develop|design)\w* (?:a |an |our )?(?:(?:novel|new|simple|"
+           r"principled|scalable|efficient|general) )*(?:[\w-]+ ){0,2}?(?:RL|reinforcement learning) "
+           r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
+    # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
+    *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,12}?"
+           r"(?:with|via|using|through|by) (?:[\w-]+ ){0,2}?"
+           r"(?:RL|reinforcement learning)(?![\w-])",
+           facts=_RL_FACTS, algorithm="RL"),
+    *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
+           r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
+           # "an asynchronous RL system" is infrastructure; "a multi-turn RL framework for
+           # training web agents" is still a method.
+           r"(?:RL|reinforcement learning)(?! (?:training )?(?:library|system|engine|platform|stack|"
+           r"infrastructure)s?)",
+           facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5))),
+    *_cues(PG, 2.0, r"reinforcement fine-tuning|RL fine-tuning|RL training|RL (?:算法|训练)|"
+           r"RL-trained|trained with RL|train(?:ed|s|ing)? (?:\w+ ){0,3}(?:with|via|using) RL",
+           facts=_RL_FACTS),
+    *_cues(PG, 1.5, r"reinforcement learning|强化学习|RLVR|RLHF", facts=_RL_FACTS, word=False),
+    *_cues(PG, 1.0, r"RL", facts=((UPDATE, 1.0),), cs=True),
+    *_cues(PG, 1.5, r"on-policy|off-policy|advantages?(?: estimation| function)?|GAE|value "
+           r"(?:function|head|model)|critic-free|importance sampling|policy optimi[sz]ation|"
+           r"policy loss|KL penalty|clipp(?:ed|ing) (?:objective|ratio|surrogate)",
+           facts=((UPDATE, 1.0), (REWARD, 0.5))),
+    # --- evolution strategies over parameters -------------------------
+    *_cues(ES, 4.0, r"evolution(?:ary)? strateg(?:y|ies)|进化策略|演化策略|CMA-ES|natural evolution",
+           facts=((REWARD, 0.5),), algorithm="ES", word=False),
+    *_cues(ES, 2.5, r"ES", algorithm="ES", cs=True),
+    *_cues(ES, 2.5, r"parameter[- ]space (?:search|perturbations?|noise|exploration|optimi[sz]ation)|"
+           r"参数空间|antithetic|zeroth[- ]order|perturb(?:s|ed|ing|ations? (?:of|to))? (?:the )?"
+           r"(?:model )?(?:parameters|weights)|gradient-free (?:optimi[sz]ation|fine-tuning)",
+           word=False),
+    # --- SFT and distillation -----------------------------------------
+    # A qualified preference optimisation is still one ("distilled DPO"); listed
+    # before the SFT words so "distilled" does not take it.
+    *_cues(PREF, 3.5, r"(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) "
+           r"(?:direct )?preference optimi[sz]ation", algorithm="DPO-family", facts=((UPDATE, 1.0),)),
+    # A cold-start or warm-up SFT stage precedes the method; it is not the method.
+    *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
+           r"(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
+           facts=((UPDATE, -0.5),), algorithm="SFT"),
+    *_cues(SFT, 4.0, r"rejection[- ]sampling fine-?tuning|RFT on|behaviou?r cloning|imitation learning|"
+           r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
+           algorithm="SFT"),
+    *_cues(SFT, 3.0, r"SFT", facts=((UPDATE, -1.0),), algorithm="SFT", cs=True),
+    *_cues(SFT, 2.5, r"distill(?:s|ed|ing|ation)?|蒸馏|rejection sampling|expert iteration|"
+           r"self-training|instruction[- ]tun(?:e|ed|ing)|trajectory tuning|agent tuning",
+           algorithm="SFT", word=False),
+    *_cues(SFT, 2.5, r"fine-?tun(?:e|es|ed|ing)\s+(?:[\w-]+(?:\.[\w-]+)*\s+){0,4}(?:on|with|using)\s+(?:the\s+|these\s+|those\s+)?"
+           r"(?:[\w-]+(?:\.[\w-]+)*\s+){0,3}(?:trajectories|rationales|demonstrations|data|examples|samples|traces|"
+           r"solutions|corpus|outputs)", algorithm="SFT"),
+    *_cues(SFT, 1.5, r"(?:filter(?:s|ed|ing)?|select(?:s|ed|ing)?|keep(?:s|ing)?) (?:\w+ ){0,3}"
+           r"(?:trajectories|rationales|samples|solutions)|筛选.{0,8}轨迹|(?:expert|teacher|"
+           r"successful|high-quality|correct|synthesi[sz]ed) (?:trajectories|demonstrations|"
+           r"rationales)|teacher model|student model|微调", word=False),
+    *_cues(SFT, 2.5, r"(?:an?|the) fine-?tuned (?:[\w-]+(?:\.[\w-]+)* ){0,2}(?:model|LLM|LM)s?|"
+           r"(?:with|via|using|through) supervised (?:learning|training)", algorithm="SFT"),
+    *_cues(SFT, 0.8, r"fine-?tun(?:e|es|ed|ing)|trained on|training data|trajectory data|datasets? of "
+           r"(?:\w+ )?trajectories"),
+    # --- preference optimisation -------------------------------------
+    *_cues(PREF, 4.0, r"DPO|KTO|ORPO|SimPO|IPO", algorithm="DPO-family", cs=True,
+           facts=((UPDATE, 1.0),)),
+    *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
+           facts=((UPDATE, 1.0),), word=False),
+    *_cues(PREF, 2.5, r"preference (?:loss|objective)|(?:human-annotated|annotated|labell?ed|ranked) (?:response )?pairs|"
+           r"response pairs", word=False),
+    *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
+           r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),
+    *_cues(PREF, 0.7, r"preferences?"),
+    # --- inference-time search ---------------------------------------
+    *_cues(SEARCH, 4.0, r"MCTS", algorithm="MCTS", cs=True),
+    *_cues(SEARCH, 4.0, r"Monte[- ]Carlo tree search|蒙特卡洛树搜索", algorithm="MCTS", word=False),
+    *_cues(SEARCH, 3.5, r"tree[- ]search|树搜索|推理时搜索|测试时搜索|best[- ]of[- ]N|beam search|束搜索|"
+           r"A\* search|tree[- ]of[- ]thoughts?|search over (?:the )?(?:tree|space) of|"
+           r"(?:inference|test)[- ]time (?:search|compute|scaling)|(?:scaling|extra|more) inference compute|"
+           r"search(?:es|ing)? over (?:candidate|possible|multiple|the space)", algorithm="search", word=False),
+    *_cues(SEARCH, 2.0, r"lookahead|look-ahead|backtrack(?:s|ing)?|self-consistency|majority vot(?:e|ing)|"
+           r"rerank(?:s|ing|er)?|value-guided|guided search|search algorithms?|"
+           r"explor(?:e|es|ing) (?:multiple|different|alternative) (?:reasoning )?(?:paths|branches)|"
+           r"deliberate (?:search|planning)|sampl(?:e|es|ing) (?:multiple|many|N) (?:candidate|"
+           r"solutions|responses|trajectories)"),
+    # --- harness, scaffold, prompting, skills and context -------------
+    *_cues(HARNESS, 3.0, r"training[- ]free|tuning[- ]free|免训练|无需训练|without (?:any )?(?:additional )?"
+           r"(?:training|fine-?tuning|parameter updates?|weight updates?|gradient updates?|updating "
+           r"(?:the )?(?:model|weights|parameters))|not by updating (?:model )?weights|"
+           r"(?:requires?|needs?|with) no (?:additional |extra |further )?(?:training|fine-?tuning)|"
+           r"(?:weights|parameters) (?:of (?:the )?(?:[\w-]+ ){0,3})?(?:are|is|remain) never "
+           r"(?:changed|updated|modified)|without (?:modifying|changing|updating|touching) (?:the )?"
+           r"(?:model'?s? )?(?:weights|parameters)|no weight updates?",
+           facts=((UPDATE, -3.0),), word=False),
+    *_cues(HARNESS, 3.0, r"(?:platform|framework|toolkit|library) for (?:the )?(?:development|building|"
+           r"creation|design|implementation) of (?:[\w-]+ ){0,4}agents|(?:platform|framework|toolkit) for "
+           r"(?:building|developing|creating|designing|implementing|orchestrating)[\w, -]{0,60}?agents|"
+           r"orchestration (?:framework|layer|library)|"
+           r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
+           r"(?:process|pipeline|workflow|procedure)", word=False),
+    *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
+           r"agents", word=False),
+    *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
+           word=False),
+    # A society of prompted agents is a harness ("specialized agents communicate").
+    *_cues(HARNESS, 2.0, r"(?:specialized|role-playing|communicative|collaborative|cooperative|multiple LLM) "
+           r"(?:[\w-]+ )?agents|(?:prompting|reasoning|planning) (?:paradigm|strateg(?:y|ies)|pipeline)s?",
+           word=False),
+    *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
+           r"linguistic feedback|(?:skill|experience|memory|insight|plan) (?:library|libraries|bank|pool|store)|技能库|context (?:engineering|"
+           r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
+           r"(?: traces)? and (?:task-specific )?actions|外部 ?harness|harness 演化", word=False),
+    *_cues(HARNESS, 2.0, r"prompt(?:s|ed|ing)?|提示(?:词)?|in-context (?:learning|examples|demonstrations)|"
+           r"few-shot|self-reflect(?:ion|ive)?|reflect(?:s|ion|ions)|反思|episodic memory|memory "
+           r"(?:buffer|module|bank|stream)|self-refine|self-correct(?:ion)?|iterative refinement|"
+           r"supervisor|orchestrat(?:e|es|or|ion)|meta-agent|运行时|runtime|black-box (?:LLMs?|"
+           r"models?|queries|API)|(?:blackbox|API) queries|skills?(?: discovery| evolution| "
+           r"extraction)|automatic curriculum|workflows?|上下文|记忆|multi-agent|multiple agents|planner and executor|"
+           r"conversation patterns|insights|experiences",
+           word=False),
+    *_cues(HARNESS, 1.5, r"(?:固定|冻结)的?(?:研究)?(?:智能体|agent|Agent)|(?:fixed|frozen) (?:\w+ )?"
+           r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
+    *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),
+    # --- environments and benchmarks ---------------------------------
+    *_cues(ENVIRONMENT, 4.0, r"(?:do|does|did) not train (?:any )?(?:new )?(?:models?|agents?|policies)|"
+           r"(?:conduct|present|perform|report)\w* (?:a |an )?(?:(?:large-scale|systematic|comprehensive|"
+           r"extensive|controlled|empirical) )+(?:evaluation|study|analysis) of|evaluation (?:protocol|harness)",
+           facts=((UPDATE, -2.0),), word=False),
+    *_cues(ENVIRONMENT, 4.0, r"只评测|仅评测|只评估|only evaluat(?:e|es|ed|ing)|eval(?:uation)?-only|"
+           r"环境论文|evaluate[sd]? (?:\d+ |several |various |many |existing |state-of-the-art |"
+           r"frontier |popular |leading )+(?:\w+ )?(?:LLMs|models|agents|systems)",
+           facts=((UPDATE, -2.0),), word=False),
+    *_cues(ENVIRONMENT, 4.0, r"(?:introduc|present|releas|propos|buil|construct|develop|creat|design)(?:e|es|ed|"
+           r"ing|d|s)?\s+(?:[A-Z][\w.-]*,?\s+)?(?:an?\s+|the\s+|our\s+)?(?:(?!for |to |in |with |that |which |"
+           r"on |and )[\w-]+\s+){0,4}(?:benchmark|environment|testbed|gym|suite|simulator|arena)s?|"
+           r"(?:introduc|present|releas|propos|buil|develop|creat)\w*\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
+           r"(?:featuring|offering|with|comprising) (?:a variety of|a suite of|\d+|many|diverse|multiple) "
+           r"(?:[\w-]+ )?(?:environments|benchmarks|tasks)|"
+           r"(?:定义|构建|提供|搭建|设计).{0,8}(?:环境|基准)|is an? (?:[\w-]+ ){0,3}(?:benchmark|testbed|"
+           r"environment)", word=False),
+    # Benchmarks the work is evaluated on are not its contribution.
+    *_cues(ENVIRONMENT, 0.3, r"(?:experiments|evaluations?|results|evaluated|tested|evaluate|test) (?:[\w-]+ ){0,2}?"
+           r"(?:on|across|over) (?:[\w-]+ ){0,5}?(?:benchmarks?|datasets?)", word=False),
+    # A proposed "<Name>-Bench", "<Name>Gym", "<Name>Arena" is a benchmark or environment.
+    *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
+           r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?: [A-Z][\w-]*)?", word=False, cs=True),
+    *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
+    *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|(?:supports?|used for|usable for|designed to support) (?:both )?"
+           r"evaluation and (?:[\w-]+ )?training|"
+           r"(?:human|expert) performance|(?:best|strongest|top)(?:-performing)? (?:\w+ )?(?:model|agent|"
+           r"system)s? (?:only )?(?:achieves?|reaches?|solves?|succeeds?)|任务构建|环境构建|"
+           r"task (?:synthesis|construction|suite)|gym", word=False),
+    *_cues(ENVIRONMENT, 1.5, r"判分|grading|graders?|reproducible|realistic|execution-based evaluation|"
+           r"\d+ (?:task )?(?:tasks|problems|instances|questions|environments|task types)|dataset", word=False),
+    # --- infrastructure ----------------------------------------------
+    *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
+           r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
+           word=False),
+    *_cues(INFRA, 4.0, r"(?:(?:full-stack|open-source|modular|scalable|distributed|efficient|flexible) )*"
+           r"(?:framework|library|toolkit|platform|system|stack)(?:,[^,.;]{1,40},)? for (?:[\w-]+ ){0,3}?"
+           r"(?:training|post-training|fine-tuning|optimi[sz]ing|improving) (?:[\w-]+ ){0,3}?(?:via|with|using) "
+           r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)|(?:specifically |specially )?(?:designed|built|"
+           r"tailored) for (?:scalable |efficient |large-scale |distributed )?(?:training|post-training|fine-tuning)",
+           word=False),
+    # A README that lets "you" train is a training tool.
+    *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you (?:to )?(?:train|fine-tune|post-train|scale)|"
+           r"you can (?:easily )?(?:train|fine-tune|post-train)", word=False),
+    *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
+           r"different|popular|a (?:suite|range|variety|collection|family) of) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
+           r"(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)(?![\w-])(?:[\w ,+-]{0,60}(?:(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)"
+           r"(?![\w-])|variants))?",
+           word=False),
+    *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
+    *_cues(INFRA, 2.5, r"resharding|dataflows?|(?:single|multi)-controller|(?:rollout|training|inference|"
+           r"generation) workers?|(?:tensor|pipeline|sequence) parallelism", word=False),
+    *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
+           r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
+           r"FSDP|DeepSpeed|(?:training|rollout|generation|end-to-end|throughput) speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
+           r"(?:generation|rollouts?) (?:and|from) (?:\w+ )?training", word=False),
+    *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
+           r"asynchronous|GPUs?|系统", word=False),
+]
 
+# Cues about rubric facts and narrowness come after every mechanism cue, so a
+# mechanism phrase wins where both could start ("first listed wins").
+CUES: tuple[Cue, ...] = (*MECHANISM_CUES, *FACT_CUES)

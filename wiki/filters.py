@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.contrib.auth import get_user_model
 
 from wiki.models import OpenQuestion, Page, QuestionStatus, Source, SourceKind
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.models.sources import SourceQuerySet
+from wiki.roles import EDITOR_GROUP
 
 
 class YearFilter(django_filters.NumberFilter):
@@ -38,7 +40,11 @@ class QuestionFilter(django_filters.FilterSet):
     page = django_filters.ModelChoiceFilter(
         queryset=Page.objects.for_listing(), to_field_name="slug", label="Page", empty_label="Any page"
     )
+    assignee = django_filters.ModelChoiceFilter(
+        queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
+        to_field_name="username", label="Assignee", empty_label="Anyone",
+    )
 
     class Meta:
         model = OpenQuestion
-        fields = ["status", "page"]
+        fields = ["status", "page", "assignee"]

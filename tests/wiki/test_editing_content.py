@@ -237,3 +237,27 @@ def test_recent_changes_runs_a_fixed_number_of_queries(client, db, django_assert
     assert len(response.context["changes"]) == 50
     with django_assert_num_queries(1):
         client.get(reverse("wiki:changes-feed"))
+
+
+def test_question_queue_filters_by_assignee(client, db) -> None:  # type: ignore[no-untyped-def]
+    ada, bob = make_editor("ada"), make_editor("bob")
+    mine = make_question(title="Ada's question", assignee=ada)
+    make_question(title="Bob's question", assignee=bob)
+    response = client.get(reverse("wiki:question-list") + "?assignee=ada")
+    assert [q.pk for q in response.context["page_obj"]] == [mine.pk]
+    assert "Ada&#x27;s question" in response.content.decode() or "Ada's question" in response.content.decode()
+
+
+def test_edit_links_show_only_for_editors(editor_client, db) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    anonymous = Client()
+    source = make_source()
+    question = make_question()
+    edit_source = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    edit_question = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    edit_page = reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"})
+    for url, link in ((source.get_absolute_url(), edit_source), (question.get_absolute_url(), edit_question),
+                      (reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), edit_page)):
+        assert link not in anonymous.get(url).content.decode()
+        assert link in editor_client.get(url).content.decode()

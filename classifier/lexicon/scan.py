@@ -108,7 +108,10 @@ def _scan(text: str, table: dict[str, re.Pattern[str]], starts: re.Pattern[str])
         pos = start.start()
         if pos < reached:
             continue
-        m = table[text[pos].lower()].match(text, pos)
+        # Case-insensitive matching folds a few characters (dotless ı, the Kelvin sign) onto ASCII
+        # letters that .lower() leaves alone: such a start has no table of its own.
+        pattern = table.get(text[pos].lower())
+        m = pattern.match(text, pos) if pattern is not None else None
         if m is not None:
             matches.append(m)
             reached = m.end()

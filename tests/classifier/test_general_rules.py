@@ -400,3 +400,9 @@ def test_fitness_and_game_scores_are_rewards() -> None:
     s = classify("Each perturbed copy of the parameters plays full games of a text adventure over up to 100 "
                  "turns with evolution strategies, and its fitness is the final game score.")
     assert s.verdict is Verdict.ADJACENT
+
+
+def test_characters_that_case_fold_onto_ascii_do_not_break_the_scan() -> None:
+    # "ı" (dotless i) and "K" (Kelvin sign) match ASCII letters case-insensitively.
+    suggestion = classify("ı We train the web agent with GRPO on WebArena tasks \u212a ıİ")
+    assert suggestion.mechanism.value == "policy_gradient"

@@ -1,0 +1,124 @@
+"""An editor's whole journey in a real browser, and readers kept away from every edit form."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_editor, make_reader
+from wiki.models import Classification, OpenQuestion, Page, Source
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery"
+TITLE = "WebPilot: Reinforcement Learning for Browser Agents"
+BIBTEX = f"""@article{{webpilot2025,
+  title = {{{TITLE}}},
+  author = {{Lin, Mei and Park, Joon}},
+  year = {{2025}},
+  eprint = {{2507.01234v2}},
+  archivePrefix = {{arXiv}},
+  abstract = {{We train a browser agent with PPO: the agent interacts with live websites over multi-step trajectories,
+  the reward is verifiable task success, and the policy parameters are updated from the outcome.}}
+}}"""
+
+
+def _log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}{reverse('login')}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    assert reverse("login") not in page.url
+
+
+def test_editor_imports_classifies_cites_and_resolves(page: Any, live_server: Any, seed: None) -> None:
+    base = live_server.url
+    make_editor("journey")
+    _log_in(page, base, "journey")
+
+    # Import a source from BibTeX.
+    page.goto(f"{base}{reverse('wiki:source-create')}")
+    page.fill("textarea[name=entry]", BIBTEX)
+    page.click("button[name=import]")
+    page.wait_for_selector("text=Import results")
+    assert page.locator("td.result-created").count() == 1
+    source = Source.objects.get(arxiv_id="2507.01234")
+    assert source.title == TITLE
+
+    # Accept the classifier's suggestion: one click fills the rubric, then save.
+    page.click("text=Classify")
+    page.wait_for_selector("[data-accept-suggestion]")
+    page.click("[data-accept-suggestion]")
+    mechanism = page.input_value("select[name=mechanism]")
+    verdict = page.input_value("select[name=verdict]")
+    assert mechanism and verdict
+    assert page.locator("[data-rubric-verdict]").get_attribute("data-verdict") == verdict
+    page.click("button[name=save]")
+    page.wait_for_url(re.compile(re.escape(source.get_absolute_url()) + "$"))
+    classification = Classification.objects.get(source=source)
+    assert (classification.mechanism, classification.verdict, classification.set_by) == (mechanism, verdict, "classifier")
+
+    # Edit a page to cite it, and see the citation on the page.
+    page.goto(f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}")
+    body = page.input_value("textarea[name=body]")
+    sentence = "WebPilot 用 PPO 在真实网站上更新浏览器 agent 的策略"
+    page.fill("textarea[name=body]", body.rstrip("\n") + f"\n\n{sentence}。（来源：{TITLE}，§3.1）\n")
+    page.fill("input[name=comment]", "cite WebPilot")
+    page.click("button[name=save]")
+    page.wait_for_url(re.compile(r"/wiki/agentic-rl/$"))
+    citation = page.locator(f"a.cite[href='{source.get_absolute_url()}']")
+    assert citation.count() == 1
+    assert page.locator("span.locator", has_text="§3.1").count() >= 1
+    claim = Page.objects.get(slug="agentic-rl").claims.current().get(text__startswith="WebPilot")
+
+    # Resolve an open question with that claim.
+    question = OpenQuestion.objects.unresolved().order_by("pk").first()
+    assert question is not None
+    page.goto(f"{base}{reverse('wiki:question-edit', kwargs={'pk': question.pk})}")
+    page.select_option("select[name=status]", "answered")
+    page.select_option("select[name=answer_claim]", str(claim.pk))
+    page.click("form.edit-form button[type=submit]")
+    page.wait_for_url(re.compile(re.escape(question.get_absolute_url()) + "$"))
+    question.refresh_from_db()
+    assert (question.status, question.answer_claim_id) == ("answered", claim.pk)
+
+
+def _edit_paths() -> list[str]:
+    source = Source.objects.order_by("pk").first()
+    classification = Classification.objects.order_by("pk").first()
+    question = OpenQuestion.objects.order_by("pk").first()
+    claim = Page.objects.get(slug="agentic-rl").claims.order_by("pk").first()
+    assert source and classification and question and claim
+    return [
+        reverse("wiki:page-create"),
+        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:source-create"),
+        reverse("wiki:source-edit", kwargs={"slug": source.slug}),
+        reverse("wiki:classification-create", kwargs={"slug": source.slug}),
+        reverse("wiki:classification-edit", kwargs={"pk": classification.pk}),
+        reverse("wiki:claim-edit", kwargs={"pk": claim.pk}),
+        reverse("wiki:contrast-create"),
+        reverse("wiki:question-create"),
+        reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+    ]
+
+
+def test_anonymous_reader_is_sent_to_log_in_from_every_edit_form(page: Any, live_server: Any, seed: None) -> None:
+    for path in _edit_paths():
+        page.goto(f"{live_server.url}{path}")
+        assert reverse("login") in page.url, path
+        assert page.locator("input[name=password]").count() == 1
+        assert page.locator("textarea[name=body]").count() == 0
+
+
+def test_logged_in_reader_gets_403_from_every_edit_form(page: Any, live_server: Any, seed: None) -> None:
+    make_reader("plainreader")
+    _log_in(page, live_server.url, "plainreader")
+    for path in _edit_paths():
+        response = page.goto(f"{live_server.url}{path}")
+        assert response is not None and response.status == 403, path
+    assert page.locator("form.edit-form").count() == 0

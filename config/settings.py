@@ -147,5 +147,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
 WHITENOISE_USE_FINDERS = True
-# URLs typed without a scheme are taken as https, as Django 6 will do.
-FORMS_URLFIELD_ASSUME_HTTPS = True

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import models
 from django.http import HttpRequest
 
 from wiki.models import (
@@ -64,6 +65,8 @@ class SourceAdmin(admin.ModelAdmin):
     list_filter = ("kind", "year")
     search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
     readonly_fields = ("normalized_title", "created_at", "updated_at")
+    # A URL typed without a scheme is taken as https (Django 6's default, chosen now).
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     inlines = [ComponentInline]
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.services.changes import change_record
+from wiki.search.index import search_reindex_sources
 
 TRACKED_FIELDS = (
     "mechanism", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",
@@ -67,4 +68,6 @@ def classification_save(
             summary=f"{after['mechanism']}, {after['verdict']}" + ("" if created else f" (changed {', '.join(changed)})"),
             user=user,
         )
+        # The source's search document carries its mechanism and verdict.
+        search_reindex_sources([classification.source_id])
     return classification

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
 from wiki.services.changes import change_record
+from wiki.search.index import search_reindex_questions
 
 
 def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:
@@ -30,6 +31,7 @@ def question_create(
         kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.CREATED, obj=question, label=question.title,
         url=question.get_absolute_url(), summary=f"{question.priority} priority", user=user,
     )
+    search_reindex_questions([question.pk])
     return question
 
 
@@ -59,4 +61,5 @@ def question_update(
         kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.EDITED, obj=question, label=question.title,
         url=question.get_absolute_url(), summary=summary, user=user,
     )
+    search_reindex_questions([question.pk])
     return question

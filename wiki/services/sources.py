@@ -7,6 +7,7 @@ from django.utils.text import slugify
 
 from wiki.identifiers import normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
+from wiki.search.index import search_reindex_sources
 
 
 def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
@@ -62,4 +63,5 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = No
             if other not in matched and normalize_title(other) == source.normalized_title:
                 matched[other] = source
         created.append(source)
+    search_reindex_sources([source.pk for source in created])
     return matched, created

@@ -19,6 +19,7 @@ from django.db.models import Q
 from wiki.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.services.sources import short_name_from_title, unique_source_slug
+from wiki.search.index import search_reindex_sources
 
 MAX_BIBTEX_CHARS = 500_000
 MAX_BIBTEX_ENTRIES = 200
@@ -227,6 +228,7 @@ def source_create(*, draft: SourceDraft, user: object | None = None, action: str
         kind=ChangeEvent.Kind.SOURCE, action=action, object_id=source.pk, label=source.short_name[:300],
         url=source.get_absolute_url(), summary=source.title[:500], user=user if getattr(user, "pk", None) else None,
     )
+    search_reindex_sources([source.pk])
     return source
 
 
@@ -250,6 +252,7 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
         summary=(summary or ("changed " + ", ".join(changed) if changed else "no change"))[:500],
         user=user if getattr(user, "pk", None) else None,
     )
+    search_reindex_sources([source.pk])
     return source
 
 

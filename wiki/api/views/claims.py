@@ -9,7 +9,6 @@ from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter, QuestionFilter
 from wiki.api.serializers.claims import ClaimSerializer, QuestionSerializer
 from wiki.models import Citation, Claim, OpenQuestion, Source
-from wiki.search.index import search_reindex_questions
 from wiki.services.claims import CitationInput, claim_update
 from wiki.services.questions import question_create, question_update
 
@@ -96,7 +95,6 @@ class QuestionViewSet(viewsets.ModelViewSet):
                 )
         except DjangoValidationError as error:
             raise from_django(error) from None
-        search_reindex_questions([saved.pk])
         serializer.instance = self.get_queryset().get(pk=saved.pk)
 
     def perform_create(self, serializer: serializers.Serializer) -> None:

@@ -20,7 +20,6 @@ from wiki.api.serializers.sources import (
     SourceWriteSerializer,
 )
 from wiki.models import Classification, Component, Contrast, Source
-from wiki.search.index import search_reindex_sources
 from wiki.services.classifications import classification_save
 from wiki.services.contrasts import contrast_create
 from wiki.services.sources_import import SourceDraft, SourceDuplicate, source_create, source_update
@@ -67,7 +66,6 @@ class SourceViewSet(viewsets.ModelViewSet):
             raise _duplicate(error) from None
         except DjangoValidationError as error:
             raise from_django(error) from None
-        search_reindex_sources([source.pk])
         return Response(SourceSerializer(self.get_queryset().get(pk=source.pk)).data)
 
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
@@ -113,7 +111,6 @@ class ClassificationViewSet(viewsets.ModelViewSet):
                                         classification=instance)
         except DjangoValidationError as error:
             raise from_django(error) from None
-        search_reindex_sources([source.pk])
         serializer.instance = self.get_queryset().get(pk=saved.pk)
 
     def perform_create(self, serializer: serializers.Serializer) -> None:

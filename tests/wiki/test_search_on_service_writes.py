@@ -1,0 +1,40 @@
+"""Writes through the services (the forms' and the API's path) keep the search index current."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiki.models import Classification, Source
+from wiki.search.query import search
+from wiki.services.classifications import classification_save
+from wiki.services.questions import question_create
+from wiki.services.sources_import import SourceDraft, source_create
+
+
+def _titles(query: str, **filters: str) -> set[str]:
+    return {hit.title for group in search(query, **filters).groups for hit in group.hits}
+
+
+@pytest.mark.django_db
+def test_a_new_source_is_found_at_once(seed: None) -> None:
+    source_create(draft=SourceDraft(title="Quokka: Marsupial Agents for Tool Use", short_name="Quokka"))
+    assert any("Quokka" in title for title in _titles("quokka"))
+
+
+@pytest.mark.django_db
+def test_a_new_question_is_found_at_once(seed: None) -> None:
+    question_create(fields={"title": "袋鼠智能体是否需要过程奖励", "text": "待核实。"})
+    assert "袋鼠智能体是否需要过程奖励" in _titles("袋鼠")
+
+
+@pytest.mark.django_db
+def test_a_changed_verdict_changes_the_verdict_filter(seed: None) -> None:
+    webarena = Source.objects.get(slug="webarena")
+    classification = Classification.objects.get(source=webarena)
+    assert not any("WebArena" in t for t in _titles("webarena", verdict="strict"))
+    classification_save(
+        source=webarena,
+        classification=classification,
+        fields={"mechanism": "policy_gradient", "verdict": "strict", "rl_update": True, "rationale": "test"},
+    )
+    assert any("WebArena" in t for t in _titles("webarena", verdict="strict"))

@@ -127,3 +127,22 @@ def test_answered_question_needs_its_answer_claim(db: None) -> None:
     form = QuestionForm({"title": "Q", "status": "answered", "priority": "normal"})
     assert not form.is_valid()
     assert _codes(form, "answer_claim") == ["answer_required"]
+
+
+def test_page_form_refuses_unresolved_conflict_markers() -> None:
+    from wiki.services.pages import page_merge
+
+    merged = page_merge(base="a\nb\n", theirs="a\ntheirs\n", mine="a\nmine\n").text()
+    form = PageForm({"title": "T", "body": merged})
+    assert _codes(form, "body") == ["unresolved_conflict"]
+    assert PageForm({"title": "T", "body": "a\nmine\n"}).is_valid()
+
+
+def test_conflict_marker_check_is_linear_on_hostile_input() -> None:
+    import time
+
+    from wiki.forms.pages import has_conflict_markers
+
+    started = time.perf_counter()
+    assert not has_conflict_markers("<<<<<<< theirs\n" * 13_000)
+    assert time.perf_counter() - started < 0.5

@@ -12,6 +12,18 @@ from wiki.models import Page
 RESERVED_SLUGS = {"new"}
 
 
+def has_conflict_markers(body: str) -> bool:
+    """True when the markers the conflict screen puts around a clash (see MergeResult.text) are still there, in order."""
+    expected = ("<<<<<<< theirs", "=======", ">>>>>>> mine")
+    step = 0
+    for line in body.splitlines():
+        if line.startswith(expected[step]) and (step != 1 or line == expected[1]):
+            step += 1
+            if step == len(expected):
+                return True
+    return False
+
+
 class PageForm(forms.Form):
     title = forms.CharField(max_length=300)
     summary = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -29,6 +41,11 @@ class PageForm(forms.Form):
 
     def clean_body(self) -> str:
         body: str = self.cleaned_data["body"].replace("\r\n", "\n")
+        if has_conflict_markers(body):
+            raise forms.ValidationError(
+                "The text still holds a clash between <<<<<<< and >>>>>>>: keep the lines you want and remove the markers.",
+                code="unresolved_conflict",
+            )
         try:
             wiki_markdown.check_complexity(body)
         except wiki_markdown.MarkdownTooComplex as error:

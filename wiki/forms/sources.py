@@ -35,7 +35,7 @@ class SourceImportForm(forms.Form):
 
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
-    url = forms.URLField(max_length=500, required=False, assume_scheme="https")
+    url = forms.URLField(label="URL", max_length=500, required=False, assume_scheme="https")
 
     class Meta:
         model = Source
@@ -45,6 +45,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             "abstract": forms.Textarea(attrs={"rows": 6}),
             "notes": forms.Textarea(attrs={"rows": 4}),
         }
+        labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": "BibTeX key"}
         help_texts = {"authors": "Separated by semicolons.", "arxiv_id": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL.",
                       "doi": "Bare or as a doi.org URL."}
 

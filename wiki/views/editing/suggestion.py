@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
-from classifier import Suggestion, classify
+from classifier import Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
+from wiki.suggestions import highlight, suggest, texts_about
 
 
 @dataclass(frozen=True)
@@ -30,34 +29,12 @@ class SuggestionCard:
         return [(finding.fact.label, finding.value.value) for finding in self.suggestion.facts]
 
 
-def highlight(text: str, spans: Sequence[Any]) -> SafeString:
-    """``text`` escaped, with each evidence span in ``<mark>`` (overlapping spans are merged into the first)."""
-    parts: list[str] = []
-    cursor = 0
-    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
-        if span.start < cursor or span.end > len(text) or span.start >= span.end:
-            continue
-        parts.append(escape(text[cursor : span.start]))
-        css = "negated" if getattr(span, "negated", False) else ""
-        parts.append(
-            f'<mark class="{css}" title="{escape(span.decides)}">{escape(text[span.start : span.end])}</mark>'
-        )
-        cursor = span.end
-    parts.append(escape(text[cursor:]))
-    return mark_safe("".join(parts))  # noqa: S308 - built from escaped parts
-
-
-def suggestion_text(source: Source) -> str:
-    return "\n\n".join(part for part in (source.abstract, source.notes) if part.strip())
-
-
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:
-    """The suggestion from the source's abstract and notes, or ``None`` when it has neither."""
-    text = suggestion_text(source)
-    if not text:
+    """The suggestion from the source's abstract and the claims about it (as on the source page), or ``None`` without text."""
+    claim_texts = texts_about([source.pk]).get(source.pk, [])
+    text, suggestion = suggest(source=source, component_name=component.name if component else None, claim_texts=claim_texts)
+    if not text.strip():
         return None
-    subject = f"{source.short_name} {component.name}" if component else source.short_name
-    suggestion = classify(text, subject=subject)
     values: dict[str, Any] = {
         "mechanism": suggestion.mechanism.value,
         "verdict": suggestion.verdict.value,

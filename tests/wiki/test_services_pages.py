@@ -210,3 +210,19 @@ def test_saving_claims_takes_the_same_number_of_queries_for_ten_or_a_hundred(db:
         assert page.claims.current().count() == n + 1
         assert all(c.citations.count() == 1 for c in page.claims.current()[:5])
     assert counts[0] == counts[1]
+
+
+def test_citations_an_editor_set_on_a_claim_survive_saving_the_page(db: None) -> None:
+    from tests.factories import make_source
+    from wiki.services.claims import CitationInput, claim_update
+
+    page = make_page(body=KEY_POINTS)
+    claim = next(c for c in claims_of(page) if c.text.startswith("SkillForge"))
+    extra = make_source()
+    claim_update(claim=claim, status="verified", citations=[CitationInput(source=extra, locator="Table 2", kind="cited")],
+                 about=[extra])
+    _save(page, KEY_POINTS + "\nMore text.\n", base=1)
+    claim.refresh_from_db()
+    assert list(claim.citations.values_list("source_id", "locator")) == [(extra.pk, "Table 2")]
+    assert list(claim.about.all()) == [extra]
+    assert claim.status == "verified"

@@ -163,11 +163,15 @@ def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
     Claim.objects.bulk_update(
         changed_claims, ["anchor", "section", "text", "position", "is_orphaned", "updated_at"], batch_size=500
     )
-    Citation.objects.filter(claim__in=[c.pk for c in kept_claims]).delete()
+    # A kept claim's sentence, and so the citations written in it, did not change: its citations and
+    # works stay as they are, including what an editor set through the claim form.
+    new_ids = {claim.pk for claim in new_claims}
     citations: dict[tuple[int, int, str], Citation] = {}
     about: set[tuple[int, int]] = set()
     for ref in result.claims:
         claim = by_key[ref.key]
+        if claim.pk not in new_ids:
+            continue
         for index, cited in enumerate(ref.citations):
             source = sources[cited.title]
             citations.setdefault(

@@ -67,6 +67,8 @@ def test_editor_imports_classifies_cites_and_resolves(page: Any, live_server: An
     body = page.input_value("textarea[name=body]")
     sentence = "WebPilot 用 PPO 在真实网站上更新浏览器 agent 的策略"
     page.fill("textarea[name=body]", body.rstrip("\n") + f"\n\n{sentence}。（来源：{TITLE}，§3.1）\n")
+    # The preview follows the typing (server-rendered, fetched by static/js/editor.js).
+    page.wait_for_selector(f"#preview-body a.cite[href='{source.get_absolute_url()}']")
     page.fill("input[name=comment]", "cite WebPilot")
     page.click("button[name=save]")
     page.wait_for_url(re.compile(r"/wiki/agentic-rl/$"))

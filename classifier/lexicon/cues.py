@@ -43,6 +43,8 @@ MECHANISM_CUES: list[Cue] = [
     # --- policy gradient and other explicit RL objectives -------------
     # ...except an RL training framework or RL system, which is infrastructure (listed first:
     # it contains "RL training").
+    # An "RLHF framework" is a training framework; a method says "RLHF algorithm" or "method".
+    *_cues(INFRA, 4.0, r"RLHF (?:training )?frameworks?", word=False),
     *_cues(INFRA, 4.0, r"(?:RL|reinforcement learning|RLHF) (?:training (?:framework|library|system|engine|platform|"
            r"stack)|(?:library|system|engine|platform|stack|infrastructure))s?", word=False),
     *_cues(PG, 3.5, r"(?:Tree-|Dr\.\s?)?GRPO(?:-style)?", facts=_ALGO_FACTS, algorithm="GRPO", cs=True),
@@ -107,6 +109,20 @@ MECHANISM_CUES: list[Cue] = [
            r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
            algorithm="SFT"),
     *_cues(SFT, 3.0, r"SFT", facts=((UPDATE, -1.0),), algorithm="SFT", cs=True),
+    # A named release described as a training dataset is training data, not a benchmark
+    # ("we present FooBench, an instruction-tuning dataset").
+    *_cues(SFT, 3.0, r"(?:introduc|present|releas|propos|buil|construct|creat|collect)\w*\s+(?:[A-Z][\w.-]*,?\s+)?"
+           r"(?:an?|the) (?:[\w-]+ ){0,2}?(?:instruction[- ]tuning|fine-?tuning|training|SFT|distillation) "
+           r"(?:dataset|corpus|data)", algorithm="SFT", word=False),
+    # The work's own fine-tuning ("we fine-tune LLaMA", "we instruction-tune ...");
+    # an RL objective after it is taken by the RL cues listed above.
+    *_cues(SFT, 1.2, r"we (?:further |then |first )?(?:fine-?tune|instruction-tune|distill)", algorithm="SFT",
+           word=False),
+    *_cues(SFT, 2.5, r"self-supervised (?:way|manner|fashion|training|learning|objective)", algorithm="SFT",
+           word=False),
+    # Keeping the samples that reached the right answer is rejection sampling.
+    *_cues(SFT, 2.0, r"(?:that|which) (?:ultimately |eventually )?(?:yield(?:ed)?|le[ad]d? to|reach(?:ed)?|"
+           r"produc(?:e|ed)) (?:the )?correct (?:answers?|solutions?|outputs?)", algorithm="SFT", word=False),
     *_cues(SFT, 2.5, r"distill(?:s|ed|ing|ation)?|蒸馏|rejection sampling|expert iteration|"
            r"self-training|instruction[- ]tun(?:e|ed|ing)|trajectory tuning|agent tuning",
            algorithm="SFT", word=False),
@@ -170,7 +186,7 @@ MECHANISM_CUES: list[Cue] = [
            r"linguistic feedback|(?:skill|experience|memory|insight|plan) (?:library|libraries|bank|pool|store)|技能库|context (?:engineering|"
            r"evolution|management)|interleav(?:e|es|ed|ing) (?:\w+ ){0,3}(?:reasoning|thoughts?)"
            r"(?: traces)? and (?:task-specific )?actions|外部 ?harness|harness 演化", word=False),
-    *_cues(HARNESS, 2.0, r"prompt(?:s|ed|ing)?|提示(?:词)?|in-context (?:learning|examples|demonstrations)|"
+    *_cues(HARNESS, 2.0, r"prompt(?:ed|ing)|提示(?:词)?|in-context (?:learning|examples|demonstrations)|"
            r"few-shot|self-reflect(?:ion|ive)?|reflect(?:s|ion|ions)|反思|episodic memory|memory "
            r"(?:buffer|module|bank|stream)|self-refine|self-correct(?:ion)?|iterative refinement|"
            r"supervisor|orchestrat(?:e|es|or|ion)|meta-agent|运行时|runtime|black-box (?:LLMs?|"
@@ -178,6 +194,8 @@ MECHANISM_CUES: list[Cue] = [
            r"extraction)|automatic curriculum|workflows?|上下文|记忆|multi-agent|multiple agents|planner and executor|"
            r"conversation patterns|insights|experiences",
            word=False),
+    # A prompt (a noun: "labeler-written prompts", "the prompt distribution") is often data.
+    *_cues(HARNESS, 0.7, r"prompts?", word=False),
     *_cues(HARNESS, 1.5, r"(?:固定|冻结)的?(?:研究)?(?:智能体|agent|Agent)|(?:fixed|frozen) (?:\w+ )?"
            r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
     *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),

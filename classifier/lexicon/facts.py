@@ -16,6 +16,9 @@ FACT_CUES: list[Cue] = [
     *_cues(None, 0, r"(?:live|real|running) (?:databases?|websites?|applications?|apps|systems?)|"
            r"agents? that (?:can )?(?:explore|interact|navigate|act|call|use|run)s?",
            facts=((ENV, 2.0), (STEP, 1.0)), word=False),
+    # An API that users' requests were collected through is a data source, not a tool the agent calls.
+    *_cues(None, 0, r"(?:submitted|sent|collected|gathered|logged|received) (?:through|via|to|from|by) (?:the |an? )?"
+           r"(?:[\w-]+ ){0,2}?APIs?", word=False),
     *_cues(None, 0, r"invok(?:e|es|ing) (?:external )?(?:[\w-]+ ){0,2}(?:tools?|search|APIs?|systems?)",
            facts=((ENV, 1.5), (STEP, 0.5)), word=False),
     *_cues(None, 0, r"(?:existing|prior|previous|current|standard|conventional) single-turn(?: RL| reinforcement "
@@ -47,6 +50,10 @@ FACT_CUES: list[Cue] = [
     *_cues(None, 0, r"multi-(?:turn|step|round|hop)|long-horizon|长程|长时程|多轮|多步|trajector(?:y|ies)|"
            r"轨迹|rollouts?|episodes?|sequential decision|step-by-step actions|action sequences?",
            facts=((STEP, 2.0),), word=False),
+    # Failed or unsuccessful attempts are judged by their outcome.
+    *_cues(None, 0, r"(?:failed|failure|unsuccessful|successful) (?:and (?:failed|unsuccessful|successful) )?"
+           r"(?:trajectories|attempts|episodes|rollouts)|(?:exploration|task) failures",
+           facts=((REWARD, 1.5), (STEP, 1.0)), word=False),
     *_cues(None, 0, r"fitness|(?:game|final|task|episode|environment) scores?|verifiable|verifiers?|reward models?|rewards?|回报|奖励|outcome|task success|"
            r"success rate|unit tests?|test cases|pass(?:es)? (?:the )?tests|correctness|exact match|"
            r"rule-based|sparse|binary|scalar|成功轨迹|终局|判分|returns",

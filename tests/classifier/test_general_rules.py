@@ -406,3 +406,50 @@ def test_characters_that_case_fold_onto_ascii_do_not_break_the_scan() -> None:
     # "ı" (dotless i) and "K" (Kelvin sign) match ASCII letters case-insensitively.
     suggestion = classify("ı We train the web agent with GRPO on WebArena tasks \u212a ıİ")
     assert suggestion.mechanism.value == "policy_gradient"
+
+
+def test_an_rlhf_framework_is_training_infrastructure() -> None:
+    s = classify("Models aligned with RLHF keep improving, yet existing tools are hard to scale. We introduce a "
+                 "lightweight open-source RLHF framework that places the actor, critic and reward model on "
+                 "separate GPUs and speeds up training.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_a_named_release_described_as_training_data_is_not_a_benchmark() -> None:
+    s = classify("We first present WidgetBench, an instruction-tuning dataset of multi-step API calls written by "
+                 "a stronger model, and then train a smaller model on it.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_self_supervised_tool_learning_is_supervised_fine_tuning() -> None:
+    s = classify("The model learns when to insert calls to a calculator and a search engine in a self-supervised "
+                 "way, keeping only the calls that lower its loss on the following tokens.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_keeping_samples_that_reached_the_correct_answer_is_rejection_sampling() -> None:
+    s = classify("The loop samples explanations for many questions, keeps the explanations that led to the "
+                 "correct answer in a large dataset, trains on them and repeats.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_a_prompt_as_data_is_not_prompting() -> None:
+    s = classify("From a set of user prompts we collect written demonstrations and rankings of model outputs, "
+                 "then fine-tune the model using reinforcement learning from human feedback on this prompt "
+                 "distribution.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_prompts_collected_through_an_api_are_no_tool_use() -> None:
+    s = classify("Prompts submitted through a public API are ranked by labelers, and the model is tuned with "
+                 "PPO against a reward model trained on those rankings.")
+    assert s.verdict is Verdict.NOT_STRICT
+    assert _fact("Prompts submitted through a public API are ranked by labelers.", Fact.INTERACTIVE_ENV) \
+        is not FactValue.TRUE
+
+
+def test_failed_trajectories_are_judged_by_outcome() -> None:
+    s = classify("The agent explores the household simulator, pairs its failed trajectories with successful "
+                 "ones and updates its policy with direct preference optimization on those pairs.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+    assert s.verdict is Verdict.STRICT

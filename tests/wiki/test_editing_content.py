@@ -261,3 +261,42 @@ def test_edit_links_show_only_for_editors(editor_client, db) -> None:  # type: i
                       (reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), edit_page)):
         assert link not in anonymous.get(url).content.decode()
         assert link in editor_client.get(url).content.decode()
+
+
+def _query_count(client, url: str) -> int:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200, url
+    return len(queries.captured_queries)
+
+
+def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import make_page
+
+    source = Source.objects.get(slug="skillforge")
+    classification = Classification.objects.get(source=source, component=None)
+    claim = Claim.objects.current().filter(citations__source=source).first()
+    question = OpenQuestion.objects.order_by("pk").first()
+    urls = [
+        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:source-create"),
+        reverse("wiki:source-edit", kwargs={"slug": source.slug}),
+        reverse("wiki:classification-edit", kwargs={"pk": classification.pk}),
+        reverse("wiki:classification-history", kwargs={"pk": classification.pk}),
+        reverse("wiki:claim-edit", kwargs={"pk": claim.pk}),
+        reverse("wiki:contrast-create"),
+        reverse("wiki:question-create"),
+        reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+    ]
+    before = [_query_count(editor_client, url) for url in urls]
+    sources = [make_source() for _ in range(10 * Source.objects.count())]
+    body = "## 关键要点\n\n" + "\n".join(f"- SkillForge claim {i}（来源：{s.title}，p.{i + 1}）" for i, s in enumerate(sources))
+    make_page(body=body)
+    for n in range(10):
+        make_question(title=f"More {n}")
+        make_editor()
+    after = [_query_count(editor_client, url) for url in urls]
+    assert after == before

@@ -225,3 +225,9 @@ def test_revert_from_a_stale_history_screen_changes_nothing(editor_client) -> No
 def test_revert_needs_post(editor_client) -> None:  # type: ignore[no-untyped-def]
     page = make_page()
     assert editor_client.get(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})).status_code == 405
+
+
+def test_preview_fragment_reports_too_complex_text(editor_client) -> None:  # type: ignore[no-untyped-def]
+    response = editor_client.post(reverse("wiki:page-preview"), {"body": "[" * 30_000})
+    assert response.status_code == 422
+    assert "markup characters" in response.content.decode()

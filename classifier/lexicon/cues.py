@@ -43,6 +43,15 @@ MECHANISM_CUES: list[Cue] = [
     # --- policy gradient and other explicit RL objectives -------------
     # ...except an RL training framework or RL system, which is infrastructure (listed first:
     # it contains "RL training").
+    # "We train and evaluate a diverse range of agents (using RL, imitation learning ...)" measures
+    # baselines in the work's environment; listed before the RL cues that would take "train ... using RL".
+    *_cues(ENVIRONMENT, 3.0, r"(?:train|fine-tune)s? and evaluate[sd]? (?:a (?:diverse |wide |broad )?(?:range|variety|"
+           r"set|suite) of |several |various |many |multiple |baseline )(?:[\w-]+ )?(?:agents|models|baselines|"
+           r"methods)", facts=((UPDATE, -2.0),), word=False),
+    # A benchmark introduced "to evaluate the model" serves the work's own model; it is not the contribution.
+    *_cues(ENVIRONMENT, 1.5, r"to evaluate (?:the|our) (?:[\w-]+ )?(?:model|agent|system|method|approach)(?:'s)?"
+           r"(?: [\w-]+){0,3}?,? we (?:introduce|present|release|build|construct|create) [A-Z][\w.-]*",
+           word=False),
     # An "RLHF framework" is a training framework; a method says "RLHF algorithm" or "method".
     *_cues(INFRA, 4.0, r"RLHF (?:training )?frameworks?", word=False),
     *_cues(INFRA, 4.0, r"(?:RL|reinforcement learning|RLHF) (?:training (?:framework|library|system|engine|platform|"
@@ -114,6 +123,9 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(SFT, 3.0, r"(?:introduc|present|releas|propos|buil|construct|creat|collect)\w*\s+(?:[A-Z][\w.-]*,?\s+)?"
            r"(?:an?|the) (?:[\w-]+ ){0,2}?(?:instruction[- ]tuning|fine-?tuning|training|SFT|distillation) "
            r"(?:dataset|corpus|data)", algorithm="SFT", word=False),
+    # The work's own artifact is a fine-tuned model ("we release Foo, a finetuned LLaMA-based model").
+    *_cues(SFT, 4.0, r"(?:introduc|present|releas|propos|develop|buil)\w*\s+[A-Z][\w.-]*,?\s+an?\s+(?:[\w-]+ )?"
+           r"fine-?tuned", algorithm="SFT", word=False),
     # The work's own fine-tuning ("we fine-tune LLaMA", "we instruction-tune ...");
     # an RL objective after it is taken by the RL cues listed above.
     *_cues(SFT, 1.2, r"we (?:further |then |first )?(?:fine-?tune|instruction-tune|distill)", algorithm="SFT",
@@ -174,6 +186,9 @@ MECHANISM_CUES: list[Cue] = [
            r"orchestration (?:framework|layer|library)|"
            r"compound AI systems?|(?:two|three|four|multi|fixed|simple|simplistic)[- ](?:phase|stage|step) "
            r"(?:process|pipeline|workflow|procedure)", word=False),
+    *_cues(HARNESS, 3.0, r"(?:framework|platform|library|toolkit|SDK)s? (?:that|which) (?:allows?|lets?|enables?|helps?) "
+           r"(?:developers|users|you|programmers|builders) (?:to )?(?:build|develop|create|compose|program) "
+           r"(?:[\w-]+ ){0,3}?(?:applications|apps|agents|assistants|workflows|chatbots)", word=False),
     *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
            r"agents", word=False),
     *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
@@ -209,7 +224,7 @@ MECHANISM_CUES: list[Cue] = [
            r"frontier |popular |leading )+(?:\w+ )?(?:LLMs|models|agents|systems)",
            facts=((UPDATE, -2.0),), word=False),
     *_cues(ENVIRONMENT, 4.0, r"(?:introduc|present|releas|propos|buil|construct|develop|creat|design)(?:e|es|ed|"
-           r"ing|d|s)?\s+(?:[A-Z][\w.-]*,?\s+)?(?:an?\s+|the\s+|our\s+)?(?:(?!for |to |in |with |that |which |"
+           r"ing|d|s)?\s+(?:[A-Z][\w.-]*(?:,|:|\s+-{1,2}|\s+\u2014)?\s+)?(?:an?\s+|the\s+|our\s+)?(?:(?!for |to |in |with |that |which |"
            r"on |and )[\w-]+\s+){0,4}(?:benchmark|environment|testbed|gym|suite|simulator|arena)s?|"
            r"(?:introduc|present|releas|propos|buil|develop|creat)\w*\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
            r"(?:featuring|offering|with|comprising) (?:a variety of|a suite of|\d+|many|diverse|multiple) "

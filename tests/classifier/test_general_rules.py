@@ -453,3 +453,23 @@ def test_failed_trajectories_are_judged_by_outcome() -> None:
                  "ones and updates its policy with direct preference optimization on those pairs.")
     assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
     assert s.verdict is Verdict.STRICT
+
+
+def test_training_and_evaluating_a_range_of_agents_is_a_benchmark_baseline() -> None:
+    s = classify("We build GardenSim -- a simulated gardening website environment with thousands of plants and "
+                 "written instructions. We train and evaluate a diverse range of agents using reinforcement "
+                 "learning and imitation learning; the best model is far below human performance.")
+    assert s.mechanism is Mechanism.ENVIRONMENT
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_a_released_fine_tuned_model_outweighs_the_benchmark_made_to_evaluate_it() -> None:
+    s = classify("We release Marmot, a finetuned open model that writes correct calls to cloud APIs. To evaluate "
+                 "the model's accuracy, we introduce CallBench, a dataset of documented APIs.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_a_framework_that_lets_developers_build_agent_applications_is_a_harness() -> None:
+    s = classify("Parley is an open-source framework that allows developers to build LLM applications from "
+                 "several conversing agents, mixing models, people and tools in configurable patterns.")
+    assert s.mechanism is Mechanism.HARNESS

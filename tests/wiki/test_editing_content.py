@@ -77,7 +77,7 @@ def test_adding_a_source_by_hand(editor_client, editor) -> None:  # type: ignore
     response = editor_client.post(reverse("wiki:source-create"), {
         "short_name": "Hand", "title": "Hand: Made", "kind": "paper", "doi": "doi:10.9999/HAND", "save": "1"})
     source = Source.objects.get(doi="10.9999/hand")
-    assert response["Location"] == source.get_absolute_url()
+    assert response["Location"] == reverse("wiki:classification-create", kwargs={"slug": source.slug})
     assert ChangeEvent.objects.filter(kind="source", object_id=source.pk, user=editor).exists()
 
 
@@ -101,7 +101,7 @@ def test_editing_a_source(editor_client) -> None:  # type: ignore[no-untyped-def
 
 
 def test_classification_form_shows_the_suggestion_with_highlighted_evidence(editor_client) -> None:  # type: ignore[no-untyped-def]
-    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    source = make_source(notes="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     response = editor_client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug}))
     card = response.context["card"]
     assert card is not None

@@ -64,8 +64,8 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Added “{source.short_name}”.")
-            return redirect(source)
+            messages.success(request, f"Added “{source.short_name}”. Classify it now: accept the suggestion or set the rubric.")
+            return redirect("wiki:classification-create", slug=source.slug)
     return _form_page(request, import_form=SourceImportForm(), form=form)
 
 

@@ -30,8 +30,9 @@ class SuggestionCard:
 
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:
-    """The suggestion from the source's abstract and the claims about it (as on the source page), or ``None`` without text."""
-    claim_texts = texts_about([source.pk]).get(source.pk, [])
+    """The suggestion from the source's abstract, notes and the claims about it, or ``None`` without any text."""
+    notes = [source.notes] if source.notes.strip() else []
+    claim_texts = notes + texts_about([source.pk]).get(source.pk, [])
     text, suggestion = suggest(source=source, component_name=component.name if component else None, claim_texts=claim_texts)
     if not text.strip():
         return None

@@ -164,6 +164,45 @@ def test_clashing_edit_marks_the_clash(editor_client) -> None:  # type: ignore[n
     assert "<<<<<<<" in response.context["form"].initial["body"]
 
 
+def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="a\nb\nc\n")
+    page_save_revision(slug=page.slug, title=page.title, body="a\nb\nC\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "summary": "My summary", "body": "A\nb\nc\n", "comment": "Fix the intro",
+         "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'name="comment" value="Fix the intro"' in html
+    assert "My summary</textarea>" in html
+
+
+def test_conflict_keeps_a_title_and_summary_saved_meanwhile(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Old title", body="a\n")
+    page_save_revision(slug=page.slug, title="Their title", summary="Their summary", body="a\nb\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": "Old title", "summary": "", "body": "a\nmine\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    form = response.context["form"]
+    assert form.initial["title"] == "Their title"
+    assert form.initial["summary"] == "Their summary"
+
+
+def test_conflict_on_a_title_both_changed_keeps_mine_and_shows_theirs_next_to_it(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Old title", body="a\n")
+    page_save_revision(slug=page.slug, title="Their title", body="a\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": "My title", "body": "a\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    assert response.context["form"].initial["title"] == "My title"
+    assert "Changed meanwhile too, to “Their title”" in response.content.decode()
+
+
 def test_history_lists_author_summary_and_size_change(client, db) -> None:  # type: ignore[no-untyped-def]
     user = make_editor("historian")
     page = make_page(body="abc", user=user)

@@ -257,6 +257,24 @@ def page_merge(*, base: str, theirs: str, mine: str) -> MergeResult:
     return MergeResult(regions=tuple(regions))
 
 
+@dataclass(frozen=True)
+class FieldMerge:
+    """A one-line field (title, summary) merged three ways; on a clash ``value`` is mine and ``theirs`` is shown beside it."""
+
+    value: str
+    theirs: str = ""
+    clash: bool = False
+
+
+def page_merge_field(*, base: str, theirs: str, mine: str) -> FieldMerge:
+    """Whoever changed the field wins; when both changed it differently, mine is kept and theirs reported, never dropped."""
+    if mine == base or mine == theirs:
+        return FieldMerge(value=theirs)
+    if theirs == base:
+        return FieldMerge(value=mine)
+    return FieldMerge(value=mine, theirs=theirs, clash=True)
+
+
 @transaction.atomic
 def page_revert(*, page: Page, number: int, user: User = None, base_revision: int | None = None) -> Revision:
     """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed."""

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm
 from wiki.models import Page
-from wiki.services.pages import EditConflict, page_merge, page_preview, page_save_revision
+from wiki.services.pages import EditConflict, page_merge, page_merge_field, page_preview, page_save_revision
 from wiki.views.editing import editor_required
 
 
@@ -45,20 +45,29 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     """Nothing was saved: show both versions, and offer the merge (clashes marked) based on the current revision."""
     data = form.cleaned_data
     base = conflict.page.revisions.filter(number=conflict.base_number).first()
-    merge = page_merge(base=base.body if base else "", theirs=conflict.current.body, mine=data["body"])
+    current = conflict.current
+    merge = page_merge(base=base.body if base else "", theirs=current.body, mine=data["body"])
+    # Title and summary are merged too: a change saved meanwhile must not be undone by the resolved save.
+    fields = {
+        name: page_merge_field(base=getattr(base, name) if base else "", theirs=getattr(current, name), mine=data[name])
+        for name in ("title", "summary")
+    }
     merged_form = PageForm(
         initial={
-            "title": data["title"],
-            "summary": data["summary"],
+            "title": fields["title"].value,
+            "summary": fields["summary"].value,
             "body": merge.text(),
             "comment": data["comment"],
-            "base_revision": conflict.current.number,
+            "base_revision": current.number,
         }
     )
+    for name, field in fields.items():
+        if field.clash:
+            merged_form.fields[name].help_text = f"Changed meanwhile too, to “{field.theirs}”; yours is kept here: choose."
     return render(
         request,
         "wiki/edit/page_conflict.html",
-        {"page": conflict.page, "form": merged_form, "merge": merge, "mine": data["body"], "current": conflict.current,
+        {"page": conflict.page, "form": merged_form, "merge": merge, "mine": data["body"], "current": current,
          "base_number": conflict.base_number},
         status=409,
     )

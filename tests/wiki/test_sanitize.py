@@ -51,3 +51,25 @@ def test_text_around_removed_markup_stays(client, hostile_page) -> None:  # type
         assert kept in text
     assert 'href="https://example.org/ok"' in content
     assert "Hostile &lt;b&gt;title&lt;/b&gt;" in content
+
+
+HOSTILE_FORMULAS = r"""## 公式 Formulas
+
+$$
+\text{<img/src/onerror=alert(1)>} + x_1
+$$
+
+Inline \(\text{</math><script>alert(2)</script>}\) and a linked \(\href{javascript:alert(3)}{y}\) formula.
+"""
+
+
+def test_formulas_cannot_carry_markup_or_links(client, editor) -> None:  # type: ignore[no-untyped-def]
+    page = page_save_revision(slug="hostile-math", title="Hostile math", body=HOSTILE_FORMULAS, user=editor).page
+    response = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug}))
+    content = response.content.decode().lower()
+    assert "<img" not in content
+    assert "<script" not in content
+    assert "onerror" not in content
+    assert "javascript:" not in content
+    assert "href=\"javascript" not in content
+    assert "<math" in content and "<msub><mi>x</mi><mn>1</mn></msub>" in content

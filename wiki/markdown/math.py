@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from latex2mathml.converter import convert
 
+from wiki.markdown.sanitize import sanitize_mathml
+
 DISPLAY_RE = re.compile(r"^[ \t]*\$\$[ \t]*\n?(.+?)\n?[ \t]*\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_RE = re.compile(r"\\\((.+?)\\\)")
 
@@ -54,4 +56,4 @@ def to_mathml(latex: str, *, display: bool) -> str:
         mathml = convert(latex, display="block" if display else "inline")
     except Exception:  # latex2mathml raises many kinds of errors on malformed input
         return f'<code class="math-error" title="This formula could not be rendered">{html.escape(latex)}</code>'
-    return mathml
+    return sanitize_mathml(mathml)

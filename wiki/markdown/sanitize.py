@@ -19,6 +19,23 @@ ALLOWED_ATTRIBUTES = {
 }
 URL_SCHEMES = {"http", "https", "mailto"}
 
+# latex2mathml copies \text{…} verbatim and turns \href into an href attribute, so its output is
+# cleaned as well: presentation MathML only, no links.
+MATHML_TAGS = {
+    "math", "menclose", "mfrac", "mi", "mn", "mo", "mover", "mpadded", "mphantom", "mroot", "mrow",
+    "mspace", "msqrt", "mstyle", "msub", "msubsup", "msup", "mtable", "mtd", "mtext", "mtr", "munder",
+    "munderover",
+}
+MATHML_ATTRIBUTES = {
+    "*": {
+        "accent", "columnalign", "columnlines", "columnspacing", "depth", "display", "displaystyle",
+        "fence", "form", "height", "largeop", "linebreak", "linethickness", "lspace", "mathbackground",
+        "mathcolor", "mathsize", "mathvariant", "maxsize", "minsize", "movablelimits", "notation",
+        "rowlines", "rowspacing", "rspace", "scriptlevel", "separator", "stretchy", "voffset", "width",
+        "xmlns",
+    },
+}
+
 
 def sanitize_html(html: str) -> str:
     return nh3.clean(
@@ -29,3 +46,7 @@ def sanitize_html(html: str) -> str:
         link_rel="noopener noreferrer",
         strip_comments=True,
     )
+
+
+def sanitize_mathml(mathml: str) -> str:
+    return nh3.clean(mathml, tags=MATHML_TAGS, attributes=MATHML_ATTRIBUTES, url_schemes=set(), strip_comments=True)

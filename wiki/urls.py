@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from wiki.views import home, pages, questions, reports, search, sources, tokens
 from wiki.feeds import RecentChangesFeed
@@ -12,17 +12,37 @@ from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
 from wiki.views.editing import sources as edit_sources
 
+
+class PageSlugConverter:
+    """Any page slug (Chinese included) but no control characters: PostgreSQL refuses NUL in text."""
+
+    regex = r"[^/\x00-\x1f\x7f]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class GraphKeyConverter(PageSlugConverter):
+    regex = r"[^\x00-\x1f\x7f]+"
+
+
+register_converter(PageSlugConverter, "pageslug")
+register_converter(GraphKeyConverter, "graphkey")
+
 app_name = "wiki"
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("wiki/new/", edit_pages.page_create, name="page-create"),
     path("markdown/preview/", edit_pages.page_preview_fragment, name="page-preview"),
-    path("wiki/<str:slug>/", pages.page_detail, name="page-detail"),
-    path("wiki/<str:slug>/edit/", edit_pages.page_edit, name="page-edit"),
-    path("wiki/<str:slug>/history/", edit_history.page_history, name="page-history"),
-    path("wiki/<str:slug>/diff/", edit_history.page_diff, name="page-diff"),
-    path("wiki/<str:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
+    path("wiki/<pageslug:slug>/", pages.page_detail, name="page-detail"),
+    path("wiki/<pageslug:slug>/edit/", edit_pages.page_edit, name="page-edit"),
+    path("wiki/<pageslug:slug>/history/", edit_history.page_history, name="page-history"),
+    path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),
+    path("wiki/<pageslug:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
     path("sources/", sources.source_list, name="source-list"),
     path("sources/new/", edit_sources.source_create_view, name="source-create"),
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
@@ -42,7 +62,7 @@ urlpatterns = [
     path("search/", search.search_results, name="search"),
     path("account/token/", tokens.api_token, name="api-token"),
     path("graph/", graphs.graph_map, name="graph-map"),
-    path("graph/local/<str:kind>/<path:key>/", graphs.graph_local, name="graph-local"),
+    path("graph/local/<str:kind>/<graphkey:key>/", graphs.graph_local, name="graph-local"),
     path("contrast/", graphs.contrast_multi, name="contrast-multi"),
     path("contrast/<str:left>/<str:right>/", graphs.contrast, name="contrast"),
     path("compare/", compare.compare, name="compare"),

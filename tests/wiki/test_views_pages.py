@@ -79,3 +79,15 @@ def test_seed_page_shows_its_open_questions_from_the_queue(client) -> None:  # t
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert "多 harness 结果的验证" in content
     assert "补充策略梯度类原始论文以对比参数空间 ES" in content
+
+
+@pytest.mark.parametrize("url", ["/wiki/%00/", "/wiki/a%00b/history/", "/wiki/%01x/", "/graph/local/page/%00/"])
+def test_a_slug_with_control_characters_is_not_found_rather_than_an_error(client, url) -> None:  # type: ignore[no-untyped-def]
+    assert client.get(url).status_code == 404
+
+
+def test_a_wanted_chinese_slug_is_a_wanted_page(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/wiki/%E4%BF%A1%E7%94%A8%E5%88%86%E9%85%8D/")
+    assert response.status_code == 404
+    assert "信用分配" in html_text(response.content.decode())
+    assert "wanted page" in html_text(response.content.decode())

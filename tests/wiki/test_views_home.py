@@ -49,3 +49,11 @@ def test_a_chart_link_lists_exactly_the_counted_sources(client) -> None:  # type
     listed = set(re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', listing))
     expected = set(Classification.objects.filter(mechanism="environment", verdict="not_strict").values_list("source__slug", flat=True))
     assert listed == expected and len(expected) > 1
+
+
+@pytest.mark.parametrize("name", ["wiki:home", "wiki:source-list", "wiki:question-list"])
+def test_every_page_footer_links_to_the_consistency_report_and_the_api_docs(client, name) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse(name)).content.decode()
+    footer = content[content.index('<footer class="site-footer">'):]
+    assert f'href="{reverse("wiki:consistency-report")}"' in footer
+    assert f'href="{reverse("api-docs")}"' in footer

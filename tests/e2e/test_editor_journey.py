@@ -124,3 +124,44 @@ def test_logged_in_reader_gets_403_from_every_edit_form(page: Any, live_server: 
         response = page.goto(f"{live_server.url}{path}")
         assert response is not None and response.status == 403, path
     assert page.locator("form.edit-form").count() == 0
+
+
+def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_server: Any, seed: None) -> None:
+    base = live_server.url
+    make_editor("first")
+    make_editor("second")
+    target = Page.objects.get(slug="agentic-rl")
+    lines = target.body.split("\n")
+    first_body = "\n".join([lines[0] + " FIRST-EDIT", *lines[1:]])
+    second_body = "\n".join([*lines[:-1], lines[-1] + " SECOND-EDIT"])
+    # The second editor is on a phone without JavaScript: the conflict screen must work there too.
+    other = page.context.browser.new_context(viewport={"width": 390, "height": 800}, java_script_enabled=False)
+    phone = other.new_page()
+    _log_in(page, base, "first")
+    _log_in(phone, base, "second")
+    edit_url = f"{base}{reverse('wiki:page-edit', kwargs={'slug': target.slug})}"
+    for tab, body, comment in ((page, first_body, "first change"), (phone, second_body, "second change")):
+        tab.goto(edit_url)
+        tab.fill("textarea[name=body]", body)
+        tab.fill("input[name=comment]", comment)
+    phone.fill("textarea[name=summary]", "A summary typed by the second editor")
+    page.click("button[name=save]")
+    phone.click("button[name=save]")
+    page.wait_for_load_state()
+    phone.wait_for_load_state()
+
+    assert "Edit conflict" in phone.title()
+    assert phone.input_value("input[name=comment]") == "second change"
+    assert phone.input_value("textarea[name=summary]") == "A summary typed by the second editor"
+    merged = phone.input_value("textarea[name=body]")
+    assert "FIRST-EDIT" in merged and "SECOND-EDIT" in merged and "<<<<<<<" not in merged
+    assert "SECOND-EDIT" in (phone.locator("details").nth(1).text_content() or "")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    phone.click("button[name=save]")
+    phone.wait_for_load_state()
+    target.refresh_from_db()
+    assert "FIRST-EDIT" in target.body and "SECOND-EDIT" in target.body
+    assert target.summary == "A summary typed by the second editor"
+    assert [r.comment for r in target.revisions.order_by("number")][1:] == ["first change", "second change"]
+    other.close()

@@ -86,3 +86,32 @@ def test_bad_input_is_refused_and_changes_nothing(raw: bytes, message: str, tmp_
         call_command("import_page", str(path))
     assert message in capsys.readouterr().err
     assert before == (Page.objects.count(), Source.objects.count(), Claim.objects.count())
+
+
+@pytest.mark.django_db
+def test_citations_in_code_and_comments_are_examples_not_sources(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "examples.md"
+    path.write_text(
+        "# Citation syntax\n\n## 关键要点\n\n- A real claim（来源：Real Work: Title，p.2）\n\n"
+        "```\n- 示例（来源：Fenced Example，p.1）\n- 未闭合（来源：Broken\n```\n\n"
+        "Write `（出处：Inline Example）` never.\n\n<!-- draft（来源：Commented Out，p.9） -->\n",
+        encoding="utf-8",
+    )
+    call_command("import_page", str(path))
+    out = capsys.readouterr().out
+    assert "New sources (1): Real Work" in out
+    assert not Source.objects.filter(short_name__in=["Fenced Example", "Broken", "Inline Example", "Commented Out"]).exists()
+
+
+@pytest.mark.django_db
+def test_a_citation_by_short_name_finds_the_existing_source(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    first = tmp_path / "first.md"
+    first.write_text("# First\n\n## 关键要点\n\n- A claim（来源：Quillforge: Evolving Quills，p.3）\n", encoding="utf-8")
+    call_command("import_page", str(first))
+    second = tmp_path / "second.md"
+    second.write_text("# Second\n\n## 关键要点\n\n- Another claim（来源：quillforge，§2）\n", encoding="utf-8")
+    call_command("import_page", str(second))
+    out = capsys.readouterr().out
+    assert "New sources" not in out.split("second.md")[-1]
+    [source] = Source.objects.filter(short_name__iexact="Quillforge")
+    assert Citation.objects.get(claim__page__slug="second").source == source

@@ -16,6 +16,20 @@ CITATION_START_RE = re.compile(
 )
 
 
+# Text the reader sees as code or never sees at all: a citation there is an example, not a citation.
+_NOT_PROSE_RE = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*(?P=fence)[ \t]*$|\Z)"
+    r"|<!--.*?(?:-->|\Z)"
+    r"|(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def _blank_non_prose(text: str) -> str:
+    """``text`` with code and HTML comments blanked out; offsets and line numbers unchanged."""
+    return _NOT_PROSE_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 @dataclass(frozen=True)
 class CitationRef:
     kind: str
@@ -56,6 +70,7 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
     refs: list[CitationRef] = []
     problems: list[CitationProblem] = []
     covered: set[int] = set()
+    text = _blank_non_prose(text)
     for match in CITATION_RE.finditer(text):
         covered.add(match.start())
         parsed = parse_citation_body(match.group(1), match.group(2))

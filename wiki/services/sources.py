@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 from wiki.identifiers import normalize_title
@@ -28,10 +29,23 @@ def short_name_from_title(title: str) -> str:
 
 
 def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
-    """Existing sources for cited titles, matched by normalised title (one query)."""
+    """Existing sources for cited titles, matched by normalised title, else by an unambiguous short name.
+
+    A page may cite a work by its short name (``（来源：SkillForge）``); that must find the source
+    rather than create a second one. Two queries at most.
+    """
     wanted = {title: normalize_title(title) for title in titles}
     found = {s.normalized_title: s for s in Source.objects.filter(normalized_title__in=set(wanted.values()))}
-    return {title: found[norm] for title, norm in wanted.items() if norm in found}
+    matched = {title: found[norm] for title, norm in wanted.items() if norm in found}
+    by_name = {title.lower(): title for title in wanted if title not in matched}
+    if by_name:
+        named: dict[str, list[Source]] = {}
+        for source in Source.objects.annotate(name_folded=Lower("short_name")).filter(name_folded__in=set(by_name)):
+            named.setdefault(source.name_folded, []).append(source)
+        for folded, sources in named.items():
+            if len(sources) == 1:
+                matched[by_name[folded]] = sources[0]
+    return matched
 
 
 @transaction.atomic

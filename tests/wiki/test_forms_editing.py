@@ -146,3 +146,11 @@ def test_conflict_marker_check_is_linear_on_hostile_input() -> None:
     started = time.perf_counter()
     assert not has_conflict_markers("<<<<<<< theirs\n" * 13_000)
     assert time.perf_counter() - started < 0.5
+
+
+def test_source_form_refuses_a_second_source_of_the_same_short_name(db: None) -> None:
+    existing = make_source(short_name="Tortoise", title="Tortoise: A Runtime Supervisor")
+    form = SourceForm(data={"short_name": "tortoise", "title": "Another Tortoise Paper", "kind": "paper"})
+    assert not form.is_valid()
+    assert form.errors.as_data()["__all__"][0].code == "duplicate"
+    assert form.duplicate == existing

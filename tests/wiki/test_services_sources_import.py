@@ -134,3 +134,11 @@ def test_source_update_records_what_changed(db: None) -> None:
     source_update(source=source, fields={"year": 2024, "venue": "NeurIPS"})
     event = ChangeEvent.objects.filter(kind="source", object_id=source.pk).first()
     assert event is not None and "year" in event.summary and "venue" in event.summary
+
+
+def test_bibtex_entry_whose_title_starts_with_a_known_short_name_is_a_duplicate(db: None) -> None:
+    existing = make_source(short_name="WorldSim", title="WorldSim")
+    results = sources_import_bibtex(text="@misc{sim2020, title={WorldSim: Aligning Text and Embodied Environments}, year={2020}}")
+    assert [(r.status, r.source) for r in results] == [("duplicate", existing)]
+    assert "same short name" in results[0].message
+    assert Source.objects.filter(short_name__iexact="worldsim").count() == 1

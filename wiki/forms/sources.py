@@ -75,7 +75,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         cleaned: dict[str, Any] = super().clean() or {}
         found = source_find_duplicate(
             arxiv_id=cleaned.get("arxiv_id") or "", doi=cleaned.get("doi") or "", title=cleaned.get("title") or "",
-            exclude_pk=self.instance.pk,
+            short_name=cleaned.get("short_name") or "", exclude_pk=self.instance.pk,
         )
         if found is not None:
             self.duplicate, reason = found

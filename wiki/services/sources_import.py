@@ -91,12 +91,17 @@ def _clean_value(value: str) -> str:
 
 
 def source_find_duplicate(
-    *, arxiv_id: str = "", doi: str = "", title: str = "", exclude_pk: int | None = None
+    *, arxiv_id: str = "", doi: str = "", title: str = "", short_name: str = "", exclude_pk: int | None = None
 ) -> tuple[Source, str] | None:
-    """An existing source with the same arXiv ID, DOI or normalised title, and why it matches (one query)."""
+    """An existing source with the same arXiv ID, DOI, normalised title or short name, and why it matches (one query).
+
+    The short name counts because citations and lists show it: a BibTeX entry titled “ALFWorld: Aligning…”
+    is the “ALFWorld” a citation already created, and two sources of one name cannot be told apart.
+    """
     arxiv = normalize_arxiv_id(arxiv_id) if arxiv_id else None
     norm_doi = normalize_doi(doi) if doi else None
     norm_title = normalize_title(title) if title else ""
+    name = short_name.strip()
     condition = Q()
     if arxiv:
         condition |= Q(arxiv_id=arxiv)
@@ -104,6 +109,8 @@ def source_find_duplicate(
         condition |= Q(doi=norm_doi)
     if norm_title:
         condition |= Q(normalized_title=norm_title)
+    if name:
+        condition |= Q(short_name__iexact=name)
     if not condition:
         return None
     candidates = Source.objects.filter(condition)
@@ -116,6 +123,8 @@ def source_find_duplicate(
             return source, f"same DOI {norm_doi}"
         if norm_title and source.normalized_title == norm_title:
             return source, "same title"
+        if name and source.short_name.lower() == name.lower():
+            return source, f"same short name “{source.short_name}”"
     return None
 
 
@@ -219,7 +228,10 @@ def _validated(draft: SourceDraft) -> Source:
 @transaction.atomic
 def source_create(*, draft: SourceDraft, user: object | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
     """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
-    duplicate = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title)
+    duplicate = source_find_duplicate(
+        arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title,
+        short_name=draft.short_name or (short_name_from_title(draft.title) if draft.title else ""),
+    )
     if duplicate is not None:
         raise SourceDuplicate(*duplicate)
     source = _validated(draft)
@@ -237,7 +249,7 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
     """Changes a source's fields; duplicates of another source are refused like on creation."""
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
-        title=fields.get("title", source.title), exclude_pk=source.pk,
+        title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,
     )
     if duplicate is not None:
         raise SourceDuplicate(*duplicate)

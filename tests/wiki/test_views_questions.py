@@ -50,7 +50,7 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client) -> None:  # typ
     assert response.status_code == 400
     content = response.content.decode()
     for field in ("status", "page"):
-        errors = re.search(rf'<ul class="errorlist" id="id_{field}_errors"[^>]*>(.*?)</ul>', content, re.DOTALL)
+        errors = re.search(rf'<ul class="errorlist" id="id_{field}_error"[^>]*>(.*?)</ul>', content, re.DOTALL)
         assert errors and "Select a valid choice" in errors.group(1)
     assert _listed_ids(content) == []
 

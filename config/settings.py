@@ -107,7 +107,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "wiki.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",
     "PAGE_SIZE": 50,

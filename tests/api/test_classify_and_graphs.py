@@ -3,6 +3,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from wiki.graph.forms import MAX_WORKS
+from wiki.models import Source
+
 pytestmark = pytest.mark.django_db
 
 
@@ -52,7 +55,25 @@ def test_contrast_graph_of_a_component(seed: None, api: APIClient) -> None:
     assert "component:shepherd/tree-grpo" in {node["id"] for node in data["nodes"]}
 
 
-@pytest.mark.parametrize(("works", "status"), [("skillforge", 400), ("a,b,c,d,e,f,g,h,i", 400), ("skillforge,no-such-work", 404), ("shepherd:nope,skillforge", 404)])
+def test_contrast_graph_takes_as_many_works_as_the_browser_view_and_any_case(seed: None, api: APIClient) -> None:
+    slugs = list(Source.objects.order_by("slug").values_list("slug", flat=True)[:MAX_WORKS])
+
+    many = api.get("/api/v1/graph/contrast/", {"works": ",".join(slugs)})
+    upper = api.get("/api/v1/graph/contrast/", {"works": "SkillForge,StarHarness"})
+
+    assert many.status_code == 200 and len(many.json()["subjects"]) == MAX_WORKS == 12
+    assert upper.status_code == 200 and upper.json()["subjects"] == ["source:skillforge", "source:starharness"]
+
+
+@pytest.mark.parametrize("node", ["\t", "skillforge", "source:", "bogus:skillforge"])
+def test_local_graph_refuses_a_node_that_is_not_kind_colon_key(seed: None, api: APIClient, node: str) -> None:
+    response = api.get("/api/v1/graph/local/", {"node": node})
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"node"}
+
+
+@pytest.mark.parametrize(("works", "status"), [("skillforge", 400), ("a,b,c,d,e,f,g,h,i,j,k,l,m", 400), ("skillforge,no-such-work", 404), ("shepherd:nope,skillforge", 404)])
 def test_contrast_graph_refuses_one_work_or_unknown_ones(seed: None, api: APIClient, works: str, status: int) -> None:
     response = api.get("/api/v1/graph/contrast/", {"works": works})
 

@@ -70,3 +70,41 @@ def test_logged_in_clients_are_not_throttled_as_anonymous(settings, reader_api: 
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "1/minute"}}
 
     assert [reader_api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 200]
+
+
+@pytest.mark.parametrize("ordering", ["nonexistent", "-nonexistent", "title,", "password"])
+def test_ordering_by_an_unknown_field_is_400_naming_the_choices(api: APIClient, ordering: str) -> None:
+    response = api.get("/api/v1/pages/", {"ordering": ordering})
+
+    assert response.status_code == 400
+    assert _is_error(response.json(), "invalid_choice")
+    assert "updated_at" in response.json()["errors"]["ordering"][0]
+
+
+def test_ordering_by_a_listed_field_still_orders(seed: None, api: APIClient) -> None:
+    response = api.get("/api/v1/sources/", {"ordering": "-year,short_name"})
+
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize(("params", "field", "code"), [
+    ({"page": "abc"}, "page", "invalid"),
+    ({"page": "0"}, "page", "min_value"),
+    ({"page_size": "abc"}, "page_size", "invalid"),
+    ({"page_size": "0"}, "page_size", "min_value"),
+    ({"page_size": "-1"}, "page_size", "min_value"),
+    ({"page_size": "100000"}, "page_size", "max_value"),
+])
+def test_malformed_page_or_page_size_is_400(api: APIClient, params: dict, field: str, code: str) -> None:
+    response = api.get("/api/v1/claims/", params)
+
+    assert response.status_code == 400
+    assert _is_error(response.json(), code)
+    assert set(response.json()["errors"]) == {field}
+
+
+def test_page_past_the_last_is_404(seed: None, api: APIClient) -> None:
+    response = api.get("/api/v1/claims/", {"page": 999})
+
+    assert response.status_code == 404
+    assert _is_error(response.json(), "not_found")

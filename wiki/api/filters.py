@@ -8,6 +8,8 @@ import django_filters
 from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from drf_spectacular.utils import extend_schema_field
+from rest_framework.exceptions import ValidationError
+from rest_framework.filters import OrderingFilter
 
 from wiki.models import Citation, Claim, ClaimStatus, Classification, Contrast, OpenQuestion, Page, QuestionPriority, QuestionStatus, Source, SourceKind
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
@@ -109,3 +111,29 @@ class QuestionFilter(django_filters.FilterSet):
     class Meta:
         model = OpenQuestion
         fields = ["status", "priority", "page_slug"]
+
+
+class StrictOrderingFilter(OrderingFilter):
+    """``?ordering=`` that answers 400 for a field it cannot order by, rather than silently keeping the default."""
+
+    def remove_invalid_fields(self, queryset: QuerySet[Any], fields: list[str], view: Any, request: Any) -> list[str]:
+        valid = {name for name, _label in self.get_valid_fields(queryset, view, {"request": request})}
+        unknown = [term for term in fields if term.lstrip("-") not in valid]
+        if unknown:
+            raise ValidationError(
+                {self.ordering_param: [f"Cannot order by {', '.join(unknown)}; choose from {', '.join(sorted(valid))} "
+                                       "(prefix - for descending)."]},
+                code="invalid_choice",
+            )
+        return fields
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        fields = getattr(view, "ordering_fields", None)
+        if isinstance(fields, (list, tuple)):
+            field = "-?(" + "|".join(fields) + ")"
+            for parameter in parameters:
+                parameter["description"] = (f"Comma-separated fields to order by, `-` first for descending: {', '.join(fields)}. "
+                                            "Any other field is refused (400).")
+                parameter["schema"]["pattern"] = f"^{field}(,{field})*$"
+        return parameters

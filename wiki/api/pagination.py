@@ -1,6 +1,48 @@
+"""Page-number pagination that refuses a malformed page or page size (400) instead of guessing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+
+
+def _positive_int(request: Request, name: str, *, maximum: int | None = None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: ["A whole number is required."]}, code="invalid") from None
+    if value < 1:
+        raise ValidationError({name: ["Ensure this value is greater than or equal to 1."]}, code="min_value")
+    if maximum is not None and value > maximum:
+        raise ValidationError({name: [f"Ensure this value is less than or equal to {maximum}."]}, code="max_value")
+    return value
 
 
 class WikiPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_size(self, request: Request) -> int | None:
+        # DRF silently falls back to the default (or clamps) on a bad size, which hides a script's mistake.
+        return _positive_int(request, self.page_size_query_param, maximum=self.max_page_size) or self.page_size
+
+    def paginate_queryset(self, queryset: QuerySet[Any], request: Request, view: Any = None) -> list[Any] | None:
+        # A number that is no page number is bad input (400); a page past the last one stays 404.
+        _positive_int(request, self.page_query_param)
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+                parameter["description"] = f"Number of results per page (default {self.page_size}, at most {self.max_page_size})."
+        return parameters

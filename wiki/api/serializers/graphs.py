@@ -4,14 +4,15 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from wiki.graph import EdgeType
+from wiki.graph.forms import MAX_WORKS
 from wiki.graph.nodes import NODE_KINDS
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 
 EDGE_TYPE_CHOICES = [(t.value, t.label) for t in EdgeType]
-MAX_WORKS = 8
 _WORK = r"[-a-zA-Z0-9_]+(:[-a-zA-Z0-9_]+)?"
 _EDGE = "(" + "|".join(t.value for t in EdgeType) + ")"
 EDGE_TYPES_PATTERN = rf"^{_EDGE}(,{_EDGE})*$"
+NODE_PATTERN = r"^(" + "|".join(NODE_KINDS) + r"):[\s\S]+$"
 WORKS_PATTERN = rf"^{_WORK}(,{_WORK}){{1,{MAX_WORKS - 1}}}$"
 
 
@@ -19,15 +20,18 @@ class ContrastGraphParamsSerializer(serializers.Serializer):
     works = serializers.CharField(
         max_length=1000,
         validators=[RegexValidator(WORKS_PATTERN, f"Name 2 to {MAX_WORKS} works separated by commas.", code="invalid")],
-        help_text=f"Two to {MAX_WORKS} comma-separated works: source slugs, or `source:component` (shepherd:tree-grpo).",
+        help_text=f"Two to {MAX_WORKS} comma-separated works: source slugs, or `source:component` (shepherd:tree-grpo); "
+        "case-insensitive, a repeated work counts once.",
     )
 
     def validate_works(self, value: str) -> list[str]:
-        return list(dict.fromkeys(value.split(",")))
+        # Slugs are lower case; the browser's contrast view reads them the same way.
+        return list(dict.fromkeys(value.lower().split(",")))
 
 
 class LocalGraphParamsSerializer(serializers.Serializer):
-    node = serializers.CharField(max_length=300, help_text="The centre: page:agentic-rl, source:skillforge, "
+    node = serializers.CharField(max_length=300, trim_whitespace=False, validators=[RegexValidator(NODE_PATTERN, "Name a node as kind:key, e.g. source:skillforge.", code="invalid")],
+                                 help_text="The centre: page:agentic-rl, source:skillforge, "
                                  "component:shepherd/tree-grpo, claim:12, mechanism:policy_gradient, question:3.")
     depth = serializers.IntegerField(min_value=1, max_value=2, default=1, help_text="Steps from the centre.")
     edge_types = serializers.CharField(required=False, max_length=300,

@@ -84,3 +84,14 @@ def test_source_created_from_a_citation_is_linked_from_the_marker(client) -> Non
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "new-cite"})).content.decode()
     assert f'href="{source.get_absolute_url()}"' in content
     assert '<span class="locator">§2</span>' in content
+
+
+def test_table_of_contents_shows_headings_with_ampersands_and_brackets_escaped_once(client) -> None:  # type: ignore[no-untyped-def]
+    page_save_revision(slug="toc-text", title="TOC", body="## R & D <规则>\n\n正文\n\n## 方法\n\n## 方法\n")
+    page = Page.objects.get(slug="toc-text")
+    assert [item["title"] for item in page.toc] == ["R & D <规则>", "方法", "方法"]
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "toc-text"})).content.decode()
+    assert ">R &amp; D &lt;规则&gt;</a>" in content
+    assert "&amp;amp;" not in content
+    ids = [item["id"] for item in page.toc]
+    assert len(set(ids)) == 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -110,7 +111,8 @@ def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: froze
 def _flatten_toc(tokens: list[dict[str, object]]) -> list[dict[str, object]]:
     flat: list[dict[str, object]] = []
     for token in tokens:
-        flat.append({"level": token["level"], "id": token["id"], "title": token["name"]})
+        # the toc extension hands out names already HTML-escaped; templates escape them again
+        flat.append({"level": token["level"], "id": token["id"], "title": html.unescape(str(token["name"]))})
         flat.extend(_flatten_toc(token.get("children", [])))  # type: ignore[arg-type]
     return flat
 

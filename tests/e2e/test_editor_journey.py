@@ -165,3 +165,22 @@ def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_
     assert target.summary == "A summary typed by the second editor"
     assert [r.comment for r in target.revisions.order_by("number")][1:] == ["first change", "second change"]
     other.close()
+
+
+def test_history_diff_and_changes_fit_a_phone_screen(page: Any, live_server: Any, seed: None) -> None:
+    make_editor("phone")
+    _log_in(page, live_server.url, "phone")
+    page.set_viewport_size({"width": 390, "height": 800})
+    target = Page.objects.get(slug="agentic-rl")
+    page.goto(f"{live_server.url}{reverse('wiki:page-edit', kwargs={'slug': target.slug})}")
+    page.fill("textarea[name=body]", target.body + "\n\n新的一段。")
+    page.fill("input[name=comment]", "a longer edit summary that takes room in the history table")
+    page.click("button[name=save]")
+    page.wait_for_load_state()
+    for path in (
+        reverse("wiki:page-history", kwargs={"slug": target.slug}),
+        reverse("wiki:page-diff", kwargs={"slug": target.slug}) + "?from=1&to=2",
+        reverse("wiki:changes"),
+    ):
+        page.goto(f"{live_server.url}{path}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path

@@ -100,9 +100,10 @@ CACHES = {
 WIKI_MAX_BODY_CHARS = env_int("WIKI_MAX_BODY_CHARS", 200_000)
 
 REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header is what lets a missing or wrong credential answer 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [

@@ -108,3 +108,22 @@ def test_page_past_the_last_is_404(seed: None, api: APIClient) -> None:
 
     assert response.status_code == 404
     assert _is_error(response.json(), "not_found")
+
+
+def test_anonymous_write_is_401_asking_for_a_token(api: APIClient) -> None:
+    response = api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Token'
+    assert _is_error(response.json(), "not_authenticated")
+
+
+@pytest.mark.parametrize("header", ["Token nope", "Token", "Token a b"])
+def test_a_wrong_token_is_401_on_reads_and_writes(seed: None, api: APIClient, header: str) -> None:
+    api.credentials(HTTP_AUTHORIZATION=header)
+
+    read = api.get("/api/v1/sources/")
+    write = api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
+
+    assert read.status_code == write.status_code == 401
+    assert _is_error(read.json(), "authentication_failed") and _is_error(write.json(), "authentication_failed")

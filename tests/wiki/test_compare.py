@@ -6,6 +6,8 @@ import io
 import pytest
 from django.urls import reverse
 
+from wiki.models import Classification
+
 pytestmark = pytest.mark.django_db
 
 
@@ -71,3 +73,13 @@ def test_compare_without_works_shows_the_form(client) -> None:  # type: ignore[n
 
     assert response.status_code == 200
     assert 'name="works"' in response.content.decode()
+
+
+def test_compare_csv_keeps_formula_like_text_as_text(client) -> None:  # type: ignore[no-untyped-def]
+    Classification.objects.filter(source__slug="facet", component=None).update(updated='=HYPERLINK("http://evil","x")', algorithm="@SUM(A1)")
+
+    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")
+
+    by_label = {row[0]: row[1:] for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))}
+    assert by_label["What is updated"][0] == "'=HYPERLINK(\"http://evil\",\"x\")"
+    assert by_label["Algorithm"] == ["'@SUM(A1)", "GRPO"]

@@ -149,11 +149,16 @@ def comparison_csv(comparison: Comparison) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
-    writer.writerow(["Property", *(c.name for c in comparison.columns)])
+    writer.writerow(["Property", *(_cell(c.name) for c in comparison.columns)])
     writer.writerow(["Work", *(str(c.ref) for c in comparison.columns)])
     for row in comparison.rows:
-        writer.writerow([row.label, *(cell.text for cell in row.cells)])
+        writer.writerow([row.label, *(_cell(cell.text) for cell in row.cells)])
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Editors' text that a spreadsheet would run as a formula (``=HYPERLINK(…)``) is kept as text."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:

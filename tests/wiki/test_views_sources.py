@@ -170,3 +170,9 @@ def test_bibliographic_fields_are_shown_and_unsafe_urls_are_not_links(client) ->
 
 def test_an_unknown_source_is_a_404(client) -> None:  # type: ignore[no-untyped-def]
     assert client.get(reverse("wiki:source-detail", kwargs={"slug": "no-such-work"})).status_code == 404
+
+
+def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("wiki:source-list")).content.decode()
+    slugs = re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content)
+    assert slugs.index("agent-lightning") < slugs.index("alfworld") < slugs.index("astar")

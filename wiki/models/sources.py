@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Prefetch
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 
@@ -38,8 +39,8 @@ class SourceQuerySet(models.QuerySet["Source"]):
         return self.filter(models.Exists(Classification.objects.filter(source=models.OuterRef("pk"), **conditions)))
 
     def for_listing(self) -> SourceQuerySet:
-        """Sources for the list view: classifications prefetched, ordered by short name."""
-        return self.with_classification().order_by("short_name")
+        """Sources for the list view: classifications prefetched, ordered by short name ignoring case."""
+        return self.with_classification().order_by(Lower("short_name"), "short_name")
 
 
 class Source(models.Model):

@@ -270,3 +270,20 @@ def test_preview_fragment_reports_too_complex_text(editor_client) -> None:  # ty
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "[" * 30_000})
     assert response.status_code == 422
     assert "markup characters" in response.content.decode()
+
+
+def test_diff_with_bad_revision_numbers_says_which_value_is_wrong(client, db) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="one")
+    response = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=abc&to=999")
+    assert response.status_code == 404
+    text = response.content.decode()
+    assert "“from=abc” is not a revision number" in text
+    assert "this page has no revision 999" in text
+
+
+def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="0")
+    for n in range(2, 53):
+        page_save_revision(slug=page.slug, title=page.title, body=str(n), base_revision=n - 1)
+    response = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}) + "?page=2")
+    assert 'name="base_revision" value="52"' in response.content.decode()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -17,7 +18,10 @@ HISTORY_PAGE_SIZE = 50
 
 
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
-    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    # The latest number on every page of the listing: a revert from an older page is checked for conflicts too.
+    page = get_object_or_404(
+        Page.objects.only("id", "slug", "title").annotate(latest_number=Max("revisions__number")), slug=slug
+    )
     revisions = (
         Revision.objects.filter(page=page)
         .select_related("author")
@@ -26,12 +30,25 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     )
     paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
     listing = paginator.get_page(request.GET.get("page"))
-    latest = listing[0].number if listing.number == 1 and listing else None
-    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": latest})
+    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number})
 
 
 def _number(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
+
+
+def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Revision]) -> str:
+    """Says which of the two values is wrong and why, so the editor can fix the address."""
+    problems = []
+    for label, raw in (("from", raw_from), ("to", raw_to)):
+        number = _number(raw)
+        if not raw:
+            problems.append(f"“{label}” is missing")
+        elif number is None:
+            problems.append(f"“{label}={raw[:40]}” is not a revision number")
+        elif number not in found:
+            problems.append(f"this page has no revision {number}")
+    return "Choose two revisions of this page to compare: " + "; ".join(problems) + "."
 
 
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
@@ -45,7 +62,7 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     if old is None or new is None:
         return render(
             request, "wiki/edit/page_diff.html",
-            {"page": page, "error": "Choose two revisions of this page to compare."}, status=404,
+            {"page": page, "error": _diff_error(request.GET.get("from"), request.GET.get("to"), found=revisions)}, status=404,
         )
     return render(
         request, "wiki/edit/page_diff.html", {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body)}

@@ -62,6 +62,16 @@ def test_editing_without_a_base_revision_is_400(seed: None, editor_api: APIClien
     assert set(response.json()["errors"]) == {"base_revision"}
 
 
+def test_editing_from_a_revision_the_page_never_had_is_400_and_saves_nothing(seed: None, editor_api: APIClient) -> None:
+    latest = editor_api.get("/api/v1/pages/agentic-rl/").json()["revision"]
+
+    response = editor_api.patch("/api/v1/pages/agentic-rl/", {"body": "x", "base_revision": latest + 5}, format="json")
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"base_revision"}
+    assert editor_api.get("/api/v1/pages/agentic-rl/").json()["revision"] == latest
+
+
 def test_editor_adds_a_source_and_a_duplicate_is_409(seed: None, editor_api: APIClient) -> None:
     data = {"title": "TreeSearch-RL: Rollouts for Agents", "kind": "preprint", "arxiv_id": "arXiv:2501.01234v2", "year": 2025}
 

@@ -74,6 +74,10 @@ class PageViewSet(viewsets.ModelViewSet):
             slug = page.slug
         if page is not None and data.get("base_revision") is None:
             raise _validation("base_revision", "Send the revision number you started from (the page's `revision`).", "required")
+        if page is not None and data["base_revision"] > page.current_revision:  # type: ignore[attr-defined]
+            # A number the page never reached is a client mistake, not a conflict with someone's later save.
+            raise _validation("base_revision", f"The page has no revision {data['base_revision']}; its latest is "
+                              f"{page.current_revision}.", "invalid")  # type: ignore[attr-defined]
 
         def value(name: str) -> str:
             return data[name] if name in data else (getattr(page, name) if page is not None else "")

@@ -32,7 +32,7 @@ def test_editor_verdict_that_contradicts_the_claims_is_reported(seed: None) -> N
     facet.save()
     findings = consistency_report().verdict_disagrees
     assert [f.subject for f in findings] == ["FACET"]
-    assert "suggested: not_strict" in findings[0].detail
+    assert "editor: Strict Agentic RL; suggested: Not strict" in findings[0].detail
 
 
 @pytest.mark.django_db
@@ -100,3 +100,15 @@ def test_unclassified_source_gets_a_suggestion_alone(client, seed: None) -> None
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"})).content.decode()
     assert "not classified yet" in html
     assert "Classifier suggestion" in html and "PPO" in html
+
+
+@pytest.mark.django_db
+def test_findings_read_as_labels_and_cut_only_long_claims(seed: None) -> None:
+    report = consistency_report()
+    details = {finding.subject: finding.detail for finding in report.rl_name_not_rl}
+    assert details["RLinf"] == "the name says RL, the mechanism is Infrastructure"
+    assert details["Agent RL Environment"] == "the name says RL, the mechanism is Environment / benchmark"
+    for finding in report.missing_locator:
+        excerpt = finding.detail.split("”")[0].lstrip("“")
+        assert len(excerpt) <= 80
+        assert excerpt.endswith("…") == (len(excerpt) == 80)

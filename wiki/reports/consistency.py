@@ -5,13 +5,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.text import Truncator
+
 from classifier import Mechanism
 from wiki.models import Citation, CitationKind, Classification
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import compare, texts_about
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
 RL_IN_NAME = re.compile(r"(?:^|[^A-Za-z])RL(?:[^a-z]|$)|(?:^|[^A-Za-z])RL[a-z]|-rl\b|\brl-", re.IGNORECASE)
 RL_MECHANISMS = {Mechanism.POLICY_GRADIENT.value}
+MECHANISM_LABELS = dict(MECHANISM_CHOICES)
+VERDICT_LABELS = dict(VERDICT_CHOICES)
 
 
 @dataclass(frozen=True)
@@ -61,14 +66,15 @@ def consistency_report() -> ConsistencyReport:
                 Finding(
                     view.subject,
                     url,
-                    f"editor: {classification.verdict}; suggested: {view.suggestion.verdict.value} — {view.suggestion.rationale}",
+                    f"editor: {VERDICT_LABELS[classification.verdict]}; suggested: {VERDICT_LABELS[view.suggestion.verdict.value]}"
+                    f" — {view.suggestion.rationale}",
                 )
             )
         if classification.evidence_claim_id is None:
             report.no_evidence.append(Finding(classification.subject_name, url, "no claim is given as evidence"))
         if classification.mechanism not in RL_MECHANISMS and has_rl_in_name(source.short_name):
             report.rl_name_not_rl.append(
-                Finding(classification.subject_name, url, f"the name says RL, the mechanism is {classification.mechanism}")
+                Finding(classification.subject_name, url, f"the name says RL, the mechanism is {MECHANISM_LABELS[classification.mechanism]}")
             )
     missing = (
         Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
@@ -82,7 +88,7 @@ def consistency_report() -> ConsistencyReport:
             Finding(
                 citation.source.short_name,
                 f"{claim.page.get_absolute_url()}#{claim.anchor}",
-                f"“{claim.text[:80]}…” cites it without a page or section",
+                f"“{Truncator(claim.text).chars(80)}” cites it without a page or section",
             )
         )
     return report

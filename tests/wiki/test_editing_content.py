@@ -126,6 +126,13 @@ def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_c
     assert (saved.set_by, saved.set_by_user, saved.mechanism) == ("classifier", editor, card.values["mechanism"])
 
 
+def test_accept_without_javascript_shows_the_rubric_verdict_of_the_filled_facts(editor_client) -> None:  # type: ignore[no-untyped-def]
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    filled = editor_client.post(reverse("wiki:classification-create", kwargs={"slug": source.slug}), {"accept": "1"})
+    assert filled.context["rubric"] is not None
+    assert f'data-rubric-verdict>{filled.context["rubric_label"]}</output>' in filled.content.decode()
+
+
 def test_classification_change_is_kept_in_history(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
     source = make_source()
     classification = make_classification(source)

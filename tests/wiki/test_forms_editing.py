@@ -105,6 +105,21 @@ def test_rubric_follows_the_facts_and_narrow(db: None) -> None:
     assert es.is_valid(), es.errors
 
 
+def test_rubric_verdict_is_known_before_the_form_is_valid(db: None) -> None:
+    source = make_source()
+    suggested = ClassificationForm(
+        initial={"mechanism": "policy_gradient", "interactive_env": True, "multi_step": True, "verifiable_reward": True,
+                 "rl_update": True, "narrow": False}, source=source,
+    )
+    assert suggested.rubric() == "strict"
+    no_mechanism = ClassificationForm(_classification_data(mechanism="", rl_update=None), source=source)
+    assert not no_mechanism.is_valid()
+    assert no_mechanism.rubric() is None  # evolution strategies would make it "adjacent"
+    no_interaction = ClassificationForm(_classification_data(mechanism="", multi_step=None), source=source)
+    assert not no_interaction.is_valid()
+    assert no_interaction.rubric() == "not_strict"
+
+
 def test_second_classification_of_the_same_work_is_refused(db: None) -> None:
     source = make_source()
     make_classification(source)

@@ -44,17 +44,27 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         return locator
 
     def rubric(self) -> str | None:
-        """The verdict the rubric gives for the submitted (or initial) facts."""
-        data = self.cleaned_data if hasattr(self, "cleaned_data") else None
-        if data is None or "mechanism" not in data:
-            if self.instance.pk is None:
-                return None
+        """The verdict the rubric gives for the submitted (or initial) facts.
+
+        Computed on the server so that it shows without JavaScript too: after “Accept suggestion”, and after a
+        submission with errors. ``None`` only while the verdict still depends on a mechanism not chosen yet.
+        """
+        if hasattr(self, "cleaned_data"):
+            values: dict[str, Any] = {name: self.cleaned_data.get(name) for name in (*FACT_FIELDS, "narrow", "mechanism")}
+        elif self.initial and any(name in self.initial for name in FACT_FIELDS):
+            values = {name: self.initial.get(name) for name in (*FACT_FIELDS, "narrow", "mechanism")}
+        elif self.instance.pk is not None:
             return self.instance.rubric_verdict.value
-        return rubric_verdict(
-            **{name: bool(data.get(name)) for name in FACT_FIELDS},
-            mechanism=Mechanism(data["mechanism"]),
-            narrow=bool(data.get("narrow")),
-        ).value
+        else:
+            return None
+        facts = {name: bool(values.get(name)) for name in FACT_FIELDS}
+        mechanism = values.get("mechanism")
+        if mechanism not in {m.value for m in Mechanism}:
+            # Only evolution strategies turn the interaction facts without an RL update into "adjacent".
+            if all(facts[name] for name in FACT_FIELDS[:3]) and not facts["rl_update"]:
+                return None
+            mechanism = Mechanism.POLICY_GRADIENT
+        return rubric_verdict(**facts, mechanism=Mechanism(mechanism), narrow=bool(values.get("narrow"))).value
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.syndication.views import Feed
+from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.feedgenerator import Atom1Feed
+from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
+from django.utils.html import escape
 
 from wiki.models import ChangeEvent
 from wiki.views.editing.changes import recent_changes
@@ -29,8 +31,9 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}"
 
     def item_description(self, item: ChangeEvent) -> str:
+        # Atom carries the summary as HTML: an edit summary is plain text and must not become markup in a reader.
         who = item.user.username if item.user else "import"
-        return f"{item.summary} — {who}" if item.summary else who
+        return escape(f"{item.summary} — {who}" if item.summary else who)
 
     def item_link(self, item: ChangeEvent) -> str:
         return item.url or reverse("wiki:changes")
@@ -39,6 +42,13 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return f"change-{item.pk}"
 
     item_guid_is_permalink = False
+
+    def get_feed(self, obj: None, request: HttpRequest) -> SyndicationFeed:
+        # An Atom id must be an absolute IRI; the changes page's address is the only absolute one known here.
+        feed = super().get_feed(obj, request)
+        for entry in feed.items:
+            entry["unique_id"] = f"{feed.feed['link']}#{entry['unique_id']}"
+        return feed
 
     def item_pubdate(self, item: ChangeEvent) -> datetime:
         return item.created_at

@@ -225,6 +225,21 @@ def test_recent_changes_and_feed_list_every_kind(editor_client) -> None:  # type
     assert all(c.kind == "source" for c in only_sources.context["changes"])
 
 
+def test_feed_entries_have_absolute_ids_and_escaped_summaries(client, db) -> None:  # type: ignore[no-untyped-def]
+    from xml.etree import ElementTree
+
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/",
+                               summary="<img src=x onerror=alert(1)>")
+    response = client.get(reverse("wiki:changes-feed"))
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = ElementTree.fromstring(response.content).findall(f"{atom}entry")
+    assert entries
+    ids = [entry.findtext(f"{atom}id") for entry in entries]
+    assert all(i.startswith("http://testserver/changes/#change-") for i in ids)
+    assert len(set(ids)) == len(ids)
+    assert entries[0].findtext(f"{atom}summary") == "&lt;img src=x onerror=alert(1)&gt; — import"
+
+
 def _make_events(n: int, user: object) -> None:
     ChangeEvent.objects.bulk_create(
         ChangeEvent(kind="page", action="edited", object_id=i, label=f"P{i}", url="/", user=user) for i in range(n)

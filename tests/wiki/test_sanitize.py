@@ -73,3 +73,14 @@ def test_formulas_cannot_carry_markup_or_links(client, editor) -> None:  # type:
     assert "javascript:" not in content
     assert "href=\"javascript" not in content
     assert "<math" in content and "<msub><mi>x</mi><mn>1</mn></msub>" in content
+
+
+def test_page_text_cannot_take_the_ids_the_layout_relies_on(client, editor) -> None:  # type: ignore[no-untyped-def]
+    body = '## Local graph\n\nText <span id="main">here</span> and <span id="own-anchor">there</span>.\n'
+    page = page_save_revision(slug="id-clash", title="Id clash", body=body, user=editor).page
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()
+    assert content.count('id="main"') == 1
+    assert content.count('id="local-graph"') == 1
+    assert '<h2 id="section-local-graph">Local graph</h2>' in content
+    assert '<a href="#section-local-graph">Local graph</a>' in content
+    assert 'id="own-anchor"' in content

@@ -16,7 +16,7 @@ from wiki.markdown.citations import CitationProblem, find_citations
 from wiki.markdown.claims import ClaimExtension, ClaimRef
 from wiki.markdown.limits import limit_problem
 from wiki.markdown.math import MathStash
-from wiki.markdown.sanitize import sanitize_html
+from wiki.markdown.sanitize import is_layout_id, sanitize_html
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
 
 __all__ = [
@@ -82,7 +82,7 @@ def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: froze
     links: list[LinkRef] = []
     claims: list[ClaimRef] = []
     math = MathStash()
-    toc = TocExtension(slugify=slugify_unicode, toc_depth="2-4", permalink=False)
+    toc = TocExtension(slugify=_heading_id, toc_depth="2-4", permalink=False)
     md = markdown.Markdown(
         extensions=[
             "tables",
@@ -106,6 +106,11 @@ def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: froze
         claims=claims,
         problems=problems,
     )
+
+
+def _heading_id(value: str, separator: str) -> str:
+    slug = slugify_unicode(value, separator)
+    return f"section{separator}{slug}" if is_layout_id(slug) else slug
 
 
 def _flatten_toc(tokens: list[dict[str, object]]) -> list[dict[str, object]]:

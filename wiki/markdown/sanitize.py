@@ -19,6 +19,27 @@ ALLOWED_ATTRIBUTES = {
 }
 URL_SCHEMES = {"http", "https", "mailto"}
 
+# Ids the page around the text uses (skip link, landmarks, graph and preview scripts, form fields):
+# a heading or typed HTML that took one would capture the skip link or the script's element.
+LAYOUT_IDS = frozenset({
+    "answer-heading", "api-token-key", "backlinks-heading", "changes-heading", "chart-caption",
+    "chart-heading", "claims-heading", "classification-form", "classification-heading",
+    "classifications-heading", "contrast-graph", "contrast-graph-heading", "contrasts-heading",
+    "counts-heading", "kind", "legend-heading", "live-preview", "local-graph", "local-graph-heading",
+    "main", "map-mechanism", "page-title", "pages-heading", "pick-heading", "preview-body",
+    "questions-heading", "queue-heading", "resolution-heading", "site-search-q", "statements-heading",
+    "toc-heading", "works-error", "works-help", "works-map",
+})
+
+
+def is_layout_id(value: str) -> bool:
+    return value in LAYOUT_IDS or value.startswith("id_")
+
+
+def _drop_layout_ids(element: str, attribute: str, value: str) -> str | None:
+    return None if attribute == "id" and is_layout_id(value) else value
+
+
 # latex2mathml copies \text{…} verbatim and turns \href into an href attribute, so its output is
 # cleaned as well: presentation MathML only, no links.
 MATHML_TAGS = {
@@ -45,6 +66,7 @@ def sanitize_html(html: str) -> str:
         url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer",
         strip_comments=True,
+        attribute_filter=_drop_layout_ids,
     )
 
 

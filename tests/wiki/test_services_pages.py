@@ -192,6 +192,32 @@ def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts(seed: None
     assert page.body in {"start\nalice\n", "start\nbob\n"}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_creating_the_same_page_in_the_same_second_one_wins_one_conflicts(seed: None) -> None:
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def create(text: str) -> None:
+        try:
+            barrier.wait(timeout=5)
+            page_save_revision(slug="born-twice", title="Born twice", body=text, base_revision=0)
+            outcomes.append("saved")
+        except EditConflict:
+            outcomes.append("conflict")
+        except Exception as error:  # an IntegrityError here would be a 500 and the typed text lost
+            outcomes.append(type(error).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create, args=(f"{who}\n",)) for who in ("alice", "bob")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["conflict", "saved"]
+    assert Page.objects.get(slug="born-twice").revisions.count() == 1
+
+
 def _key_points(n: int, *, cited: bool) -> str:
     cite = "（来源：Alpha Work: Study，p.3）" if cited else ""
     return "## 关键要点\n\n" + "\n".join(f"- claim number {i}{cite}" for i in range(n)) + "\n"

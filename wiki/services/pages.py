@@ -3,7 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -78,6 +78,12 @@ def page_save_revision(
     wiki_markdown.check_complexity(body)
     slug = slug or slugify(title, allow_unicode=True)
     page = Page.objects.select_for_update().filter(slug=slug).first()
+    if page is None:
+        # No row to lock yet: two editors creating the same page would both insert, and the second fail on the
+        # unique slug with its text lost. The second waits here for the first, then sees its page: a conflict.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
+        page = Page.objects.select_for_update().filter(slug=slug).first()
     created = page is None
     latest = None if page is None else page.revisions.order_by("-number").first()
     if latest is not None and base_revision is not None and base_revision != latest.number:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
@@ -142,3 +145,29 @@ def test_bibtex_entry_whose_title_starts_with_a_known_short_name_is_a_duplicate(
     assert [(r.status, r.source) for r in results] == [("duplicate", existing)]
     assert "same short name" in results[0].message
     assert Source.objects.filter(short_name__iexact="worldsim").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplicate(seed: None) -> None:
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def add(title: str) -> None:
+        try:
+            barrier.wait(timeout=5)
+            source_create(draft=SourceDraft(title=title, short_name="Twinned", arxiv_id="2511.04242"))
+            outcomes.append("created")
+        except SourceDuplicate:
+            outcomes.append("duplicate")
+        except Exception as error:  # an IntegrityError here would be a server error
+            outcomes.append(type(error).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=add, args=(f"Twinned: {who}",)) for who in ("first", "second")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["created", "duplicate"]
+    assert Source.objects.filter(arxiv_id="2511.04242").count() == 1

@@ -2,13 +2,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 from wiki.identifiers import normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.search.index import search_reindex_sources
+
+
+def sources_lock_creation() -> None:
+    """Until the transaction ends, no one else creates a source: the duplicate and slug checks that precede an
+    insert stay true, and two editors adding the same work at once get “duplicate” instead of a server error."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.source.create'))")
 
 
 def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
@@ -53,6 +60,9 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = No
     """Matches each cited title to a source, creating the missing ones; returns the map and the new sources."""
     titles = list(dict.fromkeys(titles))
     matched = sources_by_title(titles)
+    if len(matched) < len(titles):
+        sources_lock_creation()
+        matched = sources_by_title(titles)
     created: list[Source] = []
     taken: set[str] = set()
     for title in titles:

@@ -18,7 +18,7 @@ from django.db.models import Q
 
 from wiki.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
-from wiki.services.sources import short_name_from_title, unique_source_slug
+from wiki.services.sources import short_name_from_title, sources_lock_creation, unique_source_slug
 from wiki.search.index import search_reindex_sources
 
 MAX_BIBTEX_CHARS = 500_000
@@ -228,6 +228,7 @@ def _validated(draft: SourceDraft) -> Source:
 @transaction.atomic
 def source_create(*, draft: SourceDraft, user: object | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
     """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
+    sources_lock_creation()
     duplicate = source_find_duplicate(
         arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title,
         short_name=draft.short_name or (short_name_from_title(draft.title) if draft.title else ""),

@@ -42,6 +42,9 @@ def classification_save(
 ) -> Classification:
     """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed."""
     if classification is None:
+        # Locking the source makes a second editor classifying the same work at once wait, then fail full_clean's
+        # uniqueness check with a message instead of the database's unique constraint with a server error.
+        Source.objects.select_for_update().filter(pk=source.pk).first()
         classification = Classification(source=source, component=component)
         before: dict[str, Any] = {}
     else:

@@ -59,6 +59,26 @@ def test_bibtex_import_shows_per_entry_results(editor_client) -> None:  # type: 
     assert "own transaction" in response.content.decode()
 
 
+def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(editor_client) -> None:  # type: ignore[no-untyped-def]
+    existing = make_source(arxiv_id="2501.07777", short_name="Existing", title="Existing: A Study")
+    text = (
+        "@article{fresh, title={Fresh Agent Study}, year={2025}}\n"
+        "@article{dup-arxiv, title={Another Name}, eprint={2501.07777v2}, archivePrefix={arXiv}}\n"
+        "@article{dup-title, title={existing: a study}}\n"
+        "@article{broken, title={Never closed, author={Y}\n"
+        "@misc{notitle, author={Z}}\n"
+    )
+    response = editor_client.post(reverse("wiki:source-create"), {"entry": text, "import": "1"})
+    results = response.context["results"]
+    assert [r.status for r in results] == ["created", "duplicate", "duplicate", "error", "error"]
+    assert {r.source for r in results if r.status == "duplicate"} == {existing}
+    retry = response.context["retry_form"].initial["entry"]
+    assert "@article{broken, title={Never closed" in retry and "@misc{notitle" in retry
+    assert "fresh" not in retry and "dup-arxiv" not in retry
+    assert "Never closed" in response.content.decode().split("Fix the entries that failed")[1]
+    assert "is not closed before the next entry starts" in results[3].message
+
+
 def test_arxiv_id_prefills_the_form_and_asks_for_the_title(editor_client) -> None:  # type: ignore[no-untyped-def]
     response = editor_client.post(reverse("wiki:source-create"), {"entry": "arXiv:2502.11111v3", "import": "1"})
     assert response.context["form"].initial["arxiv_id"] == "2502.11111"

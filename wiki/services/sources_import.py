@@ -66,6 +66,7 @@ class ImportResult:
     source: Source | None = None
     message: str = ""
     line: int | None = None
+    raw: str = ""  # the entry as pasted, offered again to fix when it failed
 
 
 @dataclass
@@ -74,6 +75,7 @@ class ParsedEntry:
     label: str
     draft: SourceDraft | None = None
     errors: list[str] = field(default_factory=list)
+    raw: str = ""
 
 
 class SourceDuplicate(Exception):
@@ -200,13 +202,16 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
     for entry in library.entries:
         fields = {f.key: str(f.value) for f in entry.fields}
         draft, errors = _draft_from_fields(entry.entry_type, entry.key, fields)
-        parsed.append(ParsedEntry(line=entry.start_line + 1, label=entry.key, draft=draft, errors=errors))
+        parsed.append(ParsedEntry(line=entry.start_line + 1, label=entry.key, draft=draft, errors=errors, raw=entry.raw))
     for block in library.failed_blocks:
         error = getattr(block, "error", None)
         head = block.raw.strip().splitlines()[0][:80] if block.raw.strip() else "?"
         reason = getattr(error, "abort_reason", None) or str(error or "")
         message = " ".join(reason.split())[:300] or "this entry cannot be read"
-        parsed.append(ParsedEntry(line=block.start_line + 1, label=head, errors=[message]))
+        if message.startswith("Unexpected block start"):
+            # The parser names the next entry; the fault is an unclosed brace or quote in this one.
+            message = "a { or \" is not closed before the next entry starts: " + message
+        parsed.append(ParsedEntry(line=block.start_line + 1, label=head, errors=[message], raw=block.raw.strip()))
     parsed.sort(key=lambda p: p.line)
     if not parsed:
         parsed.append(ParsedEntry(line=1, label="BibTeX", errors=["no BibTeX entry found (entries start with @article{…, @misc{…)"]))
@@ -280,14 +285,14 @@ def sources_import_bibtex(*, text: str, user: object | None = None) -> list[Impo
     results: list[ImportResult] = []
     for entry in parse_bibtex(text):
         if entry.errors or entry.draft is None:
-            results.append(ImportResult(entry.label, "error", message="; ".join(entry.errors), line=entry.line))
+            results.append(ImportResult(entry.label, "error", message="; ".join(entry.errors), line=entry.line, raw=entry.raw))
             continue
         try:
             source = source_create(draft=entry.draft, user=user, action=ChangeEvent.Action.IMPORTED)
         except SourceDuplicate as duplicate:
             results.append(ImportResult(entry.label, "duplicate", duplicate.source, duplicate.reason, entry.line))
         except ValidationError as error:
-            results.append(ImportResult(entry.label, "error", message=_messages(error), line=entry.line))
+            results.append(ImportResult(entry.label, "error", message=_messages(error), line=entry.line, raw=entry.raw))
         else:
             results.append(ImportResult(entry.label, "created", source, line=entry.line))
     return results

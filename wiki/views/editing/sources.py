@@ -32,7 +32,10 @@ def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse
     entry = import_form.cleaned_data["entry"]
     if entry.startswith("@"):
         results = sources_import_bibtex(text=entry, user=request.user)
-        return render(request, "wiki/edit/source_import_results.html", {"results": results})
+        # The entries that failed come back in the import box, as pasted, to be fixed and imported again.
+        failed = "\n\n".join(r.raw for r in results if r.status == "error" and r.raw)
+        retry = SourceImportForm(initial={"entry": failed}) if failed else None
+        return render(request, "wiki/edit/source_import_results.html", {"results": results, "retry_form": retry})
     draft = draft_from_identifier(entry) or SourceDraft()
     found = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi)
     if found is not None:

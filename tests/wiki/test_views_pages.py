@@ -91,3 +91,10 @@ def test_a_wanted_chinese_slug_is_a_wanted_page(client) -> None:  # type: ignore
     assert response.status_code == 404
     assert "信用分配" in html_text(response.content.decode())
     assert "wanted page" in html_text(response.content.decode())
+
+
+def test_a_title_typed_as_the_address_redirects_to_the_page(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/wiki/Agentic%20RL/")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
+    assert client.get("/wiki/No%20Such%20Page/").status_code == 404

@@ -98,6 +98,10 @@ CACHES = {
 
 # Page bodies above this many characters are refused with a clear message.
 WIKI_MAX_BODY_CHARS = env_int("WIKI_MAX_BODY_CHARS", 200_000)
+# A browser sends a form percent-encoded: up to 9 bytes a Chinese character. Django's default 2.5 MB would answer a
+# 1 MB paste with a bare "Bad Request" and the text gone; up to this size the form itself says what is too long
+# and keeps the text.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header is what lets a missing or wrong credential answer 401, not 403.

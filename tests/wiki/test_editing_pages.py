@@ -287,3 +287,17 @@ def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_clien
         page_save_revision(slug=page.slug, title=page.title, body=str(n), base_revision=n - 1)
     response = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}) + "?page=2")
     assert 'name="base_revision" value="52"' in response.content.decode()
+
+
+def test_a_megabyte_of_chinese_gets_the_length_message_with_the_text_kept(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from urllib.parse import urlencode
+
+    body = "策略梯度更新。" * 150_000
+    response = editor_client.post(
+        reverse("wiki:page-create"), urlencode({"title": "Huge", "body": body, "save": "1"}),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    assert "the limit is 200,000" in response.content.decode()
+    assert response.context["form"].data["body"] == body
+    assert not Page.objects.filter(title="Huge").exists()

@@ -14,9 +14,13 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
+from wiki.forms.pages import RESERVED_SLUGS
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.services.pages import User, page_save_revision
 
+UNICODE_SLUG_RE = re.compile(r"[-\w]+")
+SLUG_MAX = Page._meta.get_field("slug").max_length
+TITLE_MAX = Page._meta.get_field("title").max_length
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n", re.DOTALL)
 SCRAPED_BULLET_RE = re.compile(r"^[ \t]*•[ \t]*", re.MULTILINE)
 
@@ -79,12 +83,20 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
         text = text[match.end() :]
     body = SCRAPED_BULLET_RE.sub("- ", text).strip() + "\n"
     title = meta.get("title") or _first_heading(body) or Path(filename).stem
-    slug = meta.get("slug") or slugify(title, allow_unicode=True)
+    slug = meta.get("slug") or slugify(title, allow_unicode=True)[:SLUG_MAX].strip("-_")
     problems: list[str] = []
     if not body.strip():
         problems.append("the page has no text")
     if not slug:
         problems.append("the page has no title or slug")
+    elif not UNICODE_SLUG_RE.fullmatch(slug):
+        problems.append(f"the slug “{slug}” may hold only letters, digits, hyphens and underscores")
+    elif len(slug) > SLUG_MAX:
+        problems.append(f"the slug is {len(slug)} characters long; at most {SLUG_MAX} are allowed")
+    if slug in RESERVED_SLUGS:
+        problems.append(f"the slug “{slug}” is reserved; choose another")
+    if len(title) > TITLE_MAX:
+        problems.append(f"the title is {len(title)} characters long; at most {TITLE_MAX} are allowed")
     _, citation_problems = wiki_markdown.find_citations(body)
     problems += [f"line {p.line}: {p.message}: {p.excerpt}" for p in citation_problems]
     try:

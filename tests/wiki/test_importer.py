@@ -72,6 +72,10 @@ def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  #
         ("- 一条断言（出处：Some Work）\n".encode(), "unknown citation form"),
         ("- 一条断言（来源：Some Work，chapter three）\n".encode(), "is not a locator"),
         ("- 一条断言（来源：）\n".encode(), "names no source"),
+        ("---\nslug: a/b c\n---\ntext\n".encode(), "may hold only letters"),
+        (f"---\nslug: {'x' * 201}\n---\ntext\n".encode(), "at most 200"),
+        (f"---\ntitle: {'长' * 301}\n---\ntext\n".encode(), "at most 300"),
+        ("---\nslug: new\n---\ntext\n".encode(), "reserved"),
     ],
 )
 @pytest.mark.django_db
@@ -115,3 +119,8 @@ def test_a_citation_by_short_name_finds_the_existing_source(tmp_path, capsys) ->
     assert "New sources" not in out.split("second.md")[-1]
     [source] = Source.objects.filter(short_name__iexact="Quillforge")
     assert Citation.objects.get(claim__page__slug="second").source == source
+
+
+def test_a_long_title_gives_a_slug_that_fits() -> None:
+    page_file = parse_page_file(f"# {'Agentic ' * 30}\n\ntext\n".encode(), filename="long.md")
+    assert 0 < len(page_file.slug) <= 200 and not page_file.slug.endswith("-")

@@ -112,3 +112,12 @@ def test_findings_read_as_labels_and_cut_only_long_claims(seed: None) -> None:
         excerpt = finding.detail.split("”")[0].lstrip("“")
         assert len(excerpt) <= 80
         assert excerpt.endswith("…") == (len(excerpt) == 80)
+
+
+@pytest.mark.django_db
+def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client, seed: None) -> None:
+    make_source(slug="silent", short_name="Silent", abstract="")
+    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "silent"})).content.decode()
+    suggestion = html.split('class="card suggestion')[1].split("</aside>")[0]
+    assert "No suggestion" in suggestion
+    assert "badge" not in suggestion

@@ -301,3 +301,13 @@ def test_a_megabyte_of_chinese_gets_the_length_message_with_the_text_kept(editor
     assert "the limit is 200,000" in response.content.decode()
     assert response.context["form"].data["body"] == body
     assert not Page.objects.filter(title="Huge").exists()
+
+
+def test_a_page_with_a_very_long_title_gets_a_slug_a_link_to_that_title_finds(editor_client) -> None:  # type: ignore[no-untyped-def]
+    title = "Long " * 60
+    response = editor_client.post(reverse("wiki:page-create"), {"title": title, "body": "x", "save": "1"})
+    assert response.status_code == 302
+    page = Page.objects.get(title=title.strip())
+    assert len(page.slug) <= 200
+    linking = make_page(body=f"see [[{title.strip()}]]")
+    assert list(linking.outgoing_links.values_list("target_slug", flat=True)) == [page.slug]

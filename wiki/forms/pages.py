@@ -3,9 +3,9 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.validators import validate_unicode_slug
-from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
+from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
 
 # Paths under /wiki/ that are editor screens, not pages.
@@ -68,7 +68,7 @@ class PageCreateForm(PageForm):
     def clean(self) -> dict[str, object]:
         cleaned = super().clean() or {}
         title = cleaned.get("title")
-        slug = cleaned.get("slug") or (slugify(str(title), allow_unicode=True) if title else "")
+        slug = cleaned.get("slug") or (target_slug(str(title)) if title else "")
         if title and not slug:
             self.add_error("slug", forms.ValidationError("The title gives no usable address; type a slug.", code="no_slug"))
             return cleaned

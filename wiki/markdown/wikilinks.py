@@ -23,12 +23,16 @@ class LinkRef:
     label: str
 
 
+MAX_SLUG_LENGTH = 200  # Page.slug
+
+
 def target_slug(target: str) -> str:
     """``Agentic RL`` → ``agentic-rl``; ``信用分配`` → ``信用分配``; a slug stays as it is."""
     target = target.strip()
     if SLUG_RE.match(target) and target == target.lower():
-        return target
-    return slugify(target, allow_unicode=True)
+        return target[:MAX_SLUG_LENGTH]
+    # Cut to the length a page's slug can have: a link to a very long title still points where its page would be.
+    return slugify(target, allow_unicode=True)[:MAX_SLUG_LENGTH].rstrip("-")
 
 
 def find_link_targets(text: str) -> set[str]:

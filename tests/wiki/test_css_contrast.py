@@ -45,3 +45,11 @@ def test_badge_text_meets_wcag_aa(name: str, background: str, foreground: str) -
 @pytest.mark.parametrize("surface", ["paper", "card", "panel", "accent-soft"])
 def test_the_focus_ring_stands_out_from_every_surface(surface: str) -> None:
     assert contrast("var(--focus)", f"var(--{surface})") >= 3, surface
+
+
+def test_chart_segments_are_large_enough_to_tap() -> None:
+    # WCAG 2.5.8: a link target at least 24 CSS pixels (1.5rem) each way, however small its count
+    bar = re.search(r"^\.chart \.bar \{[^}]*height: ([\d.]+)rem", CSS, re.MULTILINE)
+    segment = re.search(r"^\.chart \.bar a, \.chart \.bar \.seg \{[^}]*min-width: ([\d.]+)rem", CSS, re.MULTILINE)
+    assert bar and float(bar.group(1)) >= 1.5
+    assert segment and float(segment.group(1)) >= 1.5

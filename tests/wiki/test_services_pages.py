@@ -9,8 +9,8 @@ from django.db import connection
 
 from tests.factories import claims_of, make_editor, make_page
 from wiki.markdown import MarkdownTooComplex
-from wiki.models import ChangeEvent, Claim, Page, Revision, WikiLink
-from wiki.services.pages import EditConflict, page_merge, page_revert, page_save_revision
+from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
+from wiki.services.pages import EditConflict, page_merge, page_preview, page_revert, page_save_revision
 
 KEY_POINTS = """## 关键要点
 
@@ -252,3 +252,14 @@ def test_citations_an_editor_set_on_a_claim_survive_saving_the_page(db: None) ->
     assert list(claim.citations.values_list("source_id", "locator")) == [(extra.pk, "Table 2")]
     assert list(claim.about.all()) == [extra]
     assert claim.status == "verified"
+
+
+def test_a_citation_too_long_for_a_source_or_locator_is_a_reported_problem_not_a_server_error(db: None) -> None:
+    sources_before = Source.objects.count()
+    long_title = "- claim（来源：" + "T" * 700 + "，p.3）"
+    long_locator = "- claim（来源：Title，" + "p.3、" * 60 + "p.4）"
+    for body in (long_title, long_locator):
+        page = make_page(body=body)
+        assert not Citation.objects.filter(claim__page=page).exists()
+        assert any("longer than" in problem.message for problem in page_preview(body=body).problems)
+    assert Source.objects.count() == sources_before

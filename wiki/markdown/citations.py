@@ -46,6 +46,11 @@ class CitationProblem:
     line: int
 
 
+# What a source's title and a citation's locator can hold (Source.title, Citation.locator).
+MAX_TITLE_LENGTH = 500
+MAX_LOCATOR_LENGTH = 200
+
+
 def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str] | str:
     """Titles and locator of one citation body, or a message saying why it cannot be read."""
     body = body.strip()
@@ -58,10 +63,14 @@ def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str
         tail = tail.strip()
         if not is_valid_locator(tail):
             return f"“{tail}” is not a locator (expected p.3, pp.3-4, §3.1, Table 2, Fig. 3, Appendix B…)"
+        if len(tail) > MAX_LOCATOR_LENGTH:
+            return f"the locator is longer than {MAX_LOCATOR_LENGTH} characters: cite the parts in separate citations"
         locator = tail
     titles = tuple(title.strip() for title in head.split("、"))
     if any(not title for title in titles):
         return "an empty source title between separators"
+    if any(len(title) > MAX_TITLE_LENGTH for title in titles):
+        return f"a source title is longer than {MAX_TITLE_LENGTH} characters"
     return titles, locator
 
 

@@ -194,6 +194,30 @@ def test_editing_a_claim_status_and_citations(editor_client) -> None:  # type: i
     assert list(claim.about.all()) == [source]
 
 
+def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.services.claims import CitationInput, claim_update
+
+    claim = Claim.objects.current().first()
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    opened = editor_client.get(url).context["form"].initial["loaded_at"]
+    theirs, mine = make_source(short_name="TheirWork"), make_source(short_name="MyWork")
+    claim_update(claim=claim, status="verified", citations=[CitationInput(source=theirs, locator="p.3", kind="cited")], about=[])
+    data = {"status": "disputed", "loaded_at": opened, "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
+            "citations-0-source": mine.pk, "citations-0-locator": "Table 2", "citations-0-kind": "cited"}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "Someone saved this claim after you opened it" in html
+    assert "TheirWork, p.3" in html and 'value="Table 2"' in html
+    claim.refresh_from_db()
+    assert claim.status == "verified"
+    assert list(claim.citations.values_list("source__short_name", flat=True)) == ["TheirWork"]
+    saved = editor_client.post(url, {**data, "loaded_at": refused.context["form"].data["loaded_at"]})
+    assert saved.status_code == 302
+    claim.refresh_from_db()
+    assert (claim.status, list(claim.citations.values_list("locator", flat=True))) == ("disputed", ["Table 2"])
+
+
 def test_bad_locator_on_a_claim_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
     claim = Claim.objects.current().filter(citations__isnull=False).first()
     before = list(Citation.objects.filter(claim=claim).values_list("pk", flat=True))

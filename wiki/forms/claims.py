@@ -14,6 +14,8 @@ class ClaimForm(forms.Form):
         queryset=Source.objects.only("id", "short_name").order_by("short_name"), required=False,
         label="Works it is about", widget=forms.SelectMultiple(attrs={"size": 8}),
     )
+    # When the claim was last saved as the editor saw it: a save by someone else since is a conflict.
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 
 
 class CitationForm(forms.Form):

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
 
 from wiki.models import ChangeEvent
+
+
+class StaleEdit(Exception):
+    """Someone saved the object after the editor opened the form: nothing is written, ``current`` is what is saved now."""
+
+    def __init__(self, current: models.Model) -> None:
+        super().__init__(f"{current} changed since the form was opened")
+        self.current = current
+
+
+def check_not_stale(obj: models.Model, *, loaded_at: datetime | None) -> None:
+    """Raises :class:`StaleEdit` when ``obj`` (read under lock) was saved since ``loaded_at``; no stamp, no check."""
+    if loaded_at is not None and getattr(obj, "updated_at") != loaded_at:
+        raise StaleEdit(obj)
 
 
 def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 
 from wiki.models import ChangeEvent, Citation, Claim, Source
-from wiki.services.changes import change_record
+from wiki.services.changes import change_record, check_not_stale
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,15 @@ def claim_update(
     citations: Sequence[CitationInput],
     about: Sequence[Source],
     user: object | None = None,
+    loaded_at: datetime | None = None,
 ) -> Claim:
-    """Sets the status, replaces the citations (in the given order, locators as typed) and the works it is about."""
+    """Sets the status, replaces the citations (in the given order, locators as typed) and the works it is about.
+
+    ``loaded_at`` is the claim's ``updated_at`` when the editor opened the form: if it was saved since,
+    :class:`StaleEdit` is raised and nothing is written, so one editor never silently undoes another's citations.
+    """
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    check_not_stale(claim, loaded_at=loaded_at)
     old_status = claim.status
     claim.status = status
     claim.full_clean(exclude=["key", "page"])

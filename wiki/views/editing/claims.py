@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from wiki.forms.claims import CitationFormSet, ClaimForm
 from wiki.models import Claim
+from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, claim_update
 from wiki.views.editing import editor_required
 
@@ -24,12 +25,23 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 for f in formset.forms
                 if f.cleaned_data and not f.cleaned_data.get("DELETE")
             ]
-            claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
-                         about=list(form.cleaned_data["about"]), user=request.user)
+            try:
+                claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
+                             about=list(form.cleaned_data["about"]), user=request.user,
+                             loaded_at=form.cleaned_data["loaded_at"])
+            except StaleEdit:
+                # Nothing saved; the editor's entries stay in the form, beside what is saved now, and the next save goes through.
+                form.data = form.data.copy()
+                form.data["loaded_at"] = claim.updated_at.isoformat()
+                form.add_error(None, "Someone saved this claim after you opened it; nothing was saved. What is saved now is "
+                                     "shown above the form; your entries are kept below: check them and save again.")
+                return render(request, "wiki/edit/claim_form.html",
+                              {"claim": claim, "form": form, "formset": formset, "stale": True}, status=409)
             messages.success(request, "Claim saved.")
             return redirect(claim)
     else:
-        form = ClaimForm(initial={"status": claim.status, "about": [s.pk for s in claim.about.all()]})
+        form = ClaimForm(initial={"status": claim.status, "about": [s.pk for s in claim.about.all()],
+                                  "loaded_at": claim.updated_at.isoformat()})
         formset = CitationFormSet(
             prefix="citations",
             initial=[{"source": c.source_id, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],

@@ -167,6 +167,29 @@ def test_classification_change_is_kept_in_history(editor_client, editor) -> None
     assert "not_strict" in history.content.decode()
 
 
+def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.services.classifications import classification_save
+
+    classification = make_classification(make_source())
+    url = reverse("wiki:classification-edit", kwargs={"pk": classification.pk})
+    opened = editor_client.get(url).context["form"].initial["loaded_at"]
+    classification_save(source=classification.source, classification=classification,
+                        fields={"verdict": "not_strict", "rationale": "their reading"})
+    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
+            "rl_update": "on", "narrow": "on", "verdict": "strict_narrow", "rationale": "my reading", "loaded_at": opened}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "Someone saved this classification after you opened it" in html and "their reading" in html
+    assert "my reading</textarea>" in html
+    classification.refresh_from_db()
+    assert (classification.verdict, classification.rationale) == ("not_strict", "their reading")
+    saved = editor_client.post(url, {**data, "loaded_at": refused.context["form"].data["loaded_at"]})
+    assert saved.status_code == 302
+    classification.refresh_from_db()
+    assert (classification.verdict, classification.rationale) == ("strict_narrow", "my reading")
+
+
 def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
     classification = make_classification(make_source())
     data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",

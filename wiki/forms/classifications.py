@@ -13,6 +13,9 @@ RUBRIC_LABELS = {verdict.value: label for verdict, label in VERDICT_LABELS.items
 
 
 class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
+    # When the classification was last saved as the editor saw it: a save by someone else since is a conflict.
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+
     class Meta:
         model = Classification
         fields = [

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
 
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
-from wiki.services.changes import change_record
+from wiki.services.changes import change_record, check_not_stale
 from wiki.search.index import search_reindex_sources
 
 TRACKED_FIELDS = (
@@ -39,8 +40,13 @@ def classification_save(
     component: Component | None = None,
     classification: Classification | None = None,
     set_by: str = SetBy.EDITOR,
+    loaded_at: datetime | None = None,
 ) -> Classification:
-    """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed."""
+    """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed.
+
+    ``loaded_at`` is the classification's ``updated_at`` when the editor opened the form; a save since raises
+    :class:`StaleEdit` and nothing is written.
+    """
     if classification is None:
         # Locking the source makes a second editor classifying the same work at once wait, then fail full_clean's
         # uniqueness check with a message instead of the database's unique constraint with a server error.
@@ -49,6 +55,7 @@ def classification_save(
         before: dict[str, Any] = {}
     else:
         classification = Classification.objects.select_for_update().get(pk=classification.pk)
+        check_not_stale(classification, loaded_at=loaded_at)
         before = classification_snapshot(classification)
     for name, value in fields.items():
         setattr(classification, name, value)

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from wiki.forms.classifications import FACT_FIELDS, RUBRIC_LABELS, ClassificationForm
 from wiki.models import Classification, ClassificationChange, Component, SetBy, Source
+from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
 from wiki.views.editing import editor_required
 from wiki.views.editing.suggestion import SuggestionCard, suggestion_card
@@ -36,7 +37,7 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
     if request.method == "POST" and "accept" in request.POST and card is not None:
         # Without JavaScript, "Accept" fills the form from the suggestion; the editor still reviews and saves.
         initial = {name: request.POST.get(name, "") for name in ("algorithm", "updated", "rationale", "evidence_locator",
-                                                                    "evidence_claim", "component")}
+                                                                    "evidence_claim", "component", "loaded_at")}
         initial.update({k: v for k, v in card.values.items() if v != "" or k not in ("algorithm", "updated")})
         form = ClassificationForm(initial=initial, instance=instance, source=source)
     elif request.method == "POST":
@@ -47,20 +48,34 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
                 saved = classification_save(
                     source=source, component=data.get("component") if classification is None else component,
                     classification=classification, fields={name: data[name] for name in SAVED_FIELDS},
-                    user=request.user, set_by=_set_by(data, card),
+                    user=request.user, set_by=_set_by(data, card), loaded_at=data.get("loaded_at"),
                 )
+            except StaleEdit as stale:
+                # Nothing saved; the entries stay in the form beside what is saved now, and the next save goes through.
+                form.data = form.data.copy()
+                form.data["loaded_at"] = stale.current.updated_at.isoformat()
+                form.add_error(None, "Someone saved this classification after you opened it; nothing was saved. What is saved "
+                                     "now is shown above the form; your entries are kept below: check them and save again.")
+                return _render(request, form=form, source=source, classification=stale.current, card=card, status=409)
             except ValidationError as error:
                 form.add_error(None, error)
             else:
                 messages.success(request, "Classification saved.")
                 return redirect(saved.source)
     else:
-        form = ClassificationForm(instance=instance, source=source,
-                                  initial={"component": component.pk} if component and classification is None else None)
+        initial: dict[str, Any] = {"loaded_at": classification.updated_at.isoformat()} if classification else {}
+        if component and classification is None:
+            initial["component"] = component.pk
+        form = ClassificationForm(instance=instance, source=source, initial=initial)
+    return _render(request, form=form, source=source, classification=classification, card=card)
+
+
+def _render(request: HttpRequest, *, form: ClassificationForm, source: Source, classification: Classification | None,
+            card: SuggestionCard | None, status: int = 200) -> HttpResponse:
     return render(request, "wiki/edit/classification_form.html", {
-        "form": form, "source": source, "classification": classification, "card": card,
+        "form": form, "source": source, "classification": classification, "card": card, "stale": status == 409,
         "rubric": form.rubric(), "rubric_label": RUBRIC_LABELS.get(form.rubric() or ""), "rubric_json": json.dumps(RUBRIC_LABELS),
-    })
+    }, status=status)
 
 
 @editor_required("wiki.add_classification")

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
-from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import RESERVED_SLUGS
+from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.services.pages import User, page_save_revision
 
@@ -83,7 +83,7 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
         text = text[match.end() :]
     body = SCRAPED_BULLET_RE.sub("- ", text).strip() + "\n"
     title = meta.get("title") or _first_heading(body) or Path(filename).stem
-    slug = meta.get("slug") or slugify(title, allow_unicode=True)[:SLUG_MAX].strip("-_")
+    slug = meta.get("slug") or target_slug(title)
     problems: list[str] = []
     if not body.strip():
         problems.append("the page has no text")

@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 from tests.conftest import FIXTURES
 from wiki.importer import PageImportError, page_import, parse_page_file
 from wiki.markdown.citations import CITATION_RE
+from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source
 
 SEED_PAGE = FIXTURES / "pages" / "agentic-rl.md"
@@ -124,3 +125,5 @@ def test_a_citation_by_short_name_finds_the_existing_source(tmp_path, capsys) ->
 def test_a_long_title_gives_a_slug_that_fits() -> None:
     page_file = parse_page_file(f"# {'Agentic ' * 30}\n\ntext\n".encode(), filename="long.md")
     assert 0 < len(page_file.slug) <= 200 and not page_file.slug.endswith("-")
+    # a wiki link to the same title reaches the imported page
+    assert page_file.slug == target_slug(f"{'Agentic ' * 30}".strip())

@@ -138,6 +138,15 @@ def test_contrast_of_a_work_with_itself_is_refused(db: None) -> None:
     assert [e.code for e in form.non_field_errors().as_data()] == ["same"]
 
 
+def test_contrast_that_exists_the_other_way_round_is_refused(db: None) -> None:
+    from wiki.services.contrasts import contrast_create
+
+    left, right = make_source(), make_source()
+    contrast_create(left=left, right=right, axis="policy update vs harness evolution")
+    form = ContrastForm({"left": right.pk, "right": left.pk, "axis": "the same, reversed"})
+    assert [e.code for e in form.non_field_errors().as_data()] == ["exists"]
+
+
 def test_answered_question_needs_its_answer_claim(db: None) -> None:
     form = QuestionForm({"title": "Q", "status": "answered", "priority": "normal"})
     assert not form.is_valid()

@@ -4,7 +4,8 @@ from typing import Any
 
 from django import forms
 
-from wiki.models import Claim, Component, Contrast, Source
+from wiki.models import Claim, Component, Source
+from wiki.services.contrasts import contrast_find
 
 
 class ContrastForm(forms.Form):
@@ -37,8 +38,7 @@ class ContrastForm(forms.Form):
         left, right = cleaned.get("left"), cleaned.get("right")
         if left is not None and left == right and cleaned.get("left_component") == cleaned.get("right_component"):
             raise forms.ValidationError("A work cannot be contrasted with itself; pick two works or two components.", code="same")
-        if Contrast.objects.filter(
-            left=left, left_component=cleaned.get("left_component"), right=right, right_component=cleaned.get("right_component")
-        ).exists():
-            raise forms.ValidationError("This contrast exists already.", code="exists")
+        if contrast_find(left=left, left_component=cleaned.get("left_component"), right=right,
+                         right_component=cleaned.get("right_component")) is not None:
+            raise forms.ValidationError("This contrast exists already (perhaps the other way round).", code="exists")
         return cleaned

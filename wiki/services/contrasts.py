@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.db.models import Q
 
 from wiki.models import ChangeEvent, Claim, Component, Contrast, Source
 from wiki.services.changes import change_record
+
+
+def contrast_find(
+    *, left: Source | None, right: Source | None, left_component: Component | None = None,
+    right_component: Component | None = None,
+) -> Contrast | None:
+    """The contrast of these two works (or components) in either order, if there is one."""
+    one_way = Q(left=left, left_component=left_component, right=right, right_component=right_component)
+    other_way = Q(left=right, left_component=right_component, right=left, right_component=left_component)
+    return Contrast.objects.filter(one_way | other_way).first()
 
 
 @transaction.atomic
@@ -19,6 +31,12 @@ def contrast_create(
     claim: Claim | None = None,
     user: object | None = None,
 ) -> Contrast:
+    """Sets ``left`` against ``right``; the same pair the other way round is the same contrast and is refused."""
+    # Serialised, so that two editors adding the same contrast at once get a message, not a constraint error.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.contrast.create'))")
+    if contrast_find(left=left, left_component=left_component, right=right, right_component=right_component) is not None:
+        raise ValidationError("This contrast exists already.", code="exists")
     contrast = Contrast(
         left=left, left_component=left_component, right=right, right_component=right_component, axis=axis, claim=claim
     )

@@ -27,6 +27,11 @@ def test_page_form_keeps_the_body_as_typed_but_normalises_newlines() -> None:
     assert form.cleaned_data["body"] == "  indented\nnext"
 
 
+def test_page_form_refuses_a_summary_the_size_of_a_body() -> None:
+    form = PageForm({"title": "T", "summary": "s" * 1_000_000, "body": "b"})
+    assert _codes(form, "summary") == ["max_length"]
+
+
 def test_page_create_form_reserves_new(db: None) -> None:
     form = PageCreateForm({"title": "New", "slug": "new", "body": ""})
     assert _codes(form, "slug") == ["reserved"]

@@ -26,7 +26,8 @@ def has_conflict_markers(body: str) -> bool:
 
 class PageForm(forms.Form):
     title = forms.CharField(max_length=300)
-    summary = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    # Shown in page lists and search results: a few sentences, not a second body.
+    summary = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     body = forms.CharField(
         required=False,
         strip=False,

@@ -59,6 +59,11 @@ def test_source_form_offers_the_existing_source_for_a_duplicate(db: None) -> Non
     assert form.duplicate == existing
 
 
+def test_source_form_refuses_an_abstract_the_size_of_a_book(db: None) -> None:
+    form = SourceForm(data={"short_name": "Bookish", "title": "Bookish: A Study", "kind": "paper", "abstract": "a" * 1_000_000})
+    assert _codes(form, "abstract") == ["max_length"]
+
+
 def test_import_form_rejects_text_that_is_no_identifier() -> None:
     form = SourceImportForm({"entry": "a paper about agents"})
     assert _codes(form, "entry") == ["unrecognised"]

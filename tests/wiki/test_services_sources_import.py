@@ -171,3 +171,10 @@ def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplica
         thread.join(timeout=30)
     assert sorted(outcomes) == ["created", "duplicate"]
     assert Source.objects.filter(arxiv_id="2511.04242").count() == 1
+
+
+def test_bibtex_entry_with_a_book_sized_abstract_is_an_error_and_not_added(db: None) -> None:
+    results = sources_import_bibtex(text="@article{big, title={Big Abstract Study}, abstract={" + "a" * 30_000 + "}}")
+    assert [r.status for r in results] == ["error"]
+    assert "abstract is longer than 20,000" in results[0].message
+    assert not Source.objects.filter(title="Big Abstract Study").exists()

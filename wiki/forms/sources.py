@@ -6,7 +6,7 @@ from django import forms
 
 from wiki.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.models import Source
-from wiki.services.sources_import import source_find_duplicate
+from wiki.services.sources_import import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, source_find_duplicate
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 
@@ -36,14 +36,14 @@ class SourceImportForm(forms.Form):
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = forms.URLField(label="URL", max_length=500, required=False, assume_scheme="https")
+    abstract = forms.CharField(required=False, max_length=MAX_ABSTRACT_CHARS, widget=forms.Textarea(attrs={"rows": 6}))
+    notes = forms.CharField(required=False, max_length=MAX_NOTES_CHARS, widget=forms.Textarea(attrs={"rows": 4}))
 
     class Meta:
         model = Source
         fields = SOURCE_FIELDS
         widgets = {
             "authors": forms.Textarea(attrs={"rows": 2}),
-            "abstract": forms.Textarea(attrs={"rows": 6}),
-            "notes": forms.Textarea(attrs={"rows": 4}),
         }
         labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": "BibTeX key"}
         help_texts = {"authors": "Separated by semicolons.", "arxiv_id": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL.",

@@ -23,6 +23,10 @@ from wiki.search.index import search_reindex_sources
 
 MAX_BIBTEX_CHARS = 500_000
 MAX_BIBTEX_ENTRIES = 200
+# The classifier reads the abstract and notes on every source page and classification form: a pasted book
+# would make those pages take seconds. An abstract is a few thousand characters; notes may be longer.
+MAX_ABSTRACT_CHARS = 20_000
+MAX_NOTES_CHARS = 50_000
 
 _BRACES = re.compile(r"(?<!\\)[{}]")
 _ESCAPES = {r"\&": "&", r"\%": "%", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "--": "–"}
@@ -167,6 +171,9 @@ def _draft_from_fields(entry_type: str, key: str, fields: dict[str, str]) -> tup
                 arxiv = normalize_arxiv_id(get[name]) or ""
                 if arxiv:
                     break
+    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
+        if len(get.get(name, "")) > limit:
+            errors.append(f"the {name} is longer than {limit:,} characters")
     doi = ""
     if get.get("doi"):
         doi = normalize_doi(get["doi"]) or ""

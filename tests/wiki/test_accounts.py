@@ -48,3 +48,18 @@ def test_createeditor_refuses_a_weak_password(db: None) -> None:
 def test_login_page_has_the_standard_form(client, db) -> None:  # type: ignore[no-untyped-def]
     response = client.get(reverse("login"))
     assert b'name="username"' in response.content and b'name="password"' in response.content
+
+
+def test_createeditor_refuses_a_username_the_admin_would_refuse(db: None) -> None:
+    with pytest.raises(CommandError, match="bad name!"):
+        call_command("createeditor", "bad name!", "--password", "a long pass phrase 42")
+    assert not get_user_model().objects.filter(username="bad name!").exists()
+
+
+def test_createeditor_says_when_it_changes_an_existing_users_password(db: None) -> None:
+    from io import StringIO
+
+    call_command("createeditor", "grace", "--password", "a long pass phrase 42")
+    out = StringIO()
+    call_command("createeditor", "grace", "--password", "another long pass phrase", stdout=out)
+    assert "Added editor grace (password changed)." in out.getvalue()

@@ -29,6 +29,12 @@ class Command(BaseCommand):
             raise CommandError("The username is empty.")
         User = get_user_model()
         existing = User.objects.filter(username=username).first()
+        if existing is None:
+            # The same rule as the admin's user form: a name it would refuse could not be managed there.
+            try:
+                User.username_validator(username)
+            except ValidationError as error:
+                raise CommandError(f"“{username}”: {' '.join(error.messages)}") from error
         password = options["password"] or os.environ.get("EDITOR_PASSWORD") or None
         if password is None and existing is None:
             password = self._prompt()
@@ -44,7 +50,8 @@ class Command(BaseCommand):
             user.save()
             user.groups.add(ensure_editor_group())
         verb = "Added" if existing else "Created"
-        self.stdout.write(self.style.SUCCESS(f"{verb} editor {username}."))
+        changed = " (password changed)" if existing and password is not None else ""
+        self.stdout.write(self.style.SUCCESS(f"{verb} editor {username}{changed}."))
 
     def _prompt(self) -> str:
         if not sys.stdin.isatty():

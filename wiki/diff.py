@@ -16,8 +16,14 @@ from django.utils.safestring import SafeString, mark_safe
 # One token per CJK character (Chinese has no spaces between words), one per Latin word, space run or symbol.
 _CJK = r"\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
 TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+|\s+|.", re.UNICODE | re.DOTALL)
-# Beyond this many tokens in a changed line pair, the pair is marked whole: the token diff is quadratic.
+# The token diff of a line pair is quadratic: beyond this many tokens in one line, or once the diff has spent
+# its budget of token comparisons (len(old) * len(new) summed over changed pairs), pairs are marked whole.
+# Together they keep any diff of two accepted pages under a second.
 MAX_TOKENS_PER_LINE = 4000
+MAX_TOKEN_PAIRS_PER_DIFF = 20_000_000
+# Matching lines exactly (no "junk" heuristic) is quadratic in repeated lines; beyond this many lines,
+# lines found in more than 1% of the text (blank lines, "- x") are only matched next to other lines.
+MAX_LINES_FOR_EXACT_MATCHING = 2000
 CONTEXT_LINES = 2
 
 
@@ -51,10 +57,10 @@ def _escaped(text: str) -> SafeString:
     return mark_safe(escape(text))  # noqa: S308 - escaped just before
 
 
-def inline_diff(old: str, new: str) -> tuple[SafeString, SafeString]:
-    """The two lines with removed tokens in ``<del>`` and added tokens in ``<ins>``."""
+def inline_diff(old: str, new: str, *, whole: bool = False) -> tuple[SafeString, SafeString]:
+    """The two lines with removed tokens in ``<del>`` and added tokens in ``<ins>`` (or all of them, when ``whole``)."""
     a, b = tokenize(old), tokenize(new)
-    if len(a) > MAX_TOKENS_PER_LINE or len(b) > MAX_TOKENS_PER_LINE:
+    if whole or len(a) > MAX_TOKENS_PER_LINE or len(b) > MAX_TOKENS_PER_LINE:
         return mark_safe(f"<del>{escape(old)}</del>"), mark_safe(f"<ins>{escape(new)}</ins>")  # noqa: S308
     left: list[str] = []
     right: list[str] = []
@@ -76,7 +82,9 @@ def side_by_side(old: str, new: str, *, context: int = CONTEXT_LINES) -> Diff:
     a, b = old.splitlines(), new.splitlines()
     rows: list[DiffRow] = []
     added = removed = 0
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    budget = MAX_TOKEN_PAIRS_PER_DIFF
+    exact = max(len(a), len(b)) <= MAX_LINES_FOR_EXACT_MATCHING
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=not exact).get_opcodes():
         if op == "equal":
             span = list(range(i2 - i1))
             if len(span) > 2 * context + 1:
@@ -101,7 +109,8 @@ def side_by_side(old: str, new: str, *, context: int = CONTEXT_LINES) -> Diff:
             left_no = i1 + k + 1 if left is not None else None
             right_no = j1 + k + 1 if right is not None else None
             if left is not None and right is not None:
-                left_html, right_html = inline_diff(left, right)
+                budget -= len(tokenize(left)) * len(tokenize(right))
+                left_html, right_html = inline_diff(left, right, whole=budget < 0)
                 rows.append(DiffRow("change", left_html, right_html, left_no, right_no))
             elif left is not None:
                 rows.append(DiffRow("delete", mark_safe(f"<del>{escape(left)}</del>"), None, left_no, None))  # noqa: S308

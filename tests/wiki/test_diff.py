@@ -44,3 +44,28 @@ def test_long_unchanged_runs_are_folded_and_counts_reported() -> None:
 
 def test_identical_texts_give_an_empty_diff() -> None:
     assert side_by_side("a\nb", "a\nb").is_empty
+
+
+def test_any_two_accepted_pages_diff_in_well_under_a_second() -> None:
+    import random
+    import time
+
+    rng = random.Random(3)
+    chars = "策略梯度更新环境奖励轨迹模型工具浏览器代理"
+    # Lines just under the per-line limit, all changed; then the most repetitive page the line limit allows.
+    long_old = "\n".join("".join(rng.choice(chars) for _ in range(3999)) for _ in range(50))
+    long_new = "\n".join("".join(rng.choice(chars) for _ in range(3999)) for _ in range(50))
+    many_old = "\n".join(rng.choice(["- x", "", "- y", "text"]) for _ in range(10_000))
+    many_new = "\n".join(rng.choice(["- x", "", "- y", "text"]) for _ in range(10_000))
+    for old, new in ((long_old, long_new), (many_old, many_new)):
+        started = time.perf_counter()
+        diff = side_by_side(old, new)
+        assert time.perf_counter() - started < 1.5
+        assert diff.added and diff.removed
+
+
+def test_a_small_change_in_a_long_line_is_still_marked_word_by_word() -> None:
+    old = "策略" * 1500
+    diff = side_by_side(old, old[:-1] + "新")
+    change = next(row for row in diff.rows if row.kind == "change")
+    assert "<ins>新</ins>" in change.right

@@ -241,6 +241,45 @@ def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(ed
     assert (claim.status, list(claim.citations.values_list("locator", flat=True))) == ("disputed", ["Table 2"])
 
 
+def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.services.questions import question_update
+
+    question = make_question(title="Is Tree-GRPO strict?")
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    opened = editor_client.get(url).context["form"].initial["loaded_at"]
+    question_update(question=question, fields={"priority": "high", "status": "investigating"})
+    data = {"title": "Is Tree-GRPO strict? (my wording)", "status": "open", "priority": "low", "loaded_at": opened}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    assert "Someone saved this question after you opened it" in refused.content.decode()
+    assert 'value="Is Tree-GRPO strict? (my wording)"' in refused.content.decode()
+    question.refresh_from_db()
+    assert (question.title, question.priority) == ("Is Tree-GRPO strict?", "high")
+    saved = editor_client.post(url, {**data, "loaded_at": refused.context["form"].data["loaded_at"]})
+    assert saved.status_code == 302
+
+
+def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.services.sources_import import source_update
+
+    source = make_source(short_name="Racer", title="Racer: A Study")
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    opened = editor_client.get(url).context["form"].initial["loaded_at"]
+    source_update(source=source, fields={"year": 2024, "title": "Racer: A Study of Theirs"})
+    data = {"short_name": "Racer", "title": "Racer: A Study of Mine", "kind": "paper", "year": "2025", "loaded_at": opened}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "Someone saved this source after you opened it" in html and "Racer: A Study of Theirs" in html
+    assert 'value="Racer: A Study of Mine"' in html
+    source.refresh_from_db()
+    assert (source.title, source.year) == ("Racer: A Study of Theirs", 2024)
+    saved = editor_client.post(url, {**data, "loaded_at": refused.context["form"].data["loaded_at"]})
+    assert saved.status_code == 302
+    source.refresh_from_db()
+    assert source.title == "Racer: A Study of Mine"
+
+
 def test_bad_locator_on_a_claim_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
     claim = Claim.objects.current().filter(citations__isnull=False).first()
     before = list(Citation.objects.filter(claim=claim).values_list("pk", flat=True))

@@ -12,6 +12,9 @@ QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "r
 
 
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
+    # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+
     class Meta:
         model = OpenQuestion
         fields = QUESTION_FIELDS

@@ -36,6 +36,8 @@ class SourceImportForm(forms.Form):
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = forms.URLField(label="URL", max_length=500, required=False, assume_scheme="https")
+    # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
     abstract = forms.CharField(required=False, max_length=MAX_ABSTRACT_CHARS, widget=forms.Textarea(attrs={"rows": 6}))
     notes = forms.CharField(required=False, max_length=MAX_NOTES_CHARS, widget=forms.Textarea(attrs={"rows": 4}))
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
-from wiki.services.changes import change_record
+from wiki.services.changes import change_record, check_not_stale
 from wiki.search.index import search_reindex_questions
 
 
@@ -43,9 +44,15 @@ def question_update(
     claims: Sequence[Claim] = (),
     sources: Sequence[Source] = (),
     user: object | None = None,
+    loaded_at: datetime | None = None,
 ) -> OpenQuestion:
-    """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database)."""
+    """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database).
+
+    ``loaded_at`` is the question's ``updated_at`` when the editor opened the form; a save since raises
+    :class:`StaleEdit` and nothing is written.
+    """
     question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
+    check_not_stale(question, loaded_at=loaded_at)
     before = (question.status, question.priority, question.assignee_id)
     _apply(question, fields, claims, sources)
     after = (question.status, question.priority, question.assignee_id)

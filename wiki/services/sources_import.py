@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 import bibtexparser
@@ -18,6 +19,7 @@ from django.db.models import Q
 
 from wiki.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
+from wiki.services.changes import check_not_stale
 from wiki.services.sources import short_name_from_title, sources_lock_creation, unique_source_slug
 from wiki.search.index import search_reindex_sources
 
@@ -258,8 +260,15 @@ def source_create(*, draft: SourceDraft, user: object | None = None, action: str
 
 
 @transaction.atomic
-def source_update(*, source: Source, fields: dict[str, Any], user: object | None = None, summary: str = "") -> Source:
-    """Changes a source's fields; duplicates of another source are refused like on creation."""
+def source_update(*, source: Source, fields: dict[str, Any], user: object | None = None, summary: str = "",
+                  loaded_at: datetime | None = None) -> Source:
+    """Changes a source's fields; duplicates of another source are refused like on creation.
+
+    ``loaded_at`` is the source's ``updated_at`` when the editor opened the form; a save since raises
+    :class:`StaleEdit` and nothing is written.
+    """
+    if loaded_at is not None:
+        check_not_stale(Source.objects.select_for_update().get(pk=source.pk), loaded_at=loaded_at)
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
         title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,

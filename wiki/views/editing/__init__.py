@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required, permission_required
+
+from wiki.services.changes import StaleEdit
 
 
 def editor_required(perm: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -13,3 +16,13 @@ def editor_required(perm: str) -> Callable[[Callable[..., Any]], Callable[..., A
         return login_required(permission_required(perm, raise_exception=True)(view))
 
     return decorate
+
+
+def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
+    """Someone saved since the form was opened: nothing was saved. The editor's entries stay in the form, now
+    stamped with the current save so that the next submission goes through, and the form says so."""
+    form.data = form.data.copy()
+    form.data["loaded_at"] = stale.current.updated_at.isoformat()  # type: ignore[attr-defined]
+    form.add_error(None, forms.ValidationError(
+        f"Someone saved this {what} after you opened it; nothing was saved. What is saved now is shown above the "
+        "form; your entries are kept below: check them and save again.", code="stale"))

@@ -10,7 +10,7 @@ from wiki.forms.claims import CitationFormSet, ClaimForm
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, claim_update
-from wiki.views.editing import editor_required
+from wiki.views.editing import editor_required, stale_form
 
 
 @editor_required("wiki.change_claim")
@@ -29,12 +29,8 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
                              about=list(form.cleaned_data["about"]), user=request.user,
                              loaded_at=form.cleaned_data["loaded_at"])
-            except StaleEdit:
-                # Nothing saved; the editor's entries stay in the form, beside what is saved now, and the next save goes through.
-                form.data = form.data.copy()
-                form.data["loaded_at"] = claim.updated_at.isoformat()
-                form.add_error(None, "Someone saved this claim after you opened it; nothing was saved. What is saved now is "
-                                     "shown above the form; your entries are kept below: check them and save again.")
+            except StaleEdit as stale:
+                stale_form(form, stale, what="claim")
                 return render(request, "wiki/edit/claim_form.html",
                               {"claim": claim, "form": form, "formset": formset, "stale": True}, status=409)
             messages.success(request, "Claim saved.")

@@ -15,7 +15,7 @@ from wiki.forms.classifications import FACT_FIELDS, RUBRIC_LABELS, Classificatio
 from wiki.models import Classification, ClassificationChange, Component, SetBy, Source
 from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
-from wiki.views.editing import editor_required
+from wiki.views.editing import editor_required, stale_form
 from wiki.views.editing.suggestion import SuggestionCard, suggestion_card
 
 SAVED_FIELDS = ("mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale", "evidence_claim", "evidence_locator")
@@ -51,11 +51,7 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
                     user=request.user, set_by=_set_by(data, card), loaded_at=data.get("loaded_at"),
                 )
             except StaleEdit as stale:
-                # Nothing saved; the entries stay in the form beside what is saved now, and the next save goes through.
-                form.data = form.data.copy()
-                form.data["loaded_at"] = stale.current.updated_at.isoformat()
-                form.add_error(None, "Someone saved this classification after you opened it; nothing was saved. What is saved "
-                                     "now is shown above the form; your entries are kept below: check them and save again.")
+                stale_form(form, stale, what="classification")
                 return _render(request, form=form, source=source, classification=stale.current, card=card, status=409)
             except ValidationError as error:
                 form.add_error(None, error)

@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.models import OpenQuestion, Page
 from wiki.services.questions import question_create, question_update
-from wiki.views.editing import editor_required
+from wiki.services.changes import StaleEdit
+from wiki.views.editing import editor_required, stale_form
 
 M2M = ("claims", "sources")
 
@@ -46,12 +47,17 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             try:
                 question_update(question=question, fields=_fields(form), claims=list(form.cleaned_data["claims"]),
-                                sources=list(form.cleaned_data["sources"]), user=request.user)
+                                sources=list(form.cleaned_data["sources"]), user=request.user,
+                                loaded_at=form.cleaned_data["loaded_at"])
+            except StaleEdit as stale:
+                stale_form(form, stale, what="question")
+                return render(request, "wiki/edit/question_form.html",
+                              {"form": form, "question": stale.current, "stale": True}, status=409)
             except ValidationError as error:
                 form.add_error(None, error)
             else:
                 messages.success(request, "Question saved.")
                 return redirect(question)
     else:
-        form = QuestionForm(instance=question)
+        form = QuestionForm(instance=question, initial={"loaded_at": question.updated_at.isoformat()})
     return render(request, "wiki/edit/question_form.html", {"form": form, "question": question})

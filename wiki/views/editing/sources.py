@@ -18,7 +18,8 @@ from wiki.services.sources_import import (
     source_update,
     sources_import_bibtex,
 )
-from wiki.views.editing import editor_required
+from wiki.services.changes import StaleEdit
+from wiki.views.editing import editor_required, stale_form
 
 
 def _form_page(request: HttpRequest, *, import_form: SourceImportForm, form: SourceForm, status: int = 200,
@@ -75,12 +76,18 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
 @editor_required("wiki.change_source")
 def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(Source, slug=slug)
-    form = SourceForm(request.POST or None, instance=source) if request.method == "POST" else SourceForm(instance=source)
+    form = (SourceForm(request.POST or None, instance=source) if request.method == "POST"
+            else SourceForm(instance=source, initial={"loaded_at": source.updated_at.isoformat()}))
     if request.method == "POST" and form.is_valid():
         # The form worked on a copy; the service re-reads nothing but compares against the saved row.
         saved = Source.objects.get(pk=source.pk)
         try:
-            source_update(source=saved, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS}, user=request.user)
+            source_update(source=saved, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS}, user=request.user,
+                          loaded_at=form.cleaned_data["loaded_at"])
+        except StaleEdit as stale:
+            stale_form(form, stale, what="source")
+            return render(request, "wiki/edit/source_form.html",
+                          {"form": form, "source": stale.current, "stale": True}, status=409)
         except SourceDuplicate as duplicate:
             form.add_error(None, f"This source exists already ({duplicate.reason}).")
             form.duplicate = duplicate.source

@@ -311,3 +311,14 @@ def test_a_page_with_a_very_long_title_gets_a_slug_a_link_to_that_title_finds(ed
     assert len(page.slug) <= 200
     linking = make_page(body=f"see [[{title.strip()}]]")
     assert list(linking.outgoing_links.values_list("target_slug", flat=True)) == [page.slug]
+
+
+def test_an_altered_hidden_revision_number_is_reported_not_silently_refused(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="one")
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "two", "base_revision": "abc", "save": "1"},
+    )
+    assert response.status_code == 200
+    assert "hidden “base_revision” value is not valid" in response.content.decode()
+    assert "two</textarea>" in response.content.decode()

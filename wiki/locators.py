@@ -7,8 +7,8 @@ import re
 _UNIT = r"""
     (?:pp?\.\s?\d+(?:\s?[-–—]\s?\d+)?)                               # p.3, pp.3-4
   | (?:§\s?\d+(?:\.\d+)*(?:\s?[-–—]\s?§?\s?\d+(?:\.\d+)*)?)         # §3.1, §3-§4
-  | (?:(?:Table|Tab\.|Fig\.|Figure|Appendix|App\.|Sec\.|Section|Eq\.|Equation|Chapter|Ch\.|Algorithm|Alg\.|Listing|Line|Lines|Slide)
-       \s?(?:[A-Z](?:\.?\d+(?:\.\d+)*)?|\d+(?:\.\d+)*)[a-z]?(?:\s?[-–—]\s?[A-Z]?\d+(?:\.\d+)*)?)  # Table 2, Appendix B.1, Fig. 3a
+  | (?:(?i:Table|Tab\.|Fig\.|Figure|Appendix|App\.|Sec\.|Section|Eq\.|Equation|Chapter|Ch\.|Algorithm|Alg\.|Listing|Line|Lines|Slide)
+       \s?(?:[A-Za-z](?:\.?\d+(?:\.\d+)*)?|\d+(?:\.\d+)*)[a-z]?(?:\s?[-–—]\s?[A-Z]?\d+(?:\.\d+)*)?)  # Table 2, Appendix B.1, Fig. 3a
   | (?:第\s?\d+(?:\s?[-–—]\s?\d+)?\s?[页章节])                        # 第3页
 """
 _SEPARATOR = r"\s*(?:[、,，;；/]|\band\b|&)\s*"

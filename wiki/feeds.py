@@ -11,7 +11,6 @@ from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.html import escape
 
 from wiki.models import ChangeEvent
-from wiki.views.editing.changes import recent_changes
 
 FEED_SIZE = 50
 
@@ -25,7 +24,7 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return reverse("wiki:changes")
 
     def items(self) -> list[ChangeEvent]:
-        return list(recent_changes()[:FEED_SIZE])
+        return list(ChangeEvent.objects.recent()[:FEED_SIZE])
 
     def item_title(self, item: ChangeEvent) -> str:
         return f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}"

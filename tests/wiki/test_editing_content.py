@@ -428,3 +428,9 @@ def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_
         make_editor()
     after = [_query_count(editor_client, url) for url in urls]
     assert after == before
+
+
+def test_recent_changes_refuse_an_unknown_kind_with_a_message(client, db) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(reverse("wiki:changes"), {"kind": "bogus"})
+    assert response.status_code == 400
+    assert "is not a kind of change" in response.content.decode()

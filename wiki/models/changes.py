@@ -4,6 +4,15 @@ from django.conf import settings
 from django.db import models
 
 
+class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
+    def recent(self, kind: str | None = None) -> ChangeEventQuerySet:
+        """Newest first, with the user's name joined; ``kind`` narrows to one kind of object."""
+        events = self.select_related("user").only(
+            "id", "kind", "action", "object_id", "label", "url", "summary", "size_delta", "created_at", "user__username"
+        ).order_by("-created_at", "-id")
+        return events.filter(kind=kind) if kind else events
+
+
 class ChangeEvent(models.Model):
     """One entry of recent changes, written by the services for every kind of object."""
 
@@ -31,6 +40,8 @@ class ChangeEvent(models.Model):
     size_delta = models.IntegerField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = ChangeEventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -11,15 +11,11 @@ from wiki.models import ChangeEvent
 CHANGES_PAGE_SIZE = 50
 
 
-def recent_changes(kind: str | None = None):  # type: ignore[no-untyped-def]
-    """Newest first, with the user's name joined; ``kind`` narrows to one kind of object."""
-    events = ChangeEvent.objects.select_related("user").only(
-        "id", "kind", "action", "object_id", "label", "url", "summary", "size_delta", "created_at", "user__username"
-    ).order_by("-created_at", "-id")
-    return events.filter(kind=kind) if kind else events
-
-
 def changes(request: HttpRequest) -> HttpResponse:
-    kind = request.GET.get("kind") if request.GET.get("kind") in ChangeEvent.Kind.values else None
-    listing = Paginator(recent_changes(kind), CHANGES_PAGE_SIZE).get_page(request.GET.get("page"))
+    kind = request.GET.get("kind") or None
+    if kind is not None and kind not in ChangeEvent.Kind.values:
+        context = {"changes": None, "kind": None, "kinds": ChangeEvent.Kind.choices,
+                   "error": f"“{kind}” is not a kind of change; choose one from the list."}
+        return render(request, "wiki/changes.html", context, status=400)
+    listing = Paginator(ChangeEvent.objects.recent(kind), CHANGES_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "wiki/changes.html", {"changes": listing, "kind": kind, "kinds": ChangeEvent.Kind.choices})

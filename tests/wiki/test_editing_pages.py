@@ -322,3 +322,10 @@ def test_an_altered_hidden_revision_number_is_reported_not_silently_refused(edit
     assert response.status_code == 200
     assert "hidden “base_revision” value is not valid" in response.content.decode()
     assert "two</textarea>" in response.content.decode()
+
+
+def test_history_of_a_single_revision_offers_no_comparison(client, db) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="Only text.")
+    html = client.get(reverse("wiki:page-history", kwargs={"slug": page.slug})).content.decode()
+    assert "Compare selected revisions" not in html
+    assert "nothing to compare yet" in html

@@ -19,6 +19,7 @@ install: $(BIN)/.installed
 db: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_wiki
+	$(BIN)/python manage.py render_pages
 
 run: db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)

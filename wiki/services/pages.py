@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -115,7 +116,7 @@ def page_save_revision(
     _sync_links(page, result)
     _sync_claims(page, result)
     if created:
-        _refresh_pages_linking_to(page.slug)
+        pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
     ChangeEvent.objects.create(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
@@ -197,11 +198,23 @@ def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
     return ClaimSync(created=len(new_claims), kept=len(kept_claims), orphaned=orphaned)
 
 
-def _refresh_pages_linking_to(slug: str) -> None:
-    """Pages that linked to ``slug`` while it was wanted are rendered again, so their link is no longer wanted."""
-    for page in Page.objects.filter(outgoing_links__target_slug=slug).distinct():
-        result, _ = page_render(body=page.body)
-        Page.objects.filter(pk=page.pk).update(rendered_html=result.html, toc=result.toc)
+def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
+    """Renders the stored HTML of ``pages`` (all by default) again from their unchanged text; no revision is made.
+
+    Needed when what a page's HTML depends on changes without its text changing: a wanted page
+    it links to now exists, or the renderer itself changed. Returns how many pages changed.
+    """
+    changed = 0
+    for page in (pages if pages is not None else Page.objects.all()).only("id", "body", "rendered_html", "toc").iterator():
+        try:
+            result = page_preview(body=page.body)
+        except wiki_markdown.MarkdownTooComplex:
+            # Saved under looser limits: keep the HTML it was saved with rather than refuse to show it.
+            continue
+        if (result.html, result.toc) != (page.rendered_html, page.toc):
+            Page.objects.filter(pk=page.pk).update(rendered_html=result.html, toc=result.toc)
+            changed += 1
+    return changed
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from rest_framework import serializers, viewsets
 from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter, QuestionFilter
 from wiki.api.serializers.claims import ClaimSerializer, QuestionSerializer
+from wiki.api.views.writes import ServiceWriteMixin
 from wiki.models import Citation, Claim, OpenQuestion, Source
 from wiki.services.claims import CitationInput, claim_update
 from wiki.services.questions import question_create, question_update
@@ -60,7 +61,7 @@ class ClaimViewSet(viewsets.ModelViewSet):
     update=extend_schema(summary="Change an open question"),
     partial_update=extend_schema(summary="Triage or resolve an open question"),
 )
-class QuestionViewSet(viewsets.ModelViewSet):
+class QuestionViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
     """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.
     An answered question needs the claim that answers it."""
 
@@ -96,9 +97,3 @@ class QuestionViewSet(viewsets.ModelViewSet):
         except DjangoValidationError as error:
             raise from_django(error) from None
         serializer.instance = self.get_queryset().get(pk=saved.pk)
-
-    def perform_create(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, None)
-
-    def perform_update(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, serializer.instance)

@@ -19,6 +19,7 @@ from wiki.api.serializers.sources import (
     SourceSerializer,
     SourceWriteSerializer,
 )
+from wiki.api.views.writes import ServiceWriteMixin
 from wiki.models import Classification, Component, Contrast, Source
 from wiki.services.classifications import classification_save
 from wiki.services.contrasts import contrast_create
@@ -89,7 +90,7 @@ class SourceViewSet(viewsets.ModelViewSet):
     update=extend_schema(summary="Change a classification"),
     partial_update=extend_schema(summary="Change some fields of a classification"),
 )
-class ClassificationViewSet(viewsets.ModelViewSet):
+class ClassificationViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
     """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;
     a verdict that departs from it needs a rationale. Every change is kept in the classification's history."""
 
@@ -112,12 +113,6 @@ class ClassificationViewSet(viewsets.ModelViewSet):
         except DjangoValidationError as error:
             raise from_django(error) from None
         serializer.instance = self.get_queryset().get(pk=saved.pk)
-
-    def perform_create(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, None)
-
-    def perform_update(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, serializer.instance)
 
 
 @extend_schema_view(

@@ -13,7 +13,7 @@ def _edges(graph, kind: str) -> dict[tuple[str, str], dict]:  # type: ignore[no-
     return {(u, v): d for u, v, d in graph.edges(data=True) if d["type"] == kind}
 
 
-def test_skillforge_contrasts_with_starharness_on_its_axis() -> None:
+def test_skillforge_contrasts_with_starharness_on_its_axis(seed: None) -> None:
     graph = contrast_graph(["skillforge", "starharness"])
 
     contrasts = _edges(graph, "contrasts")
@@ -24,7 +24,7 @@ def test_skillforge_contrasts_with_starharness_on_its_axis() -> None:
     assert graph.nodes["source:starharness"]["mechanism"] == "harness"
 
 
-def test_contrast_of_skillforge_and_starharness_brings_in_recuris_as_shared_neighbour() -> None:
+def test_contrast_of_skillforge_and_starharness_brings_in_recuris_as_shared_neighbour(seed: None) -> None:
     graph = contrast_graph(["skillforge", "starharness"])
 
     assert "source:recuris" in graph
@@ -34,7 +34,7 @@ def test_contrast_of_skillforge_and_starharness_brings_in_recuris_as_shared_neig
     assert {"source:skillforge", "source:starharness", "source:recuris"} <= about
 
 
-def test_shepherd_has_two_components_classified_apart() -> None:
+def test_shepherd_has_two_components_classified_apart(seed: None) -> None:
     graph = local_graph("source:shepherd", depth=1)
 
     parts = {u for (u, v) in _edges(graph, "component_of") if v == "source:shepherd"}
@@ -44,14 +44,14 @@ def test_shepherd_has_two_components_classified_apart() -> None:
     assert ("component:shepherd/tree-grpo", "mechanism:policy_gradient") in _edges(graph, "classified_as")
 
 
-def test_facet_and_skillforge_differ_exactly_on_the_update_fact() -> None:
+def test_facet_and_skillforge_differ_exactly_on_the_update_fact(seed: None) -> None:
     comparison = comparison_for([SubjectRef("facet"), SubjectRef("skillforge")])
 
     rubric = {row.key for row in comparison.rows if row.group == "rubric" and row.differs}
     assert rubric == {"rl_update"}
 
 
-def test_a_work_alone_with_components_becomes_one_column_per_component() -> None:
+def test_a_work_alone_with_components_becomes_one_column_per_component(seed: None) -> None:
     comparison = comparison_for([SubjectRef("shepherd"), SubjectRef("shepherd")])
 
     assert [str(c.ref) for c in comparison.columns] == ["shepherd:supervisor-cro", "shepherd:tree-grpo"] or [
@@ -60,14 +60,14 @@ def test_a_work_alone_with_components_becomes_one_column_per_component() -> None
     assert "verdict" in comparison.differing
 
 
-def test_unknown_work_and_component_are_reported() -> None:
+def test_unknown_work_and_component_are_reported(seed: None) -> None:
     comparison = comparison_for([SubjectRef("skillforge"), SubjectRef("no-such-work"), SubjectRef("shepherd", "nope")])
 
     assert comparison.unknown == ["no-such-work", "shepherd:nope"]
     assert [c.name for c in comparison.columns] == ["SkillForge"]
 
 
-def test_citation_edges_carry_their_locator() -> None:
+def test_citation_edges_carry_their_locator(seed: None) -> None:
     graph = local_graph("source:facet", depth=1, edge_types=[EdgeType.CITES])
 
     locators = [d["label"] for (u, v), d in _edges(graph, "cites").items() if v == "source:facet"]
@@ -75,7 +75,7 @@ def test_citation_edges_carry_their_locator() -> None:
     assert not _edges(graph, "about")
 
 
-def test_page_neighbourhood_holds_its_claims_links_and_questions() -> None:
+def test_page_neighbourhood_holds_its_claims_links_and_questions(seed: None) -> None:
     graph = local_graph("page:agentic-rl", depth=1)
 
     kinds = {d["kind"] for _, d in graph.nodes(data=True)}
@@ -84,7 +84,7 @@ def test_page_neighbourhood_holds_its_claims_links_and_questions() -> None:
     assert all(graph.nodes[n]["url"] for n in graph)
 
 
-def test_two_steps_reach_further_than_one() -> None:
+def test_two_steps_reach_further_than_one(seed: None) -> None:
     one = local_graph("source:skillforge", depth=1)
     two = local_graph("source:skillforge", depth=2)
 
@@ -92,14 +92,14 @@ def test_two_steps_reach_further_than_one() -> None:
     assert "page:agentic-rl" not in one and "page:agentic-rl" in two
 
 
-def test_unknown_centre_is_refused() -> None:
+def test_unknown_centre_is_refused(seed: None) -> None:
     with pytest.raises(UnknownNode):
         local_graph("source:no-such-work")
     with pytest.raises(UnknownNode):
         local_graph("mechanism:alchemy")
 
 
-def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts() -> None:
+def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts(seed: None) -> None:
     graph, summary = map_graph()
 
     works = [n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"}]
@@ -110,7 +110,7 @@ def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts() -> No
     assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
 
 
-def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more() -> None:
+def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(seed: None) -> None:
     graph = local_graph("page:agentic-rl", depth=2)
     drawing = draw(graph)
 
@@ -125,7 +125,7 @@ def test_labels_are_cut_by_display_width_counting_cjk_twice() -> None:
     assert shorten("论文没有用环境回报更新策略而是只做监督微调", limit=10) == "论文没有用…"
 
 
-def test_dropped_questions_are_left_out_of_neighbourhoods() -> None:
+def test_dropped_questions_are_left_out_of_neighbourhoods(seed: None) -> None:
     from tests.factories import make_question
     from wiki.models import Page
 

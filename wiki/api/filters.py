@@ -54,11 +54,10 @@ class SourceFilter(django_filters.FilterSet):
 
     def filter_classified(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         # Both values must hold for one classification (Shepherd's components differ), so both are read here.
-        conditions = {k: self.form.cleaned_data.get(k) for k in ("mechanism", "verdict")}
-        conditions = {k: v for k, v in conditions.items() if v}
-        if name == "verdict" and conditions.get("mechanism"):
+        mechanism, verdict = self.form.cleaned_data.get("mechanism"), self.form.cleaned_data.get("verdict")
+        if name == "verdict" and mechanism:
             return queryset  # applied together with the mechanism
-        return queryset.filter(Exists(Classification.objects.filter(source=OuterRef("pk"), **conditions)))
+        return queryset.classified_as(mechanism=mechanism, verdict=verdict)  # type: ignore[attr-defined]
 
     def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         return queryset.filter(

@@ -9,7 +9,7 @@ from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter, QuestionFilter
 from wiki.api.serializers.claims import ClaimSerializer, QuestionSerializer
 from wiki.api.views.writes import ServiceWriteMixin
-from wiki.models import Citation, Claim, OpenQuestion, Source
+from wiki.models import Claim, OpenQuestion, Source
 from wiki.services.claims import CitationInput, claim_update
 from wiki.services.questions import question_create, question_update
 
@@ -32,16 +32,7 @@ class ClaimViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Claim]:
-        return (
-            Claim.objects.select_related("page")
-            .defer(*_PAGE_TEXT)
-            .prefetch_related(
-                Prefetch("citations", queryset=Citation.objects.select_related("source")
-                         .only("id", "claim_id", "locator", "kind", "position", "source__slug", "source__short_name")
-                         .order_by("position")),
-                Prefetch("about", queryset=Source.objects.only("id", "slug")),
-            )
-        )
+        return Claim.objects.with_citations().defer(*_PAGE_TEXT)
 
     def perform_update(self, serializer: serializers.Serializer) -> None:
         claim: Claim = serializer.instance

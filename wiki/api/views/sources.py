@@ -52,10 +52,7 @@ class SourceViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Source]:
-        return Source.objects.prefetch_related(
-            Prefetch("classifications", queryset=Classification.objects.select_related("component").order_by("component__name")),
-            Prefetch("components", queryset=Component.objects.order_by("name")),
-        )
+        return Source.objects.with_classification().prefetch_related(Prefetch("components", queryset=Component.objects.order_by("name")))
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
         return SourceWriteSerializer if self.action in ("create", "update", "partial_update") else SourceSerializer

@@ -76,13 +76,26 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(PG, 3.5, r"(?:propos|introduc|present|develop|design)\w* (?:a |an |our )?(?:(?:novel|new|simple|"
            r"principled|scalable|efficient|general) )*(?:[\w-]+ ){0,2}?(?:RL|reinforcement learning) "
            r"(?:algorithm|method|approach|objective|recipe)s?", facts=_ALGO_FACTS, algorithm="RL algorithm"),
+    # A pipeline whose SFT stage is followed by an RL stage ("SFT for cold start, and RL for
+    # generalisation", "SFT followed by RL"): the RL stage is the method.
+    *_cues(PG, 3.0, r"(?:supervised fine-?tuning|SFT)[^.;]{0,60}?(?:,|;)? (?:(?:and|then|followed by|before|"
+           r"prior to)(?: an?)?|\(\d\)) (?:[\w()-]+ ){0,2}?(?:RL|reinforcement learning)(?! (?:training )?"
+           r"(?:library|system|engine|platform|stack|infrastructure|framework)s?)(?![\w-])",
+           facts=_RL_FACTS, algorithm="RL", word=False),
+    # "we propose X, a staged training approach for stable RL training".
+    *_cues(PG, 3.0, r"(?:propos|introduc|present|develop|design)\w* [A-Z][\w-]*,? an? (?:[\w-]+ ){0,3}?"
+           r"(?:training |optimi[sz]ation )?(?:approach|method|algorithm|strategy|recipe) (?:for|to) (?:[\w-]+ ){0,4}?"
+           r"(?:RL|reinforcement learning)(?![\w-])", facts=_ALGO_FACTS, algorithm="RL algorithm", word=False),
     # "trains X via reinforcement learning", "through scaling RL": the work's own objective.
     *_cues(PG, 3.0, r"(?:train|optimi[sz]|fine-?tun|teach|incentivi[sz]|reinforc|align)\w* (?:[\w-]+ ){0,12}?"
            r"(?:with|via|using|through|by) (?:[\w-]+ ){0,2}?"
            r"(?:RL|reinforcement learning)(?![\w-])",
            facts=_RL_FACTS, algorithm="RL"),
+    # "agentic RL" trains an agent that acts on an environment or tools.
+    *_cues(PG, 2.5, r"agentic (?:RL|reinforcement learning)(?! (?:training )?(?:library|system|engine|platform|stack|"
+           r"infrastructure)s?)", facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5), (ENV, 1.0))),
     *_cues(PG, 2.5, r"(?:multi-turn|online|offline|on-policy|off-policy|hierarchical|end-to-end|"
-           r"large-scale|agentic|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
+           r"large-scale|outcome-based|asynchronous|rule-based|deep|outcome-driven) "
            # "an asynchronous RL system" is infrastructure; "a multi-turn RL framework for
            # training web agents" is still a method.
            r"(?:RL|reinforcement learning)(?! (?:training )?(?:library|system|engine|platform|stack|"
@@ -112,7 +125,7 @@ MECHANISM_CUES: list[Cue] = [
            r"(?:direct )?preference optimi[sz]ation", algorithm="DPO-family", facts=((UPDATE, 1.0),)),
     # A cold-start or warm-up SFT stage precedes the method; it is not the method.
     *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
-           r"(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
+           r"(?:(?:for|as) (?:an? )?(?:effective |initial |brief )?)?(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
            facts=((UPDATE, -0.5),), algorithm="SFT"),
     *_cues(SFT, 4.0, r"rejection[- ]sampling fine-?tuning|RFT on|behaviou?r cloning|imitation learning|"
            r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
@@ -132,6 +145,10 @@ MECHANISM_CUES: list[Cue] = [
            word=False),
     *_cues(SFT, 2.5, r"self-supervised (?:way|manner|fashion|training|learning|objective)", algorithm="SFT",
            word=False),
+    # Learning to imitate a teacher's outputs, or from annotations collected for training, is supervised.
+    *_cues(SFT, 3.0, r"learns? to imitate|imitat(?:e|es|ing) the (?:[\w-]+ ){0,2}(?:reasoning|outputs?|style|"
+           r"behaviou?r|process)|imitation (?:data|signals)|(?:explanation|thought) traces|training annotations|"
+           r"annotations (?:of|for) (?:[\w-]+ ){0,3}?(?:training|fine-?tuning)", algorithm="SFT", word=False),
     # Keeping the samples that reached the right answer is rejection sampling.
     *_cues(SFT, 2.0, r"(?:that|which) (?:ultimately |eventually )?(?:yield(?:ed)?|le[ad]d? to|reach(?:ed)?|"
            r"produc(?:e|ed)) (?:the )?correct (?:answers?|solutions?|outputs?)", algorithm="SFT", word=False),
@@ -155,7 +172,9 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(PREF, 3.5, r"(?:direct )?preference optimi[sz]ation|偏好优化", algorithm="DPO-family",
            facts=((UPDATE, 1.0),), word=False),
     *_cues(PREF, 2.5, r"preference (?:loss|objective)|(?:human-annotated|annotated|labell?ed|ranked) (?:response )?pairs|"
-           r"response pairs", word=False),
+           r"response pairs|contrastive (?:action |response |step )?pairs|preference feedback|"
+           r"(?:optimi[sz]\w*|learn\w*) (?:over |from |with )?(?:[\w\"-]+ ){0,3}?(?:general|pairwise|pair-wise) "
+           r"preferences", word=False),
     *_cues(PREF, 1.5, r"preference (?:pairs|data|dataset|learning|labels)|偏好|chosen and rejected|"
            r"pairwise preferences?|Bradley-Terry|preferred (?:and|over) (?:dis)?preferred", word=False),
     *_cues(PREF, 0.7, r"preferences?"),
@@ -165,7 +184,10 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(SEARCH, 3.5, r"tree[- ]search|树搜索|推理时搜索|测试时搜索|best[- ]of[- ]N|beam search|束搜索|"
            r"A\* search|tree[- ]of[- ]thoughts?|search over (?:the )?(?:tree|space) of|"
            r"(?:inference|test)[- ]time (?:search|compute|scaling)|(?:scaling|extra|more) inference compute|"
-           r"search(?:es|ing)? over (?:candidate|possible|multiple|the space)", algorithm="search", word=False),
+           r"search(?:es|ing)? over (?:candidate|possible|multiple|the space)|(?:at (?:test|inference) time,? )(?:we )?"
+           r"(?:generate|sample|draw)s? (?:many|multiple|several|N|\d+) (?:candidate )?(?:solutions|responses|answers|"
+           r"completions|outputs)|(?:ranked|scored|rated) highest by (?:the |a )?(?:verifier|reward model|critic)",
+           algorithm="search", word=False),
     *_cues(SEARCH, 2.0, r"lookahead|look-ahead|backtrack(?:s|ing)?|self-consistency|majority vot(?:e|ing)|"
            r"rerank(?:s|ing|er)?|value-guided|guided search|search algorithms?|"
            r"explor(?:e|es|ing) (?:multiple|different|alternative) (?:reasoning )?(?:paths|branches)|"
@@ -189,6 +211,7 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(HARNESS, 3.0, r"(?:framework|platform|library|toolkit|SDK)s? (?:that|which) (?:allows?|lets?|enables?|helps?) "
            r"(?:developers|users|you|programmers|builders) (?:to )?(?:build|develop|create|compose|program) "
            r"(?:[\w-]+ ){0,3}?(?:applications|apps|agents|assistants|workflows|chatbots)", word=False),
+    *_cues(HARNESS, 1.5, r"agentic systems?|agent(?:ic)? system designs?", word=False),
     *_cues(HARNESS, 2.5, r"agent-computer interfaces?|interfaces? (?:designed )?for (?:LM |LLM |language model )?"
            r"agents", word=False),
     *_cues(HARNESS, 1.5, r"retrieval[- ]augmented generation|RAG|(?:tool-)?augmented (?:large )?language models?",
@@ -236,7 +259,7 @@ MECHANISM_CUES: list[Cue] = [
            r"(?:on|across|over) (?:[\w-]+ ){0,5}?(?:benchmarks?|datasets?)", word=False),
     # A proposed "<Name>-Bench", "<Name>Gym", "<Name>Arena" is a benchmark or environment.
     *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
-           r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?: [A-Z][\w-]*)?", word=False, cs=True),
+           r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?![\w-])(?<!-RL)(?: [A-Z][\w-]*)?", word=False, cs=True),
     *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
     *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|(?:supports?|used for|usable for|designed to support) (?:both )?"
            r"evaluation and (?:[\w-]+ )?training|"
@@ -255,12 +278,16 @@ MECHANISM_CUES: list[Cue] = [
            r"(?:RL|reinforcement learning)|RL (?:backends?|trainers?)|(?:specifically |specially )?(?:designed|built|"
            r"tailored) for (?:scalable |efficient |large-scale |distributed )?(?:training|post-training|fine-tuning)",
            word=False),
+    *_cues(INFRA, 4.0, r"(?:toolkit|library)s? for (?:efficient |scalable )?(?:model |LLM )?(?:alignment|post-training|RLHF)|"
+           r"(?:framework|platform|system|library|toolkit)s? (?:that|which) (?:enables?|supports?|allows?|facilitates?) "
+           r"(?:[\w()-]+ ){0,3}?(?:RL|reinforcement learning)[\w()-]*[- ]based training", word=False),
     # A README that lets "you" train is a training tool.
     *_cues(INFRA, 2.5, r"(?:lets|allows|enables|helps) you (?:to )?(?:train|fine-tune|post-train|scale)|"
            r"you can (?:easily )?(?:train|fine-tune|post-train)", word=False),
     *_cues(INFRA, 4.0, r"(?:supports?|supporting|trainers? for|backends? for|implementations? of|(?:various|multiple|several|"
-           r"different|popular|a (?:suite|range|variety|collection|family) of) (?:RL |RLHF )?algorithms,? (?:including|such as|like))\s+[^.;。；]{0,80}?"
-           r"(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)(?![\w-])(?:[\w ,+-]{0,60}(?:(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)"
+           r"different|popular|a (?:suite|range|variety|collection|family) of) (?:RL |RLHF )?algorithms,? (?:including|such as|like)|"
+           r"implementations? for (?:[\w-]+ ){0,5}?(?:such as|including|like):?)\s+[^.;。；]{0,80}?"
+           r"(?-i:PPO|GRPO|DPO|REINFORCE|RLOO|RLHF)(?![\w-])(?:[\w ,+()-]{0,60}(?:(?-i:PPO|GRPO|DPO|REINFORCE|RLOO)"
            r"(?![\w-])|variants))?",
            word=False),
     *_cues(INFRA, 3.0, r"(?:full-stack |open-source |modular |scalable )?(?:library|toolkit)", word=False),
@@ -268,8 +295,12 @@ MECHANISM_CUES: list[Cue] = [
            r"generation) workers?|(?:tensor|pipeline|sequence) parallelism", word=False),
     *_cues(INFRA, 2.5, r"rollout inference|inference engine|serving|throughput|分布式|distributed|"
            r"KV(?: cache)?|pause/resume|colocat(?:e|ed|ion)|hybrid engine|Ray|vLLM|SGLang|Megatron|"
-           r"FSDP|DeepSpeed|(?:training|rollout|generation|end-to-end|throughput) speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) (?:\w+ ){0,2}"
-           r"(?:generation|rollouts?) (?:and|from) (?:\w+ )?training", word=False),
+           r"FSDP|DeepSpeed|(?:training|rollout|generation|end-to-end|throughput) speedups?|GPU utili[sz]ation|decoupl(?:e|es|ed|ing) "
+           r"(?:between )?(?:\w+ ){0,2}(?:generation|rollouts?|execution) (?:and|from) (?:\w+ )?training|"
+           r"(?:training|trainer)-(?:agent|rollout|inference) disaggregation|disaggregat(?:ed|ion)", word=False),
+    # "open-source models / agents / alternatives" describes the models, not a training stack.
+    *_cues(None, 0, r"open-source (?:[\w-]+ ){0,2}?(?:LLMs?|models?|agents?|alternatives?|weights|counterparts)",
+           word=False),
     *_cues(INFRA, 1.0, r"framework|system|open-source[d]?|scalab(?:le|ility)|modular|"
            r"asynchronous|GPUs?|系统", word=False),
 ]

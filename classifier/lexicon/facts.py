@@ -7,6 +7,8 @@ from classifier.lexicon.cue import ENV, REWARD, STEP, UPDATE, Cue, _cues
 
 FACT_CUES: list[Cue] = [
     # --- facts without a mechanism -----------------------------------
+    # Tools for analysis or data work are not tools an agent acts with.
+    *_cues(None, 0, r"(?:analysis|evaluation|visuali[sz]ation|annotation|curation|data) tools?", word=False),
     *_cues(None, 0, r"(?:a |its |one )?single (?:final )?(?:answer|response|output|generation|completion|patch)|"
            r"in (?:a single|one) (?:response|shot|pass)", facts=((STEP, -2.0), (ENV, -1.0)), word=False),
     *_cues(None, 0, r"(?:two-player|zero-sum|constant-sum|general-sum|minimax) games?|game[- ]theor\w*",
@@ -35,7 +37,7 @@ FACT_CUES: list[Cue] = [
     *_cues(None, 0, r"(?:web|browser|GUI(?![a-z])|computer|mobile|phone|android|desktop|OS|terminal|coding|"
            r"software|search|research|embodied|tool-use|tool-using|LLM|language|autonomous|"
            r"interactive) agents?|computer[- ]use|CUA(?![a-z])|GUIs?(?![a-z])|浏览器|网页|终端|可执行|代码 ?Agent|"
-           r"agent(?:ic)? tasks|decision-making tasks|interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
+           r"agent(?:ic)? tasks|decision-making tasks|information[- ]seeking|deep research|interactive environments?|websites?|web (?:pages|navigation|browsing|tasks|environments?)|"
            r"operating systems?|sandbox(?:ed|es)?|沙箱|real (?:execution|environments?)|真实执行|"
            r"真实环境|执行闭环|execution feedback|code (?:execution|interpreter)|interpreter|executor|"
            r"execut(?:e|es|ed|ing) (?:the )?(?:code|programs|commands|actions|tools)",

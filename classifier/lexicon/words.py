@@ -12,7 +12,8 @@ NEGATION = re.compile(
     r"(?i:(?<![A-Za-z])(?:not(?! only| just)|no(?! longer| more than)|never|without|rather than|"
     r"instead of|as opposed to|unlike|in contrast (?:to|with)|contrary to|neither|nor|lacks?|lacking|cannot|can't|doesn't|don't|isn't|"
     r"aren't|won't|even if|even though|bypass(?:es|ing)?|eliminat(?:e|es|ing) the need (?:for|of)|"
-    r"(?:need|needs) no|free of|absent)(?![A-Za-z])))"
+    r"(?:need|needs) no|free of|absent|avoid(?:s|ing)? (?:the )?(?:constraints?|limitations?|need|reliance|dependence) "
+    r"(?:of|on|for))(?![A-Za-z])))"
     r"|(?P<after>(?i:-free(?![A-Za-z])|保持冻结|remains? frozen|are (?:kept )?frozen))"
     # Comparisons and objects of evaluation: what follows is a baseline or
     # the thing measured, not the work's own method ("outperforms PPO",

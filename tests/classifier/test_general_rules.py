@@ -473,3 +473,86 @@ def test_a_framework_that_lets_developers_build_agent_applications_is_a_harness(
     s = classify("Parley is an open-source framework that allows developers to build LLM applications from "
                  "several conversing agents, mixing models, people and tools in configurable patterns.")
     assert s.mechanism is Mechanism.HARNESS
+
+
+def test_agentic_rl_implies_an_acting_agent() -> None:
+    s = classify("We build a post-training recipe for hard lookup questions: synthetic puzzles, a short warm-up, "
+                 "and an efficient agentic RL algorithm that lifts accuracy on complex information-seeking tasks.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert _fact("An efficient agentic RL algorithm improves the model.", Fact.INTERACTIVE_ENV) is FactValue.TRUE
+
+
+def test_a_name_ending_in_rl_is_not_a_gym() -> None:
+    s = classify("We introduce HarborGym-RL, a modular framework that trains language agents from scratch with "
+                 "multi-turn reinforcement learning across many interactive environments, and we propose "
+                 "StagedHorizon, a staged training approach for stable long-horizon RL.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_sft_for_cold_start_then_rl_is_an_rl_method() -> None:
+    s = classify("Our browsing agent is built in four stages: data construction, trajectory sampling, supervised "
+                 "fine-tuning for an effective cold start, and reinforcement learning for better generalisation; "
+                 "it calls web search tools over many turns.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+    assert s.verdict is Verdict.STRICT
+
+
+def test_avoiding_the_constraints_of_sft_negates_it() -> None:
+    s = classify("We stabilise multi-turn RL with a code interpreter tool by dropping void turns from the policy "
+                 "update; by avoiding the constraints of supervised fine-tuning, the model finds new patterns.")
+    assert s.mechanism is Mechanism.POLICY_GRADIENT
+
+
+def test_contrastive_action_pairs_are_preference_data() -> None:
+    s = classify("Monte Carlo rollouts estimate step-level rewards for the agent in interactive shopping and "
+                 "household environments; comparing its actions with the expert's step yields contrastive action "
+                 "pairs that train the agent over multi-step trajectories.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+    assert s.verdict is Verdict.STRICT
+
+
+def test_optimising_general_preferences_from_feedback_is_preference_optimisation() -> None:
+    s = classify("We post-train chat models with preference feedback from a strong oracle, optimizing over "
+                 "pair-wise or general preferences with a regression objective instead of a point-wise reward.")
+    assert s.mechanism is Mechanism.PREFERENCE_OPTIMIZATION
+
+
+def test_reranking_many_candidates_with_a_verifier_is_test_time_search() -> None:
+    s = classify("We collect a dataset of school maths problems and train verifiers to judge answers. At test "
+                 "time, we generate many candidate solutions and keep the one ranked highest by the verifier.")
+    assert s.mechanism is Mechanism.INFERENCE_TIME_SEARCH
+
+
+def test_learning_to_imitate_a_teachers_explanations_is_distillation() -> None:
+    s = classify("Our 13B model learns to imitate the reasoning process of a larger model, learning from its "
+                 "explanation traces and step-by-step thoughts; it nears the larger model on a hard benchmark.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION
+
+
+def test_agentic_systems_designed_in_code_are_a_harness() -> None:
+    s = classify("We search over agentic systems written in code: a meta agent programs new agentic systems "
+                 "from an archive, mixing prompts, tool use and workflows, and they transfer across domains.")
+    assert s.mechanism is Mechanism.HARNESS
+
+
+def test_a_toolkit_with_implementations_of_alignment_algorithms_is_infrastructure() -> None:
+    s = classify("We create Aligna, a toolkit for model alignment that scales to a thousand GPUs, with optimized "
+                 "implementations for paradigms such as: Reinforcement Learning from Human Feedback (RLHF), "
+                 "Direct Preference Optimization (DPO) and rejection sampling.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+def test_a_framework_enabling_rl_based_training_of_any_agent_is_infrastructure() -> None:
+    s = classify("We present Bolt, a flexible framework that enables RL-based training of LLMs for any agent; it "
+                 "decouples agent execution from training and adds a hierarchical RL algorithm for credit "
+                 "assignment, with a training-agent disaggregation architecture.")
+    assert s.mechanism is Mechanism.INFRASTRUCTURE
+
+
+def test_analysis_tools_and_open_source_models_are_not_environment_or_infrastructure_cues() -> None:
+    assert _fact("We release the code, models and analysis tools.", Fact.INTERACTIVE_ENV) is FactValue.UNKNOWN
+    s = classify("We train open-source LLM agents on annotated subgoals: large-scale training annotations teach a "
+                 "planning module and a grounding module; the agents beat larger open-source agents.")
+    assert s.mechanism is Mechanism.SFT_DISTILLATION

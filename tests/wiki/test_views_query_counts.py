@@ -99,7 +99,7 @@ def _assert_grown() -> None:
 
 
 @pytest.mark.parametrize("login", [False, True], ids=["anonymous", "editor"])
-def test_every_reader_view_runs_as_many_queries_on_ten_times_the_data(client, editor, login: bool) -> None:  # type: ignore[no-untyped-def]
+def test_every_reader_view_runs_as_many_queries_on_ten_times_the_data(client, editor, seed: None, login: bool) -> None:  # type: ignore[no-untyped-def]
     if login:
         client.force_login(editor)
     small = _query_counts(client)

@@ -1,4 +1,8 @@
-"""The classifier's suggestion for a work, from its abstract and the claims about it."""
+"""The classifier's suggestion for a work, from its abstract, the editors' notes and the claims about it.
+
+Every place that shows a suggestion (the source page, the consistency report, the classification
+form) goes through ``suggestion_for``, so they all read the same text and give the same answer.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from classifier import Span, Suggestion, classify
-from wiki.models import Citation, Claim, Classification, Source
-
-
-def subject_name(source: Source, component_name: str | None) -> str:
-    return f"{source.short_name} {component_name}" if component_name else source.short_name
+from wiki.models import Citation, Claim, Classification, Component, Source
 
 
 def texts_about(source_ids: Iterable[int]) -> dict[int, list[str]]:
@@ -62,23 +62,37 @@ class SuggestionView:
         return highlight(self.text, self.suggestion.evidence)
 
 
-def suggest(*, source: Source, component_name: str | None, claim_texts: list[str]) -> tuple[str, Suggestion]:
-    text = "\n".join(part for part in [source.abstract, *claim_texts] if part)
-    return text, classify(text, subject=subject_name(source, component_name))
+def suggestion_text(source: Source, claim_texts: Sequence[str]) -> str:
+    """What the classifier reads about ``source``: its abstract, the editors' notes, then the claims."""
+    return "\n".join(part for part in [source.abstract, source.notes, *claim_texts] if part.strip())
 
 
-def compare(classification: Classification | None, *, source: Source, claim_texts: list[str]) -> SuggestionView:
-    component_name = classification.component.name if classification and classification.component_id else None
-    text, suggestion = suggest(source=source, component_name=component_name, claim_texts=claim_texts)
+def suggestion_for(
+    source: Source,
+    component: Component | None = None,
+    *,
+    classification: Classification | None = None,
+    claim_texts: Sequence[str] | None = None,
+) -> SuggestionView:
+    """The suggestion for ``source`` (or one of its components), beside ``classification`` when given.
+
+    ``claim_texts`` saves the three queries of ``texts_about`` when the caller has read them in bulk.
+    """
+    if classification is not None:
+        component = classification.component
+    if claim_texts is None:
+        claim_texts = texts_about([source.pk]).get(source.pk, [])
+    # The unsaved Classification lends its wording, so the subject reads the same everywhere.
+    subject = (classification or Classification(source=source, component=component)).subject_name
+    text = suggestion_text(source, claim_texts)
+    suggestion = classify(text, subject=subject)
     differences: list[str] = []
     if classification is not None and text:
         if classification.mechanism != suggestion.mechanism.value:
             differences.append("mechanism")
         if classification.verdict != suggestion.verdict.value:
             differences.append("verdict")
-    return SuggestionView(
-        subject=subject_name(source, component_name), text=text, suggestion=suggestion, disagrees_on=tuple(differences)
-    )
+    return SuggestionView(subject=subject, text=text, suggestion=suggestion, disagrees_on=tuple(differences))
 
 
 def highlight(text: str, spans: Sequence[Span]) -> SafeString:
@@ -100,5 +114,5 @@ def suggestions_for_source(source: Source, classifications: Sequence[Classificat
     """One suggestion beside each classification of ``source`` (or one alone when it has none)."""
     texts = texts_about([source.pk]).get(source.pk, [])
     if not classifications:
-        return [compare(None, source=source, claim_texts=texts)]
-    return [compare(classification, source=source, claim_texts=texts) for classification in classifications]
+        return [suggestion_for(source, claim_texts=texts)]
+    return [suggestion_for(source, classification=c, claim_texts=texts) for c in classifications]

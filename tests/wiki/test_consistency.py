@@ -16,7 +16,9 @@ def _subjects(findings) -> set[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_seed_report_finds_the_real_inconsistencies(seed: None) -> None:
     report = consistency_report()
-    assert report.verdict_disagrees == []
+    # The editors' notes are read too: FlashREINFORCE's notes deny GUI results ("no OSWorld"), and
+    # Shepherd's describe the strict worker policy beside its supervisor component.
+    assert _subjects(report.verdict_disagrees) == {"FlashREINFORCE", "Shepherd supervisor and CRO"}
     assert report.no_evidence == []
     assert _subjects(report.rl_name_not_rl) == {"prime-rl", "RLinf", "Agent RL Environment"}
     without_locator = Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
@@ -30,9 +32,8 @@ def test_editor_verdict_that_contradicts_the_claims_is_reported(seed: None) -> N
     facet = Classification.objects.get(source__slug="facet")
     facet.verdict = "strict"
     facet.save()
-    findings = consistency_report().verdict_disagrees
-    assert [f.subject for f in findings] == ["FACET"]
-    assert "editor: Strict Agentic RL; suggested: Not strict" in findings[0].detail
+    findings = {f.subject: f.detail for f in consistency_report().verdict_disagrees}
+    assert "editor: Strict Agentic RL; suggested: Not strict" in findings["FACET"]
 
 
 @pytest.mark.django_db
@@ -121,3 +122,31 @@ def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client, seed: Non
     suggestion = html.split('class="card suggestion')[1].split("</aside>")[0]
     assert "No suggestion" in suggestion
     assert "badge" not in suggestion
+
+
+NOTES_ONLY = "We train a web agent with PPO from the task success reward over multi-step browser rollouts."
+
+
+@pytest.mark.django_db
+def test_source_page_report_and_form_read_the_notes_alike(client, editor, seed: None) -> None:  # type: ignore[no-untyped-def]
+    source = make_source(slug="noted", short_name="Noted", abstract="", notes=NOTES_ONLY)
+    classification = make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
+    page = client.get(reverse("wiki:source-detail", kwargs={"slug": "noted"})).content.decode()
+    assert "PPO" in page.split('class="card suggestion')[1].split("</aside>")[0]
+    reported = {finding.subject for finding in consistency_report().verdict_disagrees}
+    assert "Noted" in reported
+    client.force_login(editor)
+    card = client.get(reverse("wiki:classification-edit", kwargs={"pk": classification.pk})).context["card"]
+    assert card.values["verdict"] != "not_strict"
+
+
+@pytest.mark.django_db
+def test_unclassified_source_page_reads_the_claims_once(client, seed: None, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from wiki import suggestions
+
+    calls = []
+    real = suggestions.texts_about
+    monkeypatch.setattr(suggestions, "texts_about", lambda ids: calls.append(ids) or real(ids))
+    make_source(slug="lonely", short_name="Lonely", abstract=NOTES_ONLY)
+    client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"}))
+    assert len(calls) == 1

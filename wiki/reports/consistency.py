@@ -10,7 +10,7 @@ from django.utils.text import Truncator
 from classifier import Mechanism
 from wiki.models import Citation, CitationKind, Classification
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.suggestions import compare, texts_about
+from wiki.suggestions import suggestion_for, texts_about
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
 RL_IN_NAME = re.compile(r"(?:^|[^A-Za-z])RL(?:[^a-z]|$)|(?:^|[^A-Za-z])RL[a-z]|-rl\b|\brl-", re.IGNORECASE)
@@ -60,7 +60,7 @@ def consistency_report() -> ConsistencyReport:
     for classification in classifications:
         source = classification.source
         url = source.get_absolute_url()
-        view = compare(classification, source=source, claim_texts=texts.get(source.pk, []))
+        view = suggestion_for(source, classification=classification, claim_texts=texts.get(source.pk, []))
         if view.text and "verdict" in view.disagrees_on:
             report.verdict_disagrees.append(
                 Finding(

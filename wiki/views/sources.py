@@ -22,13 +22,14 @@ def source_list(request: HttpRequest) -> HttpResponse:
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(Source, slug=slug)
     classifications = list(Classification.objects.for_cards().filter(source=source))
+    suggestions = suggestions_for_source(source, classifications)
     return render(
         request,
         "wiki/source_detail.html",
         {
             "source": source,
-            "cards": zip(classifications, suggestions_for_source(source, classifications)),
-            "unclassified_suggestion": None if classifications else suggestions_for_source(source, [])[0],
+            "cards": zip(classifications, suggestions),
+            "unclassified_suggestion": None if classifications else suggestions[0],
             "claims": Claim.objects.citing(source.pk),
             "contrasts": Contrast.objects.with_related().involving([source.pk]),
             "questions": OpenQuestion.objects.queue().filter(sources=source),

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from classifier import Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
-from wiki.suggestions import highlight, suggest, texts_about
+from wiki.suggestions import suggestion_for
 
 
 @dataclass(frozen=True)
@@ -31,18 +31,17 @@ class SuggestionCard:
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:
     """The suggestion from the source's abstract, notes and the claims about it, or ``None`` without any text."""
-    notes = [source.notes] if source.notes.strip() else []
-    claim_texts = notes + texts_about([source.pk]).get(source.pk, [])
-    text, suggestion = suggest(source=source, component_name=component.name if component else None, claim_texts=claim_texts)
-    if not text.strip():
+    view = suggestion_for(source, component)
+    if not view.text:
         return None
+    suggestion = view.suggestion
     values: dict[str, Any] = {
         "mechanism": suggestion.mechanism.value,
         "verdict": suggestion.verdict.value,
         "algorithm": suggestion.algorithm or "",
         "updated": suggestion.updated or "",
-        "narrow": bool(getattr(suggestion, "narrow", False)),
+        "narrow": suggestion.narrow,
     }
     for fact in Fact:
         values[fact.value] = suggestion.fact(fact).value.value == "true"
-    return SuggestionCard(suggestion=suggestion, highlighted=highlight(text, suggestion.evidence), values=values)
+    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import getpass
-import os
 import sys
 from typing import Any
 
@@ -12,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from config.env import env_str
 from wiki.roles import ensure_editor_group
 
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
                 User.username_validator(username)
             except ValidationError as error:
                 raise CommandError(f"“{username}”: {' '.join(error.messages)}") from error
-        password = options["password"] or os.environ.get("EDITOR_PASSWORD") or None
+        password = options["password"] or env_str("EDITOR_PASSWORD") or None
         if password is None and existing is None:
             password = self._prompt()
         if password is not None:

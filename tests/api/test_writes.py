@@ -21,11 +21,26 @@ def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(seed: N
     assert [g.kind for g in search("稠密奖励").groups] == ["page", "claim"]
 
 
-def test_creating_a_page_with_a_taken_slug_is_400(seed: None, editor_api: APIClient) -> None:
+def test_creating_a_page_with_a_taken_slug_is_409_with_both_versions(seed: None, editor_api: APIClient) -> None:
+    theirs = Page.objects.get(slug="agentic-rl")
+
     response = editor_api.post("/api/v1/pages/", {**NEW_PAGE, "slug": "agentic-rl"}, format="json")
 
-    assert response.status_code == 400
-    assert response.json()["errors"] == {"slug": ["A page with this slug exists; edit it instead."]}
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "edit_conflict"
+    assert body["yours"]["body"] == NEW_PAGE["body"] and body["theirs"]["body"] == theirs.body
+    assert Page.objects.get(slug="agentic-rl").body == theirs.body
+
+
+def test_creating_a_page_whose_title_makes_a_taken_slug_adds_no_revision(seed: None, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
+
+    # No slug sent: the one made from the title is taken, as when two clients create the same page at once.
+    response = editor_api.post("/api/v1/pages/", {"title": "Reward Shaping", "body": "Mine."}, format="json")
+
+    assert response.status_code == 409
+    assert list(Revision.objects.filter(page__slug="reward-shaping").values_list("number", flat=True)) == [1]
 
 
 def test_editing_a_page_from_the_current_revision_saves_a_new_one(seed: None, editor_api: APIClient) -> None:

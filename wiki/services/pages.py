@@ -27,6 +27,13 @@ class EditConflict(Exception):
         self.current = current
 
 
+class UnknownBaseRevision(EditConflict):
+    """The editor's base revision is later than the page's latest: a client mistake rather than someone's later save.
+
+    A subclass, so that callers which only know :class:`EditConflict` still refuse the save.
+    """
+
+
 @dataclass(frozen=True)
 class ClaimSync:
     created: int
@@ -87,6 +94,8 @@ def page_save_revision(
         page = Page.objects.select_for_update().filter(slug=slug).first()
     created = page is None
     latest = None if page is None else page.revisions.order_by("-number").first()
+    if latest is not None and base_revision is not None and base_revision > latest.number:
+        raise UnknownBaseRevision(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
     if latest is not None and base_revision is not None and base_revision != latest.number:
         raise EditConflict(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
     if page is None:

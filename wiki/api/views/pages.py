@@ -22,10 +22,10 @@ from wiki.api.serializers.pages import (
 )
 from wiki.markdown import MarkdownTooComplex
 from wiki.models import Page, Revision, WikiLink
-from wiki.services.pages import EditConflict, page_save_revision
+from wiki.services.pages import EditConflict, UnknownBaseRevision, page_save_revision
 
 _WRITE_RESPONSES = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision."),
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (or, on create, created it)."),
 }
 
 
@@ -33,7 +33,7 @@ _WRITE_RESPONSES = {
     list=extend_schema(summary="List pages"),
     retrieve=extend_schema(summary="A page with its rendered HTML and backlinks"),
     create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
-                         responses={201: PageDetailSerializer}),
+                         responses={201: PageDetailSerializer, **_WRITE_RESPONSES}),
     update=extend_schema(summary="Save a new revision", request=PageWriteSerializer,
                          responses={200: PageDetailSerializer, **_WRITE_RESPONSES}),
     partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
@@ -62,22 +62,12 @@ class PageViewSet(viewsets.ModelViewSet):
             return PageWriteSerializer
         return PageDetailSerializer
 
-    def _save(self, request: Request, *, page: Page | None, partial: bool) -> Page:
+    def _save_revision(self, request: Request, *, page: Page | None, partial: bool) -> Page:
         serializer = PageWriteSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        if page is None:
-            slug = data.get("slug") or ""
-            if slug and Page.objects.filter(slug=slug).exists():
-                raise _validation("slug", "A page with this slug exists; edit it instead.", "unique")
-        else:
-            slug = page.slug
         if page is not None and data.get("base_revision") is None:
             raise _validation("base_revision", "Send the revision number you started from (the page's `revision`).", "required")
-        if page is not None and data["base_revision"] > page.current_revision:  # type: ignore[attr-defined]
-            # A number the page never reached is a client mistake, not a conflict with someone's later save.
-            raise _validation("base_revision", f"The page has no revision {data['base_revision']}; its latest is "
-                              f"{page.current_revision}.", "invalid")  # type: ignore[attr-defined]
 
         def value(name: str) -> str:
             return data[name] if name in data else (getattr(page, name) if page is not None else "")
@@ -85,9 +75,14 @@ class PageViewSet(viewsets.ModelViewSet):
         content = {name: value(name) for name in ("title", "summary", "body")}
         try:
             revision = page_save_revision(
-                slug=slug, user=request.user, comment=data.get("comment", ""),
-                base_revision=data.get("base_revision") if page else None, **content,
+                slug=page.slug if page is not None else data.get("slug") or "", user=request.user,
+                comment=data.get("comment", ""),
+                # Creating says "from nothing": a page someone created meanwhile is then a conflict, not revision 2.
+                base_revision=data["base_revision"] if page is not None else 0, **content,
             )
+        except UnknownBaseRevision as error:
+            raise _validation("base_revision", f"The page has no revision {error.base_number}; its latest is "
+                              f"{error.current.number}.", "invalid") from None
         except EditConflict as conflict:
             theirs = conflict.current
             raise Conflict(
@@ -105,11 +100,11 @@ class PageViewSet(viewsets.ModelViewSet):
         return self.get_queryset().get(pk=revision.page_id)
 
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
-        page = self._save(request, page=None, partial=False)
+        page = self._save_revision(request, page=None, partial=False)
         return Response(PageDetailSerializer(page).data, status=status.HTTP_201_CREATED)
 
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
-        page = self._save(request, page=self.get_object(), partial=bool(kwargs.get("partial")))
+        page = self._save_revision(request, page=self.get_object(), partial=bool(kwargs.get("partial")))
         return Response(PageDetailSerializer(page).data)
 
     @extend_schema(summary="Revisions of a page, newest first", responses=RevisionSerializer(many=True), filters=False)

@@ -1,11 +1,13 @@
 from django.apps import AppConfig
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models.signals import post_migrate
 
 
-def _create_editor_group(sender: AppConfig, **kwargs: object) -> None:
+def _create_editor_group(sender: AppConfig, *, using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
     from wiki.roles import ensure_editor_group
 
-    ensure_editor_group()
+    # migrate --database=other must fill that database, not the default one.
+    ensure_editor_group(using=using)
 
 
 class WikiConfig(AppConfig):

@@ -1,13 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from wiki.roles import is_editor
+from wiki.services.tokens import api_token_rotate
 
 
 @login_required
@@ -17,9 +17,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if not is_editor(request.user):
         raise PermissionDenied("Only editors have API tokens.")
     if request.method == "POST":
-        with transaction.atomic():
-            Token.objects.filter(user=request.user).delete()
-            Token.objects.create(user=request.user)
+        api_token_rotate(user=request.user)  # type: ignore[arg-type]
         messages.success(request, "A new token was made; the old one no longer works.")
         return redirect("wiki:api-token")
     token, _ = Token.objects.get_or_create(user=request.user)

@@ -1,0 +1,14 @@
+"""Editors' API tokens."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+
+@transaction.atomic
+def api_token_rotate(*, user: AbstractBaseUser) -> Token:
+    """A new token for ``user``; the old one stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)

@@ -23,9 +23,18 @@ def check_not_stale(obj: models.Model, *, loaded_at: datetime | None) -> None:
         raise StaleEdit(obj)
 
 
-def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,
-                  summary: str = "", size_delta: int | None = None) -> ChangeEvent:
-    return ChangeEvent.objects.create(
+def change_event(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,
+                 summary: str = "", size_delta: int | None = None) -> ChangeEvent:
+    """An unsaved entry, for a service that records many changes at once with ``bulk_create``."""
+    return ChangeEvent(
         kind=kind, action=action, object_id=obj.pk, label=label[:300], url=url[:500], summary=summary[:500],
         size_delta=size_delta, user=user if getattr(user, "pk", None) else None,
     )
+
+
+def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,
+                  summary: str = "", size_delta: int | None = None) -> ChangeEvent:
+    event = change_event(kind=kind, action=action, obj=obj, label=label, url=url, user=user, summary=summary,
+                         size_delta=size_delta)
+    event.save()
+    return event

@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from wiki.identifiers import normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.search.index import search_reindex_sources
+from wiki.services.changes import change_event
 
 
 def sources_lock_creation() -> None:
@@ -18,12 +19,30 @@ def sources_lock_creation() -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.source.create'))")
 
 
+def _slug_base(name: str) -> str:
+    return slugify(name.replace(".", "-"))[:100] or "source"
+
+
+def taken_source_slugs(names: Iterable[str]) -> set[str]:
+    """The existing slugs that new sources named ``names`` could clash with, in one query."""
+    bases = {_slug_base(name) for name in names}
+    if not bases:
+        return set()
+    # slugify leaves only [a-z0-9_-], none of them special in a PostgreSQL regular expression outside brackets.
+    pattern = rf"^({'|'.join(sorted(bases))})(-[0-9]+)?$"
+    return set(Source.objects.filter(slug__regex=pattern).values_list("slug", flat=True))
+
+
 def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
-    """A slug for a new source from its short name: ``MiMo-V2.6`` → ``mimo-v2-6``, made unique."""
-    base = slugify(name.replace(".", "-"))[:100] or "source"
-    taken = taken if taken is not None else set()
+    """A slug for a new source from its short name: ``MiMo-V2.6`` → ``mimo-v2-6``, made unique.
+
+    ``taken`` (from :func:`taken_source_slugs`, grown with each slug handed out) saves the query
+    when naming many sources at once.
+    """
+    base = _slug_base(name)
+    taken = taken if taken is not None else taken_source_slugs([name])
     candidate, n = base, 2
-    while candidate in taken or Source.objects.filter(slug=candidate).exists():
+    while candidate in taken:
         candidate, n = f"{base}-{n}", n + 1
     taken.add(candidate)
     return candidate
@@ -64,28 +83,26 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = No
         sources_lock_creation()
         matched = sources_by_title(titles)
     created: list[Source] = []
-    taken: set[str] = set()
-    for title in titles:
+    missing = [title for title in titles if title not in matched]
+    taken = taken_source_slugs(short_name_from_title(title) for title in missing)
+    for title in missing:
         if title in matched:
             continue
         short = short_name_from_title(title)
-        source = Source.objects.create(
-            slug=unique_source_slug(short, taken=taken), short_name=short, title=title, kind=SourceKind.PAPER
-        )
-        ChangeEvent.objects.create(
-            kind=ChangeEvent.Kind.SOURCE,
-            action=ChangeEvent.Action.CREATED,
-            object_id=source.pk,
-            label=source.short_name,
-            url=source.get_absolute_url(),
-            summary="created from a citation",
-            user=user if getattr(user, "pk", None) else None,
-        )
+        source = Source(slug=unique_source_slug(short, taken=taken), short_name=short, title=title, kind=SourceKind.PAPER)
+        # bulk_create skips save(), which derives the normalised title.
+        source.normalized_title = normalize_title(title)
         matched[title] = source
         # the same normalised title may be cited twice in different forms
-        for other in titles:
+        for other in missing:
             if other not in matched and normalize_title(other) == source.normalized_title:
                 matched[other] = source
         created.append(source)
+    Source.objects.bulk_create(created)
+    ChangeEvent.objects.bulk_create(
+        change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.CREATED, obj=source, label=source.short_name,
+                     url=source.get_absolute_url(), summary="created from a citation", user=user)
+        for source in created
+    )
     search_reindex_sources([source.pk for source in created])
     return matched, created

@@ -263,3 +263,18 @@ def test_a_citation_too_long_for_a_source_or_locator_is_a_reported_problem_not_a
         assert not Citation.objects.filter(claim__page=page).exists()
         assert any("longer than" in problem.message for problem in page_preview(body=body).problems)
     assert Source.objects.count() == sources_before
+
+
+def _queries_to_create_page_linked_from(n: int, slug: str) -> int:
+    from django.test.utils import CaptureQueriesContext
+
+    for i in range(n):
+        make_page(slug=f"{slug}-linking-{i}", body=f"See [[{slug}]]. （来源：Work {slug} {i}: A Study）")
+    with CaptureQueriesContext(connection) as created:
+        make_page(slug=slug, title=slug)
+    assert all("wanted" not in p.rendered_html for p in Page.objects.filter(slug__startswith=f"{slug}-linking-"))
+    return len(created.captured_queries)
+
+
+def test_creating_a_wanted_page_rerenders_its_linking_pages_in_a_fixed_number_of_queries(db: None) -> None:
+    assert _queries_to_create_page_linked_from(2, "few") == _queries_to_create_page_linked_from(12, "many")

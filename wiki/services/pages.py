@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -10,9 +11,10 @@ from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
-from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, WikiLink
+from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
 from wiki.search.index import search_reindex_page_with_claims
-from wiki.services.sources import sources_ensure_for_titles
+from wiki.services.changes import change_record
+from wiki.services.sources import sources_by_title, sources_ensure_for_titles
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -34,35 +36,29 @@ class UnknownBaseRevision(EditConflict):
     """
 
 
-@dataclass(frozen=True)
-class ClaimSync:
-    created: int
-    kept: int
-    orphaned: int
-
-
 def _author(user: User) -> AbstractBaseUser | None:
     return user if user is not None and getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
 
 
-def page_render(*, body: str, user: User = None) -> tuple[RenderResult, list[str]]:
-    """Renders ``body``, creating sources for cited titles not yet known; returns the result and new source names."""
-    sources, created = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=_author(user))
+def _render(body: str, *, sources: dict[str, Source], existing_pages: frozenset[str]) -> RenderResult:
     refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
-    targets = wiki_markdown.find_link_targets(body)
-    existing = frozenset(Page.objects.filter(slug__in=targets).values_list("slug", flat=True))
-    return wiki_markdown.render(body, sources=refs, existing_pages=existing), [s.short_name for s in created]
+    return wiki_markdown.render(body, sources=refs, existing_pages=existing_pages)
+
+
+def _existing_slugs(targets: Iterable[str]) -> frozenset[str]:
+    return frozenset(Page.objects.filter(slug__in=set(targets)).values_list("slug", flat=True))
+
+
+def page_render(*, body: str, user: User = None) -> RenderResult:
+    """Renders ``body``, creating sources for cited titles not yet known."""
+    sources, _ = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=_author(user))
+    return _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
 
 
 def page_preview(*, body: str) -> RenderResult:
     """Renders ``body`` without writing anything: unknown citations show as missing sources."""
-    from wiki.services.sources import sources_by_title
-
     sources = sources_by_title(wiki_markdown.cited_titles(body))
-    refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
-    targets = wiki_markdown.find_link_targets(body)
-    existing = frozenset(Page.objects.filter(slug__in=targets).values_list("slug", flat=True))
-    return wiki_markdown.render(body, sources=refs, existing_pages=existing)
+    return _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
 
 
 @transaction.atomic
@@ -100,7 +96,7 @@ def page_save_revision(
         raise EditConflict(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
     if page is None:
         page = Page(slug=slug)
-    result, _ = page_render(body=body, user=user)
+    result = page_render(body=body, user=user)
     page.title = title
     page.summary = summary
     page.body = body
@@ -126,13 +122,13 @@ def page_save_revision(
     _sync_claims(page, result)
     if created:
         pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
-    ChangeEvent.objects.create(
+    change_record(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
-        object_id=page.pk,
+        obj=page,
         label=page.title,
         url=page.get_absolute_url(),
-        summary=comment[:500],
+        summary=comment,
         size_delta=revision.size_delta,
         user=author,
     )
@@ -149,7 +145,7 @@ def _sync_links(page: Page, result: RenderResult) -> None:
     )
 
 
-def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
+def _sync_claims(page: Page, result: RenderResult) -> None:
     """Claims keep their identity (and status, classifications) while their sentence is unchanged.
 
     A fixed number of queries whatever the number of claims: a page may hold thousands of bullets.
@@ -158,7 +154,6 @@ def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
     titles = {c.title for ref in result.claims for c in ref.citations}
     sources, _ = sources_ensure_for_titles(titles=titles)
     new_claims: list[Claim] = []
-    kept_claims: list[Claim] = []
     changed_claims: list[Claim] = []
     by_key: dict[str, Claim] = {}
     for position, ref in enumerate(result.claims):
@@ -172,7 +167,6 @@ def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
                 claim.anchor, claim.section, claim.text, claim.position, claim.is_orphaned = fresh
                 claim.updated_at = timezone.now()
                 changed_claims.append(claim)
-            kept_claims.append(claim)
         by_key[ref.key] = claim
     Claim.objects.bulk_create(new_claims)
     # bulk_update writes one CASE per field, slow for thousands of rows: only claims that moved or changed.
@@ -203,8 +197,10 @@ def _sync_claims(page: Page, result: RenderResult) -> ClaimSync:
         batch_size=1000,
     )
     gone = [key for key in existing if key not in by_key]
-    orphaned = Claim.objects.filter(page=page, key__in=gone, is_orphaned=False).update(is_orphaned=True)
-    return ClaimSync(created=len(new_claims), kept=len(kept_claims), orphaned=orphaned)
+    Claim.objects.filter(page=page, key__in=gone, is_orphaned=False).update(is_orphaned=True)
+
+
+RERENDER_BATCH = 200
 
 
 def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
@@ -212,18 +208,34 @@ def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
 
     Needed when what a page's HTML depends on changes without its text changing: a wanted page
     it links to now exists, or the renderer itself changed. Returns how many pages changed.
+    Each batch of pages reads its sources and link targets once and writes in one UPDATE.
     """
+    rows = (pages if pages is not None else Page.objects.all()).only("id", "body", "rendered_html", "toc").order_by("pk")
     changed = 0
-    for page in (pages if pages is not None else Page.objects.all()).only("id", "body", "rendered_html", "toc").iterator():
+    batch: list[Page] = []
+    for page in rows.iterator(chunk_size=RERENDER_BATCH):
+        batch.append(page)
+        if len(batch) == RERENDER_BATCH:
+            changed += _rerender_batch(batch)
+            batch = []
+    return changed + (_rerender_batch(batch) if batch else 0)
+
+
+def _rerender_batch(batch: list[Page]) -> int:
+    sources = sources_by_title({title for page in batch for title in wiki_markdown.cited_titles(page.body)})
+    existing = _existing_slugs(target for page in batch for target in wiki_markdown.find_link_targets(page.body))
+    changed: list[Page] = []
+    for page in batch:
         try:
-            result = page_preview(body=page.body)
+            result = _render(page.body, sources=sources, existing_pages=existing)
         except wiki_markdown.MarkdownTooComplex:
             # Saved under looser limits: keep the HTML it was saved with rather than refuse to show it.
             continue
         if (result.html, result.toc) != (page.rendered_html, page.toc):
-            Page.objects.filter(pk=page.pk).update(rendered_html=result.html, toc=result.toc)
-            changed += 1
-    return changed
+            page.rendered_html, page.toc = result.html, result.toc
+            changed.append(page)
+    Page.objects.bulk_update(changed, ["rendered_html", "toc"])
+    return len(changed)
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,39 @@ def test_two_editors_classifying_the_same_work_at_once_get_one_classification_an
         thread.join(timeout=30)
     assert sorted(outcomes) == ["refused", "saved"]
     assert Classification.objects.filter(source=source).count() == 1
+
+
+@pytest.mark.django_db
+def test_saving_a_verdict_other_than_the_rubrics_without_a_rationale_is_refused() -> None:
+    source = make_source()
+
+    with pytest.raises(ValidationError) as refused:
+        classification_save(source=source, fields={**FIELDS, "verdict": "not_strict"})
+
+    assert [e.code for e in refused.value.error_dict["rationale"]] == ["rationale_required"]
+    assert not Classification.objects.filter(source=source).exists()
+    saved = classification_save(source=source, fields={**FIELDS, "verdict": "not_strict", "rationale": "The reward is a proxy."})
+    assert saved.departs_from_rubric
+
+
+@pytest.mark.django_db
+def test_a_change_that_empties_the_rationale_of_a_departing_verdict_is_refused() -> None:
+    source = make_source()
+    classification = classification_save(source=source, fields={**FIELDS, "verdict": "adjacent", "rationale": "Why."})
+
+    with pytest.raises(ValidationError) as refused:
+        classification_save(source=source, classification=classification, fields={"rationale": " "})
+
+    assert [e.code for e in refused.value.error_dict["rationale"]] == ["rationale_required"]
+
+
+@pytest.mark.django_db
+def test_a_second_classification_of_the_same_work_is_refused_by_the_service() -> None:
+    source = make_source()
+    classification_save(source=source, fields=FIELDS)
+
+    with pytest.raises(ValidationError) as refused:
+        classification_save(source=source, fields=FIELDS)
+
+    assert [e.code for e in refused.value.error_dict["component"]] == ["exists"]
+    assert Classification.objects.filter(source=source).count() == 1

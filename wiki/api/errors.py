@@ -81,8 +81,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def from_django(error: DjangoValidationError) -> ValidationError:
     """A model's ``full_clean`` error (raised inside a service) as the API's 400."""
+    # Each message keeps its code (``rationale_required``, ``exists``), which clients branch on.
     if hasattr(error, "error_dict"):
         return ValidationError({
-            ("non_field_errors" if name == "__all__" else name): messages for name, messages in error.message_dict.items()
+            ("non_field_errors" if name == "__all__" else name): _details(errors) for name, errors in error.error_dict.items()
         })
-    return ValidationError({"non_field_errors": error.messages})
+    return ValidationError({"non_field_errors": _details(error.error_list)})
+
+
+def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
+    return [ErrorDetail(message, code=error.code or "invalid") for error in errors for message in error]

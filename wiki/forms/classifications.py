@@ -69,25 +69,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
             mechanism = Mechanism.POLICY_GRADIENT
         return rubric_verdict(**facts, mechanism=Mechanism(mechanism), narrow=bool(values.get("narrow"))).value
 
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        rubric = self.rubric() if cleaned.get("mechanism") else None
-        verdict = cleaned.get("verdict")
-        if rubric and verdict and verdict != rubric and not (cleaned.get("rationale") or "").strip():
-            self.add_error(
-                "rationale",
-                forms.ValidationError(
-                    f"The rubric gives “{RUBRIC_LABELS[rubric]}” for these facts; say why the verdict is “{RUBRIC_LABELS[verdict]}”.",
-                    code="rationale_required",
-                ),
-            )
-        component = cleaned.get("component")
-        if self.instance.pk is None:
-            taken = Classification.objects.filter(source=self.source, component=component).exists()
-            if taken:
-                self.add_error("component", forms.ValidationError("This work (or component) is classified already; edit that classification.", code="exists"))
-        return cleaned
-
     def _post_clean(self) -> None:
+        # The rubric's rationale rule and the one-per-work rule are the model's (Classification.clean), reached here.
         self.instance.source = self.source
         super()._post_clean()

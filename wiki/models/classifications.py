@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
@@ -102,6 +103,30 @@ class Classification(models.Model):
     @property
     def departs_from_rubric(self) -> bool:
         return self.verdict != self.rubric_verdict.value
+
+    def clean(self) -> None:
+        """The rules every way of saving shares: a component of this work, one classification per work or component,
+        and a rationale for a verdict other than the rubric's."""
+        errors: dict[str, ValidationError] = {}
+        if self.component_id is not None and self.source_id is not None and self.component.source_id != self.source_id:  # type: ignore[union-attr]
+            errors["component"] = ValidationError("This component belongs to another source.", code="invalid")
+        elif self.source_id is not None:
+            taken = Classification.objects.filter(source_id=self.source_id, component_id=self.component_id)
+            if self.pk is not None:
+                taken = taken.exclude(pk=self.pk)
+            if taken.exists():
+                errors["component"] = ValidationError(
+                    "This work (or component) is classified already; edit that classification.", code="exists"
+                )
+        known = self.mechanism in dict(MECHANISM_CHOICES) and self.verdict in dict(VERDICT_CHOICES)
+        if known and self.departs_from_rubric and not self.rationale.strip():
+            errors["rationale"] = ValidationError(
+                f"The rubric gives “{self.rubric_verdict.label}” for these facts; "
+                f"say why the verdict is “{Verdict(self.verdict).label}”.",
+                code="rationale_required",
+            )
+        if errors:
+            raise ValidationError(errors)
 
 
 class ClassificationChange(models.Model):

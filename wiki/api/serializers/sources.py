@@ -40,37 +40,13 @@ class ClassificationSerializer(serializers.ModelSerializer):
             "set_by", "set_by_user", "updated_at",
         ]
         read_only_fields = ["id", "set_by", "set_by_user", "updated_at"]
-        validators: list[object] = []  # the one-per-work rule is checked in validate() with a field-level message
+        validators: list[object] = []  # the one-per-work rule is Classification.clean's, with a field-level message
 
     def validate_evidence_locator(self, value: str) -> str:
         value = value.strip()
         if value and not is_valid_locator(value):
             raise serializers.ValidationError("Not a locator: use p.3, pp.3-4, §3.1, Table 2, Appendix B…", code="invalid_locator")
         return value
-
-    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
-        merged = {field: getattr(self.instance, field) for field in self.Meta.fields if self.instance is not None and hasattr(self.instance, field)}
-        merged.update(attrs)
-        source, component = merged.get("source"), merged.get("component")
-        if component is not None and component.source_id != getattr(source, "pk", None):  # type: ignore[attr-defined]
-            raise serializers.ValidationError({"component": ["This component belongs to another source."]}, code="invalid")
-        duplicates = Classification.objects.filter(source=source, component=component)
-        if self.instance is not None:
-            duplicates = duplicates.exclude(pk=self.instance.pk)
-        if duplicates.exists():
-            raise serializers.ValidationError(
-                {"component": ["This work (or component) is already classified; edit that classification."]}, code="unique"
-            )
-        probe = Classification(**{k: v for k, v in merged.items() if k in _FACT_FIELDS})
-        rubric = probe.rubric_verdict.value
-        if merged.get("verdict") != rubric and not str(merged.get("rationale") or "").strip():
-            raise serializers.ValidationError(
-                {"rationale": [f"The verdict differs from the rubric's ({rubric}): say why."]}, code="rationale_required"
-            )
-        return attrs
-
-
-_FACT_FIELDS = {"mechanism", "interactive_env", "multi_step", "verifiable_reward", "rl_update", "narrow"}
 
 
 class SourceClassificationSerializer(serializers.ModelSerializer):

@@ -136,6 +136,22 @@ def test_verdict_departing_from_the_rubric_needs_a_rationale(seed: None, editor_
     assert accepted.json()["rubric_verdict"] == "not_strict"  # read-only: the client's value is ignored
 
 
+def test_changing_the_work_or_component_of_a_classification_is_refused(seed: None, editor_api: APIClient) -> None:
+    classification = Classification.objects.filter(component__isnull=True).first()
+    assert classification is not None
+    other = Source.objects.create(slug="other-work", short_name="OtherWork", title="OtherWork")
+    url = f"/api/v1/classifications/{classification.pk}/"
+
+    moved = editor_api.patch(url, {"source": "other-work"}, format="json")
+    narrowed = editor_api.patch(url, {"component": None, "source": classification.source.slug, "algorithm": "PPO"}, format="json")
+
+    assert moved.status_code == 400
+    assert moved.json()["code"] == "read_only" and set(moved.json()["errors"]) == {"source"}
+    assert narrowed.status_code == 200  # the same work and component, sent back unchanged, are fine
+    classification.refresh_from_db()
+    assert classification.source_id != other.pk and classification.algorithm == "PPO"
+
+
 def test_evidence_locator_must_be_a_locator(seed: None, editor_api: APIClient) -> None:
     classification = Classification.objects.filter(component__isnull=True).first()
     assert classification is not None

@@ -48,6 +48,17 @@ class ClassificationSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError("Not a locator: use p.3, pp.3-4, §3.1, Table 2, Appendix B…", code="invalid_locator")
         return value
 
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        # The rubric's rationale rule and the one-per-work rule are Classification.clean's, run by the service.
+        if self.instance is not None:
+            for name in ("source", "component"):
+                if name in attrs and getattr(attrs[name], "pk", None) != getattr(self.instance, f"{name}_id"):
+                    raise serializers.ValidationError(
+                        {name: ["A classification stays with its work and component; classify the other one instead."]},
+                        code="read_only",
+                    )
+        return attrs
+
 
 class SourceClassificationSerializer(serializers.ModelSerializer):
     component = ComponentSerializer(read_only=True, allow_null=True)

@@ -36,6 +36,7 @@ app_name = "wiki"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("wiki/", pages.page_list, name="page-list"),
     path("wiki/new/", edit_pages.page_create, name="page-create"),
     path("markdown/preview/", edit_pages.page_preview_fragment, name="page-preview"),
     path("wiki/<pageslug:slug>/", pages.page_detail, name="page-detail"),

@@ -57,3 +57,30 @@ def test_every_page_footer_links_to_the_consistency_report_and_the_api_docs(clie
     footer = content[content.index('<footer class="site-footer">'):]
     assert f'href="{reverse("wiki:consistency-report")}"' in footer
     assert f'href="{reverse("api-docs")}"' in footer
+
+
+def test_home_shows_the_recently_updated_pages_and_links_to_all_of_them(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import make_page
+    from wiki.views.home import RECENT_PAGES
+
+    for n in range(RECENT_PAGES + 5):
+        make_page(slug=f"bulk-page-{n:03d}", title=f"Bulk page {n:03d}")
+    pages = client.get(reverse("wiki:home")).content.decode().split('id="pages-heading"')[1].split("</section>")[0]
+    shown = re.findall(r'class="page-link">([^<]+)<', pages)
+    assert len(shown) == RECENT_PAGES
+    assert shown[0] == f"Bulk page {RECENT_PAGES + 4:03d}"
+    assert reverse("wiki:page-list") in pages
+
+
+def test_page_list_pages_through_every_page_by_title(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import make_page
+    from wiki.models import Page
+    from wiki.views.pages import PER_PAGE
+
+    for n in range(PER_PAGE):
+        make_page(slug=f"listed-{n:03d}", title=f"Listed {n:03d}")
+    first = client.get(reverse("wiki:page-list")).content.decode()
+    second = client.get(reverse("wiki:page-list") + "?p=2").content.decode()
+    titles = re.findall(r'class="page-link">([^<]+)<', first) + re.findall(r'class="page-link">([^<]+)<', second)
+    assert titles == list(Page.objects.order_by("title").values_list("title", flat=True))
+    assert 'href="?p=2"' in first

@@ -23,6 +23,8 @@ def _urls() -> dict[str, str]:
     question = OpenQuestion.objects.get(title=SEED_QUESTION)
     return {
         "home": reverse("wiki:home"),
+        "page list": reverse("wiki:page-list"),
+        "page list page 2": reverse("wiki:page-list") + "?p=2",
         "page detail": reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}),
         "missing page": reverse("wiki:page-detail", kwargs={"slug": WANTED}),
         "source list": reverse("wiki:source-list"),

@@ -10,6 +10,10 @@ class PageQuerySet(models.QuerySet["Page"]):
         """Pages without their bodies, for lists."""
         return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
 
+    def recently_updated(self) -> PageQuerySet:
+        """``for_listing``, the most recently updated first."""
+        return self.for_listing().order_by("-updated_at", "-id")
+
     def with_meta(self) -> PageQuerySet:
         """Annotates ``revision_count``, ``last_edited_at`` and ``last_editor`` (a username or None) in the same query."""
         revisions = Revision.objects.filter(page=models.OuterRef("pk"))

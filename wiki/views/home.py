@@ -5,6 +5,8 @@ from wiki.models import ChangeEvent, Classification, OpenQuestion, Page
 
 RECENT_CHANGES = 15
 QUEUE_HEAD = 5
+# The home page shows the pages being worked on; the rest are one click away on the page list.
+RECENT_PAGES = 50
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -12,8 +14,8 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "wiki/home.html",
         {
-            "pages": Page.objects.for_listing(),
-            "changes": ChangeEvent.objects.select_related("user")[:RECENT_CHANGES],
+            "pages": Page.objects.recently_updated()[:RECENT_PAGES],
+            "changes": ChangeEvent.objects.recent()[:RECENT_CHANGES],
             "questions": OpenQuestion.objects.unresolved().queue()[:QUEUE_HEAD],
             "counts": Classification.objects.counts_by_mechanism_and_verdict(),
         },

@@ -1,9 +1,17 @@
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import OpenQuestion, Page, WikiLink
+
+PER_PAGE = 100
+
+
+def page_list(request: HttpRequest) -> HttpResponse:
+    page_obj = Paginator(Page.objects.for_listing(), PER_PAGE).get_page(request.GET.get("p"))
+    return render(request, "wiki/page_list.html", {"page_obj": page_obj})
 
 
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:

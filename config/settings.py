@@ -119,7 +119,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle"],
     "EXCEPTION_HANDLER": "wiki.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_RATE", "600/minute")},
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("API_ANON_RATE", "600/minute"),
+        "classify": env_str("API_CLASSIFY_RATE", "60/minute"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {

@@ -90,3 +90,12 @@ def test_local_graph_follows_only_the_edge_types_asked(seed: None, api: APIClien
 
 def test_local_graph_of_an_unknown_node_is_404(seed: None, api: APIClient) -> None:
     assert api.get("/api/v1/graph/local/", {"node": "page:nowhere"}).status_code == 404
+
+
+def test_classify_has_its_own_tighter_rate(settings, api: APIClient) -> None:  # type: ignore[no-untyped-def]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100/minute", "classify": "2/minute"}}
+
+    statuses = [api.post("/api/v1/classify/", {"text": "PPO 更新策略。"}, format="json").status_code for _ in range(3)]
+
+    assert statuses == [200, 200, 429]
+    assert api.get("/api/v1/pages/").status_code == 200  # other endpoints keep the general rate

@@ -8,13 +8,16 @@ from rest_framework.views import APIView
 
 from classifier import classify
 from wiki.api.serializers.classify import ClassifyRequestSerializer, SuggestionSerializer
+from wiki.api.throttles import AnonThrottle, ScopedThrottle
 
 
 class ClassifyView(APIView):
     """Suggests mechanism, rubric facts and verdict for a text, with the evidence spans that decided them.
-    Nothing is saved, so anyone may ask (anonymous clients are rate-limited)."""
+    Nothing is saved, so anyone may ask; each request costs far more than a read, so it has its own, tighter rate."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle, ScopedThrottle]
+    throttle_scope = "classify"
 
     @extend_schema(summary="Suggest a classification for a text", request=ClassifyRequestSerializer, responses={200: SuggestionSerializer})
     def post(self, request: Request) -> Response:

@@ -434,3 +434,25 @@ def test_recent_changes_refuse_an_unknown_kind_with_a_message(client, db) -> Non
     response = client.get(reverse("wiki:changes"), {"kind": "bogus"})
     assert response.status_code == 400
     assert "is not a kind of change" in response.content.decode()
+
+
+def test_recent_changes_pages_keep_the_kind_filter(client, editor) -> None:  # type: ignore[no-untyped-def]
+    ChangeEvent.objects.all().delete()
+    _make_events(120, editor)
+    html = client.get(reverse("wiki:changes") + "?kind=page").content.decode()
+    assert 'href="?kind=page&amp;p=2"' in html
+    assert "Page 1 of" in html
+
+
+def test_classification_history_shows_only_changed_fields_page_by_page(client, db) -> None:  # type: ignore[no-untyped-def]
+    classification = make_classification(make_source())
+    for n in range(51):
+        ClassificationChange.objects.create(classification=classification, before={"verdict": "strict", "algorithm": "PPO"},
+                                            after={"verdict": f"v{n}", "algorithm": "PPO"})
+    url = reverse("wiki:classification-history", kwargs={"pk": classification.pk})
+    first = client.get(url).content.decode()
+    assert "v50" in first and "v0<" not in first
+    assert 'href="?p=2"' in first
+    assert "v0<" in client.get(url + "?p=2").content.decode()
+    change = ClassificationChange.objects.for_history().first()
+    assert change.changed_fields() == [("verdict", "strict", "v50")]

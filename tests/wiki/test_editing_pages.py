@@ -285,7 +285,7 @@ def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_clien
     page = make_page(body="0")
     for n in range(2, 53):
         page_save_revision(slug=page.slug, title=page.title, body=str(n), base_revision=n - 1)
-    response = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}) + "?page=2")
+    response = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}) + "?p=2")
     assert 'name="base_revision" value="52"' in response.content.decode()
 
 

@@ -129,6 +129,12 @@ class Classification(models.Model):
             raise ValidationError(errors)
 
 
+class ClassificationChangeQuerySet(models.QuerySet["ClassificationChange"]):
+    def for_history(self) -> ClassificationChangeQuerySet:
+        """Newest first, with the user joined."""
+        return self.select_related("user").order_by("-created_at", "-id")
+
+
 class ClassificationChange(models.Model):
     """Who changed a classification, when, and its fields before and after."""
 
@@ -138,8 +144,15 @@ class ClassificationChange(models.Model):
     after = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = ClassificationChangeQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at"]
+
+    def changed_fields(self) -> list[tuple[str, object, object]]:
+        """``(field, before, after)`` for each field whose value changed, by field name."""
+        keys = sorted(set(self.before) | set(self.after))
+        return [(k, self.before.get(k), self.after.get(k)) for k in keys if self.before.get(k) != self.after.get(k)]
 
 
 class ContrastQuerySet(models.QuerySet["Contrast"]):

@@ -17,5 +17,5 @@ def changes(request: HttpRequest) -> HttpResponse:
         context = {"changes": None, "kind": None, "kinds": ChangeEvent.Kind.choices,
                    "error": f"“{kind}” is not a kind of change; choose one from the list."}
         return render(request, "wiki/changes.html", context, status=400)
-    listing = Paginator(ChangeEvent.objects.recent(kind), CHANGES_PAGE_SIZE).get_page(request.GET.get("page"))
+    listing = Paginator(ChangeEvent.objects.recent(kind), CHANGES_PAGE_SIZE).get_page(request.GET.get("p"))
     return render(request, "wiki/changes.html", {"changes": listing, "kind": kind, "kinds": ChangeEvent.Kind.choices})

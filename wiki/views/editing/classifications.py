@@ -87,13 +87,9 @@ def classification_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def classification_history(request: HttpRequest, pk: int) -> HttpResponse:
     classification = get_object_or_404(Classification.objects.select_related("source", "component"), pk=pk)
-    changes = Paginator(
-        ClassificationChange.objects.filter(classification=classification).select_related("user").order_by("-created_at", "-id"),
-        50,
-    ).get_page(request.GET.get("page"))
-    rows = []
-    for change in changes:
-        keys = sorted(set(change.before) | set(change.after))
-        rows.append((change, [(k, change.before.get(k), change.after.get(k)) for k in keys if change.before.get(k) != change.after.get(k)]))
+    changes = Paginator(ClassificationChange.objects.filter(classification=classification).for_history(), 50).get_page(
+        request.GET.get("p")
+    )
+    rows = [(change, change.changed_fields()) for change in changes]
     return render(request, "wiki/edit/classification_history.html",
                   {"classification": classification, "changes": changes, "rows": rows})

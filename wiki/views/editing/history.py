@@ -29,7 +29,7 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("-number")
     )
     paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
-    listing = paginator.get_page(request.GET.get("page"))
+    listing = paginator.get_page(request.GET.get("p"))
     return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number})
 
 

@@ -139,6 +139,18 @@ def test_source_update_records_what_changed(db: None) -> None:
     assert event is not None and "year" in event.summary and "venue" in event.summary
 
 
+def test_source_update_from_a_stale_copy_keeps_a_change_saved_since(db: None) -> None:
+    source = make_source()
+    stale = Source.objects.get(pk=source.pk)  # as an API client's PUT read it, before the other save
+
+    source_update(source=source, fields={"year": 2024})
+    saved = source_update(source=stale, fields={"venue": "NeurIPS"})
+
+    source.refresh_from_db()
+    assert (source.year, source.venue) == (2024, "NeurIPS")
+    assert (saved.year, saved.venue) == (2024, "NeurIPS")
+
+
 def test_bibtex_entry_whose_title_starts_with_a_known_short_name_is_a_duplicate(db: None) -> None:
     existing = make_source(short_name="WorldSim", title="WorldSim")
     results = sources_import_bibtex(text="@misc{sim2020, title={WorldSim: Aligning Text and Embodied Environments}, year={2020}}")

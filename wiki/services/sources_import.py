@@ -265,10 +265,12 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
     """Changes a source's fields; duplicates of another source are refused like on creation.
 
     ``loaded_at`` is the source's ``updated_at`` when the editor opened the form; a save since raises
-    :class:`StaleEdit` and nothing is written.
+    :class:`StaleEdit` and nothing is written. The row is locked and re-read, so ``fields`` are applied to what is
+    saved now, not to the caller's copy: a concurrent change of other fields is kept. Returns the saved source.
     """
+    source = Source.objects.select_for_update().get(pk=source.pk)
     if loaded_at is not None:
-        check_not_stale(Source.objects.select_for_update().get(pk=source.pk), loaded_at=loaded_at)
+        check_not_stale(source, loaded_at=loaded_at)
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
         title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,

@@ -79,11 +79,10 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
     form = (SourceForm(request.POST or None, instance=source) if request.method == "POST"
             else SourceForm(instance=source, initial={"loaded_at": source.updated_at.isoformat()}))
     if request.method == "POST" and form.is_valid():
-        # The form worked on a copy; the service re-reads nothing but compares against the saved row.
-        saved = Source.objects.get(pk=source.pk)
+        # The form changed ``source`` in memory; the service locks and re-reads the row and applies the fields to it.
         try:
-            source_update(source=saved, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS}, user=request.user,
-                          loaded_at=form.cleaned_data["loaded_at"])
+            saved = source_update(source=source, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS},
+                                  user=request.user, loaded_at=form.cleaned_data["loaded_at"])
         except StaleEdit as stale:
             stale_form(form, stale, what="source")
             return render(request, "wiki/edit/source_form.html",

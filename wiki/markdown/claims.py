@@ -7,7 +7,6 @@ markers inside it; it gives each claim an anchor id on the page.
 from __future__ import annotations
 
 import hashlib
-import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
@@ -15,9 +14,10 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from wiki.text import collapse_spaces
+
 KEY_POINT_SECTIONS = {"关键要点", "key points", "key findings", "要点"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class ClaimRef:
 
 def claim_key(text: str) -> str:
     """Equal for sentences that differ only in spacing."""
-    return hashlib.sha256(_SPACE.sub(" ", text).strip().encode()).hexdigest()
+    return hashlib.sha256(collapse_spaces(text).encode()).hexdigest()
 
 
 def _own_text(element: etree.Element) -> str:
@@ -48,7 +48,7 @@ def _own_text(element: etree.Element) -> str:
         if child.tag not in {"ul", "ol"}:
             parts.append("".join(child.itertext()))
         parts.append(child.tail or "")
-    return _SPACE.sub(" ", "".join(parts)).strip()
+    return collapse_spaces("".join(parts))
 
 
 def _own_citations(element: etree.Element) -> list[etree.Element]:
@@ -77,7 +77,7 @@ class ClaimTreeprocessor(Treeprocessor):
     def _walk(self, parent: etree.Element) -> None:
         for element in parent:
             if element.tag in HEADINGS:
-                self.section = _SPACE.sub(" ", "".join(element.itertext())).strip()
+                self.section = collapse_spaces("".join(element.itertext()))
             elif element.tag in {"ul", "ol"}:
                 for item in element:
                     if item.tag == "li":

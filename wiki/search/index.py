@@ -16,13 +16,16 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.urls import reverse
 
+from wiki.markdown.wikilinks import WIKILINK_RE
 from wiki.models import Claim, Classification, OpenQuestion, Page, SearchDocument, Source
 from wiki.search.tokenize import document_text
+from wiki.text import collapse_spaces
 
 CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind
 
-_WIKILINK_RE = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
+# The renderer's own pattern: a snippet shows exactly the links the page shows.
+_WIKILINK_RE = re.compile(WIKILINK_RE)
 _MARKUP_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+\.\s+|>\s?)|[*_`|]+|^-{3,}\s*$|\$\$?")
 
 
@@ -41,7 +44,7 @@ def plain_text(markdown: str) -> str:
     """Markdown as readable text for snippets: wiki links become their labels, markup characters go."""
     text = _WIKILINK_RE.sub(lambda m: m.group(2) or m.group(1), markdown)
     text = _MARKUP_RE.sub(" ", text)
-    return re.sub(r"[ \t]+", " ", re.sub(r"\n{2,}", "\n", text)).strip()
+    return collapse_spaces(text, keep_lines=True)
 
 
 def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from wiki.models import (
     ChangeEvent,
@@ -35,13 +37,34 @@ class RevisionInline(admin.TabularInline):
         return False
 
 
+class EditedInTheWikiAdmin(admin.ModelAdmin):
+    """View-only: saving here would skip the service (revisions, re-rendering, claims and links, history, change
+    events, search index), so the change page links to the wiki's own form instead. Deleting stays possible."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def wiki_edit_url(self, obj: models.Model) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @admin.display(description="Edit")
+    def edit_in_wiki(self, obj: models.Model) -> str:
+        return format_html('<a href="{}">Edit in the wiki</a>', self.wiki_edit_url(obj)) if obj.pk else ""
+
+
 @admin.register(Page)
-class PageAdmin(admin.ModelAdmin):
+class PageAdmin(EditedInTheWikiAdmin):
     list_display = ("title", "slug", "updated_at", "created_at")
     search_fields = ("title", "slug", "summary")
     date_hierarchy = "updated_at"
-    readonly_fields = ("rendered_html", "toc", "created_at", "updated_at")
+    readonly_fields = ("edit_in_wiki",)
     inlines = [RevisionInline]
+
+    def wiki_edit_url(self, obj: Page) -> str:  # type: ignore[override]
+        return reverse("wiki:page-edit", kwargs={"slug": obj.slug})
 
 
 @admin.register(Revision)
@@ -106,13 +129,16 @@ class CitationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Classification)
-class ClassificationAdmin(admin.ModelAdmin):
+class ClassificationAdmin(EditedInTheWikiAdmin):
     list_display = ("subject_name", "mechanism", "algorithm", "verdict", "set_by", "updated_at")
     list_filter = ("verdict", "mechanism", "set_by", "narrow")
     search_fields = ("source__short_name", "source__title", "component__name", "algorithm", "rationale")
     list_select_related = ("source", "component")
     raw_id_fields = ("source", "component", "evidence_claim", "set_by_user")
-    readonly_fields = ("updated_at",)
+    readonly_fields = ("edit_in_wiki", "updated_at")
+
+    def wiki_edit_url(self, obj: Classification) -> str:  # type: ignore[override]
+        return reverse("wiki:classification-edit", kwargs={"pk": obj.pk})
 
 
 @admin.register(ClassificationChange)

@@ -45,3 +45,24 @@ def test_search_documents_are_read_only(admin_client) -> None:  # type: ignore[n
     assert admin_client.get(reverse("admin:wiki_searchdocument_add")).status_code == 403
     model_admin = admin.site._registry[SearchDocument]
     assert not model_admin.has_change_permission(None)  # type: ignore[arg-type]
+
+
+def test_pages_and_classifications_are_edited_in_the_wiki_not_the_admin(admin_client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.models import Classification, Page
+
+    page = Page.objects.first()
+    classification = Classification.objects.first()
+    assert page is not None and classification is not None
+    page_url = reverse("admin:wiki_page_change", args=[page.pk])
+    classification_url = reverse("admin:wiki_classification_change", args=[classification.pk])
+
+    refused = admin_client.post(page_url, {"title": "Changed", "slug": page.slug, "body": "Changed."})
+
+    assert refused.status_code == 403
+    page.refresh_from_db()
+    assert page.title != "Changed"
+    assert reverse("wiki:page-edit", kwargs={"slug": page.slug}) in admin_client.get(page_url).content.decode()
+    assert admin_client.post(classification_url, {"verdict": "not_strict"}).status_code == 403
+    assert reverse("wiki:classification-edit", kwargs={"pk": classification.pk}) in admin_client.get(classification_url).content.decode()
+    assert admin_client.get(reverse("admin:wiki_page_add")).status_code == 403
+    assert admin_client.get(reverse("admin:wiki_classification_add")).status_code == 403

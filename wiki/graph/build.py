@@ -15,7 +15,7 @@ from django.db.models import Count, Q
 
 from classifier.taxonomy import Mechanism
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
-from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, Source, WikiLink
+from wiki.models import Citation, Claim, Classification, Contrast, Source
 
 MAP_LIMIT = 42
 CONTRAST_CLAIM_LIMIT = 12

@@ -21,9 +21,6 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         """Claims still present in their page's text."""
         return self.filter(is_orphaned=False)
 
-    def needing_verification(self) -> ClaimQuerySet:
-        return self.current().filter(status=ClaimStatus.NEEDS_VERIFICATION)
-
     def with_citations(self) -> ClaimQuerySet:
         """Prefetches citations in order with their sources (slug, short name, title only), and the page."""
         from wiki.models.sources import Source

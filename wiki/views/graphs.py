@@ -2,7 +2,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from classifier.taxonomy import Mechanism, Verdict
-from wiki.graph import SubjectRef, draw, map_graph
+from wiki.graph import draw, map_graph
 from wiki.graph.compare import comparison_for
 from wiki.graph.context import contrast_picture, local_graph_for
 from wiki.graph.forms import WorkPickForm, split_subjects
@@ -58,4 +58,4 @@ def contrast_multi(request: HttpRequest) -> HttpResponse:
     return _contrast(request, split_subjects(request.GET.getlist("works")))
 
 
-__all__ = ["SubjectRef", "contrast", "contrast_multi", "graph_local", "graph_map"]
+__all__ = ["contrast", "contrast_multi", "graph_local", "graph_map"]

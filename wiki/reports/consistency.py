@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
+from django.db import connection
 from django.utils.text import Truncator
 
 from classifier import Mechanism
-from wiki.models import Citation, CitationKind, Classification
+from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Source
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import suggestion_for, texts_about
 
@@ -17,6 +20,8 @@ RL_IN_NAME = re.compile(r"(?:^|[^A-Za-z])RL(?:[^a-z]|$)|(?:^|[^A-Za-z])RL[a-z]|-
 RL_MECHANISMS = {Mechanism.POLICY_GRADIENT.value}
 MECHANISM_LABELS = dict(MECHANISM_CHOICES)
 VERDICT_LABELS = dict(VERDICT_CHOICES)
+# A bound on staleness for writes the marker cannot see (a bulk UPDATE that leaves updated_at alone).
+CACHE_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -91,4 +96,33 @@ def consistency_report() -> ConsistencyReport:
                 f"“{Truncator(claim.text).chars(80)}” cites it without a page or section",
             )
         )
+    return report
+
+
+def _last_change_marker() -> str:
+    """What the report reads changed when this does: the latest recorded change, the newest saves, the row counts.
+
+    One query. Every editing service records a change; the timestamps and counts catch saves made
+    without one (the admin, a shell, an import), deletions included.
+    """
+    parts = [f"(SELECT max(id) FROM {ChangeEvent._meta.db_table})"]
+    for model in (Classification, Claim, Source):
+        parts += [f"(SELECT max(updated_at) FROM {model._meta.db_table})", f"(SELECT count(*) FROM {model._meta.db_table})"]
+    parts.append(f"(SELECT count(*) FROM {Citation._meta.db_table})")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts))
+        row = cursor.fetchone()
+    return hashlib.sha256("|".join(str(value) for value in row).encode()).hexdigest()
+
+
+def consistency_report_cached() -> ConsistencyReport:
+    """``consistency_report()``, computed again only when the wiki changed (or after ``CACHE_SECONDS``).
+
+    Running the classifier over every classification is too slow for each anonymous request.
+    """
+    key = f"wiki:consistency-report:{_last_change_marker()}"
+    report = cache.get(key)
+    if report is None:
+        report = consistency_report()
+        cache.set(key, report, CACHE_SECONDS)
     return report

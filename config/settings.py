@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str
 
@@ -12,7 +13,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("WIKI_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-change-me")
+# Off for `make run` and the tests on one machine; on for a deployment reached over HTTPS, where a
+# missing secret key must stop the start rather than fall back to a key anyone can read here.
+SECURE = env_bool("DJANGO_SECURE", default=False)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ("" if SECURE else "insecure-development-key-change-me")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_SECURE is on: set DJANGO_SECRET_KEY to a long random value.")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -88,6 +94,17 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 # WhiteNoise serves from the finders in development; it warns when the root is missing.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+
+SESSION_COOKIE_SECURE = SECURE
+CSRF_COOKIE_SECURE = SECURE
+if SECURE:
+    # Behind a proxy that ends TLS, e.g. "HTTP_X_FORWARDED_PROTO,https"; unset when the app serves HTTPS itself.
+    _proxy_header = env_list("DJANGO_SECURE_PROXY_SSL_HEADER", [])
+    if _proxy_header and len(_proxy_header) != 2:
+        raise ImproperlyConfigured("DJANGO_SECURE_PROXY_SSL_HEADER must be a header and a value, e.g. HTTP_X_FORWARDED_PROTO,https")
+    SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1]) if _proxy_header else None
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 
 CACHES = {
     "default": {

@@ -1,7 +1,8 @@
-"""The classifier's suggestion for a work, from its abstract, the editors' notes and the claims about it.
+"""The classifier's suggestion for a work, from its abstract and the claims about it.
 
 Every place that shows a suggestion (the source page, the consistency report, the classification
-form) goes through ``suggestion_for``, so they all read the same text and give the same answer.
+form) goes through ``suggestion_for``. The editors' notes are read only on the classification form:
+they often restate the editor's own verdict, so a check of that verdict must not read them.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ class SuggestionView:
         return highlight(self.text, self.suggestion.evidence)
 
 
-def suggestion_text(source: Source, claim_texts: Sequence[str]) -> str:
-    """What the classifier reads about ``source``: its abstract, the editors' notes, then the claims."""
-    return "\n".join(part for part in [source.abstract, source.notes, *claim_texts] if part.strip())
+def suggestion_text(source: Source, claim_texts: Sequence[str], *, with_notes: bool = False) -> str:
+    """What the classifier reads about ``source``: its abstract, the editors' notes if asked, then the claims."""
+    notes = [source.notes] if with_notes else []
+    return "\n".join(part for part in [source.abstract, *notes, *claim_texts] if part.strip())
 
 
 def suggestion_for(
@@ -73,6 +75,7 @@ def suggestion_for(
     *,
     classification: Classification | None = None,
     claim_texts: Sequence[str] | None = None,
+    with_notes: bool = False,
 ) -> SuggestionView:
     """The suggestion for ``source`` (or one of its components), beside ``classification`` when given.
 
@@ -84,7 +87,7 @@ def suggestion_for(
         claim_texts = texts_about([source.pk]).get(source.pk, [])
     # The unsaved Classification lends its wording, so the subject reads the same everywhere.
     subject = (classification or Classification(source=source, component=component)).subject_name
-    text = suggestion_text(source, claim_texts)
+    text = suggestion_text(source, claim_texts, with_notes=with_notes)
     suggestion = classify(text, subject=subject)
     differences: list[str] = []
     if classification is not None and text:

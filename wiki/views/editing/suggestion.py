@@ -31,7 +31,7 @@ class SuggestionCard:
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:
     """The suggestion from the source's abstract, notes and the claims about it, or ``None`` without any text."""
-    view = suggestion_for(source, component)
+    view = suggestion_for(source, component, with_notes=True)
     if not view.text:
         return None
     suggestion = view.suggestion

@@ -22,6 +22,18 @@ def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-unty
         _load_seed()
 
 
+@pytest.fixture(autouse=True)
+def _seed_for_database_tests(request: pytest.FixtureRequest) -> None:
+    """Every test that touches the database sees the seed wiki, whatever ran (and flushed) before it."""
+    names = set(request.fixturenames)
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool({"transactional_db", "live_server"} & names)
+    if marker is None and "db" not in names and not transactional:
+        return
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    _load_seed()
+
+
 @pytest.fixture
 def seed(db: None) -> None:
     """The seed content; loaded again when a transactional test flushed it."""

@@ -4,6 +4,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rest_framework.authtoken.models import Token
 
+from wiki.services.tokens import api_token_rotate
+
 
 class Command(BaseCommand):
     help = "Print the API token of USERNAME, creating it when the user has none (--regenerate replaces it)."
@@ -18,6 +20,7 @@ class Command(BaseCommand):
         except get_user_model().DoesNotExist:
             raise CommandError(f"No user named {options['username']!r}.") from None
         if options["regenerate"]:
-            Token.objects.filter(user=user).delete()
-        token, _ = Token.objects.get_or_create(user=user)
+            token = api_token_rotate(user=user)
+        else:
+            token, _ = Token.objects.get_or_create(user=user)
         self.stdout.write(token.key)

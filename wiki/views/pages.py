@@ -5,8 +5,7 @@ from django.shortcuts import redirect, render
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import OpenQuestion, Page, WikiLink
-
-PER_PAGE = 100
+from wiki.views.listing import PER_PAGE
 
 
 def page_list(request: HttpRequest) -> HttpResponse:

@@ -1,4 +1,3 @@
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -6,17 +5,12 @@ from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
 from wiki.suggestions import suggestions_for_source
-
-PER_PAGE = 100
+from wiki.views.listing import render_filtered_list
 
 
 def source_list(request: HttpRequest) -> HttpResponse:
     filterset = SourceFilter(request.GET or None, queryset=Source.objects.for_listing())
-    page = None
-    if filterset.is_valid() or not filterset.is_bound:
-        page = Paginator(filterset.qs, PER_PAGE).get_page(request.GET.get("p"))
-    status = 200 if page is not None else 400
-    return render(request, "wiki/source_list.html", {"filter": filterset, "page_obj": page}, status=status)
+    return render_filtered_list(request, "wiki/source_list.html", filterset)
 
 
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:

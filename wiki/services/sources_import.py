@@ -19,9 +19,10 @@ from django.db.models import Q
 
 from wiki.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
-from wiki.services.changes import check_not_stale
+from wiki.services.changes import change_record, check_not_stale
 from wiki.services.sources import short_name_from_title, sources_lock_creation, unique_source_slug
 from wiki.search.index import search_reindex_sources
+from wiki.text import collapse_spaces
 
 MAX_BIBTEX_CHARS = 500_000
 MAX_BIBTEX_ENTRIES = 200
@@ -32,7 +33,6 @@ MAX_NOTES_CHARS = 50_000
 
 _BRACES = re.compile(r"(?<!\\)[{}]")
 _ESCAPES = {r"\&": "&", r"\%": "%", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "--": "–"}
-_SPACE = re.compile(r"\s+")
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -95,7 +95,7 @@ def _clean_value(value: str) -> str:
     text = _BRACES.sub("", value)
     for escaped, plain in _ESCAPES.items():
         text = text.replace(escaped, plain)
-    return _SPACE.sub(" ", text).strip()
+    return collapse_spaces(text)
 
 
 def source_find_duplicate(
@@ -216,7 +216,7 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
         error = getattr(block, "error", None)
         head = block.raw.strip().splitlines()[0][:80] if block.raw.strip() else "?"
         reason = getattr(error, "abort_reason", None) or str(error or "")
-        message = " ".join(reason.split())[:300] or "this entry cannot be read"
+        message = collapse_spaces(reason)[:300] or "this entry cannot be read"
         if message.startswith("Unexpected block start"):
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
             message = "a { or \" is not closed before the next entry starts: " + message
@@ -251,9 +251,9 @@ def source_create(*, draft: SourceDraft, user: object | None = None, action: str
         raise SourceDuplicate(*duplicate)
     source = _validated(draft)
     source.save()
-    ChangeEvent.objects.create(
-        kind=ChangeEvent.Kind.SOURCE, action=action, object_id=source.pk, label=source.short_name[:300],
-        url=source.get_absolute_url(), summary=source.title[:500], user=user if getattr(user, "pk", None) else None,
+    change_record(
+        kind=ChangeEvent.Kind.SOURCE, action=action, obj=source, label=source.short_name,
+        url=source.get_absolute_url(), summary=source.title, user=user,
     )
     search_reindex_sources([source.pk])
     return source
@@ -269,8 +269,7 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
     saved now, not to the caller's copy: a concurrent change of other fields is kept. Returns the saved source.
     """
     source = Source.objects.select_for_update().get(pk=source.pk)
-    if loaded_at is not None:
-        check_not_stale(source, loaded_at=loaded_at)
+    check_not_stale(source, loaded_at=loaded_at)
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
         title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,
@@ -282,11 +281,10 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
         setattr(source, name, value)
     source.full_clean(exclude=["slug"])
     source.save()
-    ChangeEvent.objects.create(
-        kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.EDITED, object_id=source.pk,
-        label=source.short_name[:300], url=source.get_absolute_url(),
-        summary=(summary or ("changed " + ", ".join(changed) if changed else "no change"))[:500],
-        user=user if getattr(user, "pk", None) else None,
+    change_record(
+        kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.EDITED, obj=source, label=source.short_name,
+        url=source.get_absolute_url(), summary=summary or ("changed " + ", ".join(changed) if changed else "no change"),
+        user=user,
     )
     search_reindex_sources([source.pk])
     return source

@@ -15,7 +15,8 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-# Migrates and loads the Agentic RL wiki (idempotent) into DATABASE_URL or the embedded PostgreSQL.
+# Migrates and loads the Agentic RL wiki (idempotent) into DATABASE_URL or, when it is unset, the embedded
+# PostgreSQL that manage.py starts (config/embedded_db.py).
 db: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_wiki
@@ -31,7 +32,7 @@ browser:
 
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -q
+	DATABASE_URL="$${DATABASE_URL:-$$($(BIN)/python -m config.embedded_db)}" $(BIN)/pytest -q
 
 check: install
 	$(BIN)/mypy

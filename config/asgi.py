@@ -2,5 +2,8 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from config.embedded_db import use_embedded_database_unless_configured
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+use_embedded_database_unless_configured()
 application = get_asgi_application()

@@ -1,19 +1,30 @@
 """The embedded PostgreSQL used when DATABASE_URL is not set.
 
-pgserver runs a real PostgreSQL 16 from a wheel, so a fresh machine needs no
-system install. Its data lives under ``var/pgdata``; the server is left
-running between commands and reused by the next process.
+pgserver runs a real PostgreSQL 16 from a wheel, so a fresh machine needs no system install. Its
+data lives under ``var/pgdata``; the server is left running between commands and reused by the
+next process. Starting it is an explicit step of the entry points (``manage.py``, ``config/wsgi.py``,
+``make test`` through ``python -m config.embedded_db``); importing the settings never starts it.
 """
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
+from config.env import env_str
+
 DATABASE_NAME = "wiki"
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def var_dir() -> Path:
+    """Where the embedded PostgreSQL and collected static files live (``WIKI_VAR_DIR``, ``var/`` by default)."""
+    return Path(env_str("WIKI_VAR_DIR", str(BASE_DIR / "var")))
 
 
 def embedded_database_url(data_dir: Path) -> str:
+    """Starts the server on ``data_dir`` unless it runs already, creates the wiki's database, returns its URL."""
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset, as on most servers.
         warnings.simplefilter("ignore")
@@ -25,3 +36,15 @@ def embedded_database_url(data_dir: Path) -> str:
     if "(1 row)" not in found:
         server.psql(f"CREATE DATABASE {DATABASE_NAME}")
     return server.get_uri(DATABASE_NAME)
+
+
+def use_embedded_database_unless_configured() -> None:
+    """Without DATABASE_URL, starts the embedded PostgreSQL and sets DATABASE_URL to it for this process and its children."""
+    if not env_str("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = embedded_database_url(var_dir() / "pgdata")
+
+
+if __name__ == "__main__":
+    # `DATABASE_URL=$(python -m config.embedded_db)`: for commands that do not start through manage.py, like pytest.
+    use_embedded_database_unless_configured()
+    print(os.environ["DATABASE_URL"])

@@ -7,10 +7,11 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.embedded_db import var_dir
 from config.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(env_str("WIKI_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR = var_dir()
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 # Off for `make run` and the tests on one machine; on for a deployment reached over HTTPS, where a
@@ -67,11 +68,13 @@ TEMPLATES = [
     },
 ]
 
+# manage.py and config/wsgi.py start the embedded PostgreSQL and set DATABASE_URL when it is unset.
 _database_url = env_str("DATABASE_URL")
 if not _database_url:
-    from config.embedded_db import embedded_database_url
-
-    _database_url = embedded_database_url(VAR_DIR / "pgdata")
+    raise ImproperlyConfigured(
+        "DATABASE_URL is not set: run through manage.py (which starts the embedded PostgreSQL), "
+        "or set it, e.g. DATABASE_URL=$(python -m config.embedded_db)."
+    )
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from wiki.views import home, pages, questions, reports, search, sources, tokens
-from wiki.feeds import RecentChangesFeed
+from wiki.views.feeds import RecentChangesFeed
 from wiki.views import compare, graphs
 from wiki.views.editing import changes as edit_changes
 from wiki.views.editing import claims as edit_claims

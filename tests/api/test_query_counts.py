@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from wiki.models import Claim, OpenQuestion, Page, Source
 from wiki.search.index import search_reindex_all
-from wiki.services.generate import wiki_generate
+from wiki.devtools.generate import wiki_generate
 
 pytestmark = pytest.mark.django_db
 

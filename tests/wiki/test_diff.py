@@ -1,7 +1,7 @@
 import re
 from html import unescape
 
-from wiki.diff import side_by_side, tokenize
+from wiki.text.diff import side_by_side, tokenize
 
 
 def test_chinese_is_tokenised_per_character_and_latin_per_word() -> None:

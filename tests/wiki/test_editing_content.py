@@ -260,7 +260,7 @@ def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing
 
 
 def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
-    from wiki.services.sources_import import source_update
+    from wiki.services.sources import source_update
 
     source = make_source(short_name="Racer", title="Racer: A Study")
     url = reverse("wiki:source-edit", kwargs={"slug": source.slug})

@@ -164,9 +164,9 @@ def test_answered_question_needs_its_answer_claim(db: None) -> None:
 
 
 def test_page_form_refuses_unresolved_conflict_markers() -> None:
-    from wiki.services.pages import page_merge
+    from wiki.text.merge import merge_texts
 
-    merged = page_merge(base="a\nb\n", theirs="a\ntheirs\n", mine="a\nmine\n").text()
+    merged = merge_texts(base="a\nb\n", theirs="a\ntheirs\n", mine="a\nmine\n").text()
     form = PageForm({"title": "T", "body": merged})
     assert _codes(form, "body") == ["unresolved_conflict"]
     assert PageForm({"title": "T", "body": "a\nmine\n"}).is_valid()

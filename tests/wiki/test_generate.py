@@ -4,7 +4,7 @@ import pytest
 
 from classifier.taxonomy import Mechanism
 from wiki.models import Citation, Claim, Classification, Contrast, OpenQuestion, Page, Source, WikiLink
-from wiki.services.generate import wiki_generate
+from wiki.devtools.generate import wiki_generate
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from wiki.models import Citation, Claim, Contrast, Source
-from wiki.services.generate import wiki_generate
+from wiki.devtools.generate import wiki_generate
 
 pytestmark = pytest.mark.django_db
 

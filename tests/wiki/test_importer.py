@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.conftest import FIXTURES
-from wiki.importer import PageImportError, page_import, parse_page_file
+from wiki.services.page_import import PageImportError, page_import, parse_page_file
 from wiki.markdown.citations import CITATION_RE
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source

@@ -1,6 +1,6 @@
 import pytest
 
-from wiki.locators import is_valid_locator
+from wiki.references.locators import is_valid_locator
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,7 @@ def test_reindexing_all_removes_documents_of_deleted_objects(seed: None) -> None
 
 
 def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand(seed: None) -> None:
-    from wiki.services.generate import wiki_generate
+    from wiki.devtools.generate import wiki_generate
 
     generated = wiki_generate(works=50, claims=1000, pages=10, seed=11)
     ids = list(generated.claim_ids)
@@ -134,7 +134,7 @@ def test_search_query_count_does_not_grow_with_the_data(seed: None, client) -> N
     with CaptureQueriesContext(connection) as small:
         assert client.get(url, {"q": "GRPO 奖励"}).status_code == 200
 
-    from wiki.services.generate import wiki_generate
+    from wiki.devtools.generate import wiki_generate
 
     generated = wiki_generate(works=450, claims=400, pages=20, seed=12)
     search_reindex_claims(generated.claim_ids)

@@ -8,7 +8,8 @@ from wiki.models import Classification, Source
 from wiki.search.query import search
 from wiki.services.classifications import classification_save
 from wiki.services.questions import question_create
-from wiki.services.sources_import import SourceDraft, source_create
+from wiki.references.draft import SourceDraft
+from wiki.services.sources import source_create
 
 
 def _titles(query: str, **filters: str) -> set[str]:

@@ -10,7 +10,8 @@ from django.db import connection
 from tests.factories import claims_of, make_editor, make_page
 from wiki.markdown import MarkdownTooComplex
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
-from wiki.services.pages import EditConflict, page_merge, page_preview, page_revert, page_save_revision
+from wiki.services.pages import EditConflict, page_preview, page_revert, page_save_revision
+from wiki.text.merge import merge_texts
 
 KEY_POINTS = """## 关键要点
 
@@ -130,13 +131,13 @@ def test_too_complex_body_is_refused_before_anything_is_written(db: None) -> Non
 
 def test_merge_combines_edits_to_different_lines() -> None:
     base = "a\nb\nc\n"
-    result = page_merge(base=base, theirs="A\nb\nc\n", mine="a\nb\nC\n")
+    result = merge_texts(base=base, theirs="A\nb\nc\n", mine="a\nb\nC\n")
     assert result.is_clean
     assert result.text() == "A\nb\nC\n"
 
 
 def test_merge_marks_clashing_lines_with_both_sides() -> None:
-    result = page_merge(base="a\nb\nc\n", theirs="a\ntheirs\nc\n", mine="a\nmine\nc\n")
+    result = merge_texts(base="a\nb\nc\n", theirs="a\ntheirs\nc\n", mine="a\nmine\nc\n")
     assert not result.is_clean
     assert result.conflict_count == 1
     text = result.text()

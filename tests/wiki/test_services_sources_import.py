@@ -10,11 +10,10 @@ from django.db import connection
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
-from wiki.services.sources_import import (
-    SourceDraft,
+from wiki.references.bibtex import parse_bibtex
+from wiki.references.draft import SourceDraft, draft_from_identifier
+from wiki.services.sources import (
     SourceDuplicate,
-    draft_from_identifier,
-    parse_bibtex,
     source_create,
     source_find_duplicate,
     source_update,

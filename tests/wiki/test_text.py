@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from wiki.search.index import plain_text
-from wiki.text import collapse_spaces
+from wiki.text.spaces import collapse_spaces
 
 
 def test_collapse_spaces_makes_every_run_one_space() -> None:

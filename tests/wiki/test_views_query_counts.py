@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.factories import make_classification, make_question, make_source
 from wiki.models import ChangeEvent, Claim, Component, Contrast, OpenQuestion, Page, Revision, Source
-from wiki.services.generate import wiki_generate
+from wiki.devtools.generate import wiki_generate
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db

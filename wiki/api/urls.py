@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from wiki.api.views import claims, classify, fallback, graphs, pages, search, sources
+from wiki.api.views import claims, classifications, classify, contrasts, fallback, graphs, pages, questions, search, sources
 
 app_name = "api"
 
@@ -9,9 +9,9 @@ router = DefaultRouter()
 router.register("pages", pages.PageViewSet, basename="page")
 router.register("sources", sources.SourceViewSet, basename="source")
 router.register("claims", claims.ClaimViewSet, basename="claim")
-router.register("classifications", sources.ClassificationViewSet, basename="classification")
-router.register("contrasts", sources.ContrastViewSet, basename="contrast")
-router.register("questions", claims.QuestionViewSet, basename="question")
+router.register("classifications", classifications.ClassificationViewSet, basename="classification")
+router.register("contrasts", contrasts.ContrastViewSet, basename="contrast")
+router.register("questions", questions.QuestionViewSet, basename="question")
 
 urlpatterns = [
     path("v1/search/", search.SearchView.as_view(), name="search"),

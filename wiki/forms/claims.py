@@ -4,7 +4,7 @@ from typing import Any
 
 from django import forms
 
-from wiki.locators import is_valid_locator
+from wiki.references.locators import is_valid_locator
 from wiki.models import CitationKind, ClaimStatus, Source
 
 

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 
 from classifier.taxonomy import VERDICT_LABELS, Mechanism, rubric_verdict
-from wiki.locators import is_valid_locator
+from wiki.references.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Source
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")

@@ -7,9 +7,7 @@ from django.core.validators import validate_unicode_slug
 from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
-
-# Paths under /wiki/ that are editor screens, not pages.
-RESERVED_SLUGS = {"new"}
+from wiki.models.pages import RESERVED_SLUGS
 
 
 def has_conflict_markers(body: str) -> bool:

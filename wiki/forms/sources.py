@@ -4,9 +4,10 @@ from typing import Any
 
 from django import forms
 
-from wiki.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.models import Source
-from wiki.services.sources_import import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, source_find_duplicate
+from wiki.models.sources import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS
+from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
+from wiki.services.sources import source_find_duplicate
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 

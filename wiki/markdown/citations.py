@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wiki.locators import is_valid_locator
+from wiki.references.locators import is_valid_locator
 
 KIND_BY_WORD = {"来源": "cited", "综合": "synthesised"}
 

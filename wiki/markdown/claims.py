@@ -14,7 +14,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from wiki.text import collapse_spaces
+from wiki.text.spaces import collapse_spaces
 
 KEY_POINT_SECTIONS = {"关键要点", "key points", "key findings", "要点"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}

@@ -4,6 +4,9 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+# Paths under /wiki/ that are editor screens, not pages.
+RESERVED_SLUGS = frozenset({"new"})
+
 
 class PageQuerySet(models.QuerySet["Page"]):
     def for_listing(self) -> PageQuerySet:

@@ -5,6 +5,11 @@ from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.urls import reverse
 
+# The classifier reads the abstract and notes on every source page and classification form: a pasted book
+# would make those pages take seconds. An abstract is a few thousand characters; notes may be longer.
+MAX_ABSTRACT_CHARS = 20_000
+MAX_NOTES_CHARS = 50_000
+
 
 class SourceKind(models.TextChoices):
     PAPER = "paper", "Paper"
@@ -80,7 +85,7 @@ class Source(models.Model):
         return self.short_name
 
     def save(self, *args: object, **kwargs: object) -> None:
-        from wiki.identifiers import normalize_title
+        from wiki.references.identifiers import normalize_title
 
         self.normalized_title = normalize_title(self.title)
         super().save(*args, **kwargs)  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from django.urls import reverse
 from wiki.markdown.wikilinks import WIKILINK_RE
 from wiki.models import Claim, Classification, OpenQuestion, Page, SearchDocument, Source
 from wiki.search.tokenize import document_text
-from wiki.text import collapse_spaces
+from wiki.text.spaces import collapse_spaces
 
 CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
@@ -49,12 +48,6 @@ def _existing_slugs(targets: Iterable[str]) -> frozenset[str]:
     return frozenset(Page.objects.filter(slug__in=set(targets)).values_list("slug", flat=True))
 
 
-def page_render(*, body: str, user: User = None) -> RenderResult:
-    """Renders ``body``, creating sources for cited titles not yet known."""
-    sources, _ = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=_author(user))
-    return _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
-
-
 def page_preview(*, body: str) -> RenderResult:
     """Renders ``body`` without writing anything: unknown citations show as missing sources."""
     sources = sources_by_title(wiki_markdown.cited_titles(body))
@@ -96,7 +89,10 @@ def page_save_revision(
         raise EditConflict(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
     if page is None:
         page = Page(slug=slug)
-    result = page_render(body=body, user=user)
+    author = _author(user)
+    # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
+    sources, _ = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=author)
+    result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
     page.title = title
     page.summary = summary
     page.body = body
@@ -104,7 +100,6 @@ def page_save_revision(
     page.toc = result.toc
     page.save()
 
-    author = _author(user)
     previous_size = latest.size if latest else 0
     size = len(body.encode())
     revision = Revision.objects.create(
@@ -236,83 +231,6 @@ def _rerender_batch(batch: list[Page]) -> int:
             changed.append(page)
     Page.objects.bulk_update(changed, ["rendered_html", "toc"])
     return len(changed)
-
-
-@dataclass(frozen=True)
-class MergeRegion:
-    """One stretch of a three-way merge: clean text, or a clash between theirs and mine."""
-
-    text: str = ""
-    theirs: str = ""
-    mine: str = ""
-    base: str = ""
-    conflict: bool = False
-
-
-@dataclass(frozen=True)
-class MergeResult:
-    regions: tuple[MergeRegion, ...]
-
-    @property
-    def is_clean(self) -> bool:
-        return not any(region.conflict for region in self.regions)
-
-    @property
-    def conflict_count(self) -> int:
-        return sum(region.conflict for region in self.regions)
-
-    def text(self) -> str:
-        """The merged text; clashes are kept with both sides between conflict markers to resolve by hand."""
-        parts: list[str] = []
-        for region in self.regions:
-            if not region.conflict:
-                parts.append(region.text)
-                continue
-            parts.append("<<<<<<< theirs (saved meanwhile)\n")
-            parts.append(_ensure_newline(region.theirs))
-            parts.append("=======\n")
-            parts.append(_ensure_newline(region.mine))
-            parts.append(">>>>>>> mine\n")
-        return "".join(parts)
-
-
-def _ensure_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
-
-
-def page_merge(*, base: str, theirs: str, mine: str) -> MergeResult:
-    """Three-way merge by line: base is the text the editor started from, theirs what was saved meanwhile."""
-    import merge3
-
-    merger = merge3.Merge3(base.splitlines(True), theirs.splitlines(True), mine.splitlines(True))
-    regions: list[MergeRegion] = []
-    for group in merger.merge_groups():
-        if group[0] == "conflict":
-            _, base_lines, theirs_lines, mine_lines = group  # type: ignore[misc]
-            regions.append(
-                MergeRegion(base="".join(base_lines), theirs="".join(theirs_lines), mine="".join(mine_lines), conflict=True)
-            )
-        else:
-            regions.append(MergeRegion(text="".join(group[1])))
-    return MergeResult(regions=tuple(regions))
-
-
-@dataclass(frozen=True)
-class FieldMerge:
-    """A one-line field (title, summary) merged three ways; on a clash ``value`` is mine and ``theirs`` is shown beside it."""
-
-    value: str
-    theirs: str = ""
-    clash: bool = False
-
-
-def page_merge_field(*, base: str, theirs: str, mine: str) -> FieldMerge:
-    """Whoever changed the field wins; when both changed it differently, mine is kept and theirs reported, never dropped."""
-    if mine == base or mine == theirs:
-        return FieldMerge(value=theirs)
-    if theirs == base:
-        return FieldMerge(value=mine)
-    return FieldMerge(value=mine, theirs=theirs, clash=True)
 
 
 @transaction.atomic

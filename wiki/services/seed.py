@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
-from wiki.importer import page_import, parse_page_file
+from wiki.services.page_import import page_import, parse_page_file
 from wiki.models import Claim, Classification, Component, Contrast, OpenQuestion, Page, SetBy, Source
 from wiki.search.index import search_reindex_all
 

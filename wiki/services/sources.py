@@ -1,15 +1,30 @@
+"""Sources: created from a draft, from BibTeX or from the titles a page cites, changed, and found as duplicates.
+
+A duplicate is a source with the same arXiv ID (any version), the same DOI (URL or bare), the same
+normalised title or the same short name. BibTeX with several entries is imported entry by entry, each
+in its own savepoint: a broken or duplicate entry is reported and the others are still imported.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
-from wiki.identifiers import normalize_title
 from wiki.models import ChangeEvent, Source, SourceKind
+from wiki.references.bibtex import parse_bibtex
+from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.search.index import search_reindex_sources
-from wiki.services.changes import change_event
+from wiki.services.changes import change_event, change_record, check_not_stale
 
 
 def sources_lock_creation() -> None:
@@ -46,12 +61,6 @@ def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
         candidate, n = f"{base}-{n}", n + 1
     taken.add(candidate)
     return candidate
-
-
-def short_name_from_title(title: str) -> str:
-    """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``; a title without a colon stays whole."""
-    head = title.split(":", 1)[0].strip()
-    return head if head and len(head) <= 60 and head != title else title[:200]
 
 
 def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
@@ -106,3 +115,151 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = No
     )
     search_reindex_sources([source.pk for source in created])
     return matched, created
+
+
+class ImportStatus(StrEnum):
+    CREATED = "created"
+    DUPLICATE = "duplicate"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What became of one BibTeX entry: created, a duplicate (of ``source``) or an error."""
+
+    label: str
+    status: ImportStatus
+    source: Source | None = None
+    message: str = ""
+    line: int | None = None
+    raw: str = ""  # the entry as pasted, offered again to fix when it failed
+
+
+class SourceDuplicate(Exception):
+    def __init__(self, source: Source, reason: str) -> None:
+        super().__init__(f"{reason}: {source.short_name}")
+        self.source = source
+        self.reason = reason
+
+
+def source_find_duplicate(
+    *, arxiv_id: str = "", doi: str = "", title: str = "", short_name: str = "", exclude_pk: int | None = None
+) -> tuple[Source, str] | None:
+    """An existing source with the same arXiv ID, DOI, normalised title or short name, and why it matches (one query).
+
+    The short name counts because citations and lists show it: a BibTeX entry titled “ALFWorld: Aligning…”
+    is the “ALFWorld” a citation already created, and two sources of one name cannot be told apart.
+    """
+    arxiv = normalize_arxiv_id(arxiv_id) if arxiv_id else None
+    norm_doi = normalize_doi(doi) if doi else None
+    norm_title = normalize_title(title) if title else ""
+    name = short_name.strip()
+    condition = Q()
+    if arxiv:
+        condition |= Q(arxiv_id=arxiv)
+    if norm_doi:
+        condition |= Q(doi=norm_doi)
+    if norm_title:
+        condition |= Q(normalized_title=norm_title)
+    if name:
+        condition |= Q(short_name__iexact=name)
+    if not condition:
+        return None
+    candidates = Source.objects.filter(condition)
+    if exclude_pk is not None:
+        candidates = candidates.exclude(pk=exclude_pk)
+    for source in candidates.order_by("pk")[:5]:
+        if arxiv and source.arxiv_id == arxiv:
+            return source, f"same arXiv ID {arxiv}"
+        if norm_doi and source.doi == norm_doi:
+            return source, f"same DOI {norm_doi}"
+        if norm_title and source.normalized_title == norm_title:
+            return source, "same title"
+        if name and source.short_name.lower() == name.lower():
+            return source, f"same short name “{source.short_name}”"
+    return None
+
+
+def _validated(draft: SourceDraft) -> Source:
+    """An unsaved source from the draft, validated like the form would (lengths, URL, year, constraints)."""
+    fields = draft.as_fields()
+    fields["short_name"] = (fields["short_name"] or short_name_from_title(draft.title))[:200]
+    source = Source(slug=unique_source_slug(fields["short_name"]), **fields)
+    source.normalized_title = normalize_title(source.title)
+    source.full_clean()
+    return source
+
+
+@transaction.atomic
+def source_create(*, draft: SourceDraft, user: object | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
+    """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
+    sources_lock_creation()
+    duplicate = source_find_duplicate(
+        arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title,
+        short_name=draft.short_name or (short_name_from_title(draft.title) if draft.title else ""),
+    )
+    if duplicate is not None:
+        raise SourceDuplicate(*duplicate)
+    source = _validated(draft)
+    source.save()
+    change_record(
+        kind=ChangeEvent.Kind.SOURCE, action=action, obj=source, label=source.short_name,
+        url=source.get_absolute_url(), summary=source.title, user=user,
+    )
+    search_reindex_sources([source.pk])
+    return source
+
+
+@transaction.atomic
+def source_update(*, source: Source, fields: dict[str, Any], user: object | None = None, summary: str = "",
+                  loaded_at: datetime | None = None) -> Source:
+    """Changes a source's fields; duplicates of another source are refused like on creation.
+
+    ``loaded_at`` is the source's ``updated_at`` when the editor opened the form; a save since raises
+    :class:`StaleEdit` and nothing is written. The row is locked and re-read, so ``fields`` are applied to what is
+    saved now, not to the caller's copy: a concurrent change of other fields is kept. Returns the saved source.
+    """
+    source = Source.objects.select_for_update().get(pk=source.pk)
+    check_not_stale(source, loaded_at=loaded_at)
+    duplicate = source_find_duplicate(
+        arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
+        title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,
+    )
+    if duplicate is not None:
+        raise SourceDuplicate(*duplicate)
+    changed = [name for name, value in fields.items() if getattr(source, name) != value]
+    for name, value in fields.items():
+        setattr(source, name, value)
+    source.full_clean(exclude=["slug"])
+    source.save()
+    change_record(
+        kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.EDITED, obj=source, label=source.short_name,
+        url=source.get_absolute_url(), summary=summary or ("changed " + ", ".join(changed) if changed else "no change"),
+        user=user,
+    )
+    search_reindex_sources([source.pk])
+    return source
+
+
+def _messages(error: ValidationError) -> str:
+    if hasattr(error, "error_dict"):
+        return "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in error.message_dict.items())
+    return "; ".join(error.messages)
+
+
+def sources_import_bibtex(*, text: str, user: object | None = None) -> list[ImportResult]:
+    """Imports every entry in its own transaction and reports per entry: created, duplicate or error."""
+    results: list[ImportResult] = []
+    for entry in parse_bibtex(text):
+        if entry.errors or entry.draft is None:
+            results.append(ImportResult(entry.label, ImportStatus.ERROR, message="; ".join(entry.errors), line=entry.line, raw=entry.raw))
+            continue
+        try:
+            source = source_create(draft=entry.draft, user=user, action=ChangeEvent.Action.IMPORTED)
+        except SourceDuplicate as duplicate:
+            results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, duplicate.source, duplicate.reason, entry.line))
+        except ValidationError as error:
+            results.append(ImportResult(entry.label, ImportStatus.ERROR, message=_messages(error), line=entry.line, raw=entry.raw))
+        else:
+            results.append(ImportResult(entry.label, ImportStatus.CREATED, source, line=entry.line))
+    return results

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.identifiers import normalize_arxiv_id, normalize_doi
-from wiki.locators import is_valid_locator
+from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
+from wiki.references.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
 

@@ -10,20 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.errors import Conflict, from_django
-from wiki.api.filters import ClassificationFilter, ContrastFilter, SourceFilter
+from wiki.api.filters import SourceFilter
 from wiki.api.schema import DuplicateSerializer
-from wiki.api.serializers.sources import (
-    ClassificationSerializer,
-    ContrastSerializer,
-    ContrastWriteSerializer,
-    SourceSerializer,
-    SourceWriteSerializer,
-)
-from wiki.api.views.writes import ServiceWriteMixin
-from wiki.models import Classification, Component, Contrast, Source
-from wiki.services.classifications import classification_save
-from wiki.services.contrasts import contrast_create
-from wiki.services.sources_import import SourceDraft, SourceDuplicate, source_create, source_update
+from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
+from wiki.models import Component, Source
+from wiki.references.draft import SourceDraft
+from wiki.services.sources import SourceDuplicate, source_create, source_update
 
 _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
 
@@ -78,64 +70,3 @@ class SourceViewSet(viewsets.ModelViewSet):
         serializer = SourceWriteSerializer(source, data=request.data, partial=bool(kwargs.get("partial")))
         serializer.is_valid(raise_exception=True)
         return self._write(lambda: source_update(source=source, fields=dict(serializer.validated_data), user=request.user))
-
-
-@extend_schema_view(
-    list=extend_schema(summary="List classifications"),
-    retrieve=extend_schema(summary="A classification"),
-    create=extend_schema(summary="Classify a work or one of its components"),
-    update=extend_schema(summary="Change a classification"),
-    partial_update=extend_schema(summary="Change some fields of a classification"),
-)
-class ClassificationViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
-    """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;
-    a verdict that departs from it needs a rationale. Every change is kept in the classification's history."""
-
-    serializer_class = ClassificationSerializer
-    filterset_class = ClassificationFilter
-    ordering_fields = ["updated_at", "verdict", "mechanism", "source__short_name"]
-    ordering = ["source__short_name", "id"]
-    http_method_names = ["get", "post", "put", "patch", "head", "options"]
-
-    def get_queryset(self) -> QuerySet[Classification]:
-        return Classification.objects.select_related("source", "component", "set_by_user")
-
-    def _save(self, serializer: serializers.Serializer, instance: Classification | None) -> None:
-        data = dict(serializer.validated_data)
-        source = data.pop("source", None) or instance.source  # type: ignore[union-attr]
-        component = data.pop("component", instance.component if instance else None)
-        try:
-            saved = classification_save(source=source, component=component, fields=data, user=self.request.user,
-                                        classification=instance)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        serializer.instance = self.get_queryset().get(pk=saved.pk)
-
-
-@extend_schema_view(
-    list=extend_schema(summary="List contrasts between works"),
-    retrieve=extend_schema(summary="A contrast"),
-    create=extend_schema(summary="Set two works against each other", request=ContrastWriteSerializer,
-                         responses={201: ContrastSerializer}),
-)
-class ContrastViewSet(viewsets.ModelViewSet):
-    """Two works (or components) set against each other on an axis, with the claim that says so."""
-
-    serializer_class = ContrastSerializer
-    filterset_class = ContrastFilter
-    ordering_fields = ["created_at", "axis"]
-    ordering = ["left__short_name", "right__short_name", "id"]
-    http_method_names = ["get", "post", "head", "options"]
-
-    def get_queryset(self) -> QuerySet[Contrast]:
-        return Contrast.objects.select_related("left", "right", "left_component", "right_component")
-
-    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
-        serializer = ContrastWriteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        try:
-            contrast = contrast_create(**serializer.validated_data, user=request.user)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        data = ContrastSerializer(self.get_queryset().get(pk=contrast.pk)).data
-        return Response(data, status=status.HTTP_201_CREATED)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from wiki.services.generate import wiki_generate
+from wiki.devtools.generate import wiki_generate
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from wiki.importer import PageImportError, page_import, parse_page_file
+from wiki.services.page_import import PageImportError, page_import, parse_page_file
 from wiki.markdown import MarkdownTooComplex
 
 

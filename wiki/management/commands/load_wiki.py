@@ -4,7 +4,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from wiki.importer import PageImportError
+from wiki.services.page_import import PageImportError
 from wiki.services.seed import SeedError, seed_load
 
 

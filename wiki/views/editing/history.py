@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from wiki.diff import side_by_side
+from wiki.text.diff import side_by_side
 from wiki.models import Page, Revision
 from wiki.services.pages import EditConflict, page_revert
 from wiki.views.editing import editor_required

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm
 from wiki.models import Page
-from wiki.services.pages import EditConflict, page_merge, page_merge_field, page_preview, page_save_revision
+from wiki.services.pages import EditConflict, page_preview, page_save_revision
+from wiki.text.merge import merge_field, merge_texts
 from wiki.views.editing import editor_required
 
 
@@ -46,10 +47,10 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     data = form.cleaned_data
     base = conflict.page.revisions.filter(number=conflict.base_number).first()
     current = conflict.current
-    merge = page_merge(base=base.body if base else "", theirs=current.body, mine=data["body"])
+    merge = merge_texts(base=base.body if base else "", theirs=current.body, mine=data["body"])
     # Title and summary are merged too: a change saved meanwhile must not be undone by the resolved save.
     fields = {
-        name: page_merge_field(base=getattr(base, name) if base else "", theirs=getattr(current, name), mine=data[name])
+        name: merge_field(base=getattr(base, name) if base else "", theirs=getattr(current, name), mine=data[name])
         for name in ("title", "summary")
     }
     merged_form = PageForm(

@@ -9,16 +9,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
-from wiki.services.sources_import import (
-    SourceDraft,
+from wiki.references.draft import SourceDraft, draft_from_identifier
+from wiki.services.changes import StaleEdit
+from wiki.services.sources import (
+    ImportStatus,
     SourceDuplicate,
-    draft_from_identifier,
     source_create,
     source_find_duplicate,
     source_update,
     sources_import_bibtex,
 )
-from wiki.services.changes import StaleEdit
 from wiki.views.editing import editor_required, stale_form
 
 
@@ -34,7 +34,7 @@ def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse
     if entry.startswith("@"):
         results = sources_import_bibtex(text=entry, user=request.user)
         # The entries that failed come back in the import box, as pasted, to be fixed and imported again.
-        failed = "\n\n".join(r.raw for r in results if r.status == "error" and r.raw)
+        failed = "\n\n".join(r.raw for r in results if r.status == ImportStatus.ERROR and r.raw)
         retry = SourceImportForm(initial={"entry": failed}) if failed else None
         return render(request, "wiki/edit/source_import_results.html", {"results": results, "retry_form": retry})
     draft = draft_from_identifier(entry) or SourceDraft()

@@ -13,9 +13,9 @@ from pathlib import Path
 from django.db import transaction
 
 from wiki import markdown as wiki_markdown
-from wiki.forms.pages import RESERVED_SLUGS
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
+from wiki.models.pages import RESERVED_SLUGS
 from wiki.services.pages import User, page_save_revision
 
 UNICODE_SLUG_RE = re.compile(r"[-\w]+")

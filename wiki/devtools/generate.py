@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki import markdown as wiki_markdown
-from wiki.identifiers import normalize_title
+from wiki.references.identifiers import normalize_title
 from wiki.markdown import SourceRef
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import (

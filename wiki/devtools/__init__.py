@@ -1,0 +1,1 @@
+"""Tools for development and benchmarks (``manage.py generate_wiki``); nothing here serves a request."""

@@ -1,0 +1,82 @@
+"""Three-way merges of a page's text and of its one-line fields, for the edit-conflict screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import merge3
+
+
+@dataclass(frozen=True)
+class MergeRegion:
+    """One stretch of a three-way merge: clean text, or a clash between theirs and mine."""
+
+    text: str = ""
+    theirs: str = ""
+    mine: str = ""
+    base: str = ""
+    conflict: bool = False
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    regions: tuple[MergeRegion, ...]
+
+    @property
+    def is_clean(self) -> bool:
+        return not any(region.conflict for region in self.regions)
+
+    @property
+    def conflict_count(self) -> int:
+        return sum(region.conflict for region in self.regions)
+
+    def text(self) -> str:
+        """The merged text; clashes are kept with both sides between conflict markers to resolve by hand."""
+        parts: list[str] = []
+        for region in self.regions:
+            if not region.conflict:
+                parts.append(region.text)
+                continue
+            parts.append("<<<<<<< theirs (saved meanwhile)\n")
+            parts.append(_ensure_newline(region.theirs))
+            parts.append("=======\n")
+            parts.append(_ensure_newline(region.mine))
+            parts.append(">>>>>>> mine\n")
+        return "".join(parts)
+
+
+def _ensure_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def merge_texts(*, base: str, theirs: str, mine: str) -> MergeResult:
+    """Three-way merge by line: base is the text the editor started from, theirs what was saved meanwhile."""
+    merger = merge3.Merge3(base.splitlines(True), theirs.splitlines(True), mine.splitlines(True))
+    regions: list[MergeRegion] = []
+    for group in merger.merge_groups():
+        if group[0] == "conflict":
+            _, base_lines, theirs_lines, mine_lines = group  # type: ignore[misc]
+            regions.append(
+                MergeRegion(base="".join(base_lines), theirs="".join(theirs_lines), mine="".join(mine_lines), conflict=True)
+            )
+        else:
+            regions.append(MergeRegion(text="".join(group[1])))
+    return MergeResult(regions=tuple(regions))
+
+
+@dataclass(frozen=True)
+class FieldMerge:
+    """A one-line field (title, summary) merged three ways; on a clash ``value`` is mine and ``theirs`` is shown beside it."""
+
+    value: str
+    theirs: str = ""
+    clash: bool = False
+
+
+def merge_field(*, base: str, theirs: str, mine: str) -> FieldMerge:
+    """Whoever changed the field wins; when both changed it differently, mine is kept and theirs reported, never dropped."""
+    if mine == base or mine == theirs:
+        return FieldMerge(value=theirs)
+    if theirs == base:
+        return FieldMerge(value=mine)
+    return FieldMerge(value=mine, theirs=theirs, clash=True)

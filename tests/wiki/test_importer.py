@@ -62,6 +62,20 @@ def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  #
     assert Citation.objects.get(claim__page__slug="new-page").locator == "p.3"
 
 
+def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "page.md"
+    head = "---\ntitle: Claims Page\nslug: claims-page\n---\n## 关键要点\n\n"
+    path.write_text(head + "- SkillForge 用 GRPO 同时更新环境动作和 skill calling。\n- FACET 只做 SFT。\n", encoding="utf-8")
+    call_command("import_page", str(path))
+    claim = Claim.objects.get(page__slug="claims-page", text__startswith="SkillForge")
+    path.write_text(head + "- SkillForge 用 GRPO 同时更新 agent 的环境动作和 skill calling。\n", encoding="utf-8")
+    call_command("import_page", str(path))
+    out = capsys.readouterr().out
+    assert "Claims: 1 reworded, 1 orphaned." in out
+    assert f"reworded #{claim.pk}: SkillForge 用 GRPO 同时更新 agent 的环境动作" in out
+    assert Claim.objects.get(pk=claim.pk).is_orphaned is False
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [

@@ -64,12 +64,21 @@ def test_claim_whose_sentence_was_removed_is_orphaned_not_deleted(db: None) -> N
     assert [c.text[:5] for c in claims_of(page)] == ["Skill", "StarH"]
 
 
-def test_changed_sentence_becomes_a_new_claim_and_the_old_one_is_orphaned(db: None) -> None:
+def test_reworded_sentence_keeps_its_claim(db: None) -> None:
     page = make_page(body=KEY_POINTS)
     old = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
     _save(page, KEY_POINTS.replace("只演化外部 harness", "只演化外部 harness 与技能库"), base=1)
     old.refresh_from_db()
-    new = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
+    assert old.is_orphaned is False
+    assert old.text.startswith("StarHarness 只演化外部 harness 与技能库")
+
+
+def test_a_different_sentence_becomes_a_new_claim_and_the_old_one_is_orphaned(db: None) -> None:
+    page = make_page(body=KEY_POINTS)
+    old = next(c for c in claims_of(page) if c.text.startswith("StarHarness"))
+    _save(page, KEY_POINTS.replace("StarHarness 只演化外部 harness。", "WebArena 只评测固定模型，没有更新 policy。"), base=1)
+    old.refresh_from_db()
+    new = next(c for c in claims_of(page) if c.text.startswith("WebArena"))
     assert old.is_orphaned is True
     assert new.pk != old.pk
 

@@ -1,5 +1,5 @@
 from wiki.models.changes import ChangeEvent
-from wiki.models.claims import Citation, CitationKind, Claim, ClaimStatus
+from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, ClaimStatus
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.pages import Page, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
@@ -11,6 +11,7 @@ __all__ = [
     "Citation",
     "CitationKind",
     "Claim",
+    "ClaimRevision",
     "ClaimStatus",
     "Classification",
     "ClassificationChange",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch
 from django.urls import reverse
@@ -20,6 +21,16 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
     def current(self) -> ClaimQuerySet:
         """Claims still present in their page's text."""
         return self.filter(is_orphaned=False)
+
+    def awaiting_decision(self) -> ClaimQuerySet:
+        """Orphaned claims nobody has re-attached or retired yet."""
+        return self.filter(is_orphaned=True, retired_at__isnull=True)
+
+    def for_matching(self) -> ClaimQuerySet:
+        """A page's claims a save can match its sentences to: current ones and orphans not retired (no bodies, no joins)."""
+        return self.filter(retired_at__isnull=True).only(
+            "id", "page_id", "text", "key", "anchor", "section", "position", "status", "is_orphaned", "updated_at"
+        ).order_by("position", "id")
 
     def with_citations(self) -> ClaimQuerySet:
         """Prefetches citations in order with their sources (slug, short name, title only), and the page."""
@@ -56,8 +67,10 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
 class Claim(models.Model):
     """One statement on a page (typically one key-point bullet) with its citations.
 
-    ``key`` is a hash of the normalised sentence: a claim whose sentence does not change
-    keeps its identity, status and classifications across edits.
+    A claim keeps its identity (status, citations set by editors, questions, contrasts) while its
+    sentence is reworded: each save matches the page's sentences to its claims by similarity
+    (``wiki.claim_matching``) and records what changed in :class:`ClaimRevision`. ``key`` is a hash of
+    the sentence, which gives it its anchor on the page.
     """
 
     page = models.ForeignKey("wiki.Page", on_delete=models.CASCADE, related_name="claims")
@@ -68,6 +81,8 @@ class Claim(models.Model):
     position = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=20, choices=ClaimStatus.choices, default=ClaimStatus.NEEDS_VERIFICATION)
     is_orphaned = models.BooleanField(default=False, help_text="The sentence was removed from the page.")
+    retired_at = models.DateTimeField(null=True, blank=True, help_text="An orphaned claim an editor decided not to keep.")
+    retired_reason = models.CharField(max_length=500, blank=True)
     sources = models.ManyToManyField("wiki.Source", through="Citation", related_name="citing_claims")
     about = models.ManyToManyField("wiki.Source", blank=True, related_name="claims_about")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,13 +92,19 @@ class Claim(models.Model):
 
     class Meta:
         ordering = ["page", "position"]
-        constraints = [models.UniqueConstraint(fields=["page", "key"], name="claim_unique_key_per_page")]
 
     def __str__(self) -> str:
         return self.text[:80]
 
     def get_absolute_url(self) -> str:
         return f"{reverse('wiki:page-detail', kwargs={'slug': self.page.slug})}#{self.anchor or f'claim-{self.pk}'}"
+
+    def get_detail_url(self) -> str:
+        return reverse("wiki:claim-detail", kwargs={"pk": self.pk})
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
 
 
 class Citation(models.Model):
@@ -103,3 +124,60 @@ class Citation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id} {self.locator}".strip()
+
+
+class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
+    def history(self) -> ClaimRevisionQuerySet:
+        """Oldest first, with the page revision's number, the user's name and the related claim's text joined."""
+        return self.select_related("page_revision", "user", "related_claim").only(
+            "id", "claim_id", "kind", "text", "previous_text", "status", "previous_status", "reason", "similarity",
+            "created_at", "page_revision__number", "user__username", "related_claim__id", "related_claim__text",
+        ).order_by("created_at", "id")
+
+    def between(self, page_id: int, after: int, upto: int) -> ClaimRevisionQuerySet:
+        """What the page's saves after revision ``after`` up to ``upto`` did to its claims, in page order."""
+        return self.history().filter(
+            page_revision__page_id=page_id, page_revision__number__gt=after, page_revision__number__lte=upto
+        ).order_by("page_revision__number", "id")
+
+
+class ClaimRevision(models.Model):
+    """One step of a claim's life: its sentence after a page save (or an editor's decision), and what changed."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created", "created"
+        REWORDED = "reworded", "reworded"
+        SPLIT = "split", "split"
+        MERGED = "merged", "merged into another"
+        ORPHANED = "orphaned", "orphaned"
+        RESTORED = "restored", "restored"
+        REATTACHED = "reattached", "re-attached"
+        RETIRED = "retired", "retired"
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions")
+    page_revision = models.ForeignKey(
+        "wiki.Revision", null=True, blank=True, on_delete=models.SET_NULL, related_name="claim_revisions"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField()
+    previous_text = models.TextField(blank=True)
+    status = models.CharField(max_length=20, choices=ClaimStatus.choices)
+    previous_status = models.CharField(max_length=20, choices=ClaimStatus.choices, blank=True)
+    reason = models.CharField(max_length=500, blank=True)
+    related_claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                      help_text="The other claim of a split or merge.")
+    similarity = models.FloatField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClaimRevisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["claim", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id} {self.kind}"
+
+    @property
+    def status_changed(self) -> bool:
+        return bool(self.previous_status) and self.previous_status != self.status

@@ -16,6 +16,7 @@ from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
+from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.services.pages import User, page_save_revision
 
 UNICODE_SLUG_RE = re.compile(r"[-\w]+")
@@ -49,12 +50,16 @@ class ImportReport:
     new_claims: int = 0
     new_sources: list[str] = field(default_factory=list)
     revision: Revision | None = None
+    claim_changes: ClaimReport | None = None
 
     def lines(self) -> list[str]:
         verb = "created" if self.created_page else ("unchanged" if self.unchanged else "updated")
         out = [f"Page {self.page.slug} {verb}: {self.claims} claims ({self.new_claims} new), {self.citations} citations."]
         if self.new_sources:
             out.append(f"New sources ({len(self.new_sources)}): {', '.join(self.new_sources)}")
+        if self.claim_changes is not None and not self.created_page and self.claim_changes.changed:
+            out.append(f"Claims: {self.claim_changes.summary()}.")
+            out += [f"  {change.outcome} #{change.claim_id}: {change.text[:80]}" for change in self.claim_changes.changes]
         return out
 
 
@@ -141,6 +146,7 @@ def page_import(*, page_file: PageFile, user: User = None) -> ImportReport:
             unchanged=False,
             revision=revision,
             new_sources=list(new_sources.values_list("short_name", flat=True)),
+            claim_changes=claim_report_for(revision),
         )
         report.new_claims = Claim.objects.filter(page=page).exclude(pk__in=claims_before).count()
     report.claims = Claim.objects.current().filter(page=report.page).count()

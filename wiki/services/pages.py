@@ -5,14 +5,14 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 from django.utils.text import slugify
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
-from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
+from wiki.models import ChangeEvent, Page, Revision, Source, WikiLink
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
+from wiki.services.page_claims import page_claims_sync
 from wiki.services.sources import sources_by_title, sources_ensure_for_titles
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -69,7 +69,8 @@ def page_save_revision(
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
 
     In one transaction: the revision, the rendered HTML, wiki links, and the claims and
-    citations re-extracted from the text. ``base_revision`` is the revision the editor started
+    citations re-extracted from the text, each sentence matched to the claim it was before
+    (:mod:`wiki.services.page_claims`); ``claim_report_for(revision)`` tells what that did. ``base_revision`` is the revision the editor started
     from; when someone saved since, :class:`EditConflict` is raised and nothing is written.
     """
     wiki_markdown.check_complexity(body)
@@ -114,7 +115,9 @@ def page_save_revision(
         size_delta=size - previous_size,
     )
     _sync_links(page, result)
-    _sync_claims(page, result)
+    titles = {c.title for ref in result.claims for c in ref.citations}
+    sources, _ = sources_ensure_for_titles(titles=titles)
+    page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author)
     if created:
         pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
     change_record(
@@ -138,61 +141,6 @@ def _sync_links(page: Page, result: RenderResult) -> None:
         for link in result.links
         if link.target_slug != page.slug
     )
-
-
-def _sync_claims(page: Page, result: RenderResult) -> None:
-    """Claims keep their identity (and status, classifications) while their sentence is unchanged.
-
-    A fixed number of queries whatever the number of claims: a page may hold thousands of bullets.
-    """
-    existing = {claim.key: claim for claim in page.claims.all()}
-    titles = {c.title for ref in result.claims for c in ref.citations}
-    sources, _ = sources_ensure_for_titles(titles=titles)
-    new_claims: list[Claim] = []
-    changed_claims: list[Claim] = []
-    by_key: dict[str, Claim] = {}
-    for position, ref in enumerate(result.claims):
-        claim = existing.get(ref.key)
-        if claim is None:
-            claim = Claim(page=page, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=position)
-            new_claims.append(claim)
-        else:
-            fresh = (ref.anchor, ref.section[:300], ref.text, position, False)
-            if (claim.anchor, claim.section, claim.text, claim.position, claim.is_orphaned) != fresh:
-                claim.anchor, claim.section, claim.text, claim.position, claim.is_orphaned = fresh
-                claim.updated_at = timezone.now()
-                changed_claims.append(claim)
-        by_key[ref.key] = claim
-    Claim.objects.bulk_create(new_claims)
-    # bulk_update writes one CASE per field, slow for thousands of rows: only claims that moved or changed.
-    Claim.objects.bulk_update(
-        changed_claims, ["anchor", "section", "text", "position", "is_orphaned", "updated_at"], batch_size=500
-    )
-    # A kept claim's sentence, and so the citations written in it, did not change: its citations and
-    # works stay as they are, including what an editor set through the claim form.
-    new_ids = {claim.pk for claim in new_claims}
-    citations: dict[tuple[int, int, str], Citation] = {}
-    about: set[tuple[int, int]] = set()
-    for ref in result.claims:
-        claim = by_key[ref.key]
-        if claim.pk not in new_ids:
-            continue
-        for index, cited in enumerate(ref.citations):
-            source = sources[cited.title]
-            citations.setdefault(
-                (claim.pk, source.pk, cited.locator),
-                Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),
-            )
-            about.add((claim.pk, source.pk))
-    Citation.objects.bulk_create(citations.values(), batch_size=1000)
-    Through = Claim.about.through
-    Through.objects.bulk_create(
-        (Through(claim_id=claim_id, source_id=source_id) for claim_id, source_id in about),
-        ignore_conflicts=True,
-        batch_size=1000,
-    )
-    gone = [key for key in existing if key not in by_key]
-    Claim.objects.filter(page=page, key__in=gone, is_orphaned=False).update(is_orphaned=True)
 
 
 RERENDER_BATCH = 200

@@ -1,0 +1,239 @@
+"""How well claims keep their identity when reworded, on the wiki's own sentences.
+
+    .venv/bin/python benchmarks/claim_matching.py [--threshold 0.5] [--negatives 400] [--show 5]
+
+The sentences of both seed documents (the scraped text in ../shared/seeds/ and the Markdown in
+fixtures/pages/) are edited the way editors edit: a typo fixed, a qualifier added, a citation or its
+locator changed, re-punctuation, one word replaced, a clause dropped, two edits at once; plus the
+hand-written edits in tests/wiki/data/claim_edits.json. Each edited sentence is matched inside its
+whole document (every other sentence of the page is a candidate too). Negative pairs are different
+claims of the same document, the most similar ones first: matching one to the other must never
+keep the identity. Prints the share of rewordings that kept their claim and the number of
+different claims given one identity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from wiki.claim_matching import (  # noqa: E402
+    CONTAINMENT,
+    THRESHOLD,
+    Outcome,
+    Previous,
+    Sentence,
+    dice,
+    features,
+    match_claims,
+    normalise,
+)
+
+# The scraped seed documents sit beside the repository (../shared/seeds), or beside its parent for a worktree.
+SEEDS = next((p for p in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds") if p.is_dir()), None)
+DOCUMENTS = [*(sorted(SEEDS.glob("*.txt")) if SEEDS else []), *sorted((ROOT / "fixtures" / "pages").glob("*.md"))]
+HAND_WRITTEN = ROOT / "tests" / "wiki" / "data" / "claim_edits.json"
+CITATION = re.compile(r"（(来源|综合)：([^（）\n]*)）")
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+QUALIFIERS_ZH = ["通常", "在多数设置下", "明显", "至少在原论文中", "（初步）"]
+QUALIFIERS_EN = ["largely ", "in practice ", "often ", "arguably "]
+WORD_SWAPS = [("严格", "狭义"), ("更新", "优化"), ("论文", "原文"), ("重要", "关键"), ("不能", "不应"), ("环境", "环境中"),
+              ("policy", "policies"), ("model", "models"), ("reward", "rewards"), ("RL", "reinforcement learning"),
+              ("是", "属于"), ("Agent", "agent"), ("训练", "训练过程")]
+PUNCT_SWAPS = [("，", "、"), ("。", "；"), ("：", ":"), ("，", ", "), ("“", "「"), ("”", "」"), ("（", "("), ("）", ")")]
+
+
+def is_sentence(line: str) -> bool:
+    """A statement rather than a heading, a table row, a formula or a label ("Search / Research Agent")."""
+    if line.startswith(("#", "|", "$", "\\")):
+        return False
+    return bool(re.search(r"[，。；：,.;:！？!?]", line)) or len(normalise(line)) >= 30
+
+
+def sentences_of(path: Path) -> list[str]:
+    """Each line that states something, without its list marker and without duplicates."""
+    out: list[str] = []
+    seen: list[Counter[str]] = []
+    text = FRONT_MATTER.sub("", path.read_text(encoding="utf-8"))
+    lines = [MARKER.sub("", line).strip() for line in text.splitlines()]
+    for line in sorted({line for line in lines if len(normalise(line)) >= 12 and is_sentence(line)}, key=lines.index):
+        grams = features(CITATION.sub("", line))
+        # The scraped text repeats itself (formulas twice, the summary in the front matter): keep one of each.
+        if any(_contained(grams, other) or _contained(other, grams) for other in seen):
+            continue
+        seen.append(grams)
+        out.append(line)
+    return out
+
+
+def _contained(piece: Counter[str], whole: Counter[str]) -> bool:
+    return piece.total() > 0 and (piece & whole).total() / piece.total() >= CONTAINMENT
+
+
+def statement(text: str) -> str:
+    return CITATION.sub("", text).strip() or text
+
+
+def typo(text: str, rng: random.Random) -> str | None:
+    words = [m for m in re.finditer(r"[A-Za-z]{5,}", text)]
+    if words:
+        m = rng.choice(words)
+        w = m.group(0)
+        k = rng.randrange(1, len(w) - 2)
+        return text[: m.start()] + w[:k] + w[k + 1] + w[k] + w[k + 2 :] + text[m.end() :]
+    chars = [i for i, c in enumerate(text) if "\u4e00" <= c <= "\u9fff"]
+    if not chars:
+        return None
+    i = rng.choice(chars)
+    return text[:i] + ("得" if text[i] != "得" else "的") + text[i + 1 :]
+
+
+def qualifier(text: str, rng: random.Random) -> str | None:
+    cuts = [m.end() for m in re.finditer(r"[，：；]", text)] or [0]
+    at = rng.choice(cuts)
+    words = QUALIFIERS_ZH if re.search(r"[\u4e00-\u9fff]", text) else QUALIFIERS_EN
+    return text[:at] + rng.choice(words) + text[at:]
+
+
+def citation(text: str, rng: random.Random) -> str | None:
+    m = CITATION.search(text)
+    if m is None:
+        return text.rstrip("。") + "。（来源：The Landscape of Agentic Reinforcement Learning for LLMs: A Survey，§3）"
+    body = m.group(2)
+    if "，" in body:
+        head, locator = body.rsplit("，", 1)
+        locator = re.sub(r"\d+", lambda d: str(int(d.group(0)) + 1), locator, count=1)
+        body = f"{head}，{locator}"
+    else:
+        body = f"{body}，pp.{rng.randrange(1, 20)}-{rng.randrange(20, 30)}"
+    return text[: m.start()] + f"（{m.group(1)}：{body}）" + text[m.end() :]
+
+
+def repunctuate(text: str, rng: random.Random) -> str | None:
+    options = [(a, b) for a, b in PUNCT_SWAPS if a in text]
+    if not options:
+        return text.replace(" ", "", 1) if " " in text else None
+    a, b = rng.choice(options)
+    return text.replace(a, b)
+
+
+def one_word(text: str, rng: random.Random) -> str | None:
+    options = [(a, b) for a, b in WORD_SWAPS if a in text]
+    if not options:
+        return None
+    a, b = rng.choice(options)
+    return text.replace(a, b, 1)
+
+
+def drop_clause(text: str, rng: random.Random) -> str | None:
+    clauses = [m for m in re.finditer(r"[^，；。,;]+[，；。,;]", statement(text))]
+    small = [m for m in clauses if len(m.group(0)) <= 0.25 * len(text)]
+    if len(clauses) < 3 or not small:
+        return None
+    m = rng.choice(small)
+    return text[: m.start()] + text[m.end() :]
+
+
+EDITS = {"typo": typo, "qualifier": qualifier, "citation": citation, "re-punctuation": repunctuate,
+         "one word": one_word, "dropped clause": drop_clause}
+
+
+def edited_pairs(rng: random.Random) -> list[tuple[int, str, str, str]]:
+    """(document index, kind, old, new) for every sentence and every edit that applies to it, and two edits at once."""
+    pairs = []
+    for d, path in enumerate(DOCUMENTS):
+        for old in sentences_of(path):
+            for kind, edit in EDITS.items():
+                new = edit(old, rng)
+                if new and new != old:
+                    pairs.append((d, kind, old, new))
+            first, second = rng.sample(sorted(EDITS), 2)
+            new = EDITS[first](old, rng)
+            new = EDITS[second](new, rng) if new else None
+            if new and new != old:
+                pairs.append((d, "two edits", old, new))
+    return pairs
+
+
+def run(threshold: float, negatives: int, show: int) -> int:
+    rng = random.Random(16)
+    documents = [sentences_of(path) for path in DOCUMENTS]
+    pairs = edited_pairs(rng)
+    for row in json.loads(HAND_WRITTEN.read_text(encoding="utf-8")):
+        pairs.append((-1, "hand-written", row["old"], row["new"]))
+    kept: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    wrong = 0
+    misses: list[tuple[str, str, str, str]] = []
+    start = time.perf_counter()
+    for d, kind, old, new in pairs:
+        page = documents[d] if d >= 0 else [old]
+        index = page.index(old)
+        previous = [Previous(id=i, text=statement(t), position=i) for i, t in enumerate(page)]
+        sentences = [Sentence(text=statement(new if i == index else t), position=i) for i, t in enumerate(page)]
+        plan = match_claims(previous, sentences, threshold=threshold).for_sentence()
+        total[kind] += 1
+        found = plan[index]
+        if found.claim_id == index:
+            kept[kind] += 1
+        else:
+            misses.append((kind, found.outcome, old, new))
+        wrong += sum(1 for i, m in plan.items() if m.claim_id is not None and m.claim_id != i)
+    elapsed = time.perf_counter() - start
+
+    hard: list[tuple[float, str, str]] = []
+    for page in documents:
+        grams = [features(statement(text)) for text in page]
+        for x in range(len(page)):
+            for y in range(len(page)):
+                if x != y:
+                    hard.append((dice(grams[x], grams[y]), page[x], page[y]))
+    hard.sort(reverse=True)
+    chosen = hard[:negatives]
+    merged = []
+    for score, first, second in chosen:
+        negative = match_claims([Previous(id=1, text=statement(first), position=0)],
+                                [Sentence(text=statement(second), position=0)], threshold=threshold)
+        if negative.for_sentence()[0].claim_id is not None:
+            merged.append((score, first, second))
+
+    true_total = sum(total.values())
+    print(f"threshold {threshold}; {len(DOCUMENTS)} documents, {sum(map(len, documents))} sentences")
+    print(f"true rewordings: {true_total} pairs, identity kept for {sum(kept.values())} "
+          f"({100 * sum(kept.values()) / true_total:.1f}%), each matched inside its whole document")
+    for kind in sorted(total):
+        print(f"  {kind:15} {kept[kind]:4}/{total[kind]:<4} {100 * kept[kind] / total[kind]:5.1f}%")
+    print(f"other sentences given a wrong identity in those documents: {wrong}")
+    print(f"negative pairs (different claims, the {len(chosen)} most similar ordered pairs of the same documents): "
+          f"{len(merged)} given one identity; highest similarity among them {chosen[0][0]:.3f}")
+    print(f"matching time: {1000 * elapsed / len(pairs):.1f} ms per document save")
+    for kind, outcome, old, new in misses[:show]:
+        print(f"  MISS {kind} -> {outcome}: {old[:70]} || {new[:70]}")
+    for score, first, second in chosen[:show]:
+        print(f"  nearest different claims {score:.3f}: {first[:60]} || {second[:60]}")
+    for score, first, second in merged[:show]:
+        print(f"  MERGED {score:.3f}: {first[:70]} || {second[:70]}")
+    return 0 if not merged and not wrong else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threshold", type=float, default=THRESHOLD)
+    parser.add_argument("--negatives", type=int, default=400)
+    parser.add_argument("--show", type=int, default=5)
+    args = parser.parse_args()
+    return run(args.threshold, args.negatives, args.show)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,207 @@
+"""Claims of the seed page keep their identity, status and attachments through the edits editors make."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import pytest
+
+from tests.factories import make_page
+from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
+from wiki.services.page_claims import claim_report_for
+from wiki.services.pages import page_revert, page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+FACET = "FACET 是一个重要的非严格反例"
+ASTAR = "Astar 是另一种严格但较窄的正例"
+SKILLFORGE = "SkillForge 是严格 Agentic RL 的正例"
+TRACEFORGE = "TraceForge 虽在 generator/critic co-training 中"
+FLASH = "FlashREINFORCE 是严格 Agentic RL 的异步训练正例"
+MIMO = "MiMo-V2.6 是把"
+
+
+def _seed() -> Page:
+    return Page.objects.get(slug="agentic-rl")
+
+
+def _claim(page: Page, fragment: str) -> Claim:
+    return Claim.objects.get(page=page, is_orphaned=False, text__contains=fragment)
+
+
+def _latest(page: Page) -> int:
+    return page.revisions.order_by("-number").values_list("number", flat=True)[0]
+
+
+def _save(page: Page, body: str) -> Revision:
+    return page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body=body,
+                              base_revision=_latest(page))
+
+
+def _verify(claim: Claim) -> Claim:
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+    claim.refresh_from_db()
+    return claim
+
+
+def _bullet(body: str, fragment: str) -> str:
+    return next(line for line in body.splitlines() if fragment in line)
+
+
+def test_one_word_edit_keeps_the_claim_its_status_and_records_the_old_text() -> None:
+    page = _seed()
+    claim = _verify(_claim(page, FACET))
+    revision = _save(page, page.body.replace("一个重要的非严格反例", "一个关键的非严格反例"))
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "verified")
+    assert "一个关键的非严格反例" in after.text
+    entry = after.revisions.get(page_revision=revision)
+    assert (entry.kind, entry.previous_text, entry.text) == ("reworded", claim.text, after.text)
+    report = claim_report_for(revision)
+    assert [(c.outcome, c.claim_id) for c in report.changes] == [("reworded", claim.pk)]
+    assert ("delete", "重要") in report.changes[0].diff and ("insert", "关键") in report.changes[0].diff
+
+
+def test_added_qualifier_keeps_the_claim_and_its_contrast_but_asks_for_verification_again() -> None:
+    page = _seed()
+    claim = _verify(_claim(page, FACET))
+    contrasts = set(Contrast.objects.filter(claim=claim).values_list("pk", flat=True))
+    assert contrasts
+    revision = _save(page, page.body.replace(FACET, "FACET 是一个重要且常被误读的非严格反例"))
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "needs_verification")
+    assert set(Contrast.objects.filter(claim=after).values_list("pk", flat=True)) == contrasts
+    entry = after.revisions.get(page_revision=revision)
+    assert entry.previous_status == "verified" and "wording changed" in entry.reason
+
+
+def test_changed_locator_keeps_the_claim_rewrites_its_citation_and_asks_for_verification() -> None:
+    page = _seed()
+    claim = _verify(_claim(page, FACET))
+    revision = _save(page, page.body.replace("§3.1 / §5", "§3.2 / §5"))
+    after = Claim.objects.get(pk=claim.pk)
+    assert after.status == "needs_verification"
+    assert list(after.citations.values_list("locator", flat=True)) == ["§3.2 / §5"]
+    assert "citations or locators changed" in after.revisions.get(page_revision=revision).reason
+
+
+def test_repunctuation_keeps_the_claim_and_a_verified_status() -> None:
+    page = _seed()
+    claim = _verify(_claim(page, SKILLFORGE))
+    line = _bullet(page.body, SKILLFORGE)
+    sentence, citation = line.split("（来源")
+    _save(page, page.body.replace(line, sentence.replace("；", "。").replace("：", ": ").replace("，", ", ") + "（来源" + citation))
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "verified")
+    assert after.revisions.filter(kind="reworded").exists()
+
+
+def test_moved_paragraph_keeps_every_claim_with_no_history_entry() -> None:
+    page = _seed()
+    before = {c.pk: c.text for c in page.claims.current()}
+    paragraph = next(p for p in page.body.split("\n\n") if p.startswith("[[Multi-Harness RL]]"))
+    moved = page.body.replace(paragraph + "\n\n", "").replace("## 核心内容", paragraph + "\n\n## 核心内容")
+    revision = _save(page, moved)
+    assert {c.pk: c.text for c in page.claims.current()} == before
+    assert not ClaimRevision.objects.filter(page_revision=revision).exists()
+    moved_claim = page.claims.current().get(text__startswith="[[Multi-Harness RL]]".strip("[]") + " 展示了")
+    assert moved_claim.section == "摘要"
+    assert claim_report_for(revision).kept == len(before)
+
+
+def test_split_sentence_keeps_the_claim_on_the_larger_part_and_the_other_is_new() -> None:
+    page = _seed()
+    claim = _claim(page, ASTAR)
+    line = _bullet(page.body, ASTAR)
+    first, second = line.split("执行闭环。")
+    revision = _save(page, page.body.replace(line, f"{first}执行闭环。\n- {second}"))
+    after = Claim.objects.get(pk=claim.pk)
+    assert after.is_orphaned is False and after.text.endswith("执行闭环。")
+    piece = page.claims.current().get(text__startswith="它不等于 coding/browser")
+    assert piece.pk != claim.pk
+    report = {c.claim_id: c for c in claim_report_for(revision).changes}
+    assert report[claim.pk].outcome == "split"
+    assert (report[piece.pk].outcome, report[piece.pk].related_id) == ("new", claim.pk)
+
+
+def test_merged_sentences_keep_one_claim_and_orphan_the_other_saying_into_which() -> None:
+    page = _seed()
+    flash, mimo = _claim(page, FLASH), _claim(page, MIMO)
+    flash_line, mimo_line = _bullet(page.body, FLASH), _bullet(page.body, MIMO)
+    merged = flash_line + " " + mimo_line.removeprefix("- ")
+    revision = _save(page, page.body.replace(flash_line + "\n" + mimo_line, merged))
+    kept = page.claims.current().get(text__contains=FLASH)
+    assert kept.pk in {flash.pk, mimo.pk}
+    gone = Claim.objects.get(pk=({flash.pk, mimo.pk} - {kept.pk}).pop())
+    assert gone.is_orphaned is True
+    entry = gone.revisions.get(page_revision=revision)
+    assert (entry.kind, entry.related_claim_id) == ("merged", kept.pk)
+
+
+def test_deleted_key_point_orphans_its_claim_and_revert_restores_it_with_its_questions() -> None:
+    page = _seed()
+    claim = _verify(_claim(page, TRACEFORGE))
+    question = OpenQuestion.objects.create(page=page, title="TraceForge 的 critic 是否可执行？")
+    question.claims.add(claim)
+    base = _latest(page)
+    deleted = _save(page, page.body.replace(_bullet(page.body, TRACEFORGE) + "\n", ""))
+    claim.refresh_from_db()
+    assert claim.is_orphaned is True
+    assert claim.revisions.get(page_revision=deleted).kind == "orphaned"
+    assert [c.outcome for c in claim_report_for(deleted).changes] == ["orphaned"]
+
+    reverted = page_revert(page=page, number=base, base_revision=_latest(page))
+    claim.refresh_from_db()
+    assert (claim.is_orphaned, claim.status) == (False, "verified")
+    assert claim.revisions.get(page_revision=reverted).kind == "restored"
+    assert list(question.claims.all()) == [claim]
+
+
+def test_revert_of_a_rewording_gives_the_same_claim_its_old_text_back() -> None:
+    page = _seed()
+    claim = _claim(page, FACET)
+    base = _latest(page)
+    _save(page, page.body.replace(FACET, "FACET 是一个重要且常被误读的非严格反例"))
+    page_revert(page=page, number=base, base_revision=_latest(page))
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.text, after.is_orphaned) == (claim.text, False)
+    assert list(after.revisions.exclude(kind="created").values_list("kind", flat=True)) == ["reworded", "reworded"]
+    assert Claim.objects.filter(page=page, text__contains="常被误读").count() == 0
+
+
+def test_a_different_claim_in_place_of_a_deleted_one_is_new() -> None:
+    page = _seed()
+    claim = _claim(page, TRACEFORGE)
+    line = _bullet(page.body, TRACEFORGE)
+    _save(page, page.body.replace(line, "- Recuris 只演化外部 harness，没有参数更新，因此不是严格 Agentic RL。"))
+    claim.refresh_from_db()
+    assert claim.is_orphaned is True
+    assert page.claims.current().get(text__startswith="Recuris").pk != claim.pk
+
+
+def _key_points(n: int, *, edited: bool) -> str:
+    # Both works exist before the save counted, so that it creates no source.
+    lines = ["- an unchanged statement about works（来源：Alpha Work: Study、Beta Work: Study）"]
+    lines += [f"- claim number {i} says that agent {i} learns policy {i} from reward {i}（来源：Alpha Work: Study，p.3）"
+             for i in range(n)]
+    if edited:
+        lines[1] = lines[1].replace("learns", "really learns")  # reworded
+        lines[2] = lines[2].replace("p.3", "p.4")  # citation changed
+        del lines[3]  # orphaned
+        lines.append("- an entirely new statement about environments（来源：Beta Work: Study，§2）")
+    return "## 关键要点\n\n" + "\n".join(lines) + "\n"
+
+
+def test_saving_claims_takes_the_same_number_of_queries_whatever_the_page_size() -> None:
+    counts = []
+    for n in (10, 100):
+        page = make_page(body=_key_points(n, edited=False))
+        Claim.objects.filter(page=page).update(status="verified")
+        with CaptureQueriesContext(connection) as queries:
+            page_save_revision(slug=page.slug, title=page.title, body=_key_points(n, edited=True), base_revision=1)
+        counts.append(len(queries.captured_queries))
+        assert page.claims.current().count() == n + 1
+        assert page.claims.filter(is_orphaned=True).count() == 1
+        assert ClaimRevision.objects.filter(claim__page=page, kind="reworded").count() == 2
+    assert counts[0] == counts[1]

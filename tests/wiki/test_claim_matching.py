@@ -1,0 +1,98 @@
+"""Matching a page's sentences to its earlier claims: plain Python, no database."""
+
+from __future__ import annotations
+
+from wiki.claim_matching import (
+    Outcome,
+    Previous,
+    Sentence,
+    char_diff,
+    edit_size,
+    is_small_edit,
+    match_claims,
+    normalise,
+    similarity,
+)
+
+FACET = "FACET 是一个重要的非严格反例：它在可执行 terminal 环境中生成 rollout 并使用 verifier 筛选成功轨迹，但实际用这些轨迹做 SFT。"
+SKILL = "SkillForge 是严格 Agentic RL 的正例：GRPO 同时更新环境动作和 skill calling，二值 outcome rollout 还会持续提取 skill bank。"
+WEB = "WebArena 与 OSWorld 是两个重要反例：它们定义多步环境和终局 reward，但原论文只评测固定模型，没有根据回报更新 policy。"
+EN = "The agent is trained with GRPO on WebArena using the task success reward and a verifier."
+
+
+def _plan(old: list[str], new: list[str], orphaned: frozenset[int] = frozenset()) -> list[tuple[str, int | None]]:
+    previous = [Previous(id=i + 1, text=t, position=i, orphaned=i + 1 in orphaned) for i, t in enumerate(old)]
+    plan = match_claims(previous, [Sentence(text=t, position=i) for i, t in enumerate(new)])
+    return [(str(m.outcome), m.claim_id) for m in plan.matches]
+
+
+def test_unchanged_sentences_are_kept_wherever_they_move() -> None:
+    assert _plan([FACET, SKILL, WEB], [WEB, FACET, SKILL]) == [("kept", 3), ("kept", 1), ("kept", 2)]
+
+
+def test_a_qualifier_added_in_chinese_keeps_the_claim() -> None:
+    reworded = FACET.replace("重要的", "重要且常被误读的")
+    assert _plan([FACET, SKILL], [reworded, SKILL]) == [("reworded", 1), ("kept", 2)]
+
+
+def test_an_english_typo_fix_and_repunctuation_keep_the_claim() -> None:
+    assert _plan([EN.replace("trained", "trianed")], [EN]) == [("reworded", 1)]
+    assert _plan([EN], [EN.replace(" using", ", using")]) == [("reworded", 1)]
+
+
+def test_punctuation_spacing_case_and_width_do_not_count() -> None:
+    assert normalise("Agentic RL：策略，更新。") == normalise("agentic  rl:策略,更新")
+    assert similarity(FACET, FACET.replace("，", "、")) == 1.0
+
+
+def test_a_different_claim_in_the_same_place_is_new_and_the_old_one_orphaned() -> None:
+    assert _plan([FACET, SKILL], [WEB, SKILL]) == [("new", None), ("kept", 2), ("orphaned", 1)]
+
+
+def test_identical_sentences_go_to_the_nearest_claim() -> None:
+    assert _plan([FACET, SKILL, FACET], [SKILL, FACET, FACET]) == [("kept", 2), ("kept", 1), ("kept", 3)]
+
+
+def test_a_split_sentence_keeps_the_claim_on_its_larger_part_and_names_it_on_the_other() -> None:
+    first, second = WEB.split("，但")
+    previous = [Previous(id=7, text=WEB, position=0)]
+    plan = match_claims(previous, [Sentence(text=first + "。", position=0), Sentence(text="但" + second, position=1)])
+    kept, piece = plan.matches
+    assert (kept.outcome, kept.claim_id) == (Outcome.SPLIT, 7)
+    assert (piece.outcome, piece.claim_id, piece.related) == (Outcome.NEW, None, 7)
+
+
+def test_merged_sentences_keep_one_claim_and_the_other_is_merged_into_it() -> None:
+    plan = match_claims([Previous(id=1, text=FACET, position=0), Previous(id=2, text=SKILL, position=1)],
+                        [Sentence(text=FACET + SKILL, position=0)])
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.REWORDED, 1, None), (Outcome.MERGED, 2, 1),
+    ]
+
+
+def test_an_orphaned_claim_comes_back_when_its_sentence_returns_even_reworded() -> None:
+    assert _plan([FACET, SKILL], [SKILL, FACET.replace("重要的", "关键的")], orphaned=frozenset({1})) == [
+        ("kept", 2), ("restored", 1),
+    ]
+
+
+def test_short_sentences_sharing_one_term_are_different_claims() -> None:
+    assert _plan(["Agentic RL 试图优化行动策略"], ["为什么 Agentic RL 更像 POMDP"]) == [("new", None), ("orphaned", 1)]
+
+
+def test_a_typo_is_a_small_edit_and_a_qualifier_is_not() -> None:
+    assert edit_size(FACET, FACET.replace("，", "; ")) == 0
+    assert is_small_edit(EN, EN.replace("trained", "trianed"))
+    assert not is_small_edit(FACET, FACET.replace("重要的", "重要且常被误读的"))
+
+
+def test_char_diff_marks_each_changed_character() -> None:
+    assert char_diff("重要的反例", "关键的反例") == (("delete", "重要"), ("insert", "关键"), ("equal", "的反例"))
+
+
+def test_a_rewrite_of_a_large_page_matches_every_sentence_to_its_claim() -> None:
+    old = [f"第 {i} 条：agent {i} 用 GRPO 在环境 env-{i} 上以 reward-{i} 更新 policy-{i}，并记录 trace-{i}。" for i in range(2000)]
+    new = [t.replace("更新", "优化") for t in old]
+    plan = match_claims([Previous(id=i, text=t, position=i) for i, t in enumerate(old)],
+                        [Sentence(text=t, position=i) for i, t in enumerate(new)])
+    assert [m.claim_id for m in plan.matches] == list(range(2000))

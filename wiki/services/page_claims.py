@@ -1,0 +1,268 @@
+"""A page's claims across a save: which sentence is which claim, what happens to their status, and the report.
+
+``page_claims_plan`` says what a save would do (the preview shows it); ``page_claims_sync`` does it,
+recording a :class:`ClaimRevision` for every claim the save changes. Both take a fixed number of
+queries whatever the size of the page.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from wiki.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
+from wiki.markdown import ClaimRef
+from wiki.markdown.citations import CITATION_RE, find_citations
+from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source
+
+SECTION_MAX = Claim._meta.get_field("section").max_length or 300
+REASON_MAX = ClaimRevision._meta.get_field("reason").max_length or 500
+
+# The history kind a save records for each outcome; a kept claim records nothing.
+_KIND = {
+    Outcome.REWORDED: ClaimRevision.Kind.REWORDED,
+    Outcome.SPLIT: ClaimRevision.Kind.SPLIT,
+    Outcome.RESTORED: ClaimRevision.Kind.RESTORED,
+    Outcome.NEW: ClaimRevision.Kind.CREATED,
+    Outcome.ORPHANED: ClaimRevision.Kind.ORPHANED,
+    Outcome.MERGED: ClaimRevision.Kind.MERGED,
+}
+# Words for the report, in the order it lists them.
+OUTCOME_ORDER = (Outcome.REWORDED, Outcome.SPLIT, Outcome.MERGED, Outcome.RESTORED, Outcome.NEW, Outcome.ORPHANED)
+
+
+def statement(text: str) -> str:
+    """The sentence without its citations: what identity is judged on (a changed citation keeps the claim)."""
+    return CITATION_RE.sub("", text).strip() or text
+
+
+def cited_in(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(title, locator, kind) of each citation written in a claim's text, in order."""
+    refs, _ = find_citations(text)
+    return tuple((title, ref.locator, ref.kind) for ref in refs for title in ref.titles)
+
+
+def _cited_in_ref(ref: ClaimRef) -> tuple[tuple[str, str, str], ...]:
+    return tuple((c.title, c.locator, c.kind) for c in ref.citations)
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    """What a save does (or did) to one claim. ``claim_id`` is None for a claim the save creates."""
+
+    outcome: str
+    claim_id: int | None
+    text: str
+    previous_text: str = ""
+    related_id: int | None = None
+    reason: str = ""
+    status: str = ""
+    previous_status: str = ""
+    similarity: float | None = None
+
+    @property
+    def diff(self) -> tuple[tuple[str, str], ...]:
+        """Per-character diff of the sentence before and after."""
+        return char_diff(self.previous_text, self.text)
+
+    @property
+    def status_reset(self) -> bool:
+        return bool(self.previous_status) and self.previous_status != self.status
+
+
+@dataclass(frozen=True)
+class ClaimReport:
+    kept: int
+    changes: tuple[ClaimChange, ...]
+
+    def of(self, outcome: str) -> list[ClaimChange]:
+        return [c for c in self.changes if c.outcome == outcome]
+
+    def counts(self) -> dict[str, int]:
+        counted = Counter(c.outcome for c in self.changes)
+        return {str(o): counted[o] for o in OUTCOME_ORDER if counted[o]}
+
+    def summary(self) -> str:
+        parts = [f"{self.kept} kept"] if self.kept else []
+        parts += [f"{n} {outcome}" for outcome, n in self.counts().items()]
+        return ", ".join(parts) or "no claims"
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+
+def _status_after(claim: Claim, *, old_text: str, new_text: str, citations_changed: bool) -> tuple[str, str]:
+    """The status a changed sentence leaves its claim with, and why it changed ('' when it did not).
+
+    A verified claim stays verified through a small edit (a typo, re-punctuation); a larger
+    rewording, or a changed citation or locator, asks for verification again.
+    """
+    if claim.status != ClaimStatus.VERIFIED:
+        return claim.status, ""
+    reasons = []
+    if citations_changed:
+        reasons.append("its citations or locators changed")
+    if not is_small_edit(statement(old_text), statement(new_text)):
+        reasons.append(f"its wording changed ({edit_size(statement(old_text), statement(new_text))} characters)")
+    if not reasons:
+        return claim.status, ""
+    return ClaimStatus.NEEDS_VERIFICATION, f"Verified before; needs verification again: {' and '.join(reasons)}."
+
+
+def _match(page: Page | None, refs: Sequence[ClaimRef]) -> tuple[dict[int, Claim], list[Match]]:
+    claims = list(Claim.objects.filter(page=page).for_matching()) if page is not None and page.pk else []
+    previous = [Previous(id=c.pk, text=statement(c.text), position=c.position, orphaned=c.is_orphaned) for c in claims]
+    sentences = [Sentence(text=statement(ref.text), position=i) for i, ref in enumerate(refs)]
+    by_id = {c.pk: c for c in claims}
+    matches = []
+    for match in match_claims(previous, sentences).matches:
+        # The same statement with other citations is the same claim reworded: its citations are to be checked.
+        if match.outcome is Outcome.KEPT and match.sentence is not None and match.claim_id is not None \
+                and by_id[match.claim_id].text != refs[match.sentence].text:
+            match = Match(Outcome.REWORDED, match.sentence, match.claim_id, match.score, match.related)
+        matches.append(match)
+    return by_id, matches
+
+
+def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimReport:
+    """What saving ``refs`` (the claims of the rendered text) would do to the page's claims; writes nothing. One query."""
+    by_id, matches = _match(page, refs)
+    kept = 0
+    changes: list[ClaimChange] = []
+    for match in matches:
+        ref = refs[match.sentence] if match.sentence is not None else None
+        claim = by_id.get(match.claim_id) if match.claim_id is not None else None
+        if match.outcome is Outcome.KEPT:
+            kept += 1
+            continue
+        if ref is None and claim is not None:
+            changes.append(ClaimChange(match.outcome, claim.pk, claim.text, related_id=match.related, status=claim.status))
+        elif claim is None and ref is not None:
+            changes.append(ClaimChange(match.outcome, None, ref.text, related_id=match.related, similarity=match.score or None))
+        elif claim is not None and ref is not None:
+            status, reason = _status_after(claim, old_text=claim.text, new_text=ref.text,
+                                           citations_changed=cited_in(claim.text) != _cited_in_ref(ref))
+            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reason, status,
+                                       claim.status, match.score))
+    return ClaimReport(kept=kept, changes=tuple(changes))
+
+
+def page_claims_sync(
+    *, page: Page, refs: Sequence[ClaimRef], revision: Revision | None, sources: dict[str, Source],
+    user: AbstractBaseUser | None = None,
+) -> ClaimReport:
+    """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps every cited title.
+
+    Kept and reworded claims keep their identity, status (unless :func:`_status_after` says
+    otherwise), questions and contrasts; their citations are rewritten only when the citations
+    written in the sentence changed, so citations an editor set stay. A fixed number of queries.
+    """
+    by_id, matches = _match(page, refs)
+    now = timezone.now()
+    kept = 0
+    new_claims: list[tuple[Claim, ClaimRef, Match]] = []
+    changed: list[Claim] = []
+    recite: list[tuple[Claim, ClaimRef]] = []
+    history: list[ClaimRevision] = []
+    changes: list[ClaimChange] = []
+    for match in matches:
+        ref = refs[match.sentence] if match.sentence is not None else None
+        claim = by_id.get(match.claim_id) if match.claim_id is not None else None
+        if ref is None:
+            assert claim is not None
+            claim.is_orphaned, claim.updated_at = True, now
+            changed.append(claim)
+            reason = f"Merged into claim #{match.related}." if match.outcome is Outcome.MERGED else "Its sentence was removed."
+            history.append(ClaimRevision(claim=claim, page_revision=revision, kind=_KIND[match.outcome], text=claim.text,
+                                         status=claim.status, reason=reason, related_claim_id=match.related, user=user))
+            changes.append(ClaimChange(match.outcome, claim.pk, claim.text, related_id=match.related, reason=reason,
+                                       status=claim.status))
+            continue
+        fresh = (ref.anchor, ref.section[:SECTION_MAX], ref.text, ref.key, match.sentence or 0)
+        if claim is None:
+            claim = Claim(page=page, anchor=fresh[0], section=fresh[1], text=ref.text, key=ref.key, position=fresh[4])
+            new_claims.append((claim, ref, match))
+            continue
+        old_text, old_status = claim.text, claim.status
+        if match.outcome is Outcome.KEPT and not claim.is_orphaned:
+            kept += 1
+        else:
+            citations_changed = cited_in(old_text) != _cited_in_ref(ref)
+            claim.status, reason = _status_after(claim, old_text=old_text, new_text=ref.text,
+                                                 citations_changed=citations_changed)
+            if citations_changed:
+                recite.append((claim, ref))
+            history.append(ClaimRevision(
+                claim=claim, page_revision=revision, kind=_KIND[match.outcome], text=ref.text, previous_text=old_text,
+                status=claim.status, previous_status=old_status, reason=reason[:REASON_MAX], similarity=match.score,
+                related_claim_id=match.related, user=user,
+            ))
+            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, old_text, match.related, reason, claim.status,
+                                       old_status, match.score))
+        if (claim.anchor, claim.section, claim.text, claim.key, claim.position) != fresh or claim.is_orphaned or \
+                claim.status != old_status:
+            claim.anchor, claim.section, claim.text, claim.key, claim.position = fresh
+            claim.is_orphaned, claim.updated_at = False, now
+            changed.append(claim)
+
+    Claim.objects.bulk_create([claim for claim, _, _ in new_claims])
+    # bulk_update writes one CASE per field, slow for thousands of rows: only claims that moved or changed.
+    Claim.objects.bulk_update(
+        changed, ["anchor", "section", "text", "key", "position", "status", "is_orphaned", "updated_at"], batch_size=500
+    )
+    for claim, ref, match in new_claims:
+        reason = f"Split from claim #{match.related}." if match.related else ""
+        history.append(ClaimRevision(claim=claim, page_revision=revision, kind=ClaimRevision.Kind.CREATED, text=ref.text,
+                                     status=claim.status, reason=reason, related_claim_id=match.related, user=user))
+        changes.append(ClaimChange(Outcome.NEW, claim.pk, ref.text, related_id=match.related, reason=reason,
+                                   status=claim.status, similarity=match.score or None))
+    ClaimRevision.objects.bulk_create(history, batch_size=1000)
+    Citation.objects.filter(claim__in=[claim.pk for claim, _ in recite]).delete()
+    _write_citations([(claim, ref) for claim, ref, _ in new_claims] + recite, sources)
+    order = {c.claim_id: i for i, c in enumerate(changes)}
+    changes.sort(key=lambda c: (OUTCOME_ORDER.index(Outcome(c.outcome)), order[c.claim_id]))
+    return ClaimReport(kept=kept, changes=tuple(changes))
+
+
+def _write_citations(rows: Iterable[tuple[Claim, ClaimRef]], sources: dict[str, Source]) -> None:
+    """The citations written in each sentence, and the cited works as what the claim is about."""
+    citations: dict[tuple[int, int, str], Citation] = {}
+    about: set[tuple[int, int]] = set()
+    for claim, ref in rows:
+        for index, cited in enumerate(ref.citations):
+            source = sources[cited.title]
+            citations.setdefault(
+                (claim.pk, source.pk, cited.locator),
+                Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),
+            )
+            about.add((claim.pk, source.pk))
+    Citation.objects.bulk_create(citations.values(), batch_size=1000)
+    through = Claim.about.through
+    through.objects.bulk_create(
+        (through(claim_id=claim_id, source_id=source_id) for claim_id, source_id in about),
+        ignore_conflicts=True,
+        batch_size=1000,
+    )
+
+
+def claim_report_for(revision: Revision) -> ClaimReport:
+    """What saving ``revision`` did to its page's claims, read back from their history. Two queries."""
+    rows = list(ClaimRevision.objects.history().filter(page_revision=revision))
+    changes = [_change_of(row) for row in rows]
+    touched = {c.claim_id for c in changes}
+    current = Claim.objects.filter(page_id=revision.page_id, is_orphaned=False).values_list("id", flat=True)
+    return ClaimReport(kept=sum(1 for pk in current if pk not in touched), changes=tuple(changes))
+
+
+_OUTCOME_OF_KIND = {kind: outcome for outcome, kind in _KIND.items()}
+
+
+def _change_of(row: ClaimRevision) -> ClaimChange:
+    outcome = _OUTCOME_OF_KIND.get(ClaimRevision.Kind(row.kind), row.kind)
+    return ClaimChange(str(outcome), row.claim_id, row.text, row.previous_text, row.related_claim_id, row.reason,
+                       row.status, row.previous_status, row.similarity)

@@ -62,6 +62,7 @@ def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  #
     assert Citation.objects.get(claim__page__slug="new-page").locator == "p.3"
 
 
+@pytest.mark.django_db
 def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "page.md"
     head = "---\ntitle: Claims Page\nslug: claims-page\n---\n## 关键要点\n\n"

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from wiki.views import home, pages, questions, reports, search, sources, tokens
+from wiki.views import claims, home, pages, questions, reports, search, sources, tokens
 from wiki.views.feeds import RecentChangesFeed
 from wiki.views import compare, graphs
 from wiki.views.editing import changes as edit_changes
@@ -51,7 +51,11 @@ urlpatterns = [
     path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),
     path("classifications/<int:pk>/edit/", edit_classifications.classification_edit, name="classification-edit"),
     path("classifications/<int:pk>/history/", edit_classifications.classification_history, name="classification-history"),
+    path("wiki/<pageslug:slug>/claims/", claims.page_claims, name="page-claims"),
+    path("claims/<int:pk>/", claims.claim_detail, name="claim-detail"),
     path("claims/<int:pk>/edit/", edit_claims.claim_edit, name="claim-edit"),
+    path("claims/<int:pk>/reattach/", edit_claims.claim_reattach_view, name="claim-reattach"),
+    path("claims/<int:pk>/retire/", edit_claims.claim_retire_view, name="claim-retire"),
     path("contrasts/new/", edit_contrasts.contrast_create_view, name="contrast-create"),
     path("changes/", edit_changes.changes, name="changes"),
     path("changes/feed/", RecentChangesFeed(), name="changes-feed"),

@@ -19,6 +19,7 @@
       pending = new AbortController();
       var data = new FormData();
       data.append("body", body.value);
+      if (pane.dataset.page) { data.append("slug", pane.dataset.page); }
       fetch(pane.dataset.previewUrl, {
         method: "POST",
         body: data,

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 
 from wiki.references.locators import is_valid_locator
-from wiki.models import CitationKind, ClaimStatus, Source
+from wiki.models import CitationKind, Claim, ClaimStatus, Source
 
 
 class ClaimForm(forms.Form):
@@ -50,3 +50,27 @@ class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
 
 CitationFormSet = forms.formset_factory(CitationForm, formset=BaseCitationFormSet, extra=1, can_delete=True, max_num=50,
                                         validate_max=True)
+
+
+class SentenceChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Claim) -> str:
+        text = obj.text if len(obj.text) <= 140 else obj.text[:139] + "…"
+        return f"#{obj.pk} · {obj.section} · {text}" if obj.section else f"#{obj.pk} · {text}"
+
+
+class ClaimReattachForm(forms.Form):
+    """Which sentence (a current claim of ``page_id``) an orphaned claim becomes."""
+
+    sentence = SentenceChoiceField(queryset=Claim.objects.none(), label="Sentence",
+                                   help_text="Its own claim gives way: its questions and contrasts move to this claim.")
+
+    def __init__(self, *args: Any, page_id: int | None = None, **kwargs: Any) -> None:
+        """Offers the sentences of ``page_id``; without it, accepts a sentence of any page."""
+        super().__init__(*args, **kwargs)
+        field: forms.ModelChoiceField = self.fields["sentence"]  # type: ignore[type-arg, assignment]
+        field.queryset = Claim.objects.sentences_of(page_id) if page_id else Claim.objects.current()
+
+
+class ClaimRetireForm(forms.Form):
+    reason = forms.CharField(max_length=500, strip=True, widget=forms.TextInput(attrs={"size": 60}),
+                             help_text="Why this claim is not kept (e.g. “withdrawn: the paper was retracted”).")

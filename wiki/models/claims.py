@@ -46,6 +46,21 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
             Prefetch("about", queryset=Source.objects.only("id", "slug", "short_name")),
         )
 
+    def for_detail(self) -> ClaimQuerySet:
+        """:meth:`with_citations` plus the claim's open questions and its contrasts with both sides."""
+        from wiki.models.classifications import Contrast
+        from wiki.models.questions import OpenQuestion
+
+        return self.with_citations().prefetch_related(
+            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status").order_by("title")),
+            Prefetch("contrasts", queryset=Contrast.objects.select_related(
+                "left", "left_component", "right", "right_component").order_by("id")),
+        )
+
+    def sentences_of(self, page_id: int) -> ClaimQuerySet:
+        """The current claims of a page in page order, text and section only: sentences to re-attach a claim to."""
+        return self.current().filter(page_id=page_id).only("id", "text", "section", "position").order_by("position")
+
     def citing(self, source_id: int) -> ClaimQuerySet:
         """Current claims citing a source, with their page; their citations of that source in ``source_citations``."""
         return (

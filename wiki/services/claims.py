@@ -1,4 +1,4 @@
-"""Editing a claim's status, its citations and the works it is about."""
+"""Editing a claim's status, its citations and the works it is about; re-attaching or retiring an orphaned claim."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from wiki.models import ChangeEvent, Citation, Claim, Source
+from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.services.changes import change_record, check_not_stale
+from wiki.services.page_claims import cited_in, status_after
 
 
 @dataclass(frozen=True)
@@ -54,4 +57,70 @@ def claim_update(
         kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
         url=claim.get_absolute_url(), summary=summary, user=user,
     )
+    return claim
+
+
+def _check(condition: bool, message: str, code: str) -> None:
+    if not condition:
+        raise ValidationError(message, code=code)
+
+
+@transaction.atomic
+def claim_reattach(*, claim: Claim, sentence: Claim, user: object | None = None) -> Claim:
+    """The orphaned ``claim`` becomes the claim of ``sentence``, a sentence now on a page (this one or another).
+
+    The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
+    attached to it (questions, contrasts, classification evidence, works it is about) moves over.
+    ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
+    changed, which asks for verification again.
+    """
+    locked = {c.pk: c for c in Claim.objects.select_for_update().select_related("page").filter(pk__in=[claim.pk, sentence.pk])}
+    claim, sentence = locked[claim.pk], locked[sentence.pk]
+    _check(claim.pk != sentence.pk, "A claim cannot be re-attached to itself.", "same_claim")
+    _check(claim.is_orphaned and claim.retired_at is None,
+           "Only an orphaned claim that was not retired can be re-attached.", "not_orphaned")
+    _check(not sentence.is_orphaned, "Choose a sentence that is on a page now.", "sentence_orphaned")
+    old_text, old_status = claim.text, claim.status
+    citations_changed = sorted(cited_in(old_text)) != sorted(cited_in(sentence.text))
+    claim.status, reason = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed)
+    Through = OpenQuestion.claims.through
+    taken = set(Through.objects.filter(claim=claim).values_list("openquestion_id", flat=True))
+    Through.objects.filter(claim=sentence).exclude(openquestion_id__in=taken).update(claim=claim)
+    OpenQuestion.objects.filter(answer_claim=sentence).update(answer_claim=claim)
+    Contrast.objects.filter(claim=sentence).update(claim=claim)
+    Classification.objects.filter(evidence_claim=sentence).update(evidence_claim=claim)
+    claim.about.add(*sentence.about.all())
+    claim.citations.all().delete()
+    sentence.citations.update(claim=claim)
+    fields = ("page", "section", "anchor", "text", "key", "position")
+    for name in fields:
+        setattr(claim, name, getattr(sentence, name))
+    was = sentence.pk
+    sentence.delete()
+    claim.is_orphaned = False
+    claim.save(update_fields=[*fields, "status", "is_orphaned", "updated_at"])
+    where = f"a sentence of “{claim.page.title}”, which was claim #{was}"
+    ClaimRevision.objects.create(
+        claim=claim, kind=ClaimRevision.Kind.REATTACHED, text=claim.text, previous_text=old_text, status=claim.status,
+        previous_status=old_status, reason=f"Re-attached to {where}. {reason}".strip()[:500],
+        user=user if getattr(user, "pk", None) else None,
+    )
+    change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
+                  url=claim.get_absolute_url(), summary="re-attached to a sentence", user=user)
+    return claim
+
+
+@transaction.atomic
+def claim_retire(*, claim: Claim, reason: str, user: object | None = None) -> Claim:
+    """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back."""
+    claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
+    reason = reason.strip()
+    _check(claim.is_orphaned and claim.retired_at is None, "Only an orphaned claim can be retired.", "not_orphaned")
+    _check(bool(reason), "Say why the claim is retired.", "required")
+    claim.retired_at, claim.retired_reason = timezone.now(), reason[:500]
+    claim.save(update_fields=["retired_at", "retired_reason", "updated_at"])
+    ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.RETIRED, text=claim.text, status=claim.status,
+                                 reason=claim.retired_reason, user=user if getattr(user, "pk", None) else None)
+    change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
+                  url=claim.get_detail_url(), summary=f"retired: {reason}", user=user)
     return claim

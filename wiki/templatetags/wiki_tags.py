@@ -1,4 +1,4 @@
-"""Badges, the rubric checklist and the mechanism × verdict chart."""
+"""Badges, the rubric checklist, the mechanism × verdict chart and claim text diffs."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
 from classifier.taxonomy import FACT_LABELS, Fact, Mechanism, Verdict
+from wiki.claim_matching import char_diff as claim_char_diff
 
 register = template.Library()
 
@@ -132,3 +133,10 @@ def contrast_url(contrast: Any) -> str:
             "right": _subject(contrast.right.slug, contrast.right_component),
         },
     )
+
+
+@register.simple_tag
+def char_diff(old: str, new: str) -> SafeString:
+    """The new text with removed characters in ``<del>`` and added ones in ``<ins>``, every part escaped."""
+    tags = {"equal": "{}", "delete": "<del>{}</del>", "insert": "<ins>{}</ins>"}
+    return format_html_join("", "{}", ((format_html(tags[op], text),) for op, text in claim_char_diff(old, new)))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.models import Citation, Claim, OpenQuestion, Page, Source
+from wiki.models import Citation, Claim, ClaimRevision, OpenQuestion, Page, Source
 
 
 class CitationSerializer(serializers.ModelSerializer):
@@ -27,9 +27,53 @@ class ClaimSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Claim
-        fields = ["id", "page", "page_title", "section", "anchor", "text", "status", "is_orphaned", "citations",
-                  "about", "created_at", "updated_at", "html_url"]
+        fields = ["id", "page", "page_title", "section", "anchor", "text", "status", "is_orphaned", "retired_at",
+                  "retired_reason", "citations", "about", "created_at", "updated_at", "html_url"]
         read_only_fields = [f for f in fields if f != "status"]
+
+
+class ClaimChangeSerializer(serializers.Serializer):
+    """What a save did to one claim: ``outcome`` is kept, reworded, split, merged, restored, new or orphaned."""
+
+    outcome = serializers.CharField()
+    claim = serializers.IntegerField(source="claim_id", allow_null=True)
+    text = serializers.CharField()
+    previous_text = serializers.CharField(help_text="The sentence before the save; empty for a new claim.")
+    related = serializers.IntegerField(source="related_id", allow_null=True,
+                                       help_text="Split: the claim this one was split from. Merged: the claim that kept the sentence.")
+    status = serializers.CharField()
+    previous_status = serializers.CharField()
+    reason = serializers.CharField()
+    similarity = serializers.FloatField(allow_null=True)
+    diff = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                 help_text='Per-character diff: ["equal" | "delete" | "insert", text] parts.')
+
+
+class ClaimReportSerializer(serializers.Serializer):
+    kept = serializers.IntegerField(help_text="Claims whose sentence did not change.")
+    summary = serializers.CharField()
+    changes = ClaimChangeSerializer(many=True)
+
+
+class ClaimRevisionSerializer(serializers.ModelSerializer):
+    page_revision = serializers.IntegerField(source="page_revision.number", allow_null=True, default=None, read_only=True)
+    related_claim = serializers.IntegerField(source="related_claim_id", allow_null=True, read_only=True)
+    user = serializers.CharField(source="user.get_username", allow_null=True, default=None, read_only=True)
+
+    class Meta:
+        model = ClaimRevision
+        fields = ["kind", "page_revision", "text", "previous_text", "status", "previous_status", "reason",
+                  "related_claim", "similarity", "user", "created_at"]
+        read_only_fields = fields
+
+
+class ClaimReattachSerializer(serializers.Serializer):
+    sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.current(),
+                                                  help_text="The id of the claim now holding the sentence (any page).")
+
+
+class ClaimRetireSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
 
 
 class QuestionSerializer(serializers.ModelSerializer):

@@ -4,6 +4,7 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.models import Page, Revision, WikiLink
 
 
@@ -50,6 +51,16 @@ class PageDetailSerializer(serializers.ModelSerializer):
     @extend_schema_field(BacklinkSerializer(many=True))
     def get_backlinks(self, page: Page) -> object:
         return BacklinkSerializer(WikiLink.objects.backlinks_to(page.slug), many=True).data
+
+
+class PageSavedSerializer(PageDetailSerializer):
+    """The page as saved, and what the save did to its claims (kept, reworded, split, merged, new, orphaned)."""
+
+    claim_changes = ClaimReportSerializer(read_only=True)
+
+    class Meta(PageDetailSerializer.Meta):
+        fields = [*PageDetailSerializer.Meta.fields, "claim_changes"]
+        read_only_fields = fields
 
 
 class PageWriteSerializer(serializers.Serializer):

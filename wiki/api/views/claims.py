@@ -3,13 +3,22 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, viewsets
+from django.shortcuts import get_object_or_404
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter
-from wiki.api.serializers.claims import ClaimSerializer
-from wiki.models import Claim
-from wiki.services.claims import CitationInput, claim_update
+from wiki.api.serializers.claims import (
+    ClaimReattachSerializer,
+    ClaimRetireSerializer,
+    ClaimRevisionSerializer,
+    ClaimSerializer,
+)
+from wiki.models import Claim, ClaimRevision
+from wiki.services.claims import CitationInput, claim_reattach, claim_retire, claim_update
 
 # The page text columns, which claim and question responses never show.
 PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
@@ -20,18 +29,51 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
     retrieve=extend_schema(summary="A claim with its citations and locators"),
     partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)"),
 )
-class ClaimViewSet(viewsets.ModelViewSet):
+class ClaimViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
-    Markdown (edit the page to change them); only the status is set here."""
+    Markdown (edit the page to change them); the status is set here, and an orphaned claim re-attached or retired."""
 
     serializer_class = ClaimSerializer
     filterset_class = ClaimFilter
     ordering_fields = ["id", "position", "status", "updated_at", "created_at"]
     ordering = ["page__title", "position", "id"]
-    http_method_names = ["get", "patch", "head", "options"]
+    http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Claim]:
         return Claim.objects.with_citations().defer(*PAGE_TEXT)
+
+    @extend_schema(summary="A claim's history across page revisions, oldest first",
+                   responses=ClaimRevisionSerializer(many=True), filters=False)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def history(self, request: Request, pk: str) -> Response:
+        claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+        return Response(ClaimRevisionSerializer(ClaimRevision.objects.history().filter(claim=claim), many=True).data)
+
+    @extend_schema(summary="Re-attach an orphaned claim to a sentence now on a page (this one or another)",
+                   request=ClaimReattachSerializer, responses=ClaimSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def reattach(self, request: Request, pk: str) -> Response:
+        claim = self.get_object()
+        serializer = ClaimReattachSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
+        except DjangoValidationError as error:
+            raise from_django(error) from None
+        return Response(ClaimSerializer(self.get_queryset().get(pk=claim.pk)).data)
+
+    @extend_schema(summary="Retire an orphaned claim, saying why", request=ClaimRetireSerializer,
+                   responses=ClaimSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def retire(self, request: Request, pk: str) -> Response:
+        claim = self.get_object()
+        serializer = ClaimRetireSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user)
+        except DjangoValidationError as error:
+            raise from_django(error) from None
+        return Response(ClaimSerializer(self.get_queryset().get(pk=claim.pk)).data)
 
     def perform_update(self, serializer: serializers.Serializer) -> None:
         claim: Claim = serializer.instance

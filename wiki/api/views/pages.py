@@ -12,16 +12,19 @@ from rest_framework.response import Response
 from wiki.api.errors import Conflict
 from wiki.api.filters import PageFilter
 from wiki.api.schema import EditConflictSerializer
+from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
     BacklinkSerializer,
     PageDetailSerializer,
     PageListSerializer,
+    PageSavedSerializer,
     PageWriteSerializer,
     RevisionDetailSerializer,
     RevisionSerializer,
 )
 from wiki.markdown import MarkdownTooComplex
 from wiki.models import Page, Revision, WikiLink
+from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import EditConflict, UnknownBaseRevision, page_save_revision
 
 _WRITE_RESPONSES = {
@@ -33,11 +36,11 @@ _WRITE_RESPONSES = {
     list=extend_schema(summary="List pages"),
     retrieve=extend_schema(summary="A page with its rendered HTML and backlinks"),
     create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
-                         responses={201: PageDetailSerializer, **_WRITE_RESPONSES}),
-    update=extend_schema(summary="Save a new revision", request=PageWriteSerializer,
-                         responses={200: PageDetailSerializer, **_WRITE_RESPONSES}),
+                         responses={201: PageSavedSerializer, **_WRITE_RESPONSES}),
+    update=extend_schema(summary="Save a new revision; claim_changes says what it did to the page's claims",
+                         request=PageWriteSerializer, responses={200: PageSavedSerializer, **_WRITE_RESPONSES}),
     partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
-                                 responses={200: PageDetailSerializer, **_WRITE_RESPONSES}),
+                                 responses={200: PageSavedSerializer, **_WRITE_RESPONSES}),
 )
 class PageViewSet(viewsets.ModelViewSet):
     """Wiki pages by slug. Every save is a new revision; claims are re-extracted from the text."""
@@ -62,7 +65,7 @@ class PageViewSet(viewsets.ModelViewSet):
             return PageWriteSerializer
         return PageDetailSerializer
 
-    def _save_revision(self, request: Request, *, page: Page | None, partial: bool) -> Page:
+    def _save_revision(self, request: Request, *, page: Page | None, partial: bool) -> dict[str, object]:
         serializer = PageWriteSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -97,15 +100,14 @@ class PageViewSet(viewsets.ModelViewSet):
             ) from None
         except MarkdownTooComplex as error:
             raise _validation("body", str(error), "too_complex") from None
-        return self.get_queryset().get(pk=revision.page_id)
+        saved = self.get_queryset().get(pk=revision.page_id)
+        return {**PageDetailSerializer(saved).data, "claim_changes": ClaimReportSerializer(claim_report_for(revision)).data}
 
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
-        page = self._save_revision(request, page=None, partial=False)
-        return Response(PageDetailSerializer(page).data, status=status.HTTP_201_CREATED)
+        return Response(self._save_revision(request, page=None, partial=False), status=status.HTTP_201_CREATED)
 
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
-        page = self._save_revision(request, page=self.get_object(), partial=bool(kwargs.get("partial")))
-        return Response(PageDetailSerializer(page).data)
+        return Response(self._save_revision(request, page=self.get_object(), partial=bool(kwargs.get("partial"))))
 
     @extend_schema(summary="Revisions of a page, newest first", responses=RevisionSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)

@@ -7,8 +7,13 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required, permission_required
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
+from wiki.models import Revision
 from wiki.services.changes import StaleEdit
+from wiki.services.page_claims import claim_report_for
 
 
 def editor_required(perm: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -26,3 +31,9 @@ def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     form.add_error(None, forms.ValidationError(
         f"Someone saved this {what} after you opened it; nothing was saved. What is saved now is shown above the "
         "form; your entries are kept below: check them and save again.", code="stale"))
+
+
+def saved_message(revision: Revision, *, text: str) -> SafeString:
+    """The save result: ``text``, then what the save did to the page's claims."""
+    report = claim_report_for(revision)
+    return format_html("<p>{}</p>{}", text, render_to_string("includes/claim_changes.html", {"report": report}))

@@ -1,15 +1,18 @@
-"""Editing a claim: status, citations (a formset, locators as typed) and the works it is about."""
+"""Editing a claim: status, citations (a formset, locators as typed) and the works it is about; re-attaching or
+retiring an orphaned claim."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from wiki.forms.claims import CitationFormSet, ClaimForm
+from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
-from wiki.services.claims import CitationInput, claim_update
+from wiki.services.claims import CitationInput, claim_reattach, claim_retire, claim_update
 from wiki.views.editing import editor_required, stale_form
 
 
@@ -43,3 +46,37 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
             initial=[{"source": c.source_id, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],
         )
     return render(request, "wiki/edit/claim_form.html", {"claim": claim, "form": form, "formset": formset})
+
+
+@require_POST
+@editor_required("wiki.change_claim")
+def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+    form = ClaimReattachForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a sentence that is on a page now.")
+        return redirect("wiki:claim-detail", pk=pk)
+    try:
+        claim = claim_reattach(claim=claim, sentence=form.cleaned_data["sentence"], user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("wiki:claim-detail", pk=pk)
+    messages.success(request, f"Claim #{claim.pk} is re-attached to its sentence on “{claim.page.title}”.")
+    return redirect("wiki:claim-detail", pk=pk)
+
+
+@require_POST
+@editor_required("wiki.change_claim")
+def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+    form = ClaimRetireForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Say why the claim is retired.")
+        return redirect("wiki:claim-detail", pk=pk)
+    try:
+        claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("wiki:claim-detail", pk=pk)
+    messages.success(request, f"Claim #{pk} is retired.")
+    return redirect("wiki:claim-detail", pk=pk)

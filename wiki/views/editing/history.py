@@ -11,8 +11,9 @@ from django.views.decorators.http import require_POST
 
 from wiki.text.diff import side_by_side
 from wiki.models import Page, Revision
+from wiki.services.page_claims import claim_changes_between
 from wiki.services.pages import EditConflict, page_revert
-from wiki.views.editing import editor_required
+from wiki.views.editing import editor_required, saved_message
 
 HISTORY_PAGE_SIZE = 50
 
@@ -64,8 +65,10 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
             request, "wiki/edit/page_diff.html",
             {"page": page, "error": _diff_error(request.GET.get("from"), request.GET.get("to"), found=revisions)}, status=404,
         )
+    claims = claim_changes_between(page=page, after=old.number, upto=new.number)
     return render(
-        request, "wiki/edit/page_diff.html", {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body)}
+        request, "wiki/edit/page_diff.html",
+        {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body), "claims": claims},
     )
 
 
@@ -79,5 +82,5 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     except EditConflict:
         messages.error(request, "The page changed while you were looking at its history; nothing was reverted. Check again.")
         return redirect("wiki:page-history", slug=page.slug)
-    messages.success(request, f"Reverted to revision {number}: saved as revision {revision.number}.")
+    messages.success(request, saved_message(revision, text=f"Reverted to revision {number}: saved as revision {revision.number}."))
     return redirect(page)

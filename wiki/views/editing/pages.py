@@ -10,15 +10,21 @@ from django.views.decorators.http import require_POST
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm
 from wiki.models import Page
+from wiki.services.page_claims import ClaimReport, page_claims_plan
 from wiki.services.pages import EditConflict, page_preview, page_save_revision
 from wiki.text.merge import merge_field, merge_texts
-from wiki.views.editing import editor_required
+from wiki.views.editing import editor_required, saved_message
 
 
 def _preview(form: PageForm) -> wiki_markdown.RenderResult | None:
     if "preview" not in form.data or not form.is_valid():
         return None
     return page_preview(body=form.cleaned_data["body"])
+
+
+def _claims(preview: wiki_markdown.RenderResult | None, page: Page | None) -> ClaimReport | None:
+    """What saving the previewed text would do to the page's claims."""
+    return None if preview is None else page_claims_plan(page=page, refs=preview.claims)
 
 
 def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None) -> HttpResponse:
@@ -38,7 +44,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
     except wiki_markdown.MarkdownTooComplex as error:
         form.add_error("body", str(error))
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
-    messages.success(request, f"Saved revision {revision.number} of “{revision.page.title}”.")
+    messages.success(request, saved_message(revision, text=f"Saved revision {revision.number} of “{revision.page.title}”."))
     return redirect(revision.page)
 
 
@@ -87,7 +93,8 @@ def page_create(request: HttpRequest) -> HttpResponse:
         slug = request.GET.get("slug", "")
         form = PageCreateForm(initial={"slug": slug, "title": slug.replace("-", " ").strip()})
         preview = None
-    return render(request, "wiki/edit/page_form.html", {"form": form, "preview": preview, "page": None})
+    return render(request, "wiki/edit/page_form.html",
+                  {"form": form, "preview": preview, "claims": _claims(preview, None), "page": None})
 
 
 @editor_required("wiki.change_page")
@@ -105,16 +112,19 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
                      "base_revision": latest.number if latest else None}
         )
         preview = None
-    return render(request, "wiki/edit/page_form.html", {"form": form, "preview": preview, "page": page})
+    return render(request, "wiki/edit/page_form.html",
+                  {"form": form, "preview": preview, "claims": _claims(preview, page), "page": page})
 
 
 @require_POST
 @editor_required("wiki.change_page")
 def page_preview_fragment(request: HttpRequest) -> HttpResponse:
-    """The preview as an HTML fragment, for the script that previews while typing."""
+    """The preview as an HTML fragment, for the script that previews while typing; with the page's ``slug``,
+    what saving it would do to the page's claims."""
     body = request.POST.get("body", "").replace("\r\n", "\n")
+    page = Page.objects.only("id").filter(slug=request.POST.get("slug") or "").first()
     try:
         result = page_preview(body=body)
     except wiki_markdown.MarkdownTooComplex as error:
         return render(request, "wiki/edit/preview.html", {"error": str(error)}, status=422)
-    return render(request, "wiki/edit/preview.html", {"preview": result})
+    return render(request, "wiki/edit/preview.html", {"preview": result, "claims": _claims(result, page)})

@@ -1,0 +1,188 @@
+"""The editor sees what a save does to claims (preview, save result, diff) and decides on orphaned claims."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.client import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_page, make_question
+from wiki.models import Claim, ClaimRevision, Page
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+FACET = "FACET 是一个重要的非严格反例"
+REWORDED = "FACET 是一个重要且常被误读的非严格反例"
+BODY = """## 关键要点
+
+- SkillForge 用 GRPO 同时更新环境动作和 skill calling，是严格 Agentic RL 的正例。
+- StarHarness 只演化外部 harness，没有参数更新，不属于严格 Agentic RL。
+- FACET 用 verifier 筛选的轨迹做 SFT，没有用环境回报更新 agent policy。
+"""
+
+
+def _edit_post(page: Page, body: str, **extra: str) -> dict[str, object]:
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None
+    return {"title": page.title, "summary": page.summary, "body": body, "comment": "", "base_revision": latest.number,
+            **extra}
+
+
+def test_preview_lists_a_reworded_claim_with_its_per_character_diff(editor_client: Client) -> None:
+    page = Page.objects.get(slug="agentic-rl")
+    claim = Claim.objects.get(page=page, text__contains=FACET)
+    response = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+                                  _edit_post(page, page.body.replace(FACET, REWORDED), preview="1"))
+    html = response.content.decode()
+    assert f'data-outcome="reworded" data-claim="{claim.pk}"' in html
+    assert "<ins>且常被误读</ins>" in html
+    assert "Claims:</strong> " in html and "1 reworded" in html
+    assert Claim.objects.get(pk=claim.pk).text == claim.text  # a preview writes nothing
+
+
+def test_live_preview_fragment_matches_the_page_it_is_told_and_a_new_page_has_only_new_claims(editor_client: Client) -> None:
+    page = Page.objects.get(slug="agentic-rl")
+    body = page.body.replace(FACET, REWORDED)
+    with_page = editor_client.post(reverse("wiki:page-preview"), {"body": body, "slug": page.slug}).content.decode()
+    without = editor_client.post(reverse("wiki:page-preview"), {"body": body}).content.decode()
+    assert 'data-outcome="reworded"' in with_page
+    assert 'data-outcome="reworded"' not in without and 'data-outcome="new"' in without
+
+
+def test_save_result_lists_what_the_save_did_to_claims(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    body = BODY.replace("只演化外部 harness", "只演化外部的 harness").replace(
+        "- FACET 用 verifier 筛选的轨迹做 SFT，没有用环境回报更新 agent policy。\n", ""
+    ) + "- WebArena 只评测固定模型，没有根据回报更新 policy。\n"
+    response = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": page.slug}), _edit_post(page, body),
+                                  follow=True)
+    html = response.content.decode()
+    assert "Saved revision 2" in html
+    assert f'data-outcome="reworded" data-claim="{star.pk}"' in html
+    assert f'data-outcome="orphaned" data-claim="{facet.pk}"' in html
+    assert 'data-outcome="new"' in html
+    assert "1 kept, 1 reworded, 1 new, 1 orphaned" in html
+
+
+def test_page_diff_marks_the_claims_that_changed(client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace("只演化外部 harness", "只演化外部的 harness"),
+                       base_revision=1)
+    html = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=2").content.decode()
+    assert f'data-outcome="reworded" data-claim="{star.pk}"' in html
+    assert "<ins>的</ins>" in html
+
+
+def test_claim_page_shows_status_attachments_and_text_history(client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    question = make_question(title="StarHarness 是否更新参数？")
+    question.claims.add(star)
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace("只演化外部 harness", "只演化外部的 harness"),
+                       base_revision=1)
+    html = client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk})).content.decode()
+    assert 'data-claim-status="needs_verification"' in html
+    assert f'data-question="{question.pk}"' in html
+    assert 'data-kind="created"' in html and 'data-kind="reworded"' in html
+    assert "只演化外部<ins>的</ins> harness" in html
+
+
+def test_claim_page_takes_the_same_queries_for_a_short_or_long_history(client: Client) -> None:
+    counts = []
+    for saves in (1, 10):
+        page = make_page(body=BODY)
+        star = Claim.objects.get(page=page, text__startswith="StarHarness")
+        make_question().claims.add(star)
+        for n in range(saves):
+            text = BODY.replace("只演化外部 harness", "只演化外部 harness" + "的" * (n % 2 + 1))
+            page_save_revision(slug=page.slug, title=page.title, body=text, base_revision=n + 1)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk})).status_code == 200
+        counts.append(len(queries.captured_queries))
+        assert ClaimRevision.objects.filter(claim=star).count() == saves + 1
+    assert counts[0] == counts[1]
+
+
+def test_editor_reattaches_an_orphaned_claim_to_the_sentence_that_replaced_it(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    question = make_question(title="FACET 是否用 RL？")
+    question.claims.add(facet)
+    rewritten = BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，没有用环境回报更新 agent policy。",
+                             "FACET 的训练信号来自监督学习而非环境奖励。")
+    page_save_revision(slug=page.slug, title=page.title, body=rewritten, base_revision=1)
+    facet.refresh_from_db()
+    assert facet.is_orphaned
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET 的训练信号")
+    detail = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk})).content.decode()
+    assert f'<option value="{sentence.pk}">' in detail
+    response = editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": facet.pk}), {"sentence": sentence.pk})
+    assert response.status_code == 302
+    facet.refresh_from_db()
+    assert (facet.is_orphaned, facet.text) == (False, "FACET 的训练信号来自监督学习而非环境奖励。")
+    assert not Claim.objects.filter(pk=sentence.pk).exists()
+    assert list(question.claims.all()) == [facet]
+    assert facet.revisions.order_by("-id").first().kind == "reattached"  # type: ignore[union-attr]
+    # The next save of the page keeps the re-attached claim on its sentence.
+    page_save_revision(slug=page.slug, title=page.title, body=rewritten + "\nMore.\n", base_revision=2)
+    assert Claim.objects.get(pk=facet.pk).is_orphaned is False
+
+
+def test_editor_reattaches_to_a_sentence_of_another_page(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    other = make_page(body="## 关键要点\n\n- FACET 的轨迹来自可执行 terminal 环境，但训练只是 SFT。\n")
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    detail = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk}) + f"?page={other.slug}")
+    sentence = Claim.objects.get(page=other)
+    assert f'<option value="{sentence.pk}">' in detail.content.decode()
+    editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": facet.pk}), {"sentence": sentence.pk})
+    facet.refresh_from_db()
+    assert (facet.page_id, facet.is_orphaned) == (other.pk, False)
+
+
+def test_editor_retires_an_orphaned_claim_with_a_reason_and_it_stays_retired(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    empty = editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": "  "}, follow=True)
+    assert "Say why the claim is retired." in empty.content.decode()
+    editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": "duplicated elsewhere"})
+    facet.refresh_from_db()
+    assert (facet.retired_reason, facet.retired_at is not None) == ("duplicated elsewhere", True)
+    page_save_revision(slug=page.slug, title=page.title, body=BODY, base_revision=2)
+    facet.refresh_from_db()
+    assert facet.is_orphaned is True
+    assert Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET").pk != facet.pk
+
+
+def test_a_current_claim_cannot_be_retired(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    response = editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": star.pk}), {"reason": "x"}, follow=True)
+    assert "Only an orphaned claim can be retired." in response.content.decode()
+    assert Claim.objects.get(pk=star.pk).retired_at is None
+
+
+def test_readers_cannot_reattach_or_retire(client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    response = client.post(reverse("wiki:claim-retire", kwargs={"pk": star.pk}), {"reason": "x"})
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_page_claims_lists_orphans_awaiting_a_decision(client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    html = client.get(reverse("wiki:page-claims", kwargs={"slug": page.slug})).content.decode()
+    assert f'href="/claims/{facet.pk}/"' in html and "orphaned: re-attach or retire" in html

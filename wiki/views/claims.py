@@ -1,0 +1,28 @@
+"""A claim with its history across page revisions, and the claims of a page (with those awaiting a decision)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
+from wiki.models import Claim, ClaimRevision, Page
+
+
+def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim.objects.for_detail(), pk=pk)
+    context: dict[str, object] = {"claim": claim, "history": ClaimRevision.objects.history().filter(claim=claim)}
+    if claim.is_orphaned and not claim.is_retired and request.user.has_perm("wiki.change_claim"):
+        # ?page=<slug> offers the sentences of another page to re-attach to.
+        other = Page.objects.only("id", "slug", "title").filter(slug=request.GET.get("page") or "").first()
+        target = other or claim.page
+        context.update(target=target, reattach_form=ClaimReattachForm(page_id=target.pk), retire_form=ClaimRetireForm())
+    return render(request, "wiki/claim_detail.html", context)
+
+
+def page_claims(request: HttpRequest, slug: str) -> HttpResponse:
+    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    claims = Claim.objects.filter(page=page).only(
+        "id", "text", "section", "status", "is_orphaned", "retired_at", "retired_reason", "position", "anchor", "page_id"
+    ).order_by("is_orphaned", "position", "id")
+    return render(request, "wiki/page_claims.html", {"page": page, "claims": claims})

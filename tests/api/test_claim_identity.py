@@ -1,0 +1,61 @@
+"""Through the API, a save says what it did to claims; a claim's history, re-attaching and retiring."""
+
+from __future__ import annotations
+
+from rest_framework.test import APIClient
+
+from tests.factories import make_page
+from wiki.models import Claim, Page
+
+FACET = "FACET 是一个重要的非严格反例"
+BODY = "## 关键要点\n\n- SkillForge 用 GRPO 同时更新环境动作和 skill calling。\n- FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。\n"
+
+
+def _put(api: APIClient, page: Page, body: str) -> dict:  # type: ignore[type-arg]
+    number = page.revisions.order_by("-number").values_list("number", flat=True)[0]
+    response = api.put(f"/api/v1/pages/{page.slug}/", {"title": page.title, "summary": page.summary, "body": body,
+                                                       "base_revision": number}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_the_issue_example_keeps_the_claim_and_the_save_reports_it(seed: None, editor_api: APIClient) -> None:
+    page = Page.objects.get(slug="agentic-rl")
+    claim = Claim.objects.get(page=page, text__contains=FACET)
+    data = _put(editor_api, page, page.body.replace(FACET, "FACET 是一个重要且常被误读的非严格反例"))
+    changes = data["claim_changes"]["changes"]
+    assert [(c["outcome"], c["claim"]) for c in changes] == [("reworded", claim.pk)]
+    assert ["insert", "且常被误读"] in changes[0]["diff"]
+    data = _put(editor_api, Page.objects.get(pk=page.pk), page.body)
+    assert [(c["outcome"], c["claim"]) for c in data["claim_changes"]["changes"]] == [("reworded", claim.pk)]
+    assert Claim.objects.filter(page=page, is_orphaned=True).count() == 0
+    history = editor_api.get(f"/api/v1/claims/{claim.pk}/history/").json()
+    assert [h["kind"] for h in history][-2:] == ["reworded", "reworded"]
+    assert history[-1]["previous_text"].count("常被误读") == 1
+
+
+def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(seed: None, editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    data = _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。", "WebArena 只评测固定模型。"))
+    assert {c["outcome"] for c in data["claim_changes"]["changes"]} == {"new", "orphaned"}
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="WebArena")
+
+    refused = editor_api.post(f"/api/v1/claims/{sentence.pk}/retire/", {"reason": "x"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "not_orphaned")
+    attached = editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": sentence.pk}, format="json")
+    assert attached.status_code == 200
+    assert (attached.json()["text"], attached.json()["is_orphaned"]) == ("WebArena 只评测固定模型。", False)
+
+    _put(editor_api, page, BODY)
+    fresh = Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET")
+    assert fresh.pk != facet.pk  # the WebArena sentence went away, and with it the claim now holding it
+    retired = editor_api.post(f"/api/v1/claims/{facet.pk}/retire/", {"reason": "moved to another page"}, format="json")
+    assert (retired.status_code, retired.json()["retired_reason"]) == (200, "moved to another page")
+
+
+def test_readers_cannot_retire_and_claims_cannot_be_created(seed: None, api: APIClient, editor_api: APIClient) -> None:
+    claim = Claim.objects.filter(page__slug="agentic-rl").first()
+    assert claim is not None
+    assert api.post(f"/api/v1/claims/{claim.pk}/retire/", {"reason": "x"}, format="json").status_code in (401, 403)
+    assert editor_api.post("/api/v1/claims/", {"text": "x"}, format="json").status_code == 405

@@ -10,6 +10,7 @@ from wiki.models import (
     ChangeEvent,
     Citation,
     Claim,
+    ClaimRevision,
     Classification,
     ClassificationChange,
     Component,
@@ -110,13 +111,30 @@ class CitationInline(admin.TabularInline):
 
 @admin.register(Claim)
 class ClaimAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "page", "section", "status", "is_orphaned", "updated_at")
+    list_display = ("__str__", "page", "section", "status", "is_orphaned", "retired_at", "updated_at")
     list_filter = ("status", "is_orphaned", "page")
     search_fields = ("text", "section", "anchor")
     list_select_related = ("page",)
     raw_id_fields = ("page", "about")
     readonly_fields = ("key", "created_at", "updated_at")
     inlines = [CitationInline]
+
+
+@admin.register(ClaimRevision)
+class ClaimRevisionAdmin(admin.ModelAdmin):
+    """A claim's history is written by page saves and editors' decisions: read here, never changed."""
+
+    list_display = ("claim", "kind", "status", "page_revision", "user", "created_at")
+    list_filter = ("kind", "status")
+    search_fields = ("text", "reason")
+    list_select_related = ("claim", "page_revision", "user")
+    raw_id_fields = ("claim", "page_revision", "related_claim", "user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Citation)

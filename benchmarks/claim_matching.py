@@ -1,6 +1,6 @@
 """How well claims keep their identity when reworded, on the wiki's own sentences.
 
-    .venv/bin/python benchmarks/claim_matching.py [--threshold 0.5] [--negatives 400] [--show 5]
+    .venv/bin/python benchmarks/claim_matching.py [--threshold 0.55] [--negatives 400] [--show 5]
 
 The sentences of both seed documents (the scraped text in ../shared/seeds/ and the Markdown in
 fixtures/pages/) are edited the way editors edit: a typo fixed, a qualifier added, a citation or its
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wiki.claim_matching import (  # noqa: E402
+from wiki.text.claim_matching import (  # noqa: E402
     CONTAINMENT,
     THRESHOLD,
     Outcome,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wiki.claim_matching import (
+from wiki.text.claim_matching import (
     Outcome,
     Previous,
     Sentence,

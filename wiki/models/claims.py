@@ -84,7 +84,7 @@ class Claim(models.Model):
 
     A claim keeps its identity (status, citations set by editors, questions, contrasts) while its
     sentence is reworded: each save matches the page's sentences to its claims by similarity
-    (``wiki.claim_matching``) and records what changed in :class:`ClaimRevision`. ``key`` is a hash of
+    (``wiki.text.claim_matching``) and records what changed in :class:`ClaimRevision`. ``key`` is a hash of
     the sentence, which gives it its anchor on the page.
     """
 

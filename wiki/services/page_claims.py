@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from wiki.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
+from wiki.text.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source

@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
 from classifier.taxonomy import FACT_LABELS, Fact, Mechanism, Verdict
-from wiki.claim_matching import char_diff as claim_char_diff
+from wiki.text.claim_matching import char_diff as claim_char_diff
 
 register = template.Library()
 

@@ -1,1 +1,1 @@
-"""Text algorithms with no database: side-by-side diffs, three-way merges, whitespace folding."""
+"""Text algorithms with no database: side-by-side diffs, three-way merges, whitespace folding, claim matching."""

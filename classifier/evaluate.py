@@ -1,14 +1,21 @@
 """Measure ``classify`` against a labelled JSON file.
 
     python -m classifier.evaluate FILE.json
+    python -m classifier.evaluate classifier/data/heldout_manifest.json --texts TEXTS.json
 
 The file is a list of ``{"text", "subject"?, "name"?, "mechanism", "verdict"}``;
 ``name`` stands in for ``subject`` when the latter is absent.
+
+A held-out manifest holds only identifiers, labels and languages, and the
+SHA-256 of the frozen texts file kept outside the repository; ``--texts``
+names that file, which must match the checksum. The report then gives the
+figures for each language separately.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections import Counter
@@ -66,6 +73,30 @@ def load(path: Path) -> list[dict[str, Any]]:
     return items
 
 
+class ChecksumError(ValueError):
+    """The texts file is not the one the manifest froze."""
+
+
+def load_heldout(manifest_path: Path, texts_path: Path) -> list[dict[str, Any]]:
+    """The manifest's labelled items joined with their frozen texts by id."""
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    blob = texts_path.read_bytes()
+    digest = hashlib.sha256(blob).hexdigest()
+    if digest != manifest["texts_sha256"]:
+        raise ChecksumError(f"{texts_path}: sha256 {digest} is not the frozen {manifest['texts_sha256']}")
+    texts = {entry["id"]: entry for entry in json.loads(blob.decode("utf-8"))}
+    items = []
+    for label in manifest["items"]:
+        entry = texts[label["id"]]
+        items.append({**label, "text": entry["text"], "name": entry.get("name")})
+    return items
+
+
+def is_manifest(path: Path) -> bool:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return isinstance(data, dict) and "texts_sha256" in data
+
+
 def evaluate(items: list[dict[str, Any]]) -> Report:
     outcomes = []
     for item in items:
@@ -96,6 +127,19 @@ def _confusion(pairs: list[tuple[str, str]], labels: list[str]) -> list[str]:
     for gold in used:
         lines.append(f"  {gold:<26}" + "".join(f"{counts[(gold, got)] or '.':>8}" for got in used))
     return lines
+
+
+def render_by_language(report: Report) -> str:
+    """Mechanism, strict-vs-not and exact verdict for each language apart."""
+    lines = [f"{'language':<10}{'n':>5}{'mechanism':>12}{'strict-vs-not':>16}{'exact verdict':>16}"]
+    for lang in sorted({str(o.item.get("lang", "?")) for o in report.outcomes}):
+        part = Report(tuple(o for o in report.outcomes if o.item.get("lang", "?") == lang))
+        n = max(part.total, 1)
+        lines.append(
+            f"{lang:<10}{part.total:>5}{part.count('mechanism_ok') / n:>12.3f}"
+            f"{part.count('verdict_ok') / n:>16.3f}{part.count('exact_verdict_ok') / n:>16.3f}"
+        )
+    return "\n".join(lines)
 
 
 def render(report: Report) -> str:
@@ -136,8 +180,22 @@ def render(report: Report) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m classifier.evaluate", description=__doc__.split("\n")[1])
-    parser.add_argument("file", type=Path, help="JSON list of labelled items")
+    parser.add_argument("file", type=Path, help="JSON list of labelled items, or a held-out manifest")
+    parser.add_argument("--texts", type=Path, help="the frozen texts of a held-out manifest")
     args = parser.parse_args(argv)
+    if is_manifest(args.file):
+        if args.texts is None:
+            parser.error("a held-out manifest needs --texts FILE")
+        try:
+            items = load_heldout(args.file, args.texts)
+        except ChecksumError as error:
+            print(error, file=sys.stderr)
+            return 2
+        report = evaluate(items)
+        print(render_by_language(report))
+        print()
+        print(render(report))
+        return 0
     print(render(evaluate(load(args.file))))
     return 0
 

@@ -1,6 +1,8 @@
+import hashlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from .helpers import DEV_SET
 
@@ -37,3 +39,39 @@ def test_evaluate_prints_accuracies_and_misses() -> None:
     assert "verdict accuracy" in result.stdout
     assert "exact verdict accuracy" in result.stdout
     assert "misses:" in result.stdout
+
+
+def _heldout_files(tmp_path: Path, *, tamper: bool) -> tuple[Path, Path]:
+    texts = [
+        {"id": "a", "name": "WebRunner", "text": "We train a web agent with GRPO in a live browser environment."},
+        {"id": "b", "name": "基准", "text": "本项目提供一个评测基准，只评测现有模型，不训练任何模型。"},
+    ]
+    blob = json.dumps(texts, ensure_ascii=False).encode("utf-8")
+    texts_path = tmp_path / "texts.json"
+    texts_path.write_bytes(blob + (b" " if tamper else b""))
+    manifest = {
+        "texts_sha256": hashlib.sha256(blob).hexdigest(),
+        "items": [
+            {"id": "a", "lang": "en", "mechanism": "policy_gradient", "verdict": "strict"},
+            {"id": "b", "lang": "zh", "mechanism": "environment", "verdict": "not_strict"},
+        ],
+    }
+    manifest_path = tmp_path / "manifest.json"
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    return manifest_path, texts_path
+
+
+def test_evaluate_reports_a_heldout_manifest_per_language(tmp_path: Path) -> None:
+    manifest, texts = _heldout_files(tmp_path, tamper=False)
+    result = _run("-m", "classifier.evaluate", str(manifest), "--texts", str(texts))
+    assert result.returncode == 0, result.stderr
+    languages = [line.split()[0] for line in result.stdout.splitlines()[1:3]]
+    assert languages == ["en", "zh"]
+    assert "items: 2" in result.stdout
+
+
+def test_evaluate_refuses_heldout_texts_that_are_not_the_frozen_ones(tmp_path: Path) -> None:
+    manifest, texts = _heldout_files(tmp_path, tamper=True)
+    result = _run("-m", "classifier.evaluate", str(manifest), "--texts", str(texts))
+    assert result.returncode == 2
+    assert "sha256" in result.stderr

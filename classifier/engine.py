@@ -1,30 +1,17 @@
-"""``classify``: cues → mechanism and facts → verdict through the rubric."""
+"""``classify``: cues → features → fitted mechanism and facts → verdict through the rubric."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from classifier.lexicon import CUE_BY_GROUP, Cue, scan
-from classifier.negation import COMPARED, Negation, NegationScopes
+from classifier.features import Features, Hit, extract, span_of
+from classifier.lexicon import CUE_BY_GROUP, scan
+from classifier.model import TRUE, Weights, current_weights
+from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
 from classifier.text import focus, is_chinese, segments, working_text
-
-# When scores tie, the mechanism that claims more wins.
-PRIORITY: tuple[Mechanism, ...] = (
-    Mechanism.POLICY_GRADIENT,
-    Mechanism.PREFERENCE_OPTIMIZATION,
-    Mechanism.EVOLUTION_STRATEGIES,
-    Mechanism.SFT_DISTILLATION,
-    Mechanism.INFERENCE_TIME_SEARCH,
-    Mechanism.INFRASTRUCTURE,
-    Mechanism.ENVIRONMENT,
-    Mechanism.HARNESS,
-)
-# An explicit RL or preference algorithm ("GRPO", "DPO") is the method; the
-# SFT, prompting or benchmark words around it are often baselines.
-ALGORITHM_BONUS = {Mechanism.POLICY_GRADIENT: 2.0, Mechanism.PREFERENCE_OPTIMIZATION: 2.0}
 
 UPDATED = re.compile(
     r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))"
@@ -35,16 +22,6 @@ UPDATED = re.compile(
     r"weights|agents?|models?|LLMs?)))"
 )
 
-ZH_MECHANISM = {
-    Mechanism.POLICY_GRADIENT: "策略梯度",
-    Mechanism.EVOLUTION_STRATEGIES: "参数空间进化策略",
-    Mechanism.SFT_DISTILLATION: "SFT/蒸馏",
-    Mechanism.PREFERENCE_OPTIMIZATION: "偏好优化",
-    Mechanism.INFERENCE_TIME_SEARCH: "推理时搜索",
-    Mechanism.HARNESS: "harness/脚手架",
-    Mechanism.ENVIRONMENT: "环境/基准",
-    Mechanism.INFRASTRUCTURE: "基础设施",
-}
 ZH_VERDICT = {
     Verdict.STRICT: "严格 Agentic RL",
     Verdict.STRICT_NARROW: "严格但较窄",
@@ -83,7 +60,6 @@ BACKGROUND = re.compile(
     r"(?:has|have) (?:proven|been shown|shown|demonstrated|achieved|emerged)|(?:is|are) (?:usually|typically|commonly|mostly|traditionally)|typically|usually|commonly|often (?:rely|relies|follow|follows|use|uses|undergo|undergoes|require|"
     r"requires))(?![A-Za-z])"
 )
-BACKGROUND_WEIGHT = 0.4
 CONCESSIVE = re.compile(r"\s*(?i:while|although|though|whereas|despite)(?![A-Za-z])")
 CONCEDED = re.compile(r"(?<![A-Za-z])(?i:while|although|though|whereas|despite)\s*$")
 
@@ -113,114 +89,67 @@ def _background(work: str, subject: str | None) -> list[tuple[int, int]]:
 
 
 @dataclass(frozen=True)
-class _Hit:
-    start: int
-    end: int
-    cue: Cue
-    negation: Negation | None
-    background: bool = False
+class Analysis:
+    """What the lexicon finds in a text: the working text, its hits and their features."""
 
-    @property
-    def sign(self) -> float:
-        return -self.negation.strength if self.negation else 1.0
-
-    @property
-    def scale(self) -> float:
-        return BACKGROUND_WEIGHT if self.background else 1.0
+    text: str
+    work: str
+    scopes: NegationScopes
+    hits: tuple[Hit, ...]
+    features: Features
 
 
-def _hits(work: str, scopes: NegationScopes, background: list[tuple[int, int]]) -> list[_Hit]:
-    hits: list[_Hit] = []
+def analyse(text: str, subject: str | None = None) -> Analysis:
+    """The cue hits and features of ``text`` (focused on ``subject``)."""
+    work = working_text(text, focus(text, subject))
+    scopes = NegationScopes(work)
+    background = [] if is_chinese(text) else _background(work, subject)
+    hits: list[Hit] = []
     for m in scan(work):
         cue = CUE_BY_GROUP[m.lastgroup or ""]
         if cue.role != "name":
             aside = any(a <= m.start() < b for a, b in background)
-            hits.append(_Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end()), aside))
-    return hits
+            hits.append(Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end()), aside))
+    return Analysis(text, work, scopes, tuple(hits), extract(hits))
 
 
-def _span(text: str, hit: _Hit, decides: str) -> Span:
-    return Span(hit.start, hit.end, text[hit.start:hit.end], decides, hit.negation is not None)
-
-
-def _choose_mechanism(hits: list[_Hit]) -> tuple[Mechanism, dict[Mechanism, float]]:
-    scores = {m: 0.0 for m in PRIORITY}
-    for hit in hits:
-        if hit.cue.mechanism is not None and hit.cue.weight:
-            scores[hit.cue.mechanism] += hit.cue.weight * hit.sign * hit.scale
-    # The bonus goes to the work's own named algorithm, never one in the
-    # background; an RL or preference objective takes it from SFT, which is
-    # then a stage or a baseline ("SFT ... ORPO", "SFT cold start, then GRPO").
-    named = [h for h in hits if h.cue.algorithm and h.negation is None and not h.background and h.cue.mechanism]
-    first = named[0] if named else None
-    if first is not None and first.cue.mechanism is Mechanism.SFT_DISTILLATION:
-        first = next((h for h in named if h.cue.mechanism in ALGORITHM_BONUS), first)
-    if first is not None and first.cue.mechanism is not None:
-        scores[first.cue.mechanism] += ALGORITHM_BONUS.get(first.cue.mechanism, 1.0)
-    best = max(PRIORITY, key=lambda m: (scores[m], -PRIORITY.index(m)))
-    if scores[best] <= 0:
-        best = Mechanism.HARNESS
-    return best, scores
-
-
-def _fact_scores(hits: list[_Hit]) -> dict[Fact, float]:
-    scores = {f: 0.0 for f in Fact}
-    for hit in hits:
-        if hit.cue.role == "assert" and hit.negation:
+def _spans(analysis: Analysis, contributions: dict[str, float], decides: str, prefix: str) -> list[Span]:
+    spans = []
+    for name, hits in analysis.features.hits.items():
+        if not name.startswith(prefix):
             continue
-        if hit.negation and hit.negation.strength == COMPARED:
-            continue  # a baseline's or a measured system's facts are not the work's
-        for fact, weight in hit.cue.facts:
-            # A negated "no X" cue turns round; a negated denial is weak.
-            scores[fact] += weight * hit.sign if weight > 0 or not hit.negation else -weight * 0.3
-    return scores
+        share = contributions.get(name, 0.0) / len(hits)
+        spans += [span_of(analysis.text, hit, decides if decides else name, share) for hit in hits]
+    return spans
 
 
-def _value(score: float) -> FactValue:
-    if score > 0:
-        return FactValue.TRUE
-    if score < 0:
-        return FactValue.FALSE
-    return FactValue.UNKNOWN
-
-
-def _facts(
-    text: str, hits: list[_Hit], mechanism: Mechanism
-) -> tuple[dict[Fact, FactValue], dict[Fact, list[Span]]]:
-    scores = _fact_scores(hits)
-    evidence: dict[Fact, list[Span]] = {f: [] for f in Fact}
-    for hit in hits:
-        for fact, _ in hit.cue.facts:
-            if not (hit.cue.role == "assert" and hit.negation):
-                evidence[fact].append(_span(text, hit, f"fact:{fact.value}"))
-    values = {f: _value(scores[f]) for f in Fact}
-    algorithm_hit = next(
-        (h for h in hits if h.cue.algorithm and h.cue.mechanism is mechanism and not h.negation), None
-    )
-    # An RL objective has a scalar reward by definition.
-    if (
-        mechanism is Mechanism.POLICY_GRADIENT
-        and algorithm_hit is not None
-        and values[Fact.VERIFIABLE_REWARD] is FactValue.UNKNOWN
-    ):
-        values[Fact.VERIFIABLE_REWARD] = FactValue.TRUE
-        evidence[Fact.VERIFIABLE_REWARD].append(_span(text, algorithm_hit, "fact:verifiable_reward"))
-    values[Fact.RL_UPDATE] = _rl_update(mechanism, values, scores[Fact.RL_UPDATE])
-    return values, evidence
-
-
-def _rl_update(mechanism: Mechanism, values: dict[Fact, FactValue], score: float) -> FactValue:
-    """Only an RL objective updates from the outcome: policy gradient, or
-    preference optimisation on the agent's own outcome-judged rollouts."""
-    if mechanism is Mechanism.POLICY_GRADIENT:
-        return FactValue.TRUE if score > 0 else FactValue.FALSE
-    if mechanism is Mechanism.PREFERENCE_OPTIMIZATION:
-        own_rollouts = all(
-            values[f] is FactValue.TRUE
-            for f in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD)
+def _fact_values(
+    analysis: Analysis, weights: Weights, x: dict[str, float], mechanism: Mechanism
+) -> tuple[dict[Fact, FactValue], dict[Fact, float], dict[Fact, list[Span]]]:
+    values: dict[Fact, FactValue] = {}
+    chances: dict[Fact, float] = {}
+    evidence: dict[Fact, list[Span]] = {}
+    algorithm = any(name.startswith("algo:") for name in x)
+    for fact in Fact:
+        model = weights.facts[fact]
+        p = model.probabilities(x)[TRUE]
+        evidence[fact] = _spans(analysis, model.contributions(x, TRUE), f"fact:{fact.value}", f"f:{fact.value}:")
+        # An RL objective named as the work's own has a scalar reward and an update by definition.
+        known = analysis.features.evidence_for(fact) or (
+            algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE)
         )
-        return FactValue.TRUE if own_rollouts else FactValue.FALSE
-    return FactValue.FALSE
+        chances[fact] = p
+        values[fact] = (FactValue.TRUE if p >= 0.5 else FactValue.FALSE) if known else FactValue.UNKNOWN
+    record = mechanism.record
+    # Only an RL objective updates the policy from the outcome; preference
+    # optimisation only on the agent's own outcome-judged rollouts.
+    if not record.rl_objective:
+        values[Fact.RL_UPDATE] = FactValue.FALSE
+        chances[Fact.RL_UPDATE] = 0.0
+    elif record.needs_own_rollouts:
+        own = all(values[f] is FactValue.TRUE for f in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD))
+        values[Fact.RL_UPDATE] = FactValue.TRUE if own else FactValue.FALSE
+    return values, chances, evidence
 
 
 def _updated(work: str, mechanism: Mechanism, rl_update: FactValue, scopes: NegationScopes) -> str | None:
@@ -233,13 +162,14 @@ def _updated(work: str, mechanism: Mechanism, rl_update: FactValue, scopes: Nega
     return None
 
 
-def _confidence(mechanism: Mechanism, scores: dict[Mechanism, float], values: dict[Fact, FactValue]) -> float:
-    ranked = sorted(scores.values(), reverse=True)
-    top = max(scores[mechanism], 0.0)
-    second = max(ranked[1] if ranked[0] == scores[mechanism] else ranked[0], 0.0)
-    margin = (top - second) / (top + 2.0)
-    known = sum(v is not FactValue.UNKNOWN for v in values.values()) / len(values)
-    return max(0.05, min(0.99, 0.3 + 0.5 * min(1.0, margin * 1.5) + 0.2 * known))
+def _confidence(mechanism_p: float, verdict: Verdict, values: dict[Fact, FactValue], chances: dict[Fact, float]) -> float:
+    """The chance the mechanism and the strict-or-not call are both right,
+    from the calibrated probabilities (an unknown fact counts as even odds)."""
+    p_all = 1.0
+    for fact in Fact:
+        p_all *= 0.5 if values[fact] is FactValue.UNKNOWN else chances[fact]
+    p_verdict = p_all if verdict.is_strict else 1.0 - p_all
+    return max(0.01, min(0.99, mechanism_p * p_verdict))
 
 
 def _rationale(
@@ -254,7 +184,7 @@ def _rationale(
         algo = f"（{algorithm}）" if algorithm else ""
         facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in Fact)
         extra = "；更新对象或动作空间较窄" if narrow and verdict is Verdict.STRICT_NARROW else ""
-        return f"机制：{ZH_MECHANISM[mechanism]}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
+        return f"机制：{mechanism.label_zh}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
     algo = f" ({algorithm})" if algorithm else ""
     facts = ", ".join(f"{EN_FACT[f]} {MARK[values[f]]}" for f in Fact)
     extra = "; narrow update target or action space" if narrow and verdict is Verdict.STRICT_NARROW else ""
@@ -266,12 +196,18 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
 
     ``subject`` names the one work to judge when the text speaks of several.
     """
-    work = working_text(text, focus(text, subject))
-    scopes = NegationScopes(work)
-    hits = _hits(work, scopes, [] if is_chinese(text) else _background(work, subject))
-    mechanism, scores = _choose_mechanism(hits)
-    values, fact_evidence = _facts(text, hits, mechanism)
-    narrow = any(h.cue.narrow and not h.negation for h in hits)
+    return suggest(text, subject, weights=current_weights())
+
+
+def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Suggestion:
+    """``classify`` with the given fitted weights."""
+    analysis = analyse(text, subject)
+    x = analysis.features.values()
+    probabilities = weights.mechanism.probabilities(x)
+    mechanism = Mechanism(max(probabilities, key=lambda key: probabilities[key]))
+    values, chances, fact_evidence = _fact_values(analysis, weights, x, mechanism)
+    hits = analysis.hits
+    narrow = "narrow" in analysis.features.counts
     verdict = rubric_verdict(
         interactive_env=values[Fact.INTERACTIVE_ENV].holds,
         multi_step=values[Fact.MULTI_STEP].holds,
@@ -284,12 +220,15 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
         (h.cue.algorithm for h in hits if h.cue.algorithm and h.cue.mechanism is mechanism and not h.negation),
         None,
     )
+    contributions = weights.mechanism.contributions(x, mechanism.value)
     evidence = [
-        _span(text, h, f"mechanism:{h.cue.mechanism.value}")
-        for h in hits
-        if h.cue.mechanism is not None and h.cue.weight
+        span_of(text, hit, f"mechanism:{hit.cue.mechanism.value}", contributions.get(name, 0.0) / len(group))
+        for name, group in analysis.features.hits.items()
+        if name.startswith("m:") or name.startswith("algo:")
+        for hit in group
+        if hit.cue.mechanism is not None
     ]
-    evidence += [_span(text, h, "narrow") for h in hits if h.cue.narrow]
+    evidence += [span_of(text, h, "narrow") for h in hits if h.cue.narrow]
     evidence += [span for spans in fact_evidence.values() for span in spans]
     evidence += [
         Span(h.negation.start, h.negation.end, text[h.negation.start:h.negation.end], "negation", True)
@@ -302,9 +241,21 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
         verdict=verdict,
         facts=findings,
         algorithm=algorithm,
-        updated=_updated(work, mechanism, values[Fact.RL_UPDATE], scopes),
-        evidence=tuple(sorted(set(evidence), key=lambda s: (s.start, s.end, s.decides))),
-        confidence=_confidence(mechanism, scores, values),
+        updated=_updated(analysis.work, mechanism, values[Fact.RL_UPDATE], analysis.scopes),
+        evidence=_merge(evidence),
+        confidence=_confidence(probabilities[mechanism.value], verdict, values, chances),
         rationale=_rationale(is_chinese(text), mechanism, algorithm, values, narrow, verdict),
         narrow=narrow and verdict is Verdict.STRICT_NARROW,
     )
+
+
+def _merge(spans: list[Span]) -> tuple[Span, ...]:
+    """One span per place and decision, contributions added."""
+    merged: dict[tuple[int, int, str], Span] = {}
+    for span in spans:
+        key = (span.start, span.end, span.decides)
+        if key in merged:
+            old = merged[key]
+            span = Span(old.start, old.end, old.cue, old.decides, old.negated, old.contribution + span.contribution)
+        merged[key] = span
+    return tuple(sorted(merged.values(), key=lambda s: (s.start, s.end, s.decides)))

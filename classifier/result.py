@@ -26,7 +26,9 @@ class Span:
     """A cue found in the original text and what it decided.
 
     ``start``/``end`` are offsets into the text given to ``classify``;
-    ``negated`` says the cue sits inside a negation or contrast scope.
+    ``negated`` says the cue sits inside a negation or contrast scope;
+    ``contribution`` is what the cue's feature added to the fitted model's
+    score for what it decides (its share, when several spans make one feature).
     """
 
     start: int
@@ -34,6 +36,7 @@ class Span:
     cue: str
     decides: str
     negated: bool = False
+    contribution: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +45,7 @@ class Span:
             "cue": self.cue,
             "decides": self.decides,
             "negated": self.negated,
+            "contribution": round(self.contribution, 3),
         }
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from classifier.mechanisms import RECORD_BY_KEY, MechanismRecord
+
 
 class Mechanism(str, Enum):
     """How a work changes an agent's behaviour."""
@@ -22,20 +24,24 @@ class Mechanism(str, Enum):
     INFRASTRUCTURE = "infrastructure"
 
     @property
+    def record(self) -> MechanismRecord:
+        return RECORD_BY_KEY[self.value]
+
+    @property
     def label(self) -> str:
-        return MECHANISM_LABELS[self]
+        return self.record.label_en
+
+    @property
+    def label_zh(self) -> str:
+        return self.record.label_zh
+
+    @property
+    def colour(self) -> str:
+        return self.record.colour
 
 
-MECHANISM_LABELS: dict[Mechanism, str] = {
-    Mechanism.POLICY_GRADIENT: "Policy gradient",
-    Mechanism.EVOLUTION_STRATEGIES: "Evolution strategies",
-    Mechanism.SFT_DISTILLATION: "SFT / distillation",
-    Mechanism.PREFERENCE_OPTIMIZATION: "Preference optimisation",
-    Mechanism.INFERENCE_TIME_SEARCH: "Inference-time search",
-    Mechanism.HARNESS: "Harness / scaffold",
-    Mechanism.ENVIRONMENT: "Environment / benchmark",
-    Mechanism.INFRASTRUCTURE: "Infrastructure",
-}
+MECHANISM_LABELS: dict[Mechanism, str] = {m: m.label for m in Mechanism}
+MECHANISM_LABELS_ZH: dict[Mechanism, str] = {m: m.label_zh for m in Mechanism}
 
 
 class Verdict(str, Enum):
@@ -101,6 +107,6 @@ def rubric_verdict(
     interaction = interactive_env and multi_step and verifiable_reward
     if interaction and rl_update:
         return Verdict.STRICT_NARROW if narrow else Verdict.STRICT
-    if interaction and mechanism is Mechanism.EVOLUTION_STRATEGIES:
+    if interaction and mechanism.record.adjacent_when_interactive:
         return Verdict.ADJACENT
     return Verdict.NOT_STRICT

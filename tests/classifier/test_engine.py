@@ -134,3 +134,25 @@ def test_classifier_never_imports_django() -> None:
     root = pathlib.Path(classifier.__file__).parent
     for path in root.glob("*.py"):
         assert not re.search(r"^\s*(from|import)\s+django", path.read_text(encoding="utf-8"), re.M), path
+
+
+def test_every_mechanism_has_one_record_with_both_labels_and_a_colour() -> None:
+    from classifier.mechanisms import RECORD_BY_KEY
+
+    assert set(RECORD_BY_KEY) == {m.value for m in Mechanism}
+    for mechanism in Mechanism:
+        assert mechanism.label and mechanism.label_zh and mechanism.colour.startswith("#")
+
+
+def test_a_fact_without_any_evidence_is_unknown() -> None:
+    from classifier import Fact, FactValue
+
+    s = classify("We fine-tune the model with DPO.")
+    assert s.fact(Fact.MULTI_STEP).value is FactValue.UNKNOWN
+
+
+def test_evidence_spans_carry_their_feature_contribution() -> None:
+    s = classify("We train the web agent with GRPO in a live browser environment using the task success reward.")
+    grpo = [span for span in s.evidence if span.cue == "GRPO" and span.decides.startswith("mechanism:")]
+    assert grpo and grpo[0].contribution > 0
+    assert 0 < s.confidence < 1

@@ -33,6 +33,10 @@ class ClassificationQuerySet(models.QuerySet["Classification"]):
             )
         ).order_by(models.F("component__name").asc(nulls_first=True))
 
+    def decisions(self) -> ClassificationQuerySet:
+        """Every saved classification, as a labelled example for the classifier; selects the source and component."""
+        return self.select_related("source", "component").order_by("pk")
+
     def counts_by_mechanism_and_verdict(self) -> models.QuerySet[Classification]:
         """Rows of ``mechanism``, ``verdict`` and ``n`` (classified works and components)."""
         return self.order_by().values("mechanism", "verdict").annotate(n=models.Count("id"))

@@ -64,6 +64,7 @@ urlpatterns = [
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),
     path("questions/<int:pk>/edit/", edit_questions.question_edit, name="question-edit"),
     path("reports/consistency/", reports.consistency, name="consistency-report"),
+    path("reports/classifier/", reports.classifier_agreement, name="classifier-agreement"),
     path("search/", search.search_results, name="search"),
     path("account/token/", tokens.api_token, name="api-token"),
     path("graph/", graphs.graph_map, name="graph-map"),

@@ -1,0 +1,45 @@
+import pytest
+from django.db import connection
+from django.test.client import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_classification, make_editor, make_source
+
+pytestmark = pytest.mark.django_db
+
+
+def _get(client: Client) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("wiki:classifier-agreement"))
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def test_agreement_page_shows_the_editors_decisions_against_suggestions() -> None:
+    client = Client()
+    client.force_login(make_editor())
+    source = make_source(short_name="Quillmate",
+                         abstract="We train the web agent with PPO in a live browser environment; task success is the reward.")
+    make_classification(source, mechanism="harness", verdict="not_strict", interactive_env=False,
+                        multi_step=False, verifiable_reward=False, rl_update=False)
+    _, html = _get(client)
+    assert "Confusion matrix" in html
+    assert "Per mechanism" in html
+
+
+def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
+    client = Client()
+    client.force_login(make_editor())
+    before, _ = _get(client)
+    for n in range(8):
+        make_classification(make_source(short_name=f"Work{n}", abstract="We fine-tune the model on expert trajectories."),
+                            mechanism="sft_distillation", verdict="not_strict", interactive_env=False,
+                            multi_step=False, verifiable_reward=False, rl_update=False)
+    after, _ = _get(client)
+    assert after == before
+
+
+def test_agreement_page_is_for_logged_in_editors() -> None:
+    response = Client().get(reverse("wiki:classifier-agreement"))
+    assert response.status_code == 302

@@ -1,0 +1,68 @@
+"""How often the classifier's suggestion agrees with what editors decided: over time, per mechanism, as a confusion matrix.
+
+The suggestion is the one the installed weights give today for the text the classifier reads about each
+work; a retrain shows up here as a change in agreement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from classifier import Mechanism, classify
+from wiki.models import Classification
+from wiki.suggestions import suggestion_text, texts_about
+
+
+@dataclass(frozen=True)
+class Rate:
+    label: str
+    total: int
+    agreed: int
+
+    @property
+    def share(self) -> float:
+        return self.agreed / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    overall: Rate
+    verdicts: Rate
+    by_month: tuple[Rate, ...]
+    by_mechanism: tuple[Rate, ...]
+    mechanisms: tuple[Mechanism, ...]
+    confusion: tuple[tuple[Mechanism, tuple[int, ...]], ...]
+
+
+def agreement_report() -> AgreementReport:
+    """The editors' decisions against today's suggestions (four queries, whatever the number of works)."""
+    classifications = list(Classification.objects.decisions())
+    claims = texts_about({c.source_id for c in classifications})
+    pairs: list[tuple[Classification, Mechanism, bool]] = []
+    for c in classifications:
+        text = suggestion_text(c.source, claims.get(c.source_id, []))
+        if text.strip():
+            s = classify(text, c.subject_name)
+            pairs.append((c, s.mechanism, s.verdict.is_strict == c.rubric_verdict.is_strict))
+    months: Counter[str] = Counter()
+    month_agreed: Counter[str] = Counter()
+    mech_total: Counter[str] = Counter()
+    mech_agreed: Counter[str] = Counter()
+    cells: Counter[tuple[str, str]] = Counter()
+    for c, got, _ in pairs:
+        month = c.updated_at.strftime("%Y-%m")
+        months[month] += 1
+        month_agreed[month] += got.value == c.mechanism
+        mech_total[c.mechanism] += 1
+        mech_agreed[c.mechanism] += got.value == c.mechanism
+        cells[(c.mechanism, got.value)] += 1
+    agreed = sum(got.value == c.mechanism for c, got, _ in pairs)
+    return AgreementReport(
+        overall=Rate("mechanism", len(pairs), agreed),
+        verdicts=Rate("strict or not", len(pairs), sum(ok for _, _, ok in pairs)),
+        by_month=tuple(Rate(m, months[m], month_agreed[m]) for m in sorted(months)),
+        by_mechanism=tuple(Rate(m.value, mech_total[m.value], mech_agreed[m.value]) for m in Mechanism),
+        mechanisms=tuple(Mechanism),
+        confusion=tuple((gold, tuple(cells[(gold.value, got.value)] for got in Mechanism)) for gold in Mechanism),
+    )

@@ -6,6 +6,7 @@ from wiki.views import compare, graphs
 from wiki.views.editing import changes as edit_changes
 from wiki.views.editing import claims as edit_claims
 from wiki.views.editing import classifications as edit_classifications
+from wiki.views.editing import triage
 from wiki.views.editing import contrasts as edit_contrasts
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
@@ -48,6 +49,8 @@ urlpatterns = [
     path("sources/new/", edit_sources.source_create_view, name="source-create"),
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("sources/<slug:slug>/edit/", edit_sources.source_edit, name="source-edit"),
+    path("triage/", triage.triage_queue, name="triage"),
+    path("triage/<slug:slug>/accept/", triage.triage_accept, name="triage-accept"),
     path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),
     path("classifications/<int:pk>/edit/", edit_classifications.classification_edit, name="classification-edit"),
     path("classifications/<int:pk>/history/", edit_classifications.classification_history, name="classification-history"),

@@ -23,6 +23,10 @@ class SourceKind(models.TextChoices):
 
 
 class SourceQuerySet(models.QuerySet["Source"]):
+    def unclassified(self) -> SourceQuerySet:
+        """Works with no classification at all (neither the work nor a component), oldest first; prefetches nothing."""
+        return self.filter(classifications__isnull=True).order_by("pk")
+
     def with_classification(self) -> SourceQuerySet:
         """Prefetches each source's classifications (work-level and per component) with their components."""
         from wiki.models.classifications import Classification

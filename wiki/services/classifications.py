@@ -81,3 +81,17 @@ def classification_save(
         # The source's search document carries its mechanism and verdict.
         search_reindex_sources([classification.source_id])
     return classification
+
+
+@transaction.atomic
+def classification_accept_suggestion(*, source: Source, user: object | None = None) -> Classification:
+    """Saves the classifier's suggestion for ``source`` as its classification, recorded as an accepted suggestion."""
+    from classifier import FactValue
+    from wiki.suggestions import suggestion_for
+
+    suggestion = suggestion_for(source).suggestion
+    fields: dict[str, Any] = {fact.fact.value: fact.value is FactValue.TRUE for fact in suggestion.facts}
+    fields.update(mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
+                  algorithm=suggestion.algorithm or "", updated=(suggestion.updated or "")[:300],
+                  narrow=suggestion.narrow, rationale=suggestion.rationale)
+    return classification_save(source=source, fields=fields, user=user, set_by=SetBy.CLASSIFIER)

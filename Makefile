@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install db browser check bench clean
+.PHONY: run serve test install db browser check bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ db: install
 
 run: db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Production: gunicorn (config/gunicorn.conf.py), DEBUG off, static files hashed and cached for a year.
+# Set DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY (with DJANGO_SECURE=1 behind HTTPS) as .env.example says.
+serve: db
+	WIKI_HASHED_STATIC=1 $(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	DJANGO_DEBUG=0 WIKI_HASHED_STATIC=1 HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
 
 # Debian's Chromium (and CJK fonts for the screenshots), driven by Playwright in the end-to-end tests.
 browser:

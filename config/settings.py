@@ -36,11 +36,13 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "wiki",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,6 +99,16 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 # WhiteNoise serves from the finders in development; it warns when the root is missing.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# In production (`collectstatic` done, DEBUG off) file names carry a hash of their content and are cached for
+# a year; `make run` and the tests serve the files as they are.
+WIKI_HASHED_STATIC = env_bool("WIKI_HASHED_STATIC", default=False)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if WIKI_HASHED_STATIC
+        else "django.contrib.staticfiles.storage.StaticFilesStorage",
+    },
+}
 
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
@@ -109,12 +121,19 @@ if SECURE:
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 
-CACHES = {
-    "default": {
-        "BACKEND": env_str("CACHE_BACKEND", "django.core.cache.backends.locmem.LocMemCache"),
-        "LOCATION": env_str("CACHE_LOCATION", "agentic-rl-wiki"),
-    }
-}
+# One cache shared by every worker and server: rendered pages and fragments, the content version that
+# invalidates them, sessions and API throttles. Redis in production (REDIS_URL); otherwise a table in
+# the wiki's own PostgreSQL, which needs no other service.
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    _cache_backend, _cache_location = "django.core.cache.backends.redis.RedisCache", REDIS_URL
+else:
+    _cache_backend = env_str("CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache")
+    _cache_location = env_str("CACHE_LOCATION", "django_cache")
+CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location, "KEY_PREFIX": "wiki"}}
+# How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
+WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Page bodies above this many characters are refused with a clear message.
 WIKI_MAX_BODY_CHARS = env_int("WIKI_MAX_BODY_CHARS", 200_000)
@@ -168,10 +187,27 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Scripts and styles come from the wiki's own static files only; style attributes (chart bar widths) are allowed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# One line per event with its time, level and source, on standard error (gunicorn adds its access log).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s [%(name)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -32,6 +34,23 @@ def _seed_for_database_tests(request: pytest.FixtureRequest) -> None:
         return
     request.getfixturevalue("transactional_db" if transactional else "db")
     _load_seed()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_memory() -> Iterator[None]:
+    """Tests keep the cache in process memory, so counted queries are the views' own; the shared backends have their own tests."""
+    from django.test import override_settings
+
+    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(_cache_in_memory: None) -> None:
+    """What was cached from a test's database, which is rolled back after it, goes with it."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture

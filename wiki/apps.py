@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.db import DEFAULT_DB_ALIAS
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 
 
@@ -10,6 +11,13 @@ def _create_editor_group(sender: AppConfig, *, using: str = DEFAULT_DB_ALIAS, **
     ensure_editor_group(using=using)
 
 
+def _create_cache_table(sender: AppConfig, *, using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
+    from django.core.management import call_command
+
+    # The database cache (the default without Redis) needs its table; a no-op for other backends.
+    call_command("createcachetable", database=using, verbosity=0)
+
+
 class WikiConfig(AppConfig):
     name = "wiki"
     verbose_name = "Agentic RL Wiki"
@@ -18,3 +26,8 @@ class WikiConfig(AppConfig):
     def ready(self) -> None:
         # After the permissions exist (auth's own post_migrate handler runs first), so the group gets them all.
         post_migrate.connect(_create_editor_group, sender=self, dispatch_uid="wiki.create_editor_group")
+        post_migrate.connect(_create_cache_table, sender=self, dispatch_uid="wiki.create_cache_table")
+        from wiki.caching.versions import install
+
+        # Every write to a wiki table moves the content version that cached pages are keyed by.
+        connection_created.connect(install, dispatch_uid="wiki.watch_writes")

@@ -9,6 +9,7 @@ import networkx as nx
 from django.http import HttpRequest
 from django.urls import reverse
 
+from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
 from wiki.graph.forms import LocalGraphForm
 from wiki.graph.layout import Drawing, draw
@@ -116,10 +117,18 @@ def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
     depth, edges = 1, None
     if form.is_bound and form.is_valid():
         depth, edges = form.cleaned_data["depth"], form.cleaned_data["edges"] or None
+    drawing = cached_value(request, "local-graph", center, depth, sorted(edges or []),
+                           build=lambda: _local_drawing(center, depth, edges))
+    if drawing is None:
+        return None
+    kind, key = split_node_id(center)
+    url = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
+    return LocalGraph(center, drawing, form, url)
+
+
+def _local_drawing(center: str, depth: int, edges: list[str] | None) -> Drawing | None:
     try:
         graph = local_graph(center, depth=depth, edge_types=edges)
     except UnknownNode:
         return None
-    kind, key = split_node_id(center)
-    url = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
-    return LocalGraph(center, draw(graph, priority=distance_priority(graph, center), center=center), form, url)
+    return draw(graph, priority=distance_priority(graph, center), center=center)

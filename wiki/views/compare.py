@@ -1,12 +1,15 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from wiki.caching.responses import cached_for_readers
+
 from wiki.graph.compare import comparison_csv, comparison_for, pick_choices
 from wiki.graph.forms import WorkPickForm, split_subjects
 
 PICK_LIMIT = 50
 
 
+@cached_for_readers
 def compare(request: HttpRequest) -> HttpResponse:
     form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", "")})
     if not form.is_valid():

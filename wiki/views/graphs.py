@@ -3,8 +3,11 @@ from django.shortcuts import render
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph import draw, map_graph
-from wiki.graph.compare import comparison_for
-from wiki.graph.context import contrast_picture, local_graph_for
+from wiki.caching.responses import cached_for_readers
+from wiki.caching.values import cached_value
+from wiki.graph.build import SubjectRef
+from wiki.graph.compare import Comparison, comparison_for
+from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
 from wiki.graph.forms import WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
@@ -17,16 +20,22 @@ def _legend() -> dict[str, object]:
     }
 
 
+def _map(mechanism: str | None) -> dict[str, object]:
+    graph, summary = map_graph(mechanism=mechanism)
+    return {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary,
+            "counts": [(m, [summary.counts.get(m.value, {}).get(v.value, 0) for v in Verdict]) for m in Mechanism]}
+
+
+@cached_for_readers
 def graph_map(request: HttpRequest) -> HttpResponse:
     mechanism = request.GET.get("mechanism") or None
     if mechanism and mechanism not in {m.value for m in Mechanism}:
         raise Http404(f"No mechanism “{mechanism}”.")
-    graph, summary = map_graph(mechanism=mechanism)
-    context = {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary, "mechanism": mechanism,
-               "counts": [(m, [summary.counts.get(m.value, {}).get(v.value, 0) for v in Verdict]) for m in Mechanism], **_legend()}
-    return render(request, "wiki/graph/map.html", context)
+    drawn = cached_value(request, "map", mechanism, build=lambda: _map(mechanism))
+    return render(request, "wiki/graph/map.html", {**drawn, "mechanism": mechanism, **_legend()})
 
 
+@cached_for_readers
 def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponse:
     if kind not in NODE_KINDS:
         raise Http404(f"No kind of node “{kind}”.")
@@ -41,19 +50,29 @@ def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
     context: dict[str, object] = {"form": form, **_legend()}
     if not form.is_valid():
         return render(request, "wiki/graph/contrast.html", context, status=400)
-    comparison = comparison_for(form.cleaned_data["works"])
+    works = form.cleaned_data["works"]
+    comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
     context["comparison"] = comparison
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)
-    if len(comparison.columns) >= 2:
-        context["picture"] = contrast_picture([c.ref for c in comparison.columns])
+    if picture is not None:
+        context["picture"] = picture
     return render(request, "wiki/graph/contrast.html", context)
 
 
+def _comparison_and_picture(works: list[SubjectRef]) -> tuple[Comparison, ContrastPicture | None]:
+    comparison = comparison_for(works)
+    if comparison.unknown or len(comparison.columns) < 2:
+        return comparison, None
+    return comparison, contrast_picture([c.ref for c in comparison.columns])
+
+
+@cached_for_readers
 def contrast(request: HttpRequest, left: str, right: str) -> HttpResponse:
     return _contrast(request, f"{left},{right}")
 
 
+@cached_for_readers
 def contrast_multi(request: HttpRequest) -> HttpResponse:
     return _contrast(request, split_subjects(request.GET.getlist("works")))
 

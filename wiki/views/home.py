@@ -1,6 +1,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from wiki.caching.responses import cached_for_readers
+
 from wiki.models import ChangeEvent, Classification, OpenQuestion, Page
 
 RECENT_CHANGES = 15
@@ -9,6 +11,7 @@ QUEUE_HEAD = 5
 RECENT_PAGES = 50
 
 
+@cached_for_readers
 def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import cached_property
+from typing import Generic, TypeVar
+
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_filters import FilterSet
 
 PER_PAGE = 100
+# How many rows of a list a page shows before linking to the whole list.
+IN_PAGE = 30
+
+T = TypeVar("T")
 
 
 def render_filtered_list(request: HttpRequest, template: str, filterset: FilterSet) -> HttpResponse:
@@ -16,3 +25,32 @@ def render_filtered_list(request: HttpRequest, template: str, filterset: FilterS
         page = Paginator(filterset.qs, PER_PAGE).get_page(request.GET.get("p"))
     status = 200 if page is not None else 400
     return render(request, template, {"filter": filterset, "page_obj": page}, status=status)
+
+
+class Bounded(Generic[T]):
+    """The first ``limit`` rows of a list shown inside a page, read when first used, and whether there are more.
+
+    A page shows a bounded part of each list with a link to the whole, paginated list, so that
+    its size does not grow with the wiki: one query of ``limit + 1`` rows, no count.
+    """
+
+    def __init__(self, queryset: QuerySet[T], limit: int) -> None:
+        self.queryset = queryset
+        self.limit = limit
+
+    @cached_property
+    def _rows(self) -> list[T]:
+        return list(self.queryset[: self.limit + 1])
+
+    @property
+    def more(self) -> bool:
+        return len(self._rows) > self.limit
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._rows[: self.limit])
+
+    def __len__(self) -> int:
+        return min(len(self._rows), self.limit)
+
+    def __bool__(self) -> bool:
+        return bool(self._rows)

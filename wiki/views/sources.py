@@ -1,32 +1,60 @@
+from dataclasses import dataclass
+
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import SimpleLazyObject
 
+from wiki.caching.responses import cached_for_readers
 from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
-from wiki.suggestions import suggestions_for_source
-from wiki.views.listing import render_filtered_list
+from wiki.suggestions import SuggestionView, suggestions_for_source
+from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
 
+@cached_for_readers
 def source_list(request: HttpRequest) -> HttpResponse:
     filterset = SourceFilter(request.GET or None, queryset=Source.objects.for_listing())
     return render_filtered_list(request, "wiki/source_list.html", filterset)
 
 
-def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source, slug=slug)
+@dataclass(frozen=True)
+class Cards:
+    """Each classification of a work beside the classifier's suggestion, or the suggestion alone."""
+
+    pairs: list[tuple[Classification, SuggestionView]]
+    unclassified_suggestion: SuggestionView | None
+
+
+def _cards(source: Source) -> Cards:
     classifications = list(Classification.objects.for_cards().filter(source=source))
     suggestions = suggestions_for_source(source, classifications)
+    return Cards(list(zip(classifications, suggestions)), None if classifications else suggestions[0])
+
+
+@cached_for_readers
+def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    source = get_object_or_404(Source, slug=slug)
+    # Everything below is read only when the template's cached fragment is missing.
     return render(
         request,
         "wiki/source_detail.html",
         {
             "source": source,
-            "cards": zip(classifications, suggestions),
-            "unclassified_suggestion": None if classifications else suggestions[0],
-            "claims": Claim.objects.citing(source.pk),
-            "contrasts": Contrast.objects.with_related().involving([source.pk]),
-            "questions": OpenQuestion.objects.queue().filter(sources=source),
-            "local_graph": local_graph_for(request, f"source:{slug}"),
+            "cards": SimpleLazyObject(lambda: _cards(source)),
+            "claims": Bounded(Claim.objects.citing(source.pk), IN_PAGE),
+            "contrasts": Bounded(Contrast.objects.with_related().involving([source.pk]), IN_PAGE),
+            "questions": Bounded(OpenQuestion.objects.queue().filter(sources=source), IN_PAGE),
+            "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"source:{slug}")),
         },
     )
+
+
+@cached_for_readers
+def source_claims(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every current claim citing the work, paginated."""
+    source = get_object_or_404(Source.objects.only("id", "slug", "short_name"), slug=slug)
+    page_obj = Paginator(Claim.objects.citing(source.pk).order_by("page__title", "position", "id"), PER_PAGE).get_page(
+        request.GET.get("p"))
+    return render(request, "wiki/source_claims.html", {"source": source, "page_obj": page_obj})

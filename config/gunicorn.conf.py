@@ -1,0 +1,22 @@
+"""gunicorn for production (`make serve`): settings from the environment, like the app's own."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
+# Two processes a core, each with a few threads so a keep-alive client does not hold a whole worker.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# Load the app once before forking: workers share its memory and a broken configuration stops the start.
+preload_app = True
+timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
+accesslog = os.environ.get("WEB_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# Time, client, request line, status, bytes, milliseconds: what an operator reads first.
+access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms'

@@ -1,0 +1,96 @@
+"""Whole responses for anonymous readers, from the cache, with ETag, Last-Modified and 304.
+
+A reader's page is the same bytes for every anonymous reader of one language until the content
+version moves, so it is rendered once per version and then served without touching the database.
+Logged-in readers, whose pages carry their name and a CSRF token, are rendered each time from the
+same cached fragments (``wiki.templatetags.wiki_cache``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils import timezone, translation
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+
+from wiki.caching import versions
+
+View = Callable[..., HttpResponseBase]
+# Statuses that depend only on the content: a missing page with its backlinks is as cacheable as a page.
+CACHEABLE_STATUSES = {200, 404}
+# Set again on every response served from the cache.
+_PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "expires", "content-length"}
+
+
+def is_anonymous_read(request: HttpRequest) -> bool:
+    """A GET or HEAD from someone not logged in; reading ``user`` loads no session when there is no cookie."""
+    return request.method in ("GET", "HEAD") and not request.user.is_authenticated
+
+
+def _key(request: HttpRequest, version: versions.ContentVersion) -> str:
+    path = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+    return f"wiki:response:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{path}"
+
+
+def _etag(version: versions.ContentVersion) -> str:
+    # Per URL: the same version and language give the same bytes for every anonymous reader.
+    return f'"{version.number:x}-{translation.get_language()}"'
+
+
+def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion) -> HttpResponseBase:
+    etag = _etag(version)
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(version.changed_at.timestamp())
+    patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+    # A logged-in reader of the same address gets another page.
+    patch_vary_headers(response, ("Cookie",))
+    if response.status_code != 200:
+        return response
+    conditional = get_conditional_response(request, etag=etag, last_modified=int(version.changed_at.timestamp()),
+                                           response=response)
+    return conditional if conditional is not None else response
+
+
+def cached_for_readers(view: View) -> View:
+    """Serves anonymous GET/HEAD from the cache, keyed by content version, language and full path."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not is_anonymous_read(request):
+            return view(request, *args, **kwargs)
+        version = versions.for_request(request)
+        key = _key(request, version)
+        stored = cache.get(key)
+        if stored is not None:
+            status, headers, content = stored
+            response = HttpResponse(content, status=status)
+            for name, value in headers:
+                response[name] = value
+            return _validated(request, response, version)
+        response = view(request, *args, **kwargs)
+        if _storable(request, response):
+            assert isinstance(response, HttpResponse)
+            headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
+            cache.set(key, (response.status_code, headers, response.content), settings.WIKI_CACHE_SECONDS)
+            return _validated(request, response, version)
+        return response
+
+    return wrapper
+
+
+def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:
+    """Only what every anonymous reader would get alike: no cookie set, no message shown, not streamed."""
+    if not isinstance(response, HttpResponse) or response.streaming or response.status_code not in CACHEABLE_STATUSES:
+        return False
+    if response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        return False  # a CSRF token in the page belongs to one reader
+    if getattr(getattr(request, "_messages", None), "used", False):
+        return False
+    return not response.has_header("Cache-Control") or "private" not in response["Cache-Control"]

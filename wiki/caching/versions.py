@@ -1,0 +1,104 @@
+"""The content version: one counter in the shared cache, bumped by every write to the wiki's tables.
+
+Writes are noticed where they reach the database (an execute wrapper on each connection), so every
+service, command and admin action invalidates the cache without having to remember to. The counter
+is bumped at once, inside the writing transaction (which is all a test that never commits sees),
+and again after the commit: a reader that filled the cache from the old rows between the two bumps
+is never served again.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.http import HttpRequest
+
+VERSION_KEY = "wiki:content:version"
+CHANGED_AT_KEY = "wiki:content:changed-at"
+
+# Django quotes table names; raw SQL of the search index may not.
+_thread = threading.local()
+_WRITE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|COPY)\s+"?wiki_', re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ContentVersion:
+    number: int
+    changed_at: datetime
+
+
+def current() -> ContentVersion:
+    """The version every cached entry is keyed by; started from the clock when the cache holds none."""
+    _thread.read_since_bump = True
+    found = cache.get_many([VERSION_KEY, CHANGED_AT_KEY])
+    number, changed_at = found.get(VERSION_KEY), found.get(CHANGED_AT_KEY)
+    if number is None or changed_at is None:
+        number, changed_at = _start()
+    return ContentVersion(int(number), datetime.fromtimestamp(changed_at, tz=timezone.utc))
+
+
+def for_request(request: HttpRequest) -> ContentVersion:
+    """``current()``, read once per request."""
+    version: ContentVersion | None = getattr(request, "_wiki_content_version", None)
+    if version is None:
+        version = current()
+        setattr(request, "_wiki_content_version", version)
+    return version
+
+
+def _start() -> tuple[int, float]:
+    # The clock in nanoseconds is above any number a lost counter reached, so no old key comes back.
+    now = time.time()
+    cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+    cache.add(CHANGED_AT_KEY, now, timeout=None)
+    found = cache.get_many([VERSION_KEY, CHANGED_AT_KEY])
+    return found.get(VERSION_KEY, time.time_ns()), found.get(CHANGED_AT_KEY, now)
+
+
+def bump() -> None:
+    """A new version: every entry keyed by an older one is never read again."""
+    _thread.read_since_bump = False
+    try:
+        cache.incr(VERSION_KEY)
+    except ValueError:
+        _start()
+    cache.set(CHANGED_AT_KEY, time.time(), timeout=None)
+
+
+def content_changed(connection: BaseDatabaseWrapper) -> None:
+    """Bumps now and, inside a transaction, once more when it commits.
+
+    Many writes in a row bump once; a write after this thread read the version bumps again, so a
+    transaction that writes, reads and writes again never reads back what it cached in between.
+    """
+    if not connection.in_atomic_block:
+        bump()
+        return
+    if not any(func is bump for _, func, _ in connection.run_on_commit):
+        bump()
+        transaction.on_commit(bump, using=connection.alias)
+    elif getattr(_thread, "read_since_bump", True):
+        bump()
+
+
+def watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    """An execute wrapper: runs the statement, then bumps the version when it wrote to a wiki table."""
+    result = execute(sql, params, many, context)
+    if _WRITE.match(sql):
+        content_changed(context["connection"])
+    return result
+
+
+def install(connection: BaseDatabaseWrapper, **kwargs: object) -> None:
+    """Connected to ``connection_created``: watch this connection's writes."""
+    if watch_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(watch_writes)

@@ -1,0 +1,63 @@
+"""``{% wikicache "name" vary… %}…{% endwikicache %}``: a fragment rendered once per content version.
+
+The key holds the content version, the active language and time zone, the reader's permissions
+(so an editor's fragment has its edit links and a reader's has none), the name and the values
+given: a fragment is shared by every reader it reads the same to and is never served after a
+write. Anything else a fragment shows that differs per request (a query string) goes among the
+values; a fragment never holds a form with a CSRF token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django import template
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
+from django.utils import timezone, translation
+from django.utils.safestring import SafeString, mark_safe
+
+from wiki.caching import versions
+
+register = template.Library()
+
+
+def permissions_of(request: HttpRequest) -> str:
+    """What the reader may do, as one string (empty for anonymous readers), read once per request."""
+    found: str | None = getattr(request, "_wiki_permissions", None)
+    if found is None:
+        user = request.user
+        found = ",".join(sorted(user.get_all_permissions())) if user.is_authenticated else ""
+        setattr(request, "_wiki_permissions", found)
+    return found
+
+
+class WikiCacheNode(template.Node):
+    def __init__(self, nodelist: NodeList, vary_on: list[FilterExpression]) -> None:
+        self.nodelist = nodelist
+        self.vary_on = vary_on
+
+    def render(self, context: Context) -> SafeString:
+        request = context["request"]
+        version = versions.for_request(request)
+        parts = [permissions_of(request), *(str(var.resolve(context)) for var in self.vary_on)]
+        digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
+        key = f"wiki:fragment:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{digest}"
+        html = cache.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            cache.set(key, html, settings.WIKI_CACHE_SECONDS)
+        return mark_safe(html)
+
+
+@register.tag("wikicache")
+def do_wikicache(parser: Parser, token: Token) -> WikiCacheNode:
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("wikicache needs a fragment name, e.g. {% wikicache \"page\" page.slug %}")
+    nodelist = parser.parse(("endwikicache",))
+    parser.delete_first_token()
+    return WikiCacheNode(nodelist, [parser.compile_filter(bit) for bit in bits[1:]])

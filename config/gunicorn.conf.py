@@ -15,7 +15,8 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))
 max_requests_jitter = max_requests // 10
-accesslog = os.environ.get("WEB_ACCESS_LOG", "-")
+# "-" is standard output; empty turns the access log off.
+accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # Time, client, request line, status, bytes, milliseconds: what an operator reads first.

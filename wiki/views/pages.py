@@ -30,7 +30,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "wiki/page_detail.html",
-        {"page": page, "backlinks": backlinks,
+        {"page": page, "slug": slug, "backlinks": backlinks,
          "questions": Bounded(OpenQuestion.objects.unresolved().filter(page=page).queue(), IN_PAGE),
          "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"page:{slug}"))},
     )

@@ -1,0 +1,250 @@
+"""Requests per second of the wiki beside a bare Django view, under the production server, in one run.
+
+Start it against a generated wiki (the database in DATABASE_URL)::
+
+    DATABASE_URL=postgres://… python manage.py generate_wiki --works 10000 --claims 100000 --pages 10000
+    DATABASE_URL=postgres://… python benchmarks/http_bench.py [--duration 10] [--rounds 3]
+
+It collects static files, starts gunicorn with config/gunicorn.conf.py (DEBUG off, hashed static
+files, the cache in Redis at --redis or, with --redis '', the database) serving the wiki plus one bare
+Django view, reads every sampled address once so that the cache holds what readers would find there,
+then runs wrk (Debian's package) over each case and prints req/s, p50 and p99 latency, and the ratio
+to the bare view measured in the same round. The machine may be noisy: compare ratios, not absolute
+figures, and run several rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    paths: list[str]
+    logged_in: bool = False
+
+
+@dataclass(frozen=True)
+class Figures:
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds of load per case (default 10)")
+    parser.add_argument("--connections", type=int, default=8, help="wrk connections (default 8)")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds over every case (default 1)")
+    parser.add_argument("--sample", type=int, default=2000, help="random pages and works to address (default 2000)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="shared cache; '' for the database cache")
+    parser.add_argument("--only", default="", help="comma-separated case names to run")
+    return parser.parse_args()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def setup_django(redis_url: str) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
+    os.environ["REDIS_URL"] = redis_url
+    import django
+
+    django.setup()
+
+
+def cases(sample: int) -> tuple[list[Case], str]:
+    """The addresses of every case, and the session cookie of a logged-in editor."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.contrib.sessions.backends.cached_db import SessionStore
+    from django.urls import reverse
+
+    from wiki.models import Page, Source
+
+    rng = random.Random(7)
+    page_slugs = list(Page.objects.values_list("slug", flat=True))
+    source_slugs = list(Source.objects.values_list("slug", flat=True))
+    pages = [reverse("wiki:page-detail", kwargs={"slug": s}) for s in rng.sample(page_slugs, min(sample, len(page_slugs)))]
+    sources = [reverse("wiki:source-detail", kwargs={"slug": s}) for s in rng.sample(source_slugs, min(sample, len(source_slugs)))]
+    api_pages = [reverse("api:page-detail", kwargs={"slug": s}) for s in rng.sample(page_slugs, min(sample, len(page_slugs)))]
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-editor")
+    user.groups.add(Group.objects.get(name="editors"))
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+    search = reverse("wiki:search")
+    return [
+        Case("random page", pages),
+        Case("random page, logged in", pages, logged_in=True),
+        Case("Agentic RL page", [reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})]),
+        Case("random source page", sources),
+        Case("contrast SkillForge/StarHarness", [reverse("wiki:contrast", kwargs={"left": "skillforge", "right": "starharness"})]),
+        Case("map /graph/", [reverse("wiki:graph-map")]),
+        Case("home", [reverse("wiki:home")]),
+        Case("search reward", [search + "?q=reward"]),
+        Case("search 环境", [search + "?" + urllib.parse.urlencode({"q": "环境"})]),
+        Case("search 策略梯度", [search + "?" + urllib.parse.urlencode({"q": "策略梯度"})]),
+        Case("search rare term", [search + "?q=skillforge"]),
+        Case("API page detail", api_pages),
+    ], cookie
+
+
+def lua_script(paths: list[str], cookie: str | None) -> str:
+    quoted = ",\n".join('"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in paths)
+    header = f'wrk.headers["Cookie"] = "{cookie}"\n' if cookie else ""
+    return (
+        f"{header}local paths = {{\n{quoted}\n}}\nlocal n = #paths\nlocal i = 0\n"
+        "request = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[math.random(n)])\nend\n"
+        "init = function(args)\n  math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))\nend\n"
+    )
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _ms(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    return float(value) * _UNITS[unit]
+
+
+def run_wrk(base: str, case: Case, cookie: str, args: argparse.Namespace, workdir: Path) -> Figures:
+    script = workdir / "case.lua"
+    script.write_text(lua_script(case.paths, cookie if case.logged_in else None), encoding="utf-8")
+    out = subprocess.run(
+        ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script), base],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses:\s+(\d+)", out))
+    errors += sum(int(n) for n in re.findall(r"Socket errors:.*?(\d+)", out)) if "Socket errors" in out else 0
+    return Figures(rps, p50, p99, errors)
+
+
+def warm(base: str, case: Case, cookie: str) -> None:
+    """Reads each address once, as readers would have before, so that the cache holds it."""
+    headers = {"Cookie": cookie} if case.logged_in else {}
+
+    def fetch(path: str) -> None:
+        request = urllib.request.Request(base + path, headers=headers)
+        try:
+            urllib.request.urlopen(request, timeout=120).read()
+        except urllib.error.HTTPError:
+            pass
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(fetch, case.paths))
+    print(f"  warmed {len(case.paths)} address(es) of “{case.name}” in {time.monotonic() - started:.0f} s", flush=True)
+
+
+def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
+    children = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split()
+    sizes = []
+    for pid in children:
+        try:
+            rss_kb = int(Path(f"/proc/{pid}/status").read_text().split("VmRSS:")[1].split()[0])
+            sizes.append(rss_kb / 1024)
+        except (OSError, IndexError):
+            pass
+    return sizes
+
+
+def main() -> None:
+    args = parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed: apt-get install wrk")
+    setup_django(args.redis)
+    from django.core.cache import cache
+
+    cache.clear()
+    all_cases, cookie = cases(args.sample)
+    if args.only:
+        wanted = {n.strip() for n in args.only.split(",")}
+        all_cases = [c for c in all_cases if c.name in wanted]
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings", "DJANGO_DEBUG": "0", "WIKI_HASHED_STATIC": "1",
+           "REDIS_URL": args.redis, "WEB_CONCURRENCY": str(args.workers), "WEB_ACCESS_LOG": "", "LOG_LEVEL": "warning"}
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
+    port = free_port()
+    env["PORT"] = str(port)
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"], cwd=ROOT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(base + "/health/", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            sys.exit("the server did not answer /health/")
+        bare = Case("bare Django view", ["/bench/bare/"])
+        print(f"gunicorn: {args.workers} workers × {os.environ.get('WEB_THREADS', '4')} threads; wrk -t{args.threads} "
+              f"-c{args.connections} -d{args.duration}s; cache: {args.redis or 'database'}", flush=True)
+        for case in all_cases:
+            warm(base, case, cookie)
+        rows: dict[str, list[tuple[Figures, float]]] = {c.name: [] for c in all_cases}
+        bare_rows: list[Figures] = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for round_number in range(1, args.rounds + 1):
+                before = run_wrk(base, bare, cookie, args, Path(tmp))
+                results = [(case, run_wrk(base, case, cookie, args, Path(tmp))) for case in all_cases]
+                after = run_wrk(base, bare, cookie, args, Path(tmp))
+                bare_rps = (before.rps + after.rps) / 2
+                bare_rows += [before, after]
+                print(f"\nround {round_number}: bare Django view {before.rps:,.0f} / {after.rps:,.0f} req/s (before / after), "
+                      f"p50 {before.p50_ms:.2f} ms, p99 {before.p99_ms:.2f} ms")
+                print(f"{'case':34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'÷ bare':>8} {'errors':>7}")
+                for case, f in results:
+                    rows[case.name].append((f, f.rps / bare_rps))
+                    print(f"{case.name:34} {f.rps:9,.0f} {f.p50_ms:8.2f} {f.p99_ms:8.2f} {f.rps / bare_rps:8.1%} {f.errors:7d}", flush=True)
+        if args.rounds > 1:
+            print(f"\nmedian of {args.rounds} rounds")
+            print(f"{'case':34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'÷ bare':>8}")
+            for name, found in rows.items():
+                print(f"{name:34} {statistics.median(f.rps for f, _ in found):9,.0f} "
+                      f"{statistics.median(f.p50_ms for f, _ in found):8.2f} {statistics.median(f.p99_ms for f, _ in found):8.2f} "
+                      f"{statistics.median(r for _, r in found):8.1%}")
+        print(f"\nworker RSS (MB): {', '.join(f'{m:.0f}' for m in worker_rss_mb(server))}")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

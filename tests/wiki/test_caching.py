@@ -1,0 +1,130 @@
+"""Readers are served from the cache, and every write is visible to the next request."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from tests.factories import make_editor, make_page, make_question
+from tests.wiki.htmltext import sections_with_class
+from wiki.caching import versions
+from wiki.models import Page
+from wiki.services.pages import page_save_revision
+from wiki.views.listing import IN_PAGE
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_second_anonymous_read_runs_no_query(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Cached", body="Once rendered, then served.")
+    assert client.get(page.get_absolute_url()).status_code == 200
+    with django_assert_num_queries(0):
+        response = client.get(page.get_absolute_url())
+    assert response.status_code == 200
+    assert "Once rendered, then served." in response.content.decode()
+
+
+def test_an_edit_through_the_service_shows_at_the_next_read(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(slug="edited", title="Edited", body="Old sentence.")
+    assert "Old sentence." in client.get(page.get_absolute_url()).content.decode()
+    page_save_revision(slug="edited", title="Edited", body="New sentence.", base_revision=1)
+    html = client.get(page.get_absolute_url()).content.decode()
+    assert "New sentence." in html and "Old sentence." not in html
+
+
+def test_a_bulk_write_outside_the_services_also_moves_the_version() -> None:
+    before = versions.current().number
+    Page.objects.filter(slug="nothing-matches").update(title="x")
+    assert versions.current().number > before
+
+
+def test_a_write_after_a_read_in_one_transaction_moves_the_version_again() -> None:
+    make_page(title="First")
+    first = versions.current().number
+    make_page(title="Second")
+    assert versions.current().number > first
+
+
+def test_a_new_question_shows_on_a_cached_page(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Questions here")
+    assert "Is it strict?" not in client.get(page.get_absolute_url()).content.decode()
+    make_question(title="Is it strict?", page=page)
+    assert "Is it strict?" in client.get(page.get_absolute_url()).content.decode()
+
+
+def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(slug="validated", title="Validated", body="Text.")
+    first = client.get(page.get_absolute_url())
+    etag, modified = first["ETag"], first["Last-Modified"]
+    assert etag.startswith('"') and modified
+    assert "Cookie" in first["Vary"]
+
+    again = client.get(page.get_absolute_url(), headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get(page.get_absolute_url(), headers={"If-Modified-Since": modified}).status_code == 304
+
+    page_save_revision(slug="validated", title="Validated", body="Changed.", base_revision=1)
+    changed = client.get(page.get_absolute_url(), headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(title="Shared fragment")
+    anonymous = client.get(page.get_absolute_url()).content.decode()
+    edit_url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    assert edit_url not in anonymous
+
+    editor = make_editor("cached-editor")
+    client.force_login(editor)
+    response = client.get(page.get_absolute_url())
+    html = response.content.decode()
+    assert "cached-editor" in html and edit_url in html
+    assert "ETag" not in response
+
+    # Losing the editors group takes the edit link away at once, though no content changed.
+    editor.groups.remove(Group.objects.get(name="editors"))
+    client.force_login(editor.__class__.objects.get(pk=editor.pk))
+    assert edit_url not in client.get(page.get_absolute_url()).content.decode()
+
+
+def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client) -> None:  # type: ignore[no-untyped-def]
+    target = make_page(slug="hub", title="Hub")
+    for n in range(IN_PAGE + 5):
+        make_page(slug=f"spoke-{n:02d}", title=f"Spoke {n:02d}", body="Links to [[hub]].")
+    [backlinks] = sections_with_class(client.get(target.get_absolute_url()).content.decode(), "backlinks")
+    all_url = reverse("wiki:page-backlinks", kwargs={"slug": "hub"})
+    assert backlinks.count('href="/wiki/spoke-') == IN_PAGE
+    assert all_url in backlinks
+
+    listing = client.get(all_url).content.decode()
+    assert listing.count('href="/wiki/spoke-') == IN_PAGE + 5
+
+
+def test_the_page_view_runs_as_many_queries_whatever_the_number_of_backlinks(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    target = make_page(slug="hub2", title="Hub")
+    make_page(slug="one-spoke", title="One spoke", body="Links to [[hub2]].")
+    with CaptureQueriesContext(connection) as few:
+        client.get(target.get_absolute_url())
+    for n in range(3 * IN_PAGE):
+        make_page(slug=f"many-{n}", title=f"Many {n}", body="Links to [[hub2]].")
+    cache.clear()
+    with django_assert_num_queries(len(few.captured_queries)):
+        client.get(target.get_absolute_url())
+
+
+def test_health_reports_the_database_and_the_cache(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_pages_carry_a_content_security_policy_without_inline_script(client) -> None:  # type: ignore[no-untyped-def]
+    policy = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert "frame-ancestors 'none'" in policy

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test install db browser check bench clean
+.PHONY: run serve test install db browser redis check bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,14 @@ browser:
 	@{ command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -qi "noto sans cjk"; } || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; }
 
-test: install browser
+# Redis on 127.0.0.1:6379 (Debian's), for the tests that run two app servers sharing one cache.
+redis:
+	@redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 || { \
+	  command -v redis-server >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; }; \
+	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null; \
+	  for i in 1 2 3 4 5 6 7 8 9 10; do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && break; sleep 1; done; }
+
+test: install browser redis
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	DATABASE_URL="$${DATABASE_URL:-$$($(BIN)/python -m config.embedded_db)}" $(BIN)/pytest -q
 

@@ -78,6 +78,14 @@ if not _database_url:
         "or set it, e.g. DATABASE_URL=$(python -m config.embedded_db)."
     )
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))}
+# Streaming replicas of the primary, comma-separated: reads go to them, writes and an editor's next reads to the primary.
+for _n, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
+    DATABASES[f"replica{_n}"] = dj_database_url.parse(_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+if len(DATABASES) > 1:
+    DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware"), "config.routers.PrimaryAfterWriteMiddleware")
+# How long after an edit that browser's reads stay on the primary, in seconds.
+DATABASE_PRIMARY_PIN_SECONDS = env_int("DATABASE_PRIMARY_PIN_SECONDS", 10)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,0 +1,48 @@
+"""With read replicas: reads go to a replica, writes to the primary, and an editor reads their own writes."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import HttpRequest, HttpResponse
+from django.test import RequestFactory
+
+from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter
+from wiki.models import Page
+
+
+@pytest.fixture
+def with_replica(settings):  # type: ignore[no-untyped-def]
+    settings.DATABASES = {**settings.DATABASES, "replica1": dict(settings.DATABASES["default"])}
+    settings.DATABASE_PRIMARY_PIN_SECONDS = 10
+
+
+def _route_during(request: HttpRequest) -> tuple[str, HttpResponse]:
+    seen = {}
+
+    def view(req: HttpRequest) -> HttpResponse:
+        seen["read"] = ReplicaRouter().db_for_read(Page)
+        return HttpResponse("ok")
+
+    response = PrimaryAfterWriteMiddleware(view)(request)
+    return seen["read"], response
+
+
+def test_without_replicas_everything_reads_the_primary() -> None:
+    assert ReplicaRouter().db_for_read(Page) == "default"
+
+
+def test_reads_go_to_a_replica_and_writes_to_the_primary(with_replica: None) -> None:
+    read, response = _route_during(RequestFactory().get("/wiki/agentic-rl/"))
+    assert read == "replica1"
+    assert ReplicaRouter().db_for_write(Page) == "default"
+    assert PIN_COOKIE not in response.cookies
+
+
+def test_a_write_and_the_same_browsers_next_reads_use_the_primary(with_replica: None) -> None:
+    read, response = _route_during(RequestFactory().post("/wiki/agentic-rl/edit/"))
+    assert read == "default"
+    assert response.cookies[PIN_COOKIE]["max-age"] == 10
+
+    next_read, _ = _route_during(RequestFactory(headers={"Cookie": f"{PIN_COOKIE}=1"}).get("/wiki/agentic-rl/"))
+    assert next_read == "default"
+    assert ReplicaRouter().db_for_read(Page) == "replica1"  # the pin ends with the request

@@ -20,13 +20,9 @@ PIN_COOKIE = "wiki_primary"
 _state = threading.local()
 
 
-def replica_aliases() -> list[str]:
-    return [alias for alias in settings.DATABASES if alias.startswith("replica")]
-
-
 class ReplicaRouter:
     def db_for_read(self, model: type, **hints: Any) -> str:
-        replicas = replica_aliases()
+        replicas: list[str] = settings.DATABASE_REPLICAS
         if not replicas or getattr(_state, "pinned", False):
             return DEFAULT_DB_ALIAS
         return random.choice(replicas)

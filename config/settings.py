@@ -81,7 +81,8 @@ DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_in
 # Streaming replicas of the primary, comma-separated: reads go to them, writes and an editor's next reads to the primary.
 for _n, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
     DATABASES[f"replica{_n}"] = dj_database_url.parse(_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
-if len(DATABASES) > 1:
+DATABASE_REPLICAS = [alias for alias in DATABASES if alias != "default"]
+if DATABASE_REPLICAS:
     DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
     MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware"), "config.routers.PrimaryAfterWriteMiddleware")
 # How long after an edit that browser's reads stay on the primary, in seconds.

@@ -12,7 +12,7 @@ from wiki.models import Page
 
 @pytest.fixture
 def with_replica(settings):  # type: ignore[no-untyped-def]
-    settings.DATABASES = {**settings.DATABASES, "replica1": dict(settings.DATABASES["default"])}
+    settings.DATABASE_REPLICAS = ["replica1"]
     settings.DATABASE_PRIMARY_PIN_SECONDS = 10
 
 

@@ -25,9 +25,14 @@ from django.http import HttpRequest
 VERSION_KEY = "wiki:content:version"
 CHANGED_AT_KEY = "wiki:content:changed-at"
 
-# Django quotes table names; raw SQL of the search index may not.
 _thread = threading.local()
-_WRITE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|COPY)\s+"?wiki_', re.IGNORECASE)
+# The wiki's tables, and who belongs to which group with which permissions (cached pages show edit links
+# by permission). Django quotes table names; raw SQL of the search index may not.
+_WRITE = re.compile(
+    r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|COPY)\s+"?'
+    r'(?:wiki_|auth_group|auth_user_groups|auth_user_user_permissions)',
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

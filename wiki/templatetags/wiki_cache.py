@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.caching import versions
+from wiki.caching.values import cached_value
 
 register = template.Library()
 
@@ -30,7 +31,11 @@ def permissions_of(request: HttpRequest) -> str:
     found: str | None = getattr(request, "_wiki_permissions", None)
     if found is None:
         user = request.user
-        found = ",".join(sorted(user.get_all_permissions())) if user.is_authenticated else ""
+        if user.is_authenticated:
+            # Group and permission changes move the content version, so this is never out of date.
+            found = cached_value(request, "permissions", user.pk, build=lambda: ",".join(sorted(user.get_all_permissions())))
+        else:
+            found = ""
         setattr(request, "_wiki_permissions", found)
     return found
 

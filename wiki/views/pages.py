@@ -4,6 +4,7 @@ from django.shortcuts import redirect, render
 from django.utils.functional import SimpleLazyObject
 
 from wiki.caching.responses import cached_for_readers
+from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import OpenQuestion, Page, WikiLink
@@ -18,7 +19,7 @@ def page_list(request: HttpRequest) -> HttpResponse:
 
 @cached_for_readers
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    page = Page.objects.with_meta().filter(slug=slug).first()
+    page = cached_value(request, "page", slug, build=lambda: Page.objects.with_meta().filter(slug=slug).first())
     # A title typed into the address bar (/wiki/Agentic RL/) finds the page its wiki link would.
     canonical = target_slug(slug)
     if page is None and canonical and canonical != slug and Page.objects.filter(slug=canonical).exists():

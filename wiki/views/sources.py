@@ -1,11 +1,12 @@
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import SimpleLazyObject
 
 from wiki.caching.responses import cached_for_readers
+from wiki.caching.values import cached_value
 from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
@@ -35,7 +36,9 @@ def _cards(source: Source) -> Cards:
 
 @cached_for_readers
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source, slug=slug)
+    source = cached_value(request, "source", slug, build=lambda: Source.objects.filter(slug=slug).first())
+    if source is None:
+        raise Http404(f"No work is called “{slug}”.")
     # Everything below is read only when the template's cached fragment is missing.
     return render(
         request,

@@ -4,7 +4,7 @@ Writes are noticed where they reach the database (an execute wrapper on each con
 service, command and admin action invalidates the cache without having to remember to. The counter
 is bumped at once, inside the writing transaction (which is all a test that never commits sees),
 and again after the commit: a reader that filled the cache from the old rows between the two bumps
-is never served again.
+is never served again. With the cache in the database, only the bump after the commit is made.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.db import DatabaseCache
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest
@@ -80,18 +81,22 @@ def bump() -> None:
 
 
 def content_changed(connection: BaseDatabaseWrapper) -> None:
-    """Bumps now and, inside a transaction, once more when it commits.
+    """Bumps after the writing transaction commits and, unless the cache is in that database, at once.
 
     Many writes in a row bump once; a write after this thread read the version bumps again, so a
-    transaction that writes, reads and writes again never reads back what it cached in between.
+    transaction that writes, reads and writes again never reads back what it cached in between. A
+    cache kept in the database would hold the version's row locked from the first write to the commit,
+    making every writer wait for every other: there the bump waits for the commit.
     """
     if not connection.in_atomic_block:
         bump()
         return
-    if not any(func is bump for _, func, _ in connection.run_on_commit):
-        bump()
+    registered = any(func is bump for _, func, _ in connection.run_on_commit)
+    if not registered:
         transaction.on_commit(bump, using=connection.alias)
-    elif getattr(_thread, "read_since_bump", True):
+    if isinstance(caches["default"], DatabaseCache):
+        return
+    if not registered or getattr(_thread, "read_since_bump", True):
         bump()
 
 

@@ -128,3 +128,19 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client) -> 
     policy = client.get("/").headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
     assert "frame-ancestors 'none'" in policy
+
+
+def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits(django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]
+    from django.test import override_settings
+
+    from django.core.management import call_command
+
+    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}):
+        call_command("createcachetable")
+        before = versions.current().number
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            make_page(title="Committed later")
+            assert versions.current().number == before  # no row of the cache is locked by the writer
+        for callback in callbacks:
+            callback()
+        assert versions.current().number > before

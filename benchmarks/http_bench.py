@@ -61,7 +61,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=1, help="rounds over every case (default 1)")
     parser.add_argument("--sample", type=int, default=2000, help="random pages and works to address (default 2000)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="shared cache; '' for the database cache")
-    parser.add_argument("--only", default="", help="comma-separated case names to run")
+    parser.add_argument("--only", default="", help="case names to run, separated by semicolons")
     return parser.parse_args()
 
 
@@ -194,7 +194,7 @@ def main() -> None:
     cache.clear()
     all_cases, cookie = cases(args.sample)
     if args.only:
-        wanted = {n.strip() for n in args.only.split(",")}
+        wanted = {n.strip() for n in args.only.split(";")}
         all_cases = [c for c in all_cases if c.name in wanted]
 
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings", "DJANGO_DEBUG": "0", "WIKI_HASHED_STATIC": "1",

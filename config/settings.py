@@ -142,6 +142,8 @@ else:
 CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location, "KEY_PREFIX": "wiki"}}
 # How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
 WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
+# Each worker also keeps the pages it served last in its own memory (never stale: keys hold the version).
+WIKI_LOCAL_CACHE_BYTES = env_int("WIKI_LOCAL_CACHE_MB", 32) * 1024 * 1024
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Page bodies above this many characters are refused with a clear message.
@@ -217,6 +219,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s [%(name)s] %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING").upper()},
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC

@@ -50,7 +50,10 @@ def _empty_cache(_cache_in_memory: None) -> None:
     """What was cached from a test's database, which is rolled back after it, goes with it."""
     from django.core.cache import cache
 
+    from wiki.caching.local import copies
+
     cache.clear()
+    copies.clear()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.db import DEFAULT_DB_ALIAS
 from django.db.backends.signals import connection_created
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, pre_migrate
 
 
 def _create_editor_group(sender: AppConfig, *, using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
@@ -26,7 +26,8 @@ class WikiConfig(AppConfig):
     def ready(self) -> None:
         # After the permissions exist (auth's own post_migrate handler runs first), so the group gets them all.
         post_migrate.connect(_create_editor_group, sender=self, dispatch_uid="wiki.create_editor_group")
-        post_migrate.connect(_create_cache_table, sender=self, dispatch_uid="wiki.create_cache_table")
+        # Before any migration writes: a write moves the content version, kept in that table by default.
+        pre_migrate.connect(_create_cache_table, sender=self, dispatch_uid="wiki.create_cache_table")
         from wiki.caching.versions import install
 
         # Every write to a wiki table moves the content version that cached pages are keyed by.

@@ -21,6 +21,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date
 
 from wiki.caching import versions
+from wiki.caching.local import copies
 
 View = Callable[..., HttpResponseBase]
 # Statuses that depend only on the content: a missing page with its backlinks is as cacheable as a page.
@@ -67,7 +68,11 @@ def cached_for_readers(view: View) -> View:
             return view(request, *args, **kwargs)
         version = versions.for_request(request)
         key = _key(request, version)
-        stored = cache.get(key)
+        stored = copies.get(key)
+        if stored is None:
+            stored = cache.get(key)
+            if stored is not None:
+                copies.put(key, stored, len(stored[2]))
         if stored is not None:
             status, headers, content = stored
             response = HttpResponse(content, status=status)
@@ -78,7 +83,9 @@ def cached_for_readers(view: View) -> View:
         if _storable(request, response):
             assert isinstance(response, HttpResponse)
             headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
-            cache.set(key, (response.status_code, headers, response.content), settings.WIKI_CACHE_SECONDS)
+            stored = (response.status_code, headers, response.content)
+            cache.set(key, stored, settings.WIKI_CACHE_SECONDS)
+            copies.put(key, stored, len(response.content))
             return _validated(request, response, version)
         return response
 

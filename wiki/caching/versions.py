@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest
@@ -45,11 +46,24 @@ class ContentVersion:
 def current() -> ContentVersion:
     """The version every cached entry is keyed by; started from the clock when the cache holds none."""
     _thread.read_since_bump = True
-    found = cache.get_many([VERSION_KEY, CHANGED_AT_KEY])
-    number, changed_at = found.get(VERSION_KEY), found.get(CHANGED_AT_KEY)
+    number, changed_at = _read()
     if number is None or changed_at is None:
         number, changed_at = _start()
-    return ContentVersion(int(number), datetime.fromtimestamp(changed_at, tz=timezone.utc))
+    return ContentVersion(int(number), datetime.fromtimestamp(int(changed_at), tz=timezone.utc))
+
+
+def _read() -> tuple[int | None, int | None]:
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        # Every request reads these two numbers: one MGET on a client kept for this thread's cache, where
+        # Django's backend would build a client for each call. Whole numbers are stored as plain text.
+        client = backend.__dict__.get("_wiki_version_client")
+        if client is None:
+            client = backend.__dict__["_wiki_version_client"] = backend._cache.get_client(write=False)
+        raw = client.mget([backend.make_and_validate_key(VERSION_KEY), backend.make_and_validate_key(CHANGED_AT_KEY)])
+        return (int(raw[0]) if raw[0] is not None else None), (int(raw[1]) if raw[1] is not None else None)
+    found = backend.get_many([VERSION_KEY, CHANGED_AT_KEY])
+    return found.get(VERSION_KEY), found.get(CHANGED_AT_KEY)
 
 
 def for_request(request: HttpRequest) -> ContentVersion:
@@ -61,9 +75,9 @@ def for_request(request: HttpRequest) -> ContentVersion:
     return version
 
 
-def _start() -> tuple[int, float]:
+def _start() -> tuple[int, int]:
     # The clock in nanoseconds is above any number a lost counter reached, so no old key comes back.
-    now = time.time()
+    now = int(time.time())
     cache.add(VERSION_KEY, time.time_ns(), timeout=None)
     cache.add(CHANGED_AT_KEY, now, timeout=None)
     found = cache.get_many([VERSION_KEY, CHANGED_AT_KEY])
@@ -77,7 +91,7 @@ def bump() -> None:
         cache.incr(VERSION_KEY)
     except ValueError:
         _start()
-    cache.set(CHANGED_AT_KEY, time.time(), timeout=None)
+    cache.set(CHANGED_AT_KEY, int(time.time()), timeout=None)
 
 
 def content_changed(connection: BaseDatabaseWrapper) -> None:

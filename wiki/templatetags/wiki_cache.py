@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.caching import versions
+from wiki.caching.local import copies
 from wiki.caching.values import cached_value
 
 register = template.Library()
@@ -51,10 +52,13 @@ class WikiCacheNode(template.Node):
         parts = [permissions_of(request), *(str(var.resolve(context)) for var in self.vary_on)]
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
         key = f"wiki:fragment:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{digest}"
-        html = cache.get(key)
+        html = copies.get(key)
         if html is None:
-            html = self.nodelist.render(context)
-            cache.set(key, html, settings.WIKI_CACHE_SECONDS)
+            html = cache.get(key)
+            if html is None:
+                html = self.nodelist.render(context)
+                cache.set(key, html, settings.WIKI_CACHE_SECONDS)
+            copies.put(key, html, len(html))
         return mark_safe(html)
 
 

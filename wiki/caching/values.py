@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from django.conf import settings
@@ -12,6 +14,7 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from wiki.caching import versions
+from wiki.caching.local import copies
 
 T = TypeVar("T")
 _MISSING = object()
@@ -22,9 +25,21 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     version = versions.for_request(request)
     digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=16).hexdigest()
     key = f"wiki:value:{version.number}:{translation.get_language()}:{name}:{digest}"
+    # The worker's own copy is kept pickled: each request gets a value of its own to use.
+    raw = copies.get(key)
+    if raw is not None:
+        return pickle.loads(raw)  # type: ignore[arg-type, no-any-return]  # what build() returned for the key
     found = cache.get(key, _MISSING)
-    if found is not _MISSING:
-        return found  # type: ignore[return-value]  # what build() returned for the same key
-    value = build()
-    cache.set(key, value, settings.WIKI_CACHE_SECONDS)
-    return value
+    if found is _MISSING:
+        found = _Stored(build())
+        cache.set(key, found, settings.WIKI_CACHE_SECONDS)
+    pickled = pickle.dumps(found.value, protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[attr-defined]
+    copies.put(key, pickled, len(pickled))
+    return found.value  # type: ignore[attr-defined, no-any-return]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A cached value, wrapped so that a value of None is told apart from a miss."""
+
+    value: object

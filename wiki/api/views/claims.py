@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.caching import CachedReadsMixin
 from wiki.api.errors import from_django
 from wiki.api.filters import ClaimFilter
 from wiki.api.serializers.claims import (
@@ -29,7 +30,7 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
     retrieve=extend_schema(summary="A claim with its citations and locators"),
     partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)"),
 )
-class ClaimViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class ClaimViewSet(CachedReadsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
     Markdown (edit the page to change them); the status is set here, and an orphaned claim re-attached or retired."""
 

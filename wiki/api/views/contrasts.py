@@ -7,6 +7,7 @@ from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.caching import CachedReadsMixin
 from wiki.api.errors import from_django
 from wiki.api.filters import ContrastFilter
 from wiki.api.serializers.sources import ContrastSerializer, ContrastWriteSerializer
@@ -20,7 +21,7 @@ from wiki.services.contrasts import contrast_create
     create=extend_schema(summary="Set two works against each other", request=ContrastWriteSerializer,
                          responses={201: ContrastSerializer}),
 )
-class ContrastViewSet(viewsets.ModelViewSet):
+class ContrastViewSet(CachedReadsMixin, viewsets.ModelViewSet):
     """Two works (or components) set against each other on an axis, with the claim that says so."""
 
     serializer_class = ContrastSerializer

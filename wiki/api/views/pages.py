@@ -9,6 +9,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.caching import CachedReadsMixin
 from wiki.api.errors import Conflict
 from wiki.api.filters import PageFilter
 from wiki.api.schema import EditConflictSerializer
@@ -42,7 +43,7 @@ _WRITE_RESPONSES = {
     partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
                                  responses={200: PageSavedSerializer, **_WRITE_RESPONSES}),
 )
-class PageViewSet(viewsets.ModelViewSet):
+class PageViewSet(CachedReadsMixin, viewsets.ModelViewSet):
     """Wiki pages by slug. Every save is a new revision; claims are re-extracted from the text."""
 
     lookup_field = "slug"

@@ -9,6 +9,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.caching import CachedReadsMixin
 from wiki.api.errors import Conflict, from_django
 from wiki.api.filters import SourceFilter
 from wiki.api.schema import DuplicateSerializer
@@ -33,7 +34,7 @@ def _duplicate(error: SourceDuplicate) -> Conflict:
     partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
                                  responses={200: SourceSerializer, **_DUPLICATE}),
 )
-class SourceViewSet(viewsets.ModelViewSet):
+class SourceViewSet(CachedReadsMixin, viewsets.ModelViewSet):
     """Cited works by slug, each with its components and classifications. Duplicates (arXiv ID, DOI, title) answer 409."""
 
     lookup_field = "slug"

@@ -1,6 +1,8 @@
-// Hovering or focusing a node lights its edges and dims the rest; the picture works without this.
+// Graphs read without this script. With it: hovering or focusing a node lights its edges; each
+// picture zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch),
+// dragging when zoomed in, and two-finger pinch on touch screens.
 (function () {
-  document.querySelectorAll("svg[data-graph]").forEach(function (svg) {
+  function lighting(svg) {
     var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge"));
     var nodes = Array.prototype.slice.call(svg.querySelectorAll(".node-link"));
     function light(id) {
@@ -24,5 +26,98 @@
       n.addEventListener("mouseleave", clear);
       n.addEventListener("blur", clear);
     });
-  });
+  }
+
+  function zooming(viewport) {
+    var svg = viewport.querySelector("svg[data-graph]");
+    var base = svg.getAttribute("data-view-box").split(" ").map(Number);
+    var view = base.slice();
+    var label = (document.documentElement.lang || "").indexOf("zh") === 0
+      ? {in: "放大", out: "缩小", reset: "复原"} : {in: "Zoom in", out: "Zoom out", reset: "Reset zoom"};
+
+    function apply() {
+      svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" "));
+      viewport.classList.toggle("zoomed", view[2] < base[2] - 0.5);
+    }
+    function clamp() {
+      view[2] = Math.min(base[2], Math.max(base[2] / 8, view[2]));
+      view[3] = view[2] * base[3] / base[2];
+      view[0] = Math.min(base[0] + base[2] - view[2], Math.max(base[0], view[0]));
+      view[1] = Math.min(base[1] + base[3] - view[3], Math.max(base[1], view[1]));
+    }
+    function zoom(factor, fx, fy) {  // fx, fy: the fixed point, as fractions of the picture
+      fx = fx === undefined ? 0.5 : fx; fy = fy === undefined ? 0.5 : fy;
+      var w = view[2] / factor, h = view[3] / factor;
+      view[0] += (view[2] - w) * fx; view[1] += (view[3] - h) * fy;
+      view[2] = w; view[3] = h;
+      clamp(); apply();
+    }
+    function pan(dx, dy) { view[0] += dx; view[1] += dy; clamp(); apply(); }
+    function reset() { view = base.slice(); apply(); }
+    function scale() { return view[2] / svg.getBoundingClientRect().width; }
+
+    var bar = document.createElement("div");
+    bar.className = "graph-zoom";
+    [["+", label.in, function () { zoom(1.5); }], ["−", label.out, function () { zoom(1 / 1.5); }],
+     ["⟲", label.reset, reset]].forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button"; button.textContent = b[0]; button.title = b[1];
+      button.setAttribute("aria-label", b[1]);
+      button.addEventListener("click", b[2]);
+      bar.appendChild(button);
+    });
+    viewport.insertBefore(bar, svg);
+
+    viewport.addEventListener("keydown", function (e) {
+      var step = view[2] / 10, handled = true;
+      if (e.key === "+" || e.key === "=") zoom(1.5);
+      else if (e.key === "-" || e.key === "_") zoom(1 / 1.5);
+      else if (e.key === "0") reset();
+      else if (e.key === "ArrowLeft" && view[2] < base[2]) pan(-step, 0);
+      else if (e.key === "ArrowRight" && view[2] < base[2]) pan(step, 0);
+      else if (e.key === "ArrowUp" && view[2] < base[2]) pan(0, -step);
+      else if (e.key === "ArrowDown" && view[2] < base[2]) pan(0, step);
+      else handled = false;
+      if (handled) e.preventDefault();
+    });
+    svg.addEventListener("wheel", function (e) {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      var r = svg.getBoundingClientRect();
+      zoom(Math.exp(-e.deltaY / 300), (e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
+    }, {passive: false});
+
+    var pointers = {}, last = null, moved = false;
+    function spread() {
+      var p = Object.keys(pointers).map(function (k) { return pointers[k]; });
+      return p.length < 2 ? null : {d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2};
+    }
+    svg.addEventListener("pointerdown", function (e) {
+      pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
+      last = spread(); moved = false;
+    });
+    svg.addEventListener("pointermove", function (e) {
+      var before = pointers[e.pointerId];
+      if (!before) return;
+      pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
+      var now = spread();
+      if (now && last) {
+        var r = svg.getBoundingClientRect();
+        zoom(now.d / last.d, (now.x - r.left) / r.width, (now.y - r.top) / r.height);
+        last = now; moved = true;
+      } else if (!now && view[2] < base[2]) {
+        var dx = e.clientX - before.x, dy = e.clientY - before.y;
+        if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
+        pan(-dx * scale(), -dy * scale());
+      }
+    });
+    function up(e) { delete pointers[e.pointerId]; last = spread(); }
+    svg.addEventListener("pointerup", up);
+    svg.addEventListener("pointercancel", up);
+    // a drag that panned the picture must not also follow the link it started on
+    svg.addEventListener("click", function (e) { if (moved) { e.preventDefault(); moved = false; } }, true);
+  }
+
+  document.querySelectorAll("svg[data-graph]").forEach(lighting);
+  document.querySelectorAll("[data-graph-viewport]").forEach(zooming);
 })();

@@ -4,7 +4,10 @@ import pytest
 
 from wiki.graph import EdgeType, SubjectRef, UnknownNode, contrast_graph, draw, local_graph, map_graph
 from wiki.graph.compare import comparison_for
+from wiki.graph.labels import text_px, wrap
 from wiki.graph.layout import MAX_NODES, shorten
+from wiki.graph.page import page_neighbourhood, works_first_priority
+from wiki.models import Citation, Claim
 
 pytestmark = pytest.mark.django_db
 
@@ -101,11 +104,21 @@ def test_unknown_centre_is_refused(seed: None) -> None:
 def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts(seed: None) -> None:
     graph, summary = map_graph()
 
-    works = [n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"}]
+    works = [n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"} and d["verdict"]]
     assert len(works) == summary.drawn == summary.total == 25
     spokes = _edges(graph, "classified_as")
     assert all(any(u == w for (u, _) in spokes) for w in works)
     assert ("source:skillforge", "source:starharness") in _edges(graph, "contrasts")
+
+
+def test_map_draws_a_work_nobody_classified_as_unclassified_with_its_contrasts(seed: None) -> None:
+    graph, _ = map_graph()
+
+    guide = graph.nodes["source:multi-harness-rl-guide"]
+    assert guide["verdict"] == "" and guide["mechanism"] == ""
+    assert any("source:multi-harness-rl-guide" in pair for pair in _edges(graph, "contrasts"))
+    assert draw(graph, positions="map", limit=len(graph)).nodes[0].kind_label  # drawable
+    assert "Unclassified work" in {n.kind_label for n in draw(graph, positions="map", limit=len(graph)).nodes}
     assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
 
 
@@ -115,8 +128,56 @@ def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(seed: None) -> Non
 
     assert len(graph) > MAX_NODES
     assert len(drawing.nodes) == MAX_NODES
-    assert drawing.hidden == len(graph) - MAX_NODES
-    assert all(0 <= n.x <= drawing.width and 0 <= n.y <= drawing.height for n in drawing.nodes)
+    assert drawing.hidden == len(graph) - MAX_NODES == sum(drawing.left_out.values())
+    assert [f.name for f in drawing.frames] == ["wide", "narrow"]
+    for frame in drawing.frames:
+        assert len(frame.nodes) == MAX_NODES
+        assert all(frame.x0 <= p.x <= frame.x0 + frame.width and frame.y0 <= p.y <= frame.y0 + frame.height for p in frame.nodes)
+
+
+def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pages() -> None:
+    graph = page_neighbourhood("agentic-rl")
+    assert graph is not None
+    cited = set(Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).values_list("source__slug", flat=True))
+    about = set(Claim.about.through.objects.filter(claim__page__slug="agentic-rl").values_list("source__slug", flat=True))
+    works = {n.split(":", 1)[1] for n, d in graph.nodes(data=True) if d["kind"] == "source"}
+    assert cited | about <= works
+    assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
+    edge = graph.edges["page:agentic-rl", "source:skillforge", "cites"]
+    assert edge["claims"] and all(url.startswith("/wiki/agentic-rl/#") for _, url in edge["claims"])
+    assert ("source:skillforge", "source:starharness") in _edges(graph, "contrasts")
+    assert graph.nodes["source:skillforge"]["mechanism"] == "policy_gradient"
+
+    order = works_first_priority(graph, "page:agentic-rl")
+    kinds = [graph.nodes[n]["kind"] for n in order]
+    assert order[0] == "page:agentic-rl"
+    last_work = max(i for i, k in enumerate(kinds) if k == "source")
+    first_wanted = min(i for i, n in enumerate(order) if graph.nodes[n].get("wanted"))
+    assert last_work < first_wanted
+    drawing = draw(graph, priority=order, center="page:agentic-rl", positions="radial")
+    assert {f"source:{w}" for w in cited} <= {n.id for n in drawing.nodes}
+    if drawing.hidden:
+        assert "wanted page" in drawing.left_out and "work" not in drawing.left_out
+
+
+def test_labels_wrap_between_words_and_abbreviate_with_an_ellipsis() -> None:
+    assert wrap("Reward Misspecification", 150) == ("Reward", "Misspecification")
+    assert wrap("SkillForge", 150) == ("SkillForge",)
+    lines = wrap("FACET 是一个重要的非严格对照：用 verifier 筛选轨迹做 SFT，没有用环境回报更新 agent policy", 124)
+    assert len(lines) == 2 and lines[-1].endswith("…")
+    assert all(text_px(line) <= 124 for line in lines)
+
+
+def test_no_two_placed_labels_overlap_in_either_frame(seed: None) -> None:
+    graph, _ = map_graph()
+    for frame in draw(graph, positions="map", limit=len(graph)).frames:
+        boxes = []
+        for p in frame.nodes:
+            half = max(text_px(line, 14.3 if p.node.kind == "mechanism" else 12) for line in p.lines) / 2
+            boxes.append((p.x - half, p.label_y - 12, p.x + half, p.label_y - 12 + 15 * len(p.lines)))
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
 
 
 def test_labels_are_cut_by_display_width_counting_cjk_twice() -> None:

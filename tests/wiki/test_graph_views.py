@@ -33,14 +33,17 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
 
     svg = _svg(html, "contrast-graph")
-    assert 'role="img"' in svg and 'aria-labelledby="contrast-graph-title contrast-graph-desc"' in svg
+    # a figure with a caption and a text equivalent, not an image with links inside
+    assert 'role="img"' not in svg and 'aria-labelledby="contrast-graph-wide-title"' in svg
+    assert '<figure class="graph-figure" aria-labelledby="contrast-graph-caption">' in html
+    assert '<a class="skip-graph" href="#contrast-graph-caption">' in html
     nodes = re.findall(r'<a href="([^"]+)" class="node-link" data-node="([^"]+)"', svg)
     assert len(nodes) >= 4
     assert ("/sources/recuris/", "source:recuris") in nodes
     assert all(href.startswith("/") for href, _ in nodes)
     assert re.search(r"<title>SkillForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → StarHarness</title>", svg)
     assert 'id="contrast-graph-text"' in html and "<caption>Nodes</caption>" in html
-    assert 'id="legend-heading"' in html
+    assert 'class="graph-legend"' in html
 
 
 def test_contrast_view_shows_the_claims_with_their_locators(client) -> None:  # type: ignore[no-untyped-def]
@@ -92,8 +95,8 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client) -> No
 
     html = response.content.decode()
     svg = _svg(html, "works-map")
-    assert re.search(r'data-node="source:skillforge">\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
-    assert re.search(r'data-node="source:facet">\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
+    assert re.search(r'data-node="source:skillforge">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
+    assert re.search(r'data-node="source:facet">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
     assert svg.count('class="edge edge-contrasts"') >= 5
     assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
     assert "<caption>Edges</caption>" in html
@@ -184,7 +187,7 @@ def test_page_neighbourhood_filters_by_edge_type_without_javascript(client) -> N
     svg = _svg(html, "local-graph")
     assert 'class="edge edge-raises"' in svg
     assert 'class="edge edge-contains"' not in svg and 'class="edge edge-links_to"' not in svg
-    assert '<form method="get" class="graph-filter">' in html
+    assert '<form method="get" class="graph-filter" action="/graph/local/page/agentic-rl/">' in html
 
 
 def test_depth_alone_keeps_every_edge_type_ticked(client) -> None:  # type: ignore[no-untyped-def]

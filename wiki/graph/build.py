@@ -104,10 +104,10 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
             b.mechanism(m.value)
     contrast_rows = list(contrasts.values_list(*_CONTRAST_FIELDS)[: limit // 2])
     slugs = {str(row[i]) for row in contrast_rows for i in (0, 4)}
-    drawn = _add_classification_rows(
-        b, classifications.filter(source__slug__in=slugs).order_by("source__short_name").values_list(*_SUBJECT_FIELDS)[:limit],
-        hubs=True,
-    )
+    in_contrasts = list(classifications.filter(source__slug__in=slugs).order_by("source__short_name").values_list(*_SUBJECT_FIELDS)[:limit])
+    drawn = _add_classification_rows(b, in_contrasts, hubs=True)
+    # a work in a contrast that nobody has classified yet is drawn as such, with its contrasts
+    unclassified = {node_id("source", s) for s in slugs - {str(row[0]) for row in in_contrasts}}
     rest = limit - len(drawn)
     if rest > 0:
         drawn += _add_classification_rows(
@@ -116,9 +116,10 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
             hubs=True,
         )
     classified = set(drawn)
-    _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= classified))
+    shown = classified | (unclassified if not mechanism else set())
+    _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= shown))
     # a work classified per component is drawn as its components, each named after it
-    b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in classified])
+    b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in shown])
     summary.drawn = len(classified)
     return b.graph, summary
 
@@ -150,14 +151,22 @@ def _add_claims(b: GraphBuilder, claim_ids: Sequence[int], *, sources: bool = Tr
 
 
 def _decorate_sources(b: GraphBuilder) -> None:
-    """Mechanism and verdict of every work in the graph that is classified as a whole (one query)."""
+    """Mechanism and verdict of every work or component in the graph; a work classified only per component is marked ``parts`` (one query)."""
     slugs = [split_node_id(n)[1] for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and not d["verdict"]]
     if not slugs:
         return
-    for slug, mechanism, verdict in Classification.objects.filter(source__slug__in=slugs, component__isnull=True).values_list(
-        "source__slug", "mechanism", "verdict"
-    ):
-        b.graph.nodes[node_id("source", slug)].update(mechanism=mechanism, verdict=verdict)
+    for slug, component, mechanism, verdict in Classification.objects.filter(source__slug__in=slugs).order_by(
+        "component_id"
+    ).values_list("source__slug", "component__slug", "mechanism", "verdict"):
+        node = b.graph.nodes[node_id("source", slug)]
+        part = subject_node(slug, component)
+        if component is not None and part in b.graph and not b.graph.nodes[part]["verdict"]:
+            b.graph.nodes[part].update(mechanism=mechanism, verdict=verdict)
+        if component is None:
+            node.update(mechanism=mechanism, verdict=verdict, parts="")
+        elif not node["verdict"]:
+            # classified only per component: the work is not "unclassified", its parts are
+            node["parts"] = "1"
 
 
 def _either_side(slugs: Sequence[str]) -> Q:

@@ -12,9 +12,10 @@ from django.urls import reverse
 from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
 from wiki.graph.forms import LocalGraphForm
-from wiki.graph.layout import Drawing, draw
+from wiki.graph.layout import LAYOUT_VERSION, Drawing, draw
 from wiki.graph.local import UnknownNode, distance_priority, local_graph
 from wiki.graph.nodes import EdgeType, split_node_id
+from wiki.graph.page import page_neighbourhood, works_first_priority
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,10 @@ class LocalGraph:
     form: LocalGraphForm
     standalone_url: str
 
+    @property
+    def is_page(self) -> bool:
+        return self.center.startswith("page:")
+
 
 def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
     """The local graph around ``center`` as the request's ``depth`` and ``edges`` ask; None when the centre does not exist."""
@@ -117,7 +122,8 @@ def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
     depth, edges = 1, None
     if form.is_bound and form.is_valid():
         depth, edges = form.cleaned_data["depth"], form.cleaned_data["edges"] or None
-    drawing = cached_value(request, "local-graph", center, depth, sorted(edges or []),
+    # the layout's version is part of the key, so a drawing cached by an older layout is never served
+    drawing = cached_value(request, "local-graph", LAYOUT_VERSION, center, depth, sorted(edges or []),
                            build=lambda: _local_drawing(center, depth, edges))
     if drawing is None:
         return None
@@ -127,6 +133,12 @@ def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
 
 
 def _local_drawing(center: str, depth: int, edges: list[str] | None) -> Drawing | None:
+    kind, key = split_node_id(center)
+    if kind == "page":
+        page_graph = page_neighbourhood(key, depth=depth, edge_types=[EdgeType(e) for e in edges] if edges else None)
+        if page_graph is None:
+            return None
+        return draw(page_graph, priority=works_first_priority(page_graph, center), center=center, positions="radial")
     try:
         graph = local_graph(center, depth=depth, edge_types=edges)
     except UnknownNode:

@@ -1,23 +1,37 @@
-"""Positions and shapes for drawing a graph as inline SVG, computed on the server.
+"""Positions, labels and shapes for drawing a graph as inline SVG, computed on the server.
 
-Small graphs use a seeded spring layout, so the same graph is always drawn the same way; the
-map pins each mechanism on a circle and lets its works settle around it, which groups works by
-mechanism and leaves contrast edges visible between the groups.
+Every drawing is laid out twice from the same starting positions: wide, for a desktop card, and
+narrow, drawn near its real size on a phone. Each node is placed with its label as one box, in
+priority order, at its starting position or the nearest free spot on a spiral around it, so no
+two labels (or a label and a node) overlap. The view box is then fitted to what was placed, so no
+label is cut and the picture fills its card. The whole is a pure function of the graph.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from classifier.taxonomy import Mechanism, Verdict
+from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
 
+# part of every cache key of a drawing: a drawing pickled by an older layout is not read back
+LAYOUT_VERSION = 2
 MAX_NODES = 50
-WIDTH, HEIGHT, MARGIN = 960, 640, 70
+OMITTED_LISTED = 100
+WIDTH, HEIGHT = 960, 600
+NARROW_WIDTH = 340
+LABEL_PX = {"wide": 150.0, "narrow": 124.0}
+GAP = 5.0
+PAD = 8.0
+# hub labels are drawn bold at 13px: measured as a wider regular font
+HUB_FONT_PX = 14.3
+# old name kept for callers that cut text themselves
 LABEL_CHARS = 20
 
 
@@ -26,16 +40,14 @@ class DrawnNode:
     id: str
     kind: str
     label: str
-    short_label: str
     url: str
     mechanism: str
     verdict: str
-    x: float
-    y: float
     shape: str
     size: float
-    points: str = ""
     is_center: bool = False
+    wanted: bool = False
+    parts: bool = False
 
     @property
     def css(self) -> str:
@@ -44,10 +56,18 @@ class DrawnNode:
             classes.append(f"mech-{self.mechanism}")
         if self.verdict:
             classes.append(f"verdict-{self.verdict}")
+        if self.wanted:
+            classes.append("wanted")
         return " ".join(classes)
 
     @property
     def kind_label(self) -> str:
+        if self.wanted:
+            return "Wanted page"
+        if self.parts and not self.verdict:
+            return "Work classified per component"
+        if self.kind in {"source", "component"} and not self.verdict:
+            return "Unclassified work" if self.kind == "source" else "Unclassified component"
         return KIND_LABELS.get(self.kind, self.kind)
 
     @property
@@ -59,8 +79,11 @@ class DrawnNode:
         return Verdict(self.verdict).label if self.verdict in {v.value for v in Verdict} else ""
 
     @property
-    def label_y(self) -> float:
-        return round(self.y + self.size + 13, 1)
+    def title(self) -> str:
+        extra = ""
+        if self.mechanism_label and self.kind != "mechanism":
+            extra = f" — {self.mechanism_label}" + (f", {self.verdict_label}" if self.verdict_label else "")
+        return f"{self.kind_label}: {self.label}{extra}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +92,7 @@ class DrawnEdge:
     target: DrawnNode
     type: str
     label: str
+    claims: tuple[tuple[str, str], ...] = ()
 
     @property
     def type_label(self) -> str:
@@ -77,26 +101,83 @@ class DrawnEdge:
     @property
     def title(self) -> str:
         detail = f" ({self.label})" if self.label else ""
-        return f"{self.source.label} — {self.type_label}{detail} → {self.target.label}"
+        said = f"; {len(self.claims)} claim{'s' if len(self.claims) != 1 else ''}" if self.claims else ""
+        return f"{self.source.label} — {self.type_label}{detail} → {self.target.label}{said}"
+
+
+@dataclass(frozen=True)
+class PlacedNode:
+    node: DrawnNode
+    x: float
+    y: float
+    lines: tuple[str, ...]
+    points: str = ""
+
+    @property
+    def abbreviated(self) -> bool:
+        return " ".join(self.lines) != " ".join(self.node.label.split())
+
+    @property
+    def label_y(self) -> float:
+        return round(self.y + self.node.size + FONT_PX + 1, 1)
+
+
+@dataclass(frozen=True)
+class PlacedEdge:
+    edge: DrawnEdge
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass
+class Frame:
+    """One way of drawing: ``wide`` for desktops, ``narrow`` for phones."""
+
+    name: str
+    nodes: list[PlacedNode] = field(default_factory=list)
+    edges: list[PlacedEdge] = field(default_factory=list)
+    x0: float = 0.0
+    y0: float = 0.0
+    width: float = WIDTH
+    height: float = HEIGHT
+
+    @property
+    def view_box(self) -> str:
+        return f"{self.x0:.0f} {self.y0:.0f} {self.width:.0f} {self.height:.0f}"
 
 
 @dataclass
 class Drawing:
-    """A graph ready for the SVG template: nodes, edges, view box, and how many nodes were left out."""
+    """A graph ready for the SVG template: its nodes and edges, their frames, and what was left out."""
 
     nodes: list[DrawnNode] = field(default_factory=list)
     edges: list[DrawnEdge] = field(default_factory=list)
     hidden: int = 0
-    width: int = WIDTH
-    height: int = HEIGHT
-
-    @property
-    def view_box(self) -> str:
-        return f"0 0 {self.width} {self.height}"
+    left_out: dict[str, int] = field(default_factory=dict)
+    frames: list[Frame] = field(default_factory=list)
+    omitted: list[DrawnNode] = field(default_factory=list)
 
     @property
     def edge_types(self) -> list[str]:
         return sorted({e.type for e in self.edges})
+
+    @property
+    def wide(self) -> Frame:
+        return self.frames[0] if self.frames else Frame("wide")
+
+    @property
+    def width(self) -> float:
+        return self.wide.width
+
+    @property
+    def height(self) -> float:
+        return self.wide.height
+
+    @property
+    def left_out_text(self) -> str:
+        return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in self.left_out.items())
 
 
 VERDICT_SHAPES = {
@@ -106,7 +187,7 @@ VERDICT_SHAPES = {
     Verdict.NOT_STRICT.value: "square",
 }
 KIND_SHAPES = {"page": "page", "claim": "dot", "mechanism": "ring", "question": "triangle"}
-SIZES = {"mechanism": 22.0, "source": 11.0, "component": 11.0, "page": 10.0, "question": 9.0, "claim": 5.0}
+SIZES = {"mechanism": 16.0, "source": 10.0, "component": 10.0, "page": 9.0, "question": 9.0, "claim": 5.0}
 
 
 def shorten(text: str, limit: int = LABEL_CHARS) -> str:
@@ -140,60 +221,190 @@ def _points(shape: str, x: float, y: float, r: float) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in corners)
 
 
+# --- starting positions, each in [-1, 1] × [-1, 1] ---
+
+def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    if len(pos) <= 1:
+        return {n: (0.0, 0.0) for n in pos}
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    sx, sy = (max(xs) - min(xs)) / 2 or 1.0, (max(ys) - min(ys)) / 2 or 1.0
+    return {n: ((x - mx) / sx, (y - my) / sy) for n, (x, y) in pos.items()}
+
+
+def spring_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
+    if len(graph) <= 1:
+        return {n: (0.0, 0.0) for n in graph}
+    pos = nx.spring_layout(graph.to_undirected(as_view=True), seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
+    return _normalise({n: (float(p[0]), float(p[1])) for n, p in pos.items()})
+
+
+_MECH_ORDER = {m.value: i for i, m in enumerate(Mechanism)}
+
+
+def _work_order(graph: nx.MultiDiGraph, n: str) -> tuple[int, str, str]:
+    data = graph.nodes[n]
+    return _MECH_ORDER.get(data["mechanism"], 99), data["verdict"], data["label"].lower()
+
+
 def map_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
-    """Mechanism hubs pinned on a circle; every work starts near its hub and settles there."""
-    hubs = [n for n in graph if graph.nodes[n]["kind"] == "mechanism"]
-    order = {m.value: i for i, m in enumerate(Mechanism)}
-    hubs.sort(key=lambda n: order.get(graph.nodes[n]["mechanism"], 99))
+    """Mechanism hubs on an ellipse; each work on a small circle around its hub, unclassified works in the middle."""
+    hubs = sorted((n for n in graph if graph.nodes[n]["kind"] == "mechanism"), key=lambda n: _MECH_ORDER.get(graph.nodes[n]["mechanism"], 99))
     pos: dict[str, tuple[float, float]] = {}
     for i, hub in enumerate(hubs):
-        angle = 2 * math.pi * i / max(1, len(hubs))
-        pos[hub] = (math.cos(angle), math.sin(angle)) if len(hubs) > 1 else (0.0, 0.0)
-    for j, n in enumerate(sorted(graph)):
-        if n in pos:
-            continue
-        hub = f"mechanism:{graph.nodes[n]['mechanism']}"
+        angle = 2 * math.pi * i / max(1, len(hubs)) - math.pi / 2
+        pos[hub] = (math.cos(angle) * 0.78, math.sin(angle) * 0.78) if len(hubs) > 1 else (0.0, 0.0)
+    groups: dict[str, list[str]] = {}
+    for n in graph:
+        if n not in pos:
+            groups.setdefault(f"mechanism:{graph.nodes[n]['mechanism']}", []).append(n)
+    for hub, members in groups.items():
+        members.sort(key=lambda n: _work_order(graph, n))
         hx, hy = pos.get(hub, (0.0, 0.0))
-        angle = j * 2.4
-        pos[n] = (hx * 0.8 + 0.2 * math.cos(angle), hy * 0.8 + 0.2 * math.sin(angle))
-    if len(graph) <= 1:
-        return pos
-    return nx.spring_layout(graph.to_undirected(as_view=True), pos=pos, fixed=hubs or None, seed=7, k=0.22, iterations=60)
+        radius = 0.12 + 0.02 * len(members)
+        # works fan out away from the centre of the picture, so neighbouring groups do not meet
+        base = math.atan2(hy, hx) if (hx or hy) else 0.0
+        spread = math.pi * 1.3 if (hx or hy) else 2 * math.pi
+        for j, n in enumerate(members):
+            a = base - spread / 2 + spread * (j + 0.5) / len(members)
+            pos[n] = (hx + radius * math.cos(a), hy + radius * math.sin(a))
+    return _normalise(pos)
+
+
+def radial_positions(graph: nx.MultiDiGraph, center: str) -> dict[str, tuple[float, float]]:
+    """The centre in the middle, works on a ring around it by mechanism, everything else on an outer ring."""
+    works = sorted((n for n in graph if n != center and graph.nodes[n]["kind"] in {"source", "component"}),
+                   key=lambda n: _work_order(graph, n))
+    others = sorted((n for n in graph if n != center and n not in set(works)),
+                    key=lambda n: (graph.nodes[n]["kind"], graph.nodes[n].get("wanted", ""), graph.nodes[n]["label"].lower()))
+    pos: dict[str, tuple[float, float]] = {center: (0.0, 0.0)} if center in graph else {}
+    for ring, radius in ((works, 0.5), (others, 1.0)):
+        for i, n in enumerate(ring):
+            a = 2 * math.pi * (i + 0.5) / len(ring) - math.pi / 2
+            pos[n] = (radius * math.cos(a), radius * math.sin(a))
+    return pos
+
+
+# --- placement ---
+
+Box = tuple[float, float, float, float]
+
+
+def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:
+    font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
+    return wrap(node.label, LABEL_PX[frame], max_lines=2, font_px=font)
+
+
+def _extent(node: DrawnNode, lines: tuple[str, ...]) -> tuple[float, float, float, float]:
+    """The box of a node and its label below it, relative to the node's centre."""
+    r = node.size * 1.3
+    font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
+    half = max([r] + [text_px(line, font) / 2 + 2 for line in lines])
+    return -half, -r, half, node.size + 4 + LINE_PX * len(lines)
+
+
+def _free(box: Box, placed: list[Box]) -> bool:
+    x0, y0, x1, y1 = box
+    for a0, b0, a1, b1 in placed:
+        if x0 < a1 + GAP and a0 < x1 + GAP and y0 < b1 + GAP and b0 < y1 + GAP:
+            return False
+    return True
+
+
+def _spiral(narrow: bool) -> list[tuple[float, float]]:
+    steps = [(0.0, 0.0)]
+    for ring in range(1, 90):
+        radius = ring * 9.0
+        count = 8 + ring * 2
+        for k in range(count):
+            a = 2 * math.pi * k / count + ring * 0.7
+            dx, dy = radius * math.cos(a), radius * math.sin(a)
+            steps.append((dx * 0.35, dy * 1.3) if narrow else (dx * 1.2, dy * 0.8))
+    return steps
+
+
+_SPIRALS = {False: _spiral(False), True: _spiral(True)}
+
+
+def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float) -> Frame:
+    narrow = frame == "narrow"
+    placed: list[Box] = []
+    out: list[PlacedNode] = []
+    spiral = _SPIRALS[narrow]
+    for node in nodes:
+        sx, sy = start.get(node.id, (0.0, 0.0))
+        x, y = sx * width / 2, sy * height / 2
+        lines = _label_lines(node, frame)
+        ex0, ey0, ex1, ey1 = _extent(node, lines)
+        for dx, dy in spiral:
+            box = (x + dx + ex0, y + dy + ey0, x + dx + ex1, y + dy + ey1)
+            if _free(box, placed):
+                break
+        else:  # nowhere near: below everything placed so far
+            bottom = max((b[3] for b in placed), default=0.0)
+            dx, dy = 0.0, bottom + GAP - (y + ey0)
+            box = (x + ex0, y + dy + ey0, x + ex1, y + dy + ey1)
+        placed.append(box)
+        px, py = round(x + dx, 1), round(y + dy, 1)
+        out.append(PlacedNode(node, px, py, lines, _points(node.shape, px, py, node.size)))
+    if not placed:
+        return Frame(frame, width=width, height=height)
+    x0 = min(b[0] for b in placed) - PAD
+    y0 = min(b[1] for b in placed) - PAD
+    x1 = max(b[2] for b in placed) + PAD
+    y1 = max(b[3] for b in placed) + PAD
+    return Frame(frame, out, [], round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1))
+
+
+def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:
+    at = {p.node.id: p for p in frame.nodes}
+    frame.edges = [PlacedEdge(e, at[e.source.id].x, at[e.source.id].y, at[e.target.id].x, at[e.target.id].y) for e in edges]
+    # hubs first, then works, claims last: the later drawn sit on top
+    rank = {"mechanism": 0, "page": 1, "question": 1, "source": 2, "component": 2, "claim": 3}
+    frame.nodes.sort(key=lambda p: (rank.get(p.node.kind, 2), p.node.is_center))
+
+
+def _drawn(n: str, data: dict[str, str], *, is_center: bool = False) -> DrawnNode:
+    parts = bool(data.get("parts")) and not data["verdict"]
+    shape = "parts" if parts else _shape(data["kind"], data["verdict"])
+    return DrawnNode(id=n, kind=data["kind"], label=data["label"], url=data["url"], mechanism=data["mechanism"],
+                     verdict=data["verdict"], shape=shape, size=SIZES.get(data["kind"], 8.0), is_center=is_center,
+                     wanted=bool(data.get("wanted")), parts=parts)
 
 
 def draw(graph: nx.MultiDiGraph, *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
          emphasis: Sequence[str] = ()) -> Drawing:
-    """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out and scales it to the view box."""
+    """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels."""
     order = list(priority) if priority is not None else sorted(graph)
-    keep = order[:limit]
+    keep = [n for n in order if n in graph][:limit]
+    kept = set(keep)
+    left_out: Counter[str] = Counter()
+    for n, data in graph.nodes(data=True):
+        if n not in kept:
+            kind = "wanted page" if data.get("wanted") else KIND_LABELS.get(data["kind"], data["kind"]).lower()
+            left_out[kind] += 1
     hidden = len(graph) - len(keep)
     sub = graph.subgraph(keep)
     if not len(sub):
-        return Drawing(hidden=hidden, width=width, height=height)
+        return Drawing(hidden=hidden, left_out=dict(left_out))
     if positions == "map":
-        pos = map_positions(sub)
-    elif len(sub) == 1:
-        pos = {keep[0]: (0.0, 0.0)}
+        start = map_positions(sub)
+    elif positions == "radial" and center in sub:
+        start = radial_positions(sub, center)
     else:
-        pos = nx.spring_layout(sub.to_undirected(as_view=True), seed=11, k=1.6 / math.sqrt(len(sub)), iterations=80)
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
-    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    nodes: dict[str, DrawnNode] = {}
-    for n in keep:
-        data = sub.nodes[n]
-        x = MARGIN + (pos[n][0] - min(xs)) / span_x * (width - 2 * MARGIN) if len(sub) > 1 else width / 2
-        y = MARGIN + (pos[n][1] - min(ys)) / span_y * (height - 2 * MARGIN) if len(sub) > 1 else height / 2
-        shape = _shape(data["kind"], data["verdict"])
-        size = SIZES.get(data["kind"], 8.0)
-        nodes[n] = DrawnNode(
-            id=n, kind=data["kind"], label=data["label"], short_label=shorten(data["label"]), url=data["url"],
-            mechanism=data["mechanism"], verdict=data["verdict"], x=round(x, 1), y=round(y, 1), shape=shape, size=size,
-            points=_points(shape, x, y, size), is_center=n == center or n in emphasis,
-        )
-    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"]) for u, v, d in sub.edges(data=True)]
+        start = spring_positions(sub)
+    nodes = {n: _drawn(n, sub.nodes[n], is_center=n == center or n in emphasis) for n in keep}
+    rest = [n for n in order if n in graph and n not in kept][:OMITTED_LISTED]
+    omitted = [_drawn(n, graph.nodes[n]) for n in rest]
+    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"], tuple(d.get("claims", ())))
+             for u, v, d in sub.edges(data=True)]
     # contrast edges last, so that they are drawn over the faint classification spokes
     edges.sort(key=lambda e: (e.type == EdgeType.CONTRASTS.value, e.type))
-    ordered = sorted(nodes.values(), key=lambda d: (d.kind != "mechanism", d.kind == "claim"))
-    return Drawing(nodes=ordered, edges=edges, hidden=hidden, width=width, height=height)
+    ordered = [nodes[n] for n in keep]
+    narrow_height = max(520.0, 26.0 * len(ordered))
+    frames = [_place(ordered, start, "wide", width, height), _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height)]
+    for frame in frames:
+        _frame_edges(frame, edges)
+    return Drawing(nodes=ordered, edges=edges, hidden=hidden, left_out=dict(left_out), frames=frames, omitted=omitted)

@@ -45,7 +45,7 @@ class MathStash:
             markup = to_mathml(latex, display=is_display)
             token = self.token(index)
             if is_display:
-                rendered = rendered.replace(f"<p>{token}</p>", f'<div class="math-display">{markup}</div>')
+                rendered = rendered.replace(f"<p>{token}</p>", f'<div class="math-display" tabindex="0">{markup}</div>')
             rendered = rendered.replace(token, markup)
         return rendered
 

@@ -140,3 +140,11 @@ def char_diff(old: str, new: str) -> SafeString:
     """The new text with removed characters in ``<del>`` and added ones in ``<ins>``, every part escaped."""
     tags = {"equal": "{}", "delete": "<del>{}</del>", "insert": "<ins>{}</ins>"}
     return format_html_join("", "{}", ((format_html(tags[op], text),) for op, text in claim_char_diff(old, new)))
+
+
+@register.inclusion_tag("wiki/graph/legend.html")
+def graph_legend() -> dict[str, object]:
+    """The key to every graph: colours by mechanism, shapes by verdict, the other kinds of node and edge."""
+    from wiki.graph.layout import VERDICT_SHAPES
+
+    return {"mechanisms": list(Mechanism), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in Verdict]}

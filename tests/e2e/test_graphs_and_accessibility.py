@@ -1,0 +1,137 @@
+"""Graphs as a reader sees them at desktop and phone widths, and axe-core on every page of the README's table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_editor
+from wiki.models import Citation, Page, Revision
+from wiki.services.pages import page_save_revision
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+WIDTHS = (1280, 390)
+PASSWORD = "correct horse battery"
+
+# Boxes of every label of the visible drawing, in screen pixels.
+LABEL_BOXES = """(selector) => {
+  const svg = Array.from(document.querySelectorAll(selector)).find(s => s.getBoundingClientRect().width > 0);
+  if (!svg) return null;
+  return Array.from(svg.querySelectorAll("text.label")).map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom};
+  });
+}"""
+
+
+def _overlaps(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a["x0"] < b["x1"] - 0.5 and b["x0"] < a["x1"] - 0.5 and a["y0"] < b["y1"] - 0.5 and b["y0"] < a["y1"] - 0.5:
+                found.append((a["text"], b["text"]))
+    return found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_two_labels_overlap_on_the_page_graph_the_map_and_the_contrast_graph(page: Any, live_server: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    for url, selector in (
+        (reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), "svg.graph[id^=local-graph]"),
+        (reverse("wiki:graph-map"), "svg.graph[id^=works-map]"),
+        (reverse("wiki:contrast", args=["skillforge", "starharness"]), "svg.graph[id^=contrast-graph]"),
+    ):
+        page.goto(live_server.url + url)
+        boxes = page.evaluate(LABEL_BOXES, selector)
+        assert boxes and len(boxes) >= 8, url
+        assert _overlaps(boxes) == [], (url, width)
+        svg_box = page.locator(selector).locator("visible=true").first.bounding_box()
+        assert svg_box is not None
+        # nothing is cut: every label lies inside its picture
+        assert all(svg_box["x"] - 1 <= b["x0"] and b["x1"] <= svg_box["x"] + svg_box["width"] + 1 for b in boxes), (url, width)
+        # legible: a label is drawn at 9px or more, on a phone too
+        heights = sorted(b["y1"] - b["y0"] for b in boxes)
+        assert heights[len(heights) // 2] >= 9, (url, width, heights[:3])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_agentic_rl_graph_shows_every_work_its_key_points_cite(page: Any, live_server: Any, width: int) -> None:
+    cited = set(Citation.objects.filter(claim__page__slug="agentic-rl", claim__section="关键要点", claim__is_orphaned=False)
+                .values_list("source__slug", flat=True))
+    assert len(cited) >= 10
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}))
+    drawn = set(page.evaluate("""() => {
+      const svg = Array.from(document.querySelectorAll("svg.graph[id^=local-graph]")).find(s => s.getBoundingClientRect().width > 0);
+      return Array.from(svg.querySelectorAll("a.node-link")).map(a => a.dataset.node);
+    }"""))
+    assert {f"source:{slug}" for slug in cited} <= drawn
+    assert "source:skillforge" in drawn and "source:facet" in drawn
+
+
+def _axe(page: Any) -> list[dict[str, Any]]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ["violations"]});
+      return r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+    }""")
+    return list(result)
+
+
+def test_axe_finds_no_violation_on_the_pages_of_the_readme(page: Any, live_server: Any) -> None:
+    editor = make_editor("axe")
+    current = Page.objects.get(slug="agentic-rl")
+    page_save_revision(slug="agentic-rl", title=current.title, body=current.body + "\n\n补充一句。\n", summary=current.summary,
+                       comment="axe", user=editor)
+    revisions = list(Revision.objects.filter(page__slug="agentic-rl").order_by("id").values_list("id", flat=True))
+    diff = reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + f"?from={revisions[0]}&to={revisions[-1]}"
+    readers = [
+        reverse("wiki:home"),
+        reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-detail", kwargs={"slug": Page.objects.exclude(slug="agentic-rl").values_list("slug", flat=True).first()}),
+        reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
+        diff,
+        reverse("wiki:source-list"),
+        reverse("wiki:source-detail", kwargs={"slug": "skillforge"}),
+        reverse("wiki:contrast", args=["skillforge", "starharness"]),
+        reverse("wiki:contrast-multi") + "?works=facet,skillforge,shepherd",
+        reverse("wiki:compare") + "?works=facet,skillforge,shepherd",
+        reverse("wiki:graph-map"),
+        reverse("wiki:question-list"),
+        reverse("wiki:search") + "?q=GRPO",
+        reverse("wiki:changes"),
+        reverse("wiki:consistency-report"),
+    ]
+    editors = [
+        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-create"),
+        reverse("wiki:source-create"),
+    ]
+    found = {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        for url in readers:
+            page.goto(live_server.url + url)
+            violations = _axe(page)
+            if violations:
+                found[(width, url)] = violations
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}{reverse('login')}")
+    assert not _axe(page)
+    page.fill("input[name=username]", "axe")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    for url in editors:
+        page.goto(live_server.url + url)
+        violations = _axe(page)
+        if violations:
+            found[(1280, url)] = violations
+    Path("/tmp/axe-violations.json").write_text(json.dumps({f"{w} {u}": v for (w, u), v in found.items()}, indent=1))
+    assert found == {}

@@ -1,0 +1,93 @@
+"""Label sizes and wrapping for the SVG drawings, estimated without a browser.
+
+Widths are in pixels at the drawings' 12px font and err on the wide side (a CJK character is a
+full em, a capital about three quarters of one), so that boxes placed apart here stay apart when a
+browser draws them with whatever font it has.
+"""
+
+from __future__ import annotations
+
+FONT_PX = 12.0
+LINE_PX = 15.0
+ELLIPSIS = "…"
+_NARROW = set("iljt.,:;'|!()[]/ -·")
+_WIDE = set("mwMW@%")
+
+
+def char_px(ch: str, font_px: float = FONT_PX) -> float:
+    code = ord(ch)
+    if code >= 0x2E80 or 0xFF00 <= code <= 0xFFEF:
+        em = 1.02
+    elif ch in _NARROW:
+        em = 0.36
+    elif ch in _WIDE:
+        em = 0.92
+    elif ch.isupper():
+        em = 0.74
+    elif ch.isdigit():
+        em = 0.62
+    else:
+        em = 0.6
+    return em * font_px
+
+
+def text_px(text: str, font_px: float = FONT_PX) -> float:
+    return sum(char_px(ch, font_px) for ch in text)
+
+
+def _fits(text: str, max_px: float, font_px: float) -> int:
+    """How many leading characters of ``text`` fit in ``max_px``."""
+    width = 0.0
+    for i, ch in enumerate(text):
+        width += char_px(ch, font_px)
+        if width > max_px:
+            return i
+    return len(text)
+
+
+def _is_cjk(ch: str) -> bool:
+    return ord(ch) >= 0x2E80
+
+
+def _head(text: str, max_px: float, font_px: float) -> tuple[str, str]:
+    """The longest head of ``text`` that fits in ``max_px``, broken after a word (Latin) or anywhere in CJK text."""
+    cut = _fits(text, max_px, font_px)
+    if cut >= len(text):
+        return text, ""
+    if cut and (text[cut] == " " or _is_cjk(text[cut]) or _is_cjk(text[cut - 1])):
+        brk = cut
+    else:
+        spaces = [i for i in range(cut) if text[i] == " " or (text[i] in "-/" and i + 1 < cut)]
+        brk = (spaces[-1] + (0 if text[spaces[-1]] == " " else 1)) if spaces else 0
+    for i in range(brk, max(0, brk - 4), -1):
+        # CJK punctuation stays with the text before it
+        if i > 0 and text[i - 1] in "，、：；）" and i <= cut:
+            brk = i
+            break
+    return text[:brk].rstrip(), text[brk:].lstrip()
+
+
+def abbreviate(text: str, max_px: float, font_px: float = FONT_PX) -> str:
+    """``text`` cut after a word (or any character in CJK text) so that it and an ellipsis fit in ``max_px``."""
+    if text_px(text, font_px) <= max_px:
+        return text
+    room = max_px - char_px(ELLIPSIS, font_px)
+    head, _ = _head(text, room, font_px)
+    if not head:  # one long word: cut inside it
+        head = text[: _fits(text, room, font_px)]
+    return head.rstrip(" ，、：；（-/") + ELLIPSIS
+
+
+def wrap(text: str, max_px: float, *, max_lines: int = 2, font_px: float = FONT_PX) -> tuple[str, ...]:
+    """``text`` in at most ``max_lines`` lines of ``max_px``, broken between words; the last line is abbreviated when needed."""
+    rest = " ".join(text.split())
+    lines: list[str] = []
+    while rest and len(lines) < max_lines - 1 and text_px(rest, font_px) > max_px:
+        head, tail = _head(rest, max_px, font_px)
+        if not head:
+            break
+        lines.append(head)
+        rest = tail
+    if rest:
+        lines.append(abbreviate(rest, max_px, font_px))
+    return tuple(lines)

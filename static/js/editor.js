@@ -36,6 +36,13 @@
     });
   }
 
+  // Enter in a one-line field of the page form never saves the page.
+  document.querySelectorAll(".edit-form input[type=text], .edit-form input:not([type])").forEach(function (input) {
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { event.preventDefault(); }
+    });
+  });
+
   // Rubric: show the verdict the four facts give while the boxes are ticked.
   var rubric = document.querySelector("[data-rubric]");
   if (rubric) {

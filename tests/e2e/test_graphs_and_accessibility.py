@@ -89,7 +89,7 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(page: Any, live_serve
     current = Page.objects.get(slug="agentic-rl")
     page_save_revision(slug="agentic-rl", title=current.title, body=current.body + "\n\n补充一句。\n", summary=current.summary,
                        comment="axe", user=editor)
-    revisions = list(Revision.objects.filter(page__slug="agentic-rl").order_by("id").values_list("id", flat=True))
+    revisions = list(Revision.objects.filter(page__slug="agentic-rl").order_by("number").values_list("number", flat=True))
     diff = reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + f"?from={revisions[0]}&to={revisions[-1]}"
     readers = [
         reverse("wiki:home"),

@@ -261,9 +261,20 @@ def test_revert_from_a_stale_history_screen_changes_nothing(editor_client) -> No
     assert Revision.objects.filter(page=page).count() == 3
 
 
-def test_revert_needs_post(editor_client) -> None:  # type: ignore[no-untyped-def]
-    page = make_page()
-    assert editor_client.get(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})).status_code == 405
+def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    url = reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})
+
+    history = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug})).content.decode()
+    assert f'href="{url}"' in history and 'method="post" action="' + url not in history
+    confirm = editor_client.get(url)
+    assert confirm.status_code == 200 and page.revisions.count() == 2
+    html = confirm.content.decode()
+    assert 'name="comment"' in html and 'name="base_revision" value="2"' in html
+
+    editor_client.post(url, {"base_revision": 2, "comment": "spam removed"})
+    assert page.revisions.order_by("-number").values_list("comment", flat=True)[0] == "spam removed"
 
 
 def test_preview_fragment_reports_too_complex_text(editor_client) -> None:  # type: ignore[no-untyped-def]
@@ -285,7 +296,7 @@ def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_clien
     page = make_page(body="0")
     for n in range(2, 53):
         page_save_revision(slug=page.slug, title=page.title, body=str(n), base_revision=n - 1)
-    response = editor_client.get(reverse("wiki:page-history", kwargs={"slug": page.slug}) + "?p=2")
+    response = editor_client.get(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1}))
     assert 'name="base_revision" value="52"' in response.content.decode()
 
 

@@ -73,7 +73,7 @@ def test_inline_and_display_formulas_render_as_mathml(client) -> None:  # type: 
     page_save_revision(slug="formulas", title="Formulas", body="Inline \\(x^2\\) here.\n\n$$\n\\sum_{t=0}^{T} r_t\n$$\n")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "formulas"})).content.decode()
     assert content.count("<math") == 2
-    assert '<div class="math-display"><math' in content
+    assert '<div class="math-display" tabindex="0"><math' in content
     assert "<msup>" in content
     assert "\\sum" not in content
 

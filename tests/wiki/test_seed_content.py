@@ -89,7 +89,7 @@ def test_the_four_formulas_render_as_math_once_each_without_flattened_copies(cli
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
     content = response.content.decode()
     assert content.count("<math") == 4
-    assert content.count('<div class="math-display"><math') == 4
+    assert content.count('<div class="math-display" tabindex="0"><math') == 4
     identifiers = re.findall(r"<math.*?</math>", content, re.DOTALL)
     assert len(set(identifiers)) == 4
     text_without_math = html_text(content, skip=frozenset({"script", "style", "math"}))

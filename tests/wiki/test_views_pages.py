@@ -98,3 +98,28 @@ def test_a_title_typed_as_the_address_redirects_to_the_page(client) -> None:  # 
     assert response.status_code == 302
     assert response["Location"] == reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
     assert client.get("/wiki/No%20Such%20Page/").status_code == 404
+
+
+def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.models import Page
+
+    page = Page.objects.get(slug="agentic-rl")
+    html = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    assert page.summary and page.summary in page.rendered_html
+    assert '<p class="summary">' not in html
+
+
+def test_the_main_menu_offers_the_list_of_pages_and_a_new_page(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:home")).content.decode()
+    nav = html[html.index('class="site-nav"'):html.index("</nav>")]
+    assert f'href="{reverse("wiki:page-list")}"' in nav and f'href="{reverse("wiki:page-create")}"' in nav
+
+
+def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client) -> None:  # type: ignore[no-untyped-def]
+    html = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"})).content.decode()
+    form = html[html.index('<form method="post" class="edit-form"'):]
+    # implicit submission uses the first submit button of the form
+    assert form.index('name="preview"') < form.index('name="save"')
+    preview = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+                                 {"title": "Agentic RL", "body": "x", "preview": "1"}).content.decode()
+    assert 'id="live-preview" tabindex="-1" autofocus' in preview

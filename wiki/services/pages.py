@@ -182,7 +182,7 @@ def _rerender_batch(batch: list[Page]) -> int:
 
 
 @transaction.atomic
-def page_revert(*, page: Page, number: int, user: User = None, base_revision: int | None = None) -> Revision:
+def page_revert(*, page: Page, number: int, user: User = None, base_revision: int | None = None, comment: str = "") -> Revision:
     """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed."""
     target = page.revisions.get(number=number)
     return page_save_revision(
@@ -190,7 +190,7 @@ def page_revert(*, page: Page, number: int, user: User = None, base_revision: in
         title=target.title,
         body=target.body,
         summary=target.summary,
-        comment=f"Reverted to revision {number}",
+        comment=comment or f"Reverted to revision {number}",
         user=user,
         base_revision=base_revision,
         action=ChangeEvent.Action.REVERTED,

@@ -7,7 +7,7 @@ from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from wiki.text.diff import side_by_side
 from wiki.models import Page, Revision
@@ -72,13 +72,20 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @editor_required("wiki.change_page")
 def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """GET asks to confirm, with an edit summary; POST reverts."""
     page = get_object_or_404(Page, slug=slug)
-    get_object_or_404(Revision.objects.only("id"), page=page, number=number)
+    target = get_object_or_404(Revision.objects.only("id", "number", "comment", "created_at"), page=page, number=number)
+    default = f"Reverted to revision {number}"
+    if request.method == "GET":
+        latest = page.revisions.aggregate(n=Max("number"))["n"]
+        return render(request, "wiki/edit/page_revert.html", {"page": page, "target": target, "latest": latest, "default": default})
+    comment = (request.POST.get("comment") or "").strip()[:500] or default
     try:
-        revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")))
+        revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
+                               comment=comment)
     except EditConflict:
         messages.error(request, "The page changed while you were looking at its history; nothing was reverted. Check again.")
         return redirect("wiki:page-history", slug=page.slug)

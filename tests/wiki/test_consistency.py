@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.factories import make_classification, make_source
 from wiki.models import Citation, CitationKind, Classification, Source
-from wiki.reports.consistency import consistency_report, has_rl_in_name
+from wiki.reports.consistency import consistency_report, has_rl_in_name, names_side
 
 
 def _subjects(findings) -> set[str]:  # type: ignore[no-untyped-def]
@@ -25,6 +25,15 @@ def test_seed_report_finds_the_real_inconsistencies(seed: None) -> None:
     assert len(report.missing_locator) == without_locator.count() > 0
     assert "SkillForge" in _subjects(report.missing_locator)
     assert "FACET" not in _subjects(report.missing_locator)
+
+
+def test_a_contrast_whose_evidence_names_only_one_side_is_reported(seed: None) -> None:
+    report = consistency_report()
+    # the seed sets FACET and ESOpt against SkillForge from claims that only name FACET and ESOpt
+    assert _subjects(report.one_sided_contrast) == {"FACET vs SkillForge", "Agentic ESOpt vs SkillForge"}
+    assert all("never names SkillForge" in f.detail for f in report.one_sided_contrast)
+    assert names_side("Multi-Harness RL 展示了…", "Multi-Harness RL Guide")
+    assert names_side("Shepherd 的 Tree-GRPO 是严格正例", "Shepherd", "Tree-GRPO")
 
 
 @pytest.mark.django_db

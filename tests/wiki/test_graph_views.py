@@ -195,3 +195,23 @@ def test_depth_alone_keeps_every_edge_type_ticked(client) -> None:  # type: igno
 
     ticked = re.findall(r'<input type="checkbox" name="edges" value="(\w+)"[^>]*checked', html)
     assert len(ticked) == 9
+
+
+def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+
+    own = html[html.index('id="own-contrasts-heading"'):html.index('id="other-contrasts-heading"')]
+    others = html[html.index('id="other-contrasts-heading"'):html.index("claim-list")]
+    assert "/sources/starharness/" in own and "/sources/recuris/" not in own and "/sources/facet/" not in own
+    assert "/sources/recuris/" in others and "/sources/facet/" in others
+
+
+def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(client) -> None:  # type: ignore[no-untyped-def]
+    from wiki.text import excerpt
+
+    assert excerpt("短句。" * 60, 20).endswith("。…")
+    assert excerpt("policy update versus external harness evolution", 28) == "policy update versus…"
+    html = client.get(reverse("wiki:compare") + "?works=skillforge,starharness").content.decode()
+    row = html[html.index('data-row="evidence"'):]
+    row = row[:row.index("</tr>")]
+    assert "…" in row and '<details class="full-text"><summary>Full text</summary>' in row

@@ -17,6 +17,7 @@ from django.urls import reverse
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
+from wiki.text import excerpt
 
 _CLASSIFICATION_FIELDS = (
     "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",
@@ -54,6 +55,11 @@ class Cell:
     value: object
     url: str = ""
     yes: bool | None = None
+    full: str = ""
+
+    @property
+    def cut(self) -> bool:
+        return bool(self.full) and self.full != self.text
 
 
 @dataclass
@@ -88,6 +94,17 @@ def _fact_cell(c: dict[str, Any] | None, key: str) -> Cell:
     return Cell("yes" if c[key] else "no", bool(c[key]), yes=bool(c[key]))
 
 
+EVIDENCE_CHARS = 140
+
+
+def _evidence_cell(c: dict[str, Any] | None, col: Column) -> Cell:
+    if not c or not c["evidence_claim_id"]:
+        return Cell("—", None)
+    locator = f" ({c['evidence_locator']})" if c["evidence_locator"] else ""
+    text = c["evidence_claim__text"]
+    return Cell(excerpt(text, EVIDENCE_CHARS) + locator, c["evidence_claim_id"], url=col.evidence_url, full=text + locator)
+
+
 def comparison_rows(columns: Sequence[Column]) -> list[Row]:
     def row(key: str, label: str, cell: Any, group: str = "") -> Row:
         return Row(key, label, [cell(col.classification, col) for col in columns], group)
@@ -105,11 +122,7 @@ def comparison_rows(columns: Sequence[Column]) -> list[Row]:
         row("narrow", "Narrow (not the acting agent's own policy, or a narrow action space)", lambda c, col: _fact_cell(c, "narrow")),
         row("verdict", "Verdict", lambda c, col: Cell(Verdict(c["verdict"]).label, c["verdict"]) if c else Cell("unclassified", None)),
         row("year", "Year", lambda c, col: Cell(str(col.year or "—"), col.year)),
-        row("evidence", "Evidence", lambda c, col: Cell(
-            (f"{c['evidence_claim__text'][:140]} ({c['evidence_locator']})" if c["evidence_locator"] else c["evidence_claim__text"][:140])
-            if c and c["evidence_claim_id"] else "—",
-            c and c["evidence_claim_id"], url=col.evidence_url,
-        )),
+        row("evidence", "Evidence", _evidence_cell),
     ]
     return rows
 

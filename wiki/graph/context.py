@@ -90,6 +90,16 @@ class ContrastPicture:
     statements: list[Statement]
     claims: list[ClaimEntry]
 
+    @property
+    def own_statements(self) -> list[Statement]:
+        """The contrasts between the works compared."""
+        return [s for s in self.statements if s.between_subjects]
+
+    @property
+    def other_statements(self) -> list[Statement]:
+        """Contrasts of one of the works with a work not compared."""
+        return [s for s in self.statements if not s.between_subjects]
+
 
 def contrast_picture(refs: list[SubjectRef]) -> ContrastPicture:
     graph = contrast_graph(refs)

@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils.text import Truncator
 
 from classifier import Mechanism
-from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Source
+from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import suggestion_for, texts_about
 
@@ -37,12 +37,14 @@ class ConsistencyReport:
     no_evidence: list[Finding] = field(default_factory=list)
     rl_name_not_rl: list[Finding] = field(default_factory=list)
     missing_locator: list[Finding] = field(default_factory=list)
+    one_sided_contrast: list[Finding] = field(default_factory=list)
 
     SECTIONS = (
         ("verdict_disagrees", "Editor verdict disagrees with the suggestion from the work's own claims"),
         ("no_evidence", "Classifications with no evidence claim"),
         ("rl_name_not_rl", "Works named “…RL…” whose mechanism is not RL"),
         ("missing_locator", "Claims citing a source without a locator"),
+        ("one_sided_contrast", "Contrasts whose evidence claim does not name both sides"),
     )
 
     def sections(self) -> list[tuple[str, str, list[Finding]]]:
@@ -57,8 +59,20 @@ def has_rl_in_name(*names: str) -> bool:
     return any(RL_IN_NAME.search(name) for name in names if name)
 
 
+def _names(name: str) -> list[str]:
+    """How a claim may name a work: its short name, or that name without a trailing word ("Multi-Harness RL Guide")."""
+    words = name.split()
+    return [name.lower()] + ([" ".join(words[:-1]).lower()] if len(words) >= 3 else [])
+
+
+def names_side(text: str, source_name: str, component_name: str = "") -> bool:
+    lowered = text.lower()
+    names = _names(source_name) + (_names(component_name) if component_name else [])
+    return any(name and name in lowered for name in names)
+
+
 def consistency_report() -> ConsistencyReport:
-    """Every finding, from four queries whatever the size of the wiki."""
+    """Every finding, from five queries whatever the size of the wiki."""
     report = ConsistencyReport()
     classifications = list(Classification.objects.with_related().order_by("source__short_name", "component__name"))
     texts = texts_about({c.source_id for c in classifications})
@@ -96,6 +110,27 @@ def consistency_report() -> ConsistencyReport:
                 f"“{Truncator(claim.text).chars(80)}” cites it without a page or section",
             )
         )
+    contrasts = (
+        Contrast.objects.filter(claim__isnull=False)
+        .select_related("left", "right", "left_component", "right_component", "claim__page")
+        .only("axis", "left__short_name", "left__slug", "right__short_name", "right__slug", "left_component__name",
+              "right_component__name", "claim__text", "claim__anchor", "claim__page__slug")
+        .order_by("id")
+    )
+    for contrast in contrasts:
+        claim = contrast.claim
+        assert claim is not None
+        sides = [(contrast.left.short_name, contrast.left_component.name if contrast.left_component else ""),
+                 (contrast.right.short_name, contrast.right_component.name if contrast.right_component else "")]
+        missing = [name for name, part in sides if not names_side(claim.text, name, part)]
+        if missing:
+            report.one_sided_contrast.append(
+                Finding(
+                    f"{contrast.left.short_name} vs {contrast.right.short_name}",
+                    f"{claim.page.get_absolute_url()}#{claim.anchor}",
+                    f"the claim given as evidence never names {' or '.join(missing)}: “{Truncator(claim.text).chars(80)}”",
+                )
+            )
     return report
 
 
@@ -109,6 +144,7 @@ def _last_change_marker() -> str:
     for model in (Classification, Claim, Source):
         parts += [f"(SELECT max(updated_at) FROM {model._meta.db_table})", f"(SELECT count(*) FROM {model._meta.db_table})"]
     parts.append(f"(SELECT count(*) FROM {Citation._meta.db_table})")
+    parts.append(f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(claim_id), 0) FROM {Contrast._meta.db_table})")
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(parts))
         row = cursor.fetchone()

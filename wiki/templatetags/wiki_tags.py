@@ -148,3 +148,11 @@ def graph_legend() -> dict[str, object]:
     from wiki.graph.layout import VERDICT_SHAPES
 
     return {"mechanisms": list(Mechanism), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in Verdict]}
+
+
+@register.filter(name="excerpt")
+def excerpt_filter(text: str, limit: int) -> str:
+    """``text`` cut at a sentence or word with an ellipsis (wiki.text.excerpt)."""
+    from wiki.text import excerpt
+
+    return excerpt(str(text), int(limit))

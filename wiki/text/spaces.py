@@ -17,3 +17,30 @@ def collapse_spaces(text: str, *, keep_lines: bool = False) -> str:
     if keep_lines:
         return _LINE_SPACE.sub(" ", _BLANK_LINES.sub("\n", text)).strip()
     return _SPACE.sub(" ", text).strip()
+
+
+_SENTENCE_ENDS = "。！？；.!?;"
+ELLIPSIS = "…"
+
+
+def excerpt(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a sentence end, or else after a word, with an ellipsis.
+
+    Chinese has no spaces between words: without a sentence end or space in the second half of the
+    limit, the cut falls after the last CJK punctuation mark or, failing that, at the limit.
+    """
+    text = collapse_spaces(text)
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    floor = len(head) // 2
+    for marks in (_SENTENCE_ENDS, "，、：） "):
+        cut = max(head.rfind(mark) for mark in marks)
+        if cut >= floor:
+            return head[: cut + 1].rstrip(" ，、：") + ELLIPSIS
+    # never inside a Latin word
+    if head[-1].isascii() and head[-1].isalnum() and text[len(head)].isascii() and text[len(head)].isalnum():
+        space = head.rfind(" ")
+        if space >= floor:
+            head = head[:space]
+    return head.rstrip() + ELLIPSIS

@@ -39,6 +39,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("wiki/", pages.page_list, name="page-list"),
     path("wiki/new/", edit_pages.page_create, name="page-create"),
+    path("wiki/wanted/", pages.wanted_pages, name="wanted-pages"),
     path("markdown/preview/", edit_pages.page_preview_fragment, name="page-preview"),
     path("wiki/<pageslug:slug>/", pages.page_detail, name="page-detail"),
     path("wiki/<pageslug:slug>/backlinks/", pages.page_backlinks, name="page-backlinks"),

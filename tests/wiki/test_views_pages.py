@@ -123,3 +123,20 @@ def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client) -> 
     preview = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
                                  {"title": "Agentic RL", "body": "x", "preview": "1"}).content.decode()
     assert 'id="live-preview" tabindex="-1" autofocus' in preview
+
+
+def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("wiki:wanted-pages")
+    with CaptureQueriesContext(connection) as small:
+        html = client.get(url).content.decode()
+    assert 'href="/wiki/reward-hacking/"' in html
+    assert 'href="/wiki/agentic-rl-survey-notes/"' not in html and 'href="/wiki/agentic-rl/"' not in html
+    for n in range(30):
+        page_save_revision(slug=f"bulk-{n}", title=f"Bulk {n}", body=f"[[Wanted {n}]] and [[Reward Hacking]]")
+    with CaptureQueriesContext(connection) as large:
+        html = client.get(url).content.decode()
+    assert len(large.captured_queries) == len(small.captured_queries)
+    assert html.index('href="/wiki/reward-hacking/"') < html.index('href="/wiki/wanted-0/"')

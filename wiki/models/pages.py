@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -79,6 +81,15 @@ class Revision(models.Model):
 
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
+    def wanted(self) -> models.QuerySet[WikiLink, dict[str, Any]]:
+        """Link targets no page has yet, one row each (``target_slug``, ``title``, ``links``), most linked first."""
+        return (
+            self.exclude(target_slug__in=Page.objects.values("slug"))
+            .values("target_slug")
+            .annotate(title=models.Min("target_title"), links=models.Count("source_page", distinct=True))
+            .order_by("-links", "target_slug")
+        )
+
     def backlinks_to(self, slug: str) -> WikiLinkQuerySet:
         """Links pointing at ``slug``, with their source page's slug and title."""
         return (

@@ -18,6 +18,13 @@ def page_list(request: HttpRequest) -> HttpResponse:
 
 
 @cached_for_readers
+def wanted_pages(request: HttpRequest) -> HttpResponse:
+    """Pages that are linked to but not written yet, most wanted first."""
+    page_obj = Paginator(WikiLink.objects.wanted(), PER_PAGE).get_page(request.GET.get("p"))
+    return render(request, "wiki/wanted_pages.html", {"page_obj": page_obj})
+
+
+@cached_for_readers
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = cached_value(request, "page", slug, build=lambda: Page.objects.with_meta().filter(slug=slug).first())
     # A title typed into the address bar (/wiki/Agentic RL/) finds the page its wiki link would.

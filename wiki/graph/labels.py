@@ -7,6 +7,8 @@ browser draws them with whatever font it has.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 FONT_PX = 12.0
 LINE_PX = 15.0
 ELLIPSIS = "…"
@@ -14,6 +16,7 @@ _NARROW = set("iljt.,:;'|!()[]/ -·")
 _WIDE = set("mwMW@%")
 
 
+@lru_cache(maxsize=4096)
 def char_px(ch: str, font_px: float = FONT_PX) -> float:
     code = ord(ch)
     if code >= 0x2E80 or 0xFF00 <= code <= 0xFFEF:
@@ -31,6 +34,7 @@ def char_px(ch: str, font_px: float = FONT_PX) -> float:
     return em * font_px
 
 
+@lru_cache(maxsize=8192)
 def text_px(text: str, font_px: float = FONT_PX) -> float:
     return sum(char_px(ch, font_px) for ch in text)
 
@@ -78,6 +82,7 @@ def abbreviate(text: str, max_px: float, font_px: float = FONT_PX) -> str:
     return head.rstrip(" ，、：；（-/") + ELLIPSIS
 
 
+@lru_cache(maxsize=4096)
 def wrap(text: str, max_px: float, *, max_lines: int = 2, font_px: float = FONT_PX) -> tuple[str, ...]:
     """``text`` in at most ``max_lines`` lines of ``max_px``, broken between words; the last line is abbreviated when needed."""
     rest = " ".join(text.split())

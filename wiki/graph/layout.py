@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
+import numpy as np
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
@@ -291,7 +292,7 @@ def radial_positions(graph: nx.MultiDiGraph, center: str) -> dict[str, tuple[flo
 Box = tuple[float, float, float, float]
 
 
-def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:
+def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:  # wrap() is cached
     font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
     return wrap(node.label, LABEL_PX[frame], max_lines=2, font_px=font)
 
@@ -304,12 +305,27 @@ def _extent(node: DrawnNode, lines: tuple[str, ...]) -> tuple[float, float, floa
     return -half, -r, half, node.size + 4 + LINE_PX * len(lines)
 
 
-def _free(box: Box, placed: list[Box]) -> bool:
-    x0, y0, x1, y1 = box
-    for a0, b0, a1, b1 in placed:
-        if x0 < a1 + GAP and a0 < x1 + GAP and y0 < b1 + GAP and b0 < y1 + GAP:
-            return False
-    return True
+# candidates are tried a ring-batch at a time: most nodes find room among the first few hundred
+_BATCHES = ((0, 1), (1, 160), (160, 1200), (1200, None))
+
+
+def _first_free(spiral: np.ndarray, x: float, y: float, extent: tuple[float, float, float, float], placed: np.ndarray) -> int:
+    """The index of the first spiral offset at which the node's box overlaps nothing placed; -1 if there is none."""
+    if not len(placed):
+        return 0
+    ex0, ey0, ex1, ey1 = extent
+    a0, b0, a1, b1 = (placed[:, i][None, :] for i in range(4))
+    for start, stop in _BATCHES:
+        offsets = spiral[start:stop]
+        if not len(offsets):
+            break
+        cx = x + offsets[:, 0:1]
+        cy = y + offsets[:, 1:2]
+        hit = (cx + ex0 < a1 + GAP) & (a0 < cx + ex1 + GAP) & (cy + ey0 < b1 + GAP) & (b0 < cy + ey1 + GAP)
+        free = np.flatnonzero(~hit.any(axis=1))
+        if free.size:
+            return start + int(free[0])
+    return -1
 
 
 def _spiral(narrow: bool) -> list[tuple[float, float]]:
@@ -324,27 +340,28 @@ def _spiral(narrow: bool) -> list[tuple[float, float]]:
     return steps
 
 
-_SPIRALS = {False: _spiral(False), True: _spiral(True)}
+_SPIRALS = {False: np.array(_spiral(False)), True: np.array(_spiral(True))}
 
 
 def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float) -> Frame:
     narrow = frame == "narrow"
     placed: list[Box] = []
+    boxes = np.zeros((len(nodes), 4))
     out: list[PlacedNode] = []
     spiral = _SPIRALS[narrow]
-    for node in nodes:
+    for i, node in enumerate(nodes):
         sx, sy = start.get(node.id, (0.0, 0.0))
         x, y = sx * width / 2, sy * height / 2
         lines = _label_lines(node, frame)
         ex0, ey0, ex1, ey1 = _extent(node, lines)
-        for dx, dy in spiral:
-            box = (x + dx + ex0, y + dy + ey0, x + dx + ex1, y + dy + ey1)
-            if _free(box, placed):
-                break
+        k = _first_free(spiral, x, y, (ex0, ey0, ex1, ey1), boxes[:i])
+        if k >= 0:
+            dx, dy = float(spiral[k][0]), float(spiral[k][1])
         else:  # nowhere near: below everything placed so far
             bottom = max((b[3] for b in placed), default=0.0)
             dx, dy = 0.0, bottom + GAP - (y + ey0)
-            box = (x + ex0, y + dy + ey0, x + ex1, y + dy + ey1)
+        box = (x + dx + ex0, y + dy + ey0, x + dx + ex1, y + dy + ey1)
+        boxes[i] = box
         placed.append(box)
         px, py = round(x + dx, 1), round(y + dy, 1)
         out.append(PlacedNode(node, px, py, lines, _points(node.shape, px, py, node.size)))

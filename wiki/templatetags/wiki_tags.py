@@ -156,3 +156,11 @@ def excerpt_filter(text: str, limit: int) -> str:
     from wiki.text import excerpt
 
     return excerpt(str(text), int(limit))
+
+
+@register.simple_tag
+def graph_frame(frame: Any, svg_id: str, title: str, first: bool) -> SafeString:
+    """One frame of a drawing as inline SVG (wiki.graph.svg)."""
+    from wiki.graph.svg import frame_svg
+
+    return frame_svg(frame, svg_id=svg_id, title=str(title), first=bool(first))

@@ -1,0 +1,55 @@
+"""One frame of a drawing as inline SVG markup.
+
+Built with string joins rather than a template: a page draws two frames of up to fifty nodes each,
+and this is the part of a graph view that runs per node.
+"""
+
+from __future__ import annotations
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from wiki.graph.labels import LINE_PX
+from wiki.graph.layout import Frame, PlacedNode
+
+
+def _shape(p: PlacedNode) -> str:
+    node = p.node
+    if p.points:
+        return f'<polygon points="{p.points}"/>'
+    ring = ' class="ring"' if node.shape == "ring" else ""
+    return f'<circle cx="{p.x}" cy="{p.y}" r="{node.size}"{ring}/>'
+
+
+def _label(p: PlacedNode) -> str:
+    step = f' dy="{LINE_PX:g}"'
+    spans = "".join(f'<tspan x="{p.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(p.lines))
+    return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label">{spans}</text>'
+
+
+def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeString:
+    """The ``<svg>`` of ``frame``; the first frame takes ``svg_id`` itself, the others ``svg_id-name``."""
+    own_id = svg_id if first else f"{svg_id}-{frame.name}"
+    title_id = f"{svg_id}-{frame.name}-title"
+    out = [
+        f'<svg class="graph" id="{escape(own_id)}" viewBox="{frame.view_box}" aria-labelledby="{escape(title_id)}" '
+        f'data-graph data-view-box="{frame.view_box}">',
+        f'<title id="{escape(title_id)}">{escape(title)}</title>',
+        '<g class="edges">',
+    ]
+    for placed in frame.edges:
+        edge = placed.edge
+        coords = f'x1="{placed.x1}" y1="{placed.y1}" x2="{placed.x2}" y2="{placed.y2}"'
+        out.append(
+            f'<g class="edge edge-{edge.type}" data-from="{escape(edge.source.id)}" data-to="{escape(edge.target.id)}">'
+            f"<title>{escape(edge.title)}</title><line {coords}/><line class=\"edge-hit\" {coords}/></g>"
+        )
+    out.append('</g><g class="nodes">')
+    for p in frame.nodes:
+        node = p.node
+        out.append(
+            f'<a href="{escape(node.url)}" class="node-link" data-node="{escape(node.id)}">\n<title>{escape(node.title)}</title>\n'
+            f'<g class="{node.css}">{_shape(p)}{_label(p)}</g></a>'
+        )
+    out.append("</g></svg>")
+    return mark_safe("\n".join(out))  # every piece of text above is escaped

@@ -43,6 +43,22 @@
     });
   });
 
+  // Long lists of checkboxes (claims, sources) get a filter box.
+  document.querySelectorAll("[data-filter-choices]").forEach(function (input) {
+    var list = document.getElementById(input.dataset.filterChoices);
+    if (!list) { return; }
+    input.closest("label").hidden = false;
+    input.addEventListener("input", function () {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      list.querySelectorAll("label").forEach(function (label) {
+        var text = label.textContent.toLowerCase();
+        var box = label.querySelector("input");
+        var show = (box && box.checked) || words.every(function (w) { return text.indexOf(w) >= 0; });
+        (label.parentElement.tagName === "DIV" && label.parentElement !== list ? label.parentElement : label).hidden = !show;
+      });
+    });
+  });
+
   // Rubric: show the verdict the four facts give while the boxes are ticked.
   var rubric = document.querySelector("[data-rubric]");
   if (rubric) {

@@ -456,3 +456,12 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client, d
     assert "v0<" in client.get(url + "?p=2").content.decode()
     change = ClassificationChange.objects.for_history().first()
     assert change.changed_fields() == [("verdict", "strict", "v50")]
+
+
+def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client) -> None:  # type: ignore[no-untyped-def]
+    html = editor_client.get(reverse("wiki:question-create")).content.decode()
+    for name in ("claims", "sources"):
+        block = html[html.index(f'data-filter-choices="id_{name}"') - 400:]
+        assert "<fieldset" in block and "<legend>" in block
+        assert f'<input type="checkbox" name="{name}"' in html
+    assert '<select name="claims"' not in html and '<select name="sources"' not in html

@@ -26,9 +26,9 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["page"].queryset = Page.objects.only("id", "title").order_by("title")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims
-        self.fields["claims"].widget.attrs["size"] = 8
+        self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
         self.fields["sources"].queryset = Source.objects.only("id", "short_name").order_by("short_name")
-        self.fields["sources"].widget.attrs["size"] = 8
+        self.fields["sources"].widget = forms.CheckboxSelectMultiple(choices=self.fields["sources"].choices)
         self.fields["answer_claim"].queryset = claims
         self.fields["answer_claim"].help_text = "Required when the status is “answered”."
         for name in ("claims", "answer_claim"):

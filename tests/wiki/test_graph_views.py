@@ -207,7 +207,7 @@ def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(
 
 
 def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(client) -> None:  # type: ignore[no-untyped-def]
-    from wiki.text import excerpt
+    from wiki.text.spaces import excerpt
 
     assert excerpt("短句。" * 60, 20).endswith("。…")
     assert excerpt("policy update versus external harness evolution", 28) == "policy update versus…"

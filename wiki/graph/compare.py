@@ -17,7 +17,7 @@ from django.urls import reverse
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
-from wiki.text import excerpt
+from wiki.text.spaces import excerpt
 
 _CLASSIFICATION_FIELDS = (
     "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",

@@ -153,7 +153,7 @@ def graph_legend() -> dict[str, object]:
 @register.filter(name="excerpt")
 def excerpt_filter(text: str, limit: int) -> str:
     """``text`` cut at a sentence or word with an ellipsis (wiki.text.excerpt)."""
-    from wiki.text import excerpt
+    from wiki.text.spaces import excerpt
 
     return excerpt(str(text), int(limit))
 

@@ -47,6 +47,8 @@ class Page(models.Model):
 
     class Meta:
         ordering = ["title"]
+        # the home page and the recent-changes lists read the newest pages without sorting them all
+        indexes = [models.Index(fields=["-updated_at", "-id"], name="page_updated_at")]
 
     def __str__(self) -> str:
         return self.title

@@ -4,6 +4,15 @@ Each ``search_reindex_*`` function takes object ids, reads them in chunks with o
 chunk (plus one for source classifications), and upserts their documents with one
 ``INSERT … ON CONFLICT`` per chunk; the tsvector is built in PostgreSQL from the tokens of
 ``wiki.search.tokenize``. Objects that no longer exist (or claims now orphaned) lose their document.
+
+Each document also gets a static ``importance``: a page by the pages linking to it, a claim by its
+page's importance, a source by the current claims citing it, an open question by being open and by
+priority (computed when the object is indexed, so ``search_reindex`` refreshes it after links
+changed elsewhere). Besides its words, the vector holds markers that the tokenizer can never
+produce: ``@<kind>``, and ``@top1`` / ``@top2`` on the ``TIERS`` most important documents of their
+kind. A search asks the GIN index for ``words & @top1 & @claim``, so a word found in half the wiki
+reads about a thousand rows, not fifty thousand (``wiki.search.query``). After each write the tiers
+of the kind are brought up to date (``_refresh_tiers``: one statement, touching only what changed).
 """
 
 from __future__ import annotations
@@ -17,12 +26,24 @@ from django.db.models import Count
 from django.urls import reverse
 
 from wiki.markdown.wikilinks import WIKILINK_RE
-from wiki.models import Claim, Classification, OpenQuestion, Page, SearchDocument, Source
+from wiki.models import Citation, Claim, Classification, OpenQuestion, Page, SearchDocument, Source, WikiLink
+from wiki.models.questions import PRIORITY_RANK, QuestionStatus
 from wiki.search.tokenize import document_text
 from wiki.text.spaces import collapse_spaces
 
 CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind
+# The 1,000 and the 10,000 most important documents of each kind carry @top1 and @top2.
+TIERS = (1000, 10_000)
+
+
+def kind_marker(kind: str) -> str:
+    return f"@{kind}"
+
+
+def tier_marker(tier: int) -> str:
+    """``@top1`` for the first of ``TIERS`` (the most important documents), ``@top2`` for the second."""
+    return f"@top{tier}"
 
 # The renderer's own pattern: a snippet shows exactly the links the page shows.
 _WIKILINK_RE = re.compile(WIKILINK_RE)
@@ -38,6 +59,7 @@ class Document:
     heading: str  # indexed with weight A: ranks matches in titles above matches in the text
     mechanism: str = ""
     verdict: str = ""
+    importance: int = 0
 
 
 def plain_text(markdown: str) -> str:
@@ -59,15 +81,17 @@ def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
 
 
 _UPSERT = """
-INSERT INTO wiki_searchdocument (kind, object_id, title, body, url, mechanism, verdict, vector, updated_at)
-SELECT %s, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict,
-       setweight(to_tsvector('simple', d.heading), 'A') || setweight(to_tsvector('simple', d.words), 'D'),
+INSERT INTO wiki_searchdocument (kind, object_id, title, body, url, mechanism, verdict, importance, vector, updated_at)
+SELECT %s, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict, d.importance,
+       setweight(to_tsvector('simple', d.heading), 'A') || setweight(to_tsvector('simple', d.words), 'D')
+           || array_to_tsvector(ARRAY['@' || %s]),
        now()
-FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[])
-     AS d(object_id, title, body, url, mechanism, verdict, heading, words)
+FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[], %s::text[])
+     AS d(object_id, title, body, url, mechanism, verdict, importance, heading, words)
 ON CONFLICT (kind, object_id) DO UPDATE SET
     title = EXCLUDED.title, body = EXCLUDED.body, url = EXCLUDED.url, mechanism = EXCLUDED.mechanism,
-    verdict = EXCLUDED.verdict, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at
+    verdict = EXCLUDED.verdict, importance = EXCLUDED.importance, vector = EXCLUDED.vector,
+    updated_at = EXCLUDED.updated_at
 """
 
 
@@ -79,12 +103,14 @@ def _write(kind: str, ids: list[int], documents: list[Document]) -> None:
                 _UPSERT,
                 [
                     kind,
+                    kind,
                     [d.object_id for d in documents],
                     [d.title[:500] for d in documents],
                     [d.body for d in documents],
                     [d.url[:500] for d in documents],
                     [d.mechanism for d in documents],
                     [d.verdict for d in documents],
+                    [d.importance for d in documents],
                     [document_text(d.heading) for d in documents],
                     [document_text(f"{d.title}\n{d.body}") for d in documents],
                 ],
@@ -94,8 +120,15 @@ def _write(kind: str, ids: list[int], documents: list[Document]) -> None:
             cursor.execute("DELETE FROM wiki_searchdocument WHERE kind = %s AND object_id = ANY(%s)", [kind, gone])
 
 
+def _backlinks(slugs: Iterable[str]) -> dict[str, int]:
+    """How many pages link to each of ``slugs`` (one query)."""
+    rows = WikiLink.objects.filter(target_slug__in=set(slugs)).order_by().values("target_slug").annotate(n=Count("id"))
+    return {row["target_slug"]: row["n"] for row in rows}
+
+
 def _page_documents(ids: list[int]) -> list[Document]:
-    pages = Page.objects.filter(pk__in=ids).only("id", "slug", "title", "summary", "body")
+    pages = list(Page.objects.filter(pk__in=ids).only("id", "slug", "title", "summary", "body"))
+    backlinks = _backlinks(p.slug for p in pages)
     return [
         Document(
             object_id=p.pk,
@@ -103,18 +136,23 @@ def _page_documents(ids: list[int]) -> list[Document]:
             body=plain_text(f"{p.summary}\n{p.body}"),
             url=reverse("wiki:page-detail", kwargs={"slug": p.slug}),
             heading=p.title,
+            importance=backlinks.get(p.slug, 0),
         )
         for p in pages
     ]
 
 
 def _claim_documents(ids: list[int]) -> list[Document]:
-    rows = Claim.objects.current().filter(pk__in=ids).values_list("id", "text", "section", "anchor", "page__slug", "page__title")
+    rows = list(
+        Claim.objects.current().filter(pk__in=ids).values_list("id", "text", "section", "anchor", "page__slug", "page__title")
+    )
+    backlinks = _backlinks(row[4] for row in rows)
     documents = []
     for pk, text, section, anchor, page_slug, page_title in rows:
         url = reverse("wiki:page-detail", kwargs={"slug": page_slug}) + f"#{anchor or f'claim-{pk}'}"
         title = f"{page_title} › {section}" if section else page_title
-        documents.append(Document(object_id=pk, title=title, body=plain_text(text), url=url, heading=""))
+        documents.append(Document(object_id=pk, title=title, body=plain_text(text), url=url, heading="",
+                                  importance=backlinks.get(page_slug, 0)))
     return documents
 
 
@@ -132,9 +170,19 @@ def _work_classifications(source_ids: list[int]) -> dict[int, tuple[str, str]]:
     return found
 
 
+def _citing_claims(source_ids: list[int]) -> dict[int, int]:
+    """How many current claims cite each source (one query)."""
+    rows = (
+        Citation.objects.filter(source_id__in=source_ids, claim__is_orphaned=False)
+        .order_by().values("source_id").annotate(n=Count("claim_id", distinct=True))
+    )
+    return {row["source_id"]: row["n"] for row in rows}
+
+
 def _source_documents(ids: list[int]) -> list[Document]:
     sources = Source.objects.filter(pk__in=ids).only("id", "slug", "short_name", "title", "authors", "abstract", "notes")
     classes = _work_classifications(ids)
+    citing = _citing_claims(ids)
     documents = []
     for s in sources:
         mechanism, verdict = classes.get(s.pk, ("", ""))
@@ -148,13 +196,22 @@ def _source_documents(ids: list[int]) -> list[Document]:
                 heading=f"{s.short_name} {s.title}",
                 mechanism=mechanism,
                 verdict=verdict,
+                importance=citing.get(s.pk, 0),
             )
         )
     return documents
 
 
+_UNSETTLED = {QuestionStatus.OPEN, QuestionStatus.INVESTIGATING}
+
+
+def _question_importance(question: OpenQuestion) -> int:
+    """Unsettled questions before answered or dropped ones, then by priority."""
+    return (len(PRIORITY_RANK) if question.status in _UNSETTLED else 0) + len(PRIORITY_RANK) - 1 - PRIORITY_RANK[question.priority]
+
+
 def _question_documents(ids: list[int]) -> list[Document]:
-    questions = OpenQuestion.objects.filter(pk__in=ids).only("id", "title", "text", "resolution_criteria")
+    questions = OpenQuestion.objects.filter(pk__in=ids).only("id", "title", "text", "resolution_criteria", "status", "priority")
     return [
         Document(
             object_id=q.pk,
@@ -162,35 +219,76 @@ def _question_documents(ids: list[int]) -> list[Document]:
             body="\n".join(part for part in (q.text, q.resolution_criteria) if part),
             url=reverse("wiki:question-detail", kwargs={"pk": q.pk}),
             heading=q.title,
+            importance=_question_importance(q),
         )
         for q in questions
     ]
 
 
-def _reindex(kind: str, ids: Iterable[int], build: Callable[[list[int]], list[Document]]) -> None:
+# Marks the TIERS[1] most important documents of a kind with @top2 and the first TIERS[0] of them with
+# @top1, changing only the documents whose tiers differ (freshly written vectors carry no tier yet).
+_REFRESH_TIERS = """
+WITH wanted AS (
+    SELECT id, row_number() OVER (ORDER BY importance DESC, id) <= %(top1)s AS top1
+    FROM (
+        SELECT id, importance FROM wiki_searchdocument WHERE kind = %(kind)s ORDER BY importance DESC, id LIMIT %(top2)s
+    ) best
+), marked AS (
+    SELECT id, vector @@ %(top1_marker)s::tsquery AS top1
+    FROM wiki_searchdocument WHERE vector @@ %(marked)s::tsquery
+), changed AS (
+    SELECT coalesce(w.id, m.id) AS id, w.id IS NOT NULL AS top2, coalesce(w.top1, false) AS top1
+    FROM wanted w FULL JOIN marked m ON m.id = w.id
+    WHERE w.id IS NULL OR m.id IS NULL OR w.top1 <> m.top1
+)
+UPDATE wiki_searchdocument d
+SET vector = ts_delete(d.vector, %(markers)s::text[]) || array_to_tsvector(
+    CASE WHEN c.top1 THEN %(markers)s::text[] WHEN c.top2 THEN ARRAY[%(top2_marker)s] ELSE ARRAY[]::text[] END
+)
+FROM changed c WHERE d.id = c.id
+"""
+
+
+def _refresh_tiers(kind: str) -> None:
+    top1, top2 = (tier_marker(1), tier_marker(2))
+    with connection.cursor() as cursor:
+        cursor.execute(_REFRESH_TIERS, {
+            "kind": kind, "top1": TIERS[0], "top2": TIERS[1], "top1_marker": f"'{top1}'", "top2_marker": top2,
+            "marked": f"'{top2}' & '{kind_marker(kind)}'", "markers": [top1, top2],
+        })
+
+
+# Told (kind, objects just indexed) after each chunk: progress bars for long rebuilds.
+Progress = Callable[[str, int], None]
+
+
+def _reindex(kind: str, ids: Iterable[int], build: Callable[[list[int]], list[Document]], progress: Progress | None) -> None:
     for chunk in _chunks(ids):
         _write(kind, chunk, build(chunk))
+        if progress is not None:
+            progress(kind, len(chunk))
+    _refresh_tiers(kind)
 
 
 @transaction.atomic
-def search_reindex_pages(ids: Iterable[int]) -> None:
-    _reindex(Kind.PAGE, ids, _page_documents)
+def search_reindex_pages(ids: Iterable[int], *, progress: Progress | None = None) -> None:
+    _reindex(Kind.PAGE, ids, _page_documents, progress)
 
 
 @transaction.atomic
-def search_reindex_claims(ids: Iterable[int]) -> None:
+def search_reindex_claims(ids: Iterable[int], *, progress: Progress | None = None) -> None:
     """Orphaned claims (removed from their page's text) are taken out of the index."""
-    _reindex(Kind.CLAIM, ids, _claim_documents)
+    _reindex(Kind.CLAIM, ids, _claim_documents, progress)
 
 
 @transaction.atomic
-def search_reindex_sources(ids: Iterable[int]) -> None:
-    _reindex(Kind.SOURCE, ids, _source_documents)
+def search_reindex_sources(ids: Iterable[int], *, progress: Progress | None = None) -> None:
+    _reindex(Kind.SOURCE, ids, _source_documents, progress)
 
 
 @transaction.atomic
-def search_reindex_questions(ids: Iterable[int]) -> None:
-    _reindex(Kind.QUESTION, ids, _question_documents)
+def search_reindex_questions(ids: Iterable[int], *, progress: Progress | None = None) -> None:
+    _reindex(Kind.QUESTION, ids, _question_documents, progress)
 
 
 @transaction.atomic
@@ -203,15 +301,19 @@ def search_reindex_page_with_claims(page_id: int) -> None:
 
 
 @transaction.atomic
-def search_reindex_all() -> dict[str, int]:
+def search_reindex_all(*, progress: Progress | None = None) -> dict[str, int]:
     """Rebuilds every document, dropping those whose object is gone; returns the count per kind."""
     SearchDocument.objects.filter(kind=Kind.PAGE).exclude(object_id__in=Page.objects.values("id")).delete()
     SearchDocument.objects.filter(kind=Kind.CLAIM).exclude(object_id__in=Claim.objects.current().values("id")).delete()
     SearchDocument.objects.filter(kind=Kind.SOURCE).exclude(object_id__in=Source.objects.values("id")).delete()
     SearchDocument.objects.filter(kind=Kind.QUESTION).exclude(object_id__in=OpenQuestion.objects.values("id")).delete()
-    search_reindex_pages(Page.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE))
-    search_reindex_claims(Claim.objects.current().order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE))
-    search_reindex_sources(Source.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE))
-    search_reindex_questions(OpenQuestion.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE))
+    search_reindex_pages(Page.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
+                         progress=progress)
+    search_reindex_claims(Claim.objects.current().order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
+                          progress=progress)
+    search_reindex_sources(Source.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
+                           progress=progress)
+    search_reindex_questions(OpenQuestion.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
+                             progress=progress)
     counts = dict(SearchDocument.objects.order_by().values_list("kind").annotate(n=Count("id")))
     return {kind: counts.get(kind, 0) for kind in Kind.values}

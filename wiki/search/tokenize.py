@@ -3,7 +3,10 @@
 Chinese has no spaces and the embedded PostgreSQL has no segmenter (no zhparser, no pg_trgm),
 so runs of CJK characters become overlapping bigrams (``信用分配`` → 信用 用分 分配) plus the
 single characters, which lets a one-character query match. Latin text becomes lower-cased
-words. Documents and queries go through the same functions, so both sides agree on every token.
+words, and a document also carries the prefixes of its long words (``skillforge`` → skil, skill,
+skillf, …), so a query word matches longer words through an exact lexeme: a ``:*`` prefix search
+would make PostgreSQL merge the postings of every word starting with it on each query. Documents
+and queries go through the same functions, so both sides agree on every token.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import unicodedata
 # Han (with extensions and compatibility ideographs), kana and Hangul syllables.
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<latin>[0-9a-z\u00df-\u00f6\u00f8-\u024f]+)")
-# A Latin word this long in a query also matches longer words starting with it (``skill`` → SkillForge).
+# A Latin word this long in a query also matches longer words starting with it (``skill`` → SkillForge):
+# documents index the prefixes of their words from this length up to PREFIX_MAX_LENGTH.
 PREFIX_MIN_LENGTH = 4
+PREFIX_MAX_LENGTH = 24
 
 
 def normalize(text: str) -> str:
@@ -28,17 +33,18 @@ def _bigrams(run: str) -> list[str]:
 
 
 def document_tokens(text: str) -> list[str]:
-    """Tokens to index for ``text``: Latin words, CJK bigrams, and each CJK character once."""
+    """Tokens to index for ``text``: Latin words, CJK bigrams, then each CJK character and word prefix once."""
     tokens: list[str] = []
-    singles: dict[str, None] = {}
+    extra: dict[str, None] = {}
     for match in _TOKEN_RE.finditer(normalize(text)):
+        word = match.group()
         if match.lastgroup == "latin":
-            tokens.append(match.group())
+            tokens.append(word)
+            extra.update(dict.fromkeys(word[:n] for n in range(PREFIX_MIN_LENGTH, min(len(word), PREFIX_MAX_LENGTH + 1))))
             continue
-        run = match.group()
-        tokens.extend(_bigrams(run))
-        singles.update(dict.fromkeys(run))
-    return tokens + list(singles)
+        tokens.extend(_bigrams(word))
+        extra.update(dict.fromkeys(word))
+    return tokens + list(extra)
 
 
 def document_text(text: str) -> str:
@@ -64,16 +70,9 @@ def query_fragments(query: str) -> list[str]:
 
 
 def tsquery_text(query: str) -> str:
-    """``to_tsquery('simple', …)`` input: the AND of the query's terms; long Latin words match as prefixes.
+    """``to_tsquery('simple', …)`` input: the AND of the query's terms (long Latin words match longer
+    words through the prefixes indexed with the documents).
 
     Terms hold only letters and digits, so nothing in them can be read as a tsquery operator.
     """
-    parts = []
-    for term in query_terms(query):
-        latin = term[0].isascii() or not _is_cjk(term[0])
-        parts.append(f"{term}:*" if latin and len(term) >= PREFIX_MIN_LENGTH else term)
-    return " & ".join(parts)
-
-
-def _is_cjk(char: str) -> bool:
-    return re.fullmatch(f"[{_CJK}]", char) is not None
+    return " & ".join(query_terms(query))

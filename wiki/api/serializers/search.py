@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from wiki.models import SearchDocument
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.search.query import MAX_QUERY_LENGTH
+from wiki.search.query import COUNT_CAP, MAX_QUERY_LENGTH
 
 
 class SearchParamsSerializer(serializers.Serializer):
@@ -32,11 +32,13 @@ class SearchHitSerializer(serializers.Serializer):
 class SearchGroupSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices)
     label = serializers.CharField()
-    total = serializers.IntegerField(help_text="Matches of this kind in all.")
+    total = serializers.IntegerField(help_text=f"Matches of this kind, counted up to {COUNT_CAP} (or offset + limit if larger).")
+    total_capped = serializers.BooleanField(help_text="True when there are more matches than total.")
     results = SearchHitSerializer(many=True, source="hits")
 
 
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField()
+    total_capped = serializers.BooleanField()
     groups = SearchGroupSerializer(many=True)

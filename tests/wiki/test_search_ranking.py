@@ -1,0 +1,129 @@
+"""What a search reads and returns when a word is common: the most important matches, ranked, with capped totals."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.postgres.search import SearchQuery
+from django.core.management import call_command
+
+from tests.factories import make_page, make_question
+from wiki.models import Claim, Page, SearchDocument
+from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
+from wiki.search.query import COUNT_CAP, RANKED, search
+from wiki.devtools.generate import wiki_generate
+
+pytestmark = pytest.mark.django_db
+
+
+def _matching(tsquery: str, kind: str):  # type: ignore[no-untyped-def]
+    return SearchDocument.objects.filter(kind=kind, vector=SearchQuery(tsquery, config="simple", search_type="raw"))
+
+
+def _most_important(tsquery: str, kind: str, n: int) -> set[int]:
+    return set(_matching(tsquery, kind).order_by("-importance", "id").values_list("object_id", flat=True)[:n])
+
+
+@pytest.fixture
+def many_claims(seed: None) -> None:
+    """About 1,500 claims on 150 pages: 实验 is in every claim, 对照 in one in five (GRPO as usual)."""
+    generated = wiki_generate(works=60, claims=1500, pages=150, seed=21)
+    search_reindex_claims(generated.claim_ids)
+    search_reindex_all()  # the generated links change the pages' importance
+
+
+def test_a_word_in_every_claim_counts_up_to_the_cap_and_says_so(many_claims: None) -> None:
+    assert _matching("实验", "claim").count() > COUNT_CAP
+
+    [group] = search("实验", kinds=["claim"], limit=50).groups
+
+    assert group.total == COUNT_CAP
+    assert group.total_capped
+    assert len(group.hits) == 50
+
+
+def test_a_rare_word_is_counted_exactly(many_claims: None) -> None:
+    expected = _matching("grpo:*", "claim").count()
+    assert 0 < expected < COUNT_CAP
+
+    [group] = search("GRPO", kinds=["claim"], limit=50).groups
+
+    assert group.total == expected
+    assert not group.total_capped
+
+
+@pytest.mark.parametrize("word, tsquery", [("实验", "实验"), ("对照", "对照"), ("GRPO", "grpo:*")])
+def test_the_ranked_hits_are_the_most_important_matches_whatever_the_word(many_claims: None, word: str, tsquery: str) -> None:
+    [group] = search(word, kinds=["claim"], limit=RANKED).groups
+
+    assert {hit.object_id for hit in group.hits} == _most_important(tsquery, "claim", RANKED)
+
+
+def test_pages_of_hits_never_overlap_across_the_ranked_boundary(many_claims: None) -> None:
+    seen: list[int] = []
+    for offset in range(0, RANKED + 100, 50):
+        [group] = search("实验", kinds=["claim"], limit=50, offset=offset).groups
+        seen += [hit.object_id for hit in group.hits]
+
+    assert len(seen) == len(set(seen)) == RANKED + 100
+    assert set(seen) == _most_important("实验", "claim", RANKED + 100)
+
+
+def test_deep_pages_stay_reachable_beyond_the_count_cap(many_claims: None) -> None:
+    [group] = search("实验", kinds=["claim"], limit=10, offset=COUNT_CAP + 20).groups
+
+    assert len(group.hits) == 10
+    assert group.total == COUNT_CAP + 30 and group.total_capped
+
+
+def test_a_title_match_ranks_above_a_more_important_page_mentioning_the_word() -> None:
+    mentioned = make_page(slug="orchard", title="Orchard", body="Notes on 榴莲 and other fruit.")
+    titled = make_page(slug="durian", title="榴莲", body="A fruit.")
+    for n in range(3):
+        make_page(slug=f"linker-{n}", title=f"Linker {n}", body="See [[Orchard]].")
+    search_reindex_all()
+    assert SearchDocument.objects.get(kind="page", object_id=mentioned.pk).importance == 3
+
+    hits = search("榴莲", kinds=["page"]).groups[0].hits
+
+    assert [hit.object_id for hit in hits] == [titled.pk, mentioned.pk]
+
+
+def test_importance_follows_links_citations_and_question_state(many_claims: None) -> None:
+    page = Page.objects.get(slug="agentic-rl")
+    page_doc = SearchDocument.objects.get(kind="page", object_id=page.pk)
+    claim = Claim.objects.current().filter(page=page).first()
+    assert claim is not None
+
+    assert page_doc.importance == Page.objects.filter(outgoing_links__target_slug=page.slug).count() > 0
+    assert SearchDocument.objects.get(kind="claim", object_id=claim.pk).importance == page_doc.importance
+    cited = claim.citations.first()
+    assert cited is not None
+    assert SearchDocument.objects.get(kind="source", object_id=cited.source_id).importance == (
+        Claim.objects.current().filter(citations__source_id=cited.source_id).distinct().count()
+    )
+    urgent = make_question(title="Urgent 榴莲", priority="high", status="open")
+    settled = make_question(title="Settled 榴莲", priority="high", status="answered")
+    search_reindex_questions([urgent.pk, settled.pk])
+    importance = dict(SearchDocument.objects.filter(kind="question").values_list("object_id", "importance"))
+    assert importance[urgent.pk] > importance[settled.pk]
+
+
+def test_generate_wiki_builds_the_search_index_it_needs(seed: None) -> None:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("generate_wiki", works=20, claims=200, pages=20, seed=5, stdout=out, verbosity=0)
+
+    assert "Search index rebuilt" in out.getvalue()
+    assert SearchDocument.objects.filter(kind="claim").count() == Claim.objects.current().count()
+    assert search("实验", kinds=["claim"]).groups[0].total == Claim.objects.current().filter(text__contains="实验").count()
+
+
+def test_generate_wiki_says_plainly_when_it_left_the_index_alone(seed: None) -> None:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("generate_wiki", works=20, claims=50, pages=5, seed=6, no_index=True, stdout=out, verbosity=0)
+
+    assert "Search index NOT built" in out.getvalue()
+    assert SearchDocument.objects.filter(kind="claim").count() < Claim.objects.current().count()

@@ -102,7 +102,7 @@ def test_importance_follows_links_citations_and_question_state(many_claims: None
         Claim.objects.current().filter(citations__source_id=cited.source_id).distinct().count()
     )
     urgent = make_question(title="Urgent 榴莲", priority="high", status="open")
-    settled = make_question(title="Settled 榴莲", priority="high", status="answered")
+    settled = make_question(title="Settled 榴莲", priority="high", status="dropped")
     search_reindex_questions([urgent.pk, settled.pk])
     importance = dict(SearchDocument.objects.filter(kind="question").values_list("object_id", "importance"))
     assert importance[urgent.pk] > importance[settled.pk]

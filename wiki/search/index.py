@@ -9,10 +9,11 @@ Each document also gets a static ``importance``: a page by the pages linking to 
 page's importance, a source by the current claims citing it, an open question by being open and by
 priority (computed when the object is indexed, so ``search_reindex`` refreshes it after links
 changed elsewhere). Besides its words, the vector holds markers that the tokenizer can never
-produce: ``@<kind>``, and ``@top1`` / ``@top2`` on the ``TIERS`` most important documents of their
-kind. A search asks the GIN index for ``words & @top1 & @claim``, so a word found in half the wiki
-reads about a thousand rows, not fifty thousand (``wiki.search.query``). After each write the tiers
-of the kind are brought up to date (``_refresh_tiers``: one statement, touching only what changed).
+produce: ``@claim`` on every claim, ``@claim2`` on the 10,000 most important claims and ``@claim1``
+on the first 1,000 of them (``TIERS``; likewise for each kind). A search asks the GIN index for
+``words & @claim1``, so a word found in half the wiki reads about a thousand rows, not fifty thousand
+(``wiki.search.query``). After each write the tiers of the kind are brought up to date
+(``_refresh_tiers``: one statement, touching only the documents whose tier changed).
 """
 
 from __future__ import annotations
@@ -33,17 +34,13 @@ from wiki.text.spaces import collapse_spaces
 
 CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind
-# The 1,000 and the 10,000 most important documents of each kind carry @top1 and @top2.
+# The 1,000 and the 10,000 most important documents of each kind carry its tier markers 1 and 2.
 TIERS = (1000, 10_000)
 
 
-def kind_marker(kind: str) -> str:
-    return f"@{kind}"
-
-
-def tier_marker(tier: int) -> str:
-    """``@top1`` for the first of ``TIERS`` (the most important documents), ``@top2`` for the second."""
-    return f"@top{tier}"
+def kind_marker(kind: str, tier: int | None = None) -> str:
+    """``@claim`` on every claim; with ``tier`` 1 or 2, ``@claim1`` / ``@claim2`` on the ``TIERS`` most important."""
+    return f"@{kind}{tier or ''}"
 
 # The renderer's own pattern: a snippet shows exactly the links the page shows.
 _WIKILINK_RE = re.compile(WIKILINK_RE)
@@ -225,8 +222,9 @@ def _question_documents(ids: list[int]) -> list[Document]:
     ]
 
 
-# Marks the TIERS[1] most important documents of a kind with @top2 and the first TIERS[0] of them with
-# @top1, changing only the documents whose tiers differ (freshly written vectors carry no tier yet).
+# Marks the TIERS[1] most important documents of a kind with its tier 2 marker and the first TIERS[0]
+# of them with tier 1 too, changing only the documents whose tiers differ (a freshly written vector
+# carries no tier yet).
 _REFRESH_TIERS = """
 WITH wanted AS (
     SELECT id, row_number() OVER (ORDER BY importance DESC, id) <= %(top1)s AS top1
@@ -250,11 +248,11 @@ FROM changed c WHERE d.id = c.id
 
 
 def _refresh_tiers(kind: str) -> None:
-    top1, top2 = (tier_marker(1), tier_marker(2))
+    top1, top2 = kind_marker(kind, 1), kind_marker(kind, 2)
     with connection.cursor() as cursor:
         cursor.execute(_REFRESH_TIERS, {
             "kind": kind, "top1": TIERS[0], "top2": TIERS[1], "top1_marker": f"'{top1}'", "top2_marker": top2,
-            "marked": f"'{top2}' & '{kind_marker(kind)}'", "markers": [top1, top2],
+            "marked": f"'{top2}'", "markers": [top1, top2],
         })
 
 

@@ -14,7 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.models import SearchDocument
-from wiki.search.index import kind_marker, tier_marker
+from wiki.search.index import kind_marker
 from wiki.search.tokenize import query_fragments, tsquery_text
 
 MAX_QUERY_LENGTH = 200
@@ -92,13 +92,13 @@ def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None 
 
 
 # How much one search reads, per kind. The GIN index is asked for the query's words among the
-# TIERS[0] most important documents of the kind (@top1); if more than the cap match, those are the
-# candidates. Otherwise among the TIERS[1] most important (@top2), and only then among all documents
-# of the kind (at most FULL_SCAN_CAP). A common word thus reads about a thousand rows and a rare one a
+# TIERS[0] most important documents of the kind (marker @claim1); if more than the cap match, those are
+# the candidates. Otherwise among the TIERS[1] most important (@claim2), and only then among all
+# documents of the kind (@claim, at most FULL_SCAN_CAP). A common word thus reads about a thousand rows and a rare one a
 # handful; neither reads the bodies or vectors of the documents it does not keep.
 COUNT_CAP = 200  # totals are exact up to this, then "200+"
-RANKED = 200  # the most important matches ordered by relevance; later ones follow by importance
-FULL_SCAN_CAP = 5000  # matches read when a word is rare even among the @top2 documents
+RANKED = 100  # the most important matches ordered by relevance; later ones follow by importance
+FULL_SCAN_CAP = 5000  # matches read when a word is rare even among the tier 2 documents
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,11 @@ class SearchPlan:
 
 
 # One statement returns the page of hits of every kind with their totals. Its steps (CTEs):
-#   top1       -- one GIN scan: the words & @top1 & (any wanted kind), at most TIERS[0] rows a kind;
-#   top2       -- per kind, run only if top1 found `cap` or fewer of it: the words & @top2 & @<kind>;
-#   everything -- per kind, only if top2 found `cap` or fewer too: the words & @<kind>, at most `full_scan`;
+#   top1       -- one GIN scan: the words & (@page1 | @claim1 | …), at most TIERS[0] rows a kind;
+#   top2       -- per kind, run only if top1 found `cap` or fewer of it: the words & @claim2;
+#   everything -- per kind, only if top2 found `cap` or fewer too: the words & @claim, at most
+#                 `full_scan`; its tsquery is a subquery, so that the planner, blind to how rare the
+#                 words are at this point, takes the GIN index rather than a table scan;
 #   matches    -- for each kind the widest step that ran, numbered by importance, with its count;
 #   ranked     -- the first `ranked` by importance re-ordered by ts_rank (title words weigh most), the
 #                 rest by importance, so that pages of results never overlap;
@@ -170,7 +172,7 @@ _TOP2_STEP = """SELECT d.kind, d.id, d.importance, 2 AS step FROM wiki_searchdoc
       AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s"""
 _EVERYTHING_STEP = """SELECT * FROM (
         SELECT d.kind, d.id, d.importance, 3 AS step FROM wiki_searchdocument d
-        WHERE d.vector @@ ({query} && %(all_{i})s::tsquery) {filters}
+        WHERE d.vector @@ (SELECT {query} && %(all_{i})s::tsquery) {filters}
           AND (SELECT count(*) FROM top2 WHERE kind = %(kind_{i})s) <= %(cap)s
           AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s
         LIMIT %(full_scan)s
@@ -199,16 +201,14 @@ def search_sql(
     filters = "".join(
         f" AND d.{column} = %({column})s" for column, value in (("mechanism", mechanism), ("verdict", verdict)) if value
     )
-    any_kind = " | ".join(_quoted(kind_marker(k)) for k in kinds)
     params: dict[str, object] = {
         "tsquery": tsquery, "kinds": kinds, "mechanism": mechanism, "verdict": verdict, "cap": plan.cap,
         "ranked": plan.ranked, "full_scan": plan.full_scan, "first": offset, "last": offset + limit,
-        "top1": f"{_quoted(tier_marker(1))} & ( {any_kind} )",
+        "top1": " | ".join(_quoted(kind_marker(k, 1)) for k in kinds),
     }
     top2, everything = [], []
     for i, kind in enumerate(kinds):
-        params |= {f"kind_{i}": kind, f"top2_{i}": f"{_quoted(tier_marker(2))} & {_quoted(kind_marker(kind))}",
-                   f"all_{i}": _quoted(kind_marker(kind))}
+        params |= {f"kind_{i}": kind, f"top2_{i}": _quoted(kind_marker(kind, 2)), f"all_{i}": _quoted(kind_marker(kind))}
         top2.append(_TOP2_STEP.format(query=_QUERY, filters=filters, i=i))
         everything.append(_EVERYTHING_STEP.format(query=_QUERY, filters=filters, i=i))
     union = "\n    UNION ALL\n    "

@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "wiki.api.conditional.ApiConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -156,12 +157,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header is what lets a missing or wrong credential answer 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "wiki.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # JSON only: one request format for clients and fuzzers, and no multipart parser to guess with.
+    "DEFAULT_PARSER_CLASSES": ["wiki.api.parsers.WikiJSONParser"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "wiki.api.filters.StrictFilterBackend",
         "wiki.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",

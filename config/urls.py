@@ -18,3 +18,6 @@ urlpatterns = [
     path("api/redoc/", _docs_csp(SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
     path("", include("wiki.urls")),
 ]
+
+handler400 = "wiki.api.errors.bad_request"
+handler500 = "wiki.api.errors.server_error"

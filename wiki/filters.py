@@ -1,44 +1,148 @@
-"""GET filter forms for the source list and the open-questions queue."""
+"""The query-string filters of every list, one FilterSet per resource: the HTML lists and the API share them.
+
+A value a filter cannot read is refused (400 with the field's message), never ignored; the API also
+refuses a parameter no filter has.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from drf_spectacular.utils import extend_schema_field
 
-from wiki.models import OpenQuestion, Page, QuestionStatus, Source, SourceKind
-from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.models.sources import SourceQuerySet
+from wiki.models import (
+    Citation,
+    Claim,
+    ClaimStatus,
+    Classification,
+    Contrast,
+    OpenQuestion,
+    Page,
+    QuestionPriority,
+    QuestionStatus,
+    Source,
+    SourceKind,
+)
+from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
+from wiki.models.rules import YEAR_MAX, YEAR_MIN
 from wiki.roles import EDITOR_GROUP
 
+MAX_QUERY_CHARS = 200
 
+
+@extend_schema_field({"type": "integer", "minimum": YEAR_MIN, "maximum": YEAR_MAX})
 class YearFilter(django_filters.NumberFilter):
+    """A year as a whole number within the bounds sources may have."""
+
     field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, min_value=YEAR_MIN, max_value=YEAR_MAX, **kwargs)
+
+
+@extend_schema_field({"type": "string", "enum": ["true", "false"]})
+class StrictBooleanFilter(django_filters.TypedChoiceFilter):
+    """``true`` or ``false``; anything else is refused, where django-filter's BooleanFilter reads it as "either"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true", **kwargs)
+
+
+class SearchText(django_filters.CharFilter):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, method="filter_q", max_length=MAX_QUERY_CHARS, **kwargs)
+
+
+class PageFilter(django_filters.FilterSet):
+    q = SearchText(label="Title, slug or summary contains (case-insensitive).")
+
+    class Meta:
+        model = Page
+        fields = ["q"]
+
+    def filter_q(self, queryset: QuerySet[Page], name: str, value: str) -> QuerySet[Page]:
+        return queryset.filter(Q(title__icontains=value) | Q(slug__icontains=value) | Q(summary__icontains=value))
 
 
 class SourceFilter(django_filters.FilterSet):
-    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label="Mechanism", empty_label="Any mechanism")
-    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, label="Verdict", empty_label="Any verdict")
+    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label="Mechanism", empty_label="Any mechanism",
+                                            method="filter_nothing")
+    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, label="Verdict", empty_label="Any verdict",
+                                          method="filter_nothing")
     kind = django_filters.ChoiceFilter(choices=SourceKind.choices, label="Kind", empty_label="Any kind")
-    year = YearFilter(label="Year", min_value=1900, max_value=2100)
+    year = YearFilter(label="Year")
+    year_min = YearFilter(field_name="year", lookup_expr="gte", label="Year from")
+    year_max = YearFilter(field_name="year", lookup_expr="lte", label="Year to")
+    q = SearchText(label="Name, title, authors or abstract contains")
 
     class Meta:
         model = Source
-        fields = ["mechanism", "verdict", "kind", "year"]
+        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q"]
 
-    def filter_queryset(self, queryset: SourceQuerySet) -> SourceQuerySet:
+    def filter_queryset(self, queryset: QuerySet[Source]) -> QuerySet[Source]:
         data = self.form.cleaned_data
         # Mechanism and verdict must hold for the same classification (Shepherd's components differ).
-        queryset = queryset.classified_as(mechanism=data.get("mechanism") or None, verdict=data.get("verdict") or None)
-        for name in ("kind", "year"):
-            queryset = self.filters[name].filter(queryset, data.get(name))
-        return queryset
+        queryset = queryset.classified_as(  # type: ignore[attr-defined]
+            mechanism=data.get("mechanism") or None, verdict=data.get("verdict") or None
+        )
+        return super().filter_queryset(queryset)
+
+    def filter_nothing(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        return queryset  # applied together in filter_queryset
+
+    def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        return queryset.filter(
+            Q(short_name__icontains=value) | Q(title__icontains=value) | Q(slug__icontains=value)
+            | Q(authors__icontains=value) | Q(abstract__icontains=value)
+        )
+
+
+class ClaimFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
+    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the claim's page.", max_length=200)
+    source = django_filters.CharFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
+    is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out).")
+
+    class Meta:
+        model = Claim
+        fields = ["status", "page_slug", "source", "is_orphaned"]
+
+    def filter_source(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        return queryset.filter(Exists(Citation.objects.filter(claim=OuterRef("pk"), source__slug=value)))
+
+
+class ClassificationFilter(django_filters.FilterSet):
+    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES)
+    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES)
+    source = django_filters.CharFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
+    set_by = django_filters.ChoiceFilter(choices=SetBy.choices)
+
+    class Meta:
+        model = Classification
+        fields = ["mechanism", "verdict", "source", "set_by"]
+
+
+class ContrastFilter(django_filters.FilterSet):
+    work = django_filters.CharFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
+
+    class Meta:
+        model = Contrast
+        fields = ["work"]
+
+    def filter_work(self, queryset: QuerySet[Contrast], name: str, value: str) -> QuerySet[Contrast]:
+        return queryset.filter(Q(left__slug=value) | Q(right__slug=value))
 
 
 class QuestionFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label="Status", empty_label="Any status")
-    page = django_filters.ModelChoiceFilter(
-        queryset=Page.objects.for_listing(), to_field_name="slug", label="Page", empty_label="Any page"
+    priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label="Priority", empty_label="Any priority")
+    # Named apart from ``page``, the API's page of results.
+    page_slug = django_filters.ModelChoiceFilter(
+        field_name="page", queryset=Page.objects.for_listing(), to_field_name="slug", label="Page", empty_label="Any page"
     )
     assignee = django_filters.ModelChoiceFilter(
         queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
@@ -47,4 +151,4 @@ class QuestionFilter(django_filters.FilterSet):
 
     class Meta:
         model = OpenQuestion
-        fields = ["status", "page", "assignee"]
+        fields = ["status", "priority", "page_slug", "assignee"]

@@ -29,7 +29,7 @@ LISTS = [
 def _count(client: APIClient, url: str, page_size: int) -> tuple[int, int]:
     separator = "&" if "?" in url else "?"
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(f"{url}{separator}page_size={page_size}&limit={page_size}")
+        response = client.get(f"{url}{separator}page_size={page_size}")
     assert response.status_code == 200, (url, response.content[:300])
     body = response.json()
     rows = len(body.get("results", body.get("groups", [])))

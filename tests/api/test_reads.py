@@ -142,11 +142,12 @@ def test_search_endpoint_groups_and_highlights(seed: None, api: APIClient) -> No
     assert "<mark>信用分配</mark>" in claims["results"][0]["snippet_html"]
 
 
-def test_search_endpoint_filters_by_kind_and_pages_with_limit_offset(seed: None, api: APIClient) -> None:
-    first = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "limit": 2}).json()
-    second = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "limit": 2, "offset": 2}).json()
+def test_search_endpoint_filters_by_kind_and_pages_like_every_list(seed: None, api: APIClient) -> None:
+    first = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": 2}).json()
+    second = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": 2, "page": 2}).json()
 
     assert [group["kind"] for group in first["groups"]] == ["claim"]
     ids = [hit["object_id"] for hit in first["groups"][0]["results"]]
     more = [hit["object_id"] for hit in second["groups"][0]["results"]]
     assert len(ids) == 2 and not set(ids) & set(more)
+    assert (second["page"], second["page_size"]) == (2, 2)

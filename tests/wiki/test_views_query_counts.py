@@ -32,7 +32,7 @@ def _urls() -> dict[str, str]:
         "source list page 2": reverse("wiki:source-list") + "?p=2",
         "source detail": reverse("wiki:source-detail", kwargs={"slug": "skillforge"}),
         "question list": reverse("wiki:question-list"),
-        "question list filtered": reverse("wiki:question-list") + "?status=open&page=agentic-rl",
+        "question list filtered": reverse("wiki:question-list") + "?status=open&page_slug=agentic-rl",
         "question detail": question.get_absolute_url(),
     }
 

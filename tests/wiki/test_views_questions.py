@@ -40,16 +40,16 @@ def test_the_queue_filters_by_status_and_page(client) -> None:  # type: ignore[n
     open_elsewhere = make_question(title="open elsewhere")
     by_status = _listed_ids(client.get(reverse("wiki:question-list"), {"status": "dropped"}).content.decode())
     assert dropped_here.pk in by_status and open_here.pk not in by_status
-    both = _listed_ids(client.get(reverse("wiki:question-list"), {"status": "open", "page": page.slug}).content.decode())
+    both = _listed_ids(client.get(reverse("wiki:question-list"), {"status": "open", "page_slug": page.slug}).content.decode())
     assert both == [open_here.pk]
     assert open_elsewhere.pk not in both
 
 
 def test_bad_queue_filters_show_errors_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
-    response = client.get(reverse("wiki:question-list"), {"status": "someday", "page": "no-such-page"})
+    response = client.get(reverse("wiki:question-list"), {"status": "someday", "page_slug": "no-such-page"})
     assert response.status_code == 400
     content = response.content.decode()
-    for field in ("status", "page"):
+    for field in ("status", "page_slug"):
         errors = re.search(rf'<ul class="errorlist" id="id_{field}_error"[^>]*>(.*?)</ul>', content, re.DOTALL)
         assert errors and "Select a valid choice" in errors.group(1)
     assert _listed_ids(content) == []

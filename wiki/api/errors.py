@@ -1,12 +1,18 @@
-"""One error shape for every 4xx answer: ``{"detail": str, "code": str, "errors": {field: [messages]}}``."""
+"""One error shape for every 4xx answer: ``{"detail": str, "code": str, "errors": {field: [messages]}}``.
+
+This is also the one place where the services' errors become API errors (:func:`from_domain`): views call a
+service and let what it raises through.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import APIException, ErrorDetail, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -53,7 +59,44 @@ def _first_code(codes: Any) -> str:
     return "invalid"
 
 
+def from_domain(exc: Exception) -> APIException | None:
+    """The API error for an exception a service raises, or None when it is not one of theirs."""
+    from wiki.markdown import MarkdownTooComplex
+    from wiki.services.changes import StaleEdit
+    from wiki.services.pages import EditConflict, UnknownBaseRevision
+    from wiki.services.sources import SourceDuplicate
+
+    from wiki.api.conditional import PreconditionFailed
+
+    if isinstance(exc, DjangoValidationError):
+        return from_django(exc)
+    if isinstance(exc, MarkdownTooComplex):
+        return ValidationError({"body": [ErrorDetail(str(exc), code="too_complex")]})
+    if isinstance(exc, UnknownBaseRevision):
+        return ValidationError({"base_revision": [ErrorDetail(
+            f"The page has no revision {exc.base_number}; its latest is {exc.current.number}.", code="invalid")]})
+    if isinstance(exc, EditConflict):
+        theirs = exc.current
+        return Conflict(
+            f"The page was saved as revision {theirs.number} after revision {exc.base_number}, which you edited.",
+            code="edit_conflict",
+            extra={
+                "base_revision": exc.base_number,
+                "current_revision": theirs.number,
+                "yours": exc.mine,
+                "theirs": {"title": theirs.title, "summary": theirs.summary, "body": theirs.body},
+            },
+        )
+    if isinstance(exc, SourceDuplicate):
+        return Conflict(f"This source exists already ({exc.reason}): {exc.source.short_name}.", code="duplicate",
+                        extra={"existing": exc.source.slug})
+    if isinstance(exc, StaleEdit):
+        return PreconditionFailed()
+    return None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    exc = from_domain(exc) or exc
     if isinstance(exc, Http404):
         exc = NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -91,3 +134,20 @@ def from_django(error: DjangoValidationError) -> ValidationError:
 
 def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
     return [ErrorDetail(message, code=error.code or "invalid") for error in errors for message in error]
+
+
+def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str, html: Callable[..., HttpResponse],
+                 **kwargs: Any) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail, "code": code, "errors": {}}, status=status_code)
+    return html(request, **kwargs)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400 (a request refused before any view, e.g. a body over the upload limit), as JSON under /api/."""
+    return _api_or_html(request, 400, "bad_request", "The request cannot be read.", defaults.bad_request, exception=exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's 500, as JSON under /api/: a client never has to read an HTML page."""
+    return _api_or_html(request, 500, "server_error", "Server error; it has been logged.", defaults.server_error)

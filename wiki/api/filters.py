@@ -1,115 +1,38 @@
-"""Query-string filters of the API lists."""
+"""The API's filter backends: the FilterSets of :mod:`wiki.filters`, refusing unknown parameters, and ordering."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import django_filters
-from django import forms
-from django.db.models import Exists, OuterRef, Q, QuerySet
-from drf_spectacular.utils import extend_schema_field
+from django.db.models import QuerySet
+from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
+from rest_framework.request import Request
 
-from wiki.models import Citation, Claim, ClaimStatus, Classification, Contrast, OpenQuestion, Page, QuestionPriority, QuestionStatus, Source, SourceKind
-from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
-
-
-@extend_schema_field({"type": "integer", "minimum": 1900, "maximum": 2100})
-class YearFilter(django_filters.NumberFilter):
-    """A year as an integer from 1900 to 2100 (sources' check constraint)."""
-
-    field_class = forms.IntegerField
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, min_value=1900, max_value=2100, **kwargs)
+# Parameters every list reads besides its filters: the page of results, its size, the order, the format.
+COMMON_PARAMETERS = frozenset({"page", "page_size", "ordering", "format"})
 
 
-class PageFilter(django_filters.FilterSet):
-    q = django_filters.CharFilter(method="filter_q", label="Title, slug or summary contains (case-insensitive).", max_length=200)
-
-    class Meta:
-        model = Page
-        fields = ["q"]
-
-    def filter_q(self, queryset: QuerySet[Page], name: str, value: str) -> QuerySet[Page]:
-        return queryset.filter(Q(title__icontains=value) | Q(slug__icontains=value) | Q(summary__icontains=value))
-
-
-class SourceFilter(django_filters.FilterSet):
-    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, method="filter_classified",
-                                            label="Has a classification (of the work or a component) with this mechanism.")
-    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, method="filter_classified",
-                                          label="Has a classification with this verdict (with mechanism: the same one).")
-    kind = django_filters.ChoiceFilter(choices=SourceKind.choices)
-    year = YearFilter()
-    year_min = YearFilter(field_name="year", lookup_expr="gte", label="Year from (inclusive).")
-    year_max = YearFilter(field_name="year", lookup_expr="lte", label="Year to (inclusive).")
-    q = django_filters.CharFilter(method="filter_q", max_length=200,
-                                  label="Short name, title, slug, authors or abstract contains (case-insensitive).")
-
-    class Meta:
-        model = Source
-        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q"]
-
-    def filter_classified(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
-        # Both values must hold for one classification (Shepherd's components differ), so both are read here.
-        mechanism, verdict = self.form.cleaned_data.get("mechanism"), self.form.cleaned_data.get("verdict")
-        if name == "verdict" and mechanism:
-            return queryset  # applied together with the mechanism
-        return queryset.classified_as(mechanism=mechanism, verdict=verdict)  # type: ignore[attr-defined]
-
-    def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
-        return queryset.filter(
-            Q(short_name__icontains=value) | Q(title__icontains=value) | Q(slug__icontains=value)
-            | Q(authors__icontains=value) | Q(abstract__icontains=value)
+def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]) -> None:
+    """400 for a query parameter no filter reads: a misspelt filter would otherwise answer everything."""
+    unknown = sorted(set(request.query_params) - set(known) - COMMON_PARAMETERS)
+    if unknown:
+        raise ValidationError(
+            {name: [f"Unknown parameter; this endpoint reads {', '.join(sorted(known | COMMON_PARAMETERS)) or 'none'}."]
+             for name in unknown},
+            code="unknown_parameter",
         )
 
 
-class ClaimFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
-    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the claim's page.", max_length=200)
-    source = django_filters.CharFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
-    is_orphaned = django_filters.BooleanFilter(label="Removed from its page's text (default: both).")
+class StrictFilterBackend(DjangoFilterBackend):
+    """django-filter's backend (a value a filter cannot read is a 400), refusing unknown parameters too."""
 
-    class Meta:
-        model = Claim
-        fields = ["status", "page_slug", "source", "is_orphaned"]
-
-    def filter_source(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
-        return queryset.filter(Exists(Citation.objects.filter(claim=OuterRef("pk"), source__slug=value)))
-
-
-class ClassificationFilter(django_filters.FilterSet):
-    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES)
-    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES)
-    source = django_filters.CharFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
-    set_by = django_filters.ChoiceFilter(choices=SetBy.choices)
-
-    class Meta:
-        model = Classification
-        fields = ["mechanism", "verdict", "source", "set_by"]
-
-
-class ContrastFilter(django_filters.FilterSet):
-    work = django_filters.CharFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
-
-    class Meta:
-        model = Contrast
-        fields = ["work"]
-
-    def filter_work(self, queryset: QuerySet[Contrast], name: str, value: str) -> QuerySet[Contrast]:
-        return queryset.filter(Q(left__slug=value) | Q(right__slug=value))
-
-
-class QuestionFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=QuestionStatus.choices)
-    priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices)
-    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the question's page.", max_length=200)
-
-    class Meta:
-        model = OpenQuestion
-        fields = ["status", "priority", "page_slug"]
+    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:
+        filterset_class = self.get_filterset_class(view, queryset)
+        if getattr(view, "action", None) in ("list", None):
+            reject_unknown_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
+        return super().filter_queryset(request, queryset, view)
 
 
 class StrictOrderingFilter(OrderingFilter):

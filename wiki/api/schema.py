@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
@@ -62,6 +63,19 @@ class WikiAutoSchema(AutoSchema):
         if (self.method in SAFE_METHODS or _open_to_all(self.view)) and {} not in auth:
             auth.append({})
         return auth
+
+    def _insert_field_validators(self, field: Any, schema: dict[str, Any]) -> None:
+        """A blank-allowed string with a pattern becomes ``oneOf: [pattern, empty]``, which "" satisfies twice (so a
+        validator refuses it); the wiki's patterns admit "" themselves where it is allowed, so the pattern alone stays."""
+        super()._insert_field_validators(field, schema)
+        alternatives = schema.get("oneOf")
+        if isinstance(alternatives, list) and len(alternatives) == 2 and alternatives[1] == {"type": "string", "maxLength": 0}:
+            inner = alternatives[0]
+            if "format" not in inner and "minLength" not in inner and re.fullmatch(inner.get("pattern", "x"), ""):
+                del schema["oneOf"]
+                schema.update(inner)
+            else:
+                schema["anyOf"] = schema.pop("oneOf")
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
         responses = super()._get_response_bodies(direction)

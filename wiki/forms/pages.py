@@ -8,6 +8,7 @@ from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
 from wiki.models.pages import RESERVED_SLUGS
+from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 def has_conflict_markers(body: str) -> bool:
@@ -23,19 +24,21 @@ def has_conflict_markers(body: str) -> bool:
 
 
 class PageForm(forms.Form):
-    title = forms.CharField(max_length=300)
+    title = forms.CharField(max_length=300, validators=[validate_line])
     # Shown in page lists and search results: a few sentences, not a second body.
-    summary = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    summary = forms.CharField(required=False, max_length=MAX_PAGE_SUMMARY_CHARS, validators=[validate_text],
+                              widget=forms.Textarea(attrs={"rows": 2}))
     body = forms.CharField(
         required=False,
         strip=False,
+        validators=[validate_text],
         widget=forms.Textarea(attrs={"rows": 24, "class": "markdown-input", "spellcheck": "false"}),
         help_text=(
             "Markdown. Wiki links: [[Target]] or [[Target|label]]. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
             f"At most {settings.WIKI_MAX_BODY_CHARS:,} characters."
         ),
     )
-    comment = forms.CharField(label="Edit summary", max_length=500, required=False)
+    comment = forms.CharField(label="Edit summary", max_length=500, required=False, validators=[validate_optional_line])
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean_body(self) -> str:
@@ -62,6 +65,7 @@ class PageCreateForm(PageForm):
         slug: str = self.cleaned_data["slug"].strip()
         if slug:
             validate_unicode_slug(slug)
+            validate_page_slug(slug)
         return slug
 
     def clean(self) -> dict[str, object]:

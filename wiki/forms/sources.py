@@ -5,7 +5,6 @@ from typing import Any
 from django import forms
 
 from wiki.models import Source
-from wiki.models.sources import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.services.sources import source_find_duplicate
 
@@ -39,14 +38,14 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = forms.URLField(label="URL", max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
-    abstract = forms.CharField(required=False, max_length=MAX_ABSTRACT_CHARS, widget=forms.Textarea(attrs={"rows": 6}))
-    notes = forms.CharField(required=False, max_length=MAX_NOTES_CHARS, widget=forms.Textarea(attrs={"rows": 4}))
 
     class Meta:
         model = Source
         fields = SOURCE_FIELDS
         widgets = {
             "authors": forms.Textarea(attrs={"rows": 2}),
+            "abstract": forms.Textarea(attrs={"rows": 6}),
+            "notes": forms.Textarea(attrs={"rows": 4}),
         }
         labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": "BibTeX key"}
         help_texts = {"authors": "Separated by semicolons.", "arxiv_id": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL.",
@@ -55,24 +54,6 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicate: Source | None = None
-
-    def clean_arxiv_id(self) -> str:
-        raw: str = self.cleaned_data["arxiv_id"].strip()
-        if not raw:
-            return ""
-        arxiv = normalize_arxiv_id(raw)
-        if arxiv is None:
-            raise forms.ValidationError(f"“{raw}” is not an arXiv ID (e.g. 2509.21240 or cs.AI/0601001).", code="invalid_arxiv")
-        return arxiv
-
-    def clean_doi(self) -> str:
-        raw: str = self.cleaned_data["doi"].strip()
-        if not raw:
-            return ""
-        doi = normalize_doi(raw)
-        if doi is None:
-            raise forms.ValidationError(f"“{raw}” is not a DOI (e.g. 10.1145/3600006).", code="invalid_doi")
-        return doi
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

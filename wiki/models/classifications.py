@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
+from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_optional_line
 
 MECHANISM_CHOICES = [(m.value, m.label) for m in Mechanism]
 VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
@@ -50,8 +51,8 @@ class Classification(models.Model):
         "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="classifications"
     )
     mechanism = models.CharField(max_length=40, choices=MECHANISM_CHOICES)
-    algorithm = models.CharField(max_length=120, blank=True)
-    updated = models.CharField("what is updated", max_length=300, blank=True)
+    algorithm = models.CharField(max_length=120, blank=True, validators=[validate_optional_line])
+    updated = models.CharField("what is updated", max_length=300, blank=True, validators=[validate_optional_line])
     interactive_env = models.BooleanField("executable agent in an environment", default=False)
     multi_step = models.BooleanField("multi-step / tool-use trajectories", default=False)
     verifiable_reward = models.BooleanField("verifiable or scalar reward", default=False)
@@ -60,11 +61,11 @@ class Classification(models.Model):
         default=False, help_text="What is updated is not the acting agent's own policy, or the action space is narrow."
     )
     verdict = models.CharField(max_length=20, choices=VERDICT_CHOICES)
-    rationale = models.TextField(blank=True)
+    rationale = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
     evidence_claim = models.ForeignKey(
         "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="evidence_for"
     )
-    evidence_locator = models.CharField(max_length=200, blank=True)
+    evidence_locator = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
     set_by = models.CharField(max_length=20, choices=SetBy.choices, default=SetBy.EDITOR)
     set_by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -179,7 +180,7 @@ class Contrast(models.Model):
     right_component = models.ForeignKey(
         "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    axis = models.CharField(max_length=300)
+    axis = models.CharField(max_length=300, validators=[validate_line])
     claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts")
     created_at = models.DateTimeField(auto_now_add=True)
 

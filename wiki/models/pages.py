@@ -4,10 +4,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import MD5
 from django.urls import reverse
 
 # Paths under /wiki/ that are editor screens, not pages.
 RESERVED_SLUGS = frozenset({"new"})
+from wiki.models.etags import Validator, latest, make_validator
+from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, text_limit, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 class PageQuerySet(models.QuerySet["Page"]):
@@ -18,6 +21,25 @@ class PageQuerySet(models.QuerySet["Page"]):
     def recently_updated(self) -> PageQuerySet:
         """``for_listing``, the most recently updated first."""
         return self.for_listing().order_by("-updated_at", "-id")
+
+    def with_validator(self) -> PageQuerySet:
+        """Annotates what :attr:`Page.validator` reads: the latest revision number, a hash of the rendered HTML
+        (which changes without a revision when a linked page is created), and the pages linking here."""
+        latest_revision = Revision.objects.filter(page=models.OuterRef("pk")).order_by("-number").values("number")[:1]
+        linking = Page.objects.filter(outgoing_links__target_slug=models.OuterRef("slug")).order_by().values("outgoing_links__target_slug")
+        return self.annotate(
+            current_revision=models.Subquery(latest_revision),
+            html_md5=MD5("rendered_html"),
+            backlinks_changed_at=models.Subquery(linking.annotate(at=models.Max("updated_at")).values("at")[:1]),
+            backlink_count=models.Subquery(
+                linking.annotate(n=models.Count("id")).values("n")[:1], output_field=models.IntegerField()
+            ),
+        )
+
+    def validator(self) -> Validator:
+        """The validator of a list of these pages (one query): it changes when any of them is saved, or one comes or goes."""
+        summary = self.order_by().aggregate(n=models.Count("id"), changed=models.Max("updated_at"), ids=models.Sum("id"))
+        return make_validator("pages", summary["n"], summary["ids"], summary["changed"], last_modified=summary["changed"])
 
     def with_meta(self) -> PageQuerySet:
         """Annotates ``revision_count``, ``last_edited_at`` and ``last_editor`` (a username or None) in the same query."""
@@ -34,10 +56,12 @@ class PageQuerySet(models.QuerySet["Page"]):
 
 
 class Page(models.Model):
-    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
-    title = models.CharField(max_length=300)
-    summary = models.TextField(blank=True)
-    body = models.TextField(blank=True, help_text="Markdown with [[wiki links]] and （来源：Title，locator） citations.")
+    # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
+    slug = models.CharField(max_length=200, unique=True, validators=[validate_page_slug])
+    title = models.CharField(max_length=300, validators=[validate_line])
+    summary = models.TextField(blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
+    body = models.TextField(blank=True, validators=[validate_text],
+                            help_text="Markdown with [[wiki links]] and （来源：Title，locator） citations.")
     rendered_html = models.TextField(blank=True, editable=False)
     toc = models.JSONField(default=list, blank=True, editable=False, help_text="Sections as [{level, id, title}].")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -56,6 +80,14 @@ class Page(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("wiki:page-detail", kwargs={"slug": self.slug})
 
+    @property
+    def validator(self) -> Validator:
+        """ETag (``"r<revision>-…"``) and Last-Modified of the page as shown; needs :meth:`PageQuerySet.with_validator`."""
+        annotated = self  # the annotations are not model fields
+        parts = (self.pk, getattr(annotated, "current_revision"), self.updated_at, getattr(annotated, "html_md5"),
+                 getattr(annotated, "backlinks_changed_at"), getattr(annotated, "backlink_count"))
+        return make_validator(f"r{parts[1]}", *parts, last_modified=latest(self.updated_at, parts[4]))
+
 
 class Revision(models.Model):
     """One saved state of a page; revisions are numbered from 1 per page and never change."""
@@ -65,7 +97,7 @@ class Revision(models.Model):
     title = models.CharField(max_length=300)
     summary = models.TextField(blank=True)
     body = models.TextField(blank=True)
-    comment = models.CharField(max_length=500, blank=True)
+    comment = models.CharField(max_length=500, blank=True, validators=[validate_optional_line])
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     size = models.PositiveIntegerField(default=0)
     size_delta = models.IntegerField(default=0)

@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Case, IntegerField, Value, When
 from django.urls import reverse
 
+from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line
+
 
 class QuestionStatus(models.TextChoices):
     OPEN = "open", "Open"
@@ -50,12 +52,12 @@ class OpenQuestion(models.Model):
     """A question to verify, from a page's 待核实问题 or a survey's open problems."""
 
     page = models.ForeignKey("wiki.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="questions")
-    title = models.CharField(max_length=300)
-    text = models.TextField(blank=True)
+    title = models.CharField(max_length=300, validators=[validate_line])
+    text = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
     status = models.CharField(max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
     priority = models.CharField(max_length=10, choices=QuestionPriority.choices, default=QuestionPriority.NORMAL)
     assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    resolution_criteria = models.TextField("what would resolve it", blank=True)
+    resolution_criteria = models.TextField("what would resolve it", blank=True, validators=text_limit(MAX_TEXT_CHARS))
     claims = models.ManyToManyField("wiki.Claim", blank=True, related_name="questions")
     sources = models.ManyToManyField("wiki.Source", blank=True, related_name="questions")
     answer_claim = models.ForeignKey(

@@ -1,14 +1,28 @@
 from __future__ import annotations
 
+from django.contrib.postgres.aggregates import StringAgg
 from django.db import models
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.urls import reverse
 
-# The classifier reads the abstract and notes on every source page and classification form: a pasted book
-# would make those pages take seconds. An abstract is a few thousand characters; notes may be longer.
-MAX_ABSTRACT_CHARS = 20_000
-MAX_NOTES_CHARS = 50_000
+from wiki.models.etags import Validator, latest, make_validator
+from wiki.models.rules import (
+    MAX_ABSTRACT_CHARS,
+    MAX_NOTES_CHARS,
+    MAX_TEXT_CHARS,
+    YEAR_MAX,
+    YEAR_MIN,
+    percent_encode_url,
+    text_limit,
+    validate_arxiv_id,
+    validate_doi,
+    validate_line,
+    validate_optional_line,
+    validate_source_slug,
+)
 
 
 class SourceKind(models.TextChoices):
@@ -47,6 +61,31 @@ class SourceQuerySet(models.QuerySet["Source"]):
             return self
         return self.filter(models.Exists(Classification.objects.filter(source=models.OuterRef("pk"), **conditions)))
 
+    def with_validator(self) -> SourceQuerySet:
+        """Annotates what :attr:`Source.validator` reads: when its classifications last changed, and how many it
+        has of them and of components."""
+        from wiki.models.classifications import Classification
+
+        def per_source(model: type[models.Model], value: models.Aggregate) -> models.Subquery:
+            rows = model.objects.filter(source=models.OuterRef("pk")).order_by().values("source")  # type: ignore[attr-defined]
+            return models.Subquery(rows.annotate(v=value).values("v")[:1])
+
+        return self.annotate(
+            classifications_changed_at=per_source(Classification, models.Max("updated_at")),
+            classification_count=per_source(Classification, models.Count("id")),
+            component_names=per_source(Component, StringAgg("name", "|", order_by="id")),
+        )
+
+    def validator(self) -> Validator:
+        """The validator of a list of these sources with their classifications (one query)."""
+        summary = self.order_by().aggregate(
+            n=models.Count("id", distinct=True), ids=models.Sum("id", distinct=True), changed=models.Max("updated_at"),
+            classified=models.Max("classifications__updated_at"),
+            classifications=models.Count("classifications", distinct=True),
+            components=models.Count("components", distinct=True),
+        )
+        return make_validator("sources", *summary.values(), last_modified=latest(summary["changed"], summary["classified"]))
+
     def for_listing(self) -> SourceQuerySet:
         """Sources for the list view: classifications prefetched, ordered by short name ignoring case."""
         return self.with_classification().order_by(Lower("short_name"), "short_name")
@@ -55,20 +94,22 @@ class SourceQuerySet(models.QuerySet["Source"]):
 class Source(models.Model):
     """A cited work: paper, preprint, project, blog post, audit note, benchmark or framework."""
 
-    slug = models.SlugField(max_length=120, unique=True)
-    short_name = models.CharField(max_length=200)
-    title = models.CharField(max_length=500)
+    slug = models.SlugField(max_length=120, unique=True, validators=[validate_source_slug])
+    short_name = models.CharField(max_length=200, validators=[validate_line])
+    title = models.CharField(max_length=500, validators=[validate_line])
     normalized_title = models.CharField(max_length=500, db_index=True, editable=False)
     kind = models.CharField(max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
-    authors = models.TextField(blank=True)
-    year = models.PositiveSmallIntegerField(null=True, blank=True)
-    venue = models.CharField(max_length=300, blank=True)
-    url = models.URLField(max_length=500, blank=True)
-    arxiv_id = models.CharField(max_length=40, blank=True, help_text="Normalised, without version (2307.13854).")
-    doi = models.CharField(max_length=200, blank=True, help_text="Normalised, lower case, without https://doi.org/.")
-    bibtex_key = models.CharField(max_length=200, blank=True)
-    abstract = models.TextField(blank=True)
-    notes = models.TextField(blank=True)
+    authors = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
+    year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(YEAR_MIN), MaxValueValidator(YEAR_MAX)])
+    venue = models.CharField(max_length=300, blank=True, validators=[validate_optional_line])
+    url = models.URLField(max_length=500, blank=True, help_text="Stored percent-encoded.")
+    arxiv_id = models.CharField(max_length=40, blank=True, validators=[validate_optional_line, validate_arxiv_id],
+                                help_text="Normalised, without version (2307.13854).")
+    doi = models.CharField(max_length=200, blank=True, validators=[validate_optional_line, validate_doi],
+                           help_text="Normalised, lower case, without https://doi.org/.")
+    bibtex_key = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
+    abstract = models.TextField(blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
+    notes = models.TextField(blank=True, validators=text_limit(MAX_NOTES_CHARS))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -80,13 +121,25 @@ class Source(models.Model):
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),
             models.UniqueConstraint(fields=["doi"], condition=~models.Q(doi=""), name="source_unique_doi"),
             models.CheckConstraint(
-                condition=models.Q(year__isnull=True) | models.Q(year__gte=1900, year__lte=2100),
+                condition=models.Q(year__isnull=True) | models.Q(year__gte=YEAR_MIN, year__lte=YEAR_MAX),
                 name="source_year_plausible",
             ),
         ]
 
     def __str__(self) -> str:
         return self.short_name
+
+    def clean(self) -> None:
+        """Identifiers in their normal form (any version, URL or prefix is accepted) and the URL percent-encoded."""
+        from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
+
+        # The field validators have refused what cannot be normalised.
+        self.arxiv_id = normalize_arxiv_id(self.arxiv_id) or "" if self.arxiv_id.strip() else ""
+        self.doi = normalize_doi(self.doi) or "" if self.doi.strip() else ""
+        self.url = percent_encode_url(self.url)
+        if len(self.url) > 500:
+            raise ValidationError({"url": ValidationError("The URL is longer than 500 characters once percent-encoded.",
+                                                          code="max_length")})
 
     def save(self, *args: object, **kwargs: object) -> None:
         from wiki.references.identifiers import normalize_title
@@ -97,13 +150,20 @@ class Source(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("wiki:source-detail", kwargs={"slug": self.slug})
 
+    @property
+    def validator(self) -> Validator:
+        """ETag and Last-Modified of the source with its classifications; needs :meth:`SourceQuerySet.with_validator`."""
+        changed = getattr(self, "classifications_changed_at")
+        parts = (self.pk, self.updated_at, changed, getattr(self, "classification_count"), getattr(self, "component_names"))
+        return make_validator("s", *parts, last_modified=latest(self.updated_at, changed))
+
 
 class Component(models.Model):
     """A separately classified part of a work (Shepherd's Tree-GRPO vs its supervisor and CRO)."""
 
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="components")
-    slug = models.SlugField(max_length=120)
-    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=120, validators=[validate_source_slug])
+    name = models.CharField(max_length=200, validators=[validate_line])
 
     class Meta:
         ordering = ["source", "name"]

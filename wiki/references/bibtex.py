@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import bibtexparser
 
-from wiki.models import SourceKind
-from wiki.models.sources import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS
+from wiki.models import Source, SourceKind
+from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
@@ -81,16 +81,16 @@ def _draft_from_fields(entry_type: str, key: str, fields: dict[str, str]) -> tup
     if arxiv and kind == SourceKind.PAPER and not get.get("booktitle") and "arxiv" in get.get("journal", "arxiv").lower():
         kind = SourceKind.PREPRINT
     draft = SourceDraft(
-        title=title[:500],
+        title=fit(Source, "title", title),
         short_name=short_name_from_title(title) if title else key,
         kind=kind,
         authors=authors,
         year=year,
-        venue=(get.get("booktitle") or get.get("journal") or get.get("publisher") or "")[:300],
+        venue=fit(Source, "venue", get.get("booktitle") or get.get("journal") or get.get("publisher") or ""),
         url=get.get("url", "") or (f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
         arxiv_id=arxiv,
         doi=doi,
-        bibtex_key=key[:200],
+        bibtex_key=fit(Source, "bibtex_key", key),
         abstract=get.get("abstract", ""),
         notes=get.get("note", ""),
     )

@@ -6,7 +6,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from wiki.models import SourceKind
+from wiki.models import Source, SourceKind
+from wiki.models.rules import fit
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 
 
@@ -46,4 +47,4 @@ def draft_from_identifier(raw: str) -> SourceDraft | None:
 def short_name_from_title(title: str) -> str:
     """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``; a title without a colon stays whole."""
     head = title.split(":", 1)[0].strip()
-    return head if head and len(head) <= 60 and head != title else title[:200]
+    return head if head and len(head) <= 60 and head != title else fit(Source, "short_name", title)

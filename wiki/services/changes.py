@@ -7,6 +7,7 @@ from datetime import datetime
 from django.db import models
 
 from wiki.models import ChangeEvent
+from wiki.models.rules import fit
 
 
 class StaleEdit(Exception):
@@ -27,7 +28,8 @@ def change_event(*, kind: str, action: str, obj: models.Model, label: str, url: 
                  summary: str = "", size_delta: int | None = None) -> ChangeEvent:
     """An unsaved entry, for a service that records many changes at once with ``bulk_create``."""
     return ChangeEvent(
-        kind=kind, action=action, object_id=obj.pk, label=label[:300], url=url[:500], summary=summary[:500],
+        kind=kind, action=action, object_id=obj.pk, label=fit(ChangeEvent, "label", label), url=fit(ChangeEvent, "url", url),
+        summary=fit(ChangeEvent, "summary", summary),
         size_delta=size_delta, user=user if getattr(user, "pk", None) else None,
     )
 

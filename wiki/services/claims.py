@@ -123,4 +123,19 @@ def claim_retire(*, claim: Claim, reason: str, user: object | None = None) -> Cl
                                  reason=claim.retired_reason, user=user if getattr(user, "pk", None) else None)
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
                   url=claim.get_detail_url(), summary=f"retired: {reason}", user=user)
+
+
+@transaction.atomic
+def claim_set_status(*, claim: Claim, status: str, user: object | None = None) -> Claim:
+    """Sets the claim's status (verified, needs verification, disputed); its citations and works stay as they are."""
+    claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
+    old_status = claim.status
+    claim.status = status
+    claim.full_clean(exclude=["key", "page"])
+    claim.save(update_fields=["status", "updated_at"])
+    if old_status != status:
+        change_record(
+            kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
+            url=claim.get_absolute_url(), summary=f"status {old_status} → {status}", user=user,
+        )
     return claim

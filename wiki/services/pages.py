@@ -5,11 +5,14 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.db.models import QuerySet
-from django.utils.text import slugify
+from django.core.exceptions import ValidationError
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
+from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Page, Revision, Source, WikiLink
+from wiki.models.pages import RESERVED_SLUGS
+from wiki.models.rules import fit
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
 from wiki.services.page_claims import page_claims_sync
@@ -21,11 +24,12 @@ User = AbstractBaseUser | AnonymousUser | None
 class EditConflict(Exception):
     """Someone saved the page after the revision the editor started from."""
 
-    def __init__(self, *, page: Page, base_number: int, current: Revision) -> None:
+    def __init__(self, *, page: Page, base_number: int, current: Revision, mine: dict[str, str] | None = None) -> None:
         super().__init__(f"{page.slug} changed since revision {base_number}: now at {current.number}")
         self.page = page
         self.base_number = base_number
         self.current = current
+        self.mine = mine or {}  # the title, summary and body that were not saved
 
 
 class UnknownBaseRevision(EditConflict):
@@ -54,6 +58,24 @@ def page_preview(*, body: str) -> RenderResult:
     return _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
 
 
+def page_validate(*, slug: str, title: str, summary: str, body: str, comment: str = "") -> None:
+    """Raises ``ValidationError`` (per field) when the values break a rule of :class:`Page` or :class:`Revision`:
+    lengths, control characters, the slug's characters; a title that gives no slug needs one typed."""
+    if not slug:
+        raise ValidationError({"slug": [ValidationError("The title gives no usable address; type a slug.", code="no_slug")]})
+    errors: dict[str, list[ValidationError]] = {}
+    try:
+        Page(slug=slug, title=title, summary=summary, body=body).clean_fields(exclude=["rendered_html", "toc"])
+    except ValidationError as error:
+        errors.update(error.error_dict)
+    try:
+        Revision._meta.get_field("comment").clean(comment, None)  # type: ignore[union-attr]
+    except ValidationError as error:
+        errors["comment"] = error.error_list
+    if errors:
+        raise ValidationError(errors)
+
+
 @transaction.atomic
 def page_save_revision(
     *,
@@ -73,8 +95,9 @@ def page_save_revision(
     (:mod:`wiki.services.page_claims`); ``claim_report_for(revision)`` tells what that did. ``base_revision`` is the revision the editor started
     from; when someone saved since, :class:`EditConflict` is raised and nothing is written.
     """
+    slug = slug or target_slug(title)
+    page_validate(slug=slug, title=title, summary=summary, body=body, comment=comment)
     wiki_markdown.check_complexity(body)
-    slug = slug or slugify(title, allow_unicode=True)
     page = Page.objects.select_for_update().filter(slug=slug).first()
     if page is None:
         # No row to lock yet: two editors creating the same page would both insert, and the second fail on the
@@ -84,11 +107,14 @@ def page_save_revision(
         page = Page.objects.select_for_update().filter(slug=slug).first()
     created = page is None
     latest = None if page is None else page.revisions.order_by("-number").first()
+    mine = {"title": title, "summary": summary, "body": body}
     if latest is not None and base_revision is not None and base_revision > latest.number:
-        raise UnknownBaseRevision(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
+        raise UnknownBaseRevision(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
     if latest is not None and base_revision is not None and base_revision != latest.number:
-        raise EditConflict(page=page, base_number=base_revision, current=latest)  # type: ignore[arg-type]
+        raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
     if page is None:
+        if slug in RESERVED_SLUGS:
+            raise ValidationError({"slug": [ValidationError(f"“{slug}” is reserved; choose another slug.", code="reserved")]})
         page = Page(slug=slug)
     author = _author(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
@@ -109,7 +135,7 @@ def page_save_revision(
         title=title,
         summary=summary,
         body=body,
-        comment=comment[:500],
+        comment=fit(Revision, "comment", comment),
         author=author,
         size=size,
         size_delta=size - previous_size,
@@ -137,7 +163,7 @@ def page_save_revision(
 def _sync_links(page: Page, result: RenderResult) -> None:
     page.outgoing_links.all().delete()
     WikiLink.objects.bulk_create(
-        WikiLink(source_page=page, target_slug=link.target_slug, target_title=link.target_title[:300], label=link.label[:300])
+        WikiLink(source_page=page, target_slug=link.target_slug, target_title=fit(WikiLink, "target_title", link.target_title), label=fit(WikiLink, "label", link.label))
         for link in result.links
         if link.target_slug != page.slug
     )

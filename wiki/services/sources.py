@@ -20,6 +20,7 @@ from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 from wiki.models import ChangeEvent, Source, SourceKind
+from wiki.models.rules import fit
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
@@ -183,7 +184,7 @@ def source_find_duplicate(
 def _validated(draft: SourceDraft) -> Source:
     """An unsaved source from the draft, validated like the form would (lengths, URL, year, constraints)."""
     fields = draft.as_fields()
-    fields["short_name"] = (fields["short_name"] or short_name_from_title(draft.title))[:200]
+    fields["short_name"] = fit(Source, "short_name", fields["short_name"] or short_name_from_title(draft.title))
     source = Source(slug=unique_source_slug(fields["short_name"]), **fields)
     source.normalized_title = normalize_title(source.title)
     source.full_clean()

@@ -11,6 +11,7 @@ from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.html import escape
 
 from wiki.models import ChangeEvent
+from wiki.models.rules import strip_control
 
 FEED_SIZE = 50
 
@@ -27,15 +28,16 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return list(ChangeEvent.objects.recent()[:FEED_SIZE])
 
     def item_title(self, item: ChangeEvent) -> str:
-        return f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}"
+        # XML cannot hold control characters, which older rows (or a future bug) may have: one must not break the feed.
+        return strip_control(f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}")
 
     def item_description(self, item: ChangeEvent) -> str:
         # Atom carries the summary as HTML: an edit summary is plain text and must not become markup in a reader.
         who = item.user.username if item.user else "import"
-        return escape(f"{item.summary} — {who}" if item.summary else who)
+        return escape(strip_control(f"{item.summary} — {who}" if item.summary else who))
 
     def item_link(self, item: ChangeEvent) -> str:
-        return item.url or reverse("wiki:changes")
+        return strip_control(item.url) or reverse("wiki:changes")
 
     def item_guid(self, item: ChangeEvent) -> str:
         return f"change-{item.pk}"
@@ -56,4 +58,4 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return item.created_at
 
     def item_author_name(self, item: ChangeEvent) -> str | None:
-        return item.user.username if item.user else None
+        return strip_control(item.user.username) if item.user else None

@@ -1,23 +1,22 @@
 from __future__ import annotations
 
-from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from classifier import Fact
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 
+from wiki.models.rules import validate_optional_line, validate_some_text
+
 MAX_TEXT_LENGTH = 20_000
-# At least one character that is not whitespace (by Python's and JavaScript's definitions both).
-NOT_BLANK = "[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 
 
 class ClassifyRequestSerializer(serializers.Serializer):
     text = serializers.CharField(
         max_length=MAX_TEXT_LENGTH,
-        validators=[RegexValidator(NOT_BLANK, "This field may not be blank.", code="blank")],
+        validators=[validate_some_text],
         help_text="An abstract or claim about a work, Chinese or English.",
     )
-    subject = serializers.CharField(max_length=200, required=False, allow_blank=True,
+    subject = serializers.CharField(max_length=200, required=False, allow_blank=True, validators=[validate_optional_line],
                                     help_text="The one work to focus on when the text names several.")
 
 

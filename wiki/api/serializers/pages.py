@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.models import Page, Revision, WikiLink
+from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 class PageListSerializer(serializers.ModelSerializer):
@@ -64,14 +65,18 @@ class PageSavedSerializer(PageDetailSerializer):
 
 
 class PageWriteSerializer(serializers.Serializer):
-    """What an editor sends to create or edit a page; the service renders it and re-extracts its claims."""
+    """What an editor sends to create or edit a page; the service renders it and re-extracts its claims.
+    The fields carry the rules of :class:`Page` and :class:`Revision` (lengths, characters, the slug's alphabet)."""
 
-    slug = serializers.SlugField(max_length=200, allow_unicode=True, required=False,
+    slug = serializers.CharField(max_length=200, required=False, validators=[validate_page_slug],
                                  help_text="Only when creating; made from the title when left out.")
-    title = serializers.CharField(max_length=300)
-    summary = serializers.CharField(allow_blank=True, required=False, default="")
-    body = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="")
+    title = serializers.CharField(max_length=300, validators=[validate_line])
+    summary = serializers.CharField(allow_blank=True, required=False, default="", max_length=MAX_PAGE_SUMMARY_CHARS,
+                                    validators=[validate_text])
+    body = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[validate_text],
+                                 help_text="Markdown; see the limits in the README (size, nesting, markup per paragraph).")
+    comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
+                                    validators=[validate_optional_line])
     base_revision = serializers.IntegerField(min_value=1, required=False, allow_null=True,
                                              help_text="The revision you started from; a later save by someone else answers 409.")
 

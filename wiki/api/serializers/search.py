@@ -6,6 +6,8 @@ from wiki.models import SearchDocument
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.search.query import COUNT_CAP, MAX_QUERY_LENGTH
 
+MAX_PAGE = 1_000
+
 
 class SearchParamsSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
@@ -13,8 +15,8 @@ class SearchParamsSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources classified with this mechanism.")
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with this verdict.")
-    limit = serializers.IntegerField(min_value=1, max_value=50, default=10, help_text="Results per kind.")
-    offset = serializers.IntegerField(min_value=0, max_value=10_000, default=0, help_text="Results to skip in each kind.")
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1, help_text="Page of results, from 1 (in each kind).")
+    page_size = serializers.IntegerField(min_value=1, max_value=50, default=10, help_text="Results per kind on a page.")
 
 
 class SearchHitSerializer(serializers.Serializer):
@@ -41,4 +43,6 @@ class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField()
     total_capped = serializers.BooleanField()
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
     groups = SearchGroupSerializer(many=True)

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.references.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
+from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
 
 
 class ComponentSerializer(serializers.ModelSerializer):
@@ -108,28 +108,13 @@ class SourceWriteSerializer(serializers.ModelSerializer):
         fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
         extra_kwargs = {
             "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
-            # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check.
-            "year": {"min_value": 1900, "max_value": 2100},
-            "arxiv_id": {"validators": []},
-            "doi": {"validators": []},
+            # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check;
+            # identifiers are checked and normalised by Source.clean, whichever way the source is saved.
+            "arxiv_id": {"validators": [validate_optional_line, validate_arxiv_id],
+                         "help_text": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."},
+            "doi": {"validators": [validate_optional_line, validate_doi], "help_text": "Bare or as a doi.org URL."},
         }
         validators: list[object] = []
-
-    def validate_arxiv_id(self, value: str) -> str:
-        if not value.strip():
-            return ""
-        normalized = normalize_arxiv_id(value)
-        if normalized is None:
-            raise serializers.ValidationError("Not an arXiv ID (2307.13854 or cs/0601001).", code="invalid")
-        return normalized
-
-    def validate_doi(self, value: str) -> str:
-        if not value.strip():
-            return ""
-        normalized = normalize_doi(value)
-        if normalized is None:
-            raise serializers.ValidationError("Not a DOI (10.1234/abcd).", code="invalid")
-        return normalized
 
 
 class ContrastWriteSerializer(serializers.Serializer):

@@ -1,25 +1,24 @@
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
+from typing import Any
+
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from django.shortcuts import get_object_or_404
-from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.caching import CachedReadsMixin
-from wiki.api.errors import from_django
-from wiki.api.filters import ClaimFilter
 from wiki.api.serializers.claims import (
     ClaimReattachSerializer,
     ClaimRetireSerializer,
     ClaimRevisionSerializer,
     ClaimSerializer,
 )
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.filters import ClaimFilter
 from wiki.models import Claim, ClaimRevision
-from wiki.services.claims import CitationInput, claim_reattach, claim_retire, claim_update
+from wiki.services.claims import claim_reattach, claim_retire, claim_set_status
 
 # The page text columns, which claim and question responses never show.
 PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
@@ -28,9 +27,10 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 @extend_schema_view(
     list=extend_schema(summary="List claims with their citations"),
     retrieve=extend_schema(summary="A claim with its citations and locators"),
-    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)"),
+    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)", parameters=[IF_MATCH],
+                                 responses={200: ClaimSerializer, **PRECONDITION_FAILED}),
 )
-class ClaimViewSet(CachedReadsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class ClaimViewSet(ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
     Markdown (edit the page to change them); the status is set here, and an orphaned claim re-attached or retired."""
 
@@ -57,11 +57,8 @@ class ClaimViewSet(CachedReadsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         claim = self.get_object()
         serializer = ClaimReattachSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        return Response(ClaimSerializer(self.get_queryset().get(pk=claim.pk)).data)
+        claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
+        return self.answer(claim)
 
     @extend_schema(summary="Retire an orphaned claim, saying why", request=ClaimRetireSerializer,
                    responses=ClaimSerializer, filters=False)
@@ -70,18 +67,8 @@ class ClaimViewSet(CachedReadsMixin, mixins.ListModelMixin, mixins.RetrieveModel
         claim = self.get_object()
         serializer = ClaimRetireSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        return Response(ClaimSerializer(self.get_queryset().get(pk=claim.pk)).data)
+        claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user)
+        return self.answer(claim)
 
-    def perform_update(self, serializer: serializers.Serializer) -> None:
-        claim: Claim = serializer.instance
-        citations = [CitationInput(source=c.source, locator=c.locator, kind=c.kind) for c in claim.citations.all()]
-        try:
-            claim_update(claim=claim, status=serializer.validated_data.get("status", claim.status), citations=citations,
-                         about=list(claim.about.all()), user=self.request.user)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        serializer.instance = self.get_queryset().get(pk=claim.pk)
+    def service_update(self, instance: Claim, data: dict[str, Any]) -> Claim:
+        return claim_set_status(claim=instance, status=data.get("status", instance.status), user=self.request.user)

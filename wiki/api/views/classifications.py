@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
+from typing import Any
+
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, viewsets
 
-from wiki.api.errors import from_django
-from wiki.api.filters import ClassificationFilter
 from wiki.api.serializers.sources import ClassificationSerializer
-from wiki.api.views.writes import ServiceWriteMixin
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.filters import ClassificationFilter
 from wiki.models import Classification
 from wiki.services.classifications import classification_save
 
@@ -17,10 +16,11 @@ from wiki.services.classifications import classification_save
     list=extend_schema(summary="List classifications"),
     retrieve=extend_schema(summary="A classification"),
     create=extend_schema(summary="Classify a work or one of its components"),
-    update=extend_schema(summary="Change a classification"),
-    partial_update=extend_schema(summary="Change some fields of a classification"),
+    update=extend_schema(summary="Change a classification", parameters=[IF_MATCH], responses={200: ClassificationSerializer, **PRECONDITION_FAILED}),
+    partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH],
+                                 responses={200: ClassificationSerializer, **PRECONDITION_FAILED}),
 )
-class ClassificationViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
+class ClassificationViewSet(ServiceViewSet):
     """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;
     a verdict that departs from it needs a rationale. Every change is kept in the classification's history."""
 
@@ -33,13 +33,13 @@ class ClassificationViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
     def get_queryset(self) -> QuerySet[Classification]:
         return Classification.objects.select_related("source", "component", "set_by_user")
 
-    def _save(self, serializer: serializers.Serializer, instance: Classification | None) -> None:
-        data = dict(serializer.validated_data)
-        source = data.pop("source", None) or instance.source  # type: ignore[union-attr]
-        component = data.pop("component", instance.component if instance else None)
-        try:
-            saved = classification_save(source=source, component=component, fields=data, user=self.request.user,
-                                        classification=instance)
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        serializer.instance = self.get_queryset().get(pk=saved.pk)
+    def service_create(self, data: dict[str, Any]) -> Classification:
+        source, component = data.pop("source"), data.pop("component", None)
+        return classification_save(source=source, component=component, fields=data, user=self.request.user)
+
+    def service_update(self, instance: Classification, data: dict[str, Any]) -> Classification:
+        # A classification stays with its work and component (the serializer refuses another).
+        data.pop("source", None)
+        data.pop("component", None)
+        return classification_save(source=instance.source, component=instance.component, fields=data, user=self.request.user,
+                                   classification=instance)

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from wiki.api.filters import reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
@@ -37,6 +38,7 @@ class ContrastGraphView(APIView):
     @extend_schema(summary="Contrast graph of two or more works", parameters=[ContrastGraphParamsSerializer],
                    responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
     def get(self, request: Request) -> Response:
+        reject_unknown_parameters(request, set(ContrastGraphParamsSerializer().fields))
         params = ContrastGraphParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         refs = [SubjectRef.parse(work) for work in params.validated_data["works"]]
@@ -59,6 +61,7 @@ class LocalGraphView(APIView):
     @extend_schema(summary="Local graph around a node", parameters=[LocalGraphParamsSerializer],
                    responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
     def get(self, request: Request) -> Response:
+        reject_unknown_parameters(request, set(LocalGraphParamsSerializer().fields))
         params = LocalGraphParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         data = params.validated_data

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, viewsets
 
-from wiki.api.errors import from_django
-from wiki.api.filters import QuestionFilter
 from wiki.api.serializers.claims import QuestionSerializer
 from wiki.api.views.claims import PAGE_TEXT
-from wiki.api.views.writes import ServiceWriteMixin
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.filters import QuestionFilter
 from wiki.models import Claim, OpenQuestion, Source
 from wiki.services.questions import question_create, question_update
 
@@ -18,10 +17,11 @@ from wiki.services.questions import question_create, question_update
     list=extend_schema(summary="List open questions"),
     retrieve=extend_schema(summary="An open question"),
     create=extend_schema(summary="Raise an open question"),
-    update=extend_schema(summary="Change an open question"),
-    partial_update=extend_schema(summary="Triage or resolve an open question"),
+    update=extend_schema(summary="Change an open question", parameters=[IF_MATCH], responses={200: QuestionSerializer, **PRECONDITION_FAILED}),
+    partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH],
+                                 responses={200: QuestionSerializer, **PRECONDITION_FAILED}),
 )
-class QuestionViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
+class QuestionViewSet(ServiceViewSet):
     """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.
     An answered question needs the claim that answers it."""
 
@@ -41,19 +41,14 @@ class QuestionViewSet(ServiceWriteMixin, viewsets.ModelViewSet):
             )
         )
 
-    def _save(self, serializer: serializers.Serializer, question: OpenQuestion | None) -> None:
-        fields = dict(serializer.validated_data)
-        claims = fields.pop("claims", None)
-        sources = fields.pop("sources", None)
-        try:
-            if question is None:
-                saved = question_create(fields=fields, claims=claims or (), sources=sources or (), user=self.request.user)
-            else:
-                saved = question_update(
-                    question=question, fields=fields, user=self.request.user,
-                    claims=list(question.claims.all()) if claims is None else claims,
-                    sources=list(question.sources.all()) if sources is None else sources,
-                )
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        serializer.instance = self.get_queryset().get(pk=saved.pk)
+    def service_create(self, data: dict[str, Any]) -> OpenQuestion:
+        claims, sources = data.pop("claims", ()), data.pop("sources", ())
+        return question_create(fields=data, claims=claims, sources=sources, user=self.request.user)
+
+    def service_update(self, instance: OpenQuestion, data: dict[str, Any]) -> OpenQuestion:
+        claims, sources = data.pop("claims", None), data.pop("sources", None)
+        return question_update(
+            question=instance, fields=data, user=self.request.user,
+            claims=list(instance.claims.all()) if claims is None else claims,
+            sources=list(instance.sources.all()) if sources is None else sources,
+        )

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from wiki.api.filters import reject_unknown_parameters
 from wiki.api.serializers.search import SearchParamsSerializer, SearchResultsSerializer
 from wiki.search.query import search
 
@@ -17,6 +20,7 @@ class SearchView(APIView):
 
     @extend_schema(summary="Search the wiki", parameters=[SearchParamsSerializer], responses=SearchResultsSerializer)
     def get(self, request: Request) -> Response:
+        reject_unknown_parameters(request, set(SearchParamsSerializer().fields))
         params = SearchParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         data = params.validated_data
@@ -25,7 +29,9 @@ class SearchView(APIView):
             kinds=[data["kind"]] if data.get("kind") else None,
             mechanism=data.get("mechanism", ""),
             verdict=data.get("verdict", ""),
-            limit=data["limit"],
-            offset=data["offset"],
+            limit=data["page_size"],
+            offset=(data["page"] - 1) * data["page_size"],
         )
-        return Response(SearchResultsSerializer(results).data)
+        page = SimpleNamespace(query=results.query, total=results.total, total_capped=results.total_capped, groups=results.groups, page=data["page"],
+                               page_size=data["page_size"])
+        return Response(SearchResultsSerializer(page).data)

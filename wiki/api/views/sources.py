@@ -1,73 +1,60 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import serializers, status, viewsets
-from rest_framework.request import Request
-from rest_framework.response import Response
+from rest_framework import status
 
-from wiki.api.caching import CachedReadsMixin
-from wiki.api.errors import Conflict, from_django
-from wiki.api.filters import SourceFilter
 from wiki.api.schema import DuplicateSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.filters import SourceFilter
 from wiki.models import Component, Source
+from wiki.models.etags import Validator
 from wiki.references.draft import SourceDraft
-from wiki.services.sources import SourceDuplicate, source_create, source_update
+from wiki.services.sources import source_create, source_update
 
 _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
-
-
-def _duplicate(error: SourceDuplicate) -> Conflict:
-    return Conflict(f"This source exists already ({error.reason}): {error.source.short_name}.", code="duplicate",
-                    extra={"existing": error.source.slug})
 
 
 @extend_schema_view(
     list=extend_schema(summary="List sources with their classifications"),
     retrieve=extend_schema(summary="A source with its classifications"),
     create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
-    update=extend_schema(summary="Change a source", request=SourceWriteSerializer, responses={200: SourceSerializer, **_DUPLICATE}),
-    partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
-                                 responses={200: SourceSerializer, **_DUPLICATE}),
+    update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
+                         responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
+    partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
+                                 responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
 )
-class SourceViewSet(CachedReadsMixin, viewsets.ModelViewSet):
+class SourceViewSet(ServiceViewSet):
     """Cited works by slug, each with its components and classifications. Duplicates (arXiv ID, DOI, title) answer 409."""
 
     lookup_field = "slug"
     lookup_value_regex = "[-a-zA-Z0-9_]+"
     filterset_class = SourceFilter
+    serializer_class = SourceSerializer
+    write_serializer_class = SourceWriteSerializer
     ordering_fields = ["short_name", "year", "title", "created_at", "updated_at"]
     ordering = ["short_name"]
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Source]:
-        return Source.objects.with_classification().prefetch_related(Prefetch("components", queryset=Component.objects.order_by("name")))
+        sources = Source.objects.with_classification().prefetch_related(
+            Prefetch("components", queryset=Component.objects.order_by("name"))
+        )
+        return sources if self.action == "list" else sources.with_validator()
 
-    def get_serializer_class(self) -> type[serializers.Serializer]:
-        return SourceWriteSerializer if self.action in ("create", "update", "partial_update") else SourceSerializer
+    def validator_of(self, instance: Source, data: Any = None) -> Validator:
+        return instance.validator
 
-    def _write(self, save: Callable[[], Source]) -> Response:
-        try:
-            source = save()
-        except SourceDuplicate as error:
-            raise _duplicate(error) from None
-        except DjangoValidationError as error:
-            raise from_django(error) from None
-        return Response(SourceSerializer(self.get_queryset().get(pk=source.pk)).data)
+    def list_validator(self, queryset: QuerySet[Source]) -> Validator:
+        return queryset.validator()  # type: ignore[attr-defined,no-any-return]
 
-    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
-        serializer = SourceWriteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        response = self._write(lambda: source_create(draft=SourceDraft(**serializer.validated_data), user=request.user))
-        response.status_code = status.HTTP_201_CREATED
-        return response
+    def service_create(self, data: dict[str, Any]) -> Source:
+        return source_create(draft=SourceDraft(**data), user=self.request.user)
 
-    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
-        source = self.get_object()
-        serializer = SourceWriteSerializer(source, data=request.data, partial=bool(kwargs.get("partial")))
-        serializer.is_valid(raise_exception=True)
-        return self._write(lambda: source_update(source=source, fields=dict(serializer.validated_data), user=request.user))
+    def service_update(self, instance: Source, data: dict[str, Any]) -> Source:
+        # With If-Match, the service refuses (412) a save made between the check and its lock.
+        loaded_at = instance.updated_at if self.request.headers.get("If-Match", "").strip() else None
+        return source_update(source=instance, fields=data, user=self.request.user, loaded_at=loaded_at)

@@ -1,20 +1,103 @@
-"""Viewsets that write through a service instead of the serializer's ``save()``."""
+"""The one pattern of every API viewset: the serializer validates, one service call writes, the read serializer
+answers. Whatever a service raises is turned into an API error in one place, :func:`wiki.api.errors.from_domain`.
+
+Reads carry a strong ETag (and Last-Modified where the model knows it): ``If-None-Match`` answers 304, and a
+write whose ``If-Match`` names another version answers 412.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from rest_framework import serializers
+from django.db import models
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers, status, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from wiki.api.conditional import check_if_match, conditional_response, representation_etag, with_validator
+from wiki.api.schema import ErrorSerializer
+from wiki.caching.values import cached_value
+from wiki.models.etags import Validator
+
+IF_MATCH = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description="The ETag you read: when the object changed since, nothing is written and the answer is 412.",
+)
+PRECONDITION_FAILED = {
+    status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(ErrorSerializer, description="If-Match names another version."),
+}
 
 
-class ServiceWriteMixin:
-    """Creation and update both call ``self._save(serializer, instance)``, which calls the service."""
+class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """Subclasses name their serializers and services; create and update are the same code for every resource."""
 
-    def _save(self, serializer: serializers.Serializer, instance: Any) -> None:  # pragma: no cover - overridden
+    write_serializer_class: type[serializers.Serializer] | None = None  # defaults to serializer_class
+
+    def get_write_serializer(self, *args: Any, **kwargs: Any) -> serializers.Serializer:
+        return (self.write_serializer_class or self.get_serializer_class())(*args, context=self.get_serializer_context(), **kwargs)
+
+    def read_serializer(self, instance: models.Model) -> serializers.Serializer:
+        return self.get_serializer_class()(instance, context=self.get_serializer_context())
+
+    # -- the services, one call each ------------------------------------------------------------------------------
+    def service_create(self, data: dict[str, Any]) -> models.Model:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def perform_create(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, None)
+    def service_update(self, instance: Any, data: dict[str, Any]) -> models.Model:  # pragma: no cover - overridden
+        raise NotImplementedError
 
-    def perform_update(self, serializer: serializers.Serializer) -> None:
-        self._save(serializer, serializer.instance)
+    # -- validators -------------------------------------------------------------------------------------------------
+    def validator_of(self, instance: Any, data: Any = None) -> Validator:
+        """The object's validator; by default a hash of its representation (``data`` when already serialised)."""
+        return Validator(etag=representation_etag(self.read_serializer(instance).data if data is None else data),
+                         last_modified=None)
+
+    def list_validator(self, queryset: QuerySet[Any]) -> Validator | None:
+        """A list's validator computed before serialising it, or None to hash the body instead."""
+        return None
+
+    # -- the actions ------------------------------------------------------------------------------------------------
+    def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:
+        def build() -> Response:
+            instance = self.get_object()
+            data = self.read_serializer(instance).data
+            return with_validator(Response(data), self.validator_of(instance, data))
+
+        return self._cached_read(request, "retrieve", build)
+
+    def list(self, request: Request, *args: object, **kwargs: object) -> Response:
+        def build() -> Response:
+            queryset = self.filter_queryset(self.get_queryset())
+            validator = self.list_validator(queryset)
+            page = self.paginate_queryset(queryset)
+            if page is None:
+                response = Response(self.get_serializer(queryset, many=True).data)
+            else:
+                response = self.get_paginated_response(self.get_serializer(page, many=True).data)
+            return response if validator is None else with_validator(response, validator)
+
+        return self._cached_read(request, "list", build)
+
+    def _cached_read(self, request: Request, action: str, build: Callable[[], Response]) -> Response:
+        """The answer computed once per content version (after authentication and throttling), with its validators;
+        a client that holds this version then gets 304."""
+
+        def answer() -> tuple[int, object, dict[str, str]]:
+            response = build()
+            return response.status_code, response.data, {h: response[h] for h in ("ETag", "Last-Modified") if response.has_header(h)}
+
+        status_code, data, headers = cached_value(request._request, f"api-{action}", type(self).__name__,
+                                                  request.build_absolute_uri(), build=answer)
+        if status_code == status.HTTP_200_OK and headers:
+            return conditional_response(request, Validator(etag=headers.get("ETag", ""), last_modified=None),
+                                        lambda: Response(data), headers=headers)
+        return Response(data, status=status_code, headers=headers)
+
+    def answer(self, saved: models.Model, *, status: int = status.HTTP_200_OK) -> Response:
+        """The saved object read again as every reader sees it (complete, whatever was sent), with its validator."""
+        instance = self.get_queryset().get(pk=saved.pk)
+        data = self.read_serializer(instance).data
+        return with_validator(Response(data, status=status), self.validator_of(instance, data))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -43,6 +44,10 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         return _conflict(request, form, conflict)
     except wiki_markdown.MarkdownTooComplex as error:
         form.add_error("body", str(error))
+        return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
+    except ValidationError as error:
+        for name, errors in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
     messages.success(request, saved_message(revision, text=f"Saved revision {revision.number} of “{revision.page.title}”."))
     return redirect(revision.page)

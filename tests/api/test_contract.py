@@ -1,0 +1,173 @@
+"""Inputs that once answered 500 or were accepted against the rules: each is now a 400 in the API's error shape."""
+
+from __future__ import annotations
+
+import json
+import time
+import xml.dom.minidom
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.factories import make_classification, make_editor, make_question, make_source
+from wiki.models import ChangeEvent, Claim, Page, Source
+
+pytestmark = pytest.mark.django_db
+
+
+def _error(response, status: int, code: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    assert response.status_code == status, response.content[:500]
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert set(body) >= {"detail", "code", "errors"}
+    if code is not None:
+        assert body["code"] == code, body
+    return body
+
+
+@pytest.mark.parametrize("title", ["!!!", "\u200b", "。。。"])
+def test_a_title_that_gives_no_slug_is_400_not_500(editor_api: APIClient, title: str) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": title, "body": "x"}, format="json")
+
+    assert _error(response, 400, "no_slug")["errors"] == {"slug": ["The title gives no usable address; type a slug."]}
+
+
+def test_a_title_of_hyphens_is_its_own_slug(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": "---", "body": "x"}, format="json")
+
+    assert response.status_code == 201 and response.json()["slug"] == "---"
+
+
+@pytest.mark.parametrize("field", ["title", "summary", "comment"])
+def test_control_characters_are_refused_in_page_fields(editor_api: APIClient, field: str) -> None:
+    payload = {"title": "Fine", "body": "x", field: "bad\u001fvalue"}
+
+    response = editor_api.post("/api/v1/pages/", payload, format="json")
+
+    assert "invalid_characters" in json.dumps(_error(response, 400))
+    assert not Page.objects.filter(title="Fine").exists()
+
+
+def test_control_characters_are_refused_in_a_source_and_a_question(editor_api: APIClient) -> None:
+    source = editor_api.post("/api/v1/sources/", {"title": "A\u0007Title"}, format="json")
+    question = editor_api.post("/api/v1/questions/", {"title": "Q\u009b"}, format="json")
+
+    assert set(_error(source, 400)["errors"]) == {"title"}
+    assert set(_error(question, 400)["errors"]) == {"title"}
+
+
+def test_deeply_nested_json_is_400(editor_api: APIClient) -> None:
+    body = "[" * 5000 + "]" * 5000
+
+    response = editor_api.generic("POST", "/api/v1/pages/", body, content_type="application/json")
+
+    assert "nested deeper than 32 levels" in _error(response, 400, "parse_error")["detail"]
+
+
+def test_only_json_bodies_are_read(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": "Form", "body": "x"}, format="multipart")
+
+    _error(response, 415, "unsupported_media_type")
+
+
+def test_limits_hold_for_the_api_as_for_the_form(editor_api: APIClient) -> None:
+    abstract = editor_api.post("/api/v1/sources/", {"title": "Long", "abstract": "a" * 60_000}, format="json")
+    summary = editor_api.post("/api/v1/pages/", {"title": "Long", "summary": "s" * 2_001, "body": "x"}, format="json")
+    year = editor_api.post("/api/v1/sources/", {"title": "Old", "year": 1492}, format="json")
+
+    assert set(_error(abstract, 400)["errors"]) == {"abstract"}
+    assert set(_error(summary, 400)["errors"]) == {"summary"}
+    assert set(_error(year, 400)["errors"]) == {"year"}
+    assert not Source.objects.filter(title__in=["Long", "Old"]).exists()
+
+
+def test_the_same_limit_holds_for_a_service_caller() -> None:
+    from django.core.exceptions import ValidationError
+
+    from wiki.services.sources_import import SourceDraft, source_create
+
+    with pytest.raises(ValidationError) as error:
+        source_create(draft=SourceDraft(title="Long", abstract="a" * 20_001))
+
+    assert set(error.value.error_dict) == {"abstract"}
+
+
+def test_a_url_is_stored_percent_encoded(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/sources/", {"title": "Quoted", "url": "https://example.org/a\"<b>/论文?q=<x>"},
+                               format="json")
+
+    assert response.status_code == 201, response.content
+    assert response.json()["url"] == "https://example.org/a%22%3Cb%3E/%E8%AE%BA%E6%96%87?q=%3Cx%3E"
+
+
+@pytest.mark.parametrize("query", ["is_orphaned=abc", "is_orphaned=yes", "statuss=verified", "limit=5"])
+def test_filters_refuse_bad_values_and_unknown_names(api: APIClient, query: str) -> None:
+    _error(api.get(f"/api/v1/claims/?{query}"), 400)
+
+
+def test_a_boolean_filter_still_filters(api: APIClient) -> None:
+    orphaned = api.get("/api/v1/claims/?is_orphaned=true").json()["count"]
+    current = api.get("/api/v1/claims/?is_orphaned=false").json()["count"]
+
+    assert orphaned + current == Claim.objects.count() and current == Claim.objects.current().count()
+
+
+def test_search_and_graphs_refuse_unknown_parameters(api: APIClient) -> None:
+    _error(api.get("/api/v1/search/?q=GRPO&limit=5"), 400, "unknown_parameter")
+    _error(api.get("/api/v1/graph/local/?node=source:skillforge&dept=2"), 400, "unknown_parameter")
+
+
+def test_bearer_is_an_alias_of_token(db: None) -> None:
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=make_editor())
+    client = APIClient()
+
+    bearer = client.post("/api/v1/questions/", {"title": "Asked with Bearer"}, format="json",
+                         HTTP_AUTHORIZATION=f"Bearer {token.key}")
+    wrong = client.post("/api/v1/questions/", {"title": "Wrong"}, format="json", HTTP_AUTHORIZATION="Bearer nope")
+
+    assert bearer.status_code == 201
+    _error(wrong, 401, "authentication_failed")
+
+
+def test_patch_answers_the_whole_object(editor_api: APIClient) -> None:
+    classification = make_classification(make_source())
+    question = make_question()
+
+    patched = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"algorithm": "GRPO"}, format="json").json()
+    asked = editor_api.patch(f"/api/v1/questions/{question.pk}/", {"priority": "high"}, format="json").json()
+
+    assert patched["component_name"] is None and patched["algorithm"] == "GRPO" and "rubric_verdict" in patched
+    assert asked["assignee"] is None and asked["priority"] == "high"
+
+
+def test_setting_a_claim_status_keeps_its_citations(editor_api: APIClient) -> None:
+    claim = Claim.objects.current().filter(citations__isnull=False).first()
+    assert claim is not None
+    citations = list(claim.citations.values_list("source_id", "locator", "position"))
+
+    response = editor_api.patch(f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}, format="json")
+
+    assert response.status_code == 200 and response.json()["status"] == "disputed"
+    assert list(claim.citations.values_list("source_id", "locator", "position")) == citations
+
+
+def test_a_pathological_body_is_refused_quickly_with_its_reason(editor_api: APIClient) -> None:
+    started = time.perf_counter()
+    response = editor_api.post("/api/v1/pages/", {"title": "Tildes", "body": "~" * 100_000}, format="json")
+    elapsed = time.perf_counter() - started
+
+    assert "markup characters" in _error(response, 400, "too_complex")["errors"]["body"][0]
+    print(f"100,000 tildes refused in {elapsed:.2f} s")
+
+
+def test_the_feed_survives_any_stored_title(client: Client) -> None:
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="bad\u001ftitle\u007f", summary="s\u0008")
+
+    response = client.get("/changes/feed/")
+
+    assert response.status_code == 200
+    document = xml.dom.minidom.parseString(response.content)
+    assert "badtitle" in document.toxml()

@@ -1,0 +1,82 @@
+"""Conditional requests on the API: ``If-None-Match``/``If-Modified-Since`` → 304, a stale ``If-Match`` → 412.
+
+Pages, sources and their lists take their validators from the models (:mod:`wiki.models.etags`); every other
+read gets a strong ETag from its JSON body, set by :class:`ApiConditionalGetMiddleware`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from rest_framework import status
+from rest_framework.exceptions import APIException
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from wiki.models.etags import Validator
+
+API_PREFIX = "/api/"
+
+
+class PreconditionFailed(APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = "The object changed since you read it (If-Match): read it again and repeat your change."
+    default_code = "precondition_failed"
+
+
+def representation_etag(data: object) -> str:
+    """The strong ETag of a JSON representation, as the middleware computes it for a GET of the same object."""
+    return f'"{hashlib.md5(JSONRenderer().render(data), usedforsecurity=False).hexdigest()}"'
+
+
+def check_if_match(request: Request, etag: str) -> None:
+    """Raises :class:`PreconditionFailed` when the request sends ``If-Match`` and none of its tags is ``etag``."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header:
+        return
+    tags = parse_etags(header)
+    if "*" not in tags and etag not in tags:
+        raise PreconditionFailed()
+
+
+def conditional_response(request: Request, validator: Validator, build: Callable[[], Response],
+                         headers: dict[str, str] | None = None) -> Response:
+    """304 when the client holds this version, else the response ``build`` makes; both carry the validator
+    (or the ``headers`` ETag and Last-Modified already made)."""
+    if headers is None:
+        headers = {"ETag": validator.etag}
+        if validator.last_modified is not None:
+            headers["Last-Modified"] = http_date(validator.last_modified.timestamp())
+    modified = headers.get("Last-Modified")
+    response = get_conditional_response(
+        request, etag=headers.get("ETag"), last_modified=parse_http_date_safe(modified) if modified else None,
+    )
+    answer: Response = Response(status=status.HTTP_304_NOT_MODIFIED) if response is not None else build()
+    for name, value in headers.items():
+        answer[name] = value
+    return answer
+
+
+def with_validator(response: Response, validator: Validator) -> Response:
+    response["ETag"] = validator.etag
+    if validator.last_modified is not None:
+        response["Last-Modified"] = http_date(validator.last_modified.timestamp())
+    return response
+
+
+class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
+    """Django's conditional GET (ETag from the body, 304 on a match), for the API only: HTML views set their own."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not request.path.startswith(API_PREFIX):
+            return response
+        if request.method == "GET" and response.status_code == 200:
+            # The representation varies with the format asked for (JSON, the browsable API).
+            response["Vary"] = ", ".join(filter(None, [response.get("Vary"), "Accept"]))
+        return super().process_response(request, response)

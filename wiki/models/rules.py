@@ -1,0 +1,141 @@
+"""Rules on field values, declared once on the models so that forms, the API, importers and commands share them.
+
+Each rule is a validator whose pattern means the same in Python and in the ECMAScript dialect of the
+OpenAPI schema, so that generated clients and the server agree on what is valid.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator, RegexValidator
+from django.db import models
+from django.utils.deconstruct import deconstructible
+
+YEAR_MIN = 1900
+YEAR_MAX = 2100
+
+MAX_PAGE_SUMMARY_CHARS = 2_000
+# The classifier reads the abstract and notes on every source page and classification form: a pasted book
+# would make those pages take seconds. An abstract is a few thousand characters; notes may be longer.
+MAX_ABSTRACT_CHARS = 20_000
+MAX_NOTES_CHARS = 50_000
+MAX_TEXT_CHARS = 20_000  # the free-text fields of classifications and questions
+
+# C0 and C1 control characters and DEL: they break XML (the Atom feed), terminals and most parsers.
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+# Control characters other than tab, line feed and carriage return, which multi-line text may hold.
+_CONTROL_IN_TEXT = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+# Whitespace by Python's str.strip and JavaScript's \s both, as explicit ranges.
+_BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+LINE_PATTERN = rf"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+OPTIONAL_LINE_PATTERN = rf"^[^{_CONTROL}]*$"
+TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*$"
+SOME_TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*[^{_BLANK}][^{_CONTROL_IN_TEXT}]*$"
+# A page slug: what Django's slugify(allow_unicode=True) makes of Latin, Greek, Cyrillic, Chinese, Japanese and
+# Korean titles. Spelled out because \w means ASCII only in the ECMAScript patterns clients use.
+PAGE_SLUG_PATTERN = (
+    r"^[-0-9A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff"
+    r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$"
+)
+SOURCE_SLUG_PATTERN = r"^[-a-z0-9_]+$"
+
+
+@deconstructible
+class FullMatchValidator(RegexValidator):
+    """A :class:`RegexValidator` whose pattern must match the whole value.
+
+    ``RegexValidator`` searches, and Python's ``$`` also matches before a final line feed; the pattern
+    (anchored with ``^…$``, as the OpenAPI schema shows it) is applied with ``fullmatch`` instead.
+    """
+
+    def __call__(self, value: Any) -> None:
+        if not self.regex.fullmatch(str(value)):
+            raise ValidationError(self.message, code=self.code, params={"value": value})
+
+
+validate_line = FullMatchValidator(
+    LINE_PATTERN, "Type some text, without control characters (U+0000–U+001F, U+007F–U+009F).", code="invalid_characters"
+)
+validate_optional_line = FullMatchValidator(
+    OPTIONAL_LINE_PATTERN, "Remove the control characters (U+0000–U+001F, U+007F–U+009F).", code="invalid_characters"
+)
+validate_text = FullMatchValidator(
+    TEXT_PATTERN, "Remove the control characters (other than tab and line breaks).", code="invalid_characters"
+)
+validate_some_text = FullMatchValidator(
+    SOME_TEXT_PATTERN, "Type some text, without control characters (other than tab and line breaks).", code="invalid_characters"
+)
+validate_page_slug = FullMatchValidator(
+    PAGE_SLUG_PATTERN,
+    "Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), digits, hyphens and underscores.",
+    code="invalid_slug",
+)
+validate_source_slug = FullMatchValidator(SOURCE_SLUG_PATTERN, "Use a-z, digits, hyphens and underscores.", code="invalid_slug")
+
+
+def validate_arxiv_id(value: str) -> None:
+    """Any form of an arXiv ID (``arXiv:2307.13854v2``, an arxiv.org URL); :meth:`Source.clean` stores it normalised."""
+    from wiki.references.identifiers import normalize_arxiv_id
+
+    if value.strip() and normalize_arxiv_id(value) is None:
+        raise ValidationError(f"“{value}” is not an arXiv ID (e.g. 2509.21240 or cs.AI/0601001).", code="invalid_arxiv")
+
+
+def validate_doi(value: str) -> None:
+    """A DOI, bare or as a doi.org URL; :meth:`Source.clean` stores it normalised."""
+    from wiki.references.identifiers import normalize_doi
+
+    if value.strip() and normalize_doi(value) is None:
+        raise ValidationError(f"“{value}” is not a DOI (e.g. 10.1145/3600006).", code="invalid_doi")
+
+
+def text_limit(limit: int) -> list[Any]:
+    """Validators of a multi-line text field of at most ``limit`` characters (TextField ignores ``max_length``)."""
+    return [MaxLengthValidator(limit), validate_text]
+
+
+def max_length(model: type[models.Model], name: str) -> int:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.max_length is not None
+    return field.max_length
+
+
+def fit(model: type[models.Model], name: str, value: str) -> str:
+    """``value`` cut to the length of the field ``model.name``: for text derived by the wiki, never for what an editor typed."""
+    return value[: max_length(model, name)]
+
+
+_URL_SAFE = "/:@!$&'()*+,;=-._~%"
+_QUERY_SAFE = _URL_SAFE + "?"
+
+
+def percent_encode_url(url: str) -> str:
+    """``url`` with every character a URL may not hold percent-encoded (``<``, ``"``, spaces, non-ASCII in the path
+    and query); the host is IDNA-encoded. Existing escapes are kept, so encoding twice changes nothing."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        ascii_host = host.encode("idna").decode("ascii") if host and not host.isascii() else host
+    except UnicodeError:
+        ascii_host = host
+    netloc = parts.netloc.replace(host, ascii_host) if host else parts.netloc
+    return urlunsplit((
+        parts.scheme, netloc, quote(parts.path, safe=_URL_SAFE), quote(parts.query, safe=_QUERY_SAFE),
+        quote(parts.fragment, safe=_QUERY_SAFE),
+    ))
+
+
+def is_control_free(text: str) -> bool:
+    return re.search(f"[{_CONTROL}]", text) is None
+
+
+def strip_control(text: str) -> str:
+    """``text`` without control characters, for output formats that cannot hold them (XML)."""
+    return re.sub(f"[{_CONTROL_IN_TEXT}]", "", text)

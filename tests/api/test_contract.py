@@ -85,7 +85,8 @@ def test_limits_hold_for_the_api_as_for_the_form(editor_api: APIClient) -> None:
 def test_the_same_limit_holds_for_a_service_caller() -> None:
     from django.core.exceptions import ValidationError
 
-    from wiki.services.sources_import import SourceDraft, source_create
+    from wiki.references.draft import SourceDraft
+    from wiki.services.sources import source_create
 
     with pytest.raises(ValidationError) as error:
         source_create(draft=SourceDraft(title="Long", abstract="a" * 20_001))

@@ -25,13 +25,22 @@ def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]
         )
 
 
+def reject_empty_parameters(request: Request) -> None:
+    """400 for ``?kind=``: a list reads an empty value as no filter, which the schema's patterns and enums refuse."""
+    empty = sorted(name for name, values in request.query_params.lists() if any(value == "" for value in values))
+    if empty:
+        raise ValidationError({name: ["Leave the parameter out rather than sending it empty."] for name in empty},
+                              code="blank")
+
+
 class StrictFilterBackend(DjangoFilterBackend):
-    """django-filter's backend (a value a filter cannot read is a 400), refusing unknown parameters too."""
+    """django-filter's backend (a value a filter cannot read is a 400), refusing unknown and empty parameters too."""
 
     def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:
         filterset_class = self.get_filterset_class(view, queryset)
         if getattr(view, "action", None) in ("list", None):
             reject_unknown_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
+            reject_empty_parameters(request)
         return super().filter_queryset(request, queryset, view)
 
 

@@ -15,7 +15,7 @@ from wiki.api.serializers.claims import (
     ClaimRevisionSerializer,
     ClaimSerializer,
 )
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import ClaimFilter
 from wiki.models import Claim, ClaimRevision
 from wiki.services.claims import claim_reattach, claim_retire, claim_set_status
@@ -30,7 +30,7 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
     partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)", parameters=[IF_MATCH],
                                  responses={200: ClaimSerializer, **PRECONDITION_FAILED}),
 )
-class ClaimViewSet(ServiceViewSet):
+class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
     Markdown (edit the page to change them); the status is set here, and an orphaned claim re-attached or retired."""
 

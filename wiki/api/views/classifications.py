@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ClassificationSerializer
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import ClassificationFilter
 from wiki.models import Classification
 from wiki.services.classifications import classification_save
@@ -20,7 +20,7 @@ from wiki.services.classifications import classification_save
     partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH],
                                  responses={200: ClassificationSerializer, **PRECONDITION_FAILED}),
 )
-class ClassificationViewSet(ServiceViewSet):
+class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;
     a verdict that departs from it needs a rationale. Every change is kept in the classification's history."""
 

@@ -22,7 +22,7 @@ from wiki.api.serializers.pages import (
     RevisionDetailSerializer,
     RevisionSerializer,
 )
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import PageFilter
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.etags import Validator
@@ -45,7 +45,7 @@ _UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED}
     partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
                                  parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
 )
-class PageViewSet(ServiceViewSet):
+class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Wiki pages by slug. Every save is a new revision; claims are re-extracted from the text.
     An edit names the revision it started from, as ``base_revision`` or as the ``If-Match`` ETag."""
 

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.claims import QuestionSerializer
 from wiki.api.views.claims import PAGE_TEXT
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import QuestionFilter
 from wiki.models import Claim, OpenQuestion, Source
 from wiki.services.questions import question_create, question_update
@@ -21,7 +21,7 @@ from wiki.services.questions import question_create, question_update
     partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH],
                                  responses={200: QuestionSerializer, **PRECONDITION_FAILED}),
 )
-class QuestionViewSet(ServiceViewSet):
+class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.
     An answered question needs the claim that answers it."""
 

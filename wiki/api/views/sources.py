@@ -8,7 +8,7 @@ from rest_framework import status
 
 from wiki.api.schema import DuplicateSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import SourceFilter
 from wiki.models import Component, Source
 from wiki.models.etags import Validator
@@ -27,7 +27,7 @@ _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, des
     partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
                                  responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
 )
-class SourceViewSet(ServiceViewSet):
+class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Cited works by slug, each with its components and classifications. Duplicates (arXiv ID, DOI, title) answer 409."""
 
     lookup_field = "slug"

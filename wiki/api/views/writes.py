@@ -32,7 +32,8 @@ PRECONDITION_FAILED = {
 
 
 class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
-    """Subclasses name their serializers and services; create and update are the same code for every resource."""
+    """Reads (list, retrieve) with validators; with :class:`ServiceCreateMixin` and :class:`ServiceUpdateMixin`,
+    subclasses name their serializers and services and writing is the same code for every resource."""
 
     write_serializer_class: type[serializers.Serializer] | None = None  # defaults to serializer_class
 
@@ -85,12 +86,12 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         """The answer computed once per content version (after authentication and throttling), with its validators;
         a client that holds this version then gets 304."""
 
-        def answer() -> tuple[int, object, dict[str, str]]:
+        def respond() -> tuple[int, object, dict[str, str]]:
             response = build()
             return response.status_code, response.data, {h: response[h] for h in ("ETag", "Last-Modified") if response.has_header(h)}
 
         status_code, data, headers = cached_value(request._request, f"api-{action}", type(self).__name__,
-                                                  request.build_absolute_uri(), build=answer)
+                                                  request.build_absolute_uri(), build=respond)
         if status_code == status.HTTP_200_OK and headers:
             return conditional_response(request, Validator(etag=headers.get("ETag", ""), last_modified=None),
                                         lambda: Response(data), headers=headers)
@@ -101,3 +102,26 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         instance = self.get_queryset().get(pk=saved.pk)
         data = self.read_serializer(instance).data
         return with_validator(Response(data, status=status), self.validator_of(instance, data))
+
+
+class ServiceCreateMixin:
+    """POST: the write serializer validates, ``service_create`` writes, the object is answered as read (201)."""
+
+    def create(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
+        serializer = self.get_write_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return self.answer(self.service_create(dict(serializer.validated_data)), status=status.HTTP_201_CREATED)
+
+
+class ServiceUpdateMixin:
+    """PUT/PATCH: a stale If-Match is refused (412), the write serializer validates, ``service_update`` writes."""
+
+    def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
+        instance = self.get_object()
+        check_if_match(request, self.validator_of(instance).etag)
+        serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        return self.answer(self.service_update(instance, dict(serializer.validated_data)))
+
+    def partial_update(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
+        return self.update(request, *args, partial=True, **kwargs)

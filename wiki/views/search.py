@@ -1,10 +1,12 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from wiki.caching.responses import cached_for_readers
 from wiki.search.forms import SearchForm
 from wiki.search.query import search
 
 
+@cached_for_readers
 def search_results(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     results = None

@@ -34,6 +34,8 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
     Markdown (edit the page to change them); the status is set here, and an orphaned claim re-attached or retired."""
 
+    # Ids are numbers: anything else is a 404 from the router, never a lookup that fails in the database.
+    lookup_value_regex = "[0-9]+"
     serializer_class = ClaimSerializer
     filterset_class = ClaimFilter
     ordering_fields = ["id", "position", "status", "updated_at", "created_at"]

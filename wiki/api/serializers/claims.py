@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.models import Citation, Claim, ClaimRevision, OpenQuestion, Page, Source
+from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Source
 
 
 class CitationSerializer(serializers.ModelSerializer):
@@ -59,6 +59,9 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
     page_revision = serializers.IntegerField(source="page_revision.number", allow_null=True, default=None, read_only=True)
     related_claim = serializers.IntegerField(source="related_claim_id", allow_null=True, read_only=True)
     user = serializers.CharField(source="user.get_username", allow_null=True, default=None, read_only=True)
+    # Empty for the revision that created the claim: read-only model fields lose allow_blank, so it is declared.
+    previous_status = serializers.ChoiceField(choices=ClaimStatus.choices, allow_blank=True, read_only=True,
+                                              help_text="The status before this change; empty when the claim was created.")
 
     class Meta:
         model = ClaimRevision

@@ -88,6 +88,48 @@ def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client) -> 
     assert edit_url not in client.get(page.get_absolute_url()).content.decode()
 
 
+def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client, django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    page = make_page(title="One copy for the editors", body="Rendered once for everyone who may edit it.")
+    first, second = make_editor("first-editor"), make_editor("second-editor")
+    client.force_login(first)
+    assert "first-editor" in client.get(page.get_absolute_url()).content.decode()
+
+    other = Client(enforce_csrf_checks=True)
+    other.force_login(second)
+    # Stored by the first editor's read: the second runs no query for the page, only for their user and permissions.
+    with django_assert_max_num_queries(3) as captured:
+        response = other.get(page.get_absolute_url())
+    assert not [q for q in captured.captured_queries if "wiki_" in q["sql"]]
+    html = response.content.decode()
+    assert "second-editor" in html and "first-editor" not in html
+    assert "wiki-slot" not in html
+    assert "private" in response["Cache-Control"] and "ETag" not in response
+    # The token in the shared copy's logout form is the second editor's own: logging out with it works.
+    token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert other.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
+    assert "_auth_user_id" not in other.session
+
+
+def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.cookie import CookieStorage
+
+    page = make_page(title="Message page")
+    editor = make_editor("told-editor")
+    client.force_login(editor)
+    client.get(page.get_absolute_url())
+    storage = CookieStorage(client.get(page.get_absolute_url()).wsgi_request)
+    storage.add(constants.SUCCESS, "Saved just now.")
+    response = client.get("/")  # any response carries the cookie back
+    storage.update(response)
+    client.cookies.update(response.cookies)
+    html = client.get(page.get_absolute_url()).content.decode()
+    assert "Saved just now." in html
+    assert "Saved just now." not in client.get(page.get_absolute_url()).content.decode()
+
+
 def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client) -> None:  # type: ignore[no-untyped-def]
     target = make_page(slug="hub", title="Hub")
     for n in range(IN_PAGE + 5):

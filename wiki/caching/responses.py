@@ -2,8 +2,8 @@
 
 A reader's page is the same bytes for every anonymous reader of one language until the content
 version moves, so it is rendered once per version and then served without touching the database.
-Logged-in readers, whose pages carry their name and a CSRF token, are rendered each time from the
-same cached fragments (``wiki.templatetags.wiki_cache``).
+Logged-in readers with the same permissions share a copy too, with their name and a CSRF token of
+their own filled into its slots (``wiki.caching.readers``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,14 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone, translation
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import (
+    get_conditional_response,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.utils.http import http_date
 
-from wiki.caching import versions
+from wiki.caching import readers, versions
 from wiki.caching.local import copies
 
 View = Callable[..., HttpResponseBase]
@@ -35,9 +39,10 @@ def is_anonymous_read(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and not request.user.is_authenticated
 
 
-def _key(request: HttpRequest, version: versions.ContentVersion) -> str:
+def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) -> str:
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
-    return f"wiki:response:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{path}"
+    return (f"wiki:response:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:"
+            f"{audience}:{path}")
 
 
 def _etag(version: versions.ContentVersion) -> str:
@@ -59,15 +64,28 @@ def _validated(request: HttpRequest, response: HttpResponse, version: versions.C
     return conditional if conditional is not None else response
 
 
+def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A logged-in reader's copy: their name and CSRF token in its slots, kept by no shared cache on the way."""
+    response.content = readers.fill_slots(request, response.content)
+    patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
+    patch_vary_headers(response, ("Cookie",))
+    return response
+
+
 def cached_for_readers(view: View) -> View:
-    """Serves anonymous GET/HEAD from the cache, keyed by content version, language and full path."""
+    """Serves GET/HEAD from the cache, keyed by content version, language, time zone, audience and full path.
+
+    Anonymous readers get the stored bytes with validators (and 304s); logged-in readers with the same
+    permissions share one copy, with their own name and CSRF token filled in (``wiki.caching.readers``).
+    """
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not is_anonymous_read(request):
+        audience = readers.audience(request)
+        if audience is None:
             return view(request, *args, **kwargs)
         version = versions.for_request(request)
-        key = _key(request, version)
+        key = _key(request, version, audience)
         stored = copies.get(key)
         if stored is None:
             stored = cache.get(key)
@@ -78,23 +96,27 @@ def cached_for_readers(view: View) -> View:
             response = HttpResponse(content, status=status)
             for name, value in headers:
                 response[name] = value
-            return _validated(request, response, version)
+            return _validated(request, response, version) if not audience else _personal(request, response)
+        if audience:
+            readers.render_shared(request)
         response = view(request, *args, **kwargs)
+        if not isinstance(response, HttpResponse) or response.streaming:
+            return response
         if _storable(request, response):
-            assert isinstance(response, HttpResponse)
             headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
             stored = (response.status_code, headers, response.content)
             cache.set(key, stored, settings.WIKI_CACHE_SECONDS)
             copies.put(key, stored, len(response.content))
-            return _validated(request, response, version)
-        return response
+            if not audience:
+                return _validated(request, response, version)
+        return _personal(request, response) if audience else response
 
     return wrapper
 
 
 def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:
-    """Only what every anonymous reader would get alike: no cookie set, no message shown, not streamed."""
-    if not isinstance(response, HttpResponse) or response.streaming or response.status_code not in CACHEABLE_STATUSES:
+    """Only what every reader of its audience would get alike: no cookie set, no message shown, not streamed."""
+    if response.streaming or response.status_code not in CACHEABLE_STATUSES:
         return False
     if response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
         return False  # a CSRF token in the page belongs to one reader

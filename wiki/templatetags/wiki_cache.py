@@ -14,7 +14,6 @@ import hashlib
 from django import template
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils import timezone, translation
@@ -22,23 +21,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.caching import versions
 from wiki.caching.local import copies
-from wiki.caching.values import cached_value
+from wiki.caching.readers import permissions_of
 
 register = template.Library()
-
-
-def permissions_of(request: HttpRequest) -> str:
-    """What the reader may do, as one string (empty for anonymous readers), read once per request."""
-    found: str | None = getattr(request, "_wiki_permissions", None)
-    if found is None:
-        user = request.user
-        if user.is_authenticated:
-            # Group and permission changes move the content version, so this is never out of date.
-            found = cached_value(request, "permissions", user.pk, build=lambda: ",".join(sorted(user.get_all_permissions())))
-        else:
-            found = ""
-        setattr(request, "_wiki_permissions", found)
-    return found
 
 
 class WikiCacheNode(template.Node):

@@ -1,0 +1,74 @@
+"""Who a cached page may be served to, and the two spots of a page that belong to one reader.
+
+Anonymous readers all get the same bytes. Logged-in readers with the same permissions get the same
+page too, except for their name in the header and the CSRF token of its forms: a copy shared among
+them is rendered with a slot in each of those places (the ``reader`` context processor), and the
+slots are filled for each request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.utils.functional import SimpleLazyObject
+from django.utils.html import escape
+
+from wiki.caching.values import cached_value
+
+# Plain ASCII with nothing to escape, so the slots come out of templates unchanged.
+NAME_SLOT = "wiki-slot-reader-name-5c1e9b"
+CSRF_SLOT = "wiki-slot-csrf-token-5c1e9b"
+_SHARED = "_wiki_shared_copy"
+
+
+def permissions_of(request: HttpRequest) -> str:
+    """What the reader may do, as one string (empty for anonymous readers), read once per request."""
+    found: str | None = getattr(request, "_wiki_permissions", None)
+    if found is None:
+        user = request.user
+        if user.is_authenticated:
+            # Group and permission changes move the content version, so this is never out of date.
+            found = cached_value(request, "permissions", user.pk,
+                                 build=lambda: ",".join(sorted(user.get_all_permissions())))
+            if user.is_staff:
+                found += ",staff"
+        else:
+            found = ""
+        setattr(request, "_wiki_permissions", found)
+    return found
+
+
+def audience(request: HttpRequest) -> str | None:
+    """The readers a GET's page is shared with: ``""`` for anonymous readers, a digest of the permissions for
+    logged-in ones; ``None`` when the page is this reader's alone (a message waits to be shown)."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    if not request.user.is_authenticated:
+        return ""
+    if request.COOKIES.get(CookieStorage.cookie_name) or "_messages" in request.session:
+        return None
+    return hashlib.blake2b(permissions_of(request).encode(), digest_size=8).hexdigest()
+
+
+def render_shared(request: HttpRequest) -> None:
+    """Templates rendered for this request leave the reader's slots in place."""
+    setattr(request, _SHARED, True)
+
+
+def fill_slots(request: HttpRequest, content: bytes) -> bytes:
+    """The shared copy with this reader's name and a CSRF token of theirs in its slots."""
+    if NAME_SLOT.encode() in content:
+        content = content.replace(NAME_SLOT.encode(), escape(request.user.get_username()).encode())
+    if CSRF_SLOT.encode() in content:
+        content = content.replace(CSRF_SLOT.encode(), get_token(request).encode())
+    return content
+
+
+def reader(request: HttpRequest) -> dict[str, object]:
+    """Context processor: ``reader_name``, and slots in place of it and the CSRF token on a shared copy."""
+    if getattr(request, _SHARED, False):
+        return {"reader_name": NAME_SLOT, "csrf_token": CSRF_SLOT}
+    return {"reader_name": SimpleLazyObject(lambda: request.user.get_username())}

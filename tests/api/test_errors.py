@@ -66,6 +66,23 @@ def test_anonymous_clients_are_throttled_with_429(settings, api: APIClient) -> N
     assert int(response["Retry-After"]) > 0
 
 
+def test_the_anonymous_count_starts_again_with_the_next_window(settings, api: APIClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from django.core.cache import cache
+
+    from wiki.api.throttles import AnonThrottle
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/minute"}}
+    now = [600.0]
+    monkeypatch.setattr(AnonThrottle, "timer", lambda self: now[0])
+
+    assert [api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 429]
+    assert int(api.get("/api/v1/pages/")["Retry-After"]) == 60
+    # One whole number per client and window, not a list of request times.
+    assert cache.get("throttle_anon_127.0.0.1:10") == 4
+    now[0] = 660.0
+    assert [api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_logged_in_clients_are_not_throttled_as_anonymous(settings, reader_api: APIClient) -> None:  # type: ignore[no-untyped-def]
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "1/minute"}}
 

@@ -168,7 +168,7 @@ REST_FRAMEWORK = {
     ],
     # JSON only: one request format for clients and fuzzers, and no multipart parser to guess with.
     "DEFAULT_PARSER_CLASSES": ["wiki.api.parsers.WikiJSONParser"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"],
+    "DEFAULT_PERMISSION_CLASSES": ["wiki.api.permissions.ModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "wiki.api.filters.StrictFilterBackend",
         "wiki.api.filters.StrictOrderingFilter",

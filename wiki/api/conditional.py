@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
@@ -22,6 +23,7 @@ from rest_framework.response import Response
 from wiki.models.etags import Validator
 
 API_PREFIX = "/api/"
+R = TypeVar("R", bound=HttpResponse)
 
 
 class PreconditionFailed(APIException):
@@ -45,19 +47,14 @@ def check_if_match(request: Request, etag: str) -> None:
         raise PreconditionFailed()
 
 
-def conditional_response(request: Request, validator: Validator, build: Callable[[], Response],
-                         headers: dict[str, str] | None = None) -> Response:
-    """304 when the client holds this version, else the response ``build`` makes; both carry the validator
-    (or the ``headers`` ETag and Last-Modified already made)."""
-    if headers is None:
-        headers = {"ETag": validator.etag}
-        if validator.last_modified is not None:
-            headers["Last-Modified"] = http_date(validator.last_modified.timestamp())
+def conditional_response(request: Request, headers: dict[str, str], build: Callable[[], R]) -> R | Response:
+    """304 when the client holds the version the ``headers`` (ETag, Last-Modified) name, else what ``build``
+    makes; both carry the headers."""
     modified = headers.get("Last-Modified")
     response = get_conditional_response(
         request, etag=headers.get("ETag"), last_modified=parse_http_date_safe(modified) if modified else None,
     )
-    answer: Response = Response(status=status.HTTP_304_NOT_MODIFIED) if response is not None else build()
+    answer: R | Response = Response(status=status.HTTP_304_NOT_MODIFIED) if response is not None else build()
     for name, value in headers.items():
         answer[name] = value
     return answer

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import models
 from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
@@ -82,20 +83,36 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
         return self._cached_read(request, "list", build)
 
-    def _cached_read(self, request: Request, action: str, build: Callable[[], Response]) -> Response:
+    def _cached_read(self, request: Request, action: str, build: Callable[[], Response]) -> HttpResponseBase:
         """The answer computed once per content version (after authentication and throttling), with its validators;
-        a client that holds this version then gets 304."""
+        a client that holds this version then gets 304. JSON is kept rendered: a read serialises nothing."""
 
         def respond() -> tuple[int, object, dict[str, str]]:
             response = build()
             return response.status_code, response.data, {h: response[h] for h in ("ETag", "Last-Modified") if response.has_header(h)}
 
-        status_code, data, headers = cached_value(request._request, f"api-{action}", type(self).__name__,
-                                                  request.build_absolute_uri(), build=respond)
-        if status_code == status.HTTP_200_OK and headers:
-            return conditional_response(request, Validator(etag=headers.get("ETag", ""), last_modified=None),
-                                        lambda: Response(data), headers=headers)
-        return Response(data, status=status_code, headers=headers)
+        renderer = request.accepted_renderer
+        media_type = request.accepted_media_type
+        where = (type(self).__name__, request.build_absolute_uri())
+        if getattr(renderer, "format", None) != "json":
+            # The browsable API draws forms for its reader: only the data is shared.
+            status_code, data, headers = cached_value(request._request, f"api-{action}", *where, build=respond)
+            if status_code == status.HTTP_200_OK and headers:
+                return conditional_response(request, headers, lambda: Response(data))
+            return Response(data, status=status_code, headers=headers)
+
+        def rendered() -> tuple[int, bytes, dict[str, str]]:
+            status_code, data, headers = respond()
+            return status_code, renderer.render(data, media_type, self.get_renderer_context()), headers
+
+        status_code, content, headers = cached_value(request._request, f"api-{action}-json", *where, media_type,
+                                                     build=rendered)
+        content_type = f"{renderer.media_type}; charset={renderer.charset}" if renderer.charset else renderer.media_type
+
+        def stored() -> HttpResponse:
+            return HttpResponse(content, status=status_code, content_type=content_type, headers=headers)
+
+        return conditional_response(request, headers, stored) if status_code == status.HTTP_200_OK and headers else stored()
 
     def answer(self, saved: models.Model, *, status: int = status.HTTP_200_OK) -> Response:
         """The saved object read again as every reader sees it (complete, whatever was sent), with its validator."""

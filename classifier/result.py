@@ -20,6 +20,16 @@ class FactValue(str, Enum):
     def holds(self) -> bool:
         return self is FactValue.TRUE
 
+    @property
+    def as_bool(self) -> bool | None:
+        """``True`` or ``False`` when known, ``None`` when unknown (how the wiki stores a fact)."""
+        return None if self is FactValue.UNKNOWN else self is FactValue.TRUE
+
+    @classmethod
+    def of(cls, value: bool | None) -> FactValue:
+        """The value of a fact stored as ``True``, ``False`` or ``None`` (unknown)."""
+        return cls.UNKNOWN if value is None else cls.TRUE if value else cls.FALSE
+
 
 @dataclass(frozen=True)
 class Span:

@@ -92,20 +92,21 @@ FACT_LABELS: dict[Fact, str] = {
 
 def rubric_verdict(
     *,
-    interactive_env: bool,
-    multi_step: bool,
-    verifiable_reward: bool,
-    rl_update: bool,
+    interactive_env: bool | None,
+    multi_step: bool | None,
+    verifiable_reward: bool | None,
+    rl_update: bool | None,
     mechanism: Mechanism,
     narrow: bool = False,
 ) -> Verdict:
     """The verdict the rubric gives for the four facts.
 
-    ``narrow`` says that what is updated is not the acting agent's own policy,
+    A fact is ``True``, ``False`` or ``None`` (unknown); only a fact known to hold counts
+    towards strict, so an unknown one never makes a work strict. ``narrow`` says that what is updated is not the acting agent's own policy,
     or that the action space is narrow (Astar, LBYL).
     """
-    interaction = interactive_env and multi_step and verifiable_reward
-    if interaction and rl_update:
+    interaction = interactive_env is True and multi_step is True and verifiable_reward is True
+    if interaction and rl_update is True:
         return Verdict.STRICT_NARROW if narrow else Verdict.STRICT
     if interaction and mechanism.record.adjacent_when_interactive:
         return Verdict.ADJACENT

@@ -59,14 +59,14 @@
     });
   });
 
-  // Rubric: show the verdict the four facts give while the boxes are ticked.
+  // Rubric: show the verdict the four facts give while they are set (a fact holds only when it is "yes").
   var rubric = document.querySelector("[data-rubric]");
   if (rubric) {
     var out = rubric.querySelector("[data-rubric-verdict]");
     var labels = JSON.parse(rubric.dataset.rubric);
     var checked = function (name) {
-      var box = rubric.querySelector("input[name=" + name + "]");
-      return !!(box && box.checked);
+      var box = rubric.querySelector("input[name=" + name + "]:checked");
+      return !!box && (box.type === "checkbox" || box.value === "true");
     };
     var update = function () {
       var mechanism = (rubric.form || document).querySelector("select[name=mechanism]");
@@ -92,8 +92,9 @@
         var field = form.elements[name];
         if (!field) { return; }
         if (field.type === "checkbox") { field.checked = !!values[name]; }
+        else if (field instanceof RadioNodeList) { field.value = values[name] === null ? "unknown" : String(values[name]); }
         else { field.value = values[name]; }
-        field.dispatchEvent(new Event("change", { bubbles: true }));
+        (field.dispatchEvent ? field : form).dispatchEvent(new Event("change", { bubbles: true }));
       });
     });
   });

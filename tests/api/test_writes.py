@@ -123,6 +123,24 @@ def test_editor_classifies_a_work_and_the_change_is_kept(seed: None, editor_api:
     assert ClassificationChange.objects.filter(classification__source=source).count() == 1
 
 
+def test_a_rubric_fact_is_true_false_or_null_when_unknown(seed: None, editor_api: APIClient) -> None:
+    Source.objects.create(slug="half-known", short_name="HalfKnown", title="HalfKnown")
+    payload = {"source": "half-known", "mechanism": "policy_gradient", "verdict": "not_strict", "interactive_env": True,
+               "multi_step": None, "verifiable_reward": True, "rl_update": True}
+
+    created = editor_api.post("/api/v1/classifications/", payload, format="json")
+
+    assert created.status_code == 201, created.json()
+    data = created.json()
+    assert (data["interactive_env"], data["multi_step"], data["rl_update"]) == (True, None, True)
+    # an unknown fact never makes a work strict
+    assert data["rubric_verdict"] == "not_strict"
+    read = editor_api.get("/api/v1/sources/half-known/").json()["classifications"][0]
+    assert read["multi_step"] is None and read["verifiable_reward"] is True
+    patched = editor_api.patch(f"/api/v1/classifications/{data['id']}/", {"multi_step": True, "verdict": "strict"}, format="json")
+    assert patched.json()["multi_step"] is True and patched.json()["rubric_verdict"] == "strict"
+
+
 def test_verdict_departing_from_the_rubric_needs_a_rationale(seed: None, editor_api: APIClient) -> None:
     Source.objects.create(slug="odd-work", short_name="OddWork", title="OddWork")
     payload = {"source": "odd-work", "mechanism": "harness", "verdict": "strict", "rubric_verdict": "strict"}

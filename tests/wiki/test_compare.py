@@ -51,6 +51,18 @@ def test_compare_csv_is_utf8_with_bom_and_a_filename(client) -> None:  # type: i
     assert "论文没有用环境回报更新 agent policy" in by_label["Evidence"][0]
 
 
+def test_a_fact_the_wiki_does_not_state_is_unknown_in_the_table_and_the_csv(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get(reverse("wiki:compare") + "?works=skillforge,starharness").content.decode()
+    row = html.split('data-row="interactive_env">')[1].split("</tr>")[0]
+    assert '<td class="fact-yes">' in row and '<td class="fact-unknown"><span aria-hidden="true">? </span>unknown</td>' in row
+    assert '<tr class="differs row-rubric" data-row="multi_step">' in html
+
+    csv_text = client.get(reverse("wiki:compare") + "?works=skillforge,starharness&format=csv").content.decode("utf-8-sig")
+    by_label = {row[0]: row[1:] for row in csv.reader(io.StringIO(csv_text))}
+    assert by_label["Verifiable or scalar reward"] == ["yes", "unknown"]
+    assert by_label["RL optimisation updates the policy/parameters from the interaction outcome"] == ["yes", "no"]
+
+
 def test_compare_with_unknown_work_is_404_and_names_it(client) -> None:  # type: ignore[no-untyped-def]
     response = client.get(reverse("wiki:compare") + "?works=facet,atlantis")
 

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_classification, make_editor, make_question, make_reader, make_source
+from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import ChangeEvent, Citation, Claim, Classification, ClassificationChange, Contrast, OpenQuestion, Source
 
 BIBTEX = """@article{alpha2025, title={AlphaAgent: Policy Gradient for Web Agents}, year={2025}, eprint={2501.00001v1},
@@ -138,7 +139,8 @@ def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_c
     initial = filled.context["form"].initial
     assert initial["mechanism"] == card.values["mechanism"]
     assert not Classification.objects.filter(source=source).exists()
-    data = {k: ("on" if v is True else v) for k, v in card.values.items() if v is not False}
+    facts = {True: "true", False: "false", None: "unknown"}
+    data = {k: (facts[v] if k in FACT_FIELDS else "on" if v is True else v) for k, v in card.values.items() if v is not False}
     data["rationale"] = "accepted"
     response = editor_client.post(url, data)
     assert response.status_code == 302, response.context["form"].errors
@@ -156,8 +158,8 @@ def test_accept_without_javascript_shows_the_rubric_verdict_of_the_filled_facts(
 def test_classification_change_is_kept_in_history(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
     source = make_source()
     classification = make_classification(source)
-    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
-            "verdict": "not_strict", "rationale": "no RL update"}
+    data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+            "rl_update": "false", "verdict": "not_strict", "rationale": "no RL update"}
     response = editor_client.post(reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), data)
     assert response.status_code == 302
     change = ClassificationChange.objects.get(classification=classification)
@@ -175,8 +177,8 @@ def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_n
     opened = editor_client.get(url).context["form"].initial["loaded_at"]
     classification_save(source=classification.source, classification=classification,
                         fields={"verdict": "not_strict", "rationale": "their reading"})
-    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
-            "rl_update": "on", "narrow": "on", "verdict": "strict_narrow", "rationale": "my reading", "loaded_at": opened}
+    data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+            "rl_update": "true", "narrow": "on", "verdict": "strict_narrow", "rationale": "my reading", "loaded_at": opened}
     refused = editor_client.post(url, data)
     assert refused.status_code == 409
     html = refused.content.decode()
@@ -192,8 +194,8 @@ def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_n
 
 def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
     classification = make_classification(make_source())
-    data = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on", "verifiable_reward": "on",
-            "rl_update": "on", "verdict": "not_strict"}
+    data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+            "rl_update": "true", "verdict": "not_strict"}
     response = editor_client.post(reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), data)
     assert response.status_code == 200
     assert "rationale_required" in [e.code for e in response.context["form"].errors.as_data()["rationale"]]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.factories import make_classification, make_source
 from wiki.forms.claims import CitationFormSet, CitationForm
-from wiki.forms.classifications import ClassificationForm
+from wiki.forms.classifications import FACT_FIELDS, ClassificationForm
 from wiki.forms.contrasts import ContrastForm
 from wiki.forms.pages import PageCreateForm, PageForm
 from wiki.forms.questions import QuestionForm
@@ -91,8 +93,8 @@ def test_citation_formset_refuses_the_same_citation_twice(db: None) -> None:
 
 
 def _classification_data(**overrides: object) -> dict[str, object]:
-    data: dict[str, object] = {"mechanism": "policy_gradient", "interactive_env": "on", "multi_step": "on",
-                               "verifiable_reward": "on", "rl_update": "on", "verdict": "strict", "rationale": ""}
+    data: dict[str, object] = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true",
+                               "verifiable_reward": "true", "rl_update": "true", "verdict": "strict", "rationale": ""}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -114,6 +116,23 @@ def test_rubric_follows_the_facts_and_narrow(db: None) -> None:
     assert form.rubric() == "strict_narrow"
     es = ClassificationForm(_classification_data(mechanism="evolution_strategies", rl_update=None, verdict="adjacent"), source=source)
     assert es.is_valid(), es.errors
+
+
+def test_a_fact_is_yes_no_or_unknown_and_unknown_never_makes_a_work_strict(db: None) -> None:
+    source = make_source()
+    form = ClassificationForm(_classification_data(multi_step="unknown", rl_update=None, verdict="not_strict"), source=source)
+    assert form.is_valid(), form.errors
+    assert (form.cleaned_data["interactive_env"], form.cleaned_data["multi_step"], form.cleaned_data["rl_update"]) == (True, None, None)
+    assert form.rubric() == "not_strict"
+    assert _checked(str(form["multi_step"])) == "unknown" and _checked(str(form["interactive_env"])) == "true"
+    blank = ClassificationForm(source=source)
+    assert [_checked(str(blank[name])) for name in FACT_FIELDS] == ["unknown"] * 4
+
+
+def _checked(radios: str) -> str:
+    """The value of the checked radio button in a widget's HTML."""
+    [value] = re.findall(r'<input type="radio"[^>]* value="([a-z]+)"[^>]* checked', radios)
+    return value
 
 
 def test_rubric_verdict_is_known_before_the_form_is_valid(db: None) -> None:

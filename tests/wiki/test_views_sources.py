@@ -91,7 +91,8 @@ def _assert_card_matches_seed(card: str, row: dict) -> None:  # type: ignore[typ
     assert f'<dd class="verdict-value">{Verdict(row["verdict"]).label}' in card
     assert f'<dd class="algorithm">{row["algorithm"] or "—"}</dd>' in card
     for fact in Fact:
-        state = "yes" if row["facts"][fact.value] else "no"
+        held = row["facts"][fact.value]
+        state = "unknown" if held is None else "yes" if held else "no"
         assert f'<li class="fact {state}" data-fact="{fact.value}">' in card
         assert FACT_LABELS[fact] in card
 
@@ -129,6 +130,14 @@ def test_shepherd_has_one_card_per_component(client) -> None:  # type: ignore[no
     _assert_card_matches_seed(by_id["tree-grpo"], SEED_CLASSIFICATIONS[("shepherd", "tree-grpo")])
     _assert_card_matches_seed(by_id["supervisor-cro"], SEED_CLASSIFICATIONS[("shepherd", "supervisor-cro")])
     assert 'locator <span class="locator">§4.3</span>' in by_id["tree-grpo"]
+
+
+def test_a_fact_the_wiki_says_nothing_about_is_unknown_not_no(client) -> None:  # type: ignore[no-untyped-def]
+    [card] = _cards("starharness", client)
+    for fact in ("interactive_env", "multi_step", "verifiable_reward"):
+        assert f'<li class="fact unknown" data-fact="{fact}">' in card
+    assert '<li class="fact no" data-fact="rl_update">' in card
+    assert html_text(card).count("(unknown)") == 3
 
 
 def test_each_contrast_links_to_the_side_by_side_view_of_its_two_subjects(client) -> None:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import VERDICT_LABELS, Mechanism, rubric_verdict
 from wiki.references.locators import is_valid_locator
@@ -10,6 +11,20 @@ from wiki.models import Claim, Classification, Component, Source
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
 RUBRIC_LABELS = {verdict.value: label for verdict, label in VERDICT_LABELS.items()}
+# What a fact's radio buttons submit; the model stores True, False and None (unknown).
+FACT_VALUES = {True: "true", False: "false", None: "unknown"}
+
+
+class FactChoice(forms.RadioSelect):
+    """A rubric fact as three radio buttons: yes, no, unknown (the default: nothing said either way)."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, choices=[("true", _("yes")), ("false", _("no")), ("unknown", _("unknown"))])
+
+    def format_value(self, value: Any) -> list[str]:
+        if isinstance(value, str):
+            value = {"true": True, "True": True, "false": False, "False": False}.get(value)
+        return [FACT_VALUES.get(value, "unknown")]
 
 
 class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -22,7 +37,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
             "component", "mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale",
             "evidence_claim", "evidence_locator",
         ]
-        widgets = {"rationale": forms.Textarea(attrs={"rows": 4})}
+        widgets = {"rationale": forms.Textarea(attrs={"rows": 4}), **{name: FactChoice() for name in FACT_FIELDS}}
 
     def __init__(self, *args: Any, source: Source, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -60,11 +75,11 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
             return self.instance.rubric_verdict.value
         else:
             return None
-        facts = {name: bool(values.get(name)) for name in FACT_FIELDS}
+        facts = {name: _fact(values.get(name)) for name in FACT_FIELDS}
         mechanism = values.get("mechanism")
         if mechanism not in {m.value for m in Mechanism}:
             # Only evolution strategies turn the interaction facts without an RL update into "adjacent".
-            if all(facts[name] for name in FACT_FIELDS[:3]) and not facts["rl_update"]:
+            if all(facts[name] is True for name in FACT_FIELDS[:3]) and facts["rl_update"] is not True:
                 return None
             mechanism = Mechanism.POLICY_GRADIENT
         return rubric_verdict(**facts, mechanism=Mechanism(mechanism), narrow=bool(values.get("narrow"))).value
@@ -73,3 +88,10 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         # The rubric's rationale rule and the one-per-work rule are the model's (Classification.clean), reached here.
         self.instance.source = self.source
         super()._post_clean()
+
+
+def _fact(value: Any) -> bool | None:
+    """A fact from cleaned data (``True``/``False``/``None``) or initial data (the same, or what the radio buttons submit)."""
+    if isinstance(value, str):
+        return {"true": True, "false": False}.get(value.lower())
+    return None if value is None else bool(value)

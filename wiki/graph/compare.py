@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
 from wiki.text.spaces import excerpt
+
+FACT_TEXT = {"yes": _("yes"), "no": _("no"), "unknown": _("unknown")}
 
 _CLASSIFICATION_FIELDS = (
     "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",
@@ -54,7 +57,7 @@ class Cell:
     text: str
     value: object
     url: str = ""
-    yes: bool | None = None
+    fact: str = ""  # a rubric fact's "yes", "no" or "unknown"; empty for other rows
     full: str = ""
 
     @property
@@ -89,9 +92,12 @@ class Comparison:
 
 
 def _fact_cell(c: dict[str, Any] | None, key: str) -> Cell:
+    """Yes, no, or unknown when the classification says neither (a fact stored as NULL)."""
     if c is None:
         return Cell("—", None)
-    return Cell("yes" if c[key] else "no", bool(c[key]), yes=bool(c[key]))
+    value = c[key]
+    fact = "unknown" if value is None else "yes" if value else "no"
+    return Cell(str(FACT_TEXT[fact]), value, fact=fact)
 
 
 EVIDENCE_CHARS = 140

@@ -53,10 +53,11 @@ class Classification(models.Model):
     mechanism = models.CharField(max_length=40, choices=MECHANISM_CHOICES)
     algorithm = models.CharField(max_length=120, blank=True, validators=[validate_optional_line])
     updated = models.CharField("what is updated", max_length=300, blank=True, validators=[validate_optional_line])
-    interactive_env = models.BooleanField("executable agent in an environment", default=False)
-    multi_step = models.BooleanField("multi-step / tool-use trajectories", default=False)
-    verifiable_reward = models.BooleanField("verifiable or scalar reward", default=False)
-    rl_update = models.BooleanField("RL update of the policy from the outcome", default=False)
+    # The four rubric facts: yes, no, or unknown (NULL) when nothing the wiki holds says either way.
+    interactive_env = models.BooleanField("executable agent in an environment", null=True, blank=True, default=None)
+    multi_step = models.BooleanField("multi-step / tool-use trajectories", null=True, blank=True, default=None)
+    verifiable_reward = models.BooleanField("verifiable or scalar reward", null=True, blank=True, default=None)
+    rl_update = models.BooleanField("RL update of the policy from the outcome", null=True, blank=True, default=None)
     narrow = models.BooleanField(
         default=False, help_text="What is updated is not the acting agent's own policy, or the action space is narrow."
     )
@@ -95,7 +96,7 @@ class Classification(models.Model):
 
     @property
     def rubric_verdict(self) -> Verdict:
-        """The verdict the four facts give through the rubric."""
+        """The verdict the four facts give through the rubric (an unknown fact does not hold)."""
         return rubric_verdict(
             interactive_env=self.interactive_env,
             multi_step=self.multi_step,

@@ -86,11 +86,10 @@ def classification_save(
 @transaction.atomic
 def classification_accept_suggestion(*, source: Source, user: object | None = None) -> Classification:
     """Saves the classifier's suggestion for ``source`` as its classification, recorded as an accepted suggestion."""
-    from classifier import FactValue
     from wiki.suggestions import suggestion_for
 
     suggestion = suggestion_for(source).suggestion
-    fields: dict[str, Any] = {fact.fact.value: fact.value is FactValue.TRUE for fact in suggestion.facts}
+    fields: dict[str, Any] = {fact.fact.value: fact.value.as_bool for fact in suggestion.facts}
     fields.update(mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
                   algorithm=suggestion.algorithm or "", updated=(suggestion.updated or "")[:300],
                   narrow=suggestion.narrow, rationale=suggestion.rationale)

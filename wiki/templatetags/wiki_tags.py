@@ -49,13 +49,22 @@ def mechanism_label(mechanism: str) -> str:
 class FactRow:
     key: str
     label: str
-    holds: bool
+    value: str  # "yes", "no" or "unknown"
+
+    @property
+    def holds(self) -> bool:
+        return self.value == "yes"
 
 
 @register.filter
 def rubric_facts(classification: Any) -> list[FactRow]:
-    """The four rubric facts of a classification, in the rubric's order, with their labels."""
-    return [FactRow(key=fact.value, label=FACT_LABELS[fact], holds=bool(getattr(classification, fact.value))) for fact in Fact]
+    """The four rubric facts of a classification, in the rubric's order, with their labels; a fact stored as
+    ``None`` is unknown, not "no"."""
+    rows = []
+    for fact in Fact:
+        held = getattr(classification, fact.value)
+        rows.append(FactRow(key=fact.value, label=FACT_LABELS[fact], value="unknown" if held is None else "yes" if held else "no"))
+    return rows
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,11 @@ from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
 
 
+FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
+# A rubric fact is yes, no or unknown: true, false or null.
+FACT_KWARGS = {name: {"help_text": "A rubric fact: true, false, or null when unknown."} for name in FACT_FIELDS}
+
+
 class ComponentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Component
@@ -40,6 +45,7 @@ class ClassificationSerializer(serializers.ModelSerializer):
             "set_by", "set_by_user", "updated_at",
         ]
         read_only_fields = ["id", "set_by", "set_by_user", "updated_at"]
+        extra_kwargs = FACT_KWARGS
         validators: list[object] = []  # the one-per-work rule is Classification.clean's, with a field-level message
 
     def validate_evidence_locator(self, value: str) -> str:
@@ -69,6 +75,7 @@ class SourceClassificationSerializer(serializers.ModelSerializer):
         fields = ["id", "component", "mechanism", "algorithm", "updated", "interactive_env", "multi_step",
                   "verifiable_reward", "rl_update", "narrow", "verdict", "rubric_verdict", "rationale"]
         read_only_fields = fields
+        extra_kwargs = FACT_KWARGS
 
 
 class SourceSerializer(serializers.ModelSerializer):

@@ -43,5 +43,5 @@ def suggestion_card(source: Source, component: Component | None = None) -> Sugge
         "narrow": suggestion.narrow,
     }
     for fact in Fact:
-        values[fact.value] = suggestion.fact(fact).value.value == "true"
+        values[fact.value] = suggestion.fact(fact).value.as_bool
     return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values)

@@ -100,7 +100,7 @@ def cases(sample: int) -> tuple[list[Case], str]:
     user.groups.add(Group.objects.get(name="editors"))
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

@@ -152,6 +152,8 @@ WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
 # Each worker also keeps the pages it served last in its own memory (never stale: keys hold the version).
 WIKI_LOCAL_CACHE_BYTES = env_int("WIKI_LOCAL_CACHE_MB", 32) * 1024 * 1024
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Every logged-in request reads its account: from the cache, keyed by a version that account writes move.
+AUTHENTICATION_BACKENDS = ["wiki.caching.users.CachedModelBackend"]
 
 # Page bodies above this many characters are refused with a clear message.
 WIKI_MAX_BODY_CHARS = env_int("WIKI_MAX_BODY_CHARS", 200_000)

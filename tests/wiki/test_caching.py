@@ -112,6 +112,36 @@ def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client, 
     assert "_auth_user_id" not in other.session
 
 
+def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_changes(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    page = make_page(title="Read by an editor")
+    editor = make_editor("cached-account")
+    client.force_login(editor)
+    client.get(page.get_absolute_url())
+    # Account, permissions and page all come from the cache.
+    with django_assert_num_queries(0):
+        assert client.get(page.get_absolute_url()).status_code == 200
+
+    # A write to the account, even one no service makes, is seen at the next request: the session ends.
+    get_user_model().objects.filter(pk=editor.pk).update(is_active=False)
+    assert "cached-account" not in client.get(page.get_absolute_url()).content.decode()
+
+
+def test_a_new_password_ends_the_other_sessions_of_the_account(client) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    page = make_page(title="Sessions")
+    editor = make_editor("two-sessions")
+    client.force_login(editor)
+    assert "two-sessions" in client.get(page.get_absolute_url()).content.decode()
+    elsewhere = Client()
+    elsewhere.force_login(editor)
+    editor.set_password("another horse battery staple")
+    editor.save()
+    assert "two-sessions" not in client.get(page.get_absolute_url()).content.decode()
+
+
 def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client) -> None:  # type: ignore[no-untyped-def]
     from django.contrib.messages import constants
     from django.contrib.messages.storage.cookie import CookieStorage

@@ -26,13 +26,15 @@ from django.http import HttpRequest
 
 VERSION_KEY = "wiki:content:version"
 CHANGED_AT_KEY = "wiki:content:changed-at"
+# Moved by writes to the accounts themselves (a password, a login, a deactivation), which show on no page.
+ACCOUNTS_KEY = "wiki:accounts:version"
 
 _thread = threading.local()
 # The wiki's tables, and who belongs to which group with which permissions (cached pages show edit links
-# by permission). Django quotes table names; raw SQL of the search index may not.
+# by permission); then the accounts table. Django quotes table names; raw SQL of the search index may not.
 _WRITE = re.compile(
     r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|COPY)\s+"?'
-    r'(?:wiki_|auth_group|auth_user_groups|auth_user_user_permissions)',
+    r'(?:(?P<content>wiki_|auth_group|auth_user_groups|auth_user_user_permissions)|(?P<accounts>auth_user\b))',
     re.IGNORECASE,
 )
 
@@ -114,11 +116,37 @@ def content_changed(connection: BaseDatabaseWrapper) -> None:
         bump()
 
 
+def accounts_version() -> int:
+    """The version cached accounts are keyed by; started from the clock when the cache holds none."""
+    found = cache.get(ACCOUNTS_KEY)
+    if found is None:
+        cache.add(ACCOUNTS_KEY, time.time_ns(), timeout=None)
+        found = cache.get(ACCOUNTS_KEY, 0)
+    return int(found)
+
+
+def bump_accounts() -> None:
+    try:
+        cache.incr(ACCOUNTS_KEY)
+    except ValueError:
+        cache.add(ACCOUNTS_KEY, time.time_ns(), timeout=None)
+
+
+def accounts_changed(connection: BaseDatabaseWrapper) -> None:
+    """Bumps the accounts version at once and again after the writing transaction commits."""
+    bump_accounts()
+    if connection.in_atomic_block:
+        transaction.on_commit(bump_accounts, using=connection.alias)
+
+
 def watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-    """An execute wrapper: runs the statement, then bumps the version when it wrote to a wiki table."""
+    """An execute wrapper: runs the statement, then bumps the version of what it wrote to."""
     result = execute(sql, params, many, context)
-    if _WRITE.match(sql):
+    found = _WRITE.match(sql)
+    if found and found["content"]:
         content_changed(context["connection"])
+    elif found:
+        accounts_changed(context["connection"])
     return result
 
 

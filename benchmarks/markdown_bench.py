@@ -1,0 +1,58 @@
+"""How long the renderer takes on hostile Markdown: refusals (the complexity check) and the worst accepted texts.
+
+    python benchmarks/markdown_bench.py [--repeat 3]
+
+Prints the best of ``--repeat`` runs per input, in milliseconds. The check refuses in a linear scan; an
+accepted text renders within the budget the README's limits section gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def best_ms(run: object, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()  # type: ignore[operator]
+        times.append((time.perf_counter() - started) * 1000)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DATABASE_URL", "postgres://unused/unused")  # rendering reads no database
+    import django
+
+    django.setup()
+    from wiki import markdown as wiki_markdown
+    from wiki.devtools.hostile_markdown import ACCEPTED, REFUSED
+    from wiki.markdown import MarkdownTooComplex
+
+    def refuse(text: str) -> None:
+        try:
+            wiki_markdown.check_complexity(text)
+        except MarkdownTooComplex:
+            return
+        raise SystemExit("accepted, though it should be refused")
+
+    print(f"{'refused input':48} {'ms':>8}")
+    for name, text in REFUSED.items():
+        print(f"{name:48} {best_ms(lambda: refuse(text), args.repeat):8.1f}")
+    print(f"\n{'accepted input':48} {'ms':>8}")
+    for name, text in ACCEPTED.items():
+        print(f"{name:48} {best_ms(lambda: wiki_markdown.render(text, sources={}, existing_pages=frozenset()), args.repeat):8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -52,6 +52,7 @@ urlpatterns = [
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("sources/<slug:slug>/claims/", sources.source_claims, name="source-claims"),
     path("sources/<slug:slug>/edit/", edit_sources.source_edit, name="source-edit"),
+    path("sources/<slug:slug>/identifiers/", edit_sources.source_add_identifiers, name="source-add-identifiers"),
     path("triage/", triage.triage_queue, name="triage"),
     path("triage/<slug:slug>/accept/", triage.triage_accept, name="triage-accept"),
     path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),

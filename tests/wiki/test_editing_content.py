@@ -54,10 +54,10 @@ def test_readers_get_403_from_every_edit_form(client, objects) -> None:  # type:
 def test_bibtex_import_shows_per_entry_results(editor_client) -> None:  # type: ignore[no-untyped-def]
     response = editor_client.post(reverse("wiki:source-create"), {"entry": BIBTEX, "import": "1"})
     assert response.status_code == 200
-    statuses = [r.status for r in response.context["results"]]
-    assert statuses == ["created", "error"]
+    statuses = [r.status for r in response.context["report"].results]
+    assert statuses == ["created", "refused"]
     assert Source.objects.filter(arxiv_id="2501.00001").exists()
-    assert "own transaction" in response.content.decode()
+    assert "1</strong> created" in response.content.decode()
 
 
 def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(editor_client) -> None:  # type: ignore[no-untyped-def]
@@ -70,13 +70,13 @@ def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(edito
         "@misc{notitle, author={Z}}\n"
     )
     response = editor_client.post(reverse("wiki:source-create"), {"entry": text, "import": "1"})
-    results = response.context["results"]
-    assert [r.status for r in results] == ["created", "duplicate", "duplicate", "error", "error"]
+    results = response.context["report"].results
+    assert [r.status for r in results] == ["created", "duplicate", "duplicate", "refused", "refused"]
     assert {r.source for r in results if r.status == "duplicate"} == {existing}
     retry = response.context["retry_form"].initial["entry"]
     assert "@article{broken, title={Never closed" in retry and "@misc{notitle" in retry
     assert "fresh" not in retry and "dup-arxiv" not in retry
-    assert "Never closed" in response.content.decode().split("Fix the entries that failed")[1]
+    assert "Never closed" in response.content.decode().split("Fix the refused entries")[1]
     assert "is not closed before the next entry starts" in results[3].message
 
 

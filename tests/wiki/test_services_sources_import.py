@@ -12,13 +12,13 @@ from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.draft import SourceDraft, draft_from_identifier
-from wiki.services.sources import (
-    SourceDuplicate,
-    source_create,
-    source_find_duplicate,
-    source_update,
-    sources_import_bibtex,
-)
+from wiki.references.formats import ReferencesRefused
+from wiki.services.source_import import ImportResult, sources_import
+from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
+
+
+def sources_import_bibtex(*, text: str, user: object | None = None) -> list[ImportResult]:
+    return sources_import(text=text, user=user).results
 
 THREE_ENTRIES = r"""
 @article{ji2025tree,
@@ -44,7 +44,7 @@ THREE_ENTRIES = r"""
 def test_bibtex_with_several_entries_reports_each_and_keeps_the_good_ones(db: None) -> None:
     user = make_editor()
     results = sources_import_bibtex(text=THREE_ENTRIES, user=user)
-    assert [r.status for r in results] == ["created", "error", "created"]
+    assert [r.status for r in results] == ["created", "refused", "created"]
     tree = Source.objects.get(arxiv_id="2509.21240")
     assert tree.title == "Tree-GRPO: Tree Search for LLM Agent & Reinforcement Learning"
     assert tree.short_name == "Tree-GRPO"
@@ -59,27 +59,29 @@ def test_importing_the_same_bibtex_twice_reports_duplicates_and_adds_nothing(db:
     sources_import_bibtex(text=THREE_ENTRIES)
     count = Source.objects.count()
     again = sources_import_bibtex(text=THREE_ENTRIES)
-    assert [r.status for r in again] == ["duplicate", "error", "duplicate"]
+    assert [r.status for r in again] == ["duplicate", "refused", "duplicate"]
     assert again[0].source == Source.objects.get(arxiv_id="2509.21240")
     assert Source.objects.count() == count
 
 
 def test_entry_with_a_bad_year_is_an_error_and_saves_nothing(db: None) -> None:
     results = sources_import_bibtex(text="@article{x, title={Some Title Here}, year={1066}}")
-    assert results[0].status == "error"
+    assert results[0].status == "refused"
     assert "year" in results[0].message
     assert not Source.objects.filter(bibtex_key="x").exists()
 
 
-def test_text_without_entries_is_one_error(db: None) -> None:
-    (result,) = sources_import_bibtex(text="just words")
-    assert result.status == "error"
-    assert "no BibTeX entry" in result.message
+def test_text_without_entries_is_refused_whole(db: None) -> None:
+    with pytest.raises(ReferencesRefused) as refused:
+        sources_import_bibtex(text="just words")
+    assert refused.value.code == "unknown_format"
 
 
-def test_duplicate_keys_in_one_paste_are_reported(db: None) -> None:
-    results = parse_bibtex("@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")
-    assert results[1].errors and "k" in results[1].errors[0]
+def test_a_key_used_for_two_works_in_one_paste_refuses_the_second(db: None) -> None:
+    results = sources_import_bibtex(text="@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")
+    assert [r.status for r in results] == ["created", "refused"]
+    assert "names another work on line 1" in results[1].message
+    assert parse_bibtex("@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")[1].repeats == 1
 
 
 @pytest.mark.parametrize(
@@ -95,7 +97,7 @@ def test_duplicate_keys_in_one_paste_are_reported(db: None) -> None:
 def test_duplicates_are_found_across_forms(db: None, existing: dict[str, str], candidate: dict[str, str]) -> None:
     source = make_source(**existing)
     found = source_find_duplicate(**candidate)
-    assert found is not None and found[0] == source
+    assert found is not None and found.work == source
 
 
 def test_different_works_are_not_duplicates(db: None) -> None:
@@ -150,11 +152,11 @@ def test_source_update_from_a_stale_copy_keeps_a_change_saved_since(db: None) ->
     assert (saved.year, saved.venue) == (2024, "NeurIPS")
 
 
-def test_bibtex_entry_whose_title_starts_with_a_known_short_name_is_a_duplicate(db: None) -> None:
+def test_bibtex_entry_whose_title_starts_with_a_work_known_only_by_a_citation_is_that_work(db: None) -> None:
     existing = make_source(short_name="WorldSim", title="WorldSim")
     results = sources_import_bibtex(text="@misc{sim2020, title={WorldSim: Aligning Text and Embodied Environments}, year={2020}}")
     assert [(r.status, r.source) for r in results] == [("duplicate", existing)]
-    assert "same short name" in results[0].message
+    assert "cited on a page as “WorldSim”" in results[0].message
     assert Source.objects.filter(short_name__iexact="worldsim").count() == 1
 
 
@@ -186,6 +188,6 @@ def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplica
 
 def test_bibtex_entry_with_a_book_sized_abstract_is_an_error_and_not_added(db: None) -> None:
     results = sources_import_bibtex(text="@article{big, title={Big Abstract Study}, abstract={" + "a" * 30_000 + "}}")
-    assert [r.status for r in results] == ["error"]
+    assert [r.status for r in results] == ["refused"]
     assert "abstract is longer than 20,000" in results[0].message
     assert not Source.objects.filter(title="Big Abstract Study").exists()

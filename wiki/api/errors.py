@@ -64,6 +64,7 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.markdown import MarkdownTooComplex
     from wiki.services.changes import StaleEdit
     from wiki.services.pages import EditConflict, UnknownBaseRevision
+    from wiki.references.formats import ReferencesRefused
     from wiki.services.sources import SourceDuplicate
 
     from wiki.api.conditional import PreconditionFailed
@@ -89,9 +90,11 @@ def from_domain(exc: Exception) -> APIException | None:
         )
     if isinstance(exc, SourceDuplicate):
         return Conflict(f"This source exists already ({exc.reason}): {exc.source.short_name}.", code="duplicate",
-                        extra={"existing": exc.source.slug})
+                        extra={"existing": exc.source.slug, "missing": exc.missing})
     if isinstance(exc, StaleEdit):
         return PreconditionFailed()
+    if isinstance(exc, ReferencesRefused):
+        return ValidationError({"non_field_errors": [ErrorDetail(str(exc), code=exc.code)]})
     return None
 
 

@@ -44,6 +44,8 @@ class DuplicateSerializer(ErrorSerializer):
     """409: the source exists already (same arXiv ID, DOI or normalised title)."""
 
     existing = serializers.CharField(help_text="Slug of the existing source.")
+    missing = serializers.DictField(child=serializers.CharField(), required=False, help_text=(
+        "Identifiers sent that the existing source lacks (another version of the work): arxiv_id, doi."))
 
 
 def _open_to_all(view: Any) -> bool:

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 
 from wiki.models import Source
+from wiki.references.formats import FORMAT_BY_EXTENSION, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, ReferenceFormat, detect_format
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.services.sources import source_find_duplicate
 
@@ -12,26 +13,64 @@ SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url
 
 
 class SourceImportForm(forms.Form):
-    """One box for BibTeX (one or many entries), an arXiv ID or URL, or a DOI or doi.org URL."""
+    """Paste or upload what a reference manager exports (BibTeX/biblatex, CSL-JSON, RIS), or paste an arXiv ID or a DOI."""
 
     entry = forms.CharField(
-        label="BibTeX, arXiv ID/URL or DOI",
+        label="BibTeX, CSL-JSON, RIS, arXiv ID/URL or DOI",
+        required=False,
         strip=True,
-        max_length=500_000,
-        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text="Paste one or more BibTeX entries, or an arXiv ID (2509.21240v2, arxiv.org/abs/…), or a DOI (10.1145/…, doi.org/…).",
+        max_length=MAX_IMPORT_BYTES,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "data-import-text": ""}),
+        help_text="Paste a whole .bib file (text before the first entry is fine), CSL-JSON, RIS, or an arXiv ID "
+                  "(2509.21240v2, arxiv.org/abs/…) or a DOI (10.1145/…, doi.org/…).",
+    )
+    file = forms.FileField(
+        label="Or upload a file",
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"accept": ".bib,.bibtex,.json,.ris,.txt", "data-import-file": ""}),
+        help_text=f"A .bib, CSL-JSON .json or .ris file of up to {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
+                  f"and {MAX_IMPORT_ENTRIES:,} entries.",
     )
 
-    def clean_entry(self) -> str:
-        entry: str = self.cleaned_data["entry"]
-        if entry.startswith("@"):
-            return entry
-        if normalize_doi(entry) is None and normalize_arxiv_id(entry) is None:
-            raise forms.ValidationError(
-                "Not BibTeX (starts with @), an arXiv ID or a DOI. To add a source by hand, use the form below.",
-                code="unrecognised",
-            )
-        return entry
+    def clean_file(self) -> tuple[str, ReferenceFormat | None] | None:
+        upload = self.cleaned_data.get("file")
+        if not upload:
+            return None
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.",
+                                        code="too_large")
+        data = upload.read()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")  # old BibTeX files; JabRef says which in its first line
+        suffix = "." + upload.name.rsplit(".", 1)[-1].lower() if "." in upload.name else ""
+        return text, FORMAT_BY_EXTENSION.get(suffix) if suffix != ".txt" else None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        uploaded = cleaned.get("file")
+        entry = cleaned.get("entry") or ""
+        if self.errors:
+            return cleaned
+        if uploaded:
+            text, fmt = uploaded
+        elif entry:
+            text, fmt = entry, None
+        else:
+            self.add_error("entry", forms.ValidationError("Paste references or an identifier, or choose a file.", code="required"))
+            return cleaned
+        fmt = fmt or detect_format(text)
+        cleaned["text"], cleaned["format"], cleaned["identifier"] = text, fmt, ""
+        if fmt is None:
+            if "\n" in text.strip() or (normalize_doi(text) is None and normalize_arxiv_id(text) is None):
+                self.add_error("entry", forms.ValidationError(
+                    "Not BibTeX (entries start with @article{…), CSL-JSON, RIS, an arXiv ID or a DOI. "
+                    "To add a source by hand, use the form below.",
+                    code="unrecognised",
+                ))
+            cleaned["identifier"] = text.strip()
+        return cleaned
 
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -59,10 +98,10 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         cleaned: dict[str, Any] = super().clean() or {}
         found = source_find_duplicate(
             arxiv_id=cleaned.get("arxiv_id") or "", doi=cleaned.get("doi") or "", title=cleaned.get("title") or "",
-            short_name=cleaned.get("short_name") or "", exclude_pk=self.instance.pk,
+            year=cleaned.get("year"), authors=cleaned.get("authors") or "", exclude_pk=self.instance.pk,
         )
         if found is not None:
-            self.duplicate, reason = found
+            self.duplicate, reason = found.work, found.reason  # type: ignore[assignment]
             raise forms.ValidationError(
                 f"This source exists already ({reason}): “{self.duplicate.short_name}”. Use it instead of adding a second.",
                 code="duplicate",

@@ -1,4 +1,12 @@
-"""Reading BibTeX: every entry becomes a :class:`SourceDraft` or the reasons it cannot be read."""
+"""Reading BibTeX and biblatex as reference managers write them: every entry becomes a :class:`SourceDraft` or the
+reasons it cannot be read.
+
+bibtexparser (v2) splits the file into entries, ``@string``, ``@preamble`` and comments (text outside entries,
+such as a ``# Related Works`` heading or JabRef's ``% Encoding: UTF-8`` line, is a comment); pylatexenc decodes
+LaTeX in the values. Zotero, Better BibTeX, JabRef and Google Scholar differ in where they put identifiers:
+``eprint``/``eprinttype``/``archivePrefix``, ``journal = {arXiv preprint arXiv:…}``, ``howpublished = {\\url{…}}``,
+``doi``, ``url``; biblatex has ``date`` where BibTeX has ``year``.
+"""
 
 from __future__ import annotations
 
@@ -6,119 +14,212 @@ import re
 from dataclasses import dataclass, field
 
 import bibtexparser
+from bibtexparser.middlewares.names import split_multiple_persons_names
+from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
 from wiki.models import Source, SourceKind
 from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
 from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
-from wiki.text.spaces import collapse_spaces
+from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.latex import latex_to_text
 
-MAX_BIBTEX_CHARS = 500_000
-MAX_BIBTEX_ENTRIES = 200
-
-_BRACES = re.compile(r"(?<!\\)[{}]")
-_ESCAPES = {r"\&": "&", r"\%": "%", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "--": "–"}
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
-    "incollection": SourceKind.PAPER, "phdthesis": SourceKind.PAPER, "mastersthesis": SourceKind.PAPER,
-    "techreport": SourceKind.PREPRINT, "unpublished": SourceKind.PREPRINT, "online": SourceKind.BLOG,
-    "software": SourceKind.PROJECT, "misc": SourceKind.PREPRINT,
+    "incollection": SourceKind.PAPER, "inbook": SourceKind.PAPER, "book": SourceKind.PAPER,
+    "phdthesis": SourceKind.PAPER, "mastersthesis": SourceKind.PAPER, "thesis": SourceKind.PAPER,
+    "techreport": SourceKind.PREPRINT, "report": SourceKind.PREPRINT, "unpublished": SourceKind.PREPRINT,
+    "online": SourceKind.BLOG, "electronic": SourceKind.BLOG, "www": SourceKind.BLOG,
+    "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT, "misc": SourceKind.PREPRINT,
 }
+_URL = re.compile(r"https?://[^\s{}\\]+(?:\\_[^\s{}\\]*)*")
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
+_CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
 
 
 @dataclass
 class ParsedEntry:
+    """One entry of a reference file: where it starts, its key, and its draft or the reasons it cannot be read."""
+
     line: int
     label: str
     draft: SourceDraft | None = None
     errors: list[str] = field(default_factory=list)
     raw: str = ""
+    repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
 
 
-def _clean_value(value: str) -> str:
-    text = _BRACES.sub("", value)
-    for escaped, plain in _ESCAPES.items():
-        text = text.replace(escaped, plain)
-    return collapse_spaces(text)
+def _split_concatenation(value: str) -> list[str]:
+    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for index, char in enumerate(value):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif char == "#" and depth == 0 and not quoted:
+            parts.append(value[start:index])
+            start = index + 1
+    parts.append(value[start:])
+    return [part.strip() for part in parts]
 
 
-def _draft_from_fields(entry_type: str, key: str, fields: dict[str, str]) -> tuple[SourceDraft, list[str]]:
-    errors: list[str] = []
-    get = {name.lower(): _clean_value(value) for name, value in fields.items()}
-    title = get.get("title", "")
-    if not title:
-        errors.append("no title")
-    year: int | None = None
-    if get.get("year"):
-        match = re.search(r"\d{4}", get["year"])
-        if match is None:
-            errors.append(f"year “{get['year']}” is not a year")
+def _resolve(value: str, strings: dict[str, str]) -> str:
+    """A field's value with ``@string`` macros, month macros and ``#`` concatenation resolved."""
+    if "#" not in value and value.strip().lower() not in strings:
+        return value
+    out = []
+    for part in _split_concatenation(value):
+        if len(part) >= 2 and ((part[0], part[-1]) in {("{", "}"), ('"', '"')}):
+            out.append(part[1:-1])
         else:
-            year = int(match.group(0))
-    arxiv = ""
-    eprint = get.get("eprint", "")
-    if eprint and (get.get("archiveprefix", "").lower() == "arxiv" or normalize_arxiv_id(eprint)):
+            out.append(strings.get(part.lower(), part))
+    return "".join(out)
+
+
+def _persons(value: str) -> str:
+    """``Vuli\\'c, Ivan and others`` → ``Vulić, Ivan; et al.``: names split by bibtexparser, each decoded."""
+    names = []
+    for name in split_multiple_persons_names(value):
+        text = latex_to_text(name)
+        if text.lower() in {"others", "et al", "et al."}:
+            names.append("et al.")
+        elif text:
+            names.append(text)
+    return "; ".join(names)
+
+
+def _year(fields: dict[str, str], errors: list[str]) -> int | None:
+    raw = fields.get("year") or fields.get("date") or fields.get("urldate", "")
+    if not raw:
+        return None
+    match = _YEAR.search(raw)
+    if match is None:
+        errors.append(f"year “{raw}” is not a year")
+        return None
+    return int(match.group(1))
+
+
+def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -> tuple[str, str, str]:
+    """The arXiv ID, the DOI and the URL, wherever the reference manager put them."""
+    arxiv, doi = "", ""
+    eprint = text.get("eprint", "")
+    prefix = (text.get("archiveprefix") or text.get("eprinttype") or "").lower()
+    if eprint and (prefix == "arxiv" or (not prefix and normalize_arxiv_id(eprint))):
         arxiv = normalize_arxiv_id(eprint) or ""
         if not arxiv:
             errors.append(f"eprint “{eprint}” is not an arXiv ID")
-    if not arxiv:
-        for name in ("url", "journal"):
-            if "arxiv" in get.get(name, "").lower():
-                arxiv = normalize_arxiv_id(get[name]) or ""
-                if arxiv:
-                    break
-    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
-        if len(get.get(name, "")) > limit:
-            errors.append(f"the {name} is longer than {limit:,} characters")
-    doi = ""
-    if get.get("doi"):
-        doi = normalize_doi(get["doi"]) or ""
+    if text.get("doi"):
+        doi = normalize_doi(text["doi"]) or ""
         if not doi:
-            errors.append(f"DOI “{get['doi']}” is not a DOI")
-    authors = "; ".join(a.strip() for a in re.split(r"\s+and\s+", get.get("author", "")) if a.strip())
-    kind = KIND_BY_ENTRY_TYPE.get(entry_type.lower(), SourceKind.PAPER)
-    if arxiv and kind == SourceKind.PAPER and not get.get("booktitle") and "arxiv" in get.get("journal", "arxiv").lower():
-        kind = SourceKind.PREPRINT
+            errors.append(f"DOI “{text['doi']}” is not a DOI")
+    urls = [url.replace("\\_", "_") for name in ("url", "howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    for url in urls:
+        if not arxiv and "arxiv.org" in url.lower():
+            arxiv = normalize_arxiv_id(url) or ""
+        if not doi and "doi.org/" in url.lower():
+            doi = normalize_doi(url) or ""
+    if not arxiv:
+        for name in ("journal", "booktitle", "howpublished", "note", "publisher"):
+            value = text.get(name, "")
+            if "arxiv" in value.lower() and normalize_arxiv_id(value):
+                arxiv = normalize_arxiv_id(value) or ""
+                break
+    if not arxiv and text.get("journal", "").strip().lower() == "corr":
+        match = _CORR_VOLUME.search(text.get("volume", ""))
+        arxiv = normalize_arxiv_id(match.group(1)) or "" if match else ""
+    if doi and arxiv_id_from_doi(doi):
+        arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
+    url = urls[0] if urls else ""
+    return arxiv, doi, url
+
+
+def _venue(text: dict[str, str], arxiv: str) -> str:
+    venue = text.get("booktitle") or text.get("journal") or text.get("journaltitle") or text.get("institution") or ""
+    if not venue and not _URL.search(text.get("howpublished", "")):
+        venue = text.get("howpublished", "")
+    venue = venue or text.get("publisher") or text.get("organization") or ""
+    if arxiv and (not venue or venue.lower().startswith("arxiv")):
+        return "arXiv"
+    return venue
+
+
+def _kind(entry_type: str, text: dict[str, str], arxiv: str, url: str) -> str:
+    kind = KIND_BY_ENTRY_TYPE.get(entry_type, SourceKind.PAPER)
+    published = text.get("booktitle") or (text.get("journal") and "arxiv" not in text.get("journal", "").lower()
+                                          and text.get("journal", "").lower() != "corr")
+    if arxiv and not published and kind in (SourceKind.PAPER, SourceKind.BLOG, SourceKind.PREPRINT):
+        return SourceKind.PREPRINT
+    if entry_type == "misc" and not arxiv and not published and url:
+        return SourceKind.PROJECT if "github.com" in url.lower() or "gitlab.com" in url.lower() else SourceKind.BLOG
+    return kind
+
+
+def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[SourceDraft, list[str]]:
+    """A draft from one entry's fields (names in any case, values as written); the errors found in them."""
+    errors: list[str] = []
+    entry_type = entry_type.lower()
+    raw = {name.lower(): value for name, value in raw.items()}
+    text = {name: latex_to_text(value) for name, value in raw.items() if name not in {"author", "editor"}}
+    title = text.get("title", "")
+    if not title:
+        errors.append("no title")
+    year = _year(text, errors)
+    arxiv, doi, url = _identifiers(raw, text, errors)
+    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
+        if len(text.get(name, "")) > limit:
+            errors.append(f"the {name} is longer than {limit:,} characters")
+    authors = _persons(raw.get("author", "")) or _persons(raw.get("editor", ""))
+    note = text.get("note", "")
     draft = SourceDraft(
         title=fit(Source, "title", title),
         short_name=short_name_from_title(title) if title else key,
-        kind=kind,
+        kind=_kind(entry_type, text, arxiv, url),
         authors=authors,
         year=year,
-        venue=fit(Source, "venue", get.get("booktitle") or get.get("journal") or get.get("publisher") or ""),
-        url=get.get("url", "") or (f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
+        venue=fit(Source, "venue", _venue(text, arxiv)),
+        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
         arxiv_id=arxiv,
         doi=doi,
         bibtex_key=fit(Source, "bibtex_key", key),
-        abstract=get.get("abstract", ""),
-        notes=get.get("note", ""),
+        abstract=text.get("abstract", ""),
+        notes="" if _URL.fullmatch(note.strip("<> ")) or normalize_arxiv_id(note) and "arxiv" in note.lower() else note,
     )
     return draft, errors
 
 
+def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
+    return {f.key: _resolve(str(f.value), strings) for f in entry.fields}
+
+
 def parse_bibtex(text: str) -> list[ParsedEntry]:
     """Every entry of ``text`` in order, each a draft or the reasons it cannot be read."""
-    if len(text) > MAX_BIBTEX_CHARS:
-        return [ParsedEntry(line=1, label="BibTeX", errors=[f"the text is longer than {MAX_BIBTEX_CHARS:,} characters"])]
     library = bibtexparser.parse_string(text)
+    strings = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
+    strings.update({s.key.lower(): str(s.value) for s in library.strings})
     parsed: list[ParsedEntry] = []
+    first_line: dict[str, int] = {}
     for entry in library.entries:
-        fields = {f.key: str(f.value) for f in entry.fields}
-        draft, errors = _draft_from_fields(entry.entry_type, entry.key, fields)
+        first_line[entry.key] = entry.start_line + 1
+        draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
         parsed.append(ParsedEntry(line=entry.start_line + 1, label=entry.key, draft=draft, errors=errors, raw=entry.raw))
     for block in library.failed_blocks:
+        if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
+            entry = block.ignore_error_block
+            draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
+            parsed.append(ParsedEntry(line=block.start_line + 1, label=entry.key, draft=draft, errors=errors,
+                                      raw=block.raw.strip(), repeats=first_line.get(entry.key)))
+            continue
         error = getattr(block, "error", None)
         head = block.raw.strip().splitlines()[0][:80] if block.raw.strip() else "?"
         reason = getattr(error, "abort_reason", None) or str(error or "")
-        message = collapse_spaces(reason)[:300] or "this entry cannot be read"
+        message = " ".join(reason.split())[:300] or "this entry cannot be read"
         if message.startswith("Unexpected block start"):
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
             message = "a { or \" is not closed before the next entry starts: " + message
         parsed.append(ParsedEntry(line=block.start_line + 1, label=head, errors=[message], raw=block.raw.strip()))
     parsed.sort(key=lambda p: p.line)
-    if not parsed:
-        parsed.append(ParsedEntry(line=1, label="BibTeX", errors=["no BibTeX entry found (entries start with @article{…, @misc{…)"]))
-    return parsed[: MAX_BIBTEX_ENTRIES + 1] if len(parsed) <= MAX_BIBTEX_ENTRIES else [
-        ParsedEntry(line=1, label="BibTeX", errors=[f"more than {MAX_BIBTEX_ENTRIES} entries; import them in parts"])
-    ]
+    return parsed

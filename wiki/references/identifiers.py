@@ -37,3 +37,25 @@ def normalize_doi(raw: str) -> str | None:
     if not match:
         return None
     return match.group(1).rstrip(".,;)").lower()
+
+
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def arxiv_id_from_doi(doi: str) -> str | None:
+    """arXiv's own DOIs (``10.48550/arXiv.2309.07864``) name an arXiv ID, not a published version."""
+    match = _ARXIV_DOI.match(doi.strip())
+    return normalize_arxiv_id(match.group(1)) if match else None
+
+
+def first_author_key(authors: str) -> str:
+    """The first author's family name, folded for comparison: ``Yao, Shunyu; …`` and ``Shunyu Yao and …`` → ``yao``.
+
+    Empty when no author is known (``et al.`` alone, an organisation in braces counts as its first word).
+    """
+    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
+    if not first or first.lower().startswith("et al"):
+        return ""
+    family = first.split(",", 1)[0] if "," in first else first.split()[-1]
+    folded = unicodedata.normalize("NFKD", family).encode("ascii", "ignore").decode() or family
+    return _NON_WORD.sub("", folded.casefold())

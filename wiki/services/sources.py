@@ -1,16 +1,14 @@
 """Sources: created from a draft, from BibTeX or from the titles a page cites, changed, and found as duplicates.
 
-A duplicate is a source with the same arXiv ID (any version), the same DOI (URL or bare), the same
-normalised title or the same short name. BibTeX with several entries is imported entry by entry, each
-in its own savepoint: a broken or duplicate entry is reported and the others are still imported.
+A duplicate is the same work as a librarian judges it (:mod:`wiki.references.matching`): same arXiv ID (any
+version), same DOI, or the same normalised title with compatible year and first author; never a short name alone.
+Reference files are imported by :mod:`wiki.services.source_import`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -21,9 +19,9 @@ from django.utils.text import slugify
 
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit
-from wiki.references.bibtex import parse_bibtex
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
+from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event, change_record, check_not_stale
 
@@ -118,67 +116,40 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = No
     return matched, created
 
 
-class ImportStatus(StrEnum):
-    CREATED = "created"
-    DUPLICATE = "duplicate"
-    ERROR = "error"
-
-
-@dataclass(frozen=True)
-class ImportResult:
-    """What became of one BibTeX entry: created, a duplicate (of ``source``) or an error."""
-
-    label: str
-    status: ImportStatus
-    source: Source | None = None
-    message: str = ""
-    line: int | None = None
-    raw: str = ""  # the entry as pasted, offered again to fix when it failed
-
-
 class SourceDuplicate(Exception):
-    def __init__(self, source: Source, reason: str) -> None:
+    """The work exists already as ``source``, for ``reason``; ``missing`` are identifiers it lacks (another version)."""
+
+    def __init__(self, source: Source, reason: str, missing: dict[str, str] | None = None) -> None:
         super().__init__(f"{reason}: {source.short_name}")
         self.source = source
         self.reason = reason
+        self.missing = missing or {}
+
+
+def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None) -> list[Source]:
+    """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title), in one query."""
+    arxiv, doi, titles = lookup_keys(references)
+    condition = Q(pk__in=[])
+    if arxiv:
+        condition |= Q(arxiv_id__in=arxiv)
+    if doi:
+        condition |= Q(doi__in=doi)
+    if titles:
+        condition |= Q(normalized_title__in=titles)
+    candidates = Source.objects.filter(condition).order_by("pk")
+    if exclude_pk is not None:
+        candidates = candidates.exclude(pk=exclude_pk)
+    return list(candidates.only("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind"))
 
 
 def source_find_duplicate(
-    *, arxiv_id: str = "", doi: str = "", title: str = "", short_name: str = "", exclude_pk: int | None = None
-) -> tuple[Source, str] | None:
-    """An existing source with the same arXiv ID, DOI, normalised title or short name, and why it matches (one query).
-
-    The short name counts because citations and lists show it: a BibTeX entry titled “ALFWorld: Aligning…”
-    is the “ALFWorld” a citation already created, and two sources of one name cannot be told apart.
-    """
-    arxiv = normalize_arxiv_id(arxiv_id) if arxiv_id else None
-    norm_doi = normalize_doi(doi) if doi else None
-    norm_title = normalize_title(title) if title else ""
-    name = short_name.strip()
-    condition = Q()
-    if arxiv:
-        condition |= Q(arxiv_id=arxiv)
-    if norm_doi:
-        condition |= Q(doi=norm_doi)
-    if norm_title:
-        condition |= Q(normalized_title=norm_title)
-    if name:
-        condition |= Q(short_name__iexact=name)
-    if not condition:
-        return None
-    candidates = Source.objects.filter(condition)
-    if exclude_pk is not None:
-        candidates = candidates.exclude(pk=exclude_pk)
-    for source in candidates.order_by("pk")[:5]:
-        if arxiv and source.arxiv_id == arxiv:
-            return source, f"same arXiv ID {arxiv}"
-        if norm_doi and source.doi == norm_doi:
-            return source, f"same DOI {norm_doi}"
-        if norm_title and source.normalized_title == norm_title:
-            return source, "same title"
-        if name and source.short_name.lower() == name.lower():
-            return source, f"same short name “{source.short_name}”"
-    return None
+    *, arxiv_id: str = "", doi: str = "", title: str = "", year: int | None = None, authors: str = "",
+    exclude_pk: int | None = None,
+) -> WorkMatch | None:
+    """The existing source that is the same work (:mod:`wiki.references.matching`), with why, in one query."""
+    reference = SourceDraft(title=title, authors=authors, year=year, arxiv_id=normalize_arxiv_id(arxiv_id) or "" if arxiv_id else "",
+                            doi=normalize_doi(doi) or "" if doi else "")
+    return find_work(reference, duplicate_candidates([reference], exclude_pk=exclude_pk))
 
 
 def _validated(draft: SourceDraft) -> Source:
@@ -195,12 +166,10 @@ def _validated(draft: SourceDraft) -> Source:
 def source_create(*, draft: SourceDraft, user: object | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
     """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
     sources_lock_creation()
-    duplicate = source_find_duplicate(
-        arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title,
-        short_name=draft.short_name or (short_name_from_title(draft.title) if draft.title else ""),
-    )
+    duplicate = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title, year=draft.year,
+                                      authors=draft.authors)
     if duplicate is not None:
-        raise SourceDuplicate(*duplicate)
+        raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
     source = _validated(draft)
     source.save()
     change_record(
@@ -224,10 +193,11 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
     check_not_stale(source, loaded_at=loaded_at)
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
-        title=fields.get("title", source.title), short_name=fields.get("short_name", source.short_name), exclude_pk=source.pk,
+        title=fields.get("title", source.title), year=fields.get("year", source.year),
+        authors=fields.get("authors", source.authors), exclude_pk=source.pk,
     )
     if duplicate is not None:
-        raise SourceDuplicate(*duplicate)
+        raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
     changed = [name for name, value in fields.items() if getattr(source, name) != value]
     for name, value in fields.items():
         setattr(source, name, value)
@@ -240,27 +210,3 @@ def source_update(*, source: Source, fields: dict[str, Any], user: object | None
     )
     search_reindex_sources([source.pk])
     return source
-
-
-def _messages(error: ValidationError) -> str:
-    if hasattr(error, "error_dict"):
-        return "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in error.message_dict.items())
-    return "; ".join(error.messages)
-
-
-def sources_import_bibtex(*, text: str, user: object | None = None) -> list[ImportResult]:
-    """Imports every entry in its own transaction and reports per entry: created, duplicate or error."""
-    results: list[ImportResult] = []
-    for entry in parse_bibtex(text):
-        if entry.errors or entry.draft is None:
-            results.append(ImportResult(entry.label, ImportStatus.ERROR, message="; ".join(entry.errors), line=entry.line, raw=entry.raw))
-            continue
-        try:
-            source = source_create(draft=entry.draft, user=user, action=ChangeEvent.Action.IMPORTED)
-        except SourceDuplicate as duplicate:
-            results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, duplicate.source, duplicate.reason, entry.line))
-        except ValidationError as error:
-            results.append(ImportResult(entry.label, ImportStatus.ERROR, message=_messages(error), line=entry.line, raw=entry.raw))
-        else:
-            results.append(ImportResult(entry.label, ImportStatus.CREATED, source, line=entry.line))
-    return results

@@ -3,9 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
+from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data
 from wiki.api.schema import DuplicateSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
@@ -13,6 +17,8 @@ from wiki.filters import SourceFilter
 from wiki.models import Component, Source
 from wiki.models.etags import Validator
 from wiki.references.draft import SourceDraft
+from wiki.references.formats import FORMAT_BY_MEDIA_TYPE, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, MEDIA_TYPES, ReferenceFormat
+from wiki.services.source_import import sources_import
 from wiki.services.sources import source_create, source_update
 
 _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
@@ -58,3 +64,22 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         # With If-Match, the service refuses (412) a save made between the check and its lock.
         loaded_at = instance.updated_at if self.request.headers.get("If-Match", "").strip() else None
         return source_update(source=instance, fields=data, user=self.request.user, loaded_at=loaded_at)
+
+    @extend_schema(
+        summary="Import a reference file (BibTeX/biblatex, CSL-JSON or RIS)",
+        description=(
+            "The request body is the file itself, with its media type. Every entry is created, reported as already in "
+            "the wiki (`duplicate`, with the work it is) or refused with its reason and line; the import is one "
+            f"transaction. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries."
+        ),
+        request={media: {"type": "string"} for media in MEDIA_TYPES.values()},
+        responses={200: ImportReportSerializer},
+        examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
+                                 value="@article{yao2023react, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}")],
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=REFERENCE_PARSERS)
+    def import_references(self, request: Request) -> Response:
+        text = request.data  # the parser refuses (415) a media type that is not one of the three
+        fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
+        report = sources_import(text=text, fmt=fmt, user=request.user)
+        return Response(report_data(report))

@@ -6,19 +6,15 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.services.changes import StaleEdit
-from wiki.services.sources import (
-    ImportStatus,
-    SourceDuplicate,
-    source_create,
-    source_find_duplicate,
-    source_update,
-    sources_import_bibtex,
-)
+from wiki.references.formats import ReferencesRefused
+from wiki.services.source_import import ImportStatus, sources_import
+from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
 from wiki.views.editing import editor_required, stale_form
 
 
@@ -30,18 +26,22 @@ def _form_page(request: HttpRequest, *, import_form: SourceImportForm, form: Sou
 
 
 def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse:
-    entry = import_form.cleaned_data["entry"]
-    if entry.startswith("@"):
-        results = sources_import_bibtex(text=entry, user=request.user)
-        # The entries that failed come back in the import box, as pasted, to be fixed and imported again.
-        failed = "\n\n".join(r.raw for r in results if r.status == ImportStatus.ERROR and r.raw)
+    data = import_form.cleaned_data
+    if not data["identifier"]:
+        try:
+            report = sources_import(text=data["text"], fmt=data["format"], user=request.user)
+        except ReferencesRefused as refused:
+            import_form.add_error(None, ValidationError(str(refused), code=refused.code))
+            return _form_page(request, import_form=import_form, form=SourceForm())
+        # The entries that were refused come back in the import box, as written, to be fixed and imported again.
+        failed = "\n\n".join(r.raw for r in report.of(ImportStatus.REFUSED) if r.raw)
         retry = SourceImportForm(initial={"entry": failed}) if failed else None
-        return render(request, "wiki/edit/source_import_results.html", {"results": results, "retry_form": retry})
-    draft = draft_from_identifier(entry) or SourceDraft()
+        return render(request, "wiki/edit/source_import_results.html", {"report": report, "retry_form": retry})
+    draft = draft_from_identifier(data["identifier"]) or SourceDraft()
     found = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi)
     if found is not None:
-        return _form_page(request, import_form=import_form, form=SourceForm(), duplicate=found[0],
-                          note=f"This source exists already ({found[1]}).")
+        return _form_page(request, import_form=import_form, form=SourceForm(), duplicate=found.work,  # type: ignore[arg-type]
+                          note=f"This source exists already ({found.reason}).")
     # Without network access the title cannot be fetched: the editor types it.
     form = SourceForm(initial=draft.as_fields())
     return _form_page(request, import_form=SourceImportForm(), form=form,
@@ -53,7 +53,7 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _form_page(request, import_form=SourceImportForm(), form=SourceForm())
     if "import" in request.POST:
-        import_form = SourceImportForm(request.POST)
+        import_form = SourceImportForm(request.POST, request.FILES)
         if not import_form.is_valid():
             return _form_page(request, import_form=import_form, form=SourceForm())
         return _import(request, import_form)
@@ -96,3 +96,21 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Saved “{saved.short_name}”.")
             return redirect(saved)
     return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "duplicate": form.duplicate})
+
+
+@editor_required("wiki.change_source")
+@require_POST
+def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
+    """Adds the arXiv ID or DOI of another version of the work (offered by an import), when the work has none."""
+    source = get_object_or_404(Source, slug=slug)
+    fields = {name: request.POST[name].strip() for name in ("arxiv_id", "doi")
+              if request.POST.get(name, "").strip() and not getattr(source, name)}
+    try:
+        saved = source_update(source=source, fields=fields, user=request.user, summary="added the identifiers of another version")
+    except SourceDuplicate as duplicate:
+        messages.error(request, f"Not added: {duplicate.reason} is “{duplicate.source.short_name}”.")
+    except ValidationError as error:
+        messages.error(request, "Not added: " + "; ".join(error.messages))
+    else:
+        messages.success(request, f"“{saved.short_name}” now has both versions' identifiers.")
+    return redirect(source)

@@ -1,0 +1,71 @@
+"""Reference files as request bodies (BibTeX, CSL-JSON, RIS), and the per-entry report of an import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser
+
+from wiki.references.formats import MAX_IMPORT_BYTES, MEDIA_TYPES, ReferenceFormat
+from wiki.services.source_import import ImportReport, ImportResult, ImportStatus
+
+
+class _ReferenceFileParser(BaseParser):
+    """The body as text (UTF-8, a byte-order mark allowed), at most ``MAX_IMPORT_BYTES``."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> str:
+        data = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ParseError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.")
+        try:
+            return str(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as error:
+            raise ParseError(f"The file is not UTF-8: {error}") from None
+
+
+class BibTeXParser(_ReferenceFileParser):
+    media_type = MEDIA_TYPES[ReferenceFormat.BIBTEX]
+
+
+class CSLJSONParser(_ReferenceFileParser):
+    media_type = MEDIA_TYPES[ReferenceFormat.CSL_JSON]
+
+
+class RISParser(_ReferenceFileParser):
+    media_type = MEDIA_TYPES[ReferenceFormat.RIS]
+
+
+REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser]
+
+
+class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    line = serializers.IntegerField(allow_null=True, help_text="Where the entry starts in the file.")
+    key = serializers.CharField(source="label", help_text="The entry's citation key (or item id).")
+    slug = serializers.CharField(allow_null=True, help_text="The work created, or the one already in the wiki.")
+    title = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(source="message", help_text="Why it is a duplicate, or why it was refused.")
+    missing = serializers.DictField(child=serializers.CharField(), help_text=(
+        "For a duplicate that is another version of the work: identifiers it has and the work lacks "
+        "(arxiv_id, doi), to add with a PATCH of the work if you judge them the same work."))
+
+
+class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    format = serializers.ChoiceField(choices=[f.value for f in ReferenceFormat])
+    created = ImportedEntrySerializer(many=True)
+    duplicate = ImportedEntrySerializer(many=True, help_text="Already in the wiki (or earlier in the file): linked, not added.")
+    refused = ImportedEntrySerializer(many=True)
+
+
+def _entry(result: ImportResult) -> dict[str, Any]:
+    source = result.source
+    return {"line": result.line, "label": result.label, "slug": source.slug if source else None,
+            "title": source.title if source else None, "message": result.message, "missing": result.missing}
+
+
+def report_data(report: ImportReport) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": report.format.value}
+    for status in ImportStatus:
+        data[status.value] = ImportedEntrySerializer([_entry(r) for r in report.of(status)], many=True).data
+    return data

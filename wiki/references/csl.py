@@ -1,0 +1,173 @@
+"""CSL-JSON (Zotero's and Pandoc's format) read into drafts, and written from sources.
+
+An item names its identifiers in ``DOI``, ``URL``, ``number`` (Zotero puts ``arXiv:2210.03629`` there for a
+preprint) or ``archive``/``archive_location``; its date in ``issued`` as ``date-parts`` or ``raw``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from wiki.models import Source, SourceKind
+from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
+from wiki.references.bibtex import ParsedEntry
+from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.text.spaces import collapse_spaces
+
+KIND_BY_TYPE = {
+    "article-journal": SourceKind.PAPER, "paper-conference": SourceKind.PAPER, "chapter": SourceKind.PAPER,
+    "book": SourceKind.PAPER, "thesis": SourceKind.PAPER, "article": SourceKind.PREPRINT, "report": SourceKind.PREPRINT,
+    "manuscript": SourceKind.PREPRINT, "post-weblog": SourceKind.BLOG, "post": SourceKind.BLOG, "webpage": SourceKind.BLOG,
+    "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT,
+}
+TYPE_BY_KIND = {
+    SourceKind.PAPER: "article-journal", SourceKind.PREPRINT: "article", SourceKind.PROJECT: "software",
+    SourceKind.BLOG: "post-weblog", SourceKind.NOTE: "report", SourceKind.SURVEY: "article-journal",
+    SourceKind.ENVIRONMENT: "software", SourceKind.FRAMEWORK: "software",
+}
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
+
+
+def _text(value: Any) -> str:
+    return collapse_spaces(str(value)) if isinstance(value, (str, int, float)) else ""
+
+
+def _person(person: Any) -> str:
+    if not isinstance(person, dict):
+        return ""
+    if person.get("literal"):
+        return _text(person["literal"])
+    family = " ".join(_text(person.get(part, "")) for part in ("non-dropping-particle", "family") if person.get(part))
+    given = _text(person.get("given", ""))
+    return f"{family}, {given}" if family and given else family or given
+
+
+def _year(item: dict[str, Any], errors: list[str]) -> int | None:
+    issued = item.get("issued")
+    if isinstance(issued, dict):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            try:
+                return int(parts[0][0])
+            except (TypeError, ValueError):
+                errors.append(f"issued date “{parts[0][0]}” is not a year")
+                return None
+        raw = _text(issued.get("raw") or issued.get("literal") or "")
+        match = _YEAR.search(raw)
+        if match:
+            return int(match.group(1))
+        if raw:
+            errors.append(f"issued date “{raw}” is not a year")
+    return None
+
+
+def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
+    errors: list[str] = []
+    title = _text(item.get("title", ""))
+    if not title:
+        errors.append("no title")
+    doi = normalize_doi(_text(item.get("DOI", ""))) or ""
+    if item.get("DOI") and not doi:
+        errors.append(f"DOI “{_text(item['DOI'])}” is not a DOI")
+    url = _text(item.get("URL", ""))
+    arxiv = ""
+    for name in ("number", "archive_location", "URL", "note", "container-title", "publisher"):
+        value = _text(item.get(name, ""))
+        if "arxiv" in value.lower() and normalize_arxiv_id(value):
+            arxiv = normalize_arxiv_id(value) or ""
+            break
+    if doi and arxiv_id_from_doi(doi):
+        arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
+    kind = KIND_BY_TYPE.get(_text(item.get("type", "")), SourceKind.PAPER)
+    venue = _text(item.get("container-title", "")) or _text(item.get("event-title", "")) or _text(item.get("publisher", ""))
+    if arxiv and (not venue or venue.lower().startswith("arxiv")):
+        kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
+    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
+        if len(_text(item.get(name, ""))) > limit:
+            errors.append(f"the {name} is longer than {limit:,} characters")
+    persons = item.get("author") or item.get("editor") or []
+    authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
+    key = _text(item.get("citation-key") or item.get("id") or "")
+    note = _text(item.get("note", ""))
+    draft = SourceDraft(
+        title=fit(Source, "title", title), short_name=short_name_from_title(title) if title else key, kind=kind,
+        authors=authors, year=_year(item, errors), venue=fit(Source, "venue", venue),
+        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
+        arxiv_id=arxiv, doi=doi, bibtex_key=fit(Source, "bibtex_key", key), abstract=_text(item.get("abstract", "")),
+        notes="" if "arxiv" in note.lower() and normalize_arxiv_id(note) else note,
+    )
+    return draft, errors
+
+
+def _item_lines(text: str, count: int) -> list[int]:
+    """The line where each top-level item of a JSON array starts (for the report), counted without a parser."""
+    lines, depth, line, in_string, escaped = [], 0, 1, False, False
+    for char in text:
+        if char == "\n":
+            line += 1
+        if in_string:
+            escaped, in_string = (not escaped and char == "\\"), in_string and (escaped or char != '"')
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if char == "{" and depth == 2:
+                lines.append(line)
+        elif char in "]}":
+            depth -= 1
+    return lines + [0] * (count - len(lines))
+
+
+def parse_csl_json(text: str) -> list[ParsedEntry]:
+    """Every item of a CSL-JSON array (or a single item, or ``{"items": […]}``)."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return [ParsedEntry(line=getattr(error, "lineno", 1), label="CSL-JSON", errors=[f"not JSON: {error}"])]
+    if isinstance(data, dict):
+        data = data.get("items", [data])
+    if not isinstance(data, list):
+        return [ParsedEntry(line=1, label="CSL-JSON", errors=["a CSL-JSON file is an array of items"])]
+    lines = _item_lines(text, len(data)) if text.lstrip().startswith("[") else [1] * len(data)
+    parsed = []
+    for number, (item, line) in enumerate(zip(data, lines), start=1):
+        if not isinstance(item, dict):
+            parsed.append(ParsedEntry(line=line, label=f"item {number}", errors=["an item is a JSON object"]))
+            continue
+        draft, errors = draft_from_item(item)
+        parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or f"item {number}", draft=draft,
+                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))
+    return parsed
+
+
+def csl_item(source: Source) -> dict[str, Any]:
+    """One source as a CSL-JSON item."""
+    item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": TYPE_BY_KIND.get(source.kind, "article"),
+                            "title": source.title}
+    persons = [name.strip() for name in source.authors.split(";") if name.strip()]
+    if persons:
+        item["author"] = [
+            {"literal": "others"} if name == "et al." else
+            {"family": name.split(",", 1)[0].strip(), "given": name.split(",", 1)[1].strip()} if "," in name else
+            {"literal": name}
+            for name in persons
+        ]
+    if source.year:
+        item["issued"] = {"date-parts": [[source.year]]}
+    for key, value in (("container-title", source.venue), ("URL", source.url), ("DOI", source.doi),
+                       ("abstract", source.abstract)):
+        if value:
+            item[key] = value
+    if source.arxiv_id:
+        item["number"] = f"arXiv:{source.arxiv_id}"
+        item.setdefault("container-title", "arXiv")
+    return item
+
+
+def dump_csl_json(sources: Iterable[Source]) -> str:
+    return json.dumps([csl_item(source) for source in sources], ensure_ascii=False, indent=2) + "\n"

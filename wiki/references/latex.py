@@ -1,0 +1,24 @@
+"""LaTeX in reference fields decoded to Unicode by pylatexenc: accents, ``\\l``, ``\\&``, ``--``, math, braces."""
+
+from __future__ import annotations
+
+import re
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from wiki.text.spaces import collapse_spaces
+
+_DECODER = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+# What is left of LaTeX after decoding, if anything: a command, a brace, an escaped character.
+LATEX_LEFT = re.compile(r"\\[A-Za-z]+|\\[^\sA-Za-z]|[{}]")
+
+
+def latex_to_text(value: str) -> str:
+    """``Vuli\\'c`` → ``Vulić``, ``{Tree-{GRPO}}: \\emph{x} \\& y`` → ``Tree-GRPO: x & y``; spaces folded."""
+    if "\\" not in value and "{" not in value and "$" not in value and "~" not in value and "--" not in value:
+        return collapse_spaces(value)
+    try:
+        text = _DECODER.latex_to_text(value)
+    except Exception:  # pylatexenc is lenient; a malformed value keeps its text without markup
+        text = re.sub(r"\\[A-Za-z]+\s*|[{}\\]", "", value)
+    return collapse_spaces(text.replace("\xa0", " "))

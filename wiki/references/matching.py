@@ -1,0 +1,112 @@
+"""When two references are one work, as a librarian judges it (plain Python over anything with the fields of a
+source: saved sources, unsaved ones, drafts).
+
+Same arXiv ID (any version) or same DOI: one work. Otherwise the same normalised full title, with compatible years
+(equal, or a year apart: a preprint and its published version) and the same first author's family name when both
+name one; identifiers that differ (two arXiv IDs, two DOIs) make them two works. A short name alone is never a
+match. A work created from a citation, with nothing but its title, is the entry whose title before the colon is
+that title. A match that brings an identifier the existing work lacks, or a year apart, is another version of it:
+the identifier is offered, the editor decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from wiki.references.identifiers import first_author_key, normalize_title
+
+
+class Reference(Protocol):
+    title: str
+    authors: str
+    year: int | None
+    arxiv_id: str
+    doi: str
+
+
+@dataclass(frozen=True)
+class WorkMatch:
+    """``work`` is the same work as the reference, for ``reason``; ``missing`` are identifiers it could gain."""
+
+    work: object
+    reason: str
+    missing: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_version(self) -> bool:
+        return bool(self.missing) or "year apart" in self.reason
+
+
+def main_title(title: str) -> str:
+    """The title before its subtitle: ``ReAct: Synergizing…`` → ``react``, normalised."""
+    head = title.split(":", 1)[0]
+    return normalize_title(head) if head != title else ""
+
+
+def is_stub(work: Reference) -> bool:
+    """A work known by nothing but its title (as a citation creates it)."""
+    return not (work.authors or work.year or work.arxiv_id or work.doi)
+
+
+def _missing(reference: Reference, work: Reference) -> dict[str, str]:
+    return {name: getattr(reference, name) for name in ("arxiv_id", "doi") if getattr(reference, name) and not getattr(work, name)}
+
+
+def _years_compatible(a: int | None, b: int | None) -> bool:
+    return a is None or b is None or abs(a - b) <= 1
+
+
+def _title_match(reference: Reference, work: Reference) -> str | None:
+    if (reference.arxiv_id and work.arxiv_id and reference.arxiv_id != work.arxiv_id) or (
+        reference.doi and work.doi and reference.doi != work.doi
+    ):
+        return None
+    title, other = normalize_title(reference.title), normalize_title(work.title)
+    if not title or not other:
+        return None
+    if title != other:
+        if is_stub(work) and other == main_title(reference.title):
+            return f"cited on a page as “{work.title}”"
+        if is_stub(reference) and title == main_title(work.title):
+            return f"the work cited as “{reference.title}”"
+        return None
+    if not _years_compatible(reference.year, work.year):
+        return None
+    first, other_first = first_author_key(reference.authors), first_author_key(work.authors)
+    if first and other_first and first != other_first:
+        return None
+    if reference.year and work.year and reference.year != work.year:
+        return f"same title and first author, a year apart ({work.year} and {reference.year})"
+    return "same title" + (" and first author" if first and other_first else "") + (" and year" if reference.year and work.year else "")
+
+
+def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | None:
+    """The first of ``works`` that is the same work as ``reference`` (identifiers before titles), or None."""
+    works = list(works)
+    if reference.arxiv_id:
+        for work in works:
+            if work.arxiv_id == reference.arxiv_id:
+                return WorkMatch(work, f"same arXiv ID {reference.arxiv_id}", _missing(reference, work))
+    if reference.doi:
+        for work in works:
+            if work.doi == reference.doi:
+                return WorkMatch(work, f"same DOI {reference.doi}", _missing(reference, work))
+    for work in works:
+        reason = _title_match(reference, work)
+        if reason is not None:
+            return WorkMatch(work, reason, _missing(reference, work))
+    return None
+
+
+def lookup_keys(references: Iterable[Reference]) -> tuple[set[str], set[str], set[str]]:
+    """The arXiv IDs, DOIs and normalised titles (full, and before the colon) that candidates are fetched by."""
+    arxiv, doi, titles = set(), set(), set()
+    for reference in references:
+        if reference.arxiv_id:
+            arxiv.add(reference.arxiv_id)
+        if reference.doi:
+            doi.add(reference.doi)
+        titles.update(t for t in (normalize_title(reference.title), main_title(reference.title)) if t)
+    return arxiv, doi, titles

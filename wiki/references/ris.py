@@ -1,0 +1,88 @@
+"""RIS (EndNote, Zotero, Mendeley, publishers' “export citation”) read by rispy into drafts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import rispy
+
+from wiki.models import Source, SourceKind
+from wiki.models.rules import MAX_ABSTRACT_CHARS, fit
+from wiki.references.bibtex import ParsedEntry
+from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.text.spaces import collapse_spaces
+
+KIND_BY_TYPE = {
+    "JOUR": SourceKind.PAPER, "JFULL": SourceKind.PAPER, "CONF": SourceKind.PAPER, "CPAPER": SourceKind.PAPER,
+    "CHAP": SourceKind.PAPER, "BOOK": SourceKind.PAPER, "THES": SourceKind.PAPER, "RPRT": SourceKind.PREPRINT,
+    "UNPB": SourceKind.PREPRINT, "PREPRINT": SourceKind.PREPRINT, "GEN": SourceKind.PREPRINT, "MANSCPT": SourceKind.PREPRINT,
+    "ELEC": SourceKind.BLOG, "BLOG": SourceKind.BLOG, "WEB": SourceKind.BLOG, "COMP": SourceKind.PROJECT,
+    "DATA": SourceKind.PROJECT,
+}
+_START = re.compile(r"^TY  - ", re.MULTILINE)
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
+
+
+def _first(entry: dict[str, Any], *names: str) -> str:
+    for name in names:
+        value = entry.get(name)
+        if isinstance(value, list):
+            value = value[0] if value else ""
+        if value:
+            return collapse_spaces(str(value))
+    return ""
+
+
+def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
+    errors: list[str] = []
+    title = _first(entry, "title", "primary_title", "translated_title")
+    if not title:
+        errors.append("no title")
+    raw_year = _first(entry, "year", "publication_year", "date")
+    match = _YEAR.search(raw_year)
+    if raw_year and not match:
+        errors.append(f"year “{raw_year}” is not a year")
+    doi = normalize_doi(_first(entry, "doi")) or ""
+    urls = [str(url) for url in entry.get("urls", []) or []]
+    arxiv = next((normalize_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
+    for name in ("journal_name", "secondary_title", "notes", "number", "publisher"):
+        value = _first(entry, name)
+        if not arxiv and "arxiv" in value.lower() and normalize_arxiv_id(value):
+            arxiv = normalize_arxiv_id(value) or ""
+    if doi and arxiv_id_from_doi(doi):
+        arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
+    venue = _first(entry, "secondary_title", "journal_name", "alternate_title3", "publisher")
+    kind = KIND_BY_TYPE.get(_first(entry, "type_of_reference").upper(), SourceKind.PAPER)
+    if arxiv and (not venue or venue.lower().startswith("arxiv")):
+        kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
+    abstract = _first(entry, "abstract", "notes_abstract")
+    if len(abstract) > MAX_ABSTRACT_CHARS:
+        errors.append(f"the abstract is longer than {MAX_ABSTRACT_CHARS:,} characters")
+    authors = [collapse_spaces(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
+    key = _first(entry, "id")
+    draft = SourceDraft(
+        title=fit(Source, "title", title), short_name=short_name_from_title(title) if title else key, kind=kind,
+        authors="; ".join(a for a in authors if a), year=int(match.group(1)) if match else None,
+        venue=fit(Source, "venue", venue),
+        url=urls[0] if urls else (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
+        arxiv_id=arxiv, doi=doi, bibtex_key=fit(Source, "bibtex_key", key), abstract=abstract,
+    )
+    return draft, errors
+
+
+def parse_ris(text: str) -> list[ParsedEntry]:
+    """Every record of a RIS file, from ``TY  -`` to ``ER  -``."""
+    text = text.lstrip("\ufeff")
+    lines = [text.count("\n", 0, match.start()) + 1 for match in _START.finditer(text)]
+    try:
+        records = rispy.loads(text, skip_unknown_tags=True, enforce_list_tags=False)
+    except Exception as error:  # rispy raises plain IOError/ValueError/KeyError on a malformed file
+        return [ParsedEntry(line=1, label="RIS", errors=[f"not RIS: {error}"])]
+    parsed = []
+    for number, record in enumerate(records, start=1):
+        line = lines[number - 1] if number - 1 < len(lines) else 1
+        draft, errors = draft_from_record(record)
+        parsed.append(ParsedEntry(line=line, label=_first(record, "id") or f"record {number}", draft=draft, errors=errors))
+    return parsed

@@ -13,6 +13,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from tests.factories import make_editor
+from wiki.references.formats import MEDIA_TYPES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,8 +22,11 @@ PACKAGE = "wiki_client"
 
 def _generate(schema_url: str, directory: Path) -> None:
     (directory / "schema.json").write_bytes(urllib.request.urlopen(schema_url).read())
-    # No formatter is run over the generated code: the client must import as generated.
-    (directory / "config.yaml").write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n")
+    # No formatter is run over the generated code: the client must import as generated. Reference files are sent
+    # as they are, so the generator is told to treat their media types as binary bodies.
+    overrides = "".join(f"  {media}: application/octet-stream\n" for media in MEDIA_TYPES.values())
+    (directory / "config.yaml").write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n"
+                                           f"content_type_overrides:\n{overrides}")
     generator = Path(sys.executable).parent / "openapi-python-client"
     result = subprocess.run(
         [str(generator), "generate", "--path", "schema.json", "--config", "config.yaml", "--meta", "none",

@@ -142,7 +142,7 @@ if SECURE:
 # the wiki's own PostgreSQL, which needs no other service.
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
-    _cache_backend, _cache_location = "django.core.cache.backends.redis.RedisCache", REDIS_URL
+    _cache_backend, _cache_location = "wiki.caching.backends.RedisCache", REDIS_URL
 else:
     _cache_backend = env_str("CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache")
     _cache_location = env_str("CACHE_LOCATION", "django_cache")

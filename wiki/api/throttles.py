@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import caches
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+)
+
+from wiki.caching.backends import RedisCache
 
 
 class WindowCounting(SimpleRateThrottle):
@@ -35,16 +41,23 @@ class WindowCounting(SimpleRateThrottle):
             return True
         now = self.timer()
         window = int(now // self.duration)
-        key = f"{self.key}:{window}"
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the window's first request
-            count = 1 if cache.add(key, 1, self.duration + 1) else cache.incr(key)
+        count = _count(f"{self.key}:{window}", self.duration + 1)
         self.wait_seconds = (window + 1) * self.duration - now
         return count <= self.num_requests
 
     def wait(self) -> float | None:
         return self.wait_seconds
+
+
+def _count(key: str, timeout: int) -> int:
+    """One more request at ``key``: in one round trip with Redis, else with the backend's ``add`` and ``incr``."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        return backend.count(key, timeout)
+    try:
+        return int(backend.incr(key))
+    except ValueError:  # the window's first request
+        return 1 if backend.add(key, 1, timeout) else int(backend.incr(key))
 
 
 class AnonThrottle(WindowCounting, AnonRateThrottle):

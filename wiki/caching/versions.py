@@ -19,7 +19,6 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
-from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest
@@ -55,16 +54,7 @@ def current() -> ContentVersion:
 
 
 def _read() -> tuple[int | None, int | None]:
-    backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        # Every request reads these two numbers: one MGET on a client kept for this thread's cache, where
-        # Django's backend would build a client for each call. Whole numbers are stored as plain text.
-        client = backend.__dict__.get("_wiki_version_client")
-        if client is None:
-            client = backend.__dict__["_wiki_version_client"] = backend._cache.get_client(write=False)
-        raw = client.mget([backend.make_and_validate_key(VERSION_KEY), backend.make_and_validate_key(CHANGED_AT_KEY)])
-        return (int(raw[0]) if raw[0] is not None else None), (int(raw[1]) if raw[1] is not None else None)
-    found = backend.get_many([VERSION_KEY, CHANGED_AT_KEY])
+    found = caches["default"].get_many([VERSION_KEY, CHANGED_AT_KEY])
     return found.get(VERSION_KEY), found.get(CHANGED_AT_KEY)
 
 

@@ -28,10 +28,10 @@ def embedded_database_url(data_dir: Path) -> str:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset, as on most servers.
         warnings.simplefilter("ignore")
-        import pgserver
+        from pgserver.postgres_server import get_server
 
         data_dir.mkdir(parents=True, exist_ok=True)
-        server = pgserver.get_server(data_dir, cleanup_mode=None)
+        server = get_server(data_dir, cleanup_mode=None)
     found = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}'")
     if "(1 row)" not in found:
         server.psql(f"CREATE DATABASE {DATABASE_NAME}")

@@ -4,6 +4,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.test import Client
+from pytest_django import DjangoDbBlocker
+from wiki.roles import Account
 
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from wiki.models import Claim, Classification, OpenQuestion, Page, Source
+from wiki.roles import User
 from wiki.services.pages import page_save_revision
 
 _counter = itertools.count(1)
@@ -40,9 +41,9 @@ def make_classification(source: Source, **fields: object) -> Classification:
     return Classification.objects.create(source=source, **defaults)
 
 
-def make_page(*, slug: str = "", title: str = "", body: str = "Text.", user: object = None) -> Page:
+def make_page(*, slug: str = "", title: str = "", body: str = "Text.", user: User | None = None) -> Page:
     n = next(_counter)
-    revision = page_save_revision(slug=slug or f"page-{n}", title=title or f"Page {n}", body=body, user=user)  # type: ignore[arg-type]
+    revision = page_save_revision(slug=slug or f"page-{n}", title=title or f"Page {n}", body=body, user=user)
     return revision.page
 
 

@@ -38,7 +38,7 @@ MAX_QUERY_CHARS = 200
 class YearFilter(django_filters.NumberFilter):
     """A year as a whole number within the bounds sources may have."""
 
-    field_class = forms.IntegerField
+    field_class = forms.IntegerField  # type: ignore[assignment]  # a whole number, where NumberFilter reads decimals
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, min_value=YEAR_MIN, max_value=YEAR_MAX, **kwargs)

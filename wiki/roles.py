@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group, Permission
+from typing import TypeAlias, TypeGuard
+
+from django.contrib.auth import models as auth_models
+from django.contrib.auth.models import AnonymousUser, Group, Permission
 from django.db import DEFAULT_DB_ALIAS
+
+Account: TypeAlias = auth_models.User
+"""A signed-in account (``AUTH_USER_MODEL``), as the wiki's rows record it."""
+
+User: TypeAlias = Account | AnonymousUser
+"""Who makes a request (``request.user``): a signed-in account, or an anonymous reader."""
 
 EDITOR_GROUP = "editors"
 EDITABLE_MODELS = [
@@ -20,5 +29,10 @@ def ensure_editor_group(*, using: str = DEFAULT_DB_ALIAS) -> Group:
     return group
 
 
-def is_editor(user: object) -> bool:
+def account(user: User | None) -> Account | None:
+    """The account to record as having made a change: none for an anonymous reader."""
+    return user if isinstance(user, Account) else None
+
+
+def is_editor(user: object) -> TypeGuard[Account]:
     return bool(getattr(user, "is_authenticated", False) and getattr(user, "has_perm")("wiki.change_page"))

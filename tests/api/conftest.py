@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
+from wiki.roles import Account
 
 
 @pytest.fixture(autouse=True)
@@ -17,7 +18,7 @@ def api() -> APIClient:
 
 
 @pytest.fixture
-def editor_api(editor) -> APIClient:  # type: ignore[no-untyped-def]
+def editor_api(editor: Account) -> APIClient:
     client = APIClient()
     client.force_authenticate(editor)
     return client

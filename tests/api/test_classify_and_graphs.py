@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from wiki.graph.forms import MAX_WORKS
 from wiki.models import Source
+from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_classify_understands_negation(api: APIClient) -> None:
     ("payload", "field"),
     [({}, "text"), ({"text": "   "}, "text"), ({"text": "x" * 20_001}, "text"), ({"text": "GRPO", "subject": "s" * 201}, "subject")],
 )
-def test_classify_refuses_missing_blank_or_long_text(api: APIClient, payload: dict, field: str) -> None:
+def test_classify_refuses_missing_blank_or_long_text(api: APIClient, payload: dict[str, str], field: str) -> None:
     response = api.post("/api/v1/classify/", payload, format="json")
 
     assert response.status_code == 400
@@ -92,7 +93,7 @@ def test_local_graph_of_an_unknown_node_is_404(seed: None, api: APIClient) -> No
     assert api.get("/api/v1/graph/local/", {"node": "page:nowhere"}).status_code == 404
 
 
-def test_classify_has_its_own_tighter_rate(settings, api: APIClient) -> None:  # type: ignore[no-untyped-def]
+def test_classify_has_its_own_tighter_rate(settings: Settings, api: APIClient) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100/minute", "classify": "2/minute"}}
 
     statuses = [api.post("/api/v1/classify/", {"text": "PPO 更新策略。"}, format="json").status_code for _ in range(3)]

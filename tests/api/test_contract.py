@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import xml.dom.minidom
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -16,10 +17,10 @@ from wiki.models import ChangeEvent, Claim, Page, Source
 pytestmark = pytest.mark.django_db
 
 
-def _error(response, status: int, code: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+def _error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
     assert response.status_code == status, response.content[:500]
     assert response["Content-Type"].startswith("application/json")
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert set(body) >= {"detail", "code", "errors"}
     if code is not None:
         assert body["code"] == code, body

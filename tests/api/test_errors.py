@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
+from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 
 
-def _is_error(body: dict, code: str) -> bool:
+def _is_error(body: dict[str, Any], code: str) -> bool:
     return set(body) >= {"detail", "code", "errors"} and body["code"] == code and isinstance(body["detail"], str)
 
 
@@ -55,7 +58,7 @@ def test_unsupported_method_is_405(seed: None, editor_api: APIClient) -> None:
     assert _is_error(response.json(), "method_not_allowed")
 
 
-def test_anonymous_clients_are_throttled_with_429(settings, api: APIClient) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_clients_are_throttled_with_429(settings: Settings, api: APIClient) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/minute"}}
 
     statuses = [api.get("/api/v1/pages/").status_code for _ in range(4)]
@@ -66,7 +69,7 @@ def test_anonymous_clients_are_throttled_with_429(settings, api: APIClient) -> N
     assert int(response["Retry-After"]) > 0
 
 
-def test_the_anonymous_count_starts_again_with_the_next_window(settings, api: APIClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_anonymous_count_starts_again_with_the_next_window(settings: Settings, api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.cache import cache
 
     from wiki.api.throttles import AnonThrottle
@@ -83,7 +86,7 @@ def test_the_anonymous_count_starts_again_with_the_next_window(settings, api: AP
     assert [api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 429]
 
 
-def test_logged_in_clients_are_not_throttled_as_anonymous(settings, reader_api: APIClient) -> None:  # type: ignore[no-untyped-def]
+def test_logged_in_clients_are_not_throttled_as_anonymous(settings: Settings, reader_api: APIClient) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "1/minute"}}
 
     assert [reader_api.get("/api/v1/pages/").status_code for _ in range(3)] == [200, 200, 200]
@@ -112,7 +115,7 @@ def test_ordering_by_a_listed_field_still_orders(seed: None, api: APIClient) -> 
     ({"page_size": "-1"}, "page_size", "min_value"),
     ({"page_size": "100000"}, "page_size", "max_value"),
 ])
-def test_malformed_page_or_page_size_is_400(api: APIClient, params: dict, field: str, code: str) -> None:
+def test_malformed_page_or_page_size_is_400(api: APIClient, params: dict[str, str], field: str, code: str) -> None:
     response = api.get("/api/v1/claims/", params)
 
     assert response.status_code == 400

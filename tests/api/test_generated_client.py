@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 
 from tests.factories import make_editor
 from wiki.references.formats import MEDIA_TYPES
+from pytest_django.live_server_helper import LiveServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +63,7 @@ def test_every_generated_module_imports(generated: ModuleType) -> None:
     assert f"{PACKAGE}.api.v1.v1_pages_create" in modules
 
 
-def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_server, generated: ModuleType) -> None:  # type: ignore[no-untyped-def]
+def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_server: LiveServer, generated: ModuleType) -> None:
     token = Token.objects.create(user=make_editor()).key
     client = generated.AuthenticatedClient(base_url=live_server.url, token=token)  # sends Authorization: Bearer
     v1 = "api.v1."

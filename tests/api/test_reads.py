@@ -57,7 +57,7 @@ def test_source_detail_has_classification_with_rubric_verdict(seed: None, api: A
 
 
 def test_sources_filter_by_mechanism_and_verdict_on_the_same_classification(seed: None, api: APIClient) -> None:
-    strict_pg = api.get("/api/v1/sources/", {"mechanism": "policy_gradient", "verdict": "strict", "page_size": 200}).json()
+    strict_pg = api.get("/api/v1/sources/", {"mechanism": "policy_gradient", "verdict": "strict", "page_size": "200"}).json()
     adjacent = api.get("/api/v1/sources/", {"verdict": "adjacent"}).json()
 
     expected = set(Classification.objects.filter(mechanism="policy_gradient", verdict="strict").values_list("source__slug", flat=True))
@@ -71,8 +71,8 @@ def test_sources_filter_by_kind_year_range_and_text(seed: None, api: APIClient) 
     make_source(slug="old-work", short_name="OldWork", year=2019, kind="blog", abstract="A study of 榴莲 agents")
     make_source(slug="new-work", short_name="NewWork", year=2025, kind="blog")
 
-    def slugs(**params: object) -> list[str]:
-        return [row["slug"] for row in api.get("/api/v1/sources/", {"page_size": 200, **params}).json()["results"]]
+    def slugs(**params: str | int) -> list[str]:
+        return [row["slug"] for row in api.get("/api/v1/sources/", {"page_size": "200", **params}).json()["results"]]
 
     assert slugs(kind="blog", year_min=2018, year_max=2020) == ["old-work"]
     assert slugs(kind="blog", year=2025) == ["new-work"]
@@ -85,7 +85,7 @@ def test_sources_order_by_year_descending(seed: None, api: APIClient) -> None:
     make_source(slug="y2020", year=2020)
     make_source(slug="y2024", year=2024)
 
-    rows = api.get("/api/v1/sources/", {"ordering": "-year", "year_min": 2020}).json()["results"]
+    rows = api.get("/api/v1/sources/", {"ordering": "-year", "year_min": "2020"}).json()["results"]
     assert [row["year"] for row in rows] == sorted((row["year"] for row in rows), reverse=True)
     assert rows[0]["year"] >= 2024
 
@@ -95,7 +95,7 @@ def test_claims_have_citations_with_locators_and_filter_by_source_status_page(se
 
     assert rows and all(any(c["source"] == "skillforge" for c in row["citations"]) for row in rows)
     assert all({"source", "source_name", "locator", "kind"} == set(c) for row in rows for c in row["citations"])
-    by_page = api.get("/api/v1/claims/", {"page_slug": "agentic-rl", "status": "needs_verification", "page_size": 200}).json()
+    by_page = api.get("/api/v1/claims/", {"page_slug": "agentic-rl", "status": "needs_verification", "page_size": "200"}).json()
     assert by_page["count"] == Claim.objects.filter(page__slug="agentic-rl", status="needs_verification").count()
 
 
@@ -122,7 +122,7 @@ def test_contrasts_filter_by_work(seed: None, api: APIClient) -> None:
 
 
 def test_questions_filter_by_status_and_priority(seed: None, api: APIClient) -> None:
-    rows = api.get("/api/v1/questions/", {"status": "open", "priority": "high", "page_size": 200}).json()["results"]
+    rows = api.get("/api/v1/questions/", {"status": "open", "priority": "high", "page_size": "200"}).json()["results"]
 
     assert {row["id"] for row in rows} == set(OpenQuestion.objects.filter(status="open", priority="high").values_list("id", flat=True))
 
@@ -143,8 +143,8 @@ def test_search_endpoint_groups_and_highlights(seed: None, api: APIClient) -> No
 
 
 def test_search_endpoint_filters_by_kind_and_pages_like_every_list(seed: None, api: APIClient) -> None:
-    first = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": 2}).json()
-    second = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": 2, "page": 2}).json()
+    first = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": "2"}).json()
+    second = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": "2", "page": "2"}).json()
 
     assert [group["kind"] for group in first["groups"]] == ["claim"]
     ids = [hit["object_id"] for hit in first["groups"][0]["results"]]

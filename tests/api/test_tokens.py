@@ -8,11 +8,13 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from tests.factories import make_reader
+from django.test import Client
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
 
-def test_api_token_command_creates_then_prints_the_same_token(editor) -> None:  # type: ignore[no-untyped-def]
+def test_api_token_command_creates_then_prints_the_same_token(editor: Account) -> None:
     first, second = StringIO(), StringIO()
 
     call_command("api_token", "editor", stdout=first)
@@ -21,7 +23,7 @@ def test_api_token_command_creates_then_prints_the_same_token(editor) -> None:  
     assert first.getvalue().strip() == second.getvalue().strip() == Token.objects.get(user=editor).key
 
 
-def test_api_token_command_regenerates_on_request(editor) -> None:  # type: ignore[no-untyped-def]
+def test_api_token_command_regenerates_on_request(editor: Account) -> None:
     old = Token.objects.create(user=editor).key
     out = StringIO()
 
@@ -36,14 +38,14 @@ def test_api_token_command_refuses_an_unknown_user(db: None) -> None:
         call_command("api_token", "ghost")
 
 
-def test_token_page_shows_the_editors_token(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_token_page_shows_the_editors_token(editor_client: Client, editor: Account) -> None:
     response = editor_client.get(reverse("wiki:api-token"))
 
     assert response.status_code == 200
     assert Token.objects.get(user=editor).key in response.content.decode()
 
 
-def test_token_page_post_replaces_the_token(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_token_page_post_replaces_the_token(editor_client: Client, editor: Account) -> None:
     old = Token.objects.create(user=editor).key
 
     response = editor_client.post(reverse("wiki:api-token"))
@@ -52,7 +54,7 @@ def test_token_page_post_replaces_the_token(editor_client, editor) -> None:  # t
     assert Token.objects.get(user=editor).key != old
 
 
-def test_token_page_post_needs_the_csrf_token(editor) -> None:  # type: ignore[no-untyped-def]
+def test_token_page_post_needs_the_csrf_token(editor: Account) -> None:
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
@@ -63,7 +65,7 @@ def test_token_page_post_needs_the_csrf_token(editor) -> None:  # type: ignore[n
     assert Token.objects.get(user=editor).key == old
 
 
-def test_token_page_is_for_editors_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_token_page_is_for_editors_only(client: Client) -> None:
     anonymous = client.get(reverse("wiki:api-token"))
     client.force_login(make_reader())
     reader = client.get(reverse("wiki:api-token"))

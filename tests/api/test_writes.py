@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
 from wiki.models import Claim, Classification, ClassificationChange, OpenQuestion, Page, Revision, Source
 from wiki.search.query import search
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +227,7 @@ def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient)
         ("post", "/api/v1/contrasts/", {"left": "facet", "right": "starharness", "axis": "x"}),
     ],
 )
-def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict) -> None:
+def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict[str, Any]) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
     url = url.format(claim=claim.pk)
@@ -236,7 +239,7 @@ def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient
     assert reader.status_code == 403 and reader.json()["code"] == "permission_denied"
 
 
-def test_token_authenticated_editor_can_write(seed: None, editor) -> None:  # type: ignore[no-untyped-def]
+def test_token_authenticated_editor_can_write(seed: None, editor: Account) -> None:
     from rest_framework.authtoken.models import Token
 
     client = APIClient()

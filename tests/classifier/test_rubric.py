@@ -1,8 +1,11 @@
+from typing import Any
+
 import pytest
 
 from classifier import FactValue, Mechanism, Verdict, rubric_verdict
 
-KNOWN = {"interactive_env": True, "multi_step": True, "verifiable_reward": True, "rl_update": True}
+# Keyword arguments of rubric_verdict, besides the mechanism.
+KNOWN: dict[str, Any] = {"interactive_env": True, "multi_step": True, "verifiable_reward": True, "rl_update": True}
 
 
 def test_all_four_facts_known_to_hold_give_strict() -> None:

@@ -8,6 +8,10 @@ from django.test import RequestFactory
 
 from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter
 from wiki.models import Page
+from pytest_django import Settings
+from pytest_django import Settings
+from pytest_django import Settings
+from pytest_django import Settings
 
 
 @pytest.fixture

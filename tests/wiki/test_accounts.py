@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from wiki.roles import EDITOR_GROUP, is_editor
+from django.test import Client
 
 
 def test_editors_group_exists_after_migrate_with_change_permissions(db: None) -> None:
@@ -17,7 +18,7 @@ def test_editors_group_exists_after_migrate_with_change_permissions(db: None) ->
     assert {"change_page", "add_source", "change_classification", "change_openquestion"} <= codenames
 
 
-def test_createeditor_with_password_makes_an_editor_who_can_log_in(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_createeditor_with_password_makes_an_editor_who_can_log_in(client: Client, db: None) -> None:
     call_command("createeditor", "ada", "--password", "a long pass phrase 42")
     user = get_user_model().objects.get(username="ada")
     assert is_editor(user)
@@ -45,7 +46,7 @@ def test_createeditor_refuses_a_weak_password(db: None) -> None:
     assert not get_user_model().objects.filter(username="dave").exists()
 
 
-def test_login_page_has_the_standard_form(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_login_page_has_the_standard_form(client: Client, db: None) -> None:
     response = client.get(reverse("login"))
     assert b'name="username"' in response.content and b'name="password"' in response.content
 
@@ -67,7 +68,7 @@ def test_createeditor_says_when_it_changes_an_existing_users_password(db: None) 
 
 def test_post_migrate_fills_the_database_being_migrated(db: None) -> None:
     from django.apps import apps
-    from django.db.utils import ConnectionDoesNotExist
+    from django.utils.connection import ConnectionDoesNotExist
 
     from wiki.apps import _create_editor_group
 

@@ -12,11 +12,14 @@ from wiki.caching import versions
 from wiki.models import Page
 from wiki.services.pages import page_save_revision
 from wiki.views.listing import IN_PAGE
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_second_anonymous_read_runs_no_query(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_second_anonymous_read_runs_no_query(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     page = make_page(title="Cached", body="Once rendered, then served.")
     assert client.get(page.get_absolute_url()).status_code == 200
     with django_assert_num_queries(0):
@@ -25,7 +28,7 @@ def test_a_second_anonymous_read_runs_no_query(client, django_assert_num_queries
     assert "Once rendered, then served." in response.content.decode()
 
 
-def test_an_edit_through_the_service_shows_at_the_next_read(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_edit_through_the_service_shows_at_the_next_read(client: Client) -> None:
     page = make_page(slug="edited", title="Edited", body="Old sentence.")
     assert "Old sentence." in client.get(page.get_absolute_url()).content.decode()
     page_save_revision(slug="edited", title="Edited", body="New sentence.", base_revision=1)
@@ -46,14 +49,14 @@ def test_a_write_after_a_read_in_one_transaction_moves_the_version_again() -> No
     assert versions.current().number > first
 
 
-def test_a_new_question_shows_on_a_cached_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_question_shows_on_a_cached_page(client: Client) -> None:
     page = make_page(title="Questions here")
     assert "Is it strict?" not in client.get(page.get_absolute_url()).content.decode()
     make_question(title="Is it strict?", page=page)
     assert "Is it strict?" in client.get(page.get_absolute_url()).content.decode()
 
 
-def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client: Client) -> None:
     page = make_page(slug="validated", title="Validated", body="Text.")
     first = client.get(page.get_absolute_url())
     etag, modified = first["ETag"], first["Last-Modified"]
@@ -69,7 +72,7 @@ def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
-def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client) -> None:  # type: ignore[no-untyped-def]
+def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client: Client) -> None:
     page = make_page(title="Shared fragment")
     anonymous = client.get(page.get_absolute_url()).content.decode()
     edit_url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
@@ -88,7 +91,7 @@ def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client) -> 
     assert edit_url not in client.get(page.get_absolute_url()).content.decode()
 
 
-def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client, django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     from django.test import Client
 
     page = make_page(title="One copy for the editors", body="Rendered once for everyone who may edit it.")
@@ -112,7 +115,7 @@ def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client, 
     assert "_auth_user_id" not in other.session
 
 
-def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_changes(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_changes(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     from django.contrib.auth import get_user_model
 
     page = make_page(title="Read by an editor")
@@ -128,7 +131,7 @@ def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_cha
     assert "cached-account" not in client.get(page.get_absolute_url()).content.decode()
 
 
-def test_a_new_password_ends_the_other_sessions_of_the_account(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_password_ends_the_other_sessions_of_the_account(client: Client) -> None:
     from django.test import Client
 
     page = make_page(title="Sessions")
@@ -142,7 +145,7 @@ def test_a_new_password_ends_the_other_sessions_of_the_account(client) -> None: 
     assert "two-sessions" not in client.get(page.get_absolute_url()).content.decode()
 
 
-def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client: Client) -> None:
     from django.contrib.messages import constants
     from django.contrib.messages.storage.cookie import CookieStorage
 
@@ -160,7 +163,7 @@ def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client) -> Non
     assert "Saved just now." not in client.get(page.get_absolute_url()).content.decode()
 
 
-def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client: Client) -> None:
     target = make_page(slug="hub", title="Hub")
     for n in range(IN_PAGE + 5):
         make_page(slug=f"spoke-{n:02d}", title=f"Spoke {n:02d}", body="Links to [[hub]].")
@@ -173,7 +176,7 @@ def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client) ->
     assert listing.count('href="/wiki/spoke-') == IN_PAGE + 5
 
 
-def test_the_page_view_runs_as_many_queries_whatever_the_number_of_backlinks(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_view_runs_as_many_queries_whatever_the_number_of_backlinks(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -189,20 +192,20 @@ def test_the_page_view_runs_as_many_queries_whatever_the_number_of_backlinks(cli
         client.get(target.get_absolute_url())
 
 
-def test_health_reports_the_database_and_the_cache(client) -> None:  # type: ignore[no-untyped-def]
+def test_health_reports_the_database_and_the_cache(client: Client) -> None:
     response = client.get("/health/")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_pages_carry_a_content_security_policy_without_inline_script(client) -> None:  # type: ignore[no-untyped-def]
+def test_pages_carry_a_content_security_policy_without_inline_script(client: Client) -> None:
     policy = client.get("/").headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
     assert "frame-ancestors 'none'" in policy
 
 
-def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits(django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]
+def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> None:
     from django.test import override_settings
 
     from django.core.management import call_command

@@ -7,11 +7,12 @@ import pytest
 from django.urls import reverse
 
 from wiki.models import Classification
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
 
-def test_compare_table_has_a_column_per_work_and_marks_the_differing_fact(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_table_has_a_column_per_work_and_marks_the_differing_fact(client: Client) -> None:
     response = client.get(reverse("wiki:compare") + "?works=facet,skillforge")
 
     html = response.content.decode()
@@ -21,14 +22,14 @@ def test_compare_table_has_a_column_per_work_and_marks_the_differing_fact(client
     assert '<tr class=" row-rubric" data-row="interactive_env">' in html
 
 
-def test_compare_accepts_repeated_and_comma_separated_works(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_accepts_repeated_and_comma_separated_works(client: Client) -> None:
     response = client.get(reverse("wiki:compare") + "?works=facet&works=skillforge,shepherd")
 
     names = [c.name for c in response.context["comparison"].columns]
     assert names[:2] == ["FACET", "SkillForge"] and len(names) == 4
 
 
-def test_compare_form_offers_checkboxes_and_keeps_the_chosen_ones_ticked(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_form_offers_checkboxes_and_keeps_the_chosen_ones_ticked(client: Client) -> None:
     html = client.get(reverse("wiki:compare") + "?works=facet&q=skill").content.decode()
 
     assert '<input type="checkbox" name="works" value="facet" checked>' in html
@@ -36,7 +37,7 @@ def test_compare_form_offers_checkboxes_and_keeps_the_chosen_ones_ticked(client)
     assert 'value="webarena"' not in html
 
 
-def test_compare_csv_is_utf8_with_bom_and_a_filename(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_csv_is_utf8_with_bom_and_a_filename(client: Client) -> None:
     response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")
 
     assert response.status_code == 200
@@ -51,7 +52,7 @@ def test_compare_csv_is_utf8_with_bom_and_a_filename(client) -> None:  # type: i
     assert "论文没有用环境回报更新 agent policy" in by_label["Evidence"][0]
 
 
-def test_a_fact_the_wiki_does_not_state_is_unknown_in_the_table_and_the_csv(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_fact_the_wiki_does_not_state_is_unknown_in_the_table_and_the_csv(client: Client) -> None:
     html = client.get(reverse("wiki:compare") + "?works=skillforge,starharness").content.decode()
     row = html.split('data-row="interactive_env">')[1].split("</tr>")[0]
     assert '<td class="fact-yes">' in row and '<td class="fact-unknown"><span aria-hidden="true">? </span>unknown</td>' in row
@@ -63,7 +64,7 @@ def test_a_fact_the_wiki_does_not_state_is_unknown_in_the_table_and_the_csv(clie
     assert by_label["RL optimisation updates the policy/parameters from the interaction outcome"] == ["yes", "no"]
 
 
-def test_compare_with_unknown_work_is_404_and_names_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_with_unknown_work_is_404_and_names_it(client: Client) -> None:
     response = client.get(reverse("wiki:compare") + "?works=facet,atlantis")
 
     assert response.status_code == 404
@@ -71,7 +72,7 @@ def test_compare_with_unknown_work_is_404_and_names_it(client) -> None:  # type:
     assert client.get(reverse("wiki:compare") + "?works=facet,atlantis&format=csv").status_code == 404
 
 
-def test_compare_rejects_malformed_slugs_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_rejects_malformed_slugs_next_to_the_field(client: Client) -> None:
     response = client.get(reverse("wiki:compare") + "?works=facet,<script>")
 
     html = response.content.decode()
@@ -80,14 +81,14 @@ def test_compare_rejects_malformed_slugs_next_to_the_field(client) -> None:  # t
     assert "<script>" not in html.split("<main", 1)[1]
 
 
-def test_compare_without_works_shows_the_form(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_without_works_shows_the_form(client: Client) -> None:
     response = client.get(reverse("wiki:compare"))
 
     assert response.status_code == 200
     assert 'name="works"' in response.content.decode()
 
 
-def test_compare_csv_keeps_formula_like_text_as_text(client) -> None:  # type: ignore[no-untyped-def]
+def test_compare_csv_keeps_formula_like_text_as_text(client: Client) -> None:
     Classification.objects.filter(source__slug="facet", component=None).update(updated='=HYPERLINK("http://evil","x")', algorithm="@SUM(A1)")
 
     response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
@@ -8,6 +10,9 @@ from django.urls import reverse
 from tests.factories import make_classification, make_source
 from wiki.models import Citation, CitationKind, Classification, Source
 from wiki.reports.consistency import consistency_report, has_rl_in_name, names_side
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+from wiki.roles import Account
 
 
 def _subjects(findings) -> set[str]:  # type: ignore[no-untyped-def]
@@ -69,7 +74,7 @@ def test_rl_in_a_name_is_a_word_or_name_part(name: str, expected: bool) -> None:
 
 
 @pytest.mark.django_db
-def test_report_page_and_command_show_the_same_findings(client, seed: None, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_report_page_and_command_show_the_same_findings(client: Client, seed: None, capsys: pytest.CaptureFixture[str]) -> None:
     response = client.get(reverse("wiki:consistency-report"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -80,7 +85,7 @@ def test_report_page_and_command_show_the_same_findings(client, seed: None, caps
 
 
 @pytest.mark.django_db
-def test_report_runs_a_fixed_number_of_queries(client, seed: None, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_report_runs_a_fixed_number_of_queries(client: Client, seed: None, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     url = reverse("wiki:consistency-report")
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -98,7 +103,7 @@ def test_report_runs_a_fixed_number_of_queries(client, seed: None, django_assert
 
 
 @pytest.mark.django_db
-def test_source_page_shows_the_suggestion_beside_the_editor_classification(client, seed: None) -> None:
+def test_source_page_shows_the_suggestion_beside_the_editor_classification(client: Client, seed: None) -> None:
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
     assert "Classifier suggestion" in html
     assert "Agrees with the editor" in html
@@ -106,7 +111,7 @@ def test_source_page_shows_the_suggestion_beside_the_editor_classification(clien
 
 
 @pytest.mark.django_db
-def test_source_page_marks_a_disagreement(client, seed: None) -> None:
+def test_source_page_marks_a_disagreement(client: Client, seed: None) -> None:
     Classification.objects.filter(source__slug="webarena").update(verdict="strict", mechanism="policy_gradient")
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "webarena"})).content.decode()
     assert "Disagrees with the editor" in html
@@ -114,7 +119,7 @@ def test_source_page_marks_a_disagreement(client, seed: None) -> None:
 
 
 @pytest.mark.django_db
-def test_unclassified_source_gets_a_suggestion_alone(client, seed: None) -> None:
+def test_unclassified_source_gets_a_suggestion_alone(client: Client, seed: None) -> None:
     make_source(slug="lonely", short_name="Lonely", abstract="We train the web agent with PPO on WebArena tasks using the task success reward.")
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"})).content.decode()
     assert "not classified yet" in html
@@ -134,7 +139,7 @@ def test_findings_read_as_labels_and_cut_only_long_claims(seed: None) -> None:
 
 
 @pytest.mark.django_db
-def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client, seed: None) -> None:
+def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client: Client, seed: None) -> None:
     make_source(slug="silent", short_name="Silent", abstract="")
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "silent"})).content.decode()
     suggestion = html.split('class="card suggestion')[1].split("</aside>")[0]
@@ -146,7 +151,7 @@ NOTES_ONLY = "We train a web agent with PPO from the task success reward over mu
 
 
 @pytest.mark.django_db
-def test_only_the_classification_form_reads_the_notes(client, editor, seed: None) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_classification_form_reads_the_notes(client: Client, editor: Account, seed: None) -> None:
     source = make_source(slug="noted", short_name="Noted", abstract="", notes=NOTES_ONLY)
     classification = make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
     page = client.get(reverse("wiki:source-detail", kwargs={"slug": "noted"})).content.decode()
@@ -158,24 +163,34 @@ def test_only_the_classification_form_reads_the_notes(client, editor, seed: None
 
 
 @pytest.mark.django_db
-def test_unclassified_source_page_reads_the_claims_once(client, seed: None, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_unclassified_source_page_reads_the_claims_once(client: Client, seed: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from wiki import suggestions
 
     calls = []
     real = suggestions.texts_about
-    monkeypatch.setattr(suggestions, "texts_about", lambda ids: calls.append(ids) or real(ids))
+
+    def counted(ids: Any) -> Any:
+        calls.append(ids)
+        return real(ids)
+
+    monkeypatch.setattr(suggestions, "texts_about", counted)
     make_source(slug="lonely", short_name="Lonely", abstract=NOTES_ONLY)
     client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"}))
     assert len(calls) == 1
 
 
 @pytest.mark.django_db
-def test_report_page_is_computed_again_only_after_a_change(client, seed: None, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_report_page_is_computed_again_only_after_a_change(client: Client, seed: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from wiki.reports import consistency
 
     computed = []
     real = consistency.consistency_report
-    monkeypatch.setattr(consistency, "consistency_report", lambda: computed.append(1) or real())
+
+    def counted() -> consistency.ConsistencyReport:
+        computed.append(1)
+        return real()
+
+    monkeypatch.setattr(consistency, "consistency_report", counted)
     url = reverse("wiki:consistency-report")
     cache.clear()
     client.get(url)

@@ -74,4 +74,4 @@ def test_a_small_change_in_a_long_line_is_still_marked_word_by_word() -> None:
     old = "策略" * 1500
     diff = side_by_side(old, old[:-1] + "新")
     change = next(row for row in diff.rows if row.kind == "change")
-    assert "<ins>新</ins>" in change.right
+    assert change.right is not None and "<ins>新</ins>" in change.right

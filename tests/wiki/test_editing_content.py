@@ -8,6 +8,9 @@ from django.urls import reverse
 from tests.factories import make_classification, make_editor, make_question, make_reader, make_source
 from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import ChangeEvent, Citation, Claim, Classification, ClassificationChange, Contrast, OpenQuestion, Source
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+from wiki.roles import Account
 
 BIBTEX = """@article{alpha2025, title={AlphaAgent: Policy Gradient for Web Agents}, year={2025}, eprint={2501.00001v1},
  archivePrefix={arXiv}, abstract={We train a web agent with PPO from the task success reward over multi-step browser rollouts.}}
@@ -51,7 +54,7 @@ def test_readers_get_403_from_every_edit_form(client, objects) -> None:  # type:
     assert ChangeEvent.objects.count() == events
 
 
-def test_bibtex_import_shows_per_entry_results(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_bibtex_import_shows_per_entry_results(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:source-create"), {"entry": BIBTEX, "import": "1"})
     assert response.status_code == 200
     statuses = [r.status for r in response.context["report"].results]
@@ -60,7 +63,7 @@ def test_bibtex_import_shows_per_entry_results(editor_client) -> None:  # type: 
     assert "1</strong> created" in response.content.decode()
 
 
-def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(editor_client: Client) -> None:
     existing = make_source(arxiv_id="2501.07777", short_name="Existing", title="Existing: A Study")
     text = (
         "@article{fresh, title={Fresh Agent Study}, year={2025}}\n"
@@ -80,21 +83,21 @@ def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(edito
     assert "is not closed before the next entry starts" in results[3].message
 
 
-def test_arxiv_id_prefills_the_form_and_asks_for_the_title(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_arxiv_id_prefills_the_form_and_asks_for_the_title(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:source-create"), {"entry": "arXiv:2502.11111v3", "import": "1"})
     assert response.context["form"].initial["arxiv_id"] == "2502.11111"
     assert "type the title" in response.content.decode()
     assert not Source.objects.filter(arxiv_id="2502.11111").exists()
 
 
-def test_known_doi_links_to_the_existing_source(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_known_doi_links_to_the_existing_source(editor_client: Client) -> None:
     existing = make_source(doi="10.1145/3600006")
     response = editor_client.post(reverse("wiki:source-create"), {"entry": "https://doi.org/10.1145/3600006", "import": "1"})
     assert response.context["duplicate"] == existing
     assert existing.get_absolute_url() in response.content.decode()
 
 
-def test_adding_a_source_by_hand(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_adding_a_source_by_hand(editor_client: Client, editor: Account) -> None:
     response = editor_client.post(reverse("wiki:source-create"), {
         "short_name": "Hand", "title": "Hand: Made", "kind": "paper", "doi": "doi:10.9999/HAND", "save": "1"})
     source = Source.objects.get(doi="10.9999/hand")
@@ -102,7 +105,7 @@ def test_adding_a_source_by_hand(editor_client, editor) -> None:  # type: ignore
     assert ChangeEvent.objects.filter(kind="source", object_id=source.pk, user=editor).exists()
 
 
-def test_duplicate_by_hand_changes_nothing_and_links_the_existing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_duplicate_by_hand_changes_nothing_and_links_the_existing(editor_client: Client) -> None:
     existing = make_source(title="Exact Same Title")
     count = Source.objects.count()
     response = editor_client.post(reverse("wiki:source-create"), {
@@ -112,7 +115,7 @@ def test_duplicate_by_hand_changes_nothing_and_links_the_existing(editor_client)
     assert Source.objects.count() == count
 
 
-def test_editing_a_source(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_editing_a_source(editor_client: Client) -> None:
     source = make_source()
     data = {"short_name": source.short_name, "title": source.title, "kind": "survey", "year": "2024"}
     response = editor_client.post(reverse("wiki:source-edit", kwargs={"slug": source.slug}), data)
@@ -121,7 +124,7 @@ def test_editing_a_source(editor_client) -> None:  # type: ignore[no-untyped-def
     assert (source.kind, source.year) == ("survey", 2024)
 
 
-def test_classification_form_shows_the_suggestion_with_highlighted_evidence(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_classification_form_shows_the_suggestion_with_highlighted_evidence(editor_client: Client) -> None:
     source = make_source(notes="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     response = editor_client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug}))
     card = response.context["card"]
@@ -131,7 +134,7 @@ def test_classification_form_shows_the_suggestion_with_highlighted_evidence(edit
     assert b"data-accept-suggestion" in response.content
 
 
-def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client: Client, editor: Account) -> None:
     source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
     filled = editor_client.post(url, {"accept": "1", "mechanism": "harness", "verdict": "not_strict"})
@@ -148,14 +151,14 @@ def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_c
     assert (saved.set_by, saved.set_by_user, saved.mechanism) == ("classifier", editor, card.values["mechanism"])
 
 
-def test_accept_without_javascript_shows_the_rubric_verdict_of_the_filled_facts(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_accept_without_javascript_shows_the_rubric_verdict_of_the_filled_facts(editor_client: Client) -> None:
     source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     filled = editor_client.post(reverse("wiki:classification-create", kwargs={"slug": source.slug}), {"accept": "1"})
     assert filled.context["rubric"] is not None
     assert f'data-rubric-verdict>{filled.context["rubric_label"]}</output>' in filled.content.decode()
 
 
-def test_classification_change_is_kept_in_history(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_classification_change_is_kept_in_history(editor_client: Client, editor: Account) -> None:
     source = make_source()
     classification = make_classification(source)
     data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
@@ -169,7 +172,7 @@ def test_classification_change_is_kept_in_history(editor_client, editor) -> None
     assert "not_strict" in history.content.decode()
 
 
-def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.classifications import classification_save
 
     classification = make_classification(make_source())
@@ -192,7 +195,7 @@ def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_n
     assert (classification.verdict, classification.rationale) == ("strict_narrow", "my reading")
 
 
-def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client: Client) -> None:
     classification = make_classification(make_source())
     data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
             "rl_update": "true", "verdict": "not_strict"}
@@ -204,8 +207,9 @@ def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_clie
     assert not ClassificationChange.objects.filter(classification=classification).exists()
 
 
-def test_editing_a_claim_status_and_citations(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_editing_a_claim_status_and_citations(editor_client: Client) -> None:
     claim = Claim.objects.current().first()
+    assert claim is not None
     source = make_source()
     data = {"status": "disputed", "about": [source.pk],
             "citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "0",
@@ -219,10 +223,11 @@ def test_editing_a_claim_status_and_citations(editor_client) -> None:  # type: i
     assert list(claim.about.all()) == [source]
 
 
-def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.claims import CitationInput, claim_update
 
     claim = Claim.objects.current().first()
+    assert claim is not None
     url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
     opened = editor_client.get(url).context["form"].initial["loaded_at"]
     theirs, mine = make_source(short_name="TheirWork"), make_source(short_name="MyWork")
@@ -243,7 +248,7 @@ def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(ed
     assert (claim.status, list(claim.citations.values_list("locator", flat=True))) == ("disputed", ["Table 2"])
 
 
-def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.questions import question_update
 
     question = make_question(title="Is Tree-GRPO strict?")
@@ -261,7 +266,7 @@ def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing
     assert saved.status_code == 302
 
 
-def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.sources import source_update
 
     source = make_source(short_name="Racer", title="Racer: A Study")
@@ -282,8 +287,9 @@ def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(e
     assert source.title == "Racer: A Study of Mine"
 
 
-def test_bad_locator_on_a_claim_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
     claim = Claim.objects.current().filter(citations__isnull=False).first()
+    assert claim is not None
     before = list(Citation.objects.filter(claim=claim).values_list("pk", flat=True))
     data = {"status": "verified", "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
             "citations-0-source": make_source().pk, "citations-0-locator": "somewhere", "citations-0-kind": "cited"}
@@ -293,9 +299,10 @@ def test_bad_locator_on_a_claim_changes_nothing(editor_client) -> None:  # type:
     assert Claim.objects.get(pk=claim.pk).status == claim.status
 
 
-def test_adding_a_contrast(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()
     claim = Claim.objects.current().first()
+    assert claim is not None
     response = editor_client.post(reverse("wiki:contrast-create"),
                                   {"left": left.pk, "right": right.pk, "axis": "policy update vs harness", "claim": claim.pk})
     assert response.status_code == 302
@@ -303,7 +310,7 @@ def test_adding_a_contrast(editor_client) -> None:  # type: ignore[no-untyped-de
     assert ChangeEvent.objects.filter(kind="contrast").exists()
 
 
-def test_question_is_added_triaged_and_answered(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_question_is_added_triaged_and_answered(editor_client: Client) -> None:
     assignee = make_editor("triager")
     response = editor_client.post(reverse("wiki:question-create"), {"title": "Does X use RL?", "status": "open", "priority": "low"})
     question = OpenQuestion.objects.get(title="Does X use RL?")
@@ -316,13 +323,14 @@ def test_question_is_added_triaged_and_answered(editor_client) -> None:  # type:
     question.refresh_from_db()
     assert (question.status, question.priority, question.assignee) == ("investigating", "high", assignee)
     claim = Claim.objects.current().first()
+    assert claim is not None
     assert editor_client.post(url, {**base, "status": "answered", "answer_claim": claim.pk, "claims": [claim.pk]}).status_code == 302
     question.refresh_from_db()
     assert (question.status, question.answer_claim) == ("answered", claim)
     assert ChangeEvent.objects.filter(kind="question", object_id=question.pk, summary="answered").exists()
 
 
-def test_recent_changes_and_feed_list_every_kind(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_recent_changes_and_feed_list_every_kind(editor_client: Client) -> None:
     editor_client.post(reverse("wiki:question-create"), {"title": "Feed question", "status": "open", "priority": "normal"})
     page = editor_client.get(reverse("wiki:changes"))
     assert "Feed question" in page.content.decode()
@@ -333,7 +341,7 @@ def test_recent_changes_and_feed_list_every_kind(editor_client) -> None:  # type
     assert all(c.kind == "source" for c in only_sources.context["changes"])
 
 
-def test_feed_entries_have_absolute_ids_and_escaped_summaries(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_feed_entries_have_absolute_ids_and_escaped_summaries(client: Client, db: None) -> None:
     from xml.etree import ElementTree
 
     ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/",
@@ -343,18 +351,18 @@ def test_feed_entries_have_absolute_ids_and_escaped_summaries(client, db) -> Non
     entries = ElementTree.fromstring(response.content).findall(f"{atom}entry")
     assert entries
     ids = [entry.findtext(f"{atom}id") for entry in entries]
-    assert all(i.startswith("http://testserver/changes/#change-") for i in ids)
+    assert all(i is not None and i.startswith("http://testserver/changes/#change-") for i in ids)
     assert len(set(ids)) == len(ids)
     assert entries[0].findtext(f"{atom}summary") == "&lt;img src=x onerror=alert(1)&gt; — import"
 
 
-def _make_events(n: int, user: object) -> None:
+def _make_events(n: int, user: Account | None) -> None:
     ChangeEvent.objects.bulk_create(
         ChangeEvent(kind="page", action="edited", object_id=i, label=f"P{i}", url="/", user=user) for i in range(n)
     )
 
 
-def test_recent_changes_runs_a_fixed_number_of_queries(client, db, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_recent_changes_runs_a_fixed_number_of_queries(client: Client, db: None, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     ChangeEvent.objects.all().delete()
     users = [make_editor() for _ in range(5)]
     _make_events(5, users[0])
@@ -369,7 +377,7 @@ def test_recent_changes_runs_a_fixed_number_of_queries(client, db, django_assert
         client.get(reverse("wiki:changes-feed"))
 
 
-def test_question_queue_filters_by_assignee(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_question_queue_filters_by_assignee(client: Client, db: None) -> None:
     ada, bob = make_editor("ada"), make_editor("bob")
     mine = make_question(title="Ada's question", assignee=ada)
     make_question(title="Bob's question", assignee=bob)
@@ -378,7 +386,7 @@ def test_question_queue_filters_by_assignee(client, db) -> None:  # type: ignore
     assert "Ada&#x27;s question" in response.content.decode() or "Ada's question" in response.content.decode()
 
 
-def test_edit_links_show_only_for_editors(editor_client, db) -> None:  # type: ignore[no-untyped-def]
+def test_edit_links_show_only_for_editors(editor_client: Client, db: None) -> None:
     from django.test import Client
 
     anonymous = Client()
@@ -393,7 +401,7 @@ def test_edit_links_show_only_for_editors(editor_client, db) -> None:  # type: i
         assert link in editor_client.get(url).content.decode()
 
 
-def _query_count(client, url: str) -> int:  # type: ignore[no-untyped-def]
+def _query_count(client: Client, url: str) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -402,13 +410,15 @@ def _query_count(client, url: str) -> int:  # type: ignore[no-untyped-def]
     return len(queries.captured_queries)
 
 
-def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_client: Client) -> None:
     from tests.factories import make_page
 
     source = Source.objects.get(slug="skillforge")
     classification = Classification.objects.get(source=source, component=None)
     claim = Claim.objects.current().filter(citations__source=source).first()
+    assert claim is not None
     question = OpenQuestion.objects.order_by("pk").first()
+    assert question is not None
     urls = [
         reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
         reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
@@ -432,13 +442,13 @@ def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_
     assert after == before
 
 
-def test_recent_changes_refuse_an_unknown_kind_with_a_message(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_recent_changes_refuse_an_unknown_kind_with_a_message(client: Client, db: None) -> None:
     response = client.get(reverse("wiki:changes"), {"kind": "bogus"})
     assert response.status_code == 400
     assert "is not a kind of change" in response.content.decode()
 
 
-def test_recent_changes_pages_keep_the_kind_filter(client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_recent_changes_pages_keep_the_kind_filter(client: Client, editor: Account) -> None:
     ChangeEvent.objects.all().delete()
     _make_events(120, editor)
     html = client.get(reverse("wiki:changes") + "?kind=page").content.decode()
@@ -446,7 +456,7 @@ def test_recent_changes_pages_keep_the_kind_filter(client, editor) -> None:  # t
     assert "Page 1 of" in html
 
 
-def test_classification_history_shows_only_changed_fields_page_by_page(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_classification_history_shows_only_changed_fields_page_by_page(client: Client, db: None) -> None:
     classification = make_classification(make_source())
     for n in range(51):
         ClassificationChange.objects.create(classification=classification, before={"verdict": "strict", "algorithm": "PPO"},
@@ -457,10 +467,11 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client, d
     assert 'href="?p=2"' in first
     assert "v0<" in client.get(url + "?p=2").content.decode()
     change = ClassificationChange.objects.for_history().first()
+    assert change is not None
     assert change.changed_fields() == [("verdict", "strict", "v50")]
 
 
-def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client: Client) -> None:
     html = editor_client.get(reverse("wiki:question-create")).content.decode()
     for name in ("claims", "sources"):
         block = html[html.index(f'data-filter-choices="id_{name}"') - 400:]

@@ -8,6 +8,10 @@ from django.urls import reverse
 from tests.factories import make_editor, make_page, make_reader
 from wiki.models import Page, Revision
 from wiki.services.pages import page_save_revision
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+from pytest_django import Settings
+from wiki.roles import Account
 
 
 @pytest.fixture
@@ -25,7 +29,7 @@ def _edit_urls(page: Page) -> list[tuple[str, str]]:
     ]
 
 
-def test_anonymous_users_are_sent_to_log_in(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_users_are_sent_to_log_in(client: Client, db: None) -> None:
     page = make_page()
     for method, url in _edit_urls(page):
         response = getattr(client, method)(url)
@@ -33,21 +37,21 @@ def test_anonymous_users_are_sent_to_log_in(client, db) -> None:  # type: ignore
         assert response["Location"].startswith(reverse("login")), url
 
 
-def test_readers_are_forbidden(reader_client) -> None:  # type: ignore[no-untyped-def]
+def test_readers_are_forbidden(reader_client: Client) -> None:
     page = make_page()
     for method, url in _edit_urls(page):
         assert getattr(reader_client, method)(url).status_code == 403, url
     assert page.revisions.count() == 1
 
 
-def test_create_form_prefills_the_slug(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_create_form_prefills_the_slug(editor_client: Client) -> None:
     response = editor_client.get(reverse("wiki:page-create") + "?slug=tree-grpo")
     assert response.status_code == 200
     assert response.context["form"].initial["slug"] == "tree-grpo"
     assert b'name="csrfmiddlewaretoken"' in response.content
 
 
-def test_editor_creates_a_page_and_is_sent_to_it(editor_client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_editor_creates_a_page_and_is_sent_to_it(editor_client: Client, editor: Account) -> None:
     response = editor_client.post(
         reverse("wiki:page-create"),
         {"title": "Tree GRPO", "slug": "", "summary": "", "body": "Body [[Agentic RL]].", "comment": "new", "save": "1"},
@@ -58,13 +62,13 @@ def test_editor_creates_a_page_and_is_sent_to_it(editor_client, editor) -> None:
     assert page.revisions.get().author == editor
 
 
-def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:page-create"), {"title": "Agentic RL", "slug": "agentic-rl", "body": "x"})
     assert response.status_code == 200
     assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["exists"]
 
 
-def test_edit_form_carries_the_current_revision_as_base(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_edit_form_carries_the_current_revision_as_base(editor_client: Client) -> None:
     page = make_page(body="one")
     page_save_revision(slug=page.slug, title=page.title, body="two", base_revision=1)
     response = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": page.slug}))
@@ -72,7 +76,7 @@ def test_edit_form_carries_the_current_revision_as_base(editor_client) -> None: 
     assert b'name="base_revision" value="2"' in response.content
 
 
-def test_preview_button_renders_without_saving(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_preview_button_renders_without_saving(editor_client: Client) -> None:
     page = make_page(body="old")
     response = editor_client.post(
         reverse("wiki:page-edit", kwargs={"slug": page.slug}),
@@ -85,14 +89,14 @@ def test_preview_button_renders_without_saving(editor_client) -> None:  # type: 
     assert page.body == "old"
 
 
-def test_preview_fragment_returns_sanitised_html(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_preview_fragment_returns_sanitised_html(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "# T\n\n[x](javascript:alert(1))"})
     assert response.status_code == 200
     assert b"javascript:" not in response.content
     assert b"<h1" in response.content
 
 
-def test_saving_an_edit_makes_a_revision(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_saving_an_edit_makes_a_revision(editor_client: Client) -> None:
     page = make_page(body="old")
     response = editor_client.post(
         reverse("wiki:page-edit", kwargs={"slug": page.slug}),
@@ -102,7 +106,7 @@ def test_saving_an_edit_makes_a_revision(editor_client) -> None:  # type: ignore
     assert page.revisions.order_by("-number").first().comment == "fix"  # type: ignore[union-attr]
 
 
-def test_pathological_markdown_is_a_field_error_and_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_pathological_markdown_is_a_field_error_and_changes_nothing(editor_client: Client) -> None:
     page = make_page(body="old")
     nested = "\n".join("    " * i + "- item" for i in range(60))
     response = editor_client.post(
@@ -115,7 +119,7 @@ def test_pathological_markdown_is_a_field_error_and_changes_nothing(editor_clien
     assert page.revisions.count() == 1
 
 
-def test_oversized_body_is_a_field_error(editor_client, settings) -> None:  # type: ignore[no-untyped-def]
+def test_oversized_body_is_a_field_error(editor_client: Client, settings: Settings) -> None:
     settings.WIKI_MAX_BODY_CHARS = 1000
     page = make_page(body="old")
     response = editor_client.post(
@@ -126,7 +130,7 @@ def test_oversized_body_is_a_field_error(editor_client, settings) -> None:  # ty
     assert page.revisions.count() == 1
 
 
-def test_stale_edit_shows_both_versions_and_a_clean_merge(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_stale_edit_shows_both_versions_and_a_clean_merge(editor_client: Client) -> None:
     other = make_editor("other")
     page = make_page(body="intro\nmiddle\nend\n")
     page_save_revision(slug=page.slug, title=page.title, body="INTRO\nmiddle\nend\n", base_revision=1, user=other)
@@ -151,7 +155,7 @@ def test_stale_edit_shows_both_versions_and_a_clean_merge(editor_client) -> None
     assert page.body == "INTRO\nmiddle\nEND\n"
 
 
-def test_clashing_edit_marks_the_clash(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_clashing_edit_marks_the_clash(editor_client: Client) -> None:
     page = make_page(body="a\nb\nc\n")
     page_save_revision(slug=page.slug, title=page.title, body="a\ntheirs\nc\n", base_revision=1)
     response = editor_client.post(
@@ -164,7 +168,7 @@ def test_clashing_edit_marks_the_clash(editor_client) -> None:  # type: ignore[n
     assert "<<<<<<<" in response.context["form"].initial["body"]
 
 
-def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_client: Client) -> None:
     page = make_page(body="a\nb\nc\n")
     page_save_revision(slug=page.slug, title=page.title, body="a\nb\nC\n", base_revision=1)
     response = editor_client.post(
@@ -178,7 +182,7 @@ def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_
     assert "My summary</textarea>" in html
 
 
-def test_conflict_keeps_a_title_and_summary_saved_meanwhile(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_conflict_keeps_a_title_and_summary_saved_meanwhile(editor_client: Client) -> None:
     page = make_page(title="Old title", body="a\n")
     page_save_revision(slug=page.slug, title="Their title", summary="Their summary", body="a\nb\n", base_revision=1)
     response = editor_client.post(
@@ -191,7 +195,7 @@ def test_conflict_keeps_a_title_and_summary_saved_meanwhile(editor_client) -> No
     assert form.initial["summary"] == "Their summary"
 
 
-def test_conflict_on_a_title_both_changed_keeps_mine_and_shows_theirs_next_to_it(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_conflict_on_a_title_both_changed_keeps_mine_and_shows_theirs_next_to_it(editor_client: Client) -> None:
     page = make_page(title="Old title", body="a\n")
     page_save_revision(slug=page.slug, title="Their title", body="a\n", base_revision=1)
     response = editor_client.post(
@@ -203,7 +207,7 @@ def test_conflict_on_a_title_both_changed_keeps_mine_and_shows_theirs_next_to_it
     assert "Changed meanwhile too, to “Their title”" in response.content.decode()
 
 
-def test_history_lists_author_summary_and_size_change(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_history_lists_author_summary_and_size_change(client: Client, db: None) -> None:
     user = make_editor("historian")
     page = make_page(body="abc", user=user)
     page_save_revision(slug=page.slug, title=page.title, body="abcdef", comment="longer", user=user, base_revision=1)
@@ -213,7 +217,7 @@ def test_history_lists_author_summary_and_size_change(client, db) -> None:  # ty
     assert "historian" in text and "longer" in text and "(+3)" in text
 
 
-def test_history_runs_a_fixed_number_of_queries(client, db, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_history_runs_a_fixed_number_of_queries(client: Client, db: None, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     small = make_page(body="0")
     large = make_page(body="0")
     authors = [make_editor() for _ in range(3)]
@@ -228,7 +232,7 @@ def test_history_runs_a_fixed_number_of_queries(client, db, django_assert_num_qu
     assert len(response.context["revisions"]) == 40
 
 
-def test_diff_between_two_revisions(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_diff_between_two_revisions(client: Client, db: None) -> None:
     page = make_page(body="策略梯度更新\n")
     page_save_revision(slug=page.slug, title=page.title, body="策略蒸馏更新\n", base_revision=1)
     response = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=2")
@@ -237,13 +241,13 @@ def test_diff_between_two_revisions(client, db) -> None:  # type: ignore[no-unty
     assert "<ins>蒸馏</ins>" in response.content.decode()
 
 
-def test_diff_with_unknown_revision_is_not_found(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_diff_with_unknown_revision_is_not_found(client: Client, db: None) -> None:
     page = make_page()
     assert client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=9").status_code == 404
     assert client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=x").status_code == 404
 
 
-def test_revert_through_the_history_screen(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_revert_through_the_history_screen(editor_client: Client) -> None:
     page = make_page(body="good")
     page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
     response = editor_client.post(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1}), {"base_revision": 2})
@@ -253,7 +257,7 @@ def test_revert_through_the_history_screen(editor_client) -> None:  # type: igno
     assert page.revisions.count() == 3
 
 
-def test_revert_from_a_stale_history_screen_changes_nothing(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_revert_from_a_stale_history_screen_changes_nothing(editor_client: Client) -> None:
     page = make_page(body="good")
     page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
     page_save_revision(slug=page.slug, title=page.title, body="fixed", base_revision=2)
@@ -261,7 +265,7 @@ def test_revert_from_a_stale_history_screen_changes_nothing(editor_client) -> No
     assert Revision.objects.filter(page=page).count() == 3
 
 
-def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client: Client) -> None:
     page = make_page(body="good")
     page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
     url = reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})
@@ -277,13 +281,13 @@ def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client) -> None
     assert page.revisions.order_by("-number").values_list("comment", flat=True)[0] == "spam removed"
 
 
-def test_preview_fragment_reports_too_complex_text(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_preview_fragment_reports_too_complex_text(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "[" * 30_000})
     assert response.status_code == 422
     assert "markup characters" in response.content.decode()
 
 
-def test_diff_with_bad_revision_numbers_says_which_value_is_wrong(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_diff_with_bad_revision_numbers_says_which_value_is_wrong(client: Client, db: None) -> None:
     page = make_page(body="one")
     response = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=abc&to=999")
     assert response.status_code == 404
@@ -292,7 +296,7 @@ def test_diff_with_bad_revision_numbers_says_which_value_is_wrong(client, db) ->
     assert "this page has no revision 999" in text
 
 
-def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_client: Client) -> None:
     page = make_page(body="0")
     for n in range(2, 53):
         page_save_revision(slug=page.slug, title=page.title, body=str(n), base_revision=n - 1)
@@ -300,7 +304,7 @@ def test_revert_from_an_older_history_page_is_checked_for_conflicts(editor_clien
     assert 'name="base_revision" value="52"' in response.content.decode()
 
 
-def test_a_megabyte_of_chinese_gets_the_length_message_with_the_text_kept(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_a_megabyte_of_chinese_gets_the_length_message_with_the_text_kept(editor_client: Client) -> None:
     from urllib.parse import urlencode
 
     body = "策略梯度更新。" * 150_000
@@ -314,7 +318,7 @@ def test_a_megabyte_of_chinese_gets_the_length_message_with_the_text_kept(editor
     assert not Page.objects.filter(title="Huge").exists()
 
 
-def test_a_page_with_a_very_long_title_gets_a_slug_a_link_to_that_title_finds(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_with_a_very_long_title_gets_a_slug_a_link_to_that_title_finds(editor_client: Client) -> None:
     title = "Long " * 60
     response = editor_client.post(reverse("wiki:page-create"), {"title": title, "body": "x", "save": "1"})
     assert response.status_code == 302
@@ -324,7 +328,7 @@ def test_a_page_with_a_very_long_title_gets_a_slug_a_link_to_that_title_finds(ed
     assert list(linking.outgoing_links.values_list("target_slug", flat=True)) == [page.slug]
 
 
-def test_an_altered_hidden_revision_number_is_reported_not_silently_refused(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_an_altered_hidden_revision_number_is_reported_not_silently_refused(editor_client: Client) -> None:
     page = make_page(body="one")
     response = editor_client.post(
         reverse("wiki:page-edit", kwargs={"slug": page.slug}),
@@ -335,7 +339,7 @@ def test_an_altered_hidden_revision_number_is_reported_not_silently_refused(edit
     assert "two</textarea>" in response.content.decode()
 
 
-def test_history_of_a_single_revision_offers_no_comparison(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_history_of_a_single_revision_offers_no_comparison(client: Client, db: None) -> None:
     page = make_page(body="Only text.")
     html = client.get(reverse("wiki:page-history", kwargs={"slug": page.slug})).content.decode()
     assert "Compare selected revisions" not in html

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from django import forms
+
 from tests.factories import make_classification, make_source
 from wiki.forms.claims import CitationFormSet, CitationForm
 from wiki.forms.classifications import FACT_FIELDS, ClassificationForm
@@ -13,7 +15,7 @@ from wiki.forms.questions import QuestionForm
 from wiki.forms.sources import SourceForm, SourceImportForm
 
 
-def _codes(form, field):  # type: ignore[no-untyped-def]
+def _codes(form: forms.BaseForm, field: str) -> list[str | None]:
     return [e.code for e in form.errors.as_data().get(field, [])]
 
 
@@ -132,7 +134,7 @@ def test_a_fact_is_yes_no_or_unknown_and_unknown_never_makes_a_work_strict(db: N
 def _checked(radios: str) -> str:
     """The value of the checked radio button in a widget's HTML."""
     [value] = re.findall(r'<input type="radio"[^>]* value="([a-z]+)"[^>]* checked', radios)
-    return value
+    return str(value)
 
 
 def test_rubric_verdict_is_known_before_the_form_is_valid(db: None) -> None:

@@ -46,6 +46,7 @@ def test_generated_contrasts_rest_on_a_claim_citing_both_sides() -> None:
     contrasts = Contrast.objects.filter(pk__in=result.contrast_ids)
     assert contrasts.exists()
     for contrast in contrasts:
+        assert contrast.claim is not None
         cited = set(contrast.claim.citations.values_list("source_id", flat=True))
         assert {contrast.left_id, contrast.right_id} <= cited
 

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from typing import Any
+
+import networkx as nx
 import pytest
 
 from wiki.graph import EdgeType, SubjectRef, UnknownNode, contrast_graph, draw, local_graph, map_graph
@@ -12,7 +15,7 @@ from wiki.models import Citation, Claim
 pytestmark = pytest.mark.django_db
 
 
-def _edges(graph, kind: str) -> dict[tuple[str, str], dict]:  # type: ignore[no-untyped-def]
+def _edges(graph: nx.MultiDiGraph[str], kind: str) -> dict[tuple[str, str], dict[str, Any]]:
     return {(u, v): d for u, v, d in graph.edges(data=True) if d["type"] == kind}
 
 

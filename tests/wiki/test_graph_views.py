@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from wiki.models import Citation, Claim, Contrast, Source
 from wiki.devtools.generate import wiki_generate
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +21,7 @@ def _svg(html: str, svg_id: str) -> str:
     return match.group(0)
 
 
-def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(client: Client) -> None:
     response = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"]))
 
     html = response.content.decode()
@@ -29,7 +31,7 @@ def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(clie
     assert "策略更新 vs 外部 harness 演化" in html
 
 
-def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client: Client) -> None:
     html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
 
     svg = _svg(html, "contrast-graph")
@@ -46,14 +48,14 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     assert 'class="graph-legend"' in html
 
 
-def test_contrast_view_shows_the_claims_with_their_locators(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_view_shows_the_claims_with_their_locators(client: Client) -> None:
     html = client.get(reverse("wiki:contrast", args=["facet", "skillforge"])).content.decode()
 
     assert "SFT vs GRPO" in html
     assert '<span class="locator">§3.1 / §5</span>' in html
 
 
-def test_contrast_of_shepherd_with_itself_sets_its_components_apart(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_of_shepherd_with_itself_sets_its_components_apart(client: Client) -> None:
     for url in (reverse("wiki:contrast", args=["shepherd", "shepherd"]), reverse("wiki:contrast-multi") + "?works=shepherd"):
         html = client.get(url).content.decode()
         assert "Shepherd Tree-GRPO" in html and "Shepherd supervisor" in html.replace("Supervisor", "supervisor")
@@ -61,7 +63,7 @@ def test_contrast_of_shepherd_with_itself_sets_its_components_apart(client) -> N
         assert re.search(r'<tr class="differs[^"]*" data-row="verdict">', html)
 
 
-def test_component_syntax_picks_one_component(client) -> None:  # type: ignore[no-untyped-def]
+def test_component_syntax_picks_one_component(client: Client) -> None:
     response = client.get(reverse("wiki:contrast", args=["shepherd:tree-grpo", "facet"]))
 
     assert response.status_code == 200
@@ -69,14 +71,14 @@ def test_component_syntax_picks_one_component(client) -> None:  # type: ignore[n
     assert len(response.context["comparison"].columns) == 2
 
 
-def test_contrast_with_unknown_work_is_404_and_names_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_with_unknown_work_is_404_and_names_it(client: Client) -> None:
     response = client.get(reverse("wiki:contrast", args=["skillforge", "no-such-work"]))
 
     assert response.status_code == 404
     assert "No work in the wiki is called “no-such-work”" in response.content.decode()
 
 
-def test_contrast_of_fewer_than_two_works_asks_for_more(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_of_fewer_than_two_works_asks_for_more(client: Client) -> None:
     for url in (reverse("wiki:contrast-multi") + "?works=skillforge", reverse("wiki:contrast-multi")):
         response = client.get(url)
         assert response.status_code == 200
@@ -84,13 +86,13 @@ def test_contrast_of_fewer_than_two_works_asks_for_more(client) -> None:  # type
         assert "<svg" not in response.content.decode().split("<main", 1)[1]
 
 
-def test_contrast_of_three_works(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_of_three_works(client: Client) -> None:
     response = client.get(reverse("wiki:contrast-multi") + "?works=skillforge,starharness,recuris")
 
     assert [c.name for c in response.context["comparison"].columns] == ["SkillForge", "StarHarness", "Recuris"]
 
 
-def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client) -> None:  # type: ignore[no-untyped-def]
+def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Client) -> None:
     response = client.get(reverse("wiki:graph-map"))
 
     html = response.content.decode()
@@ -102,13 +104,13 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client) -> No
     assert "<caption>Edges</caption>" in html
 
 
-def test_map_filtered_by_mechanism_and_unknown_mechanism(client) -> None:  # type: ignore[no-untyped-def]
+def test_map_filtered_by_mechanism_and_unknown_mechanism(client: Client) -> None:
     html = client.get(reverse("wiki:graph-map") + "?mechanism=harness").content.decode()
     assert "source:starharness" in html and "source:skillforge" not in _svg(html, "works-map")
     assert client.get(reverse("wiki:graph-map") + "?mechanism=alchemy").status_code == 404
 
 
-def test_local_graph_view_filters_by_edge_type_and_depth(client) -> None:  # type: ignore[no-untyped-def]
+def test_local_graph_view_filters_by_edge_type_and_depth(client: Client) -> None:
     url = reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"})
     everything = client.get(url).content.decode()
     cites_only = client.get(url + "?depth=1&edges=cites").content.decode()
@@ -118,14 +120,14 @@ def test_local_graph_view_filters_by_edge_type_and_depth(client) -> None:  # typ
     assert 'value="cites"\n' in cites_only or re.search(r'value="cites"[^>]*checked', cites_only)
 
 
-def test_local_graph_of_a_component_and_unknown_nodes(client) -> None:  # type: ignore[no-untyped-def]
+def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
     ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "shepherd/tree-grpo"}))
     assert ok.status_code == 200 and "Tree-GRPO" in ok.content.decode()
     assert client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "nope"})).status_code == 404
     assert client.get(reverse("wiki:graph-local", kwargs={"kind": "planet", "key": "mars"})).status_code == 404
 
 
-def test_bad_local_graph_parameters_fall_back_and_say_so(client) -> None:  # type: ignore[no-untyped-def]
+def test_bad_local_graph_parameters_fall_back_and_say_so(client: Client) -> None:
     response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "agentic-rl"}) + "?depth=9&edges=telepathy")
 
     assert response.status_code == 200
@@ -154,7 +156,7 @@ URLS = [
 ]
 
 
-def test_graph_views_run_as_many_queries_on_ten_times_the_data(client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_graph_views_run_as_many_queries_on_ten_times_the_data(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     small = {}
     for name, kwargs, query in URLS:
         url = reverse(name, kwargs=kwargs) + query
@@ -169,7 +171,7 @@ def test_graph_views_run_as_many_queries_on_ten_times_the_data(client, django_as
             assert client.get(url).status_code == 200
 
 
-def test_page_and_source_views_draw_their_neighbourhood(client) -> None:  # type: ignore[no-untyped-def]
+def test_page_and_source_views_draw_their_neighbourhood(client: Client) -> None:
     page_html = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     source_html = client.get(reverse("wiki:source-detail", kwargs={"slug": "skillforge"})).content.decode()
 
@@ -180,7 +182,7 @@ def test_page_and_source_views_draw_their_neighbourhood(client) -> None:  # type
     assert reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) in source_html
 
 
-def test_page_neighbourhood_filters_by_edge_type_without_javascript(client) -> None:  # type: ignore[no-untyped-def]
+def test_page_neighbourhood_filters_by_edge_type_without_javascript(client: Client) -> None:
     url = reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
     html = client.get(url + "?depth=1&edges=raises").content.decode()
 
@@ -190,14 +192,14 @@ def test_page_neighbourhood_filters_by_edge_type_without_javascript(client) -> N
     assert '<form method="get" class="graph-filter" action="/graph/local/page/agentic-rl/">' in html
 
 
-def test_depth_alone_keeps_every_edge_type_ticked(client) -> None:  # type: ignore[no-untyped-def]
+def test_depth_alone_keeps_every_edge_type_ticked(client: Client) -> None:
     html = client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) + "?depth=2").content.decode()
 
     ticked = re.findall(r'<input type="checkbox" name="edges" value="(\w+)"[^>]*checked', html)
     assert len(ticked) == 9
 
 
-def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(client) -> None:  # type: ignore[no-untyped-def]
+def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(client: Client) -> None:
     html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
 
     own = html[html.index('id="own-contrasts-heading"'):html.index('id="other-contrasts-heading"')]
@@ -206,7 +208,7 @@ def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(
     assert "/sources/recuris/" in others and "/sources/facet/" in others
 
 
-def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(client) -> None:  # type: ignore[no-untyped-def]
+def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(client: Client) -> None:
     from wiki.text.spaces import excerpt
 
     assert excerpt("短句。" * 60, 20).endswith("。…")

@@ -11,6 +11,7 @@ from wiki.services.page_import import PageImportError, page_import, parse_page_f
 from wiki.markdown.citations import CITATION_RE
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source
+from pathlib import Path
 
 SEED_PAGE = FIXTURES / "pages" / "agentic-rl.md"
 
@@ -52,7 +53,7 @@ def test_importing_the_same_file_twice_duplicates_nothing(seed: None) -> None:
 
 
 @pytest.mark.django_db
-def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_import_reports_created_sources_and_claims(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "new.md"
     path.write_text("---\ntitle: New Page\nslug: new-page\n---\n## 关键要点\n\n- A claim（来源：Brand New Work: A Title，p.3）。\n", encoding="utf-8")
     call_command("import_page", str(path))
@@ -63,7 +64,7 @@ def test_import_reports_created_sources_and_claims(tmp_path, capsys) -> None:  #
 
 
 @pytest.mark.django_db
-def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.md"
     head = "---\ntitle: Claims Page\nslug: claims-page\n---\n## 关键要点\n\n"
     path.write_text(head + "- SkillForge 用 GRPO 同时更新环境动作和 skill calling。\n- FACET 只做 SFT。\n", encoding="utf-8")
@@ -95,7 +96,7 @@ def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_pat
     ],
 )
 @pytest.mark.django_db
-def test_bad_input_is_refused_and_changes_nothing(raw: bytes, message: str, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_refused_and_changes_nothing(raw: bytes, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = (Page.objects.count(), Source.objects.count(), Claim.objects.count())
     with pytest.raises(PageImportError) as error:
         parse_page_file(raw, filename="bad.md")
@@ -109,7 +110,7 @@ def test_bad_input_is_refused_and_changes_nothing(raw: bytes, message: str, tmp_
 
 
 @pytest.mark.django_db
-def test_citations_in_code_and_comments_are_examples_not_sources(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_citations_in_code_and_comments_are_examples_not_sources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "examples.md"
     path.write_text(
         "# Citation syntax\n\n## 关键要点\n\n- A real claim（来源：Real Work: Title，p.2）\n\n"
@@ -124,7 +125,7 @@ def test_citations_in_code_and_comments_are_examples_not_sources(tmp_path, capsy
 
 
 @pytest.mark.django_db
-def test_a_citation_by_short_name_finds_the_existing_source(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_citation_by_short_name_finds_the_existing_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first = tmp_path / "first.md"
     first.write_text("# First\n\n## 关键要点\n\n- A claim（来源：Quillforge: Evolving Quills，p.3）\n", encoding="utf-8")
     call_command("import_page", str(first))

@@ -12,6 +12,7 @@ from wiki import markdown as wiki_markdown
 from wiki.markdown import SourceRef
 from wiki.models import Citation, Page, Source
 from wiki.services.pages import page_save_revision
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def _citations_html(content: str) -> list[str]:
     return re.findall(r'<span class="citation [^"]*"[^>]*>.*?）</span>', content, re.DOTALL)
 
 
-def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client) -> None:  # type: ignore[no-untyped-def]
+def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client: Client) -> None:
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     markers = _citations_html(content)
     cited = Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).select_related("source")
@@ -33,7 +34,7 @@ def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client)
             assert any(f'<span class="locator">{citation.locator}</span>' in m for m in matching)
 
 
-def test_citation_marker_text_reads_as_the_typed_citation(client) -> None:  # type: ignore[no-untyped-def]
+def test_citation_marker_text_reads_as_the_typed_citation(client: Client) -> None:
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     text = html_text(content)
     assert "（来源：FACET: Preserving Source Intent and Executable State in Terminal Task Synthesis，§3.1 / §5）" in text
@@ -50,7 +51,7 @@ def test_a_citation_of_an_unknown_title_is_marked_missing_in_a_preview() -> None
     assert f'href="{reverse("wiki:source-detail", kwargs={"slug": "known"})}"' in result.html
 
 
-def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(client) -> None:  # type: ignore[no-untyped-def]
+def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(client: Client) -> None:
     page_save_revision(slug="links-both", title="Links both", body="See [[agentic-rl|the main page]] and [[Not Written Yet]].")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "links-both"})).content.decode()
     existing = re.search(r'<a [^>]*href="/wiki/agentic-rl/"[^>]*>', content)
@@ -59,7 +60,7 @@ def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(clie
     assert wanted and 'class="wikilink wanted"' in wanted.group(0)
 
 
-def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_section(client) -> None:  # type: ignore[no-untyped-def]
+def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_section(client: Client) -> None:
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     page = Page.objects.get(slug="agentic-rl")
     titles = [item["title"] for item in page.toc]
@@ -69,7 +70,7 @@ def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_sect
         assert f'id="{item["id"]}"' in content
 
 
-def test_inline_and_display_formulas_render_as_mathml(client) -> None:  # type: ignore[no-untyped-def]
+def test_inline_and_display_formulas_render_as_mathml(client: Client) -> None:
     page_save_revision(slug="formulas", title="Formulas", body="Inline \\(x^2\\) here.\n\n$$\n\\sum_{t=0}^{T} r_t\n$$\n")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "formulas"})).content.decode()
     assert content.count("<math") == 2
@@ -78,7 +79,7 @@ def test_inline_and_display_formulas_render_as_mathml(client) -> None:  # type: 
     assert "\\sum" not in content
 
 
-def test_source_created_from_a_citation_is_linked_from_the_marker(client) -> None:  # type: ignore[no-untyped-def]
+def test_source_created_from_a_citation_is_linked_from_the_marker(client: Client) -> None:
     page_save_revision(slug="new-cite", title="New cite", body="- 一个论断（来源：Fresh Work: Something New，§2）。")
     source = Source.objects.get(title="Fresh Work: Something New")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "new-cite"})).content.decode()
@@ -86,7 +87,7 @@ def test_source_created_from_a_citation_is_linked_from_the_marker(client) -> Non
     assert '<span class="locator">§2</span>' in content
 
 
-def test_table_of_contents_shows_headings_with_ampersands_and_brackets_escaped_once(client) -> None:  # type: ignore[no-untyped-def]
+def test_table_of_contents_shows_headings_with_ampersands_and_brackets_escaped_once(client: Client) -> None:
     page_save_revision(slug="toc-text", title="TOC", body="## R & D <规则>\n\n正文\n\n## 方法\n\n## 方法\n")
     page = Page.objects.get(slug="toc-text")
     assert [item["title"] for item in page.toc] == ["R & D <规则>", "方法", "方法"]

@@ -7,6 +7,7 @@ import pytest
 from wiki import markdown as wiki_markdown
 from wiki.devtools.hostile_markdown import ACCEPTED, REFUSED
 from wiki.markdown import MarkdownTooComplex
+from pytest_django import Settings
 
 @pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
 def test_pathological_text_is_refused_with_a_message(text: str) -> None:
@@ -21,7 +22,7 @@ def test_worst_accepted_text_passes_the_check_and_renders(text: str) -> None:
     assert wiki_markdown.render(text, sources={}, existing_pages=frozenset()).html
 
 
-def test_the_seed_pages_are_within_every_limit(settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_seed_pages_are_within_every_limit(settings: Settings) -> None:
     from pathlib import Path
 
     paths = sorted((Path(settings.BASE_DIR) / "fixtures" / "pages").glob("*.md"))

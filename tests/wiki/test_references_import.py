@@ -16,6 +16,7 @@ from wiki.references.formats import ReferenceFormat, ReferencesRefused, detect_f
 from wiki.references.latex import LATEX_LEFT
 from wiki.models import ChangeEvent, Source
 from wiki.services.source_import import sources_import
+from django.test import Client
 
 # As a survey repository ships it: a Markdown heading before the first entry, Google Scholar's style.
 SCHOLAR = r"""# Related Works
@@ -253,7 +254,7 @@ def test_importing_many_entries_takes_as_many_queries_as_importing_two(db: None)
     assert len(many.captured_queries) == len(two.captured_queries)
 
 
-def test_the_form_imports_an_uploaded_file(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_the_form_imports_an_uploaded_file(editor_client: Client) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("library.ris", SAME_WORKS_RIS.encode(), content_type="application/x-research-info-systems")
@@ -263,12 +264,12 @@ def test_the_form_imports_an_uploaded_file(editor_client) -> None:  # type: igno
     assert "js/source-import.js" in editor_client.get(reverse("wiki:source-create")).content.decode()
 
 
-def test_the_form_imports_a_pasted_bib_that_starts_with_a_heading(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_the_form_imports_a_pasted_bib_that_starts_with_a_heading(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:source-create"), {"entry": SCHOLAR, "import": "1"})
     assert response.context["report"].counts["created"] == 1
 
 
-def test_adding_the_identifier_of_another_version(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_adding_the_identifier_of_another_version(editor_client: Client) -> None:
     preprint = make_source(title="Tree Search for Agents", arxiv_id="2501.00002")
     response = editor_client.post(reverse("wiki:source-add-identifiers", args=[preprint.slug]), {"doi": "10.1000/iclr.42"})
     assert response.status_code == 302

@@ -8,7 +8,7 @@ from wiki.models import Page, Revision
 
 
 @pytest.mark.django_db
-def test_stale_html_is_rendered_again_without_a_new_revision(seed: None, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_stale_html_is_rendered_again_without_a_new_revision(seed: None, capsys: pytest.CaptureFixture[str]) -> None:
     page = Page.objects.get(slug="agentic-rl")
     fresh = page.rendered_html
     Page.objects.filter(pk=page.pk).update(rendered_html="<p>stale</p>")
@@ -21,7 +21,7 @@ def test_stale_html_is_rendered_again_without_a_new_revision(seed: None, capsys)
 
 
 @pytest.mark.django_db
-def test_creating_a_wanted_page_updates_the_links_to_it(db) -> None:  # type: ignore[no-untyped-def]
+def test_creating_a_wanted_page_updates_the_links_to_it(db: None) -> None:
     linking = make_page(slug="linking", body="See [[Brand New Topic]].")
     assert "wanted" in linking.rendered_html
     make_page(slug="brand-new-topic", title="Brand New Topic")

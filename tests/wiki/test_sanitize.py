@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from tests.wiki.htmltext import html_text
 from wiki.services.pages import page_save_revision
+from django.test import Client
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +72,7 @@ Inline \(\text{</math><script>alert(2)</script>}\) and a linked \(\href{javascri
 """
 
 
-def test_formulas_cannot_carry_markup_or_links(client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_formulas_cannot_carry_markup_or_links(client: Client, editor: Account) -> None:
     page = page_save_revision(slug="hostile-math", title="Hostile math", body=HOSTILE_FORMULAS, user=editor).page
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug}))
     content = response.content.decode().lower()
@@ -82,7 +84,7 @@ def test_formulas_cannot_carry_markup_or_links(client, editor) -> None:  # type:
     assert "<math" in content and "<msub><mi>x</mi><mn>1</mn></msub>" in content
 
 
-def test_page_text_cannot_take_the_ids_the_layout_relies_on(client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_page_text_cannot_take_the_ids_the_layout_relies_on(client: Client, editor: Account) -> None:
     body = '## Local graph\n\nText <span id="main">here</span> and <span id="own-anchor">there</span>.\n'
     page = page_save_revision(slug="id-clash", title="Id clash", body=body, user=editor).page
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()

@@ -8,13 +8,15 @@ from django.urls import reverse
 from tests.factories import make_page
 from wiki.models import Claim, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims
-from wiki.search.query import search
+from wiki.search.query import Hit, search
+from django.test import Client
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
 
-def _hits(query: str, kind: str, **filters: object) -> list:
-    results = search(query, kinds=[kind], limit=50, **filters)  # type: ignore[arg-type]
+def _hits(query: str, kind: str, *, mechanism: str = "", verdict: str = "") -> list[Hit]:
+    results = search(query, kinds=[kind], limit=50, mechanism=mechanism, verdict=verdict)
     return [hit for group in results.groups for hit in group.hits]
 
 
@@ -89,7 +91,7 @@ def test_snippets_escape_html_in_the_text() -> None:
     assert hit.snippet_html.count("<mark>山竹</mark>") == 2
 
 
-def test_saving_a_page_updates_its_documents_and_drops_removed_claims(editor) -> None:  # type: ignore[no-untyped-def]
+def test_saving_a_page_updates_its_documents_and_drops_removed_claims(editor: Account) -> None:
     page = make_page(slug="ranking", title="Ranking", body="## 要点\n\n- 蓝莓奖励模型用于排序。\n- 柠檬策略更新。\n", user=editor)
     assert {h.object_id for h in _hits("蓝莓", "claim")} == set(page.claims.filter(text__contains="蓝莓").values_list("id", flat=True))
 
@@ -129,7 +131,7 @@ def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand(seed: Non
     assert SearchDocument.objects.filter(kind="claim", object_id__in=ids).count() == 1000
 
 
-def test_search_query_count_does_not_grow_with_the_data(seed: None, client) -> None:  # type: ignore[no-untyped-def]
+def test_search_query_count_does_not_grow_with_the_data(seed: None, client: Client) -> None:
     url = reverse("wiki:search")
     with CaptureQueriesContext(connection) as small:
         assert client.get(url, {"q": "GRPO 奖励"}).status_code == 200
@@ -146,7 +148,7 @@ def test_search_query_count_does_not_grow_with_the_data(seed: None, client) -> N
     assert len(large) == len(small)
 
 
-def test_search_page_shows_grouped_highlighted_results(seed: None, client) -> None:  # type: ignore[no-untyped-def]
+def test_search_page_shows_grouped_highlighted_results(seed: None, client: Client) -> None:
     response = client.get(reverse("wiki:search"), {"q": "信用分配"})
 
     html = response.content.decode()
@@ -155,14 +157,14 @@ def test_search_page_shows_grouped_highlighted_results(seed: None, client) -> No
     assert 'id="group-claim"' in html
 
 
-def test_search_page_without_query_shows_the_form_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_search_page_without_query_shows_the_form_only(client: Client) -> None:
     response = client.get(reverse("wiki:search"))
 
     assert response.status_code == 200
     assert response.context["results"] is None
 
 
-def test_search_page_refuses_an_unknown_kind_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+def test_search_page_refuses_an_unknown_kind_next_to_the_field(client: Client) -> None:
     response = client.get(reverse("wiki:search"), {"q": "GRPO", "kind": "nonsense"})
 
     assert response.status_code == 200

@@ -12,8 +12,8 @@ from wiki.references.draft import SourceDraft
 from wiki.services.sources import source_create
 
 
-def _titles(query: str, **filters: str) -> set[str]:
-    return {hit.title for group in search(query, **filters).groups for hit in group.hits}
+def _titles(query: str, *, mechanism: str = "", verdict: str = "") -> set[str]:
+    return {hit.title for group in search(query, mechanism=mechanism, verdict=verdict).groups for hit in group.hits}
 
 
 @pytest.mark.django_db

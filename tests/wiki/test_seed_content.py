@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from tests.conftest import FIXTURES
 from tests.wiki.htmltext import html_tables, html_text, normalize_space
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +63,7 @@ def _sentences(slug: str) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", PAGES)
-def test_every_sentence_of_the_seed_page_is_on_the_rendered_page(client, slug: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_sentence_of_the_seed_page_is_on_the_rendered_page(client: Client, slug: str) -> None:
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": slug}))
     assert response.status_code == 200
     text = html_text(response.content.decode())
@@ -72,7 +73,7 @@ def test_every_sentence_of_the_seed_page_is_on_the_rendered_page(client, slug: s
     assert missing == []
 
 
-def test_the_survey_tables_are_html_tables_with_their_header_cells(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_survey_tables_are_html_tables_with_their_header_cells(client: Client) -> None:
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
     tables = html_tables(response.content.decode())
     headers = [table.headers for table in tables]
@@ -85,7 +86,7 @@ def test_the_survey_tables_are_html_tables_with_their_header_cells(client) -> No
     assert [row[0] for row in frameworks.rows] == ["Web / GUI", "Code / SWE", "General Agent", "Domain-specific", "RL Framework"]
 
 
-def test_the_four_formulas_render_as_math_once_each_without_flattened_copies(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_four_formulas_render_as_math_once_each_without_flattened_copies(client: Client) -> None:
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
     content = response.content.decode()
     assert content.count("<math") == 4

@@ -12,6 +12,7 @@ from wiki.markdown import MarkdownTooComplex
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
 from wiki.services.pages import EditConflict, page_preview, page_revert, page_save_revision
 from wiki.text.merge import merge_texts
+from wiki.roles import User
 
 KEY_POINTS = """## 关键要点
 
@@ -21,8 +22,8 @@ KEY_POINTS = """## 关键要点
 """
 
 
-def _save(page: Page, body: str, *, base: int | None = None, user: object = None) -> Revision:
-    return page_save_revision(slug=page.slug, title=page.title, body=body, base_revision=base, user=user)  # type: ignore[arg-type]
+def _save(page: Page, body: str, *, base: int | None = None, user: User | None = None) -> Revision:
+    return page_save_revision(slug=page.slug, title=page.title, body=body, base_revision=base, user=user)
 
 
 def test_saving_creates_numbered_revisions_with_size_change(db: None) -> None:

@@ -15,9 +15,10 @@ from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.formats import ReferencesRefused
 from wiki.services.source_import import ImportResult, sources_import
 from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
+from wiki.roles import User
 
 
-def sources_import_bibtex(*, text: str, user: object | None = None) -> list[ImportResult]:
+def sources_import_bibtex(*, text: str, user: User | None = None) -> list[ImportResult]:
     return sources_import(text=text, user=user).results
 
 THREE_ENTRIES = r"""
@@ -96,7 +97,7 @@ def test_a_key_used_for_two_works_in_one_paste_refuses_the_second(db: None) -> N
 )
 def test_duplicates_are_found_across_forms(db: None, existing: dict[str, str], candidate: dict[str, str]) -> None:
     source = make_source(**existing)
-    found = source_find_duplicate(**candidate)
+    found = source_find_duplicate(**candidate)  # type: ignore[arg-type]  # the identifiers only, as parametrized above
     assert found is not None and found.work == source
 
 

@@ -3,14 +3,15 @@ from __future__ import annotations
 from rest_framework.authtoken.models import Token
 
 from wiki.services.tokens import api_token_rotate
+from wiki.roles import Account
 
 
-def test_rotating_a_token_replaces_the_old_one(editor) -> None:  # type: ignore[no-untyped-def]
+def test_rotating_a_token_replaces_the_old_one(editor: Account) -> None:
     old = Token.objects.create(user=editor)
     new = api_token_rotate(user=editor)
     assert new.key != old.key
     assert list(Token.objects.filter(user=editor).values_list("key", flat=True)) == [new.key]
 
 
-def test_rotating_makes_a_token_for_an_editor_without_one(editor) -> None:  # type: ignore[no-untyped-def]
+def test_rotating_makes_a_token_for_an_editor_without_one(editor: Account) -> None:
     assert api_token_rotate(user=editor).user == editor

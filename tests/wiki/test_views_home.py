@@ -11,11 +11,12 @@ from django.urls import reverse
 from classifier.taxonomy import Mechanism, Verdict
 from tests.wiki.htmltext import html_tables, html_text
 from wiki.models import ChangeEvent, Classification, OpenQuestion
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
 
-def test_home_lists_pages_recent_changes_and_queue_head(client) -> None:  # type: ignore[no-untyped-def]
+def test_home_lists_pages_recent_changes_and_queue_head(client: Client) -> None:
     content = client.get(reverse("wiki:home")).content.decode()
     assert 'href="/wiki/agentic-rl/"' in content and 'href="/wiki/agentic-rl-survey-notes/"' in content
     latest = ChangeEvent.objects.first()
@@ -25,7 +26,7 @@ def test_home_lists_pages_recent_changes_and_queue_head(client) -> None:  # type
     assert re.findall(r'href="/questions/(\d+)/"', queue) == [str(q.pk) for q in head]
 
 
-def test_chart_segments_link_to_the_filtered_source_list_with_their_counts(client) -> None:  # type: ignore[no-untyped-def]
+def test_chart_segments_link_to_the_filtered_source_list_with_their_counts(client: Client) -> None:
     content = client.get(reverse("wiki:home")).content.decode()
     expected = Counter(Classification.objects.values_list("mechanism", "verdict"))
     segments = re.findall(r'<a class="seg seg-(\w+)" style="width: [\d.]+%" href="/sources/\?mechanism=(\w+)&amp;verdict=(\w+)" title="[^"]*: (\d+)"', content)
@@ -33,7 +34,7 @@ def test_chart_segments_link_to_the_filtered_source_list_with_their_counts(clien
     assert ("policy_gradient", "strict") in expected
 
 
-def test_chart_has_a_table_with_the_same_numbers(client) -> None:  # type: ignore[no-untyped-def]
+def test_chart_has_a_table_with_the_same_numbers(client: Client) -> None:
     content = client.get(reverse("wiki:home")).content.decode()
     [table] = [t for t in html_tables(content) if t.headers and t.headers[0] == "Mechanism"]
     assert table.headers == ["Mechanism", *[v.label for v in Verdict], "Total"]
@@ -44,7 +45,7 @@ def test_chart_has_a_table_with_the_same_numbers(client) -> None:  # type: ignor
         assert int(row[-1]) == sum(counts[(mechanism.value, v.value)] for v in Verdict)
 
 
-def test_a_chart_link_lists_exactly_the_counted_sources(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_chart_link_lists_exactly_the_counted_sources(client: Client) -> None:
     listing = client.get(reverse("wiki:source-list"), {"mechanism": "environment", "verdict": "not_strict"}).content.decode()
     listed = set(re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', listing))
     expected = set(Classification.objects.filter(mechanism="environment", verdict="not_strict").values_list("source__slug", flat=True))
@@ -59,7 +60,7 @@ def test_every_page_footer_links_to_the_consistency_report_and_the_api_docs(clie
     assert f'href="{reverse("api-docs")}"' in footer
 
 
-def test_home_shows_the_recently_updated_pages_and_links_to_all_of_them(client) -> None:  # type: ignore[no-untyped-def]
+def test_home_shows_the_recently_updated_pages_and_links_to_all_of_them(client: Client) -> None:
     from tests.factories import make_page
     from wiki.views.home import RECENT_PAGES
 
@@ -72,10 +73,10 @@ def test_home_shows_the_recently_updated_pages_and_links_to_all_of_them(client) 
     assert reverse("wiki:page-list") in pages
 
 
-def test_page_list_pages_through_every_page_by_title(client) -> None:  # type: ignore[no-untyped-def]
+def test_page_list_pages_through_every_page_by_title(client: Client) -> None:
     from tests.factories import make_page
     from wiki.models import Page
-    from wiki.views.pages import PER_PAGE
+    from wiki.views.listing import PER_PAGE
 
     for n in range(PER_PAGE):
         make_page(slug=f"listed-{n:03d}", title=f"Listed {n:03d}")

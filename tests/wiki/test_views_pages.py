@@ -9,6 +9,8 @@ from tests.factories import make_page, make_question, make_reader
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.models import QuestionStatus
 from wiki.services.pages import page_save_revision
+from django.test import Client
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +20,7 @@ def _backlinks(content: str) -> str:
     return section
 
 
-def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client: Client) -> None:
     before = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert "GRPO 学习笔记" not in _backlinks(before)
     page_save_revision(slug="grpo-notes", title="GRPO 学习笔记", body="GRPO 是 [[agentic-rl]] 常用的算法。")
@@ -29,13 +31,13 @@ def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client) -> No
     assert "Agentic AI 03: Agentic RL Survey Reading Notes" in backlinks
 
 
-def test_a_page_without_links_to_it_says_so(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_without_links_to_it_says_so(client: Client) -> None:
     page = make_page(title="Lonely")
     content = client.get(page.get_absolute_url()).content.decode()
     assert "No page links here yet." in _backlinks(content)
 
 
-def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_to_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_to_it(client: Client) -> None:
     page_save_revision(slug="wants", title="Wants a page", body="We still need [[Credit Assignment Survey]].")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "wants"})).content.decode()
     assert '<a class="wikilink wanted" href="/wiki/credit-assignment-survey/"' in content
@@ -47,14 +49,14 @@ def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_t
     assert 'href="/wiki/wants/"' in _backlinks(body)
 
 
-def test_editors_get_a_link_to_create_a_wanted_page_and_readers_do_not(client, editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_editors_get_a_link_to_create_a_wanted_page_and_readers_do_not(client: Client, editor_client: Client) -> None:
     create_url = f'{reverse("wiki:page-create")}?slug=credit-assignment'
     assert create_url in editor_client.get("/wiki/credit-assignment/").content.decode()
     client.force_login(make_reader())
     assert create_url not in client.get("/wiki/credit-assignment/").content.decode()
 
 
-def test_page_meta_shows_last_editor_time_and_revision_count(client, editor) -> None:  # type: ignore[no-untyped-def]
+def test_page_meta_shows_last_editor_time_and_revision_count(client: Client, editor: Account) -> None:
     page_save_revision(slug="meta", title="Meta", body="One.")
     revision = page_save_revision(slug="meta", title="Meta", body="Two.", user=editor)
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "meta"})).content.decode()
@@ -65,7 +67,7 @@ def test_page_meta_shows_last_editor_time_and_revision_count(client, editor) -> 
     assert "2 revisions" in text
 
 
-def test_the_page_lists_its_unresolved_questions_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_lists_its_unresolved_questions_only(client: Client) -> None:
     page = make_page(title="Questions here")
     make_question(page=page, title="还没回答的问题", priority="high")
     make_question(page=page, title="A dropped question", status=QuestionStatus.DROPPED)
@@ -75,7 +77,7 @@ def test_the_page_lists_its_unresolved_questions_only(client) -> None:  # type: 
     assert "A dropped question" not in questions
 
 
-def test_seed_page_shows_its_open_questions_from_the_queue(client) -> None:  # type: ignore[no-untyped-def]
+def test_seed_page_shows_its_open_questions_from_the_queue(client: Client) -> None:
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert "多 harness 结果的验证" in content
     assert "补充策略梯度类原始论文以对比参数空间 ES" in content
@@ -86,21 +88,21 @@ def test_a_slug_with_control_characters_is_not_found_rather_than_an_error(client
     assert client.get(url).status_code == 404
 
 
-def test_a_wanted_chinese_slug_is_a_wanted_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_wanted_chinese_slug_is_a_wanted_page(client: Client) -> None:
     response = client.get("/wiki/%E4%BF%A1%E7%94%A8%E5%88%86%E9%85%8D/")
     assert response.status_code == 404
     assert "信用分配" in html_text(response.content.decode())
     assert "wanted page" in html_text(response.content.decode())
 
 
-def test_a_title_typed_as_the_address_redirects_to_the_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_title_typed_as_the_address_redirects_to_the_page(client: Client) -> None:
     response = client.get("/wiki/Agentic%20RL/")
     assert response.status_code == 302
     assert response["Location"] == reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
     assert client.get("/wiki/No%20Such%20Page/").status_code == 404
 
 
-def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client: Client) -> None:
     from wiki.models import Page
 
     page = Page.objects.get(slug="agentic-rl")
@@ -109,13 +111,13 @@ def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client) 
     assert '<p class="summary">' not in html
 
 
-def test_the_main_menu_offers_the_list_of_pages_and_a_new_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_main_menu_offers_the_list_of_pages_and_a_new_page(client: Client) -> None:
     html = client.get(reverse("wiki:home")).content.decode()
     nav = html[html.index('class="site-nav"'):html.index("</nav>")]
     assert f'href="{reverse("wiki:page-list")}"' in nav and f'href="{reverse("wiki:page-create")}"' in nav
 
 
-def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client) -> None:  # type: ignore[no-untyped-def]
+def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client: Client) -> None:
     html = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"})).content.decode()
     form = html[html.index('<form method="post" class="edit-form"'):]
     # implicit submission uses the first submit button of the form
@@ -125,7 +127,7 @@ def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client) -> 
     assert 'id="live-preview" tabindex="-1" autofocus' in preview
 
 
-def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client) -> None:  # type: ignore[no-untyped-def]
+def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client: Client) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -12,6 +12,8 @@ from tests.factories import make_classification, make_question, make_source
 from wiki.models import ChangeEvent, Claim, Component, Contrast, OpenQuestion, Page, Revision, Source
 from wiki.devtools.generate import wiki_generate
 from wiki.services.pages import page_save_revision
+from django.test import Client
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +103,7 @@ def _assert_grown() -> None:
 
 
 @pytest.mark.parametrize("login", [False, True], ids=["anonymous", "editor"])
-def test_every_reader_view_runs_as_many_queries_on_ten_times_the_data(client, editor, seed: None, login: bool) -> None:  # type: ignore[no-untyped-def]
+def test_every_reader_view_runs_as_many_queries_on_ten_times_the_data(client: Client, editor: Account, seed: None, login: bool) -> None:
     if login:
         client.force_login(editor)
     small = _query_counts(client)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from tests.factories import make_page, make_question, make_source
 from tests.wiki.htmltext import html_text
 from wiki.models import Claim, OpenQuestion, QuestionStatus
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def _listed_ids(content: str) -> list[int]:
     return [int(pk) for pk in re.findall(r'<td><a href="/questions/(\d+)/">', content)]
 
 
-def test_the_queue_is_sorted_by_priority_then_age(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_queue_is_sorted_by_priority_then_age(client: Client) -> None:
     OpenQuestion.objects.all().delete()
     now = timezone.now()
     old_low = make_question(title="old low", priority="low")
@@ -33,7 +34,7 @@ def test_the_queue_is_sorted_by_priority_then_age(client) -> None:  # type: igno
     assert _listed_ids(content) == [old_high.pk, new_high.pk, normal.pk, old_low.pk]
 
 
-def test_the_queue_filters_by_status_and_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_queue_filters_by_status_and_page(client: Client) -> None:
     page = make_page(title="Filter page")
     open_here = make_question(title="open here", page=page)
     dropped_here = make_question(title="dropped here", page=page, status=QuestionStatus.DROPPED)
@@ -45,7 +46,7 @@ def test_the_queue_filters_by_status_and_page(client) -> None:  # type: ignore[n
     assert open_elsewhere.pk not in both
 
 
-def test_bad_queue_filters_show_errors_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None:
     response = client.get(reverse("wiki:question-list"), {"status": "someday", "page_slug": "no-such-page"})
     assert response.status_code == 400
     content = response.content.decode()
@@ -55,7 +56,7 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client) -> None:  # typ
     assert _listed_ids(content) == []
 
 
-def test_question_page_shows_text_resolution_claims_sources_and_answer(client) -> None:  # type: ignore[no-untyped-def]
+def test_question_page_shows_text_resolution_claims_sources_and_answer(client: Client) -> None:
     question = OpenQuestion.objects.get(title="多 harness 结果的验证")
     text = html_text(client.get(question.get_absolute_url()).content.decode())
     assert "多 harness 结果尚需等暴露、多 seed 与真正未见 harness 的验证。" in text
@@ -65,7 +66,7 @@ def test_question_page_shows_text_resolution_claims_sources_and_answer(client) -
     assert "No claim answers it yet." in text
 
 
-def test_an_answered_question_links_to_its_answering_claim(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_answered_question_links_to_its_answering_claim(client: Client) -> None:
     claim = Claim.objects.get(page__slug="agentic-rl", text__contains="LBYL 是 CUA safety")
     source = make_source(short_name="Answer Source")
     question = make_question(title="answered", status=QuestionStatus.ANSWERED, answer_claim=claim)
@@ -76,5 +77,5 @@ def test_an_answered_question_links_to_its_answering_claim(client) -> None:  # t
     assert f'href="{source.get_absolute_url()}"' in content
 
 
-def test_an_unknown_question_is_a_404(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_question_is_a_404(client: Client) -> None:
     assert client.get(reverse("wiki:question-detail", kwargs={"pk": 999999})).status_code == 404

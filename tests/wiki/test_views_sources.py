@@ -13,6 +13,7 @@ from tests.conftest import FIXTURES
 from tests.factories import make_classification, make_source
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.models import Component, Contrast
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def _listed_slugs(content: str) -> set[str]:
     return set(re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content))
 
 
-def test_the_list_shows_every_source_with_kind_year_and_badges(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_list_shows_every_source_with_kind_year_and_badges(client: Client) -> None:
     response = client.get(reverse("wiki:source-list"))
     content = response.content.decode()
     assert response.status_code == 200
@@ -36,7 +37,7 @@ def test_the_list_shows_every_source_with_kind_year_and_badges(client) -> None: 
     assert 'class="badge mech mech-environment"' in row and 'class="badge verdict verdict-not_strict"' in row
 
 
-def test_filtering_by_mechanism_and_verdict_lists_skillforge_and_not_starharness(client) -> None:  # type: ignore[no-untyped-def]
+def test_filtering_by_mechanism_and_verdict_lists_skillforge_and_not_starharness(client: Client) -> None:
     content = client.get(reverse("wiki:source-list"), {"mechanism": "policy_gradient", "verdict": "strict"}).content.decode()
     listed = _listed_slugs(content)
     assert "skillforge" in listed
@@ -44,7 +45,7 @@ def test_filtering_by_mechanism_and_verdict_lists_skillforge_and_not_starharness
     assert "webarena" not in listed
 
 
-def test_mechanism_and_verdict_must_hold_for_the_same_classification(client) -> None:  # type: ignore[no-untyped-def]
+def test_mechanism_and_verdict_must_hold_for_the_same_classification(client: Client) -> None:
     work = make_source(short_name="Mixed Work")
     component = Component.objects.create(source=work, slug="part", name="Part")
     make_classification(work, mechanism="policy_gradient", verdict="not_strict", rl_update=False)
@@ -55,7 +56,7 @@ def test_mechanism_and_verdict_must_hold_for_the_same_classification(client) -> 
     assert work.slug in _listed_slugs(content)
 
 
-def test_filtering_by_kind_and_year(client) -> None:  # type: ignore[no-untyped-def]
+def test_filtering_by_kind_and_year(client: Client) -> None:
     content = client.get(reverse("wiki:source-list"), {"kind": "environment", "year": "2023"}).content.decode()
     assert _listed_slugs(content) == {"webarena", "swe-bench", "agentbench"}
 
@@ -81,7 +82,7 @@ def test_bad_filter_values_show_an_error_next_to_the_field(client, params, field
     assert _listed_slugs(content) == set()
 
 
-def _cards(slug: str, client) -> list[str]:  # type: ignore[no-untyped-def]
+def _cards(slug: str, client: Client) -> list[str]:
     response = client.get(reverse("wiki:source-detail", kwargs={"slug": slug}))
     assert response.status_code == 200
     return sections_with_class(response.content.decode(), "classification")
@@ -122,7 +123,7 @@ def test_classification_card_shows_verdict_algorithm_facts_and_evidence(client, 
         assert "no locator for this work" in evidence
 
 
-def test_shepherd_has_one_card_per_component(client) -> None:  # type: ignore[no-untyped-def]
+def test_shepherd_has_one_card_per_component(client: Client) -> None:
     cards = _cards("shepherd", client)
     assert len(cards) == 2
     by_id = {re.search(r'id="classification-([^"]+)"', card).group(1): card for card in cards}  # type: ignore[union-attr]
@@ -132,7 +133,7 @@ def test_shepherd_has_one_card_per_component(client) -> None:  # type: ignore[no
     assert 'locator <span class="locator">§4.3</span>' in by_id["tree-grpo"]
 
 
-def test_a_fact_the_wiki_says_nothing_about_is_unknown_not_no(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_fact_the_wiki_says_nothing_about_is_unknown_not_no(client: Client) -> None:
     [card] = _cards("starharness", client)
     for fact in ("interactive_env", "multi_step", "verifiable_reward"):
         assert f'<li class="fact unknown" data-fact="{fact}">' in card
@@ -140,14 +141,14 @@ def test_a_fact_the_wiki_says_nothing_about_is_unknown_not_no(client) -> None:  
     assert html_text(card).count("(unknown)") == 3
 
 
-def test_each_contrast_links_to_the_side_by_side_view_of_its_two_subjects(client) -> None:  # type: ignore[no-untyped-def]
+def test_each_contrast_links_to_the_side_by_side_view_of_its_two_subjects(client: Client) -> None:
     content = client.get(reverse("wiki:source-detail", kwargs={"slug": "shepherd"})).content.decode()
     url = reverse("wiki:contrast", kwargs={"left": "shepherd:tree-grpo", "right": "shepherd:supervisor-cro"})
     assert f'href="{url}"' in content
     assert client.get(url).status_code == 200
 
 
-def test_source_page_lists_citing_claims_with_locators_and_contrasts_both_ways(client) -> None:  # type: ignore[no-untyped-def]
+def test_source_page_lists_citing_claims_with_locators_and_contrasts_both_ways(client: Client) -> None:
     content = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
     claims = content.split('id="claims-heading"')[1].split("</section>")[0]
     assert "FACET 是一个重要的非严格反例" in html_text(claims)
@@ -159,7 +160,7 @@ def test_source_page_lists_citing_claims_with_locators_and_contrasts_both_ways(c
         assert f"{contrast.left.short_name} vs {contrast.right.short_name}" in contrasts
 
 
-def test_a_contrast_shows_on_both_of_its_sides(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_contrast_shows_on_both_of_its_sides(client: Client) -> None:
     left, right = make_source(short_name="Left Work"), make_source(short_name="Right Work")
     Contrast.objects.create(left=left, right=right, axis="在线 vs 离线 / online vs offline")
     for source in (left, right):
@@ -167,7 +168,7 @@ def test_a_contrast_shows_on_both_of_its_sides(client) -> None:  # type: ignore[
         assert "Left Work vs Right Work 在线 vs 离线 / online vs offline" in text
 
 
-def test_bibliographic_fields_are_shown_and_unsafe_urls_are_not_links(client) -> None:  # type: ignore[no-untyped-def]
+def test_bibliographic_fields_are_shown_and_unsafe_urls_are_not_links(client: Client) -> None:
     source = make_source(short_name="Biblio", authors="Ada Lovelace; Alan Turing", year=2024, venue="NeurIPS",
                          arxiv_id="2401.00001", doi="10.1000/xyz", url="javascript:alert(1)")
     content = client.get(source.get_absolute_url()).content.decode()
@@ -177,11 +178,11 @@ def test_bibliographic_fields_are_shown_and_unsafe_urls_are_not_links(client) ->
     assert 'href="javascript:' not in content
 
 
-def test_an_unknown_source_is_a_404(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_source_is_a_404(client: Client) -> None:
     assert client.get(reverse("wiki:source-detail", kwargs={"slug": "no-such-work"})).status_code == 404
 
 
-def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client: Client) -> None:
     content = client.get(reverse("wiki:source-list")).content.decode()
     slugs = re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content)
     assert slugs.index("agent-lightning") < slugs.index("alfworld") < slugs.index("astar")

@@ -21,7 +21,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         return super().authenticate(request)
 
 
-class TokenAuthenticationScheme(OpenApiAuthenticationExtension):
+class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registration hook is untyped
     target_class = TokenAuthentication
     name = ["tokenAuth", "bearerAuth"]
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
@@ -70,7 +71,7 @@ def with_validator(response: Response, validator: Validator) -> Response:
 class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
     """Django's conditional GET (ETag from the body, 304 on a match), for the API only: HTML views set their own."""
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if not request.path.startswith(API_PREFIX):
             return response
         if request.method == "GET" and response.status_code == 200:

@@ -136,7 +136,7 @@ def from_django(error: DjangoValidationError) -> ValidationError:
 
 
 def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
-    return [ErrorDetail(message, code=error.code or "invalid") for error in errors for message in error]
+    return [ErrorDetail(str(message), code=error.code or "invalid") for error in errors for message in error]
 
 
 def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str, html: Callable[..., HttpResponse],

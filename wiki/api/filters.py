@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -36,7 +37,8 @@ def reject_empty_parameters(request: Request) -> None:
 class StrictFilterBackend(DjangoFilterBackend):
     """django-filter's backend (a value a filter cannot read is a 400), refusing unknown and empty parameters too."""
 
-    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:
+    # django-filter's stubs take Django's HttpRequest; under DRF the backend is given DRF's Request.
+    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:  # type: ignore[override]
         filterset_class = self.get_filterset_class(view, queryset)
         if getattr(view, "action", None) in ("list", None):
             reject_unknown_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
@@ -47,7 +49,7 @@ class StrictFilterBackend(DjangoFilterBackend):
 class StrictOrderingFilter(OrderingFilter):
     """``?ordering=`` that answers 400 for a field it cannot order by, rather than silently keeping the default."""
 
-    def remove_invalid_fields(self, queryset: QuerySet[Any], fields: list[str], view: Any, request: Any) -> list[str]:
+    def remove_invalid_fields(self, queryset: QuerySet[Any], fields: Iterable[str], view: Any, request: Any) -> list[str]:
         valid = {name for name, _label in self.get_valid_fields(queryset, view, {"request": request})}
         unknown = [term for term in fields if term.lstrip("-") not in valid]
         if unknown:
@@ -56,7 +58,7 @@ class StrictOrderingFilter(OrderingFilter):
                                        "(prefix - for descending)."]},
                 code="invalid_choice",
             )
-        return fields
+        return list(fields)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)

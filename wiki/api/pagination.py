@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
@@ -33,7 +34,7 @@ class WikiPagination(PageNumberPagination):
         # DRF silently falls back to the default (or clamps) on a bad size, which hides a script's mistake.
         return _positive_int(request, self.page_size_query_param, maximum=self.max_page_size) or self.page_size
 
-    def paginate_queryset(self, queryset: QuerySet[Any], request: Request, view: Any = None) -> list[Any] | None:
+    def paginate_queryset(self, queryset: QuerySet[Any] | Sequence[Any], request: Request, view: Any = None) -> list[Any] | None:
         # A number that is no page number is bad input (400); a page past the last one stays 404.
         _positive_int(request, self.page_query_param)
         return super().paginate_queryset(queryset, request, view)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +29,7 @@ def depth_of(data: Any) -> int:
 class WikiJSONParser(JSONParser):
     """DRF's JSON parser, refusing with 400 what it would otherwise turn into a RecursionError (500)."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> Any:
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             data = json.loads(stream.read().decode(encoding), parse_constant=_refuse_constant)

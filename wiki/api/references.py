@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -15,7 +16,9 @@ from wiki.services.source_import import ImportReport, ImportResult, ImportStatus
 class _ReferenceFileParser(BaseParser):
     """The body as text (UTF-8, a byte-order mark allowed), at most ``MAX_IMPORT_BYTES``."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> str:
+    # The body is the file's text: a string where DRF's parsers give a mapping.
+    def parse(self, stream: Any, media_type: str | None = None,  # type: ignore[override]
+              parser_context: Mapping[str, Any] | None = None) -> str:
         data = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
         if len(data) > MAX_IMPORT_BYTES:
             raise ParseError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.")

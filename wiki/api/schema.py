@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
@@ -19,7 +19,7 @@ class ErrorSerializer(serializers.Serializer):
         help_text="Machine-readable: invalid, required, parse_error, not_authenticated, authentication_failed, "
         "permission_denied, not_found, method_not_allowed, edit_conflict, throttled, …"
     )
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # a field named like Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400.",
     )
@@ -69,7 +69,7 @@ class WikiAutoSchema(AutoSchema):
     def _insert_field_validators(self, field: Any, schema: dict[str, Any]) -> None:
         """A blank-allowed string with a pattern becomes ``oneOf: [pattern, empty]``, which "" satisfies twice (so a
         validator refuses it); the wiki's patterns admit "" themselves where it is allowed, so the pattern alone stays."""
-        super()._insert_field_validators(field, schema)
+        super()._insert_field_validators(field, schema)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
         alternatives = schema.get("oneOf")
         if isinstance(alternatives, list) and len(alternatives) == 2 and alternatives[1] == {"type": "string", "maxLength": 0}:
             inner = alternatives[0]
@@ -79,7 +79,7 @@ class WikiAutoSchema(AutoSchema):
             else:
                 schema["anyOf"] = schema.pop("oneOf")
 
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
+    def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
@@ -97,5 +97,6 @@ class WikiAutoSchema(AutoSchema):
             extra["404"] = _error("No such page of results.")
         for code, response in extra.items():
             if code not in responses:
-                responses[code] = self._get_response_for_code(response, code, direction=direction)
+                responses[code] = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+                    response, code, direction=direction)
         return responses

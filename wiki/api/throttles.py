@@ -29,21 +29,24 @@ class WindowCounting(SimpleRateThrottle):
 
     def get_rate(self) -> str | None:
         # Read on every request (DRF reads it once at import), so a changed setting takes effect.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) if self.scope is not None else None
+        return None if rate is None else str(rate)
 
     def allow_request(self, request: Request, view: Any) -> bool:
         self.rate = self.get_rate()
         if self.rate is None:
             return True
-        self.num_requests, self.duration = self.parse_rate(self.rate)
+        num_requests, duration = self.parse_rate(self.rate)
+        assert num_requests is not None and duration is not None  # a rate is set
+        self.num_requests, self.duration = num_requests, duration
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
         now = self.timer()
-        window = int(now // self.duration)
-        count = _count(f"{self.key}:{window}", self.duration + 1)
-        self.wait_seconds = (window + 1) * self.duration - now
-        return count <= self.num_requests
+        window = int(now // duration)
+        count = _count(f"{self.key}:{window}", duration + 1)
+        self.wait_seconds = (window + 1) * duration - now
+        return count <= num_requests
 
     def wait(self) -> float | None:
         return self.wait_seconds

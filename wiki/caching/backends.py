@@ -19,10 +19,12 @@ class ReusedClients(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        # _get_connection_pool_index, _get_connection_pool and _client are Django's, absent from the stubs.
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            client = self._clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -86,17 +86,17 @@ def cached_for_readers(view: View) -> View:
             return view(request, *args, **kwargs)
         version = versions.for_request(request)
         key = _key(request, version, audience)
-        stored = copies.get(key)
+        stored = cast("tuple[int, list[tuple[str, str]], bytes] | None", copies.get(key))
         if stored is None:
             stored = cache.get(key)
             if stored is not None:
                 copies.put(key, stored, len(stored[2]))
         if stored is not None:
             status, headers, content = stored
-            response = HttpResponse(content, status=status)
+            hit = HttpResponse(content, status=status)
             for name, value in headers:
-                response[name] = value
-            return _validated(request, response, version) if not audience else _personal(request, response)
+                hit[name] = value
+            return _validated(request, hit, version) if not audience else _personal(request, hit)
         if audience:
             readers.render_shared(request)
         response = view(request, *args, **kwargs)

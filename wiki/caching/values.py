@@ -6,7 +6,7 @@ import hashlib
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -28,14 +28,14 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     # The worker's own copy is kept pickled: each request gets a value of its own to use.
     raw = copies.get(key)
     if raw is not None:
-        return pickle.loads(raw)  # type: ignore[arg-type, no-any-return]  # what build() returned for the key
+        return cast(T, pickle.loads(cast(bytes, raw)))  # what build() pickled for the key
     found = cache.get(key, _MISSING)
-    if found is _MISSING:
+    if not isinstance(found, _Stored):
         found = _Stored(build())
         cache.set(key, found, settings.WIKI_CACHE_SECONDS)
-    pickled = pickle.dumps(found.value, protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[attr-defined]
+    pickled = pickle.dumps(found.value, protocol=pickle.HIGHEST_PROTOCOL)
     copies.put(key, pickled, len(pickled))
-    return found.value  # type: ignore[attr-defined, no-any-return]
+    return cast(T, found.value)
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,8 @@ def content_changed(connection: BaseDatabaseWrapper) -> None:
     if not connection.in_atomic_block:
         bump()
         return
-    registered = any(func is bump for _, func, _ in connection.run_on_commit)
+    # Django keeps (savepoints, func, robust) triples; the stubs still say pairs.
+    registered = any(entry[1] is bump for entry in connection.run_on_commit)
     if not registered:
         transaction.on_commit(bump, using=connection.alias)
     if isinstance(caches["default"], DatabaseCache):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Never, TypeVar
 
 from django.db import transaction
+from django.db.models import Model
 from tqdm import tqdm
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
@@ -42,6 +43,7 @@ from wiki.models import (
 
 BATCH = 2000
 T = TypeVar("T")
+M = TypeVar("M", bound=Model)
 
 _PREFIXES = ["Skill", "Tree", "Flash", "Web", "Agent", "Reward", "Tool", "Code", "Star", "Terminal", "Trace", "Deep",
              "Meta", "Auto", "Open", "Long", "Gui", "Browse", "Step", "Plan"]
@@ -145,7 +147,7 @@ class _Work:
     mechanism: Mechanism
     algorithm: str
     components: list[tuple[str, str, Mechanism]] = field(default_factory=list)
-    source: Source | None = None
+    source: Source = field(init=False)  # set once the sources are created
 
 
 def _batched(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
@@ -153,10 +155,10 @@ def _batched(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
-def _bulk(model: type, rows: Sequence[object], bar: tqdm | None = None) -> list[object]:  # type: ignore[type-arg]
-    created: list[object] = []
+def _bulk(model: type[M], rows: Sequence[M], bar: tqdm[Never] | None = None) -> list[M]:
+    created: list[M] = []
     for chunk in _batched(rows):
-        created += model.objects.bulk_create(chunk)  # type: ignore[attr-defined]
+        created += model._default_manager.bulk_create(chunk)
         if bar is not None:
             bar.update(len(chunk))
     return created
@@ -250,7 +252,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
     tag = _run_tag(seed)
     result = GeneratedWiki(tag=tag)
 
-    def bar(total: int, desc: str) -> tqdm:
+    def bar(total: int, desc: str) -> tqdm[Never]:
         return tqdm(total=total, desc=desc, disable=not progress, unit="rows", leave=True)
 
     # works, components, classifications come first: the page bodies cite the works by title
@@ -265,16 +267,16 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             for w in planned
         ]
         for w, s in zip(planned, _bulk(Source, sources, b)):
-            w.source = s  # type: ignore[assignment]
-    result.source_ids = [w.source.pk for w in planned]  # type: ignore[union-attr]
+            w.source = s
+    result.source_ids = [w.source.pk for w in planned]
 
     components = [Component(source=w.source, slug=slug, name=name) for w in planned for slug, name, _ in w.components]
     created_components = _bulk(Component, components)
-    result.component_ids = [c.pk for c in created_components]  # type: ignore[attr-defined]
-    component_by_key = {(c.source_id, c.slug): c for c in created_components}  # type: ignore[attr-defined]
+    result.component_ids = [c.pk for c in created_components]
+    component_by_key = {(c.source_id, c.slug): c for c in created_components}
 
     page_titles = [f"{rng.choice(_PAGE_TOPICS)} {tag}-{i + 1}" for i in range(pages)]
-    refs = {w.title: SourceRef(slug=w.source.slug, short_name=w.short_name) for w in planned}  # type: ignore[union-attr]
+    refs = {w.title: SourceRef(slug=w.source.slug, short_name=w.short_name) for w in planned}
     existing = frozenset(target_slug(t) for t in page_titles) | frozenset(
         Page.objects.filter(slug__in=[target_slug(t) for t in _LINK_TARGETS]).values_list("slug", flat=True)
     )
@@ -298,43 +300,43 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             b.update(1)
     with bar(pages, "pages") as b:
         created_pages = _bulk(Page, page_rows, b)
-    result.page_ids = [p.pk for p in created_pages]  # type: ignore[attr-defined]
-    _bulk(Revision, [Revision(page=p, number=1, title=p.title, summary=p.summary, body=p.body, comment="generated",  # type: ignore[attr-defined]
-                              size=len(p.body.encode()), size_delta=len(p.body.encode())) for p in created_pages])  # type: ignore[attr-defined]
+    result.page_ids = [p.pk for p in created_pages]
+    _bulk(Revision, [Revision(page=p, number=1, title=p.title, summary=p.summary, body=p.body, comment="generated",
+                              size=len(p.body.encode()), size_delta=len(p.body.encode())) for p in created_pages])
     _bulk(WikiLink, [WikiLink(source_page=p, target_slug=link.target_slug, target_title=link.target_title[:300], label=link.label[:300])
-                     for p, out in zip(created_pages, rendered) for link in out.links if link.target_slug != p.slug])  # type: ignore[attr-defined]
-    _bulk(ChangeEvent, [ChangeEvent(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.IMPORTED, object_id=p.pk,  # type: ignore[attr-defined]
-                                    label=p.title, url=p.get_absolute_url(), summary="generated") for p in created_pages])  # type: ignore[attr-defined]
+                     for p, out in zip(created_pages, rendered) for link in out.links if link.target_slug != p.slug])
+    _bulk(ChangeEvent, [ChangeEvent(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.IMPORTED, object_id=p.pk,
+                                    label=p.title, url=p.get_absolute_url(), summary="generated") for p in created_pages])
 
     statuses = [ClaimStatus.VERIFIED, ClaimStatus.NEEDS_VERIFICATION, ClaimStatus.DISPUTED]
     claim_rows = [
         Claim(page=p, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=pos,
               status=rng.choices(statuses, [3, 6, 1])[0])
-        for p, out in zip(created_pages, rendered) for pos, ref in enumerate(out.claims)  # type: ignore[attr-defined]
+        for p, out in zip(created_pages, rendered) for pos, ref in enumerate(out.claims)
     ]
     with bar(len(claim_rows), "claims") as b:
         created_claims = _bulk(Claim, claim_rows, b)
-    result.claim_ids = [c.pk for c in created_claims]  # type: ignore[attr-defined]
+    result.claim_ids = [c.pk for c in created_claims]
 
     source_by_title = {w.title: w.source for w in planned}
     citation_rows: list[Citation] = []
-    about_rows: list[object] = []
+    about_rows: list[Model] = []
     first_citation: dict[int, tuple[Claim, str]] = {}
     claim_iter = iter(created_claims)
     claims_by_page: list[list[Claim]] = []
     for out in rendered:
         page_claims = []
         for ref in out.claims:
-            claim: Claim = next(claim_iter)  # type: ignore[assignment]
+            claim = next(claim_iter)
             page_claims.append(claim)
             seen: set[tuple[int, str]] = set()
             for position, cited in enumerate(ref.citations):
                 source = source_by_title[cited.title]
-                if (source.pk, cited.locator) in seen:  # type: ignore[union-attr]
+                if (source.pk, cited.locator) in seen:
                     continue
-                seen.add((source.pk, cited.locator))  # type: ignore[union-attr]
+                seen.add((source.pk, cited.locator))
                 citation_rows.append(Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=position))
-                first_citation.setdefault(source.pk, (claim, cited.locator))  # type: ignore[union-attr]
+                first_citation.setdefault(source.pk, (claim, cited.locator))
             for source_id in {pk for pk, _ in seen}:
                 about_rows.append(Claim.about.through(claim_id=claim.pk, source_id=source_id))
         claims_by_page.append(page_claims)
@@ -346,7 +348,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
     classification_rows: list[Classification] = []
     for w in planned:
         subjects = [(None, w.mechanism, w.algorithm)] if not w.components else [
-            (component_by_key[(w.source.pk, slug)], mech, rng.choice(_ALGORITHMS[mech])) for slug, _, mech in w.components  # type: ignore[union-attr]
+            (component_by_key[(w.source.pk, slug)], mech, rng.choice(_ALGORITHMS[mech])) for slug, _, mech in w.components
         ]
         for component, mechanism, algorithm in subjects:
             facts = _facts(mechanism, rng)
@@ -354,7 +356,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             verdict = rubric_verdict(mechanism=mechanism, narrow=narrow, **facts)
             if rng.random() < 0.03:  # editors sometimes depart from the rubric, and say why
                 verdict = rng.choice([v for v in Verdict if v is not verdict])
-            evidence, locator = first_citation.get(w.source.pk, (None, ""))  # type: ignore[union-attr]
+            evidence, locator = first_citation.get(w.source.pk, (None, ""))
             classification_rows.append(Classification(
                 source=w.source, component=component, mechanism=mechanism.value, algorithm=algorithm,
                 updated=rng.choice(_UPDATED[mechanism]), narrow=narrow, verdict=verdict.value, evidence_claim=evidence,
@@ -363,19 +365,19 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
                 **facts,
             ))
     with bar(len(classification_rows), "classifications") as b:
-        result.classification_ids = [c.pk for c in _bulk(Classification, classification_rows, b)]  # type: ignore[attr-defined]
+        result.classification_ids = [c.pk for c in _bulk(Classification, classification_rows, b)]
 
     contrast_rows: dict[tuple[int, int], Contrast] = {}
     for page_claims, pairs, out in zip(claims_by_page, pairs_by_page, rendered):
         contrast_claims = [c for c, ref in zip(page_claims, out.claims) if len({x.title for x in ref.citations}) == 2]
         for claim, (left, right) in zip(contrast_claims, pairs):
-            key = (left.source.pk, right.source.pk)  # type: ignore[union-attr]
-            if left.source.pk == right.source.pk or key in contrast_rows or key[::-1] in contrast_rows:  # type: ignore[union-attr]
+            key = (left.source.pk, right.source.pk)
+            if left.source.pk == right.source.pk or key in contrast_rows or key[::-1] in contrast_rows:
                 continue
             contrast_rows[key] = Contrast(left=left.source, right=right.source, claim=claim,
                                           axis=f"{left.mechanism.label} vs {right.mechanism.label}")
     with bar(len(contrast_rows), "contrasts") as b:
-        result.contrast_ids = [c.pk for c in _bulk(Contrast, list(contrast_rows.values()), b)]  # type: ignore[attr-defined]
+        result.contrast_ids = [c.pk for c in _bulk(Contrast, list(contrast_rows.values()), b)]
 
     question_rows: list[OpenQuestion] = []
     links: list[tuple[int, list[Claim]]] = []
@@ -384,19 +386,19 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             continue
         answered = rng.random() < 0.15
         question_rows.append(OpenQuestion(
-            page=page, title=f"{page.title}：结果能否在真实环境中复现？", text="需要多 seed 与未见环境的验证。Needs multi-seed runs.",  # type: ignore[attr-defined]
+            page=page, title=f"{page.title}：结果能否在真实环境中复现？", text="需要多 seed 与未见环境的验证。Needs multi-seed runs.",
             status=QuestionStatus.ANSWERED if answered else rng.choice([QuestionStatus.OPEN, QuestionStatus.INVESTIGATING]),
             priority=rng.choice(list(QuestionPriority)), resolution_criteria="A multi-seed replication on unseen environments.",
             answer_claim=page_claims[-1] if answered else None,
         ))
         links.append((len(question_rows) - 1, page_claims[:2]))
     created_questions = _bulk(OpenQuestion, question_rows)
-    result.question_ids = [q.pk for q in created_questions]  # type: ignore[attr-defined]
+    result.question_ids = [q.pk for q in created_questions]
     cited_by_claim: dict[int, set[int]] = {}
     for citation in citation_rows:
         cited_by_claim.setdefault(citation.claim_id, set()).add(citation.source_id)
     q_claims, q_sources = OpenQuestion.claims.through, OpenQuestion.sources.through
-    _bulk(q_claims, [q_claims(openquestion_id=created_questions[i].pk, claim_id=c.pk) for i, cs in links for c in cs])  # type: ignore[attr-defined]
-    _bulk(q_sources, [q_sources(openquestion_id=created_questions[i].pk, source_id=s)  # type: ignore[attr-defined]
+    _bulk(q_claims, [q_claims(openquestion_id=created_questions[i].pk, claim_id=c.pk) for i, cs in links for c in cs])
+    _bulk(q_sources, [q_sources(openquestion_id=created_questions[i].pk, source_id=s)
                       for i, cs in links for s in sorted({s for c in cs for s in cited_by_claim.get(c.pk, ())})])
     return result

@@ -31,6 +31,8 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the classification was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 
+    fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name
+
     class Meta:
         model = Classification
         fields = [
@@ -72,7 +74,8 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         elif self.initial and any(name in self.initial for name in FACT_FIELDS):
             values = {name: self.initial.get(name) for name in (*FACT_FIELDS, "narrow", "mechanism")}
         elif self.instance.pk is not None:
-            return self.instance.rubric_verdict.value
+            verdict: str = self.instance.rubric_verdict.value
+            return verdict
         else:
             return None
         facts = {name: _fact(values.get(name)) for name in FACT_FIELDS}
@@ -87,7 +90,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
     def _post_clean(self) -> None:
         # The rubric's rationale rule and the one-per-work rule are the model's (Classification.clean), reached here.
         self.instance.source = self.source
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs
 
 
 def _fact(value: Any) -> bool | None:

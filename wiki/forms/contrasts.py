@@ -21,6 +21,8 @@ class ContrastForm(forms.Form):
         label="Evidence claim",
     )
 
+    fields: dict[str, Any]  # the claim field's labels are set by __init__
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"

@@ -15,6 +15,8 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 
+    fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name
+
     class Meta:
         model = OpenQuestion
         fields = QUESTION_FIELDS
@@ -43,6 +45,6 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def _post_clean(self) -> None:
         # The database constraint is reported by clean() next to the answer field, not as a constraint name.
-        if "answer_claim" in self._errors:
+        if "answer_claim" in self.errors:
             return
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -101,9 +101,10 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             year=cleaned.get("year"), authors=cleaned.get("authors") or "", exclude_pk=self.instance.pk,
         )
         if found is not None:
-            self.duplicate, reason = found.work, found.reason  # type: ignore[assignment]
+            duplicate, reason = cast(Source, found.work), found.reason  # the candidates are sources
+            self.duplicate = duplicate
             raise forms.ValidationError(
-                f"This source exists already ({reason}): “{self.duplicate.short_name}”. Use it instead of adding a second.",
+                f"This source exists already ({reason}): “{duplicate.short_name}”. Use it instead of adding a second.",
                 code="duplicate",
             )
         return cleaned
@@ -113,4 +114,4 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         if self.duplicate is not None:
             return
         self.instance.slug = self.instance.slug or "unsaved"
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 from django.db.models import Count, Q
@@ -69,7 +70,7 @@ def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str
     return added
 
 
-def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[object, ...]]) -> None:
+def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[Any, ...]]) -> None:
     for l_slug, l_name, lc_slug, lc_name, r_slug, r_name, rc_slug, rc_name, axis, claim in rows:
         left = b.subject(str(l_slug), str(l_name), lc_slug and str(lc_slug), lc_name and str(lc_name))
         right = b.subject(str(r_slug), str(r_name), rc_slug and str(rc_slug), rc_name and str(rc_name))
@@ -81,7 +82,7 @@ _CONTRAST_FIELDS = ("left__slug", "left__short_name", "left_component__slug", "l
                     "right__slug", "right__short_name", "right_component__slug", "right_component__name", "axis", "claim_id")
 
 
-def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[nx.MultiDiGraph, MapSummary]:
+def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[nx.MultiDiGraph[str], MapSummary]:
     """Works (or their components) joined to their mechanism, with the contrasts between them.
 
     At most ``limit`` works: first those in contrasts (oldest contrasts first), then the rest by
@@ -124,7 +125,7 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
     return b.graph, summary
 
 
-def _ends(row: tuple[object, ...]) -> set[str]:
+def _ends(row: tuple[Any, ...]) -> set[str]:
     return {subject_node(str(row[0]), row[2] and str(row[2])), subject_node(str(row[4]), row[6] and str(row[6]))}
 
 
@@ -175,7 +176,7 @@ def _either_side(slugs: Sequence[str]) -> Q:
     return Q(left_id__in=ids) | Q(right_id__in=ids)
 
 
-def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph:
+def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph[str]:
     """The works (or components) set side by side, their components and mechanisms, the contrasts
     that involve them, the claims that mention at least one of them (those naming several first),
     and every other work those claims or contrasts bring in: the shared neighbours.
@@ -205,7 +206,7 @@ def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph:
     return b.graph
 
 
-def contrast_priority(graph: nx.MultiDiGraph, subjects: Sequence[SubjectRef]) -> list[str]:
+def contrast_priority(graph: nx.MultiDiGraph[str], subjects: Sequence[SubjectRef]) -> list[str]:
     """Which nodes to keep when the picture must be cut: the subjects, their works, contrasts, claims, the rest."""
     first = [s.node for s in subjects] + [node_id("source", s.source) for s in subjects]
     order = {"component": 1, "source": 1, "mechanism": 2, "claim": 3, "page": 4, "question": 5}

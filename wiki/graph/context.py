@@ -45,12 +45,12 @@ class Statement:
     between_subjects: bool
 
 
-def _link(graph: nx.MultiDiGraph, n: str, note: str = "") -> Link:
+def _link(graph: nx.MultiDiGraph[str], n: str, note: str = "") -> Link:
     data = graph.nodes[n]
     return Link(data["label"], data["url"], note)
 
 
-def contrast_statements(graph: nx.MultiDiGraph, subjects: Iterable[str]) -> list[Statement]:
+def contrast_statements(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) -> list[Statement]:
     """Every contrast edge of the graph; those between two of ``subjects`` first."""
     chosen = set(subjects) | {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
     out = []
@@ -63,7 +63,7 @@ def contrast_statements(graph: nx.MultiDiGraph, subjects: Iterable[str]) -> list
     return sorted(out, key=lambda s: (not s.between_subjects, s.left.label, s.right.label))
 
 
-def claim_entries(graph: nx.MultiDiGraph, subjects: Iterable[str]) -> list[ClaimEntry]:
+def claim_entries(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) -> list[ClaimEntry]:
     """The claims of the graph, those that name more of ``subjects`` first."""
     works = {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
     entries = []

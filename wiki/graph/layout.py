@@ -234,7 +234,7 @@ def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
     return {n: ((x - mx) / sx, (y - my) / sy) for n, (x, y) in pos.items()}
 
 
-def spring_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
+def spring_positions(graph: nx.MultiDiGraph[str]) -> dict[str, tuple[float, float]]:
     if len(graph) <= 1:
         return {n: (0.0, 0.0) for n in graph}
     pos = nx.spring_layout(graph.to_undirected(as_view=True), seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
@@ -244,12 +244,12 @@ def spring_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
 _MECH_ORDER = {m.value: i for i, m in enumerate(Mechanism)}
 
 
-def _work_order(graph: nx.MultiDiGraph, n: str) -> tuple[int, str, str]:
+def _work_order(graph: nx.MultiDiGraph[str], n: str) -> tuple[int, str, str]:
     data = graph.nodes[n]
     return _MECH_ORDER.get(data["mechanism"], 99), data["verdict"], data["label"].lower()
 
 
-def map_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
+def map_positions(graph: nx.MultiDiGraph[str]) -> dict[str, tuple[float, float]]:
     """Mechanism hubs on an ellipse; each work on a small circle around its hub, unclassified works in the middle."""
     hubs = sorted((n for n in graph if graph.nodes[n]["kind"] == "mechanism"), key=lambda n: _MECH_ORDER.get(graph.nodes[n]["mechanism"], 99))
     pos: dict[str, tuple[float, float]] = {}
@@ -273,7 +273,7 @@ def map_positions(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
     return _normalise(pos)
 
 
-def radial_positions(graph: nx.MultiDiGraph, center: str) -> dict[str, tuple[float, float]]:
+def radial_positions(graph: nx.MultiDiGraph[str], center: str) -> dict[str, tuple[float, float]]:
     """The centre in the middle, works on a ring around it by mechanism, everything else on an outer ring."""
     works = sorted((n for n in graph if n != center and graph.nodes[n]["kind"] in {"source", "component"}),
                    key=lambda n: _work_order(graph, n))
@@ -390,7 +390,7 @@ def _drawn(n: str, data: dict[str, str], *, is_center: bool = False) -> DrawnNod
                      wanted=bool(data.get("wanted")), parts=parts)
 
 
-def draw(graph: nx.MultiDiGraph, *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
+def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
          emphasis: Sequence[str] = ()) -> Drawing:
     """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels."""
@@ -408,7 +408,7 @@ def draw(graph: nx.MultiDiGraph, *, priority: Sequence[str] | None = None, limit
         return Drawing(hidden=hidden, left_out=dict(left_out))
     if positions == "map":
         start = map_positions(sub)
-    elif positions == "radial" and center in sub:
+    elif positions == "radial" and center is not None and center in sub:
         start = radial_positions(sub, center)
     else:
         start = spring_positions(sub)

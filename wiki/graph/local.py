@@ -191,7 +191,7 @@ def _expand(b: GraphBuilder, frontier: Iterable[str], types: frozenset[EdgeType]
         _expand_questions(b, [int(k) for k in keys["question"]], types)
 
 
-def local_graph(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | str] | None = None) -> nx.MultiDiGraph:
+def local_graph(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | str] | None = None) -> nx.MultiDiGraph[str]:
     """Nodes within ``depth`` (1 or 2) steps of ``center`` through ``edge_types`` (all when None).
 
     Raises :class:`UnknownNode` when the centre does not exist.
@@ -211,7 +211,7 @@ def local_graph(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | 
     return b.graph
 
 
-def distance_priority(graph: nx.MultiDiGraph, center: str) -> list[str]:
+def distance_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
     """Nodes nearest the centre first, so that cutting the picture keeps the closest neighbours."""
     distances = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), center)
     return sorted(graph, key=lambda n: (distances.get(n, 99), graph.nodes[n]["kind"] != "source", n))

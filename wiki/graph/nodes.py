@@ -72,7 +72,7 @@ class GraphBuilder:
     """Adds typed nodes and edges; a node seen twice keeps the attributes it already has."""
 
     def __init__(self) -> None:
-        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
 
     def _node(self, nid: str, **attrs: str) -> str:
         if nid in self.graph:

@@ -32,7 +32,7 @@ def _add_claim_edge(b: GraphBuilder, page: str, work: str, kind: EdgeType, claim
         claims.append(claim)
 
 
-def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeType] | None = None) -> nx.MultiDiGraph | None:
+def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeType] | None = None) -> nx.MultiDiGraph[str] | None:
     """The works-first neighbourhood of page ``slug``; None when there is no such page.
 
     ``depth`` 2 adds every contrast that touches one of the works, and the works on its other side.
@@ -84,7 +84,7 @@ def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeTy
     return b.graph
 
 
-def works_first_priority(graph: nx.MultiDiGraph, center: str) -> list[str]:
+def works_first_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
     """What to keep when the picture is cut: the page, works cited, works only talked about, pages, wanted pages, questions."""
     def rank(n: str) -> tuple[int, str]:
         data = graph.nodes[n]

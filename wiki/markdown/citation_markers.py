@@ -26,7 +26,7 @@ class CitationProcessor(InlineProcessor):
         super().__init__(CITATION_RE.pattern, md)
         self.sources = sources
 
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # noqa: N802
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # type: ignore[override]  # noqa: N802  InlineProcessor's signature, not Pattern's
         parsed = parse_citation_body(m.group(1), m.group(2))
         if isinstance(parsed, str):
             return None, m.start(0), m.end(0)

@@ -45,7 +45,7 @@ class WikiLinkProcessor(InlineProcessor):
         self.existing = existing
         self.links = links
 
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # noqa: N802
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # type: ignore[override]  # noqa: N802  InlineProcessor's signature, not Pattern's
         target = m.group(1).strip()
         label = (m.group(2) or target).strip()
         slug = target_slug(target)

@@ -115,7 +115,7 @@ class Revision(models.Model):
 
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
-    def wanted(self) -> models.QuerySet[WikiLink, dict[str, Any]]:
+    def wanted(self) -> models.QuerySet[Any, Any]:
         """Link targets no page has yet, one row each (``target_slug``, ``title``, ``links``), most linked first."""
         return (
             self.exclude(target_slug__in=Page.objects.values("slug"))

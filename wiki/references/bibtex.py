@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import bibtexparser
+from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
@@ -197,29 +197,31 @@ def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
     """Every entry of ``text`` in order, each a draft or the reasons it cannot be read."""
-    library = bibtexparser.parse_string(text)
+    library = parse_string(text)
     strings = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
     strings.update({s.key.lower(): str(s.value) for s in library.strings})
     parsed: list[ParsedEntry] = []
     first_line: dict[str, int] = {}
     for entry in library.entries:
-        first_line[entry.key] = entry.start_line + 1
+        first_line[entry.key] = (entry.start_line or 0) + 1
         draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-        parsed.append(ParsedEntry(line=entry.start_line + 1, label=entry.key, draft=draft, errors=errors, raw=entry.raw))
+        parsed.append(ParsedEntry(line=(entry.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
+                                  raw=entry.raw or ""))
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
             entry = block.ignore_error_block
             draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-            parsed.append(ParsedEntry(line=block.start_line + 1, label=entry.key, draft=draft, errors=errors,
-                                      raw=block.raw.strip(), repeats=first_line.get(entry.key)))
+            parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
+                                      raw=(block.raw or "").strip(), repeats=first_line.get(entry.key)))
             continue
         error = getattr(block, "error", None)
-        head = block.raw.strip().splitlines()[0][:80] if block.raw.strip() else "?"
+        raw = (block.raw or "").strip()
+        head = raw.splitlines()[0][:80] if raw else "?"
         reason = getattr(error, "abort_reason", None) or str(error or "")
         message = " ".join(reason.split())[:300] or "this entry cannot be read"
         if message.startswith("Unexpected block start"):
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
             message = "a { or \" is not closed before the next entry starts: " + message
-        parsed.append(ParsedEntry(line=block.start_line + 1, label=head, errors=[message], raw=block.raw.strip()))
+        parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=head, errors=[message], raw=raw))
     parsed.sort(key=lambda p: p.line)
     return parsed

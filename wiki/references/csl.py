@@ -24,7 +24,7 @@ KIND_BY_TYPE = {
     "manuscript": SourceKind.PREPRINT, "post-weblog": SourceKind.BLOG, "post": SourceKind.BLOG, "webpage": SourceKind.BLOG,
     "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT,
 }
-TYPE_BY_KIND = {
+TYPE_BY_KIND: dict[str, str] = {
     SourceKind.PAPER: "article-journal", SourceKind.PREPRINT: "article", SourceKind.PROJECT: "software",
     SourceKind.BLOG: "post-weblog", SourceKind.NOTE: "report", SourceKind.SURVEY: "article-journal",
     SourceKind.ENVIRONMENT: "software", SourceKind.FRAMEWORK: "software",

@@ -102,7 +102,9 @@ def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | N
 
 def lookup_keys(references: Iterable[Reference]) -> tuple[set[str], set[str], set[str]]:
     """The arXiv IDs, DOIs and normalised titles (full, and before the colon) that candidates are fetched by."""
-    arxiv, doi, titles = set(), set(), set()
+    arxiv: set[str] = set()
+    doi: set[str] = set()
+    titles: set[str] = set()
     for reference in references:
         if reference.arxiv_id:
             arxiv.add(reference.arxiv_id)

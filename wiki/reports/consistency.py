@@ -118,17 +118,17 @@ def consistency_report() -> ConsistencyReport:
         .order_by("id")
     )
     for contrast in contrasts:
-        claim = contrast.claim
-        assert claim is not None
+        evidence = contrast.claim
+        assert evidence is not None
         sides = [(contrast.left.short_name, contrast.left_component.name if contrast.left_component else ""),
                  (contrast.right.short_name, contrast.right_component.name if contrast.right_component else "")]
-        missing = [name for name, part in sides if not names_side(claim.text, name, part)]
-        if missing:
+        unnamed = [name for name, part in sides if not names_side(evidence.text, name, part)]
+        if unnamed:
             report.one_sided_contrast.append(
                 Finding(
                     f"{contrast.left.short_name} vs {contrast.right.short_name}",
-                    f"{claim.page.get_absolute_url()}#{claim.anchor}",
-                    f"the claim given as evidence never names {' or '.join(missing)}: “{Truncator(claim.text).chars(80)}”",
+                    f"{evidence.page.get_absolute_url()}#{evidence.anchor}",
+                    f"the claim given as evidence never names {' or '.join(unnamed)}: “{Truncator(evidence.text).chars(80)}”",
                 )
             )
     return report
@@ -157,7 +157,7 @@ def consistency_report_cached() -> ConsistencyReport:
     Running the classifier over every classification is too slow for each anonymous request.
     """
     key = f"wiki:consistency-report:{_last_change_marker()}"
-    report = cache.get(key)
+    report: ConsistencyReport | None = cache.get(key)
     if report is None:
         report = consistency_report()
         cache.set(key, report, CACHE_SECONDS)

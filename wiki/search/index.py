@@ -28,7 +28,7 @@ from django.urls import reverse
 
 from wiki.markdown.wikilinks import WIKILINK_RE
 from wiki.models import Citation, Claim, Classification, OpenQuestion, Page, SearchDocument, Source, WikiLink
-from wiki.models.questions import PRIORITY_RANK, QuestionStatus
+from wiki.models.questions import PRIORITY_RANK, QuestionPriority, QuestionStatus
 from wiki.search.tokenize import document_text
 from wiki.text.spaces import collapse_spaces
 
@@ -204,7 +204,7 @@ _UNSETTLED = {QuestionStatus.OPEN, QuestionStatus.INVESTIGATING}
 
 def _question_importance(question: OpenQuestion) -> int:
     """Unsettled questions before answered or dropped ones, then by priority."""
-    return (len(PRIORITY_RANK) if question.status in _UNSETTLED else 0) + len(PRIORITY_RANK) - 1 - PRIORITY_RANK[question.priority]
+    return (len(PRIORITY_RANK) if question.status in _UNSETTLED else 0) + len(PRIORITY_RANK) - 1 - PRIORITY_RANK[QuestionPriority(question.priority)]
 
 
 def _question_documents(ids: list[int]) -> list[Document]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import connection
 from django.utils.html import escape
@@ -191,7 +192,7 @@ _CLASSIFIED_KINDS = {SearchDocument.Kind.SOURCE}
 
 def search_sql(
     tsquery: str, *, kinds: list[str], mechanism: str = "", verdict: str = "", plan: SearchPlan, offset: int, limit: int
-) -> tuple[str, dict[str, object]]:
+) -> tuple[str, dict[str, Any]]:
     """The search statement and its parameters: hits ``offset`` to ``offset + limit`` of each of ``kinds``
     (in that order) for ``tsquery``, a ``to_tsquery('simple', …)`` text, with mechanism/verdict filters.
 
@@ -241,7 +242,7 @@ def search(
                              plan=SearchPlan.for_window(offset=offset, limit=limit), offset=offset, limit=limit)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        columns = [c.name for c in cursor.description]  # type: ignore[union-attr]
+        columns = [c.name for c in cursor.description or ()]
         rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
     pattern = _highlighter(query)
     hits: dict[str, list[Hit]] = {}

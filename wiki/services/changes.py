@@ -8,6 +8,7 @@ from django.db import models
 
 from wiki.models import ChangeEvent
 from wiki.models.rules import fit
+from wiki.roles import User, account
 
 
 class StaleEdit(Exception):
@@ -24,17 +25,17 @@ def check_not_stale(obj: models.Model, *, loaded_at: datetime | None) -> None:
         raise StaleEdit(obj)
 
 
-def change_event(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,
+def change_event(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: User | None,
                  summary: str = "", size_delta: int | None = None) -> ChangeEvent:
     """An unsaved entry, for a service that records many changes at once with ``bulk_create``."""
     return ChangeEvent(
         kind=kind, action=action, object_id=obj.pk, label=fit(ChangeEvent, "label", label), url=fit(ChangeEvent, "url", url),
         summary=fit(ChangeEvent, "summary", summary),
-        size_delta=size_delta, user=user if getattr(user, "pk", None) else None,
+        size_delta=size_delta, user=account(user),
     )
 
 
-def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: object | None,
+def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: User | None,
                   summary: str = "", size_delta: int | None = None) -> ChangeEvent:
     event = change_event(kind=kind, action=action, obj=obj, label=label, url=url, user=user, summary=summary,
                          size_delta=size_delta)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.page_claims import cited_in, status_after
+from wiki.roles import User, account
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ def claim_update(
     status: str,
     citations: Sequence[CitationInput],
     about: Sequence[Source],
-    user: object | None = None,
+    user: User | None = None,
     loaded_at: datetime | None = None,
 ) -> Claim:
     """Sets the status, replaces the citations (in the given order, locators as typed) and the works it is about.
@@ -66,7 +67,7 @@ def _check(condition: bool, message: str, code: str) -> None:
 
 
 @transaction.atomic
-def claim_reattach(*, claim: Claim, sentence: Claim, user: object | None = None) -> Claim:
+def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -> Claim:
     """The orphaned ``claim`` becomes the claim of ``sentence``, a sentence now on a page (this one or another).
 
     The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
@@ -103,7 +104,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: object | None = None)
     ClaimRevision.objects.create(
         claim=claim, kind=ClaimRevision.Kind.REATTACHED, text=claim.text, previous_text=old_text, status=claim.status,
         previous_status=old_status, reason=f"Re-attached to {where}. {reason}".strip()[:500],
-        user=user if getattr(user, "pk", None) else None,
+        user=account(user),
     )
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
                   url=claim.get_absolute_url(), summary="re-attached to a sentence", user=user)
@@ -111,7 +112,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: object | None = None)
 
 
 @transaction.atomic
-def claim_retire(*, claim: Claim, reason: str, user: object | None = None) -> Claim:
+def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Claim:
     """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back."""
     claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
     reason = reason.strip()
@@ -120,13 +121,14 @@ def claim_retire(*, claim: Claim, reason: str, user: object | None = None) -> Cl
     claim.retired_at, claim.retired_reason = timezone.now(), reason[:500]
     claim.save(update_fields=["retired_at", "retired_reason", "updated_at"])
     ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.RETIRED, text=claim.text, status=claim.status,
-                                 reason=claim.retired_reason, user=user if getattr(user, "pk", None) else None)
+                                 reason=claim.retired_reason, user=account(user))
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
                   url=claim.get_detail_url(), summary=f"retired: {reason}", user=user)
+    return claim
 
 
 @transaction.atomic
-def claim_set_status(*, claim: Claim, status: str, user: object | None = None) -> Claim:
+def claim_set_status(*, claim: Claim, status: str, user: User | None = None) -> Claim:
     """Sets the claim's status (verified, needs verification, disputed); its citations and works stay as they are."""
     claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
     old_status = claim.status

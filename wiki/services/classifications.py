@@ -11,6 +11,7 @@ from django.urls import reverse
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.services.changes import change_record, check_not_stale
 from wiki.search.index import search_reindex_sources
+from wiki.roles import User, account
 
 TRACKED_FIELDS = (
     "mechanism", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",
@@ -36,7 +37,7 @@ def classification_save(
     *,
     source: Source,
     fields: dict[str, Any],
-    user: object | None = None,
+    user: User | None = None,
     component: Component | None = None,
     classification: Classification | None = None,
     set_by: str = SetBy.EDITOR,
@@ -60,7 +61,7 @@ def classification_save(
     for name, value in fields.items():
         setattr(classification, name, value)
     classification.set_by = set_by
-    classification.set_by_user = user if getattr(user, "pk", None) else None  # type: ignore[assignment]
+    classification.set_by_user = account(user)
     classification.full_clean()
     created = classification.pk is None
     classification.save()
@@ -84,7 +85,7 @@ def classification_save(
 
 
 @transaction.atomic
-def classification_accept_suggestion(*, source: Source, user: object | None = None) -> Classification:
+def classification_accept_suggestion(*, source: Source, user: User | None = None) -> Classification:
     """Saves the classifier's suggestion for ``source`` as its classification, recorded as an accepted suggestion."""
     from wiki.suggestions import suggestion_for
 

@@ -8,6 +8,7 @@ from django.db.models import Q
 
 from wiki.models import ChangeEvent, Claim, Component, Contrast, Source
 from wiki.services.changes import change_record
+from wiki.roles import User
 
 
 def contrast_find(
@@ -29,7 +30,7 @@ def contrast_create(
     left_component: Component | None = None,
     right_component: Component | None = None,
     claim: Claim | None = None,
-    user: object | None = None,
+    user: User | None = None,
 ) -> Contrast:
     """Sets ``left`` against ``right``; the same pair the other way round is the same contrast and is refused."""
     # Serialised, so that two editors adding the same contrast at once get a message, not a constraint error.

@@ -11,13 +11,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from wiki.text.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source
+from wiki.roles import Account
 
 SECTION_MAX = Claim._meta.get_field("section").max_length or 300
 REASON_MAX = ClaimRevision._meta.get_field("reason").max_length or 500
@@ -154,7 +154,7 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
 
 def page_claims_sync(
     *, page: Page, refs: Sequence[ClaimRef], revision: Revision | None, sources: dict[str, Source],
-    user: AbstractBaseUser | None = None,
+    user: Account | None = None,
 ) -> ClaimReport:
     """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps every cited title.
 

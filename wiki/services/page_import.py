@@ -16,12 +16,14 @@ from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
+from wiki.models.rules import max_length
 from wiki.services.page_claims import ClaimReport, claim_report_for
-from wiki.services.pages import User, page_save_revision
+from wiki.roles import User
+from wiki.services.pages import page_save_revision
 
 UNICODE_SLUG_RE = re.compile(r"[-\w]+")
-SLUG_MAX = Page._meta.get_field("slug").max_length
-TITLE_MAX = Page._meta.get_field("title").max_length
+SLUG_MAX = max_length(Page, "slug")
+TITLE_MAX = max_length(Page, "title")
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n", re.DOTALL)
 SCRAPED_BULLET_RE = re.compile(r"^[ \t]*•[ \t]*", re.MULTILINE)
 
@@ -119,7 +121,7 @@ def _first_heading(body: str) -> str:
 
 
 @transaction.atomic
-def page_import(*, page_file: PageFile, user: User = None) -> ImportReport:
+def page_import(*, page_file: PageFile, user: User | None = None) -> ImportReport:
     """Saves the page as a new revision, unless its text is unchanged (importing twice duplicates nothing)."""
     existing = Page.objects.filter(slug=page_file.slug).first()
     if existing and (existing.body, existing.title, existing.summary) == (page_file.body, page_file.title, page_file.summary):

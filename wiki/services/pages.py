@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.core.exceptions import ValidationError
@@ -13,13 +12,11 @@ from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Page, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import fit
+from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
 from wiki.services.page_claims import page_claims_sync
 from wiki.services.sources import sources_by_title, sources_ensure_for_titles
-
-User = AbstractBaseUser | AnonymousUser | None
-
 
 class EditConflict(Exception):
     """Someone saved the page after the revision the editor started from."""
@@ -37,10 +34,6 @@ class UnknownBaseRevision(EditConflict):
 
     A subclass, so that callers which only know :class:`EditConflict` still refuse the save.
     """
-
-
-def _author(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
 
 
 def _render(body: str, *, sources: dict[str, Source], existing_pages: frozenset[str]) -> RenderResult:
@@ -69,7 +62,7 @@ def page_validate(*, slug: str, title: str, summary: str, body: str, comment: st
     except ValidationError as error:
         errors.update(error.error_dict)
     try:
-        Revision._meta.get_field("comment").clean(comment, None)  # type: ignore[union-attr]
+        Revision._meta.get_field("comment").clean(comment, None)
     except ValidationError as error:
         errors["comment"] = error.error_list
     if errors:
@@ -84,7 +77,7 @@ def page_save_revision(
     body: str,
     summary: str = "",
     comment: str = "",
-    user: User = None,
+    user: User | None = None,
     base_revision: int | None = None,
     action: str = ChangeEvent.Action.EDITED,
 ) -> Revision:
@@ -116,7 +109,7 @@ def page_save_revision(
         if slug in RESERVED_SLUGS:
             raise ValidationError({"slug": [ValidationError(f"“{slug}” is reserved; choose another slug.", code="reserved")]})
         page = Page(slug=slug)
-    author = _author(user)
+    author = account(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
     sources, _ = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=author)
     result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
@@ -208,7 +201,7 @@ def _rerender_batch(batch: list[Page]) -> int:
 
 
 @transaction.atomic
-def page_revert(*, page: Page, number: int, user: User = None, base_revision: int | None = None, comment: str = "") -> Revision:
+def page_revert(*, page: Page, number: int, user: User | None = None, base_revision: int | None = None, comment: str = "") -> Revision:
     """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed."""
     target = page.revisions.get(number=number)
     return page_save_revision(

@@ -11,6 +11,7 @@ from django.db import transaction
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
 from wiki.services.changes import change_record, check_not_stale
 from wiki.search.index import search_reindex_questions
+from wiki.roles import User
 
 
 def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:
@@ -24,7 +25,7 @@ def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Clai
 
 @transaction.atomic
 def question_create(
-    *, fields: dict[str, Any], claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: object | None = None
+    *, fields: dict[str, Any], claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: User | None = None
 ) -> OpenQuestion:
     question = OpenQuestion()
     _apply(question, fields, claims, sources)
@@ -43,7 +44,7 @@ def question_update(
     fields: dict[str, Any],
     claims: Sequence[Claim] = (),
     sources: Sequence[Source] = (),
-    user: object | None = None,
+    user: User | None = None,
     loaded_at: datetime | None = None,
 ) -> OpenQuestion:
     """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database).

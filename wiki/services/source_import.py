@@ -20,6 +20,7 @@ from wiki.references.draft import short_name_from_title
 from wiki.references.formats import ReferenceFormat, parse_references
 from wiki.references.identifiers import normalize_title
 from wiki.references.matching import find_work
+from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
 from wiki.services.sources import duplicate_candidates, sources_lock_creation, taken_source_slugs, unique_source_slug
@@ -80,13 +81,13 @@ def _unsaved_source(entry: ParsedEntry) -> Source:
 
 
 @transaction.atomic
-def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: object | None = None) -> ImportReport:
+def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User | None = None) -> ImportReport:
     """Imports every entry of ``text``; raises :class:`~wiki.references.formats.ReferencesRefused` for a file that
     cannot be imported at all (too large, too many entries, no format the wiki reads), with nothing written."""
     fmt, entries = parse_references(text, fmt)
     sources_lock_creation()
     drafts = [entry.draft for entry in entries if entry.draft is not None and not entry.errors]
-    known: list[object] = list(duplicate_candidates(drafts))
+    known: list[Source] = list(duplicate_candidates(drafts))
     new_by_line: dict[int, int] = {}
     results: list[ImportResult] = []
     created: list[Source] = []

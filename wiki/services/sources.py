@@ -24,6 +24,7 @@ from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, norma
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event, change_record, check_not_stale
+from wiki.roles import User
 
 
 def sources_lock_creation() -> None:
@@ -75,7 +76,7 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
     if by_name:
         named: dict[str, list[Source]] = {}
         for source in Source.objects.annotate(name_folded=Lower("short_name")).filter(name_folded__in=set(by_name)):
-            named.setdefault(source.name_folded, []).append(source)
+            named.setdefault(source.name_folded, []).append(source)  # type: ignore[attr-defined]  # annotated above
         for folded, sources in named.items():
             if len(sources) == 1:
                 matched[by_name[folded]] = sources[0]
@@ -83,7 +84,7 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
 
 
 @transaction.atomic
-def sources_ensure_for_titles(*, titles: Iterable[str], user: object | None = None) -> tuple[dict[str, Source], list[Source]]:
+def sources_ensure_for_titles(*, titles: Iterable[str], user: User | None = None) -> tuple[dict[str, Source], list[Source]]:
     """Matches each cited title to a source, creating the missing ones; returns the map and the new sources."""
     titles = list(dict.fromkeys(titles))
     matched = sources_by_title(titles)
@@ -163,7 +164,7 @@ def _validated(draft: SourceDraft) -> Source:
 
 
 @transaction.atomic
-def source_create(*, draft: SourceDraft, user: object | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
+def source_create(*, draft: SourceDraft, user: User | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
     """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
     sources_lock_creation()
     duplicate = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title, year=draft.year,
@@ -181,7 +182,7 @@ def source_create(*, draft: SourceDraft, user: object | None = None, action: str
 
 
 @transaction.atomic
-def source_update(*, source: Source, fields: dict[str, Any], user: object | None = None, summary: str = "",
+def source_update(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str = "",
                   loaded_at: datetime | None = None) -> Source:
     """Changes a source's fields; duplicates of another source are refused like on creation.
 

@@ -10,6 +10,7 @@ values; a fragment never holds a form with a CSRF token.
 from __future__ import annotations
 
 import hashlib
+from typing import cast
 
 from django import template
 from django.conf import settings
@@ -37,7 +38,7 @@ class WikiCacheNode(template.Node):
         parts = [permissions_of(request), *(str(var.resolve(context)) for var in self.vary_on)]
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
         key = f"wiki:fragment:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{digest}"
-        html = copies.get(key)
+        html = cast("str | None", copies.get(key))
         if html is None:
             html = cache.get(key)
             if html is None:

@@ -55,7 +55,7 @@ def merge_texts(*, base: str, theirs: str, mine: str) -> MergeResult:
     regions: list[MergeRegion] = []
     for group in merger.merge_groups():
         if group[0] == "conflict":
-            _, base_lines, theirs_lines, mine_lines = group  # type: ignore[misc]
+            _, base_lines, theirs_lines, mine_lines = group
             regions.append(
                 MergeRegion(base="".join(base_lines), theirs="".join(theirs_lines), mine="".join(mine_lines), conflict=True)
             )

@@ -1,3 +1,5 @@
+from collections import Counter
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -23,7 +25,7 @@ def _legend() -> dict[str, object]:
 def _map(mechanism: str | None) -> dict[str, object]:
     graph, summary = map_graph(mechanism=mechanism)
     return {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary,
-            "counts": [(m, [summary.counts.get(m.value, {}).get(v.value, 0) for v in Verdict]) for m in Mechanism]}
+            "counts": [(m, [summary.counts.get(m.value, Counter()).get(v.value, 0) for v in Verdict]) for m in Mechanism]}
 
 
 @cached_for_readers

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Generic, TypeVar
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_filters import FilterSet
@@ -16,7 +16,7 @@ PER_PAGE = 100
 # How many rows of a list a page shows before linking to the whole list.
 IN_PAGE = 30
 
-T = TypeVar("T")
+T = TypeVar("T", bound=Model)
 
 
 def render_filtered_list(request: HttpRequest, template: str, filterset: FilterSet) -> HttpResponse:

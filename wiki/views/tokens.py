@@ -17,7 +17,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if not is_editor(request.user):
         raise PermissionDenied("Only editors have API tokens.")
     if request.method == "POST":
-        api_token_rotate(user=request.user)  # type: ignore[arg-type]
+        api_token_rotate(user=request.user)
         messages.success(request, "A new token was made; the old one no longer works.")
         return redirect("wiki:api-token")
     token, _ = Token.objects.get_or_create(user=request.user)

@@ -6,7 +6,8 @@ from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestio
 
 
 class CitationSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    source: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(  # type: ignore[assignment]  # a field named like Field.source
+        slug_field="slug", read_only=True)
     source_name = serializers.CharField(source="source.short_name", read_only=True)
 
     class Meta:
@@ -19,10 +20,10 @@ class ClaimSerializer(serializers.ModelSerializer):
     """A statement on a page with its citations (source + locator). Text and citations come from the
     page's Markdown, so only ``status`` is written here; edit the page to change the rest."""
 
-    page = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    page: serializers.SlugRelatedField[Page] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     page_title = serializers.CharField(source="page.title", read_only=True)
     citations = CitationSerializer(many=True, read_only=True)
-    about = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    about: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
     html_url = serializers.CharField(source="get_absolute_url", read_only=True)
 
     class Meta:

@@ -50,17 +50,18 @@ class LocalGraphParamsSerializer(serializers.Serializer):
 class GraphNodeSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="kind:key, e.g. source:skillforge.")
     kind = serializers.ChoiceField(choices=[(k, k) for k in NODE_KINDS])
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     url = serializers.CharField(help_text="The node in the browser.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, allow_blank=True)
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, allow_blank=True)
 
 
 class GraphEdgeSerializer(serializers.Serializer):
-    source = serializers.CharField(help_text="Id of the node the edge starts from.")
+    source = serializers.CharField(help_text="Id of the node the edge starts from.")  # type: ignore[assignment]  # named like Field.source
     target = serializers.CharField()
     type = serializers.ChoiceField(choices=EDGE_TYPE_CHOICES)
-    label = serializers.CharField(allow_blank=True, help_text="Locator of a citation, axis of a contrast, …")
+    label = serializers.CharField(allow_blank=True, help_text=  # type: ignore[assignment]  # named like Field.label
+                                  "Locator of a citation, axis of a contrast, …")
 
 
 class GraphSerializer(serializers.Serializer):

@@ -33,7 +33,7 @@ class SearchHitSerializer(serializers.Serializer):
 
 class SearchGroupSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices)
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     total = serializers.IntegerField(help_text=f"Matches of this kind, counted up to {COUNT_CAP} (or offset + limit if larger).")
     total_capped = serializers.BooleanField(help_text="True when there are more matches than total.")
     results = SearchHitSerializer(many=True, source="hits")

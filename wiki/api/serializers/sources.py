@@ -27,7 +27,7 @@ class ClassificationSerializer(serializers.ModelSerializer):
     from it needs a ``rationale``.
     """
 
-    source = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())
+    source = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())  # type: ignore[assignment]  # a field named like Field.source
     component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)
     component_name = serializers.CharField(source="component.name", read_only=True, allow_null=True, default=None)
     subject = serializers.CharField(source="subject_name", read_only=True)
@@ -94,8 +94,8 @@ class SourceSerializer(serializers.ModelSerializer):
 
 
 class ContrastSerializer(serializers.ModelSerializer):
-    left = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    right = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    left: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    right: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     left_name = serializers.CharField(source="left.short_name", read_only=True)
     right_name = serializers.CharField(source="right.short_name", read_only=True)
     left_component = ComponentSerializer(read_only=True, allow_null=True)

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 
@@ -14,7 +17,7 @@ class NotFoundView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 
-    def dispatch_not_found(self, request: Request, *args: object, **kwargs: object) -> None:
+    def dispatch_not_found(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         raise NotFound("No such endpoint.")
 
     get = post = put = patch = delete = head = options = dispatch_not_found

@@ -17,7 +17,7 @@ from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
 from wiki.models import Component, Source
 
 
-def _as_json(graph: nx.MultiDiGraph, *, center: str | None, subjects: list[str]) -> dict[str, Any]:
+def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str]) -> dict[str, Any]:
     return {
         "center": center,
         "subjects": subjects,

@@ -29,7 +29,7 @@ from wiki.models.etags import Validator
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_save_revision
 
-_WRITE_RESPONSES = {
+_WRITE_RESPONSES: dict[int, OpenApiResponse] = {
     status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (or, on create, created it)."),
 }
 _UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED}

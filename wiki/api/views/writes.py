@@ -8,7 +8,7 @@ write whose ``If-Match`` names another version answers 412.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.db import models
 from django.db.models import QuerySet
@@ -27,7 +27,7 @@ IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
     description="The ETag you read: when the object changed since, nothing is written and the answer is 412.",
 )
-PRECONDITION_FAILED = {
+PRECONDITION_FAILED: dict[int, OpenApiResponse] = {
     status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(ErrorSerializer, description="If-Match names another version."),
 }
 
@@ -36,12 +36,12 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     """Reads (list, retrieve) with validators; with :class:`ServiceCreateMixin` and :class:`ServiceUpdateMixin`,
     subclasses name their serializers and services and writing is the same code for every resource."""
 
-    write_serializer_class: type[serializers.Serializer] | None = None  # defaults to serializer_class
+    write_serializer_class: type[serializers.BaseSerializer[Any]] | None = None  # defaults to serializer_class
 
-    def get_write_serializer(self, *args: Any, **kwargs: Any) -> serializers.Serializer:
+    def get_write_serializer(self, *args: Any, **kwargs: Any) -> serializers.BaseSerializer[Any]:
         return (self.write_serializer_class or self.get_serializer_class())(*args, context=self.get_serializer_context(), **kwargs)
 
-    def read_serializer(self, instance: models.Model) -> serializers.Serializer:
+    def read_serializer(self, instance: models.Model) -> serializers.BaseSerializer[Any]:
         return self.get_serializer_class()(instance, context=self.get_serializer_context())
 
     # -- the services, one call each ------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return None
 
     # -- the actions ------------------------------------------------------------------------------------------------
-    def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
         def build() -> Response:
             instance = self.get_object()
             data = self.read_serializer(instance).data
@@ -70,7 +70,7 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
         return self._cached_read(request, "retrieve", build)
 
-    def list(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def list(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
         def build() -> Response:
             queryset = self.filter_queryset(self.get_queryset())
             validator = self.list_validator(queryset)
@@ -103,7 +103,8 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
         def rendered() -> tuple[int, bytes, dict[str, str]]:
             status_code, data, headers = respond()
-            return status_code, renderer.render(data, media_type, self.get_renderer_context()), headers
+            # JSON renders to bytes.
+            return status_code, cast(bytes, renderer.render(data, media_type, self.get_renderer_context())), headers
 
         status_code, content, headers = cached_value(request._request, f"api-{action}-json", *where, media_type,
                                                      build=rendered)
@@ -127,7 +128,8 @@ class ServiceCreateMixin:
     def create(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
         serializer = self.get_write_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        return self.answer(self.service_create(dict(serializer.validated_data)), status=status.HTTP_201_CREATED)
+        response: Response = self.answer(self.service_create(dict(serializer.validated_data)), status=status.HTTP_201_CREATED)
+        return response
 
 
 class ServiceUpdateMixin:
@@ -138,7 +140,9 @@ class ServiceUpdateMixin:
         check_if_match(request, self.validator_of(instance).etag)
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        return self.answer(self.service_update(instance, dict(serializer.validated_data)))
+        response: Response = self.answer(self.service_update(instance, dict(serializer.validated_data)))
+        return response
 
     def partial_update(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
-        return self.update(request, *args, partial=True, **kwargs)
+        response: Response = self.update(request, *args, partial=True, **kwargs)
+        return response

@@ -16,7 +16,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         try:
-            user = get_user_model().objects.get_by_natural_key(options["username"])
+            user = get_user_model().objects.get_by_natural_key(str(options["username"]))
         except get_user_model().DoesNotExist:
             raise CommandError(f"No user named {options['username']!r}.") from None
         if options["regenerate"]:

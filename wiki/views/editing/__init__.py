@@ -26,8 +26,9 @@ def editor_required(perm: str) -> Callable[[Callable[..., Any]], Callable[..., A
 def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     """Someone saved since the form was opened: nothing was saved. The editor's entries stay in the form, now
     stamped with the current save so that the next submission goes through, and the form says so."""
-    form.data = form.data.copy()
-    form.data["loaded_at"] = stale.current.updated_at.isoformat()  # type: ignore[attr-defined]
+    data = form.data.copy()  # type: ignore[attr-defined]  # a QueryDict from the request; the stubs say Mapping
+    data["loaded_at"] = stale.current.updated_at.isoformat()  # type: ignore[attr-defined]  # every editable model has it
+    form.data = data
     form.add_error(None, forms.ValidationError(
         f"Someone saved this {what} after you opened it; nothing was saved. What is saved now is shown above the "
         "form; your entries are kept below: check them and save again.", code="stale"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -36,10 +36,10 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
     instance = classification or Classification(source=source, component=component)
     if request.method == "POST" and "accept" in request.POST and card is not None:
         # Without JavaScript, "Accept" fills the form from the suggestion; the editor still reviews and saves.
-        initial = {name: request.POST.get(name, "") for name in ("algorithm", "updated", "rationale", "evidence_locator",
-                                                                    "evidence_claim", "component", "loaded_at")}
-        initial.update({k: v for k, v in card.values.items() if v != "" or k not in ("algorithm", "updated")})
-        form = ClassificationForm(initial=initial, instance=instance, source=source)
+        accepted = {name: request.POST.get(name, "") for name in ("algorithm", "updated", "rationale", "evidence_locator",
+                                                                     "evidence_claim", "component", "loaded_at")}
+        accepted.update({k: v for k, v in card.values.items() if v != "" or k not in ("algorithm", "updated")})
+        form = ClassificationForm(initial=accepted, instance=instance, source=source)
     elif request.method == "POST":
         form = ClassificationForm(request.POST, instance=instance, source=source)
         if form.is_valid():
@@ -52,7 +52,8 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
                 )
             except StaleEdit as stale:
                 stale_form(form, stale, what="classification")
-                return _render(request, form=form, source=source, classification=stale.current, card=card, status=409)
+                return _render(request, form=form, source=source, classification=cast(Classification, stale.current), card=card,
+                               status=409)
             except ValidationError as error:
                 form.add_error(None, error)
             else:

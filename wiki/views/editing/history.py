@@ -31,7 +31,7 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     )
     paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
     listing = paginator.get_page(request.GET.get("p"))
-    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number})
+    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number})  # type: ignore[attr-defined]  # annotated above
 
 
 def _number(raw: str | None) -> int | None:
@@ -59,7 +59,7 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
         r.number: r
         for r in Revision.objects.filter(page=page, number__in=numbers).select_related("author")
     }
-    old, new = (revisions.get(n) for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))))
+    old, new = (revisions.get(n) if n is not None else None for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))))
     if old is None or new is None:
         return render(
             request, "wiki/edit/page_diff.html",

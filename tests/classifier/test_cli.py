@@ -65,8 +65,9 @@ def test_evaluate_reports_a_heldout_manifest_per_language(tmp_path: Path) -> Non
     manifest, texts = _heldout_files(tmp_path, tamper=False)
     result = _run("-m", "classifier.evaluate", str(manifest), "--texts", str(texts))
     assert result.returncode == 0, result.stderr
-    languages = [line.split()[0] for line in result.stdout.splitlines()[1:3]]
-    assert languages == ["en", "zh"]
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(": 2/2")
+    assert [line.split()[0] for line in lines[2:4]] == ["en", "zh"]
     assert "items: 2" in result.stdout
 
 
@@ -75,3 +76,34 @@ def test_evaluate_refuses_heldout_texts_that_are_not_the_frozen_ones(tmp_path: P
     result = _run("-m", "classifier.evaluate", str(manifest), "--texts", str(texts))
     assert result.returncode == 2
     assert "sha256" in result.stderr
+
+
+def test_evaluate_keeps_the_heldout_items_whose_own_checksum_matches(tmp_path: Path) -> None:
+    kept = "We train a web agent with GRPO in a live browser environment."
+    manifest = {
+        "texts_sha256": "0" * 64,
+        "items": [
+            {"id": "a", "lang": "en", "mechanism": "policy_gradient", "verdict": "strict",
+             "sha256": hashlib.sha256(kept.encode("utf-8")).hexdigest()},
+            {"id": "b", "lang": "zh", "mechanism": "environment", "verdict": "not_strict",
+             "sha256": hashlib.sha256("本项目提供一个评测基准。".encode("utf-8")).hexdigest()},
+            {"id": "c", "lang": "en", "mechanism": "harness", "verdict": "not_strict", "sha256": "1" * 64},
+        ],
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    texts = [{"id": "a", "text": kept}, {"id": "b", "text": "本项目提供一个评测基准，改过的文字。"}]
+    (tmp_path / "texts.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    result = _run("-m", "classifier.evaluate", str(tmp_path / "manifest.json"), "--texts", str(tmp_path / "texts.json"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].endswith(": 1/3")
+    assert "items: 1" in result.stdout
+
+
+def test_evaluate_refuses_texts_none_of_which_match_their_checksums(tmp_path: Path) -> None:
+    manifest = {"texts_sha256": "0" * 64,
+                "items": [{"id": "a", "lang": "en", "mechanism": "harness", "verdict": "not_strict", "sha256": "1" * 64}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (tmp_path / "texts.json").write_text(json.dumps([{"id": "a", "text": "x"}]), encoding="utf-8")
+    result = _run("-m", "classifier.evaluate", str(tmp_path / "manifest.json"), "--texts", str(tmp_path / "texts.json"))
+    assert result.returncode == 2
+    assert "no text matches" in result.stderr

@@ -147,3 +147,37 @@ def test_a_wrong_token_is_401_on_reads_and_writes(seed: None, api: APIClient, he
 
     assert read.status_code == write.status_code == 401
     assert _is_error(read.json(), "authentication_failed") and _is_error(write.json(), "authentication_failed")
+
+
+@pytest.mark.parametrize("value", [7, 0.5, True, ["a title"], {"t": 1}])
+def test_a_number_or_object_sent_for_a_text_field_is_400_and_writes_nothing(editor_api: APIClient, value: object) -> None:
+    from wiki.models import Page
+
+    before = Page.objects.count()
+    response = editor_api.post("/api/v1/pages/", {"title": value, "body": "Text."}, format="json")
+
+    assert response.status_code == 400
+    assert "title" in str(response.json())
+    assert Page.objects.count() == before
+
+
+def test_classify_refuses_a_number_for_its_subject(api: APIClient) -> None:
+    response = api.post("/api/v1/classify/", {"text": "We train the policy with GRPO.", "subject": 0}, format="json")
+
+    assert response.status_code == 400
+    assert "subject" in str(response.json())
+
+
+def test_search_refuses_an_empty_filter_but_takes_an_empty_query(api: APIClient) -> None:
+    response = api.get("/api/v1/search/?kind=&mechanism=&q=")
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"kind", "mechanism"}
+    assert api.get("/api/v1/search/?q=").status_code == 200
+
+
+def test_a_number_sent_for_a_slug_is_400(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/questions/", {"title": "Numbers for slugs?", "sources": [0]}, format="json")
+
+    assert response.status_code == 400
+    assert "sources" in response.json()["errors"]

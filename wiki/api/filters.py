@@ -26,9 +26,11 @@ def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]
         )
 
 
-def reject_empty_parameters(request: Request) -> None:
-    """400 for ``?kind=``: a list reads an empty value as no filter, which the schema's patterns and enums refuse."""
-    empty = sorted(name for name, values in request.query_params.lists() if any(value == "" for value in values))
+def reject_empty_parameters(request: Request, *, may_be_blank: frozenset[str] = frozenset()) -> None:
+    """400 for ``?kind=``: DRF and django-filter read an empty value as no filter, which the schema's patterns and
+    enums refuse; ``may_be_blank`` names the parameters whose schema allows an empty string."""
+    empty = sorted(name for name, values in request.query_params.lists()
+                   if name not in may_be_blank and any(value == "" for value in values))
     if empty:
         raise ValidationError({name: ["Leave the parameter out rather than sending it empty."] for name in empty},
                               code="blank")

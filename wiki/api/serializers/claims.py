@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from wiki.api.serializers.strings import JSONStrings
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Source
 
 
@@ -16,7 +17,7 @@ class CitationSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ClaimSerializer(serializers.ModelSerializer):
+class ClaimSerializer(JSONStrings, serializers.ModelSerializer):
     """A statement on a page with its citations (source + locator). Text and citations come from the
     page's Markdown, so only ``status`` is written here; edit the page to change the rest."""
 
@@ -76,11 +77,11 @@ class ClaimReattachSerializer(serializers.Serializer):
                                                   help_text="The id of the claim now holding the sentence (any page).")
 
 
-class ClaimRetireSerializer(serializers.Serializer):
+class ClaimRetireSerializer(JSONStrings, serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
-class QuestionSerializer(serializers.ModelSerializer):
+class QuestionSerializer(JSONStrings, serializers.ModelSerializer):
     page = serializers.SlugRelatedField(slug_field="slug", queryset=Page.objects.all(), allow_null=True, required=False)
     claims = serializers.PrimaryKeyRelatedField(many=True, queryset=Claim.objects.all(), required=False)
     sources = serializers.SlugRelatedField(slug_field="slug", many=True, queryset=Source.objects.all(), required=False)

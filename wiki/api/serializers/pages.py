@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from wiki.api.serializers.claims import ClaimReportSerializer
+from wiki.api.serializers.strings import JSONStrings
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
 
@@ -64,7 +65,7 @@ class PageSavedSerializer(PageDetailSerializer):
         read_only_fields = fields
 
 
-class PageWriteSerializer(serializers.Serializer):
+class PageWriteSerializer(JSONStrings, serializers.Serializer):
     """What an editor sends to create or edit a page; the service renders it and re-extracts its claims.
     The fields carry the rules of :class:`Page` and :class:`Revision` (lengths, characters, the slug's alphabet)."""
 

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.references.locators import is_valid_locator
+from wiki.api.serializers.strings import JSONStrings
 from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
-
+from wiki.references.locators import is_valid_locator
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
 # A rubric fact is yes, no or unknown: true, false or null.
@@ -20,7 +20,7 @@ class ComponentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ClassificationSerializer(serializers.ModelSerializer):
+class ClassificationSerializer(JSONStrings, serializers.ModelSerializer):
     """A work's (or component's) mechanism, rubric facts and verdict.
 
     ``rubric_verdict`` is what the four facts give through the rubric; a ``verdict`` that differs
@@ -107,7 +107,7 @@ class ContrastSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SourceWriteSerializer(serializers.ModelSerializer):
+class SourceWriteSerializer(JSONStrings, serializers.ModelSerializer):
     """The fields an editor sets on a source; the slug is made from the short name, identifiers are normalised."""
 
     class Meta:
@@ -124,7 +124,7 @@ class SourceWriteSerializer(serializers.ModelSerializer):
         validators: list[object] = []
 
 
-class ContrastWriteSerializer(serializers.Serializer):
+class ContrastWriteSerializer(JSONStrings, serializers.Serializer):
     """Two works (or components) and the axis they differ on; the claim saying so becomes about both."""
 
     left = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())

@@ -72,7 +72,12 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             "the wiki (`duplicate`, with the work it is) or refused with its reason and line; the import is one "
             f"transaction. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries."
         ),
-        request={media: {"type": "string"} for media in MEDIA_TYPES.values()},
+        request={
+            MEDIA_TYPES[ReferenceFormat.BIBTEX]: {"type": "string"},
+            # An array of CSL items; one item alone, or Zotero's {"items": [...]}, is read too.
+            MEDIA_TYPES[ReferenceFormat.CSL_JSON]: {"oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object"}]},
+            MEDIA_TYPES[ReferenceFormat.RIS]: {"type": "string"},
+        },
         responses={200: ImportReportSerializer},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
                                  value="@article{yao2023react, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}")],

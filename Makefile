@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test install db browser redis check bench clean
+.PHONY: run serve test install messages db browser redis check bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,17 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(BIN)/.installed
+# The interface's translations (locale/*/LC_MESSAGES/django.po) compiled to .mo files, again whenever one changes.
+# manage.py's compilemessages is the wiki's own, on Babel: no GNU gettext needed, and no database is opened.
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/django.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+
+$(MO_FILES) &: $(PO_FILES) $(BIN)/.installed
+	DATABASE_URL="$${DATABASE_URL:-postgres://localhost/unused}" $(BIN)/python manage.py compilemessages --verbosity 0
+
+messages: $(MO_FILES)
+
+install: $(BIN)/.installed messages
 
 # Migrates and loads the Agentic RL wiki (idempotent) into DATABASE_URL or, when it is unset, the embedded
 # PostgreSQL that manage.py starts (config/embedded_db.py).

@@ -45,10 +45,12 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "wiki.api.conditional.ApiConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "wiki.preferences.ReaderPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -105,8 +107,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "wiki:home"
 LOGOUT_REDIRECT_URL = "wiki:home"
 
-LANGUAGE_CODE = "en"
-TIME_ZONE = "UTC"
+# The interface is Chinese first with English beside it: a reader's own choice (the switch in the header, kept in
+# a cookie and, for a logged-in reader, in their profile), then the browser's Accept-Language, then Chinese.
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "wiki_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Times are stored in UTC and shown in the reader's zone: their own choice (cookie, profile), else this one.
+TIME_ZONE = env_str("WIKI_TIME_ZONE", "Asia/Shanghai")
+TIME_ZONE_COOKIE_NAME = "wiki_time_zone"
 USE_I18N = True
 USE_TZ = True
 

@@ -48,6 +48,16 @@ def _cache_in_memory() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _english_unless_asked() -> Iterator[None]:
+    """Tests read the English interface unless the request asks for a language; the wiki's own default,
+    Chinese, and the choice of language have their tests in tests/wiki/test_i18n.py."""
+    from django.test import override_settings
+
+    with override_settings(LANGUAGE_CODE="en"):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache(_cache_in_memory: None) -> None:
     """What was cached from a test's database, which is rolled back after it, goes with it."""

@@ -17,6 +17,7 @@ from wiki.models import (
     Contrast,
     OpenQuestion,
     Page,
+    ReaderProfile,
     Revision,
     SearchDocument,
     Source,
@@ -219,3 +220,11 @@ class SearchDocumentAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(ReaderProfile)
+class ReaderProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "language", "time_zone")
+    list_filter = ("language",)
+    search_fields = ("user__username", "time_zone")
+    raw_id_fields = ("user",)

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from wiki.views import claims, home, pages, questions, reports, search, sources, tokens
+from wiki.views import claims, home, pages, preferences, questions, reports, search, sources, tokens
 from wiki.views.feeds import RecentChangesFeed
 from wiki.views import compare, graphs
 from wiki.views.editing import changes as edit_changes
@@ -74,6 +74,8 @@ urlpatterns = [
     path("reports/classifier/", reports.classifier_agreement, name="classifier-agreement"),
     path("search/", search.search_results, name="search"),
     path("account/token/", tokens.api_token, name="api-token"),
+    path("account/preferences/", preferences.preferences, name="preferences"),
+    path("account/language/", preferences.set_language, name="set-language"),
     path("graph/", graphs.graph_map, name="graph-map"),
     path("graph/local/<str:kind>/<graphkey:key>/", graphs.graph_local, name="graph-local"),
     path("contrast/", graphs.contrast_multi, name="contrast-multi"),

@@ -1,6 +1,6 @@
 """Whole responses for anonymous readers, from the cache, with ETag, Last-Modified and 304.
 
-A reader's page is the same bytes for every anonymous reader of one language until the content
+A reader's page is the same bytes for every anonymous reader of one language and time zone until the content
 version moves, so it is rendered once per version and then served without touching the database.
 Logged-in readers with the same permissions share a copy too, with their name and a CSRF token of
 their own filled into its slots (``wiki.caching.readers``).
@@ -46,8 +46,9 @@ def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) 
 
 
 def _etag(version: versions.ContentVersion) -> str:
-    # Per URL: the same version and language give the same bytes for every anonymous reader.
-    return f'"{version.number:x}-{translation.get_language()}"'
+    # Per URL: the same version, language and time zone give the same bytes for every anonymous reader.
+    zone = hashlib.blake2b(timezone.get_current_timezone_name().encode(), digest_size=4).hexdigest()
+    return f'"{version.number:x}-{translation.get_language()}-{zone}"'
 
 
 def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion) -> HttpResponseBase:
@@ -55,8 +56,9 @@ def _validated(request: HttpRequest, response: HttpResponse, version: versions.C
     response["ETag"] = etag
     response["Last-Modified"] = http_date(version.changed_at.timestamp())
     patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
-    # A logged-in reader of the same address gets another page.
-    patch_vary_headers(response, ("Cookie",))
+    # A logged-in reader, or one who chose a language or time zone (cookies), gets another page; so does a
+    # browser asking for another language.
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     if response.status_code != 200:
         return response
     conditional = get_conditional_response(request, etag=etag, last_modified=int(version.changed_at.timestamp()),
@@ -68,7 +70,7 @@ def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """A logged-in reader's copy: their name and CSRF token in its slots, kept by no shared cache on the way."""
     response.content = readers.fill_slots(request, response.content)
     patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
-    patch_vary_headers(response, ("Cookie",))
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
 
 

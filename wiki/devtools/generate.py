@@ -302,7 +302,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
         created_pages = _bulk(Page, page_rows, b)
     result.page_ids = [p.pk for p in created_pages]
     _bulk(Revision, [Revision(page=p, number=1, title=p.title, summary=p.summary, body=p.body, comment="generated",
-                              size=len(p.body.encode()), size_delta=len(p.body.encode())) for p in created_pages])
+                              size=len(p.body), size_delta=len(p.body)) for p in created_pages])
     _bulk(WikiLink, [WikiLink(source_page=p, target_slug=link.target_slug, target_title=link.target_title[:300], label=link.label[:300])
                      for p, out in zip(created_pages, rendered) for link in out.links if link.target_slug != p.slug])
     _bulk(ChangeEvent, [ChangeEvent(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.IMPORTED, object_id=p.pk,

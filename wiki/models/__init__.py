@@ -3,6 +3,7 @@ from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, Cla
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.pages import Page, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
+from wiki.models.readers import ReaderProfile
 from wiki.models.search import SearchDocument
 from wiki.models.sources import Component, Source, SourceKind
 
@@ -21,6 +22,7 @@ __all__ = [
     "Page",
     "QuestionPriority",
     "QuestionStatus",
+    "ReaderProfile",
     "Revision",
     "SearchDocument",
     "SetBy",

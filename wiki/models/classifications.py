@@ -5,17 +5,19 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_optional_line
 
-MECHANISM_CHOICES = [(m.value, m.label) for m in Mechanism]
-VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
+from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES, verdict_label
+
+__all__ = ["MECHANISM_CHOICES", "VERDICT_CHOICES"]
 
 
 class SetBy(models.TextChoices):
-    EDITOR = "editor", "Editor"
-    CLASSIFIER = "classifier", "Classifier suggestion"
+    EDITOR = "editor", _("Editor")
+    CLASSIFIER = "classifier", _("Classifier suggestion")
 
 
 class ClassificationQuerySet(models.QuerySet["Classification"]):
@@ -117,7 +119,7 @@ class Classification(models.Model):
         and a rationale for a verdict other than the rubric's."""
         errors: dict[str, ValidationError] = {}
         if self.component_id is not None and self.source_id is not None and self.component.source_id != self.source_id:  # type: ignore[union-attr]
-            errors["component"] = ValidationError("This component belongs to another source.", code="invalid")
+            errors["component"] = ValidationError(_("This component belongs to another source."), code="invalid")
         elif self.source_id is not None:
             # A component of None finds the work's own classification (IS NULL); the stubs want a key.
             taken = Classification.objects.filter(source_id=self.source_id, component_id=self.component_id)  # type: ignore[misc]
@@ -125,14 +127,14 @@ class Classification(models.Model):
                 taken = taken.exclude(pk=self.pk)
             if taken.exists():
                 errors["component"] = ValidationError(
-                    "This work (or component) is classified already; edit that classification.", code="exists"
+                    _("This work (or component) is classified already; edit that classification."), code="exists"
                 )
         known = self.mechanism in dict(MECHANISM_CHOICES) and self.verdict in dict(VERDICT_CHOICES)
         if known and self.departs_from_rubric and not self.rationale.strip():
             errors["rationale"] = ValidationError(
-                f"The rubric gives “{self.rubric_verdict.label}” for these facts; "
-                f"say why the verdict is “{Verdict(self.verdict).label}”.",
+                _("The rubric gives “%(rubric)s” for these facts; say why the verdict is “%(verdict)s”."),
                 code="rationale_required",
+                params={"rubric": verdict_label(self.rubric_verdict), "verdict": verdict_label(self.verdict)},
             )
         if errors:
             raise ValidationError(errors)

@@ -121,7 +121,8 @@ def page_save_revision(
     page.save()
 
     previous_size = latest.size if latest else 0
-    size = len(body.encode())
+    # In characters: a byte count says little of Chinese text, three bytes a character.
+    size = len(body)
     revision = Revision.objects.create(
         page=page,
         number=(latest.number + 1) if latest else 1,

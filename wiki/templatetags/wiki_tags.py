@@ -2,47 +2,46 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils import dateformat, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
-from classifier.taxonomy import FACT_LABELS, Fact, Mechanism, Verdict
+from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.taxonomy import fact_label, mechanisms_shown, verdicts_shown
+from wiki.taxonomy import mechanism_label as _mechanism_label
+from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
 
 register = template.Library()
 
 
-def _label(enum: type[Mechanism] | type[Verdict], value: str) -> str:
-    try:
-        return enum(value).label
-    except ValueError:
-        return value
-
-
 @register.simple_tag
 def verdict_badge(verdict: str) -> SafeString:
-    return format_html('<span class="badge verdict verdict-{}">{}</span>', verdict, _label(Verdict, verdict))
+    return format_html('<span class="badge verdict verdict-{}">{}</span>', verdict, _verdict_label(verdict))
 
 
 @register.simple_tag
 def mechanism_badge(mechanism: str) -> SafeString:
-    return format_html('<span class="badge mech mech-{}">{}</span>', mechanism, _label(Mechanism, mechanism))
+    return format_html('<span class="badge mech mech-{}">{}</span>', mechanism, _mechanism_label(mechanism))
 
 
 @register.filter
 def verdict_label(verdict: str) -> str:
-    return _label(Verdict, verdict)
+    return _verdict_label(verdict)
 
 
 @register.filter
 def mechanism_label(mechanism: str) -> str:
-    return _label(Mechanism, mechanism)
+    return _mechanism_label(mechanism)
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ def rubric_facts(classification: Any) -> list[FactRow]:
     rows = []
     for fact in Fact:
         held = getattr(classification, fact.value)
-        rows.append(FactRow(key=fact.value, label=FACT_LABELS[fact], value="unknown" if held is None else "yes" if held else "no"))
+        rows.append(FactRow(key=fact.value, label=fact_label(fact), value="unknown" if held is None else "yes" if held else "no"))
     return rows
 
 
@@ -102,13 +101,13 @@ def mechanism_chart(counts: Iterable[Mapping[str, Any]]) -> dict[str, object]:
     rows = [
         ChartRow(
             mechanism=m.value,
-            label=m.label,
+            label=_mechanism_label(m),
             total=totals[m.value],
             url=f"{base}?{urlencode({'mechanism': m.value})}",
             cells=[
                 Segment(
                     verdict=v.value,
-                    label=v.label,
+                    label=_verdict_label(v),
                     count=table.get((m.value, v.value), 0),
                     percent=f"{100 * table.get((m.value, v.value), 0) / widest:.2f}",
                     url=f"{base}?{urlencode({'mechanism': m.value, 'verdict': v.value})}",
@@ -119,7 +118,7 @@ def mechanism_chart(counts: Iterable[Mapping[str, Any]]) -> dict[str, object]:
         for m in Mechanism
         if totals[m.value]
     ]
-    return {"rows": rows, "verdicts": list(Verdict), "total": sum(totals.values())}
+    return {"rows": rows, "verdicts": verdicts_shown(), "total": sum(totals.values())}
 
 
 @register.filter
@@ -156,7 +155,7 @@ def graph_legend() -> dict[str, object]:
     """The key to every graph: colours by mechanism, shapes by verdict, the other kinds of node and edge."""
     from wiki.graph.layout import VERDICT_SHAPES
 
-    return {"mechanisms": list(Mechanism), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in Verdict]}
+    return {"mechanisms": mechanisms_shown(), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in verdicts_shown()]}
 
 
 @register.filter(name="excerpt")
@@ -173,3 +172,61 @@ def graph_frame(frame: Any, svg_id: str, title: str, first: bool) -> SafeString:
     from wiki.graph.svg import frame_svg
 
     return frame_svg(frame, svg_id=svg_id, title=str(title), first=bool(first))
+
+
+@register.filter
+def html_lang(code: str) -> str:
+    """A Django language code as a BCP 47 tag for ``lang`` attributes: ``zh-hans`` → ``zh-Hans``."""
+    language, _, script = str(code).partition("-")
+    return f"{language}-{script.title()}" if len(script) == 4 else str(code)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@register.filter
+def content_lang(text: object) -> str:
+    """The ``lang`` of a piece of content: Chinese when it holds any Chinese character (English terms inside
+    Chinese text are the wiki's normal), English otherwise."""
+    return "zh-Hans" if _CJK.search(str(text or "")) else "en"
+
+
+def utc_offset(moment: datetime) -> str:
+    """``UTC+8``, ``UTC−3:30``, ``UTC``: the offset of ``moment``'s zone at that moment."""
+    offset = moment.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    if not minutes:
+        return "UTC"
+    sign = "+" if minutes > 0 else "−"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+@dataclass(frozen=True)
+class TimeZoneShown:
+    name: str
+    offset: str
+
+
+@register.simple_tag
+def current_time_zone() -> TimeZoneShown:
+    """The zone this request shows times in, with its offset now."""
+    now = timezone.localtime()
+    return TimeZoneShown(name=timezone.get_current_timezone_name(), offset=utc_offset(now))
+
+
+@register.simple_tag
+def when(value: datetime | None, fmt: str = "Y-m-d H:i", zone: bool = True) -> SafeString | str:
+    """A ``<time>`` in the reader's zone, its machine-readable UTC instant in ``datetime`` and, unless ``zone`` is
+    false (dates alone), the zone's offset after it; the zone's name on hover."""
+    if value is None:
+        return ""
+    local = timezone.localtime(value)
+    shown = dateformat.format(local, fmt)
+    return format_html(
+        '<time datetime="{}" title="{}">{}{}</time>',
+        value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        timezone.get_current_timezone_name(),
+        shown,
+        f" {utc_offset(local)}" if zone else "",
+    )

@@ -13,12 +13,13 @@ from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_fo
 from wiki.graph.forms import WorkPickForm, split_subjects
 from wiki.graph.layout import LAYOUT_VERSION, VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
+from wiki.taxonomy import mechanisms_shown, verdicts_shown
 
 
 def _legend() -> dict[str, object]:
     return {
-        "mechanisms": list(Mechanism),
-        "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in Verdict],
+        "mechanisms": mechanisms_shown(),
+        "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in verdicts_shown()],
     }
 
 

@@ -1,0 +1,144 @@
+"""The interface in Chinese first and English beside it, times in the reader's zone, sizes in characters."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from config import settings as production
+from tests.factories import make_editor, make_page
+from wiki.models import ReaderProfile, Revision
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def wiki_defaults(settings):  # type: ignore[no-untyped-def]
+    """The wiki's own defaults (the test suite otherwise reads the English interface)."""
+    settings.LANGUAGE_CODE = production.LANGUAGE_CODE
+    settings.TIME_ZONE = production.TIME_ZONE
+    return settings
+
+
+def _html(response) -> str:  # type: ignore[no-untyped-def]
+    return response.content.decode()
+
+
+def test_the_wiki_defaults_to_chinese_and_shanghai_time() -> None:
+    assert production.LANGUAGE_CODE == "zh-hans"
+    assert production.TIME_ZONE == "Asia/Shanghai"
+    assert [code for code, _ in production.LANGUAGES] == ["zh-hans", "en"]
+
+
+def test_a_browser_asking_for_nothing_reads_chinese(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    response = Client().get(reverse("wiki:home"))
+    html = _html(response)
+    assert response["Content-Language"] == "zh-hans"
+    assert '<html lang="zh-Hans">' in html
+    assert ">登录<" in html and ">来源<" in html
+    assert ">Log in<" not in html and ">Sources<" not in html
+
+
+def test_accept_language_chooses_english_and_chinese(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    english = Client(headers={"accept-language": "en-GB,en;q=0.9"}).get(reverse("wiki:home"))
+    assert '<html lang="en">' in _html(english) and ">Log in<" in _html(english)
+    chinese = Client(headers={"accept-language": "zh-CN,zh;q=0.9,en;q=0.5"}).get(reverse("wiki:home"))
+    assert '<html lang="zh-Hans">' in _html(chinese) and ">登录<" in _html(chinese)
+
+
+def test_the_switch_in_the_header_keeps_the_choice_in_a_cookie(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    client = Client(enforce_csrf_checks=True)
+    home = _html(client.get(reverse("wiki:home")))
+    assert 'name="language" value="en"' in home and f'action="{reverse("wiki:set-language")}"' in home
+    response = client.post(reverse("wiki:set-language"), {"language": "en", "next": reverse("wiki:source-list")})
+    assert response.status_code == 302 and response["Location"] == reverse("wiki:source-list")
+    assert response.cookies[production.LANGUAGE_COOKIE_NAME].value == "en"
+    html = _html(client.get(reverse("wiki:source-list"), headers={"accept-language": "zh-CN"}))
+    assert '<html lang="en">' in html and ">Sources<" in html
+    assert 'name="language" value="zh-hans"' in html  # the switch now offers Chinese back
+
+
+def test_anonymous_pages_hold_no_csrf_token_and_stay_cached(wiki_defaults, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    first = client.get(reverse("wiki:home"))
+    assert "csrfmiddlewaretoken" not in _html(first) and not first.cookies
+    with django_assert_num_queries(0):
+        again = client.get(reverse("wiki:home"))
+    assert again.content == first.content
+
+
+def test_the_cache_keeps_each_language_and_time_zone_apart(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:home")
+    chinese = Client().get(url)
+    english = Client(headers={"accept-language": "en"}).get(url)
+    assert ">登录<" in _html(chinese) and ">Log in<" in _html(english)
+    assert chinese["ETag"] != english["ETag"]
+    assert "Accept-Language" in chinese["Vary"] and "Cookie" in chinese["Vary"]
+    paris = Client()
+    paris.cookies[production.TIME_ZONE_COOKIE_NAME] = "Europe/Paris"
+    in_paris = paris.get(url)
+    assert "Europe/Paris" in _html(in_paris) and in_paris["ETag"] != chinese["ETag"]
+    assert "Asia/Shanghai" in _html(Client().get(url))
+
+
+def test_a_logged_in_readers_choice_is_kept_in_the_profile_and_comes_back_at_login(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    editor = make_editor("lang-editor")
+    client = Client()
+    assert client.login(username="lang-editor", password="correct horse battery")
+    assert ">退出登录<" in _html(client.get(reverse("wiki:home")))
+    client.post(reverse("wiki:set-language"), {"language": "en", "next": "/"})
+    assert ReaderProfile.objects.get(user=editor).language == "en"
+    # Another browser, whose language says Chinese: the profile wins once logged in.
+    other = Client(headers={"accept-language": "zh-CN"})
+    assert ">登录<" in _html(other.get(reverse("wiki:home")))
+    assert other.login(username="lang-editor", password="correct horse battery")
+    assert ">Log out<" in _html(other.get(reverse("wiki:home")))
+
+
+def test_a_logged_in_switch_needs_its_csrf_token(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    editor = make_editor()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+    assert client.post(reverse("wiki:set-language"), {"language": "en", "next": "/"}).status_code == 403
+    assert not ReaderProfile.objects.filter(user=editor).exists()
+    home = _html(client.get(reverse("wiki:home")))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', home)
+    assert token is not None
+    response = client.post(reverse("wiki:set-language"), {"language": "en", "next": "/", "csrfmiddlewaretoken": token.group(1)})
+    assert response.status_code == 302 and ReaderProfile.objects.get(user=editor).language == "en"
+
+
+def test_times_are_shown_in_shanghai_time_with_the_zone_and_machine_readable_markup(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    page = make_page(slug="timed", title="Timed", body="Text.")
+    created = Revision.objects.get(page=page).created_at
+    html = _html(Client().get(reverse("wiki:page-history", kwargs={"slug": "timed"})))
+    utc = created.astimezone(__import__("datetime").UTC)
+    shanghai = created.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Shanghai"))
+    assert f'<time datetime="{utc.strftime("%Y-%m-%dT%H:%M:%S")}Z" title="Asia/Shanghai">{shanghai:%Y-%m-%d %H:%M} UTC+8</time>' in html
+    assert "时间按 Asia/Shanghai（UTC+8）显示" in html
+
+
+def test_a_reader_chooses_a_time_zone_kept_in_a_cookie_and_in_the_profile(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    editor = make_editor()
+    client = Client()
+    client.force_login(editor)
+    assert 'value="America/New_York"' in _html(client.get(reverse("wiki:preferences")))
+    response = client.post(reverse("wiki:preferences"), {"language": "zh-hans", "time_zone": "America/New_York"})
+    assert response.status_code == 302
+    assert response.cookies[production.TIME_ZONE_COOKIE_NAME].value == "America/New_York"
+    profile = ReaderProfile.objects.get(user=editor)
+    assert (profile.language, profile.time_zone) == ("zh-hans", "America/New_York")
+    assert "时间按 America/New_York" in _html(client.get(reverse("wiki:home")))
+    assert client.post(reverse("wiki:preferences"), {"language": "zh-hans", "time_zone": "Mars/Olympus"}).status_code == 200
+
+
+def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: ignore[no-untyped-def]
+    make_page(slug="sized", title="Sized", body="策略梯度")
+    page_save_revision(slug="sized", title="Sized", body="策略梯度与进化策略", base_revision=1)
+    assert list(Revision.objects.filter(page__slug="sized").order_by("number").values_list("size", "size_delta")) == [(4, 4), (9, 5)]
+    html = _html(client.get(reverse("wiki:page-history", kwargs={"slug": "sized"})))
+    assert "9 characters (+5)" in html and " B (" not in html

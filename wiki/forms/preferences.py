@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from wiki.preferences import time_zone_names
+
+
+def _zone_label(name: str) -> str:
+    offset = datetime.now(ZoneInfo(name)).strftime("%z")
+    return f"{name} (UTC{offset[:3]}:{offset[3:]})"
+
+
+class PreferencesForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Times across the wiki are shown in this zone."))
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["time_zone"].choices = [(name, _zone_label(name)) for name in sorted(time_zone_names())]  # type: ignore[attr-defined]

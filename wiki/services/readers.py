@@ -1,0 +1,20 @@
+"""A reader's own language and time zone."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from wiki.models import ReaderProfile
+
+
+@transaction.atomic
+def reader_profile_save(*, user: AbstractBaseUser, language: str | None = None, time_zone: str | None = None) -> ReaderProfile:
+    """Saves what is given (None leaves a preference as it was; "" forgets it)."""
+    profile, _ = ReaderProfile.objects.select_for_update().get_or_create(user=user)
+    if language is not None:
+        profile.language = language
+    if time_zone is not None:
+        profile.time_zone = time_zone
+    profile.save()
+    return profile

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import redirect, render
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
+
+from wiki.forms.preferences import PreferencesForm
+from wiki.preferences import LANGUAGE_SESSION_KEY, TIME_ZONE_SESSION_KEY, remember, valid_language
+from wiki.services.readers import reader_profile_save
+
+
+def _csrf_failure(request: HttpRequest) -> HttpResponseBase | None:
+    return CsrfViewMiddleware(lambda r: HttpResponse()).process_view(request, None, (), {})  # type: ignore[arg-type]
+
+
+@csrf_exempt
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponseBase:
+    """The header's language switch (Django's ``set_language``), also kept in a logged-in reader's profile.
+
+    Anonymous readers switch without a CSRF token: the switch changes only how the next page reads, and a
+    token in the header would make every reader's page their own, never served from the cache.
+    """
+    if request.user.is_authenticated:
+        failure = _csrf_failure(request)
+        if failure is not None:
+            return failure
+    response = django_set_language(request)
+    language = valid_language(request.POST.get("language"))
+    if language and request.user.is_authenticated:
+        reader_profile_save(user=request.user, language=language)  # type: ignore[arg-type]
+        request.session[LANGUAGE_SESSION_KEY] = language
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    """Language and time zone, for anyone: cookies, and the profile for a logged-in reader."""
+    initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name()}
+    form = PreferencesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
+        if request.user.is_authenticated:
+            reader_profile_save(user=request.user, language=language, time_zone=zone)  # type: ignore[arg-type]
+            request.session[LANGUAGE_SESSION_KEY] = language
+            request.session[TIME_ZONE_SESSION_KEY] = zone
+        translation.activate(language)
+        messages.success(request, _("Preferences saved."))
+        response = redirect("wiki:preferences")
+        remember(response, language=language, time_zone=zone)
+        return response
+    return render(request, "wiki/preferences.html", {"form": form, "default_time_zone": settings.TIME_ZONE})

@@ -12,6 +12,7 @@ import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
 from wiki.models import (
@@ -58,7 +59,7 @@ class SearchText(django_filters.CharFilter):
 
 
 class PageFilter(django_filters.FilterSet):
-    q = SearchText(label="Title, slug or summary contains (case-insensitive).")
+    q = SearchText(label=_("Title, slug or summary contains (case-insensitive)."))
 
     class Meta:
         model = Page
@@ -69,15 +70,15 @@ class PageFilter(django_filters.FilterSet):
 
 
 class SourceFilter(django_filters.FilterSet):
-    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label="Mechanism", empty_label="Any mechanism",
+    mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label=_("Mechanism"), empty_label=_("Any mechanism"),
                                             method="filter_nothing")
-    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, label="Verdict", empty_label="Any verdict",
+    verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, label=_("Verdict"), empty_label=_("Any verdict"),
                                           method="filter_nothing")
-    kind = django_filters.ChoiceFilter(choices=SourceKind.choices, label="Kind", empty_label="Any kind")
-    year = YearFilter(label="Year")
-    year_min = YearFilter(field_name="year", lookup_expr="gte", label="Year from")
-    year_max = YearFilter(field_name="year", lookup_expr="lte", label="Year to")
-    q = SearchText(label="Name, title, authors or abstract contains")
+    kind = django_filters.ChoiceFilter(choices=SourceKind.choices, label=_("Kind"), empty_label=_("Any kind"))
+    year = YearFilter(label=_("Year"))
+    year_min = YearFilter(field_name="year", lookup_expr="gte", label=_("Year from"))
+    year_max = YearFilter(field_name="year", lookup_expr="lte", label=_("Year to"))
+    q = SearchText(label=_("Name, title, authors or abstract contains"))
 
     class Meta:
         model = Source
@@ -138,15 +139,15 @@ class ContrastFilter(django_filters.FilterSet):
 
 
 class QuestionFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label="Status", empty_label="Any status")
-    priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label="Priority", empty_label="Any priority")
+    status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label=_("Status"), empty_label=_("Any status"))
+    priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label=_("Priority"), empty_label=_("Any priority"))
     # Named apart from ``page``, the API's page of results.
     page_slug = django_filters.ModelChoiceFilter(
-        field_name="page", queryset=Page.objects.for_listing(), to_field_name="slug", label="Page", empty_label="Any page"
+        field_name="page", queryset=Page.objects.for_listing(), to_field_name="slug", label=_("Page"), empty_label=_("Any page")
     )
     assignee = django_filters.ModelChoiceFilter(
         queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
-        to_field_name="username", label="Assignee", empty_label="Anyone",
+        to_field_name="username", label=_("Assignee"), empty_label=_("Anyone"),
     )
 
     class Meta:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from classifier import Span, Suggestion, classify
 from wiki.models import Citation, Claim, Classification, Component, Source
@@ -61,6 +62,12 @@ class SuggestionView:
     @property
     def highlighted(self) -> SafeString:
         return highlight(self.text, self.suggestion.evidence)
+
+    @property
+    def disagrees_on_text(self) -> str:
+        """"mechanism and verdict" in the reader's language."""
+        names = {"mechanism": gettext("mechanism"), "verdict": gettext("verdict")}
+        return gettext(" and ").join(names.get(part, part) for part in self.disagrees_on)
 
 
 def suggestion_text(source: Source, claim_texts: Sequence[str], *, with_notes: bool = False) -> str:

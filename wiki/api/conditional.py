@@ -15,6 +15,7 @@ from django.http.response import HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import JSONRenderer
@@ -29,7 +30,7 @@ R = TypeVar("R", bound=HttpResponse)
 
 class PreconditionFailed(APIException):
     status_code = status.HTTP_412_PRECONDITION_FAILED
-    default_detail = "The object changed since you read it (If-Match): read it again and repeat your change."
+    default_detail = _("The object changed since you read it (If-Match): read it again and repeat your change.")
     default_code = "precondition_failed"
 
 

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ErrorDetail, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -23,7 +24,7 @@ class Conflict(APIException):
     """A 409 whose body carries more than the detail (both versions of an edited page)."""
 
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The object changed since you read it."
+    default_detail = gettext_lazy("The object changed since you read it.")
     default_code = "conflict"
 
     def __init__(self, detail: str, *, code: str, extra: dict[str, Any]) -> None:
@@ -75,11 +76,13 @@ def from_domain(exc: Exception) -> APIException | None:
         return ValidationError({"body": [ErrorDetail(str(exc), code="too_complex")]})
     if isinstance(exc, UnknownBaseRevision):
         return ValidationError({"base_revision": [ErrorDetail(
-            f"The page has no revision {exc.base_number}; its latest is {exc.current.number}.", code="invalid")]})
+            gettext("The page has no revision %(number)s; its latest is %(latest)s.") % {"number": exc.base_number, "latest": exc.current.number},
+            code="invalid")]})
     if isinstance(exc, EditConflict):
         theirs = exc.current
         return Conflict(
-            f"The page was saved as revision {theirs.number} after revision {exc.base_number}, which you edited.",
+            gettext("The page was saved as revision %(theirs)s after revision %(base)s, which you edited.")
+            % {"theirs": theirs.number, "base": exc.base_number},
             code="edit_conflict",
             extra={
                 "base_revision": exc.base_number,
@@ -89,8 +92,8 @@ def from_domain(exc: Exception) -> APIException | None:
             },
         )
     if isinstance(exc, SourceDuplicate):
-        return Conflict(f"This source exists already ({exc.reason}): {exc.source.short_name}.", code="duplicate",
-                        extra={"existing": exc.source.slug, "missing": exc.missing})
+        return Conflict(gettext("This source exists already (%(reason)s): %(name)s.") % {"reason": exc.reason, "name": exc.source.short_name},
+                        code="duplicate", extra={"existing": exc.source.slug, "missing": exc.missing})
     if isinstance(exc, StaleEdit):
         return PreconditionFailed()
     if isinstance(exc, ReferencesRefused):
@@ -111,7 +114,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         errors = _flatten(response.data)
         messages = [f"{field}: {text[0]}" if field != "non_field_errors" else text[0] for field, text in errors.items() if text]
         body: dict[str, Any] = {
-            "detail": "; ".join(messages) or "Invalid input.",
+            "detail": "; ".join(messages) or gettext("Invalid input."),
             "code": _first_code(exc.get_codes()),
             "errors": errors,
         }
@@ -148,9 +151,9 @@ def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str,
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 400 (a request refused before any view, e.g. a body over the upload limit), as JSON under /api/."""
-    return _api_or_html(request, 400, "bad_request", "The request cannot be read.", defaults.bad_request, exception=exception)
+    return _api_or_html(request, 400, "bad_request", gettext("The request cannot be read."), defaults.bad_request, exception=exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """Django's 500, as JSON under /api/: a client never has to read an HTML page."""
-    return _api_or_html(request, 500, "server_error", "Server error; it has been logged.", defaults.server_error)
+    return _api_or_html(request, 500, "server_error", gettext("Server error; it has been logged."), defaults.server_error)

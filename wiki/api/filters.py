@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
@@ -20,7 +21,7 @@ def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]
     unknown = sorted(set(request.query_params) - set(known) - COMMON_PARAMETERS)
     if unknown:
         raise ValidationError(
-            {name: [f"Unknown parameter; this endpoint reads {', '.join(sorted(known | COMMON_PARAMETERS)) or 'none'}."]
+            {name: [gettext("Unknown parameter; this endpoint reads %(known)s.") % {"known": ", ".join(sorted(known | COMMON_PARAMETERS)) or gettext("none")}]
              for name in unknown},
             code="unknown_parameter",
         )
@@ -32,7 +33,7 @@ def reject_empty_parameters(request: Request, *, may_be_blank: frozenset[str] = 
     empty = sorted(name for name, values in request.query_params.lists()
                    if name not in may_be_blank and any(value == "" for value in values))
     if empty:
-        raise ValidationError({name: ["Leave the parameter out rather than sending it empty."] for name in empty},
+        raise ValidationError({name: [gettext("Leave the parameter out rather than sending it empty.")] for name in empty},
                               code="blank")
 
 

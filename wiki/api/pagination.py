@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -20,9 +21,9 @@ def _positive_int(request: Request, name: str, *, maximum: int | None = None) ->
     except ValueError:
         raise ValidationError({name: ["A whole number is required."]}, code="invalid") from None
     if value < 1:
-        raise ValidationError({name: ["Ensure this value is greater than or equal to 1."]}, code="min_value")
+        raise ValidationError({name: [gettext("Ensure this value is greater than or equal to %(limit_value)s.") % {"limit_value": 1}]}, code="min_value")
     if maximum is not None and value > maximum:
-        raise ValidationError({name: [f"Ensure this value is less than or equal to {maximum}."]}, code="max_value")
+        raise ValidationError({name: [gettext("Ensure this value is less than or equal to %(limit_value)s.") % {"limit_value": maximum}]}, code="max_value")
     return value
 
 

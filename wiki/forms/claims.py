@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from wiki.references.locators import is_valid_locator
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
@@ -12,7 +13,7 @@ class ClaimForm(forms.Form):
     status = forms.ChoiceField(choices=ClaimStatus.choices)
     about = forms.ModelMultipleChoiceField(
         queryset=Source.objects.only("id", "short_name").order_by("short_name"), required=False,
-        label="Works it is about", widget=forms.SelectMultiple(attrs={"size": 8}),
+        label=_("Works it is about"), widget=forms.SelectMultiple(attrs={"size": 8}),
     )
     # When the claim was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
@@ -20,7 +21,7 @@ class ClaimForm(forms.Form):
 
 class CitationForm(forms.Form):
     source = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"))
-    locator = forms.CharField(max_length=200, required=False, strip=True, help_text="p.3, pp.3-4, §3.1, Table 2…")
+    locator = forms.CharField(max_length=200, required=False, strip=True, help_text=_("p.3, pp.3-4, §3.1, Table 2…"))
     kind = forms.ChoiceField(choices=CitationKind.choices, initial=CitationKind.CITED)
 
     def clean_locator(self) -> str:
@@ -44,7 +45,7 @@ class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
                 continue
             key = (data["source"].pk, data["locator"])
             if key in seen:
-                raise forms.ValidationError("The same source and locator are cited twice.", code="duplicate_citation")
+                raise forms.ValidationError(_("The same source and locator are cited twice."), code="duplicate_citation")
             seen.add(key)
 
 
@@ -61,8 +62,8 @@ class SentenceChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
 class ClaimReattachForm(forms.Form):
     """Which sentence (a current claim of ``page_id``) an orphaned claim becomes."""
 
-    sentence = SentenceChoiceField(queryset=Claim.objects.none(), label="Sentence",
-                                   help_text="Its own claim gives way: its questions and contrasts move to this claim.")
+    sentence = SentenceChoiceField(queryset=Claim.objects.none(), label=_("Sentence"),
+                                   help_text=_("Its own claim gives way: its questions and contrasts move to this claim."))
 
     def __init__(self, *args: Any, page_id: int | None = None, **kwargs: Any) -> None:
         """Offers the sentences of ``page_id``; without it, accepts a sentence of any page."""
@@ -73,4 +74,4 @@ class ClaimReattachForm(forms.Form):
 
 class ClaimRetireForm(forms.Form):
     reason = forms.CharField(max_length=500, strip=True, widget=forms.TextInput(attrs={"size": 60}),
-                             help_text="Why this claim is not kept (e.g. “withdrawn: the paper was retracted”).")
+                             help_text=_("Why this claim is not kept (e.g. “withdrawn: the paper was retracted”)."))

@@ -5,12 +5,19 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from classifier.taxonomy import VERDICT_LABELS, Mechanism, rubric_verdict
+from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.references.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Source
+from wiki.taxonomy import verdict_label
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
-RUBRIC_LABELS = {verdict.value: label for verdict, label in VERDICT_LABELS.items()}
+
+
+def rubric_labels() -> dict[str, str]:
+    """Each verdict's label in the reader's language, by key (the form's script shows what the rubric gives)."""
+    return {verdict.value: verdict_label(verdict) for verdict in Verdict}
+
+
 # What a fact's radio buttons submit; the model stores True, False and None (unknown).
 FACT_VALUES = {True: "true", False: "false", None: "unknown"}
 
@@ -46,7 +53,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         self.source = source
         self.fields["component"].queryset = Component.objects.filter(source=source)
         self.fields["component"].required = False
-        self.fields["component"].empty_label = "The whole work"
+        self.fields["component"].empty_label = _("The whole work")
         if self.instance.pk is not None:
             self.fields["component"].disabled = True
         self.fields["evidence_claim"].queryset = (

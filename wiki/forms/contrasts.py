@@ -3,22 +3,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Claim, Component, Source
 from wiki.services.contrasts import contrast_find
 
 
 class ContrastForm(forms.Form):
-    left = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label="One work")
+    left = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label=_("One work"))
     left_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
-                                            label="…or one of its components")
-    right = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label="The other work")
+                                            label=_("…or one of its components"))
+    right = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label=_("The other work"))
     right_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
-                                             label="…or one of its components")
-    axis = forms.CharField(max_length=300, help_text="What they differ on, e.g. “policy update vs external harness evolution”.")
+                                             label=_("…or one of its components"))
+    axis = forms.CharField(max_length=300, help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
     claim = forms.ModelChoiceField(
         queryset=Claim.objects.current().select_related("page").order_by("page__title", "position"), required=False,
-        label="Evidence claim",
+        label=_("Evidence claim"),
     )
 
     fields: dict[str, Any]  # the claim field's labels are set by __init__
@@ -33,14 +34,15 @@ class ContrastForm(forms.Form):
             component = cleaned.get(f"{side}_component")
             if component is not None and cleaned.get(side) is not None and component.source_id != cleaned[side].pk:
                 self.add_error(f"{side}_component", forms.ValidationError(
-                    f"“{component.name}” is a component of {component.source.short_name}, not of {cleaned[side].short_name}.",
-                    code="component_mismatch"))
+                    _("“%(component)s” is a component of %(owner)s, not of %(work)s."),
+                    code="component_mismatch",
+                    params={"component": component.name, "owner": component.source.short_name, "work": cleaned[side].short_name}))
         if self.errors:
             return cleaned
         left, right = cleaned.get("left"), cleaned.get("right")
         if left is not None and left == right and cleaned.get("left_component") == cleaned.get("right_component"):
-            raise forms.ValidationError("A work cannot be contrasted with itself; pick two works or two components.", code="same")
+            raise forms.ValidationError(_("A work cannot be contrasted with itself; pick two works or two components."), code="same")
         if contrast_find(left=left, left_component=cleaned.get("left_component"), right=right,
                          right_component=cleaned.get("right_component")) is not None:
-            raise forms.ValidationError("This contrast exists already (perhaps the other way round).", code="exists")
+            raise forms.ValidationError(_("This contrast exists already (perhaps the other way round)."), code="exists")
         return cleaned

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.validators import validate_unicode_slug
+from django.utils.translation import gettext_lazy as _
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
@@ -38,14 +39,14 @@ class PageForm(forms.Form):
             f"At most {settings.WIKI_MAX_BODY_CHARS:,} characters."
         ),
     )
-    comment = forms.CharField(label="Edit summary", max_length=500, required=False, validators=[validate_optional_line])
+    comment = forms.CharField(label=_("Edit summary"), max_length=500, required=False, validators=[validate_optional_line])
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean_body(self) -> str:
         body: str = self.cleaned_data["body"].replace("\r\n", "\n")
         if has_conflict_markers(body):
             raise forms.ValidationError(
-                "The text still holds a clash between <<<<<<< and >>>>>>>: keep the lines you want and remove the markers.",
+                _("The text still holds a clash between <<<<<<< and >>>>>>>: keep the lines you want and remove the markers."),
                 code="unresolved_conflict",
             )
         try:
@@ -57,7 +58,7 @@ class PageForm(forms.Form):
 
 class PageCreateForm(PageForm):
     slug = forms.CharField(
-        max_length=200, required=False, help_text="Part of the address; left empty, it is made from the title."
+        max_length=200, required=False, help_text=_("Part of the address; left empty, it is made from the title.")
     )
     field_order = ["title", "slug", "summary", "body", "comment"]
 
@@ -73,11 +74,11 @@ class PageCreateForm(PageForm):
         title = cleaned.get("title")
         slug = cleaned.get("slug") or (target_slug(str(title)) if title else "")
         if title and not slug:
-            self.add_error("slug", forms.ValidationError("The title gives no usable address; type a slug.", code="no_slug"))
+            self.add_error("slug", forms.ValidationError(_("The title gives no usable address; type a slug."), code="no_slug"))
             return cleaned
         if slug in RESERVED_SLUGS:
-            self.add_error("slug", forms.ValidationError(f"“{slug}” is reserved; choose another slug.", code="reserved"))
+            self.add_error("slug", forms.ValidationError(_("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug}))
         elif slug and Page.objects.filter(slug=slug).exists():
-            self.add_error("slug", forms.ValidationError(f"A page at “{slug}” exists already; edit it instead.", code="exists"))
+            self.add_error("slug", forms.ValidationError(_("A page at “%(slug)s” exists already; edit it instead."), code="exists", params={"slug": slug}))
         cleaned["slug"] = slug
         return cleaned

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus, Source
 from wiki.roles import EDITOR_GROUP
@@ -40,7 +41,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         cleaned: dict[str, Any] = super().clean() or {}
         if cleaned.get("status") == QuestionStatus.ANSWERED and not cleaned.get("answer_claim"):
             self.add_error("answer_claim", forms.ValidationError(
-                "An answered question needs the claim that answers it.", code="answer_required"))
+                _("An answered question needs the claim that answers it."), code="answer_required"))
         return cleaned
 
     def _post_clean(self) -> None:

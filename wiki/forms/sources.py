@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
 from wiki.references.formats import FORMAT_BY_EXTENSION, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, ReferenceFormat, detect_format
@@ -74,7 +75,7 @@ class SourceImportForm(forms.Form):
 
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
-    url = forms.URLField(label="URL", max_length=500, required=False, assume_scheme="https")
+    url = forms.URLField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 
@@ -86,9 +87,9 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             "abstract": forms.Textarea(attrs={"rows": 6}),
             "notes": forms.Textarea(attrs={"rows": 4}),
         }
-        labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": "BibTeX key"}
-        help_texts = {"authors": "Separated by semicolons.", "arxiv_id": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL.",
-                      "doi": "Bare or as a doi.org URL."}
+        labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key")}
+        help_texts = {"authors": _("Separated by semicolons."), "arxiv_id": _("Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."),
+                      "doi": _("Bare or as a doi.org URL.")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

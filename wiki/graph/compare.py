@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
 from wiki.text.spaces import excerpt
+from wiki.taxonomy import fact_label, mechanism_label, verdict_label
 
 FACT_TEXT = {"yes": _("yes"), "no": _("no"), "unknown": _("unknown")}
 
@@ -119,16 +120,16 @@ def comparison_rows(columns: Sequence[Column]) -> list[Row]:
         return lambda c, col: Cell(c[field_name] or "—", c[field_name]) if c else Cell("—", None)
 
     rows = [
-        row("mechanism", "Mechanism", lambda c, col: Cell(Mechanism(c["mechanism"]).label, c["mechanism"]) if c else Cell("—", None)),
-        row("algorithm", "Algorithm", text("algorithm")),
-        row("updated", "What is updated", text("updated")),
+        row("mechanism", gettext("Mechanism"), lambda c, col: Cell(mechanism_label(c["mechanism"]), c["mechanism"]) if c else Cell("—", None)),
+        row("algorithm", gettext("Algorithm"), text("algorithm")),
+        row("updated", gettext("What is updated"), text("updated")),
     ]
-    rows += [row(f.value, f.label, lambda c, col, k=f.value: _fact_cell(c, k), "rubric") for f in Fact]
+    rows += [row(f.value, fact_label(f), lambda c, col, k=f.value: _fact_cell(c, k), "rubric") for f in Fact]
     rows += [
-        row("narrow", "Narrow (not the acting agent's own policy, or a narrow action space)", lambda c, col: _fact_cell(c, "narrow")),
-        row("verdict", "Verdict", lambda c, col: Cell(Verdict(c["verdict"]).label, c["verdict"]) if c else Cell("unclassified", None)),
-        row("year", "Year", lambda c, col: Cell(str(col.year or "—"), col.year)),
-        row("evidence", "Evidence", _evidence_cell),
+        row("narrow", gettext("Narrow (not the acting agent's own policy, or a narrow action space)"), lambda c, col: _fact_cell(c, "narrow")),
+        row("verdict", gettext("Verdict"), lambda c, col: Cell(verdict_label(c["verdict"]), c["verdict"]) if c else Cell(gettext("unclassified"), None)),
+        row("year", gettext("Year"), lambda c, col: Cell(str(col.year or "—"), col.year)),
+        row("evidence", gettext("Evidence"), _evidence_cell),
     ]
     return rows
 
@@ -168,8 +169,8 @@ def comparison_csv(comparison: Comparison) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
-    writer.writerow(["Property", *(_cell(c.name) for c in comparison.columns)])
-    writer.writerow(["Work", *(str(c.ref) for c in comparison.columns)])
+    writer.writerow([gettext("Property"), *(_cell(c.name) for c in comparison.columns)])
+    writer.writerow([gettext("Work"), *(str(c.ref) for c in comparison.columns)])
     for row in comparison.rows:
         writer.writerow([row.label, *(_cell(cell.text) for cell in row.cells)])
     return out.getvalue()

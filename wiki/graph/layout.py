@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
+from django.utils.translation import gettext, ngettext
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
+from wiki.taxonomy import mechanism_label, verdict_label
 
 # part of every cache key of a drawing: a drawing pickled by an older layout is not read back
 LAYOUT_VERSION = 2
@@ -64,20 +66,20 @@ class DrawnNode:
     @property
     def kind_label(self) -> str:
         if self.wanted:
-            return "Wanted page"
+            return gettext("Wanted page")
         if self.parts and not self.verdict:
-            return "Work classified per component"
+            return gettext("Work classified per component")
         if self.kind in {"source", "component"} and not self.verdict:
-            return "Unclassified work" if self.kind == "source" else "Unclassified component"
-        return KIND_LABELS.get(self.kind, self.kind)
+            return gettext("Unclassified work") if self.kind == "source" else gettext("Unclassified component")
+        return str(KIND_LABELS.get(self.kind, self.kind))
 
     @property
     def mechanism_label(self) -> str:
-        return Mechanism(self.mechanism).label if self.mechanism else ""
+        return mechanism_label(self.mechanism) if self.mechanism else ""
 
     @property
     def verdict_label(self) -> str:
-        return Verdict(self.verdict).label if self.verdict in {v.value for v in Verdict} else ""
+        return verdict_label(self.verdict) if self.verdict in {v.value for v in Verdict} else ""
 
     @property
     def title(self) -> str:
@@ -97,12 +99,12 @@ class DrawnEdge:
 
     @property
     def type_label(self) -> str:
-        return EDGE_LABELS[EdgeType(self.type)]
+        return str(EDGE_LABELS[EdgeType(self.type)])
 
     @property
     def title(self) -> str:
         detail = f" ({self.label})" if self.label else ""
-        said = f"; {len(self.claims)} claim{'s' if len(self.claims) != 1 else ''}" if self.claims else ""
+        said = "; " + ngettext("%(count)s claim", "%(count)s claims", len(self.claims)) % {"count": len(self.claims)} if self.claims else ""
         return f"{self.source.label} — {self.type_label}{detail} → {self.target.label}{said}"
 
 
@@ -178,7 +180,26 @@ class Drawing:
 
     @property
     def left_out_text(self) -> str:
-        return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in self.left_out.items())
+        return gettext(", ").join(_count_of(kind, n) for kind, n in self.left_out.items())
+
+
+# What a drawing leaves out is counted by these words; left_out_text says them in the reader's language.
+LEFT_OUT_KINDS = {"page": "page", "source": "work", "component": "component of a work", "claim": "claim",
+                  "mechanism": "mechanism", "question": "open question"}
+
+
+def _count_of(kind: str, n: int) -> str:
+    """"3 claims" in the active language."""
+    counts = {
+        "claim": ngettext("%(count)s claim", "%(count)s claims", n),
+        "page": ngettext("%(count)s page", "%(count)s pages", n),
+        "work": ngettext("%(count)s work", "%(count)s works", n),
+        "component of a work": ngettext("%(count)s component", "%(count)s components", n),
+        "open question": ngettext("%(count)s open question", "%(count)s open questions", n),
+        "mechanism": ngettext("%(count)s mechanism", "%(count)s mechanisms", n),
+        "wanted page": ngettext("%(count)s wanted page", "%(count)s wanted pages", n),
+    }
+    return counts.get(kind, f"%(count)s {kind}") % {"count": n}
 
 
 VERDICT_SHAPES = {
@@ -400,7 +421,7 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     left_out: Counter[str] = Counter()
     for n, data in graph.nodes(data=True):
         if n not in kept:
-            kind = "wanted page" if data.get("wanted") else KIND_LABELS.get(data["kind"], data["kind"]).lower()
+            kind = "wanted page" if data.get("wanted") else LEFT_OUT_KINDS.get(data["kind"], data["kind"])
             left_out[kind] += 1
     hidden = len(graph) - len(keep)
     sub = graph.subgraph(keep)

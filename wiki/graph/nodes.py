@@ -8,11 +8,14 @@ Node ids read like ``page:agentic-rl``, ``source:skillforge``, ``component:sheph
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 import networkx as nx
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism
+from wiki.taxonomy import mechanism_label
 
 
 class EdgeType(str, Enum):
@@ -28,29 +31,29 @@ class EdgeType(str, Enum):
 
     @property
     def label(self) -> str:
-        return EDGE_LABELS[self]
+        return str(EDGE_LABELS[self])
 
 
-EDGE_LABELS: dict[EdgeType, str] = {
-    EdgeType.CITES: "cites",
-    EdgeType.ABOUT: "is about",
-    EdgeType.CONTRASTS: "contrasts with",
-    EdgeType.LINKS_TO: "links to",
-    EdgeType.COMPONENT_OF: "component of",
-    EdgeType.CONTAINS: "states",
-    EdgeType.RAISES: "raises",
-    EdgeType.ANSWERS: "answers",
-    EdgeType.CLASSIFIED_AS: "classified as",
+EDGE_LABELS: dict[EdgeType, Any] = {
+    EdgeType.CITES: _("cites"),
+    EdgeType.ABOUT: _("is about"),
+    EdgeType.CONTRASTS: _("contrasts with"),
+    EdgeType.LINKS_TO: _("links to"),
+    EdgeType.COMPONENT_OF: _("component of"),
+    EdgeType.CONTAINS: _("states"),
+    EdgeType.RAISES: _("raises"),
+    EdgeType.ANSWERS: _("answers"),
+    EdgeType.CLASSIFIED_AS: _("classified as"),
 }
 
 NODE_KINDS = ("page", "source", "component", "claim", "mechanism", "question")
 KIND_LABELS = {
-    "page": "Page",
-    "source": "Work",
-    "component": "Component of a work",
-    "claim": "Claim",
-    "mechanism": "Mechanism",
-    "question": "Open question",
+    "page": _("Page"),
+    "source": _("Work"),
+    "component": _("Component of a work"),
+    "claim": _("Claim"),
+    "mechanism": _("Mechanism"),
+    "question": _("Open question"),
 }
 
 
@@ -113,7 +116,7 @@ class GraphBuilder:
         return self._node(node_id("claim", pk), kind="claim", label=text, url=url)
 
     def mechanism(self, value: str) -> str:
-        label = Mechanism(value).label
+        label = mechanism_label(value)
         url = reverse("wiki:source-list") + f"?mechanism={value}"
         return self._node(node_id("mechanism", value), kind="mechanism", label=label, url=url, mechanism=value)
 

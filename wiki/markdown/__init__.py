@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import markdown
 from django.conf import settings
 from markdown.extensions.toc import TocExtension, slugify_unicode
+from django.utils.translation import gettext
 
 from wiki.markdown.citation_markers import CitationExtension, SourceRef
 from wiki.markdown.citations import CitationProblem, find_citations
@@ -53,14 +54,15 @@ def check_complexity(text: str) -> None:
     """Refuse text whose size or nesting would make rendering slow or recursive without bound."""
     limit = settings.WIKI_MAX_BODY_CHARS
     if len(text) > limit:
-        raise MarkdownTooComplex(f"The text is {len(text):,} characters long; the limit is {limit:,}.")
+        raise MarkdownTooComplex(gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": f"{len(text):,}", "limit": f"{limit:,}"})
     for number, line in enumerate(text.splitlines(), start=1):
         match = _LEADING_MARKERS.match(line)
         indent = len(line) - len(line.lstrip(" \t"))
         depth = (match.group(0).count(">") + len(re.findall(r"[-*+]|\d+[.)]", match.group(0))) if match else 0) + indent // 4
         if depth > MAX_NESTING:
             raise MarkdownTooComplex(
-                f"Line {number} nests lists or quotes {depth} levels deep; at most {MAX_NESTING} are allowed."
+                gettext("Line %(line)s nests lists or quotes %(depth)s levels deep; at most %(limit)s are allowed.")
+                % {"line": number, "depth": depth, "limit": MAX_NESTING}
             )
     problem = limit_problem(text)
     if problem is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from django.utils.translation import gettext
 
 from wiki.references.locators import is_valid_locator
 
@@ -62,15 +63,15 @@ def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str
         head, tail = body.rsplit("，", 1)
         tail = tail.strip()
         if not is_valid_locator(tail):
-            return f"“{tail}” is not a locator (expected p.3, pp.3-4, §3.1, Table 2, Fig. 3, Appendix B…)"
+            return gettext("“%(locator)s” is not a locator (expected p.3, pp.3-4, §3.1, Table 2, Fig. 3, Appendix B…)") % {"locator": tail}
         if len(tail) > MAX_LOCATOR_LENGTH:
-            return f"the locator is longer than {MAX_LOCATOR_LENGTH} characters: cite the parts in separate citations"
+            return gettext("the locator is longer than %(limit)s characters: cite the parts in separate citations") % {"limit": MAX_LOCATOR_LENGTH}
         locator = tail
     titles = tuple(title.strip() for title in head.split("、"))
     if any(not title for title in titles):
-        return "an empty source title between separators"
+        return gettext("an empty source title between separators")
     if any(len(title) > MAX_TITLE_LENGTH for title in titles):
-        return f"a source title is longer than {MAX_TITLE_LENGTH} characters"
+        return gettext("a source title is longer than %(limit)s characters") % {"limit": MAX_TITLE_LENGTH}
     return titles, locator
 
 
@@ -96,9 +97,9 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
         closing = min((i for i in (rest.find("）"), rest.find(")")) if i >= 0), default=-1)
         newline = rest.find("\n")
         if closing < 0 or (0 <= newline < closing):
-            message = "unbalanced bracket: the citation is never closed"
+            message = gettext("unbalanced bracket: the citation is never closed")
         else:
-            message = f"unknown citation form “{opener.strip()}”: write （来源：Title，locator） or （综合：Title）"
+            message = gettext("unknown citation form “%(form)s”: write （来源：Title，locator） or （综合：Title）") % {"form": opener.strip()}
         end = match.end() + (closing + 1 if closing >= 0 else min(len(rest), 60))
         problems.append(_problem(text, match.start(), end, message))
     problems.sort(key=lambda p: p.line)

@@ -9,6 +9,7 @@ in the busiest paragraph).
 from __future__ import annotations
 
 import re
+from django.utils.translation import gettext
 
 MAX_LINES = 10_000
 MAX_HEADINGS = 1_000
@@ -40,33 +41,34 @@ def limit_problem(text: str) -> str | None:
     """Why ``text`` is refused, or ``None`` when it is within every limit."""
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        return f"The text has {lines:,} lines; at most {MAX_LINES:,} are allowed."
+        return gettext("The text has %(count)s lines; at most %(limit)s are allowed.") % {"count": f"{lines:,}", "limit": f"{MAX_LINES:,}"}
     counts: list[tuple[str, int, int]] = [
-        ("headings", len(_HEADING.findall(text)), MAX_HEADINGS),
-        ("list items", len(_LIST_ITEM.findall(text)), MAX_LIST_ITEMS),
-        ("code fences", len(_FENCE.findall(text)), MAX_FENCES),
-        ("citations", len(_CITATION.findall(text)), MAX_CITATIONS),
-        ("markup characters (any of [ < & * _ ` $ （ \\ ~)", _markup(text), MAX_MARKUP_TOTAL),
+        (gettext("headings"), len(_HEADING.findall(text)), MAX_HEADINGS),
+        (gettext("list items"), len(_LIST_ITEM.findall(text)), MAX_LIST_ITEMS),
+        (gettext("code fences"), len(_FENCE.findall(text)), MAX_FENCES),
+        (gettext("citations"), len(_CITATION.findall(text)), MAX_CITATIONS),
+        (gettext("markup characters (any of [ < & * _ ` $ （ \\ ~)"), _markup(text), MAX_MARKUP_TOTAL),
     ]
     for what, count, limit in counts:
         if count > limit:
-            return f"The text has {count:,} {what}; at most {limit:,} are allowed. Split it into several pages."
+            return gettext("The text has %(count)s %(what)s; at most %(limit)s are allowed. Split it into several pages.") % {
+                "count": f"{count:,}", "what": what, "limit": f"{limit:,}"}
     offset = 0
     scan_cost = 0
     for block in _BLOCK_SPLIT.split(text):
         scan_cost += sum(block.count(char) for char in SCAN_OPENERS) * len(block)
         if scan_cost > MAX_SCAN_COST:
             line = text.count("\n", 0, text.find(block, offset)) + 1
-            return (
-                f"Too many “[” or “<” in long paragraphs (up to the paragraph at line {line}): each one makes the "
+            return gettext(
+                "Too many “[” or “<” in long paragraphs (up to the paragraph at line %(line)s): each one makes the "
                 "renderer re-read its paragraph. Break long paragraphs up with blank lines, or use fewer brackets."
-            )
+            ) % {"line": line}
         count = _markup(block)
         if count > MAX_MARKUP_PER_BLOCK:
             line = text.count("\n", 0, text.find(block, offset)) + 1
-            return (
-                f"The paragraph at line {line} has {count:,} markup characters (any of [ < & * _ ` $ （ \\ ~); "
-                f"at most {MAX_MARKUP_PER_BLOCK:,} are allowed in one paragraph. Break it up with blank lines."
-            )
+            return gettext(
+                "The paragraph at line %(line)s has %(count)s markup characters (any of [ < & * _ ` $ （ \\ ~); "
+                "at most %(limit)s are allowed in one paragraph. Break it up with blank lines."
+            ) % {"line": line, "count": f"{count:,}", "limit": f"{MAX_MARKUP_PER_BLOCK:,}"}
         offset += len(block)
     return None

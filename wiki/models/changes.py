@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
@@ -17,19 +18,19 @@ class ChangeEvent(models.Model):
     """One entry of recent changes, written by the services for every kind of object."""
 
     class Kind(models.TextChoices):
-        PAGE = "page", "Page"
-        SOURCE = "source", "Source"
-        CLAIM = "claim", "Claim"
-        CLASSIFICATION = "classification", "Classification"
-        CONTRAST = "contrast", "Contrast"
-        QUESTION = "question", "Open question"
+        PAGE = "page", _("Page")
+        SOURCE = "source", _("Source")
+        CLAIM = "claim", _("Claim")
+        CLASSIFICATION = "classification", _("Classification")
+        CONTRAST = "contrast", _("Contrast")
+        QUESTION = "question", _("Open question")
 
     class Action(models.TextChoices):
-        CREATED = "created", "created"
-        EDITED = "edited", "edited"
-        REVERTED = "reverted", "reverted"
-        IMPORTED = "imported", "imported"
-        DELETED = "deleted", "deleted"
+        CREATED = "created", _("created")
+        EDITED = "edited", _("edited")
+        REVERTED = "reverted", _("reverted")
+        IMPORTED = "imported", _("imported")
+        DELETED = "deleted", _("deleted")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     action = models.CharField(max_length=20, choices=Action.choices)

@@ -2,19 +2,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import Prefetch
 from django.urls import reverse
 
 
 class ClaimStatus(models.TextChoices):
-    VERIFIED = "verified", "Verified"
-    NEEDS_VERIFICATION = "needs_verification", "Needs verification"
-    DISPUTED = "disputed", "Disputed"
+    VERIFIED = "verified", _("Verified")
+    NEEDS_VERIFICATION = "needs_verification", _("Needs verification")
+    DISPUTED = "disputed", _("Disputed")
 
 
 class CitationKind(models.TextChoices):
-    CITED = "cited", "来源 (cited)"
-    SYNTHESISED = "synthesised", "综合 (synthesised from)"
+    CITED = "cited", _("来源 (cited)")
+    SYNTHESISED = "synthesised", _("综合 (synthesised from)")
 
 
 class ClaimQuerySet(models.QuerySet["Claim"]):
@@ -90,13 +91,13 @@ class Claim(models.Model):
 
     page = models.ForeignKey("wiki.Page", on_delete=models.CASCADE, related_name="claims")
     section = models.CharField(max_length=300, blank=True)
-    anchor = models.CharField(max_length=40, blank=True, help_text="HTML id of the claim on its page.")
+    anchor = models.CharField(max_length=40, blank=True, help_text=_("HTML id of the claim on its page."))
     text = models.TextField()
     key = models.CharField(max_length=64, db_index=True)
     position = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=20, choices=ClaimStatus.choices, default=ClaimStatus.NEEDS_VERIFICATION)
-    is_orphaned = models.BooleanField(default=False, help_text="The sentence was removed from the page.")
-    retired_at = models.DateTimeField(null=True, blank=True, help_text="An orphaned claim an editor decided not to keep.")
+    is_orphaned = models.BooleanField(default=False, help_text=_("The sentence was removed from the page."))
+    retired_at = models.DateTimeField(null=True, blank=True, help_text=_("An orphaned claim an editor decided not to keep."))
     retired_reason = models.CharField(max_length=500, blank=True)
     sources = models.ManyToManyField("wiki.Source", through="Citation", related_name="citing_claims")
     about = models.ManyToManyField("wiki.Source", blank=True, related_name="claims_about")
@@ -160,14 +161,14 @@ class ClaimRevision(models.Model):
     """One step of a claim's life: its sentence after a page save (or an editor's decision), and what changed."""
 
     class Kind(models.TextChoices):
-        CREATED = "created", "created"
-        REWORDED = "reworded", "reworded"
-        SPLIT = "split", "split"
-        MERGED = "merged", "merged into another"
-        ORPHANED = "orphaned", "orphaned"
-        RESTORED = "restored", "restored"
-        REATTACHED = "reattached", "re-attached"
-        RETIRED = "retired", "retired"
+        CREATED = "created", _("created")
+        REWORDED = "reworded", _("reworded")
+        SPLIT = "split", _("split")
+        MERGED = "merged", _("merged into another")
+        ORPHANED = "orphaned", _("orphaned")
+        RESTORED = "restored", _("restored")
+        REATTACHED = "reattached", _("re-attached")
+        RETIRED = "retired", _("retired")
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions")
     page_revision = models.ForeignKey(
@@ -180,7 +181,7 @@ class ClaimRevision(models.Model):
     previous_status = models.CharField(max_length=20, choices=ClaimStatus.choices, blank=True)
     reason = models.CharField(max_length=500, blank=True)
     related_claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                      help_text="The other claim of a split or merge.")
+                                      help_text=_("The other claim of a split or merge."))
     similarity = models.FloatField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

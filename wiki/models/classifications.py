@@ -56,14 +56,14 @@ class Classification(models.Model):
     )
     mechanism = models.CharField(max_length=40, choices=MECHANISM_CHOICES)
     algorithm = models.CharField(max_length=120, blank=True, validators=[validate_optional_line])
-    updated = models.CharField("what is updated", max_length=300, blank=True, validators=[validate_optional_line])
+    updated = models.CharField(_("what is updated"), max_length=300, blank=True, validators=[validate_optional_line])
     # The four rubric facts: yes, no, or unknown (NULL) when nothing the wiki holds says either way.
-    interactive_env = models.BooleanField("executable agent in an environment", null=True, blank=True, default=None)
-    multi_step = models.BooleanField("multi-step / tool-use trajectories", null=True, blank=True, default=None)
-    verifiable_reward = models.BooleanField("verifiable or scalar reward", null=True, blank=True, default=None)
-    rl_update = models.BooleanField("RL update of the policy from the outcome", null=True, blank=True, default=None)
+    interactive_env = models.BooleanField(_("executable agent in an environment"), null=True, blank=True, default=None)
+    multi_step = models.BooleanField(_("multi-step / tool-use trajectories"), null=True, blank=True, default=None)
+    verifiable_reward = models.BooleanField(_("verifiable or scalar reward"), null=True, blank=True, default=None)
+    rl_update = models.BooleanField(_("RL update of the policy from the outcome"), null=True, blank=True, default=None)
     narrow = models.BooleanField(
-        default=False, help_text="What is updated is not the acting agent's own policy, or the action space is narrow."
+        default=False, help_text=_("What is updated is not the acting agent's own policy, or the action space is narrow.")
     )
     verdict = models.CharField(max_length=20, choices=VERDICT_CHOICES)
     rationale = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))

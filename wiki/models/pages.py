@@ -4,6 +4,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models.functions import MD5
 from django.urls import reverse
 
@@ -61,9 +62,9 @@ class Page(models.Model):
     title = models.CharField(max_length=300, validators=[validate_line])
     summary = models.TextField(blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
     body = models.TextField(blank=True, validators=[validate_text],
-                            help_text="Markdown with [[wiki links]] and （来源：Title，locator） citations.")
+                            help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
     rendered_html = models.TextField(blank=True, editable=False)
-    toc = models.JSONField(default=list, blank=True, editable=False, help_text="Sections as [{level, id, title}].")
+    toc = models.JSONField(default=list, blank=True, editable=False, help_text=_("Sections as [{level, id, title}]."))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import Case, IntegerField, Value, When
 from django.urls import reverse
 
@@ -9,16 +10,16 @@ from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line
 
 
 class QuestionStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    INVESTIGATING = "investigating", "Investigating"
-    ANSWERED = "answered", "Answered"
-    DROPPED = "dropped", "Dropped"
+    OPEN = "open", _("Open")
+    INVESTIGATING = "investigating", _("Investigating")
+    ANSWERED = "answered", _("Answered")
+    DROPPED = "dropped", _("Dropped")
 
 
 class QuestionPriority(models.TextChoices):
-    HIGH = "high", "High"
-    NORMAL = "normal", "Normal"
-    LOW = "low", "Low"
+    HIGH = "high", _("High")
+    NORMAL = "normal", _("Normal")
+    LOW = "low", _("Low")
 
 
 PRIORITY_RANK = {QuestionPriority.HIGH: 0, QuestionPriority.NORMAL: 1, QuestionPriority.LOW: 2}
@@ -57,7 +58,7 @@ class OpenQuestion(models.Model):
     status = models.CharField(max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
     priority = models.CharField(max_length=10, choices=QuestionPriority.choices, default=QuestionPriority.NORMAL)
     assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    resolution_criteria = models.TextField("what would resolve it", blank=True, validators=text_limit(MAX_TEXT_CHARS))
+    resolution_criteria = models.TextField(_("what would resolve it"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     claims = models.ManyToManyField("wiki.Claim", blank=True, related_name="questions")
     sources = models.ManyToManyField("wiki.Source", blank=True, related_name="questions")
     answer_claim = models.ForeignKey(

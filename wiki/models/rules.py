@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, RegexValidator
 from django.db import models
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext as _
 
 YEAR_MIN = 1900
 YEAR_MAX = 2100
@@ -84,7 +85,7 @@ def validate_arxiv_id(value: str) -> None:
     from wiki.references.identifiers import normalize_arxiv_id
 
     if value.strip() and normalize_arxiv_id(value) is None:
-        raise ValidationError(f"“{value}” is not an arXiv ID (e.g. 2509.21240 or cs.AI/0601001).", code="invalid_arxiv")
+        raise ValidationError(_("“%(value)s” is not an arXiv ID (e.g. 2509.21240 or cs.AI/0601001)."), code="invalid_arxiv", params={"value": value})
 
 
 def validate_doi(value: str) -> None:
@@ -92,7 +93,7 @@ def validate_doi(value: str) -> None:
     from wiki.references.identifiers import normalize_doi
 
     if value.strip() and normalize_doi(value) is None:
-        raise ValidationError(f"“{value}” is not a DOI (e.g. 10.1145/3600006).", code="invalid_doi")
+        raise ValidationError(_("“%(value)s” is not a DOI (e.g. 10.1145/3600006)."), code="invalid_doi", params={"value": value})
 
 
 def text_limit(limit: int) -> list[Any]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class SearchDocument(models.Model):
@@ -15,10 +16,10 @@ class SearchDocument(models.Model):
     """
 
     class Kind(models.TextChoices):
-        PAGE = "page", "Page"
-        CLAIM = "claim", "Claim"
-        SOURCE = "source", "Source"
-        QUESTION = "question", "Open question"
+        PAGE = "page", _("Page")
+        CLAIM = "claim", _("Claim")
+        SOURCE = "source", _("Source")
+        QUESTION = "question", _("Open question")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     object_id = models.BigIntegerField()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.core.exceptions import ValidationError
@@ -26,14 +27,14 @@ from wiki.models.rules import (
 
 
 class SourceKind(models.TextChoices):
-    PAPER = "paper", "Paper"
-    PREPRINT = "preprint", "Preprint"
-    PROJECT = "project", "Project / repository"
-    BLOG = "blog", "Blog post"
-    NOTE = "note", "Internal audit note"
-    SURVEY = "survey", "Survey"
-    ENVIRONMENT = "environment", "Benchmark / environment"
-    FRAMEWORK = "framework", "Framework"
+    PAPER = "paper", _("Paper")
+    PREPRINT = "preprint", _("Preprint")
+    PROJECT = "project", _("Project / repository")
+    BLOG = "blog", _("Blog post")
+    NOTE = "note", _("Internal audit note")
+    SURVEY = "survey", _("Survey")
+    ENVIRONMENT = "environment", _("Benchmark / environment")
+    FRAMEWORK = "framework", _("Framework")
 
 
 class SourceQuerySet(models.QuerySet["Source"]):
@@ -102,11 +103,11 @@ class Source(models.Model):
     authors = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(YEAR_MIN), MaxValueValidator(YEAR_MAX)])
     venue = models.CharField(max_length=300, blank=True, validators=[validate_optional_line])
-    url = models.URLField(max_length=500, blank=True, help_text="Stored percent-encoded.")
+    url = models.URLField(max_length=500, blank=True, help_text=_("Stored percent-encoded."))
     arxiv_id = models.CharField(max_length=40, blank=True, validators=[validate_optional_line, validate_arxiv_id],
-                                help_text="Normalised, without version (2307.13854).")
+                                help_text=_("Normalised, without version (2307.13854)."))
     doi = models.CharField(max_length=200, blank=True, validators=[validate_optional_line, validate_doi],
-                           help_text="Normalised, lower case, without https://doi.org/.")
+                           help_text=_("Normalised, lower case, without https://doi.org/."))
     bibtex_key = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
     abstract = models.TextField(blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
     notes = models.TextField(blank=True, validators=text_limit(MAX_NOTES_CHARS))

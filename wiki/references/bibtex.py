@@ -10,6 +10,7 @@ LaTeX in the values. Zotero, Better BibTeX, JabRef and Google Scholar differ in 
 
 from __future__ import annotations
 
+
 import re
 from dataclasses import dataclass, field
 

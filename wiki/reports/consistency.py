@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.db import connection
 from django.utils.text import Truncator
+from django.utils.translation import gettext, gettext_lazy as _
 
 from classifier import Mechanism
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
@@ -40,15 +41,15 @@ class ConsistencyReport:
     one_sided_contrast: list[Finding] = field(default_factory=list)
 
     SECTIONS = (
-        ("verdict_disagrees", "Editor verdict disagrees with the suggestion from the work's own claims"),
-        ("no_evidence", "Classifications with no evidence claim"),
-        ("rl_name_not_rl", "Works named “…RL…” whose mechanism is not RL"),
-        ("missing_locator", "Claims citing a source without a locator"),
-        ("one_sided_contrast", "Contrasts whose evidence claim does not name both sides"),
+        ("verdict_disagrees", _("Editor verdict disagrees with the suggestion from the work's own claims")),
+        ("no_evidence", _("Classifications with no evidence claim")),
+        ("rl_name_not_rl", _("Works named “…RL…” whose mechanism is not RL")),
+        ("missing_locator", _("Claims citing a source without a locator")),
+        ("one_sided_contrast", _("Contrasts whose evidence claim does not name both sides")),
     )
 
     def sections(self) -> list[tuple[str, str, list[Finding]]]:
-        return [(key, title, getattr(self, key)) for key, title in self.SECTIONS]
+        return [(key, str(title), getattr(self, key)) for key, title in self.SECTIONS]
 
     @property
     def total(self) -> int:
@@ -85,15 +86,16 @@ def consistency_report() -> ConsistencyReport:
                 Finding(
                     view.subject,
                     url,
-                    f"editor: {VERDICT_LABELS[classification.verdict]}; suggested: {VERDICT_LABELS[view.suggestion.verdict.value]}"
-                    f" — {view.suggestion.rationale}",
+                    gettext("editor: %(editor)s; suggested: %(suggested)s") % {
+                        "editor": VERDICT_LABELS[classification.verdict], "suggested": VERDICT_LABELS[view.suggestion.verdict.value]}
+                    + f" — {view.suggestion.rationale}",
                 )
             )
         if classification.evidence_claim_id is None:
-            report.no_evidence.append(Finding(classification.subject_name, url, "no claim is given as evidence"))
+            report.no_evidence.append(Finding(classification.subject_name, url, gettext("no claim is given as evidence")))
         if classification.mechanism not in RL_MECHANISMS and has_rl_in_name(source.short_name):
             report.rl_name_not_rl.append(
-                Finding(classification.subject_name, url, f"the name says RL, the mechanism is {MECHANISM_LABELS[classification.mechanism]}")
+                Finding(classification.subject_name, url, gettext("the name says RL, the mechanism is %(mechanism)s") % {"mechanism": MECHANISM_LABELS[classification.mechanism]})
             )
     missing = (
         Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
@@ -107,7 +109,7 @@ def consistency_report() -> ConsistencyReport:
             Finding(
                 citation.source.short_name,
                 f"{claim.page.get_absolute_url()}#{claim.anchor}",
-                f"“{Truncator(claim.text).chars(80)}” cites it without a page or section",
+                gettext("“%(claim)s” cites it without a page or section") % {"claim": Truncator(claim.text).chars(80)},
             )
         )
     contrasts = (
@@ -128,7 +130,8 @@ def consistency_report() -> ConsistencyReport:
                 Finding(
                     f"{contrast.left.short_name} vs {contrast.right.short_name}",
                     f"{evidence.page.get_absolute_url()}#{evidence.anchor}",
-                    f"the claim given as evidence never names {' or '.join(unnamed)}: “{Truncator(evidence.text).chars(80)}”",
+                    gettext("the claim given as evidence never names %(names)s: “%(claim)s”")
+                    % {"names": gettext(" or ").join(unnamed), "claim": Truncator(evidence.text).chars(80)},
                 )
             )
     return report

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import SearchDocument
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
@@ -8,8 +9,8 @@ from wiki.search.query import MAX_QUERY_LENGTH
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(label="Search", max_length=MAX_QUERY_LENGTH, required=False,
+    q = forms.CharField(label=_("Search"), max_length=MAX_QUERY_LENGTH, required=False,
                         widget=forms.TextInput(attrs={"type": "search", "placeholder": "信用分配, GRPO, ES 参数…"}))
-    kind = forms.ChoiceField(label="Kind", required=False, choices=[("", "Everything"), *SearchDocument.Kind.choices])
-    mechanism = forms.ChoiceField(label="Mechanism", required=False, choices=[("", "Any mechanism"), *MECHANISM_CHOICES])
-    verdict = forms.ChoiceField(label="Verdict", required=False, choices=[("", "Any verdict"), *VERDICT_CHOICES])
+    kind = forms.ChoiceField(label=_("Kind"), required=False, choices=[("", _("Everything")), *SearchDocument.Kind.choices])
+    mechanism = forms.ChoiceField(label=_("Mechanism"), required=False, choices=[("", _("Any mechanism")), *MECHANISM_CHOICES])
+    verdict = forms.ChoiceField(label=_("Verdict"), required=False, choices=[("", _("Any verdict")), *VERDICT_CHOICES])

@@ -9,6 +9,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.services.changes import change_record, check_not_stale
@@ -61,7 +62,7 @@ def claim_update(
     return claim
 
 
-def _check(condition: bool, message: str, code: str) -> None:
+def _check(condition: bool, message: object, code: str) -> None:
     if not condition:
         raise ValidationError(message, code=code)
 
@@ -77,10 +78,10 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     """
     locked = {c.pk: c for c in Claim.objects.select_for_update().select_related("page").filter(pk__in=[claim.pk, sentence.pk])}
     claim, sentence = locked[claim.pk], locked[sentence.pk]
-    _check(claim.pk != sentence.pk, "A claim cannot be re-attached to itself.", "same_claim")
+    _check(claim.pk != sentence.pk, gettext_lazy("A claim cannot be re-attached to itself."), "same_claim")
     _check(claim.is_orphaned and claim.retired_at is None,
-           "Only an orphaned claim that was not retired can be re-attached.", "not_orphaned")
-    _check(not sentence.is_orphaned, "Choose a sentence that is on a page now.", "sentence_orphaned")
+           gettext_lazy("Only an orphaned claim that was not retired can be re-attached."), "not_orphaned")
+    _check(not sentence.is_orphaned, gettext_lazy("Choose a sentence that is on a page now."), "sentence_orphaned")
     old_text, old_status = claim.text, claim.status
     citations_changed = sorted(cited_in(old_text)) != sorted(cited_in(sentence.text))
     claim.status, reason = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed)
@@ -116,8 +117,8 @@ def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Clai
     """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back."""
     claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
     reason = reason.strip()
-    _check(claim.is_orphaned and claim.retired_at is None, "Only an orphaned claim can be retired.", "not_orphaned")
-    _check(bool(reason), "Say why the claim is retired.", "required")
+    _check(claim.is_orphaned and claim.retired_at is None, gettext_lazy("Only an orphaned claim can be retired."), "not_orphaned")
+    _check(bool(reason), gettext_lazy("Say why the claim is retired."), "required")
     claim.retired_at, claim.retired_reason = timezone.now(), reason[:500]
     claim.save(update_fields=["retired_at", "retired_reason", "updated_at"])
     ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.RETIRED, text=claim.text, status=claim.status,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent, Claim, Component, Contrast, Source
 from wiki.services.changes import change_record
@@ -37,7 +38,7 @@ def contrast_create(
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.contrast.create'))")
     if contrast_find(left=left, left_component=left_component, right=right, right_component=right_component) is not None:
-        raise ValidationError("This contrast exists already.", code="exists")
+        raise ValidationError(_("This contrast exists already."), code="exists")
     contrast = Contrast(
         left=left, left_component=left_component, right=right, right_component=right_component, axis=axis, claim=claim
     )

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki.text.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
 from wiki.markdown import ClaimRef
@@ -33,6 +34,29 @@ _KIND = {
 }
 # Words for the report, in the order it lists them.
 OUTCOME_ORDER = (Outcome.REWORDED, Outcome.SPLIT, Outcome.MERGED, Outcome.RESTORED, Outcome.NEW, Outcome.ORPHANED)
+OUTCOME_LABELS = {
+    Outcome.KEPT: _("kept"),
+    Outcome.REWORDED: _("reworded"),
+    Outcome.SPLIT: _("split"),
+    Outcome.MERGED: _("merged"),
+    Outcome.RESTORED: _("restored"),
+    Outcome.NEW: _("new"),
+    Outcome.ORPHANED: _("orphaned"),
+}
+
+
+def outcome_label(outcome: str) -> str:
+    try:
+        return str(OUTCOME_LABELS[Outcome(outcome)])
+    except ValueError:
+        return outcome
+
+
+def status_label(status: str) -> str:
+    try:
+        return str(ClaimStatus(status).label)
+    except ValueError:
+        return status
 
 
 def statement(text: str) -> str:
@@ -73,6 +97,18 @@ class ClaimChange:
     def status_reset(self) -> bool:
         return bool(self.previous_status) and self.previous_status != self.status
 
+    @property
+    def outcome_label(self) -> str:
+        return outcome_label(self.outcome)
+
+    @property
+    def status_label(self) -> str:
+        return status_label(self.status)
+
+    @property
+    def previous_status_label(self) -> str:
+        return status_label(self.previous_status)
+
 
 @dataclass(frozen=True)
 class ClaimReport:
@@ -87,9 +123,10 @@ class ClaimReport:
         return {str(o): counted[o] for o in OUTCOME_ORDER if counted[o]}
 
     def summary(self) -> str:
-        parts = [f"{self.kept} kept"] if self.kept else []
-        parts += [f"{n} {outcome}" for outcome, n in self.counts().items()]
-        return ", ".join(parts) or "no claims"
+        """"3 kept, 1 reworded" in the active language."""
+        counts = {Outcome.KEPT.value: self.kept, **self.counts()} if self.kept else self.counts()
+        parts = [gettext("%(count)s %(outcome)s") % {"count": n, "outcome": outcome_label(o)} for o, n in counts.items()]
+        return gettext(", ").join(parts) or gettext("no claims")
 
     @property
     def changed(self) -> bool:

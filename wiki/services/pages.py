@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
@@ -55,7 +56,7 @@ def page_validate(*, slug: str, title: str, summary: str, body: str, comment: st
     """Raises ``ValidationError`` (per field) when the values break a rule of :class:`Page` or :class:`Revision`:
     lengths, control characters, the slug's characters; a title that gives no slug needs one typed."""
     if not slug:
-        raise ValidationError({"slug": [ValidationError("The title gives no usable address; type a slug.", code="no_slug")]})
+        raise ValidationError({"slug": [ValidationError(gettext_lazy("The title gives no usable address; type a slug."), code="no_slug")]})
     errors: dict[str, list[ValidationError]] = {}
     try:
         Page(slug=slug, title=title, summary=summary, body=body).clean_fields(exclude=["rendered_html", "toc"])

@@ -12,6 +12,7 @@ from django import template
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
@@ -174,10 +175,75 @@ def graph_frame(frame: Any, svg_id: str, title: str, first: bool) -> SafeString:
     return frame_svg(frame, svg_id=svg_id, title=str(title), first=bool(first))
 
 
+FACT_VALUE_LABELS = {"true": _("yes"), "false": _("no"), "unknown": _("unknown")}
+
+
+@register.filter(name="fact_label")
+def fact_label_filter(fact: str) -> str:
+    """A rubric fact's label in the reader's language."""
+    return fact_label(fact)
+
+
+@register.filter
+def fact_value_label(value: str) -> str:
+    """What the classifier found of a fact (true, false, unknown), in the reader's language."""
+    return str(FACT_VALUE_LABELS.get(str(value), value))
+
+
+KIND_PLURALS = {"page": _("Pages"), "claim": _("Claims"), "source": _("Sources"), "question": _("Open questions")}
+
+
+@register.filter
+def kind_plural(kind: str) -> str:
+    """A kind of search result, as the heading of its group."""
+    return str(KIND_PLURALS.get(str(kind), kind))
+
+
+@register.filter
+def classification_field_label(name: str) -> str:
+    """A classification field's name as its form shows it, in the reader's language."""
+    from django.core.exceptions import FieldDoesNotExist
+
+    from wiki.models import Classification
+
+    try:
+        return str(Classification._meta.get_field(str(name)).verbose_name)
+    except FieldDoesNotExist:
+        return str(name)
+
+
+# Form fields named like model fields take their label from the field name, which cannot be translated.
+FIELD_LABELS = {
+    "title": _("Title"), "summary": _("Summary"), "body": _("Text"), "slug": _("Address (slug)"),
+    "status": _("Status"), "about": _("Works it is about"), "source": _("Source"), "locator": _("Locator"),
+    "kind": _("Kind"), "reason": _("Reason"), "page": _("Page"), "assignee": _("Assignee"), "text": _("Text"),
+    "claims": _("Claims"), "sources": _("Sources"), "answer_claim": _("Answer claim"), "priority": _("Priority"),
+    "short_name": _("Short name"), "authors": _("Authors"), "year": _("Year"), "venue": _("Venue"),
+    "abstract": _("Abstract"), "notes": _("Notes"), "component": _("Component"), "mechanism": _("Mechanism"),
+    "algorithm": _("Algorithm"), "verdict": _("Verdict"), "rationale": _("Rationale"),
+    "evidence_claim": _("Evidence claim"), "evidence_locator": _("Evidence locator"), "narrow": _("Narrow"),
+    "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
+    "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
+}
+
+
+@register.filter
+def field_label(field: Any) -> str:
+    """A form field's label in the reader's language: its own when it was given one, else the field name's."""
+    from django.forms.utils import pretty_name
+    from django.utils.text import capfirst
+
+    label = field.label
+    automatic = {pretty_name(field.name), capfirst(field.name.replace("_", " "))}
+    if field.name in FIELD_LABELS and (label is None or str(label) in automatic):
+        return str(FIELD_LABELS[field.name])
+    return str(label)
+
+
 @register.filter
 def html_lang(code: str) -> str:
     """A Django language code as a BCP 47 tag for ``lang`` attributes: ``zh-hans`` → ``zh-Hans``."""
-    language, _, script = str(code).partition("-")
+    language, _dash, script = str(code).partition("-")
     return f"{language}-{script.title()}" if len(script) == 4 else str(code)
 
 

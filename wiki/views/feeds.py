@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.html import escape
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent
 from wiki.models.rules import strip_control
@@ -18,8 +19,8 @@ FEED_SIZE = 50
 
 class RecentChangesFeed(Feed):  # type: ignore[type-arg]
     feed_type = Atom1Feed
-    title = "Agentic RL Wiki — recent changes"
-    subtitle = "Edits to pages, sources, claims, classifications, contrasts and open questions."
+    title = _("Agentic RL Wiki — recent changes")
+    subtitle = _("Edits to pages, sources, claims, classifications, contrasts and open questions.")
 
     def link(self) -> str:
         return reverse("wiki:changes")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from rest_framework import serializers
 
 from wiki.api.serializers.strings import JSONStrings
@@ -51,7 +53,7 @@ class ClassificationSerializer(JSONStrings, serializers.ModelSerializer):
     def validate_evidence_locator(self, value: str) -> str:
         value = value.strip()
         if value and not is_valid_locator(value):
-            raise serializers.ValidationError("Not a locator: use p.3, pp.3-4, §3.1, Table 2, Appendix B…", code="invalid_locator")
+            raise serializers.ValidationError(_("Not a locator: use p.3, pp.3-4, §3.1, Table 2, Appendix B…"), code="invalid_locator")
         return value
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from typing import Any
+from django.utils.translation import gettext_lazy as _
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
@@ -18,6 +19,6 @@ class NotFoundView(APIView):
     authentication_classes: list[type] = []
 
     def dispatch_not_found(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        raise NotFound("No such endpoint.")
+        raise NotFound(_("No such endpoint."))
 
     get = post = put = patch = delete = head = options = dispatch_not_found

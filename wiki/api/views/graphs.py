@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -48,7 +49,7 @@ class ContrastGraphView(APIView):
         }
         missing = [str(r) for r in refs if r.source not in known or (r.component and (r.source, r.component) not in components)]
         if missing:
-            raise NotFound(f"No such work: {', '.join(missing)}.")
+            raise NotFound(_("No such work: %(works)s.") % {"works": ", ".join(missing)})
         graph = contrast_graph(refs)
         return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
 
@@ -68,5 +69,5 @@ class LocalGraphView(APIView):
         try:
             graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
         except UnknownNode:
-            raise NotFound(f"No such node: {data['node']}.") from None
+            raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
         return Response(_as_json(graph, center=data["node"], subjects=[]))

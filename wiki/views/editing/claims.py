@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim
@@ -36,7 +37,7 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 stale_form(form, stale, what="claim")
                 return render(request, "wiki/edit/claim_form.html",
                               {"claim": claim, "form": form, "formset": formset, "stale": True}, status=409)
-            messages.success(request, "Claim saved.")
+            messages.success(request, _("Claim saved."))
             return redirect(claim)
     else:
         form = ClaimForm(initial={"status": claim.status, "about": [s.pk for s in claim.about.all()],
@@ -54,14 +55,14 @@ def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
     form = ClaimReattachForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a sentence that is on a page now.")
+        messages.error(request, _("Choose a sentence that is on a page now."))
         return redirect("wiki:claim-detail", pk=pk)
     try:
         claim = claim_reattach(claim=claim, sentence=form.cleaned_data["sentence"], user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("wiki:claim-detail", pk=pk)
-    messages.success(request, f"Claim #{claim.pk} is re-attached to its sentence on “{claim.page.title}”.")
+    messages.success(request, _("Claim #%(id)s is re-attached to its sentence on “%(page)s”.") % {"id": claim.pk, "page": claim.page.title})
     return redirect("wiki:claim-detail", pk=pk)
 
 
@@ -71,12 +72,12 @@ def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
     form = ClaimRetireForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Say why the claim is retired.")
+        messages.error(request, _("Say why the claim is retired."))
         return redirect("wiki:claim-detail", pk=pk)
     try:
         claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("wiki:claim-detail", pk=pk)
-    messages.success(request, f"Claim #{pk} is retired.")
+    messages.success(request, _("Claim #%(id)s is retired.") % {"id": pk})
     return redirect("wiki:claim-detail", pk=pk)

@@ -10,8 +10,9 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 
-from wiki.forms.classifications import FACT_FIELDS, RUBRIC_LABELS, ClassificationForm
+from wiki.forms.classifications import FACT_FIELDS, ClassificationForm, rubric_labels
 from wiki.models import Classification, ClassificationChange, Component, SetBy, Source
 from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
@@ -57,7 +58,7 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, "Classification saved.")
+                messages.success(request, _("Classification saved."))
                 return redirect(saved.source)
     else:
         initial: dict[str, Any] = {"loaded_at": classification.updated_at.isoformat()} if classification else {}
@@ -71,7 +72,8 @@ def _render(request: HttpRequest, *, form: ClassificationForm, source: Source, c
             card: SuggestionCard | None, status: int = 200) -> HttpResponse:
     return render(request, "wiki/edit/classification_form.html", {
         "form": form, "source": source, "classification": classification, "card": card, "stale": status == 409,
-        "rubric": form.rubric(), "rubric_label": RUBRIC_LABELS.get(form.rubric() or ""), "rubric_json": json.dumps(RUBRIC_LABELS),
+        "rubric": form.rubric(), "rubric_label": rubric_labels().get(form.rubric() or ""),
+        "rubric_json": json.dumps(rubric_labels(), ensure_ascii=False),
     }, status=status)
 
 

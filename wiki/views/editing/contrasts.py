@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from wiki.forms.contrasts import ContrastForm
 from wiki.services.contrasts import contrast_create
@@ -19,6 +20,6 @@ def contrast_create_view(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Contrast added: {contrast.axis}.")
+            messages.success(request, _("Contrast added: %(axis)s.") % {"axis": contrast.axis})
             return redirect(contrast.left)
     return render(request, "wiki/edit/contrast_form.html", {"form": form})

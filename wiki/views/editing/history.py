@@ -8,6 +8,7 @@ from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext_lazy as _
 
 from wiki.text.diff import side_by_side
 from wiki.models import Page, Revision
@@ -44,9 +45,9 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
     for label, raw in (("from", raw_from), ("to", raw_to)):
         number = _number(raw)
         if not raw:
-            problems.append(f"“{label}” is missing")
+            problems.append(_("“%(name)s” is missing") % {"name": label})
         elif number is None:
-            problems.append(f"“{label}={raw[:40]}” is not a revision number")
+            problems.append(_("“%(name)s=%(value)s” is not a revision number") % {"name": label, "value": raw[:40]})
         elif number not in found:
             problems.append(f"this page has no revision {number}")
     return "Choose two revisions of this page to compare: " + "; ".join(problems) + "."
@@ -87,7 +88,7 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
     except EditConflict:
-        messages.error(request, "The page changed while you were looking at its history; nothing was reverted. Check again.")
+        messages.error(request, _("The page changed while you were looking at its history; nothing was reverted. Check again."))
         return redirect("wiki:page-history", slug=page.slug)
-    messages.success(request, saved_message(revision, text=f"Reverted to revision {number}: saved as revision {revision.number}."))
+    messages.success(request, saved_message(revision, text=_("Reverted to revision %(old)s: saved as revision %(new)s.") % {"old": number, "new": revision.number}))
     return redirect(page)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
 
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm
@@ -49,7 +50,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         for name, errors in error.error_dict.items():
             form.add_error(name if name in form.fields else None, errors)
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
-    messages.success(request, saved_message(revision, text=f"Saved revision {revision.number} of “{revision.page.title}”."))
+    messages.success(request, saved_message(revision, text=_("Saved revision %(number)s of “%(title)s”.") % {"number": revision.number, "title": revision.page.title}))
     return redirect(revision.page)
 
 
@@ -75,7 +76,7 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     )
     for name, field in fields.items():
         if field.clash:
-            merged_form.fields[name].help_text = f"Changed meanwhile too, to “{field.theirs}”; yours is kept here: choose."
+            merged_form.fields[name].help_text = _("Changed meanwhile too, to “%(theirs)s”; yours is kept here: choose.") % {"theirs": field.theirs}
     return render(
         request,
         "wiki/edit/page_conflict.html",

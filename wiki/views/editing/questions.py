@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.models import OpenQuestion, Page
@@ -31,7 +32,7 @@ def question_create_view(request: HttpRequest) -> HttpResponse:
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, "Question added to the queue.")
+                messages.success(request, _("Question added to the queue."))
                 return redirect(question)
     else:
         page = Page.objects.filter(slug=request.GET.get("page", "")).only("id").first()
@@ -56,7 +57,7 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, "Question saved.")
+                messages.success(request, _("Question saved."))
                 return redirect(question)
     else:
         form = QuestionForm(instance=question, initial={"loaded_at": question.updated_at.isoformat()})

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
 
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
@@ -63,12 +64,12 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
             source = source_create(draft=SourceDraft(**{name: form.cleaned_data[name] for name in SOURCE_FIELDS}),
                                    user=request.user)
         except SourceDuplicate as duplicate:
-            form.add_error(None, f"This source exists already ({duplicate.reason}).")
+            form.add_error(None, _("This source exists already (%(reason)s).") % {"reason": duplicate.reason})
             return _form_page(request, import_form=SourceImportForm(), form=form, duplicate=duplicate.source)
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Added “{source.short_name}”. Classify it now: accept the suggestion or set the rubric.")
+            messages.success(request, _("Added “%(name)s”. Classify it now: accept the suggestion or set the rubric.") % {"name": source.short_name})
             return redirect("wiki:classification-create", slug=source.slug)
     return _form_page(request, import_form=SourceImportForm(), form=form)
 
@@ -88,12 +89,12 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "wiki/edit/source_form.html",
                           {"form": form, "source": stale.current, "stale": True}, status=409)
         except SourceDuplicate as duplicate:
-            form.add_error(None, f"This source exists already ({duplicate.reason}).")
+            form.add_error(None, _("This source exists already (%(reason)s).") % {"reason": duplicate.reason})
             form.duplicate = duplicate.source
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Saved “{saved.short_name}”.")
+            messages.success(request, _("Saved “%(name)s”.") % {"name": saved.short_name})
             return redirect(saved)
     return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "duplicate": form.duplicate})
 

@@ -1,0 +1,281 @@
+"""Every interface string is translated: marked in the templates and code, present in both catalogues, and shown
+translated on every page template in both languages."""
+
+from __future__ import annotations
+
+import ast
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_python
+from babel.messages.pofile import read_po
+from django.conf import settings
+from django.test import Client, RequestFactory
+from django.test.signals import template_rendered
+from django.utils import translation
+from django.urls import reverse
+from django.utils.translation.template import templatize
+
+from tests.factories import make_editor, make_reader, make_source
+from wiki.api.errors import server_error
+from wiki.models import Claim, Classification, OpenQuestion, Page
+from wiki.services.pages import page_save_revision
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+LOCALE = Path(settings.BASE_DIR) / "locale"
+CODE = [Path(settings.BASE_DIR) / "wiki", Path(settings.BASE_DIR) / "config"]
+KEYWORDS = {"_": None, "gettext": None, "gettext_lazy": None, "gettext_noop": None, "ngettext": (1, 2),
+            "ngettext_lazy": (1, 2), "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2)}
+
+# Names and notations that read the same in both languages.
+SAME_IN_BOTH = {
+    "Agentic", "RL", "Wiki", "API", "CSV", "BibTeX", "arXiv", "DOI", "URL", "GRPO", "ES", "LLM", "Atom", "English",
+    "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS",
+}
+
+
+def _catalogue(language: str):  # type: ignore[no-untyped-def]
+    with (LOCALE / language / "LC_MESSAGES" / "django.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def _msgid(message) -> str:  # type: ignore[no-untyped-def]
+    return message.id[0] if isinstance(message.id, tuple) else message.id
+
+
+def _template_files() -> list[Path]:
+    return sorted(TEMPLATES.rglob("*.html"))
+
+
+# What templatize writes for a translate tag, a blocktranslate (its singular) and _("…") in a tag.
+_CALL = re.compile(r"""\b(?:n?gettext|_)\(\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+
+
+def _marked_in_templates() -> set[str]:
+    found = set()
+    for path in _template_files():
+        source = templatize(path.read_text(encoding="utf-8"), origin=str(path))
+        found |= {ast.literal_eval(literal) for literal in _CALL.findall(source)}
+    return {m for m in found if m}
+
+
+def _marked_in_code() -> set[str]:
+    found = set()
+    for root in CODE:
+        for path in root.rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            with path.open("rb") as handle:
+                for _, _, message, _ in extract_python(handle, KEYWORDS.keys(), [], {}):
+                    text = message[0] if isinstance(message, tuple) else message
+                    if isinstance(text, str) and text:
+                        found.add(text)
+    return found
+
+
+@pytest.mark.parametrize("language", ["zh_Hans", "en"])
+def test_every_message_has_its_translation_in_both_catalogues(language: str) -> None:
+    catalogue = _catalogue(language)
+    untranslated = [_msgid(m) for m in catalogue if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else [m.string]))]
+    assert untranslated == []
+    assert {_msgid(m) for m in catalogue if m.id} == {_msgid(m) for m in _catalogue("zh_Hans" if language == "en" else "en") if m.id}
+
+
+def test_every_string_marked_in_templates_and_code_is_in_the_catalogues() -> None:
+    known = {_msgid(m) for m in _catalogue("zh_Hans") if m.id}
+    missing = sorted((_marked_in_templates() | _marked_in_code()) - known)
+    assert missing == [], "run makemessages and translate: " + repr(missing[:20])
+
+
+def test_the_chinese_catalogue_is_chinese() -> None:
+    """A translation identical to its English message is a message left untranslated (names excepted)."""
+    same = [_msgid(m) for m in _catalogue("zh_Hans") if m.id and (m.string[0] if isinstance(m.string, tuple) else m.string) == _msgid(m)
+            and re.search(r"[A-Za-z]{3,}", re.sub(r"%\(\w+\)s|<[^>]+>", "", _msgid(m)))
+            and set(re.findall(r"[A-Za-z]+", re.sub(r"%\(\w+\)s|<[^>]+>", "", _msgid(m)))) - SAME_IN_BOTH]
+    assert same == []
+
+
+_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
+_COMMENT = re.compile(r"\{#.*?#\}|\{% comment %\}.*?\{% endcomment %\}", re.S)
+_TRANSLATED = re.compile(r"\{% blocktranslate.*?%\}.*?\{% endblocktranslate %\}|\{% translate .*?%\}", re.S)
+_VERBATIM = re.compile(r"<(pre|code|script|style|kbd)\b.*?</\1>|\{% block (?:main|body)_class %\}.*?\{% endblock %\}", re.S)
+# Addressed to the reader of the other language, in that language.
+_OTHER_LANGUAGE = re.compile(r'title="Switch to English"|title="切换到中文"')
+_SHOWN_ATTRIBUTES = re.compile(r'\b(title|placeholder|aria-label|alt|data-label)="([^"]*)"')
+
+
+def _unmarked_words(source: str) -> set[str]:
+    """Latin words a template shows that no translate tag carries."""
+    text = _TRANSLATED.sub(" ", _COMMENT.sub(" ", source))
+    text = _OTHER_LANGUAGE.sub(" ", _VERBATIM.sub(" ", text))
+    shown = [_TAG.sub(" ", value) for _, value in _SHOWN_ATTRIBUTES.findall(text)]
+    text = re.sub(r"<[^>]*>", " ", _TAG.sub(" ", text))
+    parts = [text, *shown]
+    words = set(re.findall(r"[A-Za-z][A-Za-z'’-]+", re.sub(r"&\w+;", " ", " ".join(parts))))
+    return words - SAME_IN_BOTH
+
+
+def test_no_template_shows_a_string_not_marked_for_translation() -> None:
+    unmarked = {str(path.relative_to(TEMPLATES)): words for path in _template_files()
+                if (words := _unmarked_words(path.read_text(encoding="utf-8")))}
+    assert unmarked == {}
+
+
+class CaptureTemplates:
+    """The names of the templates rendered inside the block (what the test client records for a request)."""
+
+    def __enter__(self) -> CaptureTemplates:
+        self.names: set[str] = set()
+        template_rendered.connect(self._record)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        template_rendered.disconnect(self._record)
+
+    def _record(self, sender: object, template: object, **kwargs: object) -> None:
+        name = getattr(template, "name", None)
+        if name:
+            self.names.add(name)
+
+
+class _Text(HTMLParser):
+    """The text a reader sees (and hears), outside content marked with its own ``lang``, scripts and code."""
+
+    SKIP = {"script", "style", "pre", "code"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[bool] = []
+        self.pieces: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        hidden = bool(self.stack and self.stack[-1]) or tag in self.SKIP or ("lang" in found and tag != "html")
+        if not hidden:
+            self.pieces += [value for name, value in attrs if name in {"title", "placeholder", "aria-label", "alt"} and value]
+        if tag not in self.VOID:
+            self.stack.append(hidden)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self.stack and self.stack[-1]) and data.strip():
+            self.pieces.append(" ".join(data.split()))
+
+
+def _shown(html: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    return parser.pieces
+
+
+@pytest.fixture
+def screens(db: None) -> list[tuple[str, str, dict[str, str] | None]]:
+    """(who, address, form data to post or None): a request for every page template, with what it needs."""
+    unclassified = make_source(short_name="Unclassified Work", title="An unclassified work", abstract="We train a web agent with GRPO.")
+    page = Page.objects.get(slug="agentic-rl")
+    page_save_revision(slug=page.slug, title=page.title, body=page.body + "\n\nOne more sentence.", summary=page.summary, base_revision=1)
+    claim = Claim.objects.filter(page=page).first()
+    assert claim is not None
+    question = OpenQuestion.objects.first()
+    assert question is not None
+    classification = Classification.objects.select_related("source").first()
+    assert classification is not None
+    source = classification.source.slug
+    return [
+        ("reader", reverse("wiki:home"), None),
+        ("reader", reverse("wiki:page-list"), None),
+        ("reader", reverse("wiki:wanted-pages"), None),
+        ("reader", reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), None),
+        ("reader", reverse("wiki:page-detail", kwargs={"slug": "credit-assignment"}), None),
+        ("reader", reverse("wiki:page-backlinks", kwargs={"slug": "agentic-rl"}), None),
+        ("reader", reverse("wiki:page-claims", kwargs={"slug": "agentic-rl"}), None),
+        ("reader", reverse("wiki:claim-detail", kwargs={"pk": claim.pk}), None),
+        ("reader", reverse("wiki:source-list"), None),
+        ("reader", reverse("wiki:source-detail", kwargs={"slug": source}), None),
+        ("reader", reverse("wiki:source-claims", kwargs={"slug": source}), None),
+        ("reader", reverse("wiki:question-list"), None),
+        ("reader", question.get_absolute_url(), None),
+        ("reader", reverse("wiki:search") + "?q=GRPO", None),
+        ("reader", reverse("wiki:search") + "?q=zzzznothing", None),
+        ("reader", reverse("wiki:search"), None),
+        ("reader", reverse("wiki:graph-map"), None),
+        ("reader", reverse("wiki:graph-local", kwargs={"kind": "page", "key": "agentic-rl"}), None),
+        ("reader", reverse("wiki:contrast", kwargs={"left": "skillforge", "right": "starharness"}), None),
+        ("reader", reverse("wiki:contrast-multi"), None),
+        ("reader", reverse("wiki:compare") + "?works=skillforge,starharness", None),
+        ("reader", reverse("wiki:compare"), None),
+        ("reader", reverse("wiki:changes"), None),
+        ("reader", reverse("wiki:consistency-report"), None),
+        ("reader", reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}), None),
+        ("reader", reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + "?from=1&to=2", None),
+        ("reader", reverse("wiki:classification-history", kwargs={"pk": classification.pk}), None),
+        ("reader", reverse("wiki:preferences"), None),
+        ("reader", reverse("login"), None),
+        ("reader", "/no/such/address/", None),
+        ("plain", reverse("wiki:page-create"), None),
+        ("editor", reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), None),
+        ("editor", reverse("wiki:source-detail", kwargs={"slug": source}), None),
+        ("editor", reverse("wiki:page-create"), None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}), None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title, "summary": page.summary, "body": page.body + "\n\nPreviewed.", "base_revision": "2", "preview": "1"}),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title, "summary": page.summary, "body": page.body + "\n\nStale.", "base_revision": "1", "save": "1"}),
+        ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),
+        ("editor", reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), None),
+        ("editor", reverse("wiki:source-create"), None),
+        ("editor", reverse("wiki:source-create"), {"entry": "@article{x, title={A Work Imported}, year={2025}}\n@article{broken", "import": "1"}),
+        ("editor", reverse("wiki:source-edit", kwargs={"slug": source}), None),
+        ("editor", reverse("wiki:classification-create", kwargs={"slug": unclassified.slug}), None),
+        ("editor", reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), None),
+        ("editor", reverse("wiki:contrast-create"), None),
+        ("editor", reverse("wiki:question-create"), None),
+        ("editor", reverse("wiki:question-edit", kwargs={"pk": question.pk}), None),
+        ("editor", reverse("wiki:triage"), None),
+        ("editor", reverse("wiki:classifier-agreement"), None),
+        ("editor", reverse("wiki:api-token"), None),
+    ]
+
+
+@pytest.mark.django_db
+def test_every_page_template_reads_fully_in_both_languages(screens) -> None:  # type: ignore[no-untyped-def]
+    catalogue = _catalogue("zh_Hans")
+    english = {_msgid(m) for m in catalogue if m.id and (m.string[0] if isinstance(m.string, tuple) else m.string) != _msgid(m)
+               and "%(" not in _msgid(m) and "<" not in _msgid(m)}
+    chinese = {(m.string[0] if isinstance(m.string, tuple) else m.string) for m in catalogue if m.id} - english
+    chinese = {text for text in chinese if re.search(r"[\u4e00-\u9fff]", text) and "%(" not in text and "<" not in text}
+    editor = make_editor("walker")
+    plain = make_reader("plain-walker")
+    rendered: set[str] = set()
+    untranslated: list[tuple[str, str, list[str]]] = []
+    for language, accept in (("zh-hans", "zh-CN,zh;q=0.9"), ("en", "en-US,en;q=0.9")):
+        clients = {who: Client(headers={"accept-language": accept}) for who in ("reader", "editor", "plain")}
+        clients["editor"].force_login(editor)
+        clients["plain"].force_login(plain)
+        for who, url, data in screens:
+            client = clients[who]
+            response = client.post(url, data) if data is not None else client.get(url)
+            assert response.status_code in (200, 403, 404, 409), (language, url, response.status_code)
+            html = response.content.decode()
+            rendered |= {t.name for t in response.templates if t.name}
+            assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in html, (language, url)
+            shown = set(_shown(html))
+            left = sorted(shown & (english if language == "zh-hans" else chinese))
+            if left:
+                untranslated.append((language, url, left))
+        with translation.override(language), CaptureTemplates() as captured:
+            error = server_error(RequestFactory().get("/"))
+        rendered |= captured.names
+        assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in error.content.decode()
+        left = sorted(set(_shown(error.content.decode())) & (english if language == "zh-hans" else chinese))
+        if left:
+            untranslated.append((language, "500", left))
+    assert untranslated == []
+    every = {str(path.relative_to(TEMPLATES)) for path in _template_files()}
+    assert every - rendered == set()

@@ -5,6 +5,7 @@ from django.db import models
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki.models import (
     ChangeEvent,
@@ -52,9 +53,9 @@ class EditedInTheWikiAdmin(admin.ModelAdmin):
     def wiki_edit_url(self, obj: models.Model) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    @admin.display(description="Edit")
+    @admin.display(description=_("Edit"))
     def edit_in_wiki(self, obj: models.Model) -> str:
-        return format_html('<a href="{}">Edit in the wiki</a>', self.wiki_edit_url(obj)) if obj.pk else ""
+        return format_html('<a href="{}">{}</a>', self.wiki_edit_url(obj), gettext("Edit in the wiki")) if obj.pk else ""
 
 
 @admin.register(Page)

@@ -142,3 +142,19 @@ def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: igno
     assert list(Revision.objects.filter(page__slug="sized").order_by("number").values_list("size", "size_delta")) == [(4, 4), (9, 5)]
     html = _html(client.get(reverse("wiki:page-history", kwargs={"slug": "sized"})))
     assert "9 characters (+5)" in html and " B (" not in html
+
+
+def test_the_api_speaks_utc_and_the_clients_language(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    page = Client().get("/api/v1/pages/agentic-rl/").json()
+    assert page["updated_at"].endswith(("Z", "+00:00"))
+    chinese = Client(headers={"accept-language": "zh-CN"}).get("/api/v1/sources/?colour=blue")
+    assert chinese.status_code == 400 and chinese.json()["errors"]["colour"][0].startswith("未知参数")
+    english = Client(headers={"accept-language": "en"}).get("/api/v1/sources/?colour=blue")
+    assert english.json()["errors"]["colour"][0].startswith("Unknown parameter")
+
+
+def test_taxonomy_labels_read_in_the_readers_language(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    chinese = _html(Client().get(reverse("wiki:source-list")))
+    assert ">策略梯度<" in chinese and ">严格 Agentic RL<" in chinese
+    english = _html(Client(headers={"accept-language": "en"}).get(reverse("wiki:source-list")))
+    assert ">Policy gradient<" in english and ">Strict Agentic RL<" in english

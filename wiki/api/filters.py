@@ -57,8 +57,8 @@ class StrictOrderingFilter(OrderingFilter):
         unknown = [term for term in fields if term.lstrip("-") not in valid]
         if unknown:
             raise ValidationError(
-                {self.ordering_param: [f"Cannot order by {', '.join(unknown)}; choose from {', '.join(sorted(valid))} "
-                                       "(prefix - for descending)."]},
+                {self.ordering_param: [gettext("Cannot order by %(unknown)s; choose from %(valid)s (prefix - for descending).")
+                                       % {"unknown": ", ".join(unknown), "valid": ", ".join(sorted(valid))}]},
                 code="invalid_choice",
             )
         return list(fields)

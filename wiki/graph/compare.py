@@ -15,7 +15,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
 
-from classifier.taxonomy import Fact, Mechanism, Verdict
+from classifier.taxonomy import Fact
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
 from wiki.text.spaces import excerpt

@@ -14,7 +14,6 @@ import networkx as nx
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from classifier.taxonomy import Mechanism
 from wiki.taxonomy import mechanism_label
 
 

@@ -139,7 +139,7 @@ class Source(models.Model):
         self.doi = normalize_doi(self.doi) or "" if self.doi.strip() else ""
         self.url = percent_encode_url(self.url)
         if len(self.url) > 500:
-            raise ValidationError({"url": ValidationError("The URL is longer than 500 characters once percent-encoded.",
+            raise ValidationError({"url": ValidationError(_("The URL is longer than 500 characters once percent-encoded."),
                                                           code="max_length")})
 
     def save(self, *args: object, **kwargs: object) -> None:

@@ -108,7 +108,7 @@ def page_save_revision(
         raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
     if page is None:
         if slug in RESERVED_SLUGS:
-            raise ValidationError({"slug": [ValidationError(f"“{slug}” is reserved; choose another slug.", code="reserved")]})
+            raise ValidationError({"slug": [ValidationError(gettext_lazy("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug})]})
         page = Page(slug=slug)
     author = account(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.

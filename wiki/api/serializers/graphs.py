@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.core.validators import RegexValidator
 from rest_framework import serializers
+from django.utils.translation import gettext
 
 from wiki.graph import EdgeType
 from wiki.graph.forms import MAX_WORKS
@@ -43,7 +44,7 @@ class LocalGraphParamsSerializer(serializers.Serializer):
         types = [part.strip() for part in value.split(",") if part.strip()]
         unknown = sorted(set(types) - {t.value for t in EdgeType})
         if unknown:
-            raise serializers.ValidationError(f"Unknown edge types: {', '.join(unknown)}.", code="invalid_choice")
+            raise serializers.ValidationError(gettext("Unknown edge types: %(types)s.") % {"types": ", ".join(unknown)}, code="invalid_choice")
         return types
 
 

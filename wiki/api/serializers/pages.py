@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from django.utils.translation import gettext
 
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.strings import JSONStrings
@@ -84,7 +85,9 @@ class PageWriteSerializer(JSONStrings, serializers.Serializer):
     def validate_body(self, body: str) -> str:
         limit = settings.WIKI_MAX_BODY_CHARS
         if len(body) > limit:
-            raise serializers.ValidationError(f"The text is {len(body):,} characters long; the limit is {limit:,}.", code="max_length")
+            raise serializers.ValidationError(
+                gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": f"{len(body):,}", "limit": f"{limit:,}"},
+                code="max_length")
         return body
 
 

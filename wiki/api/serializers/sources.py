@@ -62,7 +62,7 @@ class ClassificationSerializer(JSONStrings, serializers.ModelSerializer):
             for name in ("source", "component"):
                 if name in attrs and getattr(attrs[name], "pk", None) != getattr(self.instance, f"{name}_id"):
                     raise serializers.ValidationError(
-                        {name: ["A classification stays with its work and component; classify the other one instead."]},
+                        {name: [_("A classification stays with its work and component; classify the other one instead.")]},
                         code="read_only",
                     )
         return attrs

@@ -49,8 +49,8 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
         elif number is None:
             problems.append(_("“%(name)s=%(value)s” is not a revision number") % {"name": label, "value": raw[:40]})
         elif number not in found:
-            problems.append(f"this page has no revision {number}")
-    return "Choose two revisions of this page to compare: " + "; ".join(problems) + "."
+            problems.append(_("this page has no revision %(number)s") % {"number": number})
+    return _("Choose two revisions of this page to compare: %(problems)s.") % {"problems": _("; ").join(problems)}
 
 
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
@@ -79,7 +79,7 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     """GET asks to confirm, with an edit summary; POST reverts."""
     page = get_object_or_404(Page, slug=slug)
     target = get_object_or_404(Revision.objects.only("id", "number", "comment", "created_at"), page=page, number=number)
-    default = f"Reverted to revision {number}"
+    default = _("Reverted to revision %(number)s") % {"number": number}
     if request.method == "GET":
         latest = page.revisions.aggregate(n=Max("number"))["n"]
         return render(request, "wiki/edit/page_revert.html", {"page": page, "target": target, "latest": latest, "default": default})

@@ -42,11 +42,11 @@ def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse
     found = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi)
     if found is not None:
         return _form_page(request, import_form=import_form, form=SourceForm(), duplicate=found.work,  # type: ignore[arg-type]
-                          note=f"This source exists already ({found.reason}).")
+                          note=_("This source exists already (%(reason)s).") % {"reason": found.reason})
     # Without network access the title cannot be fetched: the editor types it.
     form = SourceForm(initial=draft.as_fields())
     return _form_page(request, import_form=SourceImportForm(), form=form,
-                      note="The identifier is filled in below; type the title (and what else you know), then save.")
+                      note=_("The identifier is filled in below; type the title (and what else you know), then save."))
 
 
 @editor_required("wiki.add_source")

@@ -50,6 +50,6 @@ def to_bytes(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 
 class Migration(migrations.Migration):
-    dependencies = [("wiki", "0005_reader_profile")]
+    dependencies = [("wiki", "0006_reader_profile")]
 
     operations = [migrations.RunPython(to_characters, to_bytes)]

@@ -13,9 +13,10 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone, translation
+
+from wiki.roles import Account
 
 LANGUAGE_SESSION_KEY = "wiki_language"
 TIME_ZONE_SESSION_KEY = "wiki_time_zone"
@@ -70,7 +71,7 @@ def remember(response: HttpResponseBase, *, language: str | None = None, time_zo
                             samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
 
 
-def load_into_session(sender: Any, *, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any) -> None:
+def load_into_session(sender: Any, *, request: HttpRequest, user: Account, **kwargs: Any) -> None:
     """Connected to ``user_logged_in``: the profile's choices travel in the session from now on."""
     from wiki.models import ReaderProfile
 

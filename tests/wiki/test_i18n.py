@@ -25,7 +25,7 @@ def wiki_defaults(settings):  # type: ignore[no-untyped-def]
 
 
 def _html(response) -> str:  # type: ignore[no-untyped-def]
-    return response.content.decode()
+    return str(response.content.decode())
 
 
 def test_the_wiki_defaults_to_chinese_and_shanghai_time() -> None:

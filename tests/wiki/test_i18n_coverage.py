@@ -7,6 +7,7 @@ import ast
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_python
@@ -26,7 +27,7 @@ from wiki.services.pages import page_save_revision
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 LOCALE = Path(settings.BASE_DIR) / "locale"
 CODE = [Path(settings.BASE_DIR) / "wiki", Path(settings.BASE_DIR) / "config"]
-KEYWORDS = {"_": None, "gettext": None, "gettext_lazy": None, "gettext_noop": None, "ngettext": (1, 2),
+KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "gettext_lazy": None, "gettext_noop": None, "ngettext": (1, 2),
             "ngettext_lazy": (1, 2), "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2)}
 
 # Names and notations that read the same in both languages.
@@ -42,7 +43,7 @@ def _catalogue(language: str):  # type: ignore[no-untyped-def]
 
 
 def _msgid(message) -> str:  # type: ignore[no-untyped-def]
-    return message.id[0] if isinstance(message.id, tuple) else message.id
+    return str(message.id[0] if isinstance(message.id, tuple) else message.id)
 
 
 def _template_files() -> list[Path]:
@@ -62,13 +63,13 @@ def _marked_in_templates() -> set[str]:
 
 
 def _marked_in_code() -> set[str]:
-    found = set()
+    found: set[str] = set()
     for root in CODE:
         for path in root.rglob("*.py"):
             if "migrations" in path.parts:
                 continue
             with path.open("rb") as handle:
-                for _, _, message, _ in extract_python(handle, KEYWORDS.keys(), [], {}):
+                for _, _, message, _ in extract_python(handle, KEYWORDS, [], {}):
                     text = message[0] if isinstance(message, tuple) else message
                     if isinstance(text, str) and text:
                         found.add(text)

@@ -1,10 +1,12 @@
 """Revision sizes and their changes count characters, not UTF-8 bytes (three a Chinese character)."""
 
+from typing import Any
+
 from django.db import migrations
 from django.db.models.functions import Length
 
 
-def _sizes(apps, schema_editor, *, measure):  # type: ignore[no-untyped-def]
+def _sizes(apps: Any, schema_editor: Any, *, measure: Any) -> None:
     Revision = apps.get_model("wiki", "Revision")
     ChangeEvent = apps.get_model("wiki", "ChangeEvent")
     previous: dict[int, int] = {}
@@ -29,7 +31,7 @@ def _sizes(apps, schema_editor, *, measure):  # type: ignore[no-untyped-def]
     ChangeEvent.objects.bulk_update(matched, ["size_delta"], batch_size=2000)
 
 
-def _nearest(deltas, when):  # type: ignore[no-untyped-def]
+def _nearest(deltas: list[tuple[Any, int]], when: Any) -> int | None:
     """The change of the page's revision saved closest to ``when`` (within seconds), if any."""
     gaps = [(abs((created_at - when).total_seconds()), delta) for created_at, delta in deltas]
     best = min(gaps, default=None, key=lambda gap: gap[0])
@@ -41,11 +43,11 @@ class OctetLength(Length):
     lookup_name = "octet_length"
 
 
-def to_characters(apps, schema_editor):  # type: ignore[no-untyped-def]
+def to_characters(apps: Any, schema_editor: Any) -> None:
     _sizes(apps, schema_editor, measure=Length)
 
 
-def to_bytes(apps, schema_editor):  # type: ignore[no-untyped-def]
+def to_bytes(apps: Any, schema_editor: Any) -> None:
     _sizes(apps, schema_editor, measure=OctetLength)
 
 

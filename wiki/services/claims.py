@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.services.changes import change_record, check_not_stale
@@ -62,7 +63,7 @@ def claim_update(
     return claim
 
 
-def _check(condition: bool, message: object, code: str) -> None:
+def _check(condition: bool, message: StrOrPromise, code: str) -> None:
     if not condition:
         raise ValidationError(message, code=code)
 

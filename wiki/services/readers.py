@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from wiki.models import ReaderProfile
+from wiki.roles import Account
 
 
 @transaction.atomic
-def reader_profile_save(*, user: AbstractBaseUser, language: str | None = None, time_zone: str | None = None) -> ReaderProfile:
+def reader_profile_save(*, user: Account, language: str | None = None, time_zone: str | None = None) -> ReaderProfile:
     """Saves what is given (None leaves a preference as it was; "" forgets it)."""
     profile, _ = ReaderProfile.objects.select_for_update().get_or_create(user=user)
     if language is not None:

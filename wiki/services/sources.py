@@ -16,7 +16,6 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.text import slugify
-from django.utils.translation import gettext
 
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit

@@ -207,7 +207,7 @@ def classification_field_label(name: str) -> str:
     from wiki.models import Classification
 
     try:
-        return str(Classification._meta.get_field(str(name)).verbose_name)
+        return str(getattr(Classification._meta.get_field(str(name)), "verbose_name", name))
     except FieldDoesNotExist:
         return str(name)
 

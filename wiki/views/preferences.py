@@ -35,7 +35,7 @@ def set_language(request: HttpRequest) -> HttpResponseBase:
     response = django_set_language(request)
     language = valid_language(request.POST.get("language"))
     if language and request.user.is_authenticated:
-        reader_profile_save(user=request.user, language=language)  # type: ignore[arg-type]
+        reader_profile_save(user=request.user, language=language)
         request.session[LANGUAGE_SESSION_KEY] = language
     return response
 
@@ -48,7 +48,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
         if request.user.is_authenticated:
-            reader_profile_save(user=request.user, language=language, time_zone=zone)  # type: ignore[arg-type]
+            reader_profile_save(user=request.user, language=language, time_zone=zone)
             request.session[LANGUAGE_SESSION_KEY] = language
             request.session[TIME_ZONE_SESSION_KEY] = zone
         translation.activate(language)

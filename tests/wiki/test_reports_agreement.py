@@ -31,6 +31,7 @@ def test_agreement_page_shows_the_editors_decisions_against_suggestions() -> Non
 def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
     client = Client()
     client.force_login(make_editor())
+    _get(client)  # the editor's account is cached from the first request on
     before, _ = _get(client)
     for n in range(8):
         make_classification(make_source(short_name=f"Work{n}", abstract="We fine-tune the model on expert trajectories."),

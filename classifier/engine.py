@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from classifier.features import Features, Hit, extract, span_of
 from classifier.lexicon import CUE_BY_GROUP, scan
+from classifier.lexicon.cue import CueRole
 from classifier.model import TRUE, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
@@ -107,7 +108,7 @@ def analyse(text: str, subject: str | None = None) -> Analysis:
     hits: list[Hit] = []
     for m in scan(work):
         cue = CUE_BY_GROUP[m.lastgroup or ""]
-        if cue.role != "name":
+        if cue.role is not CueRole.NAME:
             aside = any(a <= m.start() < b for a, b in background)
             hits.append(Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end()), aside))
     return Analysis(text, work, scopes, tuple(hits), extract(hits))

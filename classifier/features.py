@@ -13,8 +13,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from classifier.lexicon import Cue
-from classifier.negation import COMPARED, Negation
+from classifier.lexicon.cue import Cue, CueRole
+from classifier.negation import Negation, Reach
 from classifier.result import Span
 from classifier.taxonomy import Fact, Mechanism
 
@@ -47,7 +47,7 @@ class Hit:
     @property
     def reading(self) -> str:
         if self.negation is not None:
-            return "cmp" if self.negation.strength == COMPARED else "neg"
+            return "cmp" if self.negation.reach is Reach.COMPARED else "neg"
         return "bg" if self.background else "own"
 
 
@@ -88,12 +88,12 @@ def extract(hits: Iterable[Hit]) -> Features:
         cue = hit.cue
         if cue.mechanism is not None and cue.weight:
             features.add(mechanism_feature(cue.mechanism, cue.weight, hit.reading), hit)
-        if not (cue.role == "assert" and hit.negation is not None):
+        if not (cue.role is CueRole.ASSERT and hit.negation is not None):
             for fact, weight in cue.facts:
                 features.add(fact_feature(fact, weight, hit.reading), hit)
         if cue.narrow and hit.negation is None:
             features.add("narrow", hit)
-        if cue.role == "frozen" and hit.negation is None:
+        if cue.role is CueRole.FROZEN and hit.negation is None:
             features.add("frozen", hit)
     named = [h for h in ordered if h.cue.algorithm and h.cue.mechanism and h.reading == "own"]
     first = named[0] if named else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from classifier.lexicon import NEGATION, SCOPE_BREAK
 from classifier.text import CLAUSE_END
@@ -25,8 +26,6 @@ LIST_OPEN = re.compile(r"\s*(?:or|nor|and)\s", re.IGNORECASE)
 # A comparison names its baseline right after the trigger; a preposition
 # ("on MATH", "with fewer updates") goes back to the work itself.
 COMPARE_STOP = re.compile(r"(?i)(?<![A-Za-z])(?:on|in|across|with|by|while|at|using|from|under|when)(?![A-Za-z])")
-# A cue under a comparison ("outperforms PPO") neither counts for nor against.
-COMPARED = 0.0
 WEAK = frozenset({"不等于", "即使", "即便", "unlike", "in contrast to", "in contrast with", "contrary to",
                   "even if", "even though"})
 CLASSING_VERB = re.compile(
@@ -35,14 +34,22 @@ CLASSING_VERB = re.compile(
 )
 
 
+class Reach(StrEnum):
+    """How a trigger bears on the cue it governs."""
+
+    NEGATED = "negated"
+    WEAKLY_NEGATED = "weakly negated"  # "unlike", "even if": the cue may still hold
+    COMPARED = "compared"  # a cue under a comparison ("outperforms PPO") neither counts for nor against
+
+
 @dataclass(frozen=True)
 class Negation:
-    """The trigger that negates a cue and how strongly (1.0 or 0.5)."""
+    """The trigger that negates a cue, and how far."""
 
     start: int
     end: int
     word: str
-    strength: float
+    reach: Reach
 
 
 class NegationScopes:
@@ -117,9 +124,10 @@ class NegationScopes:
                 continue  # "outperforms PPO on MATH": the benchmark is the work's own
             window = WINDOW if t_start >= clause_start else WINDOW + (clause_start - list_start)
             if self._reaches(t_end, start, clause_end, window):
-                strength = COMPARED if t_start in self._compare else 0.5 if word.lower() in WEAK else 1.0
-                return Negation(t_start, t_end, word, strength)
+                reach = (Reach.COMPARED if t_start in self._compare
+                         else Reach.WEAKLY_NEGATED if word.lower() in WEAK else Reach.NEGATED)
+                return Negation(t_start, t_end, word, reach)
         for t_start, t_end, word in self._after:
             if end <= t_start <= end + 2 and t_start <= clause_end:
-                return Negation(t_start, t_end, word, 1.0)
+                return Negation(t_start, t_end, word, Reach.NEGATED)
         return None

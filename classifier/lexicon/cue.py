@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from classifier.taxonomy import Fact, Mechanism
 
@@ -21,11 +22,19 @@ ENVIRONMENT = Mechanism.ENVIRONMENT
 INFRA = Mechanism.INFRASTRUCTURE
 
 
+class CueRole(StrEnum):
+    """What a cue means to the engine besides its weights."""
+
+    PLAIN = ""
+    NAME = "name"  # a work's name ("X-RL"): evidence of nothing by itself
+    ASSERT = "assert"  # a statement of the facts that a negation cancels rather than inverts
+    FROZEN = "frozen"  # "frozen", "kept fixed": no update, unless negated
+
+
 @dataclass(frozen=True)
 class Cue:
     """One lexicon entry. ``facts`` holds signed weights; ``role`` marks
-    cues with a special meaning to the engine ("name", "frozen", "narrow",
-    "assert")."""
+    cues with a special meaning to the engine."""
 
     pattern: str
     mechanism: Mechanism | None = None
@@ -33,7 +42,7 @@ class Cue:
     facts: tuple[tuple[Fact, float], ...] = ()
     algorithm: str | None = None
     case_sensitive: bool = False
-    role: str = ""
+    role: CueRole = CueRole.PLAIN
     narrow: bool = False
 
 
@@ -77,7 +86,7 @@ def _cues(
     facts: tuple[tuple[Fact, float], ...] = (),
     algorithm: str | None = None,
     cs: bool = False,
-    role: str = "",
+    role: CueRole = CueRole.PLAIN,
     word: bool = True,
     narrow: bool = False,
 ) -> list[Cue]:

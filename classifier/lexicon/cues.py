@@ -22,6 +22,7 @@ from classifier.lexicon.cue import (
     STEP,
     UPDATE,
     Cue,
+    CueRole,
     _cues,
 )
 
@@ -33,13 +34,13 @@ MECHANISM_CUES: list[Cue] = [
     # ("Multi-Harness RL", "prime-rl", "RLinf") decides nothing.
     *_cues(None, 0, r"(?:严格但较窄|较窄的严格)\s*(?:的)?\s*(?:Agentic RL|智能体强化学习)?\s*(?:的)?\s*正例|"
            r"(?:strict but narrow|narrow(?:er)? strict)(?: agentic RL)?",
-           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", narrow=True, word=False),
+           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role=CueRole.ASSERT, narrow=True, word=False),
     *_cues(None, 0, r"严格(?:的)?\s*(?:Agentic RL|智能体强化学习)(?:\s*(?:的)?\s*(?:正例|对照))?|严格正例|"
            r"strict(?:ly)? agentic RL",
-           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role="assert", word=False),
-    *_cues(None, 0, r"(?:[A-Z][\w.+]*(?:-[A-Za-z][\w.+]*)*\s+)+RL(?:HF)?", cs=True, role="name"),
+           facts=((ENV, 1.0), (STEP, 1.0), (REWARD, 0.5)), role=CueRole.ASSERT, word=False),
+    *_cues(None, 0, r"(?:[A-Z][\w.+]*(?:-[A-Za-z][\w.+]*)*\s+)+RL(?:HF)?", cs=True, role=CueRole.NAME),
     *_cues(None, 0, r"[A-Za-z][\w.]*-rl|[A-Za-z]*[a-z]RL[\w]*|RL[a-z]\w*|[A-Za-z]+-R1",
-           cs=True, role="name"),
+           cs=True, role=CueRole.NAME),
     # --- policy gradient and other explicit RL objectives -------------
     # ...except an RL training framework or RL system, which is infrastructure (listed first:
     # it contains "RL training").
@@ -235,8 +236,8 @@ MECHANISM_CUES: list[Cue] = [
     # A prompt (a noun: "labeler-written prompts", "the prompt distribution") is often data.
     *_cues(HARNESS, 0.7, r"prompts?", word=False),
     *_cues(HARNESS, 1.5, r"(?:固定|冻结)的?(?:研究)?(?:智能体|agent|Agent)|(?:fixed|frozen) (?:\w+ )?"
-           r"(?:agent|LLM)s?", role="frozen", facts=((ENV, 1.0), (STEP, 0.5)), word=False),
-    *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role="frozen", word=False),
+           r"(?:agent|LLM)s?", role=CueRole.FROZEN, facts=((ENV, 1.0), (STEP, 0.5)), word=False),
+    *_cues(None, 0, r"冻结|frozen|freez(?:e|es|ing)|kept fixed|保持冻结", role=CueRole.FROZEN, word=False),
     # --- environments and benchmarks ---------------------------------
     *_cues(ENVIRONMENT, 4.0, r"(?:do|does|did) not train (?:any )?(?:new )?(?:models?|agents?|policies)|"
            r"(?:conduct|present|perform|report)\w* (?:a |an )?(?:(?:large-scale|systematic|comprehensive|"

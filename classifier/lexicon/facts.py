@@ -3,7 +3,7 @@ narrow update targets; they carry no mechanism."""
 
 from __future__ import annotations
 
-from classifier.lexicon.cue import ENV, REWARD, STEP, UPDATE, Cue, _cues
+from classifier.lexicon.cue import ENV, REWARD, STEP, UPDATE, Cue, CueRole, _cues
 
 FACT_CUES: list[Cue] = [
     # --- facts without a mechanism -----------------------------------
@@ -14,7 +14,7 @@ FACT_CUES: list[Cue] = [
     *_cues(None, 0, r"(?:two-player|zero-sum|constant-sum|general-sum|minimax) games?|game[- ]theor\w*",
            facts=((ENV, -1.5),), word=False),
     *_cues(None, 0, r"(?:process|step-level|step-wise|dense|intermediate|fine-grained) (?:rewards?|supervision)",
-           facts=((REWARD, 1.5),), role="assert", word=False),
+           facts=((REWARD, 1.5),), role=CueRole.ASSERT, word=False),
     *_cues(None, 0, r"(?:live|real|running) (?:databases?|websites?|applications?|apps|systems?)|"
            r"agents? that (?:can )?(?:explore|interact|navigate|act|call|use|run)s?",
            facts=((ENV, 2.0), (STEP, 1.0)), word=False),

@@ -57,3 +57,14 @@ def test_json_is_not_a_reference_media_type(api: APIClient) -> None:
 def test_anonymous_clients_cannot_import(db: None) -> None:
     response = APIClient().post(URL, data=SAME_WORKS_BIBTEX.encode(), content_type="application/x-bibtex")
     assert response.status_code in (401, 403)
+
+
+@pytest.mark.parametrize("media_type", ["application/x-research-info-systems", "application/x-bibtex",
+                                        "application/vnd.citationstyles.csl+json"])
+def test_an_empty_body_is_400_and_imports_nothing(api: APIClient, media_type: str) -> None:
+    before = Source.objects.count()
+    response = api.post(URL, data=b"", content_type=media_type)
+
+    assert response.status_code == 400
+    assert "body" in response.json()["errors"]
+    assert Source.objects.count() == before

@@ -6,6 +6,7 @@ from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -84,7 +85,11 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     )
     @action(detail=False, methods=["post"], url_path="import", parser_classes=REFERENCE_PARSERS)
     def import_references(self, request: Request) -> Response:
-        text = cast(str, request.data)  # the file's text; the parser refuses (415) a media type that is not one of the three
+        # The file's text; the parser refuses (415) a media type that is not one of the three. An empty body is
+        # parsed by no parser, and DRF then gives an empty form instead of a text.
+        text = request.data
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationError({"body": ["The request body is empty: send the reference file itself."]}, code="empty")
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
         report = sources_import(text=text, fmt=fmt, user=request.user)
         return Response(report_data(report))

@@ -181,3 +181,10 @@ def test_a_number_sent_for_a_slug_is_400(editor_api: APIClient) -> None:
 
     assert response.status_code == 400
     assert "sources" in response.json()["errors"]
+
+
+def test_an_object_sent_for_a_list_of_works_is_400(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/questions/", {"title": "An object for a list?", "sources": {}}, format="json")
+
+    assert response.status_code == 400
+    assert "sources" in response.json()["errors"]

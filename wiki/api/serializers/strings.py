@@ -1,4 +1,4 @@
-"""Text fields that take JSON strings only.
+"""Text fields that take JSON strings only, lists that take JSON arrays only.
 
 DRF's ``CharField`` turns a number sent for a text field into its digits, so ``{"title": 7}`` would be
 saved as the title "7"; the schema says the field is a string, and a client sending a number has a bug
@@ -21,22 +21,27 @@ class JSONStrings:
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
-            wrong = {
-                name: [_("Not a valid string.")]
-                for name, field in self.fields.items()
-                if not field.read_only and name in data and not _strings_where_expected(field, data[name])
-            }
+            wrong = {}
+            for name, field in self.fields.items():
+                problem = None if field.read_only or name not in data else _type_problem(field, data[name])
+                if problem:
+                    wrong[name] = [problem]
             if wrong:
                 raise serializers.ValidationError(wrong, code="invalid")
         return super().to_internal_value(data)  # type: ignore[misc]  # the serializer this is mixed into
 
 
-def _strings_where_expected(field: serializers.Field, value: Any) -> bool:
-    """False when a text field, or a slug naming another object, got something other than a string."""
+def _type_problem(field: serializers.Field, value: Any) -> str | None:
+    """Why ``value`` is not of the JSON type the schema gives ``field``, for the types DRF lets through: a number
+    for a text or a slug, an object for a list of related objects (DRF iterates its keys)."""
     if value is None:
-        return True
-    if isinstance(field, serializers.ManyRelatedField) and isinstance(field.child_relation, serializers.SlugRelatedField):
-        return not isinstance(value, list) or all(isinstance(item, str) for item in value)
-    if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)):
-        return isinstance(value, str)
-    return True
+        return None
+    if isinstance(field, serializers.ManyRelatedField):
+        if not isinstance(value, list):
+            return str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__)
+        if isinstance(field.child_relation, serializers.SlugRelatedField) and not all(isinstance(item, str) for item in value):
+            return str(_("Not a valid string."))
+        return None
+    if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)) and not isinstance(value, str):
+        return str(_("Not a valid string."))
+    return None

@@ -188,3 +188,10 @@ def test_an_object_sent_for_a_list_of_works_is_400(editor_api: APIClient) -> Non
 
     assert response.status_code == 400
     assert "sources" in response.json()["errors"]
+
+
+def test_an_empty_slug_for_a_related_page_is_400_not_null(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/questions/", {"title": "Empty page slug?", "page": ""}, format="json")
+
+    assert response.status_code == 400
+    assert "page" in response.json()["errors"]

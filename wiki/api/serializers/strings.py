@@ -44,4 +44,7 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return None
     if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)) and not isinstance(value, str):
         return str(_("Not a valid string."))
+    if isinstance(field, serializers.SlugRelatedField) and value == "":
+        # DRF reads "" as null for a related field that may be null; the schema asks for a slug or null.
+        return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value="")
     return None

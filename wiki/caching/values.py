@@ -24,8 +24,12 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     """``build()``, computed once per content version, language, ``name`` and ``parts``; shared by every reader."""
     version = versions.for_request(request)
     digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=16).hexdigest()
-    key = f"wiki:value:{version.number}:{translation.get_language()}:{name}:{digest}"
-    # The worker's own copy is kept pickled: each request gets a value of its own to use.
+    return kept(f"wiki:value:{version.number}:{translation.get_language()}:{name}:{digest}", build)
+
+
+def kept(key: str, build: Callable[[], T]) -> T:
+    """``build()`` stored at ``key`` in the shared cache and this worker's copies (pickled: each caller gets a
+    value of its own to use); the key must name every version the value depends on."""
     raw = copies.get(key)
     if raw is not None:
         return cast(T, pickle.loads(cast(bytes, raw)))  # what build() pickled for the key

@@ -68,3 +68,21 @@ def test_an_empty_body_is_400_and_imports_nothing(api: APIClient, media_type: st
     assert response.status_code == 400
     assert "body" in response.json()["errors"]
     assert Source.objects.count() == before
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (b"[null, null]", "not_csl_json"),
+    (b'[{"id": "ok", "title": "A Title That Would Import"}, 7]', "not_csl_json"),
+    (b'"a string"', "not_csl_json"),
+    (b'{"items": 3}', "not_csl_json"),
+    (b"[{", "not_json"),
+    (b"[]", "no_entries"),
+])
+def test_a_csl_body_that_is_not_an_array_of_objects_is_a_400_and_changes_nothing(
+        api: APIClient, body: bytes, code: str) -> None:
+    before = Source.objects.count()
+    response = api.post(URL, data=body, content_type="application/vnd.citationstyles.csl+json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == code
+    assert Source.objects.count() == before

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from tests.factories import make_source
 from wiki.references.bibtex import parse_bibtex
-from wiki.references.formats import ReferenceFormat, ReferencesRefused, detect_format, parse_references
+from wiki.references.errors import ReferencesRefused
+from wiki.references.formats import ReferenceFormat, detect_format, parse_references
 from wiki.references.latex import LATEX_LEFT
 from wiki.models import ChangeEvent, Source
 from wiki.services.source_import import sources_import

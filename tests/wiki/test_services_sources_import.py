@@ -12,7 +12,7 @@ from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.draft import SourceDraft, draft_from_identifier
-from wiki.references.formats import ReferencesRefused
+from wiki.references.errors import ReferencesRefused
 from wiki.services.source_import import ImportResult, sources_import
 from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
 from wiki.roles import User

@@ -65,7 +65,7 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.markdown import MarkdownTooComplex
     from wiki.services.changes import StaleEdit
     from wiki.services.pages import EditConflict, UnknownBaseRevision
-    from wiki.references.formats import ReferencesRefused
+    from wiki.references.errors import ReferencesRefused
     from wiki.services.sources import SourceDuplicate
 
     from wiki.api.conditional import PreconditionFailed

@@ -11,10 +11,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from wiki.models import Source, SourceKind
 from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
@@ -124,21 +127,27 @@ def _item_lines(text: str, count: int) -> list[int]:
 
 
 def parse_csl_json(text: str) -> list[ParsedEntry]:
-    """Every item of a CSL-JSON array (or a single item, or ``{"items": […]}``)."""
+    """Every item of a CSL-JSON array (or a single item, or ``{"items": […]}``); raises
+    :class:`~wiki.references.errors.ReferencesRefused` for text that is not JSON or not items that are objects."""
     try:
         data = json.loads(text)
     except ValueError as error:
-        return [ParsedEntry(line=getattr(error, "lineno", 1), label="CSL-JSON", errors=[f"not JSON: {error}"])]
+        raise ReferencesRefused(gettext("Not JSON (line %(line)s): %(error)s")
+                                % {"line": getattr(error, "lineno", 1), "error": getattr(error, "msg", error)},
+                                code="not_json") from None
     if isinstance(data, dict):
         data = data.get("items", [data])
     if not isinstance(data, list):
-        return [ParsedEntry(line=1, label="CSL-JSON", errors=["a CSL-JSON file is an array of items"])]
+        raise ReferencesRefused(gettext("A CSL-JSON file is an array of items."), code="not_csl_json")
+    misfits = [number for number, item in enumerate(data, start=1) if not isinstance(item, dict)]
+    if misfits:
+        raise ReferencesRefused(
+            gettext("A CSL-JSON item is a JSON object; these are not: %(items)s.")
+            % {"items": ", ".join(str(number) for number in misfits[:10]) + ("…" if len(misfits) > 10 else "")},
+            code="not_csl_json")
     lines = _item_lines(text, len(data)) if text.lstrip().startswith("[") else [1] * len(data)
     parsed = []
     for number, (item, line) in enumerate(zip(data, lines), start=1):
-        if not isinstance(item, dict):
-            parsed.append(ParsedEntry(line=line, label=f"item {number}", errors=["an item is a JSON object"]))
-            continue
         draft, errors = draft_from_item(item)
         parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or f"item {number}", draft=draft,
                                   errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))

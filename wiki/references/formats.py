@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from django.utils.translation import gettext
+
 from wiki.references.bibtex import ParsedEntry, parse_bibtex
 from wiki.references.csl import parse_csl_json
+from wiki.references.errors import ReferencesRefused
 from wiki.references.ris import parse_ris
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -42,14 +45,6 @@ _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
 _RIS_START = re.compile(r"^TY  - ", re.MULTILINE)
 
 
-class ReferencesRefused(ValueError):
-    """The text as a whole cannot be imported: too large, too many entries, or in no format the wiki reads."""
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def detect_format(text: str) -> ReferenceFormat | None:
     """The format ``text`` is in, judged by its content: JSON, ``TY  -`` records, or ``@type{`` entries anywhere
     (text before the first entry, as in a ``.bib`` that starts with a heading or JabRef's encoding line, is allowed)."""
@@ -66,17 +61,18 @@ def detect_format(text: str) -> ReferenceFormat | None:
 def parse_references(text: str, fmt: ReferenceFormat | None = None) -> tuple[ReferenceFormat, list[ParsedEntry]]:
     """Every entry of ``text`` read in ``fmt`` (detected when not given); raises :class:`ReferencesRefused`."""
     if len(text.encode()) > MAX_IMPORT_BYTES:
-        raise ReferencesRefused(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.",
+        raise ReferencesRefused(gettext("The file is larger than %(size)s MB; import it in parts.") % {"size": MAX_IMPORT_BYTES // (1024 * 1024)},
                                 code="too_large")
     fmt = fmt or detect_format(text)
     if fmt is None:
-        raise ReferencesRefused("Not BibTeX (entries start with @article{…), CSL-JSON (a JSON array) or RIS (TY  - …).",
+        raise ReferencesRefused(gettext("Not BibTeX (entries start with @article{…), CSL-JSON (a JSON array) or RIS (TY  - …)."),
                                 code="unknown_format")
     reader = {ReferenceFormat.BIBTEX: parse_bibtex, ReferenceFormat.CSL_JSON: parse_csl_json, ReferenceFormat.RIS: parse_ris}[fmt]
     entries = reader(text)
     if not entries:
-        raise ReferencesRefused(f"No {fmt.label} entry found.", code="no_entries")
+        raise ReferencesRefused(gettext("No %(format)s entry found.") % {"format": fmt.label}, code="no_entries")
     if len(entries) > MAX_IMPORT_ENTRIES:
-        raise ReferencesRefused(f"{len(entries):,} entries; at most {MAX_IMPORT_ENTRIES:,} are imported at once.",
+        raise ReferencesRefused(gettext("%(count)s entries; at most %(limit)s are imported at once.")
+                                % {"count": f"{len(entries):,}", "limit": f"{MAX_IMPORT_ENTRIES:,}"},
                                 code="too_many_entries")
     return fmt, entries

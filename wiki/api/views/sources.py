@@ -76,7 +76,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         request={
             MEDIA_TYPES[ReferenceFormat.BIBTEX]: {"type": "string"},
             # An array of CSL items; one item alone, or Zotero's {"items": [...]}, is read too.
-            MEDIA_TYPES[ReferenceFormat.CSL_JSON]: {"oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object"}]},
+            MEDIA_TYPES[ReferenceFormat.CSL_JSON]: {"oneOf": [{"type": "array", "items": {"type": "object"}, "minItems": 1}, {"type": "object"}]},
             MEDIA_TYPES[ReferenceFormat.RIS]: {"type": "string"},
         },
         responses={200: ImportReportSerializer},

@@ -4,7 +4,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from wiki.references.formats import FORMAT_BY_EXTENSION, ReferencesRefused
+from wiki.references.errors import ReferencesRefused
+from wiki.references.formats import FORMAT_BY_EXTENSION
 from wiki.services.source_import import ImportStatus, sources_import
 
 

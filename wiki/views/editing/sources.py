@@ -13,7 +13,7 @@ from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.services.changes import StaleEdit
-from wiki.references.formats import ReferencesRefused
+from wiki.references.errors import ReferencesRefused
 from wiki.services.source_import import ImportStatus, sources_import
 from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
 from wiki.views.editing import editor_required, stale_form

@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.test import Client
+
+from tests.factories import make_editor, make_page, make_reader
+from tests.wiki.wikistate import wiki_state
+from wiki.devtools.generate import wiki_generate
+from wiki.models import Claim, ClaimStatus, Classification, Page, Revision, SearchDocument, Source
+from wiki.roles import Account
+from wiki.search.index import search_reindex_all
+from wiki.services.backup import FORMAT_NAME, FORMAT_VERSION, wiki_is_empty
+from wiki.services.claims import claim_set_status
+from wiki.services.classifications import classification_save, classification_snapshot
+from wiki.services.contrasts import contrast_create
+from wiki.services.pages import page_save_revision
+from wiki.services.questions import question_create
+from wiki.services.readers import reader_profile_save
+
+pytestmark = pytest.mark.django_db
+
+
+def _wipe() -> None:
+    """Empties the wiki as a freshly migrated database is (the editors group stays); rolled back with the test."""
+    tables = {m._meta.db_table for m in apps.get_app_config("wiki").get_models(include_auto_created=True)}
+    tables |= {"auth_user", "auth_user_groups", "auth_user_user_permissions"}
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # TRUNCATE refuses tables with checks still pending
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        cursor.execute("TRUNCATE " + ", ".join(connection.ops.quote_name(t) for t in sorted(tables)) + " CASCADE")
+
+
+def _edits_by_people() -> None:
+    """History that names its authors: page revisions, a classification's changes, a claim's status, a question, a contrast."""
+    alice, bob = make_editor("alice"), make_reader("bob")
+    reader_profile_save(user=bob, language="en", time_zone="Europe/Paris")
+    staff = make_editor("root")
+    staff.is_staff = True
+    staff.save()
+    page = Page.objects.get(slug="agentic-rl")
+    page_save_revision(slug=page.slug, title=page.title, summary=page.summary, user=alice, comment="typo",
+                       body=page.body.replace("Agentic RL", "Agentic RL ", 1))
+    page_save_revision(slug="backup-notes", title="Backup notes", body="见 [[Agentic RL]]。\n\n- 一个断言（来源：A Brand New Work，§2）\n",
+                       user=alice, comment="new")
+    classification = Classification.objects.filter(component__isnull=True).select_related("source").first()
+    assert classification is not None
+    fields = {**classification_snapshot(classification), "algorithm": "GRPO-variant", "rationale": "Because."}
+    fields.pop("evidence_claim")
+    classification_save(source=classification.source, fields=fields, classification=classification, user=alice)
+    claim = Claim.objects.current().filter(page=page).first()
+    assert claim is not None
+    claim_set_status(claim=claim, status=ClaimStatus.DISPUTED, user=alice)
+    question_create(fields={"title": "Does the backup keep everything?", "priority": "high"}, claims=[claim],
+                    sources=list(Source.objects.order_by("pk")[:2]), user=alice)
+    left, right = Source.objects.order_by("-pk")[:2]
+    contrast_create(left=left, right=right, axis="backup axis", claim=claim, user=alice)
+
+
+@pytest.fixture
+def wiki(tmp_path: Path) -> dict[str, Any]:
+    """The seed wiki, a small generated one and edits by named people, indexed; its state and its backup."""
+    wiki_generate(works=20, claims=50, pages=5, seed=12)
+    _edits_by_people()
+    search_reindex_all()
+    path = tmp_path / "wiki.jsonl.gz"
+    call_command("export_wiki", str(path), verbosity=0)
+    return {"state": wiki_state(), "path": path}
+
+
+def test_export_wipe_import_gives_back_the_same_wiki_field_by_field(wiki: dict[str, Any]) -> None:
+    before = wiki["state"]
+    assert before["wiki.classificationchange"] and before["wiki.readerprofile"] and len(before["users"]) == 3
+    assert any(r["author_id"] for r in before["wiki.revision"])
+    _wipe()
+    assert wiki_is_empty() and wiki_state()["wiki.page"] == []
+
+    call_command("import_wiki", str(wiki["path"]), verbosity=0)
+
+    after = wiki_state()
+    assert after.keys() == before.keys()
+    for table in before:
+        assert after[table] == before[table], table
+
+
+def test_imported_accounts_keep_their_groups_but_no_password(wiki: dict[str, Any]) -> None:
+    text = gzip.decompress(wiki["path"].read_bytes()).decode()
+    assert "pbkdf2" not in text and '"password"' not in text
+    _wipe()
+    call_command("import_wiki", str(wiki["path"]), verbosity=0)
+
+    alice = Account.objects.get(username="alice")
+    assert not alice.has_usable_password()
+    assert alice.groups.filter(name="editors").exists() and alice.has_perm("wiki.change_page")
+    assert Account.objects.get(username="root").is_staff
+    assert Group.objects.filter(name="editors").count() == 1
+
+
+def test_the_wiki_works_after_an_import(wiki: dict[str, Any], client: Client) -> None:
+    highest = max(r["id"] for r in wiki["state"]["wiki.page"])
+    _wipe()
+    call_command("import_wiki", str(wiki["path"]), verbosity=0)
+
+    page = make_page(title="After the restore", body="- 新断言（来源：Another New Work，§1）")
+    assert page.pk > highest  # the id sequences were moved past the restored rows
+    response = client.get("/wiki/backup-notes/")
+    assert response.status_code == 200 and "Backup notes" in response.content.decode()
+    assert client.get("/search/?q=backup").status_code == 200
+    assert SearchDocument.objects.filter(kind="page", object_id=Page.objects.get(slug="backup-notes").pk).exists()
+    assert Revision.objects.filter(page__slug="agentic-rl", author__username="alice").exists()
+
+
+def test_import_into_a_wiki_with_content_is_refused_and_changes_nothing(wiki: dict[str, Any]) -> None:
+    with pytest.raises(CommandError, match="not empty"):
+        call_command("import_wiki", str(wiki["path"]), verbosity=0)
+    assert wiki_state() == wiki["state"]
+
+
+def _write(path: Path, lines: list[Any]) -> None:
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_another_format_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.jsonl"
+    _write(path, [{"format": FORMAT_NAME, "version": FORMAT_VERSION + 1}])
+    _wipe()
+    with pytest.raises(CommandError, match=f"version {FORMAT_VERSION + 1}.*reads version {FORMAT_VERSION}"):
+        call_command("import_wiki", str(path), verbosity=0)
+    assert wiki_is_empty()
+
+
+def test_a_file_that_is_not_a_backup_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "refs.bib"
+    path.write_text("@article{x, title={Not a backup}}\n", encoding="utf-8")
+    _wipe()
+    with pytest.raises(CommandError, match="not a backup"):
+        call_command("import_wiki", str(path), verbosity=0)
+    assert wiki_is_empty()
+
+
+def test_a_bad_row_late_in_the_file_leaves_the_database_empty(wiki: dict[str, Any], tmp_path: Path) -> None:
+    lines = gzip.decompress(wiki["path"].read_bytes()).decode().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join([*lines, '{"model": "wiki.page", "pk": 1, "fields": {"slug": "agentic-rl"}}']) + "\n")
+    _wipe()
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command("import_wiki", str(broken), verbosity=0)
+    assert wiki_is_empty()
+
+
+def test_a_row_with_a_password_hash_or_of_another_table_is_refused(tmp_path: Path) -> None:
+    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
+    path = tmp_path / "x.jsonl"
+    _write(path, [header, {"model": "auth.user", "pk": 1, "fields": {"username": "x", "password": "pbkdf2_sha256$1$a$b"}}])
+    _wipe()
+    with pytest.raises(CommandError, match="no password"):
+        call_command("import_wiki", str(path), verbosity=0)
+    _write(path, [header, {"model": "authtoken.token", "pk": "k", "fields": {"user": 1}}])
+    with pytest.raises(CommandError, match="not part of a backup"):
+        call_command("import_wiki", str(path), verbosity=0)
+    assert wiki_is_empty()

@@ -1,0 +1,29 @@
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from wiki.services.backup import BackupRefused, wiki_import
+
+
+class Command(BaseCommand):
+    help = ("Restores a backup written by export_wiki into an empty, migrated database, in one transaction: "
+            "a refused or failed import writes nothing. Accounts come back without passwords.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file")
+        try:
+            report = wiki_import(path=path)
+        except BackupRefused as error:
+            raise CommandError(f"{path}: {error}; nothing was imported") from None
+        total = sum(report.counts.values())
+        self.stdout.write(f"{path}: {total} rows restored, {report.pages_rendered} pages rendered anew, search index rebuilt")
+        if options["verbosity"] > 1:
+            for label, n in report.counts.items():
+                self.stdout.write(f"  {label}: {n}")
+        self.stdout.write("Accounts have no password: set one with `manage.py changepassword USERNAME`.")

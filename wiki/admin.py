@@ -16,6 +16,7 @@ from wiki.models import (
     ClassificationChange,
     Component,
     Contrast,
+    FindingDismissal,
     OpenQuestion,
     Page,
     ReaderProfile,
@@ -194,6 +195,15 @@ class ChangeEventAdmin(admin.ModelAdmin):
     search_fields = ("label", "summary")
     list_select_related = ("user",)
     raw_id_fields = ("user",)
+
+
+@admin.register(FindingDismissal)
+class FindingDismissalAdmin(admin.ModelAdmin):
+    list_display = ("subject", "kind", "key", "dismissed_by", "dismissed_at", "reopened_at")
+    list_filter = ("kind", "reopened_at")
+    search_fields = ("subject", "reason")
+    list_select_related = ("dismissed_by",)
+    raw_id_fields = ("dismissed_by", "reopened_by")
 
 
 @admin.register(WikiLink)

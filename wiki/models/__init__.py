@@ -1,6 +1,7 @@
 from wiki.models.changes import ChangeEvent
 from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, ClaimStatus
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
+from wiki.models.findings import FindingDismissal
 from wiki.models.pages import Page, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
 from wiki.models.readers import ReaderProfile
@@ -17,6 +18,7 @@ __all__ = [
     "Classification",
     "ClassificationChange",
     "Component",
+    "FindingDismissal",
     "Contrast",
     "OpenQuestion",
     "Page",

@@ -24,6 +24,7 @@ class ChangeEvent(models.Model):
         CLASSIFICATION = "classification", _("Classification")
         CONTRAST = "contrast", _("Contrast")
         QUESTION = "question", _("Open question")
+        FINDING = "finding", _("Consistency finding")
 
     class Action(models.TextChoices):
         CREATED = "created", _("created")
@@ -31,6 +32,8 @@ class ChangeEvent(models.Model):
         REVERTED = "reverted", _("reverted")
         IMPORTED = "imported", _("imported")
         DELETED = "deleted", _("deleted")
+        DISMISSED = "dismissed", _("dismissed")
+        REOPENED = "reopened", _("reopened")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     action = models.CharField(max_length=20, choices=Action.choices)

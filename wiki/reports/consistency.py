@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.db import connection
 from django.utils.text import Truncator
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import get_language, gettext, gettext_lazy as _
 
 from classifier import Mechanism
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
@@ -27,9 +27,30 @@ CACHE_SECONDS = 60
 
 @dataclass(frozen=True)
 class Finding:
+    """One finding; ``kind`` (its section) and ``key`` (the objects it concerns) say which, whenever it is computed."""
+
+    kind: str
+    key: str
     subject: str
     url: str
     detail: str
+
+    @property
+    def anchor(self) -> str:
+        return f"finding-{self.kind}-{self.key}"
+
+
+def classification_key(classification_id: int) -> str:
+    return f"classification-{classification_id}"
+
+
+def citation_key(claim_id: int, source_id: int) -> str:
+    return f"claim-{claim_id}-source-{source_id}"
+
+
+def contrast_key(contrast_id: int, claim_id: int) -> str:
+    """The contrast with the claim given as its evidence: another claim is another finding."""
+    return f"contrast-{contrast_id}-claim-{claim_id}"
 
 
 @dataclass
@@ -50,6 +71,11 @@ class ConsistencyReport:
 
     def sections(self) -> list[tuple[str, str, list[Finding]]]:
         return [(key, str(title), getattr(self, key)) for key, title in self.SECTIONS]
+
+    def find(self, kind: str, key: str) -> Finding | None:
+        if kind not in dict(self.SECTIONS):
+            return None
+        return next((finding for finding in getattr(self, kind) if finding.key == key), None)
 
     @property
     def total(self) -> int:
@@ -84,6 +110,8 @@ def consistency_report() -> ConsistencyReport:
         if view.text and "verdict" in view.disagrees_on:
             report.verdict_disagrees.append(
                 Finding(
+                    "verdict_disagrees",
+                    classification_key(classification.pk),
                     view.subject,
                     url,
                     gettext("editor: %(editor)s; suggested: %(suggested)s") % {
@@ -92,10 +120,11 @@ def consistency_report() -> ConsistencyReport:
                 )
             )
         if classification.evidence_claim_id is None:
-            report.no_evidence.append(Finding(classification.subject_name, url, gettext("no claim is given as evidence")))
+            report.no_evidence.append(Finding("no_evidence", classification_key(classification.pk), classification.subject_name, url, gettext("no claim is given as evidence")))
         if classification.mechanism not in RL_MECHANISMS and has_rl_in_name(source.short_name):
             report.rl_name_not_rl.append(
-                Finding(classification.subject_name, url, gettext("the name says RL, the mechanism is %(mechanism)s") % {"mechanism": MECHANISM_LABELS[classification.mechanism]})
+                Finding("rl_name_not_rl", classification_key(classification.pk), classification.subject_name, url,
+                        gettext("the name says RL, the mechanism is %(mechanism)s") % {"mechanism": MECHANISM_LABELS[classification.mechanism]})
             )
     missing = (
         Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
@@ -107,6 +136,8 @@ def consistency_report() -> ConsistencyReport:
         claim = citation.claim
         report.missing_locator.append(
             Finding(
+                "missing_locator",
+                citation_key(claim.pk, citation.source.pk),
                 citation.source.short_name,
                 f"{claim.page.get_absolute_url()}#{claim.anchor}",
                 gettext("“%(claim)s” cites it without a page or section") % {"claim": Truncator(claim.text).chars(80)},
@@ -128,6 +159,8 @@ def consistency_report() -> ConsistencyReport:
         if unnamed:
             report.one_sided_contrast.append(
                 Finding(
+                    "one_sided_contrast",
+                    contrast_key(contrast.pk, evidence.pk),
                     f"{contrast.left.short_name} vs {contrast.right.short_name}",
                     f"{evidence.page.get_absolute_url()}#{evidence.anchor}",
                     gettext("the claim given as evidence never names %(names)s: “%(claim)s”")
@@ -159,7 +192,8 @@ def consistency_report_cached() -> ConsistencyReport:
 
     Running the classifier over every classification is too slow for each anonymous request.
     """
-    key = f"wiki:consistency-report:{_last_change_marker()}"
+    # The details are written in the reader's language.
+    key = f"wiki:consistency-report:v2:{get_language()}:{_last_change_marker()}"
     report: ConsistencyReport | None = cache.get(key)
     if report is None:
         report = consistency_report()

@@ -1,4 +1,5 @@
-"""Loading the Agentic RL wiki from ``fixtures/``: sources, pages, classifications, contrasts, questions.
+"""Loading the Agentic RL wiki from ``fixtures/``: sources, pages, classifications, contrasts, questions, and the
+consistency findings its editors dismissed.
 
 Idempotent: records are matched on their natural keys (slugs, page + sentence) and updated in
 place, and a page whose text did not change gets no new revision.
@@ -14,7 +15,8 @@ from typing import Any
 from django.db import transaction
 
 from wiki.services.page_import import page_import, parse_page_file
-from wiki.models import Claim, Classification, Component, Contrast, OpenQuestion, Page, SetBy, Source
+from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, OpenQuestion, Page, SetBy, Source
+from wiki.reports.consistency import classification_key, contrast_key
 from wiki.search.index import search_reindex_all
 
 
@@ -146,6 +148,10 @@ def seed_load(*, directory: Path) -> SeedReport:
         question.claims.set([c for c in (_claim(ref) for ref in row.get("claims") or []) if c is not None])
         question.sources.set([_source(slug) for slug in row.get("sources") or []])
     report.lines.append(f"{OpenQuestion.objects.count()} open questions")
+
+    for row in _read(directory, "dismissals.json"):
+        _dismissal_load(row)
+    report.lines.append(f"{FindingDismissal.objects.active().count()} dismissed findings")
     search_reindex_all()
     return report
 
@@ -155,3 +161,40 @@ def _locator_of(claim: Claim | None, source: Source) -> str:
         return ""
     citation = claim.citations.filter(source=source).exclude(locator="").first()
     return citation.locator if citation else ""
+
+
+def _dismissal_target(row: dict[str, Any]) -> tuple[str, str]:
+    """The subject and key of the finding a dismissal of ``dismissals.json`` names by its objects' slugs."""
+    kind = row.get("kind")
+    if kind in ("verdict_disagrees", "no_evidence", "rl_name_not_rl") and isinstance(row.get("classification"), dict):
+        ref = row["classification"]
+        source = _source(ref["source"])
+        classification = Classification.objects.filter(source=source, component=_component(source, ref.get("component"))).first()
+        if classification is None:
+            raise SeedError(f"{source.slug} has no classification to dismiss a finding about")
+        return classification.subject_name, classification_key(classification.pk)
+    if kind == "one_sided_contrast" and isinstance(row.get("contrast"), dict):
+        ref = row["contrast"]
+        left, right = _source(ref["left"]), _source(ref["right"])
+        contrast = Contrast.objects.filter(
+            left=left, left_component=_component(left, ref.get("left_component")),
+            right=right, right_component=_component(right, ref.get("right_component")),
+        ).first()
+        if contrast is None or contrast.claim_id is None:
+            raise SeedError(f"no contrast of {left.slug} and {right.slug} with an evidence claim")
+        return f"{left.short_name} vs {right.short_name}", contrast_key(contrast.pk, contrast.claim_id)
+    raise SeedError(f"a dismissal must name a classification or a contrast for its kind, not {row!r}")
+
+
+def _dismissal_load(row: dict[str, Any]) -> None:
+    """Dismisses the finding unless it was ever dismissed: an editor's reopening stays, the seed's reason is kept up to date."""
+    subject, key = _dismissal_target(row)
+    reason = str(row.get("reason") or "").strip()
+    if not reason:
+        raise SeedError(f"the dismissal of {subject} gives no reason")
+    latest = FindingDismissal.objects.filter(kind=row["kind"], key=key).order_by("-id").first()
+    if latest is None:
+        FindingDismissal.objects.create(kind=row["kind"], key=key, subject=subject, reason=reason)
+    elif latest.reopened_at is None and latest.dismissed_by_id is None and (latest.reason, latest.subject) != (reason, subject):
+        latest.reason, latest.subject = reason, subject
+        latest.save(update_fields=["reason", "subject"])

@@ -1,0 +1,50 @@
+"""An editor's decision that a consistency finding is not a mistake, with the reason; reopening keeps the record."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxLengthValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from wiki.models.rules import validate_some_text
+
+MAX_REASON_CHARS = 2_000
+
+
+class FindingDismissalQuerySet(models.QuerySet["FindingDismissal"]):
+    def active(self) -> FindingDismissalQuerySet:
+        """Dismissals in force (not reopened), with who dismissed joined."""
+        return self.filter(reopened_at__isnull=True).select_related("dismissed_by").only(
+            "id", "kind", "key", "subject", "reason", "dismissed_at", "dismissed_by__username"
+        )
+
+
+class FindingDismissal(models.Model):
+    """A finding of the consistency report that an editor looked at and dismissed.
+
+    ``kind`` is the report's section and ``key`` names the objects the finding concerns (``contrast-5-claim-40``),
+    so a dismissal holds whenever the report is computed again and lapses when what it concerns changes.
+    Reopening stamps the row instead of deleting it; a finding dismissed again gets a new row.
+    """
+
+    kind = models.CharField(max_length=40)
+    key = models.CharField(max_length=200)
+    subject = models.CharField(max_length=300)
+    reason = models.TextField(_("reason"), validators=[MaxLengthValidator(MAX_REASON_CHARS), validate_some_text])
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    dismissed_at = models.DateTimeField(auto_now_add=True)
+    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reopened_at = models.DateTimeField(null=True, blank=True)
+
+    objects = FindingDismissalQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-dismissed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], condition=Q(reopened_at__isnull=True), name="one_dismissal_in_force"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key}"

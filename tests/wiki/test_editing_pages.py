@@ -281,6 +281,19 @@ def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client: Client)
     assert page.revisions.order_by("-number").values_list("comment", flat=True)[0] == "spam removed"
 
 
+def test_revert_with_an_edit_summary_over_the_limit_says_so_and_reverts_nothing(editor_client: Client) -> None:
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    url = reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})
+
+    response = editor_client.post(url, {"base_revision": 2, "comment": "x" * 600})
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'class="errorlist"' in html and "x" * 600 in html and 'name="base_revision" value="2"' in html
+    assert page.revisions.count() == 2
+
+
 def test_preview_fragment_reports_too_complex_text(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "[" * 30_000})
     assert response.status_code == 422

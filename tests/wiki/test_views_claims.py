@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.client import Client
 from django.test.utils import CaptureQueriesContext
@@ -10,6 +11,7 @@ from django.urls import reverse
 
 from tests.factories import make_page, make_question
 from wiki.models import Claim, ClaimRevision, Page
+from wiki.services.claims import claim_retire
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -162,6 +164,19 @@ def test_editor_retires_an_orphaned_claim_with_a_reason_and_it_stays_retired(edi
     facet.refresh_from_db()
     assert facet.is_orphaned is True
     assert Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET").pk != facet.pk
+
+
+def test_a_retirement_reason_over_the_limit_is_refused_whole(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": "why " * 200})
+    facet.refresh_from_db()
+    assert (facet.retired_reason, facet.retired_at) == ("", None)
+    with pytest.raises(ValidationError) as refused:
+        claim_retire(claim=facet, reason="why " * 200)
+    assert refused.value.code == "max_length"
 
 
 def test_a_current_claim_cannot_be_retired(editor_client: Client) -> None:

@@ -51,6 +51,10 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, source: Source, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.source = source
+        # The model's own rules (Classification.clean: one per work, a rationale for a verdict other than the
+        # rubric's) need the work; the form's model validation step runs them.
+        if self.instance.source_id is None:
+            self.instance.source = source
         self.fields["component"].queryset = Component.objects.filter(source=source)
         self.fields["component"].required = False
         self.fields["component"].empty_label = _("The whole work")
@@ -94,11 +98,6 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
                 return None
             mechanism = Mechanism.POLICY_GRADIENT
         return rubric_verdict(**facts, mechanism=Mechanism(mechanism), narrow=bool(values.get("narrow"))).value
-
-    def _post_clean(self) -> None:
-        # The rubric's rationale rule and the one-per-work rule are the model's (Classification.clean), reached here.
-        self.instance.source = self.source
-        super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs
 
 
 def _fact(value: Any) -> bool | None:

@@ -1,15 +1,17 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.core.validators import validate_unicode_slug
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
 from wiki.models.pages import RESERVED_SLUGS
-from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
+from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, max_length, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 def has_conflict_markers(body: str) -> bool:
@@ -25,22 +27,25 @@ def has_conflict_markers(body: str) -> bool:
 
 
 class PageForm(forms.Form):
-    title = forms.CharField(max_length=300, validators=[validate_line])
+    title = forms.CharField(label=_("Title"), max_length=max_length(Page, "title"), validators=[validate_line])
     # Shown in page lists and search results: a few sentences, not a second body.
-    summary = forms.CharField(required=False, max_length=MAX_PAGE_SUMMARY_CHARS, validators=[validate_text],
+    summary = forms.CharField(label=_("Summary"), required=False, max_length=MAX_PAGE_SUMMARY_CHARS, validators=[validate_text],
                               widget=forms.Textarea(attrs={"rows": 2}))
     body = forms.CharField(
+        label=_("Page text"),
         required=False,
         strip=False,
         validators=[validate_text],
         widget=forms.Textarea(attrs={"rows": 24, "class": "markdown-input", "spellcheck": "false"}),
-        help_text=(
-            "Markdown. Wiki links: [[Target]] or [[Target|label]]. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
-            f"At most {settings.WIKI_MAX_BODY_CHARS:,} characters."
-        ),
     )
     comment = forms.CharField(label=_("Edit summary"), max_length=500, required=False, validators=[validate_optional_line])
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["body"].help_text = gettext(
+            "Markdown. Wiki links: [[Target]] or [[Target|label]]. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
+            "At most %(count)s characters.") % {"count": f"{settings.WIKI_MAX_BODY_CHARS:,}"}
 
     def clean_body(self) -> str:
         body: str = self.cleaned_data["body"].replace("\r\n", "\n")

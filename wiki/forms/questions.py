@@ -44,8 +44,3 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
                 _("An answered question needs the claim that answers it."), code="answer_required"))
         return cleaned
 
-    def _post_clean(self) -> None:
-        # The database constraint is reported by clean() next to the answer field, not as a constraint name.
-        if "answer_claim" in self.errors:
-            return
-        super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki.models import Source
 from wiki.references.formats import FORMAT_BY_EXTENSION, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, ReferenceFormat, detect_format
@@ -17,29 +17,32 @@ class SourceImportForm(forms.Form):
     """Paste or upload what a reference manager exports (BibTeX/biblatex, CSL-JSON, RIS), or paste an arXiv ID or a DOI."""
 
     entry = forms.CharField(
-        label="BibTeX, CSL-JSON, RIS, arXiv ID/URL or DOI",
+        label=_("BibTeX, CSL-JSON, RIS, arXiv ID/URL or DOI"),
         required=False,
         strip=True,
         max_length=MAX_IMPORT_BYTES,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "data-import-text": ""}),
-        help_text="Paste a whole .bib file (text before the first entry is fine), CSL-JSON, RIS, or an arXiv ID "
-                  "(2509.21240v2, arxiv.org/abs/…) or a DOI (10.1145/…, doi.org/…).",
+        help_text=_("Paste a whole .bib file (text before the first entry is fine), CSL-JSON, RIS, or an arXiv ID "
+                    "(2509.21240v2, arxiv.org/abs/…) or a DOI (10.1145/…, doi.org/…)."),
     )
     file = forms.FileField(
-        label="Or upload a file",
+        label=_("Or upload a file"),
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".bib,.bibtex,.json,.ris,.txt", "data-import-file": ""}),
-        help_text=f"A .bib, CSL-JSON .json or .ris file of up to {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
-                  f"and {MAX_IMPORT_ENTRIES:,} entries.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = gettext("A .bib, CSL-JSON .json or .ris file of up to %(size)s MB and %(count)s entries.") % {
+            "size": MAX_IMPORT_BYTES // (1024 * 1024), "count": f"{MAX_IMPORT_ENTRIES:,}"}
 
     def clean_file(self) -> tuple[str, ReferenceFormat | None] | None:
         upload = self.cleaned_data.get("file")
         if not upload:
             return None
         if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.",
-                                        code="too_large")
+            raise forms.ValidationError(gettext("The file is larger than %(size)s MB; import it in parts.")
+                                        % {"size": MAX_IMPORT_BYTES // (1024 * 1024)}, code="too_large")
         data = upload.read()
         try:
             text = data.decode("utf-8-sig")
@@ -59,15 +62,15 @@ class SourceImportForm(forms.Form):
         elif entry:
             text, fmt = entry, None
         else:
-            self.add_error("entry", forms.ValidationError("Paste references or an identifier, or choose a file.", code="required"))
+            self.add_error("entry", forms.ValidationError(_("Paste references or an identifier, or choose a file."), code="required"))
             return cleaned
         fmt = fmt or detect_format(text)
         cleaned["text"], cleaned["format"], cleaned["identifier"] = text, fmt, ""
         if fmt is None:
             if "\n" in text.strip() or (normalize_doi(text) is None and normalize_arxiv_id(text) is None):
                 self.add_error("entry", forms.ValidationError(
-                    "Not BibTeX (entries start with @article{…), CSL-JSON, RIS, an arXiv ID or a DOI. "
-                    "To add a source by hand, use the form below.",
+                    _("Not BibTeX (entries start with @article{…), CSL-JSON, RIS, an arXiv ID or a DOI. "
+                      "To add a source by hand, use the form below."),
                     code="unrecognised",
                 ))
             cleaned["identifier"] = text.strip()
@@ -105,7 +108,8 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             duplicate, reason = cast(Source, found.work), found.reason  # the candidates are sources
             self.duplicate = duplicate
             raise forms.ValidationError(
-                f"This source exists already ({reason}): “{duplicate.short_name}”. Use it instead of adding a second.",
+                gettext("This source exists already (%(reason)s): “%(name)s”. Use it instead of adding a second.")
+                % {"reason": reason, "name": duplicate.short_name},
                 code="duplicate",
             )
         return cleaned

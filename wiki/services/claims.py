@@ -15,6 +15,7 @@ from django_stubs_ext import StrOrPromise
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.page_claims import cited_in, status_after
+from wiki.models.rules import fit, max_length
 from wiki.roles import User, account
 
 
@@ -105,7 +106,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     where = f"a sentence of “{claim.page.title}”, which was claim #{was}"
     ClaimRevision.objects.create(
         claim=claim, kind=ClaimRevision.Kind.REATTACHED, text=claim.text, previous_text=old_text, status=claim.status,
-        previous_status=old_status, reason=f"Re-attached to {where}. {reason}".strip()[:500],
+        previous_status=old_status, reason=fit(ClaimRevision, "reason", f"Re-attached to {where}. {reason}".strip()),
         user=account(user),
     )
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
@@ -120,7 +121,9 @@ def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Clai
     reason = reason.strip()
     _check(claim.is_orphaned and claim.retired_at is None, gettext_lazy("Only an orphaned claim can be retired."), "not_orphaned")
     _check(bool(reason), gettext_lazy("Say why the claim is retired."), "required")
-    claim.retired_at, claim.retired_reason = timezone.now(), reason[:500]
+    _check(len(reason) <= max_length(Claim, "retired_reason"),
+           gettext_lazy("Say why in at most %(limit)s characters.") % {"limit": max_length(Claim, "retired_reason")}, "max_length")
+    claim.retired_at, claim.retired_reason = timezone.now(), reason
     claim.save(update_fields=["retired_at", "retired_reason", "updated_at"])
     ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.RETIRED, text=claim.text, status=claim.status,
                                  reason=claim.retired_reason, user=account(user))

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
+from wiki.models.rules import fit
 from wiki.services.changes import change_record, check_not_stale
 from wiki.search.index import search_reindex_sources
 from wiki.roles import User, account
@@ -92,6 +93,6 @@ def classification_accept_suggestion(*, source: Source, user: User | None = None
     suggestion = suggestion_for(source).suggestion
     fields: dict[str, Any] = {fact.fact.value: fact.value.as_bool for fact in suggestion.facts}
     fields.update(mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
-                  algorithm=suggestion.algorithm or "", updated=(suggestion.updated or "")[:300],
+                  algorithm=suggestion.algorithm or "", updated=fit(Classification, "updated", suggestion.updated or ""),
                   narrow=suggestion.narrow, rationale=suggestion.rationale)
     return classification_save(source=source, fields=fields, user=user, set_by=SetBy.CLASSIFIER)

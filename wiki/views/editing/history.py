@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
@@ -80,15 +81,20 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     page = get_object_or_404(Page, slug=slug)
     target = get_object_or_404(Revision.objects.only("id", "number", "comment", "created_at"), page=page, number=number)
     default = _("Reverted to revision %(number)s") % {"number": number}
+    context = {"page": page, "target": target, "default": default}
     if request.method == "GET":
-        latest = page.revisions.aggregate(n=Max("number"))["n"]
-        return render(request, "wiki/edit/page_revert.html", {"page": page, "target": target, "latest": latest, "default": default})
-    comment = (request.POST.get("comment") or "").strip()[:500] or default
+        return render(request, "wiki/edit/page_revert.html", {**context, "latest": page.revisions.aggregate(n=Max("number"))["n"]})
+    comment = (request.POST.get("comment") or "").strip() or default
     try:
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
     except EditConflict:
         messages.error(request, _("The page changed while you were looking at its history; nothing was reverted. Check again."))
         return redirect("wiki:page-history", slug=page.slug)
+    except ValidationError as refused:
+        # An edit summary the form's limits would have stopped (too long, control characters): shown, nothing reverted.
+        return render(request, "wiki/edit/page_revert.html",
+                      {**context, "default": comment, "errors": refused.messages, "latest": request.POST.get("base_revision")},
+                      status=400)
     messages.success(request, saved_message(revision, text=_("Reverted to revision %(old)s: saved as revision %(new)s.") % {"old": number, "new": revision.number}))
     return redirect(page)

@@ -171,7 +171,8 @@ def test_a_retirement_reason_over_the_limit_is_refused_whole(editor_client: Clie
     facet = Claim.objects.get(page=page, text__startswith="FACET")
     page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
                        base_revision=1)
-    editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": "why " * 200})
+    response = editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": "why " * 200}, follow=True)
+    assert "at most 500 characters" in response.content.decode()
     facet.refresh_from_db()
     assert (facet.retired_reason, facet.retired_at) == ("", None)
     with pytest.raises(ValidationError) as refused:

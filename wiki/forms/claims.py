@@ -5,8 +5,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from wiki.references.locators import is_valid_locator
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
+from wiki.models.rules import max_length
+from wiki.references.locators import is_valid_locator
 
 
 class ClaimForm(forms.Form):
@@ -73,5 +74,5 @@ class ClaimReattachForm(forms.Form):
 
 
 class ClaimRetireForm(forms.Form):
-    reason = forms.CharField(max_length=500, strip=True, widget=forms.TextInput(attrs={"size": 60}),
+    reason = forms.CharField(max_length=max_length(Claim, "retired_reason"), strip=True, widget=forms.TextInput(attrs={"size": 60}),
                              help_text=_("Why this claim is not kept (e.g. “withdrawn: the paper was retracted”)."))

@@ -72,7 +72,8 @@ def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
     form = ClaimRetireForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["reason"]) if form.data.get("reason", "").strip() else _("Say why the claim is retired."))
+        messages.error(request, " ".join(form.errors["reason"].as_data()[0].messages) if form.data.get("reason", "").strip()
+                       else _("Say why the claim is retired."))
         return redirect("wiki:claim-detail", pk=pk)
     try:
         claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)

@@ -20,6 +20,10 @@
       var data = new FormData();
       data.append("body", body.value);
       if (pane.dataset.page) { data.append("slug", pane.dataset.page); }
+      // Titles confirmed as new works stay confirmed in the refreshed preview.
+      target.querySelectorAll("input[name=new_works]:checked").forEach(function (box) {
+        data.append("new_works", box.value);
+      });
       fetch(pane.dataset.previewUrl, {
         method: "POST",
         body: data,

@@ -226,6 +226,11 @@ def screens(db: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nPreviewed.", "base_revision": "2", "preview": "1"}),
+        # citations close to a work (did you mean) and new ones
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title, "summary": page.summary, "base_revision": "2", "preview": "1",
+          "body": page.body + "\n\n- 一句。（来源：SkillForge: Evolving Verifiable Skill for Reinforcement Learning Agents）"
+                              "（来源：A Work Cited for the First Time）"}),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nStale.", "base_revision": "1", "save": "1"}),
         ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),

@@ -16,7 +16,7 @@ from wiki.roles import User
 
 KEY_POINTS = """## 关键要点
 
-- SkillForge 用 GRPO 更新策略。（来源：SkillForge: Evolving Verifiable Skills，pp.3-4）
+- SkillForge 用 GRPO 更新策略。（来源：SkillForge: Evolving Verifiable Skills for Reinforcement Learning Agents，pp.3-4）
 - StarHarness 只演化外部 harness。（来源：StarHarness: Harness Evolution，§3.1）
 - FACET 用 SFT 蒸馏轨迹。（来源：FACET: Trajectory Distillation）
 """
@@ -272,7 +272,7 @@ def test_a_citation_too_long_for_a_source_or_locator_is_a_reported_problem_not_a
     for body in (long_title, long_locator):
         page = make_page(body=body)
         assert not Citation.objects.filter(claim__page=page).exists()
-        assert any("longer than" in problem.message for problem in page_preview(body=body).problems)
+        assert any("longer than" in problem.message for problem in page_preview(body=body).result.problems)
     assert Source.objects.count() == sources_before
 
 

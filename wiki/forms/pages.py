@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -8,6 +9,7 @@ from django.core.validators import validate_unicode_slug
 from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki import markdown as wiki_markdown
+from wiki.markdown.citations import MAX_TITLE_LENGTH
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
 from wiki.models.pages import RESERVED_SLUGS
@@ -24,6 +26,18 @@ def has_conflict_markers(body: str) -> bool:
             if step == len(expected):
                 return True
     return False
+
+
+MAX_NEW_WORKS = 2000
+
+
+def new_works_from(data: Mapping[str, object]) -> list[str]:
+    """The cited titles the editor ticked "cite as a new work" for, in the preview (``new_works`` checkboxes).
+
+    Only compared with the titles the text cites, so nothing else needs checking; bounded in number and length.
+    """
+    values = data.getlist("new_works") if hasattr(data, "getlist") else []
+    return [str(value).strip()[:MAX_TITLE_LENGTH] for value in values[:MAX_NEW_WORKS]]
 
 
 class PageForm(forms.Form):

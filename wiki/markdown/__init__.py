@@ -69,9 +69,10 @@ def check_complexity(text: str) -> None:
         raise MarkdownTooComplex(problem)
 
 
-def cited_titles(text: str) -> set[str]:
+def cited_titles(text: str) -> list[str]:
+    """Every title ``text`` cites, once, in the order first cited."""
     refs, _ = find_citations(text)
-    return {title for ref in refs for title in ref.titles}
+    return list(dict.fromkeys(title for ref in refs for title in ref.titles))
 
 
 def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: frozenset[str]) -> RenderResult:

@@ -8,7 +8,7 @@ queries whatever the size of the page.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -191,13 +191,16 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
 
 def page_claims_sync(
     *, page: Page, refs: Sequence[ClaimRef], revision: Revision | None, sources: dict[str, Source],
-    user: Account | None = None,
+    user: Account | None = None, created: Collection[str] = (),
 ) -> ClaimReport:
-    """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps every cited title.
+    """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps the cited titles that
+    resolve to a work (a title close to a work but left unresolved has no citation until it is corrected).
 
     Kept and reworded claims keep their identity, status (unless :func:`status_after` says
     otherwise), questions and contrasts; their citations are rewritten only when the citations
-    written in the sentence changed, so citations an editor set stay. A fixed number of queries.
+    written in the sentence changed, so citations an editor set stay. A kept sentence citing a title that
+    this save made a work (``created``: left unresolved before, now confirmed) gains that citation.
+    A fixed number of queries.
     """
     by_id, matches = _match(page, refs)
     now = timezone.now()
@@ -205,6 +208,7 @@ def page_claims_sync(
     new_claims: list[tuple[Claim, ClaimRef, Match]] = []
     changed: list[Claim] = []
     recite: list[tuple[Claim, ClaimRef]] = []
+    resolved: list[tuple[Claim, ClaimRef]] = []
     history: list[ClaimRevision] = []
     changes: list[ClaimChange] = []
     for match in matches:
@@ -228,6 +232,8 @@ def page_claims_sync(
         old_text, old_status = claim.text, claim.status
         if match.outcome is Outcome.KEPT and not claim.is_orphaned:
             kept += 1
+            if any(c.title in created for c in ref.citations):
+                resolved.append((claim, ref))
         else:
             citations_changed = cited_in(old_text) != _cited_in_ref(ref)
             claim.status, reason = status_after(claim, old_text=old_text, new_text=ref.text,
@@ -261,6 +267,8 @@ def page_claims_sync(
     ClaimRevision.objects.bulk_create(history, batch_size=1000)
     Citation.objects.filter(claim__in=[claim.pk for claim, _ in recite]).delete()
     _write_citations([(claim, ref) for claim, ref, _ in new_claims] + recite, sources)
+    # Only the citations of the new works: the sentence's other citations are as the editor left them.
+    _write_citations(resolved, {title: source for title, source in sources.items() if title in created})
     order = {c.claim_id: i for i, c in enumerate(changes)}
     changes.sort(key=lambda c: (OUTCOME_ORDER.index(Outcome(c.outcome)), order[c.claim_id]))
     return ClaimReport(kept=kept, changes=tuple(changes))
@@ -272,7 +280,9 @@ def _write_citations(rows: Iterable[tuple[Claim, ClaimRef]], sources: dict[str, 
     about: set[tuple[int, int]] = set()
     for claim, ref in rows:
         for index, cited in enumerate(ref.citations):
-            source = sources[cited.title]
+            source = sources.get(cited.title)
+            if source is None:
+                continue
             citations.setdefault(
                 (claim.pk, source.pk, cited.locator),
                 Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import QuerySet
@@ -16,8 +17,9 @@ from wiki.models.rules import fit
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
+from wiki.services.citations import CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
-from wiki.services.sources import sources_by_title, sources_ensure_for_titles
+from wiki.services.sources import sources_by_title
 
 class EditConflict(Exception):
     """Someone saved the page after the revision the editor started from."""
@@ -46,10 +48,28 @@ def _existing_slugs(targets: Iterable[str]) -> frozenset[str]:
     return frozenset(Page.objects.filter(slug__in=set(targets)).values_list("slug", flat=True))
 
 
-def page_preview(*, body: str) -> RenderResult:
-    """Renders ``body`` without writing anything: unknown citations show as missing sources."""
-    sources = sources_by_title(wiki_markdown.cited_titles(body))
-    return _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
+@dataclass(frozen=True)
+class PagePreview:
+    """The rendered text, and how its citations resolve (which are close to a work, which would be new)."""
+
+    result: RenderResult
+    citations: CitationReport
+
+
+@dataclass(frozen=True)
+class PageSaved:
+    """The revision a save made, and how its citations resolved (the works it created, the titles left unresolved)."""
+
+    revision: Revision
+    citations: CitationReport
+
+
+def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
+    """Renders ``body`` without writing anything: unknown citations show as missing sources, and the report says
+    which of them are close to an existing work and which saving would create."""
+    sources, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works)
+    result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
+    return PagePreview(result=result, citations=report)
 
 
 def page_validate(*, slug: str, title: str, summary: str, body: str, comment: str = "") -> None:
@@ -70,7 +90,6 @@ def page_validate(*, slug: str, title: str, summary: str, body: str, comment: st
         raise ValidationError(errors)
 
 
-@transaction.atomic
 def page_save_revision(
     *,
     slug: str,
@@ -81,8 +100,30 @@ def page_save_revision(
     user: User | None = None,
     base_revision: int | None = None,
     action: str = ChangeEvent.Action.EDITED,
+    new_works: Collection[str] = (),
 ) -> Revision:
+    """:func:`page_save`, for callers that need only the revision."""
+    return page_save(slug=slug, title=title, body=body, summary=summary, comment=comment, user=user,
+                     base_revision=base_revision, action=action, new_works=new_works).revision
+
+
+@transaction.atomic
+def page_save(
+    *,
+    slug: str,
+    title: str,
+    body: str,
+    summary: str = "",
+    comment: str = "",
+    user: User | None = None,
+    base_revision: int | None = None,
+    action: str = ChangeEvent.Action.EDITED,
+    new_works: Collection[str] = (),
+) -> PageSaved:
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
+
+    A cited title close to an existing work (:mod:`wiki.services.citations`) is left unresolved, and creates
+    nothing, unless ``new_works`` names it; the answer's ``citations`` says so, and which works were created.
 
     In one transaction: the revision, the rendered HTML, wiki links, and the claims and
     citations re-extracted from the text, each sentence matched to the claim it was before
@@ -112,7 +153,7 @@ def page_save_revision(
         page = Page(slug=slug)
     author = account(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
-    sources, _ = sources_ensure_for_titles(titles=wiki_markdown.cited_titles(body), user=author)
+    sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
     result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
     page.title = title
     page.summary = summary
@@ -136,9 +177,13 @@ def page_save_revision(
         size_delta=size - previous_size,
     )
     _sync_links(page, result)
-    titles = {c.title for ref in result.claims for c in ref.citations}
-    sources, _ = sources_ensure_for_titles(titles=titles)
-    page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author)
+    # Citations the text's blanking of code and comments did not see but the renderer did (none, normally).
+    unseen = {c.title for ref in result.claims for c in ref.citations} - {m.title for m in citations.matches}
+    if unseen:
+        more, extra = citations_ensure(titles=unseen, new_works=new_works, user=author)
+        sources, citations = {**sources, **more}, CitationReport(citations.matches + extra.matches)
+    page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
+                     created={m.title for m in citations.created})
     if created:
         pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
     change_record(
@@ -152,7 +197,7 @@ def page_save_revision(
         user=author,
     )
     search_reindex_page_with_claims(page.pk)
-    return revision
+    return PageSaved(revision=revision, citations=citations)
 
 
 def _sync_links(page: Page, result: RenderResult) -> None:

@@ -85,14 +85,28 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
 
 @transaction.atomic
 def sources_ensure_for_titles(*, titles: Iterable[str], user: User | None = None) -> tuple[dict[str, Source], list[Source]]:
-    """Matches each cited title to a source, creating the missing ones; returns the map and the new sources."""
+    """Matches each cited title to a source, creating the missing ones; returns the map and the new sources.
+
+    Creates a work for any title it cannot match, however close to an existing one: pages cite through
+    :func:`wiki.services.citations.citations_ensure`, which asks about close titles first.
+    """
     titles = list(dict.fromkeys(titles))
     matched = sources_by_title(titles)
     if len(matched) < len(titles):
         sources_lock_creation()
         matched = sources_by_title(titles)
+    created = sources_create_for_titles(titles=[title for title in titles if title not in matched], user=user)
+    return {**matched, **created}, list(dict.fromkeys(created.values()))
+
+
+def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None) -> dict[str, Source]:
+    """A new source for each cited title (titles equal once normalised share one), with its change entry.
+
+    The caller holds :func:`sources_lock_creation` and has checked that no source has these titles.
+    """
+    missing = list(dict.fromkeys(titles))
+    matched: dict[str, Source] = {}
     created: list[Source] = []
-    missing = [title for title in titles if title not in matched]
     taken = taken_source_slugs(short_name_from_title(title) for title in missing)
     for title in missing:
         if title in matched:
@@ -107,6 +121,8 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: User | None = None
             if other not in matched and normalize_title(other) == source.normalized_title:
                 matched[other] = source
         created.append(source)
+    if not created:
+        return matched
     Source.objects.bulk_create(created)
     ChangeEvent.objects.bulk_create(
         change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.CREATED, obj=source, label=source.short_name,
@@ -114,7 +130,7 @@ def sources_ensure_for_titles(*, titles: Iterable[str], user: User | None = None
         for source in created
     )
     search_reindex_sources([source.pk for source in created])
-    return matched, created
+    return matched
 
 
 class SourceDuplicate(Exception):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from django.utils.translation import gettext
@@ -8,6 +9,9 @@ from django.utils.translation import gettext
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.strings import JSONStrings
 from wiki.models import Page, Revision, WikiLink
+from wiki.markdown.citations import MAX_TITLE_LENGTH
+from wiki.references.citation_matching import WorkRef
+from wiki.services.citations import CitationOutcome
 from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
@@ -56,13 +60,45 @@ class PageDetailSerializer(serializers.ModelSerializer):
         return BacklinkSerializer(WikiLink.objects.backlinks_to(page.slug), many=True).data
 
 
+class WorkRefSerializer(serializers.Serializer):
+    """A work a citation resolves to or is close to."""
+
+    slug = serializers.CharField(read_only=True)
+    short_name = serializers.CharField(read_only=True)
+    title = serializers.CharField(read_only=True)
+    html_url = serializers.SerializerMethodField(help_text="The work in the browser.")
+    api_url = serializers.SerializerMethodField(help_text="The work in the API.")
+
+    def get_html_url(self, work: WorkRef) -> str:
+        return reverse("wiki:source-detail", kwargs={"slug": work.slug})
+
+    def get_api_url(self, work: WorkRef) -> str:
+        return reverse("api:source-detail", kwargs={"slug": work.slug})
+
+
+class CitationMatchSerializer(serializers.Serializer):
+    """How one cited title resolved. ``close``: left unresolved, no work created; correct the title to one of
+    ``suggestions`` or send it in ``new_works`` to create it anyway."""
+
+    title = serializers.CharField(read_only=True, help_text="The title as cited in the text.")
+    outcome = serializers.ChoiceField(choices=[(o.value, o.value) for o in CitationOutcome], read_only=True,
+                                      help_text="exact, normalised or short_name: resolved to an existing work; "
+                                                "close: did you mean one of the suggestions (unresolved); "
+                                                "created: a new work made by this save; new: would be made by a save.")
+    work = WorkRefSerializer(read_only=True, allow_null=True, help_text="The work cited; null while unresolved.")
+    suggestions = WorkRefSerializer(many=True, read_only=True, help_text="Existing works close to the title.")
+
+
 class PageSavedSerializer(PageDetailSerializer):
-    """The page as saved, and what the save did to its claims (kept, reworded, split, merged, new, orphaned)."""
+    """The page as saved, what the save did to its claims (kept, reworded, split, merged, new, orphaned), how its
+    cited titles resolved ("did you mean …" for those close to an existing work) and the works it created."""
 
     claim_changes = ClaimReportSerializer(read_only=True)
+    citation_matches = CitationMatchSerializer(many=True, read_only=True)
+    created_sources = WorkRefSerializer(many=True, read_only=True, help_text="Works this save created from citations.")
 
     class Meta(PageDetailSerializer.Meta):
-        fields = [*PageDetailSerializer.Meta.fields, "claim_changes"]
+        fields = [*PageDetailSerializer.Meta.fields, "claim_changes", "citation_matches", "created_sources"]
         read_only_fields = fields
 
 
@@ -81,6 +117,9 @@ class PageWriteSerializer(JSONStrings, serializers.Serializer):
                                     validators=[validate_optional_line])
     base_revision = serializers.IntegerField(min_value=1, required=False, allow_null=True,
                                              help_text="The revision you started from; a later save by someone else answers 409.")
+    new_works = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_TITLE_LENGTH), required=False, default=list, max_length=2000,
+        help_text="Cited titles to make new works although close to an existing one (see citation_matches).")
 
     def validate_body(self, body: str) -> str:
         limit = settings.WIKI_MAX_BODY_CHARS

@@ -42,6 +42,12 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         if isinstance(field.child_relation, serializers.SlugRelatedField) and not all(isinstance(item, str) for item in value):
             return str(_("Not a valid string."))
         return None
+    if isinstance(field, serializers.ListField) and isinstance(field.child, serializers.CharField):
+        if not isinstance(value, list):
+            return str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__)
+        if not all(isinstance(item, str) for item in value):
+            return str(_("Not a valid string."))
+        return None
     if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)) and not isinstance(value, str):
         return str(_("Not a valid string."))
     if isinstance(field, serializers.SlugRelatedField) and value == "":

@@ -15,6 +15,8 @@ from wiki.api.schema import EditConflictSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
     BacklinkSerializer,
+    CitationMatchSerializer,
+    WorkRefSerializer,
     PageDetailSerializer,
     PageListSerializer,
     PageSavedSerializer,
@@ -27,7 +29,7 @@ from wiki.filters import PageFilter
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.etags import Validator
 from wiki.services.page_claims import claim_report_for
-from wiki.services.pages import page_save_revision
+from wiki.services.pages import PageSaved, page_save
 
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
     status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (or, on create, created it)."),
@@ -73,11 +75,11 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def service_create(self, data: dict[str, Any]) -> Page:
         # Creating says "from nothing": a page someone created meanwhile is then a conflict, not revision 2.
-        self.saved = page_save_revision(
+        self.saved: PageSaved = page_save(
             slug=data.get("slug") or "", title=data["title"], summary=data.get("summary", ""), body=data["body"],
-            comment=data.get("comment", ""), user=self.request.user, base_revision=0,
+            comment=data.get("comment", ""), user=self.request.user, base_revision=0, new_works=data.get("new_works", ()),
         )
-        return self.saved.page
+        return self.saved.revision.page
 
     def service_update(self, instance: Page, data: dict[str, Any]) -> Page:
         base_revision = data.get("base_revision")
@@ -88,14 +90,20 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                                                          "`revision`), or its ETag as If-Match."]}, code="required")
             base_revision = instance.current_revision  # type: ignore[attr-defined]
         content = {name: data.get(name, getattr(instance, name)) for name in ("title", "summary", "body")}
-        self.saved = page_save_revision(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
-                                        base_revision=base_revision, **content)
-        return self.saved.page
+        self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
+                               base_revision=base_revision, new_works=data.get("new_works", ()), **content)
+        return self.saved.revision.page
 
     def answer(self, saved: Page, *, status: int = status.HTTP_200_OK) -> Response:  # type: ignore[override]
-        """The page as read, with what the save did to its claims."""
+        """The page as read, with what the save did to its claims and how its citations resolved."""
         response = super().answer(saved, status=status)
-        response.data = {**response.data, "claim_changes": ClaimReportSerializer(claim_report_for(self.saved)).data}
+        citations = self.saved.citations
+        response.data = {
+            **response.data,
+            "claim_changes": ClaimReportSerializer(claim_report_for(self.saved.revision)).data,
+            "citation_matches": CitationMatchSerializer(citations.matches, many=True).data,
+            "created_sources": WorkRefSerializer([m.work for m in citations.created], many=True).data,
+        }
         return response
 
     @extend_schema(summary="Revisions of a page, newest first", responses=RevisionSerializer(many=True), filters=False)

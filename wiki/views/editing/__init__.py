@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Revision
 from wiki.services.changes import StaleEdit
+from wiki.services.citations import CitationReport
 from wiki.services.page_claims import claim_report_for
 
 
@@ -45,7 +46,10 @@ def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     form.add_error(None, forms.ValidationError(STALE_MESSAGES[what], code="stale"))
 
 
-def saved_message(revision: Revision, *, text: str) -> SafeString:
-    """The save result: ``text``, then what the save did to the page's claims."""
+def saved_message(revision: Revision, *, text: str, citations: CitationReport | None = None) -> SafeString:
+    """The save result: ``text``, then the works it created and the citations it left unresolved ("did you
+    mean …"), then what the save did to the page's claims."""
     report = claim_report_for(revision)
-    return format_html("<p>{}</p>{}", text, render_to_string("includes/claim_changes.html", {"report": report}))
+    cited = render_to_string("includes/citation_matches.html", {"citations": citations, "saved": True}) \
+        if citations is not None and citations.needs_attention else ""
+    return format_html("<p>{}</p>{}{}", text, cited, render_to_string("includes/claim_changes.html", {"report": report}))

@@ -10,29 +10,32 @@ from django.views.decorators.http import require_POST
 from django.utils.translation import gettext as _
 
 from wiki import markdown as wiki_markdown
-from wiki.forms.pages import PageCreateForm, PageForm
+from wiki.forms.pages import PageCreateForm, PageForm, new_works_from
 from wiki.models import Page
 from wiki.services.page_claims import ClaimReport, page_claims_plan
-from wiki.services.pages import EditConflict, page_preview, page_save_revision
+from wiki.services.pages import EditConflict, PagePreview, page_preview, page_save
 from wiki.text.merge import merge_field, merge_texts
 from wiki.views.editing import editor_required, saved_message
 
 
-def _preview(form: PageForm) -> wiki_markdown.RenderResult | None:
+def _preview(form: PageForm) -> PagePreview | None:
     if "preview" not in form.data or not form.is_valid():
         return None
-    return page_preview(body=form.cleaned_data["body"])
+    return page_preview(body=form.cleaned_data["body"], new_works=new_works_from(form.data))
 
 
-def _claims(preview: wiki_markdown.RenderResult | None, page: Page | None) -> ClaimReport | None:
-    """What saving the previewed text would do to the page's claims."""
-    return None if preview is None else page_claims_plan(page=page, refs=preview.claims)
+def _preview_context(preview: PagePreview | None, page: Page | None) -> dict[str, object]:
+    """The preview, what saving it would do to the page's claims, and how its citations resolve."""
+    if preview is None:
+        return {"preview": None, "claims": None, "citations": None, "page": page}
+    return {"preview": preview.result, "claims": page_claims_plan(page=page, refs=preview.result.claims),
+            "citations": preview.citations, "page": page}
 
 
 def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None) -> HttpResponse:
     data = form.cleaned_data
     try:
-        revision = page_save_revision(
+        saved = page_save(
             slug=slug,
             title=data["title"],
             body=data["body"],
@@ -40,6 +43,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
             comment=data["comment"],
             user=request.user,
             base_revision=data.get("base_revision"),
+            new_works=new_works_from(form.data),
         )
     except EditConflict as conflict:
         return _conflict(request, form, conflict)
@@ -50,7 +54,9 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         for name, errors in error.error_dict.items():
             form.add_error(name if name in form.fields else None, errors)
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
-    messages.success(request, saved_message(revision, text=_("Saved revision %(number)s of “%(title)s”.") % {"number": revision.number, "title": revision.page.title}))
+    revision = saved.revision
+    text = _("Saved revision %(number)s of “%(title)s”.") % {"number": revision.number, "title": revision.page.title}
+    messages.success(request, saved_message(revision, text=text, citations=saved.citations))
     return redirect(revision.page)
 
 
@@ -99,8 +105,7 @@ def page_create(request: HttpRequest) -> HttpResponse:
         slug = request.GET.get("slug", "")
         form = PageCreateForm(initial={"slug": slug, "title": slug.replace("-", " ").strip()})
         preview = None
-    return render(request, "wiki/edit/page_form.html",
-                  {"form": form, "preview": preview, "claims": _claims(preview, None), "page": None})
+    return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
 @editor_required("wiki.change_page")
@@ -118,8 +123,7 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
                      "base_revision": latest.number if latest else None}
         )
         preview = None
-    return render(request, "wiki/edit/page_form.html",
-                  {"form": form, "preview": preview, "claims": _claims(preview, page), "page": page})
+    return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, page)})
 
 
 @require_POST
@@ -130,7 +134,7 @@ def page_preview_fragment(request: HttpRequest) -> HttpResponse:
     body = request.POST.get("body", "").replace("\r\n", "\n")
     page = Page.objects.only("id").filter(slug=request.POST.get("slug") or "").first()
     try:
-        result = page_preview(body=body)
+        preview = page_preview(body=body, new_works=new_works_from(request.POST))
     except wiki_markdown.MarkdownTooComplex as error:
         return render(request, "wiki/edit/preview.html", {"error": str(error)}, status=422)
-    return render(request, "wiki/edit/preview.html", {"preview": result, "claims": _claims(result, page)})
+    return render(request, "wiki/edit/preview.html", _preview_context(preview, page))

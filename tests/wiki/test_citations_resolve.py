@@ -1,0 +1,120 @@
+"""Citations resolve to works, never to silent duplicates: "did you mean …" in preview and on save."""
+
+from __future__ import annotations
+
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import claims_of, make_page, make_source
+from wiki.models import ChangeEvent, Citation, Source
+from wiki.services.citations import citations_resolve
+from wiki.services.pages import page_preview, page_save
+
+REACT = "ReAct: Synergizing Reasoning and Acting in Language Models"
+TYPO = "ReAct: Synergizing Reasoning and Acting in Language Model"
+BODY = f"## 关键要点\n\n- ReAct 交替推理与行动。（来源：{TYPO}，§3）\n"
+
+
+def _react() -> Source:
+    return make_source(slug="react", short_name="ReAct", title=REACT)
+
+
+def test_titles_resolve_exactly_by_normalised_title_by_short_name_or_are_close(db: None) -> None:
+    _react()
+    _, report = citations_resolve(titles=[REACT, REACT.upper(), "ReAct", TYPO, "A Work Nobody Has Written Yet"])
+    outcomes = {m.title: (m.outcome, m.work.slug if m.work else None, [w.slug for w in m.suggestions])
+                for m in report.matches}
+    assert outcomes == {
+        REACT: ("exact", "react", []),
+        REACT.upper(): ("normalised", "react", []),
+        "ReAct": ("short_name", "react", []),
+        TYPO: ("close", None, ["react"]),
+        "A Work Nobody Has Written Yet": ("new", None, []),
+    }
+
+
+def test_the_issue_case_preview_shows_did_you_mean_and_save_creates_no_second_work(db: None) -> None:
+    react = _react()
+    preview = page_preview(body=BODY)
+    assert [(m.title, [w.slug for w in m.suggestions]) for m in preview.citations.close] == [(TYPO, ["react"])]
+    assert 'cite-missing' in preview.result.html
+
+    sources_before = Source.objects.count()
+    saved = page_save(slug="react-notes", title="ReAct notes", body=BODY)
+    assert Source.objects.count() == sources_before
+    assert not Source.objects.filter(slug="react-2").exists()
+    assert [m.title for m in saved.citations.close] == [TYPO]
+    assert saved.citations.created == []
+    claim = claims_of(saved.revision.page)[0]
+    assert not Citation.objects.filter(claim=claim).exists()  # unresolved: cites nothing until corrected
+
+    # Corrected: the claim now cites the existing work, with its locator.
+    fixed = page_save(slug="react-notes", title="ReAct notes", body=BODY.replace(TYPO, REACT), base_revision=1)
+    assert fixed.citations.close == []
+    assert list(Citation.objects.filter(claim__page=fixed.revision.page).values_list("source", "locator")) == [(react.pk, "§3")]
+    assert Source.objects.count() == sources_before
+
+
+def test_a_close_title_confirmed_as_new_becomes_a_work_and_the_kept_sentence_cites_it(db: None) -> None:
+    _react()
+    first = page_save(slug="react-notes", title="ReAct notes", body=BODY)
+    claim = claims_of(first.revision.page)[0]
+    saved = page_save(slug="react-notes", title="ReAct notes", body=BODY, base_revision=1, new_works=[TYPO])
+    assert [(m.title, m.work.slug if m.work else None, [w.slug for w in m.suggestions]) for m in saved.citations.created] \
+        == [(TYPO, "react-2", ["react"])]
+    new = Source.objects.get(slug="react-2")
+    assert new.title == TYPO
+    assert list(Citation.objects.filter(claim=claim).values_list("source", "locator")) == [(new.pk, "§3")]
+    assert ChangeEvent.objects.filter(kind="source", object_id=new.pk, summary="created from a citation").exists()
+
+
+def test_a_title_close_to_nothing_is_created_and_said_so(db: None) -> None:
+    saved = page_save(slug="n", title="N", body="- x（来源：Entirely Fresh Work on Agents）\n")
+    assert [(m.title, m.outcome) for m in saved.citations.created] == [("Entirely Fresh Work on Agents", "created")]
+    assert Source.objects.filter(title="Entirely Fresh Work on Agents").count() == 1
+
+
+def test_editor_preview_and_save_banner_say_did_you_mean_with_a_link_to_the_work(editor_client: Client) -> None:
+    _react()
+    page = make_page(body="old")
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    form = {"title": page.title, "body": BODY, "base_revision": 1}
+    preview = editor_client.post(url, {**form, "preview": "1"}).content.decode()
+    assert "data-citation-matches" in preview
+    assert f'href="{reverse("wiki:source-detail", kwargs={"slug": "react"})}"' in preview
+    assert f'name="new_works" value="{TYPO}" form="page-form"' in preview
+    fragment = editor_client.post(reverse("wiki:page-preview"), {"body": BODY, "slug": page.slug}).content.decode()
+    assert 'class="did-you-mean" href="/sources/react/"' in fragment
+
+    response = editor_client.post(url, {**form, "save": "1"})
+    assert response.status_code == 302
+    banner = " ".join(str(m) for m in get_messages(response.wsgi_request))
+    assert 'class="did-you-mean" href="/sources/react/"' in banner
+    assert TYPO in banner
+    assert not Source.objects.filter(slug="react-2").exists()
+
+
+def test_ticking_cite_as_a_new_work_creates_it_and_the_banner_names_it(editor_client: Client) -> None:
+    _react()
+    page = make_page(body="old")
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    form = {"title": page.title, "body": BODY, "base_revision": 1, "new_works": [TYPO]}
+    preview = editor_client.post(url, {**form, "preview": "1"}).content.decode()
+    assert f'name="new_works" value="{TYPO}" form="page-form" checked' in preview  # stays ticked
+    response = editor_client.post(url, {**form, "save": "1"})
+    banner = " ".join(str(m) for m in get_messages(response.wsgi_request))
+    assert 'class="created-work" href="/sources/react-2/"' in banner
+    assert Source.objects.filter(slug="react-2", title=TYPO).exists()
+
+
+def test_resolving_takes_a_fixed_number_of_queries(db: None, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    for n in range(30):
+        make_source(title=f"Generated Study {n}: Agents Acting in Environment {n}")
+    titles = [f"Generated Study {n}: Agents Acting in Environment {n}" for n in range(10)]
+    few = [*titles[:2], "Fresh Title One", "Generated Study 3: Agents Acting in Environmnt 3"]
+    many = [*titles, *(f"Fresh Title {n}" for n in range(20)), "Generated Study 3: Agents Acting in Environmnt 3"]
+    for cited in (few, many):
+        with django_assert_num_queries(3):
+            _, report = citations_resolve(titles=cited)
+        assert [m.title for m in report.close] == ["Generated Study 3: Agents Acting in Environmnt 3"]

@@ -7,6 +7,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy as _
 
+from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
+from wiki.services.glossary import glossary_term_create, glossary_term_update
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -17,6 +19,7 @@ from wiki.models import (
     Component,
     Contrast,
     FindingDismissal,
+    GlossaryTerm,
     OpenQuestion,
     Page,
     ReaderProfile,
@@ -239,3 +242,23 @@ class ReaderProfileAdmin(admin.ModelAdmin):
     list_filter = ("language",)
     search_fields = ("user__username", "time_zone")
     raw_id_fields = ("user",)
+
+
+@admin.register(GlossaryTerm)
+class GlossaryTermAdmin(admin.ModelAdmin):
+    """Edited with the wiki's own form and saved through its service, so that no name is shared by two terms and
+    pages linking to the term are rendered again."""
+
+    form = GlossaryTermForm
+    fields = [*GLOSSARY_FIELDS, "page_slug"]
+    list_display = ("name_zh", "name_en", "slug", "mechanism", "verdict", "fact", "page")
+    list_filter = ("mechanism", "verdict", "fact")
+    search_fields = ("slug", "name_zh", "name_en")
+    ordering = ("name_en",)
+
+    def save_model(self, request: HttpRequest, obj: GlossaryTerm, form: GlossaryTermForm, change: bool) -> None:
+        if change:
+            glossary_term_update(term=obj, fields=form.term_fields(), user=request.user)
+        else:
+            obj.pk = glossary_term_create(fields=form.term_fields(), user=request.user).pk
+        obj.refresh_from_db()

@@ -17,7 +17,7 @@ User: TypeAlias = Account | AnonymousUser
 EDITOR_GROUP = "editors"
 EDITABLE_MODELS = [
     "page", "revision", "source", "component", "claim", "citation", "classification",
-    "contrast", "openquestion", "findingdismissal",
+    "contrast", "openquestion", "findingdismissal", "glossaryterm",
 ]
 
 

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from wiki.views import claims, home, pages, preferences, questions, reports, search, sources, tokens
+from wiki.views import claims, glossary, home, pages, preferences, questions, reports, search, sources, tokens
 from wiki.views.feeds import RecentChangesFeed
 from wiki.views import compare, graphs
 from wiki.views.editing import changes as edit_changes
@@ -8,6 +8,7 @@ from wiki.views.editing import claims as edit_claims
 from wiki.views.editing import classifications as edit_classifications
 from wiki.views.editing import triage
 from wiki.views.editing import contrasts as edit_contrasts
+from wiki.views.editing import glossary as edit_glossary
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
@@ -75,6 +76,10 @@ urlpatterns = [
     path("reports/consistency/reopen/", reports.finding_reopen_view, name="finding-reopen"),
     path("reports/classifier/", reports.classifier_agreement, name="classifier-agreement"),
     path("search/", search.search_results, name="search"),
+    path("glossary/", glossary.glossary_list, name="glossary-list"),
+    path("glossary/new/", edit_glossary.glossary_create, name="glossary-create"),
+    path("glossary/<slug:slug>/", glossary.glossary_detail, name="glossary-detail"),
+    path("glossary/<slug:slug>/edit/", edit_glossary.glossary_edit, name="glossary-edit"),
     path("account/token/", tokens.api_token, name="api-token"),
     path("account/preferences/", preferences.preferences, name="preferences"),
     path("account/language/", preferences.set_language, name="set-language"),

@@ -50,10 +50,10 @@ def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_t
 
 
 def test_editors_get_a_link_to_create_a_wanted_page_and_readers_do_not(client: Client, editor_client: Client) -> None:
-    create_url = f'{reverse("wiki:page-create")}?slug=credit-assignment'
-    assert create_url in editor_client.get("/wiki/credit-assignment/").content.decode()
+    create_url = f'{reverse("wiki:page-create")}?slug=tool-routing'
+    assert create_url in editor_client.get("/wiki/tool-routing/").content.decode()
     client.force_login(make_reader())
-    assert create_url not in client.get("/wiki/credit-assignment/").content.decode()
+    assert create_url not in client.get("/wiki/tool-routing/").content.decode()
 
 
 def test_page_meta_shows_last_editor_time_and_revision_count(client: Client, editor: Account) -> None:
@@ -89,9 +89,9 @@ def test_a_slug_with_control_characters_is_not_found_rather_than_an_error(client
 
 
 def test_a_wanted_chinese_slug_is_a_wanted_page(client: Client) -> None:
-    response = client.get("/wiki/%E4%BF%A1%E7%94%A8%E5%88%86%E9%85%8D/")
+    response = client.get("/wiki/%E5%B7%A5%E5%85%B7%E8%B7%AF%E7%94%B1/")  # 工具路由, no page and no glossary term
     assert response.status_code == 404
-    assert "信用分配" in html_text(response.content.decode())
+    assert "工具路由" in html_text(response.content.decode())
     assert "wanted page" in html_text(response.content.decode())
 
 

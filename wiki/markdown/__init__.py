@@ -75,11 +75,14 @@ def cited_titles(text: str) -> list[str]:
     return list(dict.fromkeys(title for ref in refs for title in ref.titles))
 
 
-def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: frozenset[str]) -> RenderResult:
+def render(
+    text: str, *, sources: Mapping[str, SourceRef], existing_pages: frozenset[str], terms: Mapping[str, str] | None = None
+) -> RenderResult:
     """Sanitised HTML of ``text`` with its table of contents, wiki links, claims and citation problems.
 
     ``sources`` maps cited titles to sources; ``existing_pages`` holds the slugs of pages that
-    exist, so that links to other pages are shown as wanted.
+    exist, so that links to other pages are shown as wanted; ``terms`` maps link targets without a page
+    to the slug of the glossary term they name, whose entry such a link leads to instead.
     """
     check_complexity(text)
     links: list[LinkRef] = []
@@ -92,7 +95,7 @@ def render(text: str, *, sources: Mapping[str, SourceRef], existing_pages: froze
             "fenced_code",
             "sane_lists",
             toc,
-            WikiLinkExtension(existing=existing_pages, links=links),
+            WikiLinkExtension(existing=existing_pages, links=links, terms=terms or {}),
             CitationExtension(sources=sources),
             ClaimExtension(claims=claims),
         ],

@@ -1,9 +1,11 @@
-"""``[[Target]]`` and ``[[Target|label]]`` wiki links; links to pages that do not exist yet are marked wanted."""
+"""``[[Target]]`` and ``[[Target|label]]`` wiki links. A link to a page that does not exist yet leads to the glossary
+entry of the term it names when there is one, else it is marked wanted."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.urls import reverse
@@ -40,10 +42,12 @@ def find_link_targets(text: str) -> set[str]:
 
 
 class WikiLinkProcessor(InlineProcessor):
-    def __init__(self, pattern: str, md: Markdown, existing: frozenset[str], links: list[LinkRef]) -> None:
+    def __init__(self, pattern: str, md: Markdown, existing: frozenset[str], links: list[LinkRef],
+                 terms: Mapping[str, str]) -> None:
         super().__init__(pattern, md)
         self.existing = existing
         self.links = links
+        self.terms = terms
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # type: ignore[override]  # noqa: N802  InlineProcessor's signature, not Pattern's
         target = m.group(1).strip()
@@ -54,9 +58,14 @@ class WikiLinkProcessor(InlineProcessor):
         self.links.append(LinkRef(target_slug=slug, target_title=target, label=label))
         element = etree.Element("a")
         element.text = label
-        element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}))
+        term = self.terms.get(slug)
+        if slug in self.existing or term is None:
+            element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}))
         if slug in self.existing:
             element.set("class", "wikilink")
+        elif term is not None:
+            element.set("href", reverse("wiki:glossary-detail", kwargs={"slug": term}))
+            element.set("class", "wikilink term")
         else:
             element.set("class", "wikilink wanted")
             element.set("title", f"{target} (page does not exist yet)")
@@ -64,10 +73,11 @@ class WikiLinkProcessor(InlineProcessor):
 
 
 class WikiLinkExtension(Extension):
-    def __init__(self, *, existing: frozenset[str], links: list[LinkRef]) -> None:
+    def __init__(self, *, existing: frozenset[str], links: list[LinkRef], terms: Mapping[str, str]) -> None:
         super().__init__()
         self.existing = existing
         self.links = links
+        self.terms = terms
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
-        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.existing, self.links), "wikilink", 175)
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.existing, self.links, self.terms), "wikilink", 175)

@@ -1,5 +1,6 @@
 from wiki.models.changes import ChangeEvent
 from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, ClaimStatus
+from wiki.models.glossary import GlossaryTerm
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.findings import FindingDismissal
 from wiki.models.pages import Page, Revision, WikiLink
@@ -20,6 +21,7 @@ __all__ = [
     "Component",
     "FindingDismissal",
     "Contrast",
+    "GlossaryTerm",
     "OpenQuestion",
     "Page",
     "QuestionPriority",

@@ -25,6 +25,7 @@ class ChangeEvent(models.Model):
         CONTRAST = "contrast", _("Contrast")
         QUESTION = "question", _("Open question")
         FINDING = "finding", _("Consistency finding")
+        GLOSSARY = "glossary", _("Glossary term")
 
     class Action(models.TextChoices):
         CREATED = "created", _("created")

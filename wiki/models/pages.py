@@ -125,6 +125,16 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
             .order_by("-links", "target_slug")
         )
 
+    def linking_to_any(self, slugs: list[str]) -> WikiLinkQuerySet:
+        """One link per page linking to any of ``slugs``, with the page's slug and title, by title."""
+        return (
+            self.filter(target_slug__in=slugs)
+            .select_related("source_page")
+            .only("target_slug", "label", "source_page__slug", "source_page__title")
+            .order_by("source_page__title", "source_page_id")
+            .distinct("source_page__title", "source_page_id")
+        )
+
     def backlinks_to(self, slug: str) -> WikiLinkQuerySet:
         """Links pointing at ``slug``, with their source page's slug and title."""
         return (

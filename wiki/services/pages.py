@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import ChangeEvent, Page, Revision, Source, WikiLink
+from wiki.models import ChangeEvent, GlossaryTerm, Page, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import fit
 from wiki.roles import User, account
@@ -39,13 +39,34 @@ class UnknownBaseRevision(EditConflict):
     """
 
 
-def _render(body: str, *, sources: dict[str, Source], existing_pages: frozenset[str]) -> RenderResult:
+@dataclass(frozen=True)
+class LinkTargets:
+    """What a text's wiki links lead to: the slugs of pages that exist, and for the others the glossary term each names."""
+
+    pages: frozenset[str]
+    terms: dict[str, str]
+
+
+def _render(body: str, *, sources: dict[str, Source], targets: LinkTargets) -> RenderResult:
     refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
-    return wiki_markdown.render(body, sources=refs, existing_pages=existing_pages)
+    return wiki_markdown.render(body, sources=refs, existing_pages=targets.pages, terms=targets.terms)
 
 
-def _existing_slugs(targets: Iterable[str]) -> frozenset[str]:
-    return frozenset(Page.objects.filter(slug__in=set(targets)).values_list("slug", flat=True))
+def link_targets(slugs: Iterable[str]) -> LinkTargets:
+    """Which of ``slugs`` are pages, and which glossary term each of the others names (two queries at most).
+
+    A term whose own slug is the link's wins over one that only has a name slugifying to it.
+    """
+    wanted = set(slugs)
+    pages = frozenset(Page.objects.filter(slug__in=wanted).values_list("slug", flat=True))
+    rest = wanted - pages
+    terms: dict[str, str] = {}
+    if rest:
+        for term in GlossaryTerm.objects.linked_as(rest):
+            for key in rest.intersection(term.link_keys):
+                if key not in terms or key == term.slug:
+                    terms[key] = term.slug
+    return LinkTargets(pages=pages, terms=terms)
 
 
 @dataclass(frozen=True)
@@ -68,7 +89,7 @@ def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
     """Renders ``body`` without writing anything: unknown citations show as missing sources, and the report says
     which of them are close to an existing work and which saving would create."""
     sources, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works)
-    result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
+    result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     return PagePreview(result=result, citations=report)
 
 
@@ -154,7 +175,7 @@ def page_save(
     author = account(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
     sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
-    result = _render(body, sources=sources, existing_pages=_existing_slugs(wiki_markdown.find_link_targets(body)))
+    result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     page.title = title
     page.summary = summary
     page.body = body
@@ -232,11 +253,11 @@ def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
 
 def _rerender_batch(batch: list[Page]) -> int:
     sources = sources_by_title({title for page in batch for title in wiki_markdown.cited_titles(page.body)})
-    existing = _existing_slugs(target for page in batch for target in wiki_markdown.find_link_targets(page.body))
+    targets = link_targets(target for page in batch for target in wiki_markdown.find_link_targets(page.body))
     changed: list[Page] = []
     for page in batch:
         try:
-            result = _render(page.body, sources=sources, existing_pages=existing)
+            result = _render(page.body, sources=sources, targets=targets)
         except wiki_markdown.MarkdownTooComplex:
             # Saved under looser limits: keep the HTML it was saved with rather than refuse to show it.
             continue

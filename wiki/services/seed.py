@@ -1,5 +1,5 @@
-"""Loading the Agentic RL wiki from ``fixtures/``: sources, pages, classifications, contrasts, questions, and the
-consistency findings its editors dismissed.
+"""Loading the Agentic RL wiki from ``fixtures/``: sources, pages, classifications, contrasts, questions, the
+glossary, and the consistency findings its editors dismissed.
 
 Idempotent: records are matched on their natural keys (slugs, page + sentence) and updated in
 place, and a page whose text did not change gets no new revision.
@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from wiki.services.page_import import page_import, parse_page_file
-from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, OpenQuestion, Page, SetBy, Source
+from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, GlossaryTerm, OpenQuestion, Page, SetBy, Source
 from wiki.reports.consistency import classification_key, contrast_key
+from wiki.services.glossary import glossary_load
 from wiki.search.index import search_reindex_all
 
 
@@ -152,6 +154,11 @@ def seed_load(*, directory: Path) -> SeedReport:
     for row in _read(directory, "dismissals.json"):
         _dismissal_load(row)
     report.lines.append(f"{FindingDismissal.objects.active().count()} dismissed findings")
+    try:
+        glossary_load(rows=_read(directory, "glossary.json"))
+    except ValidationError as error:
+        raise SeedError("; ".join(error.messages)) from None
+    report.lines.append(f"{GlossaryTerm.objects.count()} glossary terms")
     search_reindex_all()
     return report
 

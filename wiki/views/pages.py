@@ -7,7 +7,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import OpenQuestion, Page, WikiLink
+from wiki.models import GlossaryTerm, OpenQuestion, Page, WikiLink
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
@@ -34,6 +34,10 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
     if page is None:
+        # A link to a term without a page of its own leads to the term's glossary entry.
+        term = GlossaryTerm.objects.linked_as({slug, canonical}).first()
+        if term is not None:
+            return redirect(term)
         return render(request, "wiki/page_missing.html", {"slug": slug, "backlinks": backlinks}, status=404)
     return render(
         request,

@@ -1,0 +1,185 @@
+"""The bilingual glossary: loaded with the wiki, shown as a list and entries, extended by editors (form and admin)
+with no name shared by two terms, and what term links on pages lead to."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from classifier.taxonomy import Fact, Mechanism, Verdict
+from tests.factories import make_page
+from wiki.models import ChangeEvent, GlossaryTerm, Page
+from wiki.roles import Account
+from wiki.services.glossary import glossary_load, glossary_term_create, glossary_term_update
+from wiki.services.seed import seed_load
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+
+
+def _form(**fields: str) -> dict[str, str]:
+    data = {"slug": "", "name_zh": "", "name_en": "", "aliases_zh": "", "aliases_en": "", "definition_zh": "",
+            "definition_en": "", "mechanism": "", "verdict": "", "fact": "", "page_slug": ""}
+    return data | fields
+
+
+def test_the_seed_glossary_names_every_taxonomy_label_and_the_key_terms(seed: None) -> None:
+    assert GlossaryTerm.objects.count() >= 40
+    assert {m.value for m in Mechanism} <= set(GlossaryTerm.objects.values_list("mechanism", flat=True))
+    assert {v.value for v in Verdict} <= set(GlossaryTerm.objects.values_list("verdict", flat=True))
+    assert {f.value for f in Fact} <= set(GlossaryTerm.objects.values_list("fact", flat=True))
+    pg = GlossaryTerm.objects.get(slug="policy-gradient")
+    assert {"策略梯度", "policy gradient", "PG"} <= set(pg.names)
+    assert {"进化策略", "演化策略", "evolution strategies", "ES"} <= set(GlossaryTerm.objects.get(slug="evolution-strategies").names)
+    assert GlossaryTerm.objects.get(name_zh="信用分配").name_en == "credit assignment"
+    assert GlossaryTerm.objects.get(name_zh="奖励黑客").name_en == "reward hacking"
+    assert pg.mechanism == "policy_gradient" and pg.page is not None and pg.page.slug == "agentic-rl"
+
+
+def test_loading_the_wiki_again_writes_no_glossary_term(seed: None) -> None:
+    stamps = dict(GlossaryTerm.objects.values_list("slug", "updated_at"))
+    rows = json.loads((FIXTURES / "glossary.json").read_text(encoding="utf-8"))
+    assert glossary_load(rows=rows) == 0
+    seed_load(directory=FIXTURES)
+    assert dict(GlossaryTerm.objects.values_list("slug", "updated_at")) == stamps
+
+
+def test_a_fixture_giving_one_name_to_two_terms_is_refused_and_changes_nothing(seed: None) -> None:
+    rows = [{"slug": "pg-again", "zh": "另一个", "en": "another", "aliases_en": ["pg"]}]
+    with pytest.raises(ValidationError, match="policy gradient"):
+        glossary_load(rows=rows)
+    assert not GlossaryTerm.objects.filter(slug="pg-again").exists()
+
+
+def test_every_wiki_link_on_the_seed_pages_leads_to_a_page_or_a_glossary_entry(seed: None) -> None:
+    for page in Page.objects.filter(slug__in=["agentic-rl", "agentic-rl-survey-notes"]):
+        assert "wikilink wanted" not in page.rendered_html, page.slug
+    html = Page.objects.get(slug="agentic-rl").rendered_html
+    assert re.search(r'<a class="wikilink term" href="/glossary/policy-gradient/"[^>]*>策略梯度</a>', html)
+    assert re.search(r'<a class="wikilink term" href="/glossary/credit-assignment/"[^>]*>信用分配</a>', html)
+
+
+def test_a_missing_page_named_by_a_term_redirects_to_its_entry(client: Client) -> None:
+    response = client.get(reverse("wiki:page-detail", kwargs={"slug": "policy-gradient"}))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"})
+    # by any of its names, as a link would slugify them
+    response = client.get(reverse("wiki:page-detail", kwargs={"slug": "策略梯度"}))
+    assert response["Location"] == reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"})
+    assert client.get(reverse("wiki:page-detail", kwargs={"slug": "no-such-term"})).status_code == 404
+
+
+def test_a_page_written_for_a_term_takes_its_links_back(client: Client) -> None:
+    make_page(slug="credit-assignment", title="Credit Assignment", body="信用分配。")
+    html = Page.objects.get(slug="agentic-rl").rendered_html
+    assert re.search(r'<a class="wikilink" href="/wiki/credit-assignment/"[^>]*>信用分配</a>', html)
+    assert client.get(reverse("wiki:page-detail", kwargs={"slug": "credit-assignment"})).status_code == 200
+
+
+def test_the_glossary_lists_every_term_in_both_languages(client: Client) -> None:
+    content = client.get(reverse("wiki:glossary-list")).content.decode()
+    for term in GlossaryTerm.objects.all():
+        assert term.get_absolute_url() in content
+    assert "策略梯度" in content and "policy gradient" in content and "PG" in content
+
+
+def test_an_entry_shows_names_definition_taxonomy_and_who_links_to_it(client: Client) -> None:
+    content = client.get(reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"})).content.decode()
+    assert "策略梯度" in content and "policy gradient" in content and "PG" in content
+    assert "REINFORCE、PPO、GRPO" in content
+    assert f'{reverse("wiki:source-list")}?mechanism=policy_gradient' in content
+    assert 'href="/wiki/agentic-rl/"' in content
+    assert client.get(reverse("wiki:glossary-detail", kwargs={"slug": "nothing"})).status_code == 404
+
+
+def test_an_editor_adds_a_term_and_a_wanted_link_now_leads_to_it(editor_client: Client) -> None:
+    make_page(slug="tools", title="Tools", body="See [[Tool Routing]].")
+    assert "wikilink wanted" in Page.objects.get(slug="tools").rendered_html
+
+    response = editor_client.post(reverse("wiki:glossary-create"), _form(
+        slug="tool-routing", name_zh="工具路由", name_en="tool routing", aliases_zh="工具选择、路由",
+        aliases_en="tool router\nrouting", definition_zh="选择调用哪个工具。", page_slug="Tools",
+    ))
+
+    term = GlossaryTerm.objects.get(slug="tool-routing")
+    assert response.status_code == 302 and response["Location"] == term.get_absolute_url()
+    assert term.aliases_zh == ["工具选择", "路由"] and term.aliases_en == ["tool router", "routing"]
+    assert term.page is not None and term.page.slug == "tools"
+    assert '<a class="wikilink term" href="/glossary/tool-routing/"' in Page.objects.get(slug="tools").rendered_html
+    assert ChangeEvent.objects.filter(kind=ChangeEvent.Kind.GLOSSARY, object_id=term.pk).exists()
+
+
+def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(editor_client: Client) -> None:
+    response = editor_client.post(reverse("wiki:glossary-create"), _form(
+        slug="pg-2", name_zh="策略梯度 2", name_en="pg again", aliases_en="ｐｇ, Policy  Gradient"))
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert [e.code for e in errors.as_data()["aliases_en"]] == ["name_taken", "name_taken"]
+    assert "policy gradient" in str(errors["aliases_en"])
+    assert not GlossaryTerm.objects.filter(slug="pg-2").exists()
+
+
+def test_the_service_checks_names_too(editor: Account) -> None:
+    with pytest.raises(ValidationError) as raised:
+        glossary_term_create(fields={"slug": "es-2", "name_zh": "演化策略", "name_en": "es two"}, user=editor)
+    assert raised.value.error_dict["name_zh"][0].code == "name_taken"
+
+
+def test_editing_keeps_the_terms_own_names_and_refuses_a_stale_form(editor_client: Client) -> None:
+    term = GlossaryTerm.objects.get(slug="credit-assignment")
+    url = reverse("wiki:glossary-edit", kwargs={"slug": term.slug})
+    stamp = term.updated_at.isoformat()
+    form = _form(name_zh="信用分配", name_en="credit assignment", aliases_zh="信用分配问题\n归因",
+                 aliases_en="credit-assignment problem", definition_en="Which step deserves the credit.", loaded_at=stamp)
+
+    assert editor_client.post(url, form).status_code == 302
+    term.refresh_from_db()
+    assert term.aliases_zh == ["信用分配问题", "归因"] and term.slug == "credit-assignment"
+
+    stale = editor_client.post(url, form | {"definition_en": "Lost?"})
+    assert stale.status_code == 409
+    term.refresh_from_db()
+    assert term.definition_en == "Which step deserves the credit."
+
+
+def test_readers_cannot_add_terms(client: Client) -> None:
+    reader = get_user_model().objects.create_user(username="r", password="pw-pw-pw-pw")
+    client.force_login(reader)
+    assert client.get(reverse("wiki:glossary-create")).status_code == 403
+
+
+def test_renaming_a_term_releases_its_old_links(editor: Account) -> None:
+    term = GlossaryTerm.objects.get(slug="belief-state")
+    glossary_term_update(term=term, fields={"name_en": "belief", "aliases_en": []}, user=editor)
+    html = Page.objects.get(slug="agentic-rl-survey-notes").rendered_html
+    # [[Belief State|belief state]] still names the term by its slug
+    assert re.search(r'<a class="wikilink term" href="/glossary/belief-state/"[^>]*>belief state</a>', html)
+
+
+@pytest.fixture
+def admin_client(client: Client) -> Client:
+    client.force_login(get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-pw-pw-pw"))
+    return client
+
+
+def test_the_admin_adds_terms_through_the_same_checks(admin_client: Client) -> None:
+    url = reverse("admin:wiki_glossaryterm_add")
+    refused = admin_client.post(url, _form(slug="x-pg", name_zh="某", name_en="some", aliases_en="PG"))
+    assert refused.status_code == 200 and not GlossaryTerm.objects.filter(slug="x-pg").exists()
+    assert "policy gradient" in refused.content.decode()
+
+    added = admin_client.post(url, _form(slug="kl-penalty", name_zh="KL 惩罚", name_en="KL penalty", aliases_en="KL"))
+    assert added.status_code == 302
+    assert GlossaryTerm.objects.get(slug="kl-penalty").name_keys == ["kl 惩罚", "kl penalty", "kl"]
+    term = GlossaryTerm.objects.get(slug="kl-penalty")
+    assert admin_client.get(reverse("admin:wiki_glossaryterm_change", args=[term.pk])).status_code == 200

@@ -199,3 +199,42 @@ def test_dropped_questions_are_left_out_of_neighbourhoods(seed: None) -> None:
 
     assert f"question:{kept.pk}" in graph
     assert f"question:{dropped.pk}" not in graph
+
+
+def _boxes_of(frame: Any) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every label of ``frame`` (node labels and contrast axes) as a box, in the drawing's units."""
+    boxes = []
+    for p in frame.nodes:
+        half = max(text_px(line, 14.3 if p.node.kind == "mechanism" else 12) for line in p.lines) / 2
+        boxes.append((p.node.label, (p.x - half, p.label_y - 12, p.x + half, p.label_y - 12 + 15 * len(p.lines))))
+        boxes.append((p.node.id, (p.x - p.node.size, p.y - p.node.size, p.x + p.node.size, p.y + p.node.size)))
+    for a in frame.axes:
+        half = max(text_px(line) for line in a.lines) / 2
+        boxes.append((" ".join(a.lines), (a.x - half, a.y - 12, a.x + half, a.y - 12 + 15 * len(a.lines))))
+    return boxes
+
+
+def test_contrast_lines_are_labelled_with_their_axis_beside_the_line_overlapping_no_label(seed: None) -> None:
+    from django.utils import translation
+
+    refs = [SubjectRef("skillforge"), SubjectRef("starharness")]
+    with translation.override("en"):
+        drawing = draw(contrast_graph(refs), priority=None, label_contrasts=True)
+    contrasts = [e for e in drawing.edges if e.type == EdgeType.CONTRASTS.value]
+    for frame in drawing.frames:
+        assert {(a.edge.source.id, a.edge.target.id) for a in frame.axes} == {(e.source.id, e.target.id) for e in contrasts}
+        pair = next(a for a in frame.axes if {a.edge.source.id, a.edge.target.id} == {"source:skillforge", "source:starharness"})
+        # the reader's half of a bilingual axis, whole on three lines
+        assert " ".join(pair.lines) == "policy update vs external harness evolution"
+        boxes = [b for _, b in _boxes_of(frame)]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+        x0, y0, *_ = (float(v) for v in frame.view_box.split())
+        assert all(x0 <= box[0] and box[2] <= x0 + frame.width and y0 <= box[1] and box[3] <= y0 + frame.height
+                   for _, box in _boxes_of(frame))
+    with translation.override("zh-hans"):
+        chinese = draw(contrast_graph(refs), priority=None, label_contrasts=True)
+    assert "策略更新vs外部harness演化" in {"".join(a.lines).replace(" ", "") for a in chinese.wide.axes}
+    # other drawings keep their lines unlabelled
+    assert all(not frame.axes for frame in draw(contrast_graph(refs)).frames)

@@ -217,3 +217,13 @@ def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(cli
     row = html[html.index('data-row="evidence"'):]
     row = row[:row.index("</tr>")]
     assert "…" in row and '<details class="full-text"><summary>Full text</summary>' in row
+
+
+def test_contrast_graph_writes_each_contrasts_axis_on_its_line(client: Client) -> None:
+    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+    svg = html.split('id="contrast-graph', 1)[1].split("</svg>", 1)[0]
+    axes = svg.split('<g class="axes" aria-hidden="true">', 1)[1].split("</g>", 1)[0]
+    # its contrasts with StarHarness and Recuris, and FACET's and ESOpt's with it
+    assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="skillforge").count() + 2 == 4
+    assert "policy update vs" in axes and "parameter-space" in axes
+    assert "Contrast, its axis written beside it in italics" in html

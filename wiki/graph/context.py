@@ -104,7 +104,7 @@ class ContrastPicture:
 def contrast_picture(refs: list[SubjectRef]) -> ContrastPicture:
     graph = contrast_graph(refs)
     nodes = [r.node for r in refs]
-    drawing = draw(graph, priority=contrast_priority(graph, refs), emphasis=nodes)
+    drawing = draw(graph, priority=contrast_priority(graph, refs), emphasis=nodes, label_contrasts=True)
     return ContrastPicture(drawing, contrast_statements(graph, nodes), claim_entries(graph, nodes))
 
 

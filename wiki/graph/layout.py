@@ -10,13 +10,14 @@ label is cut and the picture fills its card. The whole is a pure function of the
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
@@ -24,7 +25,7 @@ from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
 from wiki.taxonomy import mechanism_label, verdict_label
 
 # part of every cache key of a drawing: a drawing pickled by an older layout is not read back
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 MAX_NODES = 50
 OMITTED_LISTED = 100
 WIDTH, HEIGHT = 960, 600
@@ -134,6 +135,16 @@ class PlacedEdge:
     y2: float
 
 
+@dataclass(frozen=True)
+class PlacedAxis:
+    """What a contrast line sets against what, written beside the line: ``y`` is the first line's baseline."""
+
+    edge: DrawnEdge
+    x: float
+    y: float
+    lines: tuple[str, ...]
+
+
 @dataclass
 class Frame:
     """One way of drawing: ``wide`` for desktops, ``narrow`` for phones."""
@@ -141,6 +152,7 @@ class Frame:
     name: str
     nodes: list[PlacedNode] = field(default_factory=list)
     edges: list[PlacedEdge] = field(default_factory=list)
+    axes: list[PlacedAxis] = field(default_factory=list)
     x0: float = 0.0
     y0: float = 0.0
     width: float = WIDTH
@@ -364,10 +376,30 @@ def _spiral(narrow: bool) -> list[tuple[float, float]]:
 _SPIRALS = {False: np.array(_spiral(False)), True: np.array(_spiral(True))}
 
 
-def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float) -> Frame:
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def axis_text(axis: str) -> str:
+    """An axis written in both languages ("策略更新 vs … / policy update vs …") in the reader's; any other whole."""
+    parts = [part.strip() for part in axis.split(" / ")]
+    if len(parts) == 2 and all(parts) and bool(_CJK.search(parts[0])) != bool(_CJK.search(parts[1])):
+        chinese, english = parts if _CJK.search(parts[0]) else parts[::-1]
+        return chinese if (get_language() or "").startswith("zh") else english
+    return axis
+
+
+def _axis_extent(lines: tuple[str, ...]) -> tuple[float, float, float, float]:
+    half = max(text_px(line) for line in lines) / 2 + 2
+    tall = LINE_PX * len(lines) / 2 + 1
+    return -half, -tall, half, tall
+
+
+def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float,
+           axes: Sequence[DrawnEdge] = ()) -> Frame:
+    """Nodes with their labels, then the ``axes`` of contrast lines each near its line's middle, none overlapping."""
     narrow = frame == "narrow"
     placed: list[Box] = []
-    boxes = np.zeros((len(nodes), 4))
+    boxes = np.zeros((len(nodes) + len(axes), 4))
     out: list[PlacedNode] = []
     spiral = _SPIRALS[narrow]
     for i, node in enumerate(nodes):
@@ -386,13 +418,32 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
         placed.append(box)
         px, py = round(x + dx, 1), round(y + dy, 1)
         out.append(PlacedNode(node, px, py, lines, _points(node.shape, px, py, node.size)))
+    at = {p.node.id: p for p in out}
+    placed_axes: list[PlacedAxis] = []
+    for j, edge in enumerate(axes, start=len(nodes)):
+        ends = at.get(edge.source.id), at.get(edge.target.id)
+        if ends[0] is None or ends[1] is None:
+            continue
+        x, y = (ends[0].x + ends[1].x) / 2, (ends[0].y + ends[1].y) / 2
+        lines = wrap(axis_text(edge.label), LABEL_PX[frame], max_lines=3)
+        ax0, ay0, ax1, ay1 = _axis_extent(lines)
+        k = _first_free(spiral, x, y, (ax0, ay0, ax1, ay1), boxes[:j])
+        if k >= 0:
+            dx, dy = float(spiral[k][0]), float(spiral[k][1])
+        else:
+            bottom = max((b[3] for b in placed), default=0.0)
+            dx, dy = 0.0, bottom + GAP - (y + ay0)
+        box = (x + dx + ax0, y + dy + ay0, x + dx + ax1, y + dy + ay1)
+        boxes[j] = box
+        placed.append(box)
+        placed_axes.append(PlacedAxis(edge, round(x + dx, 1), round(y + dy + ay0 + FONT_PX, 1), lines))
     if not placed:
         return Frame(frame, width=width, height=height)
     x0 = min(b[0] for b in placed) - PAD
     y0 = min(b[1] for b in placed) - PAD
     x1 = max(b[2] for b in placed) + PAD
     y1 = max(b[3] for b in placed) + PAD
-    return Frame(frame, out, [], round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1))
+    return Frame(frame, out, [], placed_axes, round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1))
 
 
 def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:
@@ -413,8 +464,9 @@ def _drawn(n: str, data: dict[str, str], *, is_center: bool = False) -> DrawnNod
 
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
-         emphasis: Sequence[str] = ()) -> Drawing:
-    """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels."""
+         emphasis: Sequence[str] = (), label_contrasts: bool = False) -> Drawing:
+    """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels;
+    with ``label_contrasts``, each contrast line is labelled with its axis as well."""
     order = list(priority) if priority is not None else sorted(graph)
     keep = [n for n in order if n in graph][:limit]
     kept = set(keep)
@@ -442,7 +494,9 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     edges.sort(key=lambda e: (e.type == EdgeType.CONTRASTS.value, e.type))
     ordered = [nodes[n] for n in keep]
     narrow_height = max(520.0, 26.0 * len(ordered))
-    frames = [_place(ordered, start, "wide", width, height), _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height)]
+    axes = [e for e in edges if e.type == EdgeType.CONTRASTS.value and e.label] if label_contrasts else []
+    frames = [_place(ordered, start, "wide", width, height, axes),
+              _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes)]
     for frame in frames:
         _frame_edges(frame, edges)
     return Drawing(nodes=ordered, edges=edges, hidden=hidden, left_out=dict(left_out), frames=frames, omitted=omitted)

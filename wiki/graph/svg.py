@@ -10,7 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.graph.labels import LINE_PX
-from wiki.graph.layout import Frame, PlacedNode
+from wiki.graph.layout import Frame, PlacedAxis, PlacedNode
 
 
 def _shape(p: PlacedNode) -> str:
@@ -25,6 +25,12 @@ def _label(p: PlacedNode) -> str:
     step = f' dy="{LINE_PX:g}"'
     spans = "".join(f'<tspan x="{p.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(p.lines))
     return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label">{spans}</text>'
+
+
+def _axis(a: PlacedAxis) -> str:
+    step = f' dy="{LINE_PX:g}"'
+    spans = "".join(f'<tspan x="{a.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(a.lines))
+    return f'<text x="{a.x}" y="{a.y}" text-anchor="middle" class="label axis-label">{spans}</text>'
 
 
 def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeString:
@@ -44,6 +50,10 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
             f'<g class="edge edge-{edge.type}" data-from="{escape(edge.source.id)}" data-to="{escape(edge.target.id)}">'
             f"<title>{escape(edge.title)}</title><line {coords}/><line class=\"edge-hit\" {coords}/></g>"
         )
+    if frame.axes:
+        # the axes are listed with their contrasts in the text equivalent and the edges' titles
+        out.append('</g><g class="axes" aria-hidden="true">')
+        out.extend(_axis(a) for a in frame.axes)
     out.append('</g><g class="nodes">')
     for p in frame.nodes:
         node = p.node

@@ -152,11 +152,13 @@ def char_diff(old: str, new: str) -> SafeString:
 
 
 @register.inclusion_tag("wiki/graph/legend.html")
-def graph_legend() -> dict[str, object]:
-    """The key to every graph: colours by mechanism, shapes by verdict, the other kinds of node and edge."""
+def graph_legend(axes_written: bool = False) -> dict[str, object]:
+    """The key to every graph: colours by mechanism, shapes by verdict, the other kinds of node and edge;
+    ``axes_written`` when the drawing writes each contrast's axis beside its line."""
     from wiki.graph.layout import VERDICT_SHAPES
 
-    return {"mechanisms": mechanisms_shown(), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in verdicts_shown()]}
+    return {"mechanisms": mechanisms_shown(), "verdicts": [(v, VERDICT_SHAPES[v.value]) for v in verdicts_shown()],
+            "axes_written": axes_written}
 
 
 @register.filter(name="excerpt")

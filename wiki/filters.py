@@ -79,10 +79,11 @@ class SourceFilter(django_filters.FilterSet):
     year_min = YearFilter(field_name="year", lookup_expr="gte", label=_("Year from"))
     year_max = YearFilter(field_name="year", lookup_expr="lte", label=_("Year to"))
     q = SearchText(label=_("Name, title, authors or abstract contains"))
+    cited_on = django_filters.CharFilter(method="filter_cited_on", max_length=200, label=_("Cited on the page (its slug)"))
 
     class Meta:
         model = Source
-        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q"]
+        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q", "cited_on"]
 
     def filter_queryset(self, queryset: QuerySet[Source]) -> QuerySet[Source]:
         data = self.form.cleaned_data
@@ -94,6 +95,10 @@ class SourceFilter(django_filters.FilterSet):
 
     def filter_nothing(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         return queryset  # applied together in filter_queryset
+
+    def filter_cited_on(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        citing = Citation.objects.filter(source=OuterRef("pk"), claim__page__slug=value, claim__is_orphaned=False)
+        return queryset.filter(Exists(citing))
 
     def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         return queryset.filter(

@@ -7,7 +7,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import GlossaryTerm, OpenQuestion, Page, WikiLink
+from wiki.models import GlossaryTerm, OpenQuestion, Page, Source, WikiLink
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
@@ -44,6 +44,8 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "wiki/page_detail.html",
         {"page": page, "slug": slug, "backlinks": backlinks,
          "questions": Bounded(OpenQuestion.objects.unresolved().filter(page=page).queue(), IN_PAGE),
+         # The page's sources section, built from its citations: all of them (a page holds at most 2,000 citations).
+         "cited_works": SimpleLazyObject(lambda: list(Source.objects.cited_on(page.pk))),
          "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"page:{slug}"))},
     )
 

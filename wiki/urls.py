@@ -9,6 +9,7 @@ from wiki.views.editing import classifications as edit_classifications
 from wiki.views.editing import triage
 from wiki.views.editing import contrasts as edit_contrasts
 from wiki.views.editing import glossary as edit_glossary
+from wiki.views.editing import deletion as edit_deletion
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
@@ -48,12 +49,17 @@ urlpatterns = [
     path("wiki/<pageslug:slug>/history/", edit_history.page_history, name="page-history"),
     path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),
     path("wiki/<pageslug:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
+    path("wiki/<pageslug:slug>/delete/", edit_deletion.page_delete_view, name="page-delete"),
+    path("wiki/<pageslug:slug>/restore/", edit_deletion.page_restore_view, name="page-restore"),
     path("sources/", sources.source_list, name="source-list"),
     path("sources/new/", edit_sources.source_create_view, name="source-create"),
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("sources/<slug:slug>/claims/", sources.source_claims, name="source-claims"),
     path("sources/<slug:slug>/edit/", edit_sources.source_edit, name="source-edit"),
     path("sources/<slug:slug>/identifiers/", edit_sources.source_add_identifiers, name="source-add-identifiers"),
+    path("sources/<slug:slug>/delete/", edit_deletion.source_delete_view, name="source-delete"),
+    path("sources/<slug:slug>/restore/", edit_deletion.source_restore_view, name="source-restore"),
+    path("deleted/", edit_deletion.deleted_list, name="deleted-list"),
     path("triage/", triage.triage_queue, name="triage"),
     path("triage/<slug:slug>/accept/", triage.triage_accept, name="triage-accept"),
     path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),

@@ -97,6 +97,9 @@ class PageCreateForm(PageForm):
             return cleaned
         if slug in RESERVED_SLUGS:
             self.add_error("slug", forms.ValidationError(_("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug}))
+        elif slug and Page.all_objects.deleted().filter(slug=slug).exists():
+            self.add_error("slug", forms.ValidationError(_("A deleted page has the address “%(slug)s”; staff can restore it."),
+                                                         code="deleted", params={"slug": slug}))
         elif slug and Page.objects.filter(slug=slug).exists():
             self.add_error("slug", forms.ValidationError(_("A page at “%(slug)s” exists already; edit it instead."), code="exists", params={"slug": slug}))
         cleaned["slug"] = slug

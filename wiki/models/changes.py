@@ -35,6 +35,7 @@ class ChangeEvent(models.Model):
         DELETED = "deleted", _("deleted")
         DISMISSED = "dismissed", _("dismissed")
         REOPENED = "reopened", _("reopened")
+        RESTORED = "restored", _("restored")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     action = models.CharField(max_length=20, choices=Action.choices)

@@ -20,8 +20,8 @@ class CitationKind(models.TextChoices):
 
 class ClaimQuerySet(models.QuerySet["Claim"]):
     def current(self) -> ClaimQuerySet:
-        """Claims still present in their page's text."""
-        return self.filter(is_orphaned=False)
+        """Claims still present in their page's text, on a page not deleted."""
+        return self.filter(is_orphaned=False, page__deleted_at__isnull=True)
 
     def awaiting_decision(self) -> ClaimQuerySet:
         """Orphaned claims nobody has re-attached or retired yet."""

@@ -47,6 +47,16 @@ class ClassificationQuerySet(models.QuerySet["Classification"]):
         return self.order_by().values("mechanism", "verdict").annotate(n=models.Count("id"))
 
 
+_ClassificationQuerySetManager = models.Manager.from_queryset(ClassificationQuerySet)
+
+
+class LiveClassificationManager(_ClassificationQuerySetManager["Classification"]):
+    """Classifications of works not deleted."""
+
+    def get_queryset(self) -> ClassificationQuerySet:
+        return ClassificationQuerySet(self.model, using=self._db).filter(source__deleted_at__isnull=True)
+
+
 class Classification(models.Model):
     """Mechanism, rubric facts and verdict of a work, or of one component of it."""
 
@@ -77,10 +87,12 @@ class Classification(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = ClassificationQuerySet.as_manager()
+    objects = LiveClassificationManager()
+    all_objects = ClassificationQuerySet.as_manager()
 
     class Meta:
         ordering = ["source", "component"]
+        default_manager_name = "all_objects"
         constraints = [
             models.UniqueConstraint(
                 fields=["source", "component"], nulls_distinct=False, name="classification_one_per_work_or_component"
@@ -175,6 +187,17 @@ class ContrastQuerySet(models.QuerySet["Contrast"]):
         return self.filter(models.Q(left_id__in=source_ids) | models.Q(right_id__in=source_ids))
 
 
+_ContrastQuerySetManager = models.Manager.from_queryset(ContrastQuerySet)
+
+
+class LiveContrastManager(_ContrastQuerySetManager["Contrast"]):
+    """Contrasts between works neither of which is deleted."""
+
+    def get_queryset(self) -> ContrastQuerySet:
+        return ContrastQuerySet(self.model, using=self._db).filter(
+            left__deleted_at__isnull=True, right__deleted_at__isnull=True)
+
+
 class Contrast(models.Model):
     """Two works (or components) set against each other on an axis, with the claim that says so."""
 
@@ -190,10 +213,12 @@ class Contrast(models.Model):
     claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts")
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = ContrastQuerySet.as_manager()
+    objects = LiveContrastManager()
+    all_objects = ContrastQuerySet.as_manager()
 
     class Meta:
         ordering = ["left__short_name", "right__short_name"]
+        default_manager_name = "all_objects"
         constraints = [
             models.UniqueConstraint(
                 fields=["left", "left_component", "right", "right_component"],

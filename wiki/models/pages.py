@@ -10,11 +10,19 @@ from django.urls import reverse
 
 # Paths under /wiki/ that are editor screens, not pages.
 RESERVED_SLUGS = frozenset({"new"})
+from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator, latest, make_validator
 from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, text_limit, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 class PageQuerySet(models.QuerySet["Page"]):
+    def live(self) -> PageQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+    def deleted(self) -> PageQuerySet:
+        """Deleted pages, the latest deleted first, with who deleted them joined."""
+        return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")
+
     def for_listing(self) -> PageQuerySet:
         """Pages without their bodies, for lists."""
         return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
@@ -56,7 +64,17 @@ class PageQuerySet(models.QuerySet["Page"]):
         )
 
 
-class Page(models.Model):
+_PageQuerySetManager = models.Manager.from_queryset(PageQuerySet)
+
+
+class LivePageManager(_PageQuerySetManager["Page"]):
+    """Pages not deleted: what readers, lists, search, graphs and the API see."""
+
+    def get_queryset(self) -> PageQuerySet:
+        return PageQuerySet(self.model, using=self._db).live()
+
+
+class Page(Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
     slug = models.CharField(max_length=200, unique=True, validators=[validate_page_slug])
     title = models.CharField(max_length=300, validators=[validate_line])
@@ -68,10 +86,12 @@ class Page(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = PageQuerySet.as_manager()
+    objects = LivePageManager()
+    all_objects = PageQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
+        default_manager_name = "all_objects"
         # the home page and the recent-changes lists read the newest pages without sorting them all
         indexes = [models.Index(fields=["-updated_at", "-id"], name="page_updated_at")]
 

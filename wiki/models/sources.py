@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.urls import reverse
 
+from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator, latest, make_validator
 from wiki.models.rules import (
     MAX_ABSTRACT_CHARS,
@@ -38,6 +39,13 @@ class SourceKind(models.TextChoices):
 
 
 class SourceQuerySet(models.QuerySet["Source"]):
+    def live(self) -> SourceQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+    def deleted(self) -> SourceQuerySet:
+        """Deleted works, the latest deleted first, with who deleted them joined."""
+        return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")
+
     def unclassified(self) -> SourceQuerySet:
         """Works with no classification at all (neither the work nor a component), oldest first; prefetches nothing."""
         return self.filter(classifications__isnull=True).order_by("pk")
@@ -108,7 +116,17 @@ class SourceQuerySet(models.QuerySet["Source"]):
         return self.with_classification().order_by(Lower("short_name"), "short_name")
 
 
-class Source(models.Model):
+_SourceQuerySetManager = models.Manager.from_queryset(SourceQuerySet)
+
+
+class LiveSourceManager(_SourceQuerySetManager["Source"]):
+    """Works not deleted: what readers, lists, search, graphs and the API see."""
+
+    def get_queryset(self) -> SourceQuerySet:
+        return SourceQuerySet(self.model, using=self._db).live()
+
+
+class Source(Deletable):
     """A cited work: paper, preprint, project, blog post, audit note, benchmark or framework."""
 
     slug = models.SlugField(max_length=120, unique=True, validators=[validate_source_slug])
@@ -130,10 +148,12 @@ class Source(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = SourceQuerySet.as_manager()
+    objects = LiveSourceManager()
+    all_objects = SourceQuerySet.as_manager()
 
     class Meta:
         ordering = ["short_name"]
+        default_manager_name = "all_objects"
         constraints = [
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),
             models.UniqueConstraint(fields=["doi"], condition=~models.Q(doi=""), name="source_unique_doi"),

@@ -170,7 +170,7 @@ def _work_classifications(source_ids: list[int]) -> dict[int, tuple[str, str]]:
 def _citing_claims(source_ids: list[int]) -> dict[int, int]:
     """How many current claims cite each source (one query)."""
     rows = (
-        Citation.objects.filter(source_id__in=source_ids, claim__is_orphaned=False)
+        Citation.objects.filter(source_id__in=source_ids, claim__is_orphaned=False, claim__page__deleted_at__isnull=True)
         .order_by().values("source_id").annotate(n=Count("claim_id", distinct=True))
     )
     return {row["source_id"]: row["n"] for row in rows}

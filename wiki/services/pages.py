@@ -161,6 +161,10 @@ def page_save(
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
         page = Page.objects.select_for_update().filter(slug=slug).first()
+    if page is None and Page.all_objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": [ValidationError(
+            gettext_lazy("A deleted page has the address “%(slug)s”; staff can restore it."), code="deleted",
+            params={"slug": slug})]})
     created = page is None
     latest = None if page is None else page.revisions.order_by("-number").first()
     mine = {"title": title, "summary": summary, "body": body}

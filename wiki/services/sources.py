@@ -45,7 +45,7 @@ def taken_source_slugs(names: Iterable[str]) -> set[str]:
         return set()
     # slugify leaves only [a-z0-9_-], none of them special in a PostgreSQL regular expression outside brackets.
     pattern = rf"^({'|'.join(sorted(bases))})(-[0-9]+)?$"
-    return set(Source.objects.filter(slug__regex=pattern).values_list("slug", flat=True))
+    return set(Source.all_objects.filter(slug__regex=pattern).values_list("slug", flat=True))
 
 
 def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:

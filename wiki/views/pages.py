@@ -33,6 +33,8 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("wiki:page-detail", slug=canonical)
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
+    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
+        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
     if page is None:
         # A link to a term without a page of its own leads to the term's glossary entry.
         term = GlossaryTerm.objects.linked_as({slug, canonical}).first()

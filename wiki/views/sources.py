@@ -37,6 +37,8 @@ def _cards(source: Source) -> Cards:
 @cached_for_readers
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = cached_value(request, "source", slug, build=lambda: Source.objects.filter(slug=slug).first())
+    if source is None and (deleted := Source.all_objects.deleted().filter(slug=slug).first()) is not None:
+        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "source"}, status=410)
     if source is None:
         raise Http404(f"No work is called “{slug}”.")
     # Everything below is read only when the template's cached fragment is missing.

@@ -79,7 +79,7 @@ def _render(request: HttpRequest, *, form: ClassificationForm, source: Source, c
 
 @editor_required("wiki.add_classification")
 def classification_create(request: HttpRequest, slug: str) -> HttpResponse:
-    return _handle(request, source=get_object_or_404(Source, slug=slug), classification=None)
+    return _handle(request, source=get_object_or_404(Source.objects, slug=slug), classification=None)
 
 
 @editor_required("wiki.change_classification")

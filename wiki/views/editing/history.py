@@ -78,7 +78,7 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
 @editor_required("wiki.change_page")
 def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """GET asks to confirm, with an edit summary; POST reverts."""
-    page = get_object_or_404(Page, slug=slug)
+    page = get_object_or_404(Page.objects, slug=slug)
     target = get_object_or_404(Revision.objects.only("id", "number", "comment", "created_at"), page=page, number=number)
     default = _("Reverted to revision %(number)s") % {"number": number}
     context = {"page": page, "target": target, "default": default}

@@ -110,7 +110,7 @@ def page_create(request: HttpRequest) -> HttpResponse:
 
 @editor_required("wiki.change_page")
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    page = get_object_or_404(Page, slug=slug)
+    page = get_object_or_404(Page.objects, slug=slug)
     if request.method == "POST":
         form = PageForm(request.POST)
         preview = _preview(form)

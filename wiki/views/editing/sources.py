@@ -76,7 +76,7 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
 
 @editor_required("wiki.change_source")
 def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source, slug=slug)
+    source = get_object_or_404(Source.objects, slug=slug)
     form = (SourceForm(request.POST or None, instance=source) if request.method == "POST"
             else SourceForm(instance=source, initial={"loaded_at": source.updated_at.isoformat()}))
     if request.method == "POST" and form.is_valid():
@@ -103,7 +103,7 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     """Adds the arXiv ID or DOI of another version of the work (offered by an import), when the work has none."""
-    source = get_object_or_404(Source, slug=slug)
+    source = get_object_or_404(Source.objects, slug=slug)
     fields = {name: request.POST[name].strip() for name in ("arxiv_id", "doi")
               if request.POST.get(name, "").strip() and not getattr(source, name)}
     try:

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_classification, make_editor, make_page, make_source
+from wiki.models import ChangeEvent, Classification, Contrast, Page, SearchDocument, Source, WikiLink
+from wiki.roles import Account
+from wiki.services.deletion import page_delete, source_delete
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(db: None) -> Account:
+    user: Account = make_editor("curator")
+    user.is_staff = True
+    user.save()
+    return user
+
+
+@pytest.fixture
+def staff_client(client: Client, staff: Account) -> Client:
+    client.force_login(staff)
+    return client
+
+
+def _row(model: Any, pk: int) -> dict[str, Any]:
+    obj = model.all_objects.get(pk=pk)
+    return {f.attname: getattr(obj, f.attname) for f in model._meta.concrete_fields}
+
+
+def _linked_pages() -> tuple[Page, Page]:
+    target = make_page(slug="doomed", title="Doomed", body="- 一个断言（来源：Doomed Study，§1）\n")
+    linking = make_page(slug="linking", title="Linking", body="See [[Doomed]].")
+    return target, linking
+
+
+def test_staff_delete_a_page_with_a_reason_and_readers_no_longer_find_it(staff_client: Client, staff: Account) -> None:
+    page, linking = _linked_pages()
+    claim_ids = list(page.claims.values_list("id", flat=True))
+    url = reverse("wiki:page-delete", kwargs={"slug": "doomed"})
+    assert staff_client.get(url).status_code == 200
+
+    response = staff_client.post(url, {"reason": "Spam page"})
+
+    assert response.status_code == 302 and response["Location"] == reverse("wiki:deleted-list")
+    anonymous = Client()
+    gone = anonymous.get(page.get_absolute_url())
+    assert gone.status_code == 410 and "Spam page" in gone.content.decode() and "Restore" not in gone.content.decode()
+    assert "Doomed" not in anonymous.get(reverse("wiki:page-list")).content.decode()
+    assert anonymous.get("/api/v1/pages/doomed/").status_code == 404
+    assert not SearchDocument.objects.filter(kind="page", object_id=page.pk).exists()
+    assert not SearchDocument.objects.filter(kind="claim", object_id__in=claim_ids).exists()
+    assert "doomed" in {row["target_slug"] for row in WikiLink.objects.wanted()}
+    assert "wikilink wanted" in Page.objects.get(pk=linking.pk).rendered_html
+    event = ChangeEvent.objects.get(kind="page", object_id=page.pk, action="deleted")
+    assert event.user == staff and event.summary == "Spam page"
+    listed = staff_client.get(reverse("wiki:deleted-list")).content.decode()
+    assert "Doomed" in listed and "Spam page" in listed and "curator" in listed
+    assert "Restore" in staff_client.get(page.get_absolute_url()).content.decode()
+
+
+def test_a_restored_page_is_exactly_what_was_deleted(staff_client: Client) -> None:
+    page, linking = _linked_pages()
+    before = _row(Page, page.pk)
+    html_before = Page.objects.get(pk=linking.pk).rendered_html
+    assert "wikilink wanted" not in html_before
+    staff_client.post(reverse("wiki:page-delete", kwargs={"slug": "doomed"}), {"reason": "By mistake"})
+
+    response = staff_client.post(reverse("wiki:page-restore", kwargs={"slug": "doomed"}))
+
+    assert response.status_code == 302 and response["Location"] == page.get_absolute_url()
+    assert _row(Page, page.pk) == before
+    assert Page.objects.get(pk=linking.pk).rendered_html == html_before
+    assert SearchDocument.objects.filter(kind="page", object_id=page.pk).exists()
+    assert Client().get(page.get_absolute_url()).status_code == 200
+    assert ChangeEvent.objects.filter(kind="page", object_id=page.pk, action="restored").exists()
+
+
+def test_only_staff_delete_or_restore(editor_client: Client) -> None:
+    page = make_page(slug="kept", title="Kept")
+    url = reverse("wiki:page-delete", kwargs={"slug": "kept"})
+    assert editor_client.get(url).status_code == 403
+    assert editor_client.post(url, {"reason": "x"}).status_code == 403
+    assert Client().post(url, {"reason": "x"}).status_code == 302  # to the login page
+    assert Page.objects.filter(pk=page.pk).exists()
+    assert editor_client.get(reverse("wiki:deleted-list")).status_code == 403
+
+
+def test_a_deletion_without_a_reason_is_refused(staff_client: Client) -> None:
+    page = make_page(slug="kept", title="Kept")
+    response = staff_client.post(reverse("wiki:page-delete", kwargs={"slug": "kept"}), {"reason": "  "})
+    assert response.status_code == 400
+    assert Page.objects.filter(pk=page.pk).exists()
+    with pytest.raises(ValidationError):
+        page_delete(page=page, user=None, reason="")
+
+
+def test_a_deleted_pages_address_is_not_taken_by_a_new_page(staff: Account, editor_client: Client) -> None:
+    page = make_page(slug="doomed", title="Doomed")
+    page_delete(page=page, user=staff, reason="Spam")
+    with pytest.raises(ValidationError, match="deleted page"):
+        page_save_revision(slug="doomed", title="Doomed", body="Again.")
+    response = editor_client.post(reverse("wiki:page-create"), {"title": "Doomed", "slug": "doomed", "body": "Again."})
+    assert "deleted page" in response.content.decode()
+    assert Page.all_objects.filter(slug="doomed").count() == 1
+
+
+def test_a_cited_work_cannot_be_deleted(staff_client: Client) -> None:
+    cited = Source.objects.get(slug="skillforge")
+    response = staff_client.post(reverse("wiki:source-delete", kwargs={"slug": "skillforge"}), {"reason": "dup"})
+    assert response.status_code == 400 and "cite" in response.content.decode()
+    assert Source.objects.filter(pk=cited.pk).exists()
+
+
+def test_a_deleted_work_takes_its_classifications_and_contrasts_out_of_sight_and_back(staff_client: Client, staff: Account) -> None:
+    work = make_source(short_name="Lonely Work", slug="lonely-work")
+    make_classification(work)
+    other = Source.objects.get(slug="skillforge")
+    Contrast.objects.create(left=work, right=other, axis="nothing much")
+    before = _row(Source, work.pk)
+
+    response = staff_client.post(reverse("wiki:source-delete", kwargs={"slug": "lonely-work"}), {"reason": "Not a real work"})
+
+    assert response.status_code == 302
+    reader = Client()
+    assert reader.get(work.get_absolute_url()).status_code == 410
+    assert "Lonely Work" not in reader.get(reverse("wiki:source-list")).content.decode()
+    assert "Lonely Work" not in reader.get(other.get_absolute_url()).content.decode()
+    assert "lonely-work" not in reader.get("/api/v1/sources/?page_size=100").content.decode()
+    assert "Lonely Work" not in reader.get(reverse("wiki:graph-map")).content.decode()
+    assert not Classification.objects.filter(source=work).exists() and not Contrast.objects.filter(left=work).exists()
+    assert not SearchDocument.objects.filter(kind="source", object_id=work.pk).exists()
+
+    staff_client.post(reverse("wiki:source-restore", kwargs={"slug": "lonely-work"}))
+
+    assert _row(Source, work.pk) == before
+    assert Classification.objects.filter(source=work).exists() and Contrast.objects.filter(left=work).exists()
+    assert "Lonely Work" in reader.get(other.get_absolute_url()).content.decode()
+
+
+def test_the_deleted_list_runs_the_same_queries_for_one_or_many(staff_client: Client, staff: Account) -> None:
+    def count() -> int:
+        staff_client.get(reverse("wiki:deleted-list"))
+        with CaptureQueriesContext(connection) as queries:
+            assert staff_client.get(reverse("wiki:deleted-list")).status_code == 200
+        return len(queries)
+
+    page_delete(page=make_page(), user=staff, reason="one")
+    source_delete(source=make_source(), user=staff, reason="one")
+    one = count()
+    for n in range(8):
+        page_delete(page=make_page(), user=staff, reason=f"more {n}")
+        source_delete(source=make_source(), user=staff, reason=f"more {n}")
+    assert count() == one

@@ -1,0 +1,103 @@
+"""Deleting and restoring pages and works (staff only): nothing is removed, so a restore gives back exactly what was.
+
+A deleted page or work keeps its row, its revisions, claims, classifications, contrasts and questions; it is
+marked with who deleted it, when and why, and every reader's query leaves it out (``Page.objects``,
+``Source.objects``). Its search documents go, the pages linking to it show the link as wanted, and the
+changes feed records the deletion and the restore.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _, ngettext
+
+from wiki.models import ChangeEvent, Claim, Page, Source
+from wiki.models.rules import is_control_free
+from wiki.roles import User, account
+from wiki.search.index import search_reindex_page_with_claims, search_reindex_sources
+from wiki.services.changes import change_record
+
+MAX_REASON_CHARS = 500
+_DELETION_FIELDS = ["deleted_at", "deleted_by", "deleted_reason"]
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": ValidationError(_("Say why it is deleted."), code="required")})
+    if len(reason) > MAX_REASON_CHARS or not is_control_free(reason) or "\n" in reason:
+        raise ValidationError({"reason": ValidationError(
+            _("A reason is one line of at most %(limit)d characters."), code="invalid", params={"limit": MAX_REASON_CHARS})})
+    return reason
+
+
+def _rerender_linking(slug: str) -> None:
+    from wiki.services.pages import pages_rerender
+
+    # A link to a deleted page reads as wanted; to a restored one, as a link again.
+    pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=slug).distinct())
+
+
+@transaction.atomic
+def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
+    reason = _reason(reason)
+    page = Page.all_objects.select_for_update().get(pk=page.pk)
+    if page.is_deleted:
+        raise ValidationError(_("This page is deleted already."), code="deleted")
+    page.deleted_at, page.deleted_by, page.deleted_reason = timezone.now(), account(user), reason
+    page.save(update_fields=_DELETION_FIELDS)
+    change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.DELETED, obj=page, label=page.title,
+                  url=page.get_absolute_url(), user=user, summary=reason)
+    search_reindex_page_with_claims(page.pk)
+    _rerender_linking(page.slug)
+    return page
+
+
+@transaction.atomic
+def page_restore(*, page: Page, user: User | None) -> Page:
+    page = Page.all_objects.select_for_update().get(pk=page.pk)
+    if not page.is_deleted:
+        raise ValidationError(_("This page is not deleted."), code="not_deleted")
+    page.deleted_at, page.deleted_by, page.deleted_reason = None, None, ""
+    page.save(update_fields=_DELETION_FIELDS)
+    change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.RESTORED, obj=page, label=page.title,
+                  url=page.get_absolute_url(), user=user)
+    search_reindex_page_with_claims(page.pk)
+    _rerender_linking(page.slug)
+    return page
+
+
+@transaction.atomic
+def source_delete(*, source: Source, user: User | None, reason: str) -> Source:
+    """Refused while a claim of a page still cites the work: its citation would point nowhere (merge it instead)."""
+    reason = _reason(reason)
+    source = Source.all_objects.select_for_update().get(pk=source.pk)
+    if source.is_deleted:
+        raise ValidationError(_("This work is deleted already."), code="deleted")
+    citing = Claim.objects.citing(source.pk).count()
+    if citing:
+        raise ValidationError(ngettext(
+            "%(count)d claim cites this work: change its citation, or merge this work into the one it duplicates.",
+            "%(count)d claims cite this work: change their citations, or merge this work into the one it duplicates.",
+            citing) % {"count": citing}, code="cited")
+    source.deleted_at, source.deleted_by, source.deleted_reason = timezone.now(), account(user), reason
+    source.save(update_fields=_DELETION_FIELDS)
+    change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.DELETED, obj=source, label=source.short_name,
+                  url=source.get_absolute_url(), user=user, summary=reason)
+    search_reindex_sources([source.pk])
+    return source
+
+
+@transaction.atomic
+def source_restore(*, source: Source, user: User | None) -> Source:
+    source = Source.all_objects.select_for_update().get(pk=source.pk)
+    if not source.is_deleted:
+        raise ValidationError(_("This work is not deleted."), code="not_deleted")
+    source.deleted_at, source.deleted_by, source.deleted_reason = None, None, ""
+    source.save(update_fields=_DELETION_FIELDS)
+    change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.RESTORED, obj=source, label=source.short_name,
+                  url=source.get_absolute_url(), user=user)
+    search_reindex_sources([source.pk])
+    return source

@@ -1,0 +1,83 @@
+"""Deleting and restoring pages and works: staff only, after a confirmation with a reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from wiki.forms.deletion import DeletionForm
+from wiki.models import Page, Source
+from wiki.services.deletion import page_delete, page_restore, source_delete, source_restore
+from wiki.views.listing import PER_PAGE
+
+View = Callable[..., HttpResponse]
+
+
+def staff_required(view: View) -> View:
+    """Anonymous users are sent to log in; logged-in users who are not staff get 403."""
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_staff:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return login_required(wrapper)
+
+
+def _confirm(request: HttpRequest, obj: Page | Source, *, delete: Callable[..., Any], kind: str) -> HttpResponse:
+    form = DeletionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            delete(user=request.user, reason=form.cleaned_data["reason"], **{kind: obj})
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("“%(name)s” is deleted; it can be restored from here.") % {"name": str(obj)})
+            return redirect("wiki:deleted-list")
+    return render(request, "wiki/edit/delete_confirm.html", {"object": obj, "kind": kind, "form": form},
+                  status=400 if form.errors else 200)
+
+
+@staff_required
+def page_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
+    return _confirm(request, get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug), delete=page_delete, kind="page")
+
+
+@staff_required
+def source_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
+    return _confirm(request, get_object_or_404(Source.objects, slug=slug), delete=source_delete, kind="source")
+
+
+@require_POST
+@staff_required
+def page_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
+    page = page_restore(page=get_object_or_404(Page.all_objects.deleted(), slug=slug), user=request.user)
+    messages.success(request, _("“%(name)s” is restored.") % {"name": page.title})
+    return redirect(page)
+
+
+@require_POST
+@staff_required
+def source_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
+    source = source_restore(source=get_object_or_404(Source.all_objects.deleted(), slug=slug), user=request.user)
+    messages.success(request, _("“%(name)s” is restored.") % {"name": source.short_name})
+    return redirect(source)
+
+
+@staff_required
+def deleted_list(request: HttpRequest) -> HttpResponse:
+    """Deleted pages and works, the latest deleted first, with who deleted them, when and why."""
+    fields = ("id", "slug", "deleted_at", "deleted_reason", "deleted_by__username")
+    pages = Paginator(Page.all_objects.deleted().only("title", *fields), PER_PAGE).get_page(request.GET.get("p"))
+    sources = Paginator(Source.all_objects.deleted().only("short_name", *fields), PER_PAGE).get_page(request.GET.get("w"))
+    return render(request, "wiki/deleted_list.html", {"pages": pages, "sources": sources})

@@ -148,7 +148,9 @@ def run_wrk(base: str, case: Case, cookie: str, args: argparse.Namespace, workdi
         ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script), base],
         capture_output=True, text=True, check=True,
     ).stdout
-    rps_found, p50_found, p99_found = (re.search(p, out) for p in (r"Requests/sec:\s+([\d.]+)", r"50%\s+(\S+)", r"99%\s+(\S+)"))
+    # The latency distribution's own lines ("     50%    3.20ms"), not a "+/- Stdev" figure such as "90.50%".
+    rps_found, p50_found, p99_found = (re.search(p, out, re.MULTILINE) for p in (
+        r"Requests/sec:\s+([\d.]+)", r"^\s+50%\s+(\S+)$", r"^\s+99%\s+(\S+)$"))
     rps = float(rps_found.group(1)) if rps_found else 0.0
     p50 = _ms(p50_found.group(1)) if p50_found else float("nan")
     p99 = _ms(p99_found.group(1)) if p99_found else float("nan")

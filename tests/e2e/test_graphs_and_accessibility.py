@@ -122,6 +122,7 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
         reverse("wiki:consistency-report"),
     ]
     editors = [
+        reverse("wiki:consistency-report"),
         reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
         reverse("wiki:page-create"),
         reverse("wiki:source-create"),
@@ -148,3 +149,53 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
             found[(1280, url)] = violations
     Path("/tmp/axe-violations.json").write_text(json.dumps({f"{w} {u}": v for (w, u), v in found.items()}, indent=1))
     assert found == {}
+
+
+LOG_OUT_STYLE = """() => {
+  const b = document.querySelector(".account form button");
+  const s = getComputedStyle(b);
+  return [s.backgroundColor, s.color, s.borderTopWidth, s.paddingTop, s.paddingLeft, s.fontSize, s.textDecorationLine].join(" ");
+}"""
+
+
+def test_log_out_looks_the_same_on_pages_with_a_graph(page: Any, live_server: Any) -> None:
+    make_editor("styled")
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("input[name=username]", "styled")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    styles = {}
+    for url in (reverse("wiki:home"), reverse("wiki:graph-map"), reverse("wiki:contrast", args=["skillforge", "starharness"]),
+                reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})):
+        page.goto(live_server.url + url)
+        styles[url] = page.evaluate(LOG_OUT_STYLE)
+    assert len(set(styles.values())) == 1, styles
+    # a link-like button: no filled background
+    assert styles[reverse("wiki:home")].startswith("rgba(0, 0, 0, 0)")
+
+
+def test_an_editor_dismisses_a_finding_with_a_reason_and_reopens_it(page: Any, live_server: Any) -> None:
+    make_editor("reviewer")
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("input[name=username]", "reviewer")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(live_server.url + reverse("wiki:consistency-report"))
+    row = page.locator("#missing_locator table.findings:not(.dismissed) tbody tr").first
+    subject = row.locator("td").first.inner_text()
+    row.locator("summary").click()
+    row.locator("textarea[name=reason]").fill("The source has no page numbers: it is a web page.")
+    row.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+    dismissed = page.locator("#missing_locator table.dismissed")
+    assert "The source has no page numbers: it is a web page." in dismissed.inner_text()
+    assert subject in dismissed.inner_text() and "reviewer" in dismissed.inner_text()
+    assert "Dismissed" in page.locator(".messages").inner_text()
+    dismissed.locator("tbody tr").filter(has_text="The source has no page numbers").locator("button", has_text="Reopen").click()
+    page.wait_for_load_state()
+    assert page.locator("#missing_locator table.dismissed").count() == 0
+    page.goto(live_server.url + reverse("wiki:changes") + "?kind=finding")
+    changes = page.locator("table.changes").inner_text()
+    assert "dismissed" in changes and "reopened" in changes

@@ -142,3 +142,21 @@ def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client
         html = client.get(url).content.decode()
     assert len(large.captured_queries) == len(small.captured_queries)
     assert html.index('href="/wiki/reward-hacking/"') < html.index('href="/wiki/wanted-0/"')
+
+
+def test_the_summary_is_shown_once_when_the_body_opens_with_it_as_a_quote_with_a_wiki_link(client: Client) -> None:
+    from wiki.models import Page
+
+    # the survey notes open with "> Insights ：[[Agentic RL]] 不是…", the summary with a wiki link inside
+    page = Page.objects.get(slug="agentic-rl-survey-notes")
+    assert page.summary not in page.rendered_html and page.body_opens_with_summary
+    html = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()
+    assert '<p class="summary"' not in html
+    assert html.count("不是“再用 RL 把回答调好一点”") == 1
+
+
+def test_a_summary_the_body_does_not_say_is_shown_above_it(client: Client, editor: Account) -> None:
+    page_save_revision(slug="lead-test", title="Lead test", summary="A summary said nowhere else.",
+                       body="The body says something different, then [[Agentic RL]].", comment="", user=editor)
+    html = client.get(reverse("wiki:page-detail", kwargs={"slug": "lead-test"})).content.decode()
+    assert '<p class="summary" lang="en">A summary said nowhere else.</p>' in html

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django.conf import settings
@@ -7,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.db.models.functions import MD5
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 # Paths under /wiki/ that are editor screens, not pages.
 RESERVED_SLUGS = frozenset({"new"})
@@ -100,6 +102,15 @@ class Page(Deletable):
 
     def get_absolute_url(self) -> str:
         return reverse("wiki:page-detail", kwargs={"slug": self.slug})
+
+    @property
+    def body_opens_with_summary(self) -> bool:
+        """Whether the opening of the body already says the summary, once its markup and wiki links are read as
+        text (a lead quote "> Insights ：[[Agentic RL]] 不是…", a 摘要 section): then the page shows it once."""
+        if not self.summary.strip():
+            return False
+        opening = self.rendered_html[: 3 * len(self.summary) + 2_000]
+        return " ".join(self.summary.split()) in " ".join(html.unescape(strip_tags(opening)).split())
 
     @property
     def validator(self) -> Validator:

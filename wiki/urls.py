@@ -11,6 +11,7 @@ from wiki.views.editing import contrasts as edit_contrasts
 from wiki.views.editing import glossary as edit_glossary
 from wiki.views.editing import deletion as edit_deletion
 from wiki.views.editing import history as edit_history
+from wiki.views.editing import merges as edit_merges
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
 from wiki.views.editing import sources as edit_sources
@@ -60,6 +61,8 @@ urlpatterns = [
     path("sources/<slug:slug>/delete/", edit_deletion.source_delete_view, name="source-delete"),
     path("sources/<slug:slug>/restore/", edit_deletion.source_restore_view, name="source-restore"),
     path("deleted/", edit_deletion.deleted_list, name="deleted-list"),
+    path("sources/<slug:slug>/merge/", edit_merges.source_merge_view, name="source-merge"),
+    path("merges/<int:pk>/undo/", edit_merges.source_merge_undo_view, name="source-merge-undo"),
     path("triage/", triage.triage_queue, name="triage"),
     path("triage/<slug:slug>/accept/", triage.triage_accept, name="triage-accept"),
     path("classifications/new/<slug:slug>/", edit_classifications.classification_create, name="classification-create"),

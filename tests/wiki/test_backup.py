@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
 
-from tests.factories import make_editor, make_page, make_reader
+from tests.factories import make_editor, make_page, make_reader, make_source
 from tests.wiki.wikistate import wiki_state
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, ClaimStatus, Classification, Page, Revision, SearchDocument, Source
@@ -23,6 +23,8 @@ from wiki.services.backup import FORMAT_NAME, FORMAT_VERSION, wiki_is_empty
 from wiki.services.claims import claim_set_status
 from wiki.services.classifications import classification_save, classification_snapshot
 from wiki.services.contrasts import contrast_create
+from wiki.services.deletion import page_delete
+from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision, pages_rerender
 from wiki.services.questions import question_create
 from wiki.services.readers import reader_profile_save
@@ -64,6 +66,8 @@ def _edits_by_people() -> None:
                     sources=list(Source.objects.order_by("pk")[:2]), user=alice)
     left, right = Source.objects.order_by("-pk")[:2]
     contrast_create(left=left, right=right, axis="backup axis", claim=claim, user=alice)
+    page_delete(page=make_page(title="Deleted before the backup"), user=staff, reason="spam")
+    source_merge(merged=make_source(short_name="Twin", title="A Twin Work"), kept=right, user=alice)
 
 
 @pytest.fixture
@@ -81,6 +85,7 @@ def wiki(tmp_path: Path) -> dict[str, Any]:
 def test_export_wipe_import_gives_back_the_same_wiki_field_by_field(wiki: dict[str, Any]) -> None:
     before = wiki["state"]
     assert before["wiki.classificationchange"] and before["wiki.readerprofile"] and len(before["users"]) == 3
+    assert before["wiki.sourcemerge"] and any(r["deleted_at"] for r in before["wiki.page"])
     assert any(r["author_id"] for r in before["wiki.revision"])
     _wipe()
     assert wiki_is_empty() and wiki_state()["wiki.page"] == []

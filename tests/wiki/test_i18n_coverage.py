@@ -192,6 +192,11 @@ def screens(db: None) -> list[tuple[str, str, dict[str, str] | None]]:
 
     page_delete(page=make_page(slug="gone-page", title="Gone page"), user=None, reason="Spam")
     source_delete(source=make_source(slug="gone-work", short_name="Gone Work"), user=None, reason="Not a work")
+    from wiki.services.merges import source_merge
+
+    merge = source_merge(merged=make_source(slug="merged-work", short_name="Merged Work"),
+                         kept=make_source(slug="kept-work", short_name="Kept Work"), user=None)
+    make_source(slug="gone-work-2", short_name="Another Work")
     return [
         ("reader", reverse("wiki:home"), None),
         ("reader", reverse("wiki:page-list"), None),
@@ -230,6 +235,9 @@ def screens(db: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:page-delete", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:source-delete", kwargs={"slug": "skillforge"}), {"reason": "Refused: cited"}),
         ("editor", reverse("wiki:deleted-list"), None),
+        ("editor", reverse("wiki:source-merge", kwargs={"slug": "gone-work-2"}), {"into": "gone-work-2"}),
+        ("editor", reverse("wiki:source-detail", kwargs={"slug": "kept-work"}), None),
+        ("editor", reverse("wiki:source-merge-undo", kwargs={"pk": merge.pk}), None),
         ("plain", reverse("wiki:page-create"), None),
         ("editor", reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:source-detail", kwargs={"slug": source}), None),

@@ -3,6 +3,7 @@ from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, Cla
 from wiki.models.glossary import GlossaryTerm
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.findings import FindingDismissal
+from wiki.models.merges import SourceMerge
 from wiki.models.pages import Page, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
 from wiki.models.readers import ReaderProfile
@@ -32,5 +33,6 @@ __all__ = [
     "SetBy",
     "Source",
     "SourceKind",
+    "SourceMerge",
     "WikiLink",
 ]

@@ -36,6 +36,8 @@ class ChangeEvent(models.Model):
         DISMISSED = "dismissed", _("dismissed")
         REOPENED = "reopened", _("reopened")
         RESTORED = "restored", _("restored")
+        MERGED = "merged", _("merged")
+        UNMERGED = "unmerged", _("merge undone")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     action = models.CharField(max_length=20, choices=Action.choices)

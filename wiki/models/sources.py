@@ -145,6 +145,8 @@ class Source(Deletable):
     bibtex_key = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
     abstract = models.TextField(blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
     notes = models.TextField(blank=True, validators=text_limit(MAX_NOTES_CHARS))
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_from",
+                                    editable=False, help_text=_("The work this one was merged into; its address leads there."))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -95,6 +95,8 @@ def source_restore(*, source: Source, user: User | None) -> Source:
     source = Source.all_objects.select_for_update().get(pk=source.pk)
     if not source.is_deleted:
         raise ValidationError(_("This work is not deleted."), code="not_deleted")
+    if source.merged_into_id is not None:
+        raise ValidationError(_("This work was merged into another: undo the merge instead."), code="merged")
     source.deleted_at, source.deleted_by, source.deleted_reason = None, None, ""
     source.save(update_fields=_DELETION_FIELDS)
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.RESTORED, obj=source, label=source.short_name,

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
@@ -70,7 +70,12 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
     rather than create a second one. Two queries at most.
     """
     wanted = {title: normalize_title(title) for title in titles}
-    found = {s.normalized_title: s for s in Source.objects.filter(normalized_title__in=set(wanted.values()))}
+    found: dict[str, Source] = {}
+    # A work merged into another is cited as the work it was merged into.
+    for source in (Source.all_objects.filter(normalized_title__in=set(wanted.values()))
+                   .filter(Q(deleted_at__isnull=True) | Q(merged_into__deleted_at__isnull=True, merged_into__isnull=False))
+                   .select_related("merged_into").order_by(F("merged_into").asc(nulls_first=True), "pk")):
+        found.setdefault(source.normalized_title, source.merged_into or source)
     matched = {title: found[norm] for title, norm in wanted.items() if norm in found}
     by_name = {title.lower(): title for title in wanted if title not in matched}
     if by_name:

@@ -2,14 +2,14 @@ from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
-from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source
+from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
 from wiki.suggestions import SuggestionView, suggestions_for_source
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
@@ -37,7 +37,9 @@ def _cards(source: Source) -> Cards:
 @cached_for_readers
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = cached_value(request, "source", slug, build=lambda: Source.objects.filter(slug=slug).first())
-    if source is None and (deleted := Source.all_objects.deleted().filter(slug=slug).first()) is not None:
+    if source is None and (deleted := Source.all_objects.deleted().select_related("merged_into").filter(slug=slug).first()) is not None:
+        if deleted.merged_into is not None:
+            return redirect(deleted.merged_into, permanent=True)
         return render(request, "wiki/deleted.html", {"object": deleted, "kind": "source"}, status=410)
     if source is None:
         raise Http404(f"No work is called “{slug}”.")
@@ -51,6 +53,7 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "claims": Bounded(Claim.objects.citing(source.pk), IN_PAGE),
             "contrasts": Bounded(Contrast.objects.with_related().involving([source.pk]), IN_PAGE),
             "questions": Bounded(OpenQuestion.objects.queue().filter(sources=source), IN_PAGE),
+            "merges": Bounded(SourceMerge.objects.active_into(source.pk), IN_PAGE),
             "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"source:{slug}")),
         },
     )

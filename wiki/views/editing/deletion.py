@@ -69,7 +69,7 @@ def page_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @staff_required
 def source_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
-    source = source_restore(source=get_object_or_404(Source.all_objects.deleted(), slug=slug), user=request.user)
+    source = source_restore(source=get_object_or_404(Source.all_objects.deleted().filter(merged_into__isnull=True), slug=slug), user=request.user)
     messages.success(request, _("“%(name)s” is restored.") % {"name": source.short_name})
     return redirect(source)
 
@@ -79,5 +79,5 @@ def deleted_list(request: HttpRequest) -> HttpResponse:
     """Deleted pages and works, the latest deleted first, with who deleted them, when and why."""
     fields = ("id", "slug", "deleted_at", "deleted_reason", "deleted_by__username")
     pages = Paginator(Page.all_objects.deleted().only("title", *fields), PER_PAGE).get_page(request.GET.get("p"))
-    sources = Paginator(Source.all_objects.deleted().only("short_name", *fields), PER_PAGE).get_page(request.GET.get("w"))
+    sources = Paginator(Source.all_objects.deleted().filter(merged_into__isnull=True).only("short_name", *fields), PER_PAGE).get_page(request.GET.get("w"))
     return render(request, "wiki/deleted_list.html", {"pages": pages, "sources": sources})

@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_classification, make_editor, make_page, make_source
-from wiki.models import ChangeEvent, Classification, Contrast, Page, SearchDocument, Source, WikiLink
+from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
-from wiki.services.deletion import page_delete, source_delete
+from wiki.services.deletion import page_delete, page_restore, source_delete
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +161,17 @@ def test_the_deleted_list_runs_the_same_queries_for_one_or_many(staff_client: Cl
         page_delete(page=make_page(), user=staff, reason=f"more {n}")
         source_delete(source=make_source(), user=staff, reason=f"more {n}")
     assert count() == one
+
+
+def test_the_claims_of_a_deleted_page_are_gone_from_readers_and_come_back(staff: Account) -> None:
+    page, _ = _linked_pages()
+    claim = page.claims.get()
+    reader = Client()
+    assert reader.get(claim.get_detail_url()).status_code == 200
+    page_delete(page=page, user=staff, reason="spam")
+
+    assert reader.get(claim.get_detail_url()).status_code == 404
+    assert reader.get(f"/api/v1/claims/{claim.pk}/").status_code == 404
+    assert not Claim.objects.current().filter(pk=claim.pk).exists()
+    page_restore(page=page, user=staff)
+    assert reader.get(f"/api/v1/claims/{claim.pk}/").status_code == 200

@@ -23,6 +23,10 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         """Claims still present in their page's text, on a page not deleted."""
         return self.filter(is_orphaned=False, page__deleted_at__isnull=True)
 
+    def on_live_pages(self) -> ClaimQuerySet:
+        """Claims of pages not deleted (orphans and retired claims included)."""
+        return self.filter(page__deleted_at__isnull=True)
+
     def awaiting_decision(self) -> ClaimQuerySet:
         """Orphaned claims nobody has re-attached or retired yet."""
         return self.filter(is_orphaned=True, retired_at__isnull=True)

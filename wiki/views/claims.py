@@ -10,7 +10,7 @@ from wiki.models import Claim, ClaimRevision, Page
 
 
 def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.for_detail(), pk=pk)
+    claim = get_object_or_404(Claim.objects.on_live_pages().for_detail(), pk=pk)
     context: dict[str, object] = {"claim": claim, "history": ClaimRevision.objects.history().filter(claim=claim)}
     if claim.is_orphaned and not claim.is_retired and request.user.has_perm("wiki.change_claim"):
         # ?page=<slug> offers the sentences of another page to re-attach to.

@@ -43,7 +43,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Claim]:
-        return Claim.objects.with_citations().defer(*PAGE_TEXT)
+        return Claim.objects.on_live_pages().with_citations().defer(*PAGE_TEXT)
 
     @extend_schema(summary="A claim's history across page revisions, oldest first",
                    responses=ClaimRevisionSerializer(many=True), filters=False)

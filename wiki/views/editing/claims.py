@@ -19,7 +19,7 @@ from wiki.views.editing import editor_required, stale_form
 
 @editor_required("wiki.change_claim")
 def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.with_citations(), pk=pk)
+    claim = get_object_or_404(Claim.objects.on_live_pages().with_citations(), pk=pk)
     if request.method == "POST":
         form = ClaimForm(request.POST)
         formset = CitationFormSet(request.POST, prefix="citations")
@@ -52,7 +52,7 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @editor_required("wiki.change_claim")
 def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+    claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
     form = ClaimReattachForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a sentence that is on a page now."))
@@ -69,7 +69,7 @@ def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @editor_required("wiki.change_claim")
 def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+    claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
     form = ClaimRetireForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors["reason"].as_data()[0].messages) if form.data.get("reason", "").strip()

@@ -22,6 +22,7 @@ from wiki import markdown as wiki_markdown
 from wiki.references.identifiers import normalize_title
 from wiki.markdown import SourceRef
 from wiki.markdown.wikilinks import target_slug
+from wiki.services.pages import link_targets
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -277,9 +278,9 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
 
     page_titles = [f"{rng.choice(_PAGE_TOPICS)} {tag}-{i + 1}" for i in range(pages)]
     refs = {w.title: SourceRef(slug=w.source.slug, short_name=w.short_name) for w in planned}
-    existing = frozenset(target_slug(t) for t in page_titles) | frozenset(
-        Page.objects.filter(slug__in=[target_slug(t) for t in _LINK_TARGETS]).values_list("slug", flat=True)
-    )
+    # Links to the wiki's fixed targets lead where the live renderer sends them: a page, else a glossary entry.
+    fixed = link_targets(target_slug(t) for t in _LINK_TARGETS)
+    existing = frozenset(target_slug(t) for t in page_titles) | fixed.pages
     per_page, extra = divmod(claims, pages)
     window = max(2, min(12, works))
     page_rows: list[Page] = []
@@ -292,7 +293,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             chosen = [planned[(start + j) % works] for j in range(window)]
             body, pairs = _page_body(title=title, works=chosen, n_claims=per_page + (1 if i < extra else 0), rng=rng,
                                      page_titles=page_titles, serial=i + 1)
-            out = wiki_markdown.render(body, sources=refs, existing_pages=existing)
+            out = wiki_markdown.render(body, sources=refs, existing_pages=existing, terms=fixed.terms)
             page_rows.append(Page(slug=target_slug(title), title=title, summary=f"{title}：生成的测试页面。", body=body,
                                   rendered_html=out.html, toc=out.toc))
             rendered.append(out)

@@ -13,7 +13,9 @@ produce: ``@claim`` on every claim, ``@claim2`` on the 10,000 most important cla
 on the first 1,000 of them (``TIERS``; likewise for each kind). A search asks the GIN index for
 ``words & @claim1``, so a word found in half the wiki reads about a thousand rows, not fifty thousand
 (``wiki.search.query``). After each write the tiers of the kind are brought up to date
-(``_refresh_tiers``: one statement, touching only the documents whose tier changed).
+(``_refresh_tiers``: one statement, touching only the documents whose tier changed). A classified work also
+carries ``@mechanism-<key>`` and ``@verdict-<key>`` (``wiki.search.terms``), so that a query naming a mechanism or
+a verdict finds the works classified so through the same GIN index.
 """
 
 from __future__ import annotations
@@ -81,7 +83,11 @@ _UPSERT = """
 INSERT INTO wiki_searchdocument (kind, object_id, title, body, url, mechanism, verdict, importance, vector, updated_at)
 SELECT %s, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict, d.importance,
        setweight(to_tsvector('simple', d.heading), 'A') || setweight(to_tsvector('simple', d.words), 'D')
-           || array_to_tsvector(ARRAY['@' || %s]),
+           || array_to_tsvector(array_remove(ARRAY[
+                  '@' || %s,
+                  CASE WHEN d.mechanism <> '' THEN '@mechanism-' || d.mechanism END,
+                  CASE WHEN d.verdict <> '' THEN '@verdict-' || d.verdict END
+              ], NULL)),
        now()
 FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[], %s::text[])
      AS d(object_id, title, body, url, mechanism, verdict, importance, heading, words)

@@ -1,7 +1,10 @@
 """Running a search: one SQL query returns the best hits of every kind with their per-kind totals.
 
-``search_sql`` builds that query from a tsquery (``wiki.search.tokenize.tsquery_text``) and the
-filters; ``search`` runs it and turns the rows into highlighted hits grouped by kind.
+``search`` reads the query against the glossary (``wiki.search.terms``): a term it names is searched by all its
+names, and a mechanism or verdict it names also matches the works classified so, which rank first with the page
+defining the term. ``search_sql`` builds the statement from those words (:class:`Words`) and the filters;
+``search`` runs it and turns the rows into hits grouped by kind, each with the sentence that matched, every
+matched name highlighted. A search that finds nothing suggests close glossary terms.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.models import SearchDocument
 from wiki.search.index import kind_marker
+from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
 from wiki.search.tokenize import query_fragments, tsquery_text
 
 MAX_QUERY_LENGTH = 200
@@ -49,6 +53,8 @@ class Group:
 class SearchResults:
     query: str
     groups: list[Group] = field(default_factory=list)
+    terms: list[Term] = field(default_factory=list)  # glossary terms the query named, searched by all their names
+    suggestions: list[Suggestion] = field(default_factory=list)  # close terms, when nothing matched
 
     @property
     def total(self) -> int:
@@ -59,17 +65,64 @@ class SearchResults:
         return any(group.total_capped for group in self.groups)
 
 
-def _highlighter(query: str) -> re.Pattern[str] | None:
-    """Matches what the query asked for in the original text: each word or CJK run, and the bigrams of runs."""
+_LATIN_EDGE = "0-9A-Za-z\u00c0-\u024f"
+
+
+def _name_regex(name: str) -> str:
+    """A glossary name as it may be written: any case, words apart by spaces, hyphens or slashes; a Latin edge
+    not inside a longer word (``ES`` is not the end of ``uses``)."""
+    words = [re.escape(m.group()) for m in re.finditer(rf"[{_LATIN_EDGE}]+|[^\s{_LATIN_EDGE}\-/_]+", name)]
+    body = r"[\s\-/_‐–]*".join(words)
+    before = rf"(?<![{_LATIN_EDGE}])" if re.match(rf"[{_LATIN_EDGE}]", name) else ""
+    after = rf"(?![{_LATIN_EDGE}])" if re.search(rf"[{_LATIN_EDGE}]$", name) else ""
+    return f"{before}{body}{after}" if body else ""
+
+
+def _highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None) -> re.Pattern[str] | None:
+    """Matches what the query asked for in the original text: every name of the terms it named, then each other
+    word or CJK run (``rest``, the query itself by default), and the bigrams of such runs."""
     pieces: set[str] = set()
-    for fragment in query_fragments(query):
-        pieces.add(fragment)
+    for fragment in query_fragments(query if rest is None else rest):
+        pieces.add(re.escape(fragment))
         if not fragment.isascii() and len(fragment) > 2:
-            pieces.update(fragment[i : i + 2] for i in range(len(fragment) - 1))
-    if not pieces:
+            pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
+    names = {regex for term in terms for name in term.names if (regex := _name_regex(name))}
+    if not pieces and not names:
         return None
-    alternatives = sorted(pieces, key=len, reverse=True)
-    return re.compile("|".join(re.escape(p) for p in alternatives), re.IGNORECASE)
+    # Longer alternatives first, so that a whole name wins over a piece of it.
+    alternatives = sorted(names, key=len, reverse=True) + sorted(pieces, key=len, reverse=True)
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+# After Chinese sentence marks and line breaks; after a Latin one only when a space and a new sentence follow
+# (``pp.3-4``, ``&amp;`` and ``e.g. x`` stay whole).
+_SENTENCE_END_RE = re.compile(r"(?<=[。！？；\n])|(?<=[.?!])\s+(?=[A-Z\u4e00-\u9fff])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences: after Chinese and Latin sentence marks and line breaks."""
+    return [part.strip() for part in _SENTENCE_END_RE.split(text) if part.strip()]
+
+
+def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
+    """The sentence of ``text`` that matched: the one with the most different matches, then one that says more
+    than the match itself (not a bare list item), then the first; the text itself when nothing in it matches."""
+    if pattern is None:
+        return text
+    best, best_key = text, (0, False)
+    for sentence in sentences(text):
+        found = [m.group() for m in pattern.finditer(sentence)]
+        if not found:
+            continue
+        key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)
+        if key > best_key:
+            best, best_key = sentence, key
+    return best
+
+
+def snippet(text: str, pattern: re.Pattern[str] | None, *, length: int = 0) -> SafeString:
+    """The sentence that matched, cut to ``length`` around its first match, every match highlighted."""
+    return highlight(best_sentence(text, pattern), pattern, length=length or SNIPPET_LENGTH)
 
 
 def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None = None) -> SafeString:
@@ -122,9 +175,11 @@ class SearchPlan:
 #   everything -- per kind, only if top2 found `cap` or fewer too: the words & @claim, at most
 #                 `full_scan`; its tsquery is a subquery, so that the planner, blind to how rare the
 #                 words are at this point, takes the GIN index rather than a table scan;
-#   matches    -- for each kind the widest step that ran, numbered by importance, with its count;
-#   ranked     -- the first `ranked` by importance re-ordered by ts_rank (title words weigh most), the
-#                 rest by importance, so that pages of results never overlap;
+#   matches    -- for each kind the widest step that ran, numbered by importance (pinned documents first:
+#                 the works classified as the mechanism or verdict the query names, the page defining its
+#                 term), with its count;
+#   ranked     -- the first `ranked` of them re-ordered, pinned first, then by ts_rank (title words weigh
+#                 most); the rest by importance, so that pages of results never overlap;
 # and only the page kept is joined back for titles and bodies. The tsqueries are constants, so the
 # planner sees that the markers make every step small (a GIN bitmap scan, never a table scan), its
 # row estimates follow the LIMITs, and every sort fits in the default work_mem.
@@ -132,15 +187,15 @@ _SEARCH_SQL = """
 WITH kinds AS (
     SELECT kind, ordinal FROM unnest(%(kinds)s::text[]) WITH ORDINALITY AS k(kind, ordinal)
 ), top1 AS MATERIALIZED (
-    SELECT d.kind, d.id, d.importance, 1 AS step FROM wiki_searchdocument d
+    SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 1 AS step FROM wiki_searchdocument d
     WHERE d.vector @@ ({query} && %(top1)s::tsquery) {filters}
 ), top2 AS MATERIALIZED (
     {top2}
 ), everything AS MATERIALIZED (
     {everything}
 ), matches AS (
-    SELECT kind, id, importance,
-           row_number() OVER (PARTITION BY kind ORDER BY importance DESC, id) AS by_importance,
+    SELECT kind, id, importance, pinned,
+           row_number() OVER (PARTITION BY kind ORDER BY pinned DESC, importance DESC, id) AS by_importance,
            count(*) OVER (PARTITION BY kind) AS found
     FROM (
         SELECT u.*, max(step) OVER (PARTITION BY kind) AS widest
@@ -148,14 +203,14 @@ WITH kinds AS (
     ) steps
     WHERE step = widest
 ), ranked AS (
-    SELECT m.kind, m.id, m.found, ts_rank(d.vector, {query}) AS rank, m.by_importance, m.importance
+    SELECT m.kind, m.id, m.found, ts_rank(d.vector, {query}) AS rank, m.by_importance, m.importance, m.pinned
     FROM matches m JOIN wiki_searchdocument d ON d.id = m.id
     WHERE m.by_importance <= greatest(%(ranked)s, %(last)s)
 ), numbered AS (
     SELECT kind, id, found, rank,
            row_number() OVER (
                PARTITION BY kind
-               ORDER BY by_importance > %(ranked)s, CASE WHEN by_importance <= %(ranked)s THEN rank END DESC,
+               ORDER BY by_importance > %(ranked)s, pinned DESC, CASE WHEN by_importance <= %(ranked)s THEN rank END DESC,
                         importance DESC, id
            ) AS row
     FROM ranked
@@ -168,17 +223,61 @@ ORDER BY k.ordinal, n.row
 """
 # The per-kind steps: each runs only when the narrower steps found `cap` or fewer documents of its kind
 # (conditions without columns: PostgreSQL checks them once and skips the scan).
-_TOP2_STEP = """SELECT d.kind, d.id, d.importance, 2 AS step FROM wiki_searchdocument d
+_TOP2_STEP = """SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 2 AS step FROM wiki_searchdocument d
     WHERE d.vector @@ ({query} && %(top2_{i})s::tsquery) {filters}
       AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s"""
 _EVERYTHING_STEP = """SELECT * FROM (
-        SELECT d.kind, d.id, d.importance, 3 AS step FROM wiki_searchdocument d
+        SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 3 AS step FROM wiki_searchdocument d
         WHERE d.vector @@ (SELECT {query} && %(all_{i})s::tsquery) {filters}
           AND (SELECT count(*) FROM top2 WHERE kind = %(kind_{i})s) <= %(cap)s
           AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s
         LIMIT %(full_scan)s
     ) all_{i}"""
-_QUERY = "to_tsquery('simple', %(tsquery)s)"
+@dataclass(frozen=True)
+class Words:
+    """What a search asks the index for: the AND of its groups, each a ``to_tsquery('simple', …)`` text (a word,
+    or the OR of a term's names) OR'ed with markers (``@mechanism-…``) of the works it names; and the pages
+    pinned first among pages (those defining the terms named)."""
+
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    pinned_pages: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, tsquery: str) -> Words:
+        """Plain words: a tsquery text and nothing pinned."""
+        return cls(groups=((tsquery, ()),) if tsquery else ())
+
+    @classmethod
+    def expanded(cls, expansion: Expansion) -> Words:
+        groups = [(text, tuple(term.markers)) for term in expansion.terms if (text := term.tsquery())]
+        if rest := tsquery_text(expansion.rest):
+            groups.append((rest, ()))
+        pages = tuple(dict.fromkeys(term.page_id for term in expansion.terms if term.page_id is not None))
+        return cls(groups=tuple(groups), pinned_pages=pages)
+
+    @property
+    def markers(self) -> list[str]:
+        return list(dict.fromkeys(marker for _, markers in self.groups for marker in markers))
+
+    def sql(self) -> tuple[str, str, dict[str, object]]:
+        """The tsquery expression, the pinned condition on ``d`` and their parameters."""
+        params: dict[str, object] = {}
+        parts = []
+        for i, (text, markers) in enumerate(self.groups):
+            params[f"words_{i}"] = text
+            part = f"to_tsquery('simple', %(words_{i})s)"
+            if markers:
+                params[f"markers_{i}"] = " | ".join(_quoted(m) for m in markers)
+                part = f"({part} || %(markers_{i})s::tsquery)"
+            parts.append(part)
+        pinned = []
+        if self.markers:
+            params["pinned_markers"] = " | ".join(_quoted(m) for m in self.markers)
+            pinned.append("d.vector @@ %(pinned_markers)s::tsquery")
+        if self.pinned_pages:
+            params["pinned_pages"] = list(self.pinned_pages)
+            pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
+        return "(" + " && ".join(parts) + ")", " OR ".join(pinned) or "false", params
 
 
 def _quoted(lexeme: str) -> str:
@@ -191,29 +290,29 @@ _CLASSIFIED_KINDS = {SearchDocument.Kind.SOURCE}
 
 
 def search_sql(
-    tsquery: str, *, kinds: list[str], mechanism: str = "", verdict: str = "", plan: SearchPlan, offset: int, limit: int
+    words: Words | str, *, kinds: list[str], mechanism: str = "", verdict: str = "", plan: SearchPlan, offset: int, limit: int
 ) -> tuple[str, dict[str, Any]]:
     """The search statement and its parameters: hits ``offset`` to ``offset + limit`` of each of ``kinds``
-    (in that order) for ``tsquery``, a ``to_tsquery('simple', …)`` text, with mechanism/verdict filters.
-
-    ``tsquery`` may be any tsquery over the index's words (an OR of synonyms, say): the steps only AND
-    it with their markers.
+    (in that order) for ``words`` (or a ``to_tsquery('simple', …)`` text), with mechanism/verdict filters.
     """
+    words = Words.of(words) if isinstance(words, str) else words
+    query, pinned, params = words.sql()
     filters = "".join(
         f" AND d.{column} = %({column})s" for column, value in (("mechanism", mechanism), ("verdict", verdict)) if value
     )
-    params: dict[str, object] = {
-        "tsquery": tsquery, "kinds": kinds, "mechanism": mechanism, "verdict": verdict, "cap": plan.cap,
+    params |= {
+        "kinds": kinds, "mechanism": mechanism, "verdict": verdict, "cap": plan.cap,
         "ranked": plan.ranked, "full_scan": plan.full_scan, "first": offset, "last": offset + limit,
         "top1": " | ".join(_quoted(kind_marker(k, 1)) for k in kinds),
     }
     top2, everything = [], []
     for i, kind in enumerate(kinds):
         params |= {f"kind_{i}": kind, f"top2_{i}": _quoted(kind_marker(kind, 2)), f"all_{i}": _quoted(kind_marker(kind))}
-        top2.append(_TOP2_STEP.format(query=_QUERY, filters=filters, i=i))
-        everything.append(_EVERYTHING_STEP.format(query=_QUERY, filters=filters, i=i))
+        top2.append(_TOP2_STEP.format(query=query, filters=filters, pinned=pinned, i=i))
+        everything.append(_EVERYTHING_STEP.format(query=query, filters=filters, pinned=pinned, i=i))
     union = "\n    UNION ALL\n    "
-    sql = _SEARCH_SQL.format(query=_QUERY, filters=filters, top2=union.join(top2), everything=union.join(everything))
+    sql = _SEARCH_SQL.format(query=query, filters=filters, pinned=pinned, top2=union.join(top2),
+                             everything=union.join(everything))
     return sql, params
 
 
@@ -228,23 +327,28 @@ def search(
 ) -> SearchResults:
     """Hits for ``query`` grouped by kind, best first; ``limit``/``offset`` apply within each kind.
 
-    Mechanism and verdict filters keep the documents that carry them (sources). Totals are counted up
-    to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped group says so with ``total_capped``.
+    A glossary term the query names is searched by all its names; the works classified as the mechanism or
+    verdict it names, and the page defining it, come first. Mechanism and verdict filters keep the documents
+    that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
+    group says so with ``total_capped``. Nothing found, the results suggest close glossary terms. One SQL query
+    (and one for the glossary when the cache does not hold it).
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
-    tsquery = tsquery_text(query)
-    if not tsquery:
+    glossary = current_glossary()
+    expansion = glossary.expand(query)
+    words = Words.expanded(expansion)
+    if not words.groups:
         return SearchResults(query=query)
     wanted = [k.value for k in KIND_ORDER if (not kinds or k in kinds) and (not (mechanism or verdict) or k in _CLASSIFIED_KINDS)]
     if not wanted:
-        return SearchResults(query=query)
-    sql, params = search_sql(tsquery, kinds=wanted, mechanism=mechanism, verdict=verdict,
+        return SearchResults(query=query, terms=list(expansion.terms))
+    sql, params = search_sql(words, kinds=wanted, mechanism=mechanism, verdict=verdict,
                              plan=SearchPlan.for_window(offset=offset, limit=limit), offset=offset, limit=limit)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         columns = [c.name for c in cursor.description or ()]
         rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
-    pattern = _highlighter(query)
+    pattern = _highlighter(query, expansion.terms, expansion.rest)
     hits: dict[str, list[Hit]] = {}
     totals: dict[str, tuple[int, bool]] = {}
     for row in rows:
@@ -257,7 +361,7 @@ def search(
                 url=row["url"],
                 rank=float(row["rank"]),
                 title_html=highlight(row["title"], pattern),
-                snippet_html=highlight(row["body"], pattern, length=SNIPPET_LENGTH),
+                snippet_html=snippet(row["body"], pattern),
                 mechanism=row["mechanism"],
                 verdict=row["verdict"],
             )
@@ -267,4 +371,5 @@ def search(
         Group(kind=k.value, label=str(labels[k]), total=totals[k][0], total_capped=totals[k][1], hits=hits[k])
         for k in KIND_ORDER if k in hits
     ]
-    return SearchResults(query=query, groups=groups)
+    suggestions = [] if groups or offset else glossary.suggest(query)
+    return SearchResults(query=query, groups=groups, terms=list(expansion.terms), suggestions=suggestions)

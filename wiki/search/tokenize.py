@@ -23,6 +23,11 @@ PREFIX_MIN_LENGTH = 4
 PREFIX_MAX_LENGTH = 24
 
 
+def token_pattern() -> re.Pattern[str]:
+    """Latin words (group ``latin``) and CJK runs (group ``cjk``) of normalised text."""
+    return _TOKEN_RE
+
+
 def normalize(text: str) -> str:
     """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms; then lower case."""
     return unicodedata.normalize("NFKC", text).lower()

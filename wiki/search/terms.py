@@ -1,0 +1,176 @@
+"""The glossary as search reads it: which terms a query names, what to search for instead, and close terms.
+
+A query naming a term (by any name or alias, in either language) searches for all of its names: the tsquery
+gets the OR of the names where the query had the one it typed. A term that names a mechanism or a verdict also
+matches the works classified so (markers in their search vectors, ``wiki.search.index``), and its defining page
+ranks first among pages. The glossary is read once per content version and kept in the cache, so a search costs
+no query for it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from wiki.caching import versions
+from wiki.caching.values import kept
+from wiki.models import GlossaryTerm
+from wiki.search.tokenize import normalize, query_terms, token_pattern
+
+MAX_SUGGESTIONS = 6
+
+
+def match_form(text: str) -> str:
+    """``text`` as names are compared with queries: its tokens, lower case, one space apart (``Actor-Critic`` →
+    ``actor critic``), so that punctuation and spacing never decide whether a query names a term."""
+    return " ".join(m.group() for m in token_pattern().finditer(normalize(text)))
+
+
+def _is_latin(char: str) -> bool:
+    return char.isascii() and char.isalnum() or "\u00df" <= char <= "\u024f"
+
+
+def mechanism_marker(mechanism: str) -> str:
+    """In the vector of every work classified with ``mechanism``; never produced by the tokenizer."""
+    return f"@mechanism-{mechanism}"
+
+
+def verdict_marker(verdict: str) -> str:
+    return f"@verdict-{verdict}"
+
+
+@dataclass(frozen=True)
+class Term:
+    slug: str
+    name_zh: str
+    name_en: str
+    names: tuple[str, ...]
+    mechanism: str = ""
+    verdict: str = ""
+    page_id: int | None = None
+
+    @property
+    def markers(self) -> list[str]:
+        return [m for m in (self.mechanism and mechanism_marker(self.mechanism), self.verdict and verdict_marker(self.verdict)) if m]
+
+    def tsquery(self) -> str:
+        """The OR of its names, each the AND of its terms (``to_tsquery('simple', …)`` input)."""
+        alternatives = dict.fromkeys(" & ".join(terms) for name in self.names if (terms := query_terms(name)))
+        return " | ".join(f"({a})" for a in alternatives)
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """A query read against the glossary: the terms it names, and the words left over."""
+
+    terms: tuple[Term, ...] = ()
+    rest: str = ""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    term: Term
+    name: str  # the name closest to what was typed
+
+
+@dataclass
+class Glossary:
+    terms: list[Term] = field(default_factory=list)
+
+    @cached_property
+    def _by_form(self) -> dict[str, Term]:
+        found: dict[str, Term] = {}
+        for term in self.terms:
+            for name in term.names:
+                if form := match_form(name):
+                    found.setdefault(form, term)
+        return found
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        """Every name's form, longest first (so ``非严格`` wins over ``严格``); a form starting or ending with a Latin
+        letter must not continue a Latin word of the query."""
+        if not self._by_form:
+            return None
+        alternatives = []
+        for form in sorted(self._by_form, key=len, reverse=True):
+            before = r"(?<![0-9a-z\u00df-\u024f])" if _is_latin(form[0]) else ""
+            after = r"(?![0-9a-z\u00df-\u024f])" if _is_latin(form[-1]) else ""
+            alternatives.append(f"{before}{re.escape(form)}{after}")
+        return re.compile("|".join(alternatives))
+
+    def expand(self, query: str) -> Expansion:
+        """The terms ``query`` names (each once, in the order typed) and what is left of it."""
+        form = match_form(query)
+        if self._pattern is None or not form:
+            return Expansion(rest=form)
+        terms: dict[str, Term] = {}
+        rest: list[str] = []
+        position = 0
+        for match in self._pattern.finditer(form):
+            term = self._by_form[match.group()]
+            terms.setdefault(term.slug, term)
+            rest.append(form[position : match.start()])
+            position = match.end()
+        rest.append(form[position:])
+        return Expansion(terms=tuple(terms.values()), rest=" ".join(" ".join(rest).split()))
+
+    def suggest(self, query: str, *, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
+        """Terms close to ``query``: a name starting with it (or with its first word), or a name a few edits
+        away (misspellings: ``polcy gradient``, ``演化策落``), closest first."""
+        typed = match_form(query)
+        if not typed:
+            return []
+        scored: dict[str, tuple[tuple[int, int, str], Suggestion]] = {}
+        for form, term in self._by_form.items():
+            if form.startswith(typed) or typed.startswith(form) and len(form) >= 2:
+                score = 0
+            else:
+                allowed = max(1, len(typed) // 4)
+                distance = _edit_distance(typed, form, allowed)
+                if distance > allowed:
+                    continue
+                score = distance
+            key = (score, abs(len(form) - len(typed)), form)
+            if term.slug not in scored or key < scored[term.slug][0]:
+                name = next(n for n in term.names if match_form(n) == form)
+                scored[term.slug] = (key, Suggestion(term=term, name=name))
+        return [s for _, s in sorted(scored.values(), key=lambda item: item[0])][:limit]
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def _load() -> Glossary:
+    rows = GlossaryTerm.objects.only("slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "mechanism", "verdict", "page_id")
+    return Glossary(terms=[
+        Term(slug=t.slug, name_zh=t.name_zh, name_en=t.name_en, names=tuple(t.names), mechanism=t.mechanism,
+             verdict=t.verdict, page_id=t.page_id)
+        for t in rows.order_by("id")
+    ])
+
+
+_memo: dict[str, tuple[int, Glossary]] = {}
+
+
+def current_glossary() -> Glossary:
+    """The glossary as of the current content version: this process's copy, else the shared cache's, else one query."""
+    version = versions.current().number
+    found = _memo.get("glossary")
+    if found is None or found[0] != version:
+        found = (version, kept(f"wiki:glossary:{version}", _load))
+        _memo["glossary"] = found
+    return found[1]

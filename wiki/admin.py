@@ -26,6 +26,7 @@ from wiki.models import (
     Revision,
     SearchDocument,
     Source,
+    SourceMerge,
     WikiLink,
 )
 
@@ -64,7 +65,7 @@ class EditedInTheWikiAdmin(admin.ModelAdmin):
 
 @admin.register(Page)
 class PageAdmin(EditedInTheWikiAdmin):
-    list_display = ("title", "slug", "updated_at", "created_at")
+    list_display = ("title", "slug", "updated_at", "created_at", "deleted_at")
     search_fields = ("title", "slug", "summary")
     date_hierarchy = "updated_at"
     readonly_fields = ("edit_in_wiki",)
@@ -91,7 +92,7 @@ class ComponentInline(admin.TabularInline):
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi")
+    list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi", "deleted_at", "merged_into")
     list_filter = ("kind", "year")
     search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
     readonly_fields = ("normalized_title", "created_at", "updated_at")
@@ -207,6 +208,24 @@ class FindingDismissalAdmin(admin.ModelAdmin):
     search_fields = ("subject", "reason")
     list_select_related = ("dismissed_by",)
     raw_id_fields = ("dismissed_by", "reopened_by")
+
+
+@admin.register(SourceMerge)
+class SourceMergeAdmin(admin.ModelAdmin):
+    """Read-only: a merge is made and undone in the wiki, which moves the rows it records."""
+
+    list_display = ("merged", "kept", "user", "created_at", "undone_at")
+    list_select_related = ("merged", "kept", "user")
+    search_fields = ("merged__short_name", "kept__short_name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(WikiLink)

@@ -46,6 +46,7 @@ urlpatterns = [
     path("markdown/preview/", edit_pages.page_preview_fragment, name="page-preview"),
     path("wiki/<pageslug:slug>/", pages.page_detail, name="page-detail"),
     path("wiki/<pageslug:slug>/backlinks/", pages.page_backlinks, name="page-backlinks"),
+    path("wiki/<pageslug:slug>/export.md", pages.page_export_markdown, name="page-export-markdown"),
     path("wiki/<pageslug:slug>/edit/", edit_pages.page_edit, name="page-edit"),
     path("wiki/<pageslug:slug>/history/", edit_history.page_history, name="page-history"),
     path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),

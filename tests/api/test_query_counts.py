@@ -54,3 +54,20 @@ def test_every_list_runs_the_same_queries_for_ten_times_the_rows(seed: None) -> 
         assert large[url][0] == small[url][0], f"{url}: {small[url][0]} queries for 5 rows, {large[url][0]} for 50"
     assert large["/api/v1/claims/"][1] == 50
     assert large["/api/v1/sources/"][1] == 50
+
+
+@pytest.mark.parametrize("fmt", ["bib", "csl"])
+def test_exports_run_the_same_queries_for_ten_times_the_works(seed: None, fmt: str) -> None:
+    client = APIClient()
+
+    def count(url: str) -> int:
+        Source.objects.filter(pk=Source.objects.order_by("pk").values_list("pk", flat=True)[0]).update(notes="moved")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, response.content[:300]
+        return len(queries)
+
+    urls = [f"/api/v1/sources/export/?format={fmt}", f"/api/v1/sources/export/?format={fmt}&mechanism=policy_gradient"]
+    small = [count(url) for url in urls]
+    wiki_generate(works=10 * Source.objects.count(), claims=100, pages=5, seed=22)
+    assert [count(url) for url in urls] == small

@@ -111,6 +111,10 @@ class SourceQuerySet(models.QuerySet["Source"]):
             claims_citing_here=models.Count("citations__claim", distinct=True),
         ).only("id", "slug", "short_name", "title", "year", "authors").order_by("first_cited", Lower("short_name"))
 
+    def for_export(self) -> SourceQuerySet:
+        """Every field a reference file holds, in the list's order; prefetches nothing."""
+        return self.order_by(Lower("short_name"), "short_name", "pk")
+
     def for_listing(self) -> SourceQuerySet:
         """Sources for the list view: classifications prefetched, ordered by short name ignoring case."""
         return self.with_classification().order_by(Lower("short_name"), "short_name")

@@ -175,10 +175,12 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
             errors.append(f"the {name} is longer than {limit:,} characters")
     authors = _persons(raw.get("author", "")) or _persons(raw.get("editor", ""))
     note = text.get("note", "")
+    # biblatex's entrysubtype says what the entry type cannot (the wiki writes it for a survey, a benchmark…).
+    subtype = text.get("entrysubtype", "").strip().lower()
     draft = SourceDraft(
         title=fit(Source, "title", title),
-        short_name=short_name_from_title(title) if title else key,
-        kind=_kind(entry_type, text, arxiv, url),
+        short_name=fit(Source, "short_name", text.get("shorttitle", "")) or (short_name_from_title(title) if title else key),
+        kind=subtype if subtype in SourceKind.values else _kind(entry_type, text, arxiv, url),
         authors=authors,
         year=year,
         venue=fit(Source, "venue", _venue(text, arxiv)),

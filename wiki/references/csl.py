@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
 from wiki.references.bibtex import ParsedEntry
+from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
@@ -43,7 +44,8 @@ def _person(person: Any) -> str:
     if not isinstance(person, dict):
         return ""
     if person.get("literal"):
-        return _text(person["literal"])
+        literal = _text(person["literal"])
+        return "et al." if literal.lower() in {"others", "et al", "et al."} else literal
     family = " ".join(_text(person.get(part, "")) for part in ("non-dropping-particle", "family") if person.get(part))
     given = _text(person.get("given", ""))
     return f"{family}, {given}" if family and given else family or given
@@ -97,7 +99,8 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     key = _text(item.get("citation-key") or item.get("id") or "")
     note = _text(item.get("note", ""))
     draft = SourceDraft(
-        title=fit(Source, "title", title), short_name=short_name_from_title(title) if title else key, kind=kind,
+        title=fit(Source, "title", title), kind=kind,
+        short_name=fit(Source, "short_name", _text(item.get("title-short", ""))) or (short_name_from_title(title) if title else key),
         authors=authors, year=_year(item, errors), venue=fit(Source, "venue", venue),
         url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
         arxiv_id=arxiv, doi=doi, bibtex_key=fit(Source, "bibtex_key", key), abstract=_text(item.get("abstract", "")),
@@ -158,6 +161,8 @@ def csl_item(source: Source) -> dict[str, Any]:
     """One source as a CSL-JSON item."""
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": TYPE_BY_KIND.get(source.kind, "article"),
                             "title": source.title}
+    if source.short_name and source.short_name != source.title:
+        item["title-short"] = source.short_name
     persons = [name.strip() for name in source.authors.split(";") if name.strip()]
     if persons:
         item["author"] = [
@@ -178,5 +183,12 @@ def csl_item(source: Source) -> dict[str, Any]:
     return item
 
 
+def csl_items(sources: Iterable[Source]) -> list[dict[str, Any]]:
+    """The sources as CSL-JSON items, with the same stable keys as their BibTeX."""
+    sources = list(sources)
+    keys = citation_keys(sources)
+    return [{**csl_item(source), "id": keys[source.pk]} for source in sources]
+
+
 def dump_csl_json(sources: Iterable[Source]) -> str:
-    return json.dumps([csl_item(source) for source in sources], ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(csl_items(sources), ensure_ascii=False, indent=2) + "\n"

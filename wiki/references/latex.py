@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
-from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from wiki.text.spaces import collapse_spaces
 
-_DECODER = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+# pylatexenc reads \textasciicircum as the modifier letter ˆ; in LaTeX it prints the ASCII circumflex.
+_MACROS = get_default_latex_context_db().filter_context()
+_MACROS.add_context_category("ascii", prepend=True, macros=[MacroTextSpec("textasciicircum", "^")])
+_DECODER = LatexNodes2Text(latex_context=_MACROS, math_mode="text", strict_latex_spaces=False)
 # What is left of LaTeX after decoding, if anything: a command, a brace, an escaped character.
 LATEX_LEFT = re.compile(r"\\[A-Za-z]+|\\[^\sA-Za-z]|[{}]")
 

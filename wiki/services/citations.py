@@ -1,7 +1,7 @@
 """The works a page's citations resolve to, and the ones a save creates; never a silent duplicate.
 
 Each cited title is matched against the existing works: the same title, the same title once normalised, an
-unambiguous short name; failing those, the works close to it (:mod:`wiki.references.citation_matching`: a
+unambiguous short name, the title of a work merged into another; failing those, the works close to it (:mod:`wiki.references.citation_matching`: a
 letter or two apart, a subtitle dropped or added). A title close to a work is left unresolved, with "did you
 mean …", until the editor corrects it or confirms it as a new work (``new_works``); a title close to nothing
 becomes a new work when the page is saved. A fixed number of queries however many titles are cited.
@@ -27,6 +27,7 @@ class CitationOutcome(StrEnum):
     EXACT = "exact"
     NORMALISED = "normalised"
     SHORT_NAME = "short_name"
+    MERGED = "merged"
     CLOSE = "close"
     NEW = "new"
     CREATED = "created"
@@ -36,6 +37,7 @@ OUTCOME_LABELS = {
     CitationOutcome.EXACT: _("same title"),
     CitationOutcome.NORMALISED: _("same title once normalised"),
     CitationOutcome.SHORT_NAME: _("short name"),
+    CitationOutcome.MERGED: _("title of a work merged into this one"),
     CitationOutcome.CLOSE: _("did you mean"),
     CitationOutcome.NEW: _("new work"),
     CitationOutcome.CREATED: _("created"),
@@ -97,7 +99,9 @@ def _outcome(title: str, source: Source) -> CitationOutcome:
         return CitationOutcome.EXACT
     if source.normalized_title == normalize_title(title):
         return CitationOutcome.NORMALISED
-    return CitationOutcome.SHORT_NAME
+    if source.short_name.casefold() == title.casefold():
+        return CitationOutcome.SHORT_NAME
+    return CitationOutcome.MERGED
 
 
 def _matcher() -> CloseMatcher:

@@ -19,12 +19,13 @@ IN_PAGE = 30
 T = TypeVar("T", bound=Model)
 
 
-def render_filtered_list(request: HttpRequest, template: str, filterset: FilterSet) -> HttpResponse:
+def render_filtered_list(request: HttpRequest, template: str, filterset: FilterSet,
+                         extra: dict[str, object] | None = None) -> HttpResponse:
     page = None
     if filterset.is_valid() or not filterset.is_bound:
         page = Paginator(filterset.qs, PER_PAGE).get_page(request.GET.get("p"))
     status = 200 if page is not None else 400
-    return render(request, template, {"filter": filterset, "page_obj": page}, status=status)
+    return render(request, template, {"filter": filterset, "page_obj": page, **(extra or {})}, status=status)
 
 
 class Bounded(Generic[T]):

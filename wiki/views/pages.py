@@ -1,5 +1,6 @@
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.http import content_disposition_header
 from django.shortcuts import redirect, render
 from django.utils.functional import SimpleLazyObject
 
@@ -7,6 +8,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
+from wiki.references.markdown_export import page_markdown
 from wiki.models import GlossaryTerm, OpenQuestion, Page, Source, WikiLink
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
@@ -25,7 +27,9 @@ def wanted_pages(request: HttpRequest) -> HttpResponse:
 
 
 @cached_for_readers
-def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
+    if request.GET.get("format") == "md":
+        return page_export_markdown(request, slug)
     page = cached_value(request, "page", slug, build=lambda: Page.objects.with_meta().filter(slug=slug).first())
     # A title typed into the address bar (/wiki/Agentic RL/) finds the page its wiki link would.
     canonical = target_slug(slug)
@@ -58,3 +62,16 @@ def page_backlinks(request: HttpRequest, slug: str) -> HttpResponse:
     page_obj = Paginator(WikiLink.objects.backlinks_to(slug), PER_PAGE).get_page(request.GET.get("p"))
     page = Page.objects.for_listing().filter(slug=slug).first()
     return render(request, "wiki/page_backlinks.html", {"slug": slug, "page": page, "page_obj": page_obj})
+
+
+@cached_for_readers
+def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
+    """The page's Markdown with its front matter, then the works it cites as references (two queries)."""
+    page = Page.objects.filter(slug=slug).only("id", "slug", "title", "summary", "body").first()
+    if page is None:
+        raise Http404(f"No page is called “{slug}”.")
+    text = page_markdown(page=page, works=list(Source.objects.cited_on(page.pk).only(
+        "id", "slug", "short_name", "title", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key")))
+    response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(False, f"{page.slug}.md") or ""
+    return response

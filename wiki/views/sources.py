@@ -1,7 +1,7 @@
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 
@@ -10,14 +10,31 @@ from wiki.caching.values import cached_value
 from wiki.filters import SourceFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
+from wiki.references.exports import EXPORTS
 from wiki.suggestions import SuggestionView, suggestions_for_source
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
 
 @cached_for_readers
 def source_list(request: HttpRequest) -> HttpResponse:
-    filterset = SourceFilter(request.GET or None, queryset=Source.objects.for_listing())
-    return render_filtered_list(request, "wiki/source_list.html", filterset)
+    """The works, filtered; with ``format=bib`` or ``format=csl``, the whole filtered list as BibTeX or CSL-JSON."""
+    export = EXPORTS.get(request.GET.get("format", ""))
+    query = request.GET.copy()
+    query.pop("format", None)
+    query.pop("p", None)
+    if export is not None:
+        filterset = SourceFilter(query or None, queryset=Source.objects.for_export())
+        if not filterset.is_bound or filterset.is_valid():
+            response = HttpResponse(export.write(filterset.qs), content_type=f"{export.media_type}; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="agentic-rl-sources.{export.extension}"'
+            return response
+    filterset = SourceFilter(query or None, queryset=Source.objects.for_listing())
+    return render_filtered_list(request, "wiki/source_list.html", filterset, {"export_query": _export_query(query)})
+
+
+def _export_query(query: QueryDict) -> str:
+    """The filters of the list as a query string to which ``format=`` is added."""
+    return query.urlencode() + "&" if query else ""
 
 
 @dataclass(frozen=True)

@@ -3,20 +3,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from django.http import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.filters import reject_empty_parameters, reject_unknown_parameters
 from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data
+from wiki.api.renderers import EXPORT_RENDERERS
 from wiki.api.schema import DuplicateSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import SourceFilter
 from wiki.models import Component, Source
 from wiki.models.etags import Validator
+from wiki.references.bibtex_export import dump_bibtex
+from wiki.references.csl import csl_items
 from wiki.references.draft import SourceDraft
 from wiki.references.formats import FORMAT_BY_MEDIA_TYPE, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, MEDIA_TYPES, ReferenceFormat
 from wiki.services.source_import import sources_import
@@ -50,6 +56,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         sources = Source.objects.with_classification().prefetch_related(
             Prefetch("components", queryset=Component.objects.order_by("name"))
         )
+        if self.action == "export":
+            return Source.objects.for_export()
         return sources if self.action == "list" else sources.with_validator()
 
     def validator_of(self, instance: Source, data: Any = None) -> Validator:
@@ -93,3 +101,38 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
         report = sources_import(text=text, fmt=fmt, user=request.user)
         return Response(report_data(report))
+
+    @extend_schema(
+        summary="Export sources as BibTeX or CSL-JSON",
+        description=(
+            "Every source matching the filters (the same as the list's; not paginated) as a reference file: BibTeX "
+            "with `?format=bib` or `Accept: application/x-bibtex`, CSL-JSON with `?format=csl` or "
+            "`Accept: application/vnd.citationstyles.csl+json` (`application/json` gives the same items). "
+            "Citation keys are stable: the work's BibTeX key when it has one, else its slug. "
+            "`?cited_on=<page slug>` exports the works a page cites."
+        ),
+        parameters=[OpenApiParameter("format", str, enum=["bib", "csl", "json"], required=False,
+                                     description="The format, instead of an Accept header.")],
+        responses={
+            (200, MEDIA_TYPES[ReferenceFormat.BIBTEX]): OpenApiResponse(OpenApiTypes.STR, description="A BibTeX file."),
+            (200, MEDIA_TYPES[ReferenceFormat.CSL_JSON]): OpenApiResponse(
+                {"type": "array", "items": {"type": "object", "required": ["id", "type", "title"]}},
+                description="CSL-JSON items."),
+            (200, "application/json"): OpenApiResponse(
+                {"type": "array", "items": {"type": "object", "required": ["id", "type", "title"]}},
+                description="CSL-JSON items."),
+        },
+        filters=True,
+    )
+    @action(detail=False, methods=["get"], renderer_classes=EXPORT_RENDERERS, pagination_class=None)
+    def export(self, request: Request) -> HttpResponseBase:
+        reject_unknown_parameters(request, set(SourceFilter.base_filters))
+        reject_empty_parameters(request)
+
+        def build() -> Response:
+            sources = list(self.filter_queryset(self.get_queryset()))
+            if request.accepted_renderer.format == "bib":
+                return Response(dump_bibtex(sources))
+            return Response(csl_items(sources))
+
+        return self._cached_read(request, "export", build)

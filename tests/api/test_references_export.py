@@ -1,0 +1,74 @@
+"""Through the API, any filtered list of works as BibTeX or CSL-JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from wiki.models import Source
+from wiki.references.bibtex import parse_bibtex
+from wiki.references.citation_keys import citation_keys
+
+URL = "/api/v1/sources/export/"
+
+
+def _papers() -> set[str]:
+    return set(citation_keys(list(Source.objects.filter(kind="paper"))).values())
+
+
+def test_format_bib_answers_a_bibtex_file_of_the_filtered_works(api: APIClient, seed: None) -> None:
+    response = api.get(URL + "?kind=paper&format=bib")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/x-bibtex; charset=utf-8"
+    entries = parse_bibtex(response.content.decode())
+    assert {entry.label for entry in entries} == _papers()
+    assert all(entry.errors == [] for entry in entries)
+
+
+@pytest.mark.parametrize(("accept", "query"), [
+    ("application/vnd.citationstyles.csl+json", ""),
+    ("*/*", "&format=csl"),
+    ("application/json", ""),
+])
+def test_csl_json_by_accept_or_format(api: APIClient, seed: None, accept: str, query: str) -> None:
+    response = api.get(URL + "?kind=paper" + query, HTTP_ACCEPT=accept)
+    assert response.status_code == 200
+    assert response["Content-Type"].split(";")[0] == (accept if accept != "*/*" else "application/vnd.citationstyles.csl+json")
+    items = json.loads(response.content)
+    assert {item["id"] for item in items} == _papers()
+    assert all({"id", "type", "title"} <= set(item) for item in items)
+
+
+def test_bibtex_by_accept_header_and_the_whole_list_unpaginated(api: APIClient, seed: None) -> None:
+    response = api.get(URL, HTTP_ACCEPT="application/x-bibtex")
+    assert response.status_code == 200
+    assert len(parse_bibtex(response.content.decode())) == Source.objects.count()
+
+
+def test_works_cited_on_a_page(api: APIClient, seed: None) -> None:
+    items = api.get(URL + "?cited_on=agentic-rl&format=csl").json()
+    assert "skillforge" in {item["id"] for item in items}
+    assert "alfworld" not in {item["id"] for item in items}
+
+
+@pytest.mark.parametrize("query", ["?kinds=paper&format=bib", "?year=abc&format=bib", "?kind=&format=csl"])
+def test_a_bad_filter_is_a_json_400(api: APIClient, seed: None, query: str) -> None:
+    response = api.get(URL + query)
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["code"]
+
+
+def test_an_unknown_format_is_refused(api: APIClient, seed: None) -> None:
+    assert api.get(URL + "?format=xml").status_code == 404
+    assert api.get(URL, HTTP_ACCEPT="text/html").status_code == 406
+
+
+def test_the_schema_declares_both_media_types(api: APIClient, db: None) -> None:
+    schema = api.get("/api/schema/?format=json").json()
+    operation = schema["paths"][URL]["get"]
+    assert set(operation["responses"]["200"]["content"]) == {
+        "application/x-bibtex", "application/vnd.citationstyles.csl+json", "application/json"}
+    assert {"kind", "mechanism", "cited_on", "format"} <= {p["name"] for p in operation["parameters"]}

@@ -1,0 +1,60 @@
+"""A page as a Markdown file: front matter, its text with the citations as written, then the list of the works
+it cites, each with its citation key (the same as in the BibTeX and CSL-JSON exports) and where it is cited."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from django.utils.translation import gettext
+
+from wiki.models import Page, Source
+from wiki.references.citation_keys import citation_keys
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def _escaped(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _front_matter_value(text: str) -> str:
+    return " ".join(text.split())
+
+
+def reference_line(source: Source, key: str) -> str:
+    """``[key] Authors (Year). *Title*. Venue. arXiv:… · doi:… · <url> — cited at: §3; pp.3-4``."""
+    parts = [f"[{key}]"]
+    if source.authors:
+        parts.append(_escaped(source.authors) + (f" ({source.year})." if source.year else "."))
+    elif source.year:
+        parts.append(f"({source.year}).")
+    parts.append(f"*{_escaped(source.title)}*.")
+    if source.venue:
+        parts.append(f"{_escaped(source.venue)}.")
+    links = []
+    if source.arxiv_id:
+        links.append(f"arXiv:{source.arxiv_id}")
+    if source.doi:
+        links.append(f"doi:{source.doi}")
+    if source.url:
+        links.append(f"<{source.url}>")
+    line = " ".join(parts) + (" " + " · ".join(links) if links else "")
+    locators = list(dict.fromkeys(locator for locator in getattr(source, "cited_locators", []) if locator))
+    if locators:
+        line += " — " + gettext("cited at: %(locators)s") % {"locators": "; ".join(_escaped(loc) for loc in locators)}
+    return line
+
+
+def page_markdown(*, page: Page, works: Sequence[Source]) -> str:
+    """``page`` as Markdown, then its cited ``works`` (from :meth:`SourceQuerySet.cited_on`) as numbered references."""
+    lines = ["---", f"title: {_front_matter_value(page.title)}", f"slug: {page.slug}"]
+    if page.summary:
+        lines.append(f"summary: {_front_matter_value(page.summary)}")
+    lines += ["---", "", page.body.rstrip("\n"), ""]
+    if works:
+        keys = citation_keys(works)
+        lines += ["---", "", "## " + gettext("References"), ""]
+        lines += [f"{number}. {reference_line(source, keys[source.pk])}" for number, source in enumerate(works, start=1)]
+        lines.append("")
+    return "\n".join(lines)

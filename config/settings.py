@@ -217,6 +217,7 @@ SPECTACULAR_SETTINGS = {
         "QuestionPriorityEnum": "wiki.models.questions.QuestionPriority",
         "SetByEnum": "wiki.models.classifications.SetBy",
         "SearchKindEnum": "wiki.models.search.SearchDocument.Kind",
+        "FindingKindEnum": "wiki.reports.consistency.FINDING_KINDS",
     },
 }
 

@@ -32,6 +32,13 @@ class Conflict(APIException):
         self.extra = extra
 
 
+class FindingConflict(APIException):
+    """409: a finding dismissed already, or reopened while not dismissed."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
 def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
     """Nested serializer errors become dotted field names (``citations.0.locator``)."""
     if isinstance(data, dict):
@@ -67,6 +74,7 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.services.pages import EditConflict, UnknownBaseRevision
     from wiki.references.errors import ReferencesRefused
     from wiki.services.sources import SourceDuplicate
+    from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
 
     from wiki.api.conditional import PreconditionFailed
 
@@ -96,6 +104,10 @@ def from_domain(exc: Exception) -> APIException | None:
                         code="duplicate", extra={"existing": exc.source.slug, "missing": exc.missing})
     if isinstance(exc, StaleEdit):
         return PreconditionFailed()
+    if isinstance(exc, FindingAlreadyDismissed):
+        return FindingConflict(gettext("This finding was dismissed already; nothing was changed."), code="already_dismissed")
+    if isinstance(exc, FindingNotDismissed):
+        return FindingConflict(gettext("This finding is not dismissed; nothing was reopened."), code="not_dismissed")
     if isinstance(exc, ReferencesRefused):
         return ValidationError({"non_field_errors": [ErrorDetail(str(exc), code=exc.code)]})
     return None

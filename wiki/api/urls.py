@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from wiki.api.views import claims, classifications, classify, contrasts, fallback, graphs, pages, questions, search, sources
+from wiki.api.views import claims, classifications, classify, contrasts, fallback, findings, graphs, pages, questions, search, sources
 
 app_name = "api"
 
@@ -18,6 +18,9 @@ urlpatterns = [
     path("v1/classify/", classify.ClassifyView.as_view(), name="classify"),
     path("v1/graph/contrast/", graphs.ContrastGraphView.as_view(), name="graph-contrast"),
     path("v1/graph/local/", graphs.LocalGraphView.as_view(), name="graph-local"),
+    path("v1/findings/", findings.FindingListView.as_view(), name="finding-list"),
+    path("v1/findings/dismiss/", findings.FindingDismissView.as_view(), name="finding-dismiss"),
+    path("v1/findings/reopen/", findings.FindingReopenView.as_view(), name="finding-reopen"),
     path("v1/", include(router.urls)),
     re_path(r"^v1/", fallback.NotFoundView.as_view()),
 ]

@@ -4,14 +4,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models.findings import MAX_REASON_CHARS
-from wiki.reports.consistency import ConsistencyReport
+from wiki.reports.consistency import FINDING_KEY_PATTERN, FINDING_KINDS
 
 
 class FindingForm(forms.Form):
     """Which finding: its section and the key naming the objects it concerns."""
 
-    kind = forms.ChoiceField(choices=ConsistencyReport.SECTIONS)
-    key = forms.RegexField(regex=r"^[a-z]+(?:-[a-z0-9]+)*$", max_length=200)
+    kind = forms.ChoiceField(choices=FINDING_KINDS)
+    key = forms.RegexField(regex=FINDING_KEY_PATTERN, max_length=200)
 
 
 class FindingDismissForm(FindingForm):

@@ -25,6 +25,18 @@ VERDICT_LABELS = dict(VERDICT_CHOICES)
 CACHE_SECONDS = 60
 
 
+# The report's sections, which are the kinds of finding.
+FINDING_KINDS = (
+    ("verdict_disagrees", _("Editor verdict disagrees with the suggestion from the work's own claims")),
+    ("no_evidence", _("Classifications with no evidence claim")),
+    ("rl_name_not_rl", _("Works named “…RL…” whose mechanism is not RL")),
+    ("missing_locator", _("Claims citing a source without a locator")),
+    ("one_sided_contrast", _("Contrasts whose evidence claim does not name both sides")),
+)
+# What a finding's key looks like: the objects it concerns, "classification-12", "contrast-5-claim-40".
+FINDING_KEY_PATTERN = r"^[a-z]+(?:-[a-z0-9]+)*$"
+
+
 @dataclass(frozen=True)
 class Finding:
     """One finding; ``kind`` (its section) and ``key`` (the objects it concerns) say which, whenever it is computed."""
@@ -61,13 +73,7 @@ class ConsistencyReport:
     missing_locator: list[Finding] = field(default_factory=list)
     one_sided_contrast: list[Finding] = field(default_factory=list)
 
-    SECTIONS = (
-        ("verdict_disagrees", _("Editor verdict disagrees with the suggestion from the work's own claims")),
-        ("no_evidence", _("Classifications with no evidence claim")),
-        ("rl_name_not_rl", _("Works named “…RL…” whose mechanism is not RL")),
-        ("missing_locator", _("Claims citing a source without a locator")),
-        ("one_sided_contrast", _("Contrasts whose evidence claim does not name both sides")),
-    )
+    SECTIONS = FINDING_KINDS
 
     def sections(self) -> list[tuple[str, str, list[Finding]]]:
         return [(key, str(title), getattr(self, key)) for key, title in self.SECTIONS]

@@ -1,0 +1,103 @@
+"""The consistency report's findings, open or dismissed; editors dismiss them with a reason and reopen them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from wiki.api.filters import reject_empty_parameters, reject_unknown_parameters
+from wiki.api.pagination import WikiPagination
+from wiki.api.schema import ErrorSerializer
+from wiki.api.serializers.findings import (
+    FindingDismissalSerializer, FindingDismissRequestSerializer, FindingListParamsSerializer, FindingRefSerializer,
+    FindingSerializer,
+)
+from wiki.reports.consistency import Finding, consistency_report_cached
+from wiki.reports.reviewed import consistency_report_reviewed
+from wiki.services.findings import finding_dismiss, finding_reopen
+from django.utils.translation import gettext
+
+CONFLICT = {status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="Dismissed already, or not dismissed.")}
+
+
+class EditorsReview(BasePermission):
+    """Anyone reads the findings; dismissing and reopening take the permission to dismiss (editors)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated and request.user.has_perm("wiki.add_findingdismissal"))
+
+
+class FindingListView(APIView):
+    """Where the wiki may contradict itself, each finding with the editor's dismissal when it was dismissed."""
+
+    permission_classes = [EditorsReview]
+    pagination_class = WikiPagination
+
+    @extend_schema(summary="List consistency findings", parameters=[FindingListParamsSerializer],
+                   responses=FindingSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        reject_unknown_parameters(request, set(FindingListParamsSerializer().fields))
+        reject_empty_parameters(request)
+        params = FindingListParamsSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        kind = params.validated_data.get("kind")
+        # DRF reads a boolean missing from a query string as false
+        dismissed = params.validated_data["dismissed"] if "dismissed" in request.query_params else None
+        rows: list[dict[str, Any]] = []
+        for section in consistency_report_reviewed().sections:
+            if kind and section.key != kind:
+                continue
+            if dismissed is not True:
+                rows += [_row(finding, None) for finding in section.open]
+            if dismissed is not False:
+                rows += [_row(item.finding, item.dismissal) for item in section.dismissed]
+        paginator = WikiPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(FindingSerializer(page, many=True).data)
+
+
+def _row(finding: Finding, dismissal: Any) -> dict[str, Any]:
+    return {"kind": finding.kind, "key": finding.key, "subject": finding.subject, "url": finding.url,
+            "detail": finding.detail, "dismissal": dismissal}
+
+
+class FindingDismissView(APIView):
+    """Dismisses a finding with the reason it is not a mistake; it stays listed, as dismissed, and can be reopened."""
+
+    permission_classes = [EditorsReview]
+
+    @extend_schema(summary="Dismiss a consistency finding", request=FindingDismissRequestSerializer,
+                   responses={201: FindingDismissalSerializer, **CONFLICT})
+    def post(self, request: Request) -> Response:
+        params = FindingDismissRequestSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        finding = consistency_report_cached().find(data["kind"], data["key"])
+        if finding is None:
+            raise ValidationError({"key": [gettext("This finding is no longer in the report; nothing was dismissed.")]},
+                                  code="not_found")
+        dismissal = finding_dismiss(finding=finding, reason=data["reason"], user=request.user)
+        return Response(FindingDismissalSerializer(dismissal).data, status=status.HTTP_201_CREATED)
+
+
+class FindingReopenView(APIView):
+    """Puts a dismissed finding back among the open ones; the dismissal is kept, stamped with who reopened it."""
+
+    permission_classes = [EditorsReview]
+
+    @extend_schema(summary="Reopen a dismissed consistency finding", request=FindingRefSerializer,
+                   responses={200: FindingDismissalSerializer, **CONFLICT})
+    def post(self, request: Request) -> Response:
+        params = FindingRefSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        dismissal = finding_reopen(kind=params.validated_data["kind"], key=params.validated_data["key"], user=request.user)
+        return Response(FindingDismissalSerializer(dismissal).data)

@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import claims_of, make_page, make_source
+from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.models import ChangeEvent, Citation, Source
 from wiki.services.citations import citations_resolve
 from wiki.services.pages import page_preview, page_save
@@ -67,6 +68,18 @@ def test_a_close_title_confirmed_as_new_becomes_a_work_and_the_kept_sentence_cit
     assert new.title == TYPO
     assert list(Citation.objects.filter(claim=claim).values_list("source", "locator")) == [(new.pk, "§3")]
     assert ChangeEvent.objects.filter(kind="source", object_id=new.pk, summary="created from a citation").exists()
+
+
+def test_a_work_added_since_with_the_cited_title_is_cited_at_the_next_save(db: None) -> None:
+    _react()
+    first = page_save(slug="react-notes", title="ReAct notes", body=BODY)
+    claim = claims_of(first.revision.page)[0]
+    assert missing_citation_titles(first.revision.page.rendered_html) == {TYPO}
+    added = make_source(slug="react-variant", short_name="ReAct variant", title=TYPO)  # e.g. from /sources/new/
+    saved = page_save(slug="react-notes", title="ReAct notes", body=BODY, base_revision=1)
+    assert [(m.title, m.outcome) for m in saved.citations.matches] == [(TYPO, "exact")]
+    assert list(Citation.objects.filter(claim=claim).values_list("source", "locator")) == [(added.pk, "§3")]
+    assert missing_citation_titles(saved.revision.page.rendered_html) == set()
 
 
 def test_a_title_close_to_nothing_is_created_and_said_so(db: None) -> None:

@@ -143,3 +143,15 @@ def test_a_long_title_gives_a_slug_that_fits() -> None:
     assert 0 < len(page_file.slug) <= 200 and not page_file.slug.endswith("-")
     # a wiki link to the same title reaches the imported page
     assert page_file.slug == target_slug(f"{'Agentic ' * 30}".strip())
+
+
+@pytest.mark.django_db
+def test_a_title_close_to_an_existing_work_is_reported_and_not_created(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Source.objects.create(slug="react", short_name="ReAct", title="ReAct: Synergizing Reasoning and Acting in Language Models")
+    path = tmp_path / "react.md"
+    path.write_text("# ReAct\n\n## 关键要点\n\n- A claim（来源：ReAct: Synergizing Reasoning and Acting in Language Model，§3）\n",
+                    encoding="utf-8")
+    call_command("import_page", str(path))
+    out = capsys.readouterr().out
+    assert "“ReAct: Synergizing Reasoning and Acting in Language Model” — did you mean ReAct?" in out
+    assert not Source.objects.filter(slug="react-2").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
@@ -13,6 +14,15 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 
 from wiki.markdown.citations import CITATION_RE, parse_citation_body
+
+
+# Sanitising keeps the marker's class and text (the title), not its data attributes.
+_MISSING = re.compile(r'<span class="cite cite-missing"[^>]*>([^<]*)</span>')
+
+
+def missing_citation_titles(rendered: str) -> set[str]:
+    """The cited titles that sanitised HTML rendered by :class:`CitationExtension` shows as having no work."""
+    return {html.unescape(title) for title in _MISSING.findall(rendered)}
 
 
 @dataclass(frozen=True)

@@ -191,15 +191,15 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
 
 def page_claims_sync(
     *, page: Page, refs: Sequence[ClaimRef], revision: Revision | None, sources: dict[str, Source],
-    user: Account | None = None, created: Collection[str] = (),
+    user: Account | None = None, newly_resolved: Collection[str] = (),
 ) -> ClaimReport:
     """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps the cited titles that
     resolve to a work (a title close to a work but left unresolved has no citation until it is corrected).
 
     Kept and reworded claims keep their identity, status (unless :func:`status_after` says
     otherwise), questions and contrasts; their citations are rewritten only when the citations
-    written in the sentence changed, so citations an editor set stay. A kept sentence citing a title that
-    this save made a work (``created``: left unresolved before, now confirmed) gains that citation.
+    written in the sentence changed, so citations an editor set stay. A kept sentence citing a title that had
+    no work before and has one now (``newly_resolved``: confirmed as a new work, or added since) gains that citation.
     A fixed number of queries.
     """
     by_id, matches = _match(page, refs)
@@ -232,7 +232,7 @@ def page_claims_sync(
         old_text, old_status = claim.text, claim.status
         if match.outcome is Outcome.KEPT and not claim.is_orphaned:
             kept += 1
-            if any(c.title in created for c in ref.citations):
+            if any(c.title in newly_resolved for c in ref.citations):
                 resolved.append((claim, ref))
         else:
             citations_changed = cited_in(old_text) != _cited_in_ref(ref)
@@ -268,7 +268,7 @@ def page_claims_sync(
     Citation.objects.filter(claim__in=[claim.pk for claim, _ in recite]).delete()
     _write_citations([(claim, ref) for claim, ref, _ in new_claims] + recite, sources)
     # Only the citations of the new works: the sentence's other citations are as the editor left them.
-    _write_citations(resolved, {title: source for title, source in sources.items() if title in created})
+    _write_citations(resolved, {title: source for title, source in sources.items() if title in newly_resolved})
     order = {c.claim_id: i for i, c in enumerate(changes)}
     changes.sort(key=lambda c: (OUTCOME_ORDER.index(Outcome(c.outcome)), order[c.claim_id]))
     return ClaimReport(kept=kept, changes=tuple(changes))

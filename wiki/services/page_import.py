@@ -19,7 +19,7 @@ from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import max_length
 from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.roles import User
-from wiki.services.pages import page_save_revision
+from wiki.services.pages import page_save
 
 UNICODE_SLUG_RE = re.compile(r"[-\w]+")
 SLUG_MAX = max_length(Page, "slug")
@@ -53,12 +53,17 @@ class ImportReport:
     new_sources: list[str] = field(default_factory=list)
     revision: Revision | None = None
     claim_changes: ClaimReport | None = None
+    # Cited titles left unresolved because they are close to existing works: (title, the works' short names).
+    did_you_mean: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         verb = "created" if self.created_page else ("unchanged" if self.unchanged else "updated")
         out = [f"Page {self.page.slug} {verb}: {self.claims} claims ({self.new_claims} new), {self.citations} citations."]
         if self.new_sources:
             out.append(f"New sources ({len(self.new_sources)}): {', '.join(self.new_sources)}")
+        for title, works in self.did_you_mean:
+            out.append(f"Not created, close to an existing work: “{title}” — did you mean {' / '.join(works)}? "
+                       "Correct the title, or cite it as a new work in the editor.")
         if self.claim_changes is not None and not self.created_page and self.claim_changes.changed:
             out.append(f"Claims: {self.claim_changes.summary()}.")
             out += [f"  {change.outcome} #{change.claim_id}: {change.text[:80]}" for change in self.claim_changes.changes]
@@ -130,7 +135,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
         sources_before = set(Source.objects.values_list("pk", flat=True))
         claims_before = set(Claim.objects.filter(page=existing).values_list("pk", flat=True)) if existing else set()
         base = existing.revisions.order_by("-number").values_list("number", flat=True).first() if existing else None
-        revision = page_save_revision(
+        saved = page_save(
             slug=page_file.slug,
             title=page_file.title,
             summary=page_file.summary,
@@ -140,6 +145,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
             base_revision=base,
             action=ChangeEvent.Action.IMPORTED,
         )
+        revision = saved.revision
         page = revision.page
         new_sources = Source.objects.exclude(pk__in=sources_before).order_by("short_name")
         report = ImportReport(
@@ -149,6 +155,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
             revision=revision,
             new_sources=list(new_sources.values_list("short_name", flat=True)),
             claim_changes=claim_report_for(revision),
+            did_you_mean=[(m.title, [w.short_name for w in m.suggestions]) for m in saved.citations.close],
         )
         report.new_claims = Claim.objects.filter(page=page).exclude(pk__in=claims_before).count()
     report.claims = Claim.objects.current().filter(page=report.page).count()

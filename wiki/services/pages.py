@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown import RenderResult, SourceRef
+from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, GlossaryTerm, Page, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
@@ -17,7 +18,7 @@ from wiki.models.rules import fit
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
-from wiki.services.citations import CitationReport, citations_ensure, citations_resolve
+from wiki.services.citations import CitationOutcome, CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
 from wiki.services.sources import sources_by_title
 
@@ -180,6 +181,7 @@ def page_save(
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
     sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
+    unresolved_before = missing_citation_titles(page.rendered_html)
     page.title = title
     page.summary = summary
     page.body = body
@@ -207,8 +209,11 @@ def page_save(
     if unseen:
         more, extra = citations_ensure(titles=unseen, new_works=new_works, user=author)
         sources, citations = {**sources, **more}, CitationReport(citations.matches + extra.matches)
+    # A sentence kept as it was gains the citations of titles that had no work when the page was last rendered.
+    resolved_now = {m.title for m in citations.matches
+                    if m.outcome == CitationOutcome.CREATED or (m.resolved and m.title in unresolved_before)}
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
-                     created={m.title for m in citations.created})
+                     newly_resolved=resolved_now)
     if created:
         pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
     change_record(

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 from pytest_django import DjangoDbBlocker
 from wiki.roles import Account
+
+if TYPE_CHECKING:
+    from tests.factories import SmallWiki
 
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -73,6 +77,14 @@ def _empty_cache(_cache_in_memory: None) -> None:
 def seed(db: None) -> None:
     """The seed content; loaded again when a transactional test flushed it."""
     _load_seed()
+
+
+@pytest.fixture
+def small_wiki(db: None) -> SmallWiki:
+    """A small wiki with a row in every table (see :func:`tests.factories.make_wiki`)."""
+    from tests.factories import make_wiki
+
+    return make_wiki()
 
 
 @pytest.fixture

@@ -1,57 +1,290 @@
-"""Plain helpers that make rows for tests."""
+"""Factories that make the rows a test needs, each through the service that derives what the row implies.
+
+A page is saved as a revision (rendered HTML, links, claims, citations, the search index); a claim is a cited
+sentence on a page; a classification, contrast or question goes through its service (history, recent changes, the
+search index). Tests build their own data with these; only the tests about the seed wiki ask for the ``seed``
+fixture.
+"""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from django.contrib.auth import get_user_model
+import factory
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
+from factory.django import DjangoModelFactory
 
-from wiki.models import Claim, Classification, OpenQuestion, Page, Source
-from wiki.roles import User
+from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, GlossaryTerm, OpenQuestion, Page, ReaderProfile, Source, SourceMerge
+from wiki.reports.consistency import classification_key, consistency_report
+from wiki.roles import Account, User, ensure_editor_group
+from wiki.search.index import search_reindex_sources
+from wiki.services.claims import claim_set_status
+from wiki.services.classifications import classification_save
+from wiki.services.contrasts import contrast_create
+from wiki.services.findings import finding_dismiss
+from wiki.services.glossary import glossary_term_create
+from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision
+from wiki.services.questions import question_create
+
+PASSWORD = "correct horse battery"
+
+
+@functools.cache
+def hashed(password: str) -> str:
+    """``password`` hashed once per test run: hashing is slow on purpose, and accounts need not differ in salt."""
+    return make_password(password)
 
 _counter = itertools.count(1)
 
 
-def make_editor(username: str = "", *, password: str = "correct horse battery"):  # type: ignore[no-untyped-def]
-    from wiki.roles import ensure_editor_group
+class ReaderFactory(DjangoModelFactory[Account]):
+    """An account with no role; its password is :data:`PASSWORD`."""
 
-    user = get_user_model().objects.create_user(username=username or f"editor{next(_counter)}", password=password)
-    group: Group = ensure_editor_group()
-    user.groups.add(group)
-    return user
+    class Meta:
+        model = Account
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"reader{n}")
+    password = factory.LazyFunction(lambda: hashed(PASSWORD))
 
 
-def make_reader(username: str = "", *, password: str = "correct horse battery"):  # type: ignore[no-untyped-def]
-    return get_user_model().objects.create_user(username=username or f"reader{next(_counter)}", password=password)
+class EditorFactory(ReaderFactory):
+    """An account in the editors group."""
+
+    class Meta:
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"editor{n}")
+
+    @factory.post_generation
+    def editor_group(obj: Account, create: bool, extracted: object, **kwargs: object) -> None:  # noqa: N805
+        if create:
+            group: Group = ensure_editor_group()
+            obj.groups.add(group)
+
+
+class SourceFactory(DjangoModelFactory[Source]):
+    """A work, indexed for search as a saved source is."""
+
+    class Meta:
+        model = Source
+
+    slug = factory.Sequence(lambda n: f"work-{n}")
+    short_name = factory.Sequence(lambda n: f"Work {n}")
+    title = factory.LazyAttribute(lambda o: f"{o.short_name}: A Study")
+
+    @classmethod
+    def _create(cls, model_class: type[Source], *args: Any, **kwargs: Any) -> Source:
+        source = super()._create(model_class, *args, **kwargs)
+        search_reindex_sources([source.pk])
+        return source
+
+
+class ComponentFactory(DjangoModelFactory[Component]):
+    """A named part of a work (a method, a framework's module) that can be classified on its own."""
+
+    class Meta:
+        model = Component
+
+    source = factory.SubFactory(SourceFactory)
+    slug = factory.Sequence(lambda n: f"part-{n}")
+    name = factory.Sequence(lambda n: f"Part {n}")
+
+
+STRICT_FACTS: dict[str, Any] = {"interactive_env": True, "multi_step": True, "verifiable_reward": True, "rl_update": True}
+
+
+class ClassificationFactory(DjangoModelFactory[Classification]):
+    """A work's classification saved by an editor (history, recent changes, the work's search document);
+    strict policy-gradient Agentic RL unless told otherwise."""
+
+    class Meta:
+        model = Classification
+
+    source = factory.SubFactory(SourceFactory)
+    component = None
+    mechanism = "policy_gradient"
+    verdict = "strict"
+    interactive_env = True
+    multi_step = True
+    verifiable_reward = True
+    rl_update = True
+
+    @classmethod
+    def _create(cls, model_class: type[Classification], *args: Any, **kwargs: Any) -> Classification:
+        source = kwargs.pop("source")
+        component = kwargs.pop("component", None)
+        user = kwargs.pop("set_by_user", None)
+        set_by = kwargs.pop("set_by", "editor")
+        unsaved = Classification(**kwargs)
+        if unsaved.departs_from_rubric and not kwargs.get("rationale"):
+            kwargs["rationale"] = "As the work itself reports."
+        return classification_save(source=source, component=component, fields=kwargs, user=user, set_by=set_by)
+
+
+class PageFactory(DjangoModelFactory[Page]):
+    """A page saved as its first revision by ``author`` (anonymous by default), with all that saving derives."""
+
+    class Meta:
+        model = Page
+
+    slug = factory.Sequence(lambda n: f"page-{n}")
+    title = factory.Sequence(lambda n: f"Page {n}")
+    summary = ""
+    body = "Text."
+    author: Any = None
+
+    @classmethod
+    def _create(cls, model_class: type[Page], *args: Any, **kwargs: Any) -> Page:
+        revision = page_save_revision(slug=kwargs["slug"], title=kwargs["title"], summary=kwargs["summary"],
+                                      body=kwargs["body"], user=kwargs.get("author"))
+        return revision.page
+
+
+def cite(*sources: Source, locator: str = "", synthesised: bool = False) -> str:
+    """The wiki's citation of ``sources`` (by title), as a page's text writes it."""
+    titles = "、".join(source.title for source in sources)
+    return f"（{'综合' if synthesised else '来源'}：{titles}{'，' + locator if locator else ''}）"
+
+
+def make_claim(text: str, *, cites: Sequence[Source] = (), locator: str = "", page: Page | None = None,
+               status: str = "", user: User | None = None) -> Claim:
+    """The claim made by the key point ``text`` citing ``cites``: on a new page, or added to the end of ``page``."""
+    bullet = f"- {text}{cite(*cites, locator=locator) if cites else ''}"
+    if page is None:
+        page = PageFactory.create(body=f"## 关键要点\n\n{bullet}\n", author=user)
+    else:
+        page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body=f"{page.body.rstrip()}\n{bullet}\n", user=user)
+    claim = Claim.objects.current().get(page=page, text__startswith=text)
+    if status:
+        claim = claim_set_status(claim=claim, status=status, user=user)
+    return claim
+
+
+def make_contrast(left: Source, right: Source, *, axis: str = "what is updated", claim: Claim | None = None,
+                  left_component: Component | None = None, right_component: Component | None = None) -> Contrast:
+    return contrast_create(left=left, right=right, axis=axis, claim=claim, left_component=left_component,
+                           right_component=right_component)
+
+
+def make_editor(username: str = "", *, password: str = PASSWORD) -> Account:
+    if username:
+        return EditorFactory.create(username=username, password=hashed(password))
+    return EditorFactory.create(password=hashed(password))
+
+
+def make_reader(username: str = "", *, password: str = PASSWORD) -> Account:
+    if username:
+        return ReaderFactory.create(username=username, password=hashed(password))
+    return ReaderFactory.create(password=hashed(password))
 
 
 def make_source(**fields: object) -> Source:
-    n = next(_counter)
-    defaults: dict[str, object] = {"slug": f"work-{n}", "short_name": f"Work {n}", "title": f"Work {n}: A Study"}
-    defaults.update(fields)
-    return Source.objects.create(**defaults)
+    return SourceFactory.create(**fields)
 
 
 def make_classification(source: Source, **fields: object) -> Classification:
-    defaults: dict[str, object] = {"mechanism": "policy_gradient", "verdict": "strict", "interactive_env": True,
-                                   "multi_step": True, "verifiable_reward": True, "rl_update": True}
+    """A classification row as stored, with no history or recent change (:class:`ClassificationFactory` saves one
+    through the service)."""
+    defaults: dict[str, object] = {"mechanism": "policy_gradient", "verdict": "strict", **STRICT_FACTS}
     defaults.update(fields)
     return Classification.objects.create(source=source, **defaults)
 
 
-def make_page(*, slug: str = "", title: str = "", body: str = "Text.", user: User | None = None) -> Page:
-    n = next(_counter)
-    revision = page_save_revision(slug=slug or f"page-{n}", title=title or f"Page {n}", body=body, user=user)
-    return revision.page
+def make_page(*, slug: str = "", title: str = "", body: str = "Text.", user: User | None = None, summary: str = "") -> Page:
+    fields: dict[str, object] = {"body": body, "summary": summary, "author": user}
+    if slug:
+        fields["slug"] = slug
+    if title:
+        fields["title"] = title
+    return PageFactory.create(**fields)
 
 
 def make_question(**fields: object) -> OpenQuestion:
-    defaults: dict[str, object] = {"title": f"Question {next(_counter)}"}
-    defaults.update(fields)
-    return OpenQuestion.objects.create(**defaults)
+    """A question row as stored, with no recent change (:func:`question_create` records one and indexes it)."""
+    fields.setdefault("title", f"Question {next(_counter)}")
+    return OpenQuestion.objects.create(**fields)
+
+
+def make_indexed_question(*, claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: User | None = None,
+                          **fields: object) -> OpenQuestion:
+    """A question saved through its service: recorded as a recent change and indexed for search."""
+    fields.setdefault("title", f"Question {next(_counter)}")
+    return question_create(fields=fields, claims=claims, sources=sources, user=user)
 
 
 def claims_of(page: Page) -> list[Claim]:
     return list(page.claims.current().order_by("position"))
+
+
+@dataclass(frozen=True)
+class SmallWiki:
+    """A wiki with a row in every table: works of several mechanisms and verdicts (one with a classified component, one
+    unclassified), a page whose key points cite them with locators and link to a second page, a contrast resting on a
+    claim, an open and an answered question, a glossary term, a dismissed finding, a work merged into its duplicate, an editor with a reader profile."""
+
+    editor: Account
+    strict: Source
+    part: Component
+    harness: Source
+    envs: tuple[Source, Source]
+    unclassified: Source
+    page: Page
+    notes: Page
+    claims: tuple[Claim, ...]
+    contrast: Contrast
+    question: OpenQuestion
+    answered: OpenQuestion
+    term: GlossaryTerm
+    dismissal: FindingDismissal
+    merge: SourceMerge
+
+
+def make_wiki() -> SmallWiki:
+    editor = make_editor()
+    ReaderProfile.objects.create(user=editor, language="zh-hans", time_zone="Asia/Shanghai")
+    strict = SourceFactory.create(slug="skillloop", short_name="SkillLoop", title="SkillLoop: Reinforcing Agents with Verified Skills",
+                           year=2025, authors="Ada Lovelace; Alan Turing", abstract="We train a web agent with GRPO on the task reward.")
+    part = ComponentFactory.create(source=strict, slug="loop-grpo", name="Loop-GRPO")
+    harness = SourceFactory.create(slug="harnesskit", short_name="HarnessKit", title="HarnessKit: Evolving Agent Harnesses", year=2026)
+    envs = (SourceFactory.create(slug="shopworld", short_name="ShopWorld", title="ShopWorld: A Web Environment for Agents", year=2024),
+            SourceFactory.create(slug="deskworld", short_name="DeskWorld", title="DeskWorld: Benchmarking Computer-Use Agents", year=2024))
+    unclassified = SourceFactory.create(slug="lonework", short_name="LoneWork", title="LoneWork: An Unread Preprint", year=2026)
+    ClassificationFactory.create(source=strict, set_by_user=editor, algorithm="GRPO", updated="agent policy")
+    ClassificationFactory.create(source=strict, component=part, set_by_user=editor, algorithm="Loop-GRPO")
+    harness_card = ClassificationFactory.create(source=harness, mechanism="harness", verdict="not_strict", rl_update=False, set_by_user=editor)
+    for env in envs:
+        ClassificationFactory.create(source=env, mechanism="environment", verdict="not_strict", rl_update=False, set_by_user=editor)
+    notes = PageFactory.create(slug="loop-notes", title="Loop Notes", body="笔记：SkillLoop 的训练细节。", author=editor)
+    body = (
+        "## 摘要\n\n一个小的 Agentic RL 例子，细节见 [[Loop Notes|笔记]]。\n\n## 关键要点\n\n"
+        f"- SkillLoop 用 GRPO 依据环境回报更新 agent policy。{cite(strict, locator='§3.1')}\n"
+        f"- HarnessKit 只演化外部 harness，不更新模型参数。{cite(harness, locator='p.4')}\n"
+        f"- ShopWorld 与 DeskWorld 定义多步环境，但只评测固定模型。{cite(*envs)}\n"
+    )
+    page = PageFactory.create(slug="loop-wiki", title="Loop Wiki", summary="一个小的 Agentic RL 例子。", body=body, author=editor)
+    claims = tuple(claims_of(page))
+    contrast = make_contrast(strict, harness, axis="policy update vs harness evolution", claim=claims[1],
+                             left_component=part)
+    question = make_indexed_question(title="多 seed 的验证", text="SkillLoop 的结果尚需多 seed 验证。", priority="high", page=page,
+                             resolution_criteria="Runs with five seeds.", claims=claims[:1], sources=[strict], user=editor)
+    answered = make_indexed_question(title="HarnessKit 是否更新参数", status="answered", page=page, answer_claim=claims[1],
+                             sources=[harness], user=editor)
+    term = glossary_term_create(fields={
+        "slug": "loop-credit", "name_zh": "循环信用", "name_en": "Loop Credit", "aliases_en": ["loop credit share"],
+        "definition_zh": "SkillLoop 把终局回报分给轨迹中的各步动作。", "definition_en": "SkillLoop's share of a final reward among the steps that led to it.",
+    }, user=editor)
+    unevidenced = consistency_report().find("no_evidence", classification_key(harness_card.pk))
+    assert unevidenced is not None
+    dismissal = finding_dismiss(finding=unevidenced, reason="The paper is its own evidence.", user=editor)
+    duplicate = SourceFactory.create(slug="skillloop-preprint", short_name="SkillLoop preprint",
+                                     title="SkillLoop: Verified Skills for Agents (preprint)", year=2024)
+    merge = source_merge(merged=duplicate, kept=strict, user=editor)
+    return SmallWiki(merge=merge, dismissal=dismissal, term=term, editor=editor, strict=strict, part=part, harness=harness, envs=envs, unclassified=unclassified,
+                     page=page, notes=notes, claims=claims, contrast=contrast, question=question, answered=answered)

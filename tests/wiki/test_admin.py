@@ -28,6 +28,7 @@ def admin_client(client):  # type: ignore[no-untyped-def]
     return client
 
 
+@pytest.mark.usefixtures("small_wiki")
 @pytest.mark.parametrize("model", WIKI_MODELS, ids=lambda m: m.__name__)
 def test_changelist_loads_for_a_superuser(admin_client: Client, model: type[Model]) -> None:
     url = reverse(f"admin:wiki_{model._meta.model_name}_changelist")
@@ -35,12 +36,13 @@ def test_changelist_loads_for_a_superuser(admin_client: Client, model: type[Mode
     assert admin_client.get(url, {"q": "agentic"}).status_code == 200
 
 
-def test_change_pages_of_seed_objects_load(admin_client: Client) -> None:
+@pytest.mark.usefixtures("small_wiki")
+def test_change_pages_of_every_model_load(admin_client: Client) -> None:
     for model in WIKI_MODELS:
         obj = model._default_manager.first()
-        if obj is not None:
-            url = reverse(f"admin:wiki_{model._meta.model_name}_change", args=[obj.pk])
-            assert admin_client.get(url).status_code == 200, model.__name__
+        assert obj is not None, f"tests.factories.make_wiki makes no {model.__name__}"
+        url = reverse(f"admin:wiki_{model._meta.model_name}_change", args=[obj.pk])
+        assert admin_client.get(url).status_code == 200, model.__name__
 
 
 def test_search_documents_are_read_only(admin_client: Client) -> None:
@@ -49,6 +51,7 @@ def test_search_documents_are_read_only(admin_client: Client) -> None:
     assert not model_admin.has_change_permission(None)  # type: ignore[arg-type]
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_pages_and_classifications_are_edited_in_the_wiki_not_the_admin(admin_client: Client) -> None:
     from wiki.models import Classification, Page
 

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_page, make_question, make_source
+from tests.factories import SmallWiki, make_page, make_question, make_source
 from tests.wiki.htmltext import html_text
 from wiki.models import Claim, OpenQuestion, QuestionStatus
 from django.test import Client
@@ -56,23 +56,23 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None
     assert _listed_ids(content) == []
 
 
-def test_question_page_shows_text_resolution_claims_sources_and_answer(client: Client) -> None:
-    question = OpenQuestion.objects.get(title="多 harness 结果的验证")
-    text = html_text(client.get(question.get_absolute_url()).content.decode())
-    assert "多 harness 结果尚需等暴露、多 seed 与真正未见 harness 的验证。" in text
-    assert "Exposure-matched, multi-seed runs evaluated on genuinely unseen harnesses" in text
-    assert "通过模型端采样证据训练 policy 的路径" in text
-    assert "The ultimate guide to multi-harness RL" in text
+def test_question_page_shows_text_resolution_claims_sources_and_answer(client: Client, small_wiki: SmallWiki) -> None:
+    text = html_text(client.get(small_wiki.question.get_absolute_url()).content.decode())
+    assert "SkillLoop 的结果尚需多 seed 验证。" in text
+    assert "Runs with five seeds." in text
+    assert "SkillLoop 用 GRPO 依据环境回报更新 agent policy。" in text
+    assert "SkillLoop: Reinforcing Agents with Verified Skills" in text
     assert "No claim answers it yet." in text
 
 
 def test_an_answered_question_links_to_its_answering_claim(client: Client) -> None:
-    claim = Claim.objects.get(page__slug="agentic-rl", text__contains="LBYL 是 CUA safety")
+    page = make_page(slug="answers", body="## 关键要点\n\n- LBYL 是 CUA safety 的前置检查。\n")
+    claim = Claim.objects.get(page=page, text__contains="LBYL 是 CUA safety")
     source = make_source(short_name="Answer Source")
     question = make_question(title="answered", status=QuestionStatus.ANSWERED, answer_claim=claim)
     question.sources.add(source)
     content = client.get(question.get_absolute_url()).content.decode()
-    assert f'href="/wiki/agentic-rl/#{claim.anchor}"' in content
+    assert f'href="/wiki/answers/#{claim.anchor}"' in content
     assert "LBYL 是 CUA safety" in html_text(content.split('id="answer-heading"')[1])
     assert f'href="{source.get_absolute_url()}"' in content
 

@@ -97,7 +97,8 @@ class SourceFilter(django_filters.FilterSet):
         return queryset  # applied together in filter_queryset
 
     def filter_cited_on(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
-        citing = Citation.objects.filter(source=OuterRef("pk"), claim__page__slug=value, claim__is_orphaned=False)
+        citing = Citation.objects.filter(source=OuterRef("pk"), claim__page__slug=value, claim__page__deleted_at__isnull=True,
+                                         claim__is_orphaned=False)
         return queryset.filter(Exists(citing))
 
     def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:

@@ -85,3 +85,14 @@ def test_the_list_takes_as_many_queries_for_forty_works_as_for_two(client: Clien
         return len(captured)
 
     assert queries(2) == queries(40)
+
+
+def test_a_deleted_page_cites_nothing_in_the_source_list(client: Client, db: None) -> None:
+    from wiki.services.deletion import page_delete
+
+    work = make_source(slug="only-here", title="Only Cited Here")
+    page = make_page(slug="to-delete", body=f"- a（来源：{work.title}）\n")
+    url = reverse("wiki:source-list") + "?cited_on=to-delete"
+    assert 'href="/sources/only-here/"' in client.get(url).content.decode()
+    page_delete(page=page, user=None, reason="test")
+    assert 'href="/sources/only-here/"' not in client.get(url).content.decode()

@@ -120,6 +120,32 @@ def test_search_and_graphs_refuse_unknown_parameters(api: APIClient) -> None:
     _error(api.get("/api/v1/graph/local/?node=source:skillforge&dept=2"), 400, "unknown_parameter")
 
 
+@pytest.mark.parametrize("query", ["/api/v1/graph/local/?node=page:agentic-rl&edge_types=",
+                                   "/api/v1/graph/contrast/?works=", "/api/v1/search/?q=GRPO&kind="])
+def test_search_and_graphs_refuse_empty_parameters(api: APIClient, query: str) -> None:
+    _error(api.get(query), 400, "blank")
+
+
+@pytest.mark.parametrize(("field", "value"), [("narrow", 0), ("narrow", "yes"), ("rl_update", 1), ("component", "1")])
+def test_a_classification_field_of_another_json_type_is_400_and_changes_nothing(
+        editor_api: APIClient, field: str, value: object) -> None:
+    classification = make_classification(make_source(), narrow=False, rl_update=True)
+    url = f"/api/v1/classifications/{classification.pk}/"
+
+    body = _error(editor_api.patch(url, {field: value}, format="json"), 400)
+
+    assert set(body["errors"]) == {field}
+    classification.refresh_from_db()
+    assert (classification.narrow, classification.rl_update, classification.component_id) == (False, True, None)
+
+
+def test_a_year_sent_as_a_string_is_400(editor_api: APIClient) -> None:
+    body = _error(editor_api.post("/api/v1/sources/", {"short_name": "Y", "title": "A Year As Text", "kind": "paper",
+                                                        "year": "2024"}, format="json"), 400)
+    assert set(body["errors"]) == {"year"}
+    assert not Source.objects.filter(title="A Year As Text").exists()
+
+
 def test_bearer_is_an_alias_of_token(db: None) -> None:
     from rest_framework.authtoken.models import Token
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from django.utils.translation import gettext
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
@@ -35,6 +36,17 @@ def reject_empty_parameters(request: Request, *, may_be_blank: frozenset[str] = 
     if empty:
         raise ValidationError({name: [gettext("Leave the parameter out rather than sending it empty.")] for name in empty},
                               code="blank")
+
+
+def query_parameters(request: Request, serializer_class: type[serializers.Serializer], *,  # type: ignore[type-arg]
+                     may_be_blank: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The query parameters of a view that has no filterset, read by ``serializer_class``: unknown names, empty
+    values (but those in ``may_be_blank``) and values the serializer refuses are 400s, as with filtersets."""
+    reject_unknown_parameters(request, set(serializer_class().fields))
+    reject_empty_parameters(request, may_be_blank=may_be_blank)
+    params = serializer_class(data=request.query_params)
+    params.is_valid(raise_exception=True)
+    return dict(params.validated_data)
 
 
 class StrictFilterBackend(DjangoFilterBackend):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.api.serializers.strings import JSONStrings
+from wiki.api.serializers.json_types import JSONTypes
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Source
 
 
@@ -17,7 +17,7 @@ class CitationSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ClaimSerializer(JSONStrings, serializers.ModelSerializer):
+class ClaimSerializer(JSONTypes, serializers.ModelSerializer):
     """A statement on a page with its citations (source + locator). Text and citations come from the
     page's Markdown, so only ``status`` is written here; edit the page to change the rest."""
 
@@ -72,16 +72,16 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ClaimReattachSerializer(serializers.Serializer):
+class ClaimReattachSerializer(JSONTypes, serializers.Serializer):
     sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.current(),
                                                   help_text="The id of the claim now holding the sentence (any page).")
 
 
-class ClaimRetireSerializer(JSONStrings, serializers.Serializer):
+class ClaimRetireSerializer(JSONTypes, serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
-class QuestionSerializer(JSONStrings, serializers.ModelSerializer):
+class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
     page = serializers.SlugRelatedField(slug_field="slug", queryset=Page.objects.all(), allow_null=True, required=False)
     claims = serializers.PrimaryKeyRelatedField(many=True, queryset=Claim.objects.all(), required=False)
     sources = serializers.SlugRelatedField(slug_field="slug", many=True, queryset=Source.objects.all(), required=False)

@@ -3,14 +3,14 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from classifier import Fact
-from wiki.api.serializers.strings import JSONStrings
+from wiki.api.serializers.json_types import JSONTypes
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.models.rules import validate_optional_line, validate_some_text
 
 MAX_TEXT_LENGTH = 20_000
 
 
-class ClassifyRequestSerializer(JSONStrings, serializers.Serializer):
+class ClassifyRequestSerializer(JSONTypes, serializers.Serializer):
     text = serializers.CharField(
         max_length=MAX_TEXT_LENGTH,
         validators=[validate_some_text],

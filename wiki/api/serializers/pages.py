@@ -7,7 +7,7 @@ from rest_framework import serializers
 from django.utils.translation import gettext
 
 from wiki.api.serializers.claims import ClaimReportSerializer
-from wiki.api.serializers.strings import JSONStrings
+from wiki.api.serializers.json_types import JSONTypes
 from wiki.models import Page, Revision, WikiLink
 from wiki.markdown.citations import MAX_TITLE_LENGTH
 from wiki.references.citation_matching import WorkRef
@@ -103,7 +103,7 @@ class PageSavedSerializer(PageDetailSerializer):
         read_only_fields = fields
 
 
-class PageWriteSerializer(JSONStrings, serializers.Serializer):
+class PageWriteSerializer(JSONTypes, serializers.Serializer):
     """What an editor sends to create or edit a page; the service renders it and re-extracts its claims.
     The fields carry the rules of :class:`Page` and :class:`Revision` (lengths, characters, the slug's alphabet)."""
 

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rest_framework import serializers
 
-from wiki.api.serializers.strings import JSONStrings
+from wiki.api.serializers.json_types import JSONTypes
 from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
@@ -22,7 +22,7 @@ class ComponentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ClassificationSerializer(JSONStrings, serializers.ModelSerializer):
+class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
     """A work's (or component's) mechanism, rubric facts and verdict.
 
     ``rubric_verdict`` is what the four facts give through the rubric; a ``verdict`` that differs
@@ -80,7 +80,7 @@ class SourceClassificationSerializer(serializers.ModelSerializer):
         extra_kwargs = FACT_KWARGS
 
 
-class SourceSerializer(serializers.ModelSerializer):
+class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     """A cited work with its classifications (the work's and its components')."""
 
     html_url = serializers.CharField(source="get_absolute_url", read_only=True)
@@ -95,7 +95,7 @@ class SourceSerializer(serializers.ModelSerializer):
         extra_kwargs = {"slug": {"required": False}}
 
 
-class ContrastSerializer(serializers.ModelSerializer):
+class ContrastSerializer(JSONTypes, serializers.ModelSerializer):
     left: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     right: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     left_name = serializers.CharField(source="left.short_name", read_only=True)
@@ -109,7 +109,7 @@ class ContrastSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SourceWriteSerializer(JSONStrings, serializers.ModelSerializer):
+class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
     """The fields an editor sets on a source; the slug is made from the short name, identifiers are normalised."""
 
     class Meta:
@@ -126,7 +126,7 @@ class SourceWriteSerializer(JSONStrings, serializers.ModelSerializer):
         validators: list[object] = []
 
 
-class ContrastWriteSerializer(JSONStrings, serializers.Serializer):
+class ContrastWriteSerializer(JSONTypes, serializers.Serializer):
     """Two works (or components) and the axis they differ on; the claim saying so becomes about both."""
 
     left = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())

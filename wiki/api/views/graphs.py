@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import reject_unknown_parameters
+from wiki.api.filters import query_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
@@ -39,10 +39,8 @@ class ContrastGraphView(APIView):
     @extend_schema(summary="Contrast graph of two or more works", parameters=[ContrastGraphParamsSerializer],
                    responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
     def get(self, request: Request) -> Response:
-        reject_unknown_parameters(request, set(ContrastGraphParamsSerializer().fields))
-        params = ContrastGraphParamsSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        refs = [SubjectRef.parse(work) for work in params.validated_data["works"]]
+        params = query_parameters(request, ContrastGraphParamsSerializer)
+        refs = [SubjectRef.parse(work) for work in params["works"]]
         known = set(Source.objects.filter(slug__in={r.source for r in refs}).values_list("slug", flat=True))
         components = {
             (s, c) for s, c in Component.objects.filter(source__slug__in=known).values_list("source__slug", "slug")
@@ -62,10 +60,7 @@ class LocalGraphView(APIView):
     @extend_schema(summary="Local graph around a node", parameters=[LocalGraphParamsSerializer],
                    responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
     def get(self, request: Request) -> Response:
-        reject_unknown_parameters(request, set(LocalGraphParamsSerializer().fields))
-        params = LocalGraphParamsSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
+        data = query_parameters(request, LocalGraphParamsSerializer)
         try:
             graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
         except UnknownNode:

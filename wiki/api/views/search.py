@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import reject_empty_parameters, reject_unknown_parameters
+from wiki.api.filters import query_parameters
 from wiki.api.serializers.search import SearchParamsSerializer, SearchResultsSerializer
 from wiki.search.query import search
 
@@ -20,11 +20,7 @@ class SearchView(APIView):
 
     @extend_schema(summary="Search the wiki", parameters=[SearchParamsSerializer], responses=SearchResultsSerializer)
     def get(self, request: Request) -> Response:
-        reject_unknown_parameters(request, set(SearchParamsSerializer().fields))
-        reject_empty_parameters(request, may_be_blank=frozenset({"q"}))
-        params = SearchParamsSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
+        data = query_parameters(request, SearchParamsSerializer, may_be_blank=frozenset({"q"}))
         results = search(
             data["q"],
             kinds=[data["kind"]] if data.get("kind") else None,

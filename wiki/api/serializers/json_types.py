@@ -1,8 +1,10 @@
-"""Text fields that take JSON strings only, lists that take JSON arrays only.
+"""Fields that take the JSON type their schema gives, and no other: strings for text, booleans for yes/no,
+integers for numbers and ids, arrays for lists.
 
-DRF's ``CharField`` turns a number sent for a text field into its digits, so ``{"title": 7}`` would be
-saved as the title "7"; the schema says the field is a string, and a client sending a number has a bug
-the API should name.
+DRF reads request bodies as leniently as HTML forms: ``CharField`` turns a number sent for a text field into
+its digits (``{"title": 7}`` would be saved as the title "7"), ``BooleanField`` takes 0, 1 and "yes", and
+``IntegerField`` takes "3". The schema says which JSON type each field is, and a client sending another
+has a bug the API should name.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 
-class JSONStrings:
-    """Mixed into a serializer that reads a request body: a non-string sent for a text field is a 400."""
+class JSONTypes:
+    """Mixed into a serializer that reads a request body: a value of another JSON type than the field's is a 400."""
 
     fields: Any
 
@@ -33,7 +35,8 @@ class JSONStrings:
 
 def _type_problem(field: serializers.Field, value: Any) -> str | None:
     """Why ``value`` is not of the JSON type the schema gives ``field``, for the types DRF lets through: a number
-    for a text or a slug, an object for a list of related objects (DRF iterates its keys)."""
+    for a text or a slug, a number or string for a boolean, a string for an integer or an id, an object for a
+    list of related objects (DRF iterates its keys)."""
     if value is None:
         return None
     if isinstance(field, serializers.ManyRelatedField):
@@ -50,6 +53,11 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return None
     if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)) and not isinstance(value, str):
         return str(_("Not a valid string."))
+    if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
+        return str(_("Must be true or false."))
+    if isinstance(field, (serializers.IntegerField, serializers.PrimaryKeyRelatedField)) and (
+            isinstance(value, bool) or not isinstance(value, int)):
+        return str(_("A valid integer is required."))
     if isinstance(field, serializers.SlugRelatedField) and value == "":
         # DRF reads "" as null for a related field that may be null; the schema asks for a slug or null.
         return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value="")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from wiki.api.serializers.strings import JSONStrings
+from wiki.api.serializers.json_types import JSONTypes
 
 from wiki.models.findings import MAX_REASON_CHARS
 from wiki.reports.consistency import FINDING_KEY_PATTERN, FINDING_KINDS
@@ -40,7 +40,7 @@ class FindingListParamsSerializer(serializers.Serializer):
     dismissed = serializers.BooleanField(required=False, help_text="true: only dismissed findings; false: only open ones.")
 
 
-class FindingRefSerializer(JSONStrings, serializers.Serializer):
+class FindingRefSerializer(JSONTypes, serializers.Serializer):
     kind = serializers.ChoiceField(choices=FINDING_KINDS)
     key = serializers.RegexField(FINDING_KEY_PATTERN, max_length=200)
 

@@ -183,6 +183,10 @@ def test_an_editor_dismisses_a_finding_with_a_reason_and_reopens_it(page: Any, l
     page.click("main button[type=submit]")
     page.wait_for_load_state()
     page.goto(live_server.url + reverse("wiki:consistency-report"))
+    page.set_viewport_size({"width": 390, "height": 900})
+    # on a phone each finding reads as a block, the page as wide as the screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
     row = page.locator("#missing_locator table.findings:not(.dismissed) tbody tr").first
     subject = row.locator("td").first.inner_text()
     row.locator("summary").click()

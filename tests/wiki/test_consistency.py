@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.factories import make_classification, make_source
-from wiki.models import Citation, CitationKind, Classification, Source
+from wiki.models import Citation, CitationKind, Claim, Classification, Source
 from wiki.reports.consistency import consistency_report, has_rl_in_name, names_side
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
@@ -133,9 +133,13 @@ def test_findings_read_as_labels_and_cut_only_long_claims(seed: None) -> None:
     assert details["RLinf"] == "the name says RL, the mechanism is Infrastructure"
     assert details["Agent RL Environment"] == "the name says RL, the mechanism is Environment / benchmark"
     for finding in report.missing_locator:
-        excerpt = finding.detail.split("”")[0].lstrip("“")
+        excerpt = finding.detail.split("”引")[0].split("” cites")[0].lstrip("“")
         assert len(excerpt) <= 80
-        assert excerpt.endswith("…") == (len(excerpt) == 80)
+        if excerpt.endswith("…"):
+            # cut at a sentence end, a comma or a space: never inside a word
+            head = excerpt[:-1]
+            claim = next(c.text for c in Claim.objects.filter(text__startswith=head))
+            assert claim[len(head)] in "。；，、：） " or head[-1] in "。；，、：） ", (head, claim[len(head):len(head) + 5])
 
 
 @pytest.mark.django_db

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import connection
-from django.utils.text import Truncator
 from django.utils.translation import get_language, gettext, gettext_lazy as _
 
 from classifier import Mechanism
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import suggestion_for, texts_about
+from wiki.text.spaces import excerpt
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
 RL_IN_NAME = re.compile(r"(?:^|[^A-Za-z])RL(?:[^a-z]|$)|(?:^|[^A-Za-z])RL[a-z]|-rl\b|\brl-", re.IGNORECASE)
@@ -23,6 +23,8 @@ MECHANISM_LABELS = dict(MECHANISM_CHOICES)
 VERDICT_LABELS = dict(VERDICT_CHOICES)
 # A bound on staleness for writes the marker cannot see (a bulk UPDATE that leaves updated_at alone).
 CACHE_SECONDS = 60
+# A claim quoted in a finding is cut at a sentence or word to this many characters.
+EXCERPT_CHARS = 80
 
 
 # The report's sections, which are the kinds of finding.
@@ -146,7 +148,7 @@ def consistency_report() -> ConsistencyReport:
                 citation_key(claim.pk, citation.source.pk),
                 citation.source.short_name,
                 f"{claim.page.get_absolute_url()}#{claim.anchor}",
-                gettext("“%(claim)s” cites it without a page or section") % {"claim": Truncator(claim.text).chars(80)},
+                gettext("“%(claim)s” cites it without a page or section") % {"claim": excerpt(claim.text, EXCERPT_CHARS)},
             )
         )
     contrasts = (
@@ -170,7 +172,7 @@ def consistency_report() -> ConsistencyReport:
                     f"{contrast.left.short_name} vs {contrast.right.short_name}",
                     f"{evidence.page.get_absolute_url()}#{evidence.anchor}",
                     gettext("the claim given as evidence never names %(names)s: “%(claim)s”")
-                    % {"names": gettext(" or ").join(unnamed), "claim": Truncator(evidence.text).chars(80)},
+                    % {"names": gettext(" or ").join(unnamed), "claim": excerpt(evidence.text, EXCERPT_CHARS)},
                 )
             )
     return report
@@ -199,7 +201,7 @@ def consistency_report_cached() -> ConsistencyReport:
     Running the classifier over every classification is too slow for each anonymous request.
     """
     # The details are written in the reader's language.
-    key = f"wiki:consistency-report:v2:{get_language()}:{_last_change_marker()}"
+    key = f"wiki:consistency-report:v3:{get_language()}:{_last_change_marker()}"
     report: ConsistencyReport | None = cache.get(key)
     if report is None:
         report = consistency_report()

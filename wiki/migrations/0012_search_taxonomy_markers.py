@@ -24,4 +24,7 @@ WHERE vector IS NOT NULL AND (mechanism <> '' OR verdict <> '')
 class Migration(migrations.Migration):
     dependencies = [("wiki", "0011_merge_works")]
 
-    operations = [migrations.RunSQL(ADD, REMOVE)]
+    operations = [
+        migrations.RunSQL(ADD, REMOVE),
+        migrations.RunSQL("SELECT gin_clean_pending_list('searchdocument_vector_gin'::regclass)", migrations.RunSQL.noop),
+    ]

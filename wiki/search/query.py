@@ -180,7 +180,10 @@ class SearchPlan:
 #                 term), with its count;
 #   ranked     -- the first `ranked` of them re-ordered, pinned first, then by ts_rank (title words weigh
 #                 most); the rest by importance, so that pages of results never overlap;
-# and only the page kept is joined back for titles and bodies. The tsqueries are constants, so the
+# and only the page kept is joined back for titles and bodies. A query naming a glossary term matches any of its
+# names: each alternative is its own condition (an AND of words), which PostgreSQL ORs as bitmaps of separate GIN
+# scans; one tsquery with OR inside would make the index return candidates to recheck against every vector.
+# The tsqueries are constants, so the
 # planner sees that the markers make every step small (a GIN bitmap scan, never a table scan), its
 # row estimates follow the LIMITs, and every sort fits in the default work_mem.
 _SEARCH_SQL = """
@@ -188,7 +191,7 @@ WITH kinds AS (
     SELECT kind, ordinal FROM unnest(%(kinds)s::text[]) WITH ORDINALITY AS k(kind, ordinal)
 ), top1 AS MATERIALIZED (
     SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 1 AS step FROM wiki_searchdocument d
-    WHERE d.vector @@ ({query} && %(top1)s::tsquery) {filters}
+    WHERE ({match_top1}) {filters}
 ), top2 AS MATERIALIZED (
     {top2}
 ), everything AS MATERIALIZED (
@@ -224,60 +227,93 @@ ORDER BY k.ordinal, n.row
 # The per-kind steps: each runs only when the narrower steps found `cap` or fewer documents of its kind
 # (conditions without columns: PostgreSQL checks them once and skips the scan).
 _TOP2_STEP = """SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 2 AS step FROM wiki_searchdocument d
-    WHERE d.vector @@ ({query} && %(top2_{i})s::tsquery) {filters}
+    WHERE ({match}) {filters}
       AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s"""
 _EVERYTHING_STEP = """SELECT * FROM (
         SELECT d.kind, d.id, d.importance, {pinned} AS pinned, 3 AS step FROM wiki_searchdocument d
-        WHERE d.vector @@ (SELECT {query} && %(all_{i})s::tsquery) {filters}
+        WHERE ({match}) {filters}
           AND (SELECT count(*) FROM top2 WHERE kind = %(kind_{i})s) <= %(cap)s
           AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s
         LIMIT %(full_scan)s
     ) all_{i}"""
+# One alternative of a search: a ``to_tsquery('simple', …)`` text of words AND'ed (empty for none) and markers.
+Alternative = tuple[str, tuple[str, ...]]
+# Beyond this many alternatives (several terms in one query multiply them) one combined tsquery is used instead.
+MAX_ALTERNATIVES = 12
+
+
 @dataclass(frozen=True)
 class Words:
-    """What a search asks the index for: the AND of its groups, each a ``to_tsquery('simple', …)`` text (a word,
-    or the OR of a term's names) OR'ed with markers (``@mechanism-…``) of the works it names; and the pages
-    pinned first among pages (those defining the terms named)."""
+    """What a search asks the index for: the AND of its groups, each the OR of its alternatives (a term's names,
+    and the markers of the works classified as what it names, ``@mechanism-…``), and what ranks first: the works
+    with the mechanisms or verdicts named, the pages defining the terms named."""
 
-    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    groups: tuple[tuple[Alternative, ...], ...] = ()
     pinned_pages: tuple[int, ...] = ()
+    pinned_mechanisms: tuple[str, ...] = ()
+    pinned_verdicts: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, tsquery: str) -> Words:
         """Plain words: a tsquery text and nothing pinned."""
-        return cls(groups=((tsquery, ()),) if tsquery else ())
+        return cls(groups=(((tsquery, ()),),) if tsquery else ())
 
     @classmethod
     def expanded(cls, expansion: Expansion) -> Words:
-        groups = [(text, tuple(term.markers)) for term in expansion.terms if (text := term.tsquery())]
+        groups: list[tuple[Alternative, ...]] = []
+        for term in expansion.terms:
+            alternatives = [(text, ()) for text in term.alternatives()] + [("", (marker,)) for marker in term.markers]
+            if alternatives:
+                groups.append(tuple(alternatives))
         if rest := tsquery_text(expansion.rest):
-            groups.append((rest, ()))
+            groups.append(((rest, ()),))
         pages = tuple(dict.fromkeys(term.page_id for term in expansion.terms if term.page_id is not None))
-        return cls(groups=tuple(groups), pinned_pages=pages)
+        return cls(groups=tuple(groups), pinned_pages=pages,
+                   pinned_mechanisms=tuple(dict.fromkeys(t.mechanism for t in expansion.terms if t.mechanism)),
+                   pinned_verdicts=tuple(dict.fromkeys(t.verdict for t in expansion.terms if t.verdict)))
 
-    @property
-    def markers(self) -> list[str]:
-        return list(dict.fromkeys(marker for _, markers in self.groups for marker in markers))
+    def _combinations(self) -> list[Alternative]:
+        combined: list[Alternative] = [("", ())]
+        for group in self.groups:
+            combined = [(" & ".join(t for t in (text, other) if t), markers + more)
+                        for text, markers in combined for other, more in group]
+            if len(combined) > MAX_ALTERNATIVES:
+                return []
+        return combined
 
-    def sql(self) -> tuple[str, str, dict[str, object]]:
-        """The tsquery expression, the pinned condition on ``d`` and their parameters."""
+    def sql(self) -> tuple[str, list[str], str, dict[str, object]]:
+        """The whole tsquery (for ranking), the alternatives to match (each a tsquery expression), the pinned
+        condition on ``d``, and their parameters."""
         params: dict[str, object] = {}
-        parts = []
-        for i, (text, markers) in enumerate(self.groups):
-            params[f"words_{i}"] = text
-            part = f"to_tsquery('simple', %(words_{i})s)"
+
+        def expression(text: str, markers: tuple[str, ...], name: str) -> str:
+            parts = []
+            if text:
+                params[f"{name}_words"] = text
+                parts.append(f"to_tsquery('simple', %({name}_words)s)")
             if markers:
-                params[f"markers_{i}"] = " | ".join(_quoted(m) for m in markers)
-                part = f"({part} || %(markers_{i})s::tsquery)"
-            parts.append(part)
+                params[f"{name}_markers"] = " & ".join(_quoted(m) for m in markers)
+                parts.append(f"%({name}_markers)s::tsquery")
+            return "(" + " && ".join(parts) + ")"
+
+        whole = " && ".join(
+            "(" + " || ".join(expression(text, markers, f"g{i}_{j}") for j, (text, markers) in enumerate(group)) + ")"
+            for i, group in enumerate(self.groups)
+        )
+        combinations = self._combinations()
+        alternatives = [expression(text, markers, f"a{k}") for k, (text, markers) in enumerate(combinations)] or [whole]
+        # From plain columns: reading the candidates' vectors again would cost more than the search itself.
         pinned = []
-        if self.markers:
-            params["pinned_markers"] = " | ".join(_quoted(m) for m in self.markers)
-            pinned.append("d.vector @@ %(pinned_markers)s::tsquery")
+        if self.pinned_mechanisms:
+            params["pinned_mechanisms"] = list(self.pinned_mechanisms)
+            pinned.append("d.mechanism = ANY(%(pinned_mechanisms)s::text[])")
+        if self.pinned_verdicts:
+            params["pinned_verdicts"] = list(self.pinned_verdicts)
+            pinned.append("d.verdict = ANY(%(pinned_verdicts)s::text[])")
         if self.pinned_pages:
             params["pinned_pages"] = list(self.pinned_pages)
             pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
-        return "(" + " && ".join(parts) + ")", " OR ".join(pinned) or "false", params
+        return f"({whole})", alternatives, " OR ".join(pinned) or "false", params
 
 
 def _quoted(lexeme: str) -> str:
@@ -296,7 +332,7 @@ def search_sql(
     (in that order) for ``words`` (or a ``to_tsquery('simple', …)`` text), with mechanism/verdict filters.
     """
     words = Words.of(words) if isinstance(words, str) else words
-    query, pinned, params = words.sql()
+    query, alternatives, pinned, params = words.sql()
     filters = "".join(
         f" AND d.{column} = %({column})s" for column, value in (("mechanism", mechanism), ("verdict", verdict)) if value
     )
@@ -305,14 +341,22 @@ def search_sql(
         "ranked": plan.ranked, "full_scan": plan.full_scan, "first": offset, "last": offset + limit,
         "top1": " | ".join(_quoted(kind_marker(k, 1)) for k in kinds),
     }
+
+    def match(marker: str, *, hidden: bool = False) -> str:
+        # hidden: the tsquery is a subquery, so that the planner, blind to how rare the words are, keeps the index
+        return " OR ".join(
+            f"d.vector @@ (SELECT {a} && %({marker})s::tsquery)" if hidden else f"d.vector @@ ({a} && %({marker})s::tsquery)"
+            for a in alternatives
+        )
+
     top2, everything = [], []
     for i, kind in enumerate(kinds):
         params |= {f"kind_{i}": kind, f"top2_{i}": _quoted(kind_marker(kind, 2)), f"all_{i}": _quoted(kind_marker(kind))}
-        top2.append(_TOP2_STEP.format(query=query, filters=filters, pinned=pinned, i=i))
-        everything.append(_EVERYTHING_STEP.format(query=query, filters=filters, pinned=pinned, i=i))
+        top2.append(_TOP2_STEP.format(match=match(f"top2_{i}"), filters=filters, pinned=pinned, i=i))
+        everything.append(_EVERYTHING_STEP.format(match=match(f"all_{i}", hidden=True), filters=filters, pinned=pinned, i=i))
     union = "\n    UNION ALL\n    "
-    sql = _SEARCH_SQL.format(query=query, filters=filters, pinned=pinned, top2=union.join(top2),
-                             everything=union.join(everything))
+    sql = _SEARCH_SQL.format(query=query, match_top1=match("top1"), filters=filters, pinned=pinned,
+                             top2=union.join(top2), everything=union.join(everything))
     return sql, params
 
 

@@ -54,10 +54,19 @@ class Term:
     def markers(self) -> list[str]:
         return [m for m in (self.mechanism and mechanism_marker(self.mechanism), self.verdict and verdict_marker(self.verdict)) if m]
 
-    def tsquery(self) -> str:
-        """The OR of its names, each the AND of its terms (``to_tsquery('simple', …)`` input)."""
-        alternatives = dict.fromkeys(" & ".join(terms) for name in self.names if (terms := query_terms(name)))
-        return " | ".join(f"({a})" for a in alternatives)
+    def alternatives(self) -> list[str]:
+        """Its names as ``to_tsquery('simple', …)`` texts, each the AND of the name's terms. A name whose terms
+        include all of another's adds nothing (``策略梯度方法`` beside ``策略梯度``) and is left out, so the index
+        reads no posting list it does not need."""
+        kept: list[frozenset[str]] = []
+        texts: list[str] = []
+        for name in sorted(self.names, key=lambda n: len(query_terms(n))):
+            terms = query_terms(name)
+            key = frozenset(terms)
+            if terms and not any(other <= key for other in kept):
+                kept.append(key)
+                texts.append(" & ".join(terms))
+        return texts
 
 
 @dataclass(frozen=True)

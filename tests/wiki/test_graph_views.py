@@ -226,4 +226,4 @@ def test_contrast_graph_writes_each_contrasts_axis_on_its_line(client: Client) -
     # its contrasts with StarHarness and Recuris, and FACET's and ESOpt's with it
     assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="skillforge").count() + 2 == 4
     assert "policy update vs" in axes and "parameter-space" in axes
-    assert "Contrast, its axis written beside it in italics" in html
+    assert "Contrast, its axis written beside it in the line’s colour" in html

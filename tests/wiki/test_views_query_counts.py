@@ -55,6 +55,9 @@ ANONYMOUS: dict[str, list[str]] = {
     "page as Markdown": ["SELECT wiki_page", "SELECT wiki_source"],
     "glossary": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "glossary term": ["SELECT wiki_glossaryterm", "SELECT wiki_glossaryterm", "SELECT wiki_wikilink"],
+    # The glossary, read once per content version, then one statement for every kind of result.
+    "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
 }
 # An editor's account comes from the cache; its permissions (its own, then its groups') are read once a request.
 PERMISSIONS = ["SELECT auth_permission", "SELECT auth_permission"]
@@ -84,6 +87,8 @@ def _urls(wiki: SmallWiki) -> dict[str, str]:
         "page as Markdown": reverse("wiki:page-export-markdown", kwargs={"slug": page}),
         "glossary": reverse("wiki:glossary-list"),
         "glossary term": wiki.term.get_absolute_url(),
+        "search naming a term": reverse("wiki:search") + "?q=loop+credit+share",
+        "search by a misspelt term": reverse("wiki:search") + "?q=loop+credti",
     }
 
 

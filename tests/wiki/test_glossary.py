@@ -183,3 +183,17 @@ def test_the_admin_adds_terms_through_the_same_checks(admin_client: Client) -> N
     assert GlossaryTerm.objects.get(slug="kl-penalty").name_keys == ["kl 惩罚", "kl penalty", "kl"]
     term = GlossaryTerm.objects.get(slug="kl-penalty")
     assert admin_client.get(reverse("admin:wiki_glossaryterm_change", args=[term.pk])).status_code == 200
+
+
+def test_a_deleted_defining_page_is_neither_shown_nor_counted_as_linking(client: Client, editor: Account) -> None:
+    from wiki.services.deletion import page_delete
+
+    make_page(slug="ca-notes", title="Credit notes", body="See [[Credit Assignment]].")
+    term = GlossaryTerm.objects.get(slug="credit-assignment")
+    glossary_term_update(term=term, fields={"page": Page.objects.get(slug="ca-notes")}, user=editor)
+    url = reverse("wiki:glossary-detail", kwargs={"slug": "credit-assignment"})
+    assert 'href="/wiki/ca-notes/"' in client.get(url).content.decode()
+
+    page_delete(page=Page.objects.get(slug="ca-notes"), user=editor, reason="Merged into the survey notes.")
+
+    assert 'href="/wiki/ca-notes/"' not in client.get(url).content.decode()

@@ -44,7 +44,7 @@ class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
 
 
 LISTED_FIELDS = ("id", "slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "definition_zh", "definition_en",
-                 "mechanism", "verdict", "fact", "page__slug", "page__title", "updated_at")
+                 "mechanism", "verdict", "fact", "page__slug", "page__title", "page__deleted_at", "updated_at")
 
 
 class GlossaryTerm(models.Model):
@@ -96,6 +96,11 @@ class GlossaryTerm(models.Model):
             if name.strip():
                 found.setdefault(name_key(name), name.strip())
         return list(found.values())
+
+    @property
+    def defining_page(self) -> Page | None:
+        """The page defining the term, unless it was deleted."""
+        return self.page if self.page is not None and self.page.deleted_at is None else None
 
     @property
     def aliases(self) -> list[str]:

@@ -159,7 +159,7 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
     def linking_to_any(self, slugs: list[str]) -> WikiLinkQuerySet:
         """One link per page linking to any of ``slugs``, with the page's slug and title, by title."""
         return (
-            self.filter(target_slug__in=slugs)
+            self.filter(target_slug__in=slugs, source_page__deleted_at__isnull=True)
             .select_related("source_page")
             .only("target_slug", "label", "source_page__slug", "source_page__title")
             .order_by("source_page__title", "source_page_id")

@@ -171,6 +171,7 @@ def test_patch_answers_the_whole_object(editor_api: APIClient) -> None:
     assert asked["assignee"] is None and asked["priority"] == "high"
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_setting_a_claim_status_keeps_its_citations(editor_api: APIClient) -> None:
     claim = Claim.objects.current().filter(citations__isnull=False).first()
     assert claim is not None

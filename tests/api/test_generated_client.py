@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 from rest_framework.authtoken.models import Token
 
-from tests.factories import make_editor
+from tests.factories import make_classification, make_editor, make_page, make_source
 from wiki.references.formats import MEDIA_TYPES
 from pytest_django.live_server_helper import LiveServer
 
@@ -65,12 +65,15 @@ def test_every_generated_module_imports(generated: ModuleType) -> None:
 
 def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_server: LiveServer, generated: ModuleType) -> None:
     token = Token.objects.create(user=make_editor()).key
+    listed = make_page(title="Agentic RL")
+    make_page()
+    make_classification(make_source())
     client = generated.AuthenticatedClient(base_url=live_server.url, token=token)  # sends Authorization: Bearer
     v1 = "api.v1."
     models = _module("models")
 
     pages = _module(v1 + "v1_pages_list").sync(client=client)
-    assert pages.count >= 2 and any(page.slug == "agentic-rl" for page in pages.results)
+    assert pages.count >= 2 and any(page.slug == listed.slug for page in pages.results)
 
     strict_pg = _module(v1 + "v1_sources_list").sync(
         client=client, mechanism=models.V1SourcesListMechanism("policy_gradient"), verdict=models.V1SourcesListVerdict("strict"),

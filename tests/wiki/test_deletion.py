@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_classification, make_editor, make_page, make_source
+from tests.factories import make_claim, make_classification, make_editor, make_page, make_source
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete, page_restore, source_delete
@@ -115,8 +115,9 @@ def test_a_deleted_pages_address_is_not_taken_by_a_new_page(staff: Account, edit
 
 
 def test_a_cited_work_cannot_be_deleted(staff_client: Client) -> None:
-    cited = Source.objects.get(slug="skillforge")
-    response = staff_client.post(reverse("wiki:source-delete", kwargs={"slug": "skillforge"}), {"reason": "dup"})
+    cited = make_source()
+    make_claim("SkillLoop 用 GRPO 更新策略。", cites=[cited])
+    response = staff_client.post(reverse("wiki:source-delete", kwargs={"slug": cited.slug}), {"reason": "dup"})
     assert response.status_code == 400 and "cite" in response.content.decode()
     assert Source.objects.filter(pk=cited.pk).exists()
 
@@ -124,7 +125,7 @@ def test_a_cited_work_cannot_be_deleted(staff_client: Client) -> None:
 def test_a_deleted_work_takes_its_classifications_and_contrasts_out_of_sight_and_back(staff_client: Client, staff: Account) -> None:
     work = make_source(short_name="Lonely Work", slug="lonely-work")
     make_classification(work)
-    other = Source.objects.get(slug="skillforge")
+    other = make_source(short_name="Other Work")
     Contrast.objects.create(left=work, right=other, axis="nothing much")
     before = _row(Source, work.pk)
 

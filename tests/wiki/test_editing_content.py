@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_classification, make_editor, make_question, make_reader, make_source
+from tests.factories import SmallWiki, make_classification, make_editor, make_question, make_reader, make_source
 from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import ChangeEvent, Citation, Claim, Classification, ClassificationChange, Contrast, OpenQuestion, Source
 from django.test import Client
@@ -34,9 +34,9 @@ def _edit_urls(db_objects: dict[str, object]) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def objects(db: None) -> dict[str, object]:
+def objects(small_wiki: SmallWiki) -> dict[str, object]:
     source = make_source()
-    return {"source": source, "classification": make_classification(source), "claim": Claim.objects.first(),
+    return {"source": source, "classification": make_classification(source), "claim": small_wiki.claims[0],
             "question": make_question()}
 
 
@@ -207,6 +207,7 @@ def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_clie
     assert not ClassificationChange.objects.filter(classification=classification).exists()
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_editing_a_claim_status_and_citations(editor_client: Client) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
@@ -223,6 +224,7 @@ def test_editing_a_claim_status_and_citations(editor_client: Client) -> None:
     assert list(claim.about.all()) == [source]
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.claims import CitationInput, claim_update
 
@@ -287,6 +289,7 @@ def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(e
     assert source.title == "Racer: A Study of Mine"
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
     claim = Claim.objects.current().filter(citations__isnull=False).first()
     assert claim is not None
@@ -299,6 +302,7 @@ def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
     assert Claim.objects.get(pk=claim.pk).status == claim.status
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()
     claim = Claim.objects.current().first()
@@ -310,6 +314,7 @@ def test_adding_a_contrast(editor_client: Client) -> None:
     assert ChangeEvent.objects.filter(kind="contrast").exists()
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_question_is_added_triaged_and_answered(editor_client: Client) -> None:
     assignee = make_editor("triager")
     response = editor_client.post(reverse("wiki:question-create"), {"title": "Does X use RL?", "status": "open", "priority": "low"})
@@ -386,7 +391,7 @@ def test_question_queue_filters_by_assignee(client: Client, db: None) -> None:
     assert "Ada&#x27;s question" in response.content.decode() or "Ada's question" in response.content.decode()
 
 
-def test_edit_links_show_only_for_editors(editor_client: Client, db: None) -> None:
+def test_edit_links_show_only_for_editors(editor_client: Client, small_wiki: SmallWiki) -> None:
     from django.test import Client
 
     anonymous = Client()
@@ -394,9 +399,9 @@ def test_edit_links_show_only_for_editors(editor_client: Client, db: None) -> No
     question = make_question()
     edit_source = reverse("wiki:source-edit", kwargs={"slug": source.slug})
     edit_question = reverse("wiki:question-edit", kwargs={"pk": question.pk})
-    edit_page = reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"})
+    edit_page = reverse("wiki:page-edit", kwargs={"slug": small_wiki.page.slug})
     for url, link in ((source.get_absolute_url(), edit_source), (question.get_absolute_url(), edit_question),
-                      (reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), edit_page)):
+                      (small_wiki.page.get_absolute_url(), edit_page)):
         assert link not in anonymous.get(url).content.decode()
         assert link in editor_client.get(url).content.decode()
 
@@ -410,18 +415,18 @@ def _query_count(client: Client, url: str) -> int:
     return len(queries.captured_queries)
 
 
-def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_client: Client) -> None:
+def test_edit_forms_run_the_same_number_of_queries_on_ten_times_the_data(editor_client: Client, small_wiki: SmallWiki) -> None:
     from tests.factories import make_page
 
-    source = Source.objects.get(slug="skillforge")
+    source = small_wiki.strict
     classification = Classification.objects.get(source=source, component=None)
     claim = Claim.objects.current().filter(citations__source=source).first()
     assert claim is not None
     question = OpenQuestion.objects.order_by("pk").first()
     assert question is not None
     urls = [
-        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
-        reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-edit", kwargs={"slug": small_wiki.page.slug}),
+        reverse("wiki:page-history", kwargs={"slug": small_wiki.page.slug}),
         reverse("wiki:source-create"),
         reverse("wiki:source-edit", kwargs={"slug": source.slug}),
         reverse("wiki:classification-edit", kwargs={"pk": classification.pk}),
@@ -471,6 +476,7 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client: C
     assert change.changed_fields() == [("verdict", "strict", "v50")]
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client: Client) -> None:
     html = editor_client.get(reverse("wiki:question-create")).content.decode()
     for name in ("claims", "sources"):

@@ -63,7 +63,8 @@ def test_editor_creates_a_page_and_is_sent_to_it(editor_client: Client, editor: 
 
 
 def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client: Client) -> None:
-    response = editor_client.post(reverse("wiki:page-create"), {"title": "Agentic RL", "slug": "agentic-rl", "body": "x"})
+    page = make_page(title="Agentic RL")
+    response = editor_client.post(reverse("wiki:page-create"), {"title": "Agentic RL", "slug": page.slug, "body": "x"})
     assert response.status_code == 200
     assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["exists"]
 

@@ -27,7 +27,7 @@ MOVED_TABLES = ("wiki.citation", "wiki.classification", "wiki.classificationchan
 def works(editor: Any) -> dict[str, Any]:
     alpha = make_source(slug="alpha", short_name="Alpha", title=ALPHA)
     beta = make_source(slug="beta", short_name="Beta", title=BETA)
-    other = Source.objects.get(slug="skillforge")
+    other = make_source(slug="other", short_name="Other", title="Other Agents: Harnesses Without Updates")
     page = make_page(slug="merging", title="Merging", body=BODY)
     classification = make_classification(alpha)
     classification_save(source=alpha, classification=classification, user=editor,
@@ -106,7 +106,7 @@ def test_a_merge_cannot_be_undone_after_the_kept_work_was_merged_in_turn(works: 
     first = source_merge(merged=works["alpha"], kept=works["beta"], user=editor)
     source_merge(merged=works["beta"], kept=works["other"], user=editor)
 
-    assert Client().get("/sources/alpha/")["Location"] == "/sources/skillforge/"
+    assert Client().get("/sources/alpha/")["Location"] == "/sources/other/"
     with pytest.raises(ValidationError, match="undo that first"):
         source_merge_undo(merge=first, user=editor)
 

@@ -28,6 +28,7 @@ def test_agreement_page_shows_the_editors_decisions_against_suggestions() -> Non
     assert "Per mechanism" in html
 
 
+@pytest.mark.usefixtures("small_wiki")
 def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
     client = Client()
     client.force_login(make_editor())

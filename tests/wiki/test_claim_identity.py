@@ -1,13 +1,15 @@
-"""Claims of the seed page keep their identity, status and attachments through the edits editors make."""
+"""Claims of a long page keep their identity, status and attachments through the edits editors make."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import pytest
 
-from tests.factories import make_page
+from tests.factories import make_contrast, make_page, make_source
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_revert, page_save_revision
@@ -22,8 +24,20 @@ FLASH = "FlashREINFORCE 是严格 Agentic RL 的异步训练正例"
 MIMO = "MiMo-V2.6 是把"
 
 
-def _seed() -> Page:
-    return Page.objects.get(slug="agentic-rl")
+# A long page of key points citing works with locators, as editors write them (its text is this module's own, so
+# that these tests edit what they read whatever becomes of the seed wiki).
+PAGE = Path(__file__).resolve().parent / "data" / "claim_identity_page.md"
+
+
+@pytest.fixture
+def page(db: None) -> Page:
+    """The page saved once, with a contrast resting on its FACET claim."""
+    saved = make_page(slug="claims-under-edit", title="Agentic RL", body=PAGE.read_text(encoding="utf-8"),
+                      summary="Agentic RL 指让可执行 LLM Agent 依据轨迹回报更新策略或模型的强化学习范式。")
+    facet = _claim(saved, FACET)
+    cited = facet.sources.get()
+    make_contrast(cited, make_source(short_name="GRPO Work"), axis="SFT vs GRPO 策略更新", claim=facet)
+    return saved
 
 
 def _claim(page: Page, fragment: str) -> Claim:
@@ -49,8 +63,7 @@ def _bullet(body: str, fragment: str) -> str:
     return next(line for line in body.splitlines() if fragment in line)
 
 
-def test_one_word_edit_keeps_the_claim_its_status_and_records_the_old_text() -> None:
-    page = _seed()
+def test_one_word_edit_keeps_the_claim_its_status_and_records_the_old_text(page: Page) -> None:
     claim = _verify(_claim(page, FACET))
     revision = _save(page, page.body.replace("一个重要的非严格反例", "一个关键的非严格反例"))
     after = Claim.objects.get(pk=claim.pk)
@@ -63,8 +76,7 @@ def test_one_word_edit_keeps_the_claim_its_status_and_records_the_old_text() -> 
     assert ("delete", "重要") in report.changes[0].diff and ("insert", "关键") in report.changes[0].diff
 
 
-def test_added_qualifier_keeps_the_claim_and_its_contrast_but_asks_for_verification_again() -> None:
-    page = _seed()
+def test_added_qualifier_keeps_the_claim_and_its_contrast_but_asks_for_verification_again(page: Page) -> None:
     claim = _verify(_claim(page, FACET))
     contrasts = set(Contrast.objects.filter(claim=claim).values_list("pk", flat=True))
     assert contrasts
@@ -76,8 +88,7 @@ def test_added_qualifier_keeps_the_claim_and_its_contrast_but_asks_for_verificat
     assert entry.previous_status == "verified" and "wording changed" in entry.reason
 
 
-def test_changed_locator_keeps_the_claim_rewrites_its_citation_and_asks_for_verification() -> None:
-    page = _seed()
+def test_changed_locator_keeps_the_claim_rewrites_its_citation_and_asks_for_verification(page: Page) -> None:
     claim = _verify(_claim(page, FACET))
     revision = _save(page, page.body.replace("§3.1 / §5", "§3.2 / §5"))
     after = Claim.objects.get(pk=claim.pk)
@@ -86,8 +97,7 @@ def test_changed_locator_keeps_the_claim_rewrites_its_citation_and_asks_for_veri
     assert "citations or locators changed" in after.revisions.get(page_revision=revision).reason
 
 
-def test_repunctuation_keeps_the_claim_and_a_verified_status() -> None:
-    page = _seed()
+def test_repunctuation_keeps_the_claim_and_a_verified_status(page: Page) -> None:
     claim = _verify(_claim(page, SKILLFORGE))
     line = _bullet(page.body, SKILLFORGE)
     sentence, citation = line.split("（来源")
@@ -97,8 +107,7 @@ def test_repunctuation_keeps_the_claim_and_a_verified_status() -> None:
     assert after.revisions.filter(kind="reworded").exists()
 
 
-def test_moved_paragraph_keeps_every_claim_with_no_history_entry() -> None:
-    page = _seed()
+def test_moved_paragraph_keeps_every_claim_with_no_history_entry(page: Page) -> None:
     before = {c.pk: c.text for c in page.claims.current()}
     paragraph = next(p for p in page.body.split("\n\n") if p.startswith("[[Multi-Harness RL]]"))
     moved = page.body.replace(paragraph + "\n\n", "").replace("## 核心内容", paragraph + "\n\n## 核心内容")
@@ -110,8 +119,7 @@ def test_moved_paragraph_keeps_every_claim_with_no_history_entry() -> None:
     assert claim_report_for(revision).kept == len(before)
 
 
-def test_split_sentence_keeps_the_claim_on_the_larger_part_and_the_other_is_new() -> None:
-    page = _seed()
+def test_split_sentence_keeps_the_claim_on_the_larger_part_and_the_other_is_new(page: Page) -> None:
     claim = _claim(page, ASTAR)
     line = _bullet(page.body, ASTAR)
     first, second = line.split("执行闭环。")
@@ -125,8 +133,7 @@ def test_split_sentence_keeps_the_claim_on_the_larger_part_and_the_other_is_new(
     assert (report[piece.pk].outcome, report[piece.pk].related_id) == ("new", claim.pk)
 
 
-def test_merged_sentences_keep_one_claim_and_orphan_the_other_saying_into_which() -> None:
-    page = _seed()
+def test_merged_sentences_keep_one_claim_and_orphan_the_other_saying_into_which(page: Page) -> None:
     flash, mimo = _claim(page, FLASH), _claim(page, MIMO)
     flash_line, mimo_line = _bullet(page.body, FLASH), _bullet(page.body, MIMO)
     merged = flash_line + " " + mimo_line.removeprefix("- ")
@@ -139,8 +146,7 @@ def test_merged_sentences_keep_one_claim_and_orphan_the_other_saying_into_which(
     assert (entry.kind, entry.related_claim_id) == ("merged", kept.pk)
 
 
-def test_deleted_key_point_orphans_its_claim_and_revert_restores_it_with_its_questions() -> None:
-    page = _seed()
+def test_deleted_key_point_orphans_its_claim_and_revert_restores_it_with_its_questions(page: Page) -> None:
     claim = _verify(_claim(page, TRACEFORGE))
     question = OpenQuestion.objects.create(page=page, title="TraceForge 的 critic 是否可执行？")
     question.claims.add(claim)
@@ -158,8 +164,7 @@ def test_deleted_key_point_orphans_its_claim_and_revert_restores_it_with_its_que
     assert list(question.claims.all()) == [claim]
 
 
-def test_revert_of_a_rewording_gives_the_same_claim_its_old_text_back() -> None:
-    page = _seed()
+def test_revert_of_a_rewording_gives_the_same_claim_its_old_text_back(page: Page) -> None:
     claim = _claim(page, FACET)
     base = _latest(page)
     _save(page, page.body.replace(FACET, "FACET 是一个重要且常被误读的非严格反例"))
@@ -170,8 +175,7 @@ def test_revert_of_a_rewording_gives_the_same_claim_its_old_text_back() -> None:
     assert Claim.objects.filter(page=page, text__contains="常被误读").count() == 0
 
 
-def test_a_different_claim_in_place_of_a_deleted_one_is_new() -> None:
-    page = _seed()
+def test_a_different_claim_in_place_of_a_deleted_one_is_new(page: Page) -> None:
     claim = _claim(page, TRACEFORGE)
     line = _bullet(page.body, TRACEFORGE)
     _save(page, page.body.replace(line, "- Recuris 只演化外部 harness，没有参数更新，因此不是严格 Agentic RL。"))

@@ -21,6 +21,8 @@ def _backlinks(content: str) -> str:
 
 
 def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client: Client) -> None:
+    make_page(slug="agentic-rl", title="Agentic RL")
+    make_page(slug="survey-notes", title="Agentic RL Survey Notes", body="See [[Agentic RL]].")
     before = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert "GRPO 学习笔记" not in _backlinks(before)
     page_save_revision(slug="grpo-notes", title="GRPO 学习笔记", body="GRPO 是 [[agentic-rl]] 常用的算法。")
@@ -28,7 +30,7 @@ def test_a_page_linking_to_agentic_rl_shows_in_its_what_links_here(client: Clien
     backlinks = _backlinks(after)
     assert 'href="/wiki/grpo-notes/"' in backlinks
     assert "GRPO 学习笔记" in backlinks
-    assert "Agentic AI 03: Agentic RL Survey Reading Notes" in backlinks
+    assert "Agentic RL Survey Notes" in backlinks
 
 
 def test_a_page_without_links_to_it_says_so(client: Client) -> None:
@@ -77,7 +79,10 @@ def test_the_page_lists_its_unresolved_questions_only(client: Client) -> None:
     assert "A dropped question" not in questions
 
 
-def test_seed_page_shows_its_open_questions_from_the_queue(client: Client) -> None:
+def test_a_page_shows_its_open_questions_from_the_queue(client: Client) -> None:
+    page = make_page(slug="agentic-rl", title="Agentic RL")
+    make_question(page=page, title="多 harness 结果的验证", priority="high")
+    make_question(page=page, title="补充策略梯度类原始论文以对比参数空间 ES")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert "多 harness 结果的验证" in content
     assert "补充策略梯度类原始论文以对比参数空间 ES" in content
@@ -96,6 +101,7 @@ def test_a_wanted_chinese_slug_is_a_wanted_page(client: Client) -> None:
 
 
 def test_a_title_typed_as_the_address_redirects_to_the_page(client: Client) -> None:
+    make_page(slug="agentic-rl", title="Agentic RL")
     response = client.get("/wiki/Agentic%20RL/")
     assert response.status_code == 302
     assert response["Location"] == reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
@@ -105,6 +111,8 @@ def test_a_title_typed_as_the_address_redirects_to_the_page(client: Client) -> N
 def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client: Client) -> None:
     from wiki.models import Page
 
+    summary = "Agentic RL 指让可执行 LLM Agent 依据轨迹回报更新策略的强化学习范式。"
+    make_page(slug="agentic-rl", title="Agentic RL", summary=summary, body=f"## 摘要\n\n{summary}\n\n## 核心内容\n\n定义。\n")
     page = Page.objects.get(slug="agentic-rl")
     html = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
     assert page.summary and page.summary in page.rendered_html
@@ -118,6 +126,7 @@ def test_the_main_menu_offers_the_list_of_pages_and_a_new_page(client: Client) -
 
 
 def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client: Client) -> None:
+    make_page(slug="agentic-rl", title="Agentic RL")
     html = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"})).content.decode()
     form = html[html.index('<form method="post" class="edit-form"'):]
     # implicit submission uses the first submit button of the form
@@ -131,6 +140,8 @@ def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    make_page(slug="agentic-rl", title="Agentic RL", body="[[Reward Hacking]] is wanted.")
+    make_page(slug="agentic-rl-survey-notes", title="Survey notes", body="[[Agentic RL]] and [[Reward Hacking]].")
     url = reverse("wiki:wanted-pages")
     with CaptureQueriesContext(connection) as small:
         html = client.get(url).content.decode()
@@ -147,8 +158,12 @@ def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client
 def test_the_summary_is_shown_once_when_the_body_opens_with_it_as_a_quote_with_a_wiki_link(client: Client) -> None:
     from wiki.models import Page
 
-    # the survey notes open with "> Insights ：[[Agentic RL]] 不是…", the summary with a wiki link inside
-    page = Page.objects.get(slug="agentic-rl-survey-notes")
+    # the notes open with "> Insights ：[[Agentic RL]] 不是…", the summary with a wiki link inside
+    summary = "Agentic RL 不是“再用 RL 把回答调好一点”，而是让 LLM 在有反馈的环境里学习如何长期推进任务。"
+    make_page(slug="agentic-rl", title="Agentic RL")
+    make_page(slug="survey-notes", title="Survey notes", summary=summary,
+              body=f"> Insights ：[[Agentic RL]] {summary.removeprefix('Agentic RL ')}\n\n## TLDR\n\n综述。\n")
+    page = Page.objects.get(slug="survey-notes")
     assert page.summary not in page.rendered_html and page.body_opens_with_summary
     html = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()
     assert '<p class="summary"' not in html

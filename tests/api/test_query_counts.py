@@ -34,6 +34,8 @@ EXPECTED: dict[str, list[str]] = {
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
     "/api/v1/search/?q=GRPO%20奖励": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    "/api/v1/glossary/": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
+    "/api/v1/glossary/<term>/": ["SELECT wiki_glossaryterm"],
 }
 
 # An export reads its works in one statement.
@@ -53,6 +55,8 @@ def _urls(wiki: SmallWiki) -> list[str]:
         "/api/v1/contrasts/",
         "/api/v1/questions/",
         "/api/v1/search/?q=GRPO%20奖励",
+        "/api/v1/glossary/",
+        f"/api/v1/glossary/{wiki.term.slug}/",
     ]
 
 
@@ -89,7 +93,7 @@ def test_every_list_runs_the_named_queries_for_ten_times_the_rows(small_wiki: Sm
         assert large[url][0] == small[url][0], f"{url}: {small[url][0]} for 5 rows, {large[url][0]} for 50"
     assert large["/api/v1/claims/"][1] == 50
     assert large["/api/v1/sources/"][1] == 50
-    assert {url.replace(small_wiki.page.slug, "<page>").replace(small_wiki.strict.slug, "<work>"): names
+    assert {url.replace(small_wiki.page.slug, "<page>").replace(small_wiki.strict.slug, "<work>").replace(small_wiki.term.slug, "<term>"): names
             for url, (names, _) in small.items()} == EXPECTED
 
 

@@ -197,3 +197,16 @@ def test_a_deleted_defining_page_is_neither_shown_nor_counted_as_linking(client:
     page_delete(page=Page.objects.get(slug="ca-notes"), user=editor, reason="Merged into the survey notes.")
 
     assert 'href="/wiki/ca-notes/"' not in client.get(url).content.decode()
+
+
+def test_the_api_lists_and_reads_terms(client: Client) -> None:
+    listed = client.get("/api/v1/glossary/", {"page_size": 100}).json()
+    by_slug = {term["slug"]: term for term in listed["results"]}
+    assert len(by_slug) == GlossaryTerm.objects.count()
+    pg = client.get("/api/v1/glossary/policy-gradient/").json()
+    assert pg == by_slug["policy-gradient"]
+    assert (pg["name_zh"], pg["name_en"], pg["mechanism"], pg["page"], pg["url"]) == (
+        "策略梯度", "policy gradient", "policy_gradient", "agentic-rl", "/glossary/policy-gradient/")
+    assert "PG" in pg["aliases_en"]
+    assert client.get("/api/v1/glossary/nothing/").status_code == 404
+    assert client.post("/api/v1/glossary/", {"slug": "x"}).status_code in (401, 403, 405)

@@ -1,7 +1,9 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from wiki.api.views import claims, classifications, classify, contrasts, fallback, findings, graphs, pages, questions, search, sources
+from wiki.api.views import (
+    claims, classifications, classify, contrasts, fallback, findings, glossary, graphs, pages, questions, search, sources,
+)
 
 app_name = "api"
 
@@ -12,6 +14,7 @@ router.register("claims", claims.ClaimViewSet, basename="claim")
 router.register("classifications", classifications.ClassificationViewSet, basename="classification")
 router.register("contrasts", contrasts.ContrastViewSet, basename="contrast")
 router.register("questions", questions.QuestionViewSet, basename="question")
+router.register("glossary", glossary.GlossaryTermViewSet, basename="glossary-term")
 
 urlpatterns = [
     path("v1/search/", search.SearchView.as_view(), name="search"),

@@ -145,7 +145,8 @@ def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: igno
 
 
 def test_the_api_speaks_utc_and_the_clients_language(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
-    page = Client().get("/api/v1/pages/agentic-rl/").json()
+    make_page(slug="utc-page", title="UTC page")
+    page = Client().get("/api/v1/pages/utc-page/").json()
     assert page["updated_at"].endswith(("Z", "+00:00"))
     chinese = Client(headers={"accept-language": "zh-CN"}).get("/api/v1/sources/?colour=blue")
     assert chinese.status_code == 400 and chinese.json()["errors"]["colour"][0].startswith("未知参数")

@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.factories import make_page
 from tests.wiki.htmltext import html_text
 from wiki import markdown as wiki_markdown
 from wiki.markdown import SourceRef
@@ -16,16 +17,40 @@ from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
+CITED_BODY = """## 摘要
+
+严格分类要看更新机制是否真的是 RL。（综合：历史会话中的智能体工程复盘）
+
+## 核心内容
+
+### 定义
+
+可执行 Agent、多步轨迹、可验证奖励与 RL 更新。
+
+### 关键要点
+
+- TASKSMITH 用 verifier 筛选的轨迹做 SFT，没有用环境回报更新 agent policy。（来源：TASKSMITH: Terminal Tasks Distilled from Verified Rollouts，§3.1 / §5）
+- GripForge 用 GRPO 同时更新环境动作和 skill calling。（来源：GripForge: Reinforcing Skill Calls with Outcome Rewards，pp.3-4）
+- ShopWorld 与 DeskWorld 只评测固定模型。（来源：ShopWorld: A Web Environment for Agents、DeskWorld: Benchmarking Computer-Use Agents）
+"""
+
+
+@pytest.fixture
+def cited_page(db: None) -> Page:
+    """A page whose claims cite five works, with and without locators, and one synthesis."""
+    return make_page(slug="cited-page", title="Cited page", body=CITED_BODY)
+
 
 def _citations_html(content: str) -> list[str]:
     return re.findall(r'<span class="citation [^"]*"[^>]*>.*?）</span>', content, re.DOTALL)
 
 
+@pytest.mark.usefixtures("cited_page")
 def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client: Client) -> None:
-    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "cited-page"})).content.decode()
     markers = _citations_html(content)
-    cited = Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).select_related("source")
-    assert cited.count() == 19
+    cited = Citation.objects.filter(claim__page__slug="cited-page", claim__is_orphaned=False).select_related("source")
+    assert cited.count() == 5
     for citation in cited:
         href = reverse("wiki:source-detail", kwargs={"slug": citation.source.slug})
         matching = [m for m in markers if f'href="{href}"' in m]
@@ -34,11 +59,12 @@ def test_every_citation_marker_links_to_its_source_and_shows_the_locator(client:
             assert any(f'<span class="locator">{citation.locator}</span>' in m for m in matching)
 
 
+@pytest.mark.usefixtures("cited_page")
 def test_citation_marker_text_reads_as_the_typed_citation(client: Client) -> None:
-    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "cited-page"})).content.decode()
     text = html_text(content)
-    assert "（来源：FACET: Preserving Source Intent and Executable State in Terminal Task Synthesis，§3.1 / §5）" in text
-    assert "（综合：历史会话中的 Agent 工程开源项目回溯）" in text
+    assert "（来源：TASKSMITH: Terminal Tasks Distilled from Verified Rollouts，§3.1 / §5）" in text
+    assert "（综合：历史会话中的智能体工程复盘）" in text
 
 
 def test_a_citation_of_an_unknown_title_is_marked_missing_in_a_preview() -> None:
@@ -51,18 +77,20 @@ def test_a_citation_of_an_unknown_title_is_marked_missing_in_a_preview() -> None
     assert f'href="{reverse("wiki:source-detail", kwargs={"slug": "known"})}"' in result.html
 
 
+@pytest.mark.usefixtures("cited_page")
 def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(client: Client) -> None:
-    page_save_revision(slug="links-both", title="Links both", body="See [[agentic-rl|the main page]] and [[Not Written Yet]].")
+    page_save_revision(slug="links-both", title="Links both", body="See [[cited-page|the main page]] and [[Not Written Yet]].")
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "links-both"})).content.decode()
-    existing = re.search(r'<a [^>]*href="/wiki/agentic-rl/"[^>]*>', content)
+    existing = re.search(r'<a [^>]*href="/wiki/cited-page/"[^>]*>', content)
     wanted = re.search(r'<a [^>]*href="/wiki/not-written-yet/"[^>]*>', content)
     assert existing and "wanted" not in existing.group(0)
     assert wanted and 'class="wikilink wanted"' in wanted.group(0)
 
 
+@pytest.mark.usefixtures("cited_page")
 def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_section(client: Client) -> None:
-    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
-    page = Page.objects.get(slug="agentic-rl")
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "cited-page"})).content.decode()
+    page = Page.objects.get(slug="cited-page")
     titles = [item["title"] for item in page.toc]
     assert titles[:4] == ["摘要", "核心内容", "定义", "关键要点"]
     for item in page.toc:

@@ -33,8 +33,16 @@ def _edit_post(page: Page, body: str, **extra: str) -> dict[str, object]:
             **extra}
 
 
+def _facet_page() -> Page:
+    return make_page(slug="facet-page", title="FACET page", body=(
+        "## 关键要点\n\n"
+        f"- {FACET}：它在可执行 terminal 环境中生成 rollout，但用这些轨迹做 SFT。（来源：FACET: Terminal Task Synthesis，§3.1 / §5）\n"
+        "- SkillForge 是严格 Agentic RL 的正例。（来源：SkillForge: Evolving Verifiable Skills）\n"
+    ))
+
+
 def test_preview_lists_a_reworded_claim_with_its_per_character_diff(editor_client: Client) -> None:
-    page = Page.objects.get(slug="agentic-rl")
+    page = _facet_page()
     claim = Claim.objects.get(page=page, text__contains=FACET)
     response = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": page.slug}),
                                   _edit_post(page, page.body.replace(FACET, REWORDED), preview="1"))
@@ -46,7 +54,7 @@ def test_preview_lists_a_reworded_claim_with_its_per_character_diff(editor_clien
 
 
 def test_live_preview_fragment_matches_the_page_it_is_told_and_a_new_page_has_only_new_claims(editor_client: Client) -> None:
-    page = Page.objects.get(slug="agentic-rl")
+    page = _facet_page()
     body = page.body.replace(FACET, REWORDED)
     with_page = editor_client.post(reverse("wiki:page-preview"), {"body": body, "slug": page.slug}).content.decode()
     without = editor_client.post(reverse("wiki:page-preview"), {"body": body}).content.decode()

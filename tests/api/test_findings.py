@@ -28,6 +28,7 @@ def _all(api: APIClient, query: str = "") -> list[dict]:  # type: ignore[type-ar
     return list(response.json()["results"])
 
 
+@pytest.mark.usefixtures("seed")
 def test_findings_are_listed_with_the_seeds_dismissals_and_filtered(api: APIClient) -> None:
     everything = _all(api)
     rlinf = next(f for f in everything if f["subject"] == "RLinf")
@@ -62,6 +63,11 @@ def test_an_editor_dismisses_and_reopens_a_finding_and_both_are_recorded(editor_
 
 def test_bad_dismissals_are_refused_and_change_nothing(editor_api: APIClient, api: APIClient, reader_api: APIClient) -> None:
     key = classification_key(_fresh().pk)
+    # a finding dismissed as the wiki was loaded, with no recent change
+    dismissed = make_classification(make_source(slug="loaded-rl", short_name="Loaded-RL"), mechanism="infrastructure",
+                                    verdict="not_strict", rl_update=False)
+    FindingDismissal.objects.create(kind="rl_name_not_rl", key=classification_key(dismissed.pk), subject="Loaded-RL",
+                                    reason="Infrastructure on purpose.")
     before = FindingDismissal.objects.count()
     for body in ({"kind": "rl_name_not_rl", "key": key, "reason": "  "},
                  {"kind": "rl_name_not_rl", "key": key},
@@ -74,8 +80,8 @@ def test_bad_dismissals_are_refused_and_change_nothing(editor_api: APIClient, ap
     ok = {"kind": "rl_name_not_rl", "key": key, "reason": "Because."}
     assert api.post("/api/v1/findings/dismiss/", ok, format="json").status_code == 401
     assert reader_api.post("/api/v1/findings/dismiss/", ok, format="json").status_code == 403
-    rlinf = classification_key(Classification.objects.get(source__slug="rlinf").pk)
-    assert reader_api.post("/api/v1/findings/reopen/", {"kind": "rl_name_not_rl", "key": rlinf}, format="json").status_code == 403
+    loaded = {"kind": "rl_name_not_rl", "key": classification_key(dismissed.pk)}
+    assert reader_api.post("/api/v1/findings/reopen/", loaded, format="json").status_code == 403
     assert FindingDismissal.objects.count() == before and not ChangeEvent.objects.filter(kind="finding").exists()
 
 

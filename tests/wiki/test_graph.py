@@ -138,7 +138,7 @@ def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(seed: None) -> Non
         assert all(frame.x0 <= p.x <= frame.x0 + frame.width and frame.y0 <= p.y <= frame.y0 + frame.height for p in frame.nodes)
 
 
-def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pages() -> None:
+def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pages(seed: None) -> None:
     graph = page_neighbourhood("agentic-rl")
     assert graph is not None
     cited = set(Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).values_list("source__slug", flat=True))

@@ -176,8 +176,9 @@ def _shown(html: str) -> list[str]:
 
 
 @pytest.fixture
-def screens(db: None) -> list[tuple[str, str, dict[str, str] | None]]:
-    """(who, address, form data to post or None): a request for every page template, with what it needs."""
+def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
+    """(who, address, form data to post or None): a request for every page template, with what it needs: the seed
+    wiki's pages, whose every kind of content the walk reads in both languages."""
     unclassified = make_source(short_name="Unclassified Work", title="An unclassified work", abstract="We train a web agent with GRPO.")
     page = Page.objects.get(slug="agentic-rl")
     page_save_revision(slug=page.slug, title=page.title, body=page.body + "\n\nOne more sentence.", summary=page.summary, base_revision=1)

@@ -11,7 +11,7 @@ from tests.conftest import FIXTURES
 from tests.wiki.htmltext import html_tables, html_text, normalize_space
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed")]
 
 PAGES = ["agentic-rl", "agentic-rl-survey-notes"]
 SENTENCE_END = re.compile(r"[。！？\n]")

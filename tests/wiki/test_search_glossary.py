@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_page, make_source
-from wiki.models import GlossaryTerm, Page, SearchDocument
+from wiki.models import Claim, GlossaryTerm, Page, SearchDocument
 from wiki.roles import Account
 from wiki.search.query import Group, SearchResults, search
 from wiki.services.classifications import classification_save
@@ -184,3 +184,24 @@ def test_the_api_search_expands_terms_too(client: Client) -> None:
     data = client.get("/api/v1/search/", {"q": "策略梯度", "kind": "source"}).json()
     assert {hit["url"].strip("/").split("/")[-1] for hit in data["groups"][0]["results"]} >= _classified(mechanism="policy_gradient")
     assert Page.objects.filter(slug="agentic-rl").exists()
+
+
+def test_a_name_implied_by_another_adds_no_alternative(seed: None) -> None:
+    from wiki.search.terms import current_glossary
+
+    terms = {t.slug: t for t in current_glossary().terms}
+    # 策略梯度方法 holds 策略梯度's bigrams; a document with "hacking" also carries the prefix "hack"
+    assert "策略 & 略梯 & 梯度 & 度方 & 方法" not in terms["policy-gradient"].alternatives()
+    assert "策略 & 略梯 & 梯度" in terms["policy-gradient"].alternatives()
+    assert "reward & hack" in terms["reward-hacking"].alternatives()
+    assert "reward & hacking" not in terms["reward-hacking"].alternatives()
+
+
+def test_two_terms_in_one_query_each_match_by_any_of_their_names(seed: None) -> None:
+    results = search("信用分配 reward")
+
+    assert [t.slug for t in results.terms] == ["credit-assignment", "reward"]
+    claims = [Claim.objects.get(pk=h.object_id).text.lower() for h in _group(results, "claim").hits]
+    assert claims
+    for text in claims:
+        assert ("信用分配" in text or "credit assignment" in text) and ("奖励" in text or "reward" in text)

@@ -182,7 +182,8 @@ class SearchPlan:
 #                 most); the rest by importance, so that pages of results never overlap;
 # and only the page kept is joined back for titles and bodies. A query naming a glossary term matches any of its
 # names: each alternative is its own condition (an AND of words), which PostgreSQL ORs as bitmaps of separate GIN
-# scans; one tsquery with OR inside would make the index return candidates to recheck against every vector.
+# scans (and ANDs with the bitmaps of the query's other terms); one tsquery with OR inside would make the index
+# return candidates to recheck against every vector.
 # The tsqueries are constants, so the
 # planner sees that the markers make every step small (a GIN bitmap scan, never a table scan), its
 # row estimates follow the LIMITs, and every sort fits in the default work_mem.
@@ -238,8 +239,6 @@ _EVERYTHING_STEP = """SELECT * FROM (
     ) all_{i}"""
 # One alternative of a search: a ``to_tsquery('simple', …)`` text of words AND'ed (empty for none) and markers.
 Alternative = tuple[str, tuple[str, ...]]
-# Beyond this many alternatives (several terms in one query multiply them) one combined tsquery is used instead.
-MAX_ALTERNATIVES = 12
 
 
 @dataclass(frozen=True)
@@ -272,18 +271,9 @@ class Words:
                    pinned_mechanisms=tuple(dict.fromkeys(t.mechanism for t in expansion.terms if t.mechanism)),
                    pinned_verdicts=tuple(dict.fromkeys(t.verdict for t in expansion.terms if t.verdict)))
 
-    def _combinations(self) -> list[Alternative]:
-        combined: list[Alternative] = [("", ())]
-        for group in self.groups:
-            combined = [(" & ".join(t for t in (text, other) if t), markers + more)
-                        for text, markers in combined for other, more in group]
-            if len(combined) > MAX_ALTERNATIVES:
-                return []
-        return combined
-
-    def sql(self) -> tuple[str, list[str], str, dict[str, object]]:
-        """The whole tsquery (for ranking), the alternatives to match (each a tsquery expression), the pinned
-        condition on ``d``, and their parameters."""
+    def sql(self) -> tuple[str, list[list[str]], str, dict[str, object]]:
+        """The whole tsquery (for ranking), the conditions to match (each the OR of its alternatives, the conditions
+        AND'ed; each alternative a tsquery expression), the pinned condition on ``d``, and their parameters."""
         params: dict[str, object] = {}
 
         def expression(text: str, markers: tuple[str, ...], name: str) -> str:
@@ -296,12 +286,11 @@ class Words:
                 parts.append(f"%({name}_markers)s::tsquery")
             return "(" + " && ".join(parts) + ")"
 
-        whole = " && ".join(
-            "(" + " || ".join(expression(text, markers, f"g{i}_{j}") for j, (text, markers) in enumerate(group)) + ")"
-            for i, group in enumerate(self.groups)
-        )
-        combinations = self._combinations()
-        alternatives = [expression(text, markers, f"a{k}") for k, (text, markers) in enumerate(combinations)] or [whole]
+        by_group = [[expression(text, markers, f"g{i}_{j}") for j, (text, markers) in enumerate(group)]
+                    for i, group in enumerate(self.groups)]
+        whole = " && ".join("(" + " || ".join(group) + ")" for group in by_group)
+        # Each group is matched on its own (each posting list is read once a step, whatever the other groups).
+        conditions = by_group
         # From plain columns: reading the candidates' vectors again would cost more than the search itself.
         pinned = []
         if self.pinned_mechanisms:
@@ -313,7 +302,7 @@ class Words:
         if self.pinned_pages:
             params["pinned_pages"] = list(self.pinned_pages)
             pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
-        return f"({whole})", alternatives, " OR ".join(pinned) or "false", params
+        return f"({whole})", conditions, " OR ".join(pinned) or "false", params
 
 
 def _quoted(lexeme: str) -> str:
@@ -332,7 +321,7 @@ def search_sql(
     (in that order) for ``words`` (or a ``to_tsquery('simple', …)`` text), with mechanism/verdict filters.
     """
     words = Words.of(words) if isinstance(words, str) else words
-    query, alternatives, pinned, params = words.sql()
+    query, conditions, pinned, params = words.sql()
     filters = "".join(
         f" AND d.{column} = %({column})s" for column, value in (("mechanism", mechanism), ("verdict", verdict)) if value
     )
@@ -344,10 +333,11 @@ def search_sql(
 
     def match(marker: str, *, hidden: bool = False) -> str:
         # hidden: the tsquery is a subquery, so that the planner, blind to how rare the words are, keeps the index
-        return " OR ".join(
-            f"d.vector @@ (SELECT {a} && %({marker})s::tsquery)" if hidden else f"d.vector @@ ({a} && %({marker})s::tsquery)"
-            for a in alternatives
-        )
+        def one(alternative: str) -> str:
+            tsquery = f"{alternative} && %({marker})s::tsquery"
+            return f"d.vector @@ (SELECT {tsquery})" if hidden else f"d.vector @@ ({tsquery})"
+
+        return " AND ".join("(" + " OR ".join(one(a) for a in alternatives) + ")" for alternatives in conditions)
 
     top2, everything = [], []
     for i, kind in enumerate(kinds):

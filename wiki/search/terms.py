@@ -16,7 +16,7 @@ from functools import cached_property
 from wiki.caching import versions
 from wiki.caching.values import kept
 from wiki.models import GlossaryTerm
-from wiki.search.tokenize import normalize, query_terms, token_pattern
+from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
 
 MAX_SUGGESTIONS = 6
 
@@ -58,15 +58,12 @@ class Term:
         """Its names as ``to_tsquery('simple', …)`` texts, each the AND of the name's terms. A name whose terms
         include all of another's adds nothing (``策略梯度方法`` beside ``策略梯度``) and is left out, so the index
         reads no posting list it does not need."""
-        kept: list[frozenset[str]] = []
-        texts: list[str] = []
+        kept: list[list[str]] = []
         for name in sorted(self.names, key=lambda n: len(query_terms(n))):
             terms = query_terms(name)
-            key = frozenset(terms)
-            if terms and not any(other <= key for other in kept):
-                kept.append(key)
-                texts.append(" & ".join(terms))
-        return texts
+            if terms and not any(_implied(other, by=terms) for other in kept):
+                kept = [other for other in kept if not _implied(terms, by=other)] + [terms]
+        return [" & ".join(terms) for terms in kept]
 
 
 @dataclass(frozen=True)
@@ -146,6 +143,12 @@ class Glossary:
                 name = next(n for n in term.names if match_form(n) == form)
                 scored[term.slug] = (key, Suggestion(term=term, name=name))
         return [s for _, s in sorted(scored.values(), key=lambda item: item[0])][:limit]
+
+
+def _implied(terms: list[str], *, by: list[str]) -> bool:
+    """Whether a document matching all of ``by`` matches all of ``terms``: each term is one of them, or (a Latin
+    word long enough to be indexed as a prefix) starts one of them (``hack`` is implied by ``hacking``)."""
+    return all(any(t == b or (t.isascii() and PREFIX_MIN_LENGTH <= len(t) <= PREFIX_MAX_LENGTH and b.startswith(t)) for b in by) for t in terms)
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:

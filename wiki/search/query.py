@@ -358,6 +358,7 @@ def search(
     verdict: str = "",
     limit: int = 10,
     offset: int = 0,
+    version: int | None = None,
 ) -> SearchResults:
     """Hits for ``query`` grouped by kind, best first; ``limit``/``offset`` apply within each kind.
 
@@ -365,10 +366,11 @@ def search(
     verdict it names, and the page defining it, come first. Mechanism and verdict filters keep the documents
     that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
     group says so with ``total_capped``. Nothing found, the results suggest close glossary terms. One SQL query
-    (and one for the glossary when the cache does not hold it).
+    (and one for the glossary when the cache does not hold it); ``version`` is the content version the caller
+    already read, if any.
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
-    glossary = current_glossary()
+    glossary = current_glossary(version=version)
     expansion = glossary.expand(query)
     words = Words.expanded(expansion)
     if not words.groups:

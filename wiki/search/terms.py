@@ -178,9 +178,10 @@ def _load() -> Glossary:
 _memo: dict[str, tuple[int, Glossary]] = {}
 
 
-def current_glossary() -> Glossary:
-    """The glossary as of the current content version: this process's copy, else the shared cache's, else one query."""
-    version = versions.current().number
+def current_glossary(*, version: int | None = None) -> Glossary:
+    """The glossary as of the content ``version`` (the current one by default: a request passes the version it
+    already read): this process's copy, else the shared cache's, else one query."""
+    version = versions.current().number if version is None else version
     found = _memo.get("glossary")
     if found is None or found[0] != version:
         found = (version, kept(f"wiki:glossary:{version}", _load))

@@ -3,6 +3,7 @@ from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
 from wiki.search.forms import SearchForm
+from wiki.caching import versions
 from wiki.search.query import search
 
 
@@ -14,6 +15,6 @@ def search_results(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         results = search(
             data["q"], kinds=[data["kind"]] if data["kind"] else None, mechanism=data["mechanism"], verdict=data["verdict"],
-            limit=50 if data["kind"] else 10,
+            limit=50 if data["kind"] else 10, version=versions.for_request(request).number,
         )
     return render(request, "wiki/search.html", {"form": form, "results": results})

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
 from wiki.api.serializers.search import SearchParamsSerializer, SearchResultsSerializer
+from wiki.caching import versions
 from wiki.search.query import search
 
 
@@ -28,6 +29,7 @@ class SearchView(APIView):
             verdict=data.get("verdict", ""),
             limit=data["page_size"],
             offset=(data["page"] - 1) * data["page_size"],
+            version=versions.for_request(request._request).number,
         )
         page = SimpleNamespace(query=results.query, total=results.total, total_capped=results.total_capped, groups=results.groups, page=data["page"],
                                page_size=data["page_size"])

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from classifier.features import Features, Hit, extract, span_of
+from classifier.features import WORD_PREFIX, Features, Hit, add_words, extract, span_of
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
 from classifier.model import TRUE, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
-from classifier.text import focus, is_chinese, segments, working_text
+from classifier.text import SENTENCE_END, focus, is_chinese, working_text
 
 UPDATED = re.compile(
     r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))"
@@ -61,23 +63,81 @@ BACKGROUND = re.compile(
     r"(?:has|have) (?:proven|been shown|shown|demonstrated|achieved|emerged)|(?:is|are) (?:usually|typically|commonly|mostly|traditionally)|typically|usually|commonly|often (?:rely|relies|follow|follows|use|uses|undergo|undergoes|require|"
     r"requires))(?![A-Za-z])"
 )
+# A sentence in which the work says what it is or does: "we propose", "this paper presents",
+# "X is an open-source framework", "本项目是一个…", "我们提出…".
+SELF_DESCRIPTION = re.compile(
+    r"(?i)(?<![A-Za-z])(?:(?:we|this (?:paper|work|study|report|repository|project|library|recipe|example|guide|"
+    r"document))\s+(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|build|release|design|train|study|"
+    r"provide|describe|implement|construct|open-source)\w*|(?:is|are)\s+an?\s+(?:[\w-]+\s+){0,5}?(?:framework|"
+    r"benchmark|library|toolkit|system|platform|agent|method|model|environment|engine|dataset|suite|algorithm|"
+    r"pipeline|simulator|tool))(?![A-Za-z])"
+    r"|是一[个款种套]|是由|旨在|致力于|我们(?:提出|构建|开源|发布|训练|设计|实现|推出|介绍)|本(?:项目|仓库|文|文档|示例|框架|"
+    r"工具|配方|教程|指南|页)|使用本|该(?:算法|框架|方法|项目)"
+)
+# How many word features a suggestion shows as evidence for its mechanism.
+WORD_EVIDENCE = 5
+# A README or documentation page opens with its title and a line saying what it is.
+LEAD_CHARS = 160
+
+
+def _sentences(work: str) -> list[tuple[int, int]]:
+    """The spans of the working text's sentences."""
+    spans = []
+    start = 0
+    for end_match in SENTENCE_END.finditer(work):
+        end = end_match.end()
+        if end > start and not work[start:end].isspace():
+            spans.append((start, end))
+        start = end
+    if start < len(work) and not work[start:].isspace():
+        spans.append((start, len(work)))
+    return spans
+
+
+def _membership(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
+    """A test of whether a position lies in one of ``spans``."""
+    starts = sorted(spans)
+    merged: list[list[int]] = []
+    for a, b in starts:
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    lefts = [a for a, _ in merged]
+
+    def inside(position: int) -> bool:
+        i = bisect_right(lefts, position) - 1
+        return i >= 0 and position < merged[i][1]
+
+    return inside
+
+
+BOUNDARIES = ("。", "！", "？", "!", "?", "\n", ". ")
+
+
+def _lead(work: str) -> list[tuple[int, int]]:
+    """Spans of the sentences where the work describes itself, and the opening lines."""
+    spans = [(0, min(len(work), LEAD_CHARS))]
+    for m in SELF_DESCRIPTION.finditer(work):
+        start = max(work.rfind(mark, 0, m.start()) for mark in BOUNDARIES) + 1
+        ends = [i for i in (work.find(mark, m.end()) for mark in BOUNDARIES) if i >= 0]
+        spans.append((start, min(ends) + 1 if ends else len(work)))
+    return spans
+
+
 CONCESSIVE = re.compile(r"\s*(?i:while|although|though|whereas|despite)(?![A-Za-z])")
 CONCEDED = re.compile(r"(?<![A-Za-z])(?i:while|although|though|whereas|despite)\s*$")
 
 
-def _background(work: str, subject: str | None) -> list[tuple[int, int]]:
+def _background(work: str, subject: str | None, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of the English sentences that describe other work or the problem."""
-    sentences: dict[int, tuple[int, int]] = {}
-    for seg in segments(work):
-        start, end = sentences.get(seg.sentence, (seg.start, seg.end))
-        sentences[seg.sentence] = (min(start, seg.start), max(end, seg.end))
     name = (
         re.compile(rf"(?<![A-Za-z0-9]){re.escape(subject.strip())}(?![A-Za-z0-9])", re.IGNORECASE)
         if subject and subject.strip()
         else None
     )
     spans = []
-    for a, b in sentences.values():
+    for a, b in sentences:
         if not BACKGROUND.search(work, a, b) or AUTHORIAL.search(work, a, b) or (name and name.search(work, a, b)):
             continue
         # "While recent advances ..., open problems remain in X": only the
@@ -98,20 +158,26 @@ class Analysis:
     scopes: NegationScopes
     hits: tuple[Hit, ...]
     features: Features
+    chinese: bool = False
 
 
 def analyse(text: str, subject: str | None = None) -> Analysis:
     """The cue hits and features of ``text`` (focused on ``subject``)."""
     work = working_text(text, focus(text, subject))
     scopes = NegationScopes(work)
-    background = [] if is_chinese(text) else _background(work, subject)
+    chinese = is_chinese(text)
+    background = [] if chinese else _background(work, subject, _sentences(work))
+    lead = _lead(work)
+    in_background, in_lead = _membership(background), _membership(lead)
     hits: list[Hit] = []
     for m in scan(work):
         cue = CUE_BY_GROUP[m.lastgroup or ""]
         if cue.role is not CueRole.NAME:
-            aside = any(a <= m.start() < b for a, b in background)
-            hits.append(Hit(m.start(), m.end(), cue, scopes.find(m.start(), m.end()), aside))
-    return Analysis(text, work, scopes, tuple(hits), extract(hits))
+            start = m.start()
+            hits.append(Hit(start, m.end(), cue, scopes.find(start, m.end()), in_background(start), in_lead(start)))
+    features = extract(hits, chinese=chinese)
+    add_words(features, work)
+    return Analysis(text, work, scopes, tuple(hits), features, chinese)
 
 
 def _spans(analysis: Analysis, contributions: dict[str, float], decides: str, prefix: str) -> list[Span]:
@@ -206,7 +272,9 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
     x = analysis.features.values()
     probabilities = weights.mechanism.probabilities(x)
     mechanism = Mechanism(max(probabilities, key=lambda key: probabilities[key]))
-    values, chances, fact_evidence = _fact_values(analysis, weights, x, mechanism)
+    # The rubric facts are judged from the cues alone (their models have no word features).
+    cues = {name: value for name, value in x.items() if not name.startswith(WORD_PREFIX)}
+    values, chances, fact_evidence = _fact_values(analysis, weights, cues, mechanism)
     hits = analysis.hits
     narrow = "narrow" in analysis.features.counts
     verdict = rubric_verdict(
@@ -229,6 +297,14 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         for hit in group
         if hit.cue.mechanism is not None
     ]
+    # The words that weighed most towards the mechanism, where each first occurs.
+    words = sorted(
+        ((value, name) for name, value in contributions.items() if name.startswith(WORD_PREFIX) and value > 0),
+        reverse=True,
+    )[:WORD_EVIDENCE]
+    for value, name in words:
+        start, end = analysis.features.words[name]
+        evidence.append(Span(start, end, text[start:end], f"mechanism:{mechanism.value}", False, value))
     evidence += [span_of(text, h, "narrow") for h in hits if h.cue.narrow]
     evidence += [span for spans in fact_evidence.values() for span in spans]
     evidence += [
@@ -245,7 +321,7 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         updated=_updated(analysis.work, mechanism, values[Fact.RL_UPDATE], analysis.scopes),
         evidence=_merge(evidence),
         confidence=_confidence(probabilities[mechanism.value], verdict, values, chances),
-        rationale=_rationale(is_chinese(text), mechanism, algorithm, values, narrow, verdict),
+        rationale=_rationale(analysis.chinese, mechanism, algorithm, values, narrow, verdict),
         narrow=narrow and verdict is Verdict.STRICT_NARROW,
     )
 

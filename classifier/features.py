@@ -10,6 +10,7 @@ fitted model (``classifier.model``) weighs them.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ class Hit:
     cue: Cue
     negation: Negation | None
     background: bool = False
+    # In a sentence where the work describes itself ("we propose", "X 是一个…框架").
+    lead: bool = False
 
     @property
     def reading(self) -> str:
@@ -53,10 +56,14 @@ class Hit:
 
 @dataclass
 class Features:
-    """Feature values (counts, log-scaled) and the hits behind each."""
+    """Feature values (counts, log-scaled) and the hits behind each.
+
+    ``words`` holds the word features (``w:…``) with where each first occurs.
+    """
 
     counts: dict[str, float] = field(default_factory=dict)
     hits: dict[str, list[Hit]] = field(default_factory=dict)
+    words: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def add(self, name: str, hit: Hit | None = None) -> None:
         self.counts[name] = self.counts.get(name, 0.0) + 1.0
@@ -80,14 +87,24 @@ def fact_feature(fact: Fact, weight: float, reading: str) -> str:
     return f"f:{fact.value}:{sign}{tier(weight)}:{reading}"
 
 
-def extract(hits: Iterable[Hit]) -> Features:
-    """The features of a text's cue hits (in text order)."""
+def extract(hits: Iterable[Hit], *, chinese: bool = False) -> Features:
+    """The features of a text's cue hits (in text order).
+
+    Besides each cue's own feature, a mechanism cue in the sentence where the
+    work describes itself adds ``lead:<mechanism>``, and in a Chinese text
+    ``zh:<mechanism>``, so that the weights can differ by language.
+    """
     features = Features()
     ordered = list(hits)
     for hit in ordered:
         cue = hit.cue
         if cue.mechanism is not None and cue.weight:
             features.add(mechanism_feature(cue.mechanism, cue.weight, hit.reading), hit)
+            if hit.reading == "own":
+                if hit.lead:
+                    features.add(f"lead:{cue.mechanism.value}", hit)
+                if chinese:
+                    features.add(f"zh:{cue.mechanism.value}", hit)
         if not (cue.role is CueRole.ASSERT and hit.negation is not None):
             for fact, weight in cue.facts:
                 features.add(fact_feature(fact, weight, hit.reading), hit)
@@ -95,6 +112,15 @@ def extract(hits: Iterable[Hit]) -> Features:
             features.add("narrow", hit)
         if cue.role is CueRole.FROZEN and hit.negation is None:
             features.add("frozen", hit)
+    # The first definite mechanism phrase where the work says what it is ("we introduce X, a benchmark ...").
+    opening = next((h for h in ordered if h.lead and h.reading == "own" and h.cue.mechanism is not None
+                    and abs(h.cue.weight) >= 2.0), None)
+    if opening is not None and opening.cue.mechanism is not None:
+        features.add(f"first:{opening.cue.mechanism.value}", opening)
+    # No training objective stated as the work's own: what a harness, a benchmark or a search
+    # method says of itself.
+    if not any(h.reading == "own" and h.cue.mechanism in TRAINED and abs(h.cue.weight) >= 2.0 for h in ordered):
+        features.add("untrained")
     named = [h for h in ordered if h.cue.algorithm and h.cue.mechanism and h.reading == "own"]
     first = named[0] if named else None
     # An RL or preference objective named after an SFT stage is the method ("SFT, then GRPO").
@@ -106,7 +132,45 @@ def extract(hits: Iterable[Hit]) -> Features:
 
 
 RL_LIKE = frozenset({Mechanism.POLICY_GRADIENT, Mechanism.PREFERENCE_OPTIMIZATION})
+TRAINED = frozenset({*RL_LIKE, Mechanism.SFT_DISTILLATION, Mechanism.EVOLUTION_STRATEGIES})
 
 
 def span_of(text: str, hit: Hit, decides: str, contribution: float = 0.0) -> Span:
     return Span(hit.start, hit.end, text[hit.start:hit.end], decides, hit.negation is not None, contribution)
+
+
+# Words as features of their own, for the mechanism model only: an English word (lower-cased, three
+# letters or more, not a function word) or two adjacent Chinese characters. The cues say what a
+# phrase means; the words let the fitted weights pick up how each kind of work describes itself.
+WORD_PREFIX = "w:"
+WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}|[\u4e00-\u9fff]{2,}")
+STOPWORDS = frozenset((
+    "the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have", "had", "been", "its",
+    "their", "our", "which", "these", "those", "such", "into", "than", "then", "also", "can", "not", "but", "all",
+    "any", "each", "both", "more", "most", "other", "some", "when", "where", "while", "what", "who", "how", "use",
+    "used", "using", "via", "based", "per", "over", "under", "between", "through", "about", "upon", "onto", "out",
+    "off", "one", "two", "three", "new", "may", "will", "would", "could", "should", "must", "does", "did",
+))
+STOP_KEYS = frozenset(WORD_PREFIX + word for word in STOPWORDS)
+
+
+def add_words(features: Features, work: str) -> None:
+    """Add the word features of the working text."""
+    counts, words = features.counts, features.words
+    get = counts.get
+    for m in WORD.finditer(work):
+        token = m.group()
+        start = m.start()
+        if token[0] < "\u0080":
+            key = WORD_PREFIX + token.lower()
+            if key in STOP_KEYS:
+                continue
+            counts[key] = get(key, 0.0) + 1.0
+            if key not in words:
+                words[key] = (start, m.end())
+            continue
+        for i in range(len(token) - 1):
+            key = WORD_PREFIX + token[i:i + 2]
+            counts[key] = get(key, 0.0) + 1.0
+            if key not in words:
+                words[key] = (start + i, start + i + 2)

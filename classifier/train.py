@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from classifier.engine import analyse, suggest
+from classifier.features import WORD_PREFIX
 from classifier.model import DEFAULT_WEIGHTS, FALSE, TRUE, LinearModel, Weights, fit_softmax, fit_temperature
 from classifier.taxonomy import Fact, Mechanism, Verdict
 
 PROJECT_EXAMPLES = Path(__file__).parent / "data" / "examples.json"
 L2 = 0.3
+MIN_WORD_EXAMPLES = 2
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,13 @@ def _fit(
 def train(examples: Sequence[Example], *, version: int = 1) -> Weights:
     """Weights fitted to ``examples``."""
     rows = [analyse(e.text, e.subject).features.values() for e in examples]
-    vocabulary = sorted({name for row in rows for name in row})
+    # A word feature is kept when two examples or more have it; the rubric facts are judged from cues alone.
+    seen: dict[str, int] = {}
+    for row in rows:
+        for name in row:
+            seen[name] = seen.get(name, 0) + 1
+    vocabulary = sorted(name for name, n in seen.items() if not name.startswith(WORD_PREFIX) or n >= MIN_WORD_EXAMPLES)
+    cue_vocabulary = [name for name in vocabulary if not name.startswith(WORD_PREFIX)]
     mechanisms = tuple(m.value for m in Mechanism)
     mechanism = _fit(rows, [e.mechanism.value for e in examples], mechanisms, [e.weight for e in examples],
                      vocabulary)
@@ -113,7 +121,7 @@ def train(examples: Sequence[Example], *, version: int = 1) -> Weights:
         known = [(row, e) for row, e in zip(rows, examples, strict=True) if fact in e.facts
                  and (fact is not Fact.RL_UPDATE or e.mechanism is Mechanism.POLICY_GRADIENT)]
         facts[fact] = _fit([row for row, _ in known], [TRUE if e.facts[fact] else FALSE for _, e in known],
-                           (TRUE, FALSE), [e.weight for _, e in known], vocabulary)
+                           (TRUE, FALSE), [e.weight for _, e in known], cue_vocabulary)
     trained_on: dict[str, int] = {}
     for e in examples:
         trained_on[e.origin] = trained_on.get(e.origin, 0) + 1

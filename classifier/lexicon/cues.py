@@ -105,6 +105,11 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(PG, 2.0, r"reinforcement fine-tuning|RL fine-tuning|RL training|RL (?:算法|训练)|"
            r"RL-trained|trained with RL|train(?:ed|s|ing)? (?:\w+ ){0,3}(?:with|via|using) RL",
            facts=_RL_FACTS),
+    # Chinese: the work trains with RL ("用 GRPO 端到端训练", "通过强化学习训练智能体", "智能体强化学习").
+    *_cues(PG, 3.0, r"(?:基于|通过|使用|采用|利用|用)\s*(?:端到端的?|在线|多轮|大规模)?\s*(?:强化学习|RL)\s*(?:进行|来)?\s*"
+           r"(?:端到端)?(?:训练|微调|优化|更新)|(?:强化学习|RL)\s*(?:训练|微调)(?:的|了)?\s*(?:智能体|模型|策略|agent|Agent)|"
+           r"智能体\s*(?:强化学习|RL)(?!\s*(?:训练)?(?:框架|系统|库|平台|基础设施))|端到端强化学习",
+           facts=((UPDATE, 2.0), (REWARD, 0.5), (STEP, 0.5)), algorithm="RL", word=False),
     *_cues(PG, 1.5, r"reinforcement learning|强化学习|RLVR|RLHF", facts=_RL_FACTS, word=False),
     *_cues(PG, 1.0, r"RL", facts=((UPDATE, 1.0),), cs=True),
     *_cues(PG, 1.5, r"on-policy|off-policy|advantages?(?: estimation| function)?|GAE|value "
@@ -120,14 +125,22 @@ MECHANISM_CUES: list[Cue] = [
            r"(?:model )?(?:parameters|weights)|gradient-free (?:optimi[sz]ation|fine-tuning)",
            word=False),
     # --- SFT and distillation -----------------------------------------
-    # A qualified preference optimisation is still one ("distilled DPO"); listed
-    # before the SFT words so "distilled" does not take it.
+    # Distilling experience into skills, insights or memory writes text for the prompt, not weights
+    # (listed before the distillation cues that would take "distill").
+    *_cues(HARNESS, 2.5, r"(?:we )?distill?(?:s|ed|ing)? (?:[\w-]+ ){0,6}?(?:into|as) (?:[\w-]+ ){0,3}?(?:skills?|insights?|"
+           r"rules|memor(?:y|ies)|knowledge|lessons|guidelines|prompts?|experiences?|tips|playbooks?|principles|"
+           r"notes|workflows?|procedures|documents?|findings|capabilit(?:y|ies)|information|wisdom|summar(?:y|ies))|"
+           r"(?:we )?distill?(?:s|ed|ing)? (?:[\w-]+ ){0,2}?(?:insights|lessons|experiences?|skills|rules|principles|guidelines|"
+           r"knowledge from (?:past|prior|previous|historical))|experience distillation|"
+           r"(?:提炼|总结|沉淀)(?:为|成)?.{0,6}(?:经验|技能|规则|记忆)", word=False),
     *_cues(PREF, 3.5, r"(?:distilled|iterative|online|offline|step-level|multi-turn|self-play) "
            r"(?:direct )?preference optimi[sz]ation", algorithm="DPO-family", facts=((UPDATE, 1.0),)),
     # A cold-start or warm-up SFT stage precedes the method; it is not the method.
     *_cues(SFT, 0.5, r"(?:rejection[- ]sampling fine-?tuning|supervised fine-?tuning|SFT|RFT) "
            r"(?:(?:for|as) (?:an? )?(?:effective |initial |brief )?)?(?:cold[- ]start|warm[- ]?up)|cold[- ]start (?:SFT|supervised fine-?tuning|stage|phase)",
            facts=((UPDATE, -0.5),), algorithm="SFT"),
+    *_cues(SFT, 3.0, r"指令微调|指令调整|指令精调|指令数据|对话数据|监督数据|SFT ?数据|全参数监督微调|全量监督微调", facts=((UPDATE, -1.0),),
+           word=False),
     *_cues(SFT, 4.0, r"rejection[- ]sampling fine-?tuning|RFT on|behaviou?r cloning|imitation learning|"
            r"supervised fine-?tun(?:e|es|ed|ing)|监督微调", facts=((UPDATE, -1.0),),
            algorithm="SFT"),
@@ -189,8 +202,11 @@ MECHANISM_CUES: list[Cue] = [
            r"(?:generate|sample|draw)s? (?:many|multiple|several|N|\d+) (?:candidate )?(?:solutions|responses|answers|"
            r"completions|outputs)|(?:ranked|scored|rated) highest by (?:the |a )?(?:verifier|reward model|critic)",
            algorithm="search", word=False),
+    # Reranking retrieved documents is part of a retrieval pipeline, not a search over solutions.
+    *_cues(HARNESS, 1.5, r"rerank(?:s|ing|ed)? (?:the )?(?:retrieved )?(?:documents|passages|chunks|results|evidence)|"
+           r"rerankers?|reranking models?|重排(?:序)?", word=False),
     *_cues(SEARCH, 2.0, r"lookahead|look-ahead|backtrack(?:s|ing)?|self-consistency|majority vot(?:e|ing)|"
-           r"rerank(?:s|ing|er)?|value-guided|guided search|search algorithms?|"
+           r"rerank(?:s|ing)?|value-guided|guided search|search algorithms?|"
            r"explor(?:e|es|ing) (?:multiple|different|alternative) (?:reasoning )?(?:paths|branches)|"
            r"deliberate (?:search|planning)|sampl(?:e|es|ing) (?:multiple|many|N) (?:candidate|"
            r"solutions|responses|trajectories)"),
@@ -220,6 +236,9 @@ MECHANISM_CUES: list[Cue] = [
     # A society of prompted agents is a harness ("specialized agents communicate").
     *_cues(HARNESS, 2.0, r"(?:specialized|role-playing|communicative|collaborative|cooperative|multiple LLM) "
            r"(?:[\w-]+ )?agents|(?:prompting|reasoning|planning) (?:paradigm|strateg(?:y|ies)|pipeline)s?",
+           word=False),
+    *_cues(HARNESS, 3.0, r"(?:智能体|Agent|agent|AI ?应用|大模型应用|LLM ?应用)\s*(?:开发)?(?:框架|平台|应用)|开发框架|应用开发|"
+           r"知识库问答|问答系统|工作流编排|可视化编排|插件(?:市场|系统)|无需(?:训练|微调)|不(?:更新|训练|微调)(?:模型)?(?:参数|权重)?",
            word=False),
     *_cues(HARNESS, 2.5, r"harness(?:es)?|scaffold(?:s|ing)?|verbal (?:feedback|reinforcement)|"
            r"linguistic feedback|(?:skill|experience|memory|insight|plan) (?:library|libraries|bank|pool|store)|技能库|context (?:engineering|"
@@ -261,6 +280,9 @@ MECHANISM_CUES: list[Cue] = [
     # A proposed "<Name>-Bench", "<Name>Gym", "<Name>Arena" is a benchmark or environment.
     *_cues(ENVIRONMENT, 4.0, r"(?:introduc|propos|present|releas|buil|construct|creat)\w*\s+[A-Z][\w.-]*?"
            r"-?(?:[Bb]ench|Gym|Arena|World)(?:[\w-]*)(?![\w-])(?<!-RL)(?: [A-Z][\w-]*)?", word=False, cs=True),
+    *_cues(ENVIRONMENT, 2.5, r"评测框架|评测工具|测评基准|评估基准|排行榜|榜单|一键(?:测评|评测)|评测(?:脚本|结果|平台)|能力(?:测评|评测|评估)",
+           word=False),
+    *_cues(ENVIRONMENT, 1.5, r"评测|评估|测评", word=False),
     *_cues(ENVIRONMENT, 2.0, r"benchmarks?|评测基准|基准测试|基准|testbeds?|leaderboard|评测集|测评", word=False),
     *_cues(ENVIRONMENT, 2.5, r"提供.{0,12}(?:环境|状态|沙箱|判分)|可供 ?RL ?使用的环境|usable for (?:RL|training)|(?:supports?|used for|usable for|designed to support) (?:both )?"
            r"evaluation and (?:[\w-]+ )?training|"
@@ -270,6 +292,9 @@ MECHANISM_CUES: list[Cue] = [
     *_cues(ENVIRONMENT, 1.5, r"判分|grading|graders?|reproducible|realistic|execution-based evaluation|"
            r"\d+ (?:task )?(?:tasks|problems|instances|questions|environments|task types)|dataset", word=False),
     # --- infrastructure ----------------------------------------------
+    *_cues(INFRA, 4.0, r"(?:训练|微调|后训练|强化学习|RL|RLHF|推理|部署)(?:工具|引擎|库|平台|系统|框架|工具包)|一站式.{0,8}(?:训练|微调)|"
+           r"(?:支持|实现了?|集成了?|提供)(?:[^。；\n]{0,40}?)(?-i:PPO|GRPO|DPO|REINFORCE|RLOO|KTO|SFT)(?:[^。；\n]{0,30}?)"
+           r"(?:等|多种)?(?:训练|算法|方法)", word=False),
     *_cues(INFRA, 4.0, r"infrastructure|基础设施|训练框架|(?:RL|RLHF|reinforcement learning|training|"
            r"post-training|rollout) (?:training )?(?:framework|library|system|engine|platform|stack)s?",
            word=False),

@@ -1,0 +1,101 @@
+"""Features that say where a work describes itself, what it trains, and which words it uses."""
+
+import json
+
+import pytest
+
+from classifier import Mechanism, classify
+from classifier.engine import analyse
+from classifier.features import WORD_PREFIX
+from classifier.model import DEFAULT_WEIGHTS, current_weights
+
+
+def test_a_mechanism_cue_in_the_works_own_description_is_a_lead_feature() -> None:
+    text = ("Agents often fail on long tasks. We introduce a benchmark of 300 tasks in live websites and evaluate "
+            "frontier models on it.")
+    features = analyse(text).features.counts
+    assert features.get("lead:environment", 0) >= 1
+    assert "first:environment" in features
+
+
+def test_the_opening_line_of_a_readme_is_where_it_says_what_it_is() -> None:
+    text = ("# Foo\n一个开源的智能体开发框架，支持工具调用与记忆。\n\n## 安装\n" + "按照文档安装依赖，配置模型的访问密钥。\n" * 8
+            + "## 结果\n在多个基准上评测。")
+    counts = analyse(text).features.counts
+    assert counts.get("lead:harness", 0) >= 1
+    assert counts.get("zh:harness", 0) >= 1
+    # The benchmarks named further down are not what the project says it is.
+    assert "lead:environment" not in counts
+
+
+def test_a_text_that_trains_nothing_is_marked_untrained() -> None:
+    assert "untrained" in analyse("We prompt a frozen LLM with a planner and a memory module.").features.counts
+    assert "untrained" not in analyse("We train the web agent with GRPO on task success.").features.counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The agent distills each finished episode into reusable skills stored in its memory.",
+        "We distill lessons from past failures and retrieve them when a similar task comes.",
+        "智能体把历史轨迹提炼为可复用的经验，写入外部记忆。",
+    ],
+)
+def test_distilling_experience_into_memory_is_not_model_distillation(text: str) -> None:
+    counts = analyse(text).features.counts
+    assert any(name.startswith("m:harness:") for name in counts), counts
+    assert not any(name.startswith("m:sft_distillation:") for name in counts), counts
+
+
+def test_reranking_retrieved_documents_is_retrieval_not_search() -> None:
+    counts = analyse("The pipeline reranks the retrieved documents before the answer is generated.").features.counts
+    assert any(name.startswith("m:harness:") for name in counts)
+    assert not any(name.startswith("m:inference_time_search:") for name in counts)
+
+
+@pytest.mark.parametrize(
+    ("text", "mechanism"),
+    [
+        ("本项目开源了中文指令微调数据，并在其上训练对话模型。", Mechanism.SFT_DISTILLATION),
+        ("一站式评测框架：内置多个基准，并给出排行榜。", Mechanism.ENVIRONMENT),
+        ("一个智能体开发框架，帮助开发者搭建 Agent 应用。", Mechanism.HARNESS),
+        ("本框架支持 PPO、GRPO 和 DPO 等训练方法，并提供分布式训练。", Mechanism.INFRASTRUCTURE),
+        ("我们通过强化学习训练智能体，在多轮工具调用中根据任务奖励更新策略。", Mechanism.POLICY_GRADIENT),
+    ],
+)
+def test_chinese_self_descriptions_have_cues_of_their_mechanism(text: str, mechanism: Mechanism) -> None:
+    counts = analyse(text).features.counts
+    assert counts.get(f"zh:{mechanism.value}", 0) >= 1, counts
+
+
+def test_words_are_features_of_the_mechanism_model_only() -> None:
+    weights = current_weights()
+    assert any(name.startswith(WORD_PREFIX) for name in weights.mechanism.features)
+    for model in weights.facts.values():
+        assert not any(name.startswith(WORD_PREFIX) for name in model.features)
+
+
+def test_word_features_count_english_words_and_chinese_character_pairs() -> None:
+    text = "Benchmark the agents; the benchmark is 基准测试."
+    features = analyse(text).features
+    assert features.counts["w:benchmark"] == 2
+    assert "w:the" not in features.counts
+    assert {"w:基准", "w:准测", "w:测试"} <= set(features.counts)
+    start, end = features.words["w:benchmark"]
+    assert text[start:end] == "Benchmark"
+
+
+def test_the_words_that_weighed_most_are_shown_as_evidence_with_their_contribution() -> None:
+    text = "We introduce a benchmark of web tasks with automatic graders and evaluate twelve models on it."
+    s = classify(text)
+    assert s.mechanism is Mechanism.ENVIRONMENT
+    words = [span for span in s.evidence if span.decides == "mechanism:environment" and span.contribution > 0
+             and text[span.start:span.end].lower() == span.cue.lower() and " " not in span.cue]
+    assert words
+    assert all(text[span.start:span.end] == span.cue for span in words)
+
+
+def test_the_installed_weights_file_names_its_version_and_what_it_was_trained_on() -> None:
+    data = json.loads(DEFAULT_WEIGHTS.read_text(encoding="utf-8"))
+    assert data["version"] >= 2
+    assert data["trained_on"]["project"] >= 300

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_classification, make_reader, make_source
+from tests.factories import make_claim, make_classification, make_contrast, make_reader, make_source
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, FindingDismissal
 from wiki.reports.consistency import classification_key, consistency_report
 from wiki.reports.reviewed import consistency_report_reviewed
@@ -45,6 +45,16 @@ def _table_after(html: str, heading: str) -> str:
     return html.split(heading, 1)[1].split("</table>", 1)[0]
 
 
+def _loaded_dismissal() -> Classification:
+    """A finding dismissed as the wiki was loaded: a dismissal with a reason and no recent change."""
+    classification = make_classification(make_source(slug="loaded-rl", short_name="Loaded-RL"), mechanism="infrastructure",
+                                         verdict="not_strict", rl_update=False)
+    FindingDismissal.objects.create(kind="rl_name_not_rl", key=classification_key(classification.pk), subject="Loaded-RL",
+                                    reason="Infrastructure on purpose.")
+    return classification
+
+
+@pytest.mark.usefixtures("seed")
 def test_the_seed_explains_its_on_purpose_findings_with_reasons_from_its_documents() -> None:
     rl_names = _section("rl_name_not_rl")
     assert rl_names.open == []
@@ -63,6 +73,7 @@ def test_the_seed_explains_its_on_purpose_findings_with_reasons_from_its_documen
     assert {f.subject for f in consistency_report().one_sided_contrast} == {"FACET vs SkillForge", "Agentic ESOpt vs SkillForge"}
 
 
+@pytest.mark.usefixtures("seed")
 def test_loading_the_seed_again_adds_no_dismissal_and_keeps_an_editors_reopening(editor: Account) -> None:
     before = FindingDismissal.objects.count()
     seed_load(directory=FIXTURES)
@@ -129,11 +140,11 @@ def test_a_dismissal_without_a_reason_is_refused_and_changes_nothing(editor_clie
 
 
 def test_dismissing_what_the_report_does_not_find_or_twice_is_refused(editor_client: Client) -> None:
+    rlinf = _loaded_dismissal()
     before = FindingDismissal.objects.count()
     response = editor_client.post(reverse("wiki:finding-dismiss"),
                                   {"kind": "rl_name_not_rl", "key": "classification-999999", "reason": "Because."})
     assert response.status_code == 400 and "no longer in the report" in response.content.decode()
-    rlinf = Classification.objects.get(source__slug="rlinf")
     response = _dismiss(editor_client, rlinf)
     assert response.status_code == 400 and "dismissed already" in response.content.decode()
     response = editor_client.post(reverse("wiki:finding-reopen"), {"kind": "no_evidence", "key": classification_key(rlinf.pk)})
@@ -144,6 +155,7 @@ def test_dismissing_what_the_report_does_not_find_or_twice_is_refused(editor_cli
     assert not ChangeEvent.objects.filter(kind="finding").exists()
 
 
+@pytest.mark.usefixtures("seed")
 def test_readers_see_the_report_read_only_and_cannot_dismiss(client: Client) -> None:
     classification = _fresh_finding()
     html = client.get(reverse(REPORT)).content.decode()
@@ -163,13 +175,19 @@ def test_readers_see_the_report_read_only_and_cannot_dismiss(client: Client) -> 
 
 
 def test_a_contrast_dismissal_lapses_when_its_evidence_claim_changes() -> None:
-    contrast = Contrast.objects.get(left__slug="facet", right__slug="skillforge")
-    other = Claim.objects.current().filter(page__slug="agentic-rl", text__contains="WebArena 与 OSWorld").get()
+    sft, grpo = make_source(short_name="TaskSmith"), make_source(short_name="GripForge")
+    one_sided = make_claim("TaskSmith 用筛选后的轨迹做 SFT，没有用环境回报更新 policy。", cites=[sft])
+    other = make_claim("ShopWorld 与 DeskWorld 只评测固定模型。", page=one_sided.page)
+    contrast = make_contrast(sft, grpo, axis="SFT vs GRPO", claim=one_sided)
+    [finding] = [f for f in consistency_report().one_sided_contrast if f.subject == "TaskSmith vs GripForge"]
+    FindingDismissal.objects.create(kind=finding.kind, key=finding.key, subject=finding.subject, reason="Two key points.")
+    assert "TaskSmith vs GripForge" not in {finding.subject for finding in _section("one_sided_contrast").open}
     contrast.claim = other
     contrast.save()
-    assert "FACET vs SkillForge" in {finding.subject for finding in _section("one_sided_contrast").open}
+    assert "TaskSmith vs GripForge" in {finding.subject for finding in _section("one_sided_contrast").open}
 
 
+@pytest.mark.usefixtures("seed")
 def test_the_command_lists_dismissed_findings_apart_with_their_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     call_command("check_consistency")
     out = capsys.readouterr().out

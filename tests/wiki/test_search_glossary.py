@@ -20,7 +20,7 @@ from wiki.search.query import Group, SearchResults, search
 from wiki.services.classifications import classification_save
 from wiki.services.glossary import glossary_term_update
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed")]
 
 FIRST_SCREEN = 10  # hits of each kind on the search page
 POLICY_GRADIENT_QUERIES = ["policy gradient", "策略梯度", "PG"]

@@ -10,7 +10,7 @@ from pytest_django import DjangoDbBlocker
 from wiki.roles import Account
 
 if TYPE_CHECKING:
-    from tests.factories import SmallWiki
+    from tests.factories import ContrastWiki, SmallWiki
 
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -85,6 +85,14 @@ def small_wiki(db: None) -> SmallWiki:
     from tests.factories import make_wiki
 
     return make_wiki()
+
+
+@pytest.fixture
+def contrast_wiki(db: None) -> ContrastWiki:
+    """Works set against each other on a page's claims (see :func:`tests.factories.make_contrast_wiki`)."""
+    from tests.factories import make_contrast_wiki
+
+    return make_contrast_wiki()
 
 
 @pytest.fixture

@@ -288,3 +288,72 @@ def make_wiki() -> SmallWiki:
     merge = source_merge(merged=duplicate, kept=strict, user=editor)
     return SmallWiki(merge=merge, dismissal=dismissal, term=term, editor=editor, strict=strict, part=part, harness=harness, envs=envs, unclassified=unclassified,
                      page=page, notes=notes, claims=claims, contrast=contrast, question=question, answered=answered)
+
+
+@dataclass(frozen=True)
+class ContrastWiki:
+    """Works set against each other, as a wiki page's key points argue them: a strict policy-gradient work contrasted
+    with two harnesses (one claim about all three), an SFT work and an evolution-strategies work contrasted with it on
+    their own claims, a work whose two components are classified apart and contrasted, a narrow strict work and an
+    environment."""
+
+    page: Page
+    grpo: Source
+    harness: Source
+    harness2: Source
+    sft: Source
+    es: Source
+    split: Source
+    split_rl: Component
+    split_runtime: Component
+    narrow: Source
+    env: Source
+
+
+def make_contrast_wiki() -> ContrastWiki:
+    grpo = SourceFactory.create(slug="gripforge", short_name="GripForge", title="GripForge: Reinforcing Skill Calls with Outcome Rewards", year=2026)
+    harness = SourceFactory.create(slug="polarharness", short_name="PolarHarness", title="PolarHarness", year=2026)
+    harness2 = SourceFactory.create(slug="recurva", short_name="Recurva", title="Recurva", year=2026)
+    sft = SourceFactory.create(slug="tasksmith", short_name="TaskSmith", title="TaskSmith: Terminal Tasks Distilled from Verified Rollouts", year=2026)
+    es = SourceFactory.create(slug="evoopt", short_name="EvoOpt", title="EvoOpt: Evolving Agent Weights on a Small Memory Budget", year=2026)
+    split = SourceFactory.create(slug="herder", short_name="Herder", title="Herder: Programmable Meta-Agents with Reversible Traces", year=2026)
+    split_rl = ComponentFactory.create(source=split, slug="branch-grpo", name="Branch-GRPO")
+    split_runtime = ComponentFactory.create(source=split, slug="overseer-cro", name="overseer and CRO")
+    narrow = SourceFactory.create(slug="lookfirst", short_name="LookFirst", title="LookFirst: Safety Checks Before Acting", year=2026)
+    env = SourceFactory.create(slug="shopworld", short_name="ShopWorld", title="ShopWorld: A Web Environment for Agents", year=2024,
+                               kind="environment")
+    body = (
+        "## 关键要点\n\n"
+        f"- GripForge 是严格 Agentic RL 的正例：GRPO 同时更新环境动作和 skill calling；它与 Recurva、PolarHarness 形成“策略更新”与“外部 harness 演化”的对照。{cite(grpo)}\n"
+        f"- TaskSmith 在可执行 terminal 环境中生成 rollout，但实际用这些轨迹做 SFT，论文没有用环境回报更新 agent policy。{cite(sft, locator='§3.1 / §5')}\n"
+        f"- EvoOpt 用轨迹回报更新完整参数，但采用 evolution strategy（参数空间 ES），而非策略梯度式 RL。{cite(es, locator='pp.3-4')}\n"
+        f"- Herder 的 Branch-GRPO 用 clipped GRPO 更新 worker policy；运行时 overseer 与 CRO 没有参数更新。{cite(split, locator='§4.3')}\n"
+        f"- LookFirst 用 GRPO 训练动作前的安全检查，是严格但较窄的正例。{cite(narrow)}\n"
+        f"- ShopWorld 定义多步环境和终局 reward，但只评测固定模型。{cite(env)}\n"
+    )
+    page = PageFactory.create(slug="contrast-wiki", title="Contrast Wiki", body=body)
+    grpo_claim, sft_claim, es_claim, split_claim, narrow_claim, env_claim = claims_of(page)
+    grpo_claim.about.add(grpo, harness, harness2)
+    ClassificationFactory.create(source=grpo, algorithm="GRPO", updated="agent policy and skill calling", evidence_claim=grpo_claim)
+    harness_facts = {"interactive_env": None, "multi_step": None, "verifiable_reward": None, "rl_update": False}
+    ClassificationFactory.create(source=harness, mechanism="harness", verdict="not_strict", **harness_facts, evidence_claim=grpo_claim)
+    ClassificationFactory.create(source=harness2, mechanism="harness", verdict="not_strict", **harness_facts, evidence_claim=grpo_claim)
+    ClassificationFactory.create(source=sft, mechanism="sft_distillation", verdict="not_strict", rl_update=False, algorithm="SFT",
+                                 evidence_claim=sft_claim, evidence_locator="§3.1 / §5")
+    ClassificationFactory.create(source=es, mechanism="evolution_strategies", verdict="adjacent", rl_update=False,
+                                 algorithm="evolution strategy", evidence_claim=es_claim, evidence_locator="pp.3-4")
+    ClassificationFactory.create(source=split, component=split_rl, algorithm="Branch-GRPO", evidence_claim=split_claim,
+                                 evidence_locator="§4.3")
+    ClassificationFactory.create(source=split, component=split_runtime, mechanism="harness", verdict="not_strict",
+                                 verifiable_reward=None, rl_update=False, evidence_claim=split_claim)
+    ClassificationFactory.create(source=narrow, verdict="strict_narrow", narrow=True, algorithm="GRPO", evidence_claim=narrow_claim)
+    ClassificationFactory.create(source=env, mechanism="environment", verdict="not_strict", rl_update=False, evidence_claim=env_claim)
+    harness_axis = "策略更新 vs 外部 harness 演化 / policy update vs external harness evolution"
+    make_contrast(grpo, harness, axis=harness_axis, claim=grpo_claim)
+    make_contrast(grpo, harness2, axis=harness_axis, claim=grpo_claim)
+    make_contrast(sft, grpo, axis="SFT vs GRPO 策略更新 / SFT on verifier-filtered trajectories vs GRPO policy update", claim=sft_claim)
+    make_contrast(es, grpo, axis="参数空间 ES vs 策略梯度式 RL / parameter-space evolution strategy vs policy-gradient RL", claim=es_claim)
+    make_contrast(split, split, left_component=split_rl, right_component=split_runtime,
+                  axis="参数更新 vs 无参数更新 / parameter update vs no parameter update", claim=split_claim)
+    return ContrastWiki(page=page, grpo=grpo, harness=harness, harness2=harness2, sft=sft, es=es, split=split,
+                        split_rl=split_rl, split_runtime=split_runtime, narrow=narrow, env=env)

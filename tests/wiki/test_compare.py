@@ -9,43 +9,43 @@ from django.urls import reverse
 from wiki.models import Classification
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 
 
 def test_compare_table_has_a_column_per_work_and_marks_the_differing_fact(client: Client) -> None:
-    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge")
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert [c.name for c in response.context["comparison"].columns] == ["FACET", "SkillForge"]
+    assert [c.name for c in response.context["comparison"].columns] == ["TaskSmith", "GripForge"]
     assert '<tr class="differs row-rubric" data-row="rl_update">' in html
     assert '<tr class=" row-rubric" data-row="interactive_env">' in html
 
 
 def test_compare_accepts_repeated_and_comma_separated_works(client: Client) -> None:
-    response = client.get(reverse("wiki:compare") + "?works=facet&works=skillforge,shepherd")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith&works=gripforge,herder")
 
     names = [c.name for c in response.context["comparison"].columns]
-    assert names[:2] == ["FACET", "SkillForge"] and len(names) == 4
+    assert names[:2] == ["TaskSmith", "GripForge"] and len(names) == 4
 
 
 def test_compare_form_offers_checkboxes_and_keeps_the_chosen_ones_ticked(client: Client) -> None:
-    html = client.get(reverse("wiki:compare") + "?works=facet&q=skill").content.decode()
+    html = client.get(reverse("wiki:compare") + "?works=tasksmith&q=grip").content.decode()
 
-    assert '<input type="checkbox" name="works" value="facet" checked>' in html
-    assert '<input type="checkbox" name="works" value="skillforge">' in html
-    assert 'value="webarena"' not in html
+    assert '<input type="checkbox" name="works" value="tasksmith" checked>' in html
+    assert '<input type="checkbox" name="works" value="gripforge">' in html
+    assert 'value="shopworld"' not in html
 
 
 def test_compare_csv_is_utf8_with_bom_and_a_filename(client: Client) -> None:
-    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge&format=csv")
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="agentic-rl-comparison.csv"'
     assert response.content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["Property", "FACET", "SkillForge"]
+    assert rows[0] == ["Property", "TaskSmith", "GripForge"]
     by_label = {row[0]: row[1:] for row in rows}
     assert by_label["RL optimisation updates the policy/parameters from the interaction outcome"] == ["no", "yes"]
     assert by_label["Mechanism"] == ["SFT / distillation", "Policy gradient"]
@@ -53,27 +53,27 @@ def test_compare_csv_is_utf8_with_bom_and_a_filename(client: Client) -> None:
 
 
 def test_a_fact_the_wiki_does_not_state_is_unknown_in_the_table_and_the_csv(client: Client) -> None:
-    html = client.get(reverse("wiki:compare") + "?works=skillforge,starharness").content.decode()
+    html = client.get(reverse("wiki:compare") + "?works=gripforge,polarharness").content.decode()
     row = html.split('data-row="interactive_env">')[1].split("</tr>")[0]
     assert '<td class="fact-yes">' in row and '<td class="fact-unknown"><span aria-hidden="true">? </span>unknown</td>' in row
     assert '<tr class="differs row-rubric" data-row="multi_step">' in html
 
-    csv_text = client.get(reverse("wiki:compare") + "?works=skillforge,starharness&format=csv").content.decode("utf-8-sig")
+    csv_text = client.get(reverse("wiki:compare") + "?works=gripforge,polarharness&format=csv").content.decode("utf-8-sig")
     by_label = {row[0]: row[1:] for row in csv.reader(io.StringIO(csv_text))}
     assert by_label["Verifiable or scalar reward"] == ["yes", "unknown"]
     assert by_label["RL optimisation updates the policy/parameters from the interaction outcome"] == ["yes", "no"]
 
 
 def test_compare_with_unknown_work_is_404_and_names_it(client: Client) -> None:
-    response = client.get(reverse("wiki:compare") + "?works=facet,atlantis")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,atlantis")
 
     assert response.status_code == 404
     assert "“atlantis”" in response.content.decode()
-    assert client.get(reverse("wiki:compare") + "?works=facet,atlantis&format=csv").status_code == 404
+    assert client.get(reverse("wiki:compare") + "?works=tasksmith,atlantis&format=csv").status_code == 404
 
 
 def test_compare_rejects_malformed_slugs_next_to_the_field(client: Client) -> None:
-    response = client.get(reverse("wiki:compare") + "?works=facet,<script>")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,<script>")
 
     html = response.content.decode()
     assert response.status_code == 400
@@ -89,9 +89,9 @@ def test_compare_without_works_shows_the_form(client: Client) -> None:
 
 
 def test_compare_csv_keeps_formula_like_text_as_text(client: Client) -> None:
-    Classification.objects.filter(source__slug="facet", component=None).update(updated='=HYPERLINK("http://evil","x")', algorithm="@SUM(A1)")
+    Classification.objects.filter(source__slug="tasksmith", component=None).update(updated='=HYPERLINK("http://evil","x")', algorithm="@SUM(A1)")
 
-    response = client.get(reverse("wiki:compare") + "?works=facet,skillforge&format=csv")
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge&format=csv")
 
     by_label = {row[0]: row[1:] for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))}
     assert by_label["What is updated"][0] == "'=HYPERLINK(\"http://evil\",\"x\")"

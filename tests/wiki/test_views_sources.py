@@ -2,47 +2,52 @@
 
 from __future__ import annotations
 
-import json
 import re
+from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from classifier.taxonomy import FACT_LABELS, Fact, Verdict
-from tests.conftest import FIXTURES
 from tests.factories import make_classification, make_source
 from tests.wiki.htmltext import html_text, sections_with_class
-from wiki.models import Component, Contrast
+from wiki.models import Classification, Component, Contrast
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
-SEED_CLASSIFICATIONS = {
-    (row["source"], row["component"]): row
-    for row in json.loads((FIXTURES / "classifications.json").read_text(encoding="utf-8"))
-}
+
+
+def _row(slug: str, component: str | None = None) -> dict[str, Any]:
+    """A classification as its card should show it: verdict, algorithm, the four facts and the evidence claim."""
+    c = Classification.objects.select_related("evidence_claim").get(source__slug=slug, component__slug=component)
+    facts = {fact.value: getattr(c, fact.value) for fact in Fact}
+    return {"verdict": c.verdict, "algorithm": c.algorithm, "facts": facts,
+            "evidence": c.evidence_claim.text[:40] if c.evidence_claim else ""}
 
 
 def _listed_slugs(content: str) -> set[str]:
     return set(re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content))
 
 
+@pytest.mark.usefixtures("contrast_wiki")
 def test_the_list_shows_every_source_with_kind_year_and_badges(client: Client) -> None:
     response = client.get(reverse("wiki:source-list"))
     content = response.content.decode()
     assert response.status_code == 200
-    assert {"skillforge", "starharness", "webarena", "shepherd"} <= _listed_slugs(content)
-    row = content.split('href="/sources/webarena/"')[1].split("</tr>")[0]
-    assert "Benchmark / environment" in row and "2023" in row
+    assert {"gripforge", "polarharness", "shopworld", "herder"} <= _listed_slugs(content)
+    row = content.split('href="/sources/shopworld/"')[1].split("</tr>")[0]
+    assert "Benchmark / environment" in row and "2024" in row
     assert 'class="badge mech mech-environment"' in row and 'class="badge verdict verdict-not_strict"' in row
 
 
-def test_filtering_by_mechanism_and_verdict_lists_skillforge_and_not_starharness(client: Client) -> None:
+@pytest.mark.usefixtures("contrast_wiki")
+def test_filtering_by_mechanism_and_verdict_lists_the_strict_policy_gradient_work_and_not_the_harness(client: Client) -> None:
     content = client.get(reverse("wiki:source-list"), {"mechanism": "policy_gradient", "verdict": "strict"}).content.decode()
     listed = _listed_slugs(content)
-    assert "skillforge" in listed
-    assert "starharness" not in listed
-    assert "webarena" not in listed
+    assert "gripforge" in listed
+    assert "polarharness" not in listed
+    assert "shopworld" not in listed
 
 
 def test_mechanism_and_verdict_must_hold_for_the_same_classification(client: Client) -> None:
@@ -57,8 +62,11 @@ def test_mechanism_and_verdict_must_hold_for_the_same_classification(client: Cli
 
 
 def test_filtering_by_kind_and_year(client: Client) -> None:
-    content = client.get(reverse("wiki:source-list"), {"kind": "environment", "year": "2023"}).content.decode()
-    assert _listed_slugs(content) == {"webarena", "swe-bench", "agentbench"}
+    for slug, kind, year in [("shop-bench", "environment", 2019), ("code-bench", "environment", 2019), ("task-bench", "environment", 2019),
+                             ("desk-bench", "environment", 2018), ("gym-paper", "paper", 2019)]:
+        make_source(slug=slug, short_name=slug.title(), kind=kind, year=year)
+    content = client.get(reverse("wiki:source-list"), {"kind": "environment", "year": "2019"}).content.decode()
+    assert _listed_slugs(content) == {"shop-bench", "code-bench", "task-bench"}
 
 
 @pytest.mark.parametrize(
@@ -88,7 +96,7 @@ def _cards(slug: str, client: Client) -> list[str]:
     return sections_with_class(response.content.decode(), "classification")
 
 
-def _assert_card_matches_seed(card: str, row: dict) -> None:  # type: ignore[type-arg]
+def _assert_card_matches(card: str, row: dict[str, Any]) -> None:
     assert f'<dd class="verdict-value">{Verdict(row["verdict"]).label}' in card
     assert f'<dd class="algorithm">{row["algorithm"] or "—"}</dd>' in card
     for fact in Fact:
@@ -98,64 +106,69 @@ def _assert_card_matches_seed(card: str, row: dict) -> None:  # type: ignore[typ
         assert FACT_LABELS[fact] in card
 
 
+@pytest.mark.usefixtures("contrast_wiki")
 @pytest.mark.parametrize(
     ("slug", "verdict", "algorithm", "locator"),
     [
-        ("skillforge", "strict", "GRPO", None),
-        ("lbyl", "strict_narrow", "GRPO", None),
-        ("agentic-esopt", "adjacent", "evolution strategy", "pp.3-4"),
-        ("facet", "not_strict", "SFT", "§3.1 / §5"),
-        ("webarena", "not_strict", "", None),
+        ("gripforge", "strict", "GRPO", None),
+        ("lookfirst", "strict_narrow", "GRPO", None),
+        ("evoopt", "adjacent", "evolution strategy", "pp.3-4"),
+        ("tasksmith", "not_strict", "SFT", "§3.1 / §5"),
+        ("shopworld", "not_strict", "", None),
     ],
 )
 def test_classification_card_shows_verdict_algorithm_facts_and_evidence(client, slug, verdict, algorithm, locator) -> None:  # type: ignore[no-untyped-def]
     [card] = _cards(slug, client)
-    row = SEED_CLASSIFICATIONS[(slug, None)]
+    row = _row(slug)
     assert row["verdict"] == verdict and row["algorithm"] == algorithm
     assert f'class="badge verdict verdict-{verdict}"' in card
-    _assert_card_matches_seed(card, row)
+    _assert_card_matches(card, row)
     evidence = card.split('<div class="evidence">')[1]
-    assert row["evidence"]["contains"] in html_text(evidence)
-    assert re.search(r'href="/wiki/agentic-rl/#claim-[0-9a-f]{10}"', evidence)
+    assert row["evidence"] and row["evidence"] in html_text(evidence)
+    assert re.search(r'href="/wiki/contrast-wiki/#claim-[0-9a-f]{10}"', evidence)
     if locator:
         assert f'locator <span class="locator">{locator}</span>' in evidence
     else:
         assert "no locator for this work" in evidence
 
 
-def test_shepherd_has_one_card_per_component(client: Client) -> None:
-    cards = _cards("shepherd", client)
+@pytest.mark.usefixtures("contrast_wiki")
+def test_a_work_has_one_card_per_component(client: Client) -> None:
+    cards = _cards("herder", client)
     assert len(cards) == 2
     by_id = {re.search(r'id="classification-([^"]+)"', card).group(1): card for card in cards}  # type: ignore[union-attr]
-    assert set(by_id) == {"tree-grpo", "supervisor-cro"}
-    _assert_card_matches_seed(by_id["tree-grpo"], SEED_CLASSIFICATIONS[("shepherd", "tree-grpo")])
-    _assert_card_matches_seed(by_id["supervisor-cro"], SEED_CLASSIFICATIONS[("shepherd", "supervisor-cro")])
-    assert 'locator <span class="locator">§4.3</span>' in by_id["tree-grpo"]
+    assert set(by_id) == {"branch-grpo", "overseer-cro"}
+    _assert_card_matches(by_id["branch-grpo"], _row("herder", "branch-grpo"))
+    _assert_card_matches(by_id["overseer-cro"], _row("herder", "overseer-cro"))
+    assert 'locator <span class="locator">§4.3</span>' in by_id["branch-grpo"]
 
 
+@pytest.mark.usefixtures("contrast_wiki")
 def test_a_fact_the_wiki_says_nothing_about_is_unknown_not_no(client: Client) -> None:
-    [card] = _cards("starharness", client)
+    [card] = _cards("polarharness", client)
     for fact in ("interactive_env", "multi_step", "verifiable_reward"):
         assert f'<li class="fact unknown" data-fact="{fact}">' in card
     assert '<li class="fact no" data-fact="rl_update">' in card
     assert html_text(card).count("(unknown)") == 3
 
 
+@pytest.mark.usefixtures("contrast_wiki")
 def test_each_contrast_links_to_the_side_by_side_view_of_its_two_subjects(client: Client) -> None:
-    content = client.get(reverse("wiki:source-detail", kwargs={"slug": "shepherd"})).content.decode()
-    url = reverse("wiki:contrast", kwargs={"left": "shepherd:tree-grpo", "right": "shepherd:supervisor-cro"})
+    content = client.get(reverse("wiki:source-detail", kwargs={"slug": "herder"})).content.decode()
+    url = reverse("wiki:contrast", kwargs={"left": "herder:branch-grpo", "right": "herder:overseer-cro"})
     assert f'href="{url}"' in content
     assert client.get(url).status_code == 200
 
 
+@pytest.mark.usefixtures("contrast_wiki")
 def test_source_page_lists_citing_claims_with_locators_and_contrasts_both_ways(client: Client) -> None:
-    content = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
+    content = client.get(reverse("wiki:source-detail", kwargs={"slug": "tasksmith"})).content.decode()
     claims = content.split('id="claims-heading"')[1].split("</section>")[0]
-    assert "FACET 是一个重要的非严格反例" in html_text(claims)
+    assert "TaskSmith 在可执行 terminal 环境中生成 rollout" in html_text(claims)
     assert '<span class="locator">§3.1 / §5</span>' in claims
-    assert "Agentic RL › 关键要点" in html_text(claims)
+    assert "Contrast Wiki › 关键要点" in html_text(claims)
     contrasts = html_text(content.split('id="contrasts-heading"')[1].split("</section>")[0])
-    for contrast in Contrast.objects.with_related().involving([Contrast.objects.filter(left__slug="facet").first().left_id]):  # type: ignore[union-attr]
+    for contrast in Contrast.objects.with_related().involving([Contrast.objects.filter(left__slug="tasksmith").first().left_id]):  # type: ignore[union-attr]
         assert contrast.axis in contrasts
         assert f"{contrast.left.short_name} vs {contrast.right.short_name}" in contrasts
 
@@ -183,6 +196,8 @@ def test_an_unknown_source_is_a_404(client: Client) -> None:
 
 
 def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client: Client) -> None:
+    for slug, name in [("astro", "Astro"), ("alfroom", "ALFRoom"), ("agent-lamp", "Agent Lamp")]:
+        make_source(slug=slug, short_name=name)
     content = client.get(reverse("wiki:source-list")).content.decode()
     slugs = re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content)
-    assert slugs.index("agent-lightning") < slugs.index("alfworld") < slugs.index("astar")
+    assert slugs.index("agent-lamp") < slugs.index("alfroom") < slugs.index("astro")

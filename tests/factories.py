@@ -355,5 +355,6 @@ def make_contrast_wiki() -> ContrastWiki:
     make_contrast(es, grpo, axis="参数空间 ES vs 策略梯度式 RL / parameter-space evolution strategy vs policy-gradient RL", claim=es_claim)
     make_contrast(split, split, left_component=split_rl, right_component=split_runtime,
                   axis="参数更新 vs 无参数更新 / parameter update vs no parameter update", claim=split_claim)
+    make_question(page=page, title="Herder 的 overseer 是否算 policy？", priority="high")
     return ContrastWiki(page=page, grpo=grpo, harness=harness, harness2=harness2, sft=sft, es=es, split=split,
                         split_rl=split_rl, split_runtime=split_runtime, narrow=narrow, env=env)

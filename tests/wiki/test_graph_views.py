@@ -12,7 +12,7 @@ from wiki.devtools.generate import wiki_generate
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 
 
 def _svg(html: str, svg_id: str) -> str:
@@ -22,7 +22,7 @@ def _svg(html: str, svg_id: str) -> str:
 
 
 def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(client: Client) -> None:
-    response = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"]))
+    response = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]))
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -32,7 +32,7 @@ def test_contrast_view_shows_the_works_side_by_side_with_differences_marked(clie
 
 
 def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client: Client) -> None:
-    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+    html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
 
     svg = _svg(html, "contrast-graph")
     # a figure with a caption and a text equivalent, not an image with links inside
@@ -41,45 +41,45 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     assert '<a class="skip-graph" href="#contrast-graph-caption">' in html
     nodes = re.findall(r'<a href="([^"]+)" class="node-link" data-node="([^"]+)"', svg)
     assert len(nodes) >= 4
-    assert ("/sources/recuris/", "source:recuris") in nodes
+    assert ("/sources/recurva/", "source:recurva") in nodes
     assert all(href.startswith("/") for href, _ in nodes)
-    assert re.search(r"<title>SkillForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → StarHarness</title>", svg)
+    assert re.search(r"<title>GripForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → PolarHarness</title>", svg)
     assert 'id="contrast-graph-text"' in html and "<caption>Nodes</caption>" in html
     assert 'class="graph-legend"' in html
 
 
 def test_contrast_view_shows_the_claims_with_their_locators(client: Client) -> None:
-    html = client.get(reverse("wiki:contrast", args=["facet", "skillforge"])).content.decode()
+    html = client.get(reverse("wiki:contrast", args=["tasksmith", "gripforge"])).content.decode()
 
     assert "SFT vs GRPO" in html
     assert '<span class="locator">§3.1 / §5</span>' in html
 
 
-def test_contrast_of_shepherd_with_itself_sets_its_components_apart(client: Client) -> None:
-    for url in (reverse("wiki:contrast", args=["shepherd", "shepherd"]), reverse("wiki:contrast-multi") + "?works=shepherd"):
+def test_contrast_of_herder_with_itself_sets_its_components_apart(client: Client) -> None:
+    for url in (reverse("wiki:contrast", args=["herder", "herder"]), reverse("wiki:contrast-multi") + "?works=herder"):
         html = client.get(url).content.decode()
-        assert "Shepherd Tree-GRPO" in html and "Shepherd supervisor" in html.replace("Supervisor", "supervisor")
+        assert "Herder Branch-GRPO" in html and "Herder overseer" in html.replace("Overseer", "overseer")
         assert "参数更新 vs 无参数更新" in html
         assert re.search(r'<tr class="differs[^"]*" data-row="verdict">', html)
 
 
 def test_component_syntax_picks_one_component(client: Client) -> None:
-    response = client.get(reverse("wiki:contrast", args=["shepherd:tree-grpo", "facet"]))
+    response = client.get(reverse("wiki:contrast", args=["herder:branch-grpo", "tasksmith"]))
 
     assert response.status_code == 200
-    assert response.context["comparison"].columns[0].name.endswith("Tree-GRPO")
+    assert response.context["comparison"].columns[0].name.endswith("Branch-GRPO")
     assert len(response.context["comparison"].columns) == 2
 
 
 def test_contrast_with_unknown_work_is_404_and_names_it(client: Client) -> None:
-    response = client.get(reverse("wiki:contrast", args=["skillforge", "no-such-work"]))
+    response = client.get(reverse("wiki:contrast", args=["gripforge", "no-such-work"]))
 
     assert response.status_code == 404
     assert "No work in the wiki is called “no-such-work”" in response.content.decode()
 
 
 def test_contrast_of_fewer_than_two_works_asks_for_more(client: Client) -> None:
-    for url in (reverse("wiki:contrast-multi") + "?works=skillforge", reverse("wiki:contrast-multi")):
+    for url in (reverse("wiki:contrast-multi") + "?works=gripforge", reverse("wiki:contrast-multi")):
         response = client.get(url)
         assert response.status_code == 200
         assert "Choose at least two works" in response.content.decode()
@@ -87,9 +87,9 @@ def test_contrast_of_fewer_than_two_works_asks_for_more(client: Client) -> None:
 
 
 def test_contrast_of_three_works(client: Client) -> None:
-    response = client.get(reverse("wiki:contrast-multi") + "?works=skillforge,starharness,recuris")
+    response = client.get(reverse("wiki:contrast-multi") + "?works=gripforge,polarharness,recurva")
 
-    assert [c.name for c in response.context["comparison"].columns] == ["SkillForge", "StarHarness", "Recuris"]
+    assert [c.name for c in response.context["comparison"].columns] == ["GripForge", "PolarHarness", "Recurva"]
 
 
 def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Client) -> None:
@@ -97,8 +97,8 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 
     html = response.content.decode()
     svg = _svg(html, "works-map")
-    assert re.search(r'data-node="source:skillforge">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
-    assert re.search(r'data-node="source:facet">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
+    assert re.search(r'data-node="source:gripforge">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
+    assert re.search(r'data-node="source:tasksmith">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
     assert svg.count('class="edge edge-contrasts"') >= 5
     assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
     assert "<caption>Edges</caption>" in html
@@ -106,12 +106,12 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 
 def test_map_filtered_by_mechanism_and_unknown_mechanism(client: Client) -> None:
     html = client.get(reverse("wiki:graph-map") + "?mechanism=harness").content.decode()
-    assert "source:starharness" in html and "source:skillforge" not in _svg(html, "works-map")
+    assert "source:polarharness" in html and "source:gripforge" not in _svg(html, "works-map")
     assert client.get(reverse("wiki:graph-map") + "?mechanism=alchemy").status_code == 404
 
 
 def test_local_graph_view_filters_by_edge_type_and_depth(client: Client) -> None:
-    url = reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"})
+    url = reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"})
     everything = client.get(url).content.decode()
     cites_only = client.get(url + "?depth=1&edges=cites").content.decode()
 
@@ -121,38 +121,38 @@ def test_local_graph_view_filters_by_edge_type_and_depth(client: Client) -> None
 
 
 def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
-    ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "shepherd/tree-grpo"}))
-    assert ok.status_code == 200 and "Tree-GRPO" in ok.content.decode()
+    ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "herder/branch-grpo"}))
+    assert ok.status_code == 200 and "Branch-GRPO" in ok.content.decode()
     assert client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "nope"})).status_code == 404
     assert client.get(reverse("wiki:graph-local", kwargs={"kind": "planet", "key": "mars"})).status_code == 404
 
 
 def test_bad_local_graph_parameters_fall_back_and_say_so(client: Client) -> None:
-    response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "agentic-rl"}) + "?depth=9&edges=telepathy")
+    response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "contrast-wiki"}) + "?depth=9&edges=telepathy")
 
     assert response.status_code == 200
     assert 'class="form-error"' in response.content.decode()
 
 
-def _grow_around_the_seed() -> None:
-    """Ten times the seed's rows, wired to SkillForge, StarHarness and the Agentic RL page, so N+1s would show."""
+def _grow_around_the_works() -> None:
+    """Far more than ten times the contrast wiki's rows, wired to its GRPO work and a harness, so N+1s would show."""
     result = wiki_generate(works=300, claims=1500, pages=60, seed=99)
-    skillforge, starharness = Source.objects.get(slug="skillforge"), Source.objects.get(slug="starharness")
+    gripforge, polarharness = Source.objects.get(slug="gripforge"), Source.objects.get(slug="polarharness")
     claims = result.claim_ids[:400]
-    Citation.objects.bulk_create(Citation(claim_id=c, source=skillforge, locator="p.1", position=9) for c in claims)
-    Claim.about.through.objects.bulk_create(Claim.about.through(claim_id=c, source_id=starharness.pk) for c in claims)
-    Contrast.objects.bulk_create(Contrast(left_id=s, right=skillforge, axis="generated") for s in result.source_ids[:200])
+    Citation.objects.bulk_create(Citation(claim_id=c, source=gripforge, locator="p.1", position=9) for c in claims)
+    Claim.about.through.objects.bulk_create(Claim.about.through(claim_id=c, source_id=polarharness.pk) for c in claims)
+    Contrast.objects.bulk_create(Contrast(left_id=s, right=gripforge, axis="generated") for s in result.source_ids[:200])
 
 
 URLS = [
-    ("wiki:contrast", {"left": "skillforge", "right": "starharness"}, ""),
-    ("wiki:contrast-multi", {}, "?works=shepherd,skillforge,starharness"),
-    ("wiki:graph-local", {"kind": "source", "key": "skillforge"}, "?depth=2"),
-    ("wiki:graph-local", {"kind": "page", "key": "agentic-rl"}, "?depth=2"),
+    ("wiki:contrast", {"left": "gripforge", "right": "polarharness"}, ""),
+    ("wiki:contrast-multi", {}, "?works=herder,gripforge,polarharness"),
+    ("wiki:graph-local", {"kind": "source", "key": "gripforge"}, "?depth=2"),
+    ("wiki:graph-local", {"kind": "page", "key": "contrast-wiki"}, "?depth=2"),
     ("wiki:graph-local", {"kind": "mechanism", "key": "policy_gradient"}, ""),
     ("wiki:graph-map", {}, ""),
-    ("wiki:compare", {}, "?works=facet,skillforge,shepherd"),
-    ("wiki:compare", {}, "?works=facet,skillforge,shepherd&format=csv"),
+    ("wiki:compare", {}, "?works=tasksmith,gripforge,herder"),
+    ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&format=csv"),
 ]
 
 
@@ -164,7 +164,7 @@ def test_graph_views_run_as_many_queries_on_ten_times_the_data(client: Client, d
             assert client.get(url).status_code == 200
         small[url] = len(captured.captured_queries)
 
-    _grow_around_the_seed()
+    _grow_around_the_works()
 
     for url, count in small.items():
         with django_assert_num_queries(count):
@@ -172,40 +172,40 @@ def test_graph_views_run_as_many_queries_on_ten_times_the_data(client: Client, d
 
 
 def test_page_and_source_views_draw_their_neighbourhood(client: Client) -> None:
-    page_html = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})).content.decode()
-    source_html = client.get(reverse("wiki:source-detail", kwargs={"slug": "skillforge"})).content.decode()
+    page_html = client.get(reverse("wiki:page-detail", kwargs={"slug": "contrast-wiki"})).content.decode()
+    source_html = client.get(reverse("wiki:source-detail", kwargs={"slug": "gripforge"})).content.decode()
 
-    assert 'data-node="page:agentic-rl"' in _svg(page_html, "local-graph")
+    assert 'data-node="page:contrast-wiki"' in _svg(page_html, "local-graph")
     assert 'id="local-graph-text"' in page_html
     svg = _svg(source_html, "local-graph")
-    assert 'data-node="source:recuris"' in svg and 'class="edge edge-contrasts"' in svg
-    assert reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) in source_html
+    assert 'data-node="source:recurva"' in svg and 'class="edge edge-contrasts"' in svg
+    assert reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) in source_html
 
 
 def test_page_neighbourhood_filters_by_edge_type_without_javascript(client: Client) -> None:
-    url = reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
+    url = reverse("wiki:page-detail", kwargs={"slug": "contrast-wiki"})
     html = client.get(url + "?depth=1&edges=raises").content.decode()
 
     svg = _svg(html, "local-graph")
     assert 'class="edge edge-raises"' in svg
     assert 'class="edge edge-contains"' not in svg and 'class="edge edge-links_to"' not in svg
-    assert '<form method="get" class="graph-filter" action="/graph/local/page/agentic-rl/">' in html
+    assert '<form method="get" class="graph-filter" action="/graph/local/page/contrast-wiki/">' in html
 
 
 def test_depth_alone_keeps_every_edge_type_ticked(client: Client) -> None:
-    html = client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) + "?depth=2").content.decode()
+    html = client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) + "?depth=2").content.decode()
 
     ticked = re.findall(r'<input type="checkbox" name="edges" value="(\w+)"[^>]*checked', html)
     assert len(ticked) == 9
 
 
 def test_contrast_page_shows_the_pairs_own_contrasts_first_and_the_others_apart(client: Client) -> None:
-    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+    html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
 
     own = html[html.index('id="own-contrasts-heading"'):html.index('id="other-contrasts-heading"')]
     others = html[html.index('id="other-contrasts-heading"'):html.index("claim-list")]
-    assert "/sources/starharness/" in own and "/sources/recuris/" not in own and "/sources/facet/" not in own
-    assert "/sources/recuris/" in others and "/sources/facet/" in others
+    assert "/sources/polarharness/" in own and "/sources/recurva/" not in own and "/sources/tasksmith/" not in own
+    assert "/sources/recurva/" in others and "/sources/tasksmith/" in others
 
 
 def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(client: Client) -> None:
@@ -213,17 +213,17 @@ def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(cli
 
     assert excerpt("短句。" * 60, 20).endswith("。…")
     assert excerpt("policy update versus external harness evolution", 28) == "policy update versus…"
-    html = client.get(reverse("wiki:compare") + "?works=skillforge,starharness").content.decode()
+    html = client.get(reverse("wiki:compare") + "?works=gripforge,polarharness").content.decode()
     row = html[html.index('data-row="evidence"'):]
     row = row[:row.index("</tr>")]
     assert "…" in row and '<details class="full-text"><summary>Full text</summary>' in row
 
 
 def test_contrast_graph_writes_each_contrasts_axis_on_its_line(client: Client) -> None:
-    html = client.get(reverse("wiki:contrast", args=["skillforge", "starharness"])).content.decode()
+    html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
     svg = html.split('id="contrast-graph', 1)[1].split("</svg>", 1)[0]
     axes = svg.split('<g class="axes" aria-hidden="true">', 1)[1].split("</g>", 1)[0]
-    # its contrasts with StarHarness and Recuris, and FACET's and ESOpt's with it
-    assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="skillforge").count() + 2 == 4
+    # its contrasts with PolarHarness and Recurva, and TaskSmith's and EvoOpt's with it
+    assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="gripforge").count() + 2 == 4
     assert "policy update vs" in axes and "parameter-space" in axes
     assert "Contrast, its axis written beside it in the line’s colour" in html

@@ -210,3 +210,19 @@ def test_the_api_lists_and_reads_terms(client: Client) -> None:
     assert "PG" in pg["aliases_en"]
     assert client.get("/api/v1/glossary/nothing/").status_code == 404
     assert client.post("/api/v1/glossary/", {"slug": "x"}).status_code in (401, 403, 405)
+
+
+def test_every_mechanism_and_verdict_label_in_either_language_is_a_name_of_its_term(seed: None) -> None:
+    from django.utils import translation
+
+    from wiki.models.glossary import name_key
+    from wiki.taxonomy import mechanism_label, verdict_label
+
+    for language in ("zh-hans", "en"):
+        with translation.override(language):
+            for mechanism in Mechanism:
+                names = {name_key(n) for t in GlossaryTerm.objects.filter(mechanism=mechanism.value) for n in t.names}
+                assert name_key(mechanism_label(mechanism)) in names, (language, mechanism)
+            for verdict in Verdict:
+                names = {name_key(n) for t in GlossaryTerm.objects.filter(verdict=verdict.value) for n in t.names}
+                assert name_key(verdict_label(verdict)) in names, (language, verdict)

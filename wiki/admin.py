@@ -8,7 +8,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy as _
 
 from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
-from wiki.services.glossary import glossary_term_create, glossary_term_update
+from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -281,3 +281,10 @@ class GlossaryTermAdmin(admin.ModelAdmin):
         else:
             obj.pk = glossary_term_create(fields=form.term_fields(), user=request.user).pk
         obj.refresh_from_db()
+
+    def delete_model(self, request: HttpRequest, obj: GlossaryTerm) -> None:
+        glossary_term_delete(term=obj, user=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: models.QuerySet[GlossaryTerm]) -> None:
+        for term in queryset:
+            glossary_term_delete(term=term, user=request.user)

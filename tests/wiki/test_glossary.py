@@ -226,3 +226,14 @@ def test_every_mechanism_and_verdict_label_in_either_language_is_a_name_of_its_t
             for verdict in Verdict:
                 names = {name_key(n) for t in GlossaryTerm.objects.filter(verdict=verdict.value) for n in t.names}
                 assert name_key(verdict_label(verdict)) in names, (language, verdict)
+
+
+def test_a_term_deleted_in_the_admin_leaves_its_links_wanted_not_broken(admin_client: Client) -> None:
+    term = GlossaryTerm.objects.get(slug="belief-state")
+    response = admin_client.post(reverse("admin:wiki_glossaryterm_delete", args=[term.pk]), {"post": "yes"})
+
+    assert response.status_code == 302 and not GlossaryTerm.objects.filter(slug="belief-state").exists()
+    html = Page.objects.get(slug="agentic-rl-survey-notes").rendered_html
+    assert "/glossary/belief-state/" not in html
+    assert '<a class="wikilink wanted" href="/wiki/belief-state/"' in html
+    assert ChangeEvent.objects.filter(kind=ChangeEvent.Kind.GLOSSARY, action=ChangeEvent.Action.DELETED).exists()

@@ -100,6 +100,17 @@ def glossary_term_update(
 
 
 @transaction.atomic
+def glossary_term_delete(*, term: GlossaryTerm, user: User | None = None) -> None:
+    """Removes the term; wiki links that led to its entry are shown as wanted again."""
+    _lock_glossary()
+    keys, label, pk = set(term.link_keys), str(term), term.pk
+    term.delete()
+    change_record(kind=ChangeEvent.Kind.GLOSSARY, action=ChangeEvent.Action.DELETED, obj=GlossaryTerm(pk=pk), label=label,
+                  url="", user=user)
+    _rerender_linking(keys)
+
+
+@transaction.atomic
 def glossary_load(*, rows: list[dict[str, Any]]) -> int:
     """Creates or updates the terms of ``rows`` (matched on slug) with the same checks as the form; a term whose
     fields did not change is not written. Returns how many were written. ``page`` is a page slug."""

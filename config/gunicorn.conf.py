@@ -1,5 +1,6 @@
 """gunicorn for production (`make serve`): settings from the environment, like the app's own."""
 
+import gc
 import multiprocessing
 import os
 
@@ -21,3 +22,9 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # Time, client, request line, status, bytes, milliseconds: what an operator reads first.
 access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms'
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """The loaded app's objects live as long as the process: frozen, no worker's collector scans them again (shorter
+    pauses, so a steadier p99) and the workers keep sharing their memory pages instead of copying them."""
+    gc.freeze()

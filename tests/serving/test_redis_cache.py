@@ -44,3 +44,32 @@ def test_one_client_serves_every_call(backend: RedisCache) -> None:
     backend.get("a")
     assert backend._cache.get_client(write=True) is backend._cache.get_client(write=True)
     assert backend.get_many(["a", "missing"]) == {"a": 1}
+
+
+def test_a_tracked_copy_is_read_without_a_round_trip_until_another_client_writes(backend: RedisCache) -> None:
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": "test"})  # another server's client
+    backend.set("content:version", 1, timeout=None)
+    tracker = backend.tracker("content:")
+    reads: list[int] = []
+
+    def read() -> int:
+        reads.append(1)
+        return int(backend.get("content:version"))
+
+    key = [backend.make_key("content:version")]
+    assert [tracker.get(key, read) for _ in range(3)] == [1, 1, 1]
+    assert len(reads) == 1
+
+    other.incr("content:version")
+    # Redis sends the message before it sleeps after the write: any later round trip, such as an editor's
+    # commit or the next request's, finds it sent.
+    other.get("unrelated")
+    assert tracker.get(key, read) == 2 and len(reads) == 2
+    other.set("unrelated", 1)
+    assert tracker.get(key, read) == 2 and len(reads) == 2
+
+
+def test_without_its_connection_a_tracker_keeps_no_copy() -> None:
+    tracker = RedisCache("redis://127.0.0.1:1/0", {"KEY_PREFIX": "test"}).tracker("content:")
+    values = iter([1, 2, 3])
+    assert [tracker.get(["k"], lambda: next(values)) for _ in range(3)] == [1, 2, 3]

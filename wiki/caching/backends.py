@@ -12,6 +12,8 @@ from typing import Any
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
+from wiki.caching.tracking import Tracker
+
 
 class ReusedClients(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -32,6 +34,16 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClients
+        self._trackers: dict[str, Tracker] = {}
+
+    def tracker(self, prefix: str) -> Tracker:
+        """Copies in process memory of the keys under ``prefix``, kept until Redis says one changed
+        (:mod:`wiki.caching.tracking`); tracked on the server that takes the writes."""
+        tracker = self._trackers.get(prefix)
+        if tracker is None:
+            # _servers is Django's list of the LOCATION's servers, the first taking the writes.
+            tracker = self._trackers[prefix] = Tracker(self._servers[0], self.make_key(prefix))  # type: ignore[attr-defined]
+        return tracker
 
     def count(self, key: str, timeout: int) -> int:
         """Adds one to the whole number at ``key`` (1 when there is none) and keeps it ``timeout`` seconds from

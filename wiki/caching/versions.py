@@ -23,8 +23,12 @@ from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest
 
-VERSION_KEY = "wiki:content:version"
-CHANGED_AT_KEY = "wiki:content:changed-at"
+from wiki.caching.backends import RedisCache
+from wiki.caching.tracking import Tracker
+
+CONTENT_PREFIX = "wiki:content:"
+VERSION_KEY = CONTENT_PREFIX + "version"
+CHANGED_AT_KEY = CONTENT_PREFIX + "changed-at"
 # Moved by writes to the accounts themselves (a password, a login, a deactivation), which show on no page.
 ACCOUNTS_KEY = "wiki:accounts:version"
 
@@ -54,8 +58,22 @@ def current() -> ContentVersion:
 
 
 def _read() -> tuple[int | None, int | None]:
-    found = caches["default"].get_many([VERSION_KEY, CHANGED_AT_KEY])
+    backend = caches["default"]
+    keys = [VERSION_KEY, CHANGED_AT_KEY]
+    tracker = _tracker()
+    if tracker is None:
+        found = backend.get_many(keys)
+    else:
+        # In process memory until Redis says the version moved (wiki.caching.tracking): no round trip per request.
+        found = tracker.get([backend.make_key(key) for key in keys], lambda: backend.get_many(keys))
+        if len(found) < len(keys):
+            tracker.forget()  # not started yet: no copy of the missing version
     return found.get(VERSION_KEY), found.get(CHANGED_AT_KEY)
+
+
+def _tracker() -> Tracker | None:
+    backend = caches["default"]
+    return backend.tracker(CONTENT_PREFIX) if isinstance(backend, RedisCache) else None
 
 
 def for_request(request: HttpRequest) -> ContentVersion:
@@ -84,6 +102,10 @@ def bump() -> None:
     except ValueError:
         _start()
     cache.set(CHANGED_AT_KEY, int(time.time()), timeout=None)
+    tracker = _tracker()
+    if tracker is not None:
+        # This process's own message may still be on its way: its next read goes to Redis.
+        tracker.forget()
 
 
 def content_changed(connection: BaseDatabaseWrapper) -> None:

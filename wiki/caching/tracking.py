@@ -1,0 +1,102 @@
+"""Values kept in process memory for as long as Redis says they have not changed.
+
+Every request reads the content version, and a round trip to Redis for it costs more than serving a
+cached page from the worker's memory. Redis tells instead (server-assisted client-side caching): one
+RESP3 connection per process asks for broadcast tracking of a key prefix, so every write to a key under
+the prefix, from any server, pushes it a message. Redis sends the message before it next waits for
+commands, so once an editor's request has made any further round trip (its commit, the bump after the
+commit) and answered, the message is in every other worker's socket; a reader polls the socket
+(without waiting) before it trusts its copy. The writing process drops its own copies at once.
+
+A copy is trusted for ``max_age`` seconds at most, and not at all while the tracking connection is
+down (the messages sent meanwhile are lost): then every read goes to Redis, as without tracking.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import redis
+from redis.connection import ConnectionPool
+
+RETRY_SECONDS = 5.0
+
+
+class Tracker:
+    """Copies of values under ``prefix`` (full Redis key names), dropped when Redis says one changed."""
+
+    def __init__(self, url: str, prefix: str, *, max_age: float = 5.0) -> None:
+        self.url, self.prefix, self.max_age = url, prefix, max_age
+        self._lock = threading.Lock()
+        self._pid = 0
+        self._connection: Any = None
+        self._generation = 0  # moved by every message: a read that started before one is not kept
+        self._copies: dict[tuple[str, ...], tuple[float, Any]] = {}
+        self._retry_at = 0.0  # after a failed connection, when to try again
+
+    def get(self, keys: Sequence[str], read: Callable[[], Any]) -> Any:
+        """The value of ``keys`` from the copy, or ``read()`` (which reads them from Redis) kept as the copy."""
+        names = tuple(keys)
+        with self._lock:
+            tracking = self._poll()
+            kept = self._copies.get(names)
+            if tracking and kept is not None and time.monotonic() - kept[0] < self.max_age:
+                return kept[1]
+            generation = self._generation
+        value = read()
+        with self._lock:
+            if self._poll() and generation == self._generation:
+                self._copies[names] = (time.monotonic(), value)
+        return value
+
+    def forget(self) -> None:
+        """Drops every copy (this process just wrote: its own message may not have been read yet)."""
+        with self._lock:
+            self._generation += 1
+            self._copies.clear()
+
+    def _poll(self) -> bool:
+        """Reads the messages waiting, dropping the copies; False when not tracking (and so not to be trusted)."""
+        if self._pid != os.getpid():
+            # A forked worker never reads its parent's socket.
+            self._connection, self._pid = None, os.getpid()
+            self._copies.clear()
+        if self._connection is None and (time.monotonic() < self._retry_at or not self._connect()):
+            return False
+        try:
+            while self._connection.can_read(timeout=0):
+                self._connection.read_response(push_request=True, timeout=0)
+                self._generation += 1
+                self._copies.clear()
+        except (redis.RedisError, OSError):
+            self._disconnect()
+            return False
+        return True
+
+    def _connect(self) -> bool:
+        # redis-py types its connections' methods loosely; the connection is used only here.
+        connection: Any = ConnectionPool.from_url(self.url, protocol=3).make_connection()
+        try:
+            connection.connect()
+            connection.send_command("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", self.prefix)
+            connection.read_response()
+        except (redis.RedisError, OSError):
+            connection.disconnect()
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            return False
+        self._connection = connection
+        # Whatever changed before tracking began was never announced.
+        self._generation += 1
+        self._copies.clear()
+        return True
+
+    def _disconnect(self) -> None:
+        if self._connection is not None:
+            self._connection.disconnect()
+        self._connection = None
+        self._generation += 1
+        self._copies.clear()

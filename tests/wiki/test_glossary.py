@@ -116,6 +116,8 @@ def test_an_editor_adds_a_term_and_a_wanted_link_now_leads_to_it(editor_client: 
     assert term.page is not None and term.page.slug == "tools"
     assert '<a class="wikilink term" href="/glossary/tool-routing/"' in Page.objects.get(slug="tools").rendered_html
     assert ChangeEvent.objects.filter(kind=ChangeEvent.Kind.GLOSSARY, object_id=term.pk).exists()
+    wanted = editor_client.get(reverse("wiki:wanted-pages")).content.decode()
+    assert "tool-routing" not in wanted and "Tool Routing" not in wanted
 
 
 def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(editor_client: Client) -> None:

@@ -77,6 +77,17 @@ def test_a_citation_of_an_unknown_title_is_marked_missing_in_a_preview() -> None
     assert f'href="{reverse("wiki:source-detail", kwargs={"slug": "known"})}"' in result.html
 
 
+def test_an_unknown_titles_marker_explains_itself_in_the_readers_language(editor_client: Client) -> None:
+    body = {"title": "T", "body": "- A claim（来源：Nobody Wrote This: A Paper，p.1）。\n"}
+    url = reverse("wiki:page-preview")
+
+    chinese = editor_client.post(url, body, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    english = editor_client.post(url, body, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert 'class="cite cite-missing" title="维基中没有这个标题的来源"' in chinese
+    assert 'class="cite cite-missing" title="No source with this title"' in english
+
+
 @pytest.mark.usefixtures("cited_page")
 def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(client: Client) -> None:
     page_save_revision(slug="links-both", title="Links both", body="See [[cited-page|the main page]] and [[Not Written Yet]].")

@@ -140,19 +140,19 @@ def test_wanted_pages_lists_link_targets_without_a_page_most_linked_first(client
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    make_page(slug="agentic-rl", title="Agentic RL", body="[[Reward Hacking]] is wanted.")
-    make_page(slug="agentic-rl-survey-notes", title="Survey notes", body="[[Agentic RL]] and [[Reward Hacking]].")
+    make_page(slug="agentic-rl", title="Agentic RL", body="[[Reward Shaping Tricks]] is wanted.")
+    make_page(slug="agentic-rl-survey-notes", title="Survey notes", body="[[Agentic RL]] and [[Reward Shaping Tricks]].")
     url = reverse("wiki:wanted-pages")
     with CaptureQueriesContext(connection) as small:
         html = client.get(url).content.decode()
-    assert 'href="/wiki/reward-hacking/"' in html
+    assert 'href="/wiki/reward-shaping-tricks/"' in html
     assert 'href="/wiki/agentic-rl-survey-notes/"' not in html and 'href="/wiki/agentic-rl/"' not in html
     for n in range(30):
-        page_save_revision(slug=f"bulk-{n}", title=f"Bulk {n}", body=f"[[Wanted {n}]] and [[Reward Hacking]]")
+        page_save_revision(slug=f"bulk-{n}", title=f"Bulk {n}", body=f"[[Wanted {n}]] and [[Reward Shaping Tricks]]")
     with CaptureQueriesContext(connection) as large:
         html = client.get(url).content.decode()
     assert len(large.captured_queries) == len(small.captured_queries)
-    assert html.index('href="/wiki/reward-hacking/"') < html.index('href="/wiki/wanted-0/"')
+    assert html.index('href="/wiki/reward-shaping-tricks/"') < html.index('href="/wiki/wanted-0/"')
 
 
 def test_the_summary_is_shown_once_when_the_body_opens_with_it_as_a_quote_with_a_wiki_link(client: Client) -> None:

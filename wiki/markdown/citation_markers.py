@@ -49,7 +49,8 @@ class CitationProcessor(InlineProcessor):
         for title in titles:
             source = self.sources.get(title)
             if source is None:
-                marker = etree.SubElement(wrapper, "span", {"class": "cite cite-missing", "title": "No source with this title"})
+                # Its explanation is added in the reader's language when shown (the wiki_tags filter rendered_body).
+                marker = etree.SubElement(wrapper, "span", {"class": "cite cite-missing"})
             else:
                 hover = f"{source.short_name} — {locator}" if locator else source.short_name
                 marker = etree.SubElement(

@@ -148,9 +148,16 @@ class Revision(models.Model):
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
     def wanted(self) -> models.QuerySet[Any, Any]:
-        """Link targets no page has yet, one row each (``target_slug``, ``title``, ``links``), most linked first."""
+        """Link targets no page has yet and no glossary term answers, one row each (``target_slug``, ``title``,
+        ``links``), most linked first."""
+        from wiki.models.glossary import GlossaryTerm
+
+        glossary_targets = GlossaryTerm.objects.annotate(
+            target=models.Func(models.F("link_keys"), function="unnest", output_field=models.CharField())
+        ).values("target")
         return (
             self.exclude(target_slug__in=Page.objects.values("slug"))
+            .exclude(target_slug__in=glossary_targets)
             .values("target_slug")
             .annotate(title=models.Min("target_title"), links=models.Count("source_page", distinct=True))
             .order_by("-links", "target_slug")

@@ -11,10 +11,10 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils import dateformat, timezone
-from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext_lazy as _
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.translation import gettext, gettext_lazy as _
 from django.utils.http import urlencode
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.taxonomy import fact_label, mechanisms_shown, verdicts_shown
@@ -298,3 +298,15 @@ def when(value: datetime | None, fmt: str = "Y-m-d H:i", zone: bool = True) -> S
         shown,
         f" {utc_offset(local)}" if zone else "",
     )
+
+
+# A citation marker whose title names no work, as stored (older renderings carry an English title).
+_MISSING_CITATION = re.compile(r'class="cite cite-missing"(?: title="[^"]*")?')
+
+
+@register.filter
+def rendered_body(html: str) -> SafeString:
+    """Page HTML as stored, sanitised when it was rendered, with the interface's words in the reader's language:
+    the rendering is shared by every reader, so a marker citing a title no work has gets its explanation here."""
+    note = escape(gettext("No source with this title"))
+    return mark_safe(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html))  # sanitised when rendered

@@ -294,8 +294,9 @@ def make_wiki() -> SmallWiki:
 class ContrastWiki:
     """Works set against each other, as a wiki page's key points argue them: a strict policy-gradient work contrasted
     with two harnesses (one claim about all three), an SFT work and an evolution-strategies work contrasted with it on
-    their own claims, a work whose two components are classified apart and contrasted, a narrow strict work and an
-    environment."""
+    their own claims, a work whose two components are classified apart and contrasted, a narrow strict work, an
+    environment and an unclassified guide contrasted with it; the page links to a page not written yet and raises a
+    question."""
 
     page: Page
     grpo: Source
@@ -308,6 +309,7 @@ class ContrastWiki:
     split_runtime: Component
     narrow: Source
     env: Source
+    unclassified: Source
 
 
 def make_contrast_wiki() -> ContrastWiki:
@@ -322,8 +324,9 @@ def make_contrast_wiki() -> ContrastWiki:
     narrow = SourceFactory.create(slug="lookfirst", short_name="LookFirst", title="LookFirst: Safety Checks Before Acting", year=2026)
     env = SourceFactory.create(slug="shopworld", short_name="ShopWorld", title="ShopWorld: A Web Environment for Agents", year=2024,
                                kind="environment")
+    guide = SourceFactory.create(slug="harness-guide", short_name="Harness Guide", title="The Harness Guide to Agent RL", kind="blog")
     body = (
-        "## 关键要点\n\n"
+        "这些工作怎样算 [[Agentic RL]]，见各条要点。\n\n## 关键要点\n\n"
         f"- GripForge 是严格 Agentic RL 的正例：GRPO 同时更新环境动作和 skill calling；它与 Recurva、PolarHarness 形成“策略更新”与“外部 harness 演化”的对照。{cite(grpo)}\n"
         f"- TaskSmith 在可执行 terminal 环境中生成 rollout，但实际用这些轨迹做 SFT，论文没有用环境回报更新 agent policy。{cite(sft, locator='§3.1 / §5')}\n"
         f"- EvoOpt 用轨迹回报更新完整参数，但采用 evolution strategy（参数空间 ES），而非策略梯度式 RL。{cite(es, locator='pp.3-4')}\n"
@@ -355,6 +358,8 @@ def make_contrast_wiki() -> ContrastWiki:
     make_contrast(es, grpo, axis="参数空间 ES vs 策略梯度式 RL / parameter-space evolution strategy vs policy-gradient RL", claim=es_claim)
     make_contrast(split, split, left_component=split_rl, right_component=split_runtime,
                   axis="参数更新 vs 无参数更新 / parameter update vs no parameter update", claim=split_claim)
+    make_contrast(guide, env, axis="policy 训练 vs 环境层 / policy training vs environment layer")
     make_question(page=page, title="Herder 的 overseer 是否算 policy？", priority="high")
     return ContrastWiki(page=page, grpo=grpo, harness=harness, harness2=harness2, sft=sft, es=es, split=split,
-                        split_rl=split_rl, split_runtime=split_runtime, narrow=narrow, env=env)
+                        split_rl=split_rl, split_runtime=split_runtime, narrow=narrow, env=env,
+                        unclassified=guide)

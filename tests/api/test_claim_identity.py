@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import make_page
@@ -9,6 +12,15 @@ from wiki.models import Claim, Page
 
 FACET = "FACET 是一个重要的非严格反例"
 BODY = "## 关键要点\n\n- SkillForge 用 GRPO 同时更新环境动作和 skill calling。\n- FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。\n"
+
+
+# A long page of cited key points (tests/wiki/data/claim_identity_page.md, owned by the tests, as the page they edit).
+LONG_PAGE = Path(__file__).resolve().parent.parent / "wiki" / "data" / "claim_identity_page.md"
+
+
+@pytest.fixture
+def long_page(db: None) -> Page:
+    return make_page(slug="long-page", title="Agentic RL", body=LONG_PAGE.read_text(encoding="utf-8"))
 
 
 def _put(api: APIClient, page: Page, body: str) -> dict:  # type: ignore[type-arg]
@@ -19,8 +31,8 @@ def _put(api: APIClient, page: Page, body: str) -> dict:  # type: ignore[type-ar
     return response.json()  # type: ignore[no-any-return]
 
 
-def test_the_issue_example_keeps_the_claim_and_the_save_reports_it(seed: None, editor_api: APIClient) -> None:
-    page = Page.objects.get(slug="agentic-rl")
+def test_the_issue_example_keeps_the_claim_and_the_save_reports_it(long_page: Page, editor_api: APIClient) -> None:
+    page = long_page
     claim = Claim.objects.get(page=page, text__contains=FACET)
     data = _put(editor_api, page, page.body.replace(FACET, "FACET 是一个重要且常被误读的非严格反例"))
     changes = data["claim_changes"]["changes"]
@@ -34,7 +46,7 @@ def test_the_issue_example_keeps_the_claim_and_the_save_reports_it(seed: None, e
     assert history[-1]["previous_text"].count("常被误读") == 1
 
 
-def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(seed: None, editor_api: APIClient) -> None:
+def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(editor_api: APIClient) -> None:
     page = make_page(body=BODY)
     facet = Claim.objects.get(page=page, text__startswith="FACET")
     data = _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。", "WebArena 只评测固定模型。"))
@@ -54,8 +66,8 @@ def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(seed: None, 
     assert (retired.status_code, retired.json()["retired_reason"]) == (200, "moved to another page")
 
 
-def test_readers_cannot_retire_and_claims_cannot_be_created(seed: None, api: APIClient, editor_api: APIClient) -> None:
-    claim = Claim.objects.filter(page__slug="agentic-rl").first()
+def test_readers_cannot_retire_and_claims_cannot_be_created(long_page: Page, api: APIClient, editor_api: APIClient) -> None:
+    claim = Claim.objects.filter(page=long_page).first()
     assert claim is not None
     assert api.post(f"/api/v1/claims/{claim.pk}/retire/", {"reason": "x"}, format="json").status_code in (401, 403)
     assert editor_api.post("/api/v1/claims/", {"text": "x"}, format="json").status_code == 405

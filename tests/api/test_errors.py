@@ -4,6 +4,8 @@ from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
+
+from tests.factories import ContrastWiki
 from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
@@ -44,15 +46,15 @@ def test_anonymous_write_is_refused(api: APIClient) -> None:
     assert _is_error(response.json(), "not_authenticated")
 
 
-def test_reader_write_is_403(seed: None, reader_api: APIClient) -> None:
+def test_reader_write_is_403(contrast_wiki: ContrastWiki, reader_api: APIClient) -> None:
     response = reader_api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
 
     assert response.status_code == 403
     assert _is_error(response.json(), "permission_denied")
 
 
-def test_unsupported_method_is_405(seed: None, editor_api: APIClient) -> None:
-    response = editor_api.delete("/api/v1/pages/agentic-rl/")
+def test_unsupported_method_is_405(contrast_wiki: ContrastWiki, editor_api: APIClient) -> None:
+    response = editor_api.delete("/api/v1/pages/contrast-wiki/")
 
     assert response.status_code == 405
     assert _is_error(response.json(), "method_not_allowed")
@@ -101,7 +103,7 @@ def test_ordering_by_an_unknown_field_is_400_naming_the_choices(api: APIClient, 
     assert "updated_at" in response.json()["errors"]["ordering"][0]
 
 
-def test_ordering_by_a_listed_field_still_orders(seed: None, api: APIClient) -> None:
+def test_ordering_by_a_listed_field_still_orders(contrast_wiki: ContrastWiki, api: APIClient) -> None:
     response = api.get("/api/v1/sources/", {"ordering": "-year,short_name"})
 
     assert response.status_code == 200
@@ -123,7 +125,7 @@ def test_malformed_page_or_page_size_is_400(api: APIClient, params: dict[str, st
     assert set(response.json()["errors"]) == {field}
 
 
-def test_page_past_the_last_is_404(seed: None, api: APIClient) -> None:
+def test_page_past_the_last_is_404(contrast_wiki: ContrastWiki, api: APIClient) -> None:
     response = api.get("/api/v1/claims/", {"page": 999})
 
     assert response.status_code == 404
@@ -139,7 +141,7 @@ def test_anonymous_write_is_401_asking_for_a_token(api: APIClient) -> None:
 
 
 @pytest.mark.parametrize("header", ["Token nope", "Token", "Token a b"])
-def test_a_wrong_token_is_401_on_reads_and_writes(seed: None, api: APIClient, header: str) -> None:
+def test_a_wrong_token_is_401_on_reads_and_writes(contrast_wiki: ContrastWiki, api: APIClient, header: str) -> None:
     api.credentials(HTTP_AUTHORIZATION=header)
 
     read = api.get("/api/v1/sources/")

@@ -9,12 +9,12 @@ from wiki.models import Claim, Classification, ClassificationChange, OpenQuestio
 from wiki.search.query import search
 from wiki.roles import Account
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 
 NEW_PAGE = {"slug": "reward-shaping", "title": "Reward Shaping", "body": "## 要点\n\n- 稠密奖励塑形改变信用分配。\n"}
 
 
-def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(seed: None, editor_api: APIClient) -> None:
+def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(editor_api: APIClient) -> None:
     response = editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
 
     assert response.status_code == 201
@@ -24,19 +24,19 @@ def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(seed: N
     assert [g.kind for g in search("稠密奖励").groups] == ["page", "claim"]
 
 
-def test_creating_a_page_with_a_taken_slug_is_409_with_both_versions(seed: None, editor_api: APIClient) -> None:
-    theirs = Page.objects.get(slug="agentic-rl")
+def test_creating_a_page_with_a_taken_slug_is_409_with_both_versions(editor_api: APIClient) -> None:
+    theirs = Page.objects.get(slug="contrast-wiki")
 
-    response = editor_api.post("/api/v1/pages/", {**NEW_PAGE, "slug": "agentic-rl"}, format="json")
+    response = editor_api.post("/api/v1/pages/", {**NEW_PAGE, "slug": "contrast-wiki"}, format="json")
 
     assert response.status_code == 409
     body = response.json()
     assert body["code"] == "edit_conflict"
     assert body["yours"]["body"] == NEW_PAGE["body"] and body["theirs"]["body"] == theirs.body
-    assert Page.objects.get(slug="agentic-rl").body == theirs.body
+    assert Page.objects.get(slug="contrast-wiki").body == theirs.body
 
 
-def test_creating_a_page_whose_title_makes_a_taken_slug_adds_no_revision(seed: None, editor_api: APIClient) -> None:
+def test_creating_a_page_whose_title_makes_a_taken_slug_adds_no_revision(editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
 
     # No slug sent: the one made from the title is taken, as when two clients create the same page at once.
@@ -46,7 +46,7 @@ def test_creating_a_page_whose_title_makes_a_taken_slug_adds_no_revision(seed: N
     assert list(Revision.objects.filter(page__slug="reward-shaping").values_list("number", flat=True)) == [1]
 
 
-def test_editing_a_page_from_the_current_revision_saves_a_new_one(seed: None, editor_api: APIClient) -> None:
+def test_editing_a_page_from_the_current_revision_saves_a_new_one(editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
 
     response = editor_api.patch("/api/v1/pages/reward-shaping/", {"body": "Changed.", "base_revision": 1}, format="json")
@@ -57,7 +57,7 @@ def test_editing_a_page_from_the_current_revision_saves_a_new_one(seed: None, ed
     assert Page.objects.get(slug="reward-shaping").title == "Reward Shaping"
 
 
-def test_editing_from_an_old_revision_is_409_with_both_versions(seed: None, editor_api: APIClient) -> None:
+def test_editing_from_an_old_revision_is_409_with_both_versions(editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
     editor_api.patch("/api/v1/pages/reward-shaping/", {"body": "Theirs.", "base_revision": 1}, format="json")
 
@@ -73,24 +73,24 @@ def test_editing_from_an_old_revision_is_409_with_both_versions(seed: None, edit
     assert Page.objects.get(slug="reward-shaping").body == "Theirs."
 
 
-def test_editing_without_a_base_revision_is_400(seed: None, editor_api: APIClient) -> None:
-    response = editor_api.patch("/api/v1/pages/agentic-rl/", {"body": "x"}, format="json")
+def test_editing_without_a_base_revision_is_400(editor_api: APIClient) -> None:
+    response = editor_api.patch("/api/v1/pages/contrast-wiki/", {"body": "x"}, format="json")
 
     assert response.status_code == 400
     assert set(response.json()["errors"]) == {"base_revision"}
 
 
-def test_editing_from_a_revision_the_page_never_had_is_400_and_saves_nothing(seed: None, editor_api: APIClient) -> None:
-    latest = editor_api.get("/api/v1/pages/agentic-rl/").json()["revision"]
+def test_editing_from_a_revision_the_page_never_had_is_400_and_saves_nothing(editor_api: APIClient) -> None:
+    latest = editor_api.get("/api/v1/pages/contrast-wiki/").json()["revision"]
 
-    response = editor_api.patch("/api/v1/pages/agentic-rl/", {"body": "x", "base_revision": latest + 5}, format="json")
+    response = editor_api.patch("/api/v1/pages/contrast-wiki/", {"body": "x", "base_revision": latest + 5}, format="json")
 
     assert response.status_code == 400
     assert set(response.json()["errors"]) == {"base_revision"}
-    assert editor_api.get("/api/v1/pages/agentic-rl/").json()["revision"] == latest
+    assert editor_api.get("/api/v1/pages/contrast-wiki/").json()["revision"] == latest
 
 
-def test_editor_adds_a_source_and_a_duplicate_is_409(seed: None, editor_api: APIClient) -> None:
+def test_editor_adds_a_source_and_a_duplicate_is_409(editor_api: APIClient) -> None:
     data = {"title": "TreeSearch-RL: Rollouts for Agents", "kind": "preprint", "arxiv_id": "arXiv:2501.01234v2", "year": 2025}
 
     created = editor_api.post("/api/v1/sources/", data, format="json")
@@ -103,7 +103,7 @@ def test_editor_adds_a_source_and_a_duplicate_is_409(seed: None, editor_api: API
     assert search("treesearch").groups[0].kind == "source"
 
 
-def test_bad_source_fields_are_400_and_change_nothing(seed: None, editor_api: APIClient) -> None:
+def test_bad_source_fields_are_400_and_change_nothing(editor_api: APIClient) -> None:
     before = Source.objects.count()
 
     response = editor_api.post("/api/v1/sources/", {"title": "X", "year": 1492, "doi": "nonsense", "kind": "poem"}, format="json")
@@ -113,7 +113,7 @@ def test_bad_source_fields_are_400_and_change_nothing(seed: None, editor_api: AP
     assert Source.objects.count() == before
 
 
-def test_editor_classifies_a_work_and_the_change_is_kept(seed: None, editor_api: APIClient) -> None:
+def test_editor_classifies_a_work_and_the_change_is_kept(editor_api: APIClient) -> None:
     source = Source.objects.create(slug="new-work", short_name="NewWork", title="NewWork")
     payload = {"source": "new-work", "mechanism": "sft_distillation", "verdict": "not_strict", "interactive_env": True,
                "multi_step": True, "verifiable_reward": True, "rl_update": False}
@@ -126,7 +126,7 @@ def test_editor_classifies_a_work_and_the_change_is_kept(seed: None, editor_api:
     assert ClassificationChange.objects.filter(classification__source=source).count() == 1
 
 
-def test_a_rubric_fact_is_true_false_or_null_when_unknown(seed: None, editor_api: APIClient) -> None:
+def test_a_rubric_fact_is_true_false_or_null_when_unknown(editor_api: APIClient) -> None:
     Source.objects.create(slug="half-known", short_name="HalfKnown", title="HalfKnown")
     payload = {"source": "half-known", "mechanism": "policy_gradient", "verdict": "not_strict", "interactive_env": True,
                "multi_step": None, "verifiable_reward": True, "rl_update": True}
@@ -144,7 +144,7 @@ def test_a_rubric_fact_is_true_false_or_null_when_unknown(seed: None, editor_api
     assert patched.json()["multi_step"] is True and patched.json()["rubric_verdict"] == "strict"
 
 
-def test_verdict_departing_from_the_rubric_needs_a_rationale(seed: None, editor_api: APIClient) -> None:
+def test_verdict_departing_from_the_rubric_needs_a_rationale(editor_api: APIClient) -> None:
     Source.objects.create(slug="odd-work", short_name="OddWork", title="OddWork")
     payload = {"source": "odd-work", "mechanism": "harness", "verdict": "strict", "rubric_verdict": "strict"}
 
@@ -157,7 +157,7 @@ def test_verdict_departing_from_the_rubric_needs_a_rationale(seed: None, editor_
     assert accepted.json()["rubric_verdict"] == "not_strict"  # read-only: the client's value is ignored
 
 
-def test_changing_the_work_or_component_of_a_classification_is_refused(seed: None, editor_api: APIClient) -> None:
+def test_changing_the_work_or_component_of_a_classification_is_refused(editor_api: APIClient) -> None:
     classification = Classification.objects.filter(component__isnull=True).first()
     assert classification is not None
     other = Source.objects.create(slug="other-work", short_name="OtherWork", title="OtherWork")
@@ -173,7 +173,7 @@ def test_changing_the_work_or_component_of_a_classification_is_refused(seed: Non
     assert classification.source_id != other.pk and classification.algorithm == "PPO"
 
 
-def test_evidence_locator_must_be_a_locator(seed: None, editor_api: APIClient) -> None:
+def test_evidence_locator_must_be_a_locator(editor_api: APIClient) -> None:
     classification = Classification.objects.filter(component__isnull=True).first()
     assert classification is not None
 
@@ -184,7 +184,7 @@ def test_evidence_locator_must_be_a_locator(seed: None, editor_api: APIClient) -
     assert fine.status_code == 200 and fine.json()["evidence_locator"] == "§3.1 / §5"
 
 
-def test_editor_sets_a_claim_status_and_keeps_its_citations(seed: None, editor_api: APIClient) -> None:
+def test_editor_sets_a_claim_status_and_keeps_its_citations(editor_api: APIClient) -> None:
     claim = Claim.objects.current().filter(citations__isnull=False).first()
     assert claim is not None
     citations = list(claim.citations.values_list("source_id", "locator"))
@@ -197,8 +197,8 @@ def test_editor_sets_a_claim_status_and_keeps_its_citations(seed: None, editor_a
     assert list(claim.citations.values_list("source_id", "locator")) == citations
 
 
-def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient) -> None:
-    created = editor_api.post("/api/v1/questions/", {"title": "榴莲 是否严格", "priority": "high", "sources": ["skillforge"]}, format="json")
+def test_editor_raises_and_answers_a_question(editor_api: APIClient) -> None:
+    created = editor_api.post("/api/v1/questions/", {"title": "榴莲 是否严格", "priority": "high", "sources": ["gripforge"]}, format="json")
     assert created.status_code == 201
     pk = created.json()["id"]
 
@@ -210,7 +210,7 @@ def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient)
     assert unanswered.status_code == 400 and set(unanswered.json()["errors"]) == {"answer_claim"}
     assert answered.status_code == 200
     question = OpenQuestion.objects.get(pk=pk)
-    assert question.status == "answered" and list(question.sources.values_list("slug", flat=True)) == ["skillforge"]
+    assert question.status == "answered" and list(question.sources.values_list("slug", flat=True)) == ["gripforge"]
     assert search("榴莲", kinds=["question"]).groups[0].hits[0].object_id == pk
 
 
@@ -218,16 +218,16 @@ def test_editor_raises_and_answers_a_question(seed: None, editor_api: APIClient)
     ("method", "url", "payload"),
     [
         ("post", "/api/v1/pages/", NEW_PAGE),
-        ("patch", "/api/v1/pages/agentic-rl/", {"body": "x", "base_revision": 1}),
+        ("patch", "/api/v1/pages/contrast-wiki/", {"body": "x", "base_revision": 1}),
         ("post", "/api/v1/sources/", {"title": "Some Work"}),
-        ("patch", "/api/v1/sources/skillforge/", {"notes": "x"}),
-        ("post", "/api/v1/classifications/", {"source": "skillforge", "mechanism": "harness", "verdict": "not_strict"}),
+        ("patch", "/api/v1/sources/gripforge/", {"notes": "x"}),
+        ("post", "/api/v1/classifications/", {"source": "gripforge", "mechanism": "harness", "verdict": "not_strict"}),
         ("patch", "/api/v1/claims/{claim}/", {"status": "verified"}),
         ("post", "/api/v1/questions/", {"title": "Q"}),
-        ("post", "/api/v1/contrasts/", {"left": "facet", "right": "starharness", "axis": "x"}),
+        ("post", "/api/v1/contrasts/", {"left": "tasksmith", "right": "polarharness", "axis": "x"}),
     ],
 )
-def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict[str, Any]) -> None:
+def test_writes_need_an_editor(api: APIClient, reader_api: APIClient, method: str, url: str, payload: dict[str, Any]) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
     url = url.format(claim=claim.pk)
@@ -239,7 +239,7 @@ def test_writes_need_an_editor(seed: None, api: APIClient, reader_api: APIClient
     assert reader.status_code == 403 and reader.json()["code"] == "permission_denied"
 
 
-def test_token_authenticated_editor_can_write(seed: None, editor: Account) -> None:
+def test_token_authenticated_editor_can_write(editor: Account) -> None:
     from rest_framework.authtoken.models import Token
 
     client = APIClient()
@@ -251,15 +251,15 @@ def test_token_authenticated_editor_can_write(seed: None, editor: Account) -> No
     assert Claim.objects.get(pk=claim.pk).status == "disputed"
 
 
-def test_editor_contrasts_two_works_and_a_same_pair_is_400(seed: None, editor_api: APIClient) -> None:
-    payload = {"left": "facet", "right": "starharness", "axis": "SFT vs harness evolution"}
+def test_editor_contrasts_two_works_and_a_same_pair_is_400(editor_api: APIClient) -> None:
+    payload = {"left": "tasksmith", "right": "polarharness", "axis": "SFT vs harness evolution"}
 
     created = editor_api.post("/api/v1/contrasts/", payload, format="json")
     again = editor_api.post("/api/v1/contrasts/", payload, format="json")
-    same = editor_api.post("/api/v1/contrasts/", {**payload, "right": "facet"}, format="json")
+    same = editor_api.post("/api/v1/contrasts/", {**payload, "right": "tasksmith"}, format="json")
 
     assert created.status_code == 201
-    assert (created.json()["left"], created.json()["right"]) == ("facet", "starharness")
+    assert (created.json()["left"], created.json()["right"]) == ("tasksmith", "polarharness")
     assert again.status_code == 400 and again.json()["errors"]
     assert same.status_code == 400
 

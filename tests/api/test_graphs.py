@@ -1,0 +1,67 @@
+"""The graph endpoints: contrast graphs of works and components, local graphs by edge type, and their refusals."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import ContrastWiki, make_source
+from wiki.graph.forms import MAX_WORKS
+from wiki.models import Source
+
+pytestmark = pytest.mark.django_db
+
+
+def test_contrast_graph_has_both_works_and_the_contrast_between_them(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    data = api.get("/api/v1/graph/contrast/", {"works": "gripforge,polarharness"}).json()
+
+    ids = {node["id"] for node in data["nodes"]}
+    assert {"source:gripforge", "source:polarharness"} <= ids
+    assert data["subjects"] == ["source:gripforge", "source:polarharness"]
+    assert any(e["type"] == "contrasts" and {e["source"], e["target"]} == {"source:gripforge", "source:polarharness"} for e in data["edges"])
+    assert all(e["source"] in ids and e["target"] in ids for e in data["edges"])
+
+
+def test_contrast_graph_of_a_component(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    data = api.get("/api/v1/graph/contrast/", {"works": "herder:branch-grpo,gripforge"}).json()
+
+    assert "component:herder/branch-grpo" in {node["id"] for node in data["nodes"]}
+
+
+def test_contrast_graph_takes_as_many_works_as_the_browser_view_and_any_case(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    for _ in range(MAX_WORKS):
+        make_source()
+    slugs = list(Source.objects.order_by("slug").values_list("slug", flat=True)[:MAX_WORKS])
+
+    many = api.get("/api/v1/graph/contrast/", {"works": ",".join(slugs)})
+    upper = api.get("/api/v1/graph/contrast/", {"works": "GripForge,PolarHarness"})
+
+    assert many.status_code == 200 and len(many.json()["subjects"]) == MAX_WORKS == 12
+    assert upper.status_code == 200 and upper.json()["subjects"] == ["source:gripforge", "source:polarharness"]
+
+
+@pytest.mark.parametrize("node", ["\t", "gripforge", "source:", "bogus:gripforge"])
+def test_local_graph_refuses_a_node_that_is_not_kind_colon_key(contrast_wiki: ContrastWiki, api: APIClient, node: str) -> None:
+    response = api.get("/api/v1/graph/local/", {"node": node})
+
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"node"}
+
+
+@pytest.mark.parametrize(("works", "status"), [("gripforge", 400), ("a,b,c,d,e,f,g,h,i,j,k,l,m", 400), ("gripforge,no-such-work", 404), ("herder:nope,gripforge", 404)])
+def test_contrast_graph_refuses_one_work_or_unknown_ones(contrast_wiki: ContrastWiki, api: APIClient, works: str, status: int) -> None:
+    response = api.get("/api/v1/graph/contrast/", {"works": works})
+
+    assert response.status_code == status
+    assert response.json()["code"] in ("invalid", "not_found")
+
+
+def test_local_graph_follows_only_the_edge_types_asked(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    data = api.get("/api/v1/graph/local/", {"node": "source:gripforge", "edge_types": "contrasts"}).json()
+
+    assert data["center"] == "source:gripforge"
+    assert data["edges"] and {e["type"] for e in data["edges"]} <= {"contrasts", "component_of", "classified_as"}
+
+
+def test_local_graph_of_an_unknown_node_is_404(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    assert api.get("/api/v1/graph/local/", {"node": "page:nowhere"}).status_code == 404

@@ -8,8 +8,8 @@ from wiki.models import Page, Revision
 
 
 @pytest.mark.django_db
-def test_stale_html_is_rendered_again_without_a_new_revision(seed: None, capsys: pytest.CaptureFixture[str]) -> None:
-    page = Page.objects.get(slug="agentic-rl")
+def test_stale_html_is_rendered_again_without_a_new_revision(capsys: pytest.CaptureFixture[str]) -> None:
+    page = make_page(body="## 摘要\n\n见 [[Credit Assignment]]。（来源：Stale Work: A Study，p.2）\n")
     fresh = page.rendered_html
     Page.objects.filter(pk=page.pk).update(rendered_html="<p>stale</p>")
     revisions = Revision.objects.filter(page=page).count()

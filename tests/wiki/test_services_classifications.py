@@ -17,7 +17,7 @@ FIELDS = {"mechanism": "policy_gradient", "interactive_env": True, "multi_step":
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_editors_classifying_the_same_work_at_once_get_one_classification_and_one_message(seed: None) -> None:
+def test_two_editors_classifying_the_same_work_at_once_get_one_classification_and_one_message() -> None:
     source = make_source()
     barrier = threading.Barrier(2)
     outcomes: list[str] = []

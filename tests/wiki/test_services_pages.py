@@ -177,7 +177,7 @@ def test_revert_with_a_stale_base_conflicts(db: None) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts(seed: None) -> None:
+def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts() -> None:
     page = make_page(slug="race", body="start\n")
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
@@ -204,7 +204,7 @@ def test_two_editors_saving_in_the_same_second_one_wins_one_conflicts(seed: None
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_editors_creating_the_same_page_in_the_same_second_one_wins_one_conflicts(seed: None) -> None:
+def test_two_editors_creating_the_same_page_in_the_same_second_one_wins_one_conflicts() -> None:
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
 

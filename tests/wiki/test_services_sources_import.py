@@ -162,7 +162,7 @@ def test_bibtex_entry_whose_title_starts_with_a_work_known_only_by_a_citation_is
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplicate(seed: None) -> None:
+def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplicate() -> None:
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories import ContrastWiki
 from wiki.models import Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.citation_keys import citation_keys
@@ -18,7 +19,7 @@ def _papers() -> set[str]:
     return set(citation_keys(list(Source.objects.filter(kind="paper"))).values())
 
 
-def test_format_bib_answers_a_bibtex_file_of_the_filtered_works(api: APIClient, seed: None) -> None:
+def test_format_bib_answers_a_bibtex_file_of_the_filtered_works(api: APIClient, contrast_wiki: ContrastWiki) -> None:
     response = api.get(URL + "?kind=paper&format=bib")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/x-bibtex; charset=utf-8"
@@ -32,7 +33,7 @@ def test_format_bib_answers_a_bibtex_file_of_the_filtered_works(api: APIClient, 
     ("*/*", "&format=csl"),
     ("application/json", ""),
 ])
-def test_csl_json_by_accept_or_format(api: APIClient, seed: None, accept: str, query: str) -> None:
+def test_csl_json_by_accept_or_format(api: APIClient, contrast_wiki: ContrastWiki, accept: str, query: str) -> None:
     response = api.get(URL + "?kind=paper" + query, HTTP_ACCEPT=accept)
     assert response.status_code == 200
     assert response["Content-Type"].split(";")[0] == (accept if accept != "*/*" else "application/vnd.citationstyles.csl+json")
@@ -41,27 +42,27 @@ def test_csl_json_by_accept_or_format(api: APIClient, seed: None, accept: str, q
     assert all({"id", "type", "title"} <= set(item) for item in items)
 
 
-def test_bibtex_by_accept_header_and_the_whole_list_unpaginated(api: APIClient, seed: None) -> None:
+def test_bibtex_by_accept_header_and_the_whole_list_unpaginated(api: APIClient, contrast_wiki: ContrastWiki) -> None:
     response = api.get(URL, HTTP_ACCEPT="application/x-bibtex")
     assert response.status_code == 200
     assert len(parse_bibtex(response.content.decode())) == Source.objects.count()
 
 
-def test_works_cited_on_a_page(api: APIClient, seed: None) -> None:
-    items = api.get(URL + "?cited_on=agentic-rl&format=csl").json()
-    assert "skillforge" in {item["id"] for item in items}
-    assert "alfworld" not in {item["id"] for item in items}
+def test_works_cited_on_a_page(api: APIClient, contrast_wiki: ContrastWiki) -> None:
+    items = api.get(URL + f"?cited_on={contrast_wiki.page.slug}&format=csl").json()
+    assert contrast_wiki.grpo.slug in {item["id"] for item in items}
+    assert contrast_wiki.unclassified.slug not in {item["id"] for item in items}
 
 
 @pytest.mark.parametrize("query", ["?kinds=paper&format=bib", "?year=abc&format=bib", "?kind=&format=csl"])
-def test_a_bad_filter_is_a_json_400(api: APIClient, seed: None, query: str) -> None:
+def test_a_bad_filter_is_a_json_400(api: APIClient, contrast_wiki: ContrastWiki, query: str) -> None:
     response = api.get(URL + query)
     assert response.status_code == 400
     assert response["Content-Type"].startswith("application/json")
     assert response.json()["code"]
 
 
-def test_an_unknown_format_is_refused(api: APIClient, seed: None) -> None:
+def test_an_unknown_format_is_refused(api: APIClient, contrast_wiki: ContrastWiki) -> None:
     assert api.get(URL + "?format=xml").status_code == 404
     assert api.get(URL, HTTP_ACCEPT="text/html").status_code == 406
 

@@ -187,6 +187,7 @@ REST_FRAMEWORK = {
         "wiki.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "wiki.api.negotiation.StrictContentNegotiation",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle"],

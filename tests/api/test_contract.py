@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.factories import make_classification, make_editor, make_question, make_source
+from tests.factories import make_classification, make_editor, make_page, make_question, make_source
 from wiki.models import ChangeEvent, Claim, Page, Source
 
 pytestmark = pytest.mark.django_db
@@ -144,6 +144,18 @@ def test_a_year_sent_as_a_string_is_400(editor_api: APIClient) -> None:
                                                         "year": "2024"}, format="json"), 400)
     assert set(body["errors"]) == {"year"}
     assert not Source.objects.filter(title="A Year As Text").exists()
+
+
+@pytest.mark.parametrize("url", ["/api/v1/sources/export/?format=AAA", "/api/v1/pages/?format=AAA"])
+def test_a_format_the_address_does_not_have_is_400(api: APIClient, url: str) -> None:
+    body = _error(api.get(url), 400, "invalid_choice")
+    assert set(body["errors"]) == {"format"}
+
+
+@pytest.mark.parametrize("query", ["page=", "page_size=", "page=x"])
+def test_a_pagination_parameter_that_is_empty_or_no_number_is_400(api: APIClient, query: str) -> None:
+    page = make_page()
+    _error(api.get(f"/api/v1/pages/{page.slug}/revisions/?{query}"), 400)
 
 
 def test_bearer_is_an_alias_of_token(db: None) -> None:

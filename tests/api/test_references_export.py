@@ -63,7 +63,7 @@ def test_a_bad_filter_is_a_json_400(api: APIClient, contrast_wiki: ContrastWiki,
 
 
 def test_an_unknown_format_is_refused(api: APIClient, contrast_wiki: ContrastWiki) -> None:
-    assert api.get(URL + "?format=xml").status_code == 404
+    assert api.get(URL + "?format=xml").status_code == 400
     assert api.get(URL, HTTP_ACCEPT="text/html").status_code == 406
 
 

@@ -14,12 +14,14 @@ from rest_framework.request import Request
 
 def _positive_int(request: Request, name: str, *, maximum: int | None = None) -> int | None:
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return None
+    if raw == "":
+        raise ValidationError({name: [gettext("Leave the parameter out rather than sending it empty.")]}, code="blank")
     try:
         value = int(raw)
     except ValueError:
-        raise ValidationError({name: ["A whole number is required."]}, code="invalid") from None
+        raise ValidationError({name: [gettext("A whole number is required.")]}, code="invalid") from None
     if value < 1:
         raise ValidationError({name: [gettext("Ensure this value is greater than or equal to %(limit_value)s.") % {"limit_value": 1}]}, code="min_value")
     if maximum is not None and value > maximum:

@@ -1,11 +1,18 @@
 from __future__ import annotations
 
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
-from wiki.services.sources import sources_ensure_for_titles, unique_source_slug
+from wiki.references.draft import SourceDraft
+from wiki.services.sources import (
+    SourceDuplicate, source_create, source_find_duplicate, source_update, sources_ensure_for_titles, unique_source_slug,
+)
 
 
 def _queries_to_cite(titles: list[str]) -> int:
@@ -38,3 +45,82 @@ def test_new_sources_get_free_slugs_and_a_change_each(db: None) -> None:
 def test_a_slug_is_free_when_only_a_longer_one_shares_its_start(db: None) -> None:
     make_source(slug="zephyra-distill", short_name="Zephyra Distill")
     assert unique_source_slug("Zephyra") == "zephyra"
+
+
+@pytest.mark.parametrize(
+    ("existing", "candidate"),
+    [
+        ({"arxiv_id": "2509.21240"}, {"arxiv_id": "arXiv:2509.21240v3"}),
+        ({"arxiv_id": "2509.21240"}, {"arxiv_id": "https://arxiv.org/abs/2509.21240v1"}),
+        ({"doi": "10.1145/3600006"}, {"doi": "https://doi.org/10.1145/3600006"}),
+        ({"doi": "10.1145/abc"}, {"doi": "doi:10.1145/ABC"}),
+        ({"title": "SkillForge: Evolving Verifiable Skills"}, {"title": "skillforge — evolving verifiable skills!"}),
+    ],
+)
+def test_duplicates_are_found_across_forms(db: None, existing: dict[str, str], candidate: dict[str, str]) -> None:
+    source = make_source(**existing)
+    found = source_find_duplicate(**candidate)  # type: ignore[arg-type]  # the identifiers only, as parametrized above
+    assert found is not None and found.work == source
+
+
+def test_different_works_are_not_duplicates(db: None) -> None:
+    make_source(arxiv_id="2509.21240", doi="10.1/x", title="One Work")
+    assert source_find_duplicate(arxiv_id="2509.21241", doi="10.1/y", title="Another Work") is None
+
+
+def test_source_create_refuses_a_duplicate(db: None) -> None:
+    existing = make_source(arxiv_id="2509.21240")
+    with pytest.raises(SourceDuplicate) as raised:
+        source_create(draft=SourceDraft(title="New title", arxiv_id="2509.21240"))
+    assert raised.value.source == existing
+
+
+def test_source_create_validates_fields(db: None) -> None:
+    with pytest.raises(ValidationError):
+        source_create(draft=SourceDraft(title="Bad URL", url="not a url"))
+    assert not Source.objects.filter(title="Bad URL").exists()
+
+
+def test_source_update_records_what_changed(db: None) -> None:
+    source = make_source()
+    source_update(source=source, fields={"year": 2024, "venue": "NeurIPS"})
+    event = ChangeEvent.objects.filter(kind="source", object_id=source.pk).first()
+    assert event is not None and "year" in event.summary and "venue" in event.summary
+
+
+def test_source_update_from_a_stale_copy_keeps_a_change_saved_since(db: None) -> None:
+    source = make_source()
+    stale = Source.objects.get(pk=source.pk)  # as an API client's PUT read it, before the other save
+
+    source_update(source=source, fields={"year": 2024})
+    saved = source_update(source=stale, fields={"venue": "NeurIPS"})
+
+    source.refresh_from_db()
+    assert (source.year, source.venue) == (2024, "NeurIPS")
+    assert (saved.year, saved.venue) == (2024, "NeurIPS")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplicate() -> None:
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def add(title: str) -> None:
+        try:
+            barrier.wait(timeout=5)
+            source_create(draft=SourceDraft(title=title, short_name="Twinned", arxiv_id="2511.04242"))
+            outcomes.append("created")
+        except SourceDuplicate:
+            outcomes.append("duplicate")
+        except Exception as error:  # an IntegrityError here would be a server error
+            outcomes.append(type(error).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=add, args=(f"Twinned: {who}",)) for who in ("first", "second")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["created", "duplicate"]
+    assert Source.objects.filter(arxiv_id="2511.04242").count() == 1

@@ -25,22 +25,12 @@ def _load_seed() -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
-    """The test database starts with the Agentic RL wiki loaded once."""
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
+    """The test database starts empty, a reused one too (runs before the seed became opt-in left it in theirs)."""
+    from django.core.management import call_command
+
     with django_db_blocker.unblock():
-        _load_seed()
-
-
-@pytest.fixture(autouse=True)
-def _seed_for_database_tests(request: pytest.FixtureRequest) -> None:
-    """Every test that touches the database sees the seed wiki, whatever ran (and flushed) before it."""
-    names = set(request.fixturenames)
-    marker = request.node.get_closest_marker("django_db")
-    transactional = bool(marker and marker.kwargs.get("transaction")) or bool({"transactional_db", "live_server"} & names)
-    if marker is None and "db" not in names and not transactional:
-        return
-    request.getfixturevalue("transactional_db" if transactional else "db")
-    _load_seed()
+        call_command("flush", interactive=False, verbosity=0)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -74,8 +64,14 @@ def _empty_cache(_cache_in_memory: None) -> None:
 
 
 @pytest.fixture
-def seed(db: None) -> None:
-    """The seed content; loaded again when a transactional test flushed it."""
+def seed(request: pytest.FixtureRequest) -> None:
+    """The seed wiki (``fixtures/``), for the tests about it: loaded in the test's transaction, rolled back after it.
+
+    Every other test builds the rows it needs with ``tests.factories``, so editing the seed breaks only these."""
+    names = set(request.fixturenames)
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool({"transactional_db", "live_server"} & names)
+    request.getfixturevalue("transactional_db" if transactional else "db")
     _load_seed()
 
 

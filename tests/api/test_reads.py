@@ -3,69 +3,79 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories import ContrastWiki, cite, make_page
 from wiki.models import Claim, Classification, OpenQuestion, Page
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads")]
 
 
-def test_page_list_has_slugs_titles_and_links(seed: None, api: APIClient) -> None:
+@pytest.fixture
+def reads(contrast_wiki: ContrastWiki) -> None:
+    """The contrast wiki, and notes that link to its page and speak of credit assignment."""
+    make_page(slug="contrast-notes", title="Contrast notes: a survey", body=(
+        f"读 [[{contrast_wiki.page.title}]] 的笔记。\n\n## 关键要点\n\n"
+        f"- 长程 Agent 的奖励稀疏，信用分配是核心问题。{cite(contrast_wiki.grpo, locator='p.2')}\n"
+    ))
+
+
+def test_page_list_has_slugs_titles_and_links(api: APIClient) -> None:
     response = api.get("/api/v1/pages/")
 
     assert response.status_code == 200
     slugs = [row["slug"] for row in response.json()["results"]]
-    assert "agentic-rl" in slugs
+    assert "contrast-wiki" in slugs
     assert response.json()["count"] == Page.objects.count()
 
 
-def test_page_detail_has_rendered_html_revision_and_backlinks(seed: None, api: APIClient) -> None:
-    data = api.get("/api/v1/pages/agentic-rl/").json()
+def test_page_detail_has_rendered_html_revision_and_backlinks(api: APIClient) -> None:
+    data = api.get("/api/v1/pages/contrast-wiki/").json()
 
-    assert data["title"] == "Agentic RL"
+    assert data["title"] == "Contrast Wiki"
     assert 'class="claim"' in data["rendered_html"]
-    assert data["revision"] == Page.objects.get(slug="agentic-rl").revisions.count()
-    assert {"slug": "agentic-rl-survey-notes", "title": "Agentic AI 03: Agentic RL Survey Reading Notes"} in data["backlinks"]
+    assert data["revision"] == Page.objects.get(slug="contrast-wiki").revisions.count()
+    assert {"slug": "contrast-notes", "title": "Contrast notes: a survey"} in data["backlinks"]
     assert data["toc"] and {"level", "id", "title"} <= set(data["toc"][0])
 
 
-def test_page_revisions_and_one_revision(seed: None, api: APIClient) -> None:
-    listing = api.get("/api/v1/pages/agentic-rl/revisions/").json()
-    one = api.get("/api/v1/pages/agentic-rl/revisions/1/").json()
+def test_page_revisions_and_one_revision(api: APIClient) -> None:
+    listing = api.get("/api/v1/pages/contrast-wiki/revisions/").json()
+    one = api.get("/api/v1/pages/contrast-wiki/revisions/1/").json()
 
     assert listing["results"][-1]["number"] == 1
     assert "body" not in listing["results"][0]
     assert one["number"] == 1 and one["body"]
 
 
-def test_page_backlinks_endpoint(seed: None, api: APIClient) -> None:
-    assert api.get("/api/v1/pages/agentic-rl/backlinks/").json() == [
-        {"slug": "agentic-rl-survey-notes", "title": "Agentic AI 03: Agentic RL Survey Reading Notes"}
+def test_page_backlinks_endpoint(api: APIClient) -> None:
+    assert api.get("/api/v1/pages/contrast-wiki/backlinks/").json() == [
+        {"slug": "contrast-notes", "title": "Contrast notes: a survey"}
     ]
 
 
-def test_pages_filter_by_text(seed: None, api: APIClient) -> None:
+def test_pages_filter_by_text(api: APIClient) -> None:
     data = api.get("/api/v1/pages/", {"q": "survey"}).json()
 
-    assert [row["slug"] for row in data["results"]] == ["agentic-rl-survey-notes"]
+    assert [row["slug"] for row in data["results"]] == ["contrast-notes"]
 
 
-def test_source_detail_has_classification_with_rubric_verdict(seed: None, api: APIClient) -> None:
-    data = api.get("/api/v1/sources/agentic-esopt/").json()
+def test_source_detail_has_classification_with_rubric_verdict(api: APIClient) -> None:
+    data = api.get("/api/v1/sources/evoopt/").json()
 
     [classification] = data["classifications"]
     assert classification["mechanism"] == "evolution_strategies"
     assert classification["verdict"] == classification["rubric_verdict"] == "adjacent"
 
 
-def test_sources_filter_by_mechanism_and_verdict_on_the_same_classification(seed: None, api: APIClient) -> None:
+def test_sources_filter_by_mechanism_and_verdict_on_the_same_classification(api: APIClient) -> None:
     strict_pg = api.get("/api/v1/sources/", {"mechanism": "policy_gradient", "verdict": "strict", "page_size": "200"}).json()
     adjacent = api.get("/api/v1/sources/", {"verdict": "adjacent"}).json()
 
     expected = set(Classification.objects.filter(mechanism="policy_gradient", verdict="strict").values_list("source__slug", flat=True))
     assert {row["slug"] for row in strict_pg["results"]} == expected
-    assert [row["slug"] for row in adjacent["results"]] == ["agentic-esopt"]
+    assert [row["slug"] for row in adjacent["results"]] == ["evoopt"]
 
 
-def test_sources_filter_by_kind_year_range_and_text(seed: None, api: APIClient) -> None:
+def test_sources_filter_by_kind_year_range_and_text(api: APIClient) -> None:
     from tests.factories import make_source
 
     make_source(slug="old-work", short_name="OldWork", year=2019, kind="blog", abstract="A study of 榴莲 agents")
@@ -79,7 +89,7 @@ def test_sources_filter_by_kind_year_range_and_text(seed: None, api: APIClient) 
     assert slugs(q="榴莲") == ["old-work"]
 
 
-def test_sources_order_by_year_descending(seed: None, api: APIClient) -> None:
+def test_sources_order_by_year_descending(api: APIClient) -> None:
     from tests.factories import make_source
 
     make_source(slug="y2020", year=2020)
@@ -90,16 +100,16 @@ def test_sources_order_by_year_descending(seed: None, api: APIClient) -> None:
     assert rows[0]["year"] >= 2024
 
 
-def test_claims_have_citations_with_locators_and_filter_by_source_status_page(seed: None, api: APIClient) -> None:
-    rows = api.get("/api/v1/claims/", {"source": "skillforge"}).json()["results"]
+def test_claims_have_citations_with_locators_and_filter_by_source_status_page(api: APIClient) -> None:
+    rows = api.get("/api/v1/claims/", {"source": "gripforge"}).json()["results"]
 
-    assert rows and all(any(c["source"] == "skillforge" for c in row["citations"]) for row in rows)
+    assert rows and all(any(c["source"] == "gripforge" for c in row["citations"]) for row in rows)
     assert all({"source", "source_name", "locator", "kind"} == set(c) for row in rows for c in row["citations"])
-    by_page = api.get("/api/v1/claims/", {"page_slug": "agentic-rl", "status": "needs_verification", "page_size": "200"}).json()
-    assert by_page["count"] == Claim.objects.filter(page__slug="agentic-rl", status="needs_verification").count()
+    by_page = api.get("/api/v1/claims/", {"page_slug": "contrast-wiki", "status": "needs_verification", "page_size": "200"}).json()
+    assert by_page["count"] == Claim.objects.filter(page__slug="contrast-wiki", status="needs_verification").count()
 
 
-def test_claim_detail_by_id(seed: None, api: APIClient) -> None:
+def test_claim_detail_by_id(api: APIClient) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
 
@@ -108,33 +118,33 @@ def test_claim_detail_by_id(seed: None, api: APIClient) -> None:
     assert data["text"] == claim.text and data["page"] == claim.page.slug
 
 
-def test_classifications_filter_and_expose_rubric_verdict(seed: None, api: APIClient) -> None:
-    rows = api.get("/api/v1/classifications/", {"source": "shepherd"}).json()["results"]
+def test_classifications_filter_and_expose_rubric_verdict(api: APIClient) -> None:
+    rows = api.get("/api/v1/classifications/", {"source": "herder"}).json()["results"]
 
-    assert len(rows) == Classification.objects.filter(source__slug="shepherd").count() >= 2
+    assert len(rows) == Classification.objects.filter(source__slug="herder").count() >= 2
     assert all(row["rubric_verdict"] in {"strict", "strict_narrow", "adjacent", "not_strict"} for row in rows)
 
 
-def test_contrasts_filter_by_work(seed: None, api: APIClient) -> None:
-    rows = api.get("/api/v1/contrasts/", {"work": "skillforge"}).json()["results"]
+def test_contrasts_filter_by_work(api: APIClient) -> None:
+    rows = api.get("/api/v1/contrasts/", {"work": "gripforge"}).json()["results"]
 
-    assert rows and all("skillforge" in (row["left"], row["right"]) for row in rows)
+    assert rows and all("gripforge" in (row["left"], row["right"]) for row in rows)
 
 
-def test_questions_filter_by_status_and_priority(seed: None, api: APIClient) -> None:
+def test_questions_filter_by_status_and_priority(api: APIClient) -> None:
     rows = api.get("/api/v1/questions/", {"status": "open", "priority": "high", "page_size": "200"}).json()["results"]
 
     assert {row["id"] for row in rows} == set(OpenQuestion.objects.filter(status="open", priority="high").values_list("id", flat=True))
 
 
-def test_question_detail_by_id(seed: None, api: APIClient) -> None:
+def test_question_detail_by_id(api: APIClient) -> None:
     question = OpenQuestion.objects.first()
     assert question is not None
 
     assert api.get(f"/api/v1/questions/{question.pk}/").json()["title"] == question.title
 
 
-def test_search_endpoint_groups_and_highlights(seed: None, api: APIClient) -> None:
+def test_search_endpoint_groups_and_highlights(api: APIClient) -> None:
     data = api.get("/api/v1/search/", {"q": "信用分配"}).json()
 
     assert data["total"] >= 2
@@ -142,7 +152,7 @@ def test_search_endpoint_groups_and_highlights(seed: None, api: APIClient) -> No
     assert "<mark>信用分配</mark>" in claims["results"][0]["snippet_html"]
 
 
-def test_search_endpoint_filters_by_kind_and_pages_like_every_list(seed: None, api: APIClient) -> None:
+def test_search_endpoint_filters_by_kind_and_pages_like_every_list(api: APIClient) -> None:
     first = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": "2"}).json()
     second = api.get("/api/v1/search/", {"q": "GRPO", "kind": "claim", "page_size": "2", "page": "2"}).json()
 

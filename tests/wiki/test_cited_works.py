@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_page, make_source
+from tests.factories import ContrastWiki, make_page, make_source
 from wiki.models import Page, Source
 from wiki.services.pages import page_save_revision
 
@@ -62,13 +62,14 @@ def test_a_page_without_citations_says_so(client: Client, db: None) -> None:
     assert _listed(client.get(page.get_absolute_url()).content.decode()) == []
 
 
-def test_the_source_list_filters_the_works_cited_on_a_page(client: Client, seed: None) -> None:
-    page = Page.objects.get(slug="agentic-rl")
-    html = client.get(reverse("wiki:source-list") + "?cited_on=agentic-rl").content.decode()
+def test_the_source_list_filters_the_works_cited_on_a_page(client: Client, contrast_wiki: ContrastWiki) -> None:
+    page = contrast_wiki.page
+    html = client.get(reverse("wiki:source-list") + f"?cited_on={page.slug}").content.decode()
     cited = set(Source.objects.cited_on(page.pk).values_list("slug", flat=True))
+    assert cited and contrast_wiki.unclassified.slug not in cited
     shown = set(re.findall(r'href="/sources/([^/"]+)/"', html)) & set(Source.objects.values_list("slug", flat=True))
     assert shown == cited
-    api = client.get("/api/v1/sources/?cited_on=agentic-rl&page_size=100").json()
+    api = client.get(f"/api/v1/sources/?cited_on={page.slug}&page_size=100").json()
     assert {row["slug"] for row in api["results"]} == cited
 
 

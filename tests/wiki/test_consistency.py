@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.factories import make_classification, make_source
+from tests.factories import ContrastWiki, make_classification, make_source
 from wiki.models import Citation, CitationKind, Claim, Classification, Source
 from wiki.reports.consistency import consistency_report, has_rl_in_name, names_side
 from django.test import Client
@@ -50,16 +50,16 @@ def test_the_report_does_not_read_the_editors_notes(seed: None) -> None:
 
 
 @pytest.mark.django_db
-def test_editor_verdict_that_contradicts_the_claims_is_reported(seed: None) -> None:
-    facet = Classification.objects.get(source__slug="facet")
-    facet.verdict = "strict"
-    facet.save()
+def test_editor_verdict_that_contradicts_the_claims_is_reported(contrast_wiki: ContrastWiki) -> None:
+    sft = Classification.objects.get(source=contrast_wiki.sft)
+    sft.verdict = "strict"
+    sft.save()
     findings = {f.subject: f.detail for f in consistency_report().verdict_disagrees}
-    assert "editor: Strict Agentic RL; suggested: Not strict" in findings["FACET"]
+    assert "editor: Strict Agentic RL; suggested: Not strict" in findings["TaskSmith"]
 
 
 @pytest.mark.django_db
-def test_classification_without_evidence_claim_is_reported(seed: None) -> None:
+def test_classification_without_evidence_claim_is_reported() -> None:
     make_classification(make_source(short_name="LoneWork"))
     assert "LoneWork" in _subjects(consistency_report().no_evidence)
 
@@ -85,12 +85,12 @@ def test_report_page_and_command_show_the_same_findings(client: Client, seed: No
 
 
 @pytest.mark.django_db
-def test_report_runs_a_fixed_number_of_queries(client: Client, seed: None, django_assert_num_queries: DjangoAssertNumQueries) -> None:
+def test_report_runs_a_fixed_number_of_queries(client: Client, contrast_wiki: ContrastWiki, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     url = reverse("wiki:consistency-report")
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    cache.clear()  # the same seed may have been reported by an earlier test: measure a report computed here
+    cache.clear()  # the same wiki may have been reported by an earlier test: measure a report computed here
     with CaptureQueriesContext(connection) as small:
         client.get(url)
     for n in range(60):
@@ -103,23 +103,23 @@ def test_report_runs_a_fixed_number_of_queries(client: Client, seed: None, djang
 
 
 @pytest.mark.django_db
-def test_source_page_shows_the_suggestion_beside_the_editor_classification(client: Client, seed: None) -> None:
-    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "facet"})).content.decode()
+def test_source_page_shows_the_suggestion_beside_the_editor_classification(client: Client, contrast_wiki: ContrastWiki) -> None:
+    html = client.get(contrast_wiki.sft.get_absolute_url()).content.decode()
     assert "Classifier suggestion" in html
     assert "Agrees with the editor" in html
     assert "<mark" in html and "SFT" in html
 
 
 @pytest.mark.django_db
-def test_source_page_marks_a_disagreement(client: Client, seed: None) -> None:
-    Classification.objects.filter(source__slug="webarena").update(verdict="strict", mechanism="policy_gradient")
-    html = client.get(reverse("wiki:source-detail", kwargs={"slug": "webarena"})).content.decode()
+def test_source_page_marks_a_disagreement(client: Client, contrast_wiki: ContrastWiki) -> None:
+    Classification.objects.filter(source=contrast_wiki.env).update(verdict="strict", mechanism="policy_gradient")
+    html = client.get(contrast_wiki.env.get_absolute_url()).content.decode()
     assert "Disagrees with the editor" in html
     assert "mechanism and verdict" in html
 
 
 @pytest.mark.django_db
-def test_unclassified_source_gets_a_suggestion_alone(client: Client, seed: None) -> None:
+def test_unclassified_source_gets_a_suggestion_alone(client: Client) -> None:
     make_source(slug="lonely", short_name="Lonely", abstract="We train the web agent with PPO on WebArena tasks using the task success reward.")
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "lonely"})).content.decode()
     assert "not classified yet" in html
@@ -143,7 +143,7 @@ def test_findings_read_as_labels_and_cut_only_long_claims(seed: None) -> None:
 
 
 @pytest.mark.django_db
-def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client: Client, seed: None) -> None:
+def test_a_work_with_nothing_to_read_gets_no_suggested_verdict(client: Client) -> None:
     make_source(slug="silent", short_name="Silent", abstract="")
     html = client.get(reverse("wiki:source-detail", kwargs={"slug": "silent"})).content.decode()
     suggestion = html.split('class="card suggestion')[1].split("</aside>")[0]
@@ -155,7 +155,7 @@ NOTES_ONLY = "We train a web agent with PPO from the task success reward over mu
 
 
 @pytest.mark.django_db
-def test_only_the_classification_form_reads_the_notes(client: Client, editor: Account, seed: None) -> None:
+def test_only_the_classification_form_reads_the_notes(client: Client, editor: Account) -> None:
     source = make_source(slug="noted", short_name="Noted", abstract="", notes=NOTES_ONLY)
     classification = make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
     page = client.get(reverse("wiki:source-detail", kwargs={"slug": "noted"})).content.decode()
@@ -167,7 +167,7 @@ def test_only_the_classification_form_reads_the_notes(client: Client, editor: Ac
 
 
 @pytest.mark.django_db
-def test_unclassified_source_page_reads_the_claims_once(client: Client, seed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unclassified_source_page_reads_the_claims_once(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     from wiki import suggestions
 
     calls = []
@@ -184,7 +184,7 @@ def test_unclassified_source_page_reads_the_claims_once(client: Client, seed: No
 
 
 @pytest.mark.django_db
-def test_report_page_is_computed_again_only_after_a_change(client: Client, seed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_page_is_computed_again_only_after_a_change(client: Client, contrast_wiki: ContrastWiki, monkeypatch: pytest.MonkeyPatch) -> None:
     from wiki.reports import consistency
 
     computed = []

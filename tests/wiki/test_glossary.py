@@ -26,6 +26,25 @@ pytestmark = pytest.mark.django_db
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 
 
+@pytest.fixture
+def terms(editor: Account) -> list[GlossaryTerm]:
+    """Four terms, one defined by a page that links to the others by their names."""
+    created = [
+        glossary_term_create(fields={"slug": "credit-assignment", "name_zh": "信用分配", "name_en": "credit assignment",
+                                     "definition_zh": "把终局回报分给各步动作。"}, user=editor),
+        glossary_term_create(fields={"slug": "belief-state", "name_zh": "信念状态", "name_en": "belief state"}, user=editor),
+        glossary_term_create(fields={"slug": "evolution-strategies", "name_zh": "演化策略", "name_en": "evolution strategies",
+                                     "aliases_en": ["ES"], "mechanism": "evolution_strategies"}, user=editor),
+    ]
+    page = make_page(slug="agentic-rl", title="Agentic RL", body=(
+        "[[Policy Gradient|策略梯度]]、[[Credit Assignment|信用分配]] 与 [[Belief State|belief state]] 是 Agentic RL 的基本概念。"))
+    created.append(glossary_term_create(fields={
+        "slug": "policy-gradient", "name_zh": "策略梯度", "name_en": "policy gradient", "aliases_en": ["PG"],
+        "definition_zh": "用 REINFORCE、PPO、GRPO 等按回报的梯度更新策略。", "mechanism": "policy_gradient", "page": page,
+    }, user=editor))
+    return created
+
+
 def _form(**fields: str) -> dict[str, str]:
     data = {"slug": "", "name_zh": "", "name_en": "", "aliases_zh": "", "aliases_en": "", "definition_zh": "",
             "definition_en": "", "mechanism": "", "verdict": "", "fact": "", "page_slug": ""}
@@ -68,6 +87,7 @@ def test_every_wiki_link_on_the_seed_pages_leads_to_a_page_or_a_glossary_entry(s
     assert re.search(r'<a class="wikilink term" href="/glossary/credit-assignment/"[^>]*>信用分配</a>', html)
 
 
+@pytest.mark.usefixtures("terms")
 def test_a_missing_page_named_by_a_term_redirects_to_its_entry(client: Client) -> None:
     response = client.get(reverse("wiki:page-detail", kwargs={"slug": "policy-gradient"}))
     assert response.status_code == 302
@@ -78,6 +98,7 @@ def test_a_missing_page_named_by_a_term_redirects_to_its_entry(client: Client) -
     assert client.get(reverse("wiki:page-detail", kwargs={"slug": "no-such-term"})).status_code == 404
 
 
+@pytest.mark.usefixtures("terms")
 def test_a_page_written_for_a_term_takes_its_links_back(client: Client) -> None:
     make_page(slug="credit-assignment", title="Credit Assignment", body="信用分配。")
     html = Page.objects.get(slug="agentic-rl").rendered_html
@@ -85,6 +106,7 @@ def test_a_page_written_for_a_term_takes_its_links_back(client: Client) -> None:
     assert client.get(reverse("wiki:page-detail", kwargs={"slug": "credit-assignment"})).status_code == 200
 
 
+@pytest.mark.usefixtures("terms")
 def test_the_glossary_lists_every_term_in_both_languages(client: Client) -> None:
     content = client.get(reverse("wiki:glossary-list")).content.decode()
     for term in GlossaryTerm.objects.all():
@@ -92,6 +114,7 @@ def test_the_glossary_lists_every_term_in_both_languages(client: Client) -> None
     assert "策略梯度" in content and "policy gradient" in content and "PG" in content
 
 
+@pytest.mark.usefixtures("terms")
 def test_an_entry_shows_names_definition_taxonomy_and_who_links_to_it(client: Client) -> None:
     content = client.get(reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"})).content.decode()
     assert "策略梯度" in content and "policy gradient" in content and "PG" in content
@@ -120,6 +143,7 @@ def test_an_editor_adds_a_term_and_a_wanted_link_now_leads_to_it(editor_client: 
     assert "tool-routing" not in wanted and "Tool Routing" not in wanted
 
 
+@pytest.mark.usefixtures("terms")
 def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:glossary-create"), _form(
         slug="pg-2", name_zh="策略梯度 2", name_en="pg again", aliases_en="ｐｇ, Policy  Gradient"))
@@ -131,12 +155,14 @@ def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(ed
     assert not GlossaryTerm.objects.filter(slug="pg-2").exists()
 
 
+@pytest.mark.usefixtures("terms")
 def test_the_service_checks_names_too(editor: Account) -> None:
     with pytest.raises(ValidationError) as raised:
         glossary_term_create(fields={"slug": "es-2", "name_zh": "演化策略", "name_en": "es two"}, user=editor)
     assert raised.value.error_dict["name_zh"][0].code == "name_taken"
 
 
+@pytest.mark.usefixtures("terms")
 def test_editing_keeps_the_terms_own_names_and_refuses_a_stale_form(editor_client: Client) -> None:
     term = GlossaryTerm.objects.get(slug="credit-assignment")
     url = reverse("wiki:glossary-edit", kwargs={"slug": term.slug})
@@ -160,10 +186,11 @@ def test_readers_cannot_add_terms(client: Client) -> None:
     assert client.get(reverse("wiki:glossary-create")).status_code == 403
 
 
+@pytest.mark.usefixtures("terms")
 def test_renaming_a_term_releases_its_old_links(editor: Account) -> None:
     term = GlossaryTerm.objects.get(slug="belief-state")
     glossary_term_update(term=term, fields={"name_en": "belief", "aliases_en": []}, user=editor)
-    html = Page.objects.get(slug="agentic-rl-survey-notes").rendered_html
+    html = Page.objects.get(slug="agentic-rl").rendered_html
     # [[Belief State|belief state]] still names the term by its slug
     assert re.search(r'<a class="wikilink term" href="/glossary/belief-state/"[^>]*>belief state</a>', html)
 
@@ -174,6 +201,7 @@ def admin_client(client: Client) -> Client:
     return client
 
 
+@pytest.mark.usefixtures("terms")
 def test_the_admin_adds_terms_through_the_same_checks(admin_client: Client) -> None:
     url = reverse("admin:wiki_glossaryterm_add")
     refused = admin_client.post(url, _form(slug="x-pg", name_zh="某", name_en="some", aliases_en="PG"))
@@ -187,6 +215,7 @@ def test_the_admin_adds_terms_through_the_same_checks(admin_client: Client) -> N
     assert admin_client.get(reverse("admin:wiki_glossaryterm_change", args=[term.pk])).status_code == 200
 
 
+@pytest.mark.usefixtures("terms")
 def test_a_deleted_defining_page_is_neither_shown_nor_counted_as_linking(client: Client, editor: Account) -> None:
     from wiki.services.deletion import page_delete
 
@@ -201,6 +230,7 @@ def test_a_deleted_defining_page_is_neither_shown_nor_counted_as_linking(client:
     assert 'href="/wiki/ca-notes/"' not in client.get(url).content.decode()
 
 
+@pytest.mark.usefixtures("terms")
 def test_the_api_lists_and_reads_terms(client: Client) -> None:
     listed = client.get("/api/v1/glossary/", {"page_size": 100}).json()
     by_slug = {term["slug"]: term for term in listed["results"]}
@@ -230,12 +260,13 @@ def test_every_mechanism_and_verdict_label_in_either_language_is_a_name_of_its_t
                 assert name_key(verdict_label(verdict)) in names, (language, verdict)
 
 
+@pytest.mark.usefixtures("terms")
 def test_a_term_deleted_in_the_admin_leaves_its_links_wanted_not_broken(admin_client: Client) -> None:
     term = GlossaryTerm.objects.get(slug="belief-state")
     response = admin_client.post(reverse("admin:wiki_glossaryterm_delete", args=[term.pk]), {"post": "yes"})
 
     assert response.status_code == 302 and not GlossaryTerm.objects.filter(slug="belief-state").exists()
-    html = Page.objects.get(slug="agentic-rl-survey-notes").rendered_html
+    html = Page.objects.get(slug="agentic-rl").rendered_html
     assert "/glossary/belief-state/" not in html
     assert '<a class="wikilink wanted" href="/wiki/belief-state/"' in html
     assert ChangeEvent.objects.filter(kind=ChangeEvent.Kind.GLOSSARY, action=ChangeEvent.Action.DELETED).exists()

@@ -10,6 +10,7 @@ from wiki.graph.compare import comparison_for
 from wiki.graph.labels import text_px, wrap
 from wiki.graph.layout import MAX_NODES, shorten
 from wiki.graph.page import page_neighbourhood, works_first_priority
+from tests.factories import ContrastWiki, make_page
 from wiki.models import Citation, Claim
 
 pytestmark = pytest.mark.django_db
@@ -19,114 +20,117 @@ def _edges(graph: nx.MultiDiGraph[str], kind: str) -> dict[tuple[str, str], dict
     return {(u, v): d for u, v, d in graph.edges(data=True) if d["type"] == kind}
 
 
-def test_skillforge_contrasts_with_starharness_on_its_axis(seed: None) -> None:
-    graph = contrast_graph(["skillforge", "starharness"])
+def test_gripforge_contrasts_with_polarharness_on_its_axis(contrast_wiki: ContrastWiki) -> None:
+    graph = contrast_graph(["gripforge", "polarharness"])
 
     contrasts = _edges(graph, "contrasts")
-    axis = contrasts[("source:skillforge", "source:starharness")]["label"]
+    axis = contrasts[("source:gripforge", "source:polarharness")]["label"]
     assert "policy update vs external harness evolution" in axis
-    assert graph.nodes["source:skillforge"]["mechanism"] == "policy_gradient"
-    assert graph.nodes["source:skillforge"]["verdict"] == "strict"
-    assert graph.nodes["source:starharness"]["mechanism"] == "harness"
+    assert graph.nodes["source:gripforge"]["mechanism"] == "policy_gradient"
+    assert graph.nodes["source:gripforge"]["verdict"] == "strict"
+    assert graph.nodes["source:polarharness"]["mechanism"] == "harness"
 
 
-def test_contrast_of_skillforge_and_starharness_brings_in_recuris_as_shared_neighbour(seed: None) -> None:
-    graph = contrast_graph(["skillforge", "starharness"])
+def test_contrast_of_gripforge_and_polarharness_brings_in_recurva_as_shared_neighbour(contrast_wiki: ContrastWiki) -> None:
+    graph = contrast_graph(["gripforge", "polarharness"])
 
-    assert "source:recuris" in graph
-    assert ("source:skillforge", "source:recuris") in _edges(graph, "contrasts")
-    claim = _edges(graph, "contrasts")[("source:skillforge", "source:starharness")]["claim"]
+    assert "source:recurva" in graph
+    assert ("source:gripforge", "source:recurva") in _edges(graph, "contrasts")
+    claim = _edges(graph, "contrasts")[("source:gripforge", "source:polarharness")]["claim"]
     about = {v for (u, v) in _edges(graph, "about") if u == f"claim:{claim}"}
-    assert {"source:skillforge", "source:starharness", "source:recuris"} <= about
+    assert {"source:gripforge", "source:polarharness", "source:recurva"} <= about
 
 
-def test_shepherd_has_two_components_classified_apart(seed: None) -> None:
-    graph = local_graph("source:shepherd", depth=1)
+def test_herder_has_two_components_classified_apart(contrast_wiki: ContrastWiki) -> None:
+    graph = local_graph("source:herder", depth=1)
 
-    parts = {u for (u, v) in _edges(graph, "component_of") if v == "source:shepherd"}
-    assert parts == {"component:shepherd/tree-grpo", "component:shepherd/supervisor-cro"}
-    assert graph.nodes["component:shepherd/tree-grpo"]["verdict"] == "strict"
-    assert graph.nodes["component:shepherd/supervisor-cro"]["verdict"] == "not_strict"
-    assert ("component:shepherd/tree-grpo", "mechanism:policy_gradient") in _edges(graph, "classified_as")
+    parts = {u for (u, v) in _edges(graph, "component_of") if v == "source:herder"}
+    assert parts == {"component:herder/branch-grpo", "component:herder/overseer-cro"}
+    assert graph.nodes["component:herder/branch-grpo"]["verdict"] == "strict"
+    assert graph.nodes["component:herder/overseer-cro"]["verdict"] == "not_strict"
+    assert ("component:herder/branch-grpo", "mechanism:policy_gradient") in _edges(graph, "classified_as")
 
 
-def test_facet_and_skillforge_differ_exactly_on_the_update_fact(seed: None) -> None:
-    comparison = comparison_for([SubjectRef("facet"), SubjectRef("skillforge")])
+def test_tasksmith_and_gripforge_differ_exactly_on_the_update_fact(contrast_wiki: ContrastWiki) -> None:
+    comparison = comparison_for([SubjectRef("tasksmith"), SubjectRef("gripforge")])
 
     rubric = {row.key for row in comparison.rows if row.group == "rubric" and row.differs}
     assert rubric == {"rl_update"}
 
 
-def test_a_work_alone_with_components_becomes_one_column_per_component(seed: None) -> None:
-    comparison = comparison_for([SubjectRef("shepherd"), SubjectRef("shepherd")])
+def test_a_work_alone_with_components_becomes_one_column_per_component(contrast_wiki: ContrastWiki) -> None:
+    comparison = comparison_for([SubjectRef("herder"), SubjectRef("herder")])
 
-    # Components are ordered by name: "Tree-GRPO" sorts before "supervisor and CRO".
-    assert [str(c.ref) for c in comparison.columns] == ["shepherd:tree-grpo", "shepherd:supervisor-cro"]
+    # Components are ordered by name: "Branch-GRPO" sorts before "overseer and CRO".
+    assert [str(c.ref) for c in comparison.columns] == ["herder:branch-grpo", "herder:overseer-cro"]
     assert "verdict" in comparison.differing
 
 
-def test_unknown_work_and_component_are_reported(seed: None) -> None:
-    comparison = comparison_for([SubjectRef("skillforge"), SubjectRef("no-such-work"), SubjectRef("shepherd", "nope")])
+def test_unknown_work_and_component_are_reported(contrast_wiki: ContrastWiki) -> None:
+    comparison = comparison_for([SubjectRef("gripforge"), SubjectRef("no-such-work"), SubjectRef("herder", "nope")])
 
-    assert comparison.unknown == ["no-such-work", "shepherd:nope"]
-    assert [c.name for c in comparison.columns] == ["SkillForge"]
+    assert comparison.unknown == ["no-such-work", "herder:nope"]
+    assert [c.name for c in comparison.columns] == ["GripForge"]
 
 
-def test_citation_edges_carry_their_locator(seed: None) -> None:
-    graph = local_graph("source:facet", depth=1, edge_types=[EdgeType.CITES])
+def test_citation_edges_carry_their_locator(contrast_wiki: ContrastWiki) -> None:
+    graph = local_graph("source:tasksmith", depth=1, edge_types=[EdgeType.CITES])
 
-    locators = [d["label"] for (u, v), d in _edges(graph, "cites").items() if v == "source:facet"]
+    locators = [d["label"] for (u, v), d in _edges(graph, "cites").items() if v == "source:tasksmith"]
     assert "§3.1 / §5" in locators
     assert not _edges(graph, "about")
 
 
-def test_page_neighbourhood_holds_its_claims_links_and_questions(seed: None) -> None:
-    graph = local_graph("page:agentic-rl", depth=1)
+def test_page_neighbourhood_holds_its_claims_links_and_questions(contrast_wiki: ContrastWiki) -> None:
+    graph = local_graph("page:contrast-wiki", depth=1)
 
     kinds = {d["kind"] for _, d in graph.nodes(data=True)}
     assert {"claim", "page", "question"} <= kinds
-    assert any(u == "page:agentic-rl" for (u, v) in _edges(graph, "links_to"))
+    assert any(u == "page:contrast-wiki" for (u, v) in _edges(graph, "links_to"))
     assert all(graph.nodes[n]["url"] for n in graph)
 
 
-def test_two_steps_reach_further_than_one(seed: None) -> None:
-    one = local_graph("source:skillforge", depth=1)
-    two = local_graph("source:skillforge", depth=2)
+def test_two_steps_reach_further_than_one(contrast_wiki: ContrastWiki) -> None:
+    one = local_graph("source:gripforge", depth=1)
+    two = local_graph("source:gripforge", depth=2)
 
     assert set(one) < set(two)
-    assert "page:agentic-rl" not in one and "page:agentic-rl" in two
+    assert "page:contrast-wiki" not in one and "page:contrast-wiki" in two
 
 
-def test_unknown_centre_is_refused(seed: None) -> None:
+def test_unknown_centre_is_refused(contrast_wiki: ContrastWiki) -> None:
     with pytest.raises(UnknownNode):
         local_graph("source:no-such-work")
     with pytest.raises(UnknownNode):
         local_graph("mechanism:alchemy")
 
 
-def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts(seed: None) -> None:
+def test_map_joins_every_drawn_work_to_its_mechanism_and_draws_contrasts(contrast_wiki: ContrastWiki) -> None:
     graph, summary = map_graph()
 
     works = [n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"} and d["verdict"]]
-    assert len(works) == summary.drawn == summary.total == 25
+    # seven works classified as a whole and the two classified components of another
+    assert len(works) == summary.drawn == summary.total == 9
     spokes = _edges(graph, "classified_as")
     assert all(any(u == w for (u, _) in spokes) for w in works)
-    assert ("source:skillforge", "source:starharness") in _edges(graph, "contrasts")
+    assert ("source:gripforge", "source:polarharness") in _edges(graph, "contrasts")
 
 
-def test_map_draws_a_work_nobody_classified_as_unclassified_with_its_contrasts(seed: None) -> None:
+def test_map_draws_a_work_nobody_classified_as_unclassified_with_its_contrasts(contrast_wiki: ContrastWiki) -> None:
     graph, _ = map_graph()
 
-    guide = graph.nodes["source:multi-harness-rl-guide"]
+    guide = graph.nodes["source:harness-guide"]
     assert guide["verdict"] == "" and guide["mechanism"] == ""
-    assert any("source:multi-harness-rl-guide" in pair for pair in _edges(graph, "contrasts"))
+    assert any("source:harness-guide" in pair for pair in _edges(graph, "contrasts"))
     assert draw(graph, positions="map", limit=len(graph)).nodes[0].kind_label  # drawable
     assert "Unclassified work" in {n.kind_label for n in draw(graph, positions="map", limit=len(graph)).nodes}
     assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
 
 
-def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(seed: None) -> None:
-    graph = local_graph("page:agentic-rl", depth=2)
+def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(contrast_wiki: ContrastWiki) -> None:
+    points = "\n".join(f"- 第 {n} 条要点。（来源：Crowded Work {n // 2}: A Study，p.{n + 1}）" for n in range(60))
+    page = make_page(slug="crowded", title="Crowded", body=f"见 [[{contrast_wiki.page.title}]]。\n\n## 关键要点\n\n{points}\n")
+    graph = local_graph(f"page:{page.slug}", depth=2)
     drawing = draw(graph)
 
     assert len(graph) > MAX_NODES
@@ -138,26 +142,26 @@ def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(seed: None) -> Non
         assert all(frame.x0 <= p.x <= frame.x0 + frame.width and frame.y0 <= p.y <= frame.y0 + frame.height for p in frame.nodes)
 
 
-def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pages(seed: None) -> None:
-    graph = page_neighbourhood("agentic-rl")
+def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pages(contrast_wiki: ContrastWiki) -> None:
+    graph = page_neighbourhood("contrast-wiki")
     assert graph is not None
-    cited = set(Citation.objects.filter(claim__page__slug="agentic-rl", claim__is_orphaned=False).values_list("source__slug", flat=True))
-    about = set(Claim.about.through.objects.filter(claim__page__slug="agentic-rl").values_list("source__slug", flat=True))
+    cited = set(Citation.objects.filter(claim__page__slug="contrast-wiki", claim__is_orphaned=False).values_list("source__slug", flat=True))
+    about = set(Claim.about.through.objects.filter(claim__page__slug="contrast-wiki").values_list("source__slug", flat=True))
     works = {n.split(":", 1)[1] for n, d in graph.nodes(data=True) if d["kind"] == "source"}
     assert cited | about <= works
     assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
-    edge = graph.edges["page:agentic-rl", "source:skillforge", "cites"]
-    assert edge["claims"] and all(url.startswith("/wiki/agentic-rl/#") for _, url in edge["claims"])
-    assert ("source:skillforge", "source:starharness") in _edges(graph, "contrasts")
-    assert graph.nodes["source:skillforge"]["mechanism"] == "policy_gradient"
+    edge = graph.edges["page:contrast-wiki", "source:gripforge", "cites"]
+    assert edge["claims"] and all(url.startswith("/wiki/contrast-wiki/#") for _, url in edge["claims"])
+    assert ("source:gripforge", "source:polarharness") in _edges(graph, "contrasts")
+    assert graph.nodes["source:gripforge"]["mechanism"] == "policy_gradient"
 
-    order = works_first_priority(graph, "page:agentic-rl")
+    order = works_first_priority(graph, "page:contrast-wiki")
     kinds = [graph.nodes[n]["kind"] for n in order]
-    assert order[0] == "page:agentic-rl"
+    assert order[0] == "page:contrast-wiki"
     last_work = max(i for i, k in enumerate(kinds) if k == "source")
     first_wanted = min(i for i, n in enumerate(order) if graph.nodes[n].get("wanted"))
     assert last_work < first_wanted
-    drawing = draw(graph, priority=order, center="page:agentic-rl", positions="radial")
+    drawing = draw(graph, priority=order, center="page:contrast-wiki", positions="radial")
     assert {f"source:{w}" for w in cited} <= {n.id for n in drawing.nodes}
     if drawing.hidden:
         assert "wanted page" in drawing.left_out and "work" not in drawing.left_out
@@ -171,8 +175,12 @@ def test_labels_wrap_between_words_and_abbreviate_with_an_ellipsis() -> None:
     assert all(text_px(line) <= 124 for line in lines)
 
 
-def test_no_two_placed_labels_overlap_in_either_frame(seed: None) -> None:
-    graph, _ = map_graph()
+def test_no_two_placed_labels_overlap_in_either_frame(contrast_wiki: ContrastWiki) -> None:
+    from wiki.devtools.generate import wiki_generate
+
+    wiki_generate(works=20, claims=20, pages=2, seed=5)  # a map as crowded as the wiki's own
+    graph, summary = map_graph()
+    assert summary.drawn >= 25
     for frame in draw(graph, positions="map", limit=len(graph)).frames:
         boxes = []
         for p in frame.nodes:
@@ -188,14 +196,14 @@ def test_labels_are_cut_by_display_width_counting_cjk_twice() -> None:
     assert shorten("论文没有用环境回报更新策略而是只做监督微调", limit=10) == "论文没有用…"
 
 
-def test_dropped_questions_are_left_out_of_neighbourhoods(seed: None) -> None:
+def test_dropped_questions_are_left_out_of_neighbourhoods(contrast_wiki: ContrastWiki) -> None:
     from tests.factories import make_question
     from wiki.models import Page
 
-    page = Page.objects.get(slug="agentic-rl")
+    page = Page.objects.get(slug="contrast-wiki")
     kept = make_question(page=page, title="Still open")
     dropped = make_question(page=page, title="Dropped", status="dropped")
-    graph = local_graph("page:agentic-rl", depth=1, edge_types=[EdgeType.RAISES])
+    graph = local_graph("page:contrast-wiki", depth=1, edge_types=[EdgeType.RAISES])
 
     assert f"question:{kept.pk}" in graph
     assert f"question:{dropped.pk}" not in graph
@@ -214,16 +222,16 @@ def _boxes_of(frame: Any) -> list[tuple[str, tuple[float, float, float, float]]]
     return boxes
 
 
-def test_contrast_lines_are_labelled_with_their_axis_beside_the_line_overlapping_no_label(seed: None) -> None:
+def test_contrast_lines_are_labelled_with_their_axis_beside_the_line_overlapping_no_label(contrast_wiki: ContrastWiki) -> None:
     from django.utils import translation
 
-    refs = [SubjectRef("skillforge"), SubjectRef("starharness")]
+    refs = [SubjectRef("gripforge"), SubjectRef("polarharness")]
     with translation.override("en"):
         drawing = draw(contrast_graph(refs), priority=None, label_contrasts=True)
     contrasts = [e for e in drawing.edges if e.type == EdgeType.CONTRASTS.value]
     for frame in drawing.frames:
         assert {(a.edge.source.id, a.edge.target.id) for a in frame.axes} == {(e.source.id, e.target.id) for e in contrasts}
-        pair = next(a for a in frame.axes if {a.edge.source.id, a.edge.target.id} == {"source:skillforge", "source:starharness"})
+        pair = next(a for a in frame.axes if {a.edge.source.id, a.edge.target.id} == {"source:gripforge", "source:polarharness"})
         # the reader's half of a bilingual axis, whole on three lines
         assert " ".join(pair.lines) == "policy update vs external harness evolution"
         boxes = [b for _, b in _boxes_of(frame)]

@@ -7,7 +7,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_page, make_source
+from tests.factories import ContrastWiki, make_page, make_source
 from wiki.models import Page
 from wiki.references.bibtex import parse_bibtex
 from wiki.services.page_import import parse_page_file
@@ -32,9 +32,11 @@ def test_the_seed_page_as_markdown_keeps_its_text_and_lists_its_references(clien
     assert {line.split("] ")[0].split("[", 1)[1] for line in lines} == {entry.label for entry in parse_bibtex(bib)}
 
 
-def test_format_md_on_the_page_address_gives_the_same_file(client: Client, seed: None) -> None:
-    by_path = client.get(reverse("wiki:page-export-markdown", kwargs={"slug": "agentic-rl"})).content
-    by_query = client.get(reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}) + "?format=md").content
+def test_format_md_on_the_page_address_gives_the_same_file(client: Client, contrast_wiki: ContrastWiki) -> None:
+    slug = contrast_wiki.page.slug
+    by_path = client.get(reverse("wiki:page-export-markdown", kwargs={"slug": slug})).content
+    by_query = client.get(reverse("wiki:page-detail", kwargs={"slug": slug}) + "?format=md").content
+    assert "GripForge".encode() in by_path
     assert by_query == by_path
 
 

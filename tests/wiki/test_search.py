@@ -5,14 +5,31 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_page
+from tests.factories import ContrastWiki, cite, make_page, make_source
 from wiki.models import Claim, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims
 from wiki.search.query import Hit, search
+from wiki.services.glossary import glossary_term_create
+from wiki.services.sources import source_update
 from django.test import Client
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def corpus(contrast_wiki: ContrastWiki, editor: Account) -> ContrastWiki:
+    """The contrast wiki, a glossary term naming reward in both languages, and notes saying 信用分配, 奖励 and reward."""
+    glossary_term_create(fields={"slug": "reward", "name_zh": "奖励", "name_en": "reward"}, user=editor)
+    grpo_study = make_source(short_name="GRPO Study", title="GRPO Study: Group Relative Policy Optimisation for Agents")
+    make_page(slug="credit-notes", title="Credit notes", body=(
+        "## 关键要点\n\n"
+        f"- 长程 Agent 的奖励通常在终止时出现，信用分配是核心问题。{cite(contrast_wiki.grpo, locator='p.2')}\n"
+        f"- The task reward is binary and arrives at the end of an episode.{cite(grpo_study, locator='§2')}\n"
+        f"- GRPO 以组内相对的 outcome 作为 advantage。{cite(grpo_study, locator='§3')}\n"
+    ))
+    source_update(source=contrast_wiki.harness, fields={"abstract": "PolarHarness evolves the harness around a fixed model, unlike GripForge."})
+    return contrast_wiki
 
 
 def _hits(query: str, kind: str, *, mechanism: str = "", verdict: str = "") -> list[Hit]:
@@ -20,7 +37,8 @@ def _hits(query: str, kind: str, *, mechanism: str = "", verdict: str = "") -> l
     return [hit for group in results.groups for hit in group.hits]
 
 
-def test_chinese_phrase_finds_the_credit_assignment_claim(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_chinese_phrase_finds_the_credit_assignment_claim() -> None:
     hits = _hits("信用分配", "claim")
 
     assert hits
@@ -28,7 +46,8 @@ def test_chinese_phrase_finds_the_credit_assignment_claim(seed: None) -> None:
     assert "<mark>信用分配</mark>" in hits[0].snippet_html
 
 
-def test_two_character_query_finds_every_reward_passage_in_either_language(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_two_character_query_finds_every_reward_passage_in_either_language() -> None:
     """奖励 is the glossary's name for reward: the claims saying either are found."""
     chinese = set(Claim.objects.current().filter(text__contains="奖励").values_list("id", flat=True))
     english = set(Claim.objects.current().filter(text__iregex=r"\mreward").values_list("id", flat=True))
@@ -37,7 +56,8 @@ def test_two_character_query_finds_every_reward_passage_in_either_language(seed:
     assert {hit.object_id for hit in _hits("奖励", "claim")} == chinese | english
 
 
-def test_grpo_finds_every_claim_mentioning_it_whatever_the_case(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_grpo_finds_every_claim_mentioning_it_whatever_the_case() -> None:
     expected = set(Claim.objects.current().filter(text__icontains="grpo").values_list("id", flat=True))
 
     assert len(expected) >= 3
@@ -45,14 +65,16 @@ def test_grpo_finds_every_claim_mentioning_it_whatever_the_case(seed: None) -> N
     assert {hit.object_id for hit in _hits("grpo", "claim")} == expected
 
 
-def test_lower_case_work_name_finds_the_source_first(seed: None) -> None:
-    hits = _hits("skillforge", "source")
+@pytest.mark.usefixtures("corpus")
+def test_lower_case_work_name_finds_the_source_first() -> None:
+    hits = _hits("gripforge", "source")
 
-    assert hits[0].title.startswith("SkillForge")
-    assert "<mark>SkillForge</mark>" in hits[0].title_html
+    assert hits[0].title.startswith("GripForge")
+    assert "<mark>GripForge</mark>" in hits[0].title_html
 
 
-def test_mixed_chinese_english_query_needs_both_parts(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_mixed_chinese_english_query_needs_both_parts() -> None:
     hits = _hits("ES 参数", "claim")
 
     assert hits
@@ -61,11 +83,13 @@ def test_mixed_chinese_english_query_needs_both_parts(seed: None) -> None:
         assert "参数" in text and "es" in text.lower()
 
 
-def test_single_character_query_matches(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_single_character_query_matches() -> None:
     assert _hits("奖", "claim")
 
 
-def test_results_are_grouped_by_kind_in_a_fixed_order(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_results_are_grouped_by_kind_in_a_fixed_order() -> None:
     results = search("GRPO")
 
     kinds = [group.kind for group in results.groups]
@@ -74,13 +98,14 @@ def test_results_are_grouped_by_kind_in_a_fixed_order(seed: None) -> None:
     assert results.total == sum(group.total for group in results.groups)
 
 
-def test_sources_filter_by_mechanism_and_verdict(seed: None) -> None:
-    adjacent = _hits("agentic", "source", verdict="adjacent")
-    harness = _hits("skillforge", "source", mechanism="harness")
+@pytest.mark.usefixtures("corpus")
+def test_sources_filter_by_mechanism_and_verdict() -> None:
+    adjacent = _hits("evoopt", "source", verdict="adjacent")
+    harness = _hits("gripforge", "source", mechanism="harness")
 
-    assert [hit.title.split(" — ")[0] for hit in adjacent] == ["Agentic ESOpt"]
+    assert [hit.title.split(" — ")[0] for hit in adjacent] == ["EvoOpt"]
     assert harness and all(hit.mechanism == "harness" for hit in harness)
-    assert not any(hit.title.startswith("SkillForge") for hit in harness)
+    assert not any(hit.title.startswith("GripForge") for hit in harness)
 
 
 def test_snippets_escape_html_in_the_text() -> None:
@@ -107,7 +132,8 @@ def test_saving_a_page_updates_its_documents_and_drops_removed_claims(editor: Ac
     assert _hits("柠檬", "claim")
 
 
-def test_reindexing_all_removes_documents_of_deleted_objects(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_reindexing_all_removes_documents_of_deleted_objects() -> None:
     page = make_page(slug="temp", title="Temporary 榴莲", body="榴莲")
     assert _hits("榴莲", "page")
     page.delete()
@@ -118,7 +144,7 @@ def test_reindexing_all_removes_documents_of_deleted_objects(seed: None) -> None
     assert SearchDocument.objects.filter(kind="claim").count() == Claim.objects.current().count()
 
 
-def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand(seed: None) -> None:
+def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand() -> None:
     from wiki.devtools.generate import wiki_generate
 
     generated = wiki_generate(works=50, claims=1000, pages=10, seed=11)
@@ -133,7 +159,8 @@ def test_reindexing_claims_runs_the_same_queries_for_ten_or_a_thousand(seed: Non
     assert SearchDocument.objects.filter(kind="claim", object_id__in=ids).count() == 1000
 
 
-def test_search_query_count_does_not_grow_with_the_data(seed: None, client: Client) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_search_query_count_does_not_grow_with_the_data(client: Client) -> None:
     url = reverse("wiki:search")
     with CaptureQueriesContext(connection) as small:
         assert client.get(url, {"q": "GRPO 奖励"}).status_code == 200
@@ -150,7 +177,8 @@ def test_search_query_count_does_not_grow_with_the_data(seed: None, client: Clie
     assert len(large) == len(small)
 
 
-def test_search_page_shows_grouped_highlighted_results(seed: None, client: Client) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_search_page_shows_grouped_highlighted_results(client: Client) -> None:
     response = client.get(reverse("wiki:search"), {"q": "信用分配"})
 
     html = response.content.decode()
@@ -174,7 +202,8 @@ def test_search_page_refuses_an_unknown_kind_next_to_the_field(client: Client) -
     assert response.context["results"] is None
 
 
-def test_search_reindex_command_reports_what_it_indexed(seed: None) -> None:
+@pytest.mark.usefixtures("corpus")
+def test_search_reindex_command_reports_what_it_indexed() -> None:
     from io import StringIO
 
     from django.core.management import call_command

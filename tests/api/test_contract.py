@@ -158,6 +158,14 @@ def test_a_pagination_parameter_that_is_empty_or_no_number_is_400(api: APIClient
     _error(api.get(f"/api/v1/pages/{page.slug}/revisions/?{query}"), 400)
 
 
+def test_a_text_over_its_limit_is_400_even_when_its_ends_are_blank(api: APIClient) -> None:
+    from wiki.api.serializers.classify import MAX_TEXT_LENGTH
+
+    body = _error(api.post("/api/v1/classify/", {"text": "\n" + "a" * MAX_TEXT_LENGTH}, format="json"), 400)
+    assert set(body["errors"]) == {"text"}
+    assert api.post("/api/v1/classify/", {"text": "\n" + "a" * (MAX_TEXT_LENGTH - 1)}, format="json").status_code == 200
+
+
 def test_bearer_is_an_alias_of_token(db: None) -> None:
     from rest_framework.authtoken.models import Token
 

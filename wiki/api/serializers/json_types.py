@@ -1,5 +1,5 @@
-"""Fields that take the JSON type their schema gives, and no other: strings for text, booleans for yes/no,
-integers for numbers and ids, arrays for lists.
+"""Fields that take the JSON type their schema gives, and no other: strings for text (no longer than the
+schema's maxLength as sent), booleans for yes/no, integers for numbers and ids, arrays for lists.
 
 DRF reads request bodies as leniently as HTML forms: ``CharField`` turns a number sent for a text field into
 its digits (``{"title": 7}`` would be saved as the title "7"), ``BooleanField`` takes 0, 1 and "yes", and
@@ -34,9 +34,9 @@ class JSONTypes:
 
 
 def _type_problem(field: serializers.Field, value: Any) -> str | None:
-    """Why ``value`` is not of the JSON type the schema gives ``field``, for the types DRF lets through: a number
-    for a text or a slug, a number or string for a boolean, a string for an integer or an id, an object for a
-    list of related objects (DRF iterates its keys)."""
+    """Why ``value`` is not what the schema gives ``field``, for what DRF lets through: a number for a text or a
+    slug, a text over its limit before DRF trims its ends, a number or string for a boolean, a string for an
+    integer or an id, an object for a list of related objects (DRF iterates its keys)."""
     if value is None:
         return None
     if isinstance(field, serializers.ManyRelatedField):
@@ -53,6 +53,9 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return None
     if isinstance(field, (serializers.CharField, serializers.SlugRelatedField)) and not isinstance(value, str):
         return str(_("Not a valid string."))
+    if isinstance(field, serializers.CharField) and field.max_length is not None and len(value) > field.max_length:
+        # The schema's maxLength counts what was sent; DRF counts after trimming the ends.
+        return str(field.error_messages["max_length"]).format(max_length=field.max_length)
     if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
         return str(_("Must be true or false."))
     if isinstance(field, (serializers.IntegerField, serializers.PrimaryKeyRelatedField)) and (

@@ -63,6 +63,20 @@ class EditedInTheWikiAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', self.wiki_edit_url(obj), gettext("Edit in the wiki")) if obj.pk else ""
 
 
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted here: the wiki writes these rows itself."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Page)
 class PageAdmin(EditedInTheWikiAdmin):
     list_display = ("title", "slug", "updated_at", "created_at", "deleted_at")
@@ -211,21 +225,12 @@ class FindingDismissalAdmin(admin.ModelAdmin):
 
 
 @admin.register(SourceMerge)
-class SourceMergeAdmin(admin.ModelAdmin):
+class SourceMergeAdmin(ReadOnlyAdmin):
     """Read-only: a merge is made and undone in the wiki, which moves the rows it records."""
 
     list_display = ("merged", "kept", "user", "created_at", "undone_at")
     list_select_related = ("merged", "kept", "user")
     search_fields = ("merged__short_name", "kept__short_name")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(WikiLink)
@@ -237,22 +242,13 @@ class WikiLinkAdmin(admin.ModelAdmin):
 
 
 @admin.register(SearchDocument)
-class SearchDocumentAdmin(admin.ModelAdmin):
+class SearchDocumentAdmin(ReadOnlyAdmin):
     """Read-only: documents are rebuilt from their objects on every save."""
 
     list_display = ("title", "kind", "object_id", "mechanism", "verdict", "updated_at")
     list_filter = ("kind", "mechanism", "verdict")
     search_fields = ("title", "body")
     exclude = ("vector",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(ReaderProfile)

@@ -4,9 +4,14 @@ Django's uniqueness checks, the admin and the backup use) shows every row."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+DELETION_FIELDS = ["deleted_at", "deleted_by", "deleted_reason"]
 
 
 class Deletable(models.Model):
@@ -21,3 +26,12 @@ class Deletable(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    def mark_deleted(self, *, by: Any, reason: str) -> None:
+        """Marks the row deleted and saves the mark (and only the mark)."""
+        self.deleted_at, self.deleted_by, self.deleted_reason = timezone.now(), by, reason
+        self.save(update_fields=DELETION_FIELDS)
+
+    def mark_restored(self) -> None:
+        self.deleted_at, self.deleted_by, self.deleted_reason = None, None, ""
+        self.save(update_fields=DELETION_FIELDS)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from wiki.references.identifiers import normalize_title
+from wiki.references.matching import main_title
 
 # How alike two normalised titles must be (difflib's ratio) to be offered as the same work.
 CLOSE_RATIO = 0.88
@@ -40,10 +41,8 @@ class WorkRef:
 
 
 def main_part(title: str) -> str:
-    """The normalised title before its subtitle (``ReAct: Synergizing…`` → ``react``), or '' without one."""
-    folded = unicodedata.normalize("NFKC", title)
-    head, colon, _ = folded.partition(":")
-    return normalize_title(head) if colon else ""
+    """:func:`~wiki.references.matching.main_title`, a full-width colon (``ReAct：…``) read as a colon too."""
+    return main_title(unicodedata.normalize("NFKC", title))
 
 
 def _numbers(text: str) -> list[str]:

@@ -10,24 +10,23 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from wiki.models import ChangeEvent, Claim, Page, Source
-from wiki.models.rules import is_control_free
+from wiki.models.rules import is_control_free, max_length
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims, search_reindex_sources
 from wiki.services.changes import change_record
 
-MAX_REASON_CHARS = 500
-_DELETION_FIELDS = ["deleted_at", "deleted_by", "deleted_reason"]
+MAX_REASON_CHARS = max_length(Page, "deleted_reason")
 
 
 def _reason(reason: str) -> str:
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": ValidationError(_("Say why it is deleted."), code="required")})
-    if len(reason) > MAX_REASON_CHARS or not is_control_free(reason) or "\n" in reason:
+    # A line break is a control character too.
+    if len(reason) > MAX_REASON_CHARS or not is_control_free(reason):
         raise ValidationError({"reason": ValidationError(
             _("A reason is one line of at most %(limit)d characters."), code="invalid", params={"limit": MAX_REASON_CHARS})})
     return reason
@@ -46,8 +45,7 @@ def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if page.is_deleted:
         raise ValidationError(_("This page is deleted already."), code="deleted")
-    page.deleted_at, page.deleted_by, page.deleted_reason = timezone.now(), account(user), reason
-    page.save(update_fields=_DELETION_FIELDS)
+    page.mark_deleted(by=account(user), reason=reason)
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.DELETED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user, summary=reason)
     search_reindex_page_with_claims(page.pk)
@@ -60,8 +58,7 @@ def page_restore(*, page: Page, user: User | None) -> Page:
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if not page.is_deleted:
         raise ValidationError(_("This page is not deleted."), code="not_deleted")
-    page.deleted_at, page.deleted_by, page.deleted_reason = None, None, ""
-    page.save(update_fields=_DELETION_FIELDS)
+    page.mark_restored()
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.RESTORED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user)
     search_reindex_page_with_claims(page.pk)
@@ -82,8 +79,7 @@ def source_delete(*, source: Source, user: User | None, reason: str) -> Source:
             "%(count)d claim cites this work: change its citation, or merge this work into the one it duplicates.",
             "%(count)d claims cite this work: change their citations, or merge this work into the one it duplicates.",
             citing) % {"count": citing}, code="cited")
-    source.deleted_at, source.deleted_by, source.deleted_reason = timezone.now(), account(user), reason
-    source.save(update_fields=_DELETION_FIELDS)
+    source.mark_deleted(by=account(user), reason=reason)
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.DELETED, obj=source, label=source.short_name,
                   url=source.get_absolute_url(), user=user, summary=reason)
     search_reindex_sources([source.pk])
@@ -97,8 +93,7 @@ def source_restore(*, source: Source, user: User | None) -> Source:
         raise ValidationError(_("This work is not deleted."), code="not_deleted")
     if source.merged_into_id is not None:
         raise ValidationError(_("This work was merged into another: undo the merge instead."), code="merged")
-    source.deleted_at, source.deleted_by, source.deleted_reason = None, None, ""
-    source.save(update_fields=_DELETION_FIELDS)
+    source.mark_restored()
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.RESTORED, obj=source, label=source.short_name,
                   url=source.get_absolute_url(), user=user)
     search_reindex_sources([source.pk])

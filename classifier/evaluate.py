@@ -13,6 +13,11 @@ each text's own SHA-256, a texts file that is not the frozen one byte for
 byte (texts fetched again from their sources, some missing) is measured on
 the items whose text matches its checksum, and the report says how many
 those are. The report then gives the figures for each language separately.
+
+Where a second annotator labelled the set blind (an item's ``second``: its
+mechanism, verdict and whether the annotator was sure), the report also gives
+the figures on the clear-cut works: those whose mechanism both annotators
+gave, the second without doubt.
 """
 
 from __future__ import annotations
@@ -149,6 +154,29 @@ def _confusion(pairs: list[tuple[str, str]], labels: list[str]) -> list[str]:
     return lines
 
 
+def is_clear_cut(item: dict[str, Any]) -> bool:
+    """Both annotators gave the item's mechanism, the second without doubt."""
+    second = item.get("second")
+    return bool(second and second.get("confident") and second.get("mechanism") == item["mechanism"])
+
+
+def clear_cut(report: Report) -> Report | None:
+    """The part of ``report`` on clear-cut works, when a second annotator labelled the set."""
+    if not any("second" in o.item for o in report.outcomes):
+        return None
+    return Report(tuple(o for o in report.outcomes if is_clear_cut(o.item)))
+
+
+def agreement(report: Report) -> str:
+    """How often the second annotator gave the first one's mechanism and strict-or-not call."""
+    seconds = [(o.item, o.item["second"]) for o in report.outcomes if "second" in o.item]
+    n = max(len(seconds), 1)
+    mechanism = sum(second["mechanism"] == item["mechanism"] for item, second in seconds)
+    strict = sum(Verdict(second["verdict"]).is_strict == Verdict(item["verdict"]).is_strict for item, second in seconds)
+    return (f"second annotator agrees on {len(seconds)} works: mechanism {mechanism / n:.3f}, "
+            f"strict-vs-not {strict / n:.3f}")
+
+
 def render_by_language(report: Report) -> str:
     """Mechanism, strict-vs-not and exact verdict for each language apart."""
     lines = [f"{'language':<10}{'n':>5}{'mechanism':>12}{'strict-vs-not':>16}{'exact verdict':>16}"]
@@ -215,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"held-out items whose text matches the frozen checksum: {len(items)}/{frozen}")
         report = evaluate(items)
         print(render_by_language(report))
+        clear = clear_cut(report)
+        if clear is not None:
+            print()
+            print(agreement(report))
+            print("on the clear-cut works (both annotators give the mechanism, the second without doubt):")
+            print(render_by_language(clear))
         print()
         print(render(report))
         return 0

@@ -107,3 +107,31 @@ def test_evaluate_refuses_texts_none_of_which_match_their_checksums(tmp_path: Pa
     result = _run("-m", "classifier.evaluate", str(tmp_path / "manifest.json"), "--texts", str(tmp_path / "texts.json"))
     assert result.returncode == 2
     assert "no text matches" in result.stderr
+
+
+def test_evaluate_reports_the_clear_cut_works_of_a_second_annotation(tmp_path: Path) -> None:
+    texts = [
+        {"id": "a", "text": "We train a web agent with GRPO in a live browser environment."},
+        {"id": "b", "text": "We introduce a benchmark of 300 web tasks that evaluates existing agents; no model is trained."},
+        {"id": "c", "text": "We present a prompting scaffold that plans and reflects, with no parameter update."},
+    ]
+    blob = json.dumps(texts).encode("utf-8")
+    (tmp_path / "texts.json").write_bytes(blob)
+    manifest = {
+        "texts_sha256": hashlib.sha256(blob).hexdigest(),
+        "items": [
+            {"id": "a", "lang": "en", "mechanism": "policy_gradient", "verdict": "strict",
+             "second": {"mechanism": "policy_gradient", "verdict": "strict", "confident": True}},
+            # The second annotator gave another mechanism, then the same one in doubt: neither is clear-cut.
+            {"id": "b", "lang": "en", "mechanism": "environment", "verdict": "not_strict",
+             "second": {"mechanism": "harness", "verdict": "not_strict", "confident": True}},
+            {"id": "c", "lang": "en", "mechanism": "harness", "verdict": "not_strict",
+             "second": {"mechanism": "harness", "verdict": "not_strict", "confident": False}},
+        ],
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = _run("-m", "classifier.evaluate", str(tmp_path / "manifest.json"), "--texts", str(tmp_path / "texts.json"))
+    assert result.returncode == 0, result.stderr
+    assert "second annotator agrees on 3 works: mechanism 0.667, strict-vs-not 1.000" in result.stdout
+    clear = result.stdout.split("on the clear-cut works")[1].splitlines()
+    assert clear[2].split()[:3] == ["en", "1", "1.000"]

@@ -183,13 +183,14 @@ def analyse(text: str, subject: str | None = None) -> Analysis:
     return Analysis(text, work, scopes, tuple(hits), features, chinese)
 
 
-def _spans(analysis: Analysis, reading: Reading, row: Array, decides: str, prefix: str) -> list[Span]:
+def _spans(analysis: Analysis, reading: Reading, row: Array, decides: str,
+           named: list[tuple[str, list[Hit]]]) -> list[Span]:
+    """The hits of the ``named`` features, each with its share of its feature's contribution in ``row``."""
     spans = []
-    for name, hits in analysis.features.hits.items():
-        if not name.startswith(prefix):
-            continue
+    text = analysis.text
+    for name, hits in named:
         share = reading.weight_of(row, name) / len(hits)
-        spans += [span_of(analysis.text, hit, decides if decides else name, share) for hit in hits]
+        spans += [span_of(text, hit, decides, share) for hit in hits]
     return spans
 
 
@@ -197,12 +198,14 @@ def _word_spans(analysis: Analysis, reading: Reading, row: Array, decides: str) 
     """The words that weighed most towards a decision (``row``: each feature's contribution), where each
     first occurs."""
     weighed = row[reading.words]
+    top = np.argsort(-weighed)[:WORD_EVIDENCE]
     spans = []
-    for i in np.argsort(-weighed)[:WORD_EVIDENCE]:
-        if weighed[i] <= 0:
+    words, names, text = analysis.features.words, reading.names, analysis.text
+    for position, weight in zip(reading.words[top].tolist(), weighed[top].tolist(), strict=True):
+        if weight <= 0:
             break
-        start, end = analysis.features.words[reading.names[reading.words[i]]]
-        spans.append(Span(start, end, analysis.text[start:end], decides, False, float(weighed[i])))
+        start, end = words[names[position]]
+        spans.append(Span(start, end, text[start:end], decides, False, weight))
     return spans
 
 
@@ -219,12 +222,16 @@ def _fact_values(
     chances: dict[Fact, float] = {}
     evidence: dict[Fact, list[Span]] = {}
     algorithm = any(name.startswith("algo:") for name in analysis.features.counts)
+    scores = weights.fact_scores(readings)
+    # The cue features of each fact ("f:<fact>:<sign and tier>:<reading>") with their hits.
+    named: dict[str, list[tuple[str, list[Hit]]]] = {}
+    for name, hits in analysis.features.hits.items():
+        if name.startswith("f:"):
+            named.setdefault(name.split(":", 2)[1], []).append((name, hits))
     for fact in Fact:
-        model = weights.facts[fact]
-        p = model.probabilities(readings[fact])[TRUE]
-        row = model.contribution_row(readings[fact], TRUE)
+        p, row = scores[fact]
         decides = f"fact:{fact.value}"
-        evidence[fact] = _spans(analysis, readings[fact], row, decides, f"f:{fact.value}:")
+        evidence[fact] = _spans(analysis, readings[fact], row, decides, named.get(fact.value, []))
         evidence[fact] += _word_spans(analysis, readings[fact], row if p >= 0.5 else -row, decides)
         # An RL objective named as the work's own has a scalar reward and an update by definition.
         # Known from a cue that speaks to the fact, or from words that weigh it decisively either way.

@@ -70,8 +70,8 @@ class LinearModel:
 
     def read(self, x: dict[str, float], words: Container[str] = ()) -> Reading:
         """``x`` as this model's columns, marking where the features among ``words`` sit."""
-        index = self.index
-        known = [(name, index[name], value) for name, value in x.items() if name in index]
+        get = self.index.get
+        known = [(name, column, value) for name, value in x.items() if (column := get(name)) is not None]
         if not known:
             empty = np.zeros(0, dtype=np.int64)
             return Reading((), empty, np.zeros(0), empty)
@@ -119,6 +119,17 @@ class LinearModel:
 
 
 @dataclass(frozen=True)
+class FactStack:
+    """True/false fact models over one set of features, as a matrix: per fact, the true class's weights
+    less the false one's, the same for the biases, and the temperature."""
+
+    facts: tuple[Fact, ...]
+    difference: Array
+    bias: Array
+    temperature: Array
+
+
+@dataclass(frozen=True)
 class Weights:
     """Everything ``classify`` needs from training: the models and their provenance."""
 
@@ -136,6 +147,36 @@ class Weights:
             "facts": {fact.value: model.to_dict(features=model.features != self.mechanism.features)
                       for fact, model in self.facts.items()},
         }
+
+    @cached_property
+    def fact_stack(self) -> FactStack | None:
+        """The fact models as one matrix, when each is a true/false model over the mechanism model's features."""
+        models = list(self.facts.values())
+        if not models or any(m.index is not self.mechanism.index or sorted(m.classes) != [FALSE, TRUE] for m in models):
+            return None
+        true = [m.classes.index(TRUE) for m in models]
+        return FactStack(
+            tuple(self.facts),
+            np.stack([m.weights[t] - m.weights[1 - t] for m, t in zip(models, true, strict=True)]),
+            np.array([m.bias[t] - m.bias[1 - t] for m, t in zip(models, true, strict=True)]),
+            np.array([m.temperature for m in models]),
+        )
+
+    def fact_scores(self, readings: dict[Fact, Reading]) -> dict[Fact, tuple[float, Array]]:
+        """Each fact's calibrated probability of being true, and what each feature of its reading adds to true
+        over the mean of true and false (``LinearModel.probabilities`` and ``contribution_row``, for the four
+        facts at once when they share the mechanism model's features)."""
+        stack = self.fact_stack
+        shared = next(iter(readings.values()), None)
+        if stack is None or any(reading is not shared for reading in readings.values()) or shared is None:
+            return {fact: (model.probabilities(readings[fact])[TRUE], model.contribution_row(readings[fact], TRUE))
+                    for fact, model in self.facts.items()}
+        # Two classes: the softmax of (true, false) is the logistic of their difference.
+        terms = stack.difference[:, shared.columns] * shared.values
+        z = (terms.sum(axis=1) + stack.bias) / stack.temperature
+        p = 0.5 * (1.0 + np.tanh(0.5 * z))
+        half = 0.5 * terms
+        return {fact: (float(p[i]), half[i]) for i, fact in enumerate(stack.facts)}
 
     def read(self, x: dict[str, float], words: Container[str] = ()) -> tuple[Reading, dict[Fact, Reading]]:
         """``x`` as the mechanism model's columns and each fact model's, read once per set of features."""

@@ -9,6 +9,7 @@ compiled once, at import, and scanned in a single pass (``scan``).
 - ``cues``: the mechanism cues and the whole table (``CUES``);
 - ``facts``: the cues about rubric facts and narrow update targets;
 - ``scan``: first-character dispatch and the scan;
+- ``starts``: the characters a pattern can start with, and patterns guarded by them;
 - ``words``: negation and contrast triggers, pronouns, generic tokens.
 """
 

@@ -2,60 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 import re
-from typing import Any
 
 from classifier.lexicon.cue import Cue
 from classifier.lexicon.cues import CUES
+from classifier.lexicon.starts import first_chars, sre_parse
 
 # Every cue becomes one named group of one alternation; ``lastgroup`` gives
 # the cue back. Case sensitivity is per cue through a scoped inline flag.
 # Cues that only mark narrowness are scanned in a second pass, so that they
 # are found even inside a phrase another cue has taken ("train only a
 # correction policy").
-def _first_chars(items: Any) -> tuple[set[str] | None, bool]:
-    """The characters (lower-cased) a parsed pattern can start with, or None
-    for "any", and whether the pattern can match the empty string."""
-    chars: set[str] = set()
-    for op, av in items:
-        name = str(op)
-        if name in ("ASSERT_NOT", "ASSERT", "AT"):
-            continue
-        if name == "LITERAL":
-            return chars | {chr(av).lower()}, False
-        if name == "IN":
-            for kind, value in av:
-                if str(kind) == "LITERAL":
-                    chars.add(chr(value).lower())
-                elif str(kind) == "RANGE" and value[1] - value[0] < 128:
-                    chars.update(chr(c).lower() for c in range(value[0], value[1] + 1))
-                elif str(kind) == "CATEGORY" and str(value) == "CATEGORY_DIGIT":
-                    chars.update("0123456789")
-                else:
-                    return None, False
-            return chars, False
-        if name in ("SUBPATTERN", "BRANCH", "MAX_REPEAT", "MIN_REPEAT"):
-            if name == "SUBPATTERN":
-                branches, optional = [av[-1]], False
-            elif name == "BRANCH":
-                branches, optional = av[1], False
-            else:
-                branches, optional = [av[2]], av[0] == 0
-            nullable = optional
-            for branch in branches:
-                first, empty = _first_chars(branch)
-                if first is None:
-                    return None, False
-                chars |= first
-                nullable = nullable or empty
-            if not nullable:
-                return chars, False
-            continue
-        return None, False
-    return chars, True
-
-
 def _alternation(cues: list[tuple[int, Cue]]) -> re.Pattern[str]:
     return re.compile(
         "|".join(
@@ -78,7 +35,7 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> tuple[dict[str, re.Pattern[str]], 
     by_char: dict[str, list[tuple[int, Cue]]] = {}
     anywhere: list[tuple[int, Cue]] = []
     for i, cue in cues:
-        first, empty = _first_chars(sre_parse.parse(cue.pattern))
+        first, empty = first_chars(sre_parse.parse(cue.pattern))
         if first is None or empty:
             anywhere.append((i, cue))
             continue
@@ -94,8 +51,6 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> tuple[dict[str, re.Pattern[str]], 
 
 
 _INDEXED = list(enumerate(CUES))
-# The standard library's own regex parser, to read the first characters.
-sre_parse = importlib.import_module("re._parser")
 MAIN_PASS = _dispatch([(i, c) for i, c in _INDEXED if not _narrow_only(c)])
 NARROW_PASS = _dispatch([(i, c) for i, c in _INDEXED if _narrow_only(c)])
 CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in _INDEXED}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from classifier.lexicon.starts import guarded
+
 # Negation and contrast triggers. "scope" cues negate what follows them up
 # to the clause end; "after" cues negate what comes just before them.
-NEGATION = re.compile(
+NEGATION = guarded(re.compile(
     r"(?P<before>没有|并不|并非|不是|不等于|不属于|不应|不能|不再|不会|不用|无需|无(?!法|论|关|疑)|未(?!来)|"
     r"而非|而不是|非(?!常)|避免|即使|即便|"
     r"(?i:(?<![A-Za-z])(?:not(?! only| just)|no(?! longer| more than)|never|without|rather than|"
@@ -24,11 +26,11 @@ NEGATION = re.compile(
     r"on par with|comparable to|competitive with|baselines? (?:such as|like|including|for)|"
     r"baseline results for|(?:experiments?|evaluations?) (?:across|on)|evaluated (?:on|across)|tested on|(?:shortcomings|limitations|drawbacks|weaknesses) of|for (?:evaluating|benchmarking|measuring|assessing)|to (?:evaluate|benchmark|"
     r"measure|assess))(?![A-Za-z])))"
-)
+))
 
 # Conjunctions after which a negation no longer reaches.
-SCOPE_BREAK = re.compile(r"但|但是|而(?!非|不是)|却|(?i:(?<![A-Za-z])(?:but|however|whereas|while|yet|instead)"
-                         r"(?![A-Za-z]))")
+SCOPE_BREAK = guarded(re.compile(r"但|但是|而(?!非|不是)|却|(?i:(?<![A-Za-z])(?:but|however|whereas|while|yet|instead)"
+                                 r"(?![A-Za-z]))"))
 
 # Openings of a clause that carry the previous subject on.
 PRONOUN = re.compile(r"^\s*(?:它们|它|其|该|这|此|(?i:(?:it|they|this|these|its|their|the (?:paper|work|"

@@ -1,0 +1,65 @@
+"""The characters a pattern can start with: where the regex engine need not try it at all."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+# The standard library's own regex parser, to read the first characters.
+sre_parse = importlib.import_module("re._parser")
+
+
+def first_chars(items: Any) -> tuple[set[str] | None, bool]:
+    """The characters (lower-cased) a parsed pattern can start with, or None
+    for "any", and whether the pattern can match the empty string."""
+    chars: set[str] = set()
+    for op, av in items:
+        name = str(op)
+        if name in ("ASSERT_NOT", "ASSERT", "AT"):
+            continue
+        if name == "LITERAL":
+            return chars | {chr(av).lower()}, False
+        if name == "IN":
+            for kind, value in av:
+                if str(kind) == "LITERAL":
+                    chars.add(chr(value).lower())
+                elif str(kind) == "RANGE" and value[1] - value[0] < 128:
+                    chars.update(chr(c).lower() for c in range(value[0], value[1] + 1))
+                elif str(kind) == "CATEGORY" and str(value) == "CATEGORY_DIGIT":
+                    chars.update("0123456789")
+                else:
+                    return None, False
+            return chars, False
+        if name in ("SUBPATTERN", "BRANCH", "MAX_REPEAT", "MIN_REPEAT"):
+            if name == "SUBPATTERN":
+                branches, optional = [av[-1]], False
+            elif name == "BRANCH":
+                branches, optional = av[1], False
+            else:
+                branches, optional = [av[2]], av[0] == 0
+            nullable = optional
+            for branch in branches:
+                first, empty = first_chars(branch)
+                if first is None:
+                    return None, False
+                chars |= first
+                nullable = nullable or empty
+            if not nullable:
+                return chars, False
+            continue
+        return None, False
+    return chars, True
+
+
+def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` behind a lookahead on the characters it can start with: it matches exactly where
+    ``pattern`` does, and the engine passes over every other position after one character test instead
+    of trying each branch of a long alternation there."""
+    first, empty = first_chars(sre_parse.parse(pattern.pattern, pattern.flags))
+    if first is None or empty:
+        raise ValueError(f"a guarded pattern must start with a known character: {pattern.pattern[:60]}")
+    latin = "".join(sorted(re.escape(ch) for ch in first if ch.isascii()))
+    other = "".join(sorted(re.escape(ch) for ch in first if not ch.isascii()))
+    starts = "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
+    return re.compile(f"(?={starts})(?:{pattern.pattern})", pattern.flags)

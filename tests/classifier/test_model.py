@@ -1,0 +1,48 @@
+import numpy as np
+import pytest
+
+from classifier.engine import analyse
+from classifier.model import TRUE, LinearModel, Weights, current_weights
+from classifier.taxonomy import Fact
+
+TEXTS = [
+    "We train the web agent with GRPO over multi-turn browser episodes rewarded by task success.",
+    "我们提出一个评测基准，只评测现有模型，不训练任何模型。",
+    "A prompting scaffold with a skill library; no parameter is updated.",
+]
+
+
+def _one_by_one(weights: Weights, text: str) -> dict[Fact, tuple[float, np.ndarray]]:
+    features = analyse(text).features
+    _, readings = weights.read(features.values(), features.words)
+    return {fact: (model.probabilities(readings[fact])[TRUE], model.contribution_row(readings[fact], TRUE))
+            for fact, model in weights.facts.items()}
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_the_fact_models_read_as_one_matrix_score_as_each_model_alone(text: str) -> None:
+    weights = current_weights()
+    assert weights.fact_stack is not None
+    features = analyse(text).features
+    _, readings = weights.read(features.values(), features.words)
+    stacked = weights.fact_scores(readings)
+    for fact, (p, row) in _one_by_one(weights, text).items():
+        assert stacked[fact][0] == pytest.approx(p, abs=1e-12)
+        np.testing.assert_allclose(stacked[fact][1], row, atol=1e-12)
+
+
+def test_fact_models_over_features_of_their_own_are_scored_one_by_one() -> None:
+    weights = current_weights()
+    own = {}
+    for fact, model in weights.facts.items():
+        # The same weights under a feature index of their own: no longer the mechanism model's.
+        own[fact] = LinearModel(model.classes, model.features, model.weights, model.bias, model.temperature,
+                                dict(model.index))
+    separate = Weights(weights.version, weights.mechanism, own, weights.trained_on)
+    assert separate.fact_stack is None
+    features = analyse(TEXTS[0]).features
+    _, readings = separate.read(features.values(), features.words)
+    scores = separate.fact_scores(readings)
+    for fact, (p, row) in _one_by_one(weights, TEXTS[0]).items():
+        assert scores[fact][0] == pytest.approx(p, abs=1e-12)
+        np.testing.assert_allclose(scores[fact][1], row, atol=1e-12)

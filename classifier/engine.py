@@ -223,11 +223,7 @@ def _fact_values(
     evidence: dict[Fact, list[Span]] = {}
     algorithm = any(name.startswith("algo:") for name in analysis.features.counts)
     scores = weights.fact_scores(readings)
-    # The cue features of each fact ("f:<fact>:<sign and tier>:<reading>") with their hits.
-    named: dict[str, list[tuple[str, list[Hit]]]] = {}
-    for name, hits in analysis.features.hits.items():
-        if name.startswith("f:"):
-            named.setdefault(name.split(":", 2)[1], []).append((name, hits))
+    named = analysis.features.hits_by_fact()
     for fact in Fact:
         p, row = scores[fact]
         decides = f"fact:{fact.value}"

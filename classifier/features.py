@@ -77,6 +77,14 @@ class Features:
             out[name] *= WORD_SCALE
         return out
 
+    def hits_by_fact(self) -> dict[str, list[tuple[str, list[Hit]]]]:
+        """Each fact's cue features (``fact_feature``'s names) with their hits, by the fact's value."""
+        grouped: dict[str, list[tuple[str, list[Hit]]]] = {}
+        for name, hits in self.hits.items():
+            if name.startswith("f:"):
+                grouped.setdefault(name.split(":", 2)[1], []).append((name, hits))
+        return grouped
+
     def evidence_for(self, fact: Fact) -> bool:
         prefix = f"f:{fact.value}:"
         # Every fact feature has its hits; the word features have none.

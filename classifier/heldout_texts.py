@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -66,25 +67,35 @@ def arxiv_abstracts(git_dir: Path) -> dict[str, str]:
     return best
 
 
-def clean_readme(text: str, *, rst: bool, tags_across_lines: bool) -> str:
+class Cleaning(Enum):
+    """The two cleanings the sets' Chinese texts went through, told apart by their checksums."""
+
+    # Seventh and eighth sets: an HTML tag ends with its line, a reference-style link keeps its text, a
+    # reStructuredText line opening on ".." goes only when it is a directive.
+    LINE_TAGS = "line tags"
+    # Ninth set: an HTML tag runs to the next ">", across lines; reference-style images go and reference-style
+    # links stay as written; every reStructuredText line opening on ".." goes.
+    OPEN_TAGS = "open tags"
+
+
+def clean_readme(text: str, *, rst: bool, cleaning: Cleaning) -> str:
     """A README or documentation page as the held-out sets keep it: prose lines without code, markup, images or
-    link targets, cut at 2,000 characters. The seventh and eighth sets end an HTML tag at its line's end, the
-    ninth at the next ">" (``tags_across_lines``), which is also where it differs in reference-style links and
-    reStructuredText comments."""
+    link targets, cut at 2,000 characters."""
+    open_tags = cleaning is Cleaning.OPEN_TAGS
     text = text.replace("\r\n", "\n")
     text = re.sub(r"```.*?(```|$)", "", text, flags=re.DOTALL)
     text = re.sub(r"~~~.*?(~~~|$)", "", text, flags=re.DOTALL)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
-    if tags_across_lines:
+    if open_tags:
         text = re.sub(r"!\[[^\]]*\]\[[^\]]*\]", "", text)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    if not tags_across_lines:
+    if not open_tags:
         text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)
     text = re.sub(r"^\s*\[[^\]]+\]:\s*\S+.*$", "", text, flags=re.MULTILINE)
-    text = re.sub(r"<[^>]+>" if tags_across_lines else r"<[^>\n]+>", "", text)
+    text = re.sub(r"<[^>]+>" if open_tags else r"<[^>\n]+>", "", text)
     if rst:
-        text = _without_rst_blocks(text, comments=tags_across_lines)
+        text = _without_rst_blocks(text, comments=open_tags)
     lines = (line.strip() for line in text.split("\n"))
     return "\n".join(line for line in lines if line and not re.fullmatch(r"[-=*_#~^`+|:. ]+", line))[:2000]
 
@@ -122,8 +133,8 @@ def readme_text(repos: Path, url: str, expected: str) -> str | None:
         raw = _git(git_dir, "show", f"{m['commit']}:{m['path']}")
     except (subprocess.CalledProcessError, FileNotFoundError):
         return None
-    for across in (False, True):
-        text = clean_readme(raw, rst=m["path"].endswith(".rst"), tags_across_lines=across)
+    for cleaning in Cleaning:
+        text = clean_readme(raw, rst=m["path"].endswith(".rst"), cleaning=cleaning)
         if text_sha256(text) == expected:
             return text
     return None

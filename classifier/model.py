@@ -168,7 +168,7 @@ class Weights:
         facts at once when they share the mechanism model's features)."""
         stack = self.fact_stack
         shared = next(iter(readings.values()), None)
-        if stack is None or any(reading is not shared for reading in readings.values()) or shared is None:
+        if stack is None or shared is None or any(reading is not shared for reading in readings.values()):
             return {fact: (model.probabilities(readings[fact])[TRUE], model.contribution_row(readings[fact], TRUE))
                     for fact, model in self.facts.items()}
         # Two classes: the softmax of (true, false) is the logistic of their difference.

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from classifier.heldout_texts import arxiv_abstracts, clean_readme, rebuild
+from classifier.heldout_texts import Cleaning, arxiv_abstracts, clean_readme, rebuild
 
 
 def _commit(work: Path, files: dict[str, str], message: str) -> str:
@@ -57,10 +57,10 @@ pip install demo
 
 
 def test_a_readme_is_cleaned_as_the_sets_keep_it() -> None:
-    assert clean_readme(README, rst=False, tags_across_lines=False) == (
+    assert clean_readme(README, rst=False, cleaning=Cleaning.LINE_TAGS) == (
         "# 项目\n本项目是一个 agent 框架，详见文档。\n支持 Python <= 3.12 与\n版本 >= 2。")
     # The ninth set's cleaning ends a tag at the next ">", across lines.
-    assert clean_readme(README, rst=False, tags_across_lines=True) == (
+    assert clean_readme(README, rst=False, cleaning=Cleaning.OPEN_TAGS) == (
         "# 项目\n本项目是一个 agent 框架，详见文档。\n支持 Python = 2。")
 
 
@@ -71,7 +71,7 @@ def test_rebuild_keeps_the_texts_that_match_their_checksums(tmp_path: Path) -> N
     commit = _commit(work, {"README_zh.md": README}, "readme")
     repos = tmp_path / "repos"
     subprocess.run(["git", "clone", "-q", "--bare", str(work), str(repos / "someone+demo" / "repo")], check=True)
-    zh = clean_readme(README, rst=False, tags_across_lines=True)
+    zh = clean_readme(README, rst=False, cleaning=Cleaning.OPEN_TAGS)
     manifest = {"items": [
         {"id": "arXiv:2601.00001", "lang": "en",
          "sha256": hashlib.sha256(b"We train a web agent with GRPO.").hexdigest()},

@@ -3,6 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from classifier.evaluate import HELDOUT_MANIFEST
 from config.env import env_str
 
 from wiki.classifier_training import classifier_retrain
@@ -16,7 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--heldout-texts", default=env_str("CLASSIFIER_HELDOUT_TEXTS"),
                             help="the frozen held-out texts (else a validation fifth of the examples is used)")
         parser.add_argument("--heldout-manifest", default="",
-                            help="the held-out labels (default: the newest frozen set, classifier/data/heldout9_manifest.json)")
+                            help=f"the held-out labels (default: the newest frozen set, {HELDOUT_MANIFEST.name})")
         parser.add_argument("--out", default="", help="where to install the weights (default: the weights in use)")
         parser.add_argument("--force", action="store_true", help="install even if the new weights score worse")
 

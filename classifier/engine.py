@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from classifier.features import Features, Hit, add_words, extract, span_of
+from classifier.features import Features, Hit, add_words, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
 from classifier.model import TRUE, Array, Reading, Weights, current_weights
@@ -18,7 +18,8 @@ from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
 from classifier.text import SENTENCE_END, focus, is_chinese, working_text
 
-UPDATED = re.compile(
+# What an RL update changes: "更新策略参数", "对 X 做 GRPO 更新", "the correction policy 根据…", "updates the policy".
+_UPDATED = (
     r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))"
     r"|对\s*(?P<b>[^，。；,;\n]{1,30}?)\s*做\s*\S*\s*更新"
     r"|(?P<c>[A-Za-z][\w/-]*(?:[ -][\w/-]+){0,2} policy)\s*(?:根据|接受|通过)"
@@ -26,6 +27,11 @@ UPDATED = re.compile(
     r"\s+(?:the\s+|its\s+|their\s+|a\s+|an\s+)?(?P<d>(?:[\w/-]+\s+){0,3}?(?:policy|policies|parameters|"
     r"weights|agents?|models?|LLMs?)))"
 )
+UPDATED = re.compile(_UPDATED)
+# The third branch tries three words at every letter; where no "policy 根据/接受/通过" occurs it cannot match,
+# and the same alternation without it finds the same matches.
+NAMED_POLICY = re.compile(r"policy\s*(?:根据|接受|通过)")
+UPDATED_UNNAMED = re.compile(_UPDATED.replace(r"(?P<c>[A-Za-z][\w/-]*(?:[ -][\w/-]+){0,2} policy)", "(?P<c>(?!))"))
 
 ZH_VERDICT = {
     Verdict.STRICT: "严格 Agentic RL",
@@ -194,19 +200,23 @@ def _spans(analysis: Analysis, reading: Reading, row: Array, decides: str,
     return spans
 
 
-def _word_spans(analysis: Analysis, reading: Reading, row: Array, decides: str) -> list[Span]:
-    """The words that weighed most towards a decision (``row``: each feature's contribution), where each
-    first occurs."""
-    weighed = row[reading.words]
-    top = np.argsort(-weighed)[:WORD_EVIDENCE]
-    spans = []
+def _word_spans(analysis: Analysis, reading: Reading, rows: Array, decides: list[str]) -> list[list[Span]]:
+    """For each of ``rows`` (each feature's contribution to one decision, ``decides``), the words that weighed
+    most towards it, where each first occurs; the rows are ranked together, in one sort."""
+    weighed = rows[:, reading.words]
+    top = np.argsort(-weighed, axis=1)[:, :WORD_EVIDENCE]
+    positions, weights = reading.words[top].tolist(), np.take_along_axis(weighed, top, axis=1).tolist()
     words, names, text = analysis.features.words, reading.names, analysis.text
-    for position, weight in zip(reading.words[top].tolist(), weighed[top].tolist(), strict=True):
-        if weight <= 0:
-            break
-        start, end = words[names[position]]
-        spans.append(Span(start, end, text[start:end], decides, False, weight))
-    return spans
+    result = []
+    for decision, row_positions, row_weights in zip(decides, positions, weights, strict=True):
+        spans = []
+        for position, weight in zip(row_positions, row_weights, strict=True):
+            if weight <= 0:
+                break
+            start, end = words[names[position]]
+            spans.append(Span(start, end, text[start:end], decision, False, weight))
+        result.append(spans)
+    return result
 
 
 # The calibrated probability at which a fact's words alone make it known (true at this or above, false at
@@ -226,18 +236,25 @@ def _fact_values(
     named = analysis.features.hits_by_fact()
     for fact in Fact:
         p, row = scores[fact]
-        decides = f"fact:{fact.value}"
-        evidence[fact] = _spans(analysis, readings[fact], row, decides, named.get(fact.value, []))
-        evidence[fact] += _word_spans(analysis, readings[fact], row if p >= 0.5 else -row, decides)
+        evidence[fact] = _spans(analysis, readings[fact], row, f"fact:{fact.value}", named.get(fact.value, []))
         # An RL objective named as the work's own has a scalar reward and an update by definition.
         # Known from a cue that speaks to the fact, or from words that weigh it decisively either way.
         known = (
-            analysis.features.evidence_for(fact)
+            speaks_to(named.get(fact.value, []))
             or (algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE))
             or abs(p - 0.5) >= DECISIVE - 0.5
         )
         chances[fact] = p
         values[fact] = (FactValue.TRUE if p >= 0.5 else FactValue.FALSE) if known else FactValue.UNKNOWN
+    # The words that weighed most towards each fact's value, for the four facts at once when they share a reading.
+    by_reading: dict[int, list[Fact]] = {}
+    for fact in Fact:
+        by_reading.setdefault(id(readings[fact]), []).append(fact)
+    for facts in by_reading.values():
+        rows = np.stack([scores[f][1] if scores[f][0] >= 0.5 else -scores[f][1] for f in facts])
+        spans = _word_spans(analysis, readings[facts[0]], rows, [f"fact:{f.value}" for f in facts])
+        for fact, fact_spans in zip(facts, spans, strict=True):
+            evidence[fact] += fact_spans
     record = mechanism.record
     # Only an RL objective updates the policy from the outcome; preference
     # optimisation only on the agent's own outcome-judged rollouts.
@@ -255,7 +272,7 @@ def _fact_values(
 def _updated(work: str, mechanism: Mechanism, rl_update: FactValue, scopes: NegationScopes) -> str | None:
     if rl_update is not FactValue.TRUE and mechanism is not Mechanism.EVOLUTION_STRATEGIES:
         return None
-    for m in UPDATED.finditer(work):
+    for m in (UPDATED if NAMED_POLICY.search(work) else UPDATED_UNNAMED).finditer(work):
         group = next(g for g in ("a", "b", "c", "d") if m.group(g))
         if scopes.find(m.start(group), m.end(group)) is None:
             return m.group(group).strip()
@@ -328,7 +345,7 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         for hit in group
         if hit.cue.mechanism is not None
     ]
-    evidence += _word_spans(analysis, reading, row, f"mechanism:{mechanism.value}")
+    evidence += _word_spans(analysis, reading, row[np.newaxis], [f"mechanism:{mechanism.value}"])[0]
     evidence += [span_of(text, h, "narrow") for h in hits if h.cue.narrow]
     evidence += [span for spans in fact_evidence.values() for span in spans]
     evidence += [
@@ -356,7 +373,6 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
     for span in spans:
         key = (span.start, span.end, span.decides)
         if key in merged:
-            old = merged[key]
-            span = Span(old.start, old.end, old.cue, old.decides, old.negated, old.contribution + span.contribution)
+            span = merged[key]._replace(contribution=merged[key].contribution + span.contribution)
         merged[key] = span
     return tuple(sorted(merged.values(), key=lambda s: (s.start, s.end, s.decides)))

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from classifier.lexicon.cue import Cue, CueRole
 from classifier.negation import Negation, Reach
@@ -71,10 +72,10 @@ class Features:
             self.hits.setdefault(name, []).append(hit)
 
     def values(self) -> dict[str, float]:
-        log1p = math.log1p
-        out = {name: log1p(count) for name, count in self.counts.items()}
-        for name in self.words:
-            out[name] *= WORD_SCALE
+        out = dict(zip(self.counts, map(math.log1p, self.counts.values())))
+        if WORD_SCALE != 1.0:
+            for name in self.words:
+                out[name] *= WORD_SCALE
         return out
 
     def hits_by_fact(self) -> dict[str, list[tuple[str, list[Hit]]]]:
@@ -85,10 +86,11 @@ class Features:
                 grouped.setdefault(name.split(":", 2)[1], []).append((name, hits))
         return grouped
 
-    def evidence_for(self, fact: Fact) -> bool:
-        prefix = f"f:{fact.value}:"
-        # Every fact feature has its hits; the word features have none.
-        return any(name.startswith(prefix) and not name.endswith(":cmp") for name in self.hits)
+
+def speaks_to(fact_hits: list[tuple[str, list[Hit]]]) -> bool:
+    """Whether a fact's cue features (one entry of ``Features.hits_by_fact``) are evidence about it: a cue
+    under a comparison ("outperforms PPO") is not."""
+    return any(not name.endswith(":cmp") for name, _ in fact_hits)
 
 
 def mechanism_feature(mechanism: Mechanism, weight: float, reading: str) -> str:
@@ -98,6 +100,14 @@ def mechanism_feature(mechanism: Mechanism, weight: float, reading: str) -> str:
 def fact_feature(fact: Fact, weight: float, reading: str) -> str:
     sign = "+" if weight > 0 else "-"
     return f"f:{fact.value}:{sign}{tier(weight)}:{reading}"
+
+
+@cache
+def _cue_features(cue: Cue, reading: str) -> tuple[str | None, tuple[str, ...]]:
+    """The names of the mechanism feature (if any) and the fact features a hit of ``cue`` in ``reading`` adds:
+    the same for every hit of a cue, so named once."""
+    mechanism = mechanism_feature(cue.mechanism, cue.weight, reading) if cue.mechanism and cue.weight else None
+    return mechanism, tuple(fact_feature(fact, weight, reading) for fact, weight in cue.facts)
 
 
 def extract(hits: Iterable[Hit], *, chinese: bool = False) -> Features:
@@ -111,17 +121,19 @@ def extract(hits: Iterable[Hit], *, chinese: bool = False) -> Features:
     ordered = list(hits)
     for hit in ordered:
         cue = hit.cue
-        if cue.mechanism is not None and cue.weight:
-            features.add(mechanism_feature(cue.mechanism, cue.weight, hit.reading), hit)
-            if hit.reading == "own":
+        reading = hit.reading
+        mechanism, facts = _cue_features(cue, reading)
+        if mechanism is not None and cue.mechanism is not None:
+            features.add(mechanism, hit)
+            if reading == "own":
                 # A faint cue ("evaluated on … benchmarks") does not say what the work is.
                 if hit.lead and tier(cue.weight) != FAINT:
                     features.add(f"lead:{cue.mechanism.value}", hit)
                 if chinese:
                     features.add(f"zh:{cue.mechanism.value}", hit)
         if not (cue.role is CueRole.ASSERT and hit.negation is not None):
-            for fact, weight in cue.facts:
-                features.add(fact_feature(fact, weight, hit.reading), hit)
+            for name in facts:
+                features.add(name, hit)
         if cue.narrow and hit.negation is None:
             features.add("narrow", hit)
         if cue.role is CueRole.OWN_ROLLOUTS and hit.negation is None:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Container
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress, repeat
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +35,10 @@ class Reading:
     columns: npt.NDArray[np.int64]
     values: Array
     words: npt.NDArray[np.int64]
+    position: dict[str, int] = field(init=False, compare=False, repr=False)
 
-    @cached_property
-    def position(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", dict(zip(self.names, range(len(self.names)))))
 
     def weight_of(self, row: Array, name: str) -> float:
         """``name``'s entry in ``row`` (one value per feature of the reading), 0 for a feature it lacks."""
@@ -70,15 +71,16 @@ class LinearModel:
 
     def read(self, x: dict[str, float], words: Container[str] = ()) -> Reading:
         """``x`` as this model's columns, marking where the features among ``words`` sit."""
-        get = self.index.get
-        known = [(name, column, value) for name, value in x.items() if (column := get(name)) is not None]
-        if not known:
+        # A text has a few hundred features: looked up with ``map`` and sifted in numpy, not one by one.
+        columns = np.fromiter(map(self.index.get, x, repeat(-1)), dtype=np.int64, count=len(x))
+        known = columns >= 0
+        names = tuple(compress(x, known.tolist()))
+        if not names:
             empty = np.zeros(0, dtype=np.int64)
             return Reading((), empty, np.zeros(0), empty)
-        names, columns, values = zip(*known, strict=True)
-        marked = [i for i, name in enumerate(names) if name in words]
-        return Reading(names, np.array(columns, dtype=np.int64), np.array(values, dtype=np.float64),
-                       np.array(marked, dtype=np.int64))
+        values = np.fromiter(x.values(), dtype=np.float64, count=len(x))[known]
+        marked = np.flatnonzero(np.fromiter(map(words.__contains__, names), dtype=bool, count=len(names)))
+        return Reading(names, columns[known], values, marked)
 
     def probabilities(self, reading: Reading) -> dict[str, float]:
         z = (self.bias + self.weights[:, reading.columns] @ reading.values) / self.temperature

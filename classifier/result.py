@@ -1,10 +1,10 @@
-"""The values ``classify`` returns: frozen dataclasses with a JSON form."""
+"""The values ``classify`` returns: frozen dataclasses and named tuples with a JSON form."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 
@@ -31,14 +31,15 @@ class FactValue(str, Enum):
         return cls.UNKNOWN if value is None else cls.TRUE if value else cls.FALSE
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """A cue found in the original text and what it decided.
 
     ``start``/``end`` are offsets into the text given to ``classify``;
     ``negated`` says the cue sits inside a negation or contrast scope;
     ``contribution`` is what the cue's feature added to the fitted model's
     score for what it decides (its share, when several spans make one feature).
+
+    A named tuple rather than a dataclass: a suggestion holds dozens, and a tuple is made in a third of the time.
     """
 
     start: int

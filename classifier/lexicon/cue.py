@@ -34,10 +34,11 @@ class CueRole(StrEnum):
     OWN_ROLLOUTS = "own rollouts"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cue:
     """One lexicon entry. ``facts`` holds signed weights; ``role`` marks
-    cues with a special meaning to the engine."""
+    cues with a special meaning to the engine. Each entry is itself (compared
+    and hashed by identity), so looking one up costs no more than a name."""
 
     pattern: str
     mechanism: Mechanism | None = None

@@ -8,8 +8,8 @@ abstracts as the public repository Aaron617/agent-arXiv-daily lists them:
 every Markdown file at every commit of its git directory is read, and per
 arXiv ID the longest abstract that does not end in "..." is the text. Chinese
 works are README or documentation files at the commit in their url, read from
-``DIR/<owner>+<repo>/repo`` (a bare git directory each) and cleaned as the
-manifest describes. A text is written only when it matches its checksum, so
+``DIR/<owner>+<repo>/repo`` (a bare git directory each, or a checkout holding
+one in ``.git``) and cleaned as the manifest describes. A text is written only when it matches its checksum, so
 the result is the frozen file itself, or the part of it ``classifier.evaluate``
 measures item by item.
 """
@@ -129,6 +129,8 @@ def readme_text(repos: Path, url: str, expected: str) -> str | None:
     if m is None:
         return None
     git_dir = repos / f"{m['owner']}+{m['repo']}" / "repo"
+    if (git_dir / ".git").is_dir():  # a snapshot with a work tree
+        git_dir = git_dir / ".git"
     try:
         raw = _git(git_dir, "show", f"{m['commit']}:{m['path']}")
     except (subprocess.CalledProcessError, FileNotFoundError):

@@ -92,3 +92,15 @@ def test_rebuild_keeps_the_texts_that_match_their_checksums(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("2/3 texts match their checksums")
     assert json.loads((tmp_path / "texts.json").read_text(encoding="utf-8")) == texts
+
+
+def test_a_snapshot_with_a_work_tree_is_read_through_its_git_directory(tmp_path: Path) -> None:
+    work = _repo(tmp_path, "demo")
+    commit = _commit(work, {"README.md": README}, "readme")
+    repos = tmp_path / "repos"
+    subprocess.run(["git", "clone", "-q", str(work), str(repos / "someone+demo" / "repo")], check=True)
+    zh = clean_readme(README, rst=False, cleaning=Cleaning.OPEN_TAGS)
+    manifest = {"items": [{"id": "github:someone/demo:README.md", "lang": "zh",
+                           "url": f"https://github.com/someone/demo/blob/{commit}/README.md",
+                           "sha256": hashlib.sha256(zh.encode("utf-8")).hexdigest()}]}
+    assert rebuild(manifest, {}, repos) == [{"id": "github:someone/demo:README.md", "text": zh}]

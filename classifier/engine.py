@@ -6,6 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -205,7 +206,7 @@ def _word_spans(analysis: Analysis, reading: Reading, rows: Array, decides: list
     most towards it, where each first occurs; the rows are ranked together, in one sort."""
     weighed = rows[:, reading.words]
     top = np.argsort(-weighed, axis=1)[:, :WORD_EVIDENCE]
-    positions, weights = reading.words[top].tolist(), np.take_along_axis(weighed, top, axis=1).tolist()
+    positions, weights = reading.words[top].tolist(), weighed[np.arange(len(rows))[:, np.newaxis], top].tolist()
     words, names, text = analysis.features.words, reading.names, analysis.text
     result = []
     for decision, row_positions, row_weights in zip(decides, positions, weights, strict=True):
@@ -231,7 +232,7 @@ def _fact_values(
     values: dict[Fact, FactValue] = {}
     chances: dict[Fact, float] = {}
     evidence: dict[Fact, list[Span]] = {}
-    algorithm = any(name.startswith("algo:") for name in analysis.features.counts)
+    algorithm = any(name.startswith("algo:") for name in analysis.features.hits)
     scores = weights.fact_scores(readings)
     named = analysis.features.hits_by_fact()
     for fact in Fact:
@@ -371,8 +372,12 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
     """One span per place and decision, contributions added."""
     merged: dict[tuple[int, int, str], Span] = {}
     for span in spans:
-        key = (span.start, span.end, span.decides)
+        key = _PLACE(span)
         if key in merged:
             span = merged[key]._replace(contribution=merged[key].contribution + span.contribution)
         merged[key] = span
-    return tuple(sorted(merged.values(), key=lambda s: (s.start, s.end, s.decides)))
+    return tuple(sorted(merged.values(), key=_PLACE))
+
+
+# A span's place and decision: (start, end, decides).
+_PLACE = itemgetter(0, 1, 3)

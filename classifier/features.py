@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from functools import cache
 
 from classifier.lexicon.cue import Cue, CueRole
@@ -36,9 +37,8 @@ def tier(weight: float) -> str:
     return FAINT
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A cue found in the working text and the reading it sits in."""
+class Hit(NamedTuple):
+    """A cue found in the working text and the reading it sits in (a named tuple: a text has dozens)."""
 
     start: int
     end: int

@@ -8,8 +8,8 @@ subject's own name) blanked out, so cue offsets point into the original.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from classifier.lexicon import COMMON_TOKENS, PRONOUN, SUBJECT_STOPWORDS
 
@@ -26,7 +26,9 @@ SEGMENT_END = re.compile(
 )
 CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n]|\.(?=\s|$)")
 CJK = re.compile(r"[\u3400-\u9fff]")
-LATIN_LETTER = re.compile(r"[A-Za-z]")
+# Counted in runs: one match per word rather than per character.
+CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+LATIN_RUN = re.compile(r"[A-Za-z]+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9_+]|[A-Za-z]")
 # Model names ("GPT-4", "Qwen2.5-7B") are not works under discussion.
 MODEL_NAME = re.compile(
@@ -44,8 +46,7 @@ CONTRAST = re.compile(
 QUOTE = re.compile(r"[“\"「]")
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """A stretch of text between segment separators; ``sentence`` numbers it."""
 
     start: int
@@ -56,9 +57,10 @@ class Segment:
 def is_chinese(text: str) -> bool:
     """Whether the text is mainly Chinese (for the rationale's language);
     source notes, often English titles, do not count."""
-    text = mask_citations(text)
-    cjk = len(CJK.findall(text))
-    latin = len(LATIN_LETTER.findall(text))
+    if ":" in text or "：" in text:  # every source note has a colon
+        text = mask_citations(text)
+    cjk = sum(map(len, CJK_RUN.findall(text)))
+    latin = sum(map(len, LATIN_RUN.findall(text)))
     return cjk >= 4 and cjk * 4 >= latin
 
 
@@ -229,7 +231,13 @@ def working_text(text: str, ranges: list[tuple[int, int]]) -> str:
     outside text becomes newlines, which end clauses, so no negation reaches
     across a gap. Names stay: the lexicon's name cues make them inert."""
     masked = mask_citations(text)
-    chars = ["\n"] * len(text)
-    for start, end in ranges:
-        chars[start:end] = masked[start:end]
-    return "".join(chars)
+    pieces: list[str] = []
+    reached = 0
+    for start, end in sorted(ranges):
+        if start > reached:
+            pieces.append("\n" * (start - reached))
+        if end > reached:
+            pieces.append(masked[max(start, reached):end])
+            reached = end
+    pieces.append("\n" * (len(text) - reached))
+    return "".join(pieces)

@@ -248,10 +248,9 @@ def _fact_values(
         chances[fact] = p
         values[fact] = (FactValue.TRUE if p >= 0.5 else FactValue.FALSE) if known else FactValue.UNKNOWN
     # The words that weighed most towards each fact's value, for the four facts at once when they share a reading.
-    by_reading: dict[int, list[Fact]] = {}
-    for fact in Fact:
-        by_reading.setdefault(id(readings[fact]), []).append(fact)
-    for facts in by_reading.values():
+    first = readings[Fact.INTERACTIVE_ENV]
+    shared = all(readings[fact] is first for fact in Fact)
+    for facts in [list(Fact)] if shared else [[fact] for fact in Fact]:
         rows = np.stack([scores[f][1] if scores[f][0] >= 0.5 else -scores[f][1] for f in facts])
         spans = _word_spans(analysis, readings[facts[0]], rows, [f"fact:{f.value}" for f in facts])
         for fact, fact_spans in zip(facts, spans, strict=True):

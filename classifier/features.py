@@ -13,8 +13,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from functools import cache
+from typing import NamedTuple
 
 from classifier.lexicon.cue import Cue, CueRole
 from classifier.negation import Negation, Reach

@@ -62,10 +62,4 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     latin = "".join(sorted(re.escape(ch) for ch in first if ch.isascii()))
     other = "".join(sorted(re.escape(ch) for ch in first if not ch.isascii()))
     starts = "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
-    # Global flags ("(?i)…") must open the expression, so they stay in front of the guard.
-    flags = GLOBAL_FLAGS.match(pattern.pattern)
-    head, body = (flags.group(), pattern.pattern[flags.end():]) if flags else ("", pattern.pattern)
-    return re.compile(f"{head}(?={starts})(?:{body})", pattern.flags)
-
-
-GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+    return re.compile(f"(?={starts})(?:{pattern.pattern})", pattern.flags)

@@ -1,6 +1,10 @@
-"""Classifications per second on the dev set (one core, no caching).
+"""Classifications per second on the dev set (one core, no caching), and the slowest hostile texts.
 
     .venv/bin/python benchmarks/classify_bench.py [--seconds 3]
+    .venv/bin/python benchmarks/classify_bench.py --hostile [--length 20000]
+
+``--hostile`` times texts made to make a regular expression re-read them (long runs of one kind of
+character or word) at the length the classify API accepts, with and without a subject.
 """
 
 from __future__ import annotations
@@ -19,11 +23,37 @@ from classifier import classify  # noqa: E402
 DEV_SET = ROOT / "tests" / "classifier" / "data" / "classification_dev.json"
 
 
+def hostile_texts(length: int) -> dict[str, str]:
+    runs = {
+        "spaces": " ", "tabs": "\t", "no-break spaces": "\u00a0", "newlines": "\n", "letters": "a",
+        "commas and spaces": ", ", "full stops": ". ", "Chinese": "强化学习", "words": "agent ",
+        "we propose": "we propose ", "existing": "existing ", "not": "not ", "outperforms": "outperforms ",
+        "training the": "training the ", "source notes": "（来源：", "hyphens": "a-", "quote": "“a b ",
+    }
+    return {name: ("We train an agent with GRPO. " + run * length)[:length] for name, run in runs.items()}
+
+
+def hostile(length: int) -> None:
+    timings = []
+    for name, text in hostile_texts(length).items():
+        for subject in (None, "agent"):
+            start = time.perf_counter()
+            classify(text, subject)
+            timings.append((time.perf_counter() - start, name, subject))
+    for seconds, name, subject in sorted(timings, reverse=True)[:8]:
+        print(f"{seconds:7.3f}s  {name} ({length:,} chars){', subject ' + subject if subject else ''}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--file", type=Path, default=DEV_SET)
+    parser.add_argument("--hostile", action="store_true", help="time hostile texts instead")
+    parser.add_argument("--length", type=int, default=20_000, help="hostile texts' length (the API's limit)")
     args = parser.parse_args()
+    if args.hostile:
+        hostile(args.length)
+        return 0
     items = json.loads(args.file.read_text(encoding="utf-8"))
     pairs = [(item["text"], item.get("subject") or item.get("name")) for item in items]
     start = time.perf_counter()

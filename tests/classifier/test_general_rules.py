@@ -225,6 +225,20 @@ def test_a_sentence_can_end_on_an_acronym_but_not_on_an_initial() -> None:
     assert len({s.sentence for s in segments(text)}) == 3
 
 
+@pytest.mark.parametrize("gap", [" ", "   ", "\t ", " " * 5000])
+def test_a_while_clause_is_its_own_segment_however_long_the_space_before_it(gap: str) -> None:
+    from classifier.text import segments
+
+    for text, head in ((f"X trains with PPO{gap}while Y prompts.", "X trains with PPO"),
+                       (f"X trains with PPO ,{gap}while Y prompts.", "X trains with PPO "),
+                       (f"X trains with PPO{gap}but Y prompts.", None)):
+        parts = [text[s.start:s.end] for s in segments(text)]
+        if head is None:
+            assert parts == [text]
+        else:
+            assert parts == [head, "Y prompts."]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -17,7 +17,7 @@ from classifier.model import TRUE, Array, Reading, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
-from classifier.text import SENTENCE_END, focus, is_chinese, working_text
+from classifier.text import SENTENCE_END, focus, is_chinese, name_pattern, working_text
 
 # What an RL update changes: "更新策略参数", "对 X 做 GRPO 更新", "the correction policy 根据…", "updates the policy".
 _UPDATED = (
@@ -140,11 +140,7 @@ CONCEDED = re.compile(r"(?<![A-Za-z])(?i:while|although|though|whereas|despite)\
 
 def _background(work: str, subject: str | None, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of the English sentences that describe other work or the problem."""
-    name = (
-        re.compile(rf"(?<![A-Za-z0-9]){re.escape(subject.strip())}(?![A-Za-z0-9])", re.IGNORECASE)
-        if subject and subject.strip()
-        else None
-    )
+    name = name_pattern(subject.strip()) if subject and subject.strip() else None
     spans = []
     for a, b in sentences:
         if not BACKGROUND.search(work, a, b) or AUTHORIAL.search(work, a, b) or (name and name.search(work, a, b)):

@@ -143,16 +143,17 @@ def _weak_tokens(subject: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _token_pattern(token: str) -> re.Pattern[str]:
+def name_pattern(token: str) -> re.Pattern[str]:
+    """``token`` as a whole name, in any case (kept compiled: a subject is looked for in every segment)."""
     return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def _mention_score(seg_text: str, subject: str, tokens: list[str], weak: frozenset[str] = frozenset()) -> float:
-    if _token_pattern(subject).search(seg_text):
+    if name_pattern(subject).search(seg_text):
         return len(tokens) + 1.0
     score = 0.0
     for token in tokens:
-        if _token_pattern(token).search(seg_text):
+        if name_pattern(token).search(seg_text):
             score += 0.3 if token in COMMON_TOKENS or len(token) < 3 else 0.1 if token in weak else 1.0
     return score
 

@@ -20,19 +20,19 @@ from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
 from classifier.text import SENTENCE_END, focus, is_chinese, name_pattern, working_text
 
 # What an RL update changes: "更新策略参数", "对 X 做 GRPO 更新", "the correction policy 根据…", "updates the policy".
-_UPDATED = (
-    r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))"
-    r"|对\s*(?P<b>[^，。；,;\n]{1,30}?)\s*做\s*\S*\s*更新"
-    r"|(?P<c>[A-Za-z][\w/-]*(?:[ -][\w/-]+){0,2} policy)\s*(?:根据|接受|通过)"
-    r"|(?i:(?:updates?|updating|updated|optimi[sz]es?|optimi[sz]ing|fine-tunes?|fine-tuning|trains?|training)"
+_CHANGED = r"更新(?P<a>[^，。；,;：\n]{1,24}?(?:策略|参数|policy|模型))|对\s*(?P<b>[^，。；,;\n]{1,30}?)\s*做\s*\S*\s*更新"
+_NAMED_POLICY = r"(?P<c>[A-Za-z][\w/-]*(?:[ -][\w/-]+){0,2} policy)\s*(?:根据|接受|通过)"
+_UPDATES = (
+    r"(?i:(?:updates?|updating|updated|optimi[sz]es?|optimi[sz]ing|fine-tunes?|fine-tuning|trains?|training)"
     r"\s+(?:the\s+|its\s+|their\s+|a\s+|an\s+)?(?P<d>(?:[\w/-]+\s+){0,3}?(?:policy|policies|parameters|"
     r"weights|agents?|models?|LLMs?)))"
 )
-UPDATED = re.compile(_UPDATED)
-# The third branch tries three words at every letter; where no "policy 根据/接受/通过" occurs it cannot match,
-# and the same alternation without it finds the same matches.
+# The named-policy branch tries three words at every letter and can match only where "policy 根据/接受/通过"
+# occurs; elsewhere a group that never matches stands in its place (the same matches and group names).
 NAMED_POLICY = re.compile(r"policy\s*(?:根据|接受|通过)")
-UPDATED_UNNAMED = re.compile(_UPDATED.replace(r"(?P<c>[A-Za-z][\w/-]*(?:[ -][\w/-]+){0,2} policy)", "(?P<c>(?!))"))
+UPDATED = {
+    named: re.compile(f"{_CHANGED}|{_NAMED_POLICY if named else '(?P<c>(?!))'}|{_UPDATES}") for named in (True, False)
+}
 
 ZH_VERDICT = {
     Verdict.STRICT: "严格 Agentic RL",
@@ -268,7 +268,7 @@ def _fact_values(
 def _updated(work: str, mechanism: Mechanism, rl_update: FactValue, scopes: NegationScopes) -> str | None:
     if rl_update is not FactValue.TRUE and mechanism is not Mechanism.EVOLUTION_STRATEGIES:
         return None
-    for m in (UPDATED if NAMED_POLICY.search(work) else UPDATED_UNNAMED).finditer(work):
+    for m in UPDATED[NAMED_POLICY.search(work) is not None].finditer(work):
         group = next(g for g in ("a", "b", "c", "d") if m.group(g))
         if scopes.find(m.start(group), m.end(group)) is None:
             return m.group(group).strip()

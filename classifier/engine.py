@@ -6,14 +6,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
-
-import numpy as np
+from operator import itemgetter, neg
 
 from classifier.features import Features, Hit, add_words, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
-from classifier.model import TRUE, Array, Reading, Weights, current_weights
+from classifier.model import Reading, Scored, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
@@ -52,6 +50,10 @@ EN_FACT = {
     Fact.VERIFIABLE_REWARD: "reward",
     Fact.RL_UPDATE: "RL update",
 }
+FACTS = tuple(Fact)
+# What a span's contribution decides: "fact:rl_update", "mechanism:harness".
+FACT_DECIDES = {fact: f"fact:{fact.value}" for fact in Fact}
+MECHANISM_DECIDES = {mechanism: f"mechanism:{mechanism.value}" for mechanism in Mechanism}
 MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
 
 
@@ -186,7 +188,7 @@ def analyse(text: str, subject: str | None = None) -> Analysis:
     return Analysis(text, work, scopes, tuple(hits), features, chinese)
 
 
-def _spans(analysis: Analysis, reading: Reading, row: Array, decides: str,
+def _spans(analysis: Analysis, reading: Reading, row: list[float], decides: str,
            named: list[tuple[str, list[Hit]]]) -> list[Span]:
     """The hits of the ``named`` features, each with its share of its feature's contribution in ``row``."""
     spans = []
@@ -197,23 +199,21 @@ def _spans(analysis: Analysis, reading: Reading, row: Array, decides: str,
     return spans
 
 
-def _word_spans(analysis: Analysis, reading: Reading, rows: Array, decides: list[str]) -> list[list[Span]]:
-    """For each of ``rows`` (each feature's contribution to one decision, ``decides``), the words that weighed
-    most towards it, where each first occurs; the rows are ranked together, in one sort."""
-    weighed = rows[:, reading.words]
-    top = np.argsort(-weighed, axis=1)[:, :WORD_EVIDENCE]
-    positions, weights = reading.words[top].tolist(), weighed[np.arange(len(rows))[:, np.newaxis], top].tolist()
+def _word_spans(analysis: Analysis, reading: Reading, row: list[float], decides: str, sign: float = 1.0) -> list[Span]:
+    """The words that weighed most towards a decision (``decides``; ``row`` holds each feature's contribution
+    to it, counted against it when ``sign`` is -1), where each first occurs."""
     words, names, text = analysis.features.words, reading.names, analysis.text
-    result = []
-    for decision, row_positions, row_weights in zip(decides, positions, weights, strict=True):
-        spans = []
-        for position, weight in zip(row_positions, row_weights, strict=True):
-            if weight <= 0:
-                break
-            start, end = words[names[position]]
-            spans.append(Span(start, end, text[start:end], decision, False, weight))
-        result.append(spans)
-    return result
+    weights = list(map(row.__getitem__, reading.words))
+    if sign < 0:
+        weights = list(map(neg, weights))
+    spans = []
+    # Heaviest first, and of words that weigh the same, the one the reading lists first (a stable sort).
+    for k in sorted(range(len(weights)), key=weights.__getitem__, reverse=True)[:WORD_EVIDENCE]:
+        if weights[k] <= 0:
+            break
+        start, end = words[names[reading.words[k]]]
+        spans.append(Span(start, end, text[start:end], decides, False, weights[k]))
+    return spans
 
 
 # The calibrated probability at which a fact's words alone make it known (true at this or above, false at
@@ -223,34 +223,29 @@ DECISIVE = 0.9
 
 
 def _fact_values(
-    analysis: Analysis, weights: Weights, readings: dict[Fact, Reading], mechanism: Mechanism
+    analysis: Analysis, scored: Scored, mechanism: Mechanism
 ) -> tuple[dict[Fact, FactValue], dict[Fact, float], dict[Fact, list[Span]]]:
     values: dict[Fact, FactValue] = {}
     chances: dict[Fact, float] = {}
     evidence: dict[Fact, list[Span]] = {}
     algorithm = any(name.startswith("algo:") for name in analysis.features.hits)
-    scores = weights.fact_scores(readings)
     named = analysis.features.hits_by_fact()
-    for fact in Fact:
-        p, row = scores[fact]
-        evidence[fact] = _spans(analysis, readings[fact], row, f"fact:{fact.value}", named.get(fact.value, []))
+    for fact in FACTS:
+        p, row, reading = scored.facts[fact], scored.fact_rows[fact], scored.fact_readings[fact]
+        decides = FACT_DECIDES[fact]
+        fact_hits = named.get(fact.value, [])
+        evidence[fact] = _spans(analysis, reading, row, decides, fact_hits)
+        # The words that weighed most towards the fact's value.
+        evidence[fact] += _word_spans(analysis, reading, row, decides, 1.0 if p >= 0.5 else -1.0)
         # An RL objective named as the work's own has a scalar reward and an update by definition.
         # Known from a cue that speaks to the fact, or from words that weigh it decisively either way.
         known = (
-            speaks_to(named.get(fact.value, []))
+            speaks_to(fact_hits)
             or (algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE))
             or abs(p - 0.5) >= DECISIVE - 0.5
         )
         chances[fact] = p
         values[fact] = (FactValue.TRUE if p >= 0.5 else FactValue.FALSE) if known else FactValue.UNKNOWN
-    # The words that weighed most towards each fact's value, for the four facts at once when they share a reading.
-    first = readings[Fact.INTERACTIVE_ENV]
-    shared = all(readings[fact] is first for fact in Fact)
-    for facts in [list(Fact)] if shared else [[fact] for fact in Fact]:
-        rows = np.stack([scores[f][1] if scores[f][0] >= 0.5 else -scores[f][1] for f in facts])
-        spans = _word_spans(analysis, readings[facts[0]], rows, [f"fact:{f.value}" for f in facts])
-        for fact, fact_spans in zip(facts, spans, strict=True):
-            evidence[fact] += fact_spans
     record = mechanism.record
     # Only an RL objective updates the policy from the outcome; preference
     # optimisation only on the agent's own outcome-judged rollouts.
@@ -279,7 +274,7 @@ def _confidence(mechanism_p: float, verdict: Verdict, values: dict[Fact, FactVal
     """The chance the mechanism and the strict-or-not call are both right,
     from the calibrated probabilities (an unknown fact counts as even odds)."""
     p_all = 1.0
-    for fact in Fact:
+    for fact in FACTS:
         p_all *= 0.5 if values[fact] is FactValue.UNKNOWN else chances[fact]
     p_verdict = p_all if verdict.is_strict else 1.0 - p_all
     return max(0.01, min(0.99, mechanism_p * p_verdict))
@@ -295,11 +290,11 @@ def _rationale(
 ) -> str:
     if chinese:
         algo = f"（{algorithm}）" if algorithm else ""
-        facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in Fact)
+        facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in FACTS)
         extra = "；更新对象或动作空间较窄" if narrow and verdict is Verdict.STRICT_NARROW else ""
         return f"机制：{mechanism.label_zh}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
     algo = f" ({algorithm})" if algorithm else ""
-    facts = ", ".join(f"{EN_FACT[f]} {MARK[values[f]]}" for f in Fact)
+    facts = ", ".join(f"{EN_FACT[f]} {MARK[values[f]]}" for f in FACTS)
     extra = "; narrow update target or action space" if narrow and verdict is Verdict.STRICT_NARROW else ""
     return f"{mechanism.label}{algo}; {facts}{extra} → {verdict.label}"
 
@@ -315,10 +310,10 @@ def classify(text: str, subject: str | None = None) -> Suggestion:
 def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Suggestion:
     """``classify`` with the given fitted weights."""
     analysis = analyse(text, subject)
-    reading, fact_readings = weights.read(analysis.features.values(), analysis.features.words)
-    probabilities = weights.mechanism.probabilities(reading)
+    scored = weights.score(analysis.features.values(), analysis.features.words)
+    probabilities = scored.mechanism
     mechanism = Mechanism(max(probabilities, key=lambda key: probabilities[key]))
-    values, chances, fact_evidence = _fact_values(analysis, weights, fact_readings, mechanism)
+    values, chances, fact_evidence = _fact_values(analysis, scored, mechanism)
     hits = analysis.hits
     narrow = "narrow" in analysis.features.counts
     verdict = rubric_verdict(
@@ -333,15 +328,15 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         (h.cue.algorithm for h in hits if h.cue.algorithm and h.cue.mechanism is mechanism and not h.negation),
         None,
     )
-    row = weights.mechanism.contribution_row(reading, mechanism.value)
+    reading, row = scored.reading, scored.class_row(mechanism.value)
     evidence = [
-        span_of(text, hit, f"mechanism:{hit.cue.mechanism.value}", reading.weight_of(row, name) / len(group))
+        span_of(text, hit, MECHANISM_DECIDES[hit.cue.mechanism], reading.weight_of(row, name) / len(group))
         for name, group in analysis.features.hits.items()
-        if name.startswith("m:") or name.startswith("algo:")
+        if name.startswith(("m:", "algo:"))
         for hit in group
         if hit.cue.mechanism is not None
     ]
-    evidence += _word_spans(analysis, reading, row[np.newaxis], [f"mechanism:{mechanism.value}"])[0]
+    evidence += _word_spans(analysis, reading, row, MECHANISM_DECIDES[mechanism])
     evidence += [span_of(text, h, "narrow") for h in hits if h.cue.narrow]
     evidence += [span for spans in fact_evidence.values() for span in spans]
     evidence += [
@@ -349,7 +344,7 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         for h in hits
         if h.negation is not None
     ]
-    findings = tuple(FactFinding(f, values[f], tuple(fact_evidence[f])) for f in Fact)
+    findings = tuple(FactFinding(f, values[f], tuple(fact_evidence[f])) for f in FACTS)
     return Suggestion(
         mechanism=mechanism,
         verdict=verdict,

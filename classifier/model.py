@@ -8,6 +8,7 @@ Weights live in a versioned JSON file (``classifier/data/weights.json`` unless
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Container
 from dataclasses import dataclass, field
@@ -34,16 +35,41 @@ class Reading:
     names: tuple[str, ...]
     columns: npt.NDArray[np.int64]
     values: Array
-    words: npt.NDArray[np.int64]
+    words: tuple[int, ...]
     position: dict[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "position", dict(zip(self.names, range(len(self.names)))))
 
-    def weight_of(self, row: Array, name: str) -> float:
+    def weight_of(self, row: Array | list[float], name: str) -> float:
         """``name``'s entry in ``row`` (one value per feature of the reading), 0 for a feature it lacks."""
         i = self.position.get(name)
         return 0.0 if i is None else float(row[i])
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One text's features through the fitted models at once: the mechanism's and the facts' calibrated
+    probabilities, and what each feature of the reading adds to them (``LinearModel.contribution_row``), as
+    Python numbers: a text has a few dozen features, and plain Python reads so few numbers faster than
+    numpy's machinery does."""
+
+    reading: Reading
+    mechanism: dict[str, float]
+    facts: dict[Fact, float]
+    # Each fact model's reading (the mechanism's, where they share their features) and, per feature of it,
+    # the feature's addition to true over the mean of true and false.
+    fact_readings: dict[Fact, Reading]
+    fact_rows: dict[Fact, list[float]]
+    # Each feature's addition to each class's score over the mean of the classes (features × classes).
+    contributions: Array
+    classes: tuple[str, ...]
+
+    def class_row(self, cls: str) -> list[float]:
+        """Each feature's addition to ``cls``'s score over the mean of the classes."""
+        row: list[float] = self.contributions[:, self.classes.index(cls)].tolist()
+        return row
+
 
 
 @dataclass(frozen=True)
@@ -71,16 +97,19 @@ class LinearModel:
 
     def read(self, x: dict[str, float], words: Container[str] = ()) -> Reading:
         """``x`` as this model's columns, marking where the features among ``words`` sit."""
-        # A text has a few hundred features: looked up with ``map`` and sifted in numpy, not one by one.
-        columns = np.fromiter(map(self.index.get, x, repeat(-1)), dtype=np.int64, count=len(x))
-        known = columns >= 0
-        names = tuple(compress(x, known.tolist()))
-        if not names:
-            empty = np.zeros(0, dtype=np.int64)
-            return Reading((), empty, np.zeros(0), empty)
-        values = np.fromiter(x.values(), dtype=np.float64, count=len(x))[known]
-        marked = np.flatnonzero(np.fromiter(map(words.__contains__, names), dtype=bool, count=len(names)))
-        return Reading(names, columns[known], values, marked)
+        # Looked up with ``map`` and sifted only when some feature is unknown: a text has a few dozen.
+        columns = list(map(self.index.get, x, repeat(-1)))
+        names, values = tuple(x), list(x.values())
+        if -1 in columns:
+            known = [column >= 0 for column in columns]
+            names = tuple(compress(names, known))
+            columns, values = list(compress(columns, known)), list(compress(values, known))
+        return Reading(
+            names,
+            np.array(columns, dtype=np.int64),
+            np.array(values, dtype=np.float64),
+            tuple(compress(range(len(names)), map(words.__contains__, names))),
+        )
 
     def probabilities(self, reading: Reading) -> dict[str, float]:
         z = (self.bias + self.weights[:, reading.columns] @ reading.values) / self.temperature
@@ -179,6 +208,55 @@ class Weights:
         p = 0.5 * (1.0 + np.tanh(0.5 * z))
         half = 0.5 * terms
         return {fact: (float(p[i]), half[i]) for i, fact in enumerate(stack.facts)}
+
+    @cached_property
+    def table(self) -> Array | None:
+        """One row a feature, its weights side by side: what it adds to each mechanism over the mechanism
+        model's mean, then to each fact's true over the mean of true and false (half the difference); a text's
+        few dozen rows lie together in memory. None unless the fact models read the mechanism model's features."""
+        stack = self.fact_stack
+        if stack is None:
+            return None
+        return np.ascontiguousarray(np.hstack([self.mechanism.centred.T, 0.5 * stack.difference.T]))
+
+    @cached_property
+    def _biases(self) -> tuple[list[float], list[float], list[float]]:
+        """The mechanism model's biases, and each fact model's bias and temperature, as Python numbers."""
+        stack = self.fact_stack
+        assert stack is not None
+        return self.mechanism.bias.tolist(), stack.bias.tolist(), stack.temperature.tolist()
+
+    def score(self, x: dict[str, float], words: Container[str] = ()) -> Scored:
+        """``x`` through the mechanism model and the fact models (``read``, ``LinearModel.probabilities``,
+        ``fact_scores``), reading each of its features' row of ``table`` once."""
+        reading, readings = self.read(x, words)
+        model, table, stack = self.mechanism, self.table, self.fact_stack
+        if table is None or stack is None:
+            scores = self.fact_scores(readings)
+            return Scored(
+                reading, model.probabilities(reading), {fact: p for fact, (p, _) in scores.items()}, readings,
+                {fact: row.tolist() for fact, (_, row) in scores.items()},
+                (model.centred[:, reading.columns] * reading.values).T, model.classes,
+            )
+        k = len(model.classes)
+        block = table[reading.columns] * reading.values[:, np.newaxis]
+        sums = block.sum(axis=0).tolist()
+        bias, fact_bias, fact_temperature = self._biases
+        # Each class's score less the same sum for every class (the features' mean weight): the softmax is
+        # unchanged.
+        z = [(b + s) / model.temperature for b, s in zip(bias, sums[:k], strict=True)]
+        top = max(z)
+        e = [math.exp(v - top) for v in z]
+        total = sum(e)
+        mechanism = dict(zip(model.classes, [v / total for v in e], strict=True))
+        # Two classes: the softmax of (true, false) is the logistic of their difference, twice the halves summed.
+        facts = {
+            fact: 0.5 * (1.0 + math.tanh(0.5 * (2.0 * s + b) / t))
+            for fact, s, b, t in zip(stack.facts, sums[k:], fact_bias, fact_temperature, strict=True)
+        }
+        rows = block[:, k:].T.tolist()
+        return Scored(reading, mechanism, facts, readings, dict(zip(stack.facts, rows, strict=True)), block[:, :k],
+                      model.classes)
 
     def read(self, x: dict[str, float], words: Container[str] = ()) -> tuple[Reading, dict[Fact, Reading]]:
         """``x`` as the mechanism model's columns and each fact model's, read once per set of features."""

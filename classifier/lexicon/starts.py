@@ -63,3 +63,60 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     other = "".join(sorted(re.escape(ch) for ch in first if not ch.isascii()))
     starts = "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
     return re.compile(f"(?={starts})(?:{pattern.pattern})", pattern.flags)
+
+
+def _joined(heads: set[str], tails: set[str] | None, n: int) -> set[str] | None:
+    """Each of ``heads`` followed by each of ``tails``, cut at ``n`` characters (a head that long needs no tail)."""
+    done = {h for h in heads if len(h) >= n}
+    if len(done) == len(heads):
+        return done
+    if tails is None:
+        return None
+    return done | {(h + t)[:n] for h in heads if len(h) < n for t in tails}
+
+
+def prefixes(items: Any, n: int = 2) -> set[str] | None:
+    """The openings (lower-cased, ``n`` characters, or fewer where a match can end sooner) of what a parsed
+    pattern can match, or None when one of its first ``n`` characters can be any. Zero-width assertions
+    are passed over, so the set may hold openings the pattern then refuses, never fewer."""
+    heads: set[str] | None = {""}
+    for op, av in items:
+        if heads is None:
+            return None
+        heads = _joined(heads, _item_prefixes(str(op), av, n), n)
+    return heads
+
+
+def _item_prefixes(name: str, av: Any, n: int) -> set[str] | None:
+    if name in ("ASSERT_NOT", "ASSERT", "AT"):
+        return {""}
+    if name == "LITERAL":
+        return {chr(av).lower()}
+    if name == "IN":
+        chars, _ = first_chars([(name, av)])
+        return chars
+    if name == "SUBPATTERN":
+        return prefixes(av[-1], n)
+    if name == "BRANCH":
+        found: set[str] = set()
+        for branch in av[1]:
+            more = prefixes(branch, n)
+            if more is None:
+                return None
+            found |= more
+        return found
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        least, most, body = av
+        once = prefixes(body, n)
+        found = set()
+        power: set[str] | None = {""}
+        count = 0
+        while power is not None:
+            if count >= least:
+                found |= power
+            grown = _joined(power, once, n)
+            if count == most or grown == power:
+                break
+            power, count = grown, count + 1
+        return None if power is None else found
+    return None

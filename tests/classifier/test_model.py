@@ -31,14 +31,16 @@ def test_the_fact_models_read_as_one_matrix_score_as_each_model_alone(text: str)
         np.testing.assert_allclose(stacked[fact][1], row, atol=1e-12)
 
 
+def _separate(weights: Weights) -> Weights:
+    """The same weights with each fact model under a feature index of its own."""
+    own = {fact: LinearModel(m.classes, m.features, m.weights, m.bias, m.temperature, dict(m.index))
+           for fact, m in weights.facts.items()}
+    return Weights(weights.version, weights.mechanism, own, weights.trained_on)
+
+
 def test_fact_models_over_features_of_their_own_are_scored_one_by_one() -> None:
     weights = current_weights()
-    own = {}
-    for fact, model in weights.facts.items():
-        # The same weights under a feature index of their own: no longer the mechanism model's.
-        own[fact] = LinearModel(model.classes, model.features, model.weights, model.bias, model.temperature,
-                                dict(model.index))
-    separate = Weights(weights.version, weights.mechanism, own, weights.trained_on)
+    separate = _separate(weights)
     assert separate.fact_stack is None
     features = analyse(TEXTS[0]).features
     _, readings = separate.read(features.values(), features.words)
@@ -46,3 +48,23 @@ def test_fact_models_over_features_of_their_own_are_scored_one_by_one() -> None:
     for fact, (p, row) in _one_by_one(weights, TEXTS[0]).items():
         assert scores[fact][0] == pytest.approx(p, abs=1e-12)
         np.testing.assert_allclose(scores[fact][1], row, atol=1e-12)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+@pytest.mark.parametrize("layout", ["table", "separate"])
+def test_scoring_a_text_at_once_agrees_with_each_model_alone(text: str, layout: str) -> None:
+    weights = current_weights() if layout == "table" else _separate(current_weights())
+    assert (weights.table is not None) is (layout == "table")
+    features = analyse(text).features
+    scored = weights.score(features.values(), features.words)
+    reading = scored.reading
+    probabilities = weights.mechanism.probabilities(reading)
+    assert scored.mechanism == pytest.approx(probabilities, abs=1e-12)
+    for cls in weights.mechanism.classes:
+        np.testing.assert_allclose(scored.class_row(cls), weights.mechanism.contribution_row(reading, cls),
+                                   atol=1e-12)
+    for fact, (p, row) in _one_by_one(current_weights(), text).items():
+        assert scored.facts[fact] == pytest.approx(p, abs=1e-12)
+        np.testing.assert_allclose(scored.fact_rows[fact], row, atol=1e-12)
+        assert scored.fact_readings[fact].names == reading.names
+    assert [reading.names[i] for i in reading.words] == [n for n in reading.names if n in features.words]

@@ -1,0 +1,64 @@
+"""The cue scan's dispatch on a match's first two characters finds exactly what trying every cue would."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from classifier.lexicon import CUES, scan
+from classifier.lexicon.scan import MAIN_PASS, NARROW_PASS, Dispatch
+from classifier.lexicon.starts import first_chars, prefixes, sre_parse
+
+DEV_SET = Path(__file__).parent / "data" / "classification_dev.json"
+
+
+def _every_cue(text: str, dispatch: Dispatch, narrow: bool) -> list[tuple[int, int, str]]:
+    """The scan done the slow way: wherever a cue can start, every cue of the pass in lexicon order."""
+    cues = [(i, c) for i, c in enumerate(CUES) if (c.narrow and c.mechanism is None and not c.facts) is narrow]
+    alternation = re.compile("|".join(
+        f"(?P<c{i}>{c.pattern})" if c.case_sensitive else f"(?P<c{i}>(?i:{c.pattern}))" for i, c in cues
+    ))
+    firsts = set().union(*(first_chars(sre_parse.parse(c.pattern))[0] or () for _, c in cues))
+    found, reached = [], 0
+    for start in dispatch.starts.finditer(text):
+        # A start that .lower() leaves apart from the ASCII letter matching folds it onto is passed over.
+        if start.start() < reached or text[start.start()].lower() not in firsts:
+            continue
+        m = alternation.match(text, start.start())
+        if m is not None:
+            found.append((m.start(), m.end(), m.lastgroup or ""))
+            reached = m.end()
+    return found
+
+
+def _texts() -> list[str]:
+    texts = [item["text"] for item in json.loads(DEV_SET.read_text(encoding="utf-8"))]
+    return texts + [
+        "We train the web agent with GRPO and PPO; RLHF, DPO and rejection sampling fine-tuning are baselines.",
+        # Characters that case-insensitive matching folds onto ASCII letters: the Kelvin sign, dotless ı, long ſ.
+        "We \u212aeep the agent, fıne-tune it with reınforcement learning and ſearch over ſtates with MCTS.",
+        "RL\u0130 and r\u0130 and Rſ: odd pairs at a cue's start.",
+    ]
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_the_scan_finds_what_every_cue_tried_everywhere_finds(text: str) -> None:
+    found = [(m.start(), m.end(), m.lastgroup or "") for m in scan(text)]
+    assert found == _every_cue(text, MAIN_PASS, narrow=False) + _every_cue(text, NARROW_PASS, narrow=True)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "openings"),
+    [
+        (r"(?<![A-Za-z0-9_])(?:(?i:rl|re(?:ward)?s?))(?![A-Za-z0-9_])", {"rl", "re"}),
+        (r"a{0,3}b", {"aa", "ab", "b"}),
+        (r"[ab][cd]", {"ac", "ad", "bc", "bd"}),
+        (r"(?:ab)+c", {"ab"}),
+        (r"强化学习", {"强化"}),
+        (r"r", {"r"}),
+        (r"x\w+", None),
+    ],
+)
+def test_a_patterns_openings_are_read_from_its_parse(pattern: str, openings: set[str] | None) -> None:
+    assert prefixes(sre_parse.parse(pattern), 2) == openings

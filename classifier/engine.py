@@ -11,6 +11,7 @@ from operator import itemgetter, neg
 from classifier.features import Features, Hit, add_words, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
+from classifier.lexicon.starts import guarded
 from classifier.model import Reading, Scored, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
@@ -76,15 +77,16 @@ BACKGROUND = re.compile(
 )
 # A sentence in which the work says what it is or does: "we propose", "this paper presents",
 # "X is an open-source framework", "本项目是一个…", "我们提出…".
-SELF_DESCRIPTION = re.compile(
-    r"(?i)(?<![A-Za-z])(?:(?:we|the authors|this (?:paper|work|study|report|repository|project|library|recipe|example|guide|"
+SELF_DESCRIPTION = guarded(re.compile(
+    r"(?<![A-Za-z])(?:(?:we|the authors|this (?:paper|work|study|report|repository|project|library|recipe|example|guide|"
     r"document))\s+(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|build|release|design|train|study|"
     r"provide|describe|implement|construct|open-source)\w*|(?:is|are)\s+an?\s+(?:[\w-]+\s+){0,5}?(?:framework|"
     r"benchmark|library|toolkit|system|platform|agent|method|model|environment|engine|dataset|suite|algorithm|"
     r"pipeline|simulator|tool))(?![A-Za-z])"
     r"|是一[个款种套]|是由|旨在|致力于|(?:我们|作者)(?:提出|构建|开源|发布|训练|设计|实现|推出|介绍)|本(?:项目|仓库|文|文档|示例|框架|"
-    r"工具|配方|教程|指南|页)|使用本|该(?:算法|框架|方法|项目)"
-)
+    r"工具|配方|教程|指南|页)|使用本|该(?:算法|框架|方法|项目)",
+    re.IGNORECASE,
+))
 # How many word features a suggestion shows as evidence for its mechanism and for each fact.
 WORD_EVIDENCE = 5
 # A README or documentation page opens with its title and a line saying what it is.

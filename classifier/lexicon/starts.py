@@ -52,16 +52,56 @@ def first_chars(items: Any) -> tuple[set[str] | None, bool]:
     return chars, True
 
 
+def _after_a_letter(av: Any) -> bool:
+    """Whether a lookbehind refuses a position after any ASCII letter (``(?<![A-Za-z])`` or stricter)."""
+    direction, items = av[0], av[-1]
+    if direction != -1 or len(items) != 1 or str(items[0][0]) != "IN":
+        return False
+    ranges = {value for kind, value in items[0][1] if str(kind) == "RANGE"}
+    return {(ord("A"), ord("Z")), (ord("a"), ord("z"))} <= ranges
+
+
+def _leads(items: Any, word_start: bool = False) -> list[tuple[set[str], bool]] | None:
+    """Each alternative's first characters and whether it must start a word (behind ``(?<![A-Za-z])``),
+    or None where an alternative may start with any character or match the empty string."""
+    for index, (op, av) in enumerate(items):
+        name = str(op)
+        if name == "ASSERT_NOT" and _after_a_letter(av):
+            word_start = True
+            continue
+        if name in ("ASSERT_NOT", "ASSERT", "AT"):
+            continue
+        if name in ("SUBPATTERN", "BRANCH"):
+            rest = list(items[index + 1:])
+            leads: list[tuple[set[str], bool]] = []
+            for branch in [av[-1]] if name == "SUBPATTERN" else av[1]:
+                more = _leads(list(branch) + rest, word_start)
+                if more is None:
+                    return None
+                leads += more
+            return leads
+        first, empty = first_chars(items[index:])
+        return None if first is None or empty else [(first, word_start)]
+    return None
+
+
+def _chars(chars: set[str]) -> str:
+    latin = "".join(sorted(re.escape(ch) for ch in chars if ch.isascii()))
+    other = "".join(sorted(re.escape(ch) for ch in chars if not ch.isascii()))
+    return "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
+
+
 def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    """``pattern`` behind a lookahead on the characters it can start with: it matches exactly where
-    ``pattern`` does, and the engine passes over every other position after one character test instead
-    of trying each branch of a long alternation there."""
-    first, empty = first_chars(sre_parse.parse(pattern.pattern, pattern.flags))
-    if first is None or empty:
+    """``pattern`` behind a lookahead on the characters it can start with, and on a word's start where
+    its alternatives need one: it matches exactly where ``pattern`` does, and the engine passes over every
+    other position after a test or two instead of trying each branch of a long alternation there."""
+    leads = _leads(sre_parse.parse(pattern.pattern, pattern.flags))
+    if leads is None:
         raise ValueError(f"a guarded pattern must start with a known character: {pattern.pattern[:60]}")
-    latin = "".join(sorted(re.escape(ch) for ch in first if ch.isascii()))
-    other = "".join(sorted(re.escape(ch) for ch in first if not ch.isascii()))
-    starts = "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
+    anywhere = set().union(*(chars for chars, word_start in leads if not word_start))
+    words = set().union(*(chars for chars, word_start in leads if word_start)) - anywhere
+    starts = "|".join(([_chars(anywhere)] if anywhere else [])
+                      + ([f"(?-i:(?<![A-Za-z]))(?:{_chars(words)})"] if words else []))
     return re.compile(f"(?={starts})(?:{pattern.pattern})", pattern.flags)
 
 

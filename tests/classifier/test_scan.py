@@ -8,7 +8,7 @@ import pytest
 
 from classifier.lexicon import CUES, scan
 from classifier.lexicon.scan import MAIN_PASS, NARROW_PASS, Dispatch
-from classifier.lexicon.starts import first_chars, prefixes, sre_parse
+from classifier.lexicon.starts import first_chars, guarded, prefixes, sre_parse
 
 DEV_SET = Path(__file__).parent / "data" / "classification_dev.json"
 
@@ -62,3 +62,27 @@ def test_the_scan_finds_what_every_cue_tried_everywhere_finds(text: str) -> None
 )
 def test_a_patterns_openings_are_read_from_its_parse(pattern: str, openings: set[str] | None) -> None:
     assert prefixes(sre_parse.parse(pattern), 2) == openings
+
+
+GUARDED_TEXTS = [
+    "We do not train; the weights are frozen, software frozen, and the policy remains frozen without RL.",
+    "Cannot, knot, Never, ſnot, ınstead, İnstead and KNOT: letters folded by case-insensitive matching.",
+    "该方法没有更新参数，但是保持冻结；而非微调。It is reward-free, yet instead of PPO it uses search.",
+]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?i:(?<![A-Za-z])(?:not|never|instead of))|are frozen|(?i:-free(?![A-Za-z]))|没有|保持冻结",
+        r"但|但是|而(?!非)|(?i:(?<![A-Za-z])(?:but|yet|instead)(?![A-Za-z]))",
+        r"(?<![A-Za-z0-9_])(?:knot|software)|(?i:(?<![A-Z])not)",
+        r"(?<![0-9])not|(?<![A-Za-z])yet",
+    ],
+)
+@pytest.mark.parametrize("flags", [0, re.IGNORECASE])
+def test_a_guarded_pattern_matches_where_the_pattern_does(pattern: str, flags: int) -> None:
+    plain, guard = re.compile(pattern, flags), guarded(re.compile(pattern, flags))
+    assert guard.pattern != plain.pattern
+    for text in GUARDED_TEXTS:
+        assert [m.span() for m in guard.finditer(text)] == [m.span() for m in plain.finditer(text)]

@@ -18,15 +18,18 @@ from classifier.lexicon import COMMON_TOKENS, PRONOUN, SUBJECT_STOPWORDS
 CITATION = re.compile(r"[（(]\s*(?:来源|综合|出处|参见|(?i:sources?|see|cf\.|via))\s*[：:][^（）()]*[）)]")
 
 # Sentence ends, then the separators of the segments inside a sentence.
-# The full stop is matched first and its exceptions looked back on from after it: the engine then tests one
-# character at most positions instead of every lookbehind.
-SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!etc\.)(?=\s|$)")
+# Patterns read over every text open on a character class: the regex engine then skips in one tight loop to
+# the next place the class holds, instead of starting the whole pattern at each character. So a full stop is
+# taken with the other ends and its exceptions are looked back on from after it.
+SENTENCE_END = re.compile(
+    r"[。！？!?\n.](?:(?<!\.)|(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!etc\.)(?=\s|$))"
+)
 # A "while" clause starts only where a run of spaces does, and the run is taken whole: tried from inside the
 # run, the pattern would re-read the rest of it at every position (20,000 spaces took three seconds).
 SEGMENT_END = re.compile(
     r"[；;]|(?i:,?(?<!\s)\s++(?:while|whereas)\s+|,\s+but\s+|,\s+however,?\s+)"
 )
-CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n]|\.(?=\s|$)")
+CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n.](?:(?<!\.)|(?=\s|$))")
 CJK = re.compile(r"[\u3400-\u9fff]")
 # Counted in runs: one match per word rather than per character.
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")

@@ -64,10 +64,12 @@ class Dispatch(NamedTuple):
     starts: re.Pattern[str]
 
 
-# Characters that case-insensitive matching folds onto an ASCII letter that .lower() does not give
-# (dotless ı, the long ſ, the dotted İ): a pair ending in one is tried against every cue of its first.
-FOLDED = [ch for ch in map(chr, range(0x80, 0x10000))
-          if re.fullmatch("[a-z]", ch, re.IGNORECASE) and not ch.lower().isascii()]
+# The characters besides ASCII letters that case-insensitive matching takes for one (dotless ı, the long ſ,
+# the dotted İ, the Kelvin sign), and those of them .lower() leaves apart from it: a pair ending in one
+# of these is tried against every cue of its first.
+CASE_FOLDS = {ch: next(a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, ch, re.IGNORECASE))
+              for ch in map(chr, range(0x80, 0x10000)) if re.fullmatch("[a-z]", ch, re.IGNORECASE)}
+FOLDED = [ch for ch in CASE_FOLDS if not ch.lower().isascii()]
 
 
 def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
@@ -92,9 +94,14 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
         for folded in FOLDED:
             pairs[(ch + folded).lower()] = entries
     compiled: dict[tuple[int, ...], re.Pattern[str]] = {}
-    latin = "".join(sorted(re.escape(ch) for ch in by_first if ch.isascii()))
+    # Where some cue can start: a Latin character (in any case) that starts a word, or another character
+    # some cue opens with; written as one character class with a look back from after it, which the regex
+    # engine skips to in a tight loop.
+    latin = {ch for ch in by_first if ch.isascii()}
+    latin |= {ch.upper() for ch in latin} | {ch for ch, ascii in CASE_FOLDS.items() if ascii in latin}
+    word = re.escape("".join(sorted(latin)))
     other = "".join(sorted(ch for ch in by_first if not ch.isascii()))
-    starts = re.compile(rf"(?<![A-Za-z0-9_])(?i:[{latin}])|[{other}]")
+    starts = re.compile(rf"[{word}{re.escape(other)}](?<![A-Za-z0-9_][{word}])")
     return Dispatch(Alternations(pairs, compiled), Alternations(any_second, compiled), starts)
 
 

@@ -27,14 +27,15 @@ SENTENCE_END = re.compile(
 # A "while" clause starts only where a run of spaces does, and the run is taken whole: tried from inside the
 # run, the pattern would re-read the rest of it at every position (20,000 spaces took three seconds).
 SEGMENT_END = re.compile(
-    r"[；;]|(?i:,?(?<!\s)\s++(?:while|whereas)\s+|,\s+but\s+|,\s+however,?\s+)"
+    r"[；;,\s](?:(?<=[；;])|(?i:(?<=,)(?:\s++(?:while|whereas)\s+|\s+but\s+|\s+however,?\s+)|"
+    r"(?<=\s)(?<!\s\s)\s*+(?:while|whereas)\s+))"
 )
 CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n.](?:(?<!\.)|(?=\s|$))")
 CJK = re.compile(r"[\u3400-\u9fff]")
 # Counted in runs: one match per word rather than per character.
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 LATIN_RUN = re.compile(r"[A-Za-z]+")
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9_+]|[A-Za-z]")
+LATIN_WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9_.+-]*[A-Za-z0-9_+])?")
 # Model names ("GPT-4", "Qwen2.5-7B") are not works under discussion.
 MODEL_NAME = re.compile(
     r"(?:gpt|qwen|llama|claude|gemini|mistral|glm|nemotron)(?:[-.]?(?:\d+(?:\.\d+)?[a-z]?|turbo|instruct|math|"

@@ -7,12 +7,16 @@ from pathlib import Path
 import pytest
 
 from classifier.features import WORD
-from classifier.text import CLAUSE_END, SENTENCE_END
+from classifier.text import CLAUSE_END, LATIN_WORD, SEGMENT_END, SENTENCE_END
 
 PLAIN = {
-    "sentence ends": (SENTENCE_END, r"[。！？!?\n]|\.(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!etc\.)(?=\s|$)"),
+    "sentence ends": (
+        SENTENCE_END, r"[。！？!?\n]|\.(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!etc\.)(?=\s|$)"
+    ),
     "clause ends": (CLAUSE_END, r"[，,；;。！？!?：:\n]|\.(?=\s|$)"),
     "words": (WORD, r"[A-Za-z][A-Za-z-]{2,}|[\u4e00-\u9fff]{2,}"),
+    "segment separators": (SEGMENT_END, r"[；;]|(?i:,?(?<!\s)\s++(?:while|whereas)\s+|,\s+but\s+|,\s+however,?\s+)"),
+    "Latin words": (LATIN_WORD, r"[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9_+]|[A-Za-z]"),
 }
 TEXTS = [
     item["text"] for item in json.loads((Path(__file__).parent / "data" / "classification_dev.json").read_text("utf-8"))
@@ -21,6 +25,9 @@ TEXTS = [
     "It ends with a stop.",
     "ab a-b abc-d 强 强化 强化学习。RL-based 智能体",
     "..." + "." * 50 + " x",
+    "It works,  while others fail; it trains, but slowly, however, well.  Whereas  X,\twhile Y;Z, However, W",
+    "Qwen2.5-7B, GPT-4o, a.b-, x+, _y and GRPO-style a",
+    " while x,while y, \n while z" + " " * 30 + "while",
 ]
 
 

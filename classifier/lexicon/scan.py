@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass, field
 
 from classifier.lexicon.cue import Cue
 from classifier.lexicon.cues import CUES
@@ -34,34 +34,25 @@ def _narrow_only(cue: Cue) -> bool:
 # are tried, in lexicon order, which keeps "the first listed wins". A cue
 # whose second character may be anything, or that can end after its first,
 # is tried wherever its first character is.
-class Alternations(dict[str, "re.Pattern[str] | None"]):
-    """The alternation of the cues for each key, compiled when first asked for (most keys are never met,
-    and compiling them all would double the import time); None for a key no cue has."""
+@dataclass
+class Dispatch:
+    """One pass's cue alternations: the number of the one to try by the two characters a match opens with,
+    or by the first alone for the cues that take any second; the alternations, each compiled when first
+    needed (most are never met, and compiling them all would double the import time); and the characters
+    where any cue can start."""
 
-    def __init__(self, entries: dict[str, list[tuple[int, Cue]]], compiled: dict[tuple[int, ...], re.Pattern[str]]):
-        super().__init__()
-        self._entries = entries
-        self._compiled = compiled
-
-    def __missing__(self, key: str) -> re.Pattern[str] | None:
-        entries = self._entries.get(key)
-        if entries is None:
-            return None
-        ordered = sorted(set(entries), key=lambda e: e[0])
-        numbers = tuple(i for i, _ in ordered)
-        if numbers not in self._compiled:
-            self._compiled[numbers] = _alternation(ordered)
-        pattern = self[key] = self._compiled[numbers]
-        return pattern
-
-
-class Dispatch(NamedTuple):
-    """One pass's alternations: by the two characters a match opens with, by the first alone for
-    the cues that take any second, and the characters where any cue can start."""
-
-    pairs: Alternations
-    singles: Alternations
+    pairs: dict[str, int]
+    singles: dict[str, int]
+    entries: list[list[tuple[int, Cue]]]
     starts: re.Pattern[str]
+    compiled: list[re.Pattern[str] | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.compiled = [None] * len(self.entries)
+
+    def compile(self, number: int) -> re.Pattern[str]:
+        pattern = self.compiled[number] = _alternation(self.entries[number])
+        return pattern
 
 
 # The characters besides ASCII letters that case-insensitive matching takes for one (dotless ı, the long ſ,
@@ -93,7 +84,17 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
     for ch, entries in by_first.items():
         for folded in FOLDED:
             pairs[(ch + folded).lower()] = entries
-    compiled: dict[tuple[int, ...], re.Pattern[str]] = {}
+    numbers: dict[tuple[int, ...], int] = {}
+    alternations: list[list[tuple[int, Cue]]] = []
+
+    def number(entries: list[tuple[int, Cue]]) -> int:
+        ordered = sorted(set(entries), key=lambda e: e[0])
+        key = tuple(i for i, _ in ordered)
+        if key not in numbers:
+            numbers[key] = len(alternations)
+            alternations.append(ordered)
+        return numbers[key]
+
     # Where some cue can start: a Latin character (in any case) that starts a word, or another character
     # some cue opens with; written as one character class with a look back from after it, which the regex
     # engine skips to in a tight loop.
@@ -102,7 +103,12 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
     word = re.escape("".join(sorted(latin)))
     other = "".join(sorted(ch for ch in by_first if not ch.isascii()))
     starts = re.compile(rf"[{word}{re.escape(other)}](?<![A-Za-z0-9_][{word}])")
-    return Dispatch(Alternations(pairs, compiled), Alternations(any_second, compiled), starts)
+    return Dispatch(
+        {pair: number(entries) for pair, entries in pairs.items()},
+        {ch: number(entries) for ch, entries in any_second.items()},
+        alternations,
+        starts,
+    )
 
 
 _INDEXED = list(enumerate(CUES))
@@ -112,7 +118,7 @@ CUE_BY_GROUP: dict[str, Cue] = {f"c{i}": cue for i, cue in _INDEXED}
 
 
 def _scan(text: str, dispatch: Dispatch) -> list[re.Match[str]]:
-    pairs, singles = dispatch.pairs, dispatch.singles
+    pairs, singles, compiled = dispatch.pairs, dispatch.singles, dispatch.compiled
     matches: list[re.Match[str]] = []
     reached = 0
     for start in dispatch.starts.finditer(text):
@@ -121,8 +127,12 @@ def _scan(text: str, dispatch: Dispatch) -> list[re.Match[str]]:
             continue
         # A start that case-insensitive matching folds onto an ASCII letter (dotless ı, the long ſ)
         # but .lower() leaves alone has no alternation of its own.
-        pattern = pairs[text[pos:pos + 2].lower()] or singles[text[pos].lower()]
-        m = pattern.match(text, pos) if pattern is not None else None
+        number = pairs.get(text[pos:pos + 2].lower(), -1)
+        if number < 0:
+            number = singles.get(text[pos].lower(), -1)
+            if number < 0:
+                continue
+        m = (compiled[number] or dispatch.compile(number)).match(text, pos)
         if m is not None:
             matches.append(m)
             reached = m.end()

@@ -71,7 +71,6 @@ class Scored:
         return row
 
 
-
 @dataclass(frozen=True)
 class LinearModel:
     """Softmax regression: ``classes`` × ``features`` weights, a bias per class

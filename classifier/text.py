@@ -80,12 +80,14 @@ def segments(text: str) -> list[Segment]:
     result: list[Segment] = []
     start = 0
     sentence = 0
+    # A separator found in a sentence is found in the whole text too: with none there, no sentence is searched.
+    separated = SEGMENT_END.search(text) is not None
     for end_match in [*SENTENCE_END.finditer(text), None]:
         end = end_match.end() if end_match else len(text)
         if end <= start:
             continue
         seg_start = start
-        for sep in SEGMENT_END.finditer(text, start, end):
+        for sep in SEGMENT_END.finditer(text, start, end) if separated else ():
             if sep.start() > seg_start:
                 result.append(Segment(seg_start, sep.start(), sentence))
             seg_start = sep.end()

@@ -238,16 +238,22 @@ def focus(text: str, subject: str | None, *, chinese: bool | None = None) -> lis
 
 def working_text(text: str, ranges: list[tuple[int, int]]) -> str:
     """``text`` with citations and everything outside ``ranges`` blanked;
-    outside text becomes newlines, which end clauses, so no negation reaches
-    across a gap. Names stay: the lexicon's name cues make them inert."""
+    outside text becomes a newline at each end with spaces between: the
+    newlines end sentences and clauses, so no negation reaches across a gap,
+    and a long gap is two clause ends rather than one per character. Names
+    stay: the lexicon's name cues make them inert."""
     masked = mask_citations(text)
     pieces: list[str] = []
     reached = 0
     for start, end in sorted(ranges):
         if start > reached:
-            pieces.append("\n" * (start - reached))
+            pieces.append(_gap(start - reached))
         if end > reached:
             pieces.append(masked[max(start, reached):end])
             reached = end
-    pieces.append("\n" * (len(text) - reached))
+    pieces.append(_gap(len(text) - reached))
     return "".join(pieces)
+
+
+def _gap(length: int) -> str:
+    return "\n" * length if length <= 2 else "\n" + " " * (length - 2) + "\n"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from classifier.lexicon.cue import Cue
 from classifier.lexicon.cues import CUES
-from classifier.lexicon.starts import first_chars, prefixes, sre_parse
+from classifier.lexicon.starts import CASE_FOLDS, any_case, first_chars, prefixes, sre_parse
 
 # Every cue becomes one named group of one alternation; ``lastgroup`` gives
 # the cue back. Case sensitivity is per cue through a scoped inline flag.
@@ -55,11 +55,8 @@ class Dispatch:
         return pattern
 
 
-# The characters besides ASCII letters that case-insensitive matching takes for one (dotless ı, the long ſ,
-# the dotted İ, the Kelvin sign), and those of them .lower() leaves apart from it: a pair ending in one
-# of these is tried against every cue of its first.
-CASE_FOLDS = {ch: next(a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, ch, re.IGNORECASE))
-              for ch in map(chr, range(0x80, 0x10000)) if re.fullmatch("[a-z]", ch, re.IGNORECASE)}
+# The characters that case-insensitive matching takes for an ASCII letter but .lower() leaves apart from it
+# (dotless ı, the long ſ, the dotted İ): a pair ending in one of these is tried against every cue of its first.
 FOLDED = [ch for ch in CASE_FOLDS if not ch.lower().isascii()]
 
 
@@ -98,9 +95,7 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
     # Where some cue can start: a Latin character (in any case) that starts a word, or another character
     # some cue opens with; written as one character class with a look back from after it, which the regex
     # engine skips to in a tight loop.
-    latin = {ch for ch in by_first if ch.isascii()}
-    latin |= {ch.upper() for ch in latin} | {ch for ch, ascii in CASE_FOLDS.items() if ascii in latin}
-    word = re.escape("".join(sorted(latin)))
+    word = re.escape("".join(sorted(any_case(ch for ch in by_first if ch.isascii()))))
     other = "".join(sorted(ch for ch in by_first if not ch.isascii()))
     starts = re.compile(rf"[{word}{re.escape(other)}](?<![A-Za-z0-9_][{word}])")
     return Dispatch(

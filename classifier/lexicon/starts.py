@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterable
 from typing import Any
 
 # The standard library's own regex parser, to read the first characters.
@@ -85,10 +86,21 @@ def _leads(items: Any, word_start: bool = False) -> list[tuple[set[str], bool]] 
     return None
 
 
+# The characters besides ASCII letters that case-insensitive matching takes for one (dotless ı, the long ſ,
+# the dotted İ, the Kelvin sign).
+CASE_FOLDS = {ch: next(a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, ch, re.IGNORECASE))
+              for ch in map(chr, range(0x80, 0x10000)) if re.fullmatch("[a-z]", ch, re.IGNORECASE)}
+
+
+def any_case(chars: Iterable[str]) -> set[str]:
+    """``chars`` with every character case-insensitive matching takes for one of them: a class of these,
+    matched case-sensitively, needs no case-folding lookup at each character it is tried on."""
+    found = set(chars)
+    return found | {ch.upper() for ch in found} | {ch for ch, ascii in CASE_FOLDS.items() if ascii in found}
+
+
 def _chars(chars: set[str]) -> str:
-    latin = "".join(sorted(re.escape(ch) for ch in chars if ch.isascii()))
-    other = "".join(sorted(re.escape(ch) for ch in chars if not ch.isascii()))
-    return "|".join(([f"(?i:[{latin}])"] if latin else []) + ([f"[{other}]"] if other else []))
+    return "[" + re.escape("".join(sorted(any_case(chars)))) + "]"
 
 
 def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -100,9 +112,9 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
         raise ValueError(f"a guarded pattern must start with a known character: {pattern.pattern[:60]}")
     anywhere = set().union(*(chars for chars, word_start in leads if not word_start))
     words = set().union(*(chars for chars, word_start in leads if word_start)) - anywhere
-    starts = "|".join(([_chars(anywhere)] if anywhere else [])
-                      + ([f"(?-i:(?<![A-Za-z]))(?:{_chars(words)})"] if words else []))
-    return re.compile(f"(?={starts})(?:{pattern.pattern})", pattern.flags)
+    starts = "|".join(([_chars(anywhere)] if anywhere else []) + ([f"(?<![A-Za-z]){_chars(words)}"] if words else []))
+    # Case-sensitive, whatever the pattern's flags: the classes hold every case.
+    return re.compile(f"(?-i:(?={starts}))(?:{pattern.pattern})", pattern.flags)
 
 
 def _joined(heads: set[str], tails: set[str] | None, n: int) -> set[str] | None:

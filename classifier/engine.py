@@ -11,7 +11,7 @@ from operator import itemgetter, neg
 from classifier.features import Features, Hit, add_words, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
-from classifier.lexicon.starts import guarded
+from classifier.lexicon.starts import Guarded
 from classifier.model import Reading, Scored, Weights, current_weights
 from classifier.negation import NegationScopes
 from classifier.result import FactFinding, FactValue, Span, Suggestion
@@ -77,7 +77,7 @@ BACKGROUND = re.compile(
 )
 # A sentence in which the work says what it is or does: "we propose", "this paper presents",
 # "X is an open-source framework", "本项目是一个…", "我们提出…".
-SELF_DESCRIPTION = guarded(re.compile(
+SELF_DESCRIPTION = Guarded(re.compile(
     r"(?<![A-Za-z])(?:(?:we|the authors|this (?:paper|work|study|report|repository|project|library|recipe|example|guide|"
     r"document))\s+(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|build|release|design|train|study|"
     r"provide|describe|implement|construct|open-source)\w*|(?:is|are)\s+an?\s+(?:[\w-]+\s+){0,5}?(?:framework|"

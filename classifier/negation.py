@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from classifier.lexicon import NEGATION, SCOPE_BREAK
-from classifier.lexicon.starts import guarded
+from classifier.lexicon.starts import Guarded
 from classifier.text import CLAUSE_END
 
 WINDOW = 48
@@ -29,7 +29,7 @@ LIST_OPEN = re.compile(r"\s*(?:or|nor|and)\s", re.IGNORECASE)
 COMPARE_STOP = re.compile(r"(?i)(?<![A-Za-z])(?:on|in|across|with|by|while|at|using|from|under|when)(?![A-Za-z])")
 WEAK = frozenset({"不等于", "即使", "即便", "unlike", "in contrast to", "in contrast with", "contrary to",
                   "even if", "even though"})
-CLASSING_VERB = guarded(re.compile(
+CLASSING_VERB = Guarded(re.compile(
     r"归为|属于|写成|标成|标为|视为|算作|当作|等同于|(?i:classified as|counted as|regarded as|"
     r"considered (?:as |to be )?|labell?ed as|described as)"
 ))

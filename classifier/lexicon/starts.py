@@ -99,20 +99,54 @@ def any_case(chars: Iterable[str]) -> set[str]:
     return found | {ch.upper() for ch in found} | {ch for ch, ascii in CASE_FOLDS.items() if ascii in found}
 
 
-def _chars(chars: set[str]) -> str:
-    return "[" + re.escape("".join(sorted(any_case(chars)))) + "]"
-
-
-def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    """``pattern`` behind a lookahead on the characters it can start with, and on a word's start where
-    its alternatives need one: it matches exactly where ``pattern`` does, and the engine passes over every
-    other position after a test or two instead of trying each branch of a long alternation there."""
+def _starts(pattern: re.Pattern[str]) -> tuple[set[str], set[str]]:
+    """The characters (in every case) ``pattern`` can start with anywhere, and those it can start a word with."""
     leads = _leads(sre_parse.parse(pattern.pattern, pattern.flags))
     if leads is None:
         raise ValueError(f"a guarded pattern must start with a known character: {pattern.pattern[:60]}")
-    anywhere = set().union(*(chars for chars, word_start in leads if not word_start))
-    words = set().union(*(chars for chars, word_start in leads if word_start)) - anywhere
-    starts = "|".join(([_chars(anywhere)] if anywhere else []) + ([f"(?<![A-Za-z]){_chars(words)}"] if words else []))
+    anywhere = any_case(set().union(*(chars for chars, word_start in leads if not word_start)))
+    return anywhere, any_case(set().union(*(chars for chars, word_start in leads if word_start))) - anywhere
+
+
+def _class(chars: set[str]) -> str:
+    return "[" + re.escape("".join(sorted(chars))) + "]"
+
+
+class Guarded:
+    """A pattern looked for only where it can start: at a character of a class of its first characters (and
+    at a word's start where its alternatives need one), which the regex engine skips to in one tight loop,
+    instead of starting the whole pattern at every character. ``finditer`` finds what the pattern's own
+    does."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        anywhere, words = _starts(pattern)
+        word = _class(words)
+        # After the character taken: one that may start anywhere, or one that starts a word.
+        ends = ([f"(?<={_class(anywhere)})"] if anywhere else []) + ([f"(?<![A-Za-z]{word})"] if words else [])
+        self.pattern = pattern
+        self.starts = re.compile(f"{_class(anywhere | words)}(?:{'|'.join(ends)})")
+
+    def finditer(self, text: str, pos: int = 0) -> list[re.Match[str]]:
+        """The pattern's matches in ``text`` from ``pos`` on, left to right, none inside another."""
+        match = self.pattern.match
+        found: list[re.Match[str]] = []
+        reached = pos
+        for start in self.starts.finditer(text, pos):
+            at = start.start()
+            if at >= reached and (m := match(text, at)) is not None:
+                found.append(m)
+                reached = m.end()
+        return found
+
+
+def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` behind a lookahead on the characters it can start with, and on a word's start where its
+    alternatives need one: it matches exactly where ``pattern`` does, and the engine passes over every other
+    position after a test or two instead of trying each branch of a long alternation there. Better than
+    ``Guarded`` where some alternative may start inside a word at a common letter (every 'a' would be tried
+    from Python)."""
+    anywhere, words = _starts(pattern)
+    starts = "|".join(([_class(anywhere)] if anywhere else []) + ([f"(?<![A-Za-z]){_class(words)}"] if words else []))
     # Case-sensitive, whatever the pattern's flags: the classes hold every case.
     return re.compile(f"(?-i:(?={starts}))(?:{pattern.pattern})", pattern.flags)
 

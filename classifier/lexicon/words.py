@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from classifier.lexicon.starts import guarded
+from classifier.lexicon.starts import Guarded, guarded
 
 # Negation and contrast triggers. "scope" cues negate what follows them up
 # to the clause end; "after" cues negate what comes just before them.
@@ -29,7 +29,7 @@ NEGATION = guarded(re.compile(
 ))
 
 # Conjunctions after which a negation no longer reaches.
-SCOPE_BREAK = guarded(re.compile(r"但|但是|而(?!非|不是)|却|(?i:(?<![A-Za-z])(?:but|however|whereas|while|yet|instead)"
+SCOPE_BREAK = Guarded(re.compile(r"但|但是|而(?!非|不是)|却|(?i:(?<![A-Za-z])(?:but|however|whereas|while|yet|instead)"
                                  r"(?![A-Za-z]))"))
 
 # Openings of a clause that carry the previous subject on.

@@ -2,12 +2,13 @@
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from classifier.lexicon import CUES, scan
-from classifier.lexicon.starts import first_chars, guarded, prefixes, sre_parse
+from classifier.lexicon.starts import Guarded, first_chars, guarded, prefixes, sre_parse
 
 DEV_SET = Path(__file__).parent / "data" / "classification_dev.json"
 
@@ -84,8 +85,11 @@ GUARDED_TEXTS = [
     ],
 )
 @pytest.mark.parametrize("flags", [0, re.IGNORECASE])
-def test_a_guarded_pattern_matches_where_the_pattern_does(pattern: str, flags: int) -> None:
-    plain, guard = re.compile(pattern, flags), guarded(re.compile(pattern, flags))
-    assert guard.pattern != plain.pattern
+@pytest.mark.parametrize("guard_with", [guarded, Guarded])
+def test_a_guarded_pattern_matches_where_the_pattern_does(
+    pattern: str, flags: int, guard_with: Callable[[re.Pattern[str]], re.Pattern[str] | Guarded]
+) -> None:
+    plain, guard = re.compile(pattern, flags), guard_with(re.compile(pattern, flags))
     for text in GUARDED_TEXTS:
-        assert [m.span() for m in guard.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        for pos in (0, 5, len(text) // 2):
+            assert [m.span() for m in guard.finditer(text, pos)] == [m.span() for m in plain.finditer(text, pos)]

@@ -70,9 +70,9 @@ class NegationScopes:
         # forward (a break or verb counts from a trigger's end), so they are looked for from the first.
         triggered = bool(self._before or self._after)
         self._clause_ends = [m.start() for m in CLAUSE_END.finditer(text)] if triggered else []
-        after = self._before[0][1] if self._before else len(text)
-        self._breaks = [m.start() for m in SCOPE_BREAK.finditer(text, after)] if self._before else []
-        self._verbs = [(m.start(), m.end()) for m in CLASSING_VERB.finditer(text, after)] if self._before else []
+        after = self._before[0][1] if self._before else None
+        self._breaks = [m.start() for m in SCOPE_BREAK.finditer(text, after)] if after is not None else []
+        self._verbs = [(m.start(), m.end()) for m in CLASSING_VERB.finditer(text, after)] if after is not None else []
 
     def _clause(self, pos: int) -> tuple[int, int]:
         i = bisect.bisect_right(self._clause_ends, pos - 1)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from classifier.lexicon.cue import Cue
 from classifier.lexicon.cues import CUES
-from classifier.lexicon.starts import CASE_FOLDS, any_case, first_chars, prefixes, sre_parse
+from classifier.lexicon.starts import CASE_FOLDS, any_case, class_starts, first_chars, prefixes, sre_parse
 
 # Every cue becomes one named group of one alternation; ``lastgroup`` gives
 # the cue back. Case sensitivity is per cue through a scoped inline flag.
@@ -92,12 +92,10 @@ def _dispatch(cues: list[tuple[int, Cue]]) -> Dispatch:
             alternations.append(ordered)
         return numbers[key]
 
-    # Where some cue can start: a Latin character (in any case) that starts a word, or another character
-    # some cue opens with; written as one character class with a look back from after it, which the regex
-    # engine skips to in a tight loop.
-    word = re.escape("".join(sorted(any_case(ch for ch in by_first if ch.isascii()))))
-    other = "".join(sorted(ch for ch in by_first if not ch.isascii()))
-    starts = re.compile(rf"[{word}{re.escape(other)}](?<![A-Za-z0-9_][{word}])")
+    # Where some cue can start: another character some cue opens with, or a Latin one (in any case) that
+    # starts a word.
+    latin = any_case(ch for ch in by_first if ch.isascii())
+    starts = class_starts({ch for ch in by_first if not ch.isascii()}, latin, word_chars="A-Za-z0-9_")
     return Dispatch(
         {pair: number(entries) for pair, entries in pairs.items()},
         {ch: number(entries) for ch, entries in any_second.items()},

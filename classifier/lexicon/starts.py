@@ -88,8 +88,9 @@ def _leads(items: Any, word_start: bool = False) -> list[tuple[set[str], bool]] 
 
 # The characters besides ASCII letters that case-insensitive matching takes for one (dotless ı, the long ſ,
 # the dotted İ, the Kelvin sign).
+_LETTER = re.compile("[a-z]", re.IGNORECASE)
 CASE_FOLDS = {ch: next(a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, ch, re.IGNORECASE))
-              for ch in map(chr, range(0x80, 0x10000)) if re.fullmatch("[a-z]", ch, re.IGNORECASE)}
+              for ch in map(chr, range(0x80, 0x10000)) if _LETTER.fullmatch(ch)}
 
 
 def any_case(chars: Iterable[str]) -> set[str]:
@@ -112,6 +113,15 @@ def _class(chars: set[str]) -> str:
     return "[" + re.escape("".join(sorted(chars))) + "]"
 
 
+def class_starts(anywhere: set[str], words: set[str], word_chars: str = "A-Za-z") -> re.Pattern[str]:
+    """Where a pattern can start: a character of ``anywhere``, or one of ``words`` not after ``word_chars``;
+    written as one character class with a look back from after it, which the regex engine skips to in a
+    tight loop (a pattern opening on a look back it would start at every character)."""
+    ends = [f"(?<={_class(anywhere)})"] if anywhere else []
+    ends += [f"(?<![{word_chars}]{_class(words)})"] if words else []
+    return re.compile(f"{_class(anywhere | words)}(?:{'|'.join(ends)})")
+
+
 class Guarded:
     """A pattern looked for only where it can start: at a character of a class of its first characters (and
     at a word's start where its alternatives need one), which the regex engine skips to in one tight loop,
@@ -119,12 +129,8 @@ class Guarded:
     does."""
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
-        anywhere, words = _starts(pattern)
-        word = _class(words)
-        # After the character taken: one that may start anywhere, or one that starts a word.
-        ends = ([f"(?<={_class(anywhere)})"] if anywhere else []) + ([f"(?<![A-Za-z]{word})"] if words else [])
         self.pattern = pattern
-        self.starts = re.compile(f"{_class(anywhere | words)}(?:{'|'.join(ends)})")
+        self.starts = class_starts(*_starts(pattern))
 
     def finditer(self, text: str, pos: int = 0) -> list[re.Match[str]]:
         """The pattern's matches in ``text`` from ``pos`` on, left to right, none inside another."""

@@ -117,9 +117,9 @@ def class_starts(anywhere: set[str], words: set[str], word_chars: str = "A-Za-z"
     """Where a pattern can start: a character of ``anywhere``, or one of ``words`` not after ``word_chars``;
     written as one character class with a look back from after it, which the regex engine skips to in a
     tight loop (a pattern opening on a look back it would start at every character)."""
-    ends = [f"(?<={_class(anywhere)})"] if anywhere else []
-    ends += [f"(?<![{word_chars}]{_class(words)})"] if words else []
-    return re.compile(f"{_class(anywhere | words)}(?:{'|'.join(ends)})")
+    # A character of ``anywhere`` is not among those the look back refuses, so it always passes.
+    words = words - anywhere
+    return re.compile(_class(anywhere | words) + (f"(?<![{word_chars}]{_class(words)})" if words else ""))
 
 
 class Guarded:

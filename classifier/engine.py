@@ -186,7 +186,9 @@ def analyse(text: str, subject: str | None = None) -> Analysis:
             hits.append(Hit(start, m.end(), cue, scopes.find(start, m.end()), in_background(start), in_lead(start)))
     features = extract(hits, chinese=chinese)
     held = [(h.negation.end if h.negation.start < h.start else h.start, h.end) for h in hits if h.negation is not None]
-    add_words(features, work, denied=_membership(held) if held else None)
+    # The sentences where the work describes itself, without the opening lines that every text has.
+    add_words(features, work, denied=_membership(held) if held else None,
+              lead=_membership(lead[1:]) if len(lead) > 1 else None)
     return Analysis(text, work, scopes, tuple(hits), features, chinese)
 
 

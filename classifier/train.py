@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from classifier.engine import analyse, suggest
-from classifier.features import WORD_PREFIX
+from classifier.features import WORD_PREFIXES
 from classifier.model import (
     DEFAULT_WEIGHTS,
     FALSE,
@@ -122,7 +122,7 @@ def train(examples: Sequence[Example], *, version: int = 1) -> Weights:
     for row in rows:
         for name in row:
             seen[name] = seen.get(name, 0) + 1
-    vocabulary = sorted(name for name, n in seen.items() if not name.startswith(WORD_PREFIX) or n >= MIN_WORD_EXAMPLES)
+    vocabulary = sorted(name for name, n in seen.items() if not name.startswith(WORD_PREFIXES) or n >= MIN_WORD_EXAMPLES)
     mechanisms = tuple(m.value for m in Mechanism)
     labels = [e.mechanism.value for e in examples]
     mechanism = _fit(rows, labels, mechanisms, [e.weight * b for e, b in zip(examples, balance(labels), strict=True)],

@@ -6,7 +6,7 @@ import pytest
 
 from classifier import Mechanism, classify
 from classifier.engine import analyse
-from classifier.features import WORD_PREFIX
+from classifier.features import LEAD_PREFIX, WORD_PREFIX
 from classifier.model import DEFAULT_WEIGHTS, current_weights
 
 
@@ -91,6 +91,24 @@ def test_word_features_count_english_words_and_chinese_character_pairs() -> None
     assert {"w:基准", "w:准测", "w:测试"} <= set(features.counts)
     start, end = features.words["w:benchmark"]
     assert text[start:end] == "Benchmark"
+
+
+def test_words_where_the_work_says_what_it_is_count_again_as_its_own() -> None:
+    text = ("Existing agents rely on fine-tuning with curated data. "
+            "We introduce WebArena-X, a benchmark of live web tasks. 本项目是一个评测基准。")
+    features = analyse(text).features
+    own = {name for name in features.counts if name.startswith(LEAD_PREFIX)}
+    assert {"l:benchmark", "l:web", "l:tasks", "l:评测", "l:基准"} <= own
+    # The problem statement's words are words, not the work's own.
+    assert "w:fine-tuning" in features.counts and "l:fine-tuning" not in own and "l:curated" not in own
+    start, end = features.words["l:benchmark"]
+    assert text[start:end] == "benchmark"
+
+
+def test_words_a_negation_holds_are_not_the_works_own_even_where_it_describes_itself() -> None:
+    features = analyse("We propose an agent that does not require reinforcement learning.").features
+    assert "l:agent" in features.counts
+    assert not {"w:reinforcement", "l:reinforcement"} & set(features.counts)
 
 
 def test_the_words_that_weighed_most_are_shown_as_evidence_with_their_contribution() -> None:

@@ -47,8 +47,8 @@ def test_train_classifier_refuses_worse_weights_and_keeps_the_installed_ones(tmp
                              "environment over many steps, rewarded by task success.")
         make_classification(source, mechanism="harness", verdict="not_strict", interactive_env=False,
                             multi_step=False, verifiable_reward=False, rl_update=False)
-    texts = [{"id": "w", "name": "WebRunner", "text": "WebRunner trains a web agent with PPO in a live browser "
-              "environment over many steps; the reward is task success."}]
+    texts = [{"id": "w", "name": "WebRunner", "text": "We train the WebRunner agent with PPO in a browser "
+              "environment over many steps, rewarded by task success."}]
     blob = json.dumps(texts).encode("utf-8")
     (tmp_path / "texts.json").write_bytes(blob)
     manifest = {"texts_sha256": hashlib.sha256(blob).hexdigest(),

@@ -1,7 +1,7 @@
 """Measure ``classify`` against a labelled JSON file.
 
     python -m classifier.evaluate FILE.json
-    python -m classifier.evaluate classifier/data/heldout10_manifest.json --texts TEXTS.json
+    python -m classifier.evaluate classifier/data/heldout11_manifest.json --texts TEXTS.json
 
 The file is a list of ``{"text", "subject"?, "name"?, "mechanism", "verdict"}``;
 ``name`` stands in for ``subject`` when the latter is absent.
@@ -36,7 +36,7 @@ from classifier.result import Suggestion
 from classifier.taxonomy import Mechanism, Verdict
 
 # The newest frozen held-out set: the one whose figures are held-out figures.
-HELDOUT_MANIFEST = Path(__file__).parent / "data" / "heldout10_manifest.json"
+HELDOUT_MANIFEST = Path(__file__).parent / "data" / "heldout11_manifest.json"
 
 
 @dataclass(frozen=True)

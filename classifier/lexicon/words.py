@@ -16,7 +16,7 @@ NEGATION = guarded(re.compile(
     r"aren't|won't|even if|even though|bypass(?:es|ing)?|eliminat(?:e|es|ing) the need (?:for|of)|"
     r"(?:need|needs) no|free of|absent|avoid(?:s|ing)? (?:the )?(?:constraints?|limitations?|need|reliance|dependence) "
     r"(?:of|on|for))(?![A-Za-z])))"
-    r"|(?P<after>(?i:-free(?![A-Za-z])|保持冻结|remains? frozen|are (?:kept )?frozen))"
+    r"|(?P<after>(?i:-free(?![A-Za-z])|保持冻结|(?<![A-Za-z])(?:remains? frozen|are (?:kept )?frozen)))"
     # Comparisons and objects of evaluation: what follows is a baseline or
     # the thing measured, not the work's own method ("outperforms PPO",
     # "gains over SFT models", "a benchmark for evaluating multi-turn RL").

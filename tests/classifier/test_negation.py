@@ -1,4 +1,5 @@
 from classifier import Fact, FactValue, Mechanism, classify
+from classifier.lexicon.words import NEGATION
 from classifier.negation import NegationScopes
 
 
@@ -34,6 +35,12 @@ def test_classing_verb_moves_the_scope_to_its_object() -> None:
 
 def test_free_suffix_negates_the_word_before_it() -> None:
     assert _negated("a gradient-free method", "gradient")
+
+
+def test_frozen_negates_only_as_words_of_their_own() -> None:
+    assert NEGATION.search("the policy weights are frozen").lastgroup == "after"
+    assert NEGATION.search("the LLM remains frozen").lastgroup == "after"
+    assert NEGATION.search("runs on middleware frozen at v2 and firmware kept frozen") is None
 
 
 def test_no_parameter_update_in_chinese_makes_rl_update_false() -> None:

@@ -37,10 +37,15 @@ def test_free_suffix_negates_the_word_before_it() -> None:
     assert _negated("a gradient-free method", "gradient")
 
 
+def _trigger(text: str) -> str | None:
+    m = NEGATION.search(text)
+    return None if m is None else m.lastgroup
+
+
 def test_frozen_negates_only_as_words_of_their_own() -> None:
-    assert NEGATION.search("the policy weights are frozen").lastgroup == "after"
-    assert NEGATION.search("the LLM remains frozen").lastgroup == "after"
-    assert NEGATION.search("runs on middleware frozen at v2 and firmware kept frozen") is None
+    assert _trigger("the policy weights are frozen") == "after"
+    assert _trigger("the LLM remains frozen") == "after"
+    assert _trigger("runs on middleware frozen at v2 and firmware kept frozen") is None
 
 
 def test_no_parameter_update_in_chinese_makes_rl_update_false() -> None:

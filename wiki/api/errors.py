@@ -39,6 +39,14 @@ class FindingConflict(APIException):
     default_code = "conflict"
 
 
+class Gone(APIException):
+    """410: the object was deleted, and nothing took its place."""
+
+    status_code = status.HTTP_410_GONE
+    default_detail = gettext_lazy("This was deleted.")
+    default_code = "gone"
+
+
 def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
     """Nested serializer errors become dotted field names (``citations.0.locator``)."""
     if isinstance(data, dict):

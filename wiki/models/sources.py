@@ -46,6 +46,11 @@ class SourceQuerySet(models.QuerySet["Source"]):
         """Deleted works, the latest deleted first, with who deleted them joined."""
         return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")
 
+    def gone(self, slug: str) -> Source | None:
+        """The deleted work that was called ``slug``, with the work it was merged into (if any) joined; None when
+        no deleted work was."""
+        return self.deleted().select_related("merged_into").filter(slug=slug).first()
+
     def unclassified(self) -> SourceQuerySet:
         """Works with no classification at all (neither the work nor a component), oldest first; prefetches nothing."""
         return self.filter(classifications__isnull=True).order_by("pk")

@@ -54,7 +54,7 @@ def _cards(source: Source) -> Cards:
 @cached_for_readers
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = cached_value(request, "source", slug, build=lambda: Source.objects.filter(slug=slug).first())
-    if source is None and (deleted := Source.all_objects.deleted().select_related("merged_into").filter(slug=slug).first()) is not None:
+    if source is None and (deleted := Source.all_objects.gone(slug)) is not None:
         if deleted.merged_into is not None:
             return redirect(deleted.merged_into, permanent=True)
         return render(request, "wiki/deleted.html", {"object": deleted, "kind": "source"}, status=410)

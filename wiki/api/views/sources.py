@@ -3,7 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpResponseBase
+from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -12,10 +13,11 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.errors import Gone
 from wiki.api.filters import reject_empty_parameters, reject_unknown_parameters
 from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data
 from wiki.api.renderers import EXPORT_RENDERERS
-from wiki.api.schema import DuplicateSerializer
+from wiki.api.schema import DuplicateSerializer, ErrorSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import SourceFilter
@@ -33,7 +35,11 @@ _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, des
 
 @extend_schema_view(
     list=extend_schema(summary="List sources with their classifications"),
-    retrieve=extend_schema(summary="A source with its classifications"),
+    retrieve=extend_schema(summary="A source with its classifications", responses={
+        200: SourceSerializer,
+        301: OpenApiResponse(description="The work was merged into another: `Location` is the kept work's address."),
+        410: OpenApiResponse(ErrorSerializer, description="The work was deleted."),
+    }),
     create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
     update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
                          responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
@@ -59,6 +65,20 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         if self.action == "export":
             return Source.objects.for_export()
         return sources if self.action == "list" else sources.with_validator()
+
+    def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
+        """The work; a work merged into another answers 301 with the kept work's address (as its page does), a
+        deleted one 410."""
+        try:
+            return super().retrieve(request, *args, **kwargs)
+        except Http404:
+            gone = Source.all_objects.gone(str(kwargs.get(self.lookup_field, "")))
+            if gone is None:
+                raise
+            if gone.merged_into is None:
+                raise Gone(f"The work “{gone.short_name}” was deleted.") from None
+            kept = reverse("api:source-detail", kwargs={self.lookup_field: gone.merged_into.slug})
+            return HttpResponsePermanentRedirect(request.build_absolute_uri(kept))
 
     def validator_of(self, instance: Source, data: Any = None) -> Validator:
         return instance.validator

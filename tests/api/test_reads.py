@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, cite, make_page
-from wiki.models import Claim, Classification, OpenQuestion, Page
+from wiki.models import Claim, Classification, GlossaryTerm, OpenQuestion, Page
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads")]
 
@@ -150,6 +150,21 @@ def test_search_endpoint_groups_and_highlights(api: APIClient) -> None:
     assert data["total"] >= 2
     claims = next(group for group in data["groups"] if group["kind"] == "claim")
     assert "<mark>信用分配</mark>" in claims["results"][0]["snippet_html"]
+
+
+def test_search_endpoint_names_the_glossary_terms_it_searched_and_suggests_close_ones(api: APIClient) -> None:
+    GlossaryTerm.objects.create(slug="credit-assignment", name_zh="信用分配", name_en="credit assignment")
+
+    named = api.get("/api/v1/search/", {"q": "credit assignment"}).json()
+    nothing = api.get("/api/v1/search/", {"q": "credit asignment"}).json()
+
+    [term] = named["terms"]
+    assert (term["slug"], term["name_zh"]) == ("credit-assignment", "信用分配")
+    assert {"信用分配", "credit assignment"} <= set(term["names"])
+    assert named["suggestions"] == [] and named["total"] >= 2  # found by its Chinese name too
+    assert nothing["groups"] == [] and nothing["terms"] == []
+    assert nothing["suggestions"][0] == {"slug": "credit-assignment", "name": "credit assignment",
+                                         "name_zh": "信用分配", "name_en": "credit assignment"}
 
 
 def test_search_endpoint_filters_by_kind_and_pages_like_every_list(api: APIClient) -> None:

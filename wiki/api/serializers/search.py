@@ -39,10 +39,32 @@ class SearchGroupSerializer(serializers.Serializer):
     results = SearchHitSerializer(many=True, source="hits")
 
 
+class SearchTermSerializer(serializers.Serializer):
+    """A glossary term: the query named it, so the search looked for every one of its names."""
+
+    slug = serializers.CharField()
+    name_zh = serializers.CharField()
+    name_en = serializers.CharField()
+    names = serializers.ListField(child=serializers.CharField(), help_text="Every name searched for it, in both languages.")
+    mechanism = serializers.CharField(allow_blank=True, help_text="The mechanism it names, whose works come first.")
+    verdict = serializers.CharField(allow_blank=True, help_text="The verdict it names, whose works come first.")
+
+
+class SearchSuggestionSerializer(serializers.Serializer):
+    """A glossary term close to what was typed, offered when nothing matched."""
+
+    slug = serializers.CharField(source="term.slug")
+    name = serializers.CharField(help_text="The term's name closest to the query: search for it instead.")
+    name_zh = serializers.CharField(source="term.name_zh")
+    name_en = serializers.CharField(source="term.name_en")
+
+
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField()
     total_capped = serializers.BooleanField()
     page = serializers.IntegerField()
     page_size = serializers.IntegerField()
+    terms = SearchTermSerializer(many=True, help_text="Glossary terms the query named, each searched by all its names.")
+    suggestions = SearchSuggestionSerializer(many=True, help_text="Close glossary terms when nothing matched.")
     groups = SearchGroupSerializer(many=True)

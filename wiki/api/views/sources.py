@@ -5,6 +5,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -76,7 +77,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             if gone is None:
                 raise
             if gone.merged_into is None:
-                raise Gone(f"The work “{gone.short_name}” was deleted.") from None
+                raise Gone(gettext("The work “%(name)s” was deleted.") % {"name": gone.short_name}) from None
             kept = reverse("api:source-detail", kwargs={self.lookup_field: gone.merged_into.slug})
             return HttpResponsePermanentRedirect(request.build_absolute_uri(kept))
 

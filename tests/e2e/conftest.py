@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,3 +32,7 @@ def page(transactional_db: None, seed: None, monkeypatch: pytest.MonkeyPatch) ->
             yield tab
         finally:
             browser.close()
+            # While Playwright's event loop runs in this thread, Django keeps database connections per async
+            # context: the ORM calls of the test got a connection of their own, which would otherwise stay
+            # open and keep the test database from being dropped at the end of the run.
+            connections.close_all()

@@ -9,13 +9,10 @@ from django.test import RequestFactory
 from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter
 from wiki.models import Page
 from pytest_django import Settings
-from pytest_django import Settings
-from pytest_django import Settings
-from pytest_django import Settings
 
 
 @pytest.fixture
-def with_replica(settings):  # type: ignore[no-untyped-def]
+def with_replica(settings: Settings) -> None:
     settings.DATABASE_REPLICAS = ["replica1"]
     settings.DATABASE_PRIMARY_PIN_SECONDS = 10
 

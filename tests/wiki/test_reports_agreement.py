@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.db import connection
 from django.test.client import Client
@@ -26,6 +28,15 @@ def test_agreement_page_shows_the_editors_decisions_against_suggestions() -> Non
     _, html = _get(client)
     assert "Confusion matrix" in html
     assert "Per mechanism" in html
+    # The editors said harness, the suggestion says policy gradient: one work in that cell, the rest empty;
+    # rows and columns named by the mechanisms' labels, not their keys.
+    columns = re.findall(r'<th scope="col" data-mechanism="([a-z_]+)">([^<]+)</th>', html)
+    assert ("policy_gradient", "Policy gradient") in columns and ("harness", "Harness / scaffold") in columns
+    row = re.search(r'<tr><th scope="row" data-mechanism="harness">Harness / scaffold</th>(.*?)</tr>', html)
+    assert row is not None
+    cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
+    assert cells[[key for key, _ in columns].index("policy_gradient")] == "1"
+    assert sorted(cells) == ["1"] + ["·"] * (len(columns) - 1)
 
 
 @pytest.mark.usefixtures("small_wiki")

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.db import connection
 from django.test.client import Client
@@ -62,3 +64,15 @@ def test_queue_runs_the_same_queries_however_many_works_wait() -> None:
 
 def test_queue_is_for_editors() -> None:
     assert Client().get(reverse("wiki:triage")).status_code == 302
+
+
+def test_the_queue_explains_itself_in_whole_chinese_sentences() -> None:
+    make_source(short_name="Quillrun", abstract=STRICT)
+    client = _editor_client()
+    for query, order in (("", "置信度最高的在前"), ("?order=least", "置信度最低的在前")):
+        html = client.get(reverse("wiki:triage") + query, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+        intro = re.search(r'<p class="muted">(.*?)</p>', html, re.S)
+        assert intro is not None
+        text = re.sub(r"<[^>]+>", "", intro.group(1))
+        assert f"{order}（" in text and "）。" in text and ")." not in text
+        assert text.rstrip().endswith("打开修改表单。")

@@ -11,6 +11,8 @@ import redis
 from wiki.caching.backends import RedisCache
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
+# The tests of this file empty their Redis database: under pytest-xdist they run one after another, in one process.
+pytestmark = pytest.mark.xdist_group("test_redis_cache")
 
 
 @pytest.fixture

@@ -27,6 +27,8 @@ from wiki.services.tokens import api_token_rotate
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+# The tests of this file empty their Redis database: under pytest-xdist they run one after another, in one process.
+pytestmark = pytest.mark.xdist_group("test_servers")
 ANON_RATE = 12
 
 

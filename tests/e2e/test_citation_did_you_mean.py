@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests.e2e.accounts import log_in
 from tests.factories import make_editor
 from wiki.models import Citation, Source
 
@@ -22,11 +23,7 @@ def test_did_you_mean_while_typing_then_confirmed_as_a_new_work(page: Any, live_
     base = live_server.url
     Source.objects.create(slug="react", short_name="ReAct", title=REACT)
     make_editor("citer")
-    page.goto(f"{base}{reverse('login')}")
-    page.fill("input[name=username]", "citer")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "citer")
 
     page.goto(f"{base}{reverse('wiki:page-create')}")
     page.fill("input[name=title]", "ReAct notes")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.e2e.test_editor_journey import _log_in
+from tests.e2e.accounts import log_in
 from tests.factories import make_editor
 from wiki.models import Claim, Contrast, OpenQuestion, Page
 
@@ -28,7 +28,7 @@ def test_editor_rewords_a_key_point_and_the_claim_keeps_status_questions_and_con
     contrasts = set(Contrast.objects.filter(claim=claim).values_list("pk", flat=True))
     assert questions and contrasts
     make_editor("rewording")
-    _log_in(page, base, "rewording")
+    log_in(page, base, "rewording")
 
     page.goto(f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}")
     body = page.input_value("textarea[name=body]")

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 import pytest
 from django.urls import reverse
-from pytest_django.live_server_helper import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

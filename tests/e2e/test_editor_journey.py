@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests.e2e.accounts import log_in
 from tests.factories import make_editor, make_reader
 from wiki.models import Classification, OpenQuestion, Page, Source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct horse battery"
 TITLE = "WebPilot: Reinforcement Learning for Browser Agents"
 BIBTEX = f"""@article{{webpilot2025,
   title = {{{TITLE}}},
@@ -26,19 +26,10 @@ BIBTEX = f"""@article{{webpilot2025,
 }}"""
 
 
-def _log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}{reverse('login')}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-    assert reverse("login") not in page.url
-
-
 def test_editor_imports_classifies_cites_and_resolves(page: Any, live_server: Any, seed: None) -> None:
     base = live_server.url
     make_editor("journey")
-    _log_in(page, base, "journey")
+    log_in(page, base, "journey")
 
     # Import a source from BibTeX.
     page.goto(f"{base}{reverse('wiki:source-create')}")
@@ -119,7 +110,7 @@ def test_anonymous_reader_is_sent_to_log_in_from_every_edit_form(page: Any, live
 
 def test_logged_in_reader_gets_403_from_every_edit_form(page: Any, live_server: Any, seed: None) -> None:
     make_reader("plainreader")
-    _log_in(page, live_server.url, "plainreader")
+    log_in(page, live_server.url, "plainreader")
     for path in _edit_paths():
         response = page.goto(f"{live_server.url}{path}")
         assert response is not None and response.status == 403, path
@@ -137,8 +128,8 @@ def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_
     # The second editor is on a phone without JavaScript: the conflict screen must work there too.
     other = page.context.browser.new_context(viewport={"width": 390, "height": 800}, java_script_enabled=False)
     phone = other.new_page()
-    _log_in(page, base, "first")
-    _log_in(phone, base, "second")
+    log_in(page, base, "first")
+    log_in(phone, base, "second")
     edit_url = f"{base}{reverse('wiki:page-edit', kwargs={'slug': target.slug})}"
     for tab, body, comment in ((page, first_body, "first change"), (phone, second_body, "second change")):
         tab.goto(edit_url)
@@ -169,7 +160,7 @@ def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_
 
 def test_history_diff_and_changes_fit_a_phone_screen(page: Any, live_server: Any, seed: None) -> None:
     make_editor("phone")
-    _log_in(page, live_server.url, "phone")
+    log_in(page, live_server.url, "phone")
     page.set_viewport_size({"width": 390, "height": 800})
     target = Page.objects.get(slug="agentic-rl")
     page.goto(f"{live_server.url}{reverse('wiki:page-edit', kwargs={'slug': target.slug})}")

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_editor
+from tests.e2e.accounts import log_in
+from tests.factories import PASSWORD, make_editor
 from wiki.models import Citation, Page, Revision
 from wiki.services.pages import page_save_revision
 
@@ -19,7 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 WIDTHS = (1280, 390)
-PASSWORD = "correct horse battery"
 
 # Boxes of every label of the visible drawing, in screen pixels.
 LABEL_BOXES = """(selector) => {
@@ -160,11 +159,7 @@ LOG_OUT_STYLE = """() => {
 
 def test_log_out_looks_the_same_on_pages_with_a_graph(page: Any, live_server: Any) -> None:
     make_editor("styled")
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("input[name=username]", "styled")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, live_server.url, "styled")
     styles = {}
     for url in (reverse("wiki:home"), reverse("wiki:graph-map"), reverse("wiki:contrast", args=["skillforge", "starharness"]),
                 reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})):
@@ -177,11 +172,7 @@ def test_log_out_looks_the_same_on_pages_with_a_graph(page: Any, live_server: An
 
 def test_an_editor_dismisses_a_finding_with_a_reason_and_reopens_it(page: Any, live_server: Any) -> None:
     make_editor("reviewer")
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("input[name=username]", "reviewer")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, live_server.url, "reviewer")
     page.goto(live_server.url + reverse("wiki:consistency-report"))
     page.set_viewport_size({"width": 390, "height": 900})
     # on a phone each finding reads as a block, the page as wide as the screen

@@ -7,12 +7,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_editor
+from tests.factories import PASSWORD, make_editor
 from wiki.models import ReaderProfile
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "correct horse battery"
 
 
 def _chinese_browser(playwright_page: Any) -> Any:

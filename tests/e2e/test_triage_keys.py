@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.factories import PASSWORD, make_editor
+from tests.e2e.accounts import log_in
+from tests.factories import make_editor
 from wiki.models import Classification, SetBy, Source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,12 +24,7 @@ def _focused(tab: Any) -> str:
 
 def test_an_editor_triages_the_queue_from_the_keyboard(page: Any, live_server: Any, seed: None) -> None:
     make_editor("triager")
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("input[name=username]", "triager")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-
+    log_in(page, live_server.url, "triager")
     page.goto(f"{live_server.url}{reverse('wiki:triage')}")
     names = _names(page)
     assert len(names) >= 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -133,6 +135,17 @@ def test_classification_form_shows_the_suggestion_with_highlighted_evidence(edit
     assert card.values["mechanism"] == card.suggestion.mechanism.value
     assert "<mark" in str(card.highlighted)
     assert b"data-accept-suggestion" in response.content
+
+
+def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: Client) -> None:
+    source = make_source(notes="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
+    chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    facts = re.search(r'<ul class="facts">(.*?)</ul>', chinese, re.S)
+    assert facts is not None
+    assert "可验证或标量奖励" in facts.group(1) and "Verifiable or scalar reward" not in facts.group(1)
+    english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Verifiable or scalar reward: " in english
 
 
 def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client: Client, editor: Account) -> None:

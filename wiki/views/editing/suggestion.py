@@ -12,6 +12,7 @@ from classifier import Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
 from wiki.suggestions import suggestion_for
+from wiki.taxonomy import fact_label
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,8 @@ class SuggestionCard:
 
     @property
     def fact_rows(self) -> list[tuple[str, str]]:
-        return [(finding.fact.label, finding.value.value) for finding in self.suggestion.facts]
+        """Each rubric fact's label in the interface's language, with the suggested value."""
+        return [(fact_label(finding.fact.value), finding.value.value) for finding in self.suggestion.facts]
 
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:

@@ -143,7 +143,7 @@ def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: 
     chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     facts = re.search(r'<ul class="facts">(.*?)</ul>', chinese, re.S)
     assert facts is not None
-    assert "可验证或标量奖励" in facts.group(1) and "Verifiable or scalar reward" not in facts.group(1)
+    assert "可验证或标量奖励：" in facts.group(1) and "Verifiable or scalar reward" not in facts.group(1)
     english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Verifiable or scalar reward: " in english
 

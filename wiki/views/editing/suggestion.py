@@ -12,7 +12,6 @@ from classifier import Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
 from wiki.suggestions import suggestion_for
-from wiki.taxonomy import fact_label
 
 
 @dataclass(frozen=True)
@@ -24,11 +23,6 @@ class SuggestionCard:
     @property
     def values_json(self) -> str:
         return json.dumps(self.values)
-
-    @property
-    def fact_rows(self) -> list[tuple[str, str]]:
-        """Each rubric fact's label in the interface's language, with the suggested value."""
-        return [(fact_label(finding.fact.value), finding.value.value) for finding in self.suggestion.facts]
 
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:

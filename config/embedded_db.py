@@ -2,13 +2,14 @@
 
 pgserver runs a real PostgreSQL 16 from a wheel, so a fresh machine needs no system install. Its
 data lives under ``var/pgdata``; the server is left running between commands and reused by the
-next process. Starting it is an explicit step of the entry points (``manage.py``, ``config/wsgi.py``,
+next process (``python -m config.embedded_db --stop`` stops it). Starting it is an explicit step of the entry points (``manage.py``, ``config/wsgi.py``,
 ``make test`` through ``python -m config.embedded_db``); importing the settings never starts it.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from pathlib import Path
 
@@ -44,7 +45,25 @@ def use_embedded_database_unless_configured() -> None:
         os.environ["DATABASE_URL"] = embedded_database_url(var_dir() / "pgdata")
 
 
+def stop_embedded_database(data_dir: Path) -> bool:
+    """Stops the server on ``data_dir`` if one runs there (it is otherwise left running); True if it did."""
+    if not (data_dir / "postmaster.pid").exists():
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgserver import pg_ctl  # type: ignore[attr-defined]
+
+    # pgserver runs the server as its own user "pgserver" when started by root, as pg_ctl must be run.
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user="pgserver" if os.geteuid() == 0 else None)
+    return True
+
+
 if __name__ == "__main__":
-    # `DATABASE_URL=$(python -m config.embedded_db)`: for commands that do not start through manage.py, like pytest.
-    use_embedded_database_unless_configured()
-    print(os.environ["DATABASE_URL"])
+    if sys.argv[1:] == ["--stop"]:
+        # `python -m config.embedded_db --stop`: stops the server this checkout (or WIKI_VAR_DIR) started.
+        stopped = stop_embedded_database(var_dir() / "pgdata")
+        print("stopped" if stopped else "not running")
+    else:
+        # `DATABASE_URL=$(python -m config.embedded_db)`: for commands that do not start through manage.py, like pytest.
+        use_embedded_database_unless_configured()
+        print(os.environ["DATABASE_URL"])

@@ -61,7 +61,8 @@ test: install browser redis
 	DATABASE_URL="$${DATABASE_URL:-$$($(BIN)/python -m config.embedded_db)}" $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 check: install
-	$(BIN)/mypy
+	$(BIN)/ruff check .
+	DATABASE_URL="$${DATABASE_URL:-postgres://localhost/unused}" $(BIN)/mypy
 	$(BIN)/python manage.py check
 
 bench: install

@@ -5,8 +5,9 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from config.embedded_db import use_embedded_database_unless_configured
     from django.core.management import execute_from_command_line
+
+    from config.embedded_db import use_embedded_database_unless_configured
 
     use_embedded_database_unless_configured()
 

@@ -29,7 +29,6 @@ sys.path.insert(0, str(ROOT))
 from wiki.text.claim_matching import (  # noqa: E402
     CONTAINMENT,
     THRESHOLD,
-    Outcome,
     Previous,
     Sentence,
     dice,
@@ -85,7 +84,7 @@ def statement(text: str) -> str:
 
 
 def typo(text: str, rng: random.Random) -> str | None:
-    words = [m for m in re.finditer(r"[A-Za-z]{5,}", text)]
+    words = list(re.finditer(r"[A-Za-z]{5,}", text))
     if words:
         m = rng.choice(words)
         w = m.group(0)
@@ -136,7 +135,7 @@ def one_word(text: str, rng: random.Random) -> str | None:
 
 
 def drop_clause(text: str, rng: random.Random) -> str | None:
-    clauses = [m for m in re.finditer(r"[^，；。,;]+[，；。,;]", statement(text))]
+    clauses = list(re.finditer(r"[^，；。,;]+[，；。,;]", statement(text)))
     small = [m for m in clauses if len(m.group(0)) <= 0.25 * len(text)]
     if len(clauses) < 3 or not small:
         return None

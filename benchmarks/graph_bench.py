@@ -16,12 +16,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -88,15 +89,15 @@ def main() -> None:
     print("-" * len(header))
     for label, build, lay_out, url in cases:
         build_ms, queries, graph = measure(build)
-        layout_ms, _, drawing = measure(lambda: lay_out(graph))
-        svg_ms, _, _ = measure(lambda: render_svg(drawing))
-        view_ms, view_queries, response = measure(lambda: client.get(url))
+        layout_ms, _, drawing = measure(partial(lay_out, graph))
+        svg_ms, _, _ = measure(partial(render_svg, drawing))
+        view_ms, view_queries, response = measure(partial(client.get, url))
         assert response.status_code == 200, (url, response.status_code)  # type: ignore[attr-defined]
         print(f"{label[:48]:48} {len(graph):>6} {len(drawing.nodes):>6} {build_ms:>9.1f} {layout_ms:>9.1f} "  # type: ignore[arg-type, attr-defined]
               f"{svg_ms:>7.1f} {queries:>7} {view_ms:>8.1f} {view_queries:>6}")
     for label, url in (("compare 3 works", reverse("wiki:compare") + "?works=facet,skillforge,shepherd"),
                        ("compare CSV", reverse("wiki:compare") + "?works=facet,skillforge,shepherd&format=csv")):
-        view_ms, view_queries, _ = measure(lambda: client.get(url))
+        view_ms, view_queries, _ = measure(partial(client.get, url))
         print(f"{label:48} {'':>6} {'':>6} {'':>9} {'':>9} {'':>7} {'':>7} {view_ms:>8.1f} {view_queries:>6}")
 
 

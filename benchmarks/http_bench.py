@@ -16,6 +16,7 @@ figures, and run several rounds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -165,10 +166,9 @@ def warm(base: str, case: Case, cookie: str) -> None:
 
     def fetch(path: str) -> None:
         request = urllib.request.Request(base + path, headers=headers)
-        try:
+        # An address that answers with an error is warmed as far as it goes.
+        with contextlib.suppress(urllib.error.HTTPError):
             urllib.request.urlopen(request, timeout=120).read()
-        except urllib.error.HTTPError:
-            pass
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=4) as pool:

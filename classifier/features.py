@@ -72,7 +72,7 @@ class Features:
             self.hits.setdefault(name, []).append(hit)
 
     def values(self) -> dict[str, float]:
-        out = dict(zip(self.counts, map(math.log1p, self.counts.values())))
+        out = dict(zip(self.counts, map(math.log1p, self.counts.values()), strict=True))
         if WORD_SCALE != 1.0:
             for name in self.words:
                 out[name] *= WORD_SCALE

@@ -39,7 +39,7 @@ class Reading:
     position: dict[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "position", dict(zip(self.names, range(len(self.names)))))
+        object.__setattr__(self, "position", dict(zip(self.names, range(len(self.names)), strict=True)))
 
     def weight_of(self, row: Array | list[float], name: str) -> float:
         """``name``'s entry in ``row`` (one value per feature of the reading), 0 for a feature it lacks."""

@@ -58,7 +58,7 @@ class Example:
 
 def derived_facts(mechanism: Mechanism, verdict: Verdict) -> dict[Fact, bool]:
     if verdict.is_strict:
-        return {fact: True for fact in Fact}
+        return dict.fromkeys(Fact, True)
     if verdict is Verdict.ADJACENT:
         return {Fact.INTERACTIVE_ENV: True, Fact.MULTI_STEP: True, Fact.VERIFIABLE_REWARD: True, Fact.RL_UPDATE: False}
     if mechanism is Mechanism.POLICY_GRADIENT:

@@ -5,9 +5,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from django.test import Client
 from pytest_django import DjangoDbBlocker
-from wiki.roles import Account
 
 if TYPE_CHECKING:
     from tests.factories import ContrastWiki, SmallWiki

@@ -19,7 +19,19 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from factory.django import DjangoModelFactory
 
-from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, GlossaryTerm, OpenQuestion, Page, ReaderProfile, Source, SourceMerge
+from wiki.models import (
+    Claim,
+    Classification,
+    Component,
+    Contrast,
+    FindingDismissal,
+    GlossaryTerm,
+    OpenQuestion,
+    Page,
+    ReaderProfile,
+    Source,
+    SourceMerge,
+)
 from wiki.reports.consistency import classification_key, consistency_report
 from wiki.roles import Account, User, ensure_editor_group
 from wiki.search.index import search_reindex_sources

@@ -5,10 +5,10 @@ from django.db import models
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
-from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -29,6 +29,7 @@ from wiki.models import (
     SourceMerge,
     WikiLink,
 )
+from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
 
 
 class RevisionInline(admin.TabularInline):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext_lazy as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 

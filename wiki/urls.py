@@ -1,20 +1,32 @@
 from django.urls import path, register_converter
 
-from wiki.views import claims, glossary, home, pages, preferences, questions, reports, search, sources, tokens
-from wiki.views.feeds import RecentChangesFeed
-from wiki.views import compare, graphs
+from wiki.views import (
+    claims,
+    compare,
+    glossary,
+    graphs,
+    home,
+    pages,
+    preferences,
+    questions,
+    reports,
+    search,
+    sources,
+    tokens,
+)
 from wiki.views.editing import changes as edit_changes
 from wiki.views.editing import claims as edit_claims
 from wiki.views.editing import classifications as edit_classifications
-from wiki.views.editing import triage
 from wiki.views.editing import contrasts as edit_contrasts
-from wiki.views.editing import glossary as edit_glossary
 from wiki.views.editing import deletion as edit_deletion
+from wiki.views.editing import glossary as edit_glossary
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import merges as edit_merges
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
 from wiki.views.editing import sources as edit_sources
+from wiki.views.editing import triage
+from wiki.views.feeds import RecentChangesFeed
 
 
 class PageSlugConverter:

@@ -7,7 +7,6 @@ before the words they contain.
 
 from __future__ import annotations
 
-from classifier.lexicon.facts import FACT_CUES
 from classifier.lexicon.cue import (
     ENV,
     ENVIRONMENT,
@@ -25,6 +24,7 @@ from classifier.lexicon.cue import (
     CueRole,
     _cues,
 )
+from classifier.lexicon.facts import FACT_CUES
 
 _RL_FACTS = ((UPDATE, 2.0), (REWARD, 0.5))
 _ALGO_FACTS = ((UPDATE, 3.0), (REWARD, 1.0))

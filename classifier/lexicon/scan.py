@@ -9,6 +9,7 @@ from classifier.lexicon.cue import Cue
 from classifier.lexicon.cues import CUES
 from classifier.lexicon.starts import CASE_FOLDS, any_case, class_starts, first_chars, prefixes, sre_parse
 
+
 # Every cue becomes one named group of one alternation; ``lastgroup`` gives
 # the cue back. Case sensitivity is per cue through a scoped inline flag.
 # Cues that only mark narrowness are scanned in a second pass, so that they

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
+
 from wiki.roles import Account
 
 

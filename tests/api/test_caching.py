@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django import DjangoAssertNumQueries, Settings
 from rest_framework.test import APIClient
 
 from tests.factories import make_page
 from wiki.services.pages import page_save_revision
-from pytest_django import DjangoAssertNumQueries
-from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 

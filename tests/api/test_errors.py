@@ -3,10 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki
-from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 

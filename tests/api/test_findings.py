@@ -86,8 +86,8 @@ def test_bad_dismissals_are_refused_and_change_nothing(editor_api: APIClient, ap
 
 
 def test_the_list_runs_as_many_queries_whatever_the_number_of_findings_and_dismissals(api: APIClient, editor: Account) -> None:
-    from wiki.services.findings import finding_dismiss
     from wiki.reports.consistency import consistency_report
+    from wiki.services.findings import finding_dismiss
 
     api.get(LIST)
     with CaptureQueriesContext(connection) as small:

@@ -10,11 +10,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from pytest_django.live_server_helper import LiveServer
 from rest_framework.authtoken.models import Token
 
 from tests.factories import make_classification, make_editor, make_page, make_source
 from wiki.references.formats import MEDIA_TYPES
-from pytest_django.live_server_helper import LiveServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

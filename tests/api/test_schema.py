@@ -1,22 +1,21 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 
 import pytest
 import schemathesis
-from schemathesis.config import SchemathesisConfig
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
 from django.db import close_old_connections
+from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
-from django.test import Client
 from pytest_django import Settings
+from schemathesis.config import SchemathesisConfig
 
 pytestmark = pytest.mark.django_db
 

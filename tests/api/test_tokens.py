@@ -4,11 +4,11 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from tests.factories import make_reader
-from django.test import Client
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from wiki.models import Claim, Classification, ClassificationChange, OpenQuestion, Page, Revision, Source
-from wiki.search.query import search
 from wiki.roles import Account
+from wiki.search.query import search
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 

@@ -86,7 +86,7 @@ def test_evaluate_keeps_the_heldout_items_whose_own_checksum_matches(tmp_path: P
             {"id": "a", "lang": "en", "mechanism": "policy_gradient", "verdict": "strict",
              "sha256": hashlib.sha256(kept.encode("utf-8")).hexdigest()},
             {"id": "b", "lang": "zh", "mechanism": "environment", "verdict": "not_strict",
-             "sha256": hashlib.sha256("本项目提供一个评测基准。".encode("utf-8")).hexdigest()},
+             "sha256": hashlib.sha256("本项目提供一个评测基准。".encode()).hexdigest()},
             {"id": "c", "lang": "en", "mechanism": "harness", "verdict": "not_strict", "sha256": "1" * 64},
         ],
     }

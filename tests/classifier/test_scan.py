@@ -38,7 +38,8 @@ def _every_cue(text: str, narrow: bool) -> list[tuple[int, int, str]]:
 
 def _texts() -> list[str]:
     texts = [item["text"] for item in json.loads(DEV_SET.read_text(encoding="utf-8"))]
-    return texts + [
+    return [
+        *texts,
         "We train the web agent with GRPO and PPO; RLHF, DPO and rejection sampling fine-tuning are baselines.",
         # Characters that case-insensitive matching folds onto ASCII letters: the Kelvin sign, dotless ı, long ſ.
         "We \u212aeep the agent, fıne-tune it with reınforcement learning and ſearch over ſtates with MCTS.",

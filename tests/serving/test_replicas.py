@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
+from pytest_django import Settings
 
 from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter
 from wiki.models import Page
-from pytest_django import Settings
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
+from django.test import Client
 from django.urls import reverse
 
 from wiki.roles import EDITOR_GROUP, is_editor
-from django.test import Client
 
 
 def test_editors_group_exists_after_migrate_with_change_permissions(db: None) -> None:

@@ -6,11 +6,11 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.db.models import Model
+from django.test import Client
 from django.urls import reverse
 
 from wiki.models import SearchDocument
-from django.db.models import Model
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
 

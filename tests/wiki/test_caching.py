@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
 from tests.factories import make_editor, make_page, make_question
 from tests.wiki.htmltext import sections_with_class
@@ -12,9 +14,6 @@ from wiki.caching import versions
 from wiki.models import Page
 from wiki.services.pages import page_save_revision
 from wiki.views.listing import IN_PAGE
-from django.test import Client
-from pytest_django import DjangoAssertNumQueries
-from pytest_django import DjangoCaptureOnCommitCallbacks
 
 pytestmark = pytest.mark.django_db
 
@@ -206,9 +205,8 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client: Cli
 
 
 def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> None:
-    from django.test import override_settings
-
     from django.core.management import call_command
+    from django.test import override_settings
 
     with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}):
         call_command("createcachetable")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-
-import pytest
 
 from tests.factories import make_contrast, make_page, make_source
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision

@@ -4,10 +4,10 @@ import csv
 import io
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from wiki.models import Classification
-from django.test import Client
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 

@@ -5,13 +5,13 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import ContrastWiki, make_classification, make_source
 from wiki.models import Citation, CitationKind, Claim, Classification, Source
 from wiki.reports.consistency import consistency_report, has_rl_in_name, names_side
-from django.test import Client
-from pytest_django import DjangoAssertNumQueries
 from wiki.roles import Account
 
 

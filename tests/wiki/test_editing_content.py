@@ -12,7 +12,16 @@ from pytest_django import DjangoAssertNumQueries
 from tests.factories import SmallWiki, make_classification, make_editor, make_question, make_reader, make_source
 from tests.queries import query_names
 from wiki.forms.classifications import FACT_FIELDS
-from wiki.models import ChangeEvent, Citation, Claim, Classification, ClassificationChange, Contrast, OpenQuestion, Source
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    Claim,
+    Classification,
+    ClassificationChange,
+    Contrast,
+    OpenQuestion,
+    Source,
+)
 from wiki.roles import Account
 
 BIBTEX = """@article{alpha2025, title={AlphaAgent: Policy Gradient for Web Agents}, year={2025}, eprint={2501.00001v1},

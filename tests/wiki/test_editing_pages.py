@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from tests.factories import make_editor, make_page, make_reader
 from wiki.models import Page, Revision
-from wiki.services.pages import page_save_revision
-from django.test import Client
-from pytest_django import DjangoAssertNumQueries
-from pytest_django import Settings
 from wiki.roles import Account
+from wiki.services.pages import page_save_revision
 
 
 @pytest.fixture

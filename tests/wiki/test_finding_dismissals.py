@@ -12,14 +12,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import FIXTURES
 from tests.factories import make_claim, make_classification, make_contrast, make_reader, make_source
-from wiki.models import ChangeEvent, Claim, Classification, Contrast, FindingDismissal
+from wiki.models import ChangeEvent, Classification, FindingDismissal
 from wiki.reports.consistency import classification_key, consistency_report
 from wiki.reports.reviewed import consistency_report_reviewed
 from wiki.roles import Account
 from wiki.services.findings import finding_reopen
 from wiki.services.seed import seed_load
-from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
 

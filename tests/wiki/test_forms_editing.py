@@ -7,7 +7,7 @@ import re
 from django import forms
 
 from tests.factories import make_classification, make_source
-from wiki.forms.claims import CitationFormSet, CitationForm
+from wiki.forms.claims import CitationForm, CitationFormSet
 from wiki.forms.classifications import FACT_FIELDS, ClassificationForm
 from wiki.forms.contrasts import ContrastForm
 from wiki.forms.pages import PageCreateForm, PageForm

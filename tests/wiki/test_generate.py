@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from classifier.taxonomy import Mechanism
-from wiki.models import Citation, Claim, Classification, Contrast, OpenQuestion, Page, Source, WikiLink
 from wiki.devtools.generate import wiki_generate
+from wiki.models import Citation, Claim, Classification, Contrast, OpenQuestion, Page, Source, WikiLink
 
 pytestmark = pytest.mark.django_db
 

@@ -5,12 +5,12 @@ from typing import Any
 import networkx as nx
 import pytest
 
+from tests.factories import ContrastWiki, make_page
 from wiki.graph import EdgeType, SubjectRef, UnknownNode, contrast_graph, draw, local_graph, map_graph
 from wiki.graph.compare import comparison_for
 from wiki.graph.labels import text_px, wrap
 from wiki.graph.layout import MAX_NODES, shorten
 from wiki.graph.page import page_neighbourhood, works_first_priority
-from tests.factories import ContrastWiki, make_page
 from wiki.models import Citation, Claim
 
 pytestmark = pytest.mark.django_db

@@ -4,13 +4,13 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-
-from wiki.models import Citation, Claim, Contrast, Source
-from wiki.devtools.generate import wiki_generate
-from django.test import Client
 from pytest_django import DjangoAssertNumQueries
+
+from wiki.devtools.generate import wiki_generate
+from wiki.models import Citation, Claim, Contrast, Source
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 

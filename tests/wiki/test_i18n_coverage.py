@@ -15,8 +15,8 @@ from babel.messages.pofile import read_po
 from django.conf import settings
 from django.test import Client, RequestFactory
 from django.test.signals import template_rendered
-from django.utils import translation
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation.template import templatize
 
 from tests.factories import make_editor, make_page, make_reader, make_source

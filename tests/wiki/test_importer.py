@@ -1,17 +1,17 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.conftest import FIXTURES
-from wiki.services.page_import import PageImportError, page_import, parse_page_file
 from wiki.markdown.citations import CITATION_RE
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source
-from pathlib import Path
+from wiki.services.page_import import PageImportError, page_import, parse_page_file
 
 SEED_PAGE = FIXTURES / "pages" / "agentic-rl.md"
 
@@ -89,10 +89,10 @@ def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_pat
         ("- 一条断言（出处：Some Work）\n".encode(), "unknown citation form"),
         ("- 一条断言（来源：Some Work，chapter three）\n".encode(), "is not a locator"),
         ("- 一条断言（来源：）\n".encode(), "names no source"),
-        ("---\nslug: a/b c\n---\ntext\n".encode(), "may hold only letters"),
+        (b"---\nslug: a/b c\n---\ntext\n", "may hold only letters"),
         (f"---\nslug: {'x' * 201}\n---\ntext\n".encode(), "at most 200"),
         (f"---\ntitle: {'长' * 301}\n---\ntext\n".encode(), "at most 300"),
-        ("---\nslug: new\n---\ntext\n".encode(), "reserved"),
+        (b"---\nslug: new\n---\ntext\n", "reserved"),
     ],
 )
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_page
@@ -13,7 +14,6 @@ from wiki import markdown as wiki_markdown
 from wiki.markdown import SourceRef
 from wiki.models import Citation, Page, Source
 from wiki.services.pages import page_save_revision
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
 

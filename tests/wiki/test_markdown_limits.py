@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django import Settings
 
 from wiki import markdown as wiki_markdown
 from wiki.devtools.hostile_markdown import ACCEPTED, REFUSED
 from wiki.markdown import MarkdownTooComplex
-from pytest_django import Settings
+
 
 @pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
 def test_pathological_text_is_refused_with_a_message(text: str) -> None:

@@ -9,7 +9,17 @@ from django.urls import reverse
 
 from tests.factories import make_classification, make_page, make_question, make_source
 from tests.wiki.wikistate import wiki_state
-from wiki.models import ChangeEvent, Citation, Classification, ClassificationChange, Component, Contrast, Page, Source, SourceMerge
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    Classification,
+    ClassificationChange,
+    Component,
+    Contrast,
+    Page,
+    Source,
+    SourceMerge,
+)
 from wiki.services.classifications import classification_save, classification_snapshot
 from wiki.services.merges import source_merge, source_merge_undo
 from wiki.services.pages import page_save_revision

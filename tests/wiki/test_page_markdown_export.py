@@ -22,7 +22,7 @@ def test_the_seed_page_as_markdown_keeps_its_text_and_lists_its_references(clien
     text = response.content.decode()
     assert text.startswith(f"---\ntitle: Agentic RL\nslug: agentic-rl\nsummary: {page.summary}\n---\n\n")
     assert page.body.rstrip("\n") in text  # the citations as written
-    head, references = text.split("\n## 参考文献\n", 1) if "参考文献" in text else text.split("\n## References\n", 1)
+    _, references = text.split("\n## 参考文献\n", 1) if "参考文献" in text else text.split("\n## References\n", 1)
     lines = [line for line in references.splitlines() if line]
     assert len(lines) == 17
     assert lines[0].startswith("1. [agentic-esopt] ")
@@ -36,7 +36,7 @@ def test_format_md_on_the_page_address_gives_the_same_file(client: Client, contr
     slug = contrast_wiki.page.slug
     by_path = client.get(reverse("wiki:page-export-markdown", kwargs={"slug": slug})).content
     by_query = client.get(reverse("wiki:page-detail", kwargs={"slug": slug}) + "?format=md").content
-    assert "GripForge".encode() in by_path
+    assert b"GripForge" in by_path
     assert by_query == by_path
 
 

@@ -60,7 +60,7 @@ def test_exported_bibtex_reads_back_as_the_same_works(seed: None) -> None:
     entries = parse_bibtex(text)
     assert [entry.errors for entry in entries] == [[] for _ in sources]
     assert [entry.label for entry in entries] == [keys[source.pk] for source in sources]
-    for source, entry in zip(sources, entries):
+    for source, entry in zip(sources, entries, strict=True):
         assert entry.draft is not None
         for name in FIELDS:
             if name != "venue":
@@ -105,7 +105,7 @@ def test_exported_csl_json_reads_back_as_the_same_works(seed: None) -> None:
     keys = citation_keys(sources)
     assert [item["id"] for item in items] == [keys[s.pk] for s in sources]
     entries = parse_csl_json(json.dumps(items))
-    for source, entry in zip(sources, entries):
+    for source, entry in zip(sources, entries, strict=True):
         assert entry.draft is not None and entry.errors == []
         for name in ("title", "short_name", "authors", "year", "arxiv_id", "doi", "abstract"):
             assert getattr(entry.draft, name) == getattr(source, name), (source.slug, name)

@@ -7,17 +7,17 @@ import json
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_source
+from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import ReferenceFormat, detect_format, parse_references
 from wiki.references.latex import LATEX_LEFT
-from wiki.models import ChangeEvent, Source
 from wiki.services.source_import import sources_import
-from django.test import Client
 
 # As a survey repository ships it: a Markdown heading before the first entry, Google Scholar's style.
 SCHOLAR = r"""# Related Works

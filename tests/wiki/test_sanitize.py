@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.wiki.htmltext import html_text
-from wiki.services.pages import page_save_revision
-from django.test import Client
 from wiki.roles import Account
+from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
 

@@ -2,17 +2,17 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import ContrastWiki, cite, make_page, make_source
 from wiki.models import Claim, SearchDocument
+from wiki.roles import Account
 from wiki.search.index import search_reindex_all, search_reindex_claims
 from wiki.search.query import Hit, search
 from wiki.services.glossary import glossary_term_create
 from wiki.services.sources import source_update
-from django.test import Client
-from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 

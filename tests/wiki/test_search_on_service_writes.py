@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import ClassificationFactory, SourceFactory
+from wiki.references.draft import SourceDraft
 from wiki.search.query import search
 from wiki.services.classifications import classification_save
 from wiki.services.questions import question_create
-from wiki.references.draft import SourceDraft
 from wiki.services.sources import source_create
 
 

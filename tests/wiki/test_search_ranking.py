@@ -7,10 +7,10 @@ from django.contrib.postgres.search import SearchQuery
 from django.core.management import call_command
 
 from tests.factories import make_page, make_question
+from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, Page, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
 from wiki.search.query import COUNT_CAP, RANKED, search
-from wiki.devtools.generate import wiki_generate
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import FIXTURES
 from tests.wiki.htmltext import html_tables, html_text, normalize_space
-from django.test import Client
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed")]
 

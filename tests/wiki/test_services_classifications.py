@@ -29,7 +29,7 @@ def test_two_editors_classifying_the_same_work_at_once_get_one_classification_an
             outcomes.append("saved")
         except ValidationError:
             outcomes.append("refused")
-        except Exception as error:  # an IntegrityError here would be a server error
+        except Exception as error:  # noqa: BLE001 - an IntegrityError here would be a server error
             outcomes.append(type(error).__name__)
         finally:
             connection.close()

@@ -10,9 +10,9 @@ from django.db import connection
 from tests.factories import claims_of, make_editor, make_page
 from wiki.markdown import MarkdownTooComplex
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
+from wiki.roles import User
 from wiki.services.pages import EditConflict, page_preview, page_revert, page_save_revision
 from wiki.text.merge import merge_texts
-from wiki.roles import User
 
 KEY_POINTS = """## 关键要点
 
@@ -215,7 +215,7 @@ def test_two_editors_creating_the_same_page_in_the_same_second_one_wins_one_conf
             outcomes.append("saved")
         except EditConflict:
             outcomes.append("conflict")
-        except Exception as error:  # an IntegrityError here would be a 500 and the typed text lost
+        except Exception as error:  # noqa: BLE001 - an IntegrityError here would be a 500 and the typed text lost
             outcomes.append(type(error).__name__)
         finally:
             connection.close()

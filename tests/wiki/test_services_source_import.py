@@ -9,8 +9,8 @@ from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.draft import draft_from_identifier
 from wiki.references.errors import ReferencesRefused
-from wiki.services.source_import import ImportResult, sources_import
 from wiki.roles import User
+from wiki.services.source_import import ImportResult, sources_import
 
 
 def sources_import_bibtex(*, text: str, user: User | None = None) -> list[ImportResult]:

@@ -11,7 +11,12 @@ from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.draft import SourceDraft
 from wiki.services.sources import (
-    SourceDuplicate, source_create, source_find_duplicate, source_update, sources_ensure_for_titles, unique_source_slug,
+    SourceDuplicate,
+    source_create,
+    source_find_duplicate,
+    source_update,
+    sources_ensure_for_titles,
+    unique_source_slug,
 )
 
 
@@ -112,7 +117,7 @@ def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplica
             outcomes.append("created")
         except SourceDuplicate:
             outcomes.append("duplicate")
-        except Exception as error:  # an IntegrityError here would be a server error
+        except Exception as error:  # noqa: BLE001 - an IntegrityError here would be a server error
             outcomes.append(type(error).__name__)
         finally:
             connection.close()

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from rest_framework.authtoken.models import Token
 
-from wiki.services.tokens import api_token_rotate
 from wiki.roles import Account
+from wiki.services.tokens import api_token_rotate
 
 
 def test_rotating_a_token_replaces_the_old_one(editor: Account) -> None:

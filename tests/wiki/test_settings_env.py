@@ -22,7 +22,7 @@ def test_no_module_reads_the_environment_around_config_env() -> None:
     assert direct == []
 
 
-def _settings_in_subprocess(**env: str) -> "subprocess.CompletedProcess[str]":
+def _settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
     import os
     import subprocess
     import sys

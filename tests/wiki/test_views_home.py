@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from classifier.taxonomy import Mechanism, Verdict
 from tests.factories import SmallWiki
 from tests.wiki.htmltext import html_tables, html_text
 from wiki.models import ChangeEvent, Classification, OpenQuestion
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
 

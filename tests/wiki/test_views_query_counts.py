@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.test.client import Client
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import SmallWiki, cite, make_classification, make_question, make_source
 from tests.queries import query_names
-from wiki.models import ChangeEvent, Claim, Component, Contrast, OpenQuestion, Page, Revision, Source
 from wiki.caching import versions
 from wiki.devtools.generate import wiki_generate
-from wiki.services.pages import page_save_revision
-from django.test import Client
+from wiki.models import ChangeEvent, Claim, Component, Contrast, OpenQuestion, Page, Revision, Source
 from wiki.roles import Account
+from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
 

@@ -6,13 +6,13 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import SmallWiki, make_page, make_question, make_source
 from tests.wiki.htmltext import html_text
 from wiki.models import Claim, OpenQuestion, QuestionStatus
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
 

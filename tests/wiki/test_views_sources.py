@@ -6,13 +6,13 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from classifier.taxonomy import FACT_LABELS, Fact, Verdict
 from tests.factories import make_classification, make_source
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.models import Classification, Component, Contrast
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
 from django.utils.translation import gettext, gettext_lazy
+from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import APIException, ErrorDetail, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -77,14 +77,13 @@ def _first_code(codes: Any) -> str:
 
 def from_domain(exc: Exception) -> APIException | None:
     """The API error for an exception a service raises, or None when it is not one of theirs."""
-    from wiki.markdown import MarkdownTooComplex
-    from wiki.services.changes import StaleEdit
-    from wiki.services.pages import EditConflict, UnknownBaseRevision
-    from wiki.references.errors import ReferencesRefused
-    from wiki.services.sources import SourceDuplicate
-    from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
-
     from wiki.api.conditional import PreconditionFailed
+    from wiki.markdown import MarkdownTooComplex
+    from wiki.references.errors import ReferencesRefused
+    from wiki.services.changes import StaleEdit
+    from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
+    from wiki.services.pages import EditConflict, UnknownBaseRevision
+    from wiki.services.sources import SourceDuplicate
 
     if isinstance(exc, DjangoValidationError):
         return from_django(exc)

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
-from django_filters.rest_framework import DjangoFilterBackend
 from django.utils.translation import gettext
+from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter

@@ -4,6 +4,7 @@ query parameters are answered, instead of DRF's 404."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+
 from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation

@@ -2,7 +2,18 @@ from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
 from wiki.api.views import (
-    claims, classifications, classify, contrasts, fallback, findings, glossary, graphs, pages, questions, search, sources,
+    claims,
+    classifications,
+    classify,
+    contrasts,
+    fallback,
+    findings,
+    glossary,
+    graphs,
+    pages,
+    questions,
+    search,
+    sources,
 )
 
 app_name = "api"

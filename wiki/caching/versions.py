@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from django.core.cache import cache, caches
@@ -54,7 +54,7 @@ def current() -> ContentVersion:
     number, changed_at = _read()
     if number is None or changed_at is None:
         number, changed_at = _start()
-    return ContentVersion(int(number), datetime.fromtimestamp(int(changed_at), tz=timezone.utc))
+    return ContentVersion(int(number), datetime.fromtimestamp(int(changed_at), tz=UTC))
 
 
 def _read() -> tuple[int | None, int | None]:

@@ -19,10 +19,8 @@ from tqdm import tqdm
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki import markdown as wiki_markdown
-from wiki.references.identifiers import normalize_title
 from wiki.markdown import SourceRef
 from wiki.markdown.wikilinks import target_slug
-from wiki.services.pages import link_targets
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -41,6 +39,8 @@ from wiki.models import (
     SourceKind,
     WikiLink,
 )
+from wiki.references.identifiers import normalize_title
+from wiki.services.pages import link_targets
 
 BATCH = 2000
 T = TypeVar("T")
@@ -267,7 +267,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
                    abstract=f"We study {w.mechanism.label.lower()} for {rng.choice(_TOPICS_EN)}. 本文研究{rng.choice(_TOPICS_ZH)}。")
             for w in planned
         ]
-        for w, s in zip(planned, _bulk(Source, sources, b)):
+        for w, s in zip(planned, _bulk(Source, sources, b), strict=True):
             w.source = s
     result.source_ids = [w.source.pk for w in planned]
 
@@ -305,7 +305,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
     _bulk(Revision, [Revision(page=p, number=1, title=p.title, summary=p.summary, body=p.body, comment="generated",
                               size=len(p.body), size_delta=len(p.body)) for p in created_pages])
     _bulk(WikiLink, [WikiLink(source_page=p, target_slug=link.target_slug, target_title=link.target_title[:300], label=link.label[:300])
-                     for p, out in zip(created_pages, rendered) for link in out.links if link.target_slug != p.slug])
+                     for p, out in zip(created_pages, rendered, strict=True) for link in out.links if link.target_slug != p.slug])
     _bulk(ChangeEvent, [ChangeEvent(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.IMPORTED, object_id=p.pk,
                                     label=p.title, url=p.get_absolute_url(), summary="generated") for p in created_pages])
 
@@ -313,7 +313,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
     claim_rows = [
         Claim(page=p, key=ref.key, anchor=ref.anchor, section=ref.section[:300], text=ref.text, position=pos,
               status=rng.choices(statuses, [3, 6, 1])[0])
-        for p, out in zip(created_pages, rendered) for pos, ref in enumerate(out.claims)
+        for p, out in zip(created_pages, rendered, strict=True) for pos, ref in enumerate(out.claims)
     ]
     with bar(len(claim_rows), "claims") as b:
         created_claims = _bulk(Claim, claim_rows, b)
@@ -369,9 +369,9 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
         result.classification_ids = [c.pk for c in _bulk(Classification, classification_rows, b)]
 
     contrast_rows: dict[tuple[int, int], Contrast] = {}
-    for page_claims, pairs, out in zip(claims_by_page, pairs_by_page, rendered):
-        contrast_claims = [c for c, ref in zip(page_claims, out.claims) if len({x.title for x in ref.citations}) == 2]
-        for claim, (left, right) in zip(contrast_claims, pairs):
+    for page_claims, pairs, out in zip(claims_by_page, pairs_by_page, rendered, strict=True):
+        contrast_claims = [c for c, ref in zip(page_claims, out.claims, strict=True) if len({x.title for x in ref.citations}) == 2]
+        for claim, (left, right) in zip(contrast_claims, pairs, strict=False):
             key = (left.source.pk, right.source.pk)
             if left.source.pk == right.source.pk or key in contrast_rows or key[::-1] in contrast_rows:
                 continue
@@ -382,7 +382,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
 
     question_rows: list[OpenQuestion] = []
     links: list[tuple[int, list[Claim]]] = []
-    for i, (page, page_claims) in enumerate(zip(created_pages, claims_by_page)):
+    for i, (page, page_claims) in enumerate(zip(created_pages, claims_by_page, strict=True)):
         if i % 3 or not page_claims:
             continue
         answered = rng.random() < 0.15

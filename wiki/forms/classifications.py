@@ -6,8 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
-from wiki.references.locators import is_valid_locator
 from wiki.models import Claim, Classification, Component, Source
+from wiki.references.locators import is_valid_locator
 from wiki.taxonomy import verdict_label
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")

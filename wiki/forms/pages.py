@@ -6,14 +6,22 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.validators import validate_unicode_slug
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from wiki import markdown as wiki_markdown
 from wiki.markdown.citations import MAX_TITLE_LENGTH
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Page
 from wiki.models.pages import RESERVED_SLUGS
-from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, max_length, validate_line, validate_optional_line, validate_page_slug, validate_text
+from wiki.models.rules import (
+    MAX_PAGE_SUMMARY_CHARS,
+    max_length,
+    validate_line,
+    validate_optional_line,
+    validate_page_slug,
+    validate_text,
+)
 
 
 def has_conflict_markers(body: str) -> bool:

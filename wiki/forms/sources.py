@@ -3,10 +3,17 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
-from wiki.references.formats import FORMAT_BY_EXTENSION, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, ReferenceFormat, detect_format
+from wiki.references.formats import (
+    FORMAT_BY_EXTENSION,
+    MAX_IMPORT_BYTES,
+    MAX_IMPORT_ENTRIES,
+    ReferenceFormat,
+    detect_format,
+)
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.services.sources import source_find_duplicate
 

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source
-from wiki.text.spaces import excerpt
 from wiki.taxonomy import fact_label, mechanism_label, verdict_label
+from wiki.text.spaces import excerpt
 
 FACT_TEXT = {"yes": _("yes"), "no": _("no"), "unknown": _("unknown")}
 

@@ -259,7 +259,7 @@ def _points(shape: str, x: float, y: float, r: float) -> str:
 
 def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
     if len(pos) <= 1:
-        return {n: (0.0, 0.0) for n in pos}
+        return dict.fromkeys(pos, (0.0, 0.0))
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
     mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
@@ -269,7 +269,7 @@ def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
 
 def spring_positions(graph: nx.MultiDiGraph[str]) -> dict[str, tuple[float, float]]:
     if len(graph) <= 1:
-        return {n: (0.0, 0.0) for n in graph}
+        return dict.fromkeys(graph, (0.0, 0.0))
     pos = nx.spring_layout(graph.to_undirected(as_view=True), seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
     return _normalise({n: (float(p[0]), float(p[1])) for n, p in pos.items()})
 

@@ -23,7 +23,18 @@ from wiki.graph.build import (
     _either_side,
 )
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id
-from wiki.models import Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, QuestionStatus, Source, WikiLink
+from wiki.models import (
+    Citation,
+    Claim,
+    Classification,
+    Component,
+    Contrast,
+    OpenQuestion,
+    Page,
+    QuestionStatus,
+    Source,
+    WikiLink,
+)
 
 L = NEIGHBOUR_LIMIT
 ALL_EDGE_TYPES = frozenset(EdgeType)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import markdown
 from django.conf import settings
-from markdown.extensions.toc import TocExtension, slugify_unicode
 from django.utils.translation import gettext
+from markdown.extensions.toc import TocExtension, slugify_unicode
 
 from wiki.markdown.citation_markers import CitationExtension, SourceRef
 from wiki.markdown.citations import CitationProblem, find_citations
@@ -26,11 +26,11 @@ __all__ = [
     "MarkdownTooComplex",
     "RenderResult",
     "SourceRef",
+    "check_complexity",
     "cited_titles",
     "find_citations",
     "find_link_targets",
     "render",
-    "check_complexity",
 ]
 
 MAX_NESTING = 32

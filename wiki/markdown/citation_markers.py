@@ -15,7 +15,6 @@ from markdown.inlinepatterns import InlineProcessor
 
 from wiki.markdown.citations import CITATION_RE, parse_citation_body
 
-
 # Sanitising keeps the marker's class and text (the title), not its data attributes.
 _MISSING = re.compile(r'<span class="cite cite-missing"[^>]*>([^<]*)</span>')
 

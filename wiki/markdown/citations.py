@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
 from django.utils.translation import gettext
 
 from wiki.references.locators import is_valid_locator

@@ -9,6 +9,7 @@ in the busiest paragraph).
 from __future__ import annotations
 
 import re
+
 from django.utils.translation import gettext
 
 MAX_LINES = 10_000

@@ -54,6 +54,6 @@ def to_mathml(latex: str, *, display: bool) -> str:
     """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted."""
     try:
         mathml = convert(latex, display="block" if display else "inline")
-    except Exception:  # latex2mathml raises many kinds of errors on malformed input
+    except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on malformed input
         return f'<code class="math-error" title="This formula could not be rendered">{html.escape(latex)}</code>'
     return sanitize_mathml(mathml)

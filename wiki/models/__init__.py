@@ -1,8 +1,8 @@
 from wiki.models.changes import ChangeEvent
 from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, ClaimStatus
-from wiki.models.glossary import GlossaryTerm
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.findings import FindingDismissal
+from wiki.models.glossary import GlossaryTerm
 from wiki.models.merges import SourceMerge
 from wiki.models.pages import Page, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
@@ -20,8 +20,8 @@ __all__ = [
     "Classification",
     "ClassificationChange",
     "Component",
-    "FindingDismissal",
     "Contrast",
+    "FindingDismissal",
     "GlossaryTerm",
     "OpenQuestion",
     "Page",

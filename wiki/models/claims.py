@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.db.models import Prefetch
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class ClaimStatus(models.TextChoices):

@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_optional_line
-
 from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES, verdict_label
 
 __all__ = ["MECHANISM_CHOICES", "VERDICT_CHOICES"]
@@ -171,6 +170,9 @@ class ClassificationChange(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.classification} ({self.created_at:%Y-%m-%d %H:%M})"
 
     def changed_fields(self) -> list[tuple[str, object, object]]:
         """``(field, before, after)`` for each field whose value changed, by field name."""

@@ -5,16 +5,24 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.db.models.functions import MD5
 from django.urls import reverse
 from django.utils.html import strip_tags
+from django.utils.translation import gettext_lazy as _
+
+from wiki.models.deletion import Deletable
+from wiki.models.etags import Validator, latest, make_validator
+from wiki.models.rules import (
+    MAX_PAGE_SUMMARY_CHARS,
+    text_limit,
+    validate_line,
+    validate_optional_line,
+    validate_page_slug,
+    validate_text,
+)
 
 # Paths under /wiki/ that are editor screens, not pages.
 RESERVED_SLUGS = frozenset({"new"})
-from wiki.models.deletion import Deletable
-from wiki.models.etags import Validator, latest, make_validator
-from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, text_limit, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 class PageQuerySet(models.QuerySet["Page"]):

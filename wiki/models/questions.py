@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.db.models import Case, IntegerField, Value, When
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line
 

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
-from django.db import models
-from django.utils.translation import gettext_lazy as _
-from django.db.models import Prefetch
-from django.db.models.functions import Lower
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Prefetch
+from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator, latest, make_validator

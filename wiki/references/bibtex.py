@@ -10,7 +10,6 @@ LaTeX in the values. Zotero, Better BibTeX, JabRef and Google Scholar differ in 
 
 from __future__ import annotations
 
-
 import re
 from dataclasses import dataclass, field
 
@@ -189,7 +188,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         doi=doi,
         bibtex_key=fit(Source, "bibtex_key", key),
         abstract=text.get("abstract", ""),
-        notes="" if _URL.fullmatch(note.strip("<> ")) or normalize_arxiv_id(note) and "arxiv" in note.lower() else note,
+        notes="" if _URL.fullmatch(note.strip("<> ")) or (normalize_arxiv_id(note) and "arxiv" in note.lower()) else note,
     )
     return draft, errors
 

@@ -11,7 +11,7 @@ Citation keys are stable (:mod:`wiki.references.citation_keys`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library

@@ -150,7 +150,7 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
             code="not_csl_json")
     lines = _item_lines(text, len(data)) if text.lstrip().startswith("[") else [1] * len(data)
     parsed = []
-    for number, (item, line) in enumerate(zip(data, lines), start=1):
+    for number, (item, line) in enumerate(zip(data, lines, strict=False), start=1):
         draft, errors = draft_from_item(item)
         parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or f"item {number}", draft=draft,
                                   errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))

@@ -22,6 +22,6 @@ def latex_to_text(value: str) -> str:
         return collapse_spaces(value)
     try:
         text = _DECODER.latex_to_text(value)
-    except Exception:  # pylatexenc is lenient; a malformed value keeps its text without markup
+    except Exception:  # noqa: BLE001 - pylatexenc is lenient; a malformed value keeps its text without markup
         text = re.sub(r"\\[A-Za-z]+\s*|[{}\\]", "", value)
     return collapse_spaces(text.replace("\xa0", " "))

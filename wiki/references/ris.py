@@ -78,7 +78,7 @@ def parse_ris(text: str) -> list[ParsedEntry]:
     lines = [text.count("\n", 0, match.start()) + 1 for match in _START.finditer(text)]
     try:
         records = rispy.loads(text, skip_unknown_tags=True, enforce_list_tags=False)
-    except Exception as error:  # rispy raises plain IOError/ValueError/KeyError on a malformed file
+    except Exception as error:  # noqa: BLE001 - rispy raises plain IOError/ValueError/KeyError on a malformed file
         return [ParsedEntry(line=1, label="RIS", errors=[f"not RIS: {error}"])]
     parsed = []
     for number, record in enumerate(records, start=1):

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import connection
-from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 
 from classifier import Mechanism
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source

@@ -28,7 +28,7 @@ def match_form(text: str) -> str:
 
 
 def _is_latin(char: str) -> bool:
-    return char.isascii() and char.isalnum() or "\u00df" <= char <= "\u024f"
+    return (char.isascii() and char.isalnum()) or "\u00df" <= char <= "\u024f"
 
 
 def mechanism_marker(mechanism: str) -> str:
@@ -130,7 +130,7 @@ class Glossary:
             return []
         scored: dict[str, tuple[tuple[int, int, str], Suggestion]] = {}
         for form, term in self._by_form.items():
-            if form.startswith(typed) or typed.startswith(form) and len(form) >= 2:
+            if form.startswith(typed) or (typed.startswith(form) and len(form) >= 2):
                 score = 0
             else:
                 allowed = max(1, len(typed) // 4)

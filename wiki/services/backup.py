@@ -91,8 +91,7 @@ def _rows(model: type[Model], **options: Any) -> Iterator[dict[str, Any]]:
 
 def _records() -> Iterator[dict[str, Any]]:
     yield from _rows(Group, use_natural_primary_keys=True, use_natural_foreign_keys=True)
-    for row in _rows(Account, fields=USER_FIELDS, use_natural_foreign_keys=True):
-        yield row
+    yield from _rows(Account, fields=USER_FIELDS, use_natural_foreign_keys=True)
     for model in content_models():
         yield from _rows(model)
 

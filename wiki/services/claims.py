@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
-from wiki.services.changes import change_record, check_not_stale
-from wiki.services.page_claims import cited_in, status_after
 from wiki.models.rules import fit, max_length
 from wiki.roles import User, account
+from wiki.services.changes import change_record, check_not_stale
+from wiki.services.page_claims import cited_in, status_after
 
 
 @dataclass(frozen=True)

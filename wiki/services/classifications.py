@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.models.rules import fit
-from wiki.services.changes import change_record, check_not_stale
-from wiki.search.index import search_reindex_sources
 from wiki.roles import User, account
+from wiki.search.index import search_reindex_sources
+from wiki.services.changes import change_record, check_not_stale
 
 TRACKED_FIELDS = (
     "mechanism", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",

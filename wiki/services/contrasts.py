@@ -8,8 +8,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent, Claim, Component, Contrast, Source
-from wiki.services.changes import change_record
 from wiki.roles import User
+from wiki.services.changes import change_record
 
 
 def contrast_find(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from wiki.models import ChangeEvent, Claim, Page, Source
 from wiki.models.rules import is_control_free, max_length

@@ -17,7 +17,18 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from wiki.models import ChangeEvent, Citation, Claim, Classification, Component, Contrast, OpenQuestion, Page, Source, SourceMerge
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    Claim,
+    Classification,
+    Component,
+    Contrast,
+    OpenQuestion,
+    Page,
+    Source,
+    SourceMerge,
+)
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims, search_reindex_sources
 from wiki.services.changes import change_record

@@ -12,13 +12,23 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from wiki.text.claim_matching import Match, Outcome, Previous, Sentence, char_diff, edit_size, is_small_edit, match_claims
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source
 from wiki.roles import Account
+from wiki.text.claim_matching import (
+    Match,
+    Outcome,
+    Previous,
+    Sentence,
+    char_diff,
+    edit_size,
+    is_small_edit,
+    match_claims,
+)
 
 SECTION_MAX = Claim._meta.get_field("section").max_length or 300
 REASON_MAX = ClaimRevision._meta.get_field("reason").max_length or 500

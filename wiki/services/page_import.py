@@ -17,8 +17,8 @@ from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import max_length
-from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.roles import User
+from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.services.pages import page_save
 
 UNICODE_SLUG_RE = re.compile(r"[-\w]+")

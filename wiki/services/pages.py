@@ -3,9 +3,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import QuerySet
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
@@ -21,6 +21,7 @@ from wiki.services.changes import change_record
 from wiki.services.citations import CitationOutcome, CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
 from wiki.services.sources import sources_by_title
+
 
 class EditConflict(Exception):
     """Someone saved the page after the revision the editor started from."""

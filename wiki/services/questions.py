@@ -9,9 +9,9 @@ from typing import Any
 from django.db import transaction
 
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
-from wiki.services.changes import change_record, check_not_stale
-from wiki.search.index import search_reindex_questions
 from wiki.roles import User
+from wiki.search.index import search_reindex_questions
+from wiki.services.changes import change_record, check_not_stale
 
 
 def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:

@@ -15,11 +15,22 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from wiki.services.page_import import page_import, parse_page_file
-from wiki.models import Claim, Classification, Component, Contrast, FindingDismissal, GlossaryTerm, OpenQuestion, Page, SetBy, Source
+from wiki.models import (
+    Claim,
+    Classification,
+    Component,
+    Contrast,
+    FindingDismissal,
+    GlossaryTerm,
+    OpenQuestion,
+    Page,
+    SetBy,
+    Source,
+)
 from wiki.reports.consistency import classification_key, contrast_key
-from wiki.services.glossary import glossary_load
 from wiki.search.index import search_reindex_all
+from wiki.services.glossary import glossary_load
+from wiki.services.page_import import page_import, parse_page_file
 
 
 class SeedError(ValueError):

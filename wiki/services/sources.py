@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -22,9 +21,9 @@ from wiki.models.rules import fit
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
+from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event, change_record, check_not_stale
-from wiki.roles import User
 
 
 def sources_lock_creation() -> None:

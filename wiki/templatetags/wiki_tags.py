@@ -12,9 +12,10 @@ from django import template
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.html import escape, format_html, format_html_join
-from django.utils.translation import gettext, gettext_lazy as _
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.taxonomy import fact_label, mechanisms_shown, verdicts_shown
@@ -309,4 +310,4 @@ def rendered_body(html: str) -> SafeString:
     """Page HTML as stored, sanitised when it was rendered, with the interface's words in the reader's language:
     the rendering is shared by every reader, so a marker citing a title no work has gets its explanation here."""
     note = escape(gettext("No source with this title"))
-    return mark_safe(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html))  # sanitised when rendered
+    return mark_safe(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html))  # noqa: S308 - sanitised when rendered

@@ -75,7 +75,7 @@ class FieldMerge:
 
 def merge_field(*, base: str, theirs: str, mine: str) -> FieldMerge:
     """Whoever changed the field wins; when both changed it differently, mine is kept and theirs reported, never dropped."""
-    if mine == base or mine == theirs:
+    if mine in (base, theirs):
         return FieldMerge(value=theirs)
     if theirs == base:
         return FieldMerge(value=mine)

@@ -2,7 +2,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
-
 from wiki.graph.compare import comparison_csv, comparison_for, pick_choices
 from wiki.graph.forms import WorkPickForm, split_subjects
 

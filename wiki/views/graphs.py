@@ -4,9 +4,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from classifier.taxonomy import Mechanism, Verdict
-from wiki.graph import draw, map_graph
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
+from wiki.graph import draw, map_graph
 from wiki.graph.build import SubjectRef
 from wiki.graph.compare import Comparison, comparison_for
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for

@@ -2,7 +2,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
-
 from wiki.models import ChangeEvent, Classification, OpenQuestion, Page
 
 RECENT_CHANGES = 15

@@ -1,15 +1,15 @@
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.utils.http import content_disposition_header
 from django.shortcuts import redirect, render
 from django.utils.functional import SimpleLazyObject
+from django.utils.http import content_disposition_header
 
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
-from wiki.references.markdown_export import page_markdown
 from wiki.models import GlossaryTerm, OpenQuestion, Page, Source, WikiLink
+from wiki.references.markdown_export import page_markdown
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 

@@ -2,7 +2,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from wiki.caching.responses import cached_for_readers
-
 from wiki.filters import QuestionFilter
 from wiki.models import OpenQuestion
 from wiki.views.listing import render_filtered_list

@@ -10,7 +10,13 @@ from wiki.forms.findings import FindingDismissForm, FindingForm
 from wiki.reports.agreement import agreement_report
 from wiki.reports.consistency import consistency_report_cached
 from wiki.reports.reviewed import consistency_report_reviewed
-from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed, finding_dismiss, finding_reopen, finding_url
+from wiki.services.findings import (
+    FindingAlreadyDismissed,
+    FindingNotDismissed,
+    finding_dismiss,
+    finding_reopen,
+    finding_url,
+)
 from wiki.views.editing import editor_required
 
 

@@ -1,9 +1,9 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.search.forms import SearchForm
-from wiki.caching import versions
 from wiki.search.query import search
 
 

@@ -48,7 +48,8 @@ class Cards:
 def _cards(source: Source) -> Cards:
     classifications = list(Classification.objects.for_cards().filter(source=source))
     suggestions = suggestions_for_source(source, classifications)
-    return Cards(list(zip(classifications, suggestions)), None if classifications else suggestions[0])
+    # With no classification, the one suggestion stands alone.
+    return Cards(list(zip(classifications, suggestions, strict=False)), None if classifications else suggestions[0])
 
 
 @cached_for_readers

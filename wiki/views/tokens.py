@@ -3,8 +3,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from wiki.roles import is_editor

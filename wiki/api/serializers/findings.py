@@ -3,7 +3,6 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes
-
 from wiki.models.findings import MAX_REASON_CHARS
 from wiki.reports.consistency import FINDING_KEY_PATTERN, FINDING_KINDS
 

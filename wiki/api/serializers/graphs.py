@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from django.core.validators import RegexValidator
-from rest_framework import serializers
 from django.utils.translation import gettext
+from rest_framework import serializers
 
 from wiki.graph import EdgeType
 from wiki.graph.forms import MAX_WORKS

@@ -2,17 +2,23 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from django.utils.translation import gettext
 
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.json_types import JSONTypes
-from wiki.models import Page, Revision, WikiLink
 from wiki.markdown.citations import MAX_TITLE_LENGTH
+from wiki.models import Page, Revision, WikiLink
+from wiki.models.rules import (
+    MAX_PAGE_SUMMARY_CHARS,
+    validate_line,
+    validate_optional_line,
+    validate_page_slug,
+    validate_text,
+)
 from wiki.references.citation_matching import WorkRef
 from wiki.services.citations import CitationOutcome
-from wiki.models.rules import MAX_PAGE_SUMMARY_CHARS, validate_line, validate_optional_line, validate_page_slug, validate_text
 
 
 class PageListSerializer(serializers.ModelSerializer):

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes

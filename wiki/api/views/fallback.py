@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from typing import Any
-from django.utils.translation import gettext_lazy as _
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny

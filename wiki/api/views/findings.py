@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -16,13 +17,15 @@ from wiki.api.filters import reject_empty_parameters, reject_unknown_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.findings import (
-    FindingDismissalSerializer, FindingDismissRequestSerializer, FindingListParamsSerializer, FindingRefSerializer,
+    FindingDismissalSerializer,
+    FindingDismissRequestSerializer,
+    FindingListParamsSerializer,
+    FindingRefSerializer,
     FindingSerializer,
 )
 from wiki.reports.consistency import Finding, consistency_report_cached
 from wiki.reports.reviewed import consistency_report_reviewed
 from wiki.services.findings import finding_dismiss, finding_reopen
-from django.utils.translation import gettext
 
 CONFLICT = {status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="Dismissed already, or not dismissed.")}
 

@@ -16,13 +16,13 @@ from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
     BacklinkSerializer,
     CitationMatchSerializer,
-    WorkRefSerializer,
     PageDetailSerializer,
     PageListSerializer,
     PageSavedSerializer,
     PageWriteSerializer,
     RevisionDetailSerializer,
     RevisionSerializer,
+    WorkRefSerializer,
 )
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import PageFilter

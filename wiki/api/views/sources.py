@@ -27,7 +27,13 @@ from wiki.models.etags import Validator
 from wiki.references.bibtex_export import dump_bibtex
 from wiki.references.csl import csl_items
 from wiki.references.draft import SourceDraft
-from wiki.references.formats import FORMAT_BY_MEDIA_TYPE, MAX_IMPORT_BYTES, MAX_IMPORT_ENTRIES, MEDIA_TYPES, ReferenceFormat
+from wiki.references.formats import (
+    FORMAT_BY_MEDIA_TYPE,
+    MAX_IMPORT_BYTES,
+    MAX_IMPORT_ENTRIES,
+    MEDIA_TYPES,
+    ReferenceFormat,
+)
 from wiki.services.source_import import sources_import
 from wiki.services.sources import source_create, source_update
 

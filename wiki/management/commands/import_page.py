@@ -3,8 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from wiki.services.page_import import PageImportError, page_import, parse_page_file
 from wiki.markdown import MarkdownTooComplex
+from wiki.services.page_import import PageImportError, page_import, parse_page_file
 
 
 class Command(BaseCommand):

@@ -5,7 +5,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from classifier.evaluate import HELDOUT_MANIFEST
 from config.env import env_str
-
 from wiki.classifier_training import classifier_retrain
 
 

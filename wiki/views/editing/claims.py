@@ -7,8 +7,8 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim

@@ -8,13 +8,13 @@ from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
 
-from wiki.text.diff import side_by_side
 from wiki.models import Page, Revision
 from wiki.services.page_claims import claim_changes_between
 from wiki.services.pages import EditConflict, page_revert
+from wiki.text.diff import side_by_side
 from wiki.views.editing import editor_required, saved_message
 
 HISTORY_PAGE_SIZE = 50

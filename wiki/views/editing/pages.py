@@ -6,13 +6,13 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm, new_works_from
 from wiki.models import Page
-from wiki.services.page_claims import ClaimReport, page_claims_plan
+from wiki.services.page_claims import page_claims_plan
 from wiki.services.pages import EditConflict, PagePreview, page_preview, page_save
 from wiki.text.merge import merge_field, merge_texts
 from wiki.views.editing import editor_required, saved_message

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.models import OpenQuestion, Page
-from wiki.services.questions import question_create, question_update
 from wiki.services.changes import StaleEdit
+from wiki.services.questions import question_create, question_update
 from wiki.views.editing import editor_required, stale_form
 
 M2M = ("claims", "sources")

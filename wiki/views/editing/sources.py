@@ -6,14 +6,14 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
-from wiki.services.changes import StaleEdit
 from wiki.references.errors import ReferencesRefused
+from wiki.services.changes import StaleEdit
 from wiki.services.source_import import ImportStatus, sources_import
 from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
 from wiki.views.editing import editor_required, stale_form

@@ -205,18 +205,19 @@ def _spans(analysis: Analysis, reading: Reading, row: list[float], decides: str,
 
 def _word_spans(analysis: Analysis, reading: Reading, row: list[float], decides: str, sign: float = 1.0) -> list[Span]:
     """The words that weighed most towards a decision (``decides``; ``row`` holds each feature's contribution
-    to it, counted against it when ``sign`` is -1), where each first occurs."""
+    to it), where each first occurs: towards it, or against it when ``sign`` is -1 (a fact found false). Each
+    span carries its word's contribution as ``row`` has it, so a word that weighed against a fact is negative,
+    as a cue's is."""
     words, names, text = analysis.features.words, reading.names, analysis.text
-    weights = list(map(row.__getitem__, reading.words))
-    if sign < 0:
-        weights = list(map(neg, weights))
+    contributions = list(map(row.__getitem__, reading.words))
+    weights = contributions if sign > 0 else list(map(neg, contributions))
     spans = []
     # Heaviest first, and of words that weigh the same, the one the reading lists first (a stable sort).
     for k in sorted(range(len(weights)), key=weights.__getitem__, reverse=True)[:WORD_EVIDENCE]:
         if weights[k] <= 0:
             break
         start, end = words[names[reading.words[k]]]
-        spans.append(Span(start, end, text[start:end], decides, False, weights[k]))
+        spans.append(Span(start, end, text[start:end], decides, False, contributions[k]))
     return spans
 
 

@@ -37,7 +37,10 @@ class Span(NamedTuple):
     ``start``/``end`` are offsets into the text given to ``classify``;
     ``negated`` says the cue sits inside a negation or contrast scope;
     ``contribution`` is what the cue's feature added to the fitted model's
-    score for what it decides (its share, when several spans make one feature).
+    score (its share, when several spans make one feature): for a fact
+    (``decides`` "fact:…"), to the fact being true, so negative weighs
+    towards false; for the mechanism ("mechanism:…", naming the mechanism
+    the cue speaks for), to the suggested mechanism.
 
     A named tuple rather than a dataclass: a suggestion holds dozens, and a tuple is made in a third of the time.
     """

@@ -16,7 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from classifier import Span, Suggestion, classify
+from classifier.taxonomy import Fact
 from wiki.models import Citation, Claim, Classification, Component, Source
+from wiki.taxonomy import fact_label, mechanism_label
 
 
 def texts_about(source_ids: Iterable[int]) -> dict[int, list[str]]:
@@ -61,7 +63,11 @@ class SuggestionView:
 
     @property
     def highlighted(self) -> SafeString:
-        return highlight(self.text, self.suggestion.evidence)
+        return highlight(self.text, self.suggestion)
+
+    @property
+    def strongest(self) -> list[Span]:
+        return strongest(self.suggestion)
 
     @property
     def disagrees_on_text(self) -> str:
@@ -105,17 +111,80 @@ def suggestion_for(
     return SuggestionView(subject=subject, text=text, suggestion=suggestion, disagrees_on=tuple(differences))
 
 
-def highlight(text: str, spans: Sequence[Span]) -> SafeString:
-    """``text`` escaped, with each evidence span in ``<mark>`` (a span overlapping an earlier one is left out)."""
+# How many of the phrases that weighed most towards the suggested mechanism a suggestion lists.
+STRONGEST = 6
+
+
+def strongest(suggestion: Suggestion, limit: int = STRONGEST) -> list[Span]:
+    """The phrases that weighed most towards the suggested mechanism, heaviest first, each once (where it
+    weighed most)."""
+    decides = f"mechanism:{suggestion.mechanism.value}"
+    spans = [span for span in suggestion.evidence if span.decides == decides and span.contribution > 0]
+    listed: dict[str, Span] = {}
+    for span in sorted(spans, key=lambda span: -span.contribution):
+        listed.setdefault(span.cue.casefold(), span)
+    return list(listed.values())[:limit]
+
+
+def signed_weight(value: float) -> str:
+    """A contribution as the cards show it: ``+0.37``, ``−0.04`` (a minus sign, not a hyphen)."""
+    return f"{value:+.2f}".replace("-", "\u2212")
+
+
+def evidence_title(span: Span, suggested: str) -> str:
+    """What an evidence span points to and its weight, in the reader's language (a highlight's tooltip).
+
+    A mechanism span's weight counts towards the ``suggested`` mechanism, whichever mechanism its cue names."""
+    kind, _colon, key = span.decides.partition(":")
+    if kind == "mechanism" and key != suggested:
+        return gettext("A cue of %(label)s (weight %(weight)s towards %(suggested)s)") % {
+            "label": mechanism_label(key), "weight": signed_weight(span.contribution),
+            "suggested": mechanism_label(suggested),
+        }
+    if kind == "mechanism":
+        what = gettext("Mechanism: %(label)s") % {"label": mechanism_label(key)}
+    elif kind == "fact":
+        what = fact_label(key)
+    elif span.decides == "negation":
+        return gettext("Negation or contrast")
+    elif span.decides == "narrow":
+        return gettext("Narrow update target or action space")
+    else:
+        what = span.decides
+    if not round(span.contribution, 2):
+        return what
+    return gettext("%(what)s (weight %(weight)s)") % {"what": what, "weight": signed_weight(span.contribution)}
+
+
+# A highlight's lines: the mechanism first, then the facts in the rubric's order, then negation and narrowness.
+_TITLE_ORDER = {"mechanism": 0, **{f"fact:{fact.value}": i for i, fact in enumerate(Fact, start=1)}}
+
+
+def _title_order(span: Span) -> tuple[int, str]:
+    return (_TITLE_ORDER.get(span.decides.partition(":")[0], _TITLE_ORDER.get(span.decides, len(_TITLE_ORDER))),
+            span.decides)
+
+
+def highlight(text: str, suggestion: Suggestion) -> SafeString:
+    """``text`` escaped, with each of the suggestion's evidence spans in ``<mark>``, titled with what it points to
+    and its weight, a line each where one phrase weighed on several things (a phrase overlapping an earlier one
+    is left out)."""
+    suggested = suggestion.mechanism.value
+    places: dict[tuple[int, int], list[Span]] = defaultdict(list)
+    for span in suggestion.evidence:
+        places[span.start, span.end].append(span)
     parts: list[str] = []
     cursor = 0
-    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
-        if span.start < cursor or span.end > len(text) or span.start >= span.end:
+    for (start, end), here in sorted(places.items(), key=lambda item: (item[0][0], -item[0][1])):
+        if start < cursor or end > len(text) or start >= end:
             continue
-        parts.append(escape(text[cursor : span.start]))
-        css = "negated" if span.negated else ""
-        parts.append(f'<mark class="{css}" title="{escape(span.decides)}">{escape(text[span.start : span.end])}</mark>')
-        cursor = span.end
+        parts.append(escape(text[cursor:start]))
+        css = "negated" if any(span.negated for span in here) else ""
+        # A line each, the line break written as a character reference, which ``linebreaksbr`` leaves alone.
+        lines = (escape(evidence_title(span, suggested)) for span in sorted(here, key=_title_order))
+        title = "&#10;".join(lines)
+        parts.append(f'<mark class="{css}" title="{title}">{escape(text[start:end])}</mark>')
+        cursor = end
     parts.append(escape(text[cursor:]))
     return mark_safe("".join(parts))  # noqa: S308 - every part is escaped
 

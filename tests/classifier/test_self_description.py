@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from classifier import Mechanism, classify
+from classifier import Fact, FactValue, Mechanism, classify
 from classifier.engine import analyse
 from classifier.features import LEAD_PREFIX, WORD_PREFIX
 from classifier.model import DEFAULT_WEIGHTS, current_weights
@@ -81,6 +81,16 @@ def test_a_facts_evidence_shows_the_words_that_weighed_towards_its_value() -> No
     words = set(analyse(text).features.words.values())
     shown = [span for span in s.evidence if span.decides == "fact:multi_step" and (span.start, span.end) in words]
     assert shown and all(span.contribution > 0 and text[span.start:span.end] == span.cue for span in shown)
+
+
+def test_words_that_weighed_against_a_fact_found_false_carry_a_negative_contribution_as_cues_do() -> None:
+    text = "We fine-tune the model on curated single-turn question answering data; there is no environment."
+    s = classify(text)
+    assert s.fact(Fact.INTERACTIVE_ENV).value is FactValue.FALSE
+    words = set(analyse(text).features.words.values())
+    shown = [span for span in s.evidence if span.decides == "fact:interactive_env" and (span.start, span.end) in words]
+    assert shown and all(span.contribution < 0 for span in shown)
+    assert "single-turn" in {span.cue for span in shown}
 
 
 def test_word_features_count_english_words_and_chinese_character_pairs() -> None:

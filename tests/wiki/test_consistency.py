@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -108,6 +109,9 @@ def test_source_page_shows_the_suggestion_beside_the_editor_classification(clien
     assert "Classifier suggestion" in html
     assert "Agrees with the editor" in html
     assert "<mark" in html and "SFT" in html
+    # The card lists the phrases that weighed most towards the suggested mechanism, with their weights.
+    card = html.split('class="card suggestion')[1].split("</aside>")[0]
+    assert re.search(r'<p class="evidence-weights">.*Weighed most towards [^:<]+:.*\+\d\.\d\d', card, re.S)
 
 
 @pytest.mark.django_db

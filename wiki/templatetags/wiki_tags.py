@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
@@ -185,6 +186,12 @@ FACT_VALUE_LABELS = {"true": _("yes"), "false": _("no"), "unknown": _("unknown")
 def fact_label_filter(fact: str) -> str:
     """A rubric fact's label in the reader's language."""
     return fact_label(fact)
+
+
+@register.filter(name="signed_weight")
+def signed_weight_filter(value: float) -> str:
+    """An evidence span's contribution with its sign: ``+0.37``, ``−0.04``."""
+    return signed_weight(float(value))
 
 
 @register.filter

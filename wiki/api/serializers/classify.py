@@ -26,7 +26,10 @@ class SpanSerializer(serializers.Serializer):
     cue = serializers.CharField()
     decides = serializers.CharField(help_text="What the cue decided (a fact, the mechanism, …).")
     negated = serializers.BooleanField(help_text="The cue sits inside a negation or contrast.")
-    contribution = serializers.FloatField(help_text="What the cue's feature added to the fitted model's score.")
+    contribution = serializers.FloatField(help_text=(
+        "What the cue's feature added to the fitted model's score: for a fact, to its being true (negative: "
+        "towards false); for the mechanism, to the suggested mechanism."
+    ))
 
 
 class FactFindingSerializer(serializers.Serializer):

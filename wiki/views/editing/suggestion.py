@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString
 
-from classifier import Suggestion
+from classifier import Span, Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
 from wiki.suggestions import suggestion_for
@@ -19,6 +19,7 @@ class SuggestionCard:
     suggestion: Suggestion
     highlighted: SafeString
     values: dict[str, Any]
+    strongest: list[Span]
 
     @property
     def values_json(self) -> str:
@@ -40,4 +41,4 @@ def suggestion_card(source: Source, component: Component | None = None) -> Sugge
     }
     for fact in Fact:
         values[fact.value] = suggestion.fact(fact).value.as_bool
-    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values)
+    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values, strongest=view.strongest)

@@ -1,0 +1,39 @@
+"""How a suggestion's evidence reads to an editor: the highlights' tooltips and the phrases that weighed most."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import translation
+
+from classifier import classify
+from wiki.suggestions import highlight, signed_weight, strongest
+
+TEXT = "We fine-tune the agent with SFT on expert data. The SFT data come from a stronger teacher, and SFT is all it uses."
+
+
+def test_the_phrases_that_weighed_most_are_listed_heaviest_first_and_each_once() -> None:
+    suggestion = classify(TEXT)
+    decides = f"mechanism:{suggestion.mechanism.value}"
+    repeated = [span for span in suggestion.evidence if span.decides == decides and span.cue == "SFT"]
+    assert len(repeated) == 3
+    listed = strongest(suggestion)
+    assert [span.cue for span in listed].count("SFT") == 1
+    assert [span.contribution for span in listed] == sorted((span.contribution for span in listed), reverse=True)
+    assert listed[0].cue == "We fine-tune"
+
+
+def test_a_weight_is_written_with_its_sign() -> None:
+    assert (signed_weight(0.374), signed_weight(-0.04), signed_weight(1.0)) == ("+0.37", "\u22120.04", "+1.00")
+
+
+def test_a_cue_of_another_mechanism_says_which_mechanism_its_weight_counts_towards() -> None:
+    text = "We propose a prompting framework that evolves the harness of a frozen agent; it does not use reinforcement learning."
+    suggestion = classify(text)
+    assert suggestion.mechanism.value == "harness"
+    with translation.override("en"):
+        titles = re.findall(r'title="([^"]*)"', str(highlight(text, suggestion)))
+    assert any(re.fullmatch(r"A cue of Policy gradient \(weight [+\u2212]\d\.\d\d towards Harness[^)]*\)", line)
+               for title in titles for line in title.split("&#10;"))
+    # Text is escaped, and only the marks are markup.
+    assert "<script>" not in str(highlight("<script>x</script> " + text, classify("<script>x</script> " + text)))

@@ -136,33 +136,27 @@ def evidence_title(span: Span, suggested: str) -> str:
 
     A mechanism span's weight counts towards the ``suggested`` mechanism, whichever mechanism its cue names."""
     kind, _colon, key = span.decides.partition(":")
+    if kind == "negation":
+        return gettext("Negation or contrast")
+    if kind == "narrow":
+        return gettext("Narrow update target or action space")
+    weight = signed_weight(span.contribution)
     if kind == "mechanism" and key != suggested:
         return gettext("A cue of %(label)s (weight %(weight)s towards %(suggested)s)") % {
-            "label": mechanism_label(key), "weight": signed_weight(span.contribution),
-            "suggested": mechanism_label(suggested),
+            "label": mechanism_label(key), "weight": weight, "suggested": mechanism_label(suggested),
         }
-    if kind == "mechanism":
-        what = gettext("Mechanism: %(label)s") % {"label": mechanism_label(key)}
-    elif kind == "fact":
-        what = fact_label(key)
-    elif span.decides == "negation":
-        return gettext("Negation or contrast")
-    elif span.decides == "narrow":
-        return gettext("Narrow update target or action space")
-    else:
-        what = span.decides
+    what = gettext("Mechanism: %(label)s") % {"label": mechanism_label(key)} if kind == "mechanism" else fact_label(key)
     if not round(span.contribution, 2):
         return what
-    return gettext("%(what)s (weight %(weight)s)") % {"what": what, "weight": signed_weight(span.contribution)}
+    return gettext("%(what)s (weight %(weight)s)") % {"what": what, "weight": weight}
 
 
 # A highlight's lines: the mechanism first, then the facts in the rubric's order, then negation and narrowness.
-_TITLE_ORDER = {"mechanism": 0, **{f"fact:{fact.value}": i for i, fact in enumerate(Fact, start=1)}}
+_TITLE_ORDER = {f"fact:{fact.value}": rank for rank, fact in enumerate(Fact, start=1)}
 
 
-def _title_order(span: Span) -> tuple[int, str]:
-    return (_TITLE_ORDER.get(span.decides.partition(":")[0], _TITLE_ORDER.get(span.decides, len(_TITLE_ORDER))),
-            span.decides)
+def _title_order(span: Span) -> int:
+    return 0 if span.decides.startswith("mechanism:") else _TITLE_ORDER.get(span.decides, len(Fact) + 1)
 
 
 def highlight(text: str, suggestion: Suggestion) -> SafeString:

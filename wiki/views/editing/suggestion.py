@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from classifier import Span, Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
-from wiki.suggestions import suggestion_for
+from wiki.suggestions import strongest, suggestion_for
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,10 @@ class SuggestionCard:
     suggestion: Suggestion
     highlighted: SafeString
     values: dict[str, Any]
-    strongest: list[Span]
+
+    @property
+    def strongest(self) -> list[Span]:
+        return strongest(self.suggestion)
 
     @property
     def values_json(self) -> str:
@@ -41,4 +44,4 @@ def suggestion_card(source: Source, component: Component | None = None) -> Sugge
     }
     for fact in Fact:
         values[fact.value] = suggestion.fact(fact).value.as_bool
-    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values, strongest=view.strongest)
+    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values)

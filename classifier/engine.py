@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, neg
 
-from classifier.features import Features, Hit, add_words, extract, span_of, speaks_to
+from classifier.features import Features, Hit, add_words, cue_weight, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
 from classifier.lexicon.starts import Guarded
@@ -233,24 +233,30 @@ def _fact_values(
     values: dict[Fact, FactValue] = {}
     chances: dict[Fact, float] = {}
     evidence: dict[Fact, list[Span]] = {}
-    algorithm = any(name.startswith("algo:") for name in analysis.features.hits)
     named = analysis.features.hits_by_fact()
+    # The fact models learn from works whose verdict the facts decide, where a reward is the rule: of a work
+    # of another mechanism (a harness, a benchmark, a cookbook) their words know nothing, only its cues do.
+    by_words = mechanism.record.facts_decide
+    algorithm = by_words and any(name.startswith("algo:") for name in analysis.features.hits)
     for fact in FACTS:
         p, row, reading = scored.facts[fact], scored.fact_rows[fact], scored.fact_readings[fact]
         decides = FACT_DECIDES[fact]
         fact_hits = named.get(fact.value, [])
+        # Of a mechanism the fact models know, the fact's value is theirs; of another, its cues' alone.
+        true = p >= 0.5 if by_words else cue_weight(fact_hits, reading, row) > 0
         evidence[fact] = _spans(analysis, reading, row, decides, fact_hits)
-        # The words that weighed most towards the fact's value.
-        evidence[fact] += _word_spans(analysis, reading, row, decides, 1.0 if p >= 0.5 else -1.0)
-        # An RL objective named as the work's own has a scalar reward and an update by definition.
-        # Known from a cue that speaks to the fact, or from words that weigh it decisively either way.
+        if by_words:  # the words that weighed most towards the fact's value
+            evidence[fact] += _word_spans(analysis, reading, row, decides, 1.0 if true else -1.0)
+        # Known from a cue that speaks to the fact and weighed towards the value found ("no reward" makes the
+        # reward false, never true), from an algorithm of such a mechanism named as the work's own (an RL
+        # objective has a scalar reward and an update by definition), or from words that weigh it decisively.
         known = (
-            speaks_to(fact_hits)
+            speaks_to(fact_hits, reading, row, true=true)
             or (algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE))
-            or abs(p - 0.5) >= DECISIVE - 0.5
+            or (by_words and abs(p - 0.5) >= DECISIVE - 0.5)
         )
         chances[fact] = p
-        values[fact] = (FactValue.TRUE if p >= 0.5 else FactValue.FALSE) if known else FactValue.UNKNOWN
+        values[fact] = (FactValue.TRUE if true else FactValue.FALSE) if known else FactValue.UNKNOWN
     record = mechanism.record
     # Only an RL objective updates the policy from the outcome; preference
     # optimisation only on the agent's own outcome-judged rollouts.

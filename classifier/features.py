@@ -14,12 +14,15 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from classifier.lexicon.cue import Cue, CueRole
 from classifier.negation import Negation, Reach
 from classifier.result import Span
 from classifier.taxonomy import Fact, Mechanism
+
+if TYPE_CHECKING:
+    from classifier.model import Reading
 
 # The lexicon marks how specific a cue is ("GRPO" names an objective, "framework" hints);
 # the tier keeps that as a feature of its own, never as a weight.
@@ -87,10 +90,20 @@ class Features:
         return grouped
 
 
-def speaks_to(fact_hits: list[tuple[str, list[Hit]]]) -> bool:
-    """Whether a fact's cue features (one entry of ``Features.hits_by_fact``) are evidence about it: a cue
-    under a comparison ("outperforms PPO") is not."""
-    return any(not name.endswith(":cmp") for name, _ in fact_hits)
+def cue_weight(fact_hits: list[tuple[str, list[Hit]]], reading: Reading, row: list[float]) -> float:
+    """What a fact's cue features (one entry of ``Features.hits_by_fact``) added together to its being true in
+    ``row``, leaving out cues under a comparison."""
+    return sum(reading.weight_of(row, name) for name, _ in fact_hits if not name.endswith(":cmp"))
+
+
+def speaks_to(fact_hits: list[tuple[str, list[Hit]]], reading: Reading, row: list[float], *, true: bool) -> bool:
+    """Whether a fact's cue features (one entry of ``Features.hits_by_fact``) are evidence for its value being
+    ``true`` (or false): a cue that weighed that way in ``row`` (each feature's contribution to the fact's being
+    true), and not one under a comparison ("outperforms PPO"). A negated cue ("no reward") is evidence for
+    false only: when words outweigh it, the fact's value rests on no cue."""
+    return any(
+        not name.endswith(":cmp") and (reading.weight_of(row, name) > 0) == true for name, _ in fact_hits
+    )
 
 
 def mechanism_feature(mechanism: Mechanism, weight: float, reading: str) -> str:

@@ -28,6 +28,12 @@ class MechanismRecord:
     # Facts 1-3 with this update give "adjacent" rather than "not strict".
     adjacent_when_interactive: bool = False
 
+    @property
+    def facts_decide(self) -> bool:
+        """Whether the rubric's facts can change this mechanism's verdict (an RL objective, or an update
+        that is adjacent when interactive): labelled works of it are what the fact models learn from."""
+        return self.rl_objective or self.adjacent_when_interactive
+
 
 MECHANISM_RECORDS: tuple[MechanismRecord, ...] = (
     MechanismRecord("policy_gradient", "Policy gradient", "策略梯度", "#2f6db5", rl_objective=True),

@@ -151,6 +151,31 @@ def test_a_fact_without_any_evidence_is_unknown() -> None:
     assert s.fact(Fact.MULTI_STEP).value is FactValue.UNKNOWN
 
 
+@pytest.mark.parametrize("text", [
+    "A cookbook of Sichuan recipes.",
+    "We release a dataset of 10k annotated photos of cats.",
+    "这是一本菜谱。",
+])
+def test_a_text_that_says_nothing_of_the_rubric_leaves_its_facts_unknown(text: str) -> None:
+    s = classify(text)
+    for fact in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD):
+        finding = s.fact(fact)
+        assert finding.value is FactValue.UNKNOWN, (fact, finding)
+        assert not finding.evidence
+    assert s.fact(Fact.RL_UPDATE).value is FactValue.FALSE
+
+
+def test_a_negated_cue_makes_its_fact_false_never_true() -> None:
+    s = classify("We propose a prompting scaffold for web agents; there is no environment and no reward, "
+                 "and the model weights stay frozen.")
+    assert s.mechanism is Mechanism.HARNESS
+    reward = s.fact(Fact.VERIFIABLE_REWARD)
+    assert reward.value is FactValue.FALSE
+    assert [(span.cue, span.negated) for span in reward.evidence] == [("reward", True)]
+    assert reward.evidence[0].contribution < 0
+    assert "reward ✗" in s.rationale
+
+
 def test_evidence_spans_carry_their_feature_contribution() -> None:
     s = classify("We train the web agent with GRPO in a live browser environment using the task success reward.")
     grpo = [span for span in s.evidence if span.cue == "GRPO" and span.decides.startswith("mechanism:")]

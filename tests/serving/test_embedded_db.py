@@ -17,8 +17,9 @@ def _run(var_dir: Path, *args: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "config.embedded_db", *args],
         cwd=BASE_DIR, env={"PATH": "/usr/bin:/bin", "WIKI_VAR_DIR": str(var_dir)},
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True, text=True, timeout=120,
     )
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
     return done.stdout.strip()
 
 

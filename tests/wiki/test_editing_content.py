@@ -158,27 +158,26 @@ def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: 
 
 
 def test_each_highlight_says_in_the_readers_language_what_it_points_to_and_its_weight(editor_client: Client) -> None:
-    source = make_source(notes="We fine-tune the model on curated single-turn question answering data with supervised "
-                               "learning; there is no environment.")
+    source = make_source(notes="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
     chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans")
     card = chinese.context["card"]
-    assert card.suggestion.mechanism.value == "sft_distillation"
+    assert card.suggestion.mechanism.value == "policy_gradient"
     titles = re.findall(r'<mark[^>]* title="([^"]*)"', chinese.content.decode())
     assert titles and not any("mechanism:" in t or "fact:" in t for t in titles)
     # A phrase that weighed on several things names each on a line of its own; a fact found false shows the
     # words that weighed against it, with a negative weight.
     env = "可执行的 agent 与环境、工具或浏览器交互"
-    assert any(t.startswith("机制：SFT/蒸馏（权重 +") and f"&#10;{env}（权重 −" in t for t in titles)
+    assert any(t.startswith("机制：策略梯度（权重 +") and f"&#10;{env}（权重 −" in t for t in titles)
     assert any(re.search(rf"{env}（权重 −\d", t) for t in titles)
     weights = re.search(r'<p class="evidence-weights">(.*?)</p>', chinese.content.decode(), re.S)
-    assert weights is not None and "最支持SFT/蒸馏的词句：" in weights.group(1)
+    assert weights is not None and "最支持策略梯度的词句：" in weights.group(1)
     listed = [span.cue for span in card.strongest]
     assert listed and all(cue in weights.group(1) for cue in listed)
     assert len({cue.casefold() for cue in listed}) == len(listed)
     assert [s.contribution for s in card.strongest] == sorted((s.contribution for s in card.strongest), reverse=True)
     english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Mechanism: SFT / distillation (weight +" in english and "Weighed most towards SFT / distillation:" in english
+    assert "Mechanism: Policy gradient (weight +" in english and "Weighed most towards Policy gradient:" in english
 
 
 def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client: Client, editor: Account) -> None:

@@ -14,7 +14,7 @@ from classifier.lexicon.cue import CueRole
 from classifier.lexicon.starts import Guarded
 from classifier.model import Reading, Scored, Weights, current_weights
 from classifier.negation import NegationScopes
-from classifier.result import FactFinding, FactValue, Span, Suggestion
+from classifier.result import FactFinding, FactValue, Span, Suggestion, rationale
 from classifier.taxonomy import Fact, Mechanism, Verdict, rubric_verdict
 from classifier.text import SENTENCE_END, focus, is_chinese, name_pattern, working_text
 
@@ -33,29 +33,10 @@ UPDATED = {
     named: re.compile(f"{_CHANGED}|{_NAMED_POLICY if named else '(?P<c>(?!))'}|{_UPDATES}") for named in (True, False)
 }
 
-ZH_VERDICT = {
-    Verdict.STRICT: "严格 Agentic RL",
-    Verdict.STRICT_NARROW: "严格但较窄",
-    Verdict.ADJACENT: "相邻（参数空间 ES）",
-    Verdict.NOT_STRICT: "非严格",
-}
-ZH_FACT = {
-    Fact.INTERACTIVE_ENV: "可执行环境",
-    Fact.MULTI_STEP: "多步轨迹",
-    Fact.VERIFIABLE_REWARD: "可验证奖励",
-    Fact.RL_UPDATE: "RL 更新",
-}
-EN_FACT = {
-    Fact.INTERACTIVE_ENV: "env",
-    Fact.MULTI_STEP: "multi-step",
-    Fact.VERIFIABLE_REWARD: "reward",
-    Fact.RL_UPDATE: "RL update",
-}
 FACTS = tuple(Fact)
 # What a span's contribution decides: "fact:rl_update", "mechanism:harness".
 FACT_DECIDES = {fact: f"fact:{fact.value}" for fact in Fact}
 MECHANISM_DECIDES = {mechanism: f"mechanism:{mechanism.value}" for mechanism in Mechanism}
-MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
 
 
 # An English abstract sets the problem before it speaks of itself: a
@@ -291,25 +272,6 @@ def _confidence(mechanism_p: float, verdict: Verdict, values: dict[Fact, FactVal
     return max(0.01, min(0.99, mechanism_p * p_verdict))
 
 
-def _rationale(
-    chinese: bool,
-    mechanism: Mechanism,
-    algorithm: str | None,
-    values: dict[Fact, FactValue],
-    narrow: bool,
-    verdict: Verdict,
-) -> str:
-    if chinese:
-        algo = f"（{algorithm}）" if algorithm else ""
-        facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in FACTS)
-        extra = "；更新对象或动作空间较窄" if narrow and verdict is Verdict.STRICT_NARROW else ""
-        return f"机制：{mechanism.label_zh}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
-    algo = f" ({algorithm})" if algorithm else ""
-    facts = ", ".join(f"{EN_FACT[f]} {MARK[values[f]]}" for f in FACTS)
-    extra = "; narrow update target or action space" if narrow and verdict is Verdict.STRICT_NARROW else ""
-    return f"{mechanism.label}{algo}; {facts}{extra} → {verdict.label}"
-
-
 def classify(text: str, subject: str | None = None) -> Suggestion:
     """Suggest the mechanism, rubric facts and verdict for a text about a work.
 
@@ -364,7 +326,7 @@ def suggest(text: str, subject: str | None = None, *, weights: Weights) -> Sugge
         updated=_updated(analysis.work, mechanism, values[Fact.RL_UPDATE], analysis.scopes),
         evidence=_merge(evidence),
         confidence=_confidence(probabilities[mechanism.value], verdict, values, chances),
-        rationale=_rationale(analysis.chinese, mechanism, algorithm, values, narrow, verdict),
+        rationale=rationale(mechanism, algorithm, values, verdict, chinese=analysis.chinese),
         narrow=narrow and verdict is Verdict.STRICT_NARROW,
     )
 

@@ -93,6 +93,11 @@ class Suggestion:
     rationale: str
     narrow: bool = False
 
+    def rationale_in(self, *, chinese: bool) -> str:
+        """``rationale`` in Chinese or in English, whatever the language of the text suggested for."""
+        values = {finding.fact: finding.value for finding in self.facts}
+        return rationale(self.mechanism, self.algorithm, values, self.verdict, chinese=chinese)
+
     def fact(self, fact: Fact) -> FactFinding:
         """The finding for ``fact`` (every suggestion has all four)."""
         for finding in self.facts:
@@ -112,3 +117,41 @@ class Suggestion:
             "confidence": round(self.confidence, 3),
             "rationale": self.rationale,
         }
+
+
+ZH_VERDICT = {
+    Verdict.STRICT: "严格 Agentic RL",
+    Verdict.STRICT_NARROW: "严格但较窄",
+    Verdict.ADJACENT: "相邻（参数空间 ES）",
+    Verdict.NOT_STRICT: "非严格",
+}
+ZH_FACT = {
+    Fact.INTERACTIVE_ENV: "可执行环境",
+    Fact.MULTI_STEP: "多步轨迹",
+    Fact.VERIFIABLE_REWARD: "可验证奖励",
+    Fact.RL_UPDATE: "RL 更新",
+}
+EN_FACT = {
+    Fact.INTERACTIVE_ENV: "env",
+    Fact.MULTI_STEP: "multi-step",
+    Fact.VERIFIABLE_REWARD: "reward",
+    Fact.RL_UPDATE: "RL update",
+}
+MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
+
+
+def rationale(
+    mechanism: Mechanism, algorithm: str | None, values: dict[Fact, FactValue], verdict: Verdict, *, chinese: bool
+) -> str:
+    """The one-line reason for a verdict: the mechanism, each rubric fact's value and the verdict, in Chinese or
+    English ("Policy gradient (GRPO); env ✓, multi-step ✓, reward ✓, RL update ✓ → Strict Agentic RL")."""
+    narrow = verdict is Verdict.STRICT_NARROW
+    if chinese:
+        algo = f"（{algorithm}）" if algorithm else ""
+        facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in Fact)
+        extra = "；更新对象或动作空间较窄" if narrow else ""
+        return f"机制：{mechanism.label_zh}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
+    algo = f" ({algorithm})" if algorithm else ""
+    facts = ", ".join(f"{EN_FACT[f]} {MARK[values[f]]}" for f in Fact)
+    extra = "; narrow update target or action space" if narrow else ""
+    return f"{mechanism.label}{algo}; {facts}{extra} → {verdict.label}"

@@ -51,6 +51,14 @@ def _english_unless_asked() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_language_left_active() -> None:
+    """A request activates its language in the thread and leaves it there: each test starts from the default."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache(_cache_in_memory: None) -> None:
     """What was cached from a test's database, which is rolled back after it, goes with it."""
     from django.core.cache import cache

@@ -13,6 +13,7 @@ from django.utils.functional import lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
 
 VERDICT_LABELS = {
@@ -30,9 +31,13 @@ FACT_LABELS = {
 }
 
 
+def _chinese() -> bool:
+    return (get_language() or "").startswith("zh")
+
+
 def _mechanism_text(value: str) -> str:
     mechanism = Mechanism(value)
-    return mechanism.label_zh if (get_language() or "").startswith("zh") else mechanism.label
+    return mechanism.label_zh if _chinese() else mechanism.label
 
 
 _mechanism_lazy = lazy(_mechanism_text, str)
@@ -44,6 +49,11 @@ def mechanism_label(value: str | Mechanism) -> str:
         return _mechanism_text(Mechanism(value).value)
     except ValueError:
         return str(value)
+
+
+def suggestion_rationale(suggestion: Suggestion) -> str:
+    """The suggestion's one-line reason in the reader's language, whatever the language of the text it read."""
+    return suggestion.rationale_in(chinese=_chinese())
 
 
 def verdict_label(value: str | Verdict) -> str:

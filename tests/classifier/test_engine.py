@@ -104,6 +104,20 @@ def test_rationale_is_in_the_language_of_the_text() -> None:
     assert "Policy gradient" in classify("We train the agent with GRPO in a terminal.").rationale
 
 
+def test_a_suggestion_states_its_rationale_in_either_language() -> None:
+    english = classify("We train the agent with GRPO in a terminal.")
+    chinese = classify("用 GRPO 在终端环境中更新策略。")
+    assert english.rationale_in(chinese=False) == english.rationale
+    assert chinese.rationale_in(chinese=True) == chinese.rationale
+    assert english.rationale_in(chinese=True).startswith("机制：策略梯度（GRPO）；")
+    assert chinese.rationale_in(chinese=False).startswith("Policy gradient (GRPO); ")
+    marks = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
+    assert english.rationale_in(chinese=True).endswith(
+        f"RL 更新{marks[english.fact(Fact.RL_UPDATE).value]} → "
+        + {Verdict.STRICT: "严格 Agentic RL", Verdict.NOT_STRICT: "非严格"}[english.verdict]
+    )
+
+
 def test_algorithm_and_updated_are_extracted() -> None:
     s = classify("We use clipped GRPO to update the worker policy from terminal rollouts with outcome rewards.")
     assert s.algorithm == "GRPO"

@@ -180,6 +180,15 @@ def test_each_highlight_says_in_the_readers_language_what_it_points_to_and_its_w
     assert "Mechanism: Policy gradient (weight +" in english and "Weighed most towards Policy gradient:" in english
 
 
+def test_the_suggestions_reason_reads_in_the_readers_language_whatever_the_texts(editor_client: Client) -> None:
+    source = make_source(notes="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
+    url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
+    chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<p>机制：策略梯度（GRPO）；可执行环境✗，多步轨迹✗" in chinese and "Policy gradient (GRPO); env" not in chinese
+    assert "<p>Policy gradient (GRPO); env ✗, multi-step ✗" in english and "机制：" not in english
+
+
 def test_accept_without_javascript_fills_the_form_and_saving_marks_it_from_the_classifier(editor_client: Client, editor: Account) -> None:
     source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})

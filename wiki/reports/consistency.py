@@ -15,6 +15,7 @@ from classifier import Mechanism
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import suggestion_for, texts_about
+from wiki.taxonomy import suggestion_rationale
 from wiki.text.spaces import excerpt
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
@@ -125,7 +126,7 @@ def consistency_report() -> ConsistencyReport:
                     url,
                     gettext("editor: %(editor)s; suggested: %(suggested)s") % {
                         "editor": VERDICT_LABELS[classification.verdict], "suggested": VERDICT_LABELS[view.suggestion.verdict.value]}
-                    + f" — {view.suggestion.rationale}",
+                    + f" — {suggestion_rationale(view.suggestion)}",
                 )
             )
         if classification.evidence_claim_id is None:

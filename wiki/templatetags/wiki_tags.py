@@ -17,9 +17,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.suggestions import signed_weight
-from wiki.taxonomy import fact_label, mechanisms_shown, verdicts_shown
+from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
@@ -180,6 +181,12 @@ def graph_frame(frame: Any, svg_id: str, title: str, first: bool) -> SafeString:
 
 
 FACT_VALUE_LABELS = {"true": _("yes"), "false": _("no"), "unknown": _("unknown")}
+
+
+@register.filter
+def rationale(suggestion: Suggestion) -> str:
+    """``{{ suggestion|rationale }}``: its one-line reason in the reader's language."""
+    return suggestion_rationale(suggestion)
 
 
 @register.filter(name="fact_label")

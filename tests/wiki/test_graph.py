@@ -5,11 +5,11 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from tests.factories import ContrastWiki, make_page
+from tests.factories import ContrastWiki, make_page, make_source
 from wiki.graph import EdgeType, SubjectRef, UnknownNode, contrast_graph, draw, local_graph, map_graph
 from wiki.graph.compare import comparison_for
 from wiki.graph.labels import text_px, wrap
-from wiki.graph.layout import MAX_NODES, shorten
+from wiki.graph.layout import MAX_NODES, MIN_FRAME, NARROW_WIDTH, shorten
 from wiki.graph.page import page_neighbourhood, works_first_priority
 from wiki.models import Citation, Claim
 
@@ -125,6 +125,19 @@ def test_map_draws_a_work_nobody_classified_as_unclassified_with_its_contrasts(c
     assert draw(graph, positions="map", limit=len(graph)).nodes[0].kind_label  # drawable
     assert "Unclassified work" in {n.kind_label for n in draw(graph, positions="map", limit=len(graph)).nodes}
     assert not any(d["kind"] == "claim" for _, d in graph.nodes(data=True))
+
+
+@pytest.mark.django_db
+def test_a_work_alone_is_drawn_at_the_size_of_any_other_drawing() -> None:
+    source = make_source(short_name="Alone")
+    drawing = draw(local_graph(f"source:{source.slug}"), center=f"source:{source.slug}", positions="radial")
+    assert [len(frame.nodes) for frame in drawing.frames] == [1, 1]
+    for frame, width in zip(drawing.frames, (MIN_FRAME[0], NARROW_WIDTH), strict=True):
+        # Fitting the frame to the page scales it as it scales a drawing of many nodes, not to headline size.
+        assert (frame.width, frame.height) == (width, MIN_FRAME[1])
+        node = frame.nodes[0]
+        assert frame.x0 < node.x - node.node.size < node.x + node.node.size < frame.x0 + frame.width
+        assert abs((frame.x0 + frame.width / 2) - node.x) < 1
 
 
 def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(contrast_wiki: ContrastWiki) -> None:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
 from wiki.graph.forms import LocalGraphForm
-from wiki.graph.layout import LAYOUT_VERSION, Drawing, draw
+from wiki.graph.layout import Drawing, draw
 from wiki.graph.local import UnknownNode, distance_priority, local_graph
 from wiki.graph.nodes import EdgeType, split_node_id
 from wiki.graph.page import page_neighbourhood, works_first_priority
@@ -132,8 +132,7 @@ def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
     depth, edges = 1, None
     if form.is_bound and form.is_valid():
         depth, edges = form.cleaned_data["depth"], form.cleaned_data["edges"] or None
-    # the layout's version is part of the key, so a drawing cached by an older layout is never served
-    drawing = cached_value(request, "local-graph", LAYOUT_VERSION, center, depth, sorted(edges or []),
+    drawing = cached_value(request, "local-graph", center, depth, sorted(edges or []),
                            build=lambda: _local_drawing(center, depth, edges))
     if drawing is None:
         return None

@@ -24,12 +24,12 @@ from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
 from wiki.taxonomy import mechanism_label, verdict_label
 
-# part of every cache key of a drawing: a drawing pickled by an older layout is not read back
-LAYOUT_VERSION = 3
 MAX_NODES = 50
 OMITTED_LISTED = 100
 WIDTH, HEIGHT = 960, 600
 NARROW_WIDTH = 340
+# The smallest frame a drawing is shown in (width, height): a phone's frame is as wide as it is laid out in.
+MIN_FRAME = (480.0, 160.0)
 LABEL_PX = {"wide": 150.0, "narrow": 124.0}
 GAP = 5.0
 PAD = 8.0
@@ -443,7 +443,11 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
     y0 = min(b[1] for b in placed) - PAD
     x1 = max(b[2] for b in placed) + PAD
     y1 = max(b[3] for b in placed) + PAD
-    return Frame(frame, out, [], placed_axes, round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1))
+    # A drawing of a few nodes (a work with nothing around it yet) is framed in at least MIN_FRAME, centred, so
+    # that fitting it to the page does not blow its labels up to headline size.
+    w, h = max(x1 - x0, min(width, MIN_FRAME[0])), max(y1 - y0, MIN_FRAME[1])
+    x0, y0 = (x0 + x1 - w) / 2, (y0 + y1 - h) / 2
+    return Frame(frame, out, [], placed_axes, round(x0, 1), round(y0, 1), round(w, 1), round(h, 1))
 
 
 def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:

@@ -11,7 +11,7 @@ from wiki.graph.build import SubjectRef
 from wiki.graph.compare import Comparison, comparison_for
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
 from wiki.graph.forms import WorkPickForm, split_subjects
-from wiki.graph.layout import LAYOUT_VERSION, VERDICT_SHAPES
+from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
 
@@ -34,7 +34,7 @@ def graph_map(request: HttpRequest) -> HttpResponse:
     mechanism = request.GET.get("mechanism") or None
     if mechanism and mechanism not in {m.value for m in Mechanism}:
         raise Http404(f"No mechanism “{mechanism}”.")
-    drawn = cached_value(request, "map", LAYOUT_VERSION, mechanism, build=lambda: _map(mechanism))
+    drawn = cached_value(request, "map", mechanism, build=lambda: _map(mechanism))
     return render(request, "wiki/graph/map.html", {**drawn, "mechanism": mechanism, **_legend()})
 
 
@@ -54,7 +54,7 @@ def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
     if not form.is_valid():
         return render(request, "wiki/graph/contrast.html", context, status=400)
     works = form.cleaned_data["works"]
-    comparison, picture = cached_value(request, "contrast", LAYOUT_VERSION, *works, build=lambda: _comparison_and_picture(works))
+    comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
     context["comparison"] = comparison
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)

@@ -160,6 +160,9 @@ else:
 CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location, "KEY_PREFIX": "wiki"}}
 # How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
 WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
+# What rendered a cached page (wiki/caching/release.py): a deploy's name for its release, or by default a
+# digest of the code, templates and data that render.
+WIKI_RELEASE = env_str("WIKI_RELEASE")
 # Each worker also keeps the pages it served last in its own memory (never stale: keys hold the version).
 WIKI_LOCAL_CACHE_BYTES = env_int("WIKI_LOCAL_CACHE_MB", 32) * 1024 * 1024
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

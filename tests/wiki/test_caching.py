@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from django.contrib.auth.models import Group
-from django.test import Client
+from django.contrib.auth.models import AnonymousUser, Group
+from django.db import connection
+from django.template import Context, Template
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
 from tests.factories import make_editor, make_page, make_question
 from tests.wiki.htmltext import sections_with_class
-from wiki.caching import versions
+from wiki.caching import release, versions
+from wiki.caching.release import code_digest
 from wiki.models import Page
 from wiki.services.pages import page_save_revision
 from wiki.views.listing import IN_PAGE
@@ -69,6 +75,50 @@ def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client
     page_save_revision(slug="validated", title="Validated", body="Changed.", base_revision=1)
     changed = client.get(page.get_absolute_url(), headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_new_release_renders_afresh_what_the_last_one_cached(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = make_page(slug="released", title="Released", body="Rendered by one release.")
+    url = page.get_absolute_url()
+    first = client.get(url)
+    with CaptureQueriesContext(connection) as cached:
+        assert client.get(url).status_code == 200
+    assert not cached.captured_queries
+    monkeypatch.setattr(release, "RELEASE", "next-release")
+    with CaptureQueriesContext(connection) as rendered:
+        again = client.get(url, headers={"If-None-Match": first["ETag"]})
+    # The last release's ETag is not this one's: the browser gets the new rendering, read from the database.
+    assert again.status_code == 200 and again["ETag"] != first["ETag"] and "next-release" in again["ETag"]
+    assert rendered.captured_queries
+
+
+def test_a_fragment_cached_by_another_release_is_rendered_again(rf: RequestFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    fragment = Template('{% load wiki_cache %}{% wikicache "release-test" %}{{ n }}{% endwikicache %}')
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    assert fragment.render(Context({"request": request, "n": 1})) == "1"
+    assert fragment.render(Context({"request": request, "n": 2})) == "1"
+    monkeypatch.setattr(release, "RELEASE", "next-release")
+    assert fragment.render(Context({"request": request, "n": 2})) == "2"
+
+
+def test_the_release_digest_follows_what_renders_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html").write_text("<p>{{ page }}</p>")
+    (tmp_path / "wiki" / "__pycache__").mkdir(parents=True)
+    parts = ("templates", "wiki")
+    before = code_digest(tmp_path, parts)
+    assert code_digest(tmp_path, parts) == before and len(before) == 12
+    # Byte code and compiled catalogues come from files already counted.
+    (tmp_path / "wiki" / "__pycache__" / "views.cpython-311.pyc").write_bytes(b"\x00")
+    (tmp_path / "wiki" / "django.mo").write_bytes(b"\x00")
+    (tmp_path / "notes.txt").write_text("outside what renders")
+    assert code_digest(tmp_path, parts) == before
+    (tmp_path / "templates" / "page.html").write_text("<p>{{ page.title }}</p>")
+    changed = code_digest(tmp_path, parts)
+    assert changed != before
+    (tmp_path / "templates" / "page.html").rename(tmp_path / "templates" / "moved.html")
+    assert code_digest(tmp_path, parts) not in (before, changed)
 
 
 def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client: Client) -> None:

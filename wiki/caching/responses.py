@@ -24,7 +24,7 @@ from django.utils.cache import (
 )
 from django.utils.http import http_date
 
-from wiki.caching import readers, versions
+from wiki.caching import readers, release, versions
 from wiki.caching.local import copies
 
 View = Callable[..., HttpResponseBase]
@@ -41,14 +41,14 @@ def is_anonymous_read(request: HttpRequest) -> bool:
 
 def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) -> str:
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
-    return (f"wiki:response:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:"
-            f"{audience}:{path}")
+    return (f"wiki:response:{release.RELEASE}:{version.number}:{translation.get_language()}:"
+            f"{timezone.get_current_timezone_name()}:{audience}:{path}")
 
 
 def _etag(version: versions.ContentVersion) -> str:
-    # Per URL: the same version, language and time zone give the same bytes for every anonymous reader.
+    # Per URL: the same release, version, language and time zone give the same bytes for every anonymous reader.
     zone = hashlib.blake2b(timezone.get_current_timezone_name().encode(), digest_size=4).hexdigest()
-    return f'"{version.number:x}-{translation.get_language()}-{zone}"'
+    return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{zone}"'
 
 
 def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion) -> HttpResponseBase:

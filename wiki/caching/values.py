@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 
-from wiki.caching import versions
+from wiki.caching import release, versions
 from wiki.caching.local import copies
 
 T = TypeVar("T")
@@ -24,7 +24,7 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     """``build()``, computed once per content version, language, ``name`` and ``parts``; shared by every reader."""
     version = versions.for_request(request)
     digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=16).hexdigest()
-    return kept(f"wiki:value:{version.number}:{translation.get_language()}:{name}:{digest}", build)
+    return kept(f"wiki:value:{release.RELEASE}:{version.number}:{translation.get_language()}:{name}:{digest}", build)
 
 
 def kept(key: str, build: Callable[[], T]) -> T:

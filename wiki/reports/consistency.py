@@ -12,6 +12,7 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier import Mechanism
+from wiki.caching import release
 from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import suggestion_for, texts_about
@@ -203,7 +204,7 @@ def consistency_report_cached() -> ConsistencyReport:
     Running the classifier over every classification is too slow for each anonymous request.
     """
     # The details are written in the reader's language.
-    key = f"wiki:consistency-report:v3:{get_language()}:{_last_change_marker()}"
+    key = f"wiki:consistency-report:{release.RELEASE}:{get_language()}:{_last_change_marker()}"
     report: ConsistencyReport | None = cache.get(key)
     if report is None:
         report = consistency_report()

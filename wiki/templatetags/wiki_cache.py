@@ -20,7 +20,7 @@ from django.template.context import Context
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
-from wiki.caching import versions
+from wiki.caching import release, versions
 from wiki.caching.local import copies
 from wiki.caching.readers import permissions_of
 
@@ -37,7 +37,8 @@ class WikiCacheNode(template.Node):
         version = versions.for_request(request)
         parts = [permissions_of(request), *(str(var.resolve(context)) for var in self.vary_on)]
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
-        key = f"wiki:fragment:{version.number}:{translation.get_language()}:{timezone.get_current_timezone_name()}:{digest}"
+        key = (f"wiki:fragment:{release.RELEASE}:{version.number}:{translation.get_language()}:"
+               f"{timezone.get_current_timezone_name()}:{digest}")
         html = cast("str | None", copies.get(key))
         if html is None:
             html = cache.get(key)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, neg
 
-from classifier.features import Features, Hit, add_words, cue_weight, extract, span_of, speaks_to
+from classifier.features import Features, Hit, add_words, declared, extract, span_of, speaks_to
 from classifier.lexicon import CUE_BY_GROUP, scan
 from classifier.lexicon.cue import CueRole
 from classifier.lexicon.starts import Guarded
@@ -216,26 +216,33 @@ def _fact_values(
     evidence: dict[Fact, list[Span]] = {}
     named = analysis.features.hits_by_fact()
     # The fact models learn from works whose verdict the facts decide, where a reward is the rule: of a work
-    # of another mechanism (a harness, a benchmark, a cookbook) their words know nothing, only its cues do.
+    # of another mechanism (a harness, a benchmark, a cookbook) they know nothing, and its facts are what its
+    # cues say as the lexicon declares them.
     by_words = mechanism.record.facts_decide
     algorithm = by_words and any(name.startswith("algo:") for name in analysis.features.hits)
     for fact in FACTS:
         p, row, reading = scored.facts[fact], scored.fact_rows[fact], scored.fact_readings[fact]
         decides = FACT_DECIDES[fact]
         fact_hits = named.get(fact.value, [])
-        # Of a mechanism the fact models know, the fact's value is theirs; of another, its cues' alone.
-        true = p >= 0.5 if by_words else cue_weight(fact_hits, reading, row) > 0
-        evidence[fact] = _spans(analysis, reading, row, decides, fact_hits)
-        if by_words:  # the words that weighed most towards the fact's value
+        if by_words:
+            true = p >= 0.5
+            # Known from a cue that speaks to the fact and weighed towards the value found ("no reward" makes
+            # the reward false, never true), from an algorithm of such a mechanism named as the work's own (an
+            # RL objective has a scalar reward and an update by definition), or from words that weigh it
+            # decisively; then the words that weighed most towards the value are evidence too.
+            known = (
+                speaks_to(fact_hits, reading, row, true=true)
+                or (algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE))
+                or abs(p - 0.5) >= DECISIVE - 0.5
+            )
+            evidence[fact] = _spans(analysis, reading, row, decides, fact_hits)
             evidence[fact] += _word_spans(analysis, reading, row, decides, 1.0 if true else -1.0)
-        # Known from a cue that speaks to the fact and weighed towards the value found ("no reward" makes the
-        # reward false, never true), from an algorithm of such a mechanism named as the work's own (an RL
-        # objective has a scalar reward and an update by definition), or from words that weigh it decisively.
-        known = (
-            speaks_to(fact_hits, reading, row, true=true)
-            or (algorithm and fact in (Fact.VERIFIABLE_REWARD, Fact.RL_UPDATE))
-            or (by_words and abs(p - 0.5) >= DECISIVE - 0.5)
-        )
+        else:
+            saying = [(name, [hit for hit in hits if declared(name, hit)]) for name, hits in fact_hits]
+            saying = [(name, hits) for name, hits in saying if hits]
+            total = sum(declared(name, hit) for name, hits in saying for hit in hits)
+            true, known = total > 0, total != 0
+            evidence[fact] = _spans(analysis, reading, row, decides, saying)
         chances[fact] = p
         values[fact] = (FactValue.TRUE if true else FactValue.FALSE) if known else FactValue.UNKNOWN
     record = mechanism.record

@@ -90,10 +90,20 @@ class Features:
         return grouped
 
 
-def cue_weight(fact_hits: list[tuple[str, list[Hit]]], reading: Reading, row: list[float]) -> float:
-    """What a fact's cue features (one entry of ``Features.hits_by_fact``) added together to its being true in
-    ``row``, leaving out cues under a comparison."""
-    return sum(reading.weight_of(row, name) for name, _ in fact_hits if not name.endswith(":cmp"))
+# A tier's strength as the lexicon declares it, for reading a cue without fitted weights.
+TIER_STRENGTH = {STRONG: 3.0, MEDIUM: 2.0, WEAK: 1.0, FAINT: 0.5}
+
+
+def declared(name: str, hit: Hit) -> float:
+    """What one hit of a fact's cue feature ``name`` says of the fact as the lexicon declares it: the cue's sign
+    and tier. Negated, only a cue of the fact itself says the opposite ("no reward"); a mechanism cue that
+    implies the fact says nothing of it when negated ("not an RL method" leaves the reward open). A cue under a
+    comparison or in a sentence about other work says nothing of this one."""
+    _, _, strength, reading = name.split(":")
+    sign = (1.0 if strength.startswith("+") else -1.0) * TIER_STRENGTH[strength[1:]]
+    if reading == "own":
+        return sign
+    return -sign if reading == "neg" and hit.cue.mechanism is None else 0.0
 
 
 def speaks_to(fact_hits: list[tuple[str, list[Hit]]], reading: Reading, row: list[float], *, true: bool) -> bool:

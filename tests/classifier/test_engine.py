@@ -190,6 +190,19 @@ def test_a_negated_cue_makes_its_fact_false_never_true() -> None:
     assert "reward ✗" in s.rationale
 
 
+@pytest.mark.parametrize("text", [
+    "We do not use reinforcement learning; instead we distill GPT-4 trajectories into a small model with SFT.",
+    "本文不是强化学习方法，而是一个评测基准，用于评估智能体在终端环境中的多步任务。",
+])
+def test_denying_a_mechanism_says_nothing_of_the_facts_it_would_imply(text: str) -> None:
+    # "Not an RL method" is no evidence that there is no reward: a benchmark's tasks may well be scored.
+    s = classify(text)
+    assert not s.mechanism.record.facts_decide
+    reward = s.fact(Fact.VERIFIABLE_REWARD)
+    assert reward.value is FactValue.UNKNOWN
+    assert not reward.evidence
+
+
 def test_evidence_spans_carry_their_feature_contribution() -> None:
     s = classify("We train the web agent with GRPO in a live browser environment using the task success reward.")
     grpo = [span for span in s.evidence if span.cue == "GRPO" and span.decides.startswith("mechanism:")]

@@ -11,6 +11,7 @@ from django.template import Context, Template
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.http import parse_http_date
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
 from tests.factories import make_editor, make_page, make_question
@@ -90,6 +91,11 @@ def test_a_new_release_renders_afresh_what_the_last_one_cached(client: Client, m
     # The last release's ETag is not this one's: the browser gets the new rendering, read from the database.
     assert again.status_code == 200 and again["ETag"] != first["ETag"] and "next-release" in again["ETag"]
     assert rendered.captured_queries
+    # A client that revalidates by date alone is not told the last release's page is current either.
+    monkeypatch.setattr(release, "RELEASED_AT", parse_http_date(first["Last-Modified"]) + 10)
+    dated = client.get(url, headers={"If-Modified-Since": first["Last-Modified"]})
+    assert dated.status_code == 200 and parse_http_date(dated["Last-Modified"]) == release.RELEASED_AT
+    assert client.get(url, headers={"If-Modified-Since": dated["Last-Modified"]}).status_code == 304
 
 
 def test_a_fragment_cached_by_another_release_is_rendered_again(rf: RequestFactory, monkeypatch: pytest.MonkeyPatch) -> None:

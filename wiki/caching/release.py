@@ -2,7 +2,7 @@
 
 A cached page, fragment or drawing is what one release rendered. After a deploy (new templates, translations,
 classifier weights or graph layout) the next reader gets a fresh render instead of the last release's HTML
-until it expires, and a browser's copy no longer matches its ETag. The content version stays shared by every
+until it expires, and a browser's copy no longer matches its ETag nor its Last-Modified date. The content version stays shared by every
 release, so during a rolling deploy a write through a worker of either release reaches both.
 
 ``WIKI_RELEASE`` names the release where the deploy has a name for it (a commit, an image tag); otherwise it
@@ -21,15 +21,25 @@ RENDERING = ("wiki", "classifier", "config", "templates", "static", "locale")
 _SKIPPED_SUFFIXES = frozenset({".pyc", ".mo"})
 
 
+def _rendering_files(base: Path, parts: tuple[str, ...]) -> list[Path]:
+    return [path for part in parts for path in sorted((base / part).rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in _SKIPPED_SUFFIXES]
+
+
 def code_digest(base: Path, parts: tuple[str, ...] = RENDERING) -> str:
     """A short digest of every file under ``parts`` of ``base``: names and contents, in a fixed order."""
     digest = hashlib.blake2b(digest_size=6)
-    for part in parts:
-        for path in sorted((base / part).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in _SKIPPED_SUFFIXES:
-                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+    for path in _rendering_files(base, parts):
+        digest.update(path.relative_to(base).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
+def newest_change(base: Path, parts: tuple[str, ...] = RENDERING) -> int:
+    """When the newest of those files was written (whole seconds since the epoch): the release's Last-Modified
+    floor, so a client that revalidates by date alone is not told that the last release's page is current."""
+    return max((int(path.stat().st_mtime) for path in _rendering_files(base, parts)), default=0)
+
+
 RELEASE: str = settings.WIKI_RELEASE or code_digest(Path(settings.BASE_DIR))
+RELEASED_AT: int = newest_change(Path(settings.BASE_DIR))

@@ -53,16 +53,17 @@ def _etag(version: versions.ContentVersion) -> str:
 
 def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion) -> HttpResponseBase:
     etag = _etag(version)
+    # The later of the last write and the release: a page is new to a client when either is.
+    modified = max(int(version.changed_at.timestamp()), release.RELEASED_AT)
     response["ETag"] = etag
-    response["Last-Modified"] = http_date(version.changed_at.timestamp())
+    response["Last-Modified"] = http_date(modified)
     patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
     # A logged-in reader, or one who chose a language or time zone (cookies), gets another page; so does a
     # browser asking for another language.
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     if response.status_code != 200:
         return response
-    conditional = get_conditional_response(request, etag=etag, last_modified=int(version.changed_at.timestamp()),
-                                           response=response)
+    conditional = get_conditional_response(request, etag=etag, last_modified=modified, response=response)
     return conditional if conditional is not None else response
 
 

@@ -67,7 +67,7 @@ def derived_facts(mechanism: Mechanism, verdict: Verdict) -> dict[Fact, bool]:
         # Preference optimisation that is not strict may still have run in an environment (on data
         # it did not collect itself): which fact failed is not known.
         return {Fact.RL_UPDATE: False}
-    if mechanism.record.rl_objective or mechanism.record.adjacent_when_interactive:
+    if mechanism.record.facts_decide:
         # An update that is not strict (nor adjacent) learnt without an environment of its own.
         return {Fact.INTERACTIVE_ENV: False, Fact.RL_UPDATE: False}
     return {Fact.RL_UPDATE: False}

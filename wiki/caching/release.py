@@ -26,20 +26,22 @@ def _rendering_files(base: Path, parts: tuple[str, ...]) -> list[Path]:
             if path.is_file() and "__pycache__" not in path.parts and path.suffix not in _SKIPPED_SUFFIXES]
 
 
-def code_digest(base: Path, parts: tuple[str, ...] = RENDERING) -> str:
-    """A short digest of every file under ``parts`` of ``base``: names and contents, in a fixed order."""
+def _digest(base: Path, files: list[Path]) -> str:
     digest = hashlib.blake2b(digest_size=6)
-    for path in _rendering_files(base, parts):
+    for path in files:
         digest.update(path.relative_to(base).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def newest_change(base: Path, parts: tuple[str, ...] = RENDERING) -> int:
-    """When the newest of those files was written (whole seconds since the epoch): the release's Last-Modified
-    floor, so a client that revalidates by date alone is not told that the last release's page is current."""
-    return max((int(path.stat().st_mtime) for path in _rendering_files(base, parts)), default=0)
+def code_digest(base: Path, parts: tuple[str, ...] = RENDERING) -> str:
+    """A short digest of every file under ``parts`` of ``base``: names and contents, in a fixed order."""
+    return _digest(base, _rendering_files(base, parts))
 
 
-RELEASE: str = settings.WIKI_RELEASE or code_digest(Path(settings.BASE_DIR))
-RELEASED_AT: int = newest_change(Path(settings.BASE_DIR))
+_BASE = Path(settings.BASE_DIR)
+_FILES = _rendering_files(_BASE, RENDERING)
+RELEASE: str = settings.WIKI_RELEASE or _digest(_BASE, _FILES)
+# When the newest rendering file was written (whole seconds since the epoch): the floor of Last-Modified, so a
+# client that revalidates by date alone is not told that the last release's page is current.
+RELEASED_AT: int = max((int(path.stat().st_mtime) for path in _FILES), default=0)

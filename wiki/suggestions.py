@@ -117,12 +117,24 @@ STRONGEST = 6
 
 def strongest(suggestion: Suggestion, limit: int = STRONGEST) -> list[Span]:
     """The phrases that weighed most towards the suggested mechanism, heaviest first, each once (where it
-    weighed most)."""
+    weighed most).
+
+    A phrase inside a longer one that also weighed towards it is part of that phrase, its weight added to the
+    longer one's: the character pairs a Chinese text is also read by are listed as the cue they sit in ("强化学习",
+    not "化学" beside it), and "learning" as "reinforcement learning".
+    """
     decides = f"mechanism:{suggestion.mechanism.value}"
     spans = [span for span in suggestion.evidence if span.decides == decides and span.contribution > 0]
+    phrases: list[Span] = []
+    for span in sorted(spans, key=lambda span: (span.start - span.end, span.start)):
+        within = next((i for i, p in enumerate(phrases) if p.start <= span.start and span.end <= p.end), None)
+        if within is None:
+            phrases.append(span)
+        else:
+            phrases[within] = phrases[within]._replace(contribution=phrases[within].contribution + span.contribution)
     listed: dict[str, Span] = {}
-    for span in sorted(spans, key=lambda span: -span.contribution):
-        listed.setdefault(span.cue.casefold(), span)
+    for phrase in sorted(phrases, key=lambda span: -span.contribution):
+        listed.setdefault(phrase.cue.casefold(), phrase)
     return list(listed.values())[:limit]
 
 

@@ -37,3 +37,16 @@ def test_a_cue_of_another_mechanism_says_which_mechanism_its_weight_counts_towar
                for title in titles for line in title.split("&#10;"))
     # Text is escaped, and only the marks are markup.
     assert "<script>" not in str(highlight("<script>x</script> " + text, classify("<script>x</script> " + text)))
+
+
+def test_a_phrase_inside_a_longer_one_is_listed_as_part_of_it_with_its_weight_added() -> None:
+    text = "我们提出了一个基于强化学习的智能体框架，在真实网页环境中进行多轮交互，使用GRPO算法根据任务完成奖励更新策略模型参数。"
+    suggestion = classify(text)
+    decides = f"mechanism:{suggestion.mechanism.value}"
+    whole = text.index("强化学习"), text.index("强化学习") + 4
+    inside = [span for span in suggestion.evidence
+              if span.decides == decides and span.contribution > 0 and whole[0] <= span.start and span.end <= whole[1]]
+    assert {span.cue for span in inside} >= {"强化学习", "化学"}
+    listed = {span.cue: span.contribution for span in strongest(suggestion)}
+    assert "化学" not in listed and "强化" not in listed
+    assert listed["强化学习"] == sum(span.contribution for span in inside)

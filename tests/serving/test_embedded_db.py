@@ -13,10 +13,13 @@ from config.embedded_db import BASE_DIR, embedded_database_url, stop_embedded_da
 
 
 def _run(var_dir: Path, *args: str) -> str:
-    """``python -m config.embedded_db`` in a fresh process, with its data under ``var_dir``."""
+    """``python -m config.embedded_db`` in a fresh process, with its data under ``var_dir`` and no other setting.
+
+    The system directories stay on the path: started by root, pgserver adds its own user with ``useradd``.
+    """
     done = subprocess.run(
         [sys.executable, "-m", "config.embedded_db", *args],
-        cwd=BASE_DIR, env={"PATH": "/usr/bin:/bin", "WIKI_VAR_DIR": str(var_dir)},
+        cwd=BASE_DIR, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "WIKI_VAR_DIR": str(var_dir)},
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"

@@ -138,6 +138,8 @@ EN_FACT = {
     Fact.RL_UPDATE: "RL update",
 }
 MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
+# Chinese punctuation is full width: an unknown fact is "可执行环境？", not "可执行环境?".
+ZH_MARK = {**MARK, FactValue.UNKNOWN: "？"}
 
 
 def rationale(
@@ -148,7 +150,7 @@ def rationale(
     narrow = verdict is Verdict.STRICT_NARROW
     if chinese:
         algo = f"（{algorithm}）" if algorithm else ""
-        facts = "，".join(f"{ZH_FACT[f]}{MARK[values[f]]}" for f in Fact)
+        facts = "，".join(f"{ZH_FACT[f]}{ZH_MARK[values[f]]}" for f in Fact)
         extra = "；更新对象或动作空间较窄" if narrow else ""
         return f"机制：{mechanism.label_zh}{algo}；{facts}{extra} → {ZH_VERDICT[verdict]}"
     algo = f" ({algorithm})" if algorithm else ""

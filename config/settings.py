@@ -184,6 +184,7 @@ REST_FRAMEWORK = {
     ],
     # JSON only: one request format for clients and fuzzers, and no multipart parser to guess with.
     "DEFAULT_PARSER_CLASSES": ["wiki.api.parsers.WikiJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "wiki.api.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PERMISSION_CLASSES": ["wiki.api.permissions.ModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "wiki.api.filters.StrictFilterBackend",
@@ -247,5 +248,8 @@ LOGGING = {
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s [%(name)s] %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING").upper()},
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is the client's doing, answered 413 (wiki.api.errors.bad_request) and
+    # logged as such by django.request, in one line: not as an ERROR with a traceback.
+    "loggers": {"django.security.RequestDataTooBig": {"level": "CRITICAL"}},
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC

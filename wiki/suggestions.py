@@ -111,8 +111,10 @@ def suggestion_for(
     return SuggestionView(subject=subject, text=text, suggestion=suggestion, disagrees_on=tuple(differences))
 
 
-# How many of the phrases that weighed most towards the suggested mechanism a suggestion lists.
+# How many of the phrases that weighed most towards the suggested mechanism a suggestion lists, and the least weight
+# one must have to be listed (a lighter one decided nothing; the highlights still show it).
 STRONGEST = 6
+LEAST_LISTED = 0.05
 
 
 def strongest(suggestion: Suggestion, limit: int = STRONGEST) -> list[Span]:
@@ -134,7 +136,8 @@ def strongest(suggestion: Suggestion, limit: int = STRONGEST) -> list[Span]:
             phrases[within] = phrases[within]._replace(contribution=phrases[within].contribution + span.contribution)
     listed: dict[str, Span] = {}
     for phrase in sorted(phrases, key=lambda span: -span.contribution):
-        listed.setdefault(phrase.cue.casefold(), phrase)
+        if phrase.contribution >= LEAST_LISTED:
+            listed.setdefault(phrase.cue.casefold(), phrase)
     return list(listed.values())[:limit]
 
 

@@ -14,10 +14,14 @@
     var csl = text.match(/"title"\s*:/g);
     return csl ? csl.length : 0;
   }
+  // The messages come translated from the page, with {count} and {read} to fill in.
+  function say(message, count, read) {
+    label.textContent = message.replace("{count}", count).replace("{read}", read);
+  }
   function start(count) {
     if (!box) return;
     box.hidden = false;
-    label.textContent = count ? "Importing " + count + " entries…" : "Importing…";
+    if (count) say(box.dataset.counted, count, 0);
     if (!count || !bar) return;
     // About 50 entries a second on the server: the bar fills towards 95% at that pace, the answer completes it.
     bar.max = count;
@@ -25,7 +29,7 @@
     var begun = Date.now();
     window.setInterval(function () {
       bar.value = Math.min(count * 0.95, ((Date.now() - begun) / 1000) * 50);
-      label.textContent = "Importing " + count + " entries… about " + Math.round(bar.value) + " read";
+      say(box.dataset.reading, count, Math.round(bar.value));
     }, 250);
   }
   form.addEventListener("submit", function () {

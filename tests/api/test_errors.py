@@ -197,3 +197,112 @@ def test_an_empty_slug_for_a_related_page_is_400_not_null(editor_api: APIClient)
 
     assert response.status_code == 400
     assert "page" in response.json()["errors"]
+
+
+@pytest.mark.parametrize("path", [
+    "/api/v1/pages/%00/", "/api/v1/pages/%00/revisions/", "/api/v1/pages/%00/backlinks/", "/api/v1/pages/a%00b/",
+    "/api/v1/glossary/%00/", "/api/v1/sources/%00/", "/api/v1/questions/%00/", "/api/v1/claims/%00/",
+    "/api/v1/pages/%01/",
+])
+def test_a_control_character_in_an_address_is_404_not_500(editor_api: APIClient, path: str) -> None:
+    response = editor_api.get(path)
+
+    assert response.status_code == 404 and _is_error(response.json(), "not_found")
+    assert editor_api.patch(path, {"body": "x"}, format="json").status_code in (404, 405)
+
+
+def test_a_body_that_is_not_json_says_where_in_one_translated_message(editor_api: APIClient) -> None:
+    english = editor_api.post("/api/v1/pages/", b'{"title": "t",\n "body": }', content_type="application/json")
+    chinese = editor_api.post("/api/v1/pages/", b'{"title": ', content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    digits = editor_api.post("/api/v1/pages/", b'{"title": 1' + b"1" * 5000 + b"}", content_type="application/json")
+    nan = editor_api.post("/api/v1/pages/", b'{"title": NaN}', content_type="application/json")
+
+    assert english.status_code == 400 and _is_error(english.json(), "parse_error")
+    assert english.json()["detail"] == "The body is not valid JSON: line 2, column 10."
+    assert chinese.json()["detail"] == "请求正文不是有效的 JSON：第 1 行第 11 列。"
+    assert digits.json()["detail"] == "The body is not valid JSON: a number has too many digits."
+    assert nan.json()["detail"] == "The body is not valid JSON: NaN is not a JSON value."
+    for response in (english, digits, nan):
+        assert "sys." not in response.json()["detail"] and "char" not in response.json()["detail"]
+
+
+def test_a_json_body_after_a_byte_order_mark_is_read(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", '\ufeff{"title": "BOM page", "body": "x"}'.encode(),
+                               content_type="application/json")
+
+    assert response.status_code == 201 and response.json()["slug"] == "bom-page"
+
+
+def test_a_body_over_the_upload_limit_is_413_naming_the_limit_without_a_traceback(
+        editor_api: APIClient, settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+    body = b'{"title": "big", "body": "' + b"x" * (1024 * 1024 + 10) + b'"}'
+
+    response = editor_api.post("/api/v1/pages/", body, content_type="application/json")
+    chinese = editor_api.post("/api/v1/pages/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 413 and _is_error(response.json(), "too_large")
+    assert response.json()["detail"] == "The request is larger than the limit of 1 MB; nothing was saved."
+    assert chinese.json()["detail"] == "请求大于 1 MB 的上限；没有保存任何内容。"
+    assert not any(record.exc_info for record in caplog.records)
+    assert not any(record.levelname == "ERROR" for record in caplog.records)
+
+
+def test_a_nul_in_a_text_gives_one_translated_message(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": "t", "body": "a\x00b"}, format="json",
+                               HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"body": ["请删除控制字符（制表符和换行符除外）。"]}
+
+
+def test_a_contrast_of_a_work_with_itself_says_so_not_the_constraint_name(
+        contrast_wiki: ContrastWiki, editor_api: APIClient) -> None:
+    data = {"left": "gripforge", "right": "gripforge", "axis": "x"}
+
+    english = editor_api.post("/api/v1/contrasts/", data, format="json")
+    chinese = editor_api.post("/api/v1/contrasts/", data, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert english.status_code == 400 and _is_error(english.json(), "same_sides")
+    assert english.json()["errors"] == {
+        "non_field_errors": ["A work (or component) cannot be contrasted with itself: choose two different sides."]}
+    assert "contrast_sides_differ" not in chinese.json()["detail"] and "不能" in chinese.json()["detail"]
+
+
+def test_messages_of_page_edits_graphs_and_field_rules_are_translated(contrast_wiki: ContrastWiki, editor_api: APIClient) -> None:
+    no_base = editor_api.patch("/api/v1/pages/contrast-wiki/", {"body": "x"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    graph = editor_api.get("/api/v1/graph/contrast/", {"works": "gripforge"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    title = editor_api.post("/api/v1/pages/", {"title": "\x01", "body": "x"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    slug = editor_api.post("/api/v1/pages/", {"title": "t", "slug": "a b", "body": "x"}, format="json",
+                           HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert set(no_base.json()["errors"]) == {"base_revision"}
+    assert set(graph.json()["errors"]) == {"works"}
+    assert set(title.json()["errors"]) == {"title"}
+    assert set(slug.json()["errors"]) == {"slug"}
+    for response in (no_base, graph, title, slug):
+        message = next(iter(response.json()["errors"].values()))[0]
+        assert response.status_code == 400 and any("\u4e00" <= ch <= "\u9fff" for ch in message), message
+        assert not any(word in message for word in ("Send", "Name", "Type", "Use")), message
+
+
+def test_a_detail_refuses_a_parameter_it_does_not_read_as_a_list_does(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    response = api.get("/api/v1/pages/contrast-wiki/", {"mechanism": "policy_gradient"})
+
+    assert response.status_code == 400 and _is_error(response.json(), "unknown_parameter")
+    assert response.json()["errors"] == {"mechanism": ["Unknown parameter; this endpoint reads format, ordering, page, page_size."]}
+    assert api.get("/api/v1/sources/gripforge/", {"year": "2026"}).status_code == 400
+    assert api.get("/api/v1/glossary/policy-gradient/", {"q": "x"}).status_code == 400
+    assert api.get("/api/v1/pages/contrast-wiki/", {"format": "json"}).status_code == 200
+
+
+@pytest.mark.parametrize(("path", "data"), [
+    ("/api/v1/contrasts/", {"left": "a\x00", "right": "gripforge", "axis": "x"}),
+    ("/api/v1/questions/", {"title": "t", "page": "a\x00"}),
+    ("/api/v1/questions/", {"title": "t", "sources": ["gripforge", "b\x00"]}),
+])
+def test_a_nul_in_a_slug_sent_in_a_body_is_400_not_500(contrast_wiki: ContrastWiki, editor_api: APIClient,
+                                                       path: str, data: dict[str, Any]) -> None:
+    response = editor_api.post(path, data, format="json")
+
+    assert response.status_code == 400 and "\\x00" in response.json()["detail"]

@@ -89,8 +89,8 @@ def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_
     slug = created.parsed.slug
 
     update = _module(v1 + "v1_pages_partial_update")
-    saved = update.sync_detailed(slug, client=client, body=models.PatchedPageWriteRequest(body="Second text.", base_revision=1))
-    stale = update.sync_detailed(slug, client=client, body=models.PatchedPageWriteRequest(body="Lost text?", base_revision=1))
+    saved = update.sync_detailed(slug, client=client, body=models.PatchedPageEditRequest(body="Second text.", base_revision=1))
+    stale = update.sync_detailed(slug, client=client, body=models.PatchedPageEditRequest(body="Lost text?", base_revision=1))
     assert saved.status_code == 200 and saved.parsed.revision == 2
     assert stale.status_code == 409 and stale.parsed.code == "edit_conflict"
     assert (stale.parsed.current_revision, stale.parsed.yours.body, stale.parsed.theirs.body) == (2, "Lost text?", "Second text.")

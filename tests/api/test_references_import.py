@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import make_editor
+from tests.factories import make_editor, make_source
 from tests.wiki.test_references_import import SAME_WORKS_BIBTEX, SAME_WORKS_CSL, SAME_WORKS_RIS
-from wiki.models import Source
+from wiki.models import Component, Source
 
 URL = "/api/v1/sources/import/"
 
@@ -86,3 +86,71 @@ def test_a_csl_body_that_is_not_an_array_of_objects_is_a_400_and_changes_nothing
     assert response.status_code == 400, response.content
     assert response.json()["code"] == code
     assert Source.objects.count() == before
+
+
+def test_a_body_in_a_declared_charset_is_read_in_it(api: APIClient) -> None:
+    body = "@misc{caf, title={Caf\u00e9 \u00e0 la carte}, author={M\u00fcller, J\u00fcrgen}}".encode("latin-1")
+    response = api.post(URL, data=body, content_type="application/x-bibtex; charset=latin-1")
+    assert response.status_code == 200, response.content
+    source = Source.objects.get(slug=response.json()["created"][0]["slug"])
+    assert (source.title, source.authors) == ("Café à la carte", "Müller, Jürgen")
+
+
+def test_a_utf16_body_with_its_byte_order_mark_is_read(api: APIClient) -> None:
+    body = "@misc{u16, title={“Quoted” – 10 €}}".encode("utf-16")
+    response = api.post(URL, data=body, content_type="application/x-bibtex")
+    assert response.status_code == 200, response.content
+    assert response.json()["created"][0]["title"] == "“Quoted” – 10 €"
+
+
+def test_a_body_that_is_not_utf8_and_declares_nothing_is_a_400_that_says_so_in_chinese(api: APIClient) -> None:
+    before = Source.objects.count()
+    response = api.post(URL, data="@misc{w, title={\u201cQuoted\u201d}}".encode("cp1252"), content_type="application/x-bibtex",
+                        HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "not_utf8" and "文件不是 UTF-8 编码" in body["detail"] and "0x93" in body["detail"]
+    assert Source.objects.count() == before
+
+
+def test_an_unknown_declared_charset_is_a_400(api: APIClient) -> None:
+    response = api.post(URL, data=b"@misc{a, title={A}}", content_type="application/x-bibtex; charset=klingon")
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_charset")
+
+
+def test_a_body_over_the_import_limit_is_a_413_too_large(api: APIClient) -> None:
+    body = b"@misc{k, title={" + b"x" * (5 * 1024 * 1024) + b"}}"
+    response = api.post(URL, data=body, content_type="application/x-bibtex")
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+
+
+def test_reasons_in_the_report_are_in_the_clients_language(api: APIClient) -> None:
+    make_source(arxiv_id="2210.03629")
+    body = b"@misc{dup, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}\n@misc{none, author={X}}\n"
+    data = api.post(URL, data=body, content_type="application/x-bibtex", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert data["duplicate"][0]["reason"] == "arXiv ID 相同（2210.03629）"
+    assert data["refused"][0]["reason"] == "没有标题"
+
+
+def test_a_contrast_with_another_works_component_is_refused_in_chinese(api: APIClient) -> None:
+    left, right = make_source(title="Left work"), make_source(title="Right work")
+    component = Component.objects.create(source=right, slug="part", name="Part")
+    response = api.post("/api/v1/contrasts/", {"left": left.slug, "right": right.slug, "left_component": component.pk,
+                                               "axis": "reward"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"left_component": ["此组件属于另一个来源。"]}
+
+
+def test_adding_a_work_by_its_arxiv_doi_finds_the_work_with_that_arxiv_id(api: APIClient) -> None:
+    existing = make_source(title="WebArena", arxiv_id="2307.13854")
+    response = api.post("/api/v1/sources/", {"title": "WebArena again", "doi": "10.48550/arXiv.2307.13854"}, format="json")
+    assert response.status_code == 409, response.content
+    assert response.json()["existing"] == existing.slug
+    assert not Source.objects.filter(title="WebArena again").exists()
+
+
+def test_an_identifier_field_with_two_identifiers_is_a_400(api: APIClient) -> None:
+    response = api.post("/api/v1/sources/", {"title": "Two", "arxiv_id": "see also 2501.00002 and 2501.00003"}, format="json")
+    assert response.status_code == 400 and "arxiv_id" in response.json()["errors"]
+    assert not Source.objects.filter(title="Two").exists()

@@ -24,14 +24,15 @@ def test_editor_creates_a_page_whose_claims_are_extracted_and_searchable(editor_
     assert [g.kind for g in search("稠密奖励").groups] == ["page", "claim"]
 
 
-def test_creating_a_page_with_a_taken_slug_is_409_with_both_versions(editor_api: APIClient) -> None:
+def test_creating_a_page_with_a_taken_slug_is_409_exists_with_both_versions(editor_api: APIClient) -> None:
     theirs = Page.objects.get(slug="contrast-wiki")
 
     response = editor_api.post("/api/v1/pages/", {**NEW_PAGE, "slug": "contrast-wiki"}, format="json")
 
     assert response.status_code == 409
     body = response.json()
-    assert body["code"] == "edit_conflict"
+    assert body["code"] == "exists"
+    assert body["detail"] == "A page at “contrast-wiki” exists already; edit it instead."
     assert body["yours"]["body"] == NEW_PAGE["body"] and body["theirs"]["body"] == theirs.body
     assert Page.objects.get(slug="contrast-wiki").body == theirs.body
 
@@ -263,3 +264,98 @@ def test_editor_contrasts_two_works_and_a_same_pair_is_400(editor_api: APIClient
     assert again.status_code == 400 and again.json()["errors"]
     assert same.status_code == 400
 
+
+
+def _patch_page(client: APIClient, address: str, **fields: Any) -> Any:
+    page = Page.objects.get(slug=address)
+    data = {"title": page.title, "body": page.body, "base_revision": page.revisions.count(), **fields}
+    return client.patch(f"/api/v1/pages/{address}/", data, format="json")
+
+
+def test_a_save_that_changes_nothing_makes_no_revision_and_says_so(editor_api: APIClient) -> None:
+    from wiki.caching import versions
+    from wiki.models import ChangeEvent
+
+    page = Page.objects.get(slug="contrast-wiki")
+    revisions, events, version = page.revisions.count(), ChangeEvent.objects.count(), versions.current()
+
+    response = _patch_page(editor_api, "contrast-wiki", comment="nothing really")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["unchanged"] is True and body["revision"] == revisions
+    assert body["claim_changes"]["changes"] == [] and body["claim_changes"]["kept"] == page.claims.filter(is_orphaned=False).count()
+    assert page.revisions.count() == revisions and ChangeEvent.objects.count() == events
+    assert versions.current() == version
+    changed = _patch_page(editor_api, "contrast-wiki", body=page.body + "\n另一句。\n")
+    assert changed.json()["unchanged"] is False and changed.json()["revision"] == revisions + 1
+
+
+def test_a_body_with_unresolved_conflict_markers_is_refused_as_the_form_refuses_it(editor_api: APIClient) -> None:
+    page = Page.objects.get(slug="contrast-wiki")
+    clash = "a\n<<<<<<< theirs (saved meanwhile)\nb\n=======\nc\n>>>>>>> mine\n"
+
+    response = _patch_page(editor_api, "contrast-wiki", body=clash)
+
+    assert response.status_code == 400 and response.json()["code"] == "unresolved_conflict"
+    assert list(response.json()["errors"]) == ["body"]
+    assert Page.objects.get(slug="contrast-wiki").body == page.body
+
+
+def test_an_edit_cannot_move_a_page_to_another_slug(editor_api: APIClient) -> None:
+    page = Page.objects.get(slug="contrast-wiki")
+
+    response = _patch_page(editor_api, "contrast-wiki", slug="renamed", body=page.body + "\n改。\n")
+
+    assert response.status_code == 400 and response.json()["code"] == "read_only"
+    assert list(response.json()["errors"]) == ["slug"]
+    assert Page.objects.filter(slug="contrast-wiki").exists() and not Page.objects.filter(slug="renamed").exists()
+    assert page.revisions.count() == Page.objects.get(slug="contrast-wiki").revisions.count()
+    assert _patch_page(editor_api, "contrast-wiki", slug="contrast-wiki", body=page.body + "\n改。\n").status_code == 200
+
+
+def test_the_schema_gives_no_slug_to_an_edit(api: APIClient) -> None:
+    schemas = api.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+
+    assert "slug" in schemas["PageWriteRequest"]["properties"]
+    assert "slug" not in schemas["PatchedPageEditRequest"]["properties"]
+    assert "slug" not in schemas["PageEditRequest"]["properties"]
+
+
+def test_a_slug_with_capitals_is_stored_lower_cased_and_links_find_it(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": "upper slug", "slug": "ABC", "body": "x"}, format="json")
+
+    assert response.status_code == 201 and response.json()["slug"] == "abc"
+    second = editor_api.post("/api/v1/pages/", {"title": "lower slug", "slug": "abc", "body": "y"}, format="json")
+    assert second.status_code == 409 and second.json()["code"] == "exists"
+    linking = editor_api.post("/api/v1/pages/", {"title": "Linking", "body": "See [[ABC]]."}, format="json").json()
+    assert 'href="/wiki/abc/"' in linking["rendered_html"] and "wanted" not in linking["rendered_html"]
+    assert [link["slug"] for link in editor_api.get("/api/v1/pages/abc/backlinks/").json()] == ["linking"]
+
+
+def test_a_deleted_page_answers_410_to_reads_and_edits(editor_api: APIClient, editor: Account) -> None:
+    from wiki.services.deletion import page_delete
+
+    page = Page.objects.get(slug="contrast-wiki")
+    page_delete(page=page, user=editor, reason="Spam")
+
+    for response in (editor_api.get("/api/v1/pages/contrast-wiki/"),
+                     editor_api.get("/api/v1/pages/contrast-wiki/revisions/"),
+                     editor_api.get("/api/v1/pages/contrast-wiki/revisions/1/"),
+                     editor_api.patch("/api/v1/pages/contrast-wiki/", {"body": "x", "base_revision": 1}, format="json")):
+        assert response.status_code == 410, response.request
+        assert response.json()["code"] == "gone"
+    assert Page.all_objects.get(pk=page.pk).body == page.body
+    assert editor_api.patch("/api/v1/pages/no-such-page/", {"body": "x", "base_revision": 1}, format="json").status_code == 404
+
+
+def test_an_edit_of_a_deleted_work_answers_410(editor_api: APIClient, editor: Account) -> None:
+    from wiki.services.deletion import source_delete
+
+    source = Source.objects.create(slug="spam-work", short_name="Spam", title="Spam work")
+    source_delete(source=source, user=editor, reason="Spam")
+
+    response = editor_api.patch("/api/v1/sources/spam-work/", {"title": "Changed"}, format="json")
+
+    assert response.status_code == 410 and response.json()["code"] == "gone"
+    assert Source.all_objects.get(pk=source.pk).title == "Spam work"

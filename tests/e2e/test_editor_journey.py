@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from tests.e2e.accounts import log_in
 from tests.factories import make_editor, make_reader
-from wiki.models import Classification, OpenQuestion, Page, Source
+from wiki.models import Claim, Classification, OpenQuestion, Page, Source
+from wiki.services.pages import page_save_revision
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -175,3 +176,56 @@ def test_history_diff_and_changes_fit_a_phone_screen(page: Any, live_server: Any
     ):
         page.goto(f"{live_server.url}{path}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+
+
+# The right edge of the rightmost cell of the page's tables.
+RIGHTMOST_CELL = "() => Math.max(0, ...[...document.querySelectorAll('main td')].map(td => td.getBoundingClientRect().right))"
+# The cells of the page's tables squeezed to one character a line: as many lines of text as characters (column
+# heads shown as labels in each row instead, in a head shrunk to a pixel, are left out).
+CELLS_ONE_CHARACTER_A_LINE = """() => [...document.querySelectorAll('main td, main thead th')].filter(td => {
+  if (td.closest('thead') && td.closest('thead').getBoundingClientRect().width <= 1) return false;
+  const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+  const tops = [];
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    for (const rect of range.getClientRects()) if (rect.width > 0) tops.push(rect.top);
+  }
+  tops.sort((a, b) => a - b);
+  const lines = tops.filter((top, i) => i === 0 || top - tops[i - 1] > 4).length;
+  const characters = td.textContent.replace(/\\s/g, '').length;
+  return characters > 1 && lines >= characters;
+}).map(td => td.textContent.trim())"""
+
+
+def _fits_a_phone(page: Any, where: object) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, where
+    assert page.evaluate(RIGHTMOST_CELL) <= 390, where
+    assert page.evaluate(CELLS_ONE_CHARACTER_A_LINE) == [], where
+
+
+def test_every_column_of_the_editors_tables_and_preferences_is_on_a_phone_screen(page: Any, live_server: Any, seed: None) -> None:
+    editor = make_editor("pocket")
+    target = Page.objects.get(slug="agentic-rl")
+    page_save_revision(slug=target.slug, title=target.title, body=target.body.replace("Agentic RL", "Agentic-RL", 1),
+                       summary=target.summary, comment="a longer edit summary that takes room in the history table",
+                       user=editor)
+    claim = Claim.objects.filter(page=target, revisions__kind="reworded").get()
+    log_in(page, live_server.url, "pocket")
+    page.set_viewport_size({"width": 390, "height": 800})
+    # The second import finds the work already in the wiki: a longer result, with the reason; the other entry is refused.
+    for language in ("en", "zh-CN"):
+        page.context.set_extra_http_headers({"Accept-Language": language})
+        page.goto(f"{live_server.url}{reverse('wiki:source-create')}")
+        page.fill("textarea[name=entry]", BIBTEX + "\n@article{untitled-entry,\n  author = {Nobody}\n}\n")
+        page.click("button[name=import]")
+        page.wait_for_selector("table.import-results")
+        _fits_a_phone(page, (language, "import results"))
+        for path in (
+            reverse("wiki:page-history", kwargs={"slug": target.slug}),
+            reverse("wiki:changes"),
+            reverse("wiki:claim-detail", kwargs={"pk": claim.pk}),
+            reverse("wiki:preferences"),
+        ):
+            page.goto(f"{live_server.url}{path}")
+            _fits_a_phone(page, (language, path))

@@ -194,3 +194,28 @@ def test_an_editor_dismisses_a_finding_with_a_reason_and_reopens_it(page: Any, l
     page.goto(live_server.url + reverse("wiki:changes") + "?kind=finding")
     changes = page.locator("table.changes").inner_text()
     assert "dismissed" in changes and "reopened" in changes
+
+
+# The works of the compare form's list cut by the edge of its scrolling box, after scrolling it down by `by` pixels.
+WORKS_CUT_BY_THE_BOX = """async (by) => {
+  const box = [...document.querySelectorAll('.work-choices, .work-choices *')].find(e => e.scrollHeight > e.clientHeight + 1);
+  if (!box) return null;
+  box.scrollTop = by;
+  await new Promise(done => setTimeout(done, 300));
+  const top = box.getBoundingClientRect().top + box.clientTop, bottom = top + box.clientHeight;
+  return [...box.querySelectorAll('label')].map(l => [l.textContent.trim(), l.getBoundingClientRect()])
+    .filter(([, r]) => r.bottom > top + 1 && r.top < bottom - 1 && (r.top < top - 1 || r.bottom > bottom + 1))
+    .map(([name]) => name);
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_compare_form_lists_whole_works_below_their_filter(page: Any, live_server: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}{reverse('wiki:compare')}")
+    search = page.locator("#id_q").bounding_box()
+    works = page.locator(".work-choices").bounding_box()
+    assert search is not None and works is not None and search["y"] + search["height"] <= works["y"]
+    if width == 390:  # one work a row: the list scrolls
+        for by in (0, 45, 100):
+            assert page.evaluate(WORKS_CUT_BY_THE_BOX, by) == [], by

@@ -96,3 +96,10 @@ def test_compare_csv_keeps_formula_like_text_as_text(client: Client) -> None:
     by_label = {row[0]: row[1:] for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))}
     assert by_label["What is updated"][0] == "'=HYPERLINK(\"http://evil\",\"x\")"
     assert by_label["Algorithm"] == ["'@SUM(A1)", "GRPO"]
+
+
+def test_the_filter_comes_before_the_list_of_works_it_filters(client: Client) -> None:
+    html = client.get(reverse("wiki:compare")).content.decode()
+
+    assert 'class="work-choices"' in html
+    assert html.index('id="id_q"') < html.index('class="work-choices"')

@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_claim, make_classification, make_editor, make_page, make_source
+from tests.factories import make_claim, make_classification, make_editor, make_page, make_reader, make_source
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete, page_restore, source_delete
@@ -56,7 +56,7 @@ def test_staff_delete_a_page_with_a_reason_and_readers_no_longer_find_it(staff_c
     gone = anonymous.get(page.get_absolute_url())
     assert gone.status_code == 410 and "Spam page" in gone.content.decode() and "Restore" not in gone.content.decode()
     assert "Doomed" not in anonymous.get(reverse("wiki:page-list")).content.decode()
-    assert anonymous.get("/api/v1/pages/doomed/").status_code == 404
+    assert anonymous.get("/api/v1/pages/doomed/").status_code == 410
     assert not SearchDocument.objects.filter(kind="page", object_id=page.pk).exists()
     assert not SearchDocument.objects.filter(kind="claim", object_id__in=claim_ids).exists()
     assert "doomed" in {row["target_slug"] for row in WikiLink.objects.wanted()}
@@ -176,3 +176,30 @@ def test_the_claims_of_a_deleted_page_are_gone_from_readers_and_come_back(staff:
     assert not Claim.objects.current().filter(pk=claim.pk).exists()
     page_restore(page=page, user=staff)
     assert reader.get(f"/api/v1/claims/{claim.pk}/").status_code == 200
+
+
+STAFF_MESSAGES = {
+    "en": "only staff can. Ask a member of staff to do it for you.",
+    "zh-CN": "只有管理员可以。请让一位管理员替你操作。",
+}
+EDITOR_MESSAGES = {"en": "only editors can", "zh-CN": "只有编辑者可以"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_a_refusal_says_whether_the_page_needs_an_editor_or_staff(editor_client: Client, language: str) -> None:
+    make_page(slug="kept", title="Kept")
+    make_source(slug="kept-work", short_name="Kept work")
+    for url in (reverse("wiki:deleted-list"), reverse("wiki:page-delete", kwargs={"slug": "kept"}),
+                reverse("wiki:source-delete", kwargs={"slug": "kept-work"})):
+        response = editor_client.get(url, headers={"accept-language": language})
+        assert response.status_code == 403
+        html = response.content.decode()
+        assert STAFF_MESSAGES[language] in html, url
+        assert EDITOR_MESSAGES[language] not in html, url
+
+    reader = Client()
+    reader.force_login(make_reader("onlooker"))
+    response = reader.get(reverse("wiki:page-edit", kwargs={"slug": "kept"}), headers={"accept-language": language})
+    assert response.status_code == 403
+    assert EDITOR_MESSAGES[language] in response.content.decode()
+    assert STAFF_MESSAGES[language] not in response.content.decode()

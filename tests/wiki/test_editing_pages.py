@@ -357,3 +357,103 @@ def test_history_of_a_single_revision_offers_no_comparison(client: Client, db: N
     html = client.get(reverse("wiki:page-history", kwargs={"slug": page.slug})).content.decode()
     assert "Compare selected revisions" not in html
     assert "nothing to compare yet" in html
+
+
+@pytest.mark.parametrize("button", ["save", "preview"])
+def test_an_edit_of_a_page_deleted_meanwhile_keeps_the_text_and_says_who_deleted_it(editor_client: Client, button: str) -> None:
+    from wiki.services.deletion import page_delete
+
+    staff = make_editor("carol")
+    page = make_page(slug="doomed", title="Doomed", body="old")
+    page_delete(page=page, user=staff, reason="Duplicate of another page")
+    typed = {"title": "Doomed", "summary": "mine", "body": "我的新文字，不可丢失。", "comment": "fix",
+             "base_revision": 1, button: "1"}
+
+    response = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "doomed"}), typed)
+
+    assert response.status_code == 410
+    text = response.content.decode()
+    assert "我的新文字，不可丢失。" in text and "mine" in text
+    assert "was deleted by carol" in text and "Duplicate of another page" in text
+    form = response.context["form"]
+    assert form.initial["body"] == "我的新文字，不可丢失。" and "slug" in form.fields
+    assert f'action="{reverse("wiki:page-create")}"' in text
+    assert Page.all_objects.get(pk=page.pk).body == "old" and page.revisions.count() == 1
+
+
+def test_opening_the_editor_of_a_deleted_page_leads_to_its_address(editor_client: Client, editor: Account) -> None:
+    from wiki.services.deletion import page_delete
+
+    page = make_page(slug="doomed")
+    page_delete(page=page, user=editor, reason="Spam")
+
+    response = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": "doomed"}))
+
+    assert response.status_code == 302 and response["Location"] == page.get_absolute_url()
+    assert editor_client.get(reverse("wiki:page-edit", kwargs={"slug": "never-was"})).status_code == 404
+
+
+def test_saving_the_form_unchanged_makes_no_revision_and_says_so(editor_client: Client) -> None:
+    from wiki.models import ChangeEvent
+
+    page = make_page(title="Same", body="same text", summary="s")
+    events = ChangeEvent.objects.count()
+
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": "Same", "summary": "s", "body": "same text", "comment": "no-op", "base_revision": 1, "save": "1"},
+        follow=True,
+    )
+
+    assert page.revisions.count() == 1 and ChangeEvent.objects.count() == events
+    assert [str(m) for m in response.context["messages"]] == ["No changes to save: “Same” is still at revision 1."]
+
+
+def test_a_slug_typed_with_capitals_is_lower_cased_and_links_find_the_page(editor_client: Client) -> None:
+    response = editor_client.post(
+        reverse("wiki:page-create"),
+        {"title": "Upper", "slug": "UPPER-Form", "summary": "", "body": "x", "comment": "", "save": "1"},
+    )
+
+    page = Page.objects.get(title="Upper")
+    assert page.slug == "upper-form" and response["Location"] == page.get_absolute_url()
+    linking = page_save_revision(slug="linking", title="Linking", body="See [[UPPER-Form]].")
+    assert 'href="/wiki/upper-form/"' in linking.page.rendered_html and "wanted" not in linking.page.rendered_html
+    again = editor_client.post(
+        reverse("wiki:page-create"),
+        {"title": "Other", "slug": "upper-FORM", "summary": "", "body": "y", "comment": "", "save": "1"},
+    )
+    assert again.status_code == 200 and [e.code for e in again.context["form"].errors.as_data()["slug"]] == ["exists"]
+
+
+def test_a_form_over_the_upload_limit_gets_a_413_page_naming_the_limit(editor_client: Client, settings: Settings,
+                                                                      caplog: pytest.LogCaptureFixture) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
+    response = editor_client.post(reverse("wiki:page-create"),
+                                  {"title": "Big", "body": "x" * (1024 * 1024 + 10), "save": "1"},
+                                  HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 413
+    text = response.content.decode()
+    assert "1 MB" in text and "<html" in text and "Bad Request" not in text
+    assert not Page.objects.filter(title="Big").exists()
+    assert not any(record.exc_info for record in caplog.records), [(r.name, r.getMessage()) for r in caplog.records]
+
+
+def test_reverting_to_a_revision_the_page_reads_as_already_makes_no_revision(editor_client: Client) -> None:
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    page_save_revision(slug=page.slug, title=page.title, body="good", base_revision=2)
+
+    response = editor_client.post(reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1}),
+                                  {"base_revision": 3}, follow=True)
+
+    assert page.revisions.count() == 3
+    assert [str(m) for m in response.context["messages"]] == [f"No changes to save: “{page.title}” is still at revision 3."]
+
+
+def test_preview_fragment_with_a_nul_in_the_slug_still_previews(editor_client: Client) -> None:
+    response = editor_client.post(reverse("wiki:page-preview"), {"body": "**bold**", "slug": "a\x00b"})
+
+    assert response.status_code == 200 and b"<strong>bold</strong>" in response.content

@@ -197,7 +197,7 @@ def test_page_form_refuses_unresolved_conflict_markers() -> None:
 def test_conflict_marker_check_is_linear_on_hostile_input() -> None:
     import time
 
-    from wiki.forms.pages import has_conflict_markers
+    from wiki.text.merge import has_conflict_markers
 
     started = time.perf_counter()
     assert not has_conflict_markers("<<<<<<< theirs\n" * 13_000)

@@ -227,3 +227,16 @@ def test_contrast_graph_writes_each_contrasts_axis_on_its_line(client: Client) -
     assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="gripforge").count() + 2 == 4
     assert "policy update vs" in axes and "parameter-space" in axes
     assert "Contrast, its axis written beside it in the line’s colour" in html
+
+
+def test_a_graphs_caption_is_punctuated_in_the_readers_language(client: Client) -> None:
+    url = reverse("wiki:graph-map")
+    captions = {}
+    for language in ("zh-Hans", "en"):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        match = re.search(r"<figcaption[^>]*>(.*?)</figcaption>", html, re.DOTALL)
+        assert match
+        captions[language] = re.sub(r"<[^>]+>|\s+", " ", match.group(1)).strip()
+    assert captions["zh-Hans"].startswith("按机制排列的工作地图。") and "。" in captions["zh-Hans"][12:]
+    assert not re.search(r"[\u4e00-\u9fff][.;]", captions["zh-Hans"])
+    assert captions["en"].startswith("Map of works by mechanism. ")

@@ -253,6 +253,11 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
                               "（来源：A Work Cited for the First Time）"}),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nStale.", "base_revision": "1", "save": "1"}),
+        # the page was deleted while being edited: the text comes back in the new-page form
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "gone-page"}),
+         {"title": "Gone page", "summary": "", "body": "Kept text.", "base_revision": "1", "save": "1"}),
+        # a form over the upload limit (lowered by the test to 1 MB)
+        ("editor", reverse("wiki:page-create"), {"title": "Big", "body": "x" * (1024 * 1024 + 1), "save": "1"}),
         ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),
         ("editor", reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), None),
         ("editor", reverse("wiki:source-create"), None),
@@ -274,7 +279,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
 
 
 @pytest.mark.django_db
-def test_every_page_template_reads_fully_in_both_languages(screens) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_template_reads_fully_in_both_languages(screens, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
     catalogue = _catalogue("zh_Hans")
     english = {_msgid(m) for m in catalogue if m.id and (m.string[0] if isinstance(m.string, tuple) else m.string) != _msgid(m)
                and "%(" not in _msgid(m) and "<" not in _msgid(m)}
@@ -293,7 +299,7 @@ def test_every_page_template_reads_fully_in_both_languages(screens) -> None:  # 
         for who, url, data in screens:
             client = clients[who]
             response = client.post(url, data) if data is not None else client.get(url)
-            assert response.status_code in (200, 400, 403, 404, 409, 410), (language, url, response.status_code)
+            assert response.status_code in (200, 400, 403, 404, 409, 410, 413), (language, url, response.status_code)
             html = response.content.decode()
             rendered |= {t.name for t in response.templates if t.name}
             assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in html, (language, url)

@@ -6,8 +6,11 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
 
 from tests.conftest import FIXTURES
+from wiki.edit_summaries import summary_for_reader
 from wiki.markdown.citations import CITATION_RE
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source
@@ -155,3 +158,17 @@ def test_a_title_close_to_an_existing_work_is_reported_and_not_created(tmp_path:
     out = capsys.readouterr().out
     assert "“ReAct: Synergizing Reasoning and Acting in Language Model” — did you mean ReAct?" in out
     assert not Source.objects.filter(slug="react-2").exists()
+
+
+@pytest.mark.django_db
+def test_an_imports_edit_summary_reads_in_the_readers_language(tmp_path: Path, client: Client) -> None:
+    path = tmp_path / "page.md"
+    path.write_text("---\ntitle: Imported Page\nslug: imported-page\n---\nText.\n", encoding="utf-8")
+    call_command("import_page", str(path))
+    assert Revision.objects.get(page__slug="imported-page").comment == "Imported from file"
+    for url in (reverse("wiki:page-history", kwargs={"slug": "imported-page"}), reverse("wiki:changes")):
+        assert "从文件导入" in client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+        english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Imported from file" in english and "从文件导入" not in english
+    # An editor's own summary that happens to read like one is shown as typed.
+    assert summary_for_reader("Imported from file, then fixed") == "Imported from file, then fixed"

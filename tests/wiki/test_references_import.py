@@ -14,6 +14,8 @@ from django.urls import reverse
 from tests.factories import make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
+from wiki.references.bibtex_export import dump_bibtex
+from wiki.references.draft import SourceDraft
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import ReferenceFormat, detect_format, parse_references
 from wiki.references.latex import LATEX_LEFT
@@ -276,3 +278,158 @@ def test_adding_the_identifier_of_another_version(editor_client: Client) -> None
     assert response.status_code == 302
     preprint.refresh_from_db()
     assert (preprint.arxiv_id, preprint.doi) == ("2501.00002", "10.1000/iclr.42")
+
+
+def _draft(text: str) -> SourceDraft:
+    (entry,) = parse_references(text)[1]
+    assert entry.draft is not None and not entry.errors, entry.errors
+    return entry.draft
+
+
+def test_a_hash_inside_braces_or_quotes_is_text_not_concatenation() -> None:
+    draft = _draft(r"@misc{a, title={Fixing issue #42 in jan}, url={https://github.com/org/repo#readme}, year=2020}")
+    assert (draft.title, draft.url) == ("Fixing issue #42 in jan", "https://github.com/org/repo#readme")
+    assert _draft(r"@misc{b, title={Programming in C\# 10}}").title == "Programming in C# 10"
+    assert _draft(r'@misc{c, title="Nov # dec: a study"}').title == "Nov # dec: a study"
+    assert _draft(r"@misc{d, title={T}, publisher={Morgan \&\#38; Claypool}}").venue == "Morgan &#38; Claypool"
+
+
+def test_a_hash_between_parts_joins_them_and_expands_macros_outside_braces() -> None:
+    text = '@string{conf = "Proc. of"}\n@string{full = conf # " ICML"}\n@misc{a, title = "Part " # {one #1}, booktitle = full # { } # jan}'
+    draft = _draft(text)
+    assert (draft.title, draft.venue) == ("Part one #1", "Proc. of ICML 1")
+
+
+def test_a_title_and_url_with_a_hash_survive_the_wikis_own_export(db: None) -> None:
+    source = make_source(title="Fixing issue #42 in C# and the jan macro", url="https://github.com/org/repo#readme")
+    draft = _draft(dump_bibtex([source]))
+    assert (draft.title, draft.url) == (source.title, source.url)
+    assert sources_import(text=dump_bibtex([source])).counts == {"created": 0, "duplicate": 1, "refused": 0}
+
+
+@pytest.mark.parametrize(("field", "url"), [
+    (r'howpublished = "\url{https://dodcio.defense.gov/Portals/0/Documents/DoD\%20Enterprise\%20DevSecOps.pdf}"',
+     "https://dodcio.defense.gov/Portals/0/Documents/DoD%20Enterprise%20DevSecOps.pdf"),
+    (r"url={https://example.com/view?id=1\&lang=en}", "https://example.com/view?id=1&lang=en"),
+    (r"url={https://example.com/~me/a\_b\#top}", "https://example.com/~me/a_b#top"),
+    (r"url={https://example.com/\~me/x}", "https://example.com/~me/x"),
+])
+def test_escaped_characters_in_a_url_are_unescaped_and_the_url_kept_whole(field: str, url: str) -> None:
+    assert _draft("@misc{a, title={A Report}, " + field + "}").url == url
+
+
+@pytest.mark.parametrize(("title", "text"), [
+    (r"The \TeX{}book", "The TeXbook"),
+    (r"The \LaTeX\ Companion", "The LaTeX Companion"),
+    (r"Bib\TeX{} for beginners", "BibTeX for beginners"),
+    (r"\LaTeXe", "LaTeX2e"),
+])
+def test_tex_logos_in_titles_are_written_as_their_names(title: str, text: str) -> None:
+    assert _draft("@book{a, title={" + title + "}}").title == text
+
+
+LONG_TITLE = "Long " * 119 + "title"
+
+
+@pytest.mark.parametrize("text", [
+    "@misc{long, title={" + LONG_TITLE + "}}",
+    json.dumps([{"id": "long", "title": LONG_TITLE}]),
+    "TY  - JOUR\nID  - long\nTI  - " + LONG_TITLE + "\nER  - \n",
+])
+def test_an_over_long_title_is_refused_with_its_length_not_cut(db: None, text: str) -> None:
+    for _ in range(2):  # a second import refuses it again: nothing was kept under a cut title
+        (result,) = sources_import(text=text).results
+        assert result.status == "refused"
+        assert "title is longer than 500 characters (it has 600)" in result.message
+    assert not Source.objects.filter(bibtex_key="long").exists()
+
+
+def test_an_over_long_venue_or_key_is_refused_too(db: None) -> None:
+    venue = "V" * 301
+    results = sources_import(text="@inproceedings{ok, title={T}, booktitle={" + venue + "}}\n"
+                                   "@misc{" + "k" * 201 + ", title={Another}}").results
+    assert [r.status for r in results] == ["refused", "refused"]
+    assert "venue is longer than 300 characters" in results[0].message
+    assert "key is longer than 200 characters" in results[1].message
+
+
+def test_a_ris_record_without_er_ends_where_the_next_begins(db: None) -> None:
+    text = ("TY  - CONF\nTI  - First Work\nAU  - Doe, Ann\nPY  - 2020\n\n"
+            "TY  - JOUR\nTI  - Second Work\nAU  - Roe, Bob\nPY  - 2021\nER  - \n\n"
+            "TY  - JOUR\nTI  - Third Work\nER  - \n")
+    results = sources_import(text=text).results
+    assert [(r.status, r.line) for r in results] == [("created", 1), ("created", 6), ("created", 12)]
+    first, second = (Source.objects.get(pk=r.source.pk) for r in results[:2])  # type: ignore[union-attr]
+    assert (first.title, first.authors, first.year) == ("First Work", "Doe, Ann", 2020)
+    assert (second.title, second.authors, second.year) == ("Second Work", "Roe, Bob", 2021)
+
+
+def test_the_last_ris_record_without_er_is_read() -> None:
+    (entry,) = parse_references("TY  - JOUR\nTI  - Alone\n")[1]
+    assert entry.draft is not None and entry.draft.title == "Alone"
+
+
+def test_csl_rich_text_is_stored_as_plain_text(db: None) -> None:
+    item = {"id": "r", "title": "<i>Italic</i> &amp; <b>bold</b> <span class=\"nocase\">iPhone</span> x<sup>2</sup> &lt; 3",
+            "container-title": "<i>Nature</i>"}
+    source = _one(json.dumps([item]))
+    assert (source.title, source.venue) == ("Italic & bold iPhone x2 < 3", "Nature")
+    assert source.slug.startswith("italic-bold")
+    assert _draft(json.dumps([{"id": "a", "title": "Parsing <angle> brackets"}])).title == "Parsing <angle> brackets"
+
+
+@pytest.mark.parametrize(("author", "authors"), [
+    ("Doe, John", "Doe, John"),
+    ("Doe, John and Roe, Jane", "Doe, John; Roe, Jane"),
+    (["Doe, John", {"family": "Roe", "given": "Jane"}], "Doe, John; Roe, Jane"),
+])
+def test_a_csl_author_written_as_a_string_is_read(author: object, authors: str) -> None:
+    assert _draft(json.dumps([{"id": "a", "title": "T", "author": author}])).authors == authors
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-16", "utf-16-le", "utf-8-sig"])
+def test_the_form_reads_an_upload_in_the_encoding_windows_tools_write(editor_client: Client, encoding: str) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = "@misc{win, title={\u201cSmart\u201d quotes cost 10 \u20ac}, author={M\u00fcller, J\u00fcrgen}}\n"
+    upload = SimpleUploadedFile("library.bib", text.encode(encoding), content_type="application/x-bibtex")
+    response = editor_client.post(reverse("wiki:source-create"), {"file": upload, "import": "1"})
+    assert response.context["report"].counts == {"created": 1, "duplicate": 0, "refused": 0}
+    source = Source.objects.get(bibtex_key="win")
+    assert (source.title, source.authors) == ("“Smart” quotes cost 10 €", "Müller, Jürgen")
+
+
+def test_the_form_refuses_an_upload_it_cannot_decode_and_says_why(editor_client: Client) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("library.bib", b"@misc{bad, title={\x81\x8d}}", content_type="application/x-bibtex")
+    response = editor_client.post(reverse("wiki:source-create"), {"file": upload, "import": "1"})
+    assert response.status_code == 200 and "report" not in response.context
+    assert response.context["import_form"].errors["file"] == [
+        "The file is neither UTF-8 nor cp1252 (byte 0x81 at position 18); save it as UTF-8."]
+    assert not Source.objects.filter(bibtex_key="bad").exists()
+
+
+def test_adding_identifiers_says_what_happened_in_chinese(editor_client: Client) -> None:
+    published = make_source(title="Published version", doi="10.1000/iclr.42")
+    preprint = make_source(title="Tree Search for Agents", arxiv_id="2501.00002")
+    url = reverse("wiki:source-add-identifiers", args=[preprint.slug])
+    refused = editor_client.post(url, {"doi": "10.1000/iclr.42"}, HTTP_ACCEPT_LANGUAGE="zh-hans", follow=True)
+    assert f"未添加：与“{published.short_name}”DOI 相同（10.1000/iclr.42）。" in refused.content.decode()
+    added = editor_client.post(url, {"doi": "10.1000/iclr.43"}, HTTP_ACCEPT_LANGUAGE="zh-hans", follow=True)
+    assert "现已有两个版本的标识符" in added.content.decode()
+
+
+def test_pasting_an_arxiv_doi_finds_the_work_with_that_arxiv_id(editor_client: Client) -> None:
+    existing = make_source(title="WebArena", arxiv_id="2307.13854")
+    response = editor_client.post(reverse("wiki:source-create"), {"entry": "10.48550/arXiv.2307.13854", "import": "1"})
+    assert response.context["duplicate"] == existing
+    form = {"title": "WebArena again", "short_name": "WA", "kind": "paper", "doi": "https://doi.org/10.48550/arXiv.2307.13854"}
+    response = editor_client.post(reverse("wiki:source-create"), form)
+    assert response.status_code == 200 and response.context["duplicate"] == existing
+    assert not Source.objects.filter(title="WebArena again").exists()
+
+
+def test_a_field_refused_by_the_models_rules_is_named_in_the_readers_words(db: None) -> None:
+    (result,) = sources_import(text=json.dumps([{"id": "u", "title": "Bad link", "URL": "not a url"}])).results
+    assert result.status == "refused" and result.message.startswith("URL: ")

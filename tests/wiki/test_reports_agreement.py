@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_classification, make_editor, make_source
+from wiki.caching import versions
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,7 @@ def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
     client = Client()
     client.force_login(make_editor())
     _get(client)  # the editor's account is cached from the first request on
+    versions.bump()  # and both counts are taken right after the content changed, as adding works does
     before, _ = _get(client)
     for n in range(8):
         make_classification(make_source(short_name=f"Work{n}", abstract="We fine-tune the model on expert trajectories."),

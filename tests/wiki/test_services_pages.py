@@ -11,7 +11,7 @@ from tests.factories import claims_of, make_editor, make_page
 from wiki.markdown import MarkdownTooComplex
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source, WikiLink
 from wiki.roles import User
-from wiki.services.pages import EditConflict, page_preview, page_revert, page_save_revision
+from wiki.services.pages import EditConflict, page_preview, page_revert, page_save, page_save_revision
 from wiki.text.merge import merge_texts
 
 KEY_POINTS = """## 关键要点
@@ -289,3 +289,29 @@ def _queries_to_create_page_linked_from(n: int, slug: str) -> int:
 
 def test_creating_a_wanted_page_rerenders_its_linking_pages_in_a_fixed_number_of_queries(db: None) -> None:
     assert _queries_to_create_page_linked_from(2, "few") == _queries_to_create_page_linked_from(12, "many")
+
+
+def test_saving_a_page_deleted_meanwhile_raises_page_deleted_with_who_and_why_and_writes_nothing(db: None) -> None:
+    from wiki.services.deletion import page_delete
+    from wiki.services.pages import PageDeleted
+
+    staff = make_editor("dora")
+    page = page_save_revision(slug="doomed", title="Doomed", body="old").page
+    page_delete(page=page, user=staff, reason="Spam")
+
+    with pytest.raises(PageDeleted) as raised:
+        page_save_revision(slug="doomed", title="Doomed", body="new", base_revision=1)
+
+    assert raised.value.page.deleted_by == staff and raised.value.page.deleted_reason == "Spam"
+    assert [e.code for e in raised.value.error_dict["slug"]] == ["deleted"]
+    assert Page.all_objects.get(pk=page.pk).body == "old" and page.revisions.count() == 1
+
+
+def test_an_unchanged_save_asking_for_a_new_work_still_saves(db: None) -> None:
+    page = page_save_revision(slug="p", title="P", body="x")
+
+    unchanged = page_save(slug="p", title="P", body="x", base_revision=1)
+    asked = page_save(slug="p", title="P", body="x", base_revision=1, new_works=["Some Title"])
+
+    assert unchanged.unchanged and unchanged.revision == page
+    assert not asked.unchanged and asked.revision.number == 2

@@ -90,7 +90,7 @@ def test_arxiv_v1_and_v2_in_bibtex_are_one_source(db: None) -> None:
 
 def test_identifier_drafts_normalise_new_old_and_doi_forms() -> None:
     assert draft_from_identifier("https://arxiv.org/abs/2509.21240v2").arxiv_id == "2509.21240"  # type: ignore[union-attr]
-    assert draft_from_identifier("cs.AI/0601001v1").arxiv_id == "cs.ai/0601001"  # type: ignore[union-attr]
+    assert draft_from_identifier("cs.AI/0601001v1").arxiv_id == "cs.AI/0601001"  # type: ignore[union-attr]
     assert draft_from_identifier("https://doi.org/10.1145/ABC").doi == "10.1145/abc"  # type: ignore[union-attr]
     assert draft_from_identifier("hello there") is None
 

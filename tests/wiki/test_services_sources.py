@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
-from wiki.references.draft import SourceDraft
+from wiki.references.draft import SourceDraft, draft_from_identifier
+from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 from wiki.services.sources import (
     SourceDuplicate,
     source_create,
@@ -129,3 +130,77 @@ def test_two_editors_adding_the_same_work_at_once_get_one_source_and_one_duplica
         thread.join(timeout=30)
     assert sorted(outcomes) == ["created", "duplicate"]
     assert Source.objects.filter(arxiv_id="2511.04242").count() == 1
+
+
+@pytest.mark.parametrize("raw", ["10.48550/arXiv.2307.13854", "https://doi.org/10.48550/arXiv.2307.13854",
+                                 "doi:10.48550/ARXIV.2307.13854"])
+def test_an_arxiv_doi_names_the_arxiv_id(raw: str) -> None:
+    draft = draft_from_identifier(raw)
+    assert draft is not None and (draft.arxiv_id, draft.doi) == ("2307.13854", "")
+
+
+def test_an_arxiv_doi_is_a_duplicate_of_the_work_with_that_arxiv_id(db: None) -> None:
+    existing = make_source(arxiv_id="2307.13854")
+    found = source_find_duplicate(doi="10.48550/arXiv.2307.13854")
+    assert found is not None and found.work == existing
+    with pytest.raises(SourceDuplicate) as raised:
+        source_create(draft=SourceDraft(title="WebArena", doi="https://doi.org/10.48550/arXiv.2307.13854"))
+    assert raised.value.source == existing
+    other = make_source(title="Another work")
+    with pytest.raises(SourceDuplicate):
+        source_update(source=other, fields={"doi": "10.48550/arXiv.2307.13854"})
+
+
+def test_a_work_added_by_its_arxiv_doi_is_saved_with_the_arxiv_id(db: None) -> None:
+    source = source_create(draft=SourceDraft(title="WebArena", doi="10.48550/arXiv.2307.13854"))
+    source.refresh_from_db()
+    assert (source.arxiv_id, source.doi) == ("2307.13854", "")
+
+
+@pytest.mark.parametrize(("raw", "normal"), [
+    ("arXiv:2307.13854v2", "2307.13854"),
+    ("https://arxiv.org/abs/2307.13854", "2307.13854"),
+    ("https://arxiv.org/pdf/2307.13854v1.pdf", "2307.13854"),
+    ("math.GT/0309136", "math.GT/0309136"),
+    ("math.gt/0309136v2", "math.GT/0309136"),
+    ("cs.AI/0601001", "cs.AI/0601001"),
+    ("hep-th/9901001", "hep-th/9901001"),
+    ("see also 2501.00002 and 2501.00003", None),
+    ("2501.00002 2501.00003", None),
+    ("2499.00001", None),
+    ("2500.00001", None),
+    ("math/0313136", None),
+])
+def test_an_arxiv_id_field_holds_one_possible_id(raw: str, normal: str | None) -> None:
+    assert normalize_arxiv_id(raw) == normal
+
+
+@pytest.mark.parametrize(("raw", "normal"), [
+    ("https://doi.org/10.1145/ABC", "10.1145/abc"),
+    ("doi:10.1145/abc", "10.1145/abc"),
+    ("10.1145/abc.", "10.1145/abc"),
+    ("10.1000/xyz) and more text", None),
+    ("see 10.1000/xyz", None),
+])
+def test_a_doi_field_holds_one_doi(raw: str, normal: str | None) -> None:
+    assert normalize_doi(raw) == normal
+
+
+def test_a_field_with_two_identifiers_is_refused_and_nothing_saved(db: None) -> None:
+    with pytest.raises(ValidationError) as raised:
+        source_create(draft=SourceDraft(title="Two IDs", arxiv_id="see also 2501.00002 and 2501.00003"))
+    assert "arxiv_id" in raised.value.message_dict
+    with pytest.raises(ValidationError) as raised:
+        source_create(draft=SourceDraft(title="DOI and text", doi="10.1000/xyz) and more text"))
+    assert "doi" in raised.value.message_dict
+    assert not Source.objects.filter(title__in=["Two IDs", "DOI and text"]).exists()
+
+
+def test_an_old_style_arxiv_id_with_or_without_subject_class_is_one_paper(db: None) -> None:
+    existing = source_create(draft=SourceDraft(title="Knot theory", arxiv_id="math.GT/0309136"))
+    assert existing.arxiv_id == "math.GT/0309136"
+    found = source_find_duplicate(arxiv_id="math/0309136v2")
+    assert found is not None and found.work == existing
+    with pytest.raises(SourceDuplicate):
+        source_create(draft=SourceDraft(title="Another name", arxiv_id="arXiv:math/0309136"))
+    assert source_find_duplicate(arxiv_id="math/0309137") is None

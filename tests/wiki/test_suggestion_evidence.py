@@ -21,6 +21,9 @@ def test_the_phrases_that_weighed_most_are_listed_heaviest_first_and_each_once()
     assert [span.cue for span in listed].count("SFT") == 1
     assert [span.contribution for span in listed] == sorted((span.contribution for span in listed), reverse=True)
     assert listed[0].cue == "We fine-tune"
+    # A phrase too light to have decided anything is highlighted, not listed.
+    light = [span.cue for span in suggestion.evidence if span.decides == decides and 0 < span.contribution < 0.05]
+    assert light and not set(light) & {span.cue for span in listed}
 
 
 def test_a_weight_is_written_with_its_sign() -> None:

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from classifier.taxonomy import Mechanism, Verdict
-from tests.factories import SmallWiki
+from tests.factories import SmallWiki, make_editor, make_reader
 from tests.wiki.htmltext import html_tables, html_text
 from wiki.models import ChangeEvent, Classification, OpenQuestion
 
@@ -91,3 +91,35 @@ def test_page_list_pages_through_every_page_by_title(client: Client) -> None:
     titles = re.findall(r'class="page-link">([^<]+)<', first) + re.findall(r'class="page-link">([^<]+)<', second)
     assert titles == list(Page.objects.order_by("title").values_list("title", flat=True))
     assert 'href="?p=2"' in first
+
+
+EDITOR_TOOLS = ("wiki:triage", "wiki:classifier-agreement", "wiki:api-token")
+
+
+def _header_and_footer(client: Client, name: str) -> tuple[str, str]:
+    content = client.get(reverse(name)).content.decode()
+    header = content[content.index('<header class="site-header">'):content.index("</header>")]
+    return header, content[content.index('<footer class="site-footer">'):]
+
+
+@pytest.mark.parametrize("name", ["wiki:home", "wiki:source-list", "wiki:preferences"])
+def test_editors_find_triage_the_classifier_report_and_their_api_token_linked_from_every_page(client: Client, name: str) -> None:
+    client.force_login(make_editor("linked"))
+    header, footer = _header_and_footer(client, name)
+    assert f'href="{reverse("wiki:triage")}"' in header
+    assert all(f'href="{reverse(tool)}"' in footer for tool in EDITOR_TOOLS)
+
+    # After the editor's copy of the page is cached, readers still get theirs, without the links.
+    reader = Client()
+    reader.force_login(make_reader("unlinked"))
+    for other in (Client(), reader):
+        header, footer = _header_and_footer(other, name)
+        assert not any(f'href="{reverse(tool)}"' in header + footer for tool in EDITOR_TOOLS)
+
+
+def test_the_not_found_page_links_back_to_the_home_page(client: Client) -> None:
+    for language, home in (("en", "the home page"), ("zh-CN", "首页")):
+        response = client.get("/no-such-address/", headers={"accept-language": language})
+        assert response.status_code == 404
+        main = response.content.decode().split('<main id="main"')[1].split("</main>")[0]
+        assert f'<a href="{reverse("wiki:home")}">{home}</a>' in main, language

@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
 from rest_framework import status
@@ -82,7 +85,7 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.references.errors import ReferencesRefused
     from wiki.services.changes import StaleEdit
     from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
-    from wiki.services.pages import EditConflict, UnknownBaseRevision
+    from wiki.services.pages import EditConflict, PageExists, UnknownBaseRevision
     from wiki.services.sources import SourceDuplicate
 
     if isinstance(exc, DjangoValidationError):
@@ -95,10 +98,15 @@ def from_domain(exc: Exception) -> APIException | None:
             code="invalid")]})
     if isinstance(exc, EditConflict):
         theirs = exc.current
+        if isinstance(exc, PageExists):
+            detail, code = gettext("A page at “%(slug)s” exists already; edit it instead.") % {"slug": exc.page.slug}, "exists"
+        else:
+            detail = (gettext("The page was saved as revision %(theirs)s after revision %(base)s, which you edited.")
+                      % {"theirs": theirs.number, "base": exc.base_number})
+            code = "edit_conflict"
         return Conflict(
-            gettext("The page was saved as revision %(theirs)s after revision %(base)s, which you edited.")
-            % {"theirs": theirs.number, "base": exc.base_number},
-            code="edit_conflict",
+            detail,
+            code=code,
             extra={
                 "base_revision": exc.base_number,
                 "current_revision": theirs.number,
@@ -169,8 +177,17 @@ def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str,
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 400 (a request refused before any view, e.g. a body over the upload limit), as JSON under /api/."""
+    """Django's 400 (a request refused before any view), as JSON under /api/; a body over the upload limit is a 413
+    that names the limit."""
+    if isinstance(exception, RequestDataTooBig):
+        detail = gettext("The request is larger than the limit of %(limit)s MB; nothing was saved.") % {
+            "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)}
+        return _api_or_html(request, 413, "too_large", detail, _too_large, message=detail)
     return _api_or_html(request, 400, "bad_request", gettext("The request cannot be read."), defaults.bad_request, exception=exception)
+
+
+def _too_large(request: HttpRequest, *, message: str) -> HttpResponse:
+    return render(request, "413.html", {"detail": message}, status=413)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

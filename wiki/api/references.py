@@ -5,27 +5,42 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rest_framework import serializers
-from rest_framework.exceptions import ParseError
+from django.utils.http import parse_header_parameters
+from django.utils.translation import gettext, gettext_lazy
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
+from wiki.references.encoding import decode_reference_file
+from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import MAX_IMPORT_BYTES, MEDIA_TYPES, ReferenceFormat
 from wiki.services.source_import import ImportReport, ImportResult, ImportStatus
 
 
+class BodyTooLarge(APIException):
+    """413: the request body is larger than the endpoint takes."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = gettext_lazy("The request body is too large.")
+    default_code = "too_large"
+
+
 class _ReferenceFileParser(BaseParser):
-    """The body as text (UTF-8, a byte-order mark allowed), at most ``MAX_IMPORT_BYTES``."""
+    """The body as text, at most ``MAX_IMPORT_BYTES``: by its byte-order mark, else the ``charset`` of its media
+    type, else UTF-8."""
 
     # The body is the file's text: a string where DRF's parsers give a mapping.
     def parse(self, stream: Any, media_type: str | None = None,  # type: ignore[override]
               parser_context: Mapping[str, Any] | None = None) -> str:
         data = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
         if len(data) > MAX_IMPORT_BYTES:
-            raise ParseError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; import it in parts.")
+            raise BodyTooLarge(gettext("The file is larger than %(size)s MB; import it in parts.")
+                               % {"size": MAX_IMPORT_BYTES // (1024 * 1024)})
+        charset = parse_header_parameters(media_type or "")[1].get("charset", "").strip()
         try:
-            return str(data.decode("utf-8-sig"))
-        except UnicodeDecodeError as error:
-            raise ParseError(f"The file is not UTF-8: {error}") from None
+            return decode_reference_file(data, charset=charset)
+        except ReferencesRefused as refused:
+            raise ParseError(str(refused), code=refused.code) from None
 
 
 class BibTeXParser(_ReferenceFileParser):
@@ -69,6 +84,6 @@ def _entry(result: ImportResult) -> dict[str, Any]:
 
 def report_data(report: ImportReport) -> dict[str, Any]:
     data: dict[str, Any] = {"format": report.format.value}
-    for status in ImportStatus:
-        data[status.value] = ImportedEntrySerializer([_entry(r) for r in report.of(status)], many=True).data
+    for outcome in ImportStatus:
+        data[outcome.value] = ImportedEntrySerializer([_entry(r) for r in report.of(outcome)], many=True).data
     return data

@@ -1,4 +1,5 @@
-"""Reference files as response bodies: BibTeX and CSL-JSON, chosen by ``Accept`` or ``?format=bib|csl``."""
+"""The API's renderers: JSON, the browsable pages, and reference files as response bodies (BibTeX and CSL-JSON,
+chosen by ``Accept`` or ``?format=bib|csl``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,20 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from rest_framework import renderers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from wiki.references.formats import MEDIA_TYPES, ReferenceFormat
+
+
+class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
+    """DRF's pages in a browser, without the inline stylesheet of code highlighting that the site's Content Security
+    Policy refuses (the pages show no highlighted code)."""
+
+    def get_context(self, data: Any, accepted_media_type: str | None, renderer_context: Mapping[str, Any]) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context(data, accepted_media_type, renderer_context)
+        context["code_style"] = None
+        return context
 
 
 class BibTeXRenderer(BaseRenderer):

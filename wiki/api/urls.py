@@ -36,5 +36,5 @@ urlpatterns = [
     path("v1/findings/dismiss/", findings.FindingDismissView.as_view(), name="finding-dismiss"),
     path("v1/findings/reopen/", findings.FindingReopenView.as_view(), name="finding-reopen"),
     path("v1/", include(router.urls)),
-    re_path(r"^v1/", fallback.NotFoundView.as_view()),
+    re_path(r"^v1/", fallback.not_found),
 ]

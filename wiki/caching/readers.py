@@ -68,7 +68,9 @@ def fill_slots(request: HttpRequest, content: bytes) -> bytes:
 
 
 def reader(request: HttpRequest) -> dict[str, object]:
-    """Context processor: ``reader_name``, and slots in place of it and the CSRF token on a shared copy."""
+    """Context processor: ``reader_name``, and slots in place of it and the CSRF token on a shared copy;
+    ``reader_is_editor``, from the permissions the page cache reads once a request (:func:`permissions_of`)."""
+    is_editor = SimpleLazyObject(lambda: "wiki.change_page" in permissions_of(request).split(","))
     if getattr(request, _SHARED, False):
-        return {"reader_name": NAME_SLOT, "csrf_token": CSRF_SLOT}
-    return {"reader_name": SimpleLazyObject(lambda: request.user.get_username())}
+        return {"reader_name": NAME_SLOT, "csrf_token": CSRF_SLOT, "reader_is_editor": is_editor}
+    return {"reader_name": SimpleLazyObject(lambda: request.user.get_username()), "reader_is_editor": is_editor}

@@ -16,7 +16,7 @@ class ContrastForm(forms.Form):
     right = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label=_("The other work"))
     right_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
                                              label=_("…or one of its components"))
-    axis = forms.CharField(max_length=300, help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
+    axis = forms.CharField(max_length=300, label=_("What they differ on"), help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
     claim = forms.ModelChoiceField(
         queryset=Claim.objects.current().select_related("page").order_by("page__title", "position"), required=False,
         label=_("Evidence claim"),

@@ -17,24 +17,14 @@ from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
     max_length,
+    normalize_page_slug,
     validate_line,
+    validate_lowercase,
+    validate_no_conflict_markers,
     validate_optional_line,
     validate_page_slug,
     validate_text,
 )
-
-
-def has_conflict_markers(body: str) -> bool:
-    """True when the markers the conflict screen puts around a clash (see MergeResult.text) are still there, in order."""
-    expected = ("<<<<<<< theirs", "=======", ">>>>>>> mine")
-    step = 0
-    for line in body.splitlines():
-        if line.startswith(expected[step]) and (step != 1 or line == expected[1]):
-            step += 1
-            if step == len(expected):
-                return True
-    return False
-
 
 MAX_NEW_WORKS = 2000
 
@@ -71,11 +61,7 @@ class PageForm(forms.Form):
 
     def clean_body(self) -> str:
         body: str = self.cleaned_data["body"].replace("\r\n", "\n")
-        if has_conflict_markers(body):
-            raise forms.ValidationError(
-                _("The text still holds a clash between <<<<<<< and >>>>>>>: keep the lines you want and remove the markers."),
-                code="unresolved_conflict",
-            )
+        validate_no_conflict_markers(body)
         try:
             wiki_markdown.check_complexity(body)
         except wiki_markdown.MarkdownTooComplex as error:
@@ -90,10 +76,12 @@ class PageCreateForm(PageForm):
     field_order = ["title", "slug", "summary", "body", "comment"]
 
     def clean_slug(self) -> str:
-        slug: str = self.cleaned_data["slug"].strip()
+        # Typed capitals are lower-cased, as a wiki link to the page would be.
+        slug = normalize_page_slug(self.cleaned_data["slug"])
         if slug:
             validate_unicode_slug(slug)
             validate_page_slug(slug)
+            validate_lowercase(slug)
         return slug
 
     def clean(self) -> dict[str, object]:

@@ -7,6 +7,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
+from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
+from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import (
     FORMAT_BY_EXTENSION,
     MAX_IMPORT_BYTES,
@@ -50,11 +52,10 @@ class SourceImportForm(forms.Form):
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(gettext("The file is larger than %(size)s MB; import it in parts.")
                                         % {"size": MAX_IMPORT_BYTES // (1024 * 1024)}, code="too_large")
-        data = upload.read()
         try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")  # old BibTeX files; JabRef says which in its first line
+            text = decode_reference_file(upload.read(), fallback=LEGACY_ENCODING)
+        except ReferencesRefused as refused:
+            raise forms.ValidationError(str(refused), code=refused.code) from None
         suffix = "." + upload.name.rsplit(".", 1)[-1].lower() if "." in upload.name else ""
         return text, FORMAT_BY_EXTENSION.get(suffix) if suffix != ".txt" else None
 

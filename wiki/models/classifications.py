@@ -236,6 +236,8 @@ class Contrast(models.Model):
                     )
                 ),
                 name="contrast_sides_differ",
+                violation_error_code="same_sides",
+                violation_error_message=_("A work (or component) cannot be contrasted with itself: choose two different sides."),
             ),
         ]
 

@@ -16,6 +16,8 @@ from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
     text_limit,
     validate_line,
+    validate_lowercase,
+    validate_no_conflict_markers,
     validate_optional_line,
     validate_page_slug,
     validate_text,
@@ -86,10 +88,10 @@ class LivePageManager(_PageQuerySetManager["Page"]):
 
 class Page(Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
-    slug = models.CharField(max_length=200, unique=True, validators=[validate_page_slug])
+    slug = models.CharField(max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
     title = models.CharField(max_length=300, validators=[validate_line])
     summary = models.TextField(blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
-    body = models.TextField(blank=True, validators=[validate_text],
+    body = models.TextField(blank=True, validators=[validate_text, validate_no_conflict_markers],
                             help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
     rendered_html = models.TextField(blank=True, editable=False)
     toc = models.JSONField(default=list, blank=True, editable=False, help_text=_("Sections as [{level, id, title}]."))

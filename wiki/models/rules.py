@@ -15,6 +15,7 @@ from django.core.validators import MaxLengthValidator, RegexValidator
 from django.db import models
 from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 YEAR_MIN = 1900
 YEAR_MAX = 2100
@@ -30,15 +31,21 @@ MAX_TEXT_CHARS = 20_000  # the free-text fields of classifications and questions
 _CONTROL = r"\x00-\x1f\x7f-\x9f"
 # Control characters other than tab, line feed and carriage return, which multi-line text may hold.
 _CONTROL_IN_TEXT = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-# Whitespace by Python's str.strip and JavaScript's \s both, as explicit ranges.
-_BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# Whitespace by Python's str.strip and JavaScript's \s both, and the zero-width characters (U+200B–U+200D,
+# U+2060, U+FEFF) that show nothing either: a text of only these reads as empty.
+_BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff"
+# Bidirectional overrides and isolates: in a one-line field (a title) they make the text read otherwise than it is
+# stored ("\u202eevil" shows as "live"), and they spill over into the text shown after it.
+_BIDI_CONTROL = r"\u202a-\u202e\u2066-\u2069"
+_NOT_IN_LINE = _CONTROL + _BIDI_CONTROL
 
-LINE_PATTERN = rf"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
-OPTIONAL_LINE_PATTERN = rf"^[^{_CONTROL}]*$"
+LINE_PATTERN = rf"^[^{_NOT_IN_LINE}]*[^{_BLANK}{_BIDI_CONTROL}][^{_NOT_IN_LINE}]*$"
+OPTIONAL_LINE_PATTERN = rf"^[^{_NOT_IN_LINE}]*$"
 TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*$"
 SOME_TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*[^{_BLANK}][^{_CONTROL_IN_TEXT}]*$"
 # A page slug: what Django's slugify(allow_unicode=True) makes of Latin, Greek, Cyrillic, Chinese, Japanese and
-# Korean titles. Spelled out because \w means ASCII only in the ECMAScript patterns clients use.
+# Korean titles. Spelled out because \w means ASCII only in the ECMAScript patterns clients use. Capitals match
+# here, as typed; a page's slug is stored lower-cased (:func:`validate_lowercase`), as wiki links find it.
 PAGE_SLUG_PATTERN = (
     r"^[-0-9A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff"
     r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$"
@@ -61,23 +68,54 @@ class FullMatchValidator(RegexValidator):
 
 
 validate_line = FullMatchValidator(
-    LINE_PATTERN, "Type some text, without control characters (U+0000–U+001F, U+007F–U+009F).", code="invalid_characters"
+    LINE_PATTERN,
+    gettext_lazy("Type some visible text, without control characters (U+0000–U+001F, U+007F–U+009F) or direction "
+                 "overrides (U+202A–U+202E, U+2066–U+2069)."),
+    code="invalid_characters",
 )
 validate_optional_line = FullMatchValidator(
-    OPTIONAL_LINE_PATTERN, "Remove the control characters (U+0000–U+001F, U+007F–U+009F).", code="invalid_characters"
+    OPTIONAL_LINE_PATTERN,
+    gettext_lazy("Remove the control characters (U+0000–U+001F, U+007F–U+009F) and direction overrides "
+                 "(U+202A–U+202E, U+2066–U+2069)."),
+    code="invalid_characters",
 )
 validate_text = FullMatchValidator(
-    TEXT_PATTERN, "Remove the control characters (other than tab and line breaks).", code="invalid_characters"
+    TEXT_PATTERN, gettext_lazy("Remove the control characters (other than tab and line breaks)."), code="invalid_characters"
 )
 validate_some_text = FullMatchValidator(
-    SOME_TEXT_PATTERN, "Type some text, without control characters (other than tab and line breaks).", code="invalid_characters"
+    SOME_TEXT_PATTERN, gettext_lazy("Type some visible text, without control characters (other than tab and line breaks)."),
+    code="invalid_characters",
 )
 validate_page_slug = FullMatchValidator(
     PAGE_SLUG_PATTERN,
-    "Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), digits, hyphens and underscores.",
+    gettext_lazy("Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), digits, hyphens and underscores."),
     code="invalid_slug",
 )
-validate_source_slug = FullMatchValidator(SOURCE_SLUG_PATTERN, "Use a-z, digits, hyphens and underscores.", code="invalid_slug")
+validate_source_slug = FullMatchValidator(SOURCE_SLUG_PATTERN, gettext_lazy("Use a-z, digits, hyphens and underscores."),
+                                          code="invalid_slug")
+
+
+def validate_lowercase(value: str) -> None:
+    """A page's slug is stored as a wiki link finds it: ``[[Tree-GRPO]]`` leads to ``tree-grpo``."""
+    if value != value.lower():
+        raise ValidationError(gettext_lazy("Use lower-case letters in the address: “%(value)s”."), code="uppercase_slug",
+                              params={"value": value.lower()})
+
+
+def normalize_page_slug(slug: str) -> str:
+    """The slug as typed, as a page stores it: trimmed and lower-cased (``Tree-GRPO`` → ``tree-grpo``)."""
+    return slug.strip().lower()
+
+
+def validate_no_conflict_markers(value: str) -> None:
+    """The markers the edit-conflict screen puts around a clash must be resolved before a text is saved."""
+    from wiki.text.merge import has_conflict_markers
+
+    if has_conflict_markers(value):
+        raise ValidationError(
+            gettext_lazy("The text still holds a clash between <<<<<<< and >>>>>>>: keep the lines you want and remove the markers."),
+            code="unresolved_conflict",
+        )
 
 
 def validate_arxiv_id(value: str) -> None:

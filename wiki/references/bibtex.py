@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
+from django.utils.translation import gettext
 
-from wiki.models import Source, SourceKind
-from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
-from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.models import SourceKind
+from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
 from wiki.references.latex import latex_to_text
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -33,7 +33,9 @@ KIND_BY_ENTRY_TYPE = {
     "online": SourceKind.BLOG, "electronic": SourceKind.BLOG, "www": SourceKind.BLOG,
     "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT, "misc": SourceKind.PREPRINT,
 }
-_URL = re.compile(r"https?://[^\s{}\\]+(?:\\_[^\s{}\\]*)*")
+# A URL as LaTeX writes it: ``\\%``, ``\\&``, ``\\#``, ``\\_``, ``\\~`` and ``\\$`` are escaped characters of the URL.
+_URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
+_URL_ESCAPE = re.compile(r"\\([%&#_~$])")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
 
@@ -51,9 +53,12 @@ class ParsedEntry:
 
 
 def _split_concatenation(value: str) -> list[str]:
-    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes."""
+    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes (``value`` as written,
+    its braces and quotes kept; an escaped ``\\{`` or ``\\"`` delimits nothing)."""
     parts, depth, quoted, start = [], 0, False, 0
     for index, char in enumerate(value):
+        if index and value[index - 1] == "\\":
+            continue
         if char == "{":
             depth += 1
         elif char == "}":
@@ -68,9 +73,9 @@ def _split_concatenation(value: str) -> list[str]:
 
 
 def _resolve(value: str, strings: dict[str, str]) -> str:
-    """A field's value with ``@string`` macros, month macros and ``#`` concatenation resolved."""
-    if "#" not in value and value.strip().lower() not in strings:
-        return value
+    """A field's value as written (``{…}``, ``"…"``, a number, a macro, or parts joined by ``#``), with its braces
+    or quotes removed, ``@string`` and month macros replaced and the parts joined. A ``#`` or a month's name inside
+    braces or quotes is text."""
     out = []
     for part in _split_concatenation(value):
         if len(part) >= 2 and ((part[0], part[-1]) in {("{", "}"), ('"', '"')}):
@@ -98,7 +103,7 @@ def _year(fields: dict[str, str], errors: list[str]) -> int | None:
         return None
     match = _YEAR.search(raw)
     if match is None:
-        errors.append(f"year “{raw}” is not a year")
+        errors.append(gettext("year “%(value)s” is not a year") % {"value": raw})
         return None
     return int(match.group(1))
 
@@ -111,22 +116,22 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
     if eprint and (prefix == "arxiv" or (not prefix and normalize_arxiv_id(eprint))):
         arxiv = normalize_arxiv_id(eprint) or ""
         if not arxiv:
-            errors.append(f"eprint “{eprint}” is not an arXiv ID")
+            errors.append(gettext("eprint “%(value)s” is not an arXiv ID") % {"value": eprint})
     if text.get("doi"):
         doi = normalize_doi(text["doi"]) or ""
         if not doi:
-            errors.append(f"DOI “{text['doi']}” is not a DOI")
-    urls = [url.replace("\\_", "_") for name in ("url", "howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+            errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": text["doi"]})
+    urls = [_URL_ESCAPE.sub(r"\1", url) for name in ("url", "howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
     for url in urls:
         if not arxiv and "arxiv.org" in url.lower():
-            arxiv = normalize_arxiv_id(url) or ""
+            arxiv = find_arxiv_id(url) or ""
         if not doi and "doi.org/" in url.lower():
-            doi = normalize_doi(url) or ""
+            doi = find_doi(url) or ""
     if not arxiv:
         for name in ("journal", "booktitle", "howpublished", "note", "publisher"):
             value = text.get(name, "")
-            if "arxiv" in value.lower() and normalize_arxiv_id(value):
-                arxiv = normalize_arxiv_id(value) or ""
+            if "arxiv" in value.lower() and find_arxiv_id(value):
+                arxiv = find_arxiv_id(value) or ""
                 break
     if not arxiv and text.get("journal", "").strip().lower() == "corr":
         match = _CORR_VOLUME.search(text.get("volume", ""))
@@ -166,31 +171,28 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     text = {name: latex_to_text(value) for name, value in raw.items() if name not in {"author", "editor"}}
     title = text.get("title", "")
     if not title:
-        errors.append("no title")
+        errors.append(gettext("no title"))
     year = _year(text, errors)
     arxiv, doi, url = _identifiers(raw, text, errors)
-    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
-        if len(text.get(name, "")) > limit:
-            errors.append(f"the {name} is longer than {limit:,} characters")
     authors = _persons(raw.get("author", "")) or _persons(raw.get("editor", ""))
     note = text.get("note", "")
     # biblatex's entrysubtype says what the entry type cannot (the wiki writes it for a survey, a benchmark…).
     subtype = text.get("entrysubtype", "").strip().lower()
     draft = SourceDraft(
-        title=fit(Source, "title", title),
-        short_name=fit(Source, "short_name", text.get("shorttitle", "")) or (short_name_from_title(title) if title else key),
+        title=title,
+        short_name=text.get("shorttitle", "") or (short_name_from_title(title) if title else key),
         kind=subtype if subtype in SourceKind.values else _kind(entry_type, text, arxiv, url),
         authors=authors,
         year=year,
-        venue=fit(Source, "venue", _venue(text, arxiv)),
+        venue=_venue(text, arxiv),
         url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
         arxiv_id=arxiv,
         doi=doi,
-        bibtex_key=fit(Source, "bibtex_key", key),
+        bibtex_key=key,
         abstract=text.get("abstract", ""),
-        notes="" if _URL.fullmatch(note.strip("<> ")) or (normalize_arxiv_id(note) and "arxiv" in note.lower()) else note,
+        notes="" if _URL.fullmatch(note.strip("<> ")) or (find_arxiv_id(note) and "arxiv" in note.lower()) else note,
     )
-    return draft, errors
+    return draft, errors + over_long_fields(draft)
 
 
 def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
@@ -199,9 +201,11 @@ def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
     """Every entry of ``text`` in order, each a draft or the reasons it cannot be read."""
-    library = parse_string(text)
+    # No middleware: values come as written, braces and quotes included, for _resolve to tell text from macros.
+    library = parse_string(text, parse_stack=[])
     strings = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
-    strings.update({s.key.lower(): str(s.value) for s in library.strings})
+    for string in library.strings:  # in file order, so that a macro can use those defined before it
+        strings[string.key.lower()] = _resolve(str(string.value), strings)
     parsed: list[ParsedEntry] = []
     first_line: dict[str, int] = {}
     for entry in library.entries:
@@ -220,10 +224,10 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
         raw = (block.raw or "").strip()
         head = raw.splitlines()[0][:80] if raw else "?"
         reason = getattr(error, "abort_reason", None) or str(error or "")
-        message = " ".join(reason.split())[:300] or "this entry cannot be read"
+        message = " ".join(reason.split())[:300] or gettext("this entry cannot be read")
         if message.startswith("Unexpected block start"):
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
-            message = "a { or \" is not closed before the next entry starts: " + message
+            message = gettext("a { or \" is not closed before the next entry starts: %(error)s") % {"error": message}
         parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=head, errors=[message], raw=raw))
     parsed.sort(key=lambda p: p.line)
     return parsed

@@ -6,20 +6,21 @@ preprint) or ``archive``/``archive_location``; its date in ``issued`` as ``date-
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable
 from typing import Any
 
+from bibtexparser.middlewares.names import split_multiple_persons_names
 from django.utils.translation import gettext
 
 from wiki.models import Source, SourceKind
-from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, fit
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
 from wiki.references.errors import ReferencesRefused
-from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
 KIND_BY_TYPE = {
@@ -34,13 +35,25 @@ TYPE_BY_KIND: dict[str, str] = {
     SourceKind.ENVIRONMENT: "software", SourceKind.FRAMEWORK: "software",
 }
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
+# CSL's rich-text markup (citeproc-js, Zotero): <i>, <b>, <sc>, <sup>, <sub> and <span class="nocase"> or
+# style="…"; any other "<…>" is text of the title (a title may speak of <angle> brackets).
+_RICH_TEXT_TAG = re.compile(r"</?(?:i|b|sc|sup|sub)>|<span(?:\s+(?:class|style)=\"[^\"<>]*\")*\s*>|</span>", re.IGNORECASE)
 
 
 def _text(value: Any) -> str:
     return collapse_spaces(str(value)) if isinstance(value, (str, int, float)) else ""
 
 
+def _rich_text(value: Any) -> str:
+    """A title or container title as plain text: CSL's rich-text markup (``<i>``, ``<b>``, ``<sup>``,
+    ``<span class="nocase">``) removed and entities (``&amp;``) decoded."""
+    return _text(html.unescape(_RICH_TEXT_TAG.sub("", value))) if isinstance(value, str) else _text(value)
+
+
 def _person(person: Any) -> str:
+    if isinstance(person, str):
+        literal = _text(person)
+        return "et al." if literal.lower() in {"others", "et al", "et al."} else literal
     if not isinstance(person, dict):
         return ""
     if person.get("literal"):
@@ -59,54 +72,55 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
             try:
                 return int(parts[0][0])
             except (TypeError, ValueError):
-                errors.append(f"issued date “{parts[0][0]}” is not a year")
+                errors.append(gettext("issued date “%(value)s” is not a year") % {"value": parts[0][0]})
                 return None
         raw = _text(issued.get("raw") or issued.get("literal") or "")
         match = _YEAR.search(raw)
         if match:
             return int(match.group(1))
         if raw:
-            errors.append(f"issued date “{raw}” is not a year")
+            errors.append(gettext("issued date “%(value)s” is not a year") % {"value": raw})
     return None
 
 
 def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     errors: list[str] = []
-    title = _text(item.get("title", ""))
+    title = _rich_text(item.get("title", ""))
     if not title:
-        errors.append("no title")
+        errors.append(gettext("no title"))
     doi = normalize_doi(_text(item.get("DOI", ""))) or ""
     if item.get("DOI") and not doi:
-        errors.append(f"DOI “{_text(item['DOI'])}” is not a DOI")
+        errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": _text(item["DOI"])})
     url = _text(item.get("URL", ""))
     arxiv = ""
     for name in ("number", "archive_location", "URL", "note", "container-title", "publisher"):
         value = _text(item.get(name, ""))
-        if "arxiv" in value.lower() and normalize_arxiv_id(value):
-            arxiv = normalize_arxiv_id(value) or ""
+        if "arxiv" in value.lower() and find_arxiv_id(value):
+            arxiv = find_arxiv_id(value) or ""
             break
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     kind = KIND_BY_TYPE.get(_text(item.get("type", "")), SourceKind.PAPER)
-    venue = _text(item.get("container-title", "")) or _text(item.get("event-title", "")) or _text(item.get("publisher", ""))
+    venue = (_rich_text(item.get("container-title", "")) or _rich_text(item.get("event-title", ""))
+             or _text(item.get("publisher", "")))
     if arxiv and (not venue or venue.lower().startswith("arxiv")):
         kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
-    for name, limit in (("abstract", MAX_ABSTRACT_CHARS), ("note", MAX_NOTES_CHARS)):
-        if len(_text(item.get(name, ""))) > limit:
-            errors.append(f"the {name} is longer than {limit:,} characters")
     persons = item.get("author") or item.get("editor") or []
+    if isinstance(persons, str):
+        # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
+        persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
     authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
     key = _text(item.get("citation-key") or item.get("id") or "")
     note = _text(item.get("note", ""))
     draft = SourceDraft(
-        title=fit(Source, "title", title), kind=kind,
-        short_name=fit(Source, "short_name", _text(item.get("title-short", ""))) or (short_name_from_title(title) if title else key),
-        authors=authors, year=_year(item, errors), venue=fit(Source, "venue", venue),
+        title=title, kind=kind,
+        short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
+        authors=authors, year=_year(item, errors), venue=venue,
         url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
-        arxiv_id=arxiv, doi=doi, bibtex_key=fit(Source, "bibtex_key", key), abstract=_text(item.get("abstract", "")),
-        notes="" if "arxiv" in note.lower() and normalize_arxiv_id(note) else note,
+        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
+        notes="" if "arxiv" in note.lower() and find_arxiv_id(note) else note,
     )
-    return draft, errors
+    return draft, errors + over_long_fields(draft)
 
 
 def _item_lines(text: str, count: int) -> list[int]:
@@ -152,7 +166,7 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
     parsed = []
     for number, (item, line) in enumerate(zip(data, lines, strict=False), start=1):
         draft, errors = draft_from_item(item)
-        parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or f"item {number}", draft=draft,
+        parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or gettext("item %(number)s") % {"number": number}, draft=draft,
                                   errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))
     return parsed
 

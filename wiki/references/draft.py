@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from wiki.models import Source, SourceKind
-from wiki.models.rules import fit
-from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
+from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, MAX_TEXT_CHARS, fit, max_length
+from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 
 
 @dataclass
@@ -32,13 +33,36 @@ class SourceDraft:
         return asdict(self)
 
 
+# What a reference file may give of each field, as the form and the API allow it: a longer value is refused with
+# the entry, never cut (a cut title would make another work, and a duplicate of it on the next import).
+FIELD_LABELS = {
+    "title": gettext_lazy("title"), "short_name": gettext_lazy("short title"), "authors": gettext_lazy("authors"),
+    "venue": gettext_lazy("venue"), "url": "URL", "bibtex_key": gettext_lazy("key"),
+    "abstract": gettext_lazy("abstract"), "notes": gettext_lazy("note"),
+}
+_TEXT_LIMITS = {"authors": MAX_TEXT_CHARS, "abstract": MAX_ABSTRACT_CHARS, "notes": MAX_NOTES_CHARS}
+
+
+def over_long_fields(draft: SourceDraft) -> list[str]:
+    """Why the draft cannot be saved as it is: each field longer than the wiki keeps, with its length."""
+    errors = []
+    for name, label in FIELD_LABELS.items():
+        value = getattr(draft, name)
+        limit = _TEXT_LIMITS.get(name) or max_length(Source, name)
+        if len(value) > limit:
+            errors.append(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
+                          % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"})
+    return errors
+
+
 def draft_from_identifier(raw: str) -> SourceDraft | None:
-    """A draft from an arXiv ID/URL or a DOI/doi.org URL; the title is left for the editor to type."""
+    """A draft from an arXiv ID/URL or a DOI/doi.org URL; the title is left for the editor to type. arXiv's own DOI
+    (``10.48550/arXiv.2307.13854``) gives the arXiv ID it names."""
     text = raw.strip()
     doi = normalize_doi(text)
-    if doi and "arxiv" not in doi:
+    if doi and not arxiv_id_from_doi(doi):
         return SourceDraft(doi=doi, url=f"https://doi.org/{doi}")
-    arxiv = normalize_arxiv_id(text) if ("arxiv" in text.lower() or re.fullmatch(r"[\w.\-/]+", text)) else None
+    arxiv = normalize_arxiv_id(text)
     if arxiv:
         return SourceDraft(arxiv_id=arxiv, kind=SourceKind.PREPRINT, url=f"https://arxiv.org/abs/{arxiv}")
     return None

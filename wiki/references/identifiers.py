@@ -1,13 +1,28 @@
-"""Normalising titles, arXiv IDs and DOIs, so that duplicates can be found."""
+"""Normalising titles, arXiv IDs and DOIs, so that duplicates can be found.
+
+``normalize_arxiv_id`` and ``normalize_doi`` read a field that holds one identifier (in any of its usual wrappers:
+``arXiv:``, an arxiv.org or doi.org URL, ``doi:``, a version suffix); ``find_arxiv_id`` and ``find_doi`` look for
+one inside free text, such as a BibTeX ``journal = {arXiv preprint arXiv:2307.13854}``.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
-_ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])", re.IGNORECASE)
-_ARXIV_OLD = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b", re.IGNORECASE)
-_DOI = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
+# YYMM.NNNNN (from April 2007) and archive(.SC)/YYMMNNN (before): the month is 01-12.
+_NEW_ID = r"\d\d(?:0[1-9]|1[0-2])\.\d{4,5}"
+_OLD_ID = r"[a-z][a-z\-]*(?:\.[a-z]{2})?/\d\d(?:0[1-9]|1[0-2])\d{3}"
+_ID = rf"(?P<id>{_NEW_ID}|{_OLD_ID})(?:v\d+)?"
+_ARXIV_WHOLE = re.compile(
+    rf"(?:arxiv:\s*|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/|"
+    rf"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?10\.48550/arxiv\.)?{_ID}(?:\.pdf)?/?",
+    re.IGNORECASE,
+)
+_ARXIV_IN_TEXT = re.compile(rf"(?<![\w.])(?:arxiv[:.]\s*)?{_ID}(?![\w/])", re.IGNORECASE)
+_DOI_BODY = r"(?P<doi>10\.\d{4,9}/\S+)"
+_DOI_WHOLE = re.compile(rf"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?{_DOI_BODY}", re.IGNORECASE)
+_DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -17,26 +32,53 @@ def normalize_title(title: str) -> str:
     return _NON_WORD.sub(" ", folded).strip()
 
 
+def _arxiv_form(found: str) -> str:
+    """An ID as arXiv writes it: ``MATH.gt/0309136`` → ``math.GT/0309136`` (archive lower case, subject class upper)."""
+    if "/" not in found:
+        return found
+    archive, number = found.split("/", 1)
+    name, _, subject = archive.partition(".")
+    return f"{name.lower()}.{subject.upper()}/{number}" if subject else f"{name.lower()}/{number}"
+
+
 def normalize_arxiv_id(raw: str) -> str | None:
-    """``arXiv:2307.13854v2``, ``https://arxiv.org/abs/2307.13854`` or ``cs.AI/0601001v1`` → the ID without version."""
-    text = raw.strip()
-    if not text:
-        return None
-    match = _ARXIV_NEW.search(text)
-    if match:
-        return match.group(1)
-    match = _ARXIV_OLD.search(text)
-    if match:
-        return match.group(1).lower()
-    return None
+    """``arXiv:2307.13854v2``, ``https://arxiv.org/abs/2307.13854``, ``10.48550/arXiv.2307.13854`` or
+    ``cs.AI/0601001v1`` → the ID without version; None unless ``raw`` is one identifier and nothing else."""
+    match = _ARXIV_WHOLE.fullmatch(raw.strip())
+    return _arxiv_form(match.group("id")) if match else None
+
+
+def find_arxiv_id(text: str) -> str | None:
+    """The first arXiv ID written in ``text`` (``arXiv preprint arXiv:2307.13854``), normalised."""
+    match = _ARXIV_IN_TEXT.search(text)
+    return _arxiv_form(match.group("id")) if match else None
+
+
+def arxiv_match_key(arxiv_id: str) -> str:
+    """What two arXiv IDs of one paper share: an old-style ID without its subject class (``math.GT/0309136`` and
+    ``math/0309136`` are one paper → ``math/0309136``); a new-style ID as it is."""
+    if "/" not in arxiv_id:
+        return arxiv_id
+    archive, number = arxiv_id.split("/", 1)
+    return f"{archive.split('.', 1)[0].lower()}/{number}"
+
+
+def arxiv_number(arxiv_id: str) -> str:
+    """The part after the archive (``0309136``), by which candidate duplicates of an old-style ID are fetched."""
+    return arxiv_id.rsplit("/", 1)[-1]
 
 
 def normalize_doi(raw: str) -> str | None:
-    """``https://doi.org/10.1145/X``, ``doi:10.1145/X`` → ``10.1145/x``."""
-    match = _DOI.search(raw.strip())
-    if not match:
-        return None
-    return match.group(1).rstrip(".,;)").lower()
+    """``https://doi.org/10.1145/X``, ``doi:10.1145/X`` → ``10.1145/x``; None unless ``raw`` is one DOI and nothing else
+    (a full stop or comma after it, as copied from a sentence, is not part of it)."""
+    match = _DOI_WHOLE.fullmatch(raw.strip().rstrip(".,;"))
+    return match.group("doi").lower() if match else None
+
+
+def find_doi(text: str) -> str | None:
+    """The first DOI written in ``text``, normalised (trailing punctuation is not part of it)."""
+    match = _DOI_IN_TEXT.search(text.strip())
+    return match.group(1).rstrip(".,;)").lower() if match else None
 
 
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
@@ -46,6 +88,17 @@ def arxiv_id_from_doi(doi: str) -> str | None:
     """arXiv's own DOIs (``10.48550/arXiv.2309.07864``) name an arXiv ID, not a published version."""
     match = _ARXIV_DOI.match(doi.strip())
     return normalize_arxiv_id(match.group(1)) if match else None
+
+
+def split_identifiers(arxiv_id: str, doi: str) -> tuple[str, str]:
+    """The arXiv ID and the DOI, normalised where they can be (a value that cannot is kept, for validation to refuse);
+    arXiv's own DOI becomes the arXiv ID it names (kept as DOI only when the arXiv ID given is another)."""
+    arxiv = normalize_arxiv_id(arxiv_id) or arxiv_id if arxiv_id.strip() else ""
+    doi_normal = normalize_doi(doi) or doi if doi.strip() else ""
+    named = arxiv_id_from_doi(doi_normal) if doi_normal else None
+    if named and (not arxiv or arxiv_match_key(arxiv) == arxiv_match_key(named)):
+        return arxiv or named, ""
+    return arxiv, doi_normal
 
 
 def first_author_key(authors: str) -> str:

@@ -8,9 +8,16 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 
 from wiki.text.spaces import collapse_spaces
 
-# pylatexenc reads \textasciicircum as the modifier letter ˆ; in LaTeX it prints the ASCII circumflex.
+# pylatexenc reads \textasciicircum as the modifier letter ˆ; in LaTeX it prints the ASCII circumflex. It drops the
+# logos, which titles use (The \TeX{}book, The \LaTeX\ Companion, Bib\TeX): they are written as their names.
 _MACROS = get_default_latex_context_db().filter_context()
-_MACROS.add_context_category("ascii", prepend=True, macros=[MacroTextSpec("textasciicircum", "^")])
+_MACROS.add_context_category("ascii", prepend=True, macros=[
+    MacroTextSpec("textasciicircum", "^"),
+    MacroTextSpec("TeX", "TeX"), MacroTextSpec("LaTeX", "LaTeX"), MacroTextSpec("LaTeXe", "LaTeX2e"),
+    MacroTextSpec("BibTeX", "BibTeX"), MacroTextSpec("XeTeX", "XeTeX"), MacroTextSpec("XeLaTeX", "XeLaTeX"),
+    MacroTextSpec("LuaTeX", "LuaTeX"), MacroTextSpec("LuaLaTeX", "LuaLaTeX"), MacroTextSpec("AmS", "AMS"),
+    MacroTextSpec("eTeX", "eTeX"), MacroTextSpec("pdfTeX", "pdfTeX"), MacroTextSpec("ConTeXt", "ConTeXt"),
+])
 _DECODER = LatexNodes2Text(latex_context=_MACROS, math_mode="text", strict_latex_spaces=False)
 # What is left of LaTeX after decoding, if anything: a command, a brace, an escaped character.
 LATEX_LEFT = re.compile(r"\\[A-Za-z]+|\\[^\sA-Za-z]|[{}]")

@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from wiki.references.identifiers import first_author_key, normalize_title
+from django.utils.translation import gettext
+
+from wiki.references.identifiers import arxiv_match_key, first_author_key, normalize_title
 
 
 class Reference(Protocol):
@@ -33,10 +35,11 @@ class WorkMatch:
     work: object
     reason: str
     missing: dict[str, str] = field(default_factory=dict)
+    years_apart: bool = False
 
     @property
     def is_version(self) -> bool:
-        return bool(self.missing) or "year apart" in self.reason
+        return bool(self.missing) or self.years_apart
 
 
 def main_title(title: str) -> str:
@@ -58,8 +61,12 @@ def _years_compatible(a: int | None, b: int | None) -> bool:
     return a is None or b is None or abs(a - b) <= 1
 
 
+def _same_arxiv_id(a: str, b: str) -> bool:
+    return bool(a and b) and arxiv_match_key(a) == arxiv_match_key(b)
+
+
 def _title_match(reference: Reference, work: Reference) -> str | None:
-    if (reference.arxiv_id and work.arxiv_id and reference.arxiv_id != work.arxiv_id) or (
+    if (reference.arxiv_id and work.arxiv_id and not _same_arxiv_id(reference.arxiv_id, work.arxiv_id)) or (
         reference.doi and work.doi and reference.doi != work.doi
     ):
         return None
@@ -68,9 +75,9 @@ def _title_match(reference: Reference, work: Reference) -> str | None:
         return None
     if title != other:
         if is_stub(work) and other == main_title(reference.title):
-            return f"cited on a page as “{work.title}”"
+            return gettext("cited on a page as “%(title)s”") % {"title": work.title}
         if is_stub(reference) and title == main_title(work.title):
-            return f"the work cited as “{reference.title}”"
+            return gettext("the work cited as “%(title)s”") % {"title": reference.title}
         return None
     if not _years_compatible(reference.year, work.year):
         return None
@@ -78,8 +85,14 @@ def _title_match(reference: Reference, work: Reference) -> str | None:
     if first and other_first and first != other_first:
         return None
     if reference.year and work.year and reference.year != work.year:
-        return f"same title and first author, a year apart ({work.year} and {reference.year})"
-    return "same title" + (" and first author" if first and other_first else "") + (" and year" if reference.year and work.year else "")
+        return gettext("same title and first author, a year apart (%(year)s and %(other)s)") % {
+            "year": work.year, "other": reference.year}
+    same_author, same_year = bool(first and other_first), bool(reference.year and work.year)
+    if same_author and same_year:
+        return gettext("same title, first author and year")
+    if same_author:
+        return gettext("same title and first author")
+    return gettext("same title and year") if same_year else gettext("same title")
 
 
 def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | None:
@@ -87,16 +100,17 @@ def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | N
     works = list(works)
     if reference.arxiv_id:
         for work in works:
-            if work.arxiv_id == reference.arxiv_id:
-                return WorkMatch(work, f"same arXiv ID {reference.arxiv_id}", _missing(reference, work))
+            if _same_arxiv_id(work.arxiv_id, reference.arxiv_id):
+                return WorkMatch(work, gettext("same arXiv ID %(id)s") % {"id": reference.arxiv_id}, _missing(reference, work))
     if reference.doi:
         for work in works:
             if work.doi == reference.doi:
-                return WorkMatch(work, f"same DOI {reference.doi}", _missing(reference, work))
+                return WorkMatch(work, gettext("same DOI %(doi)s") % {"doi": reference.doi}, _missing(reference, work))
     for work in works:
         reason = _title_match(reference, work)
         if reason is not None:
-            return WorkMatch(work, reason, _missing(reference, work))
+            apart = bool(reference.year and work.year and reference.year != work.year)
+            return WorkMatch(work, reason, _missing(reference, work), years_apart=apart)
     return None
 
 

@@ -6,12 +6,12 @@ import re
 from typing import Any
 
 import rispy
+from django.utils.translation import gettext
 
-from wiki.models import Source, SourceKind
-from wiki.models.rules import MAX_ABSTRACT_CHARS, fit
+from wiki.models import SourceKind
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
 KIND_BY_TYPE = {
@@ -22,6 +22,7 @@ KIND_BY_TYPE = {
     "DATA": SourceKind.PROJECT,
 }
 _START = re.compile(r"^TY  - ", re.MULTILINE)
+_END = re.compile(r"^ER  -", re.MULTILINE)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 
 
@@ -39,18 +40,21 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     errors: list[str] = []
     title = _first(entry, "title", "primary_title", "translated_title")
     if not title:
-        errors.append("no title")
+        errors.append(gettext("no title"))
     raw_year = _first(entry, "year", "publication_year", "date")
     match = _YEAR.search(raw_year)
     if raw_year and not match:
-        errors.append(f"year “{raw_year}” is not a year")
-    doi = normalize_doi(_first(entry, "doi")) or ""
+        errors.append(gettext("year “%(value)s” is not a year") % {"value": raw_year})
+    raw_doi = _first(entry, "doi")
+    doi = normalize_doi(raw_doi) or ""
+    if raw_doi and not doi:
+        errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": raw_doi})
     urls = [str(url) for url in entry.get("urls", []) or []]
-    arxiv = next((normalize_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
+    arxiv = next((find_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
     for name in ("journal_name", "secondary_title", "notes", "number", "publisher"):
         value = _first(entry, name)
-        if not arxiv and "arxiv" in value.lower() and normalize_arxiv_id(value):
-            arxiv = normalize_arxiv_id(value) or ""
+        if not arxiv and "arxiv" in value.lower() and find_arxiv_id(value):
+            arxiv = find_arxiv_id(value) or ""
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     venue = _first(entry, "secondary_title", "journal_name", "alternate_title3", "publisher")
@@ -58,31 +62,45 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     if arxiv and (not venue or venue.lower().startswith("arxiv")):
         kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
     abstract = _first(entry, "abstract", "notes_abstract")
-    if len(abstract) > MAX_ABSTRACT_CHARS:
-        errors.append(f"the abstract is longer than {MAX_ABSTRACT_CHARS:,} characters")
     authors = [collapse_spaces(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
     key = _first(entry, "id")
     draft = SourceDraft(
-        title=fit(Source, "title", title), short_name=short_name_from_title(title) if title else key, kind=kind,
+        title=title, short_name=short_name_from_title(title) if title else key, kind=kind,
         authors="; ".join(a for a in authors if a), year=int(match.group(1)) if match else None,
-        venue=fit(Source, "venue", venue),
+        venue=venue,
         url=urls[0] if urls else (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
-        arxiv_id=arxiv, doi=doi, bibtex_key=fit(Source, "bibtex_key", key), abstract=abstract,
+        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract,
     )
-    return draft, errors
+    return draft, errors + over_long_fields(draft)
+
+
+def _records(text: str) -> list[tuple[int, str]]:
+    """Each record's first line and text, from its ``TY  -`` to the next one: a record whose ``ER  -`` is missing
+    ends where the next begins (rispy would merge the two, or drop the last), and is given its ``ER``."""
+    starts = [match.start() for match in _START.finditer(text)]
+    records = []
+    for index, start in enumerate(starts):
+        chunk = text[start:starts[index + 1] if index + 1 < len(starts) else len(text)]
+        if not _END.search(chunk):
+            chunk = chunk.rstrip("\r\n") + "\nER  - \n"
+        records.append((text.count("\n", 0, start) + 1, chunk))
+    return records
 
 
 def parse_ris(text: str) -> list[ParsedEntry]:
-    """Every record of a RIS file, from ``TY  -`` to ``ER  -``."""
+    """Every record of a RIS file, from ``TY  -`` to ``ER  -`` or the next ``TY  -``."""
     text = text.lstrip("\ufeff")
-    lines = [text.count("\n", 0, match.start()) + 1 for match in _START.finditer(text)]
-    try:
-        records = rispy.loads(text, skip_unknown_tags=True, enforce_list_tags=False)
-    except Exception as error:  # noqa: BLE001 - rispy raises plain IOError/ValueError/KeyError on a malformed file
-        return [ParsedEntry(line=1, label="RIS", errors=[f"not RIS: {error}"])]
     parsed = []
-    for number, record in enumerate(records, start=1):
-        line = lines[number - 1] if number - 1 < len(lines) else 1
-        draft, errors = draft_from_record(record)
-        parsed.append(ParsedEntry(line=line, label=_first(record, "id") or f"record {number}", draft=draft, errors=errors))
+    for number, (line, chunk) in enumerate(_records(text), start=1):
+        label = gettext("record %(number)s") % {"number": number}
+        try:
+            found = rispy.loads(chunk, skip_unknown_tags=True, enforce_list_tags=False)
+        except Exception as error:  # noqa: BLE001 - rispy raises plain IOError/ValueError/KeyError on a malformed record
+            parsed.append(ParsedEntry(line=line, label=label, errors=[gettext("not RIS: %(error)s") % {"error": error}],
+                                      raw=chunk.strip()))
+            continue
+        for record in found:
+            draft, errors = draft_from_record(record)
+            parsed.append(ParsedEntry(line=line, label=_first(record, "id") or label, draft=draft, errors=errors,
+                                      raw=chunk.strip()))
     return parsed

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from wiki import edit_summaries
 from wiki import markdown as wiki_markdown
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
@@ -140,7 +141,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
             title=page_file.title,
             summary=page_file.summary,
             body=page_file.body,
-            comment="Imported from file",
+            comment=edit_summaries.IMPORTED,
             user=user,
             base_revision=base,
             action=ChangeEvent.Action.IMPORTED,

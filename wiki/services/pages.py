@@ -14,7 +14,7 @@ from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, GlossaryTerm, Page, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
-from wiki.models.rules import fit
+from wiki.models.rules import fit, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
@@ -32,6 +32,21 @@ class EditConflict(Exception):
         self.base_number = base_number
         self.current = current
         self.mine = mine or {}  # the title, summary and body that were not saved
+
+
+class PageExists(EditConflict):
+    """A page was to be created (base revision 0) at an address a page has already."""
+
+
+class PageDeleted(ValidationError):
+    """The page being edited was deleted meanwhile: nothing was saved. ``page`` is the deleted row, with who
+    deleted it, when and why."""
+
+    def __init__(self, *, page: Page) -> None:
+        super().__init__({"slug": [ValidationError(
+            gettext_lazy("A deleted page has the address “%(slug)s”; staff can restore it."), code="deleted",
+            params={"slug": page.slug})]})
+        self.page = page
 
 
 class UnknownBaseRevision(EditConflict):
@@ -81,10 +96,14 @@ class PagePreview:
 
 @dataclass(frozen=True)
 class PageSaved:
-    """The revision a save made, and how its citations resolved (the works it created, the titles left unresolved)."""
+    """The revision a save made, and how its citations resolved (the works it created, the titles left unresolved).
+
+    ``unchanged``: the title, summary and text were those of the latest revision, so nothing was written and
+    ``revision`` is that latest revision."""
 
     revision: Revision
     citations: CitationReport
+    unchanged: bool = False
 
 
 def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
@@ -97,7 +116,8 @@ def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
 
 def page_validate(*, slug: str, title: str, summary: str, body: str, comment: str = "") -> None:
     """Raises ``ValidationError`` (per field) when the values break a rule of :class:`Page` or :class:`Revision`:
-    lengths, control characters, the slug's characters; a title that gives no slug needs one typed."""
+    lengths, control characters, the slug's characters, a clash of the edit-conflict screen left in the text; a
+    title that gives no slug needs one typed."""
     if not slug:
         raise ValidationError({"slug": [ValidationError(gettext_lazy("The title gives no usable address; type a slug."), code="no_slug")]})
     errors: dict[str, list[ValidationError]] = {}
@@ -151,9 +171,12 @@ def page_save(
     In one transaction: the revision, the rendered HTML, wiki links, and the claims and
     citations re-extracted from the text, each sentence matched to the claim it was before
     (:mod:`wiki.services.page_claims`); ``claim_report_for(revision)`` tells what that did. ``base_revision`` is the revision the editor started
-    from; when someone saved since, :class:`EditConflict` is raised and nothing is written.
+    from; when someone saved since, :class:`EditConflict` is raised and nothing is written (:class:`PageExists`
+    when the page was to be created, :class:`PageDeleted` when it was deleted meanwhile). A save that changes
+    nothing (the same title, summary and text, no new work asked for) writes nothing, and ``unchanged`` says so.
     """
-    slug = slug or target_slug(title)
+    # A typed slug is stored lower-cased, as a wiki link to the page finds it.
+    slug = normalize_page_slug(slug) or target_slug(title)
     page_validate(slug=slug, title=title, summary=summary, body=body, comment=comment)
     wiki_markdown.check_complexity(body)
     page = Page.objects.select_for_update().filter(slug=slug).first()
@@ -163,17 +186,23 @@ def page_save(
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
         page = Page.objects.select_for_update().filter(slug=slug).first()
-    if page is None and Page.all_objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": [ValidationError(
-            gettext_lazy("A deleted page has the address “%(slug)s”; staff can restore it."), code="deleted",
-            params={"slug": slug})]})
+    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
+        raise PageDeleted(page=deleted)
     created = page is None
     latest = None if page is None else page.revisions.order_by("-number").first()
     mine = {"title": title, "summary": summary, "body": body}
     if latest is not None and base_revision is not None and base_revision > latest.number:
         raise UnknownBaseRevision(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
+    if latest is not None and base_revision == 0:
+        raise PageExists(page=page, base_number=0, current=latest, mine=mine)  # type: ignore[arg-type]
     if latest is not None and base_revision is not None and base_revision != latest.number:
         raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
+    if latest is not None and not new_works and (latest.title, latest.summary, latest.body) == (title, summary, body):
+        # The same text is still a save worth making when a cited title it left unresolved now names a work
+        # (added since), or names none and saving would add it: its citations change.
+        resolved, report = citations_resolve(titles=wiki_markdown.cited_titles(body))
+        if not (missing_citation_titles(page.rendered_html) & resolved.keys()) and not report.new:  # type: ignore[union-attr]
+            return PageSaved(revision=latest, citations=report, unchanged=True)
     if page is None:
         if slug in RESERVED_SLUGS:
             raise ValidationError({"slug": [ValidationError(gettext_lazy("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug})]})

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from wiki.models import ChangeEvent, Source
 from wiki.models.rules import fit
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import short_name_from_title
+from wiki.references.draft import FIELD_LABELS, short_name_from_title
 from wiki.references.formats import ReferenceFormat, parse_references
 from wiki.references.identifiers import normalize_title
 from wiki.references.matching import find_work
@@ -64,7 +65,8 @@ class ImportReport:
 
 def _messages(error: ValidationError) -> str:
     if hasattr(error, "error_dict"):
-        return "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in error.message_dict.items())
+        return "; ".join(" ".join(msgs) if name == NON_FIELD_ERRORS else f"{FIELD_LABELS.get(name, name)}: {' '.join(msgs)}"
+                         for name, msgs in error.message_dict.items())
     return "; ".join(error.messages)
 
 
@@ -99,13 +101,14 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
         match = find_work(entry.draft, known)
         if match is None and entry.repeats is not None:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, line=entry.line, raw=entry.raw,
-                                        message=f"the key {entry.label} names another work on line {entry.repeats}"))
+                                        message=gettext("the key %(key)s names another work on line %(line)s")
+                                        % {"key": entry.label, "line": entry.repeats}))
             continue
         if match is not None:
             work: Source = match.work  # type: ignore[assignment]
             reason = match.reason
             if work.pk is None:
-                reason = f"repeats the entry on line {new_by_line[id(work)]} ({reason})"
+                reason = gettext("repeats the entry on line %(line)s (%(reason)s)") % {"line": new_by_line[id(work)], "reason": reason}
             results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, work, reason, entry.line, missing=match.missing))
             continue
         try:

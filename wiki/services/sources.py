@@ -8,6 +8,7 @@ Reference files are imported by :mod:`wiki.services.source_import`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.utils.text import slugify
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit
 from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, normalize_title
+from wiki.references.identifiers import arxiv_number, normalize_title, split_identifiers
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
@@ -153,6 +154,10 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
     condition = Q(pk__in=[])
     if arxiv:
         condition |= Q(arxiv_id__in=arxiv)
+    # An old-style ID names one paper with or without its subject class (math/0309136, math.GT/0309136).
+    old_style = sorted({arxiv_number(key) for key in arxiv if "/" in key and arxiv_number(key).isdigit()})
+    if old_style:
+        condition |= Q(arxiv_id__regex=rf"/({'|'.join(old_style)})$")
     if doi:
         condition |= Q(doi__in=doi)
     if titles:
@@ -167,9 +172,11 @@ def source_find_duplicate(
     *, arxiv_id: str = "", doi: str = "", title: str = "", year: int | None = None, authors: str = "",
     exclude_pk: int | None = None,
 ) -> WorkMatch | None:
-    """The existing source that is the same work (:mod:`wiki.references.matching`), with why, in one query."""
-    reference = SourceDraft(title=title, authors=authors, year=year, arxiv_id=normalize_arxiv_id(arxiv_id) or "" if arxiv_id else "",
-                            doi=normalize_doi(doi) or "" if doi else "")
+    """The existing source that is the same work (:mod:`wiki.references.matching`), with why, in one query.
+
+    arXiv's own DOI (``10.48550/arXiv.2307.13854``) is looked for as the arXiv ID it names."""
+    arxiv_id, doi = split_identifiers(arxiv_id, doi)
+    reference = SourceDraft(title=title, authors=authors, year=year, arxiv_id=arxiv_id, doi=doi)
     return find_work(reference, duplicate_candidates([reference], exclude_pk=exclude_pk))
 
 
@@ -185,7 +192,11 @@ def _validated(draft: SourceDraft) -> Source:
 
 @transaction.atomic
 def source_create(*, draft: SourceDraft, user: User | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
-    """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields."""
+    """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields.
+
+    arXiv's own DOI is saved as the arXiv ID it names."""
+    arxiv_id, doi = split_identifiers(draft.arxiv_id, draft.doi)
+    draft = replace(draft, arxiv_id=arxiv_id, doi=doi)
     sources_lock_creation()
     duplicate = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title, year=draft.year,
                                       authors=draft.authors)
@@ -212,6 +223,9 @@ def source_update(*, source: Source, fields: dict[str, Any], user: User | None =
     """
     source = Source.objects.select_for_update().get(pk=source.pk)
     check_not_stale(source, loaded_at=loaded_at)
+    if "arxiv_id" in fields or "doi" in fields:
+        arxiv_id, doi = split_identifiers(fields.get("arxiv_id", source.arxiv_id), fields.get("doi", source.doi))
+        fields = {**fields, "arxiv_id": arxiv_id, "doi": doi}
     duplicate = source_find_duplicate(
         arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
         title=fields.get("title", source.title), year=fields.get("year", source.year),

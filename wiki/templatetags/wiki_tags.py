@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.edit_summaries import summary_for_reader
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -325,3 +326,9 @@ def rendered_body(html: str) -> SafeString:
     the rendering is shared by every reader, so a marker citing a title no work has gets its explanation here."""
     note = escape(gettext("No source with this title"))
     return mark_safe(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html))  # noqa: S308 - sanitised when rendered
+
+
+@register.filter
+def edit_summary(summary: str) -> str:
+    """An edit summary in the reader's language when the wiki wrote it (an import, a revert), else as typed."""
+    return summary_for_reader(summary)

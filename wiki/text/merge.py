@@ -45,6 +45,18 @@ class MergeResult:
         return "".join(parts)
 
 
+def has_conflict_markers(body: str) -> bool:
+    """True when the markers :meth:`MergeResult.text` puts around a clash are still there, in order."""
+    expected = ("<<<<<<< theirs", "=======", ">>>>>>> mine")
+    step = 0
+    for line in body.splitlines():
+        if line.startswith(expected[step]) and (step != 1 or line == expected[1]):
+            step += 1
+            if step == len(expected):
+                return True
+    return False
+
+
 def _ensure_newline(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 

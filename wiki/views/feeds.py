@@ -11,6 +11,7 @@ from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
+from wiki.edit_summaries import summary_for_reader
 from wiki.models import ChangeEvent
 from wiki.models.rules import strip_control
 
@@ -35,7 +36,8 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
     def item_description(self, item: ChangeEvent) -> str:
         # Atom carries the summary as HTML: an edit summary is plain text and must not become markup in a reader.
         who = item.user.username if item.user else "import"
-        return escape(strip_control(f"{item.summary} — {who}" if item.summary else who))
+        summary = summary_for_reader(item.summary)
+        return escape(strip_control(f"{summary} — {who}" if summary else who))
 
     def item_link(self, item: ChangeEvent) -> str:
         return strip_control(item.url) or reverse("wiki:changes")

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from django.core.validators import RegexValidator
-from django.utils.translation import gettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from wiki.graph import EdgeType
@@ -20,7 +21,8 @@ WORKS_PATTERN = rf"^{_WORK}(,{_WORK}){{1,{MAX_WORKS - 1}}}$"
 class ContrastGraphParamsSerializer(serializers.Serializer):
     works = serializers.CharField(
         max_length=1000,
-        validators=[RegexValidator(WORKS_PATTERN, f"Name 2 to {MAX_WORKS} works separated by commas.", code="invalid")],
+        validators=[RegexValidator(WORKS_PATTERN, format_lazy(gettext_lazy("Name 2 to {count} works separated by commas."),
+                                                            count=MAX_WORKS), code="invalid")],
         help_text=f"Two to {MAX_WORKS} comma-separated works: source slugs, or `source:component` (shepherd:tree-grpo); "
         "case-insensitive, a repeated work counts once.",
     )

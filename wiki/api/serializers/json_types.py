@@ -12,14 +12,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+
+from wiki.models.rules import FullMatchValidator, is_control_free
 
 
 class JSONTypes:
     """Mixed into a serializer that reads a request body: a value of another JSON type than the field's is a 400."""
 
     fields: Any
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields: dict[str, serializers.Field] = super().get_fields()  # type: ignore[misc]  # the serializer this is mixed into
+        for field in fields.values():
+            # The wiki's character rules refuse a NUL already, with a message naming every character refused:
+            # DRF's own check would add a second message for the same character.
+            if isinstance(field, serializers.CharField) and any(isinstance(v, FullMatchValidator) for v in field.validators):
+                field.validators = [v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+        return fields
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
@@ -44,6 +56,8 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
             return str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__)
         if isinstance(field.child_relation, serializers.SlugRelatedField) and not all(isinstance(item, str) for item in value):
             return str(_("Not a valid string."))
+        if isinstance(field.child_relation, serializers.SlugRelatedField):
+            return next(filter(None, (_no_such_slug(field.child_relation, item) for item in value)), None)
         return None
     if isinstance(field, serializers.ListField) and isinstance(field.child, serializers.CharField):
         if not isinstance(value, list):
@@ -64,4 +78,13 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
     if isinstance(field, serializers.SlugRelatedField) and value == "":
         # DRF reads "" as null for a related field that may be null; the schema asks for a slug or null.
         return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value="")
+    if isinstance(field, serializers.SlugRelatedField):
+        return _no_such_slug(field, value)
     return None
+
+
+def _no_such_slug(field: serializers.SlugRelatedField, value: str) -> str | None:
+    """No slug holds a control character, and PostgreSQL cannot even look up a text holding NUL (a 500)."""
+    if is_control_free(value):
+        return None
+    return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value=value.encode("unicode_escape").decode())

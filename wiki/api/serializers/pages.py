@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.json_types import JSONTypes
@@ -12,7 +15,10 @@ from wiki.markdown.citations import MAX_TITLE_LENGTH
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
+    normalize_page_slug,
     validate_line,
+    validate_lowercase,
+    validate_no_conflict_markers,
     validate_optional_line,
     validate_page_slug,
     validate_text,
@@ -100,12 +106,13 @@ class PageSavedSerializer(PageDetailSerializer):
     """The page as saved, what the save did to its claims (kept, reworded, split, merged, new, orphaned), how its
     cited titles resolved ("did you mean …" for those close to an existing work) and the works it created."""
 
+    unchanged = serializers.BooleanField(read_only=True, help_text="True when the save changed nothing, so made no revision.")
     claim_changes = ClaimReportSerializer(read_only=True)
     citation_matches = CitationMatchSerializer(many=True, read_only=True)
     created_sources = WorkRefSerializer(many=True, read_only=True, help_text="Works this save created from citations.")
 
     class Meta(PageDetailSerializer.Meta):
-        fields = [*PageDetailSerializer.Meta.fields, "claim_changes", "citation_matches", "created_sources"]
+        fields = [*PageDetailSerializer.Meta.fields, "unchanged", "claim_changes", "citation_matches", "created_sources"]
         read_only_fields = fields
 
 
@@ -114,11 +121,11 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
     The fields carry the rules of :class:`Page` and :class:`Revision` (lengths, characters, the slug's alphabet)."""
 
     slug = serializers.CharField(max_length=200, required=False, validators=[validate_page_slug],
-                                 help_text="Only when creating; made from the title when left out.")
+                                 help_text="Made from the title when left out; stored lower-cased, as a wiki link finds it.")
     title = serializers.CharField(max_length=300, validators=[validate_line])
     summary = serializers.CharField(allow_blank=True, required=False, default="", max_length=MAX_PAGE_SUMMARY_CHARS,
                                     validators=[validate_text])
-    body = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[validate_text],
+    body = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[validate_text, validate_no_conflict_markers],
                                  help_text="Markdown; see the limits in the README (size, nesting, markup per paragraph).")
     comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
                                     validators=[validate_optional_line])
@@ -128,6 +135,13 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
         child=serializers.CharField(max_length=MAX_TITLE_LENGTH), required=False, default=list, max_length=2000,
         help_text="Cited titles to make new works although close to an existing one (see citation_matches).")
 
+    def validate_slug(self, slug: str) -> str:
+        slug = normalize_page_slug(slug)
+        # Lower-casing can make a character the pattern does not hold (İ → i̇).
+        validate_page_slug(slug)
+        validate_lowercase(slug)
+        return slug
+
     def validate_body(self, body: str) -> str:
         limit = settings.WIKI_MAX_BODY_CHARS
         if len(body) > limit:
@@ -135,6 +149,24 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
                 gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": f"{len(body):,}", "limit": f"{limit:,}"},
                 code="max_length")
         return body
+
+
+class PageEditSerializer(PageWriteSerializer):
+    """A new revision of a page. Its address stays: a ``slug`` other than the page's is refused, as the edit form
+    has no address field (create the page anew at the other address instead)."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        del fields["slug"]
+        return fields
+
+    def to_internal_value(self, data: object) -> object:
+        page = self.instance
+        if isinstance(data, Mapping) and "slug" in data and page is not None and data["slug"] != page.slug:
+            raise serializers.ValidationError({"slug": [ErrorDetail(
+                gettext("A page's address cannot be changed by an edit; create a page at the new address instead."),
+                code="read_only")]})
+        return super().to_internal_value(data)
 
 
 class RevisionSerializer(serializers.ModelSerializer):

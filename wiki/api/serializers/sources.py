@@ -139,5 +139,5 @@ class ContrastWriteSerializer(JSONTypes, serializers.Serializer):
         for side in ("left", "right"):
             component = attrs.get(f"{side}_component")
             if component is not None and component.source_id != attrs[side].pk:  # type: ignore[attr-defined]
-                raise serializers.ValidationError({f"{side}_component": ["This component belongs to another source."]}, code="invalid")
+                raise serializers.ValidationError({f"{side}_component": [_("This component belongs to another source.")]}, code="invalid")
         return attrs

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -22,3 +24,14 @@ class NotFoundView(APIView):
         raise NotFound(_("No such endpoint."))
 
     get = post = put = patch = delete = head = options = dispatch_not_found
+
+
+_not_found = NotFoundView.as_view()
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """``NotFoundView`` as a plain function: the browsable API's breadcrumbs list only API views, so an address
+    without its trailing slash (``/api/v1/pages``) is not shown as a "Not Found" step on the way to a list."""
+    response: HttpResponse = _not_found(request, *args, **kwargs)
+    return response

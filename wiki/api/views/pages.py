@@ -3,7 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.decorators import action
@@ -11,12 +13,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.schema import EditConflictSerializer
+from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
     BacklinkSerializer,
     CitationMatchSerializer,
     PageDetailSerializer,
+    PageEditSerializer,
     PageListSerializer,
     PageSavedSerializer,
     PageWriteSerializer,
@@ -28,24 +31,28 @@ from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMi
 from wiki.filters import PageFilter
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.etags import Validator
-from wiki.services.page_claims import claim_report_for
+from wiki.services.page_claims import claim_report_for, claim_report_unchanged
 from wiki.services.pages import PageSaved, page_save
 
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (or, on create, created it)."),
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`)."),
 }
-_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED}
+_GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description="The page was deleted.")}
+_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE}
 
 
 @extend_schema_view(
     list=extend_schema(summary="List pages"),
-    retrieve=extend_schema(summary="A page with its rendered HTML and backlinks"),
+    retrieve=extend_schema(summary="A page with its rendered HTML and backlinks",
+                           responses={200: PageDetailSerializer, **_GONE}),
     create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
                          responses={201: PageSavedSerializer, **_WRITE_RESPONSES}),
     update=extend_schema(summary="Save a new revision; claim_changes says what it did to the page's claims",
-                         request=PageWriteSerializer, parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
-    partial_update=extend_schema(summary="Save a new revision from the fields sent", request=PageWriteSerializer,
-                                 parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
+                         description="A save that changes nothing makes no revision: the answer has `unchanged` true.",
+                         request=PageEditSerializer, parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
+    partial_update=extend_schema(summary="Save a new revision from the fields sent",
+                                 description="A save that changes nothing makes no revision: the answer has `unchanged` true.",
+                                 request=PageEditSerializer, parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
 )
 class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Wiki pages by slug. Every save is a new revision; claims are re-extracted from the text.
@@ -57,7 +64,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     ordering_fields = ["title", "slug", "updated_at", "created_at"]
     ordering = ["title"]
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
-    write_serializer_class = PageWriteSerializer
+    gone_message = gettext_lazy("The page “%(name)s” was deleted.")
 
     def get_queryset(self) -> QuerySet[Page]:
         if self.action == "list":
@@ -66,6 +73,18 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def get_serializer_class(self) -> type:
         return PageListSerializer if self.action == "list" else PageDetailSerializer
+
+    def get_write_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        # An edit cannot move the page to another address: the slug is given when creating only.
+        serializer_class = PageWriteSerializer if self.action == "create" else PageEditSerializer
+        return serializer_class(*args, context=self.get_serializer_context(), **kwargs)
+
+    def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
+        """The page; a deleted one answers 410."""
+        try:
+            return super().retrieve(request, *args, **kwargs)
+        except Http404:
+            raise self.gone() or Http404 from None
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator
@@ -86,8 +105,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         if base_revision is None:
             # A matching If-Match (checked before) names the revision read; the service refuses a save since.
             if not self.request.headers.get("If-Match", "").strip():
-                raise ValidationError({"base_revision": ["Send the revision number you started from (the page's "
-                                                         "`revision`), or its ETag as If-Match."]}, code="required")
+                raise ValidationError({"base_revision": [gettext(
+                    "Send the revision number you started from (the page's “revision”), or its ETag as If-Match.")]},
+                    code="required")
             base_revision = instance.current_revision  # type: ignore[attr-defined]
         content = {name: data.get(name, getattr(instance, name)) for name in ("title", "summary", "body")}
         self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
@@ -98,29 +118,42 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         """The page as read, with what the save did to its claims and how its citations resolved."""
         response = super().answer(saved, status=status)
         citations = self.saved.citations
+        revision = self.saved.revision
+        report = claim_report_unchanged(revision.page) if self.saved.unchanged else claim_report_for(revision)
         response.data = {
             **response.data,
-            "claim_changes": ClaimReportSerializer(claim_report_for(self.saved.revision)).data,
+            "unchanged": self.saved.unchanged,
+            "claim_changes": ClaimReportSerializer(report).data,
             "citation_matches": CitationMatchSerializer(citations.matches, many=True).data,
             "created_sources": WorkRefSerializer([m.work for m in citations.created], many=True).data,
         }
         return response
 
-    @extend_schema(summary="Revisions of a page, newest first", responses=RevisionSerializer(many=True), filters=False)
+    @extend_schema(summary="Revisions of a page, newest first", responses={200: RevisionSerializer(many=True), **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)
     def revisions(self, request: Request, slug: str) -> Response:
-        page = get_object_or_404(Page.objects.only("id"), slug=slug)
+        page = self._live_page(slug)
         revisions = Revision.objects.filter(page=page).select_related("author").defer("body", "summary").order_by("-number")
         return self.get_paginated_response(RevisionSerializer(self.paginate_queryset(revisions), many=True).data)
 
-    @extend_schema(summary="One revision of a page, with its text", responses=RevisionDetailSerializer, filters=False)
+    @extend_schema(summary="One revision of a page, with its text", responses={200: RevisionDetailSerializer, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
     def revision(self, request: Request, slug: str, number: str) -> Response:
-        revision = get_object_or_404(Revision.objects.select_related("author"), page__slug=slug, number=int(number))
+        try:
+            revision = get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
+                                         page__deleted_at__isnull=True, number=int(number))
+        except Http404:
+            raise self.gone() or Http404 from None
         return Response(RevisionDetailSerializer(revision).data)
 
-    @extend_schema(summary="Pages linking here", responses=BacklinkSerializer(many=True), filters=False)
+    @extend_schema(summary="Pages linking here", responses={200: BacklinkSerializer(many=True), **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def backlinks(self, request: Request, slug: str) -> Response:
-        get_object_or_404(Page.objects.only("id"), slug=slug)
+        self._live_page(slug)
         return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
+
+    def _live_page(self, slug: str) -> Page:
+        try:
+            return get_object_or_404(Page.objects.only("id"), slug=slug)
+        except Http404:
+            raise self.gone() or Http404 from None

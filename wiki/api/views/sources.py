@@ -114,7 +114,9 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             MEDIA_TYPES[ReferenceFormat.CSL_JSON]: {"oneOf": [{"type": "array", "items": {"type": "object"}, "minItems": 1}, {"type": "object"}]},
             MEDIA_TYPES[ReferenceFormat.RIS]: {"type": "string"},
         },
-        responses={200: ImportReportSerializer},
+        responses={200: ImportReportSerializer,
+                   400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format)."),
+                   413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
                                  value="@article{yao2023react, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}")],
     )
@@ -124,7 +126,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         # parsed by no parser, and DRF then gives an empty form instead of a text.
         text = request.data
         if not isinstance(text, str) or not text.strip():
-            raise ValidationError({"body": ["The request body is empty: send the reference file itself."]}, code="empty")
+            raise ValidationError({"body": [gettext("The request body is empty: send the reference file itself.")]}, code="empty")
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
         report = sources_import(text=text, fmt=fmt, user=request.user)
         return Response(report_data(report))

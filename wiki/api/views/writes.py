@@ -12,16 +12,23 @@ from typing import Any, cast
 
 from django.db import models
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status, viewsets
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.conditional import check_if_match, conditional_response, representation_etag, with_validator
+from wiki.api.errors import Gone
+from wiki.api.filters import reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.caching.values import cached_value
+from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator
+from wiki.models.rules import is_control_free
 
 IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
@@ -37,6 +44,30 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     subclasses name their serializers and services and writing is the same code for every resource."""
 
     write_serializer_class: type[serializers.BaseSerializer[Any]] | None = None  # defaults to serializer_class
+    gone_message: str | Promise = gettext_lazy("“%(name)s” was deleted.")
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # No slug or id holds a control character, and PostgreSQL refuses a NUL in a query (a 500): as the HTML
+        # addresses, such an address names nothing.
+        if not all(is_control_free(str(value)) for value in self.kwargs.values()):
+            raise NotFound()
+        super().initial(request, *args, **kwargs)
+
+    def gone(self) -> Gone | None:
+        """410 when the address names a deleted (soft-deleted) object, else None."""
+        model = self.get_queryset().model
+        lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
+        if lookup is None or not issubclass(model, Deletable):
+            return None
+        deleted = model.all_objects.deleted().filter(**{self.lookup_field: lookup}).first()  # type: ignore[attr-defined]
+        return None if deleted is None else Gone(str(self.gone_message) % {"name": deleted})
+
+    def get_live_object(self) -> Any:
+        """:meth:`get_object`, answering 410 rather than 404 for a deleted object."""
+        try:
+            return self.get_object()
+        except Http404:
+            raise self.gone() or Http404 from None
 
     def get_write_serializer(self, *args: Any, **kwargs: Any) -> serializers.BaseSerializer[Any]:
         return (self.write_serializer_class or self.get_serializer_class())(*args, context=self.get_serializer_context(), **kwargs)
@@ -63,6 +94,10 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
     # -- the actions ------------------------------------------------------------------------------------------------
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
+        # As on a list: a parameter no endpoint reads (a filter sent to an object's address) is a 400; the paging
+        # parameters every list reads are let through.
+        reject_unknown_parameters(request, frozenset())
+
         def build() -> Response:
             instance = self.get_object()
             data = self.read_serializer(instance).data
@@ -136,7 +171,7 @@ class ServiceUpdateMixin:
     """PUT/PATCH: a stale If-Match is refused (412), the write serializer validates, ``service_update`` writes."""
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
-        instance = self.get_object()
+        instance = self.get_live_object()
         check_if_match(request, self.validator_of(instance).etag)
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)

@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from wiki.forms.deletion import DeletionForm
@@ -22,13 +23,15 @@ from wiki.views.listing import PER_PAGE
 
 View = Callable[..., HttpResponse]
 
+STAFF_ONLY = gettext_lazy("Your account may not do this: only staff can. Ask a member of staff to do it for you.")
+
 
 def staff_required(view: View) -> View:
-    """Anonymous users are sent to log in; logged-in users who are not staff get 403."""
+    """Anonymous users are sent to log in; logged-in users who are not staff get 403, saying that staff are needed."""
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_staff:
-            raise PermissionDenied
+            raise PermissionDenied(STAFF_ONLY)
         return view(request, *args, **kwargs)
 
     return login_required(wrapper)

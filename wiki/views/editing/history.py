@@ -85,6 +85,7 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     if request.method == "GET":
         return render(request, "wiki/edit/page_revert.html", {**context, "latest": page.revisions.aggregate(n=Max("number"))["n"]})
     comment = (request.POST.get("comment") or "").strip() or default
+    latest = page.revisions.aggregate(n=Max("number"))["n"]
     try:
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
@@ -96,5 +97,10 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
         return render(request, "wiki/edit/page_revert.html",
                       {**context, "default": comment, "errors": refused.messages, "latest": request.POST.get("base_revision")},
                       status=400)
+    if revision.number == latest:
+        # The page reads as that revision already: nothing was saved.
+        messages.info(request, _("No changes to save: “%(title)s” is still at revision %(number)s.")
+                      % {"title": page.title, "number": revision.number})
+        return redirect(page)
     messages.success(request, saved_message(revision, text=_("Reverted to revision %(old)s: saved as revision %(new)s.") % {"old": number, "new": revision.number}))
     return redirect(page)

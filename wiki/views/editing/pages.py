@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm, new_works_from
 from wiki.models import Page
+from wiki.models.rules import is_control_free
 from wiki.services.page_claims import page_claims_plan
-from wiki.services.pages import EditConflict, PagePreview, page_preview, page_save
+from wiki.services.pages import EditConflict, PageDeleted, PagePreview, page_preview, page_save
 from wiki.text.merge import merge_field, merge_texts
 from wiki.views.editing import editor_required, saved_message
 
@@ -47,6 +48,8 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         )
     except EditConflict as conflict:
         return _conflict(request, form, conflict)
+    except PageDeleted as deleted:
+        return _deleted(request, deleted.page)
     except wiki_markdown.MarkdownTooComplex as error:
         form.add_error("body", str(error))
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
@@ -55,6 +58,10 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
             form.add_error(name if name in form.fields else None, errors)
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
     revision = saved.revision
+    if saved.unchanged:
+        messages.info(request, _("No changes to save: “%(title)s” is still at revision %(number)s.")
+                      % {"title": revision.page.title, "number": revision.number})
+        return redirect(revision.page)
     text = _("Saved revision %(number)s of “%(title)s”.") % {"number": revision.number, "title": revision.page.title}
     messages.success(request, saved_message(revision, text=text, citations=saved.citations))
     return redirect(revision.page)
@@ -92,6 +99,13 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     )
 
 
+def _deleted(request: HttpRequest, page: Page) -> HttpResponse:
+    """The page was deleted while being edited: nothing was saved. The editor's text comes back in the new-page
+    form (under another address, or the same once staff restore the page), with who deleted it, when and why."""
+    form = PageCreateForm(initial={name: request.POST.get(name, "") for name in ("title", "summary", "body", "comment")})
+    return render(request, "wiki/edit/page_form.html", {"form": form, "deleted": page, "page": None}, status=410)
+
+
 @editor_required("wiki.add_page")
 def page_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
@@ -110,7 +124,12 @@ def page_create(request: HttpRequest) -> HttpResponse:
 
 @editor_required("wiki.change_page")
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    page = get_object_or_404(Page.objects, slug=slug)
+    page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()
+    if page is None:
+        raise Http404
+    if page.is_deleted:
+        # Opened before the deletion: what was typed is kept. Opened after: the page's address says it is deleted.
+        return _deleted(request, page) if request.method == "POST" else redirect(page)
     if request.method == "POST":
         form = PageForm(request.POST)
         preview = _preview(form)
@@ -132,7 +151,9 @@ def page_preview_fragment(request: HttpRequest) -> HttpResponse:
     """The preview as an HTML fragment, for the script that previews while typing; with the page's ``slug``,
     what saving it would do to the page's claims."""
     body = request.POST.get("body", "").replace("\r\n", "\n")
-    page = Page.objects.only("id").filter(slug=request.POST.get("slug") or "").first()
+    slug = request.POST.get("slug") or ""
+    # PostgreSQL cannot compare a text holding NUL: no slug holds a control character anyway.
+    page = Page.objects.only("id").filter(slug=slug).first() if is_control_free(slug) else None
     try:
         preview = page_preview(body=body, new_works=new_works_from(request.POST))
     except wiki_markdown.MarkdownTooComplex as error:

@@ -109,9 +109,9 @@ def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         saved = source_update(source=source, fields=fields, user=request.user, summary="added the identifiers of another version")
     except SourceDuplicate as duplicate:
-        messages.error(request, f"Not added: {duplicate.reason} is “{duplicate.source.short_name}”.")
+        messages.error(request, _("Not added: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
     except ValidationError as error:
-        messages.error(request, "Not added: " + "; ".join(error.messages))
+        messages.error(request, _("Not added: %(errors)s") % {"errors": "; ".join(error.messages)})
     else:
-        messages.success(request, f"“{saved.short_name}” now has both versions' identifiers.")
+        messages.success(request, _("“%(name)s” now has both versions' identifiers.") % {"name": saved.short_name})
     return redirect(source)

@@ -1,0 +1,25 @@
+"""The API's pages in a browser: DRF's browsable renderer within the site's Content Security Policy."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_list_reads_in_a_browser_with_a_breadcrumb_of_real_steps_and_no_inline_style(api: APIClient) -> None:
+    response = api.get("/api/v1/pages/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    crumbs = re.search(r'<ul class="breadcrumb">(.*?)</ul>', html, re.DOTALL)
+    assert crumbs is not None
+    steps = re.findall(r'href="([^"]+)"', crumbs.group(1))
+    assert steps == ["/api/v1/", "/api/v1/pages/"] and "Not Found" not in crumbs.group(1)
+    assert "<style" not in html
+    assert "style-src 'self'" in response["Content-Security-Policy"]
+    # Any other address under the API is still the API's 404.
+    missing = api.get("/api/v1/pages")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"

@@ -1,0 +1,71 @@
+"""A reference file's bytes as text: its byte-order mark, else the charset it declares, else UTF-8.
+
+Reference managers write UTF-8 (Zotero, JabRef, Better BibTeX), some with a byte-order mark; Windows tools write
+UTF-16 with a mark, or Windows-1252 with none. Text read in the wrong encoding is refused with the reason, never
+imported with its letters changed.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from django.utils.translation import gettext
+
+from wiki.references.errors import ReferencesRefused
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# What an upload without a byte-order mark that is not UTF-8 most likely is: Windows' Western encoding, which
+# Latin-1 would read as control characters where it has curly quotes, dashes and €.
+LEGACY_ENCODING = "cp1252"
+
+
+def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "") -> str:
+    """``data`` decoded by its byte-order mark (UTF-8, UTF-16), else by ``charset`` when one is declared, else as
+    UTF-8, else as ``fallback`` when given; raises :class:`ReferencesRefused` when none of these reads it."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return _decode(data, encoding, declared=True)
+    if charset:
+        try:
+            encoding = codecs.lookup(charset).name
+        except LookupError:
+            raise ReferencesRefused(gettext("The declared charset “%(charset)s” is not one the wiki knows; send UTF-8.")
+                                    % {"charset": charset}, code="unknown_charset") from None
+        return _decode(data, encoding, declared=True)
+    unmarked = _utf16_without_mark(data)
+    if unmarked:
+        return _decode(data, unmarked, declared=True)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if fallback:
+            return _decode(data, fallback, declared=False)
+        raise ReferencesRefused(
+            gettext("The file is not UTF-8 (byte %(byte)s at position %(position)s). Save it as UTF-8, "
+                    "or declare its encoding (Content-Type: application/x-bibtex; charset=windows-1252).")
+            % {"byte": f"0x{data[error.start]:02X}", "position": error.start}, code="not_utf8") from None
+
+
+def _utf16_without_mark(data: bytes) -> str:
+    """``utf-16-le`` or ``-be`` for UTF-16 written without a byte-order mark, told by its zero bytes: every other
+    byte of Latin text (which UTF-8 text never holds)."""
+    head = data[:2000]
+    if len(head) < 4 or b"\x00" not in head:
+        return ""
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if odd > len(head) // 4 and even == 0:
+        return "utf-16-le"
+    if even > len(head) // 4 and odd == 0:
+        return "utf-16-be"
+    return ""
+
+
+def _decode(data: bytes, encoding: str, *, declared: bool) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        message = (gettext("The file is not valid %(encoding)s (byte %(byte)s at position %(position)s).") if declared
+                   else gettext("The file is neither UTF-8 nor %(encoding)s (byte %(byte)s at position %(position)s); "
+                                "save it as UTF-8."))
+        raise ReferencesRefused(message % {"encoding": encoding, "byte": f"0x{data[error.start]:02X}", "position": error.start},
+                                code="not_decodable") from None

@@ -69,8 +69,9 @@ def _marked_in_code() -> set[str]:
             if "migrations" in path.parts:
                 continue
             with path.open("rb") as handle:
-                for _, _, message, _ in extract_python(handle, KEYWORDS, [], {}):
-                    text = message[0] if isinstance(message, tuple) else message
+                for _, function, message, _ in extract_python(handle, KEYWORDS, [], {}):
+                    # pgettext's first argument is the context, its message the second.
+                    text = message[function.startswith("pgettext")] if isinstance(message, tuple) else message
                     if isinstance(text, str) and text:
                         found.add(text)
     return found

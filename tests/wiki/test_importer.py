@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import FIXTURES
-from wiki.edit_summaries import summary_for_reader
+from wiki.change_summaries import comment_for_reader
 from wiki.markdown.citations import CITATION_RE
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import Citation, Claim, Page, Revision, Source
@@ -171,4 +171,4 @@ def test_an_imports_edit_summary_reads_in_the_readers_language(tmp_path: Path, c
         english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
         assert "Imported from file" in english and "从文件导入" not in english
     # An editor's own summary that happens to read like one is shown as typed.
-    assert summary_for_reader("Imported from file, then fixed") == "Imported from file, then fixed"
+    assert comment_for_reader("Imported from file, then fixed") == "Imported from file, then fixed"

@@ -91,7 +91,8 @@ def test_source_update_records_what_changed(db: None) -> None:
     source = make_source()
     source_update(source=source, fields={"year": 2024, "venue": "NeurIPS"})
     event = ChangeEvent.objects.filter(kind="source", object_id=source.pk).first()
-    assert event is not None and "year" in event.summary and "venue" in event.summary
+    assert event is not None and (event.summary_key, event.summary_values) == ("changed_fields", {"fields": ["year", "venue"]})
+    assert event.summary == "changed Year, Venue"
 
 
 def test_source_update_from_a_stale_copy_keeps_a_change_saved_since(db: None) -> None:

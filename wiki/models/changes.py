@@ -9,7 +9,8 @@ class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
     def recent(self, kind: str | None = None) -> ChangeEventQuerySet:
         """Newest first, with the user's name joined; ``kind`` narrows to one kind of object."""
         events = self.select_related("user").only(
-            "id", "kind", "action", "object_id", "label", "url", "summary", "size_delta", "created_at", "user__username"
+            "id", "kind", "action", "object_id", "label", "url", "summary", "summary_key", "summary_values", "size_delta",
+            "created_at", "user__username",
         ).order_by("-created_at", "-id")
         return events.filter(kind=kind) if kind else events
 
@@ -45,6 +46,10 @@ class ChangeEvent(models.Model):
     label = models.CharField(max_length=300)
     url = models.CharField(max_length=500, blank=True)
     summary = models.CharField(max_length=500, blank=True)
+    # When the wiki wrote the summary itself: its message and values (wiki/change_summaries.py), so that it reads in
+    # each reader's language; ``summary`` holds it in English.
+    summary_key = models.CharField(max_length=40, blank=True)
+    summary_values = models.JSONField(default=dict, blank=True)
     size_delta = models.IntegerField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import models
 
+from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent
 from wiki.models.rules import fit
 from wiki.roles import User, account
@@ -26,17 +27,22 @@ def check_not_stale(obj: models.Model, *, loaded_at: datetime | None) -> None:
 
 
 def change_event(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: User | None,
-                 summary: str = "", size_delta: int | None = None) -> ChangeEvent:
-    """An unsaved entry, for a service that records many changes at once with ``bulk_create``."""
+                 summary: str | Summary = "", size_delta: int | None = None) -> ChangeEvent:
+    """An unsaved entry, for a service that records many changes at once with ``bulk_create``.
+
+    ``summary`` is the editor's own words, or a :class:`Summary` the wiki writes, which each reader reads in their
+    language."""
+    written = summary if isinstance(summary, Summary) else None
     return ChangeEvent(
         kind=kind, action=action, object_id=obj.pk, label=fit(ChangeEvent, "label", label), url=fit(ChangeEvent, "url", url),
-        summary=fit(ChangeEvent, "summary", summary),
+        summary=fit(ChangeEvent, "summary", written.english() if written else str(summary)),
+        summary_key=written.key if written else "", summary_values=dict(written.values) if written else {},
         size_delta=size_delta, user=account(user),
     )
 
 
 def change_record(*, kind: str, action: str, obj: models.Model, label: str, url: str, user: User | None,
-                  summary: str = "", size_delta: int | None = None) -> ChangeEvent:
+                  summary: str | Summary = "", size_delta: int | None = None) -> ChangeEvent:
     event = change_event(kind=kind, action=action, obj=obj, label=label, url=url, user=user, summary=summary,
                          size_delta=size_delta)
     event.save()

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from django_stubs_ext import StrOrPromise
 
+from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
 from wiki.models.rules import fit, max_length
 from wiki.roles import User, account
@@ -56,10 +57,10 @@ def claim_update(
         )
     Citation.objects.bulk_create(unique.values())
     claim.about.set([source.pk for source in about])
-    summary = f"status {old_status} → {status}" if old_status != status else "citations and works"
+    said = summary("claim_status", before=old_status, after=status) if old_status != status else summary("claim_citations")
     change_record(
         kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
-        url=claim.get_absolute_url(), summary=summary, user=user,
+        url=claim.get_absolute_url(), summary=said, user=user,
     )
     return claim
 
@@ -110,7 +111,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
         user=account(user),
     )
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
-                  url=claim.get_absolute_url(), summary="re-attached to a sentence", user=user)
+                  url=claim.get_absolute_url(), summary=summary("claim_reattached"), user=user)
     return claim
 
 
@@ -128,7 +129,7 @@ def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Clai
     ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.RETIRED, text=claim.text, status=claim.status,
                                  reason=claim.retired_reason, user=account(user))
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
-                  url=claim.get_detail_url(), summary=f"retired: {reason}", user=user)
+                  url=claim.get_detail_url(), summary=summary("claim_retired", reason=reason), user=user)
     return claim
 
 
@@ -143,6 +144,6 @@ def claim_set_status(*, claim: Claim, status: str, user: User | None = None) -> 
     if old_status != status:
         change_record(
             kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
-            url=claim.get_absolute_url(), summary=f"status {old_status} → {status}", user=user,
+            url=claim.get_absolute_url(), summary=summary("claim_status", before=old_status, after=status), user=user,
         )
     return claim

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
+from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.models.rules import fit
 from wiki.roles import User, account
@@ -77,7 +78,8 @@ def classification_save(
             action=ChangeEvent.Action.CREATED if created else ChangeEvent.Action.EDITED,
             obj=classification, label=_label(classification),
             url=reverse("wiki:classification-history", kwargs={"pk": classification.pk}),
-            summary=f"{after['mechanism']}, {after['verdict']}" + ("" if created else f" (changed {', '.join(changed)})"),
+            summary=summary("classified", mechanism=after["mechanism"], verdict=after["verdict"]) if created else
+            summary("reclassified", mechanism=after["mechanism"], verdict=after["verdict"], fields=changed),
             user=user,
         )
         # The source's search document carries its mechanism and verdict.

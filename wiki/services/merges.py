@@ -17,6 +17,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from wiki.change_summaries import summary
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -131,10 +132,10 @@ def source_merge(*, merged: Source, kept: Source, user: User | None) -> SourceMe
         "questions": questions, "questions_dropped": questions_dropped,
         "contrasts": contrasts, "merged_earlier": earlier,
     })
-    summary = (f"moved {len(moving)} citations, {len(classifications)} classifications, {len(contrasts)} contrast sides, "
-               f"{len(questions)} questions")
+    said = summary("merged", citations=len(moving), classifications=len(classifications), contrasts=len(contrasts),
+                   questions=len(questions))
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.MERGED, obj=merged,
-                  label=f"{merged.short_name} → {kept.short_name}", url=kept.get_absolute_url(), user=user, summary=summary)
+                  label=f"{merged.short_name} → {kept.short_name}", url=kept.get_absolute_url(), user=user, summary=said)
     _after_move(kept, merged)
     return merge
 

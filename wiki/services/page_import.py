@@ -12,8 +12,8 @@ from pathlib import Path
 
 from django.db import transaction
 
-from wiki import edit_summaries
 from wiki import markdown as wiki_markdown
+from wiki.change_summaries import MESSAGES
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
@@ -141,7 +141,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
             title=page_file.title,
             summary=page_file.summary,
             body=page_file.body,
-            comment=edit_summaries.IMPORTED,
+            comment=MESSAGES["imported"],
             user=user,
             base_revision=base,
             action=ChangeEvent.Action.IMPORTED,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
+from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
 from wiki.roles import User
 from wiki.search.index import search_reindex_questions
@@ -31,7 +32,7 @@ def question_create(
     _apply(question, fields, claims, sources)
     change_record(
         kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.CREATED, obj=question, label=question.title,
-        url=question.get_absolute_url(), summary=f"{question.priority} priority", user=user,
+        url=question.get_absolute_url(), summary=summary("question_created", priority=question.priority), user=user,
     )
     search_reindex_questions([question.pk])
     return question
@@ -58,16 +59,17 @@ def question_update(
     _apply(question, fields, claims, sources)
     after = (question.status, question.priority, question.assignee_id)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:
-        summary = "answered"
+        said = summary("question_answered")
+    elif before != after and question.assignee:
+        said = summary("question_assigned", status=question.status, priority=question.priority,
+                       assignee=question.assignee.get_username())
     elif before != after:
-        summary = f"status {question.status}, priority {question.priority}" + (
-            f", assigned to {question.assignee.get_username()}" if question.assignee else ""
-        )
+        said = summary("question_changed", status=question.status, priority=question.priority)
     else:
-        summary = "details"
+        said = summary("question_details")
     change_record(
         kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.EDITED, obj=question, label=question.title,
-        url=question.get_absolute_url(), summary=summary, user=user,
+        url=question.get_absolute_url(), summary=said, user=user,
     )
     search_reindex_questions([question.pk])
     return question

@@ -17,6 +17,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
+from wiki import change_summaries
+from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit
 from wiki.references.draft import SourceDraft, short_name_from_title
@@ -131,7 +133,7 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     Source.objects.bulk_create(created)
     ChangeEvent.objects.bulk_create(
         change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.CREATED, obj=source, label=source.short_name,
-                     url=source.get_absolute_url(), summary="created from a citation", user=user)
+                     url=source.get_absolute_url(), summary=change_summaries.summary("created_from_citation"), user=user)
         for source in created
     )
     search_reindex_sources([source.pk for source in created])
@@ -213,7 +215,7 @@ def source_create(*, draft: SourceDraft, user: User | None = None, action: str =
 
 
 @transaction.atomic
-def source_update(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str = "",
+def source_update(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str | Summary = "",
                   loaded_at: datetime | None = None) -> Source:
     """Changes a source's fields; duplicates of another source are refused like on creation.
 
@@ -240,7 +242,8 @@ def source_update(*, source: Source, fields: dict[str, Any], user: User | None =
     source.save()
     change_record(
         kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.EDITED, obj=source, label=source.short_name,
-        url=source.get_absolute_url(), summary=summary or ("changed " + ", ".join(changed) if changed else "no change"),
+        url=source.get_absolute_url(), summary=summary or (change_summaries.summary("changed_fields", fields=changed) if changed
+                                   else change_summaries.summary("no_change")),
         user=user,
     )
     search_reindex_sources([source.pk])

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.urls import reverse
@@ -19,12 +19,16 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
-from wiki.edit_summaries import summary_for_reader
+from wiki.change_summaries import comment_for_reader, summary_for_reader
+from wiki.field_labels import FIELD_LABELS
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
+
+if TYPE_CHECKING:
+    from wiki.models import ChangeEvent
 
 register = template.Library()
 
@@ -230,19 +234,6 @@ def classification_field_label(name: str) -> str:
         return str(name)
 
 
-# Form fields named like model fields take their label from the field name, which cannot be translated.
-FIELD_LABELS = {
-    "title": _("Title"), "summary": _("Summary"), "body": _("Text"), "slug": _("Address (slug)"),
-    "status": _("Status"), "about": _("Works it is about"), "source": _("Source"), "locator": _("Locator"),
-    "kind": _("Kind"), "reason": _("Reason"), "page": _("Page"), "assignee": _("Assignee"), "text": _("Text"),
-    "claims": _("Claims"), "sources": _("Sources"), "answer_claim": _("Answer claim"), "priority": _("Priority"),
-    "short_name": _("Short name"), "authors": _("Authors"), "year": _("Year"), "venue": _("Venue"),
-    "abstract": _("Abstract"), "notes": _("Notes"), "component": _("Component"), "mechanism": _("Mechanism"),
-    "algorithm": _("Algorithm"), "verdict": _("Verdict"), "rationale": _("Rationale"),
-    "evidence_claim": _("Evidence claim"), "evidence_locator": _("Evidence locator"), "narrow": _("Narrow"),
-    "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
-    "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
-}
 
 
 @register.filter
@@ -329,6 +320,12 @@ def rendered_body(html: str) -> SafeString:
 
 
 @register.filter
-def edit_summary(summary: str) -> str:
-    """An edit summary in the reader's language when the wiki wrote it (an import, a revert), else as typed."""
-    return summary_for_reader(summary)
+def edit_summary(comment: str) -> str:
+    """A revision's summary in the reader's language when the wiki wrote it (an import, a revert), else as typed."""
+    return comment_for_reader(comment)
+
+
+@register.filter
+def change_summary(event: ChangeEvent) -> str:
+    """What an entry of recent changes says, in the reader's language when the wiki wrote it."""
+    return summary_for_reader(event)

@@ -11,7 +11,7 @@ from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
-from wiki.edit_summaries import summary_for_reader
+from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
 from wiki.models.rules import strip_control
 
@@ -36,7 +36,7 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
     def item_description(self, item: ChangeEvent) -> str:
         # Atom carries the summary as HTML: an edit summary is plain text and must not become markup in a reader.
         who = item.user.username if item.user else "import"
-        summary = summary_for_reader(item.summary)
+        summary = summary_for_reader(item)
         return escape(strip_control(f"{summary} — {who}" if summary else who))
 
     def item_link(self, item: ChangeEvent) -> str:

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from wiki.change_summaries import summary
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
@@ -107,7 +108,7 @@ def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     fields = {name: request.POST[name].strip() for name in ("arxiv_id", "doi")
               if request.POST.get(name, "").strip() and not getattr(source, name)}
     try:
-        saved = source_update(source=source, fields=fields, user=request.user, summary="added the identifiers of another version")
+        saved = source_update(source=source, fields=fields, user=request.user, summary=summary("identifiers_added"))
     except SourceDuplicate as duplicate:
         messages.error(request, _("Not added: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
     except ValidationError as error:

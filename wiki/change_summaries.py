@@ -1,0 +1,124 @@
+"""What the wiki writes itself into recent changes and page history: stored in English, shown in the reader's language.
+
+A service records a :class:`Summary`, one of :data:`MESSAGES` with its values. The entry keeps the English sentence
+(for the admin, and for entries written before messages had keys) beside the message's key and values, from which
+:func:`summary_for_reader` writes the sentence again in the active language, with statuses, priorities, mechanisms,
+verdicts and field names as their labels. An editor's own summary is a plain string and is shown as typed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, pgettext
+
+from wiki.field_labels import field_label_of
+from wiki.models.claims import ClaimStatus
+from wiki.models.questions import QuestionPriority, QuestionStatus
+from wiki.taxonomy import mechanism_label, verdict_label
+
+if TYPE_CHECKING:
+    from wiki.models import ChangeEvent
+
+MESSAGES: dict[str, str] = {
+    "imported": gettext_noop("Imported from file"),
+    "reverted": gettext_noop("Reverted to revision %(number)s"),
+    "created_from_citation": gettext_noop("created from a citation"),
+    "changed_fields": gettext_noop("changed %(fields)s"),
+    "no_change": gettext_noop("no change"),
+    "identifiers_added": gettext_noop("added the identifiers of another version"),
+    "claim_status": gettext_noop("status %(before)s → %(after)s"),
+    "claim_citations": gettext_noop("citations and works"),
+    "claim_reattached": gettext_noop("re-attached to a sentence"),
+    "claim_retired": gettext_noop("retired: %(reason)s"),
+    "question_created": gettext_noop("priority %(priority)s"),
+    "question_answered": gettext_noop("answered"),
+    "question_changed": gettext_noop("status %(status)s, priority %(priority)s"),
+    "question_assigned": gettext_noop("status %(status)s, priority %(priority)s, assigned to %(assignee)s"),
+    "question_details": gettext_noop("details"),
+    "classified": gettext_noop("%(mechanism)s, %(verdict)s"),
+    "reclassified": gettext_noop("%(mechanism)s, %(verdict)s (changed %(fields)s)"),
+    "merged": gettext_noop(
+        "moved %(citations)s citations, %(classifications)s classifications, %(contrasts)s contrast sides, "
+        "%(questions)s questions"
+    ),
+}
+
+
+def _choice(choices: type[models.TextChoices]) -> Callable[[Any], str]:
+    def label(value: Any) -> str:
+        return str(choices(value).label) if value in choices.values else str(value)
+
+    return label
+
+
+def _fields(names: Any) -> str:
+    return pgettext("list separator", ", ").join(field_label_of(str(name)) for name in names)
+
+
+_QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPriority)}
+# How a value is shown, where it is a key rather than words: by message, then by value name.
+LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
+    "changed_fields": {"fields": _fields},
+    "claim_status": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
+    "question_created": {"priority": _choice(QuestionPriority)},
+    "question_changed": _QUESTION,
+    "question_assigned": _QUESTION,
+    "classified": {"mechanism": mechanism_label, "verdict": verdict_label},
+    "reclassified": {"mechanism": mechanism_label, "verdict": verdict_label, "fields": _fields},
+}
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One of :data:`MESSAGES` with its values (plain JSON: keys, numbers, names, lists of field names)."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.key not in MESSAGES:
+            raise KeyError(f"no change summary {self.key!r}")
+
+    def text(self) -> str:
+        """The sentence in the active language."""
+        labels = LABELS.get(self.key, {})
+        values = {name: labels[name](value) if name in labels else value for name, value in self.values.items()}
+        return gettext(MESSAGES[self.key]) % values
+
+    def english(self) -> str:
+        with translation.override("en"):
+            return self.text()
+
+
+def summary(key: str, **values: Any) -> Summary:
+    """The summary ``key`` of :data:`MESSAGES` with ``values``; lists of field names as lists."""
+    return Summary(key, {name: list(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
+                         for name, value in values.items()})
+
+
+_REVERTED = re.compile(r"Reverted to revision (\d+)")
+
+
+def comment_for_reader(comment: str) -> str:
+    """A revision's summary in the active language when the wiki wrote it (an import, a revert), else as typed."""
+    if comment == MESSAGES["imported"]:
+        return Summary("imported").text()
+    if reverted := _REVERTED.fullmatch(comment):
+        return Summary("reverted", {"number": int(reverted[1])}).text()
+    return comment
+
+
+def summary_for_reader(event: ChangeEvent) -> str:
+    """What ``event`` says in the active language: its message's sentence when the wiki wrote it, else as typed."""
+    if event.summary_key in MESSAGES:
+        try:
+            return Summary(event.summary_key, event.summary_values).text()
+        except (KeyError, TypeError, ValueError):
+            return event.summary
+    return comment_for_reader(event.summary)

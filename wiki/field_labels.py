@@ -1,0 +1,34 @@
+"""The names of the wiki's fields in the reader's language: a form's label where Django would make one from the field's
+name (which cannot be translated), and the fields a change lists in recent changes."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from classifier.taxonomy import Fact
+from wiki.taxonomy import fact_label
+
+FIELD_LABELS: dict[str, Promise | str] = {
+    "title": _("Title"), "summary": _("Summary"), "body": _("Text"), "slug": _("Address (slug)"),
+    "status": _("Status"), "about": _("Works it is about"), "source": _("Source"), "locator": _("Locator"),
+    "kind": _("Kind"), "reason": _("Reason"), "page": _("Page"), "assignee": _("Assignee"), "text": _("Text"),
+    "claims": _("Claims"), "sources": _("Sources"), "answer_claim": _("Answer claim"), "priority": _("Priority"),
+    "short_name": _("Short name"), "authors": _("Authors"), "year": _("Year"), "venue": _("Venue"),
+    "abstract": _("Abstract"), "notes": _("Notes"), "component": _("Component"), "mechanism": _("Mechanism"),
+    "algorithm": _("Algorithm"), "verdict": _("Verdict"), "rationale": _("Rationale"),
+    "evidence_claim": _("Evidence claim"), "evidence_locator": _("Evidence locator"), "narrow": _("Narrow"),
+    "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
+    "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
+    "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"),
+    "updated": _("What is updated"), "set_by": _("Set by"),
+}
+
+
+def field_label_of(name: str) -> str:
+    """The field ``name`` in the reader's language (a rubric fact by its label; an unknown name as it is)."""
+    if name in FIELD_LABELS:
+        return str(FIELD_LABELS[name])
+    if name in {fact.value for fact in Fact}:
+        return fact_label(name)
+    return name.replace("_", " ")

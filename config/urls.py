@@ -1,6 +1,8 @@
 from csp.decorators import csp_update
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from wiki.views.health import health
@@ -12,6 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
+    # Pages that are not the wiki's own (the browsable API, Redoc) name no icon, so browsers ask for this one.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("api/", include("wiki.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _docs_csp(SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),

@@ -29,6 +29,7 @@ from wiki.models import (
     SourceMerge,
     WikiLink,
 )
+from wiki.models.glossary import ORDER as GLOSSARY_ORDER
 from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
 
 
@@ -270,7 +271,7 @@ class GlossaryTermAdmin(admin.ModelAdmin):
     list_display = ("name_zh", "name_en", "slug", "mechanism", "verdict", "fact", "page")
     list_filter = ("mechanism", "verdict", "fact")
     search_fields = ("slug", "name_zh", "name_en")
-    ordering = ("name_en",)
+    ordering = GLOSSARY_ORDER
 
     def save_model(self, request: HttpRequest, obj: GlossaryTerm, form: GlossaryTermForm, change: bool) -> None:
         if change:

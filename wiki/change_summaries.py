@@ -1,4 +1,5 @@
-"""What the wiki writes itself into recent changes and page history: stored in English, shown in the reader's language.
+"""What the wiki writes itself into recent changes, page history and a claim's history: stored in English, shown in
+the reader's language.
 
 A service records a :class:`Summary`, one of :data:`MESSAGES` with its values. The entry keeps the English sentence
 (for the admin, and for entries written before messages had keys) beside the message's key and values, from which
@@ -36,6 +37,17 @@ MESSAGES: dict[str, str] = {
     "claim_citations": gettext_noop("citations and works"),
     "claim_reattached": gettext_noop("re-attached to a sentence"),
     "claim_retired": gettext_noop("retired: %(reason)s"),
+    # Why a claim's history records a step (ClaimRevision.reason_parts).
+    "claim_recheck_citations": gettext_noop("Verified before; needs verification again: its citations or locators changed."),
+    "claim_recheck_wording": gettext_noop(
+        "Verified before; needs verification again: its wording changed (%(characters)s characters)."),
+    "claim_recheck_citations_wording": gettext_noop(
+        "Verified before; needs verification again: its citations or locators changed and its wording changed "
+        "(%(characters)s characters)."),
+    "claim_sentence_removed": gettext_noop("Its sentence was removed."),
+    "claim_merged_into": gettext_noop("Merged into claim #%(claim)s."),
+    "claim_split_from": gettext_noop("Split from claim #%(claim)s."),
+    "claim_reattached_to": gettext_noop("Re-attached to a sentence of “%(page)s”, which was claim #%(claim)s."),
     "question_created": gettext_noop("priority %(priority)s"),
     "question_answered": gettext_noop("answered"),
     "question_changed": gettext_noop("status %(status)s, priority %(priority)s"),
@@ -122,3 +134,13 @@ def summary_for_reader(event: ChangeEvent) -> str:
         except (KeyError, TypeError, ValueError):
             return event.summary
     return comment_for_reader(event.summary)
+
+
+def reasons_for_reader(parts: Sequence[Mapping[str, Any]], fallback: str = "") -> str:
+    """Messages stored as ``[{"key": …, "values": {…}}]`` (a claim's history) in the active language, one after the
+    other; ``fallback`` (the stored English) when there are none or one cannot be read."""
+    try:
+        texts = [Summary(part["key"], part.get("values", {})).text() for part in parts]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return fallback
+    return " ".join(texts) if texts else fallback

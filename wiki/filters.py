@@ -11,6 +11,7 @@ from typing import Any
 import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -144,11 +145,28 @@ class ContrastFilter(django_filters.FilterSet):
         return queryset.filter(Q(left__slug=value) | Q(right__slug=value))
 
 
+class LivePageField(django_filters.fields.ModelChoiceField):
+    """A live page by slug; a deleted page's slug is refused as such, not as a page that never was."""
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except ValidationError:
+            if isinstance(value, str) and value and Page.all_objects.deleted().filter(slug=value).exists():
+                raise ValidationError(_("The page “%(slug)s” was deleted: its questions are not listed while it is."),
+                                      code="deleted", params={"slug": value}) from None
+            raise
+
+
+class LivePageFilter(django_filters.ModelChoiceFilter):
+    field_class = LivePageField
+
+
 class QuestionFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label=_("Status"), empty_label=_("Any status"))
     priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label=_("Priority"), empty_label=_("Any priority"))
     # Named apart from ``page``, the API's page of results.
-    page_slug = django_filters.ModelChoiceFilter(
+    page_slug = LivePageFilter(
         field_name="page", queryset=Page.objects.for_listing(), to_field_name="slug", label=_("Page"), empty_label=_("Any page")
     )
     assignee = django_filters.ModelChoiceFilter(

@@ -1,22 +1,28 @@
 """The classifier's suggestion for a work, from its abstract and the claims about it.
 
-Every place that shows a suggestion (the source page, the consistency report, the classification
-form) goes through ``suggestion_for``. The editors' notes are read only on the classification form:
-they often restate the editor's own verdict, so a check of that verdict must not read them.
+A work has one suggestion wherever it is shown: the source page, the consistency report, the triage
+queue, the classification form and the one-key accept all go through ``suggestion_for``, which reads
+the abstract and the claims and never the editors' notes. Notes often restate an editor's own
+verdict (and the classifier was fitted on them), so a suggestion that read them would echo the
+editor instead of checking them, and the queue could accept what no reader of the source page sees.
+A work with nothing to read (no abstract, no claim) has no suggestion: the cards say so, the queue
+offers only the override form, and ``classification_accept_suggestion`` refuses it.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from classifier import Span, Suggestion, classify
-from classifier.taxonomy import Fact
+from classifier.result import EN_FACT, MARK, ZH_FACT, ZH_MARK, ZH_VERDICT, rationale
+from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.models import Citation, Claim, Classification, Component, Source
 from wiki.taxonomy import fact_label, mechanism_label
 
@@ -58,6 +64,11 @@ class SuggestionView:
     disagrees_on: tuple[str, ...]
 
     @property
+    def has_suggestion(self) -> bool:
+        """Whether there was anything to read; without, ``suggestion`` is the classifier's guess from nothing."""
+        return bool(self.text)
+
+    @property
     def disagrees(self) -> bool:
         return bool(self.disagrees_on)
 
@@ -76,10 +87,9 @@ class SuggestionView:
         return gettext(" and ").join(names.get(part, part) for part in self.disagrees_on)
 
 
-def suggestion_text(source: Source, claim_texts: Sequence[str], *, with_notes: bool = False) -> str:
-    """What the classifier reads about ``source``: its abstract, the editors' notes if asked, then the claims."""
-    notes = [source.notes] if with_notes else []
-    return "\n".join(part for part in [source.abstract, *notes, *claim_texts] if part.strip())
+def suggestion_text(source: Source, claim_texts: Sequence[str]) -> str:
+    """What the classifier reads about ``source``: its abstract, then the claims (never the notes)."""
+    return "\n".join(part for part in [source.abstract, *claim_texts] if part.strip())
 
 
 def suggestion_for(
@@ -88,7 +98,6 @@ def suggestion_for(
     *,
     classification: Classification | None = None,
     claim_texts: Sequence[str] | None = None,
-    with_notes: bool = False,
 ) -> SuggestionView:
     """The suggestion for ``source`` (or one of its components), beside ``classification`` when given.
 
@@ -100,7 +109,7 @@ def suggestion_for(
         claim_texts = texts_about([source.pk]).get(source.pk, [])
     # The unsaved Classification lends its wording, so the subject reads the same everywhere.
     subject = (classification or Classification(source=source, component=component)).subject_name
-    text = suggestion_text(source, claim_texts, with_notes=with_notes)
+    text = suggestion_text(source, claim_texts)
     suggestion = classify(text, subject=subject)
     differences: list[str] = []
     if classification is not None and text:
@@ -204,3 +213,51 @@ def suggestions_for_source(source: Source, classifications: Sequence[Classificat
     if not classifications:
         return [suggestion_for(source, claim_texts=texts)]
     return [suggestion_for(source, classification=c, claim_texts=texts) for c in classifications]
+
+
+def _classifier_line(chinese: bool) -> re.Pattern[str]:
+    """The shape of the classifier's one-line reason in one language (see ``classifier.result.rationale``)."""
+    names, marks = (ZH_FACT, ZH_MARK) if chinese else (EN_FACT, MARK)
+    mark = "([" + "".join(re.escape(m) for m in marks.values()) + "])"
+    facts = ("，" if chinese else ", ").join(re.escape(names[f]) + ("" if chinese else " ") + mark for f in Fact)
+    head = "机制：(.+?)；" if chinese else "(.+?); "
+    return re.compile(f"^{head}{facts}(?:；.+|; .+)? → (.+)$", re.S)
+
+
+_CLASSIFIER_LINES = {chinese: _classifier_line(chinese) for chinese in (False, True)}
+
+
+def _read_classifier_line(text: str, chinese: bool) -> str | None:
+    """``text`` in the reader's language if it is, word for word, the classifier's reason in the language given."""
+    found = _CLASSIFIER_LINES[chinese].match(text)
+    if found is None:
+        return None
+    head, *marks, verdict_text = found.groups()
+    by_mark = {mark: value for value, mark in (ZH_MARK if chinese else MARK).items()}
+    values = {fact: by_mark[mark] for fact, mark in zip(Fact, marks, strict=True)}
+    verdicts = {(ZH_VERDICT[v] if chinese else v.label): v for v in Verdict}
+    if verdict_text not in verdicts:
+        return None
+    opening, closing = ("（", "）") if chinese else (" (", ")")
+    for mechanism in Mechanism:
+        label = mechanism.label_zh if chinese else mechanism.label
+        if head == label:
+            algorithm = None
+        elif head.startswith(label + opening) and head.endswith(closing):
+            algorithm = head[len(label + opening):-len(closing)]
+        else:
+            continue
+        args = (mechanism, algorithm, values, verdicts[verdict_text])
+        if rationale(*args, chinese=chinese) == text:
+            return rationale(*args, chinese=(get_language() or "").startswith("zh"))
+    return None
+
+
+def rationale_for_reader(text: str) -> str:
+    """A stored rationale as the reader should see it: the classifier's own one-line reason (recognised word for
+    word, in either language) in the reader's language; anything an editor wrote, as typed."""
+    line = text.strip()
+    for chinese in (False, True):
+        if (shown := _read_classifier_line(line, chinese)) is not None:
+            return shown
+    return text

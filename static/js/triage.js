@@ -1,4 +1,5 @@
 // Triage keys: j/k move between works, a accepts the current suggestion, o opens its override form.
+// After an accept the page comes back with the next work's anchor (#triage-<slug>), where the keys go on.
 (function () {
   var items = Array.prototype.slice.call(document.querySelectorAll(".triage-item"));
   if (!items.length) return;
@@ -11,8 +12,15 @@
     var item = items.indexOf(document.activeElement) >= 0 ? document.activeElement : items[current];
     if (event.key === "j") { focus(items.indexOf(item) + 1); event.preventDefault(); }
     else if (event.key === "k") { focus(items.indexOf(item) - 1); event.preventDefault(); }
-    else if (event.key === "a") { item.querySelector("[data-key=a]").click(); event.preventDefault(); }
+    else if (event.key === "a") {
+      // A work with nothing to read has no suggestion and no accept button; only its override form.
+      var accept = item.querySelector("[data-key=a]");
+      if (accept) accept.click();
+      event.preventDefault();
+    }
     else if (event.key === "o") { window.location.href = item.querySelector("[data-key=o]").href; event.preventDefault(); }
   });
-  focus(0);
+  var anchor = null;
+  try { anchor = document.getElementById(decodeURIComponent(window.location.hash.slice(1))); } catch (e) { anchor = null; }
+  focus(items.indexOf(anchor) >= 0 ? items.indexOf(anchor) : 0);
 })();

@@ -23,3 +23,16 @@ def test_a_list_reads_in_a_browser_with_a_breadcrumb_of_real_steps_and_no_inline
     # Any other address under the API is still the API's 404.
     missing = api.get("/api/v1/pages")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+def test_redoc_asks_no_other_site_for_fonts(api: APIClient) -> None:
+    response = api.get("/api/redoc/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "googleapis" not in html and "gstatic" not in html
+    assert '<div id="redoc-container"></div>' in html or "<redoc spec-url" in html
+
+
+def test_a_browser_asking_for_favicon_ico_gets_the_wikis_icon(api: APIClient) -> None:
+    response = api.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")

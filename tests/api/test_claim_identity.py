@@ -71,3 +71,36 @@ def test_readers_cannot_retire_and_claims_cannot_be_created(long_page: Page, api
     assert claim is not None
     assert api.post(f"/api/v1/claims/{claim.pk}/retire/", {"reason": "x"}, format="json").status_code in (401, 403)
     assert editor_api.post("/api/v1/claims/", {"text": "x"}, format="json").status_code == 405
+
+
+def test_reattaching_to_a_claim_that_is_not_a_sentence_says_what_it_is(editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    skill, facet = (Claim.objects.get(page=page, text__startswith=start) for start in ("SkillForge", "FACET"))
+    _put(editor_api, page, "## 关键要点\n\n- WebArena 只评测固定模型。\n")
+    orphaned = editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": skill.pk}, format="json")
+    assert (orphaned.status_code, orphaned.json()["code"], orphaned.json()["errors"]) == (
+        400, "sentence_orphaned", {"sentence": [f"Claim #{skill.pk} is orphaned, not a sentence on a page."]})
+    retired = editor_api.post(f"/api/v1/claims/{skill.pk}/retire/", {"reason": "duplicated"}, format="json")
+    assert retired.status_code == 200
+
+    refused = editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": skill.pk}, format="json")
+    assert refused.status_code == 400
+    assert (refused.json()["code"], refused.json()["errors"]) == (
+        "sentence_retired", {"sentence": [f"Claim #{skill.pk} is retired, not a sentence on a page."]})
+    chinese = editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": skill.pk}, format="json",
+                              HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert chinese.json()["errors"]["sentence"] == [f"论断 #{skill.pk} 已停用，不是页面上的句子。"]
+    missing = editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": facet.pk + 10_000}, format="json")
+    assert (missing.status_code, missing.json()["code"]) == (400, "does_not_exist")
+    assert Claim.objects.get(pk=facet.pk).is_orphaned is True
+
+
+def test_a_claims_api_history_has_status_changes_and_reasons_in_the_readers_language(editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    assert editor_api.patch(f"/api/v1/claims/{facet.pk}/", {"status": "verified"}, format="json").status_code == 200
+    _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。\n", ""))
+    history = editor_api.get(f"/api/v1/claims/{facet.pk}/history/", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
+    assert [(h["kind"], h["previous_status"], h["status"], h["user"]) for h in history[1:]] == [
+        ("status", "needs_verification", "verified", "editor"), ("orphaned", "", "verified", "editor")]
+    assert history[-1]["reason"] == "其句子已从页面删除。"

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, make_source
@@ -10,6 +14,12 @@ from wiki.graph.forms import MAX_WORKS
 from wiki.models import Source
 
 pytestmark = pytest.mark.django_db
+
+
+def _main(body: bytes) -> str:
+    """The page's main content, without the addresses of the page itself (language switch, login link)."""
+    content = body.decode()
+    return re.sub(r"works=[^\"&]*", "", content[content.index("<main"):content.index("</main>")])
 
 
 def test_contrast_graph_has_both_works_and_the_contrast_between_them(contrast_wiki: ContrastWiki, api: APIClient) -> None:
@@ -65,3 +75,28 @@ def test_local_graph_follows_only_the_edge_types_asked(contrast_wiki: ContrastWi
 
 def test_local_graph_of_an_unknown_node_is_404(contrast_wiki: ContrastWiki, api: APIClient) -> None:
     assert api.get("/api/v1/graph/local/", {"node": "page:nowhere"}).status_code == 404
+
+
+@pytest.mark.parametrize(("params", "field", "english", "chinese"), [
+    ({"node": "bogus"}, "node", "Name a node as kind:key, e.g. source:skillforge.", "请以 类型:键 的形式指定节点，例如 source:skillforge。"),
+    ({"node": "source:gripforge", "edge_types": "bogus"}, "edge_types", "Unknown edge type.", "未知的边类型。"),
+])
+def test_local_graph_parameter_errors_are_in_the_readers_language(
+    contrast_wiki: ContrastWiki, api: APIClient, params: dict[str, str], field: str, english: str, chinese: str,
+) -> None:
+    assert api.get("/api/v1/graph/local/", params, HTTP_ACCEPT_LANGUAGE="en").json()["errors"][field] == [english]
+    assert api.get("/api/v1/graph/local/", params, HTTP_ACCEPT_LANGUAGE="zh-Hans").json()["errors"][field] == [chinese]
+
+
+@pytest.mark.parametrize("works", ["gripforge,gripforge", "GripForge,gripforge", "herder:branch-grpo,HERDER:branch-grpo"])
+def test_a_repeated_work_counts_once_and_is_then_too_few(contrast_wiki: ContrastWiki, api: APIClient, client: Client,
+                                                         works: str) -> None:
+    response = api.get("/api/v1/graph/contrast/", {"works": works})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "too_few"
+    assert response.json()["errors"]["works"] == [f"Name 2 to {MAX_WORKS} different works separated by commas."]
+    once = works.split(",")[0]
+    for name in ("wiki:contrast-multi", "wiki:compare"):
+        repeated, single = (client.get(reverse(name), {"works": w}) for w in (works, once))
+        assert (repeated.status_code, _main(repeated.content)) == (single.status_code, _main(single.content))

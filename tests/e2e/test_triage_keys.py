@@ -53,3 +53,47 @@ def test_an_editor_triages_the_queue_from_the_keyboard(page: Any, live_server: A
     overridden = Source.objects.get(short_name=second)
     assert page.url.endswith(reverse("wiki:classification-create", kwargs={"slug": overridden.slug}))
     assert not Classification.objects.filter(source=overridden).exists()
+
+
+def test_after_an_accept_the_keys_go_on_at_the_next_work(page: Any, live_server: Any, seed: None) -> None:
+    from playwright.sync_api import expect
+
+    make_editor("triager")
+    log_in(page, live_server.url, "triager")
+    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
+    names = _names(page)
+    assert len(names) >= 4
+
+    # j a a: the second work is accepted, then the third (which took its place), never the first.
+    page.keyboard.press("j")
+    with page.expect_navigation():
+        page.keyboard.press("a")
+    message = page.locator(".messages .message.success")
+    expect(message).to_have_count(1)
+    assert names[1] in message.inner_text()
+    expect(page.locator(f"#triage-{Source.objects.get(short_name=names[2]).slug}")).to_be_focused()
+    assert _focused(page) == names[2]
+    with page.expect_navigation():
+        page.keyboard.press("a")
+    expect(page.locator(".messages .message.success")).to_contain_text(names[2])
+    assert _focused(page) == names[3]
+    classified = set(Classification.objects.values_list("source__short_name", flat=True))
+    assert {names[1], names[2]} <= classified and names[0] not in classified
+
+
+def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, live_server: Any, seed: None) -> None:
+    from playwright.sync_api import expect
+
+    blank = Source.objects.create(slug="blankly", short_name="Blankly", title="Blankly", notes="A benchmark of web tasks.")
+    make_editor("triager")
+    log_in(page, live_server.url, "triager")
+    page.goto(f"{live_server.url}{reverse('wiki:triage')}?order=least#triage-blankly")
+    item = page.locator("#triage-blankly")
+    expect(item).to_be_focused()
+    expect(item.locator("[data-key=a]")).to_have_count(0)
+    page.keyboard.press("a")
+    expect(item).to_be_focused()
+    assert not Classification.objects.filter(source=blank).exists()
+    with page.expect_navigation():
+        page.keyboard.press("o")
+    assert page.url.endswith(reverse("wiki:classification-create", kwargs={"slug": "blankly"}))

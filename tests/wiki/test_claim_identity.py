@@ -208,3 +208,23 @@ def test_saving_claims_takes_the_same_number_of_queries_whatever_the_page_size()
         assert page.claims.filter(is_orphaned=True).count() == 1
         assert ClaimRevision.objects.filter(claim__page=page, kind="reworded").count() == 2
     assert counts[0] == counts[1]
+
+
+def test_revert_of_a_merge_restores_the_merged_away_claim_with_its_status_and_questions(page: Page) -> None:
+    flash, mimo = _verify(_claim(page, FLASH)), _verify(_claim(page, MIMO))
+    base = _latest(page)
+    flash_line, mimo_line = _bullet(page.body, FLASH), _bullet(page.body, MIMO)
+    _save(page, page.body.replace(flash_line + "\n" + mimo_line, flash_line + " " + mimo_line.removeprefix("- ")))
+    kept = page.claims.current().get(text__contains=FLASH)
+    gone = Claim.objects.get(pk=({flash.pk, mimo.pk} - {kept.pk}).pop())
+    question = OpenQuestion.objects.create(page=page, title="MiMo 与 FlashREINFORCE 是否同一训练方式？")
+    question.claims.add(gone)
+    claims_before = Claim.objects.filter(page=page).count()
+
+    reverted = page_revert(page=page, number=base, base_revision=_latest(page))
+    gone.refresh_from_db()
+    assert (gone.is_orphaned, gone.status) == (False, "verified")
+    assert gone.revisions.get(page_revision=reverted).kind == "restored"
+    assert list(question.claims.all()) == [gone]
+    assert Claim.objects.filter(page=page).count() == claims_before
+    assert {c.claim_id: c.outcome for c in claim_report_for(reverted).changes} == {kept.pk: "reworded", gone.pk: "restored"}

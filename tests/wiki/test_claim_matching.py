@@ -96,3 +96,12 @@ def test_a_rewrite_of_a_large_page_matches_every_sentence_to_its_claim() -> None
     plan = match_claims([Previous(id=i, text=t, position=i) for i, t in enumerate(old)],
                         [Sentence(text=t, position=i) for i, t in enumerate(new)])
     assert [m.claim_id for m in plan.matches] == list(range(2000))
+
+
+def test_a_sentence_merged_away_and_back_restores_its_orphan_rather_than_splitting_the_keeper() -> None:
+    # After FACET was merged into SKILL's sentence: claim 2 holds both, claim 1 is the orphan.
+    previous = [Previous(id=2, text=SKILL + FACET, position=0), Previous(id=1, text=FACET, position=1, orphaned=True)]
+    for pieces in ([FACET, SKILL], [SKILL, FACET], [FACET.replace("重要的", "关键的"), SKILL]):
+        plan = match_claims(previous, [Sentence(text=t, position=i) for i, t in enumerate(pieces)])
+        outcomes = {m.claim_id: m.outcome for m in plan.matches}
+        assert outcomes == {1: Outcome.RESTORED, 2: Outcome.REWORDED}, pieces

@@ -159,15 +159,19 @@ NOTES_ONLY = "We train a web agent with PPO from the task success reward over mu
 
 
 @pytest.mark.django_db
-def test_only_the_classification_form_reads_the_notes(client: Client, editor: Account) -> None:
+def test_no_suggestion_reads_the_notes(client: Client, editor: Account) -> None:
     source = make_source(slug="noted", short_name="Noted", abstract="", notes=NOTES_ONLY)
     classification = make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
     page = client.get(reverse("wiki:source-detail", kwargs={"slug": "noted"})).content.decode()
-    assert "PPO" not in page.split('class="card suggestion')[1].split("</aside>")[0]
+    card = page.split('class="card suggestion')[1].split("</aside>")[0]
+    assert "PPO" not in card and "No suggestion" in card
+    # With nothing to read there is no suggestion to agree with.
+    assert "Agrees with the editor" not in card and "Disagrees" not in card
     assert "Noted" not in {finding.subject for finding in consistency_report().verdict_disagrees}
     client.force_login(editor)
-    card = client.get(reverse("wiki:classification-edit", kwargs={"pk": classification.pk})).context["card"]
-    assert card.values["verdict"] != "not_strict"
+    form = client.get(reverse("wiki:classification-edit", kwargs={"pk": classification.pk}))
+    assert form.context["card"] is None
+    assert "PPO" not in form.content.decode().split('class="card suggestion')[1]
 
 
 @pytest.mark.django_db

@@ -9,7 +9,15 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tests.factories import SmallWiki, make_classification, make_editor, make_question, make_reader, make_source
+from tests.factories import (
+    SmallWiki,
+    make_claim,
+    make_classification,
+    make_editor,
+    make_question,
+    make_reader,
+    make_source,
+)
 from tests.queries import query_names
 from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import (
@@ -137,7 +145,7 @@ def test_editing_a_source(editor_client: Client) -> None:
 
 
 def test_classification_form_shows_the_suggestion_with_highlighted_evidence(editor_client: Client) -> None:
-    source = make_source(notes="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     response = editor_client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug}))
     card = response.context["card"]
     assert card is not None
@@ -147,7 +155,7 @@ def test_classification_form_shows_the_suggestion_with_highlighted_evidence(edit
 
 
 def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: Client) -> None:
-    source = make_source(notes="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
     chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     facts = re.search(r'<ul class="facts">(.*?)</ul>', chinese, re.S)
@@ -158,7 +166,7 @@ def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: 
 
 
 def test_each_highlight_says_in_the_readers_language_what_it_points_to_and_its_weight(editor_client: Client) -> None:
-    source = make_source(notes="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
+    source = make_source(abstract="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
     chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans")
     card = chinese.context["card"]
@@ -181,7 +189,7 @@ def test_each_highlight_says_in_the_readers_language_what_it_points_to_and_its_w
 
 
 def test_the_suggestions_reason_reads_in_the_readers_language_whatever_the_texts(editor_client: Client) -> None:
-    source = make_source(notes="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
+    source = make_source(abstract="We fine-tune the model with GRPO on single-turn math questions; there is no environment.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})
     chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -223,8 +231,9 @@ def test_classification_change_is_kept_in_history(editor_client: Client, editor:
     change = ClassificationChange.objects.get(classification=classification)
     assert (change.before["verdict"], change.after["verdict"], change.user) == ("strict", "not_strict", editor)
     assert (change.before["rl_update"], change.after["rl_update"]) == (True, False)
-    history = editor_client.get(reverse("wiki:classification-history", kwargs={"pk": classification.pk}))
-    assert "not_strict" in history.content.decode()
+    history = editor_client.get(reverse("wiki:classification-history", kwargs={"pk": classification.pk}),
+                                HTTP_ACCEPT_LANGUAGE="en")
+    assert "Not strict" in history.content.decode()
 
 
 def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
@@ -540,3 +549,40 @@ def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(e
         assert "<fieldset" in block and "<legend>" in block
         assert f'<input type="checkbox" name="{name}"' in html
     assert '<select name="claims"' not in html and '<select name="sources"' not in html
+
+
+def _history_rows(html: str) -> list[list[str]]:
+    body = html[html.index("<tbody>"):html.rindex("</tbody>")]
+    return [[re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+
+
+def test_classification_history_reads_in_the_readers_language(editor_client: Client, editor: Account) -> None:
+    from wiki.services.classifications import classification_accept_suggestion, classification_save
+
+    source = make_source(abstract="We evaluate web agents on a harness of browser tools; no training is done.")
+    claim = make_claim("Quillrun evaluates agents in a browser harness.", cites=[source])
+    accepted = classification_accept_suggestion(source=source, user=editor)
+    classification_save(source=source, classification=accepted, user=editor, fields={
+        "mechanism": "policy_gradient", "algorithm": "GRPO", "interactive_env": True, "multi_step": True,
+        "verifiable_reward": True, "rl_update": True, "narrow": True, "verdict": "strict_narrow",
+        "rationale": "它用 GRPO 训练浏览器 agent。", "evidence_claim": claim, "evidence_locator": "§3",
+    })
+    url = reverse("wiki:classification-history", kwargs={"pk": accepted.pk})
+    chinese = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    rows = {label: (before, after) for label, before, after in _history_rows(chinese.split('<section class="card">')[1])}
+    assert rows["机制"] == ("harness/脚手架", "策略梯度")
+    assert rows["判定"] == ("非严格", "严格（窄）")
+    assert rows["证据定位"] == ("—", "§3")
+    assert rows["设定者"] == ("分类器建议", "编辑者")
+    assert rows["RL 优化根据交互结果更新 policy/参数"][1] == "是"
+    assert rows["窄"] == ("否", "是")
+    assert rows["理由"][0].startswith("机制：harness/脚手架；可执行环境") and rows["理由"][1] == "它用 GRPO 训练浏览器 agent。"
+    assert rows["证据论断"][0] == "—" and rows["证据论断"][1].startswith("Quillrun evaluates agents in a browser harness.")
+    table = chinese[chinese.index("<tbody>"):chinese.rindex("</tbody>")]
+    for raw in ("evidence locator", "set by", "not_strict", ">harness<", "classifier", "False", "True", "Harness / scaffold"):
+        assert raw not in table
+    english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    rows = {label: (before, after) for label, before, after in _history_rows(english.split('<section class="card">')[1])}
+    assert rows["Set by"] == ("Classifier suggestion", "Editor")
+    assert rows["Rationale"][0].startswith("Harness / scaffold; env")

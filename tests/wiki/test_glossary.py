@@ -270,3 +270,24 @@ def test_a_term_deleted_in_the_admin_leaves_its_links_wanted_not_broken(admin_cl
     assert "/glossary/belief-state/" not in html
     assert '<a class="wikilink wanted" href="/wiki/belief-state/"' in html
     assert ChangeEvent.objects.filter(kind=ChangeEvent.Kind.GLOSSARY, action=ChangeEvent.Action.DELETED).exists()
+
+
+def test_the_glossary_is_listed_by_english_name_whatever_the_case_in_the_browser_the_api_and_the_admin(
+    client: Client, admin_client: Client,
+) -> None:
+    names = ["ReAct", "actor-critic", "REINFORCE", "adjacent", "Zeta", "beta"]
+    for n, name in enumerate(names):
+        GlossaryTerm.objects.create(slug=f"order-{n}", name_zh=f"顺序{n}", name_en=name)
+    expected = sorted(names, key=str.lower)
+
+    def order(content: str, mark: str = "order-{n}/") -> list[str]:
+        found = {name: content.find(mark.format(n=n)) for n, name in enumerate(names)}
+        assert all(position >= 0 for position in found.values())
+        return sorted(found, key=found.__getitem__)
+
+    api = client.get("/api/v1/glossary/", {"page_size": 100}).json()["results"]
+
+    assert [term["name_en"] for term in api if term["slug"].startswith("order-")] == expected
+    assert order(client.get(reverse("wiki:glossary-list")).content.decode()) == expected
+    assert [t.name_en for t in GlossaryTerm.objects.filter(slug__startswith="order-")] == expected
+    assert order(admin_client.get(reverse("admin:wiki_glossaryterm_changelist")).content.decode(), "顺序{n} / ") == expected

@@ -107,7 +107,46 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 def test_map_filtered_by_mechanism_and_unknown_mechanism(client: Client) -> None:
     html = client.get(reverse("wiki:graph-map") + "?mechanism=harness").content.decode()
     assert "source:polarharness" in html and "source:gripforge" not in _svg(html, "works-map")
-    assert client.get(reverse("wiki:graph-map") + "?mechanism=alchemy").status_code == 404
+    refused = client.get(reverse("wiki:graph-map") + "?mechanism=alchemy")
+    assert refused.status_code == 400
+    assert "Select a valid choice. alchemy is not one of the available choices." in refused.content.decode()
+
+
+def test_an_unknown_mechanism_on_the_map_is_refused_in_the_readers_language(client: Client) -> None:
+    response = client.get(reverse("wiki:graph-map"), {"mechanism": "bogus"}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert re.search(r'<ul class="errorlist" id="map-mechanism-error" role="alert"><li>[^<]*bogus[^<]*</li>', html)
+    assert "选择一个有效的选项" in html
+    assert 'aria-invalid="true"' in html and 'id="works-map"' not in html
+
+
+@pytest.mark.parametrize("name", ["wiki:compare", "wiki:contrast-multi"])
+def test_an_unknown_work_is_named_in_one_sentence_in_the_readers_language(client: Client, name: str) -> None:
+    chinese = client.get(reverse(name), {"works": "nope,gripforge"}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    english = client.get(reverse(name), {"works": "nope,Nada,gripforge"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "wiki 中没有名为“nope”的工作。" in chinese
+    assert "”." not in chinese
+    assert "No work in the wiki is called “nope”, “nada”." in english
+
+
+_SFT_AXIS = {"en": "SFT on verifier-filtered trajectories vs GRPO policy update", "zh-Hans": "SFT vs GRPO 策略更新"}
+
+
+@pytest.mark.parametrize(("language", "other"), [("en", "zh-Hans"), ("zh-Hans", "en")])
+def test_contrast_axes_written_in_both_languages_are_shown_in_the_readers(client: Client, language: str, other: str) -> None:
+    contrast = Contrast.objects.select_related("claim", "left").get(axis__startswith="SFT vs GRPO")
+    assert contrast.claim is not None
+    urls = [contrast.claim.get_detail_url(), contrast.left.get_absolute_url(),
+            reverse("wiki:contrast", args=[contrast.left.slug, contrast.right.slug])]
+    for url in urls:
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        # A drawn line's hover text (its <title>) gives the whole axis, as written.
+        main = re.sub(r"<title>.*?</title>", "", html.split("<main", 1)[1])
+        assert _SFT_AXIS[language] in main, url
+        assert _SFT_AXIS[other] not in main, url
 
 
 def test_local_graph_view_filters_by_edge_type_and_depth(client: Client) -> None:

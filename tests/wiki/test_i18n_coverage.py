@@ -316,5 +316,6 @@ def test_every_page_template_reads_fully_in_both_languages(screens, settings) ->
         if left:
             untranslated.append((language, "500", left))
     assert untranslated == []
-    every = {str(path.relative_to(TEMPLATES)) for path in _template_files()}
+    # Overrides of another app's pages (Redoc's) are not the wiki's screens.
+    every = {str(path.relative_to(TEMPLATES)) for path in _template_files() if path.relative_to(TEMPLATES).parts[0] != "drf_spectacular"}
     assert every - rendered == set()

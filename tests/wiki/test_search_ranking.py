@@ -6,7 +6,7 @@ import pytest
 from django.contrib.postgres.search import SearchQuery
 from django.core.management import call_command
 
-from tests.factories import make_page, make_question
+from tests.factories import make_page, make_question, make_source
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, Page, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
@@ -127,3 +127,36 @@ def test_generate_wiki_says_plainly_when_it_left_the_index_alone(seed: None) -> 
 
     assert "Search index NOT built" in out.getvalue()
     assert SearchDocument.objects.filter(kind="claim").count() < Claim.objects.current().count()
+
+
+@pytest.mark.parametrize("query", ["Cua", "cua", "CUA", " Cua "])
+def test_a_work_called_exactly_what_is_searched_ranks_first_above_the_glossary_terms_works(seed: None, query: str) -> None:
+    results = search(query, kinds=["source"])
+
+    assert [t.slug for t in results.terms] == ["computer-use-agent"]
+    [group] = results.groups
+    assert len(group.hits) > 1
+    assert group.hits[0].url == "/sources/cua/"
+
+
+def test_a_work_whose_short_name_or_title_is_the_query_ranks_first_whatever_the_case(seed: None) -> None:
+    short = make_source(slug="durian-short", short_name="Durian", title="Durian: a study of the king of fruits")
+    titled = make_source(slug="durian-titled", short_name="KoF", title="durian")
+    mentions = [make_source(slug=f"durian-notes-{n}", short_name=f"Notes {n}", title=f"Durian and durian-like fruits {n}",
+                            abstract="Durian, durian, durian.") for n in range(3)]
+    search_reindex_all()
+
+    hits = search("DURIAN", kinds=["source"]).groups[0].hits
+
+    assert {hit.object_id for hit in hits[:2]} == {short.pk, titled.pk}
+    assert {hit.object_id for hit in hits[2:]} == {m.pk for m in mentions}
+
+
+def test_a_page_titled_exactly_as_the_query_ranks_above_the_page_defining_a_term_it_names(seed: None) -> None:
+    titled = make_page(slug="policy-gradient-notes", title="Policy Gradient", body="Short notes.")
+    search_reindex_all()
+
+    hits = search("policy gradient", kinds=["page"]).groups[0].hits
+
+    assert hits[0].object_id == titled.pk
+    assert hits[1].url == "/wiki/agentic-rl/"

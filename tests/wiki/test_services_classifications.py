@@ -10,7 +10,7 @@ from django.db import connection
 
 from tests.factories import make_source
 from wiki.models import Classification
-from wiki.services.classifications import classification_save
+from wiki.services.classifications import classification_accept_suggestion, classification_save
 
 FIELDS = {"mechanism": "policy_gradient", "interactive_env": True, "multi_step": True, "verifiable_reward": True,
           "rl_update": True, "verdict": "strict"}
@@ -77,3 +77,28 @@ def test_a_second_classification_of_the_same_work_is_refused_by_the_service() ->
 
     assert [e.code for e in refused.value.error_dict["component"]] == ["exists"]
     assert Classification.objects.filter(source=source).count() == 1
+
+
+@pytest.mark.django_db
+def test_accepting_the_suggestion_of_a_work_with_nothing_to_read_is_refused() -> None:
+    # The notes are never read: a work whose only text is its notes has no suggestion.
+    source = make_source(abstract="", notes="We train a web agent with PPO from the task success reward over many steps.")
+
+    with pytest.raises(ValidationError) as refused:
+        classification_accept_suggestion(source=source)
+
+    assert refused.value.code == "no_suggestion"
+    assert not Classification.objects.filter(source=source).exists()
+
+
+@pytest.mark.django_db
+def test_accepting_the_suggestion_of_a_classified_work_is_refused_and_changes_nothing() -> None:
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over many browser steps.")
+    classification_save(source=source, fields={**FIELDS, "mechanism": "harness", "verdict": "not_strict",
+                                               "rl_update": False})
+
+    with pytest.raises(ValidationError) as refused:
+        classification_accept_suggestion(source=source)
+
+    assert refused.value.code == "classified"
+    assert Classification.objects.get(source=source).mechanism == "harness"

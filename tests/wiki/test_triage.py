@@ -79,3 +79,100 @@ def test_the_queue_explains_itself_in_whole_chinese_sentences() -> None:
         text = re.sub(r"<[^>]+>", "", intro.group(1))
         assert f"{order}（" in text and "）。" in text and ")." not in text
         assert text.rstrip().endswith("打开修改表单。")
+
+
+NOTES = "A benchmark of web tasks on which agents are evaluated; we release the tasks and their checkers."
+WEAK = "We train the web agent with GRPO in a live browser environment over many steps."
+
+
+def _item(html: str, name: str) -> str:
+    """The queue's card of the work called ``name``."""
+    start = html.index(f">{name}</a>")
+    return html[html.rindex("<li", 0, start):html.index("</li>", start)]
+
+
+def test_a_work_with_nothing_to_read_is_queued_without_a_suggestion_and_only_the_override_form() -> None:
+    source = make_source(short_name="Blankly", abstract="", notes=NOTES)
+    make_source(short_name="Quillrun", abstract=STRICT)
+    client = _editor_client()
+    for query in ("", "?order=least"):
+        html = client.get(reverse("wiki:triage") + query, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+        card = _item(html, "Blankly")
+        assert "没有建议：这项工作还没有可供阅读的摘要或论断。" in card
+        assert 'data-key="a"' not in card and "badge" not in card and "置信度" not in card
+        assert f'href="{reverse("wiki:classification-create", kwargs={"slug": source.slug})}" data-key="o"' in card
+    most = client.get(reverse("wiki:triage")).content.decode()
+    least = client.get(reverse("wiki:triage") + "?order=least").content.decode()
+    assert most.index(">Quillrun<") < most.index(">Blankly<")
+    assert least.index(">Blankly<") < least.index(">Quillrun<")
+
+
+def test_the_queue_the_override_form_and_the_source_page_give_one_suggestion() -> None:
+    source = make_source(short_name="Quillrun", abstract=WEAK, notes=NOTES)
+    client = _editor_client()
+    queued = client.get(reverse("wiki:triage")).context["items"][0].view.suggestion
+    card = client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug})).context["card"]
+    page = client.get(reverse("wiki:source-detail", kwargs={"slug": source.slug})).context["cards"].unclassified_suggestion
+    assert card.suggestion == queued == page.suggestion
+    client.post(reverse("wiki:triage-accept", kwargs={"slug": source.slug}))
+    accepted = Classification.objects.get(source=source)
+    assert (accepted.mechanism, accepted.verdict) == (queued.mechanism.value, queued.verdict.value)
+
+
+def test_accepting_names_what_was_accepted_and_sends_the_keys_to_the_next_work() -> None:
+    first = make_source(short_name="Quillrun", abstract=STRICT)
+    second = make_source(short_name="Sedgewick", abstract=STRICT)
+    client = _editor_client()
+    html = client.get(reverse("wiki:triage")).content.decode()
+    assert f'name="then" value="{second.slug}"' in _item(html, "Quillrun")
+    assert f'name="then" value="{first.slug}"' in _item(html, "Sedgewick")
+    response = client.post(reverse("wiki:triage-accept", kwargs={"slug": first.slug}),
+                           {"then": second.slug, "order": "least"}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wiki:triage") + f"?order=least#triage-{second.slug}"
+    queue = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    message = re.search(r'<li class="message success">(.*?)</li>', queue, re.S)
+    assert message is not None and message.group(1) == "已采纳 Quillrun 的建议：策略梯度，严格 Agentic RL。"
+    assert f'id="triage-{second.slug}"' in queue
+
+
+def test_an_anchor_that_is_not_a_slug_is_dropped() -> None:
+    source = make_source(short_name="Quillrun", abstract=STRICT)
+    response = _editor_client().post(reverse("wiki:triage-accept", kwargs={"slug": source.slug}),
+                                     {"then": '"><script>x</script>'})
+    assert response["Location"] == reverse("wiki:triage")
+
+
+def test_accepting_a_work_twice_says_it_is_classified_already() -> None:
+    source = make_source(short_name="Quillrun", abstract=STRICT)
+    client = _editor_client()
+    url = reverse("wiki:triage-accept", kwargs={"slug": source.slug})
+    client.post(url)
+    again = client.post(url, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert again.status_code == 200
+    message = re.search(r'<li class="message error">(.*?)</li>', again.content.decode(), re.S)
+    assert message is not None and message.group(1) == "Quillrun is classified already; nothing was changed."
+    assert ClassificationChange.objects.filter(classification__source=source).count() == 1
+
+
+def test_accepting_a_work_with_nothing_to_read_is_refused_with_a_message() -> None:
+    source = make_source(short_name="Blankly", abstract="", notes=NOTES)
+    response = _editor_client().post(reverse("wiki:triage-accept", kwargs={"slug": source.slug}), follow=True,
+                                     HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.status_code == 200
+    message = re.search(r'<li class="message error">(.*?)</li>', response.content.decode(), re.S)
+    assert message is not None and message.group(1).startswith("Blankly 没有可采纳的建议")
+    assert not Classification.objects.filter(source=source).exists()
+
+
+def test_queue_with_works_that_have_nothing_to_read_runs_the_same_queries() -> None:
+    client = _editor_client()
+    make_source(short_name="First", abstract=STRICT)
+    client.get(reverse("wiki:triage"))
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("wiki:triage"))
+    for n in range(6):
+        make_source(short_name=f"Blank{n}", abstract="", notes=NOTES)
+    with CaptureQueriesContext(connection) as many:
+        client.get(reverse("wiki:triage"))
+    assert len(many) == len(one)

@@ -8,10 +8,12 @@ from django.db import connection
 from django.test.client import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import make_page, make_question
-from wiki.models import Claim, ClaimRevision, Page
-from wiki.services.claims import claim_retire
+from wiki.models import Claim, ClaimRevision, Page, SearchDocument
+from wiki.services.claims import claim_retire, claim_set_status
+from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +212,85 @@ def test_page_claims_lists_orphans_awaiting_a_decision(client: Client) -> None:
                        base_revision=1)
     html = client.get(reverse("wiki:page-claims", kwargs={"slug": page.slug})).content.decode()
     assert f'href="/claims/{facet.pk}/"' in html and "orphaned: re-attach or retire" in html
+
+
+def _orphan_facet() -> tuple[Page, Claim]:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    facet.refresh_from_db()
+    return page, facet
+
+
+def test_setting_a_status_in_the_edit_form_is_in_the_claims_history_with_who_and_when(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    data = {"status": "verified", "citations-TOTAL_FORMS": "0", "citations-INITIAL_FORMS": "0"}
+    assert editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": star.pk}), data).status_code == 302
+    entry = star.revisions.get(kind="status")
+    assert entry.user is not None
+    assert (entry.previous_status, entry.status, entry.user.get_username()) == ("needs_verification", "verified", "editor")
+    claim_set_status(claim=star, status="disputed")
+    assert list(star.revisions.filter(kind="status").values_list("previous_status", "status")) == [
+        ("needs_verification", "verified"), ("verified", "disputed")]
+    html = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk})).content.decode()
+    row = html.split('data-kind="status"')[1].split("</tr>")[0]
+    assert "editor" in row and "Needs verification → Verified" in row and "<time" in row
+
+
+def test_the_reasons_the_wiki_writes_about_claims_read_in_the_readers_language(client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    star = claim_set_status(claim=Claim.objects.get(page=page, text__startswith="StarHarness"), status="verified")
+    body = BODY.replace(facet.text + "\n", "").replace("只演化外部 harness", "只演化由人编写的外部 harness 与提示")
+    revision = page_save_revision(slug=page.slug, title=page.title, body=body, base_revision=1)
+    stored = dict(ClaimRevision.objects.filter(page_revision=revision).values_list("claim_id", "reason"))
+    assert stored[facet.pk] == "Its sentence was removed."
+    assert stored[star.pk].startswith("Verified before; needs verification again: its wording changed (")
+    url = reverse("wiki:claim-detail", kwargs={"pk": star.pk})
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "此前已核实；需要重新核实：其措辞已改变（" in chinese and "Verified before" not in chinese
+    assert "Verified before; needs verification again" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    removed = client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk}), HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert "其句子已从页面删除。" in removed.content.decode()
+    with translation.override("zh-hans"):
+        changes = {c.claim_id: c.reason for c in claim_report_for(revision).changes}
+    assert changes[facet.pk] == "其句子已从页面删除。"
+
+
+def test_the_edit_preview_gives_the_reason_a_claim_needs_verification_in_chinese(editor_client: Client) -> None:
+    page = _facet_page()
+    claim = claim_set_status(claim=Claim.objects.get(page=page, text__contains=FACET), status="verified")
+    post = _edit_post(page, page.body.replace(FACET, REWORDED).replace("§3.1 / §5", "§3.2"), preview="1")
+    html = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": page.slug}), post,
+                              HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert f'data-claim="{claim.pk}"' in html
+    assert "此前已核实；需要重新核实：其引用或定位已改变，措辞也已改变（5 个字符）。" in html
+
+
+def test_a_reattached_sentences_claim_leaves_search_and_its_address_leads_to_the_reattached_claim(
+        editor_client: Client) -> None:
+    page, facet = _orphan_facet()
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "FACET 的训练信号来自监督学习。"),
+                       base_revision=2)
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET 的训练信号")
+    assert SearchDocument.objects.filter(kind="claim", object_id=sentence.pk).exists()
+    editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": facet.pk}), {"sentence": sentence.pk})
+    assert not SearchDocument.objects.filter(kind="claim", object_id=sentence.pk).exists()
+    found = editor_client.get("/api/v1/search/", {"q": "监督学习", "kind": "claim"}).json()
+    assert [hit["object_id"] for group in found["groups"] for hit in group["results"]] == [facet.pk]
+    gone = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": sentence.pk}))
+    assert (gone.status_code, gone["Location"]) == (301, reverse("wiki:claim-detail", kwargs={"pk": facet.pk}))
+    assert editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": sentence.pk + 1000})).status_code == 404
+
+
+def test_a_refused_retirement_reason_comes_back_in_the_form_with_the_error(editor_client: Client) -> None:
+    _, facet = _orphan_facet()
+    typed = "撤回：" + "这篇论文的实验无法复现。" * 60
+    response = editor_client.post(reverse("wiki:claim-retire", kwargs={"pk": facet.pk}), {"reason": typed})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert f'value="{typed}"' in html
+    assert "at most 500 characters" in html.split('id="id_reason_error"')[1].split("</ul>")[0]
+    assert Claim.objects.get(pk=facet.pk).retired_at is None

@@ -75,4 +75,5 @@ class ClaimReattachForm(forms.Form):
 
 class ClaimRetireForm(forms.Form):
     reason = forms.CharField(max_length=max_length(Claim, "retired_reason"), strip=True, widget=forms.TextInput(attrs={"size": 60}),
+                             error_messages={"required": _("Say why the claim is retired.")},
                              help_text=_("Why this claim is not kept (e.g. “withdrawn: the paper was retracted”)."))

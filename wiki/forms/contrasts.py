@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Claim, Component, Source
-from wiki.services.contrasts import contrast_find
+from wiki.services.contrasts import contrast_check_sides, contrast_find
 
 
 class ContrastForm(forms.Form):
@@ -42,6 +42,9 @@ class ContrastForm(forms.Form):
         left, right = cleaned.get("left"), cleaned.get("right")
         if left is not None and left == right and cleaned.get("left_component") == cleaned.get("right_component"):
             raise forms.ValidationError(_("A work cannot be contrasted with itself; pick two works or two components."), code="same")
+        if left is not None and right is not None:
+            contrast_check_sides(left=left, right=right, left_component=cleaned.get("left_component"),
+                                 right_component=cleaned.get("right_component"))
         if contrast_find(left=left, left_component=cleaned.get("left_component"), right=right,
                          right_component=cleaned.get("right_component")) is not None:
             raise forms.ValidationError(_("This contrast exists already (perhaps the other way round)."), code="exists")

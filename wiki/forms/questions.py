@@ -4,12 +4,24 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus, Source
 from wiki.roles import EDITOR_GROUP
 
 QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "resolution_criteria", "claims", "sources", "answer_claim"]
+
+
+def claim_label(claim: Claim) -> str:
+    """A claim as a choice: its page and text, and whether it has left its page's text."""
+    label = f"{claim.page.title}: {claim.text[:90]}"
+    if claim.is_retired:
+        return f"{label} ({gettext('retired')})"
+    if claim.is_orphaned:
+        return f"{label} ({gettext('orphaned')})"
+    return label
 
 
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -25,17 +37,24 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        claims = Claim.objects.current().select_related("page").order_by("page__title", "position")
-        self.fields["page"].queryset = Page.objects.only("id", "title").order_by("title")
+        # The current claims, and those the question is linked to already (orphaned or retired since), so that
+        # saving the form keeps its links.
+        current = Q(pk__in=Claim.objects.current().values("pk"))
+        linked = Q(pk__in=self.instance.claims.values("pk")) if self.instance.pk else Q(pk__in=[])
+        answer = Q(pk=self.instance.answer_claim_id) if self.instance.answer_claim_id else Q(pk__in=[])
+        claims = Claim.objects.select_related("page").order_by("page__title", "position")
+        # A question keeps its page while the page is deleted (it leaves the lists, and comes back with the page).
+        own_page = Q(pk=self.instance.page_id) if self.instance.page_id else Q(pk__in=[])
+        self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "title").order_by("title")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
-        self.fields["claims"].queryset = claims
+        self.fields["claims"].queryset = claims.filter(current | linked)
         self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
         self.fields["sources"].queryset = Source.objects.only("id", "short_name").order_by("short_name")
         self.fields["sources"].widget = forms.CheckboxSelectMultiple(choices=self.fields["sources"].choices)
-        self.fields["answer_claim"].queryset = claims
+        self.fields["answer_claim"].queryset = claims.filter(current | answer)
         self.fields["answer_claim"].help_text = "Required when the status is “answered”."
         for name in ("claims", "answer_claim"):
-            self.fields[name].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+            self.fields[name].label_from_instance = claim_label
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
+from wiki.taxonomy import MECHANISM_CHOICES
 
 MAX_WORKS = 12
 _SUBJECT_RE = re.compile(r"^[-\w]+(?::[-\w]+)?$")
@@ -36,6 +37,13 @@ class WorkPickForm(forms.Form):
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})
         return refs
+
+
+class MapFilterForm(forms.Form):
+    """The map's one filter: a mechanism (all when left out)."""
+
+    mechanism = forms.ChoiceField(choices=[("", _("All mechanisms")), *MECHANISM_CHOICES], required=False,
+                                  label=_("Mechanism"))
 
 
 class LocalGraphForm(forms.Form):

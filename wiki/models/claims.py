@@ -150,9 +150,14 @@ class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
     def history(self) -> ClaimRevisionQuerySet:
         """Oldest first, with the page revision's number, the user's name and the related claim's text joined."""
         return self.select_related("page_revision", "user", "related_claim").only(
-            "id", "claim_id", "kind", "text", "previous_text", "status", "previous_status", "reason", "similarity",
+            "id", "claim_id", "kind", "text", "previous_text", "status", "previous_status", "reason", "reason_parts",
+            "similarity",
             "created_at", "page_revision__number", "user__username", "related_claim__id", "related_claim__text",
         ).order_by("created_at", "id")
+
+    def replacing(self, claim_id: int) -> ClaimRevisionQuerySet:
+        """The re-attachment in which claim ``claim_id`` (now deleted) gave its sentence to the claim re-attached."""
+        return self.filter(kind=ClaimRevision.Kind.REATTACHED, replaced_claim_id=claim_id).only("id", "claim_id")
 
     def between(self, page_id: int, after: int, upto: int) -> ClaimRevisionQuerySet:
         """What the page's saves after revision ``after`` up to ``upto`` did to its claims, in page order."""
@@ -162,7 +167,8 @@ class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
 
 
 class ClaimRevision(models.Model):
-    """One step of a claim's life: its sentence after a page save (or an editor's decision), and what changed."""
+    """One step of a claim's life: its sentence after a page save (or an editor's decision, or a status an editor
+    set), and what changed."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created")
@@ -173,6 +179,7 @@ class ClaimRevision(models.Model):
         RESTORED = "restored", _("restored")
         REATTACHED = "reattached", _("re-attached")
         RETIRED = "retired", _("retired")
+        STATUS = "status", _("status set")
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions")
     page_revision = models.ForeignKey(
@@ -184,9 +191,15 @@ class ClaimRevision(models.Model):
     status = models.CharField(max_length=20, choices=ClaimStatus.choices)
     previous_status = models.CharField(max_length=20, choices=ClaimStatus.choices, blank=True)
     reason = models.CharField(max_length=500, blank=True)
+    # When the wiki wrote the reason itself: its messages (wiki/change_summaries.py) as [{"key": …, "values": {…}}], so
+    # that it reads in each reader's language; ``reason`` holds it in English.
+    reason_parts = models.JSONField(default=list, blank=True)
     related_claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                       help_text=_("The other claim of a split or merge."))
     similarity = models.FloatField(null=True, blank=True)
+    replaced_claim_id = models.PositiveIntegerField(
+        null=True, blank=True, db_index=True,
+        help_text=_("A re-attachment: the claim that held the sentence and gave way (deleted); its address leads here."))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -201,3 +214,10 @@ class ClaimRevision(models.Model):
     @property
     def status_changed(self) -> bool:
         return bool(self.previous_status) and self.previous_status != self.status
+
+    @property
+    def reason_for_reader(self) -> str:
+        """The reason in the active language when the wiki wrote it, else as stored."""
+        from wiki.change_summaries import reasons_for_reader
+
+        return reasons_for_reader(self.reason_parts, self.reason)

@@ -10,6 +10,7 @@ import unicodedata
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -31,8 +32,9 @@ def name_key(name: str) -> str:
 
 class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
     def listed(self) -> GlossaryTermQuerySet:
-        """In English-name order, with the defining page's slug and title joined."""
-        return self.select_related("page").only(*LISTED_FIELDS).order_by("name_en", "id")
+        """In English-name order whatever the case (``actor-critic`` beside ``Actor-Critic``, before ``ReAct``),
+        with the defining page's slug and title joined."""
+        return self.select_related("page").only(*LISTED_FIELDS).order_by(*ORDER)
 
     def sharing_names(self, names: list[str]) -> GlossaryTermQuerySet:
         """Terms that already have one of ``names`` (compared by :func:`name_key`) as a name or alias."""
@@ -43,6 +45,8 @@ class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
         return self.filter(link_keys__overlap=sorted(slugs)).only("id", "slug", "link_keys").order_by("id")
 
 
+# The database's collation sorts upper case before lower case; readers expect the dictionary's order.
+ORDER = (Lower("name_en"), "name_en", "id")
 LISTED_FIELDS = ("id", "slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "definition_zh", "definition_en",
                  "mechanism", "verdict", "fact", "page__slug", "page__title", "page__deleted_at", "updated_at")
 
@@ -74,7 +78,7 @@ class GlossaryTerm(models.Model):
     objects = GlossaryTermQuerySet.as_manager()
 
     class Meta:
-        ordering = ["name_en"]
+        ordering = ORDER
         verbose_name = _("glossary term")
         verbose_name_plural = _("glossary terms")
         indexes = [

@@ -26,17 +26,24 @@ PRIORITY_RANK = {QuestionPriority.HIGH: 0, QuestionPriority.NORMAL: 1, QuestionP
 
 
 class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
+    def live(self) -> OpenQuestionQuerySet:
+        """Questions of no page or of a page not deleted: a deleted page's questions leave the lists with it, and
+        come back when it is restored."""
+        return self.filter(models.Q(page__isnull=True) | models.Q(page__deleted_at__isnull=True))
+
     def unresolved(self) -> OpenQuestionQuerySet:
         return self.filter(status__in=[QuestionStatus.OPEN, QuestionStatus.INVESTIGATING])
 
     def queue(self) -> OpenQuestionQuerySet:
-        """The queue order: priority first, then oldest first; page and assignee joined."""
+        """:meth:`live` questions in the queue order: priority first, then oldest first; page and assignee joined."""
         rank = Case(
             *(When(priority=p, then=Value(r)) for p, r in PRIORITY_RANK.items()),
             default=Value(9),
             output_field=IntegerField(),
         )
-        return self.select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
+        return (
+            self.live().select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
+        )
 
     def with_links(self) -> OpenQuestionQuerySet:
         """Prefetches linked claims (with their page) and sources; joins the answering claim and its page."""

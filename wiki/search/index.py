@@ -38,6 +38,8 @@ CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind
 # The 1,000 and the 10,000 most important documents of each kind carry its tier markers 1 and 2.
 TIERS = (1000, 10_000)
+# Between a work's short name and its title in its document's title.
+SOURCE_TITLE_SEPARATOR = " — "
 
 
 def kind_marker(kind: str, tier: int | None = None) -> str:
@@ -189,7 +191,7 @@ def _source_documents(ids: list[int]) -> list[Document]:
     documents = []
     for s in sources:
         mechanism, verdict = classes.get(s.pk, ("", ""))
-        title = s.short_name if s.short_name == s.title else f"{s.short_name} — {s.title}"
+        title = s.short_name if s.short_name == s.title else f"{s.short_name}{SOURCE_TITLE_SEPARATOR}{s.title}"
         documents.append(
             Document(
                 object_id=s.pk,
@@ -214,7 +216,7 @@ def _question_importance(question: OpenQuestion) -> int:
 
 
 def _question_documents(ids: list[int]) -> list[Document]:
-    questions = OpenQuestion.objects.filter(pk__in=ids).only("id", "title", "text", "resolution_criteria", "status", "priority")
+    questions = OpenQuestion.objects.live().filter(pk__in=ids).only("id", "title", "text", "resolution_criteria", "status", "priority")
     return [
         Document(
             object_id=q.pk,
@@ -297,9 +299,10 @@ def search_reindex_questions(ids: Iterable[int], *, progress: Progress | None = 
 
 @transaction.atomic
 def search_reindex_page_with_claims(page_id: int) -> None:
-    """After a page is saved: the page, every claim it has had (new, kept and orphaned), and the sources they cite
-    (saving may create sources for newly cited titles)."""
+    """After a page is saved, deleted or restored: the page, every claim it has had (new, kept and orphaned), the
+    sources they cite (saving may create sources for newly cited titles) and its questions."""
     search_reindex_pages([page_id])
+    search_reindex_questions(OpenQuestion.objects.filter(page_id=page_id).values_list("id", flat=True))
     search_reindex_claims(Claim.objects.filter(page_id=page_id).values_list("id", flat=True))
     search_reindex_sources(Source.objects.filter(citations__claim__page_id=page_id).distinct().values_list("id", flat=True))
 
@@ -310,14 +313,14 @@ def search_reindex_all(*, progress: Progress | None = None) -> dict[str, int]:
     SearchDocument.objects.filter(kind=Kind.PAGE).exclude(object_id__in=Page.objects.values("id")).delete()
     SearchDocument.objects.filter(kind=Kind.CLAIM).exclude(object_id__in=Claim.objects.current().values("id")).delete()
     SearchDocument.objects.filter(kind=Kind.SOURCE).exclude(object_id__in=Source.objects.values("id")).delete()
-    SearchDocument.objects.filter(kind=Kind.QUESTION).exclude(object_id__in=OpenQuestion.objects.values("id")).delete()
+    SearchDocument.objects.filter(kind=Kind.QUESTION).exclude(object_id__in=OpenQuestion.objects.live().values("id")).delete()
     search_reindex_pages(Page.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
                          progress=progress)
     search_reindex_claims(Claim.objects.current().order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
                           progress=progress)
     search_reindex_sources(Source.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
                            progress=progress)
-    search_reindex_questions(OpenQuestion.objects.order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
+    search_reindex_questions(OpenQuestion.objects.live().order_by("id").values_list("id", flat=True).iterator(chunk_size=CHUNK_SIZE),
                              progress=progress)
     search_index_flush()
     counts = dict(SearchDocument.objects.order_by().values_list("kind").annotate(n=Count("id")))

@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.models import SearchDocument
-from wiki.search.index import kind_marker
+from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
 from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
 from wiki.search.tokenize import query_fragments, tsquery_text
 
@@ -176,8 +176,8 @@ class SearchPlan:
 #                 `full_scan`; its tsquery is a subquery, so that the planner, blind to how rare the
 #                 words are at this point, takes the GIN index rather than a table scan;
 #   matches    -- for each kind the widest step that ran, numbered by importance (pinned documents first:
-#                 the works classified as the mechanism or verdict the query names, the page defining its
-#                 term), with its count;
+#                 a page, work or question called exactly what the query says, then the works classified as
+#                 the mechanism or verdict the query names and the page defining its term), with its count;
 #   ranked     -- the first `ranked` of them re-ordered, pinned first, then by ts_rank (title words weigh
 #                 most); the rest by importance, so that pages of results never overlap;
 # and only the page kept is joined back for titles and bodies. A query naming a glossary term matches any of its
@@ -251,6 +251,7 @@ class Words:
     pinned_pages: tuple[int, ...] = ()
     pinned_mechanisms: tuple[str, ...] = ()
     pinned_verdicts: tuple[str, ...] = ()
+    exact_name: str = ""  # the query as typed: a page, work or question called exactly so ranks first of all
 
     @classmethod
     def of(cls, tsquery: str) -> Words:
@@ -258,7 +259,7 @@ class Words:
         return cls(groups=(((tsquery, ()),),) if tsquery else ())
 
     @classmethod
-    def expanded(cls, expansion: Expansion) -> Words:
+    def expanded(cls, expansion: Expansion, *, exact_name: str = "") -> Words:
         groups: list[tuple[Alternative, ...]] = []
         for term in expansion.terms:
             alternatives = [(text, ()) for text in term.alternatives()] + [("", (marker,)) for marker in term.markers]
@@ -267,13 +268,15 @@ class Words:
         if rest := tsquery_text(expansion.rest):
             groups.append(((rest, ()),))
         pages = tuple(dict.fromkeys(term.page_id for term in expansion.terms if term.page_id is not None))
-        return cls(groups=tuple(groups), pinned_pages=pages,
+        return cls(groups=tuple(groups), pinned_pages=pages, exact_name=exact_name.strip(),
                    pinned_mechanisms=tuple(dict.fromkeys(t.mechanism for t in expansion.terms if t.mechanism)),
                    pinned_verdicts=tuple(dict.fromkeys(t.verdict for t in expansion.terms if t.verdict)))
 
     def sql(self) -> tuple[str, list[list[str]], str, dict[str, object]]:
         """The whole tsquery (for ranking), the conditions to match (each the OR of its alternatives, the conditions
-        AND'ed; each alternative a tsquery expression), the pinned condition on ``d``, and their parameters."""
+        AND'ed; each alternative a tsquery expression), how pinned a document ``d`` is (2: called exactly what
+        the query says; 1: a work classified as, or the page defining, a term it names; 0: neither), and their
+        parameters."""
         params: dict[str, object] = {}
 
         def expression(text: str, markers: tuple[str, ...], name: str) -> str:
@@ -302,7 +305,18 @@ class Words:
         if self.pinned_pages:
             params["pinned_pages"] = list(self.pinned_pages)
             pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
-        return f"({whole})", conditions, " OR ".join(pinned) or "false", params
+        ranked_first = "false"
+        if self.exact_name:
+            # A work's document title is its short name, or "short name — title" when they differ.
+            params["exact_name"] = self.exact_name.lower()
+            params["exact_prefix"] = f"{self.exact_name.lower()}{SOURCE_TITLE_SEPARATOR}"
+            params["exact_suffix"] = f"{SOURCE_TITLE_SEPARATOR}{self.exact_name.lower()}"
+            ranked_first = (
+                f"(d.kind <> '{SearchDocument.Kind.CLAIM.value}' AND (lower(d.title) = %(exact_name)s"
+                f" OR (d.kind = '{SearchDocument.Kind.SOURCE.value}' AND (starts_with(lower(d.title), %(exact_prefix)s)"
+                " OR right(lower(d.title), char_length(%(exact_suffix)s)) = %(exact_suffix)s))))"
+            )
+        return f"({whole})", conditions, f"(CASE WHEN {ranked_first} THEN 2 WHEN {' OR '.join(pinned) or 'false'} THEN 1 ELSE 0 END)", params
 
 
 def _quoted(lexeme: str) -> str:
@@ -372,7 +386,7 @@ def search(
     query = query.strip()[:MAX_QUERY_LENGTH]
     glossary = current_glossary(version=version)
     expansion = glossary.expand(query)
-    words = Words.expanded(expansion)
+    words = Words.expanded(expansion, exact_name=query)
     if not words.groups:
         return SearchResults(query=query)
     wanted = [k.value for k in KIND_ORDER if (not kinds or k in kinds) and (not (mechanism or verdict) or k in _CLASSIFIED_KINDS)]

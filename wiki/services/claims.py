@@ -14,10 +14,11 @@ from django_stubs_ext import StrOrPromise
 
 from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
-from wiki.models.rules import fit, max_length
+from wiki.models.rules import max_length
 from wiki.roles import User, account
+from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
-from wiki.services.page_claims import cited_in, status_after
+from wiki.services.page_claims import cited_in, reason_fields, status_after
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ def claim_update(
     claim.status = status
     claim.full_clean(exclude=["key", "page"])
     claim.save(update_fields=["status", "updated_at"])
+    _record_status(claim, old_status, user)
     claim.citations.all().delete()
     unique: dict[tuple[int, str], Citation] = {}
     for position, cited in enumerate(citations):
@@ -65,9 +67,29 @@ def claim_update(
     return claim
 
 
+def _record_status(claim: Claim, old_status: str, user: User | None) -> None:
+    """A status an editor set, in the claim's history with who set it and when."""
+    if claim.status != old_status:
+        ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.STATUS, text=claim.text, status=claim.status,
+                                     previous_status=old_status, user=account(user))
+
+
 def _check(condition: bool, message: StrOrPromise, code: str) -> None:
     if not condition:
         raise ValidationError(message, code=code)
+
+
+def _check_sentence(sentence: Claim) -> None:
+    """``sentence`` is a claim now on a page: else the error says what it is instead (for the ``sentence`` field)."""
+    if sentence.retired_at is not None:
+        message, code = gettext_lazy("Claim #%(id)s is retired, not a sentence on a page."), "sentence_retired"
+    elif sentence.is_orphaned:
+        message, code = gettext_lazy("Claim #%(id)s is orphaned, not a sentence on a page."), "sentence_orphaned"
+    elif sentence.page.deleted_at is not None:
+        message, code = gettext_lazy("Claim #%(id)s is on a deleted page, not a sentence on a page."), "sentence_deleted"
+    else:
+        return
+    raise ValidationError({"sentence": ValidationError(message % {"id": sentence.pk}, code=code)})
 
 
 @transaction.atomic
@@ -77,17 +99,17 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
     attached to it (questions, contrasts, classification evidence, works it is about) moves over.
     ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
-    changed, which asks for verification again.
+    changed, which asks for verification again. Search finds ``claim`` where the sentence's claim was.
     """
     locked = {c.pk: c for c in Claim.objects.select_for_update().select_related("page").filter(pk__in=[claim.pk, sentence.pk])}
     claim, sentence = locked[claim.pk], locked[sentence.pk]
     _check(claim.pk != sentence.pk, gettext_lazy("A claim cannot be re-attached to itself."), "same_claim")
     _check(claim.is_orphaned and claim.retired_at is None,
            gettext_lazy("Only an orphaned claim that was not retired can be re-attached."), "not_orphaned")
-    _check(not sentence.is_orphaned, gettext_lazy("Choose a sentence that is on a page now."), "sentence_orphaned")
+    _check_sentence(sentence)
     old_text, old_status = claim.text, claim.status
     citations_changed = sorted(cited_in(old_text)) != sorted(cited_in(sentence.text))
-    claim.status, reason = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed)
+    claim.status, recheck = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed)
     Through = OpenQuestion.claims.through
     taken = set(Through.objects.filter(claim=claim).values_list("openquestion_id", flat=True))
     Through.objects.filter(claim=sentence).exclude(openquestion_id__in=taken).update(claim=claim)
@@ -104,14 +126,15 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     sentence.delete()
     claim.is_orphaned = False
     claim.save(update_fields=[*fields, "status", "is_orphaned", "updated_at"])
-    where = f"a sentence of “{claim.page.title}”, which was claim #{was}"
+    reasons = (summary("claim_reattached_to", page=claim.page.title, claim=was), *recheck)
     ClaimRevision.objects.create(
         claim=claim, kind=ClaimRevision.Kind.REATTACHED, text=claim.text, previous_text=old_text, status=claim.status,
-        previous_status=old_status, reason=fit(ClaimRevision, "reason", f"Re-attached to {where}. {reason}".strip()),
-        user=account(user),
+        previous_status=old_status, **reason_fields(reasons), replaced_claim_id=was, user=account(user),
     )
     change_record(kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
                   url=claim.get_absolute_url(), summary=summary("claim_reattached"), user=user)
+    # The sentence's claim is gone: its document goes, and the re-attached claim is found at its sentence.
+    search_reindex_claims([was, claim.pk])
     return claim
 
 
@@ -141,6 +164,7 @@ def claim_set_status(*, claim: Claim, status: str, user: User | None = None) -> 
     claim.status = status
     claim.full_clean(exclude=["key", "page"])
     claim.save(update_fields=["status", "updated_at"])
+    _record_status(claim, old_status, user)
     if old_status != status:
         change_record(
             kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Classification, ClassificationChange, Component, SetBy, Source
@@ -89,10 +91,25 @@ def classification_save(
 
 @transaction.atomic
 def classification_accept_suggestion(*, source: Source, user: User | None = None) -> Classification:
-    """Saves the classifier's suggestion for ``source`` as its classification, recorded as an accepted suggestion."""
+    """Saves the classifier's suggestion for ``source`` as its classification, recorded as an accepted suggestion.
+
+    The suggestion is the one every page shows (``wiki.suggestions.suggestion_for``). Refuses with a
+    :class:`ValidationError` a work classified already (code ``classified``) and a work with nothing to read,
+    which has no suggestion (code ``no_suggestion``).
+    """
     from wiki.suggestions import suggestion_for
 
-    suggestion = suggestion_for(source).suggestion
+    # Locked first, so that of two editors accepting the same work at once the second is told it is classified.
+    Source.objects.select_for_update().filter(pk=source.pk).first()
+    if Classification.objects.filter(source=source).exists():
+        raise ValidationError(_("%(work)s is classified already; nothing was changed."), code="classified",
+                              params={"work": source.short_name})
+    view = suggestion_for(source)
+    if not view.has_suggestion:
+        raise ValidationError(
+            _("%(work)s has no suggestion to accept: there is no abstract and no claim about it to read. "
+              "Classify it through the override form."), code="no_suggestion", params={"work": source.short_name})
+    suggestion = view.suggestion
     fields: dict[str, Any] = {fact.fact.value: fact.value.as_bool for fact in suggestion.facts}
     fields.update(mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
                   algorithm=suggestion.algorithm or "", updated=fit(Classification, "updated", suggestion.updated or ""),

@@ -22,6 +22,20 @@ def contrast_find(
     return Contrast.objects.filter(one_way | other_way).first()
 
 
+def contrast_check_sides(
+    *, left: Source, right: Source, left_component: Component | None = None, right_component: Component | None = None,
+) -> None:
+    """Refuses a component set against its own whole work: the work contains it, it does not differ from it."""
+    component = left_component or right_component
+    if left.pk != right.pk or component is None or (left_component is not None and right_component is not None):
+        return
+    raise ValidationError(
+        _("“%(component)s” is a component of %(work)s: a component cannot be contrasted with its own work; "
+          "contrast it with another component of %(work)s, or with another work."),
+        code="component_of_itself", params={"component": component.name, "work": left.short_name},
+    )
+
+
 @transaction.atomic
 def contrast_create(
     *,
@@ -33,7 +47,9 @@ def contrast_create(
     claim: Claim | None = None,
     user: User | None = None,
 ) -> Contrast:
-    """Sets ``left`` against ``right``; the same pair the other way round is the same contrast and is refused."""
+    """Sets ``left`` against ``right``; the same pair the other way round is the same contrast and is refused, and
+    so is a component against its own work (:func:`contrast_check_sides`)."""
+    contrast_check_sides(left=left, right=right, left_component=left_component, right_component=right_component)
     # Serialised, so that two editors adding the same contrast at once get a message, not a constraint error.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.contrast.create'))")

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from wiki.change_summaries import Summary, reasons_for_reader, summary
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source
@@ -93,10 +95,16 @@ class ClaimChange:
     text: str
     previous_text: str = ""
     related_id: int | None = None
-    reason: str = ""
+    reasons: tuple[Summary, ...] = ()
     status: str = ""
     previous_status: str = ""
     similarity: float | None = None
+    written_reason: str = ""
+
+    @property
+    def reason(self) -> str:
+        """Why, in the active language (a reason stored before reasons had messages: as stored)."""
+        return reasons_for_reader([_part(r) for r in self.reasons], self.written_reason)
 
     @property
     def diff(self) -> tuple[tuple[str, str], ...]:
@@ -143,22 +151,34 @@ class ClaimReport:
         return bool(self.changes)
 
 
-def status_after(claim: Claim, *, old_text: str, new_text: str, citations_changed: bool) -> tuple[str, str]:
-    """The status a changed sentence leaves its claim with, and why it changed ('' when it did not).
+def _part(reason: Summary) -> dict[str, Any]:
+    return {"key": reason.key, "values": dict(reason.values)}
+
+
+def reason_fields(reasons: Sequence[Summary]) -> dict[str, Any]:
+    """``reason`` (in English) and ``reason_parts`` (the messages, read in each reader's language) of a ClaimRevision."""
+    return {"reason": " ".join(r.english() for r in reasons)[:REASON_MAX], "reason_parts": [_part(r) for r in reasons]}
+
+
+def status_after(claim: Claim, *, old_text: str, new_text: str, citations_changed: bool) -> tuple[str, tuple[Summary, ...]]:
+    """The status a changed sentence leaves its claim with, and why it changed (nothing when it did not).
 
     A verified claim stays verified through a small edit (a typo, re-punctuation); a larger
     rewording, or a changed citation or locator, asks for verification again.
     """
     if claim.status != ClaimStatus.VERIFIED:
-        return claim.status, ""
-    reasons = []
-    if citations_changed:
-        reasons.append("its citations or locators changed")
-    if not is_small_edit(statement(old_text), statement(new_text)):
-        reasons.append(f"its wording changed ({edit_size(statement(old_text), statement(new_text))} characters)")
-    if not reasons:
-        return claim.status, ""
-    return ClaimStatus.NEEDS_VERIFICATION, f"Verified before; needs verification again: {' and '.join(reasons)}."
+        return claim.status, ()
+    reworded = not is_small_edit(statement(old_text), statement(new_text))
+    characters = edit_size(statement(old_text), statement(new_text))
+    if citations_changed and reworded:
+        why = summary("claim_recheck_citations_wording", characters=characters)
+    elif citations_changed:
+        why = summary("claim_recheck_citations")
+    elif reworded:
+        why = summary("claim_recheck_wording", characters=characters)
+    else:
+        return claim.status, ()
+    return ClaimStatus.NEEDS_VERIFICATION, (why,)
 
 
 def _match(page: Page | None, refs: Sequence[ClaimRef]) -> tuple[dict[int, Claim], list[Match]]:
@@ -192,9 +212,9 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
         elif claim is None and ref is not None:
             changes.append(ClaimChange(match.outcome, None, ref.text, related_id=match.related, similarity=match.score or None))
         elif claim is not None and ref is not None:
-            status, reason = status_after(claim, old_text=claim.text, new_text=ref.text,
-                                           citations_changed=cited_in(claim.text) != _cited_in_ref(ref))
-            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reason, status,
+            status, reasons = status_after(claim, old_text=claim.text, new_text=ref.text,
+                                            citations_changed=cited_in(claim.text) != _cited_in_ref(ref))
+            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reasons, status,
                                        claim.status, match.score))
     return ClaimReport(kept=kept, changes=tuple(changes))
 
@@ -228,10 +248,12 @@ def page_claims_sync(
             assert claim is not None
             claim.is_orphaned, claim.updated_at = True, now
             changed.append(claim)
-            reason = f"Merged into claim #{match.related}." if match.outcome is Outcome.MERGED else "Its sentence was removed."
+            reasons: tuple[Summary, ...] = (summary("claim_merged_into", claim=match.related)
+                                            if match.outcome is Outcome.MERGED else summary("claim_sentence_removed"),)
             history.append(ClaimRevision(claim=claim, page_revision=revision, kind=_KIND[match.outcome], text=claim.text,
-                                         status=claim.status, reason=reason, related_claim_id=match.related, user=user))
-            changes.append(ClaimChange(match.outcome, claim.pk, claim.text, related_id=match.related, reason=reason,
+                                         status=claim.status, **reason_fields(reasons), related_claim_id=match.related,
+                                         user=user))
+            changes.append(ClaimChange(match.outcome, claim.pk, claim.text, related_id=match.related, reasons=reasons,
                                        status=claim.status))
             continue
         fresh = (ref.anchor, ref.section[:SECTION_MAX], ref.text, ref.key, match.sentence or 0)
@@ -246,16 +268,16 @@ def page_claims_sync(
                 resolved.append((claim, ref))
         else:
             citations_changed = cited_in(old_text) != _cited_in_ref(ref)
-            claim.status, reason = status_after(claim, old_text=old_text, new_text=ref.text,
-                                                 citations_changed=citations_changed)
+            claim.status, reasons = status_after(claim, old_text=old_text, new_text=ref.text,
+                                                  citations_changed=citations_changed)
             if citations_changed:
                 recite.append((claim, ref))
             history.append(ClaimRevision(
                 claim=claim, page_revision=revision, kind=_KIND[match.outcome], text=ref.text, previous_text=old_text,
-                status=claim.status, previous_status=old_status, reason=reason[:REASON_MAX], similarity=match.score,
+                status=claim.status, previous_status=old_status, **reason_fields(reasons), similarity=match.score,
                 related_claim_id=match.related, user=user,
             ))
-            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, old_text, match.related, reason, claim.status,
+            changes.append(ClaimChange(match.outcome, claim.pk, ref.text, old_text, match.related, reasons, claim.status,
                                        old_status, match.score))
         if (claim.anchor, claim.section, claim.text, claim.key, claim.position) != fresh or claim.is_orphaned or \
                 claim.status != old_status:
@@ -269,10 +291,11 @@ def page_claims_sync(
         changed, ["anchor", "section", "text", "key", "position", "status", "is_orphaned", "updated_at"], batch_size=500
     )
     for claim, ref, match in new_claims:
-        reason = f"Split from claim #{match.related}." if match.related else ""
+        reasons = (summary("claim_split_from", claim=match.related),) if match.related else ()
         history.append(ClaimRevision(claim=claim, page_revision=revision, kind=ClaimRevision.Kind.CREATED, text=ref.text,
-                                     status=claim.status, reason=reason, related_claim_id=match.related, user=user))
-        changes.append(ClaimChange(Outcome.NEW, claim.pk, ref.text, related_id=match.related, reason=reason,
+                                     status=claim.status, **reason_fields(reasons), related_claim_id=match.related,
+                                     user=user))
+        changes.append(ClaimChange(Outcome.NEW, claim.pk, ref.text, related_id=match.related, reasons=reasons,
                                    status=claim.status, similarity=match.score or None))
     ClaimRevision.objects.bulk_create(history, batch_size=1000)
     Citation.objects.filter(claim__in=[claim.pk for claim, _ in recite]).delete()
@@ -330,7 +353,14 @@ def claim_changes_between(*, page: Page, after: int, upto: int) -> ClaimReport:
 _OUTCOME_OF_KIND = {kind: outcome for outcome, kind in _KIND.items()}
 
 
+def _reasons_of(row: ClaimRevision) -> tuple[Summary, ...]:
+    try:
+        return tuple(Summary(part["key"], part.get("values", {})) for part in row.reason_parts)
+    except (KeyError, TypeError, AttributeError):
+        return ()
+
+
 def _change_of(row: ClaimRevision) -> ClaimChange:
     outcome = _OUTCOME_OF_KIND.get(ClaimRevision.Kind(row.kind), row.kind)
-    return ClaimChange(str(outcome), row.claim_id, row.text, row.previous_text, row.related_claim_id, row.reason,
-                       row.status, row.previous_status, row.similarity)
+    return ClaimChange(str(outcome), row.claim_id, row.text, row.previous_text, row.related_claim_id, _reasons_of(row),
+                       row.status, row.previous_status, row.similarity, row.reason)

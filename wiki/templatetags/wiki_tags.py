@@ -21,6 +21,7 @@ from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import FIELD_LABELS
+from wiki.graph.layout import axis_text
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -257,6 +258,12 @@ def html_lang(code: str) -> str:
 
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@register.filter(name="axis_text")
+def axis_text_filter(axis: object) -> str:
+    """A contrast's axis in the reader's language when it is written in both, as the graphs write it."""
+    return axis_text(str(axis or ""))
 
 
 @register.filter

@@ -198,24 +198,15 @@ def _candidates(old: _Side, old_open: Iterable[int], new: _Side, new_open: Itera
     return pairs
 
 
-def _assign_similar(
-    old: _Side, old_open: set[int], new: _Side, new_open: set[int], threshold: float
-) -> list[tuple[int, int, float]]:
-    """Greedy one-to-one assignment, best score first; among equal scores the nearest in the page."""
+def _scored(old: _Side, old_open: set[int], new: _Side, new_open: set[int], threshold: float) -> list[tuple[float, float, int, int]]:
+    """(score, distance in the page, old index, new index) of each pair alike enough to be the same claim."""
     scored = []
     for (i, j) in _candidates(old, old_open, new, new_open):
         score = dice(old.grams[i], new.grams[j])
         short = min(old.grams[i].total(), new.grams[j].total()) < SHORT_FEATURES
         if score >= (max(threshold, SHORT_THRESHOLD) if short else threshold):
-            scored.append((-score, abs(old.positions[i] - new.positions[j]), i, j, score))
-    scored.sort()
-    pairs = []
-    for _, _, i, j, score in scored:
-        if i in old_open and j in new_open:
-            old_open.discard(i)
-            new_open.discard(j)
-            pairs.append((i, j, score))
-    return pairs
+            scored.append((score, abs(old.positions[i] - new.positions[j]), i, j))
+    return scored
 
 
 def _contained(piece: Counter[str], whole: Counter[str]) -> float:
@@ -236,9 +227,10 @@ def match_claims(
 ) -> Plan:
     """Matches the sentences of the edited page to the page's previous claims.
 
-    In order: the same text (punctuation and spacing aside); the most similar sentence above
-    ``threshold``; sentences split from one claim or merged from several (one side keeps the claim,
-    the editor is shown the other); then claims orphaned by earlier saves whose sentence came back.
+    In order: the same text (punctuation and spacing aside), a current claim's before an orphan's; the most
+    similar sentence above ``threshold``, claims orphaned by earlier saves competing with current ones, so
+    that a sentence coming back (a revert) restores its claim; then sentences split from one claim or merged
+    from several (one side keeps the claim, the editor is shown the other).
     """
     current = [p for p in previous if not p.orphaned]
     orphans = [p for p in previous if p.orphaned]
@@ -247,11 +239,13 @@ def match_claims(
     new = _Side(keys=list(range(len(sentences))), texts=[s.text for s in sentences],
                 positions=_relative([s.position for s in sentences]))
     new_open = set(range(len(sentences)))
+    groups = ((current, Outcome.REWORDED), (orphans, Outcome.RESTORED))
+    sides = [_Side(keys=[p.id for p in group], texts=[p.text for p in group],
+                   positions=_relative([p.position for p in group])) for group, _ in groups]
+    opens = [set(range(len(group))) for group, _ in groups]
 
-    for group, found in ((current, Outcome.REWORDED), (orphans, Outcome.RESTORED)):
-        old = _Side(keys=[p.id for p in group], texts=[p.text for p in group], positions=_relative([p.position for p in group]))
-        old_open = set(range(len(group)))
-        # The same text first, nearest in the page when it occurs more than once.
+    # The same text first, a current claim before an orphan, nearest in the page when it occurs more than once.
+    for (group, found), old, old_open in zip(groups, sides, opens, strict=True):
         exact: dict[str, list[int]] = {}
         for i, p in enumerate(group):
             exact.setdefault(normalise(p.text), []).append(i)
@@ -265,13 +259,23 @@ def match_claims(
             same = group[i].text == sentences[j].text
             outcome = Outcome.KEPT if same and found is Outcome.REWORDED else found
             by_sentence[j] = Match(outcome, j, group[i].id)
-        for i, j, score in _assign_similar(old, old_open, new, new_open, threshold):
-            by_sentence[j] = Match(found, j, group[i].id, round(score, 3))
-        if found is Outcome.REWORDED:
-            _splits_and_merges(group, old, old_open, new, new_open, by_sentence, leftover)
-        for i in old_open:
-            if found is Outcome.REWORDED:
-                leftover[group[i].id] = Match(Outcome.ORPHANED, None, group[i].id, 0.0)
+
+    # Then the most similar, best score first, current claims and orphans alike (a current claim first on equal
+    # scores): a sentence that comes back nearly as an orphan had it is that orphan, not a piece of another claim.
+    scored = [(-score, rank, distance, i, j, score)
+              for rank, (old, old_open) in enumerate(zip(sides, opens, strict=True))
+              for score, distance, i, j in _scored(old, old_open, new, new_open, threshold)]
+    scored.sort()
+    for _, rank, _, i, j, score in scored:
+        if i in opens[rank] and j in new_open:
+            opens[rank].discard(i)
+            new_open.discard(j)
+            by_sentence[j] = Match(groups[rank][1], j, groups[rank][0][i].id, round(score, 3))
+
+    restored = {j for j, m in by_sentence.items() if m.outcome is Outcome.RESTORED}
+    _splits_and_merges(current, sides[0], opens[0], new, new_open, by_sentence, leftover, restored)
+    for i in opens[0]:
+        leftover[current[i].id] = Match(Outcome.ORPHANED, None, current[i].id, 0.0)
 
     for j in new_open:
         by_sentence[j] = Match(Outcome.NEW, j, None, 0.0)
@@ -288,7 +292,9 @@ def _splits_and_merges(
     new_open: set[int],
     by_sentence: dict[int, Match],
     leftover: dict[int, Match],
+    restored: set[int],
 ) -> None:
+    """``restored`` are the sentences orphans took back: a claim they came out of counts them among its pieces."""
     index_of = {p.id: i for i, p in enumerate(group)}
     # Only a reworded sentence can be one piece of a split or the sum of a merge; an unchanged one is neither.
     matched_old = {index_of[m.claim_id]: j for j, m in by_sentence.items()
@@ -308,7 +314,8 @@ def _splits_and_merges(
             continue
         keeper = matched_old.get(i)
         members = js + ([keeper] if keeper is not None else [])
-        if not _covers((new.grams[j] for j in members), old.grams[i]):
+        back = [j for j in restored if _contained(new.grams[j], old.grams[i]) >= CONTAINMENT]
+        if not _covers((new.grams[j] for j in members + back), old.grams[i]):
             continue
         if keeper is None:
             keeper = max(js, key=lambda j: ((new.grams[j] & old.grams[i]).total(), -abs(old.positions[i] - new.positions[j])))

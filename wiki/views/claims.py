@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim, ClaimRevision, Page
 
 
 def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.on_live_pages().for_detail(), pk=pk)
+    claim = Claim.objects.on_live_pages().for_detail().filter(pk=pk).first()
+    if claim is None:
+        # A claim that gave its sentence to a re-attached one lives on as that claim.
+        replaced = ClaimRevision.objects.replacing(pk).first()
+        if replaced is None:
+            raise Http404
+        return redirect("wiki:claim-detail", pk=replaced.claim_id, permanent=True)
+    return render_claim_detail(request, claim)
+
+
+def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: ClaimRetireForm | None = None,
+                        status: int = 200) -> HttpResponse:
+    """``claim`` (read with ``for_detail()``) with its history; for an editor, an orphan's re-attach and retire forms
+    (``retire_form`` as submitted, when it was refused)."""
     context: dict[str, object] = {"claim": claim, "history": ClaimRevision.objects.history().filter(claim=claim)}
     if claim.is_orphaned and not claim.is_retired and request.user.has_perm("wiki.change_claim"):
         # ?page=<slug> offers the sentences of another page to re-attach to.
         other = Page.objects.only("id", "slug", "title").filter(slug=request.GET.get("page") or "").first()
         target = other or claim.page
-        context.update(target=target, reattach_form=ClaimReattachForm(page_id=target.pk), retire_form=ClaimRetireForm())
-    return render(request, "wiki/claim_detail.html", context)
+        context.update(target=target, reattach_form=ClaimReattachForm(page_id=target.pk),
+                       retire_form=retire_form or ClaimRetireForm())
+    return render(request, "wiki/claim_detail.html", context, status=status)
 
 
 def page_claims(request: HttpRequest, slug: str) -> HttpResponse:

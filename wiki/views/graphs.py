@@ -10,7 +10,7 @@ from wiki.graph import draw, map_graph
 from wiki.graph.build import SubjectRef
 from wiki.graph.compare import Comparison, comparison_for
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
-from wiki.graph.forms import WorkPickForm, split_subjects
+from wiki.graph.forms import MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
@@ -31,11 +31,12 @@ def _map(mechanism: str | None) -> dict[str, object]:
 
 @cached_for_readers
 def graph_map(request: HttpRequest) -> HttpResponse:
-    mechanism = request.GET.get("mechanism") or None
-    if mechanism and mechanism not in {m.value for m in Mechanism}:
-        raise Http404(f"No mechanism “{mechanism}”.")
+    form = MapFilterForm(request.GET)
+    if not form.is_valid():
+        return render(request, "wiki/graph/map.html", {"form": form, **_legend()}, status=400)
+    mechanism = form.cleaned_data["mechanism"] or None
     drawn = cached_value(request, "map", mechanism, build=lambda: _map(mechanism))
-    return render(request, "wiki/graph/map.html", {**drawn, "mechanism": mechanism, **_legend()})
+    return render(request, "wiki/graph/map.html", {**drawn, "form": form, "mechanism": mechanism, **_legend()})
 
 
 @cached_for_readers

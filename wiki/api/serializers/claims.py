@@ -64,6 +64,8 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
     # Empty for the revision that created the claim: read-only model fields lose allow_blank, so it is declared.
     previous_status = serializers.ChoiceField(choices=ClaimStatus.choices, allow_blank=True, read_only=True,
                                               help_text="The status before this change; empty when the claim was created.")
+    reason = serializers.CharField(source="reason_for_reader", read_only=True,
+                                   help_text="Why, in the language the request asks for (a reason the wiki wrote).")
 
     class Meta:
         model = ClaimRevision
@@ -73,7 +75,9 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
 
 
 class ClaimReattachSerializer(JSONTypes, serializers.Serializer):
-    sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.current(),
+    # Any claim: one that is not a sentence on a page now (orphaned, retired, on a deleted page) is refused by the
+    # service, which says which.
+    sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.only("id"),
                                                   help_text="The id of the claim now holding the sentence (any page).")
 
 

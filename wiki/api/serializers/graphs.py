@@ -29,16 +29,22 @@ class ContrastGraphParamsSerializer(serializers.Serializer):
 
     def validate_works(self, value: str) -> list[str]:
         # Slugs are lower case; the browser's contrast view reads them the same way.
-        return list(dict.fromkeys(value.lower().split(",")))
+        works = list(dict.fromkeys(value.lower().split(",")))
+        if len(works) < 2:
+            raise serializers.ValidationError(
+                gettext("Name 2 to %(count)d different works separated by commas.") % {"count": MAX_WORKS}, code="too_few")
+        return works
 
 
 class LocalGraphParamsSerializer(serializers.Serializer):
-    node = serializers.CharField(max_length=300, trim_whitespace=False, validators=[RegexValidator(NODE_PATTERN, "Name a node as kind:key, e.g. source:skillforge.", code="invalid")],
+    node = serializers.CharField(max_length=300, trim_whitespace=False,
+                                 validators=[RegexValidator(NODE_PATTERN, gettext_lazy("Name a node as kind:key, e.g. source:skillforge."),
+                                                            code="invalid")],
                                  help_text="The centre: page:agentic-rl, source:skillforge, "
                                  "component:shepherd/tree-grpo, claim:12, mechanism:policy_gradient, question:3.")
     depth = serializers.IntegerField(min_value=1, max_value=2, default=1, help_text="Steps from the centre.")
     edge_types = serializers.CharField(required=False, max_length=300,
-                                       validators=[RegexValidator(EDGE_TYPES_PATTERN, "Unknown edge type.", code="invalid_choice")],
+                                       validators=[RegexValidator(EDGE_TYPES_PATTERN, gettext_lazy("Unknown edge type."), code="invalid_choice")],
                                        help_text="Comma-separated edge types to follow (all when left out): "
                                        + ", ".join(t.value for t in EdgeType) + ".")
 

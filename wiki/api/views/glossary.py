@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from wiki.api.serializers.glossary import GlossaryTermSerializer
 from wiki.api.views.writes import ServiceViewSet
 from wiki.models import GlossaryTerm
+from wiki.models.glossary import ORDER as GLOSSARY_ORDER
 
 
 @extend_schema_view(list=extend_schema(summary="List glossary terms"), retrieve=extend_schema(summary="A glossary term"))
@@ -17,7 +18,7 @@ class GlossaryTermViewSet(ServiceViewSet):
     serializer_class = GlossaryTermSerializer
     lookup_field = "slug"
     ordering_fields = ["name_en", "name_zh", "slug"]
-    ordering = ["name_en", "id"]
+    ordering = list(GLOSSARY_ORDER)
     http_method_names = ["get", "head", "options"]
 
     def get_queryset(self) -> QuerySet[GlossaryTerm]:

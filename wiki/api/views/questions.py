@@ -33,7 +33,7 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def get_queryset(self) -> QuerySet[OpenQuestion]:
         return (
-            OpenQuestion.objects.select_related("page", "assignee")
+            OpenQuestion.objects.live().select_related("page", "assignee")
             .defer(*PAGE_TEXT)
             .prefetch_related(
                 Prefetch("claims", queryset=Claim.objects.only("id")),

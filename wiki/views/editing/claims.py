@@ -14,6 +14,7 @@ from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, Cla
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, claim_reattach, claim_retire, claim_update
+from wiki.views.claims import render_claim_detail
 from wiki.views.editing import editor_required, stale_form
 
 
@@ -69,16 +70,21 @@ def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @editor_required("wiki.change_claim")
 def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
+    """Retires the orphan; a refused reason comes back in the form, as typed, with the error beside it."""
+    claim = get_object_or_404(Claim.objects.on_live_pages().only("id", "is_orphaned", "retired_at"), pk=pk)
     form = ClaimRetireForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, " ".join(form.errors["reason"].as_data()[0].messages) if form.data.get("reason", "").strip()
-                       else _("Say why the claim is retired."))
+    if form.is_valid():
+        try:
+            claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)
+        except ValidationError as error:
+            if error.code == "not_orphaned":
+                messages.error(request, " ".join(error.messages))
+                return redirect("wiki:claim-detail", pk=pk)
+            form.add_error("reason", error)
+        else:
+            messages.success(request, _("Claim #%(id)s is retired.") % {"id": pk})
+            return redirect("wiki:claim-detail", pk=pk)
+    if not claim.is_orphaned or claim.is_retired:
+        messages.error(request, _("Only an orphaned claim can be retired."))
         return redirect("wiki:claim-detail", pk=pk)
-    try:
-        claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect("wiki:claim-detail", pk=pk)
-    messages.success(request, _("Claim #%(id)s is retired.") % {"id": pk})
-    return redirect("wiki:claim-detail", pk=pk)
+    return render_claim_detail(request, Claim.objects.for_detail().get(pk=pk), retire_form=form, status=400)

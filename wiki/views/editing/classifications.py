@@ -10,12 +10,17 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
+from classifier import FactValue
+from wiki.field_labels import field_label_of
 from wiki.forms.classifications import FACT_FIELDS, ClassificationForm, rubric_labels
-from wiki.models import Classification, ClassificationChange, Component, SetBy, Source
+from wiki.models import Claim, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
+from wiki.suggestions import rationale_for_reader
+from wiki.taxonomy import mechanism_label, verdict_label
 from wiki.views.editing import editor_required, stale_form
 from wiki.views.editing.suggestion import SuggestionCard, suggestion_card
 
@@ -88,11 +93,46 @@ def classification_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return _handle(request, source=classification.source, classification=classification)
 
 
+FACT_VALUE_SHOWN = {FactValue.TRUE: _("yes"), FactValue.FALSE: _("no"), FactValue.UNKNOWN: _("unknown")}
+
+
+def _shown(name: str, snapshot: dict[str, Any], claims: dict[int, str]) -> str:
+    """A field's value in one snapshot of a history entry as the reader should read it ("—" where it had none)."""
+    if name not in snapshot:
+        return "—"
+    value = snapshot[name]
+    if name in FACT_FIELDS:
+        return str(FACT_VALUE_SHOWN[FactValue.of(value)])
+    if value is None or value == "":
+        return "—"
+    if name == "narrow":
+        return str(FACT_VALUE_SHOWN[FactValue.of(bool(value))])
+    if name == "mechanism":
+        return mechanism_label(value)
+    if name == "verdict":
+        return verdict_label(value)
+    if name == "set_by":
+        return str(SetBy(value).label) if value in SetBy.values else str(value)
+    if name == "rationale":
+        return rationale_for_reader(str(value))
+    if name == "evidence_claim":
+        return claims.get(value, f"#{value}")
+    return str(value)
+
+
 def classification_history(request: HttpRequest, pk: int) -> HttpResponse:
     classification = get_object_or_404(Classification.objects.select_related("source", "component"), pk=pk)
     changes = Paginator(ClassificationChange.objects.filter(classification=classification).for_history(), 50).get_page(
         request.GET.get("p")
     )
-    rows = [(change, change.changed_fields()) for change in changes]
+    changed = [(change, change.changed_fields()) for change in changes]
+    claim_ids = {value for _change, fields in changed for name, *values in fields if name == "evidence_claim"
+                 for value in values if isinstance(value, int)}
+    claims = {claim: Truncator(text).chars(120) for claim, text in Claim.objects.filter(pk__in=claim_ids).values_list("pk", "text")}
+    rows = [
+        (change, [(field_label_of(name), _shown(name, change.before, claims), _shown(name, change.after, claims))
+                  for name, _before, _after in fields])
+        for change, fields in changed
+    ]
     return render(request, "wiki/edit/classification_history.html",
                   {"classification": classification, "changes": changes, "rows": rows})

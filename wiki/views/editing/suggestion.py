@@ -30,9 +30,10 @@ class SuggestionCard:
 
 
 def suggestion_card(source: Source, component: Component | None = None) -> SuggestionCard | None:
-    """The suggestion from the source's abstract, notes and the claims about it, or ``None`` without any text."""
-    view = suggestion_for(source, component, with_notes=True)
-    if not view.text:
+    """The work's one suggestion (from its abstract and the claims about it, as everywhere), or ``None`` with nothing to
+    read."""
+    view = suggestion_for(source, component)
+    if not view.has_suggestion:
         return None
     suggestion = view.suggestion
     values: dict[str, Any] = {

@@ -1,0 +1,146 @@
+"""An open question keeps its links through an edit, and leaves the lists while its page is deleted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_claim, make_editor, make_page, make_question
+from wiki.models import Claim, OpenQuestion, Page
+from wiki.search.index import search_reindex_questions
+from wiki.search.query import search
+from wiki.services.claims import claim_retire
+from wiki.services.deletion import page_delete, page_restore
+from wiki.services.pages import page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+
+def _orphan(claim: Claim) -> Claim:
+    """Takes the claim's sentence out of its page's text."""
+    page = Page.objects.get(pk=claim.page_id)
+    body = "\n".join(line for line in page.body.splitlines() if claim.text not in line)
+    page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body=body)
+    claim.refresh_from_db()
+    assert claim.is_orphaned
+    return claim
+
+
+def _checked(content: str, name: str) -> list[int]:
+    """The values of the checked boxes named ``name``, as a browser would send them back."""
+    return sorted(int(m.group(1)) for m in re.finditer(rf'<input type="checkbox" name="{name}" value="(\d+)"[^>]*\bchecked\b', content))
+
+
+def _as_browser_sends(editor_client: Client, question: OpenQuestion, **changes: object) -> dict[str, object]:
+    content = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": question.pk})).content.decode()
+    loaded_at = re.search(r'name="loaded_at" value="([^"]+)"', content)
+    assert loaded_at is not None
+    data: dict[str, object] = {
+        "title": question.title, "text": question.text, "status": question.status, "priority": question.priority,
+        "resolution_criteria": question.resolution_criteria, "page": question.page_id or "",
+        "claims": _checked(content, "claims"), "loaded_at": loaded_at.group(1),
+    }
+    return {**data, **changes}
+
+
+def test_changing_a_questions_priority_keeps_its_links_to_orphaned_and_retired_claims(editor_client: Client) -> None:
+    page = make_page(slug="links", title="Links", body="## 关键要点\n\n- Kept sentence.\n- Orphaned sentence.\n- Retired sentence.\n")
+    kept, orphaned, retired = (Claim.objects.get(page=page, text__startswith=t) for t in ("Kept", "Orphaned", "Retired"))
+    question = make_question(title="Which of these hold?", page=page, priority="normal")
+    question.claims.set([kept, orphaned, retired])
+    _orphan(orphaned)
+    claim_retire(claim=_orphan(retired), reason="Said elsewhere.")
+
+    response = editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+                                  _as_browser_sends(editor_client, question, priority="high"))
+
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert question.priority == "high"
+    assert sorted(question.claims.values_list("pk", flat=True)) == sorted([kept.pk, orphaned.pk, retired.pk])
+
+
+def test_the_edit_form_marks_linked_claims_that_left_their_page_and_offers_no_other_orphans(editor_client: Client) -> None:
+    page = make_page(slug="marks", title="Marks", body="## 关键要点\n\n- Linked orphan.\n- Other orphan.\n")
+    linked, other = (Claim.objects.get(page=page, text__startswith=t) for t in ("Linked", "Other"))
+    question = make_question(title="Marked?", page=page)
+    question.claims.set([linked])
+    _orphan(linked)
+    _orphan(other)
+
+    content = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": question.pk})).content.decode()
+
+    assert _checked(content, "claims") == [linked.pk]
+    assert "Marks: Linked orphan. (orphaned)" in content
+    assert f'value="{other.pk}"' not in content
+
+
+def test_a_deleted_pages_questions_leave_the_lists_and_come_back_with_it(client: Client) -> None:
+    editor = make_editor()
+    page = make_page(slug="doomed-notes", title="Doomed notes")
+    question = make_question(title="A question about 榴莲 on the doomed page", page=page)
+    elsewhere = make_question(title="A question about 榴莲 elsewhere")
+    search_reindex_questions([question.pk, elsewhere.pk])
+
+    def listed() -> dict[str, bool]:
+        html_list = client.get(reverse("wiki:question-list")).content.decode()
+        home = client.get(reverse("wiki:home")).content.decode()
+        api = [q["id"] for q in client.get("/api/v1/questions/").json()["results"]]
+        hits = [hit.object_id for group in search("榴莲", kinds=["question"]).groups for hit in group.hits]
+        return {
+            "list": question.title in html_list, "home": question.title in home, "api": question.pk in api,
+            "search": question.pk in hits, "elsewhere": elsewhere.title in html_list and elsewhere.pk in api,
+        }
+
+    assert listed() == {"list": True, "home": True, "api": True, "search": True, "elsewhere": True}
+
+    page_delete(page=page, user=editor, reason="Merged into another page.")
+    assert listed() == {"list": False, "home": False, "api": False, "search": False, "elsewhere": True}
+    assert client.get(question.get_absolute_url()).status_code == 404
+    assert client.get(f"/api/v1/questions/{question.pk}/").status_code == 404
+
+    page_restore(page=Page.all_objects.get(pk=page.pk), user=editor)
+    assert listed() == {"list": True, "home": True, "api": True, "search": True, "elsewhere": True}
+
+
+def test_filtering_questions_by_a_deleted_pages_slug_says_the_page_was_deleted(client: Client) -> None:
+    page = make_page(slug="gone-notes", title="Gone notes")
+    make_question(title="Orphaned by deletion", page=page)
+    page_delete(page=page, user=make_editor(), reason="Obsolete.")
+
+    html = client.get(reverse("wiki:question-list"), {"page_slug": "gone-notes"})
+    api = client.get("/api/v1/questions/", {"page_slug": "gone-notes"})
+    never = client.get("/api/v1/questions/", {"page_slug": "never-was"})
+
+    assert html.status_code == 400
+    assert "The page “gone-notes” was deleted" in html.content.decode()
+    assert api.status_code == 400
+    assert api.json()["errors"]["page_slug"] == ["The page “gone-notes” was deleted: its questions are not listed while it is."]
+    assert never.status_code == 400
+    assert "was deleted" not in never.content.decode()
+
+
+def test_a_question_of_a_deleted_page_can_still_be_edited_without_losing_its_page(editor_client: Client) -> None:
+    page = make_page(slug="kept-page", title="Kept page")
+    question = make_question(title="Still mine?", page=page)
+    page_delete(page=page, user=make_editor(), reason="For now.")
+
+    response = editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+                                  _as_browser_sends(editor_client, question, priority="low"))
+
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert (question.priority, question.page_id) == ("low", page.pk)
+
+
+def test_a_claim_linked_to_a_question_is_added_through_the_form_when_current(editor_client: Client) -> None:
+    claim = make_claim("A current claim.")
+    question = make_question(title="Link me")
+
+    editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+                       _as_browser_sends(editor_client, question, claims=[claim.pk]))
+
+    assert list(question.claims.values_list("pk", flat=True)) == [claim.pk]

@@ -306,3 +306,14 @@ def test_a_nul_in_a_slug_sent_in_a_body_is_400_not_500(contrast_wiki: ContrastWi
     response = editor_api.post(path, data, format="json")
 
     assert response.status_code == 400 and "\\x00" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(("field", "value"), [("authors", "Ada Lovelace\x1f"), ("title", "\x85A Study of Agents"), ("notes", "x\x1c")])
+def test_a_control_character_at_either_end_is_refused_as_sent_not_trimmed_away(
+        editor_api: APIClient, field: str, value: str) -> None:
+    from wiki.models import Source
+
+    body = {"title": "A Study of Agents", field: value}
+    response = editor_api.post("/api/v1/sources/", body, format="json")
+    assert response.status_code == 400 and field in response.json()["errors"]
+    assert not Source.objects.filter(title="A Study of Agents").exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -70,6 +71,10 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
     if isinstance(field, serializers.CharField) and field.max_length is not None and len(value) > field.max_length:
         # The schema's maxLength counts what was sent; DRF counts after trimming the ends.
         return str(field.error_messages["max_length"]).format(max_length=field.max_length)
+    if isinstance(field, serializers.CharField) and field.trim_whitespace and _control_only_at_the_ends(value):
+        # DRF trims the ends before the character rules run, and Python counts U+001C–U+001F and U+0085 as white
+        # space: refused as sent, as the schema's pattern refuses it, rather than trimmed away and saved.
+        return next(filter(None, (_refusal(v, value) for v in field.validators if isinstance(v, FullMatchValidator))), None)
     if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
         return str(_("Must be true or false."))
     if isinstance(field, (serializers.IntegerField, serializers.PrimaryKeyRelatedField)) and (
@@ -80,6 +85,18 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value="")
     if isinstance(field, serializers.SlugRelatedField):
         return _no_such_slug(field, value)
+    return None
+
+
+def _control_only_at_the_ends(value: str) -> bool:
+    return not is_control_free(value) and is_control_free(value.strip())
+
+
+def _refusal(validator: FullMatchValidator, value: str) -> str | None:
+    try:
+        validator(value)
+    except DjangoValidationError as error:
+        return str(error.messages[0])
     return None
 
 

@@ -138,8 +138,9 @@ EN_FACT = {
     Fact.RL_UPDATE: "RL update",
 }
 MARK = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "?"}
-# Chinese punctuation is full width: an unknown fact is "可执行环境？", not "可执行环境?".
-ZH_MARK = {**MARK, FactValue.UNKNOWN: "？"}
+# In Chinese an unknown fact is said in words, "可执行环境（未知）": a question mark, half or full width, reads as
+# punctuation beside the comma that follows.
+ZH_MARK = {**MARK, FactValue.UNKNOWN: "（未知）"}
 
 
 def rationale(

@@ -218,7 +218,7 @@ def suggestions_for_source(source: Source, classifications: Sequence[Classificat
 def _classifier_line(chinese: bool) -> re.Pattern[str]:
     """The shape of the classifier's one-line reason in one language (see ``classifier.result.rationale``)."""
     names, marks = (ZH_FACT, ZH_MARK) if chinese else (EN_FACT, MARK)
-    mark = "([" + "".join(re.escape(m) for m in marks.values()) + "])"
+    mark = "(" + "|".join(re.escape(m) for m in marks.values()) + ")"
     facts = ("，" if chinese else ", ").join(re.escape(names[f]) + ("" if chinese else " ") + mark for f in Fact)
     head = "机制：(.+?)；" if chinese else "(.+?); "
     return re.compile(f"^{head}{facts}(?:；.+|; .+)? → (.+)$", re.S)

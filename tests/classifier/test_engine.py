@@ -111,17 +111,17 @@ def test_a_suggestion_states_its_rationale_in_either_language() -> None:
     assert chinese.rationale_in(chinese=True) == chinese.rationale
     assert english.rationale_in(chinese=True).startswith("机制：策略梯度（GRPO）；")
     assert chinese.rationale_in(chinese=False).startswith("Policy gradient (GRPO); ")
-    marks = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "？"}
+    marks = {FactValue.TRUE: "✓", FactValue.FALSE: "✗", FactValue.UNKNOWN: "（未知）"}
     assert english.rationale_in(chinese=True).endswith(
         f"RL 更新{marks[english.fact(Fact.RL_UPDATE).value]} → "
         + {Verdict.STRICT: "严格 Agentic RL", Verdict.NOT_STRICT: "非严格"}[english.verdict]
     )
 
 
-def test_an_unknown_fact_is_marked_with_the_languages_own_question_mark() -> None:
+def test_an_unknown_fact_is_said_in_words_in_chinese() -> None:
     text = "We study how agents plan."
     assert classify(text).fact(Fact.VERIFIABLE_REWARD).value is FactValue.UNKNOWN
-    assert "可验证奖励？" in classify(text).rationale_in(chinese=True)
+    assert "可验证奖励（未知）" in classify(text).rationale_in(chinese=True)
     assert "reward ?" in classify(text).rationale_in(chinese=False)
 
 

@@ -79,3 +79,9 @@ def test_an_answered_question_links_to_its_answering_claim(client: Client) -> No
 
 def test_an_unknown_question_is_a_404(client: Client) -> None:
     assert client.get(reverse("wiki:question-detail", kwargs={"pk": 999999})).status_code == 404
+
+
+def test_the_question_forms_help_reads_in_the_readers_language(editor_client: Client) -> None:
+    url = reverse("wiki:question-create")
+    assert "状态为“已回答”时必填。" in editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "Required when the status is “answered”." in editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()

@@ -52,7 +52,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["sources"].queryset = Source.objects.only("id", "short_name").order_by("short_name")
         self.fields["sources"].widget = forms.CheckboxSelectMultiple(choices=self.fields["sources"].choices)
         self.fields["answer_claim"].queryset = claims.filter(current | answer)
-        self.fields["answer_claim"].help_text = "Required when the status is “answered”."
+        self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         for name in ("claims", "answer_claim"):
             self.fields[name].label_from_instance = claim_label
 

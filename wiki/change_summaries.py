@@ -114,7 +114,7 @@ def summary(key: str, **values: Any) -> Summary:
                          for name, value in values.items()})
 
 
-_REVERTED = re.compile(r"Reverted to revision (\d+)")
+_REVERTED = re.compile(re.escape(MESSAGES["reverted"]).replace(re.escape("%(number)s"), r"(\d+)"))
 
 
 def comment_for_reader(comment: str) -> str:

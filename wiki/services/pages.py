@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
+from wiki.change_summaries import MESSAGES
 from wiki.markdown import RenderResult, SourceRef
 from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
@@ -316,7 +317,7 @@ def page_revert(*, page: Page, number: int, user: User | None = None, base_revis
         title=target.title,
         body=target.body,
         summary=target.summary,
-        comment=comment or f"Reverted to revision {number}",
+        comment=comment or MESSAGES["reverted"] % {"number": number},
         user=user,
         base_revision=base_revision,
         action=ChangeEvent.Action.REVERTED,

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponseBase
+from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -81,10 +81,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
         """The page; a deleted one answers 410."""
-        try:
-            return super().retrieve(request, *args, **kwargs)
-        except Http404:
-            raise self.gone() or Http404 from None
+        return self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs))
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator
@@ -139,11 +136,8 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary="One revision of a page, with its text", responses={200: RevisionDetailSerializer, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
     def revision(self, request: Request, slug: str, number: str) -> Response:
-        try:
-            revision = get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
-                                         page__deleted_at__isnull=True, number=int(number))
-        except Http404:
-            raise self.gone() or Http404 from None
+        revision = self.live(lambda: get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
+                                                       page__deleted_at__isnull=True, number=int(number)))
         return Response(RevisionDetailSerializer(revision).data)
 
     @extend_schema(summary="Pages linking here", responses={200: BacklinkSerializer(many=True), **_GONE}, filters=False)
@@ -153,7 +147,4 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
 
     def _live_page(self, slug: str) -> Page:
-        try:
-            return get_object_or_404(Page.objects.only("id"), slug=slug)
-        except Http404:
-            raise self.gone() or Http404 from None
+        return self.live(lambda: get_object_or_404(Page.objects.only("id"), slug=slug))

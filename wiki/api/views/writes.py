@@ -8,7 +8,7 @@ write whose ``If-Match`` names another version answers 412.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from django.db import models
 from django.db.models import QuerySet
@@ -29,6 +29,8 @@ from wiki.caching.values import cached_value
 from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator
 from wiki.models.rules import is_control_free
+
+T = TypeVar("T")
 
 IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
@@ -62,12 +64,16 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         deleted = model.all_objects.deleted().filter(**{self.lookup_field: lookup}).first()  # type: ignore[attr-defined]
         return None if deleted is None else Gone(str(self.gone_message) % {"name": deleted})
 
-    def get_live_object(self) -> Any:
-        """:meth:`get_object`, answering 410 rather than 404 for a deleted object."""
+    def live(self, find: Callable[[], T]) -> T:
+        """What ``find`` finds, answering 410 rather than 404 when the address names a deleted object."""
         try:
-            return self.get_object()
+            return find()
         except Http404:
             raise self.gone() or Http404 from None
+
+    def get_live_object(self) -> Any:
+        """:meth:`get_object`, answering 410 rather than 404 for a deleted object."""
+        return self.live(self.get_object)
 
     def get_write_serializer(self, *args: Any, **kwargs: Any) -> serializers.BaseSerializer[Any]:
         return (self.write_serializer_class or self.get_serializer_class())(*args, context=self.get_serializer_context(), **kwargs)

@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from wiki.models import Source
+from wiki.models.rules import SOURCE_SLUG_PATTERN
 from wiki.services.classifications import classification_accept_suggestion
 from wiki.suggestions import SuggestionView, suggestion_for, texts_about
 from wiki.taxonomy import mechanism_label, verdict_label
 from wiki.views.editing import editor_required
 
 QUEUE_SIZE = 50
-SLUG = re.compile(r"[-\w]+")
 
 
 @dataclass(frozen=True)
@@ -79,5 +79,5 @@ def triage_accept(request: HttpRequest, slug: str) -> HttpResponse:
         })
     query = urlencode({"order": "least"}) if request.POST.get("order") == "least" else ""
     then = request.POST.get("then", "")
-    anchor = f"#triage-{then}" if SLUG.fullmatch(then) else ""
+    anchor = f"#triage-{then}" if re.fullmatch(SOURCE_SLUG_PATTERN, then) else ""
     return redirect(reverse("wiki:triage") + (f"?{query}" if query else "") + anchor)

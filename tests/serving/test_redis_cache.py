@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import Any
 
 import pytest
 import redis
@@ -75,3 +76,31 @@ def test_without_its_connection_a_tracker_keeps_no_copy() -> None:
     tracker = RedisCache("redis://127.0.0.1:1/0", {"KEY_PREFIX": "test"}).tracker("content:")
     values = iter([1, 2, 3])
     assert [tracker.get(["k"], lambda: next(values)) for _ in range(3)] == [1, 2, 3]
+
+
+def test_the_accounts_version_is_read_from_the_tracked_copy_until_another_server_moves_it(
+        backend: RedisCache, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import caches
+
+    from wiki.caching import versions
+
+    settings.CACHES = {"default": {"BACKEND": "wiki.caching.backends.RedisCache", "LOCATION": REDIS_URL,
+                                   "KEY_PREFIX": "test"}}
+    default = caches["default"]
+    reads: list[str] = []
+    real_get = default.get
+    monkeypatch.setattr(default, "get", lambda key, *args: reads.append(key) or real_get(key, *args))
+
+    first = versions.accounts_version()  # started, then read and kept
+    assert versions.accounts_version() == first
+    reads.clear()
+    assert [versions.accounts_version() for _ in range(3)] == [first] * 3
+    assert reads == []  # from memory: no round trip per logged-in request
+
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": "test"})  # another server's client: a password changed there
+    other.incr(versions.ACCOUNTS_KEY)
+    other.get("unrelated")
+    assert versions.accounts_version() == first + 1
+
+    versions.bump_accounts()  # a write in this process is seen by its next read, whatever the message's timing
+    assert versions.accounts_version() == first + 2

@@ -26,11 +26,12 @@ from django.http import HttpRequest
 from wiki.caching.backends import RedisCache
 from wiki.caching.tracking import Tracker
 
-CONTENT_PREFIX = "wiki:content:"
-VERSION_KEY = CONTENT_PREFIX + "version"
-CHANGED_AT_KEY = CONTENT_PREFIX + "changed-at"
+# Every version lives under one prefix, which a worker tracks in Redis (``_tracker``): reading them costs no round trip.
+VERSIONS_PREFIX = "wiki:versions:"
+VERSION_KEY = VERSIONS_PREFIX + "content"
+CHANGED_AT_KEY = VERSIONS_PREFIX + "content-changed-at"
 # Moved by writes to the accounts themselves (a password, a login, a deactivation), which show on no page.
-ACCOUNTS_KEY = "wiki:accounts:version"
+ACCOUNTS_KEY = VERSIONS_PREFIX + "accounts"
 
 _thread = threading.local()
 # The wiki's tables, and who belongs to which group with which permissions (cached pages show edit links
@@ -73,7 +74,7 @@ def _read() -> tuple[int | None, int | None]:
 
 def _tracker() -> Tracker | None:
     backend = caches["default"]
-    return backend.tracker(CONTENT_PREFIX) if isinstance(backend, RedisCache) else None
+    return backend.tracker(VERSIONS_PREFIX) if isinstance(backend, RedisCache) else None
 
 
 def for_request(request: HttpRequest) -> ContentVersion:
@@ -130,9 +131,19 @@ def content_changed(connection: BaseDatabaseWrapper) -> None:
 
 
 def accounts_version() -> int:
-    """The version cached accounts are keyed by; started from the clock when the cache holds none."""
-    found = cache.get(ACCOUNTS_KEY)
+    """The version cached accounts are keyed by; started from the clock when the cache holds none.
+
+    Read by every logged-in request: from this process's tracked copy when Redis tracks it, as the content version is.
+    """
+    backend = caches["default"]
+    tracker = _tracker()
+    if tracker is None:
+        found = backend.get(ACCOUNTS_KEY)
+    else:
+        found = tracker.get([backend.make_key(ACCOUNTS_KEY)], lambda: backend.get(ACCOUNTS_KEY))
     if found is None:
+        if tracker is not None:
+            tracker.forget()  # no copy of a version that is about to start
         cache.add(ACCOUNTS_KEY, time.time_ns(), timeout=None)
         found = cache.get(ACCOUNTS_KEY, 0)
     return int(found)
@@ -143,6 +154,10 @@ def bump_accounts() -> None:
         cache.incr(ACCOUNTS_KEY)
     except ValueError:
         cache.add(ACCOUNTS_KEY, time.time_ns(), timeout=None)
+    tracker = _tracker()
+    if tracker is not None:
+        # As for the content version: this process's own message may still be on its way.
+        tracker.forget()
 
 
 def accounts_changed(connection: BaseDatabaseWrapper) -> None:

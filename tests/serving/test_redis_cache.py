@@ -89,7 +89,12 @@ def test_the_accounts_version_is_read_from_the_tracked_copy_until_another_server
     default = caches["default"]
     reads: list[str] = []
     real_get = default.get
-    monkeypatch.setattr(default, "get", lambda key, *args: reads.append(key) or real_get(key, *args))
+
+    def counted_get(key: str, *args: Any) -> Any:
+        reads.append(key)
+        return real_get(key, *args)
+
+    monkeypatch.setattr(default, "get", counted_get)
 
     first = versions.accounts_version()  # started, then read and kept
     assert versions.accounts_version() == first

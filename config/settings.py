@@ -210,6 +210,8 @@ SPECTACULAR_SETTINGS = {
     # The browser gets Swagger UI and Redoc from static/, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Deep links put a link inside each operation's expand button, which assistive technology cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {

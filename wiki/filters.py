@@ -70,6 +70,23 @@ class PageFilter(django_filters.FilterSet):
         return queryset.filter(Q(title__icontains=value) | Q(slug__icontains=value) | Q(summary__icontains=value))
 
 
+class CitingPageField(forms.CharField):
+    """The slug of a live page; an unknown or deleted page is refused, not read as a page that cites nothing."""
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if not value or Page.objects.filter(slug=value).exists():
+            return
+        if Page.all_objects.deleted().filter(slug=value).exists():
+            raise ValidationError(_("The page “%(slug)s” was deleted: the works it cited are not listed while it is."),
+                                  code="deleted", params={"slug": value})
+        raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": value})
+
+
+class CitingPageFilter(django_filters.CharFilter):
+    field_class = CitingPageField
+
+
 class SourceFilter(django_filters.FilterSet):
     mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label=_("Mechanism"), empty_label=_("Any mechanism"),
                                             method="filter_nothing")
@@ -80,7 +97,7 @@ class SourceFilter(django_filters.FilterSet):
     year_min = YearFilter(field_name="year", lookup_expr="gte", label=_("Year from"))
     year_max = YearFilter(field_name="year", lookup_expr="lte", label=_("Year to"))
     q = SearchText(label=_("Name, title, authors or abstract contains"))
-    cited_on = django_filters.CharFilter(method="filter_cited_on", max_length=200, label=_("Cited on the page (its slug)"))
+    cited_on = CitingPageFilter(method="filter_cited_on", max_length=200, label=_("Cited on the page (its slug)"))
 
     class Meta:
         model = Source

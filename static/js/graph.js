@@ -1,6 +1,7 @@
 // Graphs read without this script. With it: hovering or focusing a node lights its edges; each
 // picture zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch),
-// dragging when zoomed in, and two-finger pinch on touch screens.
+// dragging when zoomed in, and two-finger pinch on touch screens; a node that gets focus while zoomed
+// in is panned into view.
 (function () {
   function lighting(svg) {
     var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge"));
@@ -54,6 +55,18 @@
     }
     function pan(dx, dy) { view[0] += dx; view[1] += dy; clamp(); apply(); }
     function reset() { view = base.slice(); apply(); }
+    // Tab walks the nodes in document order, zoomed or not: a node that gets focus outside the shown part
+    // of the picture is brought to its middle, or the focus ring would be drawn where nobody sees it.
+    function reveal(node) {
+      if (view[2] >= base[2] - 0.5) return;
+      var box = node.getBBox();
+      var inside = box.x >= view[0] && box.y >= view[1] &&
+        box.x + box.width <= view[0] + view[2] && box.y + box.height <= view[1] + view[3];
+      if (inside) return;
+      view[0] = box.x + box.width / 2 - view[2] / 2;
+      view[1] = box.y + box.height / 2 - view[3] / 2;
+      clamp(); apply();
+    }
     function scale() { return view[2] / svg.getBoundingClientRect().width; }
 
     var bar = document.createElement("div");
@@ -67,6 +80,11 @@
       bar.appendChild(button);
     });
     viewport.insertBefore(bar, svg);
+
+    svg.addEventListener("focusin", function (e) {
+      var node = e.target.closest ? e.target.closest(".node-link") : null;
+      if (node) reveal(node);
+    });
 
     viewport.addEventListener("keydown", function (e) {
       var step = view[2] / 10, handled = true;

@@ -1,15 +1,21 @@
 // Triage keys: j/k move between works, a accepts the current suggestion, o opens its override form.
+// They act only while a work (or a link or button inside it) has focus: one-letter keys pressed in the
+// site's navigation, a form field or anywhere else keep their usual meaning and never save anything.
 // After an accept the page comes back with the next work's anchor (#triage-<slug>), where the keys go on.
 (function () {
   var items = Array.prototype.slice.call(document.querySelectorAll(".triage-item"));
   if (!items.length) return;
-  var current = 0;
-  function focus(i) { current = Math.max(0, Math.min(items.length - 1, i)); items[current].focus(); }
+  function focus(i) { items[Math.max(0, Math.min(items.length - 1, i))].focus(); }
+  function typing(target) {
+    var tag = (target.tagName || "").toLowerCase();
+    return tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable;
+  }
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    var tag = (event.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select") return;
-    var item = items.indexOf(document.activeElement) >= 0 ? document.activeElement : items[current];
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    var target = event.target;
+    if (!(target instanceof Element) || typing(target)) return;
+    var item = target.closest(".triage-item");
+    if (!item || items.indexOf(item) < 0) return;
     if (event.key === "j") { focus(items.indexOf(item) + 1); event.preventDefault(); }
     else if (event.key === "k") { focus(items.indexOf(item) - 1); event.preventDefault(); }
     else if (event.key === "a") {

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
+from tests.api.etags import if_match
 from tests.factories import make_page
 from wiki.models import Claim, Page
 
@@ -98,7 +99,8 @@ def test_reattaching_to_a_claim_that_is_not_a_sentence_says_what_it_is(editor_ap
 def test_a_claims_api_history_has_status_changes_and_reasons_in_the_readers_language(editor_api: APIClient) -> None:
     page = make_page(body=BODY)
     facet = Claim.objects.get(page=page, text__startswith="FACET")
-    assert editor_api.patch(f"/api/v1/claims/{facet.pk}/", {"status": "verified"}, format="json").status_code == 200
+    url = f"/api/v1/claims/{facet.pk}/"
+    assert editor_api.patch(url, {"status": "verified"}, format="json", **if_match(editor_api, url)).status_code == 200
     _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。\n", ""))
     history = editor_api.get(f"/api/v1/claims/{facet.pk}/history/", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
     assert [(h["kind"], h["previous_status"], h["status"], h["user"]) for h in history[1:]] == [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.api.etags import if_match
 from tests.factories import make_classification, make_page, make_source
 from wiki.models import Page
 
@@ -72,7 +73,8 @@ def test_a_source_changes_its_etag_when_its_classification_does(api: APIClient, 
     url = f"/api/v1/sources/{source.slug}/"
     first = api.get(url)
 
-    editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"algorithm": "GRPO"}, format="json")
+    classification_url = f"/api/v1/classifications/{classification.pk}/"
+    editor_api.patch(classification_url, {"algorithm": "GRPO"}, format="json", **if_match(editor_api, classification_url))
 
     assert api.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
     stale = editor_api.patch(url, {"venue": "NeurIPS"}, format="json", HTTP_IF_MATCH=first["ETag"])

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.api.etags import if_match
 from tests.factories import make_classification, make_editor, make_page, make_question, make_source
 from wiki.models import ChangeEvent, Claim, Page, Source
 
@@ -148,7 +149,7 @@ def test_a_classification_field_of_another_json_type_is_400_and_changes_nothing(
     classification = make_classification(make_source(), narrow=False, rl_update=True)
     url = f"/api/v1/classifications/{classification.pk}/"
 
-    body = _error(editor_api.patch(url, {field: value}, format="json"), 400)
+    body = _error(editor_api.patch(url, {field: value}, format="json", **if_match(editor_api, url)), 400)
 
     assert set(body["errors"]) == {field}
     classification.refresh_from_db()
@@ -200,8 +201,9 @@ def test_patch_answers_the_whole_object(editor_api: APIClient) -> None:
     classification = make_classification(make_source())
     question = make_question()
 
-    patched = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"algorithm": "GRPO"}, format="json").json()
-    asked = editor_api.patch(f"/api/v1/questions/{question.pk}/", {"priority": "high"}, format="json").json()
+    url, question_url = f"/api/v1/classifications/{classification.pk}/", f"/api/v1/questions/{question.pk}/"
+    patched = editor_api.patch(url, {"algorithm": "GRPO"}, format="json", **if_match(editor_api, url)).json()
+    asked = editor_api.patch(question_url, {"priority": "high"}, format="json", **if_match(editor_api, question_url)).json()
 
     assert patched["component_name"] is None and patched["algorithm"] == "GRPO" and "rubric_verdict" in patched
     assert asked["assignee"] is None and asked["priority"] == "high"
@@ -213,7 +215,8 @@ def test_setting_a_claim_status_keeps_its_citations(editor_api: APIClient) -> No
     assert claim is not None
     citations = list(claim.citations.values_list("source_id", "locator", "position"))
 
-    response = editor_api.patch(f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}, format="json")
+    url = f"/api/v1/claims/{claim.pk}/"
+    response = editor_api.patch(url, {"status": "disputed"}, format="json", **if_match(editor_api, url))
 
     assert response.status_code == 200 and response.json()["status"] == "disputed"
     assert list(claim.citations.values_list("source_id", "locator", "position")) == citations

@@ -73,3 +73,10 @@ def test_the_schema_declares_both_media_types(api: APIClient, db: None) -> None:
     assert set(operation["responses"]["200"]["content"]) == {
         "application/x-bibtex", "application/vnd.citationstyles.csl+json", "application/json"}
     assert {"kind", "mechanism", "cited_on", "format"} <= {p["name"] for p in operation["parameters"]}
+
+
+def test_the_works_cited_on_a_page_that_does_not_exist_are_a_400_naming_it(api: APIClient, contrast_wiki: ContrastWiki) -> None:
+    response = api.get(URL + "?cited_on=nonexistent&format=bib", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("application/json")
+    assert "There is no page “nonexistent”." in json.dumps(response.json(), ensure_ascii=False)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
@@ -42,6 +43,20 @@ def test_docs_pages_load_their_assets_from_static(client: Client) -> None:
 
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in swagger and "cdn" not in swagger.lower()
     assert "/static/drf_spectacular_sidecar/redoc/" in redoc
+
+
+@pytest.mark.parametrize(("accept", "lang", "title"), [("en", "en", "API docs"), ("zh-CN", "zh-Hans", "API 文档")])
+def test_the_swagger_page_is_in_the_readers_language_with_readable_colours(client: Client, accept: str, lang: str, title: str) -> None:
+    swagger = client.get("/api/docs/", headers={"accept-language": accept}).content.decode()
+
+    assert f'<html lang="{lang}">' in swagger
+    assert f"<title>{title} · Agentic RL Wiki API</title>" in swagger
+    assert '<link rel="stylesheet" href="/static/css/swagger.css">' in swagger and "<style>" not in swagger
+
+
+def test_swagger_operations_have_no_link_inside_their_expand_button(client: Client) -> None:
+    script = client.get("/api/docs/?script=").content.decode()
+    assert re.search(r'"deepLinking":\s*false', script)
 
 
 @pytest.fixture

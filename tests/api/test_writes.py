@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.api.etags import if_match
 from wiki.models import Claim, Classification, ClassificationChange, OpenQuestion, Page, Revision, Source
 from wiki.roles import Account
 from wiki.search.query import search
@@ -141,13 +142,14 @@ def test_a_rubric_fact_is_true_false_or_null_when_unknown(editor_api: APIClient)
     assert data["rubric_verdict"] == "not_strict"
     read = editor_api.get("/api/v1/sources/half-known/").json()["classifications"][0]
     assert read["multi_step"] is None and read["verifiable_reward"] is True
-    patched = editor_api.patch(f"/api/v1/classifications/{data['id']}/", {"multi_step": True, "verdict": "strict"}, format="json")
+    url = f"/api/v1/classifications/{data['id']}/"
+    patched = editor_api.patch(url, {"multi_step": True, "verdict": "strict"}, format="json", **if_match(editor_api, url))
     assert patched.json()["multi_step"] is True and patched.json()["rubric_verdict"] == "strict"
 
 
 def test_verdict_departing_from_the_rubric_needs_a_rationale(editor_api: APIClient) -> None:
     Source.objects.create(slug="odd-work", short_name="OddWork", title="OddWork")
-    payload = {"source": "odd-work", "mechanism": "harness", "verdict": "strict", "rubric_verdict": "strict"}
+    payload = {"source": "odd-work", "mechanism": "harness", "verdict": "strict"}
 
     refused = editor_api.post("/api/v1/classifications/", payload, format="json")
     accepted = editor_api.post("/api/v1/classifications/", {**payload, "rationale": "The audit says so."}, format="json")
@@ -155,7 +157,7 @@ def test_verdict_departing_from_the_rubric_needs_a_rationale(editor_api: APIClie
     assert refused.status_code == 400
     assert refused.json()["code"] == "rationale_required" and set(refused.json()["errors"]) == {"rationale"}
     assert accepted.status_code == 201
-    assert accepted.json()["rubric_verdict"] == "not_strict"  # read-only: the client's value is ignored
+    assert accepted.json()["rubric_verdict"] == "not_strict"
 
 
 def test_changing_the_work_or_component_of_a_classification_is_refused(editor_api: APIClient) -> None:
@@ -164,8 +166,9 @@ def test_changing_the_work_or_component_of_a_classification_is_refused(editor_ap
     other = Source.objects.create(slug="other-work", short_name="OtherWork", title="OtherWork")
     url = f"/api/v1/classifications/{classification.pk}/"
 
-    moved = editor_api.patch(url, {"source": "other-work"}, format="json")
-    narrowed = editor_api.patch(url, {"component": None, "source": classification.source.slug, "algorithm": "PPO"}, format="json")
+    moved = editor_api.patch(url, {"source": "other-work"}, format="json", **if_match(editor_api, url))
+    narrowed = editor_api.patch(url, {"component": None, "source": classification.source.slug, "algorithm": "PPO"}, format="json",
+                                **if_match(editor_api, url))
 
     assert moved.status_code == 400
     assert moved.json()["code"] == "read_only" and set(moved.json()["errors"]) == {"source"}
@@ -178,8 +181,9 @@ def test_evidence_locator_must_be_a_locator(editor_api: APIClient) -> None:
     classification = Classification.objects.filter(component__isnull=True).first()
     assert classification is not None
 
-    response = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"evidence_locator": "somewhere"}, format="json")
-    fine = editor_api.patch(f"/api/v1/classifications/{classification.pk}/", {"evidence_locator": "§3.1 / §5"}, format="json")
+    url = f"/api/v1/classifications/{classification.pk}/"
+    response = editor_api.patch(url, {"evidence_locator": "somewhere"}, format="json", **if_match(editor_api, url))
+    fine = editor_api.patch(url, {"evidence_locator": "§3.1 / §5"}, format="json", **if_match(editor_api, url))
 
     assert response.status_code == 400 and set(response.json()["errors"]) == {"evidence_locator"}
     assert fine.status_code == 200 and fine.json()["evidence_locator"] == "§3.1 / §5"
@@ -190,11 +194,16 @@ def test_editor_sets_a_claim_status_and_keeps_its_citations(editor_api: APIClien
     assert claim is not None
     citations = list(claim.citations.values_list("source_id", "locator"))
 
-    response = editor_api.patch(f"/api/v1/claims/{claim.pk}/", {"status": "verified", "text": "ignored"}, format="json")
+    url = f"/api/v1/claims/{claim.pk}/"
+    rewritten = editor_api.patch(url, {"status": "verified", "text": "rewritten"}, format="json", **if_match(editor_api, url))
+    response = editor_api.patch(url, {"status": "verified"}, format="json", **if_match(editor_api, url))
 
+    # The text comes from the page: sending it is refused, naming it, rather than dropped.
+    assert rewritten.status_code == 400 and rewritten.json()["errors"].keys() == {"text"}
+    assert rewritten.json()["code"] == "read_only"
     assert response.status_code == 200
     claim.refresh_from_db()
-    assert claim.status == "verified" and claim.text != "ignored"
+    assert claim.status == "verified" and claim.text != "rewritten"
     assert list(claim.citations.values_list("source_id", "locator")) == citations
 
 
@@ -203,10 +212,11 @@ def test_editor_raises_and_answers_a_question(editor_api: APIClient) -> None:
     assert created.status_code == 201
     pk = created.json()["id"]
 
-    unanswered = editor_api.patch(f"/api/v1/questions/{pk}/", {"status": "answered"}, format="json")
+    url = f"/api/v1/questions/{pk}/"
+    unanswered = editor_api.patch(url, {"status": "answered"}, format="json", **if_match(editor_api, url))
     claim = Claim.objects.current().first()
     assert claim is not None
-    answered = editor_api.patch(f"/api/v1/questions/{pk}/", {"status": "answered", "answer_claim": claim.pk}, format="json")
+    answered = editor_api.patch(url, {"status": "answered", "answer_claim": claim.pk}, format="json", **if_match(editor_api, url))
 
     assert unanswered.status_code == 400 and set(unanswered.json()["errors"]) == {"answer_claim"}
     assert answered.status_code == 200
@@ -248,7 +258,8 @@ def test_token_authenticated_editor_can_write(editor: Account) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
 
-    assert client.patch(f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}, format="json").status_code == 200
+    url = f"/api/v1/claims/{claim.pk}/"
+    assert client.patch(url, {"status": "disputed"}, format="json", **if_match(client, url)).status_code == 200
     assert Claim.objects.get(pk=claim.pk).status == "disputed"
 
 

@@ -150,6 +150,34 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
     assert found == {}
 
 
+NODE_IN_VIEW = """() => {
+  const a = document.activeElement;
+  if (!a || !a.classList.contains("node-link")) return null;
+  const svg = a.closest("svg").getBoundingClientRect(), box = a.getBoundingClientRect();
+  const shape = a.querySelector("circle, polygon, rect");
+  return {inside: box.left >= svg.left - 1 && box.right <= svg.right + 1 && box.top >= svg.top - 1 && box.bottom <= svg.bottom + 1,
+          stroke: getComputedStyle(shape).stroke, width: getComputedStyle(shape).strokeWidth};
+}"""
+
+
+def test_a_node_focused_while_zoomed_in_is_panned_into_view_with_its_ring(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse("wiki:graph-map"))
+    zoom_in = page.locator(".graph-zoom button").first
+    zoom_in.focus()
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    seen = []
+    for _ in range(16):
+        page.keyboard.press("Tab")
+        state = page.evaluate(NODE_IN_VIEW)
+        if state is not None:
+            seen.append(state)
+    assert len(seen) >= 10
+    assert all(s["inside"] for s in seen), seen
+    # the focus ring is the shape's stroke in the accent colour (#285a8c), wider than any node's own
+    assert all(s["stroke"] == "rgb(40, 90, 140)" and float(s["width"].rstrip("px")) >= 6 for s in seen), seen[:2]
+
+
 LOG_OUT_STYLE = """() => {
   const b = document.querySelector(".account form button");
   const s = getComputedStyle(b);

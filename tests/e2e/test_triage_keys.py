@@ -97,3 +97,35 @@ def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, li
     with page.expect_navigation():
         page.keyboard.press("o")
     assert page.url.endswith(reverse("wiki:classification-create", kwargs={"slug": "blankly"}))
+
+
+def test_the_keys_do_nothing_while_focus_is_outside_the_queue(page: Any, live_server: Any, seed: None) -> None:
+    make_editor("triager")
+    log_in(page, live_server.url, "triager")
+    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
+    names = _names(page)
+    before = Classification.objects.count()
+
+    # on a link of the site's navigation, a letter is a letter: nothing is accepted, opened or moved
+    link = page.locator(f".site-nav a[href='{reverse('wiki:source-list')}']")
+    link.focus()
+    for key in ("a", "j", "k", "o"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert page.url.endswith(reverse("wiki:triage"))
+    assert page.evaluate("document.activeElement.getAttribute('href')") == reverse("wiki:source-list")
+    assert Classification.objects.count() == before
+
+    # nor from the log-out button or the search field
+    page.locator(".account form[action] button[type=submit]").last.focus()
+    page.keyboard.press("a")
+    page.locator("#site-search-q").focus()
+    page.keyboard.press("a")
+    page.wait_for_timeout(300)
+    assert page.url.endswith(reverse("wiki:triage"))
+    assert Classification.objects.count() == before
+
+    # back in the queue (on a work's link), the keys work again
+    page.locator(".triage-item h2 a").first.focus()
+    page.keyboard.press("j")
+    assert _focused(page) == names[1]

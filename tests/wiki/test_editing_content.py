@@ -586,3 +586,92 @@ def test_classification_history_reads_in_the_readers_language(editor_client: Cli
     rows = {label: (before, after) for label, before, after in _history_rows(english.split('<section class="card">')[1])}
     assert rows["Set by"] == ("Classifier suggestion", "Editor")
     assert rows["Rationale"][0].startswith("Harness / scaffold; env")
+
+
+def _source_form(source: Source, **changes: str) -> dict[str, str]:
+    """The source form as opened, with ``changes`` typed in."""
+    fields = {"short_name": source.short_name, "title": source.title, "kind": source.kind, "authors": source.authors,
+              "year": str(source.year or ""), "venue": source.venue, "url": source.url, "arxiv_id": source.arxiv_id,
+              "doi": source.doi, "bibtex_key": source.bibtex_key, "abstract": source.abstract, "notes": source.notes,
+              "loaded_at": source.updated_at.isoformat()}
+    return {**fields, **changes}
+
+
+def test_saving_a_source_form_unchanged_writes_nothing_and_says_so(editor_client: Client) -> None:
+    source = make_source(short_name="Steady", doi="10.1234/steady")
+    source.refresh_from_db()
+    events = ChangeEvent.objects.count()
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+
+    response = editor_client.post(url, _source_form(source, doi="https://doi.org/10.1234/STEADY"), follow=True)
+
+    assert [str(m) for m in response.context["messages"]] == ["No changes to save: “Steady” is as it was."]
+    assert Source.objects.get(pk=source.pk).updated_at == source.updated_at and ChangeEvent.objects.count() == events
+
+
+def test_a_source_form_sent_twice_is_saved_once_and_the_second_is_unchanged(editor_client: Client) -> None:
+    source = make_source(short_name="Twice")
+    source.refresh_from_db()
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    typed = _source_form(source, notes="Typed once, sent twice.")
+
+    first = editor_client.post(url, typed)
+    second = editor_client.post(url, typed, follow=True)
+
+    assert first.status_code == 302 and second.status_code == 200
+    assert [str(m) for m in second.context["messages"]][-1] == "No changes to save: “Twice” is as it was."
+    assert ChangeEvent.objects.filter(kind="source", object_id=source.pk, action="edited").count() == 1
+
+
+def test_saving_the_form_of_a_work_deleted_meanwhile_keeps_the_entries_and_says_who_deleted_it(editor_client: Client) -> None:
+    from wiki.services.deletion import source_delete
+
+    source = make_source(short_name="Doomed work")
+    source.refresh_from_db()
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    typed = _source_form(source, notes="我的笔记，不可丢失。")
+    source_delete(source=source, user=make_editor("carol"), reason="Entered by mistake")
+
+    response = editor_client.post(url, typed)
+
+    assert response.status_code == 410
+    html = response.content.decode()
+    assert "我的笔记，不可丢失。" in html
+    assert "was deleted by carol" in html and "Entered by mistake" in html
+    assert "form-actions" not in html  # nothing to save it to: no Save button
+    assert Source.all_objects.get(pk=source.pk).notes == ""
+    assert editor_client.get(url)["Location"] == source.get_absolute_url()
+
+
+def test_saving_the_form_of_a_work_merged_meanwhile_keeps_the_entries_and_links_the_kept_work(editor_client: Client) -> None:
+    from wiki.services.merges import source_merge
+
+    source, kept = make_source(short_name="MergeMe"), make_source(short_name="KeepMe")
+    source.refresh_from_db()
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    typed = _source_form(source, notes="Edit after the merge.")
+    source_merge(merged=source, kept=kept, user=make_editor("admin"))
+
+    response = editor_client.post(url, typed)
+
+    assert response.status_code == 410
+    html = response.content.decode()
+    assert "Edit after the merge." in html
+    assert "“MergeMe” was merged into “KeepMe” by admin" in html
+    assert reverse("wiki:source-edit", kwargs={"slug": kept.slug}) in html
+    assert Source.all_objects.get(pk=source.pk).notes == "" and Source.objects.get(pk=kept.pk).notes == ""
+
+
+def test_adding_identifiers_to_a_work_merged_meanwhile_says_so(editor_client: Client) -> None:
+    from wiki.services.merges import source_merge
+
+    source, kept = make_source(short_name="MergeMe"), make_source(short_name="KeepMe")
+    source_merge(merged=source, kept=kept, user=make_editor("admin"))
+
+    response = editor_client.post(reverse("wiki:source-add-identifiers", kwargs={"slug": source.slug}),
+                                  {"doi": "10.1234/added"})
+
+    assert response.status_code == 302 and response["Location"] == source.get_absolute_url()
+    assert not Source.all_objects.filter(doi="10.1234/added").exists()
+    messages = [str(m) for m in editor_client.get(kept.get_absolute_url()).context["messages"]]
+    assert messages == ["While you were editing, “MergeMe” was merged into “KeepMe”; nothing was saved."]

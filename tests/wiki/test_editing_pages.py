@@ -457,3 +457,19 @@ def test_preview_fragment_with_a_nul_in_the_slug_still_previews(editor_client: C
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "**bold**", "slug": "a\x00b"})
 
     assert response.status_code == 200 and b"<strong>bold</strong>" in response.content
+
+
+def test_the_edit_form_sent_twice_saves_once_and_answers_the_second_as_saved_already(editor_client: Client) -> None:
+    page = make_page(title="Double click", body="start")
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    typed = {"title": "Double click", "summary": "", "body": "start, then more", "comment": "", "base_revision": 1,
+             "save": "1"}
+
+    first = editor_client.post(url, typed)
+    second = editor_client.post(url, typed, follow=True)
+
+    assert first.status_code == 302 and second.status_code == 200
+    assert [str(m) for m in second.context["messages"]][-1] == "No changes to save: “Double click” is still at revision 2."
+    assert page.revisions.count() == 2
+    stale = editor_client.post(url, {**typed, "body": "start, then other words"})
+    assert stale.status_code == 409

@@ -43,7 +43,7 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     assert len(nodes) >= 4
     assert ("/sources/recurva/", "source:recurva") in nodes
     assert all(href.startswith("/") for href, _ in nodes)
-    assert re.search(r"<title>GripForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → PolarHarness</title>", svg)
+    assert re.search(r"<title lang=\"zh-Hans\">GripForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → PolarHarness</title>", svg)
     assert 'id="contrast-graph-text"' in html and "<caption>Nodes</caption>" in html
     assert 'class="graph-legend"' in html
 
@@ -97,8 +97,8 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 
     html = response.content.decode()
     svg = _svg(html, "works-map")
-    assert re.search(r'data-node="source:gripforge">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
-    assert re.search(r'data-node="source:tasksmith">\s*<title>[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
+    assert re.search(r'data-node="source:gripforge">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
+    assert re.search(r'data-node="source:tasksmith">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
     assert svg.count('class="edge edge-contrasts"') >= 5
     assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
     assert "<caption>Edges</caption>" in html
@@ -144,7 +144,7 @@ def test_contrast_axes_written_in_both_languages_are_shown_in_the_readers(client
     for url in urls:
         html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         # A drawn line's hover text (its <title>) gives the whole axis, as written.
-        main = re.sub(r"<title>.*?</title>", "", html.split("<main", 1)[1])
+        main = re.sub(r"<title[^>]*>.*?</title>", "", html.split("<main", 1)[1])
         assert _SFT_AXIS[language] in main, url
         assert _SFT_AXIS[other] not in main, url
 

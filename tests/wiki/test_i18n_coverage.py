@@ -264,6 +264,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:source-create"), None),
         ("editor", reverse("wiki:source-create"), {"entry": "@article{x, title={A Work Imported}, year={2025}}\n@article{broken", "import": "1"}),
         ("editor", reverse("wiki:source-edit", kwargs={"slug": source}), None),
+        # the work was deleted, or merged, while being edited: the entries come back with who, when and why
+        ("editor", reverse("wiki:source-edit", kwargs={"slug": "gone-work"}), {"short_name": "Gone Work", "notes": "Kept."}),
+        ("editor", reverse("wiki:source-edit", kwargs={"slug": "merged-work"}), {"short_name": "Merged Work", "notes": "Kept."}),
         ("editor", reverse("wiki:classification-create", kwargs={"slug": unclassified.slug}), None),
         ("editor", reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), None),
         ("editor", reverse("wiki:contrast-create"), None),

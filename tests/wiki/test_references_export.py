@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_classification, make_source
+from tests.factories import make_classification, make_page, make_source
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.bibtex_export import dump_bibtex, latex_escaped
 from wiki.references.citation_keys import citation_keys
 from wiki.references.csl import dump_csl_json, parse_csl_json
 from wiki.references.latex import LATEX_LEFT, latex_to_text
+from wiki.services.deletion import page_delete
 from wiki.services.source_import import sources_import
 
-FIELDS = ("title", "short_name", "kind", "authors", "year", "venue", "arxiv_id", "doi", "abstract", "notes")
+FIELDS = ("title", "short_name", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "abstract", "notes")
 NASTY = [
     "A & B: 100% of $5 for #1 under_score {braces} ~tilde^caret \\backslash",
     "Vulić, Wołczyk and Üstün: naïve café — “quoted” – dashes -- kept --- too",
@@ -43,6 +47,21 @@ def _tricky() -> list[Source]:
                     url="https://example.org/guide"),
         make_source(slug="tricky-env", short_name="Gym", title="Gym: An Environment", kind=SourceKind.ENVIRONMENT,
                     arxiv_id="2401.00001", url="https://github.com/x/gym"),
+        # Text that CSL rich text and TeX would read as markup, entities and ligatures.
+        make_source(slug="tricky-markup", short_name="<b>Bold</b> &copy", kind=SourceKind.FRAMEWORK, notes="内部记录",
+                    title="Less-than <i>italic</i> & AT&amp;T: x^2 ~ 50% {braces} $math$ \\backslash #hash &#38;",
+                    venue='Proc. <span class="nocase">ACL</span> &lt;2&gt;'),
+        make_source(slug="tricky-ligatures", short_name="Ligatures", kind=SourceKind.SURVEY,
+                    title="A Framework -- with --- dashes and ``quotes'' ,,low'' !`inverted ?`marks", notes="Surveyed."),
+        make_source(slug="tricky-persons", short_name="Persons", title="Persons", kind=SourceKind.NOTE, year=2025,
+                    authors="Shuyan Zhou; Frank F. Xu; de Gaulle, Charles; Ludwig van Beethoven; Qwen Team of Alibaba; 张三"),
+        # Identifiers only: no venue and no address of its own, and none made up on the way back.
+        make_source(slug="tricky-bare-preprint", short_name="Bare", title="Bare Preprint", kind=SourceKind.PREPRINT,
+                    arxiv_id="2307.09999"),
+        make_source(slug="tricky-doi", short_name="Pub", title="Published Only", kind=SourceKind.PAPER,
+                    doi="10.1000/xyz(123)#4"),
+        make_source(slug="tricky-arxiv-venue", short_name="Venue", title="On arXiv", kind=SourceKind.PREPRINT,
+                    arxiv_id="2307.09998", venue="arXiv"),
     ]
 
 
@@ -50,6 +69,22 @@ def test_latex_escaping_decodes_back_to_the_text() -> None:
     for text in NASTY:
         assert latex_to_text(latex_escaped(text)) == text
     assert latex_escaped("Vulić & co_") == "Vuli{\\'c} {\\&} co{\\_}"
+
+
+def test_tex_ligatures_are_kept_apart_so_that_quotes_and_marks_come_back_as_typed() -> None:
+    text = "``quotes'' ,,low'' !`inverted ?`marks -- ---"
+    assert latex_escaped(text) == "`{}`quotes'{}' ,{},low'{}' !{}`inverted ?{}`marks -{}- -{}-{}-"
+    assert latex_to_text("{" + latex_escaped(text) + "}") == text
+
+
+def test_persons_are_written_as_bibtex_splits_them_and_organisations_braced() -> None:
+    authors = ("Shuyan Zhou; Frank F. Xu; de Gaulle, Charles; Ludwig van Beethoven; Jean d'Alembert; Qwen Team of Alibaba; "
+               "ByteDance Seed; Meta, Inc.; 张三; et al.")
+    source = Source(slug="persons", title="Persons", authors=authors)
+    [entry] = parse_bibtex(dump_bibtex([source]))
+    assert ("author = {Shuyan Zhou and Frank F. Xu and de Gaulle, Charles and Ludwig van Beethoven and Jean d'Alembert "
+            "and {Qwen Team of Alibaba} and ByteDance Seed and {Meta, Inc.} and 张三 and others}") in entry.raw
+    assert entry.draft is not None and entry.draft.authors == authors
 
 
 def test_exported_bibtex_reads_back_as_the_same_works(seed: None) -> None:
@@ -62,23 +97,19 @@ def test_exported_bibtex_reads_back_as_the_same_works(seed: None) -> None:
     assert [entry.label for entry in entries] == [keys[source.pk] for source in sources]
     for source, entry in zip(sources, entries, strict=True):
         assert entry.draft is not None
+        # Every field as it was: no venue or address made up from an identifier.
         for name in FIELDS:
-            if name != "venue":
-                assert getattr(entry.draft, name) == getattr(source, name), (source.slug, name)
-        # What the importer fills in for a work that lacks it: arXiv as the venue of a preprint, the address of its
-        # identifier; the same as importing the work anew gives.
-        assert entry.draft.venue == (source.venue or ("arXiv" if source.arxiv_id else ""))
-        assert entry.draft.url == (source.url or (f"https://arxiv.org/abs/{source.arxiv_id}" if source.arxiv_id else
-                                                  f"https://doi.org/{source.doi}" if source.doi else ""))
+            assert getattr(entry.draft, name) == getattr(source, name), (source.slug, name)
         assert entry.draft.bibtex_key == keys[source.pk]
         if not LATEX_LEFT.search(source.title + source.authors):  # no LaTeX left that the work did not have
             assert not LATEX_LEFT.search(entry.draft.title + entry.draft.authors)
 
 
-def test_importing_the_export_finds_every_work_already_there(seed: None) -> None:
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json])
+def test_importing_the_export_finds_every_work_already_there(seed: None, dump: Callable[[Iterable[Source]], str]) -> None:
     _tricky()
     count = Source.objects.count()
-    report = sources_import(text=dump_bibtex(Source.objects.for_export()))
+    report = sources_import(text=dump(Source.objects.for_export()))
     assert report.counts == {"created": 0, "duplicate": count, "refused": 0}
     # each entry found as the very work it was exported from
     keys = citation_keys(list(Source.objects.all()))
@@ -107,8 +138,15 @@ def test_exported_csl_json_reads_back_as_the_same_works(seed: None) -> None:
     entries = parse_csl_json(json.dumps(items))
     for source, entry in zip(sources, entries, strict=True):
         assert entry.draft is not None and entry.errors == []
-        for name in ("title", "short_name", "authors", "year", "arxiv_id", "doi", "abstract"):
+        for name in FIELDS:
             assert getattr(entry.draft, name) == getattr(source, name), (source.slug, name)
+    by_id = {item["id"]: item for item in items}
+    # The kind in CSL's custom object only where the type does not say it; markup-like text escaped, plain & kept.
+    assert by_id["tricky-env"]["custom"] == {"wiki-kind": "environment"} and "custom" not in by_id["yao2023react"]
+    assert by_id["tricky-markup"]["title"] == ("Less-than &lt;i&gt;italic&lt;/i&gt; & AT&amp;amp;T: x^2 ~ 50% {braces} $math$ "
+                                              "\\backslash #hash &amp;#38;")
+    assert by_id["tricky-zh"]["title"] == NASTY[3]
+    assert "container-title" not in by_id["tricky-bare-preprint"] and "URL" not in by_id["tricky-bare-preprint"]
 
 
 @pytest.mark.parametrize(("fmt", "media_type", "extension"), [
@@ -161,3 +199,27 @@ def test_exports_take_as_many_queries_for_ten_times_the_works(client: Client, se
     for n in range(400):
         make_source(title=f"Generated {n}", authors=f"Author {n}, A.", year=2020 + n % 5)
     assert count() == small
+
+
+@pytest.mark.parametrize("fmt", ["bib", "csl"])
+def test_exporting_the_works_cited_on_an_unknown_or_deleted_page_is_refused_naming_it(client: Client, db: None,
+                                                                                      fmt: str) -> None:
+    work = make_source(slug="cited-once", title="Cited Once")
+    page = make_page(slug="temp-page", body=f"- a（来源：{work.title}）\n")
+    page_delete(page=page, user=None, reason="test")
+    for slug, message in (("temp-page", "页面“temp-page”已删除"), ("nonexistent-page", "没有页面“nonexistent-page”")):
+        response = client.get(reverse("wiki:source-list") + f"?cited_on={slug}&format={fmt}", HTTP_ACCEPT_LANGUAGE="zh-hans")
+        assert response.status_code == 400
+        assert response["Content-Type"].startswith("text/html")
+        assert message in response.content.decode()
+
+
+def test_import_references_prints_every_entry_it_created(tmp_path: Path, capsys: pytest.CaptureFixture[str], db: None) -> None:
+    make_source(slug="already", title="Already Here", bibtex_key="already")
+    path = tmp_path / "works.bib"
+    path.write_text("@article{already, title={Already Here}}\n@misc{newkey, title={Brand New: A Work}}\n", encoding="utf-8")
+    call_command("import_references", "--dry-run", str(path))
+    out = capsys.readouterr().out
+    assert "line 2: newkey: created Brand New (brand-new)" in out
+    assert "line 1: already: already in the wiki as" in out
+    assert "1 created, 1 already in the wiki" in out

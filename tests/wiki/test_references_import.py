@@ -81,6 +81,7 @@ SAME_WORKS_BIBTEX = r"""@article{yao2023react,
   year = {2023},
   eprint = {2210.03629},
   archivePrefix = {arXiv},
+  publisher = {arXiv},
 }
 @inproceedings{silver2016,
   title = {Mastering the Game of Go},
@@ -106,6 +107,7 @@ TI  - ReAct: Synergizing Reasoning and Acting in Language Models
 PY  - 2023
 DO  - 10.48550/arXiv.2210.03629
 UR  - http://arxiv.org/abs/2210.03629
+PB  - arXiv
 ID  - yao2023react
 ER  - 
 
@@ -433,3 +435,17 @@ def test_pasting_an_arxiv_doi_finds_the_work_with_that_arxiv_id(editor_client: C
 def test_a_field_refused_by_the_models_rules_is_named_in_the_readers_words(db: None) -> None:
     (result,) = sources_import(text=json.dumps([{"id": "u", "title": "Bad link", "URL": "not a url"}])).results
     assert result.status == "refused" and result.message.startswith("URL: ")
+
+
+@pytest.mark.parametrize("text", [
+    "@misc{bare, title={Bare Preprint}, eprint={2305.16291}, archivePrefix={arXiv}}",
+    json.dumps([{"id": "bare", "type": "article", "title": "Bare Preprint", "number": "arXiv:2305.16291"}]),
+    "TY  - PREPRINT\nTI  - Bare Preprint\nDO  - 10.48550/arXiv.2305.16291\nER  - \n",
+])
+def test_an_identifier_alone_makes_up_no_venue_and_no_address(db: None, text: str) -> None:
+    source = _one(text)
+    assert (source.arxiv_id, source.kind, source.venue, source.url) == ("2305.16291", "preprint", "", "")
+    doi_only = _one(text.replace("Bare Preprint", "Published Work").replace("2305.16291", "x").replace("bare", "pub")
+                    .replace("eprint={x}, archivePrefix={arXiv}", "doi={10.1000/xyz(123)#4}")
+                    .replace('"number": "arXiv:x"', '"DOI": "10.1000/xyz(123)#4"').replace("10.48550/arXiv.x", "10.1000/xyz(123)#4"))
+    assert (doi_only.doi, doi_only.url, doi_only.venue) == ("10.1000/xyz(123)#4", "", "")

@@ -307,11 +307,60 @@ def test_saving_a_page_deleted_meanwhile_raises_page_deleted_with_who_and_why_an
     assert Page.all_objects.get(pk=page.pk).body == "old" and page.revisions.count() == 1
 
 
-def test_an_unchanged_save_asking_for_a_new_work_still_saves(db: None) -> None:
-    page = page_save_revision(slug="p", title="P", body="x")
+def test_an_unchanged_save_asking_for_a_new_work_still_saves_and_asking_again_does_not(db: None) -> None:
+    from tests.factories import make_source
 
-    unchanged = page_save(slug="p", title="P", body="x", base_revision=1)
-    asked = page_save(slug="p", title="P", body="x", base_revision=1, new_works=["Some Title"])
+    make_source(slug="react", short_name="ReAct", title="ReAct: Synergizing Reasoning and Acting in Language Models")
+    close = "ReAct: Synergizing Reasoning and Acting in Language Model"
+    body = f"- ReAct 交替推理与行动。（来源：{close}，§3）\n"
+    page = page_save_revision(slug="p", title="P", body=body)
+
+    unchanged = page_save(slug="p", title="P", body=body, base_revision=1)
+    asked = page_save(slug="p", title="P", body=body, base_revision=1, new_works=[close])
+    again = page_save(slug="p", title="P", body=body, base_revision=1, new_works=[close])  # the form sent twice
 
     assert unchanged.unchanged and unchanged.revision == page
     assert not asked.unchanged and asked.revision.number == 2
+    assert again.unchanged and again.revision == asked.revision
+    assert Source.objects.filter(title=close).count() == 1
+
+
+def test_sending_again_what_the_latest_revision_holds_is_unchanged_whoever_saved_it(db: None) -> None:
+    page = make_page(title="Twice", body="one\n")
+    saved = _save(page, "one\ntwo\n", base=1, user=make_editor("alice"))
+    events = ChangeEvent.objects.count()
+
+    for user in (saved.author, make_editor("bob")):
+        repeated = page_save(slug=page.slug, title="Twice", body="one\ntwo\n", base_revision=1, user=user)
+        assert repeated.unchanged and repeated.revision == saved
+
+    assert page.revisions.count() == 2 and ChangeEvent.objects.count() == events
+    with pytest.raises(EditConflict):
+        page_save(slug=page.slug, title="Twice", body="one\nthree\n", base_revision=1)
+    with pytest.raises(EditConflict):  # the text, but another title, is a different edit
+        page_save(slug=page.slug, title="Twice over", body="one\ntwo\n", base_revision=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_edit_sent_twice_at_once_is_saved_once_and_the_other_is_unchanged() -> None:
+    page = make_page(slug="double-click", body="start\n")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def send() -> None:
+        try:
+            barrier.wait(timeout=5)
+            saved = page_save(slug=page.slug, title=page.title, body="start\nmore\n", base_revision=1)
+            outcomes.append("unchanged" if saved.unchanged else "saved")
+        except Exception as error:  # noqa: BLE001 - a conflict with oneself is the wrong answer
+            outcomes.append(type(error).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["saved", "unchanged"]
+    assert page.revisions.count() == 2

@@ -1,20 +1,25 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
+from wiki.services.changes import StaleEdit
 from wiki.services.sources import (
+    SourceDeleted,
     SourceDuplicate,
     source_create,
     source_find_duplicate,
+    source_save,
     source_update,
     sources_ensure_for_titles,
     unique_source_slug,
@@ -205,3 +210,148 @@ def test_an_old_style_arxiv_id_with_or_without_subject_class_is_one_paper(db: No
     with pytest.raises(SourceDuplicate):
         source_create(draft=SourceDraft(title="Another name", arxiv_id="arXiv:math/0309136"))
     assert source_find_duplicate(arxiv_id="math/0309137") is None
+
+
+def _race(first: Callable[[], object], second: Callable[[], object]) -> list[str]:
+    """What ``first`` and ``second`` each gave ("saved", "duplicate" or the error's name), ``second`` run in
+    another connection while ``first``'s transaction is still open: it commits only once ``second`` waits for a
+    lock or is done."""
+    started, done = threading.Event(), threading.Event()
+    waiting_pid: list[int] = []
+    outcomes: dict[str, str] = {}
+
+    def outcome(write: Callable[[], object]) -> str:
+        try:
+            write()
+        except SourceDuplicate:
+            return "duplicate"
+        except Exception as error:  # noqa: BLE001 - an IntegrityError here would be a server error
+            return type(error).__name__
+        return "saved"
+
+    def run_second() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                waiting_pid.append(cursor.fetchone()[0])
+            started.wait(timeout=10)
+            outcomes["second"] = outcome(second)
+        finally:
+            done.set()
+            connection.close()
+
+    def run_first() -> None:
+        try:
+            def hold() -> None:
+                with transaction.atomic():
+                    first()
+                    started.set()
+                    for _ in range(200):
+                        with connection.cursor() as cursor:
+                            cursor.execute("SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted", waiting_pid)
+                            if done.is_set() or cursor.fetchone() is not None:
+                                return
+                        time.sleep(0.025)
+
+            outcomes["first"] = outcome(hold)
+        finally:
+            started.set()
+            connection.close()
+
+    threads = [threading.Thread(target=run_second), threading.Thread(target=run_first)]
+    threads[0].start()
+    while not waiting_pid and threads[0].is_alive():
+        time.sleep(0.01)
+    threads[1].start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return [outcomes.get("first", "?"), outcomes.get("second", "?")]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("fields", [{"doi": "10.5555/race.0"}, {"arxiv_id": "2511.07777"}, {"title": "Identical Race Title"}])
+def test_two_editors_giving_two_works_the_same_identity_at_once_get_one_save_and_one_duplicate(fields: dict[str, str]) -> None:
+    x, y = make_source(short_name="RaceX", title="Race work X"), make_source(short_name="RaceY", title="Race work Y")
+
+    outcomes = _race(lambda: source_update(source=x, fields=fields), lambda: source_update(source=y, fields=fields))
+
+    assert outcomes == ["saved", "duplicate"]
+    name, value = next(iter(fields.items()))
+    assert list(Source.objects.filter(**{name: value}).values_list("slug", flat=True)) == [x.slug]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_racing_an_import_of_the_same_doi_is_a_duplicate_either_way() -> None:
+    from wiki.references.formats import ReferenceFormat
+    from wiki.services.source_import import ImportStatus, sources_import
+
+    def importing(n: int) -> Callable[[], object]:
+        def run() -> None:
+            report = sources_import(text=f"@article{{ir{n}, title={{Imported race {n}}}, doi={{10.7777/imprace.{n}}}}}",
+                                    fmt=ReferenceFormat.BIBTEX)
+            if report.of(ImportStatus.DUPLICATE):
+                raise SourceDuplicate(report.of(ImportStatus.DUPLICATE)[0].source, "same DOI")  # type: ignore[arg-type]
+        return run
+
+    edited = make_source(short_name="Edited", title="An edited work")
+    assert _race(importing(0), lambda: source_update(source=edited, fields={"doi": "10.7777/imprace.0"})) == ["saved", "duplicate"]
+    other = make_source(short_name="Edited first", title="A work edited first")
+    assert _race(lambda: source_update(source=other, fields={"doi": "10.7777/imprace.1"}), importing(1)) == ["saved", "duplicate"]
+    assert Source.objects.filter(doi__startswith="10.7777/imprace.").count() == 2
+
+
+def test_a_save_that_changes_nothing_writes_nothing(db: None) -> None:
+    source = source_create(draft=SourceDraft(title="Unchanging", url="https://example.org/über", doi="10.1234/same"))
+    events = ChangeEvent.objects.count()
+    # As a form sends them: the identifiers and the URL in other forms of the same values.
+    as_sent = {"title": source.title, "doi": "https://doi.org/10.1234/SAME", "url": "https://example.org/über",
+               "notes": source.notes}
+
+    saved = source_save(source=source, fields=as_sent, loaded_at=source.updated_at)
+
+    assert saved.unchanged
+    assert Source.objects.get(pk=source.pk).updated_at == source.updated_at
+    assert ChangeEvent.objects.count() == events
+
+
+def test_a_repeated_save_from_a_form_opened_before_the_first_is_unchanged_not_stale(db: None) -> None:
+    source = make_source()
+    opened = Source.objects.get(pk=source.pk).updated_at
+    assert not source_save(source=source, fields={"venue": "ICLR"}, loaded_at=opened).unchanged
+
+    assert source_save(source=source, fields={"venue": "ICLR"}, loaded_at=opened).unchanged
+    with pytest.raises(StaleEdit):
+        source_save(source=source, fields={"venue": "NeurIPS"}, loaded_at=opened)
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_saving_a_work_deleted_or_merged_meanwhile_writes_nothing_and_says_where_it_went(db: None, merged: bool) -> None:
+    from wiki.services.deletion import source_delete
+    from wiki.services.merges import source_merge
+
+    editor = make_editor("deleter")
+    source, kept = make_source(short_name="Going"), make_source(short_name="Kept")
+    opened = Source.objects.get(pk=source.pk)  # as the form read it
+    if merged:
+        source_merge(merged=source, kept=kept, user=editor)
+    else:
+        source_delete(source=source, user=editor, reason="a test entry")
+
+    with pytest.raises(SourceDeleted) as raised:
+        source_update(source=opened, fields={"notes": "typed meanwhile", "title": "Going, renamed"})
+
+    gone = raised.value.source
+    assert (gone.deleted_by, gone.merged_into) == (editor, kept if merged else None)
+    assert ("merged into “Kept”" if merged else "was deleted") in raised.value.messages[0]
+    assert Source.all_objects.get(pk=source.pk).notes == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_identifier_written_meanwhile_without_the_lock_is_still_a_duplicate_not_an_error() -> None:
+    elsewhere, edited = make_source(short_name="Elsewhere"), make_source(short_name="Edited")
+
+    def admin_writes() -> None:  # as the admin site writes: no duplicate check, no lock
+        Source.all_objects.filter(pk=elsewhere.pk).update(doi="10.5555/unlocked")
+
+    assert _race(admin_writes, lambda: source_update(source=edited, fields={"doi": "10.5555/unlocked"})) == ["saved", "duplicate"]
+    assert Source.objects.get(pk=edited.pk).doi == ""

@@ -294,3 +294,42 @@ def test_a_refused_retirement_reason_comes_back_in_the_form_with_the_error(edito
     assert f'value="{typed}"' in html
     assert "at most 500 characters" in html.split('id="id_reason_error"')[1].split("</ul>")[0]
     assert Claim.objects.get(pk=facet.pk).retired_at is None
+
+
+def test_retiring_a_retired_claim_says_when_by_whom_and_why(editor_client: Client) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(facet.text, "").replace("- \n", ""),
+                       base_revision=1)
+    url = reverse("wiki:claim-retire", kwargs={"pk": facet.pk})
+    editor_client.post(url, {"reason": "duplicated elsewhere"})
+
+    again = editor_client.post(url, {"reason": "duplicated elsewhere"}, follow=True)
+
+    text = again.content.decode()
+    assert f"Claim #{facet.pk} is already retired" in text and "duplicated elsewhere" in text and "editor" in text
+    assert "Only an orphaned claim can be retired." not in text
+
+
+def test_reattaching_to_a_sentence_taken_meanwhile_says_so_in_the_form(
+        editor_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wiki.forms.claims import ClaimReattachForm
+    from wiki.services.claims import claim_reattach
+
+    page = make_page(body=BODY)
+    facet, star = (Claim.objects.get(page=page, text__startswith=start) for start in ("FACET", "StarHarness"))
+    page_save_revision(slug=page.slug, title=page.title, base_revision=1, body=BODY.replace(facet.text, "WebArena 只评测固定模型。")
+                       .replace(star.text, "").replace("- \n", ""))
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="WebArena")
+    claim_reattach(claim=facet, sentence=Claim.objects.get(pk=sentence.pk))
+
+    def validated_before_it_was_taken(form: ClaimReattachForm) -> bool:
+        form.cleaned_data = {"sentence": sentence}
+        return True
+
+    monkeypatch.setattr(ClaimReattachForm, "is_valid", validated_before_it_was_taken)
+    response = editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": star.pk}), {"sentence": sentence.pk},
+                                  follow=True)
+
+    assert response.status_code == 200 and f"&quot;{sentence.pk}&quot;" in response.content.decode()
+    assert Claim.objects.get(pk=star.pk).is_orphaned is True

@@ -85,3 +85,16 @@ def test_the_question_forms_help_reads_in_the_readers_language(editor_client: Cl
     url = reverse("wiki:question-create")
     assert "状态为“已回答”时必填。" in editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert "Required when the status is “answered”." in editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_a_new_question_form_sent_twice_adds_one_question(editor_client: Client) -> None:
+    page = make_page(title="Asked twice page")
+    form = {"title": "Sent twice", "text": "same?", "page": page.pk, "status": "open", "priority": "normal"}
+
+    first = editor_client.post(reverse("wiki:question-create"), form)
+    again = editor_client.post(reverse("wiki:question-create"), form, follow=True)
+
+    question = OpenQuestion.objects.get(title="Sent twice")
+    assert first.status_code == 302 and first["Location"] == question.get_absolute_url()
+    assert again.redirect_chain == [(question.get_absolute_url(), 302)]
+    assert "This question is in the queue already; nothing was added." in again.content.decode()

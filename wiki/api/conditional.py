@@ -1,4 +1,5 @@
-"""Conditional requests on the API: ``If-None-Match``/``If-Modified-Since`` → 304, a stale ``If-Match`` → 412.
+"""Conditional requests on the API: ``If-None-Match``/``If-Modified-Since`` → 304, a stale ``If-Match`` → 412, an
+edit without ``If-Match`` → 428.
 
 Pages, sources and their lists take their validators from the models (:mod:`wiki.models.etags`); every other
 read gets a strong ETag from its JSON body, set by :class:`ApiConditionalGetMiddleware`.
@@ -34,19 +35,35 @@ class PreconditionFailed(APIException):
     default_code = "precondition_failed"
 
 
+class PreconditionRequired(APIException):
+    status_code = status.HTTP_428_PRECONDITION_REQUIRED
+    default_detail = _("Send the ETag you read as If-Match, so that no one else's change is overwritten "
+                       "(If-Match: * overwrites whatever is saved now).")
+    default_code = "precondition_required"
+
+
 def representation_etag(data: object) -> str:
     """The strong ETag of a JSON representation, as the middleware computes it for a GET of the same object."""
     return f'"{hashlib.md5(JSONRenderer().render(data), usedforsecurity=False).hexdigest()}"'
 
 
-def check_if_match(request: Request, etag: str) -> None:
-    """Raises :class:`PreconditionFailed` when the request sends ``If-Match`` and none of its tags is ``etag``."""
+def check_if_match(request: Request, etag: str, *, required: bool = False) -> bool:
+    """Raises :class:`PreconditionFailed` when the request sends ``If-Match`` and none of its tags is ``etag``, and
+    :class:`PreconditionRequired` when it sends none although ``required``.
+
+    True when the request names this very version: the writer must then make sure, under its row lock, that it is
+    still the saved one (someone may save between this check and the lock). ``*`` names whatever is saved."""
     header = request.headers.get("If-Match", "").strip()
     if not header:
-        return
+        if required:
+            raise PreconditionRequired()
+        return False
     tags = parse_etags(header)
-    if "*" not in tags and etag not in tags:
+    if "*" in tags:
+        return False
+    if etag not in tags:
         raise PreconditionFailed()
+    return True
 
 
 def conditional_response(request: Request, headers: dict[str, str], build: Callable[[], R]) -> R | Response:

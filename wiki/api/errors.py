@@ -84,8 +84,10 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.markdown import MarkdownTooComplex
     from wiki.references.errors import ReferencesRefused
     from wiki.services.changes import StaleEdit
+    from wiki.services.claims import ClaimAlreadyRetired
     from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
     from wiki.services.pages import EditConflict, PageExists, UnknownBaseRevision
+    from wiki.services.questions import QuestionDuplicate
     from wiki.services.sources import SourceDuplicate
 
     if isinstance(exc, DjangoValidationError):
@@ -119,6 +121,12 @@ def from_domain(exc: Exception) -> APIException | None:
                         code="duplicate", extra={"existing": exc.source.slug, "missing": exc.missing})
     if isinstance(exc, StaleEdit):
         return PreconditionFailed()
+    if isinstance(exc, QuestionDuplicate):
+        return Conflict(gettext("This question is in the queue already, unresolved: #%(id)s “%(title)s”.")
+                        % {"id": exc.question.pk, "title": exc.question.title},
+                        code="duplicate", extra={"existing": exc.question.pk, "html_url": exc.question.get_absolute_url()})
+    if isinstance(exc, ClaimAlreadyRetired):
+        return Conflict(exc.message, code="already_retired", extra={})
     if isinstance(exc, FindingAlreadyDismissed):
         return FindingConflict(gettext("This finding was dismissed already; nothing was changed."), code="already_dismissed")
     if isinstance(exc, FindingNotDismissed):

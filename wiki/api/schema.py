@@ -6,6 +6,7 @@ import re
 from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny
@@ -48,6 +49,13 @@ class DuplicateSerializer(ErrorSerializer):
         "Identifiers sent that the existing source lacks (another version of the work): arxiv_id, doi."))
 
 
+class QuestionDuplicateSerializer(ErrorSerializer):
+    """409: the same question (title, text and page) is in the queue already, unresolved."""
+
+    existing = serializers.IntegerField(help_text="Id of the existing question.")
+    html_url = serializers.CharField(help_text="The existing question in the browser.")
+
+
 def _open_to_all(view: Any) -> bool:
     return all(permission is AllowAny for permission in getattr(view, "permission_classes", []))
 
@@ -78,6 +86,15 @@ class WikiAutoSchema(AutoSchema):
                 schema.update(inner)
             else:
                 schema["anyOf"] = schema.pop("oneOf")
+
+    def _map_serializer(self, serializer: Any, direction: Literal["request", "response"], bypass_extensions: bool = False) -> dict[str, Any]:
+        """A request body holds the fields the serializer writes and no other (any other is a 400 naming it)."""
+        from wiki.api.serializers.json_types import JSONTypes
+
+        schema: dict[str, Any] = super()._map_serializer(serializer, direction, bypass_extensions)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+        if direction == "request" and isinstance(force_instance(serializer), JSONTypes):  # type: ignore[no-untyped-call]
+            schema["additionalProperties"] = False
+        return schema
 
     def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)

@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.graph.labels import LINE_PX
 from wiki.graph.layout import Frame, PlacedAxis, PlacedNode
+from wiki.text.lang import content_lang
 
 
 def _shape(p: PlacedNode) -> str:
@@ -24,7 +25,8 @@ def _shape(p: PlacedNode) -> str:
 def _label(p: PlacedNode) -> str:
     step = f' dy="{LINE_PX:g}"'
     spans = "".join(f'<tspan x="{p.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(p.lines))
-    return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label">{spans}</text>'
+    lang = content_lang(" ".join(p.lines))
+    return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label" lang="{lang}">{spans}</text>'
 
 
 def _axis(a: PlacedAxis) -> str:
@@ -48,7 +50,8 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
         coords = f'x1="{placed.x1}" y1="{placed.y1}" x2="{placed.x2}" y2="{placed.y2}"'
         out.append(
             f'<g class="edge edge-{edge.type}" data-from="{escape(edge.source.id)}" data-to="{escape(edge.target.id)}">'
-            f"<title>{escape(edge.title)}</title><line {coords}/><line class=\"edge-hit\" {coords}/></g>"
+            f'<title lang="{content_lang(edge.title)}">{escape(edge.title)}</title>'
+            f'<line {coords}/><line class="edge-hit" {coords}/></g>'
         )
     if frame.axes:
         # the axes are listed with their contrasts in the text equivalent and the edges' titles
@@ -58,7 +61,8 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
     for p in frame.nodes:
         node = p.node
         out.append(
-            f'<a href="{escape(node.url)}" class="node-link" data-node="{escape(node.id)}">\n<title>{escape(node.title)}</title>\n'
+            f'<a href="{escape(node.url)}" class="node-link" data-node="{escape(node.id)}">\n'
+            f'<title lang="{content_lang(node.title)}">{escape(node.title)}</title>\n'
             f'<g class="{node.css}">{_shape(p)}{_label(p)}</g></a>'
         )
     out.append("</g></svg>")

@@ -147,9 +147,8 @@ def _venue(text: dict[str, str], arxiv: str) -> str:
     if not venue and not _URL.search(text.get("howpublished", "")):
         venue = text.get("howpublished", "")
     venue = venue or text.get("publisher") or text.get("organization") or ""
-    if arxiv and (not venue or venue.lower().startswith("arxiv")):
-        return "arXiv"
-    return venue
+    # "arXiv preprint arXiv:2503.01234" is arXiv; a venue is never made up from an eprint alone.
+    return "arXiv" if arxiv and venue.lower().startswith("arxiv") else venue
 
 
 def _kind(entry_type: str, text: dict[str, str], arxiv: str, url: str) -> str:
@@ -185,7 +184,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         authors=authors,
         year=year,
         venue=_venue(text, arxiv),
-        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
+        url=url,
         arxiv_id=arxiv,
         doi=doi,
         bibtex_key=key,

@@ -1,9 +1,12 @@
 """Sources written as BibTeX/biblatex that LaTeX, reference managers and our own importer read back the same.
 
 bibtexparser writes the entries; pylatexenc encodes the values (``Vulić`` → ``Vuli{\\'c}``, ``&`` → ``{\\&}``),
-with ``"`` braced and ``--`` kept apart so that they do not turn into quotes and dashes. Each entry carries what
-the importer reads: ``shorttitle`` (the short name), ``eprint`` with ``archivePrefix`` for arXiv, ``doi``, ``url``,
-and biblatex's ``entrysubtype`` for a kind the entry type alone does not say (a survey, a benchmark, a framework).
+with ``"`` braced and TeX's ligatures (``--``, two backquotes or apostrophes, ``!`` or ``?`` before a backquote,
+``,,``) kept apart so that they do not turn into dashes, quotes and inverted marks. A person's name is written as
+BibTeX splits it (``Xu, Frank F.``, ``Frank F. Xu``, ``Ludwig van Beethoven``); an organisation's is braced whole
+(``{Qwen Team of Alibaba}``). Each entry carries what the importer reads: ``shorttitle`` (the short name),
+``eprint`` with ``archivePrefix`` for arXiv, ``doi``, ``url``, and biblatex's ``entrysubtype`` for a kind the
+entry type alone does not say (a survey, a benchmark, a framework).
 
 Citation keys are stable (:mod:`wiki.references.citation_keys`).
 """
@@ -35,9 +38,38 @@ _ENCODER = UnicodeToLatexEncoder(
 )
 
 
+# Pairs TeX reads as one character: -- and --- (dashes), `` and '' (quotes), !` and ?` (¡ ¿), ,, (T1's „).
+_LIGATURE = re.compile(r"(?<!\\)([-`',])(?=\1)|(?<!\\)([!?])(?=`)")
+# Lower-case words of a personal name before the family name (Ludwig van Beethoven, Paco de la Fuente).
+_PARTICLES = frozenset({
+    "van", "von", "de", "der", "den", "del", "della", "dei", "degli", "di", "da", "das", "dos", "do", "du", "la", "le",
+    "les", "lo", "ten", "ter", "te", "zu", "zum", "zur", "y", "e", "bin", "binti", "ibn", "al", "el", "af", "av",
+})
+# Words that make a name an organisation: BibTeX would otherwise take its last word for a family name.
+_ORGANISATION_WORDS = frozenset({
+    "team", "lab", "labs", "laboratory", "laboratories", "group", "inc", "ltd", "llc", "gmbh", "corp", "corporation",
+    "company", "university", "institute", "foundation", "project", "community", "consortium", "research", "center",
+    "centre", "committee", "council", "association", "society", "organization", "organisation", "department",
+    "contributors", "developers", "authors", "ai",
+})
+
+
 def latex_escaped(value: str) -> str:
     """``value`` as LaTeX that decodes back to it: specials escaped, accents as commands, other scripts kept."""
-    return re.sub(r"-(?=-)", "-{}", _ENCODER.unicode_to_latex(value))
+    return _LIGATURE.sub(lambda m: m.group() + "{}", _ENCODER.unicode_to_latex(value))
+
+
+def is_organisation(name: str) -> bool:
+    """Whether an author as the wiki keeps it (``Family, Given``, ``Given Family``, or a body's name) is not a person:
+    a word that names a body (Team, Lab, University…), ``and``, or a lower-case word that is no particle (of, for)."""
+    words = [word.strip(".,()").lower() for word in name.split()]
+    if any(word in _ORGANISATION_WORDS for word in words) or "and" in words or "&" in name:
+        return True
+    if "," in name or len(words) < 2:
+        return False
+    # A lower-case word with an apostrophe is a particle too: d'Alembert, dell'Acqua.
+    return any(not word[:1].isalpha() or (raw[:1].islower() and word not in _PARTICLES and "'" not in word)
+               for word, raw in zip(words, name.split(), strict=True))
 
 
 def _persons(authors: str) -> str:
@@ -46,9 +78,8 @@ def _persons(authors: str) -> str:
         if name == "et al.":
             names.append("others")
         elif name:
-            # An organisation or a name holding " and " is one person: braced, it is not split.
-            protected = " and " in f" {name.lower()} " or ("," not in name and len(name.split()) > 2)
-            names.append(f"{{{latex_escaped(name)}}}" if protected else latex_escaped(name))
+            # An organisation is braced, so that BibTeX neither splits it nor takes its last word for a family name.
+            names.append(f"{{{latex_escaped(name)}}}" if is_organisation(name) else latex_escaped(name))
     return " and ".join(names)
 
 
@@ -64,7 +95,7 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         fields.append(("author", _persons(source.authors)))
     if source.year:
         fields.append(("year", str(source.year)))
-    if source.venue and not (source.arxiv_id and source.venue.lower() == "arxiv"):
+    if source.venue:
         name = "journal" if entry_type == "article" else "institution" if entry_type == "report" else "howpublished"
         fields.append((name, latex_escaped(source.venue)))
         if name == "journal":

@@ -2,6 +2,10 @@
 
 An item names its identifiers in ``DOI``, ``URL``, ``number`` (Zotero puts ``arXiv:2210.03629`` there for a
 preprint) or ``archive``/``archive_location``; its date in ``issued`` as ``date-parts`` or ``raw``.
+
+The wiki writes each work's notes as ``note``, and its kind, when the CSL type alone does not say it (a survey,
+a benchmark, a framework), in CSL's ``custom`` object as ``wiki-kind``; titles are written as CSL rich text
+whose markup and entities stand for themselves, so that the reader gives back the same works.
 """
 
 from __future__ import annotations
@@ -34,10 +38,27 @@ TYPE_BY_KIND: dict[str, str] = {
     SourceKind.BLOG: "post-weblog", SourceKind.NOTE: "report", SourceKind.SURVEY: "article-journal",
     SourceKind.ENVIRONMENT: "software", SourceKind.FRAMEWORK: "software",
 }
+# Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
+KIND_FIELD = "wiki-kind"
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 # CSL's rich-text markup (citeproc-js, Zotero): <i>, <b>, <sc>, <sup>, <sub> and <span class="nocase"> or
 # style="…"; any other "<…>" is text of the title (a title may speak of <angle> brackets).
 _RICH_TEXT_TAG = re.compile(r"</?(?:i|b|sc|sup|sub)>|<span(?:\s+(?:class|style)=\"[^\"<>]*\")*\s*>|</span>", re.IGNORECASE)
+
+
+def _starts_reference(text: str, index: int) -> bool:
+    """Whether the ``&`` at ``index`` starts what html.unescape decodes (``&amp;``, ``&#38;``, ``&copy`` without a
+    semicolon): a reference holds no other ``&``, so the text up to the next one tells."""
+    chunk = "&" + text[index + 1 :].split("&", 1)[0]
+    return html.unescape(chunk) != chunk
+
+
+def _rich_text_escaped(text: str) -> str:
+    """``text`` as CSL rich text that :func:`_rich_text` reads back unchanged: an ``&`` that would start a character
+    reference, and the ``<`` and ``>`` of what would be read as markup, are escaped; every other character is kept
+    as it is, for readers that do not decode entities."""
+    text = re.sub("&", lambda m: "&amp;" if _starts_reference(text, m.start()) else "&", text)
+    return _RICH_TEXT_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), text)
 
 
 def _text(value: Any) -> str:
@@ -83,6 +104,14 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
     return None
 
 
+def _kind(csl_type: str, arxiv: str, venue: str) -> str:
+    """The kind a CSL type says; a paper or post with an arXiv ID and no other venue than arXiv is a preprint."""
+    kind = KIND_BY_TYPE.get(csl_type, SourceKind.PAPER)
+    if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
+        return SourceKind.PREPRINT
+    return kind
+
+
 def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     errors: list[str] = []
     title = _rich_text(item.get("title", ""))
@@ -100,11 +129,14 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
             break
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
-    kind = KIND_BY_TYPE.get(_text(item.get("type", "")), SourceKind.PAPER)
     venue = (_rich_text(item.get("container-title", "")) or _rich_text(item.get("event-title", ""))
              or _text(item.get("publisher", "")))
-    if arxiv and (not venue or venue.lower().startswith("arxiv")):
-        kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
+    kind = _kind(_text(item.get("type", "")), arxiv, venue)
+    custom = item.get("custom")
+    if isinstance(custom, dict) and _text(custom.get(KIND_FIELD, "")) in SourceKind.values:
+        kind = _text(custom[KIND_FIELD])
+    if arxiv and venue.lower().startswith("arxiv"):
+        venue = "arXiv"  # "arXiv preprint arXiv:2503.01234"; a venue is never made up from the identifier alone
     persons = item.get("author") or item.get("editor") or []
     if isinstance(persons, str):
         # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
@@ -116,8 +148,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         title=title, kind=kind,
         short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
         authors=authors, year=_year(item, errors), venue=venue,
-        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
-        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
+        url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
         notes="" if "arxiv" in note.lower() and find_arxiv_id(note) else note,
     )
     return draft, errors + over_long_fields(draft)
@@ -172,11 +203,12 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
 
 
 def csl_item(source: Source) -> dict[str, Any]:
-    """One source as a CSL-JSON item."""
-    item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": TYPE_BY_KIND.get(source.kind, "article"),
-                            "title": source.title}
+    """One source as a CSL-JSON item: no field the work does not have (no venue or URL made from its identifiers)."""
+    csl_type = TYPE_BY_KIND.get(source.kind, "article")
+    item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
+                            "title": _rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
-        item["title-short"] = source.short_name
+        item["title-short"] = _rich_text_escaped(source.short_name)
     persons = [name.strip() for name in source.authors.split(";") if name.strip()]
     if persons:
         item["author"] = [
@@ -187,13 +219,14 @@ def csl_item(source: Source) -> dict[str, Any]:
         ]
     if source.year:
         item["issued"] = {"date-parts": [[source.year]]}
-    for key, value in (("container-title", source.venue), ("URL", source.url), ("DOI", source.doi),
-                       ("abstract", source.abstract)):
+    for key, value in (("container-title", _rich_text_escaped(source.venue)), ("URL", source.url), ("DOI", source.doi),
+                       ("abstract", source.abstract), ("note", source.notes)):
         if value:
             item[key] = value
     if source.arxiv_id:
         item["number"] = f"arXiv:{source.arxiv_id}"
-        item.setdefault("container-title", "arXiv")
+    if _kind(csl_type, source.arxiv_id, source.venue) != source.kind:
+        item["custom"] = {KIND_FIELD: source.kind}
     return item
 
 

@@ -1,5 +1,10 @@
 """A page as a Markdown file: front matter, its text with the citations as written, then the list of the works
-it cites, each with its citation key (the same as in the BibTeX and CSL-JSON exports) and where it is cited."""
+it cites, each with its citation key (the same as in the BibTeX and CSL-JSON exports) and where it is cited.
+
+The list follows :data:`REFERENCES_MARKER`, an HTML comment (invisible once rendered) from which
+:func:`wiki.services.page_import.parse_page_file` reads nothing: the list is made from the citations, so a file
+imported back gives the page its own text again.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +15,14 @@ from django.utils.translation import gettext
 
 from wiki.models import Page, Source
 from wiki.references.citation_keys import citation_keys
+from wiki.references.front_matter import front_matter_value
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+REFERENCES_MARKER = "<!-- wiki-references: made from the page's citations; import_page reads nothing from here on -->"
 
 
 def _escaped(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
-def _front_matter_value(text: str) -> str:
-    return " ".join(text.split())
 
 
 def reference_line(source: Source, key: str) -> str:
@@ -48,13 +51,13 @@ def reference_line(source: Source, key: str) -> str:
 
 def page_markdown(*, page: Page, works: Sequence[Source]) -> str:
     """``page`` as Markdown, then its cited ``works`` (from :meth:`SourceQuerySet.cited_on`) as numbered references."""
-    lines = ["---", f"title: {_front_matter_value(page.title)}", f"slug: {page.slug}"]
+    lines = ["---", f"title: {front_matter_value(page.title)}", f"slug: {front_matter_value(page.slug)}"]
     if page.summary:
-        lines.append(f"summary: {_front_matter_value(page.summary)}")
+        lines.append(f"summary: {front_matter_value(page.summary)}")
     lines += ["---", "", page.body.rstrip("\n"), ""]
     if works:
         keys = citation_keys(works)
-        lines += ["---", "", "## " + gettext("References"), ""]
+        lines += [REFERENCES_MARKER, "", "---", "", "## " + gettext("References"), ""]
         lines += [f"{number}. {reference_line(source, keys[source.pk])}" for number, source in enumerate(works, start=1)]
         lines.append("")
     return "\n".join(lines)

@@ -59,8 +59,10 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     venue = _first(entry, "secondary_title", "journal_name", "alternate_title3", "publisher")
     kind = KIND_BY_TYPE.get(_first(entry, "type_of_reference").upper(), SourceKind.PAPER)
-    if arxiv and (not venue or venue.lower().startswith("arxiv")):
-        kind, venue = SourceKind.PREPRINT if kind in (SourceKind.PAPER, SourceKind.BLOG) else kind, "arXiv"
+    if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
+        kind = SourceKind.PREPRINT
+    if arxiv and venue.lower().startswith("arxiv"):
+        venue = "arXiv"  # a venue is never made up from the identifier alone
     abstract = _first(entry, "abstract", "notes_abstract")
     authors = [collapse_spaces(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
     key = _first(entry, "id")
@@ -68,7 +70,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         title=title, short_name=short_name_from_title(title) if title else key, kind=kind,
         authors="; ".join(a for a in authors if a), year=int(match.group(1)) if match else None,
         venue=venue,
-        url=urls[0] if urls else (f"https://arxiv.org/abs/{arxiv}" if arxiv else f"https://doi.org/{doi}" if doi else ""),
+        url=urls[0] if urls else "",
         arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract,
     )
     return draft, errors + over_long_fields(draft)

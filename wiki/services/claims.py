@@ -9,16 +9,39 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from wiki.change_summaries import summary
-from wiki.models import ChangeEvent, Citation, Claim, ClaimRevision, Classification, Contrast, OpenQuestion, Source
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    Claim,
+    ClaimRevision,
+    Classification,
+    Contrast,
+    OpenQuestion,
+    Page,
+    Source,
+)
 from wiki.models.rules import max_length
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.page_claims import cited_in, reason_fields, status_after
+
+
+class ClaimAlreadyRetired(Exception):
+    """The claim was retired already (``message`` says when, by whom and why); nothing was changed."""
+
+    def __init__(self, claim: Claim) -> None:
+        retired = ClaimRevision.objects.filter(claim=claim, kind=ClaimRevision.Kind.RETIRED).select_related("user").last()
+        who = retired.user.get_username() if retired is not None and retired.user is not None else gettext("the wiki")
+        when = timezone.localtime(claim.retired_at).strftime("%Y-%m-%d %H:%M") if claim.retired_at else ""
+        self.message = gettext("Claim #%(id)s is already retired (%(when)s, by %(who)s: “%(reason)s”); nothing was changed.") % {
+            "id": claim.pk, "when": when, "who": who, "reason": claim.retired_reason}
+        super().__init__(self.message)
+        self.claim = claim
 
 
 @dataclass(frozen=True)
@@ -101,7 +124,17 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
     changed, which asks for verification again. Search finds ``claim`` where the sentence's claim was.
     """
-    locked = {c.pk: c for c in Claim.objects.select_for_update().select_related("page").filter(pk__in=[claim.pk, sentence.pk])}
+    # Pages before claims, the order a page save takes them in: moving the claim to the sentence's page checks
+    # that page's row, which a save of that page holds while it rewrites its claims.
+    pages = Claim.objects.filter(pk__in=[claim.pk, sentence.pk]).values_list("page_id", flat=True)
+    list(Page.all_objects.select_for_update().filter(pk__in=pages).order_by("pk").values_list("pk", flat=True))
+    locked = {c.pk: c for c in Claim.objects.select_for_update(of=("self",)).select_related("page")
+              .filter(pk__in=[claim.pk, sentence.pk]).order_by("pk")}
+    if sentence.pk not in locked:
+        # Re-attached to another claim meanwhile, the sentence's claim is gone: as when its id names nothing.
+        raise ValidationError({"sentence": ValidationError(
+            gettext('Invalid pk "{pk_value}" - object does not exist.').format(pk_value=sentence.pk),
+            code="does_not_exist")})
     claim, sentence = locked[claim.pk], locked[sentence.pk]
     _check(claim.pk != sentence.pk, gettext_lazy("A claim cannot be re-attached to itself."), "same_claim")
     _check(claim.is_orphaned and claim.retired_at is None,
@@ -140,10 +173,14 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
 
 @transaction.atomic
 def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Claim:
-    """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back."""
-    claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
+    """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back.
+
+    A claim retired already raises :class:`ClaimAlreadyRetired`, which says when, by whom and why."""
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("page").get(pk=claim.pk)
     reason = reason.strip()
-    _check(claim.is_orphaned and claim.retired_at is None, gettext_lazy("Only an orphaned claim can be retired."), "not_orphaned")
+    if claim.retired_at is not None:
+        raise ClaimAlreadyRetired(claim)
+    _check(claim.is_orphaned, gettext_lazy("Only an orphaned claim can be retired."), "not_orphaned")
     _check(bool(reason), gettext_lazy("Say why the claim is retired."), "required")
     _check(len(reason) <= max_length(Claim, "retired_reason"),
            gettext_lazy("Say why in at most %(limit)s characters.") % {"limit": max_length(Claim, "retired_reason")}, "max_length")
@@ -157,17 +194,24 @@ def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Clai
 
 
 @transaction.atomic
-def claim_set_status(*, claim: Claim, status: str, user: User | None = None) -> Claim:
-    """Sets the claim's status (verified, needs verification, disputed); its citations and works stay as they are."""
-    claim = Claim.objects.select_for_update().select_related("page").get(pk=claim.pk)
+def claim_set_status(*, claim: Claim, status: str, user: User | None = None, loaded_at: datetime | None = None) -> Claim:
+    """Sets the claim's status (verified, needs verification, disputed); its citations and works stay as they are.
+
+    The claim's row only is locked (a page save locks its page, then its claims). ``loaded_at`` is the claim's
+    ``updated_at`` as the editor read it: a save since raises :class:`StaleEdit` and nothing is written. The
+    status it has already writes nothing.
+    """
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("page").get(pk=claim.pk)
+    check_not_stale(claim, loaded_at=loaded_at)
     old_status = claim.status
+    if status == old_status:
+        return claim
     claim.status = status
     claim.full_clean(exclude=["key", "page"])
     claim.save(update_fields=["status", "updated_at"])
     _record_status(claim, old_status, user)
-    if old_status != status:
-        change_record(
-            kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
-            url=claim.get_absolute_url(), summary=summary("claim_status", before=old_status, after=status), user=user,
-        )
+    change_record(
+        kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
+        url=claim.get_absolute_url(), summary=summary("claim_status", before=old_status, after=status), user=user,
+    )
     return claim

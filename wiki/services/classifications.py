@@ -50,7 +50,7 @@ def classification_save(
     """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed.
 
     ``loaded_at`` is the classification's ``updated_at`` when the editor opened the form; a save since raises
-    :class:`StaleEdit` and nothing is written.
+    :class:`StaleEdit` and nothing is written. A change that changes no field writes nothing at all.
     """
     if classification is None:
         # Locking the source makes a second editor classifying the same work at once wait, then fail full_clean's
@@ -64,6 +64,10 @@ def classification_save(
         before = classification_snapshot(classification)
     for name, value in fields.items():
         setattr(classification, name, value)
+    if before and all(before[name] == value for name, value in classification_snapshot(classification).items()
+                      if name != "set_by"):
+        # Nothing changed: nothing is written, and the classification stays credited to whoever set it.
+        return classification
     classification.set_by = set_by
     classification.set_by_user = account(user)
     classification.full_clean()

@@ -1,5 +1,8 @@
 """Reading a page file: optional front matter, then Markdown with the wiki's citation syntax.
 
+A file the wiki exported (:mod:`wiki.references.markdown_export`) ends with the works the page cites, after
+:data:`~wiki.references.markdown_export.REFERENCES_MARKER`: that line and all below it are not the page's text.
+
 Everything is checked before anything is written: bad input raises :class:`ImportError_`
 with a message per problem and leaves the database unchanged.
 """
@@ -18,6 +21,8 @@ from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import max_length
+from wiki.references.front_matter import read_front_matter_value
+from wiki.references.markdown_export import REFERENCES_MARKER
 from wiki.roles import User
 from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.services.pages import page_save
@@ -27,6 +32,10 @@ SLUG_MAX = max_length(Page, "slug")
 TITLE_MAX = max_length(Page, "title")
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n", re.DOTALL)
 SCRAPED_BULLET_RE = re.compile(r"^[ \t]*•[ \t]*", re.MULTILINE)
+# The marker's opening words, so that a marker whose comment an editor reworded still ends the text.
+_MARKER_HEAD = REFERENCES_MARKER.split(":", 1)[0]
+REFERENCES_MARKER_RE = re.compile(rf"^[ \t]*{re.escape(_MARKER_HEAD)}\b.*?-->[ \t]*$", re.MULTILINE)
+LEADING_BLANK_LINES_RE = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 class PageImportError(ValueError):
@@ -83,18 +92,19 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
     meta: dict[str, str] = {}
     match = FRONT_MATTER_RE.match(text)
     if match:
-        for line in match.group(1).splitlines():
+        # Split at line feeds only: a quoted value holds its other line breaks escaped, a bare one may hold U+2028.
+        for line in match.group(1).split("\n"):
             if not line.strip():
                 continue
             key, sep, value = line.partition(":")
             if not sep:
                 raise PageImportError([f"front matter line “{line.strip()}” is not “key: value”"])
-            value = value.strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-                value = value[1:-1]
-            meta[key.strip().lower()] = value
+            meta[key.strip().lower()] = read_front_matter_value(value)
         text = text[match.end() :]
-    body = SCRAPED_BULLET_RE.sub("- ", text).strip() + "\n"
+    markers = list(REFERENCES_MARKER_RE.finditer(text))
+    if markers:
+        text = text[: markers[-1].start()]
+    body = normalized_body(text)
     title = meta.get("title") or _first_heading(body) or Path(filename).stem
     slug = meta.get("slug") or target_slug(title)
     problems: list[str] = []
@@ -121,6 +131,12 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
     return PageFile(slug=slug, title=title, summary=meta.get("summary", ""), body=body)
 
 
+def normalized_body(text: str) -> str:
+    """The page text as an import stores it: scraped ``•`` bullets as ``- ``, blank lines at either end dropped
+    (the first line's indentation kept), one final line feed."""
+    return LEADING_BLANK_LINES_RE.sub("", SCRAPED_BULLET_RE.sub("- ", text)).rstrip() + "\n"
+
+
 def _first_heading(body: str) -> str:
     match = re.search(r"^#\s+(.+)$", body, re.MULTILINE)
     return match.group(1).strip() if match else ""
@@ -130,7 +146,9 @@ def _first_heading(body: str) -> str:
 def page_import(*, page_file: PageFile, user: User | None = None) -> ImportReport:
     """Saves the page as a new revision, unless its text is unchanged (importing twice duplicates nothing)."""
     existing = Page.objects.filter(slug=page_file.slug).first()
-    if existing and (existing.body, existing.title, existing.summary) == (page_file.body, page_file.title, page_file.summary):
+    # The stored text compared as the file gives it back: blank lines at its ends make no revision.
+    if existing and (normalized_body(existing.body), existing.title, existing.summary) == (
+            page_file.body, page_file.title, page_file.summary):
         report = ImportReport(page=existing, created_page=False, unchanged=True)
     else:
         sources_before = set(Source.objects.values_list("pk", flat=True))

@@ -174,7 +174,8 @@ def page_save(
     (:mod:`wiki.services.page_claims`); ``claim_report_for(revision)`` tells what that did. ``base_revision`` is the revision the editor started
     from; when someone saved since, :class:`EditConflict` is raised and nothing is written (:class:`PageExists`
     when the page was to be created, :class:`PageDeleted` when it was deleted meanwhile). A save that changes
-    nothing (the same title, summary and text, no new work asked for) writes nothing, and ``unchanged`` says so.
+    nothing (the same title, summary and text as the latest revision, whichever revision it started from, and no
+    citation to resolve anew) writes nothing, and ``unchanged`` says so.
     """
     # A typed slug is stored lower-cased, as a wiki link to the page finds it.
     slug = normalize_page_slug(slug) or target_slug(title)
@@ -196,14 +197,16 @@ def page_save(
         raise UnknownBaseRevision(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
     if latest is not None and base_revision == 0:
         raise PageExists(page=page, base_number=0, current=latest, mine=mine)  # type: ignore[arg-type]
-    if latest is not None and base_revision is not None and base_revision != latest.number:
-        raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
-    if latest is not None and not new_works and (latest.title, latest.summary, latest.body) == (title, summary, body):
+    # Before the conflict check: the latest revision being what the editor sends (a double click, a retry after a
+    # timeout) is "saved already", whoever saved it.
+    if latest is not None and (latest.title, latest.summary, latest.body) == (title, summary, body):
         # The same text is still a save worth making when a cited title it left unresolved now names a work
-        # (added since), or names none and saving would add it: its citations change.
-        resolved, report = citations_resolve(titles=wiki_markdown.cited_titles(body))
+        # (added since), or names none and saving would add it (``new_works`` too): its citations change.
+        resolved, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works)
         if not (missing_citation_titles(page.rendered_html) & resolved.keys()) and not report.new:  # type: ignore[union-attr]
             return PageSaved(revision=latest, citations=report, unchanged=True)
+    if latest is not None and base_revision is not None and base_revision != latest.number:
+        raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
     if page is None:
         if slug in RESERVED_SLUGS:
             raise ValidationError({"slug": [ValidationError(gettext_lazy("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug})]})

@@ -6,13 +6,28 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
 from wiki.roles import User
 from wiki.search.index import search_reindex_questions
 from wiki.services.changes import change_record, check_not_stale
+
+
+class QuestionDuplicate(Exception):
+    """The same question (title, text and page) is in the queue already as ``question``, unresolved: a form sent
+    twice, or a request repeated, asks it once."""
+
+    def __init__(self, question: OpenQuestion) -> None:
+        super().__init__(f"asked already: {question.pk}")
+        self.question = question
+
+
+def _state(question: OpenQuestion) -> dict[str, Any]:
+    """What an editor can change on a question, to tell a save that changes nothing."""
+    return {field.attname: getattr(question, field.attname) for field in question._meta.concrete_fields
+            if field.name not in ("created_at", "updated_at")}
 
 
 def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:
@@ -24,10 +39,30 @@ def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Clai
     question.sources.set([source.pk for source in sources])
 
 
+def _unchanged(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> bool:
+    """Whether saving ``fields``, ``claims`` and ``sources`` would change nothing (the fields are set on ``question``)."""
+    before = _state(question)
+    for name, value in fields.items():
+        setattr(question, name, value)
+    return (_state(question) == before
+            and set(question.claims.values_list("pk", flat=True)) == {claim.pk for claim in claims}
+            and set(question.sources.values_list("pk", flat=True)) == {source.pk for source in sources})
+
+
 @transaction.atomic
 def question_create(
     *, fields: dict[str, Any], claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: User | None = None
 ) -> OpenQuestion:
+    """Adds a question to the queue; the same question unresolved in the queue already raises :class:`QuestionDuplicate`."""
+    # Until the transaction ends no one else adds a question: of two identical ones sent at once, the second
+    # finds the first.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.question.create'))")
+    existing = OpenQuestion.objects.live().unresolved().filter(
+        title=fields.get("title", ""), text=fields.get("text", ""), page=fields.get("page"),
+    ).order_by("pk").first()
+    if existing is not None:
+        raise QuestionDuplicate(existing)
     question = OpenQuestion()
     _apply(question, fields, claims, sources)
     change_record(
@@ -51,11 +86,13 @@ def question_update(
     """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database).
 
     ``loaded_at`` is the question's ``updated_at`` when the editor opened the form; a save since raises
-    :class:`StaleEdit` and nothing is written.
+    :class:`StaleEdit` and nothing is written. A save that changes nothing writes nothing.
     """
     question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
     check_not_stale(question, loaded_at=loaded_at)
     before = (question.status, question.priority, question.assignee_id)
+    if _unchanged(question, fields, claims, sources):
+        return question
     _apply(question, fields, claims, sources)
     after = (question.status, question.priority, question.assignee_id)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:

@@ -8,14 +8,16 @@ Reference files are imported by :mod:`wiki.services.source_import`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy
 
 from wiki import change_summaries
 from wiki.change_summaries import Summary
@@ -26,7 +28,7 @@ from wiki.references.identifiers import arxiv_number, normalize_title, split_ide
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
-from wiki.services.changes import change_event, change_record, check_not_stale
+from wiki.services.changes import StaleEdit, change_event, change_record
 
 
 def sources_lock_creation() -> None:
@@ -214,37 +216,99 @@ def source_create(*, draft: SourceDraft, user: User | None = None, action: str =
     return source
 
 
-@transaction.atomic
+class SourceDeleted(ValidationError):
+    """The work being edited was deleted, or merged into another, meanwhile: nothing was saved. ``source`` is the
+    deleted row, with who deleted it, when and why, and the work it was merged into."""
+
+    def __init__(self, *, source: Source) -> None:
+        if source.merged_into is not None:
+            message = gettext_lazy("While you were editing, “%(name)s” was merged into “%(into)s”; nothing was saved.")
+        else:
+            message = gettext_lazy("While you were editing, “%(name)s” was deleted; nothing was saved.")
+        into = source.merged_into.short_name if source.merged_into is not None else ""
+        super().__init__(message, code="deleted", params={"name": source.short_name, "into": into})
+        self.source = source
+
+
+@dataclass(frozen=True)
+class SourceSaved:
+    """The source as saved. ``unchanged``: the fields were those saved already, so nothing was written."""
+
+    source: Source
+    unchanged: bool = False
+
+
+# What decides whether two sources are the same work (:func:`source_find_duplicate`).
+_IDENTITY_FIELDS = frozenset({"arxiv_id", "doi", "title", "year", "authors"})
+
+
 def source_update(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str | Summary = "",
                   loaded_at: datetime | None = None) -> Source:
+    """:func:`source_save`, for callers that need only the source."""
+    return source_save(source=source, fields=fields, user=user, summary=summary, loaded_at=loaded_at).source
+
+
+@transaction.atomic
+def source_save(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str | Summary = "",
+                loaded_at: datetime | None = None) -> SourceSaved:
     """Changes a source's fields; duplicates of another source are refused like on creation.
 
     ``loaded_at`` is the source's ``updated_at`` when the editor opened the form; a save since raises
     :class:`StaleEdit` and nothing is written. The row is locked and re-read, so ``fields`` are applied to what is
-    saved now, not to the caller's copy: a concurrent change of other fields is kept. Returns the saved source.
+    saved now, not to the caller's copy: a concurrent change of other fields is kept. A work deleted or merged
+    meanwhile raises :class:`SourceDeleted`. Fields that are all as saved (a repeated submission too) write
+    nothing, and ``unchanged`` says so.
     """
-    source = Source.objects.select_for_update().get(pk=source.pk)
-    check_not_stale(source, loaded_at=loaded_at)
+    if _IDENTITY_FIELDS & fields.keys():
+        # As on creation, so that the duplicate check below stays true until the save commits. Taken before the
+        # row: a page save that creates works under this lock goes on to cite existing ones, which waits for
+        # their row locks.
+        sources_lock_creation()
+    source = Source.all_objects.select_for_update().get(pk=source.pk)
+    if source.is_deleted:
+        raise SourceDeleted(source=Source.all_objects.select_related("deleted_by", "merged_into").get(pk=source.pk))
     if "arxiv_id" in fields or "doi" in fields:
         arxiv_id, doi = split_identifiers(fields.get("arxiv_id", source.arxiv_id), fields.get("doi", source.doi))
         fields = {**fields, "arxiv_id": arxiv_id, "doi": doi}
-    duplicate = source_find_duplicate(
-        arxiv_id=fields.get("arxiv_id", source.arxiv_id), doi=fields.get("doi", source.doi),
-        title=fields.get("title", source.title), year=fields.get("year", source.year),
-        authors=fields.get("authors", source.authors), exclude_pk=source.pk,
-    )
-    if duplicate is not None:
-        raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
-    changed = [name for name, value in fields.items() if getattr(source, name) != value]
+    before = {name: getattr(source, name) for name in fields}
     for name, value in fields.items():
         setattr(source, name, value)
-    source.full_clean(exclude=["slug"])
-    source.save()
+    # Constraints are checked after the duplicate check, which names the other work.
+    source.full_clean(exclude=["slug"], validate_constraints=False)
+    changed = [name for name in fields if getattr(source, name) != before[name]]
+    if not changed:
+        return SourceSaved(source=source, unchanged=True)
+    if loaded_at is not None and source.updated_at != loaded_at:
+        # The conflict shows what is saved now, not the fields just applied to this copy.
+        raise StaleEdit(Source.all_objects.get(pk=source.pk))
+    duplicate = source_find_duplicate(arxiv_id=source.arxiv_id, doi=source.doi, title=source.title, year=source.year,
+                                      authors=source.authors, exclude_pk=source.pk)
+    if duplicate is not None:
+        raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
+    source.validate_constraints()
+    try:
+        with transaction.atomic():
+            source.save()
+    except IntegrityError:
+        # Written by something that skips the lock (the admin): the same answer as the check above.
+        holder = Source.all_objects.filter(_identifier_clash(source)).exclude(pk=source.pk).first()
+        if holder is None:
+            raise
+        raise SourceDuplicate(holder, gettext("same arXiv ID %(id)s") % {"id": source.arxiv_id} if holder.arxiv_id == source.arxiv_id
+                              else gettext("same DOI %(doi)s") % {"doi": source.doi}) from None
     change_record(
         kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.EDITED, obj=source, label=source.short_name,
-        url=source.get_absolute_url(), summary=summary or (change_summaries.summary("changed_fields", fields=changed) if changed
-                                   else change_summaries.summary("no_change")),
+        url=source.get_absolute_url(), summary=summary or change_summaries.summary("changed_fields", fields=changed),
         user=user,
     )
     search_reindex_sources([source.pk])
-    return source
+    return SourceSaved(source=source)
+
+
+def _identifier_clash(source: Source) -> Q:
+    condition = Q(pk__in=[])
+    if source.arxiv_id:
+        condition |= Q(arxiv_id=source.arxiv_id)
+    if source.doi:
+        condition |= Q(doi=source.doi)
+    return condition

@@ -27,6 +27,7 @@ from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, ve
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
+from wiki.text.lang import content_lang as text_lang
 
 if TYPE_CHECKING:
     from wiki.models import ChangeEvent
@@ -257,9 +258,6 @@ def html_lang(code: str) -> str:
     return f"{language}-{script.title()}" if len(script) == 4 else str(code)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
 @register.filter(name="axis_text")
 def axis_text_filter(axis: object) -> str:
     """A contrast's axis in the reader's language when it is written in both, as the graphs write it."""
@@ -270,7 +268,25 @@ def axis_text_filter(axis: object) -> str:
 def content_lang(text: object) -> str:
     """The ``lang`` of a piece of content: Chinese when it holds any Chinese character (English terms inside
     Chinese text are the wiki's normal), English otherwise."""
-    return "zh-Hans" if _CJK.search(str(text or "")) else "en"
+    return text_lang(text)
+
+
+_QUOTED = re.compile(r"“([^”]*)”")
+
+
+@register.filter
+def quoted_lang(text: object) -> SafeString:
+    """``text`` escaped, each “quoted” piece of content in it marked with its own ``lang``: a finding's
+    sentence is in the reader's language, the claim it quotes in the claim's."""
+    out: list[str] = []
+    last = 0
+    source = str(text or "")
+    for match in _QUOTED.finditer(source):
+        out.append(escape(source[last:match.start()]))
+        out.append(format_html('“<span lang="{}">{}</span>”', text_lang(match.group(1)), match.group(1)))
+        last = match.end()
+    out.append(escape(source[last:]))
+    return mark_safe("".join(out))  # noqa: S308 - every piece is escaped above
 
 
 def utc_offset(moment: datetime) -> str:

@@ -66,8 +66,11 @@ def page_backlinks(request: HttpRequest, slug: str) -> HttpResponse:
 
 @cached_for_readers
 def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
-    """The page's Markdown with its front matter, then the works it cites as references (two queries)."""
+    """The page's Markdown with its front matter, then the works it cites as references (two queries); a deleted
+    page answers 410, as its address does."""
     page = Page.objects.filter(slug=slug).only("id", "slug", "title", "summary", "body").first()
+    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
+        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
     if page is None:
         raise Http404(f"No page is called “{slug}”.")
     text = page_markdown(page=page, works=list(Source.objects.cited_on(page.pk).only(

@@ -4,26 +4,36 @@ schema's maxLength as sent), booleans for yes/no, integers for numbers and ids, 
 DRF reads request bodies as leniently as HTML forms: ``CharField`` turns a number sent for a text field into
 its digits (``{"title": 7}`` would be saved as the title "7"), ``BooleanField`` takes 0, 1 and "yes", and
 ``IntegerField`` takes "3". The schema says which JSON type each field is, and a client sending another
-has a bug the API should name.
+has a bug the API should name. So has one sending a field the endpoint does not write: a name it does not know
+(a typo would otherwise be dropped silently and the edit reported as saved), or one it only reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from wiki.models.rules import FullMatchValidator, is_control_free
 
+# Sent by the browsable API's HTML forms along with the fields.
+FORM_FIELDS = frozenset({"csrfmiddlewaretoken"})
+
 
 class JSONTypes:
-    """Mixed into a serializer that reads a request body: a value of another JSON type than the field's is a 400."""
+    """Mixed into a serializer that reads a request body: a value of another JSON type than the field's is a 400,
+    and so is a field it does not write (unknown, or read-only), named in ``errors``."""
 
     fields: Any
+    # Fields of the object as read that this serializer does not write (a read-only field of its own is one too).
+    read_only_names: ClassVar[frozenset[str]] = frozenset()
+    # Fields the serializer checks itself before these checks (a page's slug, sent unchanged).
+    tolerated_names: ClassVar[frozenset[str]] = frozenset()
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields: dict[str, serializers.Field] = super().get_fields()  # type: ignore[misc]  # the serializer this is mixed into
@@ -36,6 +46,8 @@ class JSONTypes:
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
+            _refuse_unwritable(self.fields, data, read_only=self.read_only_names,
+                               tolerated=self.tolerated_names | FORM_FIELDS)
             wrong = {}
             for name, field in self.fields.items():
                 problem = None if field.read_only or name not in data else _type_problem(field, data[name])
@@ -44,6 +56,19 @@ class JSONTypes:
             if wrong:
                 raise serializers.ValidationError(wrong, code="invalid")
         return super().to_internal_value(data)  # type: ignore[misc]  # the serializer this is mixed into
+
+
+def _refuse_unwritable(fields: Any, data: Mapping[str, Any], *, read_only: frozenset[str], tolerated: frozenset[str]) -> None:
+    wrong: dict[str, list[ErrorDetail]] = {}
+    for name in data:
+        if name in tolerated or (name in fields and not fields[name].read_only):
+            continue
+        if name in fields or name in read_only:
+            wrong[str(name)] = [ErrorDetail(str(_("This field is read-only: it cannot be written here.")), code="read_only")]
+        else:
+            wrong[str(name)] = [ErrorDetail(str(_("Unknown field: this request has no field of that name.")), code="unknown_field")]
+    if wrong:
+        raise serializers.ValidationError(wrong)
 
 
 def _type_problem(field: serializers.Field, value: Any) -> str | None:

@@ -120,6 +120,8 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
     """What an editor sends to create or edit a page; the service renders it and re-extracts its claims.
     The fields carry the rules of :class:`Page` and :class:`Revision` (lengths, characters, the slug's alphabet)."""
 
+    read_only_names = frozenset(PageSavedSerializer.Meta.fields)
+
     slug = serializers.CharField(max_length=200, required=False, validators=[validate_page_slug],
                                  help_text="Made from the title when left out; stored lower-cased, as a wiki link finds it.")
     title = serializers.CharField(max_length=300, validators=[validate_line])
@@ -154,6 +156,9 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
 class PageEditSerializer(PageWriteSerializer):
     """A new revision of a page. Its address stays: a ``slug`` other than the page's is refused, as the edit form
     has no address field (create the page anew at the other address instead)."""
+
+    # The page's own slug is let through (to_internal_value refuses another).
+    tolerated_names = frozenset({"slug"})
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()

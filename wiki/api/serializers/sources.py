@@ -111,6 +111,8 @@ class ContrastSerializer(JSONTypes, serializers.ModelSerializer):
 class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
     """The fields an editor sets on a source; the slug is made from the short name, identifiers are normalised."""
 
+    read_only_names = frozenset(SourceSerializer.Meta.fields)
+
     class Meta:
         model = Source
         fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
@@ -127,6 +129,8 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
 
 class ContrastWriteSerializer(JSONTypes, serializers.Serializer):
     """Two works (or components) and the axis they differ on; the claim saying so becomes about both."""
+
+    read_only_names = frozenset(ContrastSerializer.Meta.fields)
 
     left = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())
     left_component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)

@@ -4,18 +4,20 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.claims import (
     ClaimReattachSerializer,
     ClaimRetireSerializer,
     ClaimRevisionSerializer,
     ClaimSerializer,
 )
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceUpdateMixin, ServiceViewSet
+from wiki.api.views.writes import IF_MATCH_REQUIRED, PRECONDITIONS, ServiceUpdateMixin, ServiceViewSet, saved_serializer
 from wiki.filters import ClaimFilter
 from wiki.models import Claim, ClaimRevision
 from wiki.services.claims import claim_reattach, claim_retire, claim_set_status
@@ -27,8 +29,8 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 @extend_schema_view(
     list=extend_schema(summary="List claims with their citations"),
     retrieve=extend_schema(summary="A claim with its citations and locators"),
-    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)", parameters=[IF_MATCH],
-                                 responses={200: ClaimSerializer, **PRECONDITION_FAILED}),
+    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)",
+                                 parameters=[IF_MATCH_REQUIRED], responses={200: saved_serializer(ClaimSerializer), **PRECONDITIONS}),
 )
 class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
@@ -62,8 +64,9 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
         return self.answer(claim)
 
-    @extend_schema(summary="Retire an orphaned claim, saying why", request=ClaimRetireSerializer,
-                   responses=ClaimSerializer, filters=False)
+    @extend_schema(summary="Retire an orphaned claim, saying why", request=ClaimRetireSerializer, filters=False,
+                   responses={200: ClaimSerializer, status.HTTP_409_CONFLICT: OpenApiResponse(
+                       ErrorSerializer, description="The claim is retired already (`already_retired`: when, by whom, why).")})
     @action(detail=True, methods=["post"], filterset_class=None)
     def retire(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
@@ -73,4 +76,5 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         return self.answer(claim)
 
     def service_update(self, instance: Claim, data: dict[str, Any]) -> Claim:
-        return claim_set_status(claim=instance, status=data.get("status", instance.status), user=self.request.user)
+        return claim_set_status(claim=instance, status=data.get("status", instance.status), user=self.request.user,
+                                loaded_at=self.loaded_at)

@@ -6,7 +6,14 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ClassificationSerializer
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
+from wiki.api.views.writes import (
+    IF_MATCH_REQUIRED,
+    PRECONDITIONS,
+    ServiceCreateMixin,
+    ServiceUpdateMixin,
+    ServiceViewSet,
+    saved_serializer,
+)
 from wiki.filters import ClassificationFilter
 from wiki.models import Classification
 from wiki.services.classifications import classification_save
@@ -16,9 +23,10 @@ from wiki.services.classifications import classification_save
     list=extend_schema(summary="List classifications"),
     retrieve=extend_schema(summary="A classification"),
     create=extend_schema(summary="Classify a work or one of its components"),
-    update=extend_schema(summary="Change a classification", parameters=[IF_MATCH], responses={200: ClassificationSerializer, **PRECONDITION_FAILED}),
-    partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH],
-                                 responses={200: ClassificationSerializer, **PRECONDITION_FAILED}),
+    update=extend_schema(summary="Change a classification", parameters=[IF_MATCH_REQUIRED],
+                         responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),
+    partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH_REQUIRED],
+                                 responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),
 )
 class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;
@@ -42,4 +50,4 @@ class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewS
         data.pop("source", None)
         data.pop("component", None)
         return classification_save(source=instance.source, component=instance.component, fields=data, user=self.request.user,
-                                   classification=instance)
+                                   classification=instance, loaded_at=self.loaded_at)

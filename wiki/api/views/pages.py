@@ -65,6 +65,8 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     ordering = ["title"]
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
     gone_message = gettext_lazy("The page “%(name)s” was deleted.")
+    # An edit names its revision as base_revision or If-Match (checked in service_update).
+    if_match_required = False
 
     def get_queryset(self) -> QuerySet[Page]:
         if self.action == "list":
@@ -110,6 +112,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
                                base_revision=base_revision, new_works=data.get("new_works", ()), **content)
         return self.saved.revision.page
+
+    def unchanged(self, instance: Page, saved: Page) -> bool:
+        return self.saved.unchanged
 
     def answer(self, saved: Page, *, status: int = status.HTTP_200_OK) -> Response:  # type: ignore[override]
         """The page as read, with what the save did to its claims and how its citations resolved."""

@@ -3,11 +3,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status
 
+from wiki.api.schema import QuestionDuplicateSerializer
 from wiki.api.serializers.claims import QuestionSerializer
 from wiki.api.views.claims import PAGE_TEXT
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
+from wiki.api.views.writes import (
+    IF_MATCH_REQUIRED,
+    PRECONDITIONS,
+    ServiceCreateMixin,
+    ServiceUpdateMixin,
+    ServiceViewSet,
+    saved_serializer,
+)
 from wiki.filters import QuestionFilter
 from wiki.models import Claim, OpenQuestion, Source
 from wiki.services.questions import question_create, question_update
@@ -16,10 +25,14 @@ from wiki.services.questions import question_create, question_update
 @extend_schema_view(
     list=extend_schema(summary="List open questions"),
     retrieve=extend_schema(summary="An open question"),
-    create=extend_schema(summary="Raise an open question"),
-    update=extend_schema(summary="Change an open question", parameters=[IF_MATCH], responses={200: QuestionSerializer, **PRECONDITION_FAILED}),
-    partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH],
-                                 responses={200: QuestionSerializer, **PRECONDITION_FAILED}),
+    create=extend_schema(summary="Raise an open question", responses={
+        201: QuestionSerializer,
+        status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
+            "The same question (title, text and page) is in the queue already, unresolved (`duplicate`)."))}),
+    update=extend_schema(summary="Change an open question", parameters=[IF_MATCH_REQUIRED],
+                         responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
+    partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH_REQUIRED],
+                                 responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
 )
 class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.
@@ -50,5 +63,5 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return question_update(
             question=instance, fields=data, user=self.request.user,
             claims=list(instance.claims.all()) if claims is None else claims,
-            sources=list(instance.sources.all()) if sources is None else sources,
+            sources=list(instance.sources.all()) if sources is None else sources, loaded_at=self.loaded_at,
         )

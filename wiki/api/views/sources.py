@@ -20,7 +20,14 @@ from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, repor
 from wiki.api.renderers import EXPORT_RENDERERS
 from wiki.api.schema import DuplicateSerializer, ErrorSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
+from wiki.api.views.writes import (
+    IF_MATCH_REQUIRED,
+    PRECONDITIONS,
+    ServiceCreateMixin,
+    ServiceUpdateMixin,
+    ServiceViewSet,
+    saved_serializer,
+)
 from wiki.filters import SourceFilter
 from wiki.models import Component, Source
 from wiki.models.etags import Validator
@@ -48,10 +55,11 @@ _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, des
         410: OpenApiResponse(ErrorSerializer, description="The work was deleted."),
     }),
     create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
-    update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
-                         responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
-    partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer, parameters=[IF_MATCH],
-                                 responses={200: SourceSerializer, **_DUPLICATE, **PRECONDITION_FAILED}),
+    update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
+                         responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS}),
+    partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
+                                 parameters=[IF_MATCH_REQUIRED],
+                                 responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS}),
 )
 class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Cited works by slug, each with its components and classifications. Duplicates (arXiv ID, DOI, title) answer 409."""
@@ -97,9 +105,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return source_create(draft=SourceDraft(**data), user=self.request.user)
 
     def service_update(self, instance: Source, data: dict[str, Any]) -> Source:
-        # With If-Match, the service refuses (412) a save made between the check and its lock.
-        loaded_at = instance.updated_at if self.request.headers.get("If-Match", "").strip() else None
-        return source_update(source=instance, fields=data, user=self.request.user, loaded_at=loaded_at)
+        # The service refuses (412) a save made between the If-Match check and its lock.
+        return source_update(source=instance, fields=data, user=self.request.user, loaded_at=self.loaded_at)
 
     @extend_schema(
         summary="Import a reference file (BibTeX/biblatex, CSL-JSON or RIS)",

@@ -1,13 +1,15 @@
 """The one pattern of every API viewset: the serializer validates, one service call writes, the read serializer
 answers. Whatever a service raises is turned into an API error in one place, :func:`wiki.api.errors.from_domain`.
 
-Reads carry a strong ETag (and Last-Modified where the model knows it): ``If-None-Match`` answers 304, and a
-write whose ``If-Match`` names another version answers 412.
+Reads carry a strong ETag (and Last-Modified where the model knows it): ``If-None-Match`` answers 304, a write
+whose ``If-Match`` names another version answers 412, and an edit sending no ``If-Match`` at all answers 428.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
+from functools import cache
 from typing import Any, TypeVar, cast
 
 from django.db import models
@@ -36,9 +38,32 @@ IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
     description="The ETag you read: when the object changed since, nothing is written and the answer is 412.",
 )
+IF_MATCH_REQUIRED = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=True,
+    description="The ETag you read: when the object changed since, nothing is written and the answer is 412. "
+                "Without it the answer is 428; `*` overwrites whatever is saved now.",
+)
 PRECONDITION_FAILED: dict[int, OpenApiResponse] = {
     status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(ErrorSerializer, description="If-Match names another version."),
 }
+# The edits whose If-Match is required: 412 for another version, 428 for none.
+PRECONDITIONS: dict[int, OpenApiResponse] = {
+    **PRECONDITION_FAILED,
+    status.HTTP_428_PRECONDITION_REQUIRED: OpenApiResponse(
+        ErrorSerializer, description="No If-Match (`precondition_required`): send the ETag you read, or `*`."),
+}
+UNCHANGED_HELP = "True when the save changed nothing, so nothing was written."
+
+
+@cache  # one class per serializer, as the schema has one component per name
+def saved_serializer(serializer_class: type[serializers.ModelSerializer]) -> type[serializers.ModelSerializer]:  # type: ignore[type-arg]
+    """The answer to an edit, for the schema: the object as read, and ``unchanged``."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    meta = type("Meta", (serializer_class.Meta,), {"fields": [*serializer_class.Meta.fields, "unchanged"]})
+    return type(f"{name}SavedSerializer", (serializer_class,), {
+        "unchanged": serializers.BooleanField(read_only=True, help_text=UNCHANGED_HELP), "Meta": meta,
+        "__module__": serializer_class.__module__,
+    })
 
 
 class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
@@ -136,8 +161,9 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         media_type = request.accepted_media_type
         where = (type(self).__name__, request.build_absolute_uri())
         if getattr(renderer, "format", None) != "json":
-            # The browsable API draws forms for its reader: only the data is shared.
-            status_code, data, headers = cached_value(request._request, f"api-{action}", *where, build=respond)
+            # The browsable API draws forms for its reader: only the data is shared. The data itself may depend on
+            # the format asked for (an export is BibTeX or CSL-JSON), so the format is part of the key.
+            status_code, data, headers = cached_value(request._request, f"api-{action}", *where, media_type, build=respond)
             if status_code == status.HTTP_200_OK and headers:
                 return conditional_response(request, headers, lambda: Response(data))
             return Response(data, status=status_code, headers=headers)
@@ -174,15 +200,28 @@ class ServiceCreateMixin:
 
 
 class ServiceUpdateMixin:
-    """PUT/PATCH: a stale If-Match is refused (412), the write serializer validates, ``service_update`` writes."""
+    """PUT/PATCH: without If-Match the answer is 428 (``*`` overwrites), a stale one is refused (412), the write
+    serializer validates, ``service_update`` writes; the answer says whether anything changed (``unchanged``)."""
+
+    # Pages say which revision an edit started from in the body too (``base_revision``): they ask for it themselves.
+    if_match_required = True
+    # The ``updated_at`` of the version If-Match named, for the service to compare under its row lock; None for `*`.
+    loaded_at: datetime | None = None
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
         instance = self.get_live_object()
-        check_if_match(request, self.validator_of(instance).etag)
+        if check_if_match(request, self.validator_of(instance).etag, required=self.if_match_required):
+            self.loaded_at = instance.updated_at
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        response: Response = self.answer(self.service_update(instance, dict(serializer.validated_data)))
+        saved = self.service_update(instance, dict(serializer.validated_data))
+        response: Response = self.answer(saved)
+        response.data = {**response.data, "unchanged": self.unchanged(instance, saved)}
         return response
+
+    def unchanged(self, instance: Any, saved: Any) -> bool:
+        """Whether the save wrote nothing: a service that changes nothing leaves ``updated_at`` as it was."""
+        return bool(instance.updated_at == saved.updated_at)
 
     def partial_update(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
         response: Response = self.update(request, *args, partial=True, **kwargs)

@@ -43,10 +43,10 @@ class Command(BaseCommand):
     def _print(self, report: Any, quiet: bool) -> None:
         if not quiet:
             for result in report.results:
-                if result.status == ImportStatus.CREATED:
-                    continue
                 where = f"line {result.line}: {result.label}"
-                if result.status == ImportStatus.DUPLICATE:
+                if result.status == ImportStatus.CREATED:
+                    self.stdout.write(f"{where}: created {result.source.short_name} ({result.source.slug})")
+                elif result.status == ImportStatus.DUPLICATE:
                     self.stdout.write(f"{where}: already in the wiki as {result.source.short_name} ({result.message})")
                 else:
                     self.stdout.write(f"{where}: refused: {result.message}")

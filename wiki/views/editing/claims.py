@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
-from wiki.services.claims import CitationInput, claim_reattach, claim_retire, claim_update
+from wiki.services.claims import CitationInput, ClaimAlreadyRetired, claim_reattach, claim_retire, claim_update
 from wiki.views.claims import render_claim_detail
 from wiki.views.editing import editor_required, stale_form
 
@@ -76,6 +76,9 @@ def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             claim_retire(claim=claim, reason=form.cleaned_data["reason"], user=request.user)
+        except ClaimAlreadyRetired as retired:
+            messages.error(request, retired.message)
+            return redirect("wiki:claim-detail", pk=pk)
         except ValidationError as error:
             if error.code == "not_orphaned":
                 messages.error(request, " ".join(error.messages))
@@ -84,7 +87,10 @@ def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Claim #%(id)s is retired.") % {"id": pk})
             return redirect("wiki:claim-detail", pk=pk)
-    if not claim.is_orphaned or claim.is_retired:
+    if claim.is_retired:
+        messages.error(request, ClaimAlreadyRetired(Claim.objects.get(pk=pk)).message)
+        return redirect("wiki:claim-detail", pk=pk)
+    if not claim.is_orphaned:
         messages.error(request, _("Only an orphaned claim can be retired."))
         return redirect("wiki:claim-detail", pk=pk)
     return render_claim_detail(request, Claim.objects.for_detail().get(pk=pk), retire_form=form, status=400)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.models import OpenQuestion, Page
 from wiki.services.changes import StaleEdit
-from wiki.services.questions import question_create, question_update
+from wiki.services.questions import QuestionDuplicate, question_create, question_update
 from wiki.views.editing import editor_required, stale_form
 
 M2M = ("claims", "sources")
@@ -29,6 +29,10 @@ def question_create_view(request: HttpRequest) -> HttpResponse:
             try:
                 question = question_create(fields=_fields(form), claims=list(form.cleaned_data["claims"]),
                                            sources=list(form.cleaned_data["sources"]), user=request.user)
+            except QuestionDuplicate as duplicate:
+                # A form sent twice (a double click, a re-sent POST): the question asked the first time.
+                messages.info(request, _("This question is in the queue already; nothing was added."))
+                return redirect(duplicate.question)
             except ValidationError as error:
                 form.add_error(None, error)
             else:

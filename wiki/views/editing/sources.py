@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,7 +16,14 @@ from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.errors import ReferencesRefused
 from wiki.services.changes import StaleEdit
 from wiki.services.source_import import ImportStatus, sources_import
-from wiki.services.sources import SourceDuplicate, source_create, source_find_duplicate, source_update
+from wiki.services.sources import (
+    SourceDeleted,
+    SourceDuplicate,
+    source_create,
+    source_find_duplicate,
+    source_save,
+    source_update,
+)
 from wiki.views.editing import editor_required, stale_form
 
 
@@ -75,28 +82,51 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
     return _form_page(request, import_form=SourceImportForm(), form=form)
 
 
+def _gone(request: HttpRequest, source: Source) -> HttpResponse:
+    """The work was deleted, or merged into another, while being edited: nothing was saved. The editor's entries
+    come back in the form, to copy from, with who deleted it, when and why, or the work it was merged into."""
+    form = SourceForm(initial={name: request.POST.get(name, "") for name in SOURCE_FIELDS})
+    return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "deleted": source}, status=410)
+
+
+def _source_or_404(slug: str) -> Source:
+    """The work at ``slug``, deleted or merged ones too (with who deleted it and the work it was merged into)."""
+    source = Source.all_objects.select_related("deleted_by", "merged_into").filter(slug=slug).first()
+    if source is None:
+        raise Http404
+    return source
+
+
 @editor_required("wiki.change_source")
 def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source.objects, slug=slug)
+    source = _source_or_404(slug)
+    if source.is_deleted:
+        # Opened before the deletion: what was typed is kept. Opened after: the work's address says where it went.
+        return _gone(request, source) if request.method == "POST" else redirect(source)
     form = (SourceForm(request.POST or None, instance=source) if request.method == "POST"
             else SourceForm(instance=source, initial={"loaded_at": source.updated_at.isoformat()}))
     if request.method == "POST" and form.is_valid():
         # The form changed ``source`` in memory; the service locks and re-reads the row and applies the fields to it.
         try:
-            saved = source_update(source=source, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS},
-                                  user=request.user, loaded_at=form.cleaned_data["loaded_at"])
+            saved = source_save(source=source, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS},
+                                user=request.user, loaded_at=form.cleaned_data["loaded_at"])
         except StaleEdit as stale:
             stale_form(form, stale, what="source")
             return render(request, "wiki/edit/source_form.html",
                           {"form": form, "source": stale.current, "stale": True}, status=409)
+        except SourceDeleted as deleted:
+            return _gone(request, deleted.source)
         except SourceDuplicate as duplicate:
             form.add_error(None, _("This source exists already (%(reason)s).") % {"reason": duplicate.reason})
             form.duplicate = duplicate.source
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, _("Saved “%(name)s”.") % {"name": saved.short_name})
-            return redirect(saved)
+            if saved.unchanged:
+                messages.info(request, _("No changes to save: “%(name)s” is as it was.") % {"name": saved.source.short_name})
+            else:
+                messages.success(request, _("Saved “%(name)s”.") % {"name": saved.source.short_name})
+            return redirect(saved.source)
     return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "duplicate": form.duplicate})
 
 
@@ -104,11 +134,14 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     """Adds the arXiv ID or DOI of another version of the work (offered by an import), when the work has none."""
-    source = get_object_or_404(Source.objects, slug=slug)
+    source = _source_or_404(slug)
     fields = {name: request.POST[name].strip() for name in ("arxiv_id", "doi")
               if request.POST.get(name, "").strip() and not getattr(source, name)}
     try:
         saved = source_update(source=source, fields=fields, user=request.user, summary=summary("identifiers_added"))
+    except SourceDeleted as deleted:
+        # The work's address then says it is deleted, or leads to the work it was merged into.
+        messages.error(request, " ".join(deleted.messages))
     except SourceDuplicate as duplicate:
         messages.error(request, _("Not added: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
     except ValidationError as error:

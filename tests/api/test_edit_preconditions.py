@@ -1,0 +1,180 @@
+"""Edits through the API: If-Match is required (428 without), checked again under the service's row lock (412 for
+the loser of two writers that read the same version), a field the endpoint does not write is a 400 naming it, and
+an edit that changes nothing writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.etags import if_match
+from tests.factories import make_claim, make_classification, make_editor, make_page, make_question, make_source
+from wiki.api.views.writes import ServiceViewSet
+from wiki.models import ChangeEvent, Claim, Classification, OpenQuestion, Source
+from wiki.roles import Account
+from wiki.services.claims import claim_set_status
+from wiki.services.classifications import classification_save
+from wiki.services.questions import question_update
+
+
+def _objects() -> dict[str, tuple[str, dict[str, Any]]]:
+    source = make_source(title="Some Editable Work")
+    classification = make_classification(make_source(title="Another Classified Work"))
+    question = make_question()
+    claim = make_claim("GRPO 更新策略。")
+    return {
+        "source": (f"/api/v1/sources/{source.slug}/", {"notes": "mine"}),
+        "classification": (f"/api/v1/classifications/{classification.pk}/", {"algorithm": "mine"}),
+        "question": (f"/api/v1/questions/{question.pk}/", {"priority": "high"}),
+        "claim": (f"/api/v1/claims/{claim.pk}/", {"status": "disputed"}),
+    }
+
+
+@pytest.mark.parametrize("kind", ["source", "classification", "question", "claim"])
+def test_an_edit_without_if_match_is_428_and_writes_nothing(editor_api: APIClient, kind: str) -> None:
+    url, change = _objects()[kind]
+    before = editor_api.get(url).json()
+
+    refused = editor_api.patch(url, change, format="json")
+    chinese = editor_api.patch(url, change, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert refused.status_code == 428 and refused.json()["code"] == "precondition_required"
+    assert "If-Match" in refused.json()["detail"] and chinese.json()["detail"] != refused.json()["detail"]
+    assert editor_api.get(url).json() == before
+
+
+@pytest.mark.parametrize("kind", ["source", "classification", "question", "claim"])
+def test_if_match_star_overwrites_whatever_is_saved(editor_api: APIClient, kind: str) -> None:
+    url, change = _objects()[kind]
+
+    saved = editor_api.patch(url, change, format="json", HTTP_IF_MATCH="*")
+
+    assert saved.status_code == 200 and saved.json()["unchanged"] is False
+    assert all(saved.json()[name] == value for name, value in change.items())
+
+
+def test_a_page_edit_still_names_its_revision_in_the_body_or_as_if_match(editor_api: APIClient) -> None:
+    page = make_page(slug="precondition-page")
+    url = f"/api/v1/pages/{page.slug}/"
+
+    with_revision = editor_api.patch(url, {"body": "Second.", "base_revision": 1}, format="json")
+    without = editor_api.patch(url, {"body": "Third."}, format="json")
+
+    assert with_revision.status_code == 200
+    assert without.status_code == 400 and set(without.json()["errors"]) == {"base_revision"}
+
+
+# What another editor saves between the If-Match check and the service's row lock.
+RIVALS: dict[str, Callable[[Any, Account], object]] = {
+    "classification": lambda c, user: classification_save(source=c.source, component=None, classification=c,
+                                                          fields={"algorithm": "theirs"}, user=user),
+    "question": lambda q, user: question_update(question=q, fields={"priority": "low"}, user=user),
+    "claim": lambda c, user: claim_set_status(claim=c, status="verified", user=user),
+}
+MODELS: dict[str, type[Any]] = {"classification": Classification, "question": OpenQuestion, "claim": Claim}
+
+
+@pytest.mark.parametrize("kind", ["classification", "question", "claim"])
+def test_of_two_writers_that_read_the_same_version_the_second_gets_412(
+        editor_api: APIClient, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    url, change = _objects()[kind]
+    pk = int(url.rstrip("/").rsplit("/", 1)[1])
+    rival = make_editor()
+    original = ServiceViewSet.get_write_serializer
+
+    def saved_meanwhile(self: ServiceViewSet, *args: Any, **kwargs: Any) -> Any:
+        # The other writer's save commits after this request's If-Match check, before its service locks the row.
+        RIVALS[kind](MODELS[kind].objects.get(pk=pk), rival)
+        return original(self, *args, **kwargs)
+
+    headers = if_match(editor_api, url)
+    monkeypatch.setattr(ServiceViewSet, "get_write_serializer", saved_meanwhile)
+    response = editor_api.patch(url, change, format="json", **headers)
+
+    assert response.status_code == 412 and response.json()["code"] == "precondition_failed"
+    saved = MODELS[kind].objects.get(pk=pk)
+    field, theirs = {"classification": ("algorithm", "theirs"), "question": ("priority", "low"),
+                     "claim": ("status", "verified")}[kind]
+    assert getattr(saved, field) == theirs
+
+
+@pytest.mark.parametrize(("kind", "body", "field", "code"), [
+    ("source", {"notez": "typo"}, "notez", "unknown_field"),
+    ("source", {"slug": "renamed"}, "slug", "read_only"),
+    ("classification", {"algoritm": "typo"}, "algoritm", "unknown_field"),
+    ("classification", {"rubric_verdict": "strict"}, "rubric_verdict", "read_only"),
+    ("question", {"stauts": "answered"}, "stauts", "unknown_field"),
+    ("claim", {"text": "rewrite"}, "text", "read_only"),
+])
+def test_a_field_the_endpoint_does_not_write_is_400_naming_it(
+        editor_api: APIClient, kind: str, body: dict[str, str], field: str, code: str) -> None:
+    url, _change = _objects()[kind]
+    before = editor_api.get(url).json()
+    events = ChangeEvent.objects.count()
+
+    response = editor_api.patch(url, body, format="json", **if_match(editor_api, url))
+
+    assert response.status_code == 400
+    assert response.json()["code"] == code and set(response.json()["errors"]) == {field}
+    assert editor_api.get(url).json() == before and ChangeEvent.objects.count() == events
+
+
+def test_unknown_fields_are_refused_on_creates_and_actions_too(editor_api: APIClient) -> None:
+    created = editor_api.post("/api/v1/questions/", {"title": "Typo question", "priorty": "high"}, format="json")
+    page = editor_api.post("/api/v1/pages/", {"title": "Typo Page", "body": "x", "sumary": "typo"}, format="json")
+    claim = make_claim("PPO 更新策略。")
+    retired = editor_api.post(f"/api/v1/claims/{claim.pk}/retire/", {"reason": "x", "why": "y"}, format="json")
+
+    assert [r.status_code for r in (created, page, retired)] == [400, 400, 400]
+    assert [set(r.json()["errors"]) for r in (created, page, retired)] == [{"priorty"}, {"sumary"}, {"why"}]
+    assert not OpenQuestion.objects.filter(title="Typo question").exists()
+
+
+def test_a_page_edit_may_send_its_own_slug_back(editor_api: APIClient) -> None:
+    page = make_page(slug="own-slug")
+    url = f"/api/v1/pages/{page.slug}/"
+
+    same = editor_api.patch(url, {"slug": "own-slug", "body": "New.", "base_revision": 1}, format="json")
+    other = editor_api.patch(url, {"slug": "other-slug", "body": "Newer.", "base_revision": 2}, format="json")
+
+    assert same.status_code == 200 and other.status_code == 400 and set(other.json()["errors"]) == {"slug"}
+
+
+@pytest.mark.parametrize("kind", ["classification", "question", "claim"])
+def test_an_edit_that_changes_nothing_writes_nothing(editor_api: APIClient, kind: str) -> None:
+    url, change = _objects()[kind]
+    first = editor_api.patch(url, change, format="json", **if_match(editor_api, url))
+    saved = editor_api.get(url)
+    events = ChangeEvent.objects.count()
+    other_editor = APIClient()
+    other_editor.force_authenticate(make_editor())
+
+    again = other_editor.patch(url, change, format="json", **if_match(other_editor, url))
+
+    assert first.json()["unchanged"] is False
+    assert again.status_code == 200 and again.json()["unchanged"] is True
+    assert editor_api.get(url).json() == saved.json() and again["ETag"] == saved["ETag"]
+    assert ChangeEvent.objects.count() == events
+
+
+def test_a_classification_saved_unchanged_stays_credited_to_who_set_it(editor: Account) -> None:
+    classification = make_classification(make_source(title="Credited Work"), algorithm="PPO")
+    classification = classification_save(source=classification.source, classification=classification,
+                                         fields={"algorithm": "GRPO"}, user=editor)
+    other = make_editor()
+
+    again = classification_save(source=classification.source, classification=classification,
+                                fields={"algorithm": "GRPO", "narrow": classification.narrow}, user=other)
+
+    assert again.set_by_user == editor and again.updated_at == classification.updated_at
+    assert Classification.objects.get(pk=classification.pk).set_by_user == editor
+
+
+def test_a_source_slug_sent_on_create_is_refused(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/sources/", {"title": "Slugged Work", "slug": "mine"}, format="json")
+
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"slug"}
+    assert not Source.objects.filter(title="Slugged Work").exists()

@@ -1,0 +1,103 @@
+"""A form sent back with errors says so first: “Error:” opens the page's title, a summary at the top of the form
+(which error-summary.js focuses) lists every error with a link to its field, and fields that share a form-wide
+error are marked invalid. Flash messages are a live region around an ordinary list."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import PASSWORD, make_editor, make_page, make_source
+
+pytestmark = pytest.mark.django_db
+
+
+def _title(html: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def _summary(html: str) -> str:
+    found = re.search(r'<div class="error-summary" id="error-summary" tabindex="-1" data-error-summary>(.*?)</div>', html, re.S)
+    assert found is not None, "no error summary"
+    return found.group(1)
+
+
+def test_a_rejected_edit_opens_on_a_summary_linking_to_the_field(editor_client: Client) -> None:
+    page = make_page(slug="notes", title="Notes", body="one")
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+
+    html = editor_client.post(url, {"title": "", "body": "two", "base_revision": "1", "save": "1"}, headers={"accept-language": "en"}).content.decode()
+
+    assert _title(html).startswith("Error: ")
+    summary = _summary(html)
+    assert "There is a problem" in summary
+    assert re.search(r'<li><a href="#id_title">Title: [^<]+</a></li>', summary)
+    assert 'id="id_title"' in html
+    assert '<script src="/static/js/error-summary.js" defer></script>' in html
+
+
+def test_the_summary_and_the_title_are_in_chinese_for_a_chinese_reader(editor_client: Client) -> None:
+    page = make_page(slug="notes", title="Notes", body="one")
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+
+    html = editor_client.post(url, {"title": "", "body": "two", "base_revision": "1", "save": "1"}, headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert _title(html).startswith("错误：")
+    assert "有问题需要修改" in _summary(html)
+
+
+def test_a_form_shown_for_the_first_time_has_no_summary_and_a_plain_title(editor_client: Client) -> None:
+    page = make_page(slug="notes", title="Notes", body="one")
+    html = editor_client.get(reverse("wiki:page-edit", kwargs={"slug": page.slug}), headers={"accept-language": "en"}).content.decode()
+    assert not _title(html).startswith("Error")
+    assert "data-error-summary" not in html
+
+
+def test_a_hidden_fields_error_is_said_in_the_summary(editor_client: Client) -> None:
+    page = make_page(body="one")
+    html = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "two", "base_revision": "abc", "save": "1"},
+    ).content.decode()
+    assert "hidden “base_revision” value is not valid" in _summary(html)
+
+
+def test_a_rejected_classification_opens_on_the_summary_of_its_errors(editor_client: Client) -> None:
+    source = make_source(slug="lonework", short_name="LoneWork")
+    html = editor_client.post(reverse("wiki:classification-create", kwargs={"slug": source.slug}), {}, headers={"accept-language": "en"}).content.decode()
+    assert _title(html).startswith("Error: ")
+    assert re.search(r'<a href="#id_mechanism(_0)?">', _summary(html))
+
+
+def test_a_wrong_password_is_announced_and_marks_both_fields(client: Client) -> None:
+    make_editor("alice")
+    html = client.post(reverse("login"), {"username": "alice", "password": PASSWORD + "x"}, headers={"accept-language": "en"}).content.decode()
+
+    assert _title(html).startswith("Error: ")
+    assert "Please enter a correct username and password" in _summary(html)
+    for name in ("username", "password"):
+        widget = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+        assert widget is not None
+        assert 'aria-invalid="true"' in widget.group(0) and 'aria-describedby="error-summary-list"' in widget.group(0)
+    assert 'id="error-summary-list"' in html
+
+
+def test_the_login_form_shown_first_marks_nothing(client: Client) -> None:
+    html = client.get(reverse("login")).content.decode()
+    assert "aria-invalid" not in html and "data-error-summary" not in html
+
+
+def test_flash_messages_are_a_list_inside_a_status_region(editor_client: Client) -> None:
+    page = make_page(slug="notes", title="Notes", body="one")
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": "Notes", "body": "two", "base_revision": "1", "save": "1"}, follow=True,
+    )
+    html = response.content.decode()
+    assert re.search(r'<div class="messages-region" role="status"><ul class="messages"><li class="message success">', html)
+    assert '<ul class="messages" role="status">' not in html

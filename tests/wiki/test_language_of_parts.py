@@ -1,0 +1,126 @@
+"""Content keeps its own language inside an interface in the other one (WCAG 3.1.2): every piece of user content
+carries the ``lang`` its text calls for, and a label built of two parts gives each part its own."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_classification, make_editor, make_page, make_source, make_wiki
+from wiki.services.pages import page_save_revision
+from wiki.templatetags.wiki_tags import quoted_lang
+
+pytestmark = pytest.mark.django_db
+
+ENGLISH = {"accept-language": "en"}
+CHINESE = {"accept-language": "zh-CN"}
+
+
+def _html(client: Client, url: str, headers: dict[str, str] = ENGLISH) -> str:
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, url
+    return str(response.content.decode())
+
+
+def test_a_chinese_short_name_is_marked_chinese_in_the_source_list_and_the_triage_queue(client: Client) -> None:
+    make_source(slug="oss-retro", short_name="开源项目回溯", title="开源项目回溯", abstract="A look back at agent projects.")
+    make_source(slug="reward-study", short_name="Reward Description Training Study", title="Reward Description Training Study")
+    sources = _html(client, reverse("wiki:source-list"))
+    assert re.search(r'class="short-name"><span lang="zh-Hans">开源项目回溯</span></a>', sources)
+    assert re.search(r'class="short-name"><span lang="en">Reward Description Training Study</span></a>', _html(client, reverse("wiki:source-list"), CHINESE))
+
+    client.force_login(make_editor())
+    triage = _html(client, reverse("wiki:triage"))
+    assert re.search(r'<h2><a href="/sources/oss-retro/" lang="zh-Hans">开源项目回溯</a>', triage)
+
+
+def test_a_claim_citing_a_work_names_its_page_and_section_each_in_its_own_language(client: Client) -> None:
+    wiki = make_wiki()
+    html = _html(client, wiki.strict.get_absolute_url())
+    assert '<span lang="en">Loop Wiki</span> › <span lang="zh-Hans">关键要点</span>' in html
+
+    claim = wiki.claims[0]
+    kicker = re.search(r'<p class="kicker">(.*?)</p>', _html(client, reverse("wiki:claim-detail", kwargs={"pk": claim.pk})), re.S)
+    assert kicker is not None
+    assert 'lang="en">Loop Wiki</a> › <span lang="zh-Hans">关键要点</span>' in kicker.group(1)
+
+
+def test_the_question_list_marks_an_english_page_title_in_the_chinese_interface(client: Client) -> None:
+    make_wiki()
+    html = _html(client, reverse("wiki:question-list"), CHINESE)
+    assert re.search(r'<a href="/wiki/loop-wiki/" lang="en">Loop Wiki</a>', html)
+
+
+def test_the_lines_of_a_diff_are_in_the_language_of_the_page(client: Client) -> None:
+    editor = make_editor()
+    page = make_page(slug="notes", title="Notes", body="第一段。\n", user=editor)
+    page_save_revision(slug="notes", title="Notes", summary="", body="第一段。\n\n补充说明：这是 accessibility 测试段落。\n", user=editor)
+    html = _html(client, reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=2")
+    assert re.search(r'<td class="new" lang="zh-Hans"><ins>补充说明', html), re.findall(r'<td class="new"[^>]*>.*?</td>', html)
+
+
+def test_graph_tooltips_carry_the_language_of_their_text(client: Client) -> None:
+    wiki = make_wiki()
+    html = _html(client, wiki.page.get_absolute_url()).split("<body", 1)[1]
+    # the tooltips of nodes and edges; the drawing's own title (with an id) is in the interface's language
+    tooltips = re.findall(r"<title( lang=\"[^\"]*\")?>([^<]*)</title>", html)
+    assert tooltips
+    assert all(lang for lang, _text in tooltips), [text for lang, text in tooltips if not lang][:3]
+    assert any(lang == ' lang="zh-Hans"' for lang, _text in tooltips)
+
+
+def test_a_quoted_claim_in_a_finding_is_marked_with_its_own_language() -> None:
+    assert str(quoted_lang("“SkillLoop 是正例” cites it without a page or section")) == (
+        '“<span lang="zh-Hans">SkillLoop 是正例</span>” cites it without a page or section')
+    assert str(quoted_lang("“<b>” & no quote")) == '“<span lang="en">&lt;b&gt;</span>” &amp; no quote'
+
+
+def test_the_consistency_report_marks_the_claims_it_quotes(client: Client) -> None:
+    make_wiki()
+    html = _html(client, reverse("wiki:consistency-report"))
+    assert '“<span lang="zh-Hans">ShopWorld 与 DeskWorld' in html
+
+
+def test_claim_excerpts_in_comparisons_and_contrasts_carry_their_language() -> None:
+    text = "SkillForge 是严格 Agentic RL 的正例：它用 GRPO 更新策略。" * 3
+    excerpt = render_to_string("wiki/graph/excerpt.html", {"text": text, "url": "/claims/1/", "limit": 40})
+    assert 'class="claim-ref" lang="zh-Hans"' in excerpt and f'<p lang="zh-Hans">{text}</p>' in excerpt
+
+    cell = SimpleNamespace(text=text[:30] + "…", url="/wiki/agentic-rl/#claim-1", fact="", cut=True, full=text)
+    row = SimpleNamespace(key="evidence", label="Evidence", differs=False, group="", cells=[cell])
+    table = render_to_string("wiki/graph/comparison_table.html", {"comparison": SimpleNamespace(columns=[object()], rows=[row])})
+    assert '<a href="/wiki/agentic-rl/#claim-1" lang="zh-Hans">' in table and f'<p lang="zh-Hans">{text}</p>' in table
+
+
+def test_a_questions_claims_and_a_classifications_evidence_name_page_and_section_each_in_its_own_language(client: Client) -> None:
+    wiki = make_wiki()
+    both = '<span lang="en">Loop Wiki</span> › <span lang="zh-Hans">关键要点</span>'
+    assert both in _html(client, wiki.question.get_absolute_url())
+
+    evidence = wiki.claims[0]
+    make_classification(wiki.unclassified, evidence_claim=evidence, evidence_locator="§3")
+    html = _html(client, wiki.unclassified.get_absolute_url())
+    assert f'#{evidence.anchor}">{both}</a>' in html
+
+
+def test_the_graph_in_words_and_its_drawn_labels_carry_their_language(client: Client) -> None:
+    wiki = make_wiki()
+    html = _html(client, wiki.page.get_absolute_url())
+    tables = re.findall(r'<table class="graph-table">.*?</table>', html, re.S)
+    assert tables
+    links = [link for table in tables for link in re.findall(r"<a [^>]*>", table)]
+    assert links and all(" lang=" in link for link in links), [link for link in links if " lang=" not in link][:3]
+    labels = re.findall(r'<text [^>]*class="label"[^>]*>', html)
+    assert labels and all(re.search(r' lang="(en|zh-Hans)"', label) for label in labels)
+
+
+def test_the_works_to_tick_in_the_compare_form_carry_their_language(client: Client) -> None:
+    make_source(slug="oss-retro", short_name="开源项目回溯", title="开源项目回溯")
+    make_source(slug="reward-study", short_name="Reward Study", title="Reward Study")
+    html = _html(client, reverse("wiki:compare"), CHINESE)
+    assert '<label title="开源项目回溯" lang="zh-Hans">' in html and '<label title="Reward Study" lang="en">' in html

@@ -67,3 +67,23 @@ def test_the_redirect_runs_the_same_queries_whatever_the_number_of_merges(api: A
 
     # The live work looked for (its validator's subquery on the classifications names the statement), then the gone one.
     assert names() == few == ["SELECT wiki_classification", "SELECT wiki_source"]
+
+
+def test_a_work_deleted_while_an_edit_of_it_is_on_its_way_answers_410(
+        editor_api: APIClient, editor: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.api.etags import if_match
+    from wiki.api.views import sources as views
+    from wiki.services.sources import source_update
+
+    work = make_source(slug="spam", short_name="Spam", title="Spam: Not a Paper")
+
+    def deleted_first(**kwargs: Any) -> Any:  # the delete lands after the view found the work, before its lock
+        source_delete(source=work, user=editor, reason="Not a research work.")
+        return source_update(**kwargs)
+
+    monkeypatch.setattr(views, "source_update", deleted_first)
+    response = editor_api.patch("/api/v1/sources/spam/", {"notes": "Read again."}, format="json",
+                                **if_match(editor_api, "/api/v1/sources/spam/"))
+
+    assert response.status_code == 410
+    assert response.json()["code"] == "gone" and "Spam" in response.json()["detail"]

@@ -88,8 +88,10 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
     from wiki.services.pages import EditConflict, PageExists, UnknownBaseRevision
     from wiki.services.questions import QuestionDuplicate
-    from wiki.services.sources import SourceDuplicate
+    from wiki.services.sources import SourceDeleted, SourceDuplicate
 
+    if isinstance(exc, SourceDeleted):  # deleted or merged after the request found it: as if it had been before
+        return Gone(" ".join(exc.messages))
     if isinstance(exc, DjangoValidationError):
         return from_django(exc)
     if isinstance(exc, MarkdownTooComplex):

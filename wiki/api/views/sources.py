@@ -47,6 +47,9 @@ from wiki.services.sources import source_create, source_update
 _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
 
 
+_GONE = {410: OpenApiResponse(ErrorSerializer, description="The work was deleted, or merged into another.")}
+
+
 @extend_schema_view(
     list=extend_schema(summary="List sources with their classifications"),
     retrieve=extend_schema(summary="A source with its classifications", responses={
@@ -56,10 +59,10 @@ _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, des
     }),
     create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
     update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
-                         responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS}),
+                         responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS, **_GONE}),
     partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
                                  parameters=[IF_MATCH_REQUIRED],
-                                 responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS}),
+                                 responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS, **_GONE}),
 )
 class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Cited works by slug, each with its components and classifications. Duplicates (arXiv ID, DOI, title) answer 409."""

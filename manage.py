@@ -10,6 +10,14 @@ def main() -> None:
     from config.embedded_db import use_embedded_database_unless_configured
 
     use_embedded_database_unless_configured()
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 (reads config/settings.py now)
+    except ImproperlyConfigured as error:
+        # A setting from the environment is missing or wrong: one line that says which, not a traceback.
+        sys.exit(f"ImproperlyConfigured: {error}")
 
     execute_from_command_line(sys.argv)
 

@@ -41,3 +41,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+# Keys published with the code (.env.example, the development default, Django's template): anyone can read them.
+PLACEHOLDER_SECRET_KEYS = frozenset({"change-me", "changeme", "secret", "insecure-development-key-change-me"})
+SECRET_KEY_MIN_LENGTH = 50
+
+
+def secret_key_refused(key: str) -> None:
+    """Raises when ``key`` cannot protect a deployment: empty, a published placeholder, or short or repetitive
+    enough for ``check --deploy`` to call it weak (fewer than 50 characters or 5 distinct ones)."""
+    how = 'e.g. python -c "import secrets; print(secrets.token_urlsafe(50))"'
+    if not key:
+        raise ImproperlyConfigured(f"DJANGO_SECURE is on: set DJANGO_SECRET_KEY to a long random value ({how}).")
+    if key.strip().lower() in PLACEHOLDER_SECRET_KEYS or key.startswith("django-insecure-"):
+        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is a published placeholder: set a long random value ({how}).")
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < 5:
+        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is too weak: use at least {SECRET_KEY_MIN_LENGTH} random "
+                                   f"characters ({how}).")

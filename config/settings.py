@@ -8,7 +8,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.embedded_db import var_dir
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str, secret_key_refused
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = var_dir()
@@ -18,8 +18,8 @@ DEBUG = env_bool("DJANGO_DEBUG", default=False)
 # missing secret key must stop the start rather than fall back to a key anyone can read here.
 SECURE = env_bool("DJANGO_SECURE", default=False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ("" if SECURE else "insecure-development-key-change-me")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("DJANGO_SECURE is on: set DJANGO_SECRET_KEY to a long random value.")
+if SECURE:
+    secret_key_refused(SECRET_KEY)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -146,7 +146,38 @@ if SECURE:
         raise ImproperlyConfigured("DJANGO_SECURE_PROXY_SSL_HEADER must be a header and a value, e.g. HTTP_X_FORWARDED_PROTO,https")
     SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1]) if _proxy_header else None
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+
+# E-mail (password reset links) goes through EMAIL_HOST when it is set. Without it, a local run (DJANGO_SECURE off)
+# prints each message on standard output, and a deployment sends none: the wiki then offers no password reset.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them to 0.")
+# A mail server that does not answer must not hold a worker for long.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "wiki@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif not SECURE:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+# Whether the wiki can send a reader a password reset link (the login page offers one only then).
+WIKI_SENDS_EMAIL = EMAIL_BACKEND != "django.core.mail.backends.dummy.EmailBackend"
+
+# Failed log-ins counted in the shared cache: this many for one username, or from one address, within the window
+# (seconds after the last failure) refuse further attempts until the window has passed.
+WIKI_LOGIN_FAILURES_PER_USERNAME = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME", 5)
+WIKI_LOGIN_FAILURES_PER_ADDRESS = env_int("WIKI_LOGIN_FAILURES_PER_ADDRESS", 20)
+WIKI_LOGIN_FAILURE_WINDOW = env_int("WIKI_LOGIN_FAILURE_WINDOW", 15 * 60)
 
 # One cache shared by every worker and server: rendered pages and fragments, the content version that
 # invalidates them, sessions and API throttles. Redis in production (REDIS_URL); otherwise a table in

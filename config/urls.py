@@ -5,13 +5,20 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from wiki.forms.accounts import ThrottledAdminAuthenticationForm
+from wiki.views import accounts
 from wiki.views.health import health
 
+# The admin's login counts failed attempts with the wiki's own (wiki.accounts.throttling).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 # Swagger UI and Redoc style themselves inline and Redoc runs a worker from a blob; their scripts are still ours.
 _docs_csp = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Django's account screens under their usual names, two of them the wiki's own (throttled login, mail errors).
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
     # Pages that are not the wiki's own (the browsable API, Redoc) name no icon, so browsers ask for this one.

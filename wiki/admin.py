@@ -1,14 +1,18 @@
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db import models
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
+from wiki.forms.sources import SOURCE_FIELDS, SourceForm
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -30,40 +34,21 @@ from wiki.models import (
     WikiLink,
 )
 from wiki.models.glossary import ORDER as GLOSSARY_ORDER
+from wiki.references.draft import SourceDraft
 from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
+from wiki.services.sources import SourceDuplicate, source_create, source_save
+
+admin.site.site_header = _("Agentic RL Wiki administration")
+admin.site.site_title = _("Agentic RL Wiki administration")
+admin.site.index_title = _("The wiki's tables")
+
+# A page's text and HTML, which a row joined with its page never shows: a changelist of 100 rows would read them all.
+PAGE_TEXT = ("body", "rendered_html", "toc")
 
 
-class RevisionInline(admin.TabularInline):
-    model = Revision
-    fields = ("number", "title", "comment", "author", "size", "size_delta", "created_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-    ordering = ("-number",)
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        # Revisions are written by page_save_revision only, so that claims and links stay in step.
-        return False
-
-
-class EditedInTheWikiAdmin(admin.ModelAdmin):
-    """View-only: saving here would skip the service (revisions, re-rendering, claims and links, history, change
-    events, search index), so the change page links to the wiki's own form instead. Deleting stays possible."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def wiki_edit_url(self, obj: models.Model) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    @admin.display(description=_("Edit"))
-    def edit_in_wiki(self, obj: models.Model) -> str:
-        return format_html('<a href="{}">{}</a>', self.wiki_edit_url(obj), gettext("Edit in the wiki")) if obj.pk else ""
-
+def without_text(queryset: models.QuerySet[Any], *pages: str) -> models.QuerySet[Any]:
+    """``queryset`` with the pages reached through ``pages`` (field paths) joined, without their text."""
+    return queryset.select_related(*pages).defer(*(f"{page}__{field}" for page in pages for field in PAGE_TEXT))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -79,25 +64,88 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class RevisionInline(ReadOnlyInline):
+    model = Revision
+    fields = ("number", "title", "comment", "author", "size", "size_delta", "created_at")
+    readonly_fields = fields
+    ordering = ("-number",)
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[Revision]:
+        return super().get_queryset(request).defer("body")
+
+
+class EditedInTheWikiAdmin(ReadOnlyAdmin):
+    """View-only: saving here would skip the service (revisions, re-rendering, claims and links, history, change
+    events, search index), so the change page links to the wiki's own form instead."""
+
+    def wiki_edit_url(self, obj: models.Model) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @admin.display(description=_("Edit"))
+    def edit_in_wiki(self, obj: models.Model) -> str:
+        return format_html('<a href="{}">{}</a>', self.wiki_edit_url(obj), gettext("Edit in the wiki")) if obj.pk else ""
+
+
+class DeletedInTheWikiAdmin(admin.ModelAdmin):
+    """Not deleted here: the admin would remove the row and all that hangs on it, where the wiki's deletion keeps
+    it with who deleted it, when and why, answers its address with 410, drops it from search, records the change
+    and can restore it. The change page links to the wiki's deletion form, which asks for the reason."""
+
+    delete_view_name = ""
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description=_("Delete"))
+    def delete_in_wiki(self, obj: Page | Source) -> str:
+        if not obj.pk:
+            return ""
+        if obj.is_deleted:
+            return format_html('<a href="{}">{}</a>', reverse("wiki:deleted-list"),
+                               gettext("Deleted: restore it from the wiki's list of deleted pages and works"))
+        return format_html('<a href="{}">{}</a>', reverse(self.delete_view_name, kwargs={"slug": obj.slug}),
+                           gettext("Delete in the wiki (with a reason; it can be restored)"))
+
+
 @admin.register(Page)
-class PageAdmin(EditedInTheWikiAdmin):
+class PageAdmin(EditedInTheWikiAdmin, DeletedInTheWikiAdmin):
     list_display = ("title", "slug", "updated_at", "created_at", "deleted_at")
     search_fields = ("title", "slug", "summary")
     date_hierarchy = "updated_at"
-    readonly_fields = ("edit_in_wiki",)
+    readonly_fields = ("edit_in_wiki", "delete_in_wiki")
     inlines = [RevisionInline]
+    delete_view_name = "wiki:page-delete"
 
     def wiki_edit_url(self, obj: Page) -> str:  # type: ignore[override]
         return reverse("wiki:page-edit", kwargs={"slug": obj.slug})
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(ReadOnlyAdmin):
+    """Read-only: revisions are written by page saves only, so that the page, its claims and links stay in step."""
+
     list_display = ("page", "number", "author", "comment", "size_delta", "created_at")
     list_filter = ("created_at",)
     search_fields = ("page__title", "page__slug", "comment")
     list_select_related = ("page", "author")
-    raw_id_fields = ("page", "author")
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[Revision]:
+        return without_text(super().get_queryset(request), "page").defer("body")
 
 
 class ComponentInline(admin.TabularInline):
@@ -107,14 +155,42 @@ class ComponentInline(admin.TabularInline):
 
 
 @admin.register(Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(DeletedInTheWikiAdmin):
+    """Saved through the wiki's source service with the wiki's own form: identifiers normalised, duplicates of
+    another work refused, the change recorded and the search index brought up to date."""
+
+    form = SourceForm
     list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi", "deleted_at", "merged_into")
     list_filter = ("kind", "year")
     search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
-    readonly_fields = ("normalized_title", "created_at", "updated_at")
-    # A URL typed without a scheme is taken as https (Django 6's default, chosen now).
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    readonly_fields = ("slug", "normalized_title", "created_at", "updated_at", "delete_in_wiki")
+    fields = [*SOURCE_FIELDS, *readonly_fields]
     inlines = [ComponentInline]
+    delete_view_name = "wiki:source-delete"
+
+    def has_change_permission(self, request: HttpRequest, obj: Source | None = None) -> bool:
+        # A deleted work comes back through the wiki's restore first.
+        return super().has_change_permission(request, obj) and not (obj is not None and obj.is_deleted)
+
+    def save_model(self, request: HttpRequest, obj: Source, form: SourceForm, change: bool) -> None:
+        fields = {name: form.cleaned_data[name] for name in SOURCE_FIELDS}
+        if change:
+            source_save(source=obj, fields=fields, user=request.user)
+        else:
+            obj.pk = source_create(draft=SourceDraft(**fields), user=request.user).pk
+        obj.refresh_from_db()
+
+    def changeform_view(self, request: HttpRequest, object_id: str | None = None, form_url: str = "",
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # What the form could not know (a duplicate saved meanwhile) is refused by the service; nothing is saved.
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except SourceDuplicate as duplicate:
+            message = gettext("This source exists already (%(reason)s).") % {"reason": duplicate.reason}
+        except ValidationError as error:
+            message = " ".join(error.messages)
+        self.message_user(request, message, messages.ERROR)
+        return HttpResponseRedirect(request.get_full_path())
 
 
 @admin.register(Component)
@@ -125,48 +201,53 @@ class ComponentAdmin(admin.ModelAdmin):
     raw_id_fields = ("source",)
 
 
-class CitationInline(admin.TabularInline):
+class CitationInline(ReadOnlyInline):
     model = Citation
     fields = ("source", "locator", "kind", "position")
-    raw_id_fields = ("source",)
-    extra = 0
+    readonly_fields = fields
 
 
 @admin.register(Claim)
-class ClaimAdmin(admin.ModelAdmin):
+class ClaimAdmin(EditedInTheWikiAdmin):
+    """View-only: a claim is a sentence of its page, so its text changes with the page, and its status through the
+    claim service, which keeps its history and the search index; the change page links to the wiki's claim form."""
+
     list_display = ("__str__", "page", "section", "status", "is_orphaned", "retired_at", "updated_at")
-    list_filter = ("status", "is_orphaned", "page")
-    search_fields = ("text", "section", "anchor")
+    # No filter by page: it would list every page of the wiki; a search finds a page's claims by its title or slug.
+    list_filter = ("status", "is_orphaned")
+    search_fields = ("text", "section", "anchor", "page__title", "page__slug")
     list_select_related = ("page",)
-    raw_id_fields = ("page", "about")
-    readonly_fields = ("key", "created_at", "updated_at")
+    readonly_fields = ("edit_in_wiki",)
     inlines = [CitationInline]
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[Claim]:
+        return without_text(super().get_queryset(request), "page")
+
+    def wiki_edit_url(self, obj: Claim) -> str:  # type: ignore[override]
+        return reverse("wiki:claim-edit", kwargs={"pk": obj.pk})
 
 
 @admin.register(ClaimRevision)
-class ClaimRevisionAdmin(admin.ModelAdmin):
+class ClaimRevisionAdmin(ReadOnlyAdmin):
     """A claim's history is written by page saves and editors' decisions: read here, never changed."""
 
     list_display = ("claim", "kind", "status", "page_revision", "user", "created_at")
     list_filter = ("kind", "status")
     search_fields = ("text", "reason")
     list_select_related = ("claim", "page_revision", "user")
-    raw_id_fields = ("claim", "page_revision", "related_claim", "user")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[ClaimRevision]:
+        return super().get_queryset(request).select_related("page_revision").defer("page_revision__body")
 
 
 @admin.register(Citation)
-class CitationAdmin(admin.ModelAdmin):
+class CitationAdmin(ReadOnlyAdmin):
+    """Read-only: citations are parsed from the page's text on every save, which would undo a change made here."""
+
     list_display = ("source", "locator", "kind", "claim")
     list_filter = ("kind",)
     search_fields = ("locator", "source__short_name", "claim__text")
     list_select_related = ("source", "claim")
-    raw_id_fields = ("claim", "source")
 
 
 @admin.register(Classification)
@@ -175,46 +256,62 @@ class ClassificationAdmin(EditedInTheWikiAdmin):
     list_filter = ("verdict", "mechanism", "set_by", "narrow")
     search_fields = ("source__short_name", "source__title", "component__name", "algorithm", "rationale")
     list_select_related = ("source", "component")
-    raw_id_fields = ("source", "component", "evidence_claim", "set_by_user")
     readonly_fields = ("edit_in_wiki", "updated_at")
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        # The wiki has no way to remove a classification; a wrong one can still be removed here.
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
     def wiki_edit_url(self, obj: Classification) -> str:  # type: ignore[override]
         return reverse("wiki:classification-edit", kwargs={"pk": obj.pk})
 
 
 @admin.register(ClassificationChange)
-class ClassificationChangeAdmin(admin.ModelAdmin):
+class ClassificationChangeAdmin(ReadOnlyAdmin):
+    """Read-only: the history of a classification, written by the classification service on every save."""
+
     list_display = ("classification", "user", "created_at")
     list_filter = ("created_at",)
     search_fields = ("classification__source__short_name",)
     list_select_related = ("classification__source", "classification__component", "user")
-    raw_id_fields = ("classification", "user")
 
 
 @admin.register(Contrast)
-class ContrastAdmin(admin.ModelAdmin):
+class ContrastAdmin(ReadOnlyAdmin):
+    """Read-only: a contrast is added with the wiki's form, through the contrast service, which refuses a pair set
+    against each other already (either way round) or a component against its own work, marks the claim as about
+    both works and records the change. A wrong one can be deleted here: no other row is derived from it, and the
+    claim that stated it stays on its page."""
+
     list_display = ("left", "left_component", "right", "right_component", "axis")
     search_fields = ("axis", "left__short_name", "right__short_name")
     list_select_related = ("left", "left_component", "right", "right_component")
-    raw_id_fields = ("left", "left_component", "right", "right_component", "claim")
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
 
 @admin.register(OpenQuestion)
 class OpenQuestionAdmin(admin.ModelAdmin):
     list_display = ("title", "page", "status", "priority", "assignee", "created_at")
-    list_filter = ("status", "priority", "page")
-    search_fields = ("title", "text", "resolution_criteria")
+    # No filter by page: it would list every page of the wiki; a search finds a page's questions by its title or slug.
+    list_filter = ("status", "priority")
+    search_fields = ("title", "text", "resolution_criteria", "page__title", "page__slug")
     list_select_related = ("page", "assignee")
     raw_id_fields = ("page", "assignee", "claims", "sources", "answer_claim")
 
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[OpenQuestion]:
+        return without_text(super().get_queryset(request), "page")
+
 
 @admin.register(ChangeEvent)
-class ChangeEventAdmin(admin.ModelAdmin):
+class ChangeEventAdmin(ReadOnlyAdmin):
+    """Read-only: the recent-changes feed is what the services recorded, as they recorded it."""
+
     list_display = ("created_at", "kind", "action", "label", "user", "size_delta")
     list_filter = ("kind", "action", "created_at")
     search_fields = ("label", "summary")
     list_select_related = ("user",)
-    raw_id_fields = ("user",)
 
 
 @admin.register(FindingDismissal)
@@ -236,11 +333,15 @@ class SourceMergeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(WikiLink)
-class WikiLinkAdmin(admin.ModelAdmin):
+class WikiLinkAdmin(ReadOnlyAdmin):
+    """Read-only: links are derived from the page's text on every save, never typed."""
+
     list_display = ("source_page", "target_slug", "target_title", "label")
     search_fields = ("target_slug", "target_title", "source_page__title")
     list_select_related = ("source_page",)
-    raw_id_fields = ("source_page",)
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[WikiLink]:
+        return without_text(super().get_queryset(request), "source_page")
 
 
 @admin.register(SearchDocument)

@@ -28,13 +28,7 @@ class WikiConfig(AppConfig):
         post_migrate.connect(_create_editor_group, sender=self, dispatch_uid="wiki.create_editor_group")
         # Before any migration writes: a write moves the content version, kept in that table by default.
         pre_migrate.connect(_create_cache_table, sender=self, dispatch_uid="wiki.create_cache_table")
-        from django.contrib.auth.signals import user_logged_in
-
         from wiki.caching.versions import install
-        from wiki.preferences import load_into_session
-
-        # A reader's chosen language and time zone travel in the session, so no request reads the profile.
-        user_logged_in.connect(load_into_session, dispatch_uid="wiki.reader_preferences")
 
         # Every write to a wiki table moves the content version that cached pages are keyed by.
         connection_created.connect(install, dispatch_uid="wiki.watch_writes")

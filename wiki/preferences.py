@@ -1,5 +1,6 @@
 """The reader's language and time zone: chosen in the header or on the preferences page, kept in cookies and,
-for a logged-in reader, in their profile (copied into the session at login, so no request reads it again).
+for a logged-in reader, in their profile, which every session of theirs reads on each request (it comes with the
+cached account, ``wiki.caching.users``, so a choice made on one device reaches the others at their next request).
 
 Django's LocaleMiddleware has already picked the cookie's language, else the browser's Accept-Language,
 else Chinese; a logged-in reader's own choice comes before both. Times are shown in the reader's zone.
@@ -10,16 +11,13 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone, translation
 
-from wiki.roles import Account
+from wiki.roles import Account, account
 
-LANGUAGE_SESSION_KEY = "wiki_language"
-TIME_ZONE_SESSION_KEY = "wiki_time_zone"
 PREFERENCE_COOKIE_AGE = 365 * 24 * 60 * 60
 API_PREFIX = "/api/"
 
@@ -45,10 +43,10 @@ class ReaderPreferencesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         language = zone = None
-        # Only a reader with a session has a profile's choice in it; others load no session here.
-        if settings.SESSION_COOKIE_NAME in request.COOKIES:
-            language = valid_language(request.session.get(LANGUAGE_SESSION_KEY))
-            zone = valid_time_zone(request.session.get(TIME_ZONE_SESSION_KEY))
+        # Only a reader with a session can be logged in; others load no session here.
+        user = account(request.user) if settings.SESSION_COOKIE_NAME in request.COOKIES else None
+        if user is not None:
+            language, zone = profile_choices(user)
         if language:
             translation.activate(language)
             request.LANGUAGE_CODE = translation.get_language()
@@ -71,14 +69,13 @@ def remember(response: HttpResponseBase, *, language: str | None = None, time_zo
                             samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
 
 
-def load_into_session(sender: Any, *, request: HttpRequest, user: Account, **kwargs: Any) -> None:
-    """Connected to ``user_logged_in``: the profile's choices travel in the session from now on."""
+def profile_choices(user: Account) -> tuple[str | None, str | None]:
+    """The language and time zone in the reader's profile (None where they chose none), read with the cached
+    account: no query."""
     from wiki.models import ReaderProfile
 
-    profile = ReaderProfile.objects.filter(user=user).only("language", "time_zone").first()
-    if profile is None:
-        return
-    if profile.language:
-        request.session[LANGUAGE_SESSION_KEY] = profile.language
-    if profile.time_zone:
-        request.session[TIME_ZONE_SESSION_KEY] = profile.time_zone
+    try:
+        profile = user.reader_profile
+    except ReaderProfile.DoesNotExist:
+        return None, None
+    return valid_language(profile.language), valid_time_zone(profile.time_zone)

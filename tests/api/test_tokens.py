@@ -73,3 +73,11 @@ def test_token_page_is_for_editors_only(client: Client) -> None:
     assert anonymous.status_code == 302 and reverse("login") in anonymous["Location"]
     assert reader.status_code == 403
     assert not Token.objects.exists()
+
+
+@pytest.mark.parametrize("regenerate", [False, True])
+def test_api_token_command_refuses_a_reader_like_the_token_page(regenerate: bool) -> None:
+    make_reader("bob")
+    with pytest.raises(CommandError, match="No token for 'bob': Only editors have API tokens"):
+        call_command("api_token", "bob", *(["--regenerate"] if regenerate else []))
+    assert not Token.objects.exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -9,6 +11,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import PASSWORD, make_editor, make_reader
 from wiki.roles import EDITOR_GROUP, is_editor
 
 
@@ -78,3 +81,138 @@ def test_post_migrate_fills_the_database_being_migrated(db: None) -> None:
     # An alias this project does not configure: the handler must look there, not quietly in "default".
     with pytest.raises(ConnectionDoesNotExist):
         _create_editor_group(apps.get_app_config("wiki"), using="elsewhere")
+
+
+def _logged_in(user: object) -> Client:
+    client = Client()
+    client.force_login(user)  # type: ignore[arg-type]
+    return client
+
+
+def test_login_from_the_login_pages_own_header_link_leads_home_not_back_to_the_form(client: Client, db: None) -> None:
+    make_reader("looper")
+    for next_url in (reverse("login"), reverse("logout"), reverse("login") + "?next=/"):
+        response = Client().post(reverse("login") + "?next=" + next_url, {"username": "looper", "password": PASSWORD})
+        assert response.status_code == 302 and response["Location"] == reverse("wiki:home"), next_url
+    elsewhere = client.post(reverse("login") + "?next=/sources/", {"username": "looper", "password": PASSWORD})
+    assert elsewhere["Location"] == "/sources/"
+
+
+def test_a_logged_in_reader_visiting_the_login_page_is_sent_on(db: None) -> None:
+    client = _logged_in(make_reader())
+    assert client.get(reverse("login"))["Location"] == reverse("wiki:home")
+    assert client.get(reverse("login") + "?next=/sources/")["Location"] == "/sources/"
+    assert client.get(reverse("login") + "?next=" + reverse("login"))["Location"] == reverse("wiki:home")
+
+
+def test_a_reader_without_edit_rights_gets_no_new_page_link_and_an_editor_does(db: None) -> None:
+    new_page = f'href="{reverse("wiki:page-create")}"'
+    assert new_page not in _logged_in(make_reader()).get(reverse("wiki:home")).content.decode()
+    assert new_page not in Client().get(reverse("wiki:home")).content.decode()
+    assert new_page in _logged_in(make_editor()).get(reverse("wiki:home")).content.decode()
+
+
+def test_the_classifier_report_is_for_editors_only(db: None) -> None:
+    response = _logged_in(make_reader()).get(reverse("wiki:classifier-agreement"))
+    assert response.status_code == 403
+    assert "registration/login.html" not in [t.name for t in response.templates]
+    assert "403.html" in [t.name for t in response.templates]
+
+
+@pytest.mark.parametrize("name", ["password_change", "password_change_done"])
+def test_password_change_screens_are_the_wikis_pages(name: str, db: None) -> None:
+    response = _logged_in(make_reader()).get(reverse(name))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "base.html" in [t.name for t in response.templates]
+    assert "Django" not in html and 'href="/admin/"' not in html
+    assert "· Agentic RL Wiki</title>" in html
+
+
+def test_a_reader_changes_their_password_from_the_preferences_page(db: None) -> None:
+    reader = make_reader("changer")
+    client = _logged_in(reader)
+    assert f'href="{reverse("password_change")}"' in client.get(reverse("wiki:preferences")).content.decode()
+    wrong = client.post(reverse("password_change"), {"old_password": "nope", "new_password1": "x", "new_password2": "y"})
+    assert wrong.status_code == 200 and 'class="error-summary"' in wrong.content.decode()
+    response = client.post(reverse("password_change"), {"old_password": PASSWORD, "new_password1": "a much newer pass phrase 9",
+                                                        "new_password2": "a much newer pass phrase 9"})
+    assert response["Location"] == reverse("password_change_done")
+    reader.refresh_from_db()
+    assert reader.check_password("a much newer pass phrase 9")
+
+
+def test_the_login_page_offers_a_password_reset_only_when_the_wiki_sends_email(client: Client, db: None, settings) -> None:  # type: ignore[no-untyped-def]
+    reset = f'href="{reverse("password_reset")}"'
+    assert reset in client.get(reverse("login")).content.decode()
+    settings.WIKI_SENDS_EMAIL = False
+    assert reset not in client.get(reverse("login")).content.decode()
+    response = client.get(reverse("password_reset"))
+    assert response.status_code == 404 and "Ask an administrator to reset your password." in response.content.decode()
+    assert client.post(reverse("password_reset"), {"email": "x@example.org"}).status_code == 404
+
+
+def test_the_reset_email_carries_a_working_link_in_the_readers_language(db: None) -> None:
+    from django.core import mail
+
+    reader = make_reader("resetter")
+    reader.email = "resetter@example.org"
+    reader.save()
+    client = Client(headers={"accept-language": "zh-CN"})
+    form = client.get(reverse("password_reset"))
+    assert "重置密码" in form.content.decode() and "Django" not in form.content.decode()
+    response = client.post(reverse("password_reset"), {"email": "resetter@example.org"})
+    assert response["Location"] == reverse("password_reset_done")
+    assert "请查收电子邮件" in client.get(response["Location"]).content.decode()
+    [message] = mail.outbox
+    assert message.subject == "你在 Agentic RL Wiki 的密码"
+    assert "要设置新密码，请打开此链接" in message.body and "你的用户名：resetter" in message.body
+    link = re.search(r"http://testserver(/accounts/reset/\S+)", str(message.body))
+    assert link is not None
+    confirm = client.get(link.group(1), follow=True)
+    assert "设置新密码" in confirm.content.decode() and 'name="new_password1"' in confirm.content.decode()
+    done = client.post(confirm.redirect_chain[-1][0], {"new_password1": "a fresh pass phrase 77", "new_password2": "a fresh pass phrase 77"})
+    assert done["Location"] == reverse("password_reset_complete")
+    assert "密码已设置" in client.get(done["Location"]).content.decode()
+    # Used once: the link is no longer valid.
+    assert "此链接已失效" in client.get(link.group(1), follow=True).content.decode()
+
+
+class RefusingBackend:
+    """A mail server that cannot be reached."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def send_messages(self, messages: object) -> int:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+
+def test_a_reset_email_that_cannot_be_sent_is_said_so_and_logged(db: None, settings, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    reader = make_reader("unlucky")
+    reader.email = "unlucky@example.org"
+    reader.save()
+    response = Client().post(reverse("password_reset"), {"email": "unlucky@example.org"})
+    html = response.content.decode()
+    assert response.status_code == 503
+    assert "The e-mail could not be sent, so no reset link is on its way." in html and 'class="error-summary"' in html
+    assert any("Failed to send a password reset e-mail" in record.getMessage() and record.exc_info for record in caplog.records)
+
+
+def test_createeditor_reactivates_a_deactivated_user_and_says_so(client: Client, db: None) -> None:
+    from io import StringIO
+
+    call_command("createeditor", "heidi", "--password", "a long pass phrase 42")
+    get_user_model().objects.filter(username="heidi").update(is_active=False)
+    out = StringIO()
+    call_command("createeditor", "heidi", "--password", "another long pass phrase", stdout=out)
+    assert "Added editor heidi (password changed, reactivated)." in out.getvalue()
+    response = client.post(reverse("login"), {"username": "heidi", "password": "another long pass phrase"})
+    assert response.status_code == 302
+
+
+def test_the_login_pages_header_link_names_no_next_page_and_other_pages_name_themselves(client: Client, db: None) -> None:
+    on_login = client.get(reverse("login")).content.decode()
+    assert f'href="{reverse("login")}"' in on_login and "?next=" + reverse("login") not in on_login
+    assert f'href="{reverse("login")}?next=/sources/"' in client.get("/sources/").content.decode()

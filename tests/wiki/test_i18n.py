@@ -159,3 +159,22 @@ def test_taxonomy_labels_read_in_the_readers_language(wiki_defaults) -> None:  #
     assert ">策略梯度<" in chinese and ">严格 Agentic RL<" in chinese
     english = _html(Client(headers={"accept-language": "en"}).get(reverse("wiki:source-list")))
     assert ">Policy gradient<" in english and ">Strict Agentic RL<" in english
+
+
+def test_a_choice_made_in_one_session_reaches_the_readers_other_sessions_and_is_not_written_back(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    reader = make_editor("two-devices")
+    first, second = Client(), Client()
+    for client in (first, second):
+        assert client.login(username="two-devices", password="correct horse battery")
+    assert ">退出登录<" in _html(second.get(reverse("wiki:home")))
+    first.post(reverse("wiki:preferences"), {"language": "en", "time_zone": "Europe/Paris"})
+    # The other session reads the profile on its next request: English, Paris time, both preselected.
+    home = _html(second.get(reverse("wiki:home")))
+    assert ">Log out<" in home and "Times are shown in Europe/Paris" in home
+    form = _html(second.get(reverse("wiki:preferences")))
+    assert re.search(r'<option value="en"[^>]*selected', form) and re.search(r'<option value="Europe/Paris"[^>]*selected', form)
+    # Changing only the time zone there keeps the language chosen elsewhere.
+    second.post(reverse("wiki:preferences"), {"language": "en", "time_zone": "Asia/Tokyo"})
+    profile = ReaderProfile.objects.get(user=reader)
+    assert (profile.language, profile.time_zone) == ("en", "Asia/Tokyo")
+    assert "Times are shown in Asia/Tokyo" in _html(first.get(reverse("wiki:home")))

@@ -2,9 +2,14 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+# What `secrets.token_urlsafe(50)` gives: the kind of key .env.example tells a deployment to make.
+RANDOM_KEY = "q3JvZ2dYc0F1b2xKc2V0dGluZ3MtdGVzdC1rZXktNzQxOTI4Mzc0NjU1"
 READ = re.compile(r'env_(?:str|bool|int|list)\("([A-Z0-9_]+)"')
 
 
@@ -42,7 +47,7 @@ def test_secure_deployment_without_a_secret_key_refuses_to_start() -> None:
 
 
 def test_secure_deployment_sends_cookies_over_https_only_and_reads_the_proxy_header() -> None:
-    result = _settings_in_subprocess(DJANGO_SECURE="1", DJANGO_SECRET_KEY="x" * 50,
+    result = _settings_in_subprocess(DJANGO_SECURE="1", DJANGO_SECRET_KEY=RANDOM_KEY,
                                      DJANGO_SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
                                      DJANGO_SECURE_HSTS_SECONDS="3600", DJANGO_SECURE_SSL_REDIRECT="1")
     assert result.stdout.split() == ["True", "True", "('HTTP_X_FORWARDED_PROTO',", "'https')", "3600", "True"]
@@ -51,3 +56,57 @@ def test_secure_deployment_sends_cookies_over_https_only_and_reads_the_proxy_hea
 def test_local_use_needs_no_secret_key() -> None:
     result = _settings_in_subprocess()
     assert result.stdout.split() == ["False", "False", "None", "0", "False"]
+
+
+@pytest.mark.parametrize("key", ["change-me", "insecure-development-key-change-me", "short-but-random-Zx81", "x" * 60,
+                                 "django-insecure-" + "k2j3h4g5f6d7s8a9" * 3])
+def test_secure_deployment_refuses_a_placeholder_or_weak_key_in_one_line(key: str) -> None:
+    result = _manage("check", DJANGO_SECURE="1", DJANGO_SECRET_KEY=key)
+    assert result.returncode != 0
+    assert result.stderr.startswith("ImproperlyConfigured: DJANGO_SECRET_KEY is ")
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_check_deploy_without_a_key_fails_with_one_line_naming_the_variable() -> None:
+    result = _manage("check", "--deploy", DJANGO_SECURE="1")
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("ImproperlyConfigured: DJANGO_SECURE is on: set DJANGO_SECRET_KEY")
+
+
+def test_a_deployment_with_every_documented_variable_set_passes_check_deploy() -> None:
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", DJANGO_DEBUG="0", DJANGO_SECURE="1",
+                     DJANGO_SECRET_KEY=RANDOM_KEY, DJANGO_SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
+                     DJANGO_SECURE_HSTS_SECONDS="31536000", DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS="1",
+                     DJANGO_SECURE_HSTS_PRELOAD="1", DJANGO_SECURE_SSL_REDIRECT="1", EMAIL_HOST="smtp.example.org")
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def _email_settings(**env: str) -> list[str]:
+    code = "from config import settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], s.WIKI_SENDS_EMAIL, s.EMAIL_PORT, s.EMAIL_USE_TLS)"
+    return _run([sys.executable, "-c", code], env).stdout.split()
+
+
+def test_email_goes_to_the_smtp_server_when_set_else_to_the_console_locally_and_nowhere_in_a_deployment() -> None:
+    assert _email_settings(EMAIL_HOST="smtp.example.org") == ["smtp", "True", "587", "True"]
+    assert _email_settings(EMAIL_HOST="localhost", EMAIL_PORT="25", EMAIL_USE_TLS="0") == ["smtp", "True", "25", "False"]
+    assert _email_settings() == ["console", "True", "587", "True"]
+    assert _email_settings(DJANGO_SECURE="1", DJANGO_SECRET_KEY=RANDOM_KEY) == ["dummy", "False", "587", "True"]
+
+
+def test_email_tls_and_ssl_together_are_refused() -> None:
+    result = _run([sys.executable, "-c", "import config.settings"], {"EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"})
+    assert result.returncode != 0 and "EMAIL_USE_TLS and EMAIL_USE_SSL" in result.stderr
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return _run([sys.executable, "manage.py", *args], env)
+
+
+def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    import os
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_"))}
+    clean.setdefault("DATABASE_URL", "postgres://unused@127.0.0.1:1/unused")
+    return subprocess.run(command, cwd=ROOT, env={**clean, **env}, capture_output=True, text=True)

@@ -126,8 +126,11 @@ def test_the_summary_is_not_shown_again_above_a_body_that_opens_with_it(client: 
     assert '<p class="summary">' not in html
 
 
-def test_the_main_menu_offers_the_list_of_pages_and_a_new_page(client: Client) -> None:
-    html = client.get(reverse("wiki:home")).content.decode()
+def test_the_main_menu_offers_the_list_of_pages_and_editors_a_new_page(editor_client: Client) -> None:
+    html = Client().get(reverse("wiki:home")).content.decode()
+    nav = html[html.index('class="site-nav"'):html.index("</nav>")]
+    assert f'href="{reverse("wiki:page-list")}"' in nav and f'href="{reverse("wiki:page-create")}"' not in nav
+    html = editor_client.get(reverse("wiki:home")).content.decode()
     nav = html[html.index('class="site-nav"'):html.index("</nav>")]
     assert f'href="{reverse("wiki:page-list")}"' in nav and f'href="{reverse("wiki:page-create")}"' in nav
 

@@ -30,15 +30,17 @@ from wiki.caching.tracking import Tracker
 VERSIONS_PREFIX = "wiki:versions:"
 VERSION_KEY = VERSIONS_PREFIX + "content"
 CHANGED_AT_KEY = VERSIONS_PREFIX + "content-changed-at"
-# Moved by writes to the accounts themselves (a password, a login, a deactivation), which show on no page.
+# Moved by writes to the accounts themselves (a password, a login, a deactivation) and to readers' profiles (the
+# language and time zone read with a cached account), which show on no page.
 ACCOUNTS_KEY = VERSIONS_PREFIX + "accounts"
 
 _thread = threading.local()
 # The wiki's tables, and who belongs to which group with which permissions (cached pages show edit links
-# by permission); then the accounts table. Django quotes table names; raw SQL of the search index may not.
+# by permission); then the accounts table and readers' profiles. Django quotes table names; raw SQL of the search
+# index may not.
 _WRITE = re.compile(
     r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|COPY)\s+"?'
-    r'(?:(?P<content>wiki_|auth_group|auth_user_groups|auth_user_user_permissions)|(?P<accounts>auth_user\b))',
+    r'(?:(?P<content>wiki_|auth_group|auth_user_groups|auth_user_user_permissions)|(?P<accounts>auth_user\b|reader_profile\b))',
     re.IGNORECASE,
 )
 

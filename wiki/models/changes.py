@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from wiki.models.labels import field_label
+
 
 class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
     def recent(self, kind: str | None = None) -> ChangeEventQuerySet:
@@ -40,25 +42,28 @@ class ChangeEvent(models.Model):
         MERGED = "merged", _("merged")
         UNMERGED = "unmerged", _("merge undone")
 
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    action = models.CharField(max_length=20, choices=Action.choices)
-    object_id = models.BigIntegerField()
-    label = models.CharField(max_length=300)
-    url = models.CharField(max_length=500, blank=True)
-    summary = models.CharField(max_length=500, blank=True)
+    kind = models.CharField(field_label("kind"), max_length=20, choices=Kind.choices)
+    action = models.CharField(_("Action"), max_length=20, choices=Action.choices)
+    object_id = models.BigIntegerField(_("Object ID"))
+    label = models.CharField(_("Name"), max_length=300)
+    url = models.CharField(field_label("url"), max_length=500, blank=True)
+    summary = models.CharField(field_label("summary"), max_length=500, blank=True)
     # When the wiki wrote the summary itself: its message and values (wiki/change_summaries.py), so that it reads in
     # each reader's language; ``summary`` holds it in English.
-    summary_key = models.CharField(max_length=40, blank=True)
-    summary_values = models.JSONField(default=dict, blank=True)
-    size_delta = models.IntegerField(null=True, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    summary_key = models.CharField(_("Summary's message"), max_length=40, blank=True)
+    summary_values = models.JSONField(_("Summary's values"), default=dict, blank=True)
+    size_delta = models.IntegerField(_("Size change"), null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("User"))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True, db_index=True)
 
     objects = ChangeEventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("Recent change")
+        verbose_name_plural = _("Recent changes")
         indexes = [models.Index(fields=["kind", "object_id"], name="changeevent_object")]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.label} {self.action}"
+        return f"{self.get_kind_display()} {self.label} {self.get_action_display()}"

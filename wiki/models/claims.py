@@ -6,6 +6,8 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from wiki.models.labels import field_label
+
 
 class ClaimStatus(models.TextChoices):
     VERIFIED = "verified", _("Verified")
@@ -93,25 +95,30 @@ class Claim(models.Model):
     the sentence, which gives it its anchor on the page.
     """
 
-    page = models.ForeignKey("wiki.Page", on_delete=models.CASCADE, related_name="claims")
-    section = models.CharField(max_length=300, blank=True)
-    anchor = models.CharField(max_length=40, blank=True, help_text=_("HTML id of the claim on its page."))
-    text = models.TextField()
-    key = models.CharField(max_length=64, db_index=True)
-    position = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=20, choices=ClaimStatus.choices, default=ClaimStatus.NEEDS_VERIFICATION)
-    is_orphaned = models.BooleanField(default=False, help_text=_("The sentence was removed from the page."))
-    retired_at = models.DateTimeField(null=True, blank=True, help_text=_("An orphaned claim an editor decided not to keep."))
-    retired_reason = models.CharField(max_length=500, blank=True)
-    sources = models.ManyToManyField("wiki.Source", through="Citation", related_name="citing_claims")
-    about = models.ManyToManyField("wiki.Source", blank=True, related_name="claims_about")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    page = models.ForeignKey("wiki.Page", on_delete=models.CASCADE, related_name="claims", verbose_name=field_label("page"))
+    section = models.CharField(_("Section"), max_length=300, blank=True)
+    anchor = models.CharField(_("Anchor"), max_length=40, blank=True, help_text=_("HTML id of the claim on its page."))
+    text = models.TextField(field_label("text"))
+    key = models.CharField(_("Sentence key"), max_length=64, db_index=True)
+    position = models.PositiveIntegerField(_("Position"), default=0)
+    status = models.CharField(field_label("status"), max_length=20, choices=ClaimStatus.choices,
+                              default=ClaimStatus.NEEDS_VERIFICATION)
+    is_orphaned = models.BooleanField(_("orphaned"), default=False, help_text=_("The sentence was removed from the page."))
+    retired_at = models.DateTimeField(_("Retired at"), null=True, blank=True,
+                                      help_text=_("An orphaned claim an editor decided not to keep."))
+    retired_reason = models.CharField(_("Why it was retired"), max_length=500, blank=True)
+    sources = models.ManyToManyField("wiki.Source", through="Citation", related_name="citing_claims",
+                                     verbose_name=field_label("sources"))
+    about = models.ManyToManyField("wiki.Source", blank=True, related_name="claims_about", verbose_name=field_label("about"))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = ClaimQuerySet.as_manager()
 
     class Meta:
         ordering = ["page", "position"]
+        verbose_name = _("Claim")
+        verbose_name_plural = _("Claims")
 
     def __str__(self) -> str:
         return self.text[:80]
@@ -130,14 +137,17 @@ class Claim(models.Model):
 class Citation(models.Model):
     """A claim citing a source, with the locator as typed (``pp.3-4``, ``§3.1 / §5``)."""
 
-    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="citations")
-    source = models.ForeignKey("wiki.Source", on_delete=models.PROTECT, related_name="citations")
-    locator = models.CharField(max_length=200, blank=True)
-    kind = models.CharField(max_length=20, choices=CitationKind.choices, default=CitationKind.CITED)
-    position = models.PositiveIntegerField(default=0)
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="citations", verbose_name=field_label("claim"))
+    source = models.ForeignKey("wiki.Source", on_delete=models.PROTECT, related_name="citations",
+                               verbose_name=field_label("source"))
+    locator = models.CharField(field_label("locator"), max_length=200, blank=True)
+    kind = models.CharField(field_label("kind"), max_length=20, choices=CitationKind.choices, default=CitationKind.CITED)
+    position = models.PositiveIntegerField(_("Position"), default=0)
 
     class Meta:
         ordering = ["claim", "position"]
+        verbose_name = _("Citation")
+        verbose_name_plural = _("Citations")
         constraints = [
             models.UniqueConstraint(fields=["claim", "source", "locator"], name="citation_unique_per_claim"),
         ]
@@ -181,35 +191,39 @@ class ClaimRevision(models.Model):
         RETIRED = "retired", _("retired")
         STATUS = "status", _("status set")
 
-    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions")
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions", verbose_name=field_label("claim"))
     page_revision = models.ForeignKey(
-        "wiki.Revision", null=True, blank=True, on_delete=models.SET_NULL, related_name="claim_revisions"
+        "wiki.Revision", null=True, blank=True, on_delete=models.SET_NULL, related_name="claim_revisions",
+        verbose_name=_("Page revision"),
     )
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    text = models.TextField()
-    previous_text = models.TextField(blank=True)
-    status = models.CharField(max_length=20, choices=ClaimStatus.choices)
-    previous_status = models.CharField(max_length=20, choices=ClaimStatus.choices, blank=True)
-    reason = models.CharField(max_length=500, blank=True)
+    kind = models.CharField(field_label("kind"), max_length=20, choices=Kind.choices)
+    text = models.TextField(field_label("text"))
+    previous_text = models.TextField(_("Previous text"), blank=True)
+    status = models.CharField(field_label("status"), max_length=20, choices=ClaimStatus.choices)
+    previous_status = models.CharField(_("Previous status"), max_length=20, choices=ClaimStatus.choices, blank=True)
+    reason = models.CharField(field_label("reason"), max_length=500, blank=True)
     # When the wiki wrote the reason itself: its messages (wiki/change_summaries.py) as [{"key": …, "values": {…}}], so
     # that it reads in each reader's language; ``reason`` holds it in English.
-    reason_parts = models.JSONField(default=list, blank=True)
+    reason_parts = models.JSONField(_("Reason's messages"), default=list, blank=True)
     related_claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                      help_text=_("The other claim of a split or merge."))
-    similarity = models.FloatField(null=True, blank=True)
+                                      verbose_name=_("Related claim"), help_text=_("The other claim of a split or merge."))
+    similarity = models.FloatField(_("Similarity"), null=True, blank=True)
     replaced_claim_id = models.PositiveIntegerField(
-        null=True, blank=True, db_index=True,
+        _("Replaced claim"), null=True, blank=True, db_index=True,
         help_text=_("A re-attachment: the claim that held the sentence and gave way (deleted); its address leads here."))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("User"))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
     objects = ClaimRevisionQuerySet.as_manager()
 
     class Meta:
         ordering = ["claim", "created_at", "id"]
+        verbose_name = _("Claim history entry")
+        verbose_name_plural = _("Claim history")
 
     def __str__(self) -> str:
-        return f"{self.claim_id} {self.kind}"
+        return f"#{self.claim_id} {self.get_kind_display()}"
 
     @property
     def status_changed(self) -> bool:

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
+from wiki.models.labels import field_label
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_optional_line
 from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES, verdict_label
 
@@ -59,12 +60,14 @@ class LiveClassificationManager(_ClassificationQuerySetManager["Classification"]
 class Classification(models.Model):
     """Mechanism, rubric facts and verdict of a work, or of one component of it."""
 
-    source = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="classifications")
+    source = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="classifications",
+                               verbose_name=field_label("source"))
     component = models.ForeignKey(
-        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="classifications"
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="classifications",
+        verbose_name=field_label("component"),
     )
-    mechanism = models.CharField(max_length=40, choices=MECHANISM_CHOICES)
-    algorithm = models.CharField(max_length=120, blank=True, validators=[validate_optional_line])
+    mechanism = models.CharField(field_label("mechanism"), max_length=40, choices=MECHANISM_CHOICES)
+    algorithm = models.CharField(field_label("algorithm"), max_length=120, blank=True, validators=[validate_optional_line])
     updated = models.CharField(_("what is updated"), max_length=300, blank=True, validators=[validate_optional_line])
     # The four rubric facts: yes, no, or unknown (NULL) when nothing the wiki holds says either way.
     interactive_env = models.BooleanField(_("executable agent in an environment"), null=True, blank=True, default=None)
@@ -72,19 +75,22 @@ class Classification(models.Model):
     verifiable_reward = models.BooleanField(_("verifiable or scalar reward"), null=True, blank=True, default=None)
     rl_update = models.BooleanField(_("RL update of the policy from the outcome"), null=True, blank=True, default=None)
     narrow = models.BooleanField(
-        default=False, help_text=_("What is updated is not the acting agent's own policy, or the action space is narrow.")
+        field_label("narrow"), default=False, help_text=_("What is updated is not the acting agent's own policy, or the action space is narrow.")
     )
-    verdict = models.CharField(max_length=20, choices=VERDICT_CHOICES)
-    rationale = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
+    verdict = models.CharField(field_label("verdict"), max_length=20, choices=VERDICT_CHOICES)
+    rationale = models.TextField(field_label("rationale"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     evidence_claim = models.ForeignKey(
-        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="evidence_for"
+        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="evidence_for",
+        verbose_name=field_label("evidence_claim"),
     )
-    evidence_locator = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
-    set_by = models.CharField(max_length=20, choices=SetBy.choices, default=SetBy.EDITOR)
+    evidence_locator = models.CharField(field_label("evidence_locator"), max_length=200, blank=True,
+                                        validators=[validate_optional_line])
+    set_by = models.CharField(field_label("set_by"), max_length=20, choices=SetBy.choices, default=SetBy.EDITOR)
     set_by_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("Editor who set it"),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = LiveClassificationManager()
     all_objects = ClassificationQuerySet.as_manager()
@@ -92,6 +98,8 @@ class Classification(models.Model):
     class Meta:
         ordering = ["source", "component"]
         default_manager_name = "all_objects"
+        verbose_name = _("Classification")
+        verbose_name_plural = _("Classifications")
         constraints = [
             models.UniqueConstraint(
                 fields=["source", "component"], nulls_distinct=False, name="classification_one_per_work_or_component"
@@ -101,7 +109,7 @@ class Classification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.subject_name}: {self.verdict}"
+        return f"{self.subject_name}: {verdict_label(self.verdict)}"
 
     @property
     def subject_name(self) -> str:
@@ -160,16 +168,20 @@ class ClassificationChangeQuerySet(models.QuerySet["ClassificationChange"]):
 class ClassificationChange(models.Model):
     """Who changed a classification, when, and its fields before and after."""
 
-    classification = models.ForeignKey(Classification, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    classification = models.ForeignKey(Classification, on_delete=models.CASCADE, related_name="changes",
+                                       verbose_name=_("Classification"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("User"))
+    before = models.JSONField(_("Before"), default=dict, blank=True)
+    after = models.JSONField(_("After"), default=dict)
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
     objects = ClassificationChangeQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("Classification change")
+        verbose_name_plural = _("Classification changes")
 
     def __str__(self) -> str:
         return f"{self.classification} ({self.created_at:%Y-%m-%d %H:%M})"
@@ -203,17 +215,22 @@ class LiveContrastManager(_ContrastQuerySetManager["Contrast"]):
 class Contrast(models.Model):
     """Two works (or components) set against each other on an axis, with the claim that says so."""
 
-    left = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_left")
+    left = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_left",
+                             verbose_name=_("One work"))
     left_component = models.ForeignKey(
-        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        verbose_name=field_label("left_component"),
     )
-    right = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_right")
+    right = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="contrasts_as_right",
+                              verbose_name=_("The other work"))
     right_component = models.ForeignKey(
-        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "wiki.Component", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        verbose_name=field_label("right_component"),
     )
-    axis = models.CharField(max_length=300, validators=[validate_line])
-    claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts")
-    created_at = models.DateTimeField(auto_now_add=True)
+    axis = models.CharField(_("What they differ on"), max_length=300, validators=[validate_line])
+    claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts",
+                              verbose_name=field_label("evidence_claim"))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
     objects = LiveContrastManager()
     all_objects = ContrastQuerySet.as_manager()
@@ -221,6 +238,8 @@ class Contrast(models.Model):
     class Meta:
         ordering = ["left__short_name", "right__short_name"]
         default_manager_name = "all_objects"
+        verbose_name = _("Contrast")
+        verbose_name_plural = _("Contrasts")
         constraints = [
             models.UniqueConstraint(
                 fields=["left", "left_component", "right", "right_component"],

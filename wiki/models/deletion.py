@@ -17,7 +17,7 @@ DELETION_FIELDS = ["deleted_at", "deleted_by", "deleted_reason"]
 class Deletable(models.Model):
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False, db_index=True)
     deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+", editable=False)
+                                   related_name="+", editable=False, verbose_name=_("deleted by"))
     deleted_reason = models.CharField(_("why it was deleted"), max_length=500, blank=True, editable=False)
 
     class Meta:

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from wiki.models.labels import field_label
 from wiki.models.rules import validate_some_text
 
 MAX_REASON_CHARS = 2_000
@@ -29,19 +30,23 @@ class FindingDismissal(models.Model):
     Reopening stamps the row instead of deleting it; a finding dismissed again gets a new row.
     """
 
-    kind = models.CharField(max_length=40)
-    key = models.CharField(max_length=200)
-    subject = models.CharField(max_length=300)
+    kind = models.CharField(field_label("kind"), max_length=40)
+    key = models.CharField(_("Finding key"), max_length=200)
+    subject = models.CharField(_("What it concerns"), max_length=300)
     reason = models.TextField(_("reason"), validators=[MaxLengthValidator(MAX_REASON_CHARS), validate_some_text])
-    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    dismissed_at = models.DateTimeField(auto_now_add=True)
-    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    reopened_at = models.DateTimeField(null=True, blank=True)
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                     verbose_name=_("Dismissed by"))
+    dismissed_at = models.DateTimeField(_("Dismissed at"), auto_now_add=True)
+    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                    verbose_name=_("Reopened by"))
+    reopened_at = models.DateTimeField(_("Reopened at"), null=True, blank=True)
 
     objects = FindingDismissalQuerySet.as_manager()
 
     class Meta:
         ordering = ["-dismissed_at", "-id"]
+        verbose_name = _("Dismissed finding")
+        verbose_name_plural = _("Dismissed findings")
         constraints = [
             models.UniqueConstraint(fields=["kind", "key"], condition=Q(reopened_at__isnull=True), name="one_dismissal_in_force"),
         ]

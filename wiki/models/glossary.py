@@ -71,9 +71,11 @@ class GlossaryTerm(models.Model):
                              verbose_name=_("defining page"))
     # Derived on save: every name compared as name_key does (no name may belong to two terms), and as a wiki
     # link's target slug (so that [[Policy Gradient]] and [[策略梯度]] lead here).
-    name_keys = ArrayField(models.CharField(max_length=MAX_NAME_CHARS), default=list, editable=False)
-    link_keys = ArrayField(models.CharField(max_length=200), default=list, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
+    name_keys = ArrayField(models.CharField(max_length=MAX_NAME_CHARS), default=list, editable=False,
+                           verbose_name=_("Names as compared"))
+    link_keys = ArrayField(models.CharField(max_length=200), default=list, editable=False,
+                           verbose_name=_("Link targets"))
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = GlossaryTermQuerySet.as_manager()
 

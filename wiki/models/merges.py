@@ -18,18 +18,23 @@ class SourceMerge(models.Model):
     already), so that undoing the merge moves back those and only those.
     """
 
-    kept = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="merges_in")
-    merged = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="merges_out")
-    moved = models.JSONField(default=dict, help_text=_("The ids of what moved, to move back on undo."))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    kept = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="merges_in", verbose_name=_("Work kept"))
+    merged = models.ForeignKey("wiki.Source", on_delete=models.CASCADE, related_name="merges_out",
+                               verbose_name=_("Work merged into it"))
+    moved = models.JSONField(_("What moved"), default=dict, help_text=_("The ids of what moved, to move back on undo."))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("User"))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("Undone at"), null=True, blank=True)
+    undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                  verbose_name=_("Undone by"))
 
     objects = SourceMergeQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("Merge of works")
+        verbose_name_plural = _("Merges of works")
         constraints = [models.CheckConstraint(condition=~models.Q(kept=models.F("merged")), name="sourcemerge_two_works")]
 
     def __str__(self) -> str:

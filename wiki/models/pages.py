@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator, latest, make_validator
+from wiki.models.labels import field_label
 from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
     text_limit,
@@ -88,15 +89,15 @@ class LivePageManager(_PageQuerySetManager["Page"]):
 
 class Page(Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
-    slug = models.CharField(max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
-    title = models.CharField(max_length=300, validators=[validate_line])
-    summary = models.TextField(blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
-    body = models.TextField(blank=True, validators=[validate_text, validate_no_conflict_markers],
+    slug = models.CharField(field_label("slug"), max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
+    title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
+    summary = models.TextField(field_label("summary"), blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
+    body = models.TextField(field_label("body"), blank=True, validators=[validate_text, validate_no_conflict_markers],
                             help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
-    rendered_html = models.TextField(blank=True, editable=False)
-    toc = models.JSONField(default=list, blank=True, editable=False, help_text=_("Sections as [{level, id, title}]."))
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    rendered_html = models.TextField(_("Rendered HTML"), blank=True, editable=False)
+    toc = models.JSONField(_("Contents"), default=list, blank=True, editable=False, help_text=_("Sections as [{level, id, title}]."))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = LivePageManager()
     all_objects = PageQuerySet.as_manager()
@@ -104,6 +105,8 @@ class Page(Deletable):
     class Meta:
         ordering = ["title"]
         default_manager_name = "all_objects"
+        verbose_name = _("Page")
+        verbose_name_plural = _("Pages")
         # the home page and the recent-changes lists read the newest pages without sorting them all
         indexes = [models.Index(fields=["-updated_at", "-id"], name="page_updated_at")]
 
@@ -134,26 +137,29 @@ class Page(Deletable):
 class Revision(models.Model):
     """One saved state of a page; revisions are numbered from 1 per page and never change."""
 
-    page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
-    title = models.CharField(max_length=300)
-    summary = models.TextField(blank=True)
-    body = models.TextField(blank=True)
-    comment = models.CharField(max_length=500, blank=True, validators=[validate_optional_line])
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    size = models.PositiveIntegerField(default=0)
-    size_delta = models.IntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="revisions", verbose_name=field_label("page"))
+    number = models.PositiveIntegerField(_("Number"))
+    title = models.CharField(field_label("title"), max_length=300)
+    summary = models.TextField(field_label("summary"), blank=True)
+    body = models.TextField(field_label("body"), blank=True)
+    comment = models.CharField(_("Edit summary"), max_length=500, blank=True, validators=[validate_optional_line])
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name=_("Author"))
+    size = models.PositiveIntegerField(_("Size"), default=0)
+    size_delta = models.IntegerField(_("Size change"), default=0)
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["page", "-number"]
+        verbose_name = _("Revision")
+        verbose_name_plural = _("Revisions")
         constraints = [
             models.UniqueConstraint(fields=["page", "number"], name="revision_unique_number_per_page"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="revision_number_positive"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.page_id} r{self.number}"
+        return f"{self.title} r{self.number}"
 
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
@@ -197,14 +203,16 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
 class WikiLink(models.Model):
     """An outgoing ``[[Target]]`` link of a page; the target page may not exist yet (a wanted page)."""
 
-    source_page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="outgoing_links")
-    target_slug = models.SlugField(max_length=200, allow_unicode=True, db_index=True)
-    target_title = models.CharField(max_length=300)
-    label = models.CharField(max_length=300, blank=True)
+    source_page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="outgoing_links", verbose_name=_("Linking page"))
+    target_slug = models.SlugField(_("Target address"), max_length=200, allow_unicode=True, db_index=True)
+    target_title = models.CharField(_("Target title"), max_length=300)
+    label = models.CharField(_("Link text"), max_length=300, blank=True)
 
     objects = WikiLinkQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("Wiki link")
+        verbose_name_plural = _("Wiki links")
         constraints = [
             models.UniqueConstraint(fields=["source_page", "target_slug"], name="wikilink_unique_target_per_page"),
         ]

@@ -6,6 +6,7 @@ from django.db.models import Case, IntegerField, Value, When
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from wiki.models.labels import field_label
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line
 
 
@@ -59,25 +60,31 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
 class OpenQuestion(models.Model):
     """A question to verify, from a page's 待核实问题 or a survey's open problems."""
 
-    page = models.ForeignKey("wiki.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="questions")
-    title = models.CharField(max_length=300, validators=[validate_line])
-    text = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
-    status = models.CharField(max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
-    priority = models.CharField(max_length=10, choices=QuestionPriority.choices, default=QuestionPriority.NORMAL)
-    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    page = models.ForeignKey("wiki.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="questions",
+                             verbose_name=field_label("page"))
+    title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
+    text = models.TextField(field_label("text"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
+    status = models.CharField(field_label("status"), max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
+    priority = models.CharField(field_label("priority"), max_length=10, choices=QuestionPriority.choices,
+                                default=QuestionPriority.NORMAL)
+    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                 verbose_name=field_label("assignee"))
     resolution_criteria = models.TextField(_("what would resolve it"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
-    claims = models.ManyToManyField("wiki.Claim", blank=True, related_name="questions")
-    sources = models.ManyToManyField("wiki.Source", blank=True, related_name="questions")
+    claims = models.ManyToManyField("wiki.Claim", blank=True, related_name="questions", verbose_name=field_label("claims"))
+    sources = models.ManyToManyField("wiki.Source", blank=True, related_name="questions", verbose_name=field_label("sources"))
     answer_claim = models.ForeignKey(
-        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="answers"
+        "wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="answers",
+        verbose_name=field_label("answer_claim"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = OpenQuestionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("Open question")
+        verbose_name_plural = _("Open questions")
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(status="answered") | models.Q(answer_claim__isnull=False),

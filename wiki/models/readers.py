@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 class ReaderProfile(models.Model):
     """A logged-in reader's language and time zone; blank means "the browser's language" and "the wiki's zone"."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reader_profile")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reader_profile",
+                                verbose_name=_("User"))
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
 

@@ -5,6 +5,8 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from wiki.models.labels import field_label
+
 
 class SearchDocument(models.Model):
     """One searchable object (page, claim, source or question), its text and its search vector.
@@ -21,18 +23,20 @@ class SearchDocument(models.Model):
         SOURCE = "source", _("Source")
         QUESTION = "question", _("Open question")
 
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    object_id = models.BigIntegerField()
-    title = models.CharField(max_length=500)
-    body = models.TextField(blank=True)
-    url = models.CharField(max_length=500)
-    mechanism = models.CharField(max_length=40, blank=True)
-    verdict = models.CharField(max_length=20, blank=True)
-    vector = SearchVectorField(null=True)
-    importance = models.IntegerField(default=0, help_text="Higher first among the documents of the same kind.")
-    updated_at = models.DateTimeField(auto_now=True)
+    kind = models.CharField(field_label("kind"), max_length=20, choices=Kind.choices)
+    object_id = models.BigIntegerField(_("Object ID"))
+    title = models.CharField(field_label("title"), max_length=500)
+    body = models.TextField(field_label("body"), blank=True)
+    url = models.CharField(field_label("url"), max_length=500)
+    mechanism = models.CharField(field_label("mechanism"), max_length=40, blank=True)
+    verdict = models.CharField(field_label("verdict"), max_length=20, blank=True)
+    vector = SearchVectorField(_("Search vector"), null=True)
+    importance = models.IntegerField(_("Importance"), default=0, help_text=_("Higher first among the documents of the same kind."))
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("Search document")
+        verbose_name_plural = _("Search documents")
         constraints = [models.UniqueConstraint(fields=["kind", "object_id"], name="searchdocument_unique_object")]
         indexes = [
             GinIndex(fields=["vector"], name="searchdocument_vector_gin"),
@@ -41,4 +45,4 @@ class SearchDocument(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.title}"
+        return f"{self.get_kind_display()}: {self.title}"

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator, latest, make_validator
+from wiki.models.labels import field_label
 from wiki.models.rules import (
     MAX_ABSTRACT_CHARS,
     MAX_NOTES_CHARS,
@@ -138,26 +139,29 @@ class LiveSourceManager(_SourceQuerySetManager["Source"]):
 class Source(Deletable):
     """A cited work: paper, preprint, project, blog post, audit note, benchmark or framework."""
 
-    slug = models.SlugField(max_length=120, unique=True, validators=[validate_source_slug])
-    short_name = models.CharField(max_length=200, validators=[validate_line])
-    title = models.CharField(max_length=500, validators=[validate_line])
-    normalized_title = models.CharField(max_length=500, db_index=True, editable=False)
-    kind = models.CharField(max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
-    authors = models.TextField(blank=True, validators=text_limit(MAX_TEXT_CHARS))
-    year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(YEAR_MIN), MaxValueValidator(YEAR_MAX)])
-    venue = models.CharField(max_length=300, blank=True, validators=[validate_optional_line])
-    url = models.URLField(max_length=500, blank=True, help_text=_("Stored percent-encoded."))
-    arxiv_id = models.CharField(max_length=40, blank=True, validators=[validate_optional_line, validate_arxiv_id],
+    slug = models.SlugField(field_label("slug"), max_length=120, unique=True, validators=[validate_source_slug])
+    short_name = models.CharField(field_label("short_name"), max_length=200, validators=[validate_line])
+    title = models.CharField(field_label("title"), max_length=500, validators=[validate_line])
+    normalized_title = models.CharField(_("Normalised title"), max_length=500, db_index=True, editable=False)
+    kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
+    authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
+    year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
+                                            validators=[MinValueValidator(YEAR_MIN), MaxValueValidator(YEAR_MAX)])
+    venue = models.CharField(field_label("venue"), max_length=300, blank=True, validators=[validate_optional_line])
+    url = models.URLField(field_label("url"), max_length=500, blank=True, help_text=_("Stored percent-encoded."))
+    arxiv_id = models.CharField(field_label("arxiv_id"), max_length=40, blank=True,
+                                validators=[validate_optional_line, validate_arxiv_id],
                                 help_text=_("Normalised, without version (2307.13854)."))
-    doi = models.CharField(max_length=200, blank=True, validators=[validate_optional_line, validate_doi],
+    doi = models.CharField(field_label("doi"), max_length=200, blank=True, validators=[validate_optional_line, validate_doi],
                            help_text=_("Normalised, lower case, without https://doi.org/."))
-    bibtex_key = models.CharField(max_length=200, blank=True, validators=[validate_optional_line])
-    abstract = models.TextField(blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
-    notes = models.TextField(blank=True, validators=text_limit(MAX_NOTES_CHARS))
+    bibtex_key = models.CharField(field_label("bibtex_key"), max_length=200, blank=True, validators=[validate_optional_line])
+    abstract = models.TextField(field_label("abstract"), blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
+    notes = models.TextField(field_label("notes"), blank=True, validators=text_limit(MAX_NOTES_CHARS))
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_from",
-                                    editable=False, help_text=_("The work this one was merged into; its address leads there."))
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+                                    editable=False, verbose_name=_("Merged into"),
+                                    help_text=_("The work this one was merged into; its address leads there."))
+    created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = LiveSourceManager()
     all_objects = SourceQuerySet.as_manager()
@@ -165,6 +169,8 @@ class Source(Deletable):
     class Meta:
         ordering = ["short_name"]
         default_manager_name = "all_objects"
+        verbose_name = _("Source")
+        verbose_name_plural = _("Sources")
         constraints = [
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),
             models.UniqueConstraint(fields=["doi"], condition=~models.Q(doi=""), name="source_unique_doi"),
@@ -219,12 +225,14 @@ class Source(Deletable):
 class Component(models.Model):
     """A separately classified part of a work (Shepherd's Tree-GRPO vs its supervisor and CRO)."""
 
-    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="components")
-    slug = models.SlugField(max_length=120, validators=[validate_source_slug])
-    name = models.CharField(max_length=200, validators=[validate_line])
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="components", verbose_name=field_label("source"))
+    slug = models.SlugField(field_label("slug"), max_length=120, validators=[validate_source_slug])
+    name = models.CharField(_("Name"), max_length=200, validators=[validate_line])
 
     class Meta:
         ordering = ["source", "name"]
+        verbose_name = _("Component")
+        verbose_name_plural = _("Components")
         constraints = [models.UniqueConstraint(fields=["source", "slug"], name="component_unique_slug_per_source")]
 
     def __str__(self) -> str:

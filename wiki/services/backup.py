@@ -131,7 +131,9 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 if not isinstance(record, dict):
                     raise BackupRefused(f"line {number}: not a JSON object")
                 yield number, record
-    except (OSError, EOFError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise BackupRefused("not UTF-8 text") from None
+    except (OSError, EOFError) as error:
         raise BackupRefused(f"cannot read the file: {error}") from None
 
 

@@ -2,7 +2,8 @@
 glossary, and the consistency findings its editors dismissed.
 
 Idempotent: records are matched on their natural keys (slugs, page + sentence) and updated in
-place, and a page whose text did not change gets no new revision.
+place; a page whose text did not change gets no new revision, and a work, classification or question whose fields
+did not change is not written (its ``updated_at`` stays, no change is recorded).
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from wiki.models import (
 )
 from wiki.reports.consistency import classification_key, contrast_key
 from wiki.search.index import search_reindex_all
+from wiki.services.classifications import classification_save
 from wiki.services.glossary import glossary_load
-from wiki.services.page_import import page_import, parse_page_file
+from wiki.services.page_import import PageImportError, page_import, parse_page_file
+from wiki.services.questions import question_update
+from wiki.services.sources import SourceDuplicate, source_save
 
 
 class SeedError(ValueError):
@@ -42,11 +46,23 @@ class SeedReport:
     lines: list[str] = field(default_factory=list)
 
 
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise SeedError(f"{path}: cannot be read ({error.strerror or error})") from None
+
+
 def _read(directory: Path, name: str) -> list[dict[str, Any]]:
     path = directory / name
     if not path.exists():
         return []
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(_read_bytes(path).decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise SeedError(f"{path}: not UTF-8 text (invalid byte at position {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise SeedError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, list):
         raise SeedError(f"{path} must hold a JSON list")
     return data
@@ -95,13 +111,16 @@ def seed_load(*, directory: Path) -> SeedReport:
             "abstract": row.get("abstract") or "",
             "notes": row.get("notes") or "",
         }
-        source, _ = Source.objects.update_or_create(slug=row["slug"], defaults=defaults)
+        source = _source_load(row["slug"], defaults)
         for component in row.get("components") or []:
             Component.objects.update_or_create(source=source, slug=component["slug"], defaults={"name": component["name"]})
     report.lines.append(f"{Source.objects.count()} sources")
 
     for path in sorted((directory / "pages").glob("*.md")):
-        page_report = page_import(page_file=parse_page_file(path.read_bytes(), filename=path.name))
+        try:
+            page_report = page_import(page_file=parse_page_file(_read_bytes(path), filename=path.name))
+        except PageImportError as error:
+            raise SeedError(f"{path}: {error}") from None
         report.lines += page_report.lines()
 
     for row in _read(directory, "classifications.json"):
@@ -109,10 +128,10 @@ def seed_load(*, directory: Path) -> SeedReport:
         component = _component(source, row.get("component"))
         evidence = _claim(row.get("evidence"))
         facts = row["facts"]
-        Classification.objects.update_or_create(
-            source=source,
-            component=component,
-            defaults={
+        _classification_load(
+            source,
+            component,
+            {
                 "mechanism": row["mechanism"],
                 "algorithm": row.get("algorithm") or "",
                 "updated": row.get("updated") or "",
@@ -125,7 +144,6 @@ def seed_load(*, directory: Path) -> SeedReport:
                 "rationale": row.get("rationale") or "",
                 "evidence_claim": evidence,
                 "evidence_locator": _locator_of(evidence, source),
-                "set_by": SetBy.EDITOR,
             },
         )
         if evidence is not None:
@@ -148,18 +166,24 @@ def seed_load(*, directory: Path) -> SeedReport:
 
     for row in _read(directory, "questions.json"):
         page = Page.objects.filter(slug=row.get("page")).first()
-        question, _ = OpenQuestion.objects.update_or_create(
-            page=page,
-            title=row["title"],
-            defaults={
-                "text": row.get("text") or "",
-                "status": row.get("status") or "open",
-                "priority": row.get("priority") or "normal",
-                "resolution_criteria": row.get("resolution") or "",
-            },
-        )
-        question.claims.set([c for c in (_claim(ref) for ref in row.get("claims") or []) if c is not None])
-        question.sources.set([_source(slug) for slug in row.get("sources") or []])
+        fields = {
+            "text": row.get("text") or "",
+            "status": row.get("status") or "open",
+            "priority": row.get("priority") or "normal",
+            "resolution_criteria": row.get("resolution") or "",
+        }
+        claims = [c for c in (_claim(ref) for ref in row.get("claims") or []) if c is not None]
+        sources = [_source(slug) for slug in row.get("sources") or []]
+        question = OpenQuestion.objects.filter(page=page, title=row["title"]).first()
+        if question is None:
+            question = OpenQuestion.objects.create(page=page, title=row["title"], **fields)
+            question.claims.set(claims)
+            question.sources.set(sources)
+        else:
+            try:
+                question_update(question=question, fields=fields, claims=claims, sources=sources)
+            except ValidationError as error:
+                raise SeedError(f"the question “{row['title']}”: {_problems(error)}") from None
     report.lines.append(f"{OpenQuestion.objects.count()} open questions")
 
     for row in _read(directory, "dismissals.json"):
@@ -172,6 +196,41 @@ def seed_load(*, directory: Path) -> SeedReport:
     report.lines.append(f"{GlossaryTerm.objects.count()} glossary terms")
     search_reindex_all()
     return report
+
+
+def _source_load(slug: str, fields: dict[str, Any]) -> Source:
+    """The work ``slug`` with ``fields``: created, changed through :func:`source_save` (which records the change and
+    writes nothing when the fields are as saved), or left as it is."""
+    source = Source.objects.filter(slug=slug).first()
+    try:
+        if source is None:
+            source = Source(slug=slug, **fields)
+            source.full_clean()
+            source.save()
+            return source
+        return source_save(source=source, fields=fields).source
+    except (ValidationError, SourceDuplicate) as error:
+        raise SeedError(f"source {slug}: {_problems(error)}") from None
+
+
+def _classification_load(source: Source, component: Component | None, fields: dict[str, Any]) -> None:
+    """Like :func:`_source_load`, through :func:`classification_save`; a classification the seed creates is the
+    editors' own, with no history entry."""
+    classification = Classification.objects.filter(source=source, component=component).first()
+    try:
+        if classification is None:
+            classification = Classification(source=source, component=component, set_by=SetBy.EDITOR, **fields)
+            classification.full_clean()
+            classification.save()
+        else:
+            classification_save(source=source, component=component, classification=classification, fields=fields,
+                                set_by=SetBy.EDITOR)
+    except ValidationError as error:
+        raise SeedError(f"the classification of {source.slug}: {_problems(error)}") from None
+
+
+def _problems(error: Exception) -> str:
+    return "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
 
 
 def _locator_of(claim: Claim | None, source: Source) -> str:

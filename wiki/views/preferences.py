@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from wiki.forms.preferences import PreferencesForm
-from wiki.preferences import LANGUAGE_SESSION_KEY, TIME_ZONE_SESSION_KEY, remember, valid_language
+from wiki.preferences import remember, valid_language
 from wiki.services.readers import reader_profile_save
 
 
@@ -36,21 +36,21 @@ def set_language(request: HttpRequest) -> HttpResponseBase:
     language = valid_language(request.POST.get("language"))
     if language and request.user.is_authenticated:
         reader_profile_save(user=request.user, language=language)
-        request.session[LANGUAGE_SESSION_KEY] = language
     return response
 
 
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    """Language and time zone, for anyone: cookies, and the profile for a logged-in reader."""
+    """Language and time zone, for anyone: cookies, and the profile for a logged-in reader.
+
+    The form starts from what this request uses: for a logged-in reader, the profile's current choice (which the
+    middleware read), so a session opened before a change elsewhere does not save the old language back."""
     initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name()}
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
         if request.user.is_authenticated:
             reader_profile_save(user=request.user, language=language, time_zone=zone)
-            request.session[LANGUAGE_SESSION_KEY] = language
-            request.session[TIME_ZONE_SESSION_KEY] = zone
         translation.activate(language)
         messages.success(request, _("Preferences saved."))
         response = redirect("wiki:preferences")

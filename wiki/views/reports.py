@@ -1,5 +1,4 @@
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -67,6 +66,6 @@ def finding_reopen_view(request: HttpRequest) -> HttpResponse:
     return redirect(finding_url(kind, key))
 
 
-@login_required
+@editor_required("wiki.change_page")
 def classifier_agreement(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/reports/agreement.html", {"report": agreement_report()})

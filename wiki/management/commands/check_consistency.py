@@ -1,11 +1,12 @@
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from wiki.management.base import WikiCommand
 from wiki.reports.reviewed import consistency_report_reviewed
 
 
-class Command(BaseCommand):
+class Command(WikiCommand):
     help = ("Lists where the wiki contradicts itself: verdicts vs claims, missing evidence, RL names, missing locators, "
             "one-sided contrasts; then the findings editors dismissed, with their reasons.")
 

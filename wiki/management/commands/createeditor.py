@@ -8,20 +8,22 @@ from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 from config.env import env_str
+from wiki.management.base import WikiCommand
 from wiki.roles import ensure_editor_group
 
 
-class Command(BaseCommand):
-    help = "Create an editor (or add an existing user to the editors group). Password from --password, EDITOR_PASSWORD or a prompt."
+class Command(WikiCommand):
+    help = ("Create an editor (or add an existing user to the editors group, reactivating a deactivated account). "
+            "Password from --password, EDITOR_PASSWORD or a prompt; an existing user keeps theirs when none is given.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("username")
+        parser.add_argument("username", metavar="USERNAME")
         parser.add_argument("--password", help="For scripts; otherwise EDITOR_PASSWORD, or a prompt on a terminal.")
-        parser.add_argument("--email", default="")
+        parser.add_argument("--email", default="", help="For a new user; an existing user's address is left as it is.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         username: str = options["username"].strip()
@@ -47,10 +49,15 @@ class Command(BaseCommand):
             user = existing or User(username=username, email=options["email"])
             if password is not None:
                 user.set_password(password)
+            # Making someone an editor is meant to let them in: a deactivated account could not log in.
+            reactivated = not user.is_active
+            user.is_active = True
             user.save()
             user.groups.add(ensure_editor_group())
         verb = "Added" if existing else "Created"
-        changed = " (password changed)" if existing and password is not None else ""
+        notes = [note for note, said in (("password changed", existing and password is not None),
+                                         ("reactivated", reactivated)) if said]
+        changed = f" ({', '.join(notes)})" if notes else ""
         self.stdout.write(self.style.SUCCESS(f"{verb} editor {username}{changed}."))
 
     def _prompt(self) -> str:

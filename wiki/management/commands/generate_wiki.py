@@ -4,24 +4,25 @@ import time
 from argparse import ArgumentParser
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from wiki.devtools.generate import wiki_generate
+from wiki.management.base import WikiCommand
 from wiki.management.progress import KindBars
 from wiki.search.index import search_reindex_all
 
 
-class Command(BaseCommand):
+class Command(WikiCommand):
     help = (
         "Writes a large, realistic generated wiki (works, classifications, pages, claims, contrasts, questions) for "
         "benchmarks, then rebuilds the search index (every document: links to existing pages change their importance)."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--works", type=int, default=1000)
-        parser.add_argument("--claims", type=int, default=10000)
+        parser.add_argument("--works", type=int, default=1000, help="How many works (sources); at least two. Default: 1000.")
+        parser.add_argument("--claims", type=int, default=10000, help="How many claims, over all pages; at least one. Default: 10000.")
         parser.add_argument("--pages", type=int, default=None, help="Default: one page per ten claims.")
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=0, help="The random seed: the same seed writes the same wiki. Default: 0.")
         parser.add_argument("--no-index", action="store_true", help="Leave the search index as it is (then run search_reindex).")
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -1,22 +1,24 @@
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from wiki.management.base import WikiCommand
+from wiki.management.files import check_readable
 from wiki.services.backup import BackupRefused, wiki_import
 
 
-class Command(BaseCommand):
-    help = ("Restores a backup written by export_wiki into an empty, migrated database, in one transaction: "
-            "a refused or failed import writes nothing. Accounts come back without passwords.")
+class Command(WikiCommand):
+    help = ("Restores a backup written by export_wiki (gzip-compressed when FILE ends in .gz) into an empty, migrated "
+            "database, in one transaction: a refused or failed import writes nothing. Accounts come back without "
+            "passwords.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, metavar="FILE")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
-        if not path.is_file():
-            raise CommandError(f"{path}: no such file")
+        check_readable(path)
         try:
             report = wiki_import(path=path)
         except BackupRefused as error:

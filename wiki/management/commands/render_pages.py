@@ -1,12 +1,12 @@
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from wiki.management.base import WikiCommand
 from wiki.services.pages import pages_rerender
 
 
-class Command(BaseCommand):
-    help = "Renders every page's stored HTML again from its unchanged text (after an upgrade of the renderer)."
+class Command(WikiCommand):
+    help = ("Renders every page's stored HTML again from its unchanged text, without a new revision (after an upgrade of "
+            "the renderer); prints how many pages changed.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         changed = pages_rerender()

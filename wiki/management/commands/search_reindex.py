@@ -3,14 +3,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from wiki.management.base import WikiCommand
 from wiki.management.progress import KindBars
 from wiki.search.index import search_reindex_all
 
 
-class Command(BaseCommand):
-    help = "Rebuild the search index of pages, claims, sources and open questions (and their importance order)."
+class Command(WikiCommand):
+    help = ("Rebuild the search index of pages, claims, sources and open questions (and their importance order), with a "
+            "progress bar per kind (-v 0 hides them).")
 
     def handle(self, *args: object, **options: Any) -> None:
         started = time.perf_counter()

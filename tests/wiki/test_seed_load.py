@@ -1,0 +1,74 @@
+"""Loading the seed wiki again: what did not change is not written again, what changed is saved with its history."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Model
+
+from tests.conftest import FIXTURES
+from wiki.models import (
+    ChangeEvent,
+    Claim,
+    ClaimRevision,
+    Classification,
+    ClassificationChange,
+    GlossaryTerm,
+    OpenQuestion,
+    Page,
+    Revision,
+    Source,
+)
+from wiki.services.seed import seed_load
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seed")]
+
+TIMESTAMPED: list[type[Model]] = [Source, Classification, Page, Claim, OpenQuestion, GlossaryTerm]
+HISTORY: list[type[Model]] = [ChangeEvent, Revision, ClaimRevision, ClassificationChange]
+
+
+def _updated_at() -> dict[str, dict[int, Any]]:
+    return {model.__name__: dict(model._base_manager.values_list("pk", "updated_at")) for model in TIMESTAMPED}
+
+
+def _history() -> dict[str, int]:
+    return {model.__name__: model._base_manager.count() for model in HISTORY}
+
+
+def test_loading_the_unchanged_seed_again_writes_nothing() -> None:
+    updated_at, history = _updated_at(), _history()
+
+    call_command("load_wiki", stdout=StringIO())
+
+    assert _updated_at() == updated_at
+    assert _history() == history
+
+
+def test_a_work_and_a_classification_changed_in_the_fixtures_are_saved_with_their_history(tmp_path: Path) -> None:
+    directory = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, directory)
+    sources = json.loads((directory / "sources.json").read_text(encoding="utf-8"))
+    sources[0]["notes"] = "Read again for the seed."
+    (directory / "sources.json").write_text(json.dumps(sources, ensure_ascii=False), encoding="utf-8")
+    classifications = json.loads((directory / "classifications.json").read_text(encoding="utf-8"))
+    classifications[0]["rationale"] = "Checked again."
+    (directory / "classifications.json").write_text(json.dumps(classifications, ensure_ascii=False), encoding="utf-8")
+    updated_at, events = _updated_at(), ChangeEvent.objects.count()
+
+    seed_load(directory=directory)
+
+    after = _updated_at()
+    work = Source.objects.get(slug=sources[0]["slug"])
+    classification = Classification.objects.get(source__slug=classifications[0]["source"],
+                                                component__slug=classifications[0].get("component"))
+    assert work.notes == "Read again for the seed." and classification.rationale == "Checked again."
+    assert [pk for pk, at in after["Source"].items() if at != updated_at["Source"][pk]] == [work.pk]
+    assert [pk for pk, at in after["Classification"].items() if at != updated_at["Classification"][pk]] == [classification.pk]
+    assert ChangeEvent.objects.count() == events + 2
+    assert ClassificationChange.objects.filter(classification=classification).latest("id").after["rationale"] == "Checked again."

@@ -1,0 +1,96 @@
+"""Failed log-ins counted in the shared cache, per username and per client address, so every worker and server
+refuses alike.
+
+After ``WIKI_LOGIN_FAILURES_PER_USERNAME`` failures for one username, or ``WIKI_LOGIN_FAILURES_PER_ADDRESS`` from one
+address, each within ``WIKI_LOGIN_FAILURE_WINDOW`` seconds of the one before, further attempts are refused until that
+window has passed since the last failure. The username is counted as typed, whether or not such an account exists,
+so a refusal says nothing about which accounts exist. A refused attempt checks no password and counts nothing: a
+password tried meanwhile tells nothing, and the refusal ends on time. A success clears its username's count but not
+its address's, so logging in to one's own account does not reopen guessing at others'.
+
+Two counters and two flags in the cache, rather than django-axes: that would add tables and a middleware for what
+the shared cache already does, and the API throttles count the same way (``wiki.api.throttles``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle
+
+from wiki.caching.backends import RedisCache
+
+_PREFIX = "wiki:login-failures:"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Attempts are refused until ``until``."""
+
+    until: datetime
+
+
+def refusal(request: HttpRequest | None, username: str) -> Refusal | None:
+    """Whether an attempt to log in as ``username`` from this request's address is refused now."""
+    found = caches["default"].get_many([_locked(key) for key, _ in _counters(request, username)])
+    if not found:
+        return None
+    return Refusal(until=datetime.fromtimestamp(max(float(until) for until in found.values()), tz=UTC))
+
+
+def failed(request: HttpRequest | None, username: str) -> None:
+    """Counts a wrong password (or unknown username); the count that reaches its limit starts a refusal."""
+    backend = caches["default"]
+    window = settings.WIKI_LOGIN_FAILURE_WINDOW
+    for key, limit in _counters(request, username):
+        if _count(key, window) >= limit:
+            backend.set(_locked(key), time.time() + window, window)
+
+
+def succeeded(username: str) -> None:
+    caches["default"].delete(_username_key(username))
+
+
+def _counters(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:
+    counters = [(_username_key(username), settings.WIKI_LOGIN_FAILURES_PER_USERNAME)]
+    if request is not None:
+        # The client's address as the API throttles see it.
+        address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads request.META only
+        counters.append((f"{_PREFIX}address:{_digest(address)}", settings.WIKI_LOGIN_FAILURES_PER_ADDRESS))
+    return counters
+
+
+def _username_key(username: str) -> str:
+    # Usernames differing only in case are one: a guess at "Admin" counts against "admin".
+    return f"{_PREFIX}username:{_digest(username.strip().casefold())}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _locked(key: str) -> str:
+    return f"{key}:locked"
+
+
+def _count(key: str, timeout: int) -> int:
+    """One more at ``key``, kept ``timeout`` seconds from now: one atomic round trip with Redis; elsewhere (the
+    database cache of ``make run``, the tests' memory) ``add``, ``incr`` and ``touch``, since the database cache's
+    ``incr`` puts the default timeout back."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        return backend.count(key, timeout)
+    backend.add(key, 0, timeout)
+    try:
+        count = int(backend.incr(key))
+    except ValueError:  # expired between the two calls
+        backend.set(key, 1, timeout)
+        return 1
+    backend.touch(key, timeout)
+    return count

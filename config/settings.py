@@ -106,6 +106,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "wiki:home"
 LOGOUT_REDIRECT_URL = "wiki:home"
+# A form sent with an expired token gets the wiki's own page (what happened, and that Back keeps the text).
+CSRF_FAILURE_VIEW = "wiki.views.editing.csrf_failure"
 
 # The interface is Chinese first with English beside it: a reader's own choice (the switch in the header, kept in
 # a cookie and, for a logged-in reader, in their profile), then the browser's Accept-Language, then Chinese.
@@ -286,3 +288,7 @@ LOGGING = {
     "loggers": {"django.security.RequestDataTooBig": {"level": "CRITICAL"}},
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC
+
+# The authority of the changes feed's ids (tag: URIs, RFC 4151), fixed for good: a feed reader then sees the same id
+# for a change whatever host, scheme or proxy it reads the feed through, and changing it would repeat every entry.
+FEED_TAG_AUTHORITY = "agentic-rl-wiki.invalid"

@@ -31,6 +31,7 @@ from wiki.models import (
     SearchDocument,
     Source,
     SourceMerge,
+    StoredSuggestion,
     WikiLink,
 )
 from wiki.models.glossary import ORDER as GLOSSARY_ORDER
@@ -352,6 +353,17 @@ class SearchDocumentAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "mechanism", "verdict")
     search_fields = ("title", "body")
     exclude = ("vector",)
+
+
+@admin.register(StoredSuggestion)
+class StoredSuggestionAdmin(ReadOnlyAdmin):
+    """Read-only: a work's suggestion is classified again from its text whenever that text or the weights change."""
+
+    list_display = ("source", "component", "mechanism", "verdict", "confidence", "weights_version", "refreshed_at")
+    list_filter = ("mechanism", "verdict", "readable")
+    list_select_related = ("source", "component")
+    search_fields = ("source__short_name", "source__title")
+    exclude = ("suggestion",)
 
 
 @admin.register(ReaderProfile)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, pgettext
@@ -114,15 +116,33 @@ def summary(key: str, **values: Any) -> Summary:
                          for name, value in values.items()})
 
 
-_REVERTED = re.compile(re.escape(MESSAGES["reverted"]).replace(re.escape("%(number)s"), r"(\d+)"))
+@cache
+def _in_every_language(key: str) -> tuple[re.Pattern[str], ...]:
+    """The message ``key`` as each of the wiki's languages writes it, its number a group: a summary stored in the
+    language of whoever made it before messages were stored as such reads in each reader's language all the same."""
+    sentences = {MESSAGES[key]}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            sentences.add(gettext(MESSAGES[key]))
+    return tuple(re.compile(re.escape(sentence).replace(re.escape("%(number)s"), r"(\d+)")) for sentence in sentences)
+
+
+def is_message(comment: str, key: str, **values: Any) -> bool:
+    """Whether ``comment`` is the message ``key`` with ``values``, as one of the wiki's languages writes it."""
+    sentences = {MESSAGES[key] % values}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            sentences.add(gettext(MESSAGES[key]) % values)
+    return comment.strip() in sentences
 
 
 def comment_for_reader(comment: str) -> str:
     """A revision's summary in the active language when the wiki wrote it (an import, a revert), else as typed."""
-    if comment == MESSAGES["imported"]:
+    if any(pattern.fullmatch(comment) for pattern in _in_every_language("imported")):
         return Summary("imported").text()
-    if reverted := _REVERTED.fullmatch(comment):
-        return Summary("reverted", {"number": int(reverted[1])}).text()
+    for pattern in _in_every_language("reverted"):
+        if reverted := pattern.fullmatch(comment):
+            return Summary("reverted", {"number": int(reverted[1])}).text()
     return comment
 
 

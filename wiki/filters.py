@@ -12,7 +12,8 @@ import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
@@ -31,6 +32,7 @@ from wiki.models import (
 )
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
 from wiki.models.rules import YEAR_MAX, YEAR_MIN
+from wiki.references.exports import EXPORTS
 from wiki.roles import EDITOR_GROUP
 
 MAX_QUERY_CHARS = 200
@@ -87,6 +89,18 @@ class CitingPageFilter(django_filters.CharFilter):
     field_class = CitingPageField
 
 
+class SourceFilterForm(forms.Form):
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        low, high = cleaned.get("year_min"), cleaned.get("year_max")
+        if low is not None and high is not None and low > high:
+            # Answered as an empty list, the range would look like a wiki without works of those years.
+            self.add_error("year_max", ValidationError(
+                _("%(high)s is earlier than %(low)s, the year from: no work can match; swap the two years."),
+                code="inverted_range", params={"low": low, "high": high}))
+        return cleaned
+
+
 class SourceFilter(django_filters.FilterSet):
     mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES, label=_("Mechanism"), empty_label=_("Any mechanism"),
                                             method="filter_nothing")
@@ -102,6 +116,7 @@ class SourceFilter(django_filters.FilterSet):
     class Meta:
         model = Source
         fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q", "cited_on"]
+        form = SourceFilterForm
 
     def filter_queryset(self, queryset: QuerySet[Source]) -> QuerySet[Source]:
         data = self.form.cleaned_data
@@ -124,6 +139,47 @@ class SourceFilter(django_filters.FilterSet):
             Q(short_name__icontains=value) | Q(title__icontains=value) | Q(slug__icontains=value)
             | Q(authors__icontains=value) | Q(abstract__icontains=value)
         )
+
+
+# ``?sort=`` of the HTML list, as the API's ``?ordering=`` offers them; works without a year come last either way.
+SOURCE_SORTS = {
+    "title": (Lower("title"), "pk"),
+    "-title": (Lower("title").desc(), "-pk"),
+    "year": (F("year").asc(nulls_last=True), Lower("short_name"), "pk"),
+    "-year": (F("year").desc(nulls_last=True), Lower("short_name"), "pk"),
+    "added": ("created_at", "pk"),
+    "-added": ("-created_at", "-pk"),
+}
+SOURCE_SORT_CHOICES = [
+    ("title", _("Title, A–Z")), ("-title", _("Title, Z–A")), ("year", _("Year, oldest first")),
+    ("-year", _("Year, newest first")), ("added", _("Added, earliest first")), ("-added", _("Added, latest first")),
+]
+
+
+class SourceListForm(SourceFilterForm):
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        export = self.data.get("format")
+        if export and export not in EXPORTS:
+            self.add_error(None, ValidationError(
+                _("“%(value)s” is not a format this list downloads as: use bib (BibTeX) or csl (CSL-JSON)."),
+                code="invalid_choice", params={"value": export}))
+        return cleaned
+
+
+class SourceListFilter(SourceFilter):
+    """The HTML list's filters: the API's, a sort (the API's ``ordering``), and the ``format`` it is downloaded in,
+    which the view reads; an unknown sort or format is refused like an unknown mechanism."""
+
+    sort = django_filters.ChoiceFilter(choices=SOURCE_SORT_CHOICES, label=_("Sort"), empty_label=_("Short name, A–Z"),
+                                       method="filter_sort")
+
+    class Meta(SourceFilter.Meta):
+        fields = [*SourceFilter.Meta.fields, "sort"]
+        form = SourceListForm
+
+    def filter_sort(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        return queryset.order_by(*SOURCE_SORTS[value])
 
 
 class ClaimFilter(django_filters.FilterSet):

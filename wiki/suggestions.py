@@ -7,42 +7,54 @@ verdict (and the classifier was fitted on them), so a suggestion that read them 
 editor instead of checking them, and the queue could accept what no reader of the source page sees.
 A work with nothing to read (no abstract, no claim) has no suggestion: the cards say so, the queue
 offers only the override form, and ``classification_accept_suggestion`` refuses it.
+
+What lists and reports show of many works at once is kept as ``StoredSuggestion`` rows, the same suggestion
+made once for the text and weights it was made from: ``suggestions_refresh`` classifies again only what changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from django.core.cache import cache
+from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from classifier import Span, Suggestion, classify
+from classifier.model import current_weights
 from classifier.result import EN_FACT, MARK, ZH_FACT, ZH_MARK, ZH_VERDICT, rationale
 from classifier.taxonomy import Fact, Mechanism, Verdict
-from wiki.models import Citation, Claim, Classification, Component, Source
+from wiki.models import Citation, Claim, Classification, Component, Source, StoredSuggestion
+from wiki.models.suggestions import NO_CONFIDENCE, suggestion_to_json
 from wiki.taxonomy import fact_label, mechanism_label
 
 
-def texts_about(source_ids: Iterable[int]) -> dict[int, list[str]]:
-    """The texts of current claims citing or about each source, in page order (three queries).
+def texts_about(source_ids: Iterable[int] | None) -> dict[int, list[str]]:
+    """The texts of current claims citing or about each source (every source with ``None``), in page order (three
+    queries).
 
     A claim that is only *about* a work (say, the other side of a contrast) counts when it names
     the work; otherwise its sentences describe something else.
     """
-    ids = list(source_ids)
-    names = {pk: name.casefold() for pk, name in Source.objects.filter(pk__in=ids).values_list("pk", "short_name")}
+    ids = None if source_ids is None else list(source_ids)
+    chosen = {} if ids is None else {"source_id__in": ids}
+    sources = Source.objects.all() if ids is None else Source.objects.filter(pk__in=ids)
+    names = {pk: name.casefold() for pk, name in sources.values_list("pk", "short_name")}
     texts: dict[int, dict[int, str]] = defaultdict(dict)
     citing = (
-        Citation.objects.filter(source_id__in=ids, claim__is_orphaned=False)
+        Citation.objects.filter(claim__is_orphaned=False, **chosen)
         .order_by("claim__page_id", "claim__position")
         .values_list("source_id", "claim_id", "claim__text")
     )
     about = (
-        Claim.about.through.objects.filter(source_id__in=ids, claim__is_orphaned=False)
+        Claim.about.through.objects.filter(claim__is_orphaned=False, **chosen)
         .order_by("claim__page_id", "claim__position")
         .values_list("source_id", "claim_id", "claim__text")
     )
@@ -72,11 +84,12 @@ class SuggestionView:
     def disagrees(self) -> bool:
         return bool(self.disagrees_on)
 
-    @property
+    # A template reads each of these more than once; a long text has hundreds of spans to title.
+    @cached_property
     def highlighted(self) -> SafeString:
         return highlight(self.text, self.suggestion)
 
-    @property
+    @cached_property
     def strongest(self) -> list[Span]:
         return strongest(self.suggestion)
 
@@ -89,7 +102,16 @@ class SuggestionView:
 
 def suggestion_text(source: Source, claim_texts: Sequence[str]) -> str:
     """What the classifier reads about ``source``: its abstract, then the claims (never the notes)."""
-    return "\n".join(part for part in [source.abstract, *claim_texts] if part.strip())
+    return _text(source.abstract, claim_texts)
+
+
+def _text(abstract: str, claim_texts: Sequence[str]) -> str:
+    return "\n".join(part for part in [abstract, *claim_texts] if part.strip())
+
+
+def suggestion_digest(subject: str, text: str) -> str:
+    """The SHA-256 of what the classifier reads: the work (or component) it judges, and the text."""
+    return hashlib.sha256(f"{subject}\0{text}".encode()).hexdigest()
 
 
 def suggestion_for(
@@ -261,3 +283,113 @@ def rationale_for_reader(text: str) -> str:
         if (shown := _read_classifier_line(line, chinese)) is not None:
             return shown
     return text
+
+
+# How many works one request classifies at most while stored suggestions are out of date (about a second's work);
+# the rest wait for the next request, the commands that load a wiki refresh them all.
+REFRESH_BATCH = 100
+# One refresh at a time: another request meanwhile reads the rows as they are.
+REFRESH_LOCK = "wiki:suggestions:refreshing"
+REFRESH_LOCK_SECONDS = 300
+# A bound on staleness for writes the marker cannot see (a bulk UPDATE that leaves updated_at alone).
+FRESH_SECONDS = 600
+
+
+def _inputs_marker() -> str:
+    """What stored suggestions read changed when this does (one query): the works' and claims' newest saves and
+    counts, the citations and is-about links, the components' names, which components are classified, the weights."""
+    source, claim, component = Source._meta.db_table, Claim._meta.db_table, Component._meta.db_table
+    citation, about, classification = Citation._meta.db_table, Claim.about.through._meta.db_table, Classification._meta.db_table
+    parts = [
+        f"(SELECT max(updated_at) || ':' || count(*) FROM {source})",
+        f"(SELECT max(updated_at) || ':' || count(*) FROM {claim})",
+        f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(source_id), 0) FROM {citation})",
+        f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(source_id), 0) FROM {about})",
+        f"(SELECT count(*) || ':' || coalesce(sum(hashtext(name)::bigint), 0) FROM {component})",
+        f"(SELECT count(*) || ':' || coalesce(sum(component_id), 0) FROM {classification} WHERE component_id IS NOT NULL)",
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts))
+        row = cursor.fetchone()
+    return hashlib.sha256("|".join(str(value) for value in (*row, current_weights().version)).encode()).hexdigest()
+
+
+def suggestions_refresh(*, limit: int | None = REFRESH_BATCH) -> bool:
+    """Brings the stored suggestions up to date with the wiki and the installed weights, classifying at most ``limit``
+    works (all with ``None``); whether they are now all up to date.
+
+    Nothing is read again while nothing they read changed (one query to tell); otherwise every work's text is read
+    in a fixed number of queries and only a work whose text or weights changed is classified again. One refresh runs
+    at a time; a request that finds one running answers from the rows as they are.
+    """
+    fresh_key = f"wiki:suggestions:fresh:{_inputs_marker()}"
+    if cache.get(fresh_key):
+        return True
+    if not cache.add(REFRESH_LOCK, True, REFRESH_LOCK_SECONDS):
+        return False
+    try:
+        complete = _refresh(limit)
+    finally:
+        cache.delete(REFRESH_LOCK)
+    if complete:
+        cache.set(fresh_key, True, FRESH_SECONDS)
+    return complete
+
+
+def _refresh(limit: int | None) -> bool:
+    """Stores the suggestion of each live work and each classified component whose text or weights changed (six
+    queries, and one more to write when any did)."""
+    version = current_weights().version
+    works = list(Source.objects.order_by("pk").values_list("pk", "short_name", "abstract"))
+    components = Classification.objects.filter(component__isnull=False).order_by("pk").values_list(
+        "source_id", "component_id", "component__name")
+    texts = texts_about(None)
+    names = {pk: (name, abstract) for pk, name, abstract in works}
+    wanted: list[tuple[int, int | None, str]] = [(pk, None, name) for pk, name, _abstract in works]
+    wanted += [(pk, part, f"{names[pk][0]} {part_name}") for pk, part, part_name in components if pk in names]
+    stored = {(pk, part): (digest, stored_version) for pk, part, digest, stored_version in StoredSuggestion.objects.digests()}
+    changed: list[StoredSuggestion] = []
+    for pk, part, subject in wanted:
+        text = _text(names[pk][1], texts.get(pk, []))
+        digest = suggestion_digest(subject, text)
+        if stored.get((pk, part)) == (digest, version):
+            continue
+        if limit is not None and len(changed) >= limit:
+            _store(changed)
+            return False
+        suggestion = classify(text, subject=subject)
+        changed.append(StoredSuggestion(
+            source_id=pk, component_id=part, digest=digest, weights_version=version, readable=bool(text),
+            mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
+            confidence=suggestion.confidence if text else NO_CONFIDENCE, suggestion=suggestion_to_json(suggestion),
+        ))
+    _store(changed)
+    return True
+
+
+def _store(rows: list[StoredSuggestion]) -> None:
+    if rows:
+        StoredSuggestion.objects.bulk_create(
+            rows, batch_size=500, update_conflicts=True, unique_fields=["source", "component"],
+            update_fields=["digest", "weights_version", "readable", "mechanism", "verdict", "confidence", "suggestion",
+                           "refreshed_at"],
+        )
+
+
+def stored_suggestions_for(sources: Sequence[Source]) -> dict[int, SuggestionView]:
+    """Each work's own suggestion, the one ``suggestion_for`` gives, read from its stored row when that was made from
+    the same text and weights, else made here (a bounded number of works: nothing is written); four queries."""
+    ids = [source.pk for source in sources]
+    texts = texts_about(ids)
+    stored = {row.source_id: row for row in StoredSuggestion.objects.of_works(ids)}
+    version = current_weights().version
+    views: dict[int, SuggestionView] = {}
+    for source in sources:
+        text = suggestion_text(source, texts.get(source.pk, []))
+        row = stored.get(source.pk)
+        if row is not None and (row.digest, row.weights_version) == (suggestion_digest(source.short_name, text), version):
+            suggestion = row.as_suggestion()
+        else:
+            suggestion = classify(text, subject=source.short_name)
+        views[source.pk] = SuggestionView(subject=source.short_name, text=text, suggestion=suggestion, disagrees_on=())
+    return views

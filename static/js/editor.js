@@ -2,10 +2,26 @@
 (function () {
   "use strict";
 
+  // The token in the CSRF cookie (Django's default name): logging in again in another tab replaces it, and the
+  // token a form was opened with then no longer holds.
+  function cookieToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
   function csrfToken(form) {
     var input = form.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+    return cookieToken() || (input ? input.value : "");
   }
+
+  // A form sends the current token, so that one opened before the editor logged in again elsewhere still saves.
+  document.querySelectorAll("form[method=post]").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      var input = form.querySelector("input[name=csrfmiddlewaretoken]");
+      var current = cookieToken();
+      if (input && current) { input.value = current; }
+    });
+  });
 
   // Live Markdown preview: re-render on the server a moment after typing stops.
   var pane = document.getElementById("live-preview");
@@ -14,6 +30,13 @@
     var target = document.getElementById("preview-body");
     var timer = null;
     var pending = null;
+    var say = function (text) {
+      var note = document.createElement("p");
+      note.className = "message error";
+      note.setAttribute("role", "alert");
+      note.textContent = text || "";
+      target.replaceChildren(note);
+    };
     var refresh = function () {
       if (pending) { pending.abort(); }
       pending = new AbortController();
@@ -30,9 +53,17 @@
         headers: { "X-CSRFToken": csrfToken(body.form) },
         credentials: "same-origin",
         signal: pending.signal
-      }).then(function (response) { return response.text(); })
-        .then(function (html) { target.innerHTML = html; })  // server-sanitised fragment
-        .catch(function () {});
+      }).then(function (response) {
+        // Logged out, or the token expired: the answer is a login page or an error, never a preview to show.
+        if (response.redirected || response.status === 401 || response.status === 403) {
+          return say(pane.dataset.sessionEnded);
+        }
+        // 422: the text is too large or too deeply nested, and the fragment says which.
+        if (!response.ok && response.status !== 422) { return say(pane.dataset.previewFailed); }
+        return response.text().then(function (html) { target.innerHTML = html; });  // server-sanitised fragment
+      }).catch(function (error) {
+        if (!error || error.name !== "AbortError") { say(pane.dataset.previewFailed); }
+      });
     };
     body.addEventListener("input", function () {
       clearTimeout(timer);

@@ -1,11 +1,15 @@
-// Graphs read without this script. With it: hovering or focusing a node lights its edges; each
-// picture zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch),
-// dragging when zoomed in, and two-finger pinch on touch screens; a node that gets focus while zoomed
-// in is panned into view.
+// Graphs read without this script. With it: hovering or focusing a node lights its edges (and dims the
+// axes of the others) and writes its full name in the status line under the picture; each picture
+// zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging
+// when zoomed in, and two-finger pinch on touch screens; a node that has focus stays in view.
 (function () {
   function lighting(svg) {
-    var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge"));
+    var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge, .axis"));
     var nodes = Array.prototype.slice.call(svg.querySelectorAll(".node-link"));
+    var figure = svg.closest("figure");
+    var status = figure ? figure.querySelector("[data-graph-status]") : null;
+    var idle = status ? status.textContent : "";
+    if (status) status.hidden = false;
     function light(id) {
       var near = {};
       near[id] = true;
@@ -20,11 +24,21 @@
     function clear() {
       edges.forEach(function (e) { e.classList.remove("lit", "dim"); });
       nodes.forEach(function (n) { n.classList.remove("dim"); });
+      if (status) { status.textContent = idle; status.classList.remove("naming"); }
     }
+    // The label may be shortened; the node's title holds its kind, full name, mechanism and verdict.
+    function name(n) {
+      var title = n.querySelector("title");
+      if (!status || !title) return;
+      status.textContent = title.textContent;
+      status.lang = title.getAttribute("lang") || "";
+      status.classList.add("naming");
+    }
+    function show(n) { light(n.dataset.node); name(n); }
     nodes.forEach(function (n) {
-      n.addEventListener("mouseenter", function () { light(n.dataset.node); });
-      n.addEventListener("focus", function () { light(n.dataset.node); });
-      n.addEventListener("mouseleave", clear);
+      n.addEventListener("mouseenter", function () { show(n); });
+      n.addEventListener("focus", function () { show(n); });
+      n.addEventListener("mouseleave", function () { if (document.activeElement !== n) clear(); else show(n); });
       n.addEventListener("blur", clear);
     });
   }
@@ -67,6 +81,21 @@
       view[1] = box.y + box.height / 2 - view[3] / 2;
       clamp(); apply();
     }
+    // The focused node's centre as fractions of the view, the fixed point of a zoom from the keyboard.
+    function centre(node) {
+      var box = node.getBBox();
+      return {fx: (box.x + box.width / 2 - view[0]) / view[2], fy: (box.y + box.height / 2 - view[1]) / view[3]};
+    }
+    // Moves the view as little as it takes for the whole of the node to be inside it.
+    function keep(node) {
+      var box = node.getBBox();
+      var w = Math.min(box.width, view[2]), h = Math.min(box.height, view[3]);
+      if (box.x < view[0]) view[0] = box.x;
+      else if (box.x + w > view[0] + view[2]) view[0] = box.x + w - view[2];
+      if (box.y < view[1]) view[1] = box.y;
+      else if (box.y + h > view[1] + view[3]) view[1] = box.y + h - view[3];
+      clamp(); apply();
+    }
     function scale() { return view[2] / svg.getBoundingClientRect().width; }
 
     var bar = document.createElement("div");
@@ -86,17 +115,21 @@
       if (node) reveal(node);
     });
 
+    // With a node focused, the keys zoom about that node and a pan stops where it would leave the view:
+    // the reader keeps sight of what they are on.
     viewport.addEventListener("keydown", function (e) {
       var step = view[2] / 10, handled = true;
-      if (e.key === "+" || e.key === "=") zoom(1.5);
-      else if (e.key === "-" || e.key === "_") zoom(1 / 1.5);
+      var node = e.target.closest ? e.target.closest(".node-link") : null;
+      var at = node ? centre(node) : null;
+      if (e.key === "+" || e.key === "=") zoom(1.5, at ? at.fx : undefined, at ? at.fy : undefined);
+      else if (e.key === "-" || e.key === "_") zoom(1 / 1.5, at ? at.fx : undefined, at ? at.fy : undefined);
       else if (e.key === "0") reset();
       else if (e.key === "ArrowLeft" && view[2] < base[2]) pan(-step, 0);
       else if (e.key === "ArrowRight" && view[2] < base[2]) pan(step, 0);
       else if (e.key === "ArrowUp" && view[2] < base[2]) pan(0, -step);
       else if (e.key === "ArrowDown" && view[2] < base[2]) pan(0, step);
       else handled = false;
-      if (handled) e.preventDefault();
+      if (handled) { e.preventDefault(); if (node) keep(node); }
     });
     svg.addEventListener("wheel", function (e) {
       if (!e.ctrlKey && !e.metaKey) return;

@@ -9,6 +9,7 @@ from wiki.models import Citation, Source
 
 REACT = "ReAct: Synergizing Reasoning and Acting in Language Models"
 TYPO = "ReAct: Synergizing Reasoning and Acting in Language Model"
+TYPO_SLUG = "react-synergizing-reasoning-and-acting-in-language-model"
 BODY = f"## 关键要点\n\n- ReAct 交替推理与行动。（来源：{TYPO}，§3）\n- 另一项工作。（来源：A Fresh Work on Tool Use）\n"
 
 
@@ -24,7 +25,7 @@ def test_a_close_title_is_did_you_mean_and_creates_nothing_a_new_one_is_created(
     assert (fresh["title"], fresh["outcome"], fresh["work"]["title"]) == ("A Fresh Work on Tool Use", "created",
                                                                           "A Fresh Work on Tool Use")
     assert [w["title"] for w in data["created_sources"]] == ["A Fresh Work on Tool Use"]
-    assert not Source.objects.filter(slug="react-2").exists()
+    assert not Source.objects.filter(title=TYPO).exists()
 
 
 def test_new_works_confirms_a_close_title_as_a_new_work(editor_api: APIClient) -> None:
@@ -34,9 +35,10 @@ def test_new_works_confirms_a_close_title_as_a_new_work(editor_api: APIClient) -
                                 format="json")
     assert response.status_code == 200, response.content
     data = response.json()
-    assert [(w["slug"], w["title"]) for w in data["created_sources"]] == [("react-2", TYPO)]
+    # "ReAct" names the other work: the new one is called, and slugged, by its whole title.
+    assert [(w["slug"], w["short_name"], w["title"]) for w in data["created_sources"]] == [(TYPO_SLUG, TYPO, TYPO)]
     assert [m["outcome"] for m in data["citation_matches"]] == ["created", "exact"]
-    assert Citation.objects.filter(claim__page__slug="react-notes", source__slug="react-2", locator="§3").exists()
+    assert Citation.objects.filter(claim__page__slug="react-notes", source__slug=TYPO_SLUG, locator="§3").exists()
 
 
 def test_new_works_must_be_a_list_of_strings(editor_api: APIClient) -> None:

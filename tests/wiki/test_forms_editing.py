@@ -204,10 +204,12 @@ def test_conflict_marker_check_is_linear_on_hostile_input() -> None:
     assert time.perf_counter() - started < 0.5
 
 
-def test_source_form_takes_a_second_work_of_the_same_short_name(db: None) -> None:
-    make_source(short_name="Tortoise", title="Tortoise: A Runtime Supervisor")
+def test_source_form_refuses_a_second_work_of_the_same_short_name(db: None) -> None:
+    existing = make_source(short_name="Tortoise", title="Tortoise: A Runtime Supervisor")
     form = SourceForm(data={"short_name": "tortoise", "title": "Another Tortoise Paper", "kind": "paper"})
-    assert form.is_valid(), form.errors
+    assert not form.is_valid()
+    assert form.errors.as_data()["short_name"][0].code == "duplicate" and form.name_taken == existing
+    assert SourceForm(data={"short_name": "Tortoise 2", "title": "Another Tortoise Paper", "kind": "paper"}).is_valid()
 
 
 def test_source_form_refuses_the_same_title_of_the_same_year(db: None) -> None:

@@ -230,6 +230,9 @@ def _boxes_of(frame: Any) -> list[tuple[str, tuple[float, float, float, float]]]
         boxes.append((p.node.label, (p.x - half, p.label_y - 12, p.x + half, p.label_y - 12 + 15 * len(p.lines))))
         boxes.append((p.node.id, (p.x - p.node.size, p.y - p.node.size, p.x + p.node.size, p.y + p.node.size)))
     for a in frame.axes:
+        if a.marker:  # a numbered disc on the line
+            boxes.append((str(a.marker), (a.x - 8, a.y - 8, a.x + 8, a.y + 8)))
+            continue
         half = max(text_px(line) for line in a.lines) / 2
         boxes.append((" ".join(a.lines), (a.x - half, a.y - 12, a.x + half, a.y - 12 + 15 * len(a.lines))))
     return boxes

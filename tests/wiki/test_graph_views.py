@@ -261,11 +261,11 @@ def test_long_evidence_is_cut_at_a_word_or_sentence_with_the_whole_on_demand(cli
 def test_contrast_graph_writes_each_contrasts_axis_on_its_line(client: Client) -> None:
     html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
     svg = html.split('id="contrast-graph', 1)[1].split("</svg>", 1)[0]
-    axes = svg.split('<g class="axes" aria-hidden="true">', 1)[1].split("</g>", 1)[0]
+    axes = svg.split('<g class="axes" aria-hidden="true">', 1)[1].split('<g class="nodes">', 1)[0]
     # its contrasts with PolarHarness and Recurva, and TaskSmith's and EvoOpt's with it
     assert axes.count('class="label axis-label"') == Contrast.objects.filter(right__slug="gripforge").count() + 2 == 4
     assert "policy update vs" in axes and "parameter-space" in axes
-    assert "Contrast, its axis written beside it in the line’s colour" in html
+    assert "Contrast: its axis is written beside the line in its colour, or numbered on it" in html
 
 
 def test_a_graphs_caption_is_punctuated_in_the_readers_language(client: Client) -> None:

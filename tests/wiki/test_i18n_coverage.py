@@ -199,6 +199,10 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     merge = source_merge(merged=make_source(slug="merged-work", short_name="Merged Work"),
                          kept=make_source(slug="kept-work", short_name="Kept Work"), user=None)
     make_source(slug="gone-work-2", short_name="Another Work")
+    # a deleted work whose name a live work took meanwhile: restoring it is refused, with the merge offered
+    source_delete(source=make_source(slug="renamed-work", short_name="Twice Named", title="The first of two"), user=None,
+                  reason="Deleted")
+    make_source(slug="twice-named", short_name="Twice Named", title="The second of two")
     return [
         ("reader", reverse("wiki:home"), None),
         ("reader", reverse("wiki:page-list"), None),
@@ -245,6 +249,7 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:source-delete", kwargs={"slug": "skillforge"}), {"reason": "Refused: cited"}),
         ("editor", reverse("wiki:deleted-list"), None),
         ("editor", reverse("wiki:source-merge", kwargs={"slug": "gone-work-2"}), {"into": "gone-work-2"}),
+        ("editor", reverse("wiki:source-restore", kwargs={"slug": "renamed-work"}), {}),
         ("editor", reverse("wiki:source-detail", kwargs={"slug": "kept-work"}), None),
         ("editor", reverse("wiki:source-merge-undo", kwargs={"pk": merge.pk}), None),
         ("plain", reverse("wiki:page-create"), None),

@@ -45,13 +45,19 @@ def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
     client = Client()
     client.force_login(make_editor())
     _get(client)  # the editor's account is cached from the first request on
-    versions.bump()  # and both counts are taken right after the content changed, as adding works does
-    before, _ = _get(client)
-    for n in range(8):
+
+    def classified(n: int) -> None:
         make_classification(make_source(short_name=f"Work{n}", abstract="We fine-tune the model on expert trajectories."),
                             mechanism="sft_distillation", verdict="not_strict", interactive_env=False,
                             multi_step=False, verifiable_reward=False, rl_update=False)
-    after, _ = _get(client)
+
+    # Each count right after works were added (their suggestions are stored), then again with nothing changed.
+    versions.bump()
+    classified(0)
+    before = [_get(client)[0], _get(client)[0]]
+    for n in range(1, 9):
+        classified(n)
+    after = [_get(client)[0], _get(client)[0]]
     assert after == before
 
 

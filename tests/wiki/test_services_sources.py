@@ -40,16 +40,17 @@ def test_citing_many_new_works_takes_as_many_queries_as_citing_two(db: None) -> 
 
 
 def test_new_sources_get_free_slugs_and_a_change_each(db: None) -> None:
-    make_source(slug="quillon", short_name="Quillon")
+    make_source(slug="quillon", short_name="Quillon (2019)")
     make_source(slug="quillon-2", short_name="Quillon 2")
     editor = make_editor("citer")
     matched, created = sources_ensure_for_titles(
         titles=["Quillon: Evolving Skills", "Quillon: A Second Paper", "Zephyra: Trajectory Distillation"], user=editor
     )
-    assert sorted(s.slug for s in created) == ["quillon-3", "quillon-4", "zephyra"]
+    # The second "Quillon" is called by its whole title: a short name is one work's.
+    assert sorted(s.slug for s in created) == ["quillon-3", "quillon-a-second-paper", "zephyra"]
     assert matched["Zephyra: Trajectory Distillation"].normalized_title
     events = ChangeEvent.objects.filter(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.CREATED)
-    assert sorted(events.values_list("label", flat=True)) == ["Quillon", "Quillon", "Zephyra"]
+    assert sorted(events.values_list("label", flat=True)) == ["Quillon", "Quillon: A Second Paper", "Zephyra"]
     assert set(events.values_list("user", flat=True)) == {editor.pk}
 
 

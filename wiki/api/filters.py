@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import FieldDoesNotExist
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
@@ -75,6 +76,12 @@ class StrictOrderingFilter(OrderingFilter):
             )
         return list(fields)
 
+    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:
+        ordering = self.get_ordering(request, queryset, view)
+        if not ordering:
+            return queryset
+        return queryset.order_by(*(_nulls_last(queryset, term) for term in ordering))
+
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         fields = getattr(view, "ordering_fields", None)
@@ -85,3 +92,18 @@ class StrictOrderingFilter(OrderingFilter):
                                             "Any other field is refused (400).")
                 parameter["schema"]["pattern"] = f"^{field}(,{field})*$"
         return parameters
+
+
+def _nulls_last(queryset: QuerySet[Any], term: Any) -> Any:
+    """A nullable field orders its empty values last both ways (``-year``: newest first, then the undated works), where
+    PostgreSQL puts NULLs first in descending order. A view's own default ordering may be expressions: kept as they are."""
+    if not isinstance(term, str):
+        return term
+    name = term.lstrip("-")
+    try:
+        nullable = queryset.model._meta.get_field(name).null
+    except FieldDoesNotExist:
+        return term
+    if not nullable:
+        return term
+    return F(name).desc(nulls_last=True) if term.startswith("-") else F(name).asc(nulls_last=True)

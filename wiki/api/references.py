@@ -63,7 +63,7 @@ class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     key = serializers.CharField(source="label", help_text="The entry's citation key (or item id).")
     slug = serializers.CharField(allow_null=True, help_text="The work created, or the one already in the wiki.")
     title = serializers.CharField(allow_null=True)
-    reason = serializers.CharField(source="message", help_text="Why it is a duplicate, or why it was refused.")
+    reason = serializers.CharField(source="message", help_text="Why it is a duplicate, why it was refused, or a note on what was created (a BibTeX key made usable).")
     missing = serializers.DictField(child=serializers.CharField(), help_text=(
         "For a duplicate that is another version of the work: identifiers it has and the work lacks "
         "(arxiv_id, doi), to add with a PATCH of the work if you judge them the same work."))

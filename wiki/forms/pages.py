@@ -24,6 +24,7 @@ from wiki.models.rules import (
     validate_optional_line,
     validate_page_slug,
     validate_text,
+    without_django_null_check,
 )
 
 MAX_NEW_WORKS = 2000
@@ -56,8 +57,13 @@ class PageForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["body"].help_text = gettext(
-            "Markdown. Wiki links: [[Target]] or [[Target|label]]. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
+            "Markdown: headings, lists, tables, code, footnotes (text[^1] and a line [^1]: note), ~~struck out~~. "
+            "Wiki links: [[Target]], [[Target|label]] or [[Target#heading]]. Formulas: $…$ or \\(…\\) within a line, "
+            "$$…$$ on lines of their own (\\$ is a plain dollar sign). HTML other than simple tags (b, i, sub, sup, kbd, "
+            "span…) is shown as typed. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
             "At most %(count)s characters.") % {"count": f"{settings.WIKI_MAX_BODY_CHARS:,}"}
+        for field in self.fields.values():
+            without_django_null_check(field)
 
     def clean_body(self) -> str:
         body: str = self.cleaned_data["body"].replace("\r\n", "\n")

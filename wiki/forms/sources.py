@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
+from wiki.models.rules import validate_bibtex_key
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import (
@@ -17,7 +18,7 @@ from wiki.references.formats import (
     detect_format,
 )
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
-from wiki.services.sources import source_find_duplicate
+from wiki.services.sources import short_name_key, source_find_duplicate, source_identifiers, source_named
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 
@@ -105,9 +106,24 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicate: Source | None = None
+        # The work that has the short name typed, when another has it.
+        self.name_taken: Source | None = None
+
+    def clean_bibtex_key(self) -> str:
+        key = str(self.cleaned_data.get("bibtex_key") or "").strip()
+        # A work's key from before this rule is kept as long as it is not changed.
+        if key != self.instance.bibtex_key:
+            validate_bibtex_key(key)
+        return key
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
+        if {"arxiv_id", "doi", "url"} <= cleaned.keys():
+            # An arxiv.org or doi.org URL names the work as its identifier fields would: saved as them when they are
+            # blank, and looked for among the existing works like them.
+            cleaned["arxiv_id"], cleaned["doi"] = source_identifiers(arxiv_id=cleaned["arxiv_id"], doi=cleaned["doi"],
+                                                                     url=cleaned["url"])
+        self._check_short_name(cleaned.get("short_name") or "")
         found = source_find_duplicate(
             arxiv_id=cleaned.get("arxiv_id") or "", doi=cleaned.get("doi") or "", title=cleaned.get("title") or "",
             year=cleaned.get("year"), authors=cleaned.get("authors") or "", exclude_pk=self.instance.pk,
@@ -121,6 +137,21 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
                 code="duplicate",
             )
         return cleaned
+
+    def _check_short_name(self, short_name: str) -> None:
+        # A work that shares its name from before this rule keeps it; a name typed anew must be the work's own.
+        if not short_name or (self.instance.pk is not None
+                              and short_name_key(short_name) == short_name_key(self.instance.short_name)):
+            return
+        holder = source_named(short_name, exclude_pk=self.instance.pk)
+        if holder is not None:
+            self.name_taken = holder
+            self.add_error("short_name", forms.ValidationError(
+                gettext("Another work is called “%(name)s” already (%(title)s): pages cite works by their short name, "
+                        "so give this one a name of its own, such as with its year or what sets it apart.")
+                % {"name": holder.short_name, "title": holder.title},
+                code="duplicate",
+            ))
 
     def _post_clean(self) -> None:
         # Uniqueness of arXiv ID and DOI is reported by clean() with a link to the existing source.

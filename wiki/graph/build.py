@@ -94,9 +94,9 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
     contrasts = Contrast.objects.order_by("id")
     if mechanism:
         classifications = classifications.filter(mechanism=mechanism)
-        contrasts = contrasts.filter(
-            Q(left__classifications__mechanism=mechanism) | Q(right__classifications__mechanism=mechanism)
-        ).distinct()
+        # through an id subquery: joining classifications on both sides and DISTINCT over the product took seconds
+        works = Classification.objects.filter(mechanism=mechanism).values("source_id")
+        contrasts = contrasts.filter(Q(left_id__in=works) | Q(right_id__in=works))
     for mech, verdict, n in classifications.values_list("mechanism", "verdict").annotate(n=Count("id")).order_by():
         summary.counts.setdefault(mech, Counter())[verdict] += n
         summary.total += n

@@ -1,10 +1,14 @@
 """Positions, labels and shapes for drawing a graph as inline SVG, computed on the server.
 
 Every drawing is laid out twice from the same starting positions: wide, for a desktop card, and
-narrow, drawn near its real size on a phone. Each node is placed with its label as one box, in
-priority order, at its starting position or the nearest free spot on a spiral around it, so no
-two labels (or a label and a node) overlap. The view box is then fitted to what was placed, so no
-label is cut and the picture fills its card. The whole is a pure function of the graph.
+narrow, for phones and tablets. Each frame is sized so that, shown no smaller than ``MIN_SCALE``
+of its units, its 12-unit labels read at 11 CSS px or more. Each node is placed with its label as
+one box, in priority order, at its starting position or the nearest free spot on a spiral around
+it, so no two labels (or a label and a node) overlap. A contrast's axis is placed as soon as both
+its ends are, on or right beside the middle of its line; when there is no room that near, the line
+gets a numbered marker that the key under the picture spells out, never a label far away. The view
+box is then fitted to what was placed, so no label is cut and the picture fills its card. The whole
+is a pure function of the graph.
 """
 
 from __future__ import annotations
@@ -26,11 +30,21 @@ from wiki.taxonomy import mechanism_label, verdict_label
 
 MAX_NODES = 50
 OMITTED_LISTED = 100
-WIDTH, HEIGHT = 960, 600
-NARROW_WIDTH = 340
+# A wide frame of about 1000 units fits the column of a desktop page at 11px labels or more; a narrow
+# one of about 360 units fits a 375px phone the same way (graph.css shows it below 900px).
+WIDTH, HEIGHT = 780, 600
+NARROW_WIDTH = 200
 # The smallest frame a drawing is shown in (width, height): a phone's frame is as wide as it is laid out in.
 MIN_FRAME = (480.0, 160.0)
-LABEL_PX = {"wide": 150.0, "narrow": 124.0}
+LABEL_PX = {"wide": 150.0, "narrow": 108.0}
+# A picture is never drawn smaller than this many CSS px per unit (its viewport scrolls instead), so that
+# a 12-unit label is at least 11px; nor larger than MAX_SCALE, so that a small drawing is not blown up.
+MIN_SCALE = 11 / 12
+MAX_SCALE = 1.25
+# How near a contrast's axis is written to the middle of its line: the label's box comes within this
+# many units of it, or the line gets a numbered marker instead.
+AXIS_REACH = 24.0
+MARKER_R = 8.0
 GAP = 5.0
 PAD = 8.0
 # hub labels are drawn bold at 13px: measured as a wider regular font
@@ -137,12 +151,21 @@ class PlacedEdge:
 
 @dataclass(frozen=True)
 class PlacedAxis:
-    """What a contrast line sets against what, written beside the line: ``y`` is the first line's baseline."""
+    """What a contrast line sets against what, written beside the line (``y`` is the first line's baseline),
+    or, with a ``marker`` number, a numbered disc on the line centred at ``x``, ``y`` that the key spells out."""
 
     edge: DrawnEdge
     x: float
     y: float
     lines: tuple[str, ...]
+    marker: int = 0
+    # the middle of the contrast line the axis belongs to
+    mid_x: float = 0.0
+    mid_y: float = 0.0
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
 
 
 @dataclass
@@ -161,6 +184,20 @@ class Frame:
     @property
     def view_box(self) -> str:
         return f"{self.x0:.0f} {self.y0:.0f} {self.width:.0f} {self.height:.0f}"
+
+    @property
+    def min_px(self) -> int:
+        """The narrowest the picture is drawn, in CSS px: its labels stay at 11px or more."""
+        return math.ceil(round(self.width) * MIN_SCALE)
+
+    @property
+    def max_px(self) -> int:
+        return math.ceil(round(self.width) * MAX_SCALE)
+
+    @property
+    def markers(self) -> list[PlacedAxis]:
+        """The axes drawn as numbered markers, for the key under the picture."""
+        return [a for a in self.axes if a.marker]
 
 
 @dataclass
@@ -270,7 +307,17 @@ def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
 def spring_positions(graph: nx.MultiDiGraph[str]) -> dict[str, tuple[float, float]]:
     if len(graph) <= 1:
         return dict.fromkeys(graph, (0.0, 0.0))
-    pos = nx.spring_layout(graph.to_undirected(as_view=True), seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
+    # The springs see the graph as a plain one whose weights count the edges between two nodes, either way: the
+    # same matrix networkx derives from an undirected view of the multigraph, at a fraction of the cost (reading
+    # a view of a subgraph view walks every edge through two filters).
+    plain: nx.Graph[str] = nx.Graph()
+    plain.add_nodes_from(sorted(graph))  # in one order whatever the order of the rows, so the layout is too
+    for u, v in graph.edges():
+        if plain.has_edge(u, v):
+            plain[u][v]["weight"] += 1
+        else:
+            plain.add_edge(u, v, weight=1)
+    pos = nx.spring_layout(plain, seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
     return _normalise({n: (float(p[0]), float(p[1])) for n, p in pos.items()})
 
 
@@ -394,59 +441,125 @@ def _axis_extent(lines: tuple[str, ...]) -> tuple[float, float, float, float]:
     return -half, -tall, half, tall
 
 
+# Where an axis label may go, as offsets of its centre from the middle of its line: a fine grid, nearest first.
+_GRID = np.array(sorted(((float(dx), float(dy)) for dx in range(-160, 161, 4) for dy in range(-64, 65, 4)),
+                        key=lambda o: (math.hypot(o[0], o[1] * 1.5), o)))
+
+
+def _axis_offsets(extent: tuple[float, float, float, float]) -> np.ndarray:
+    """The offsets of ``_GRID`` at which a box of ``extent`` comes within AXIS_REACH of the line's middle."""
+    ex0, ey0, ex1, ey1 = extent
+    gx, gy = _GRID[:, 0], _GRID[:, 1]
+    # distance from the middle (the origin) to the nearest point of the box, per axis
+    out_x = np.maximum(gx + ex0, 0.0) + np.maximum(-(gx + ex1), 0.0)
+    out_y = np.maximum(gy + ey0, 0.0) + np.maximum(-(gy + ey1), 0.0)
+    near: np.ndarray = _GRID[np.hypot(out_x, out_y) <= AXIS_REACH]
+    return near
+
+
+def _marker_offsets(dx: float, dy: float) -> np.ndarray:
+    """Points on a line of direction (dx, dy) within AXIS_REACH of its middle, the middle first."""
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    steps = [0.0] + [s * k for k in range(2, int(min(AXIS_REACH, length / 2)) + 1, 2) for s in (1, -1)]
+    return np.array([(ux * t, uy * t) for t in steps])
+
+
+class _Placer:
+    """Boxes placed so far in one frame, and the search for a free spot near a point."""
+
+    def __init__(self, size: int) -> None:
+        self.boxes = np.zeros((max(size, 1), 4))
+        self.count = 0
+
+    def free(self, offsets: np.ndarray, x: float, y: float, extent: tuple[float, float, float, float]) -> int:
+        return _first_free(offsets, x, y, extent, self.boxes[: self.count])
+
+    def add(self, box: Box) -> None:
+        self.boxes[self.count] = box
+        self.count += 1
+
+    def least_covered(self, offsets: np.ndarray, x: float, y: float, r: float) -> int:
+        """The index of the offset at which a square of half-side ``r`` overlaps the least area of the boxes placed."""
+        boxes = self.boxes[: self.count]
+        cx, cy = x + offsets[:, 0:1], y + offsets[:, 1:2]
+        wide = np.clip(np.minimum(cx + r, boxes[:, 2][None, :]) - np.maximum(cx - r, boxes[:, 0][None, :]), 0, None)
+        tall = np.clip(np.minimum(cy + r, boxes[:, 3][None, :]) - np.maximum(cy - r, boxes[:, 1][None, :]), 0, None)
+        return int(np.argmin((wide * tall).sum(axis=1)))
+
+    def bottom(self) -> float:
+        return float(self.boxes[: self.count, 3].max()) if self.count else 0.0
+
+
+def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, PlacedNode], frame: str, marker: int) -> PlacedAxis:
+    """The axis of ``edge`` written on or beside the middle of its line; failing that, marker number ``marker``."""
+    a, b = ends
+    x, y = (a.x + b.x) / 2, (a.y + b.y) / 2
+    lines = wrap(axis_text(edge.label), LABEL_PX[frame], max_lines=3)
+    extent = _axis_extent(lines)
+    offsets = _axis_offsets(extent)
+    k = placer.free(offsets, x, y, extent)
+    if k >= 0:
+        dx, dy = float(offsets[k][0]), float(offsets[k][1])
+        placer.add((x + dx + extent[0], y + dy + extent[1], x + dx + extent[2], y + dy + extent[3]))
+        return PlacedAxis(edge, round(x + dx, 1), round(y + dy + extent[1] + FONT_PX, 1), lines, 0, round(x, 1), round(y, 1))
+    r = MARKER_R + 1
+    along = _marker_offsets(b.x - a.x, b.y - a.y)
+    k = placer.free(along, x, y, (-r, -r, r, r))
+    if k < 0:
+        # with no free point at all, the marker still sits on its line, where it covers the least of what is
+        # placed: a disc over part of a label beats a lost axis
+        k = placer.least_covered(along, x, y, r)
+    dx, dy = float(along[k][0]), float(along[k][1])
+    placer.add((x + dx - r, y + dy - r, x + dx + r, y + dy + r))
+    return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1))
+
+
 def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float,
            axes: Sequence[DrawnEdge] = ()) -> Frame:
-    """Nodes with their labels, then the ``axes`` of contrast lines each near its line's middle, none overlapping."""
+    """Nodes with their labels in order, each contrast's axis as soon as both its ends are placed; none overlapping."""
     narrow = frame == "narrow"
-    placed: list[Box] = []
-    boxes = np.zeros((len(nodes) + len(axes), 4))
+    placer = _Placer(len(nodes) + len(axes))
     out: list[PlacedNode] = []
+    at: dict[str, PlacedNode] = {}
     spiral = _SPIRALS[narrow]
-    for i, node in enumerate(nodes):
+    by_end: dict[str, list[DrawnEdge]] = {}
+    for edge in axes:
+        by_end.setdefault(edge.source.id, []).append(edge)
+        by_end.setdefault(edge.target.id, []).append(edge)
+    placed_axes: list[PlacedAxis] = []
+    for node in nodes:
         sx, sy = start.get(node.id, (0.0, 0.0))
         x, y = sx * width / 2, sy * height / 2
         lines = _label_lines(node, frame)
         ex0, ey0, ex1, ey1 = _extent(node, lines)
-        k = _first_free(spiral, x, y, (ex0, ey0, ex1, ey1), boxes[:i])
+        k = placer.free(spiral, x, y, (ex0, ey0, ex1, ey1))
         if k >= 0:
             dx, dy = float(spiral[k][0]), float(spiral[k][1])
         else:  # nowhere near: below everything placed so far
-            bottom = max((b[3] for b in placed), default=0.0)
-            dx, dy = 0.0, bottom + GAP - (y + ey0)
-        box = (x + dx + ex0, y + dy + ey0, x + dx + ex1, y + dy + ey1)
-        boxes[i] = box
-        placed.append(box)
+            dx, dy = 0.0, placer.bottom() + GAP - (y + ey0)
+        placer.add((x + dx + ex0, y + dy + ey0, x + dx + ex1, y + dy + ey1))
         px, py = round(x + dx, 1), round(y + dy, 1)
-        out.append(PlacedNode(node, px, py, lines, _points(node.shape, px, py, node.size)))
-    at = {p.node.id: p for p in out}
-    placed_axes: list[PlacedAxis] = []
-    for j, edge in enumerate(axes, start=len(nodes)):
-        ends = at.get(edge.source.id), at.get(edge.target.id)
-        if ends[0] is None or ends[1] is None:
-            continue
-        x, y = (ends[0].x + ends[1].x) / 2, (ends[0].y + ends[1].y) / 2
-        lines = wrap(axis_text(edge.label), LABEL_PX[frame], max_lines=3)
-        ax0, ay0, ax1, ay1 = _axis_extent(lines)
-        k = _first_free(spiral, x, y, (ax0, ay0, ax1, ay1), boxes[:j])
-        if k >= 0:
-            dx, dy = float(spiral[k][0]), float(spiral[k][1])
-        else:
-            bottom = max((b[3] for b in placed), default=0.0)
-            dx, dy = 0.0, bottom + GAP - (y + ay0)
-        box = (x + dx + ax0, y + dy + ay0, x + dx + ax1, y + dy + ay1)
-        boxes[j] = box
-        placed.append(box)
-        placed_axes.append(PlacedAxis(edge, round(x + dx, 1), round(y + dy + ay0 + FONT_PX, 1), lines))
-    if not placed:
+        placed = PlacedNode(node, px, py, lines, _points(node.shape, px, py, node.size))
+        out.append(placed)
+        at[node.id] = placed
+        # An axis goes in before the nodes of lower priority, so that it gets the room beside its own line.
+        for edge in by_end.get(node.id, ()):
+            ends = at.get(edge.source.id), at.get(edge.target.id)
+            if ends[0] is not None and ends[1] is not None:
+                marker = 1 + sum(1 for a in placed_axes if a.marker)
+                placed_axes.append(_place_axis(placer, edge, (ends[0], ends[1]), frame, marker))
+    if not placer.count:
         return Frame(frame, width=width, height=height)
-    x0 = min(b[0] for b in placed) - PAD
-    y0 = min(b[1] for b in placed) - PAD
-    x1 = max(b[2] for b in placed) + PAD
-    y1 = max(b[3] for b in placed) + PAD
+    boxes = placer.boxes[: placer.count]
+    x0, y0 = float(boxes[:, 0].min()) - PAD, float(boxes[:, 1].min()) - PAD
+    x1, y1 = float(boxes[:, 2].max()) + PAD, float(boxes[:, 3].max()) + PAD
     # A drawing of a few nodes (a work with nothing around it yet) is framed in at least MIN_FRAME, centred, so
     # that fitting it to the page does not blow its labels up to headline size.
     w, h = max(x1 - x0, min(width, MIN_FRAME[0])), max(y1 - y0, MIN_FRAME[1])
     x0, y0 = (x0 + x1 - w) / 2, (y0 + y1 - h) / 2
+    # markers are numbered in the order the key lists them
+    placed_axes.sort(key=lambda a: (a.marker == 0, a.marker))
     return Frame(frame, out, [], placed_axes, round(x0, 1), round(y0, 1), round(w, 1), round(h, 1))
 
 

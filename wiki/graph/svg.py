@@ -10,7 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.graph.labels import LINE_PX
-from wiki.graph.layout import Frame, PlacedAxis, PlacedNode
+from wiki.graph.layout import MARKER_R, Frame, PlacedAxis, PlacedNode
 from wiki.text.lang import content_lang
 
 
@@ -30,9 +30,14 @@ def _label(p: PlacedNode) -> str:
 
 
 def _axis(a: PlacedAxis) -> str:
+    # the axis names its line's ends, so that lighting a node dims the axes of the lines it dims
+    ends = f'data-from="{escape(a.edge.source.id)}" data-to="{escape(a.edge.target.id)}"'
+    if a.marker:
+        return (f'<g class="axis axis-marker" {ends}><circle cx="{a.x}" cy="{a.y}" r="{MARKER_R:g}"/>'
+                f'<text x="{a.x}" y="{round(a.y + 4, 1)}" text-anchor="middle" class="label axis-label">{a.marker}</text></g>')
     step = f' dy="{LINE_PX:g}"'
     spans = "".join(f'<tspan x="{a.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(a.lines))
-    return f'<text x="{a.x}" y="{a.y}" text-anchor="middle" class="label axis-label">{spans}</text>'
+    return f'<g class="axis" {ends}><text x="{a.x}" y="{a.y}" text-anchor="middle" class="label axis-label">{spans}</text></g>'
 
 
 def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeString:
@@ -40,8 +45,9 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
     own_id = svg_id if first else f"{svg_id}-{frame.name}"
     title_id = f"{svg_id}-{frame.name}-title"
     out = [
+        # never drawn so small that a label falls under 11px (the viewport scrolls instead), nor blown up past MAX_SCALE
         f'<svg class="graph" id="{escape(own_id)}" viewBox="{frame.view_box}" aria-labelledby="{escape(title_id)}" '
-        f'data-graph data-view-box="{frame.view_box}">',
+        f'style="min-width:{frame.min_px}px;max-width:{frame.max_px}px" data-graph data-view-box="{frame.view_box}">',
         f'<title id="{escape(title_id)}">{escape(title)}</title>',
         '<g class="edges">',
     ]

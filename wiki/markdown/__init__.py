@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 import markdown
 from django.conf import settings
 from django.utils.translation import gettext
-from markdown.extensions.toc import TocExtension, slugify_unicode
+from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.toc import TocExtension
 
 from wiki.markdown.citation_markers import CitationExtension, SourceRef
 from wiki.markdown.citations import CitationProblem, find_citations
 from wiki.markdown.claims import ClaimExtension, ClaimRef
 from wiki.markdown.limits import limit_problem
 from wiki.markdown.math import MathStash
-from wiki.markdown.sanitize import is_layout_id, sanitize_html
+from wiki.markdown.raw_html import RawHtmlExtension
+from wiki.markdown.sanitize import heading_id, sanitize_html
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "cited_titles",
     "find_citations",
     "find_link_targets",
+    "for_reader",
     "render",
 ]
 
@@ -48,6 +51,10 @@ class RenderResult:
     links: list[LinkRef] = field(default_factory=list)
     claims: list[ClaimRef] = field(default_factory=list)
     problems: list[CitationProblem] = field(default_factory=list)
+
+    @property
+    def html_for_reader(self) -> str:
+        return for_reader(self.html)
 
 
 def check_complexity(text: str) -> None:
@@ -88,18 +95,23 @@ def render(
     links: list[LinkRef] = []
     claims: list[ClaimRef] = []
     math = MathStash()
-    toc = TocExtension(slugify=_heading_id, toc_depth="2-4", permalink=False)
+    toc = TocExtension(slugify=heading_id, toc_depth="2-4", permalink=False)
     md = markdown.Markdown(
         extensions=[
             "tables",
             "fenced_code",
             "sane_lists",
+            # The back link's title is added in the reader's language when shown (for_reader).
+            FootnoteExtension(BACKLINK_TITLE=""),
+            # ~~struck out~~ only: a single ~ stays text ("1~2 步").
+            "pymdownx.tilde",
             toc,
             WikiLinkExtension(existing=existing_pages, links=links, terms=terms or {}),
             CitationExtension(sources=sources),
             ClaimExtension(claims=claims),
+            RawHtmlExtension(),
         ],
-        extension_configs={"tables": {"use_align_attribute": True}},
+        extension_configs={"tables": {"use_align_attribute": True}, "pymdownx.tilde": {"subscript": False}},
         output_format="html",
     )
     html = md.convert(math.cut(text))
@@ -114,9 +126,27 @@ def render(
     )
 
 
-def _heading_id(value: str, separator: str) -> str:
-    slug = slugify_unicode(value, separator)
-    return f"section{separator}{slug}" if is_layout_id(slug) else slug
+# What the stored HTML leaves for the reader's language (older renderings carry an English title).
+_WANTED_LINK = re.compile(r'(<a class="wikilink wanted"[^>]*?) title="([^"]*)"')
+_MATH_ERROR = re.compile(r'class="math-error"(?: title="[^"]*")?')
+_FOOTNOTE_BACKLINK = re.compile(r'class="footnote-backref"(?: [^>]*?)? title="[^"]*"')
+_OLD_WANTED_SUFFIX = " (page does not exist yet)"
+
+
+def for_reader(rendered: str) -> str:
+    """Rendered HTML with the interface's words in the active language: it is stored once and shared by every
+    reader, so a wanted link, a formula that could not be rendered and a footnote's back link are explained here.
+    Only attributes of the wiki's own markup change; the HTML stays as sanitised."""
+    def wanted(match: re.Match[str]) -> str:
+        page = html.unescape(match[2]).removesuffix(_OLD_WANTED_SUFFIX)
+        note = gettext("%(page)s (page does not exist yet)") % {"page": page}
+        return f'{match[1]} title="{html.escape(note)}"'
+
+    rendered = _WANTED_LINK.sub(wanted, rendered)
+    formula = html.escape(gettext("This formula could not be rendered"))
+    rendered = _MATH_ERROR.sub(f'class="math-error" title="{formula}"', rendered)
+    back = html.escape(gettext("Back to the text"))
+    return _FOOTNOTE_BACKLINK.sub(lambda m: m[0].rsplit(" title=", 1)[0] + f' title="{back}"', rendered)
 
 
 def _flatten_toc(tokens: list[dict[str, object]]) -> list[dict[str, object]]:

@@ -1,4 +1,4 @@
-"""Formulas: ``$$…$$`` blocks and ``\\(…\\)`` inline, rendered server-side as MathML.
+"""Formulas: ``$$…$$`` blocks, ``\\(…\\)`` and ``$…$`` inline, rendered server-side as MathML.
 
 Formulas are cut out before Markdown runs (so that ``_`` and ``*`` in LaTeX are not read as
 emphasis), replaced by tokens that survive sanitising, and put back as MathML afterwards.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from latex2mathml.converter import convert
@@ -17,6 +18,16 @@ from wiki.markdown.sanitize import sanitize_mathml
 
 DISPLAY_RE = re.compile(r"^[ \t]*\$\$[ \t]*\n?(.+?)\n?[ \t]*\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_RE = re.compile(r"\\\((.+?)\\\)")
+# ``$…$`` as pandoc reads it, so that prices stay text ("$5 and $10", "$5-$10", "US$5/US$6"): the opening $ is
+# followed and the closing $ preceded by a non-space, the closing $ is not followed by a digit, both are on one
+# line, and neither is escaped (``\$``, which shows a plain $) or half of ``$$``.
+DOLLAR_RE = re.compile(r"(?<![\\$])\$(?=[^\s$])([^\n$]*?[^\s\\$])\$(?![\d$])")
+ESCAPED_DOLLAR = "\\$"
+# Code, where a $ is the shell's or the language's: fenced blocks and code spans are left as typed.
+CODE_RE = re.compile(
+    r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]{0,3}(?P=fence)[ \t]*$|(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 @dataclass
@@ -36,7 +47,10 @@ class MathStash:
             self.formulas.append((match.group(1).strip(), False))
             return self.token(len(self.formulas) - 1)
 
-        return INLINE_RE.sub(inline, DISPLAY_RE.sub(display, text))
+        def dollars(prose: str) -> str:
+            return DOLLAR_RE.sub(inline, prose).replace(ESCAPED_DOLLAR, "&#36;")
+
+        return _outside_code(INLINE_RE.sub(inline, DISPLAY_RE.sub(display, text)), dollars)
 
     def restore(self, rendered: str) -> str:
         if not self.formulas:
@@ -50,10 +64,21 @@ class MathStash:
         return rendered
 
 
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    parts: list[str] = []
+    position = 0
+    for code in CODE_RE.finditer(text):
+        parts.extend((change(text[position:code.start()]), code.group(0)))
+        position = code.end()
+    parts.append(change(text[position:]))
+    return "".join(parts)
+
+
 def to_mathml(latex: str, *, display: bool) -> str:
-    """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted."""
+    """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted (its explanation is added in
+    the reader's language when shown: :func:`wiki.markdown.for_reader`)."""
     try:
         mathml = convert(latex, display="block" if display else "inline")
     except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on malformed input
-        return f'<code class="math-error" title="This formula could not be rendered">{html.escape(latex)}</code>'
+        return f'<code class="math-error">{html.escape(latex)}</code>'
     return sanitize_mathml(mathml)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import nh3
+from markdown.extensions.toc import slugify_unicode
 
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em",
@@ -34,6 +37,12 @@ LAYOUT_IDS = frozenset({
 
 def is_layout_id(value: str) -> bool:
     return value in LAYOUT_IDS or value.startswith("id_")
+
+
+def heading_id(title: str, separator: str = "-") -> str:
+    """The id a heading titled ``title`` gets (and a ``[[Page#title]]`` link leads to), never one the layout uses."""
+    slug = slugify_unicode(title, separator)
+    return f"section{separator}{slug}" if is_layout_id(slug) else slug
 
 
 def _drop_layout_ids(element: str, attribute: str, value: str) -> str | None:
@@ -72,3 +81,61 @@ def sanitize_html(html: str) -> str:
 
 def sanitize_mathml(mathml: str) -> str:
     return nh3.clean(mathml, tags=MATHML_TAGS, attributes=MATHML_ATTRIBUTES, url_schemes=set(), strip_comments=True)
+
+
+# A start or end tag as HTML reads one: a name, then attributes with or without a value. No "<" in a name or an
+# unquoted value, and no tag longer than MAX_TAG: a text of many "<" is read in time linear in its length.
+_TAG = re.compile(
+    r"<(?P<end>/)?(?P<name>[A-Za-z][A-Za-z0-9-]*)"
+    r"(?P<attributes>(?:\s+[^\s\"'<>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
+)
+_ATTRIBUTE_NAME = re.compile(r"\s+([^\s\"'<>/=]+)(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+MAX_TAG = 2_000
+
+
+def _kept_whole(name: str, attributes: str) -> bool:
+    allowed = ALLOWED_ATTRIBUTES["*"] | ALLOWED_ATTRIBUTES.get(name, set())
+    return name in ALLOWED_TAGS and all(a.lower() in allowed for a in _ATTRIBUTE_NAME.findall(attributes))
+
+
+def escape_unlisted_html(raw: str, *, escaped: dict[str, int] | None = None) -> str:
+    """Raw HTML typed in a page, with every tag the sanitiser would not keep whole escaped, to be read as typed.
+
+    nh3 drops a tag it does not allow and a script's content with it: ``使用 <T> 泛型`` lost its ``<T>``, and
+    ``a<b and c>d`` became a bold "d". Here a start tag stays markup only when its name and all its attributes
+    are allowed, and an end tag unless its name is not allowed or the start tag it closes was escaped (counted
+    in ``escaped``, shared by the pieces of one text). Anything else, and any ``<`` that starts no tag, shows as
+    the characters typed. Comments stay, for the sanitiser to remove.
+    """
+    escaped = {} if escaped is None else escaped
+    out: list[str] = []
+    position = 0
+    unclosed_comment = False  # once a comment finds no end, none after it can
+    while (start := raw.find("<", position)) != -1:
+        out.append(raw[position:start])
+        if raw.startswith("<!--", start) and not unclosed_comment:
+            end = raw.find("-->", start + 4)
+            if end != -1:
+                out.append(raw[start:end + 3])
+                position = end + 3
+                continue
+            unclosed_comment = True
+        tag = _TAG.match(raw, start, start + MAX_TAG)
+        if tag is None:
+            out.append("&lt;")
+            position = start + 1
+            continue
+        name = tag["name"].lower()
+        if not tag["end"]:
+            keep = _kept_whole(name, tag["attributes"])
+            if not keep:
+                escaped[name] = escaped.get(name, 0) + 1
+        elif escaped.get(name, 0) > 0:
+            escaped[name] -= 1
+            keep = False
+        else:
+            keep = name in ALLOWED_TAGS
+        out.append(tag.group(0) if keep else tag.group(0).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+        position = tag.end()
+    out.append(raw[position:])
+    return "".join(out)

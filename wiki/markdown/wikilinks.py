@@ -1,5 +1,5 @@
-"""``[[Target]]`` and ``[[Target|label]]`` wiki links. A link to a page that does not exist yet leads to the glossary
-entry of the term it names when there is one, else it is marked wanted."""
+"""``[[Target]]``, ``[[Target|label]]`` and ``[[Target#section]]`` wiki links. A link to a page that does not exist yet
+leads to the glossary entry of the term it names when there is one, else it is marked wanted."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from django.utils.text import slugify
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
+
+from wiki.markdown.sanitize import heading_id
 
 WIKILINK_RE = r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]"
 SLUG_RE = re.compile(r"^[-\w]+$")
@@ -37,8 +39,15 @@ def target_slug(target: str) -> str:
     return slugify(target, allow_unicode=True)[:MAX_SLUG_LENGTH].rstrip("-")
 
 
+def split_target(target: str) -> tuple[str, str]:
+    """``Agentic RL#定义`` → (``Agentic RL``, ``定义``): the page, and the heading of it a link leads to."""
+    page, _, section = target.partition("#")
+    return page.strip(), section.strip()
+
+
 def find_link_targets(text: str) -> set[str]:
-    return {target_slug(m.group(1)) for m in re.finditer(WIKILINK_RE, text) if target_slug(m.group(1))}
+    slugs = (target_slug(split_target(m.group(1))[0]) for m in re.finditer(WIKILINK_RE, text))
+    return {slug for slug in slugs if slug}
 
 
 class WikiLinkProcessor(InlineProcessor):
@@ -52,23 +61,32 @@ class WikiLinkProcessor(InlineProcessor):
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # type: ignore[override]  # noqa: N802  InlineProcessor's signature, not Pattern's
         target = m.group(1).strip()
         label = (m.group(2) or target).strip()
-        slug = target_slug(target)
-        if not slug:
-            return None, m.start(0), m.end(0)
-        self.links.append(LinkRef(target_slug=slug, target_title=target, label=label))
+        page, section = split_target(target)
+        anchor = f"#{heading_id(section)}" if section else ""
         element = etree.Element("a")
         element.text = label
+        if not page and anchor:
+            # [[#定义]]: a heading of this page.
+            element.set("href", anchor)
+            element.set("class", "wikilink")
+            return element, m.start(0), m.end(0)
+        slug = target_slug(page)
+        if not slug:
+            return None, m.start(0), m.end(0)
+        self.links.append(LinkRef(target_slug=slug, target_title=page, label=label))
         term = self.terms.get(slug)
         if slug in self.existing or term is None:
-            element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}))
+            element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}) + anchor)
         if slug in self.existing:
             element.set("class", "wikilink")
         elif term is not None:
             element.set("href", reverse("wiki:glossary-detail", kwargs={"slug": term}))
             element.set("class", "wikilink term")
         else:
+            # The title a page there would have; "(page does not exist yet)" is added in the reader's language
+            # when shown (wiki.markdown.for_reader): this HTML is stored and shared by every reader.
             element.set("class", "wikilink wanted")
-            element.set("title", f"{target} (page does not exist yet)")
+            element.set("title", page)
         return element, m.start(0), m.end(0)
 
 

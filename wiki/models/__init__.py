@@ -9,6 +9,7 @@ from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
 from wiki.models.readers import ReaderProfile
 from wiki.models.search import SearchDocument
 from wiki.models.sources import Component, Source, SourceKind
+from wiki.models.suggestions import StoredSuggestion
 
 __all__ = [
     "ChangeEvent",
@@ -34,5 +35,6 @@ __all__ = [
     "Source",
     "SourceKind",
     "SourceMerge",
+    "StoredSuggestion",
     "WikiLink",
 ]

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -24,8 +26,41 @@ from wiki.models.rules import (
     validate_text,
 )
 
-# Paths under /wiki/ that are editor screens, not pages.
-RESERVED_SLUGS = frozenset({"new"})
+
+@cache
+def _fixed_routes_under_pages() -> frozenset[str]:
+    """The first segment of every route under the pages' prefix that is not a page's address (``new``, ``wanted``):
+    a page saved at one could never be shown. Read from the URLconf, so that a route added later is reserved too."""
+    from django.urls import URLResolver, get_resolver
+
+    prefix = reverse("wiki:page-list").lstrip("/")
+    found: set[str] = set()
+
+    def walk(patterns: list[Any], route: str) -> None:
+        for pattern in patterns:
+            full = route + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, full)
+            elif full.startswith(prefix):
+                first = full[len(prefix):].split("/", 1)[0]
+                if first and "<" not in first:
+                    found.add(first.lower())
+
+    walk(get_resolver().url_patterns, "")
+    return frozenset(found)
+
+
+class ReservedSlugs:
+    """Slugs no page may take: the fixed routes under ``/wiki/`` (editor screens and lists), read on first use."""
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in _fixed_routes_under_pages()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(_fixed_routes_under_pages()))
+
+
+RESERVED_SLUGS = ReservedSlugs()
 
 
 class PageQuerySet(models.QuerySet["Page"]):
@@ -126,6 +161,13 @@ class Page(Deletable):
         return " ".join(self.summary.split()) in " ".join(html.unescape(strip_tags(opening)).split())
 
     @property
+    def html_for_reader(self) -> str:
+        """The stored HTML with the interface's words (a wanted link's explanation…) in the active language."""
+        from wiki.markdown import for_reader
+
+        return for_reader(self.rendered_html)
+
+    @property
     def validator(self) -> Validator:
         """ETag (``"r<revision>-…"``) and Last-Modified of the page as shown; needs :meth:`PageQuerySet.with_validator`."""
         annotated = self  # the annotations are not model fields
@@ -172,7 +214,9 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
             target=models.Func(models.F("link_keys"), function="unnest", output_field=models.CharField())
         ).values("target")
         return (
-            self.exclude(target_slug__in=Page.objects.values("slug"))
+            # A deleted page's links want nothing until it is restored.
+            self.filter(source_page__deleted_at__isnull=True)
+            .exclude(target_slug__in=Page.objects.values("slug"))
             .exclude(target_slug__in=glossary_targets)
             .values("target_slug")
             .annotate(title=models.Min("target_title"), links=models.Count("source_page", distinct=True))
@@ -190,11 +234,12 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
         )
 
     def backlinks_to(self, slug: str) -> WikiLinkQuerySet:
-        """Links pointing at ``slug``, with their source page's slug and title."""
+        """Links pointing at ``slug`` from pages not deleted, with the title each typed and their source page's slug
+        and title."""
         return (
-            self.filter(target_slug=slug)
+            self.filter(target_slug=slug, source_page__deleted_at__isnull=True)
             .select_related("source_page")
-            .only("target_slug", "label", "source_page__slug", "source_page__title")
+            .only("target_slug", "target_title", "label", "source_page__slug", "source_page__title")
             .order_by("source_page__title")
             .distinct("source_page__title", "source_page_id")
         )

@@ -134,6 +134,22 @@ def validate_doi(value: str) -> None:
         raise ValidationError(_("“%(value)s” is not a DOI (e.g. 10.1145/3600006)."), code="invalid_doi", params={"value": value})
 
 
+# What BibTeX and biber read as a citation key, and what the exports keep (:mod:`wiki.references.citation_keys`);
+# any other key would be replaced by the work's slug in every export, unlike what the editor typed.
+BIBTEX_KEY = r"^[A-Za-z0-9_:.+/-]+$"
+
+
+def validate_bibtex_key(value: str) -> None:
+    """A BibTeX key of letters, digits and ``-_:./+`` (``yao2023react``, ``arXiv:2307.13854``); blank is none.
+
+    Checked by the forms, the API and the services when a key is set or changed, not declared on the field: keys saved
+    before the rule stay valid until they are changed."""
+    if value and not re.fullmatch(BIBTEX_KEY, value):
+        raise ValidationError(
+            _("“%(value)s” cannot be a BibTeX key: use only letters, digits and - _ : . / + (no spaces or braces)."),
+            code="invalid_bibtex_key", params={"value": value})
+
+
 def text_limit(limit: int) -> list[Any]:
     """Validators of a multi-line text field of at most ``limit`` characters (TextField ignores ``max_length``)."""
     return [MaxLengthValidator(limit), validate_text]
@@ -179,3 +195,14 @@ def is_control_free(text: str) -> bool:
 def strip_control(text: str) -> str:
     """``text`` without control characters, for output formats that cannot hold them (XML)."""
     return re.sub(f"[{_CONTROL_IN_TEXT}]", "", text)
+
+
+def without_django_null_check(field: Any) -> None:
+    """Drops the NUL check Django's form CharField adds from ``field`` when one of the rules above refuses every
+    control character already: a NUL in a title or text gets one message, the wiki's, rather than two (Django's own
+    reads wrongly in Chinese, "不允许是用空字符串")."""
+    from django.core.validators import ProhibitNullCharactersValidator
+
+    ours = (validate_line, validate_optional_line, validate_text, validate_some_text)
+    if any(validator in ours for validator in field.validators):
+        field.validators = [v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)]

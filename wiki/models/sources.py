@@ -56,6 +56,18 @@ class SourceQuerySet(models.QuerySet["Source"]):
         """Works with no classification at all (neither the work nor a component), oldest first; prefetches nothing."""
         return self.filter(classifications__isnull=True).order_by("pk")
 
+    def by_suggestion_confidence(self, *, least_first: bool = False) -> SourceQuerySet:
+        """Ordered by the confidence of the work's stored suggestion (see ``wiki.models.suggestions``), the surest
+        first or last, a work with nothing to read below any; oldest first among equals, a work with no stored
+        suggestion yet after all. Annotates ``suggested_confidence``; prefetches nothing."""
+        from wiki.models.suggestions import StoredSuggestion
+
+        stored = StoredSuggestion.objects.filter(source=models.OuterRef("pk"), component__isnull=True)
+        confidence = models.F("suggested_confidence")
+        return self.annotate(suggested_confidence=models.Subquery(stored.values("confidence")[:1])).order_by(
+            confidence.asc(nulls_last=True) if least_first else confidence.desc(nulls_last=True), "pk",
+        )
+
     def with_classification(self) -> SourceQuerySet:
         """Prefetches each source's classifications (work-level and per component) with their components."""
         from wiki.models.classifications import Classification
@@ -74,7 +86,9 @@ class SourceQuerySet(models.QuerySet["Source"]):
         conditions = {k: v for k, v in {"mechanism": mechanism, "verdict": verdict}.items() if v}
         if not conditions:
             return self
-        return self.filter(models.Exists(Classification.objects.filter(source=models.OuterRef("pk"), **conditions)))
+        # Through ``all_objects``: the live manager would join the work a second time, which the planner estimated
+        # at one row and answered with millions of scans.
+        return self.filter(models.Exists(Classification.all_objects.filter(source=models.OuterRef("pk"), **conditions)))
 
     def with_validator(self) -> SourceQuerySet:
         """Annotates what :attr:`Source.validator` reads: when its classifications last changed, and how many it

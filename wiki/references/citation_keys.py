@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 
 from wiki.models import Source
+from wiki.models.rules import BIBTEX_KEY
 
-_KEY = re.compile(r"^[A-Za-z0-9_:.+/-]{1,200}$")
+_KEY = re.compile(BIBTEX_KEY)
 
 
 def citation_keys(sources: Sequence[Source]) -> dict[int, str]:
@@ -21,7 +22,7 @@ def citation_keys(sources: Sequence[Source]) -> dict[int, str]:
     taken: set[str] = set()
     for source in sorted(sources, key=lambda s: s.pk):
         candidates = (source.bibtex_key, source.slug, f"{source.slug}-{source.pk}")
-        key = next(k for k in candidates if (_KEY.match(k or "") and k not in taken) or k == candidates[-1])
+        key = next(k for k in candidates if (_KEY.fullmatch(k or "") and k not in taken) or k == candidates[-1])
         keys[source.pk] = key
         taken.add(key)
     return keys

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import UTC, datetime, timedelta
 
 # YYMM.NNNNN (from April 2007) and archive(.SC)/YYMMNNN (before): the month is 01-12.
 _NEW_ID = r"\d\d(?:0[1-9]|1[0-2])\.\d{4,5}"
@@ -41,17 +42,31 @@ def _arxiv_form(found: str) -> str:
     return f"{name.lower()}.{subject.upper()}/{number}" if subject else f"{name.lower()}/{number}"
 
 
+def _issued(found: str) -> bool:
+    """Whether arXiv can have issued the ID by now: new-style IDs began in April 2007 (0704) and old-style ones ran
+    from August 1991 to March 2007; an ID of a month not yet begun (``9912.99999`` would be December 2099) is a typo."""
+    yymm = int(found.rsplit("/", 1)[-1][:4])
+    if "/" in found:
+        return yymm >= 9108 or yymm <= 703
+    # A day ahead of UTC: the month has begun somewhere, and a new month's first IDs are issued on its first day.
+    now = datetime.now(UTC) + timedelta(days=1)
+    return 704 <= yymm <= (now.year % 100) * 100 + now.month
+
+
 def normalize_arxiv_id(raw: str) -> str | None:
     """``arXiv:2307.13854v2``, ``https://arxiv.org/abs/2307.13854``, ``10.48550/arXiv.2307.13854`` or
-    ``cs.AI/0601001v1`` → the ID without version; None unless ``raw`` is one identifier and nothing else."""
+    ``cs.AI/0601001v1`` → the ID without version; None unless ``raw`` is one identifier, and one arXiv can have issued
+    by now, and nothing else."""
     match = _ARXIV_WHOLE.fullmatch(raw.strip())
-    return _arxiv_form(match.group("id")) if match else None
+    return _arxiv_form(match.group("id")) if match and _issued(match.group("id")) else None
 
 
 def find_arxiv_id(text: str) -> str | None:
     """The first arXiv ID written in ``text`` (``arXiv preprint arXiv:2307.13854``), normalised."""
-    match = _ARXIV_IN_TEXT.search(text)
-    return _arxiv_form(match.group("id")) if match else None
+    for match in _ARXIV_IN_TEXT.finditer(text):
+        if _issued(match.group("id")):
+            return _arxiv_form(match.group("id"))
+    return None
 
 
 def arxiv_match_key(arxiv_id: str) -> str:
@@ -99,6 +114,19 @@ def split_identifiers(arxiv_id: str, doi: str) -> tuple[str, str]:
     if named and (not arxiv or arxiv_match_key(arxiv) == arxiv_match_key(named)):
         return arxiv or named, ""
     return arxiv, doi_normal
+
+
+def identifiers_from_url(url: str) -> tuple[str, str]:
+    """The arXiv ID and the DOI a URL points at, read as the importers read a reference's URL: an arxiv.org address
+    gives its arXiv ID, a doi.org address its DOI (arXiv's own DOI gives the arXiv ID it names); ``("", "")`` for any
+    other address."""
+    lowered = url.lower()
+    arxiv = (find_arxiv_id(url) or "") if "arxiv.org" in lowered else ""
+    doi = (find_doi(url) or "") if "doi.org/" in lowered else ""
+    named = arxiv_id_from_doi(doi) if doi else None
+    if named:
+        return arxiv or named, ""
+    return arxiv, doi
 
 
 def first_author_key(authors: str) -> str:

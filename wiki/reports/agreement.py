@@ -1,7 +1,8 @@
 """How often the classifier's suggestion agrees with what editors decided: over time, per mechanism, as a confusion matrix.
 
 The suggestion is the one the installed weights give today for the text the classifier reads about each
-work; a retrain shows up here as a change in agreement.
+work; a retrain shows up here as a change in agreement. It is read from the stored suggestions
+(``wiki.suggestions.suggestions_refresh``), so a request classifies only the works whose text changed.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from classifier import Mechanism, classify
-from wiki.models import Classification
-from wiki.suggestions import suggestion_text, texts_about
+from classifier import Mechanism, Verdict
+from classifier.model import current_weights
+from wiki.models import Classification, StoredSuggestion
+from wiki.suggestions import suggestions_refresh
 
 
 @dataclass(frozen=True)
@@ -36,15 +38,24 @@ class AgreementReport:
 
 
 def agreement_report() -> AgreementReport:
-    """The editors' decisions against today's suggestions (four queries, whatever the number of works)."""
-    classifications = list(Classification.objects.decisions())
-    claims = texts_about({c.source_id for c in classifications})
+    """The editors' decisions against today's suggestions (two queries whatever the number of works, after
+    ``suggestions_refresh``)."""
+    suggestions_refresh()
+    suggested: dict[tuple[int, int | None], tuple[Mechanism, Verdict]] = {
+        (source_id, component_id): (Mechanism(mechanism), Verdict(verdict))
+        for source_id, component_id, mechanism, verdict in StoredSuggestion.objects.filter(
+            readable=True, weights_version=current_weights().version, source__deleted_at__isnull=True,
+        ).values_list("source_id", "component_id", "mechanism", "verdict")
+    }
     pairs: list[tuple[Classification, Mechanism, bool]] = []
-    for c in classifications:
-        text = suggestion_text(c.source, claims.get(c.source_id, []))
-        if text.strip():
-            s = classify(text, c.subject_name)
-            pairs.append((c, s.mechanism, s.verdict.is_strict == c.rubric_verdict.is_strict))
+    for c in Classification.objects.only(
+        "source_id", "component_id", "mechanism", "updated_at", "interactive_env", "multi_step", "verifiable_reward",
+        "rl_update", "narrow",
+    ).order_by("pk"):
+        found = suggested.get((c.source_id, c.component_id))
+        if found is not None:
+            mechanism, verdict = found
+            pairs.append((c, mechanism, verdict.is_strict == c.rubric_verdict.is_strict))
     months: Counter[str] = Counter()
     month_agreed: Counter[str] = Counter()
     mech_total: Counter[str] = Counter()

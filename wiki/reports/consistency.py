@@ -1,4 +1,8 @@
-"""Where the wiki contradicts itself: findings an editor should look at."""
+"""Where the wiki contradicts itself: findings an editor should look at.
+
+A finding keeps its message untranslated with its values (``Finding.detail`` words it in the reader's language), so
+one computed report serves readers of every language; the suggestions it compares come from the stored ones.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,16 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import connection
-from django.utils.translation import get_language, gettext
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from classifier import Mechanism
+from classifier.model import current_weights
 from wiki.caching import release
-from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source
+from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source, StoredSuggestion
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.suggestions import suggestion_for, texts_about
-from wiki.taxonomy import suggestion_rationale
+from wiki.suggestions import rationale_for_reader, suggestions_refresh
 from wiki.text.spaces import excerpt
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.
@@ -26,6 +31,10 @@ MECHANISM_LABELS = dict(MECHANISM_CHOICES)
 VERDICT_LABELS = dict(VERDICT_CHOICES)
 # A bound on staleness for writes the marker cannot see (a bulk UPDATE that leaves updated_at alone).
 CACHE_SECONDS = 60
+# The report last computed is kept this long, for readers to get while another request computes the next.
+LATEST_SECONDS = 24 * 60 * 60
+# One request computes the report at a time; a lock older than this was left by a request that died.
+LOCK_SECONDS = 120
 # A claim quoted in a finding is cut at a sentence or word to this many characters.
 EXCERPT_CHARS = 80
 
@@ -42,19 +51,41 @@ FINDING_KINDS = (
 FINDING_KEY_PATTERN = r"^[a-z]+(?:-[a-z0-9]+)*$"
 
 
+# How a finding's values are worded for the reader: by their label, or as a list of names.
+_WORDING = {
+    "verdict": lambda value: str(VERDICT_LABELS[value]),
+    "mechanism": lambda value: str(MECHANISM_LABELS[value]),
+    "names": lambda value: gettext(" or ").join(value),
+}
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One finding; ``kind`` (its section) and ``key`` (the objects it concerns) say which, whenever it is computed."""
+    """One finding; ``kind`` (its section) and ``key`` (the objects it concerns) say which, whenever it is computed.
+
+    ``message`` is the untranslated message and ``values`` its values as ``(name, wording, value)``, the wording a
+    key of ``_WORDING`` or "" for a value shown as it is (content: a claim's words); ``reason`` is the classifier's
+    one-line reason, shown after the message in the reader's language.
+    """
 
     kind: str
     key: str
     subject: str
     url: str
-    detail: str
+    message: str
+    values: tuple[tuple[str, str, str | tuple[str, ...]], ...] = ()
+    reason: str = ""
 
     @property
     def anchor(self) -> str:
         return f"finding-{self.kind}-{self.key}"
+
+    @property
+    def detail(self) -> str:
+        """What was found, in the reader's language."""
+        values = {name: _WORDING[wording](value) if wording else value for name, wording, value in self.values}
+        detail = gettext(self.message) % values if values else gettext(self.message)
+        return f"{detail} — {rationale_for_reader(self.reason)}" if self.reason else detail
 
 
 def classification_key(classification_id: int) -> str:
@@ -112,30 +143,40 @@ def names_side(text: str, source_name: str, component_name: str = "") -> bool:
 def consistency_report() -> ConsistencyReport:
     """Every finding, from five queries whatever the size of the wiki."""
     report = ConsistencyReport()
-    classifications = list(Classification.objects.with_related().order_by("source__short_name", "component__name"))
-    texts = texts_about({c.source_id for c in classifications})
+    suggestions_refresh()
+    classifications = list(
+        Classification.objects.select_related("source", "component")
+        .only("mechanism", "verdict", "evidence_claim_id", "source__short_name", "source__slug", "component__name")
+        .order_by("source__short_name", "component__name")
+    )
+    suggested: dict[tuple[int, int | None], tuple[str, str]] = {
+        (source_id, component_id): (verdict, rationale)
+        for source_id, component_id, verdict, rationale in StoredSuggestion.objects.filter(
+            readable=True, weights_version=current_weights().version, source__deleted_at__isnull=True,
+        ).values_list("source_id", "component_id", "verdict", "suggestion__rationale")
+    }
     for classification in classifications:
         source = classification.source
         url = source.get_absolute_url()
-        view = suggestion_for(source, classification=classification, claim_texts=texts.get(source.pk, []))
-        if view.text and "verdict" in view.disagrees_on:
+        found = suggested.get((source.pk, classification.component_id))
+        if found is not None and found[0] != classification.verdict:
+            suggested_verdict, suggested_rationale = found
             report.verdict_disagrees.append(
                 Finding(
-                    "verdict_disagrees",
-                    classification_key(classification.pk),
-                    view.subject,
-                    url,
-                    gettext("editor: %(editor)s; suggested: %(suggested)s") % {
-                        "editor": VERDICT_LABELS[classification.verdict], "suggested": VERDICT_LABELS[view.suggestion.verdict.value]}
-                    + f" — {suggestion_rationale(view.suggestion)}",
+                    "verdict_disagrees", classification_key(classification.pk), classification.subject_name, url,
+                    gettext_noop("editor: %(editor)s; suggested: %(suggested)s"),
+                    (("editor", "verdict", classification.verdict), ("suggested", "verdict", suggested_verdict)),
+                    suggested_rationale,
                 )
             )
         if classification.evidence_claim_id is None:
-            report.no_evidence.append(Finding("no_evidence", classification_key(classification.pk), classification.subject_name, url, gettext("no claim is given as evidence")))
+            report.no_evidence.append(Finding("no_evidence", classification_key(classification.pk), classification.subject_name, url,
+                                              gettext_noop("no claim is given as evidence")))
         if classification.mechanism not in RL_MECHANISMS and has_rl_in_name(source.short_name):
             report.rl_name_not_rl.append(
                 Finding("rl_name_not_rl", classification_key(classification.pk), classification.subject_name, url,
-                        gettext("the name says RL, the mechanism is %(mechanism)s") % {"mechanism": MECHANISM_LABELS[classification.mechanism]})
+                        gettext_noop("the name says RL, the mechanism is %(mechanism)s"),
+                        (("mechanism", "mechanism", classification.mechanism),))
             )
     missing = (
         Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
@@ -151,38 +192,36 @@ def consistency_report() -> ConsistencyReport:
                 citation_key(claim.pk, citation.source.pk),
                 citation.source.short_name,
                 f"{claim.page.get_absolute_url()}#{claim.anchor}",
-                gettext("“%(claim)s” cites it without a page or section") % {"claim": excerpt(claim.text, EXCERPT_CHARS)},
+                gettext_noop("“%(claim)s” cites it without a page or section"),
+                (("claim", "", excerpt(claim.text, EXCERPT_CHARS)),),
             )
         )
+    # As plain rows: a wiki has thousands of contrasts, and six model instances each cost more than the check.
     contrasts = (
         Contrast.objects.filter(claim__isnull=False)
-        .select_related("left", "right", "left_component", "right_component", "claim__page")
-        .only("axis", "left__short_name", "left__slug", "right__short_name", "right__slug", "left_component__name",
-              "right_component__name", "claim__text", "claim__anchor", "claim__page__slug")
         .order_by("id")
+        .values_list("id", "left__short_name", "right__short_name", "left_component__name", "right_component__name",
+                     "claim_id", "claim__text", "claim__anchor", "claim__page__slug")
     )
-    for contrast in contrasts:
-        evidence = contrast.claim
-        assert evidence is not None
-        sides = [(contrast.left.short_name, contrast.left_component.name if contrast.left_component else ""),
-                 (contrast.right.short_name, contrast.right_component.name if contrast.right_component else "")]
-        unnamed = [name for name, part in sides if not names_side(evidence.text, name, part)]
+    for contrast_id, left, right, left_part, right_part, claim_id, text, anchor, page_slug in contrasts:
+        unnamed = [name for name, part in ((left, left_part or ""), (right, right_part or "")) if not names_side(text, name, part)]
         if unnamed:
             report.one_sided_contrast.append(
                 Finding(
                     "one_sided_contrast",
-                    contrast_key(contrast.pk, evidence.pk),
-                    f"{contrast.left.short_name} vs {contrast.right.short_name}",
-                    f"{evidence.page.get_absolute_url()}#{evidence.anchor}",
-                    gettext("the claim given as evidence never names %(names)s: “%(claim)s”")
-                    % {"names": gettext(" or ").join(unnamed), "claim": excerpt(evidence.text, EXCERPT_CHARS)},
+                    contrast_key(contrast_id, claim_id),
+                    f"{left} vs {right}",
+                    f"{reverse('wiki:page-detail', kwargs={'slug': page_slug})}#{anchor}",
+                    gettext_noop("the claim given as evidence never names %(names)s: “%(claim)s”"),
+                    (("names", "names", tuple(unnamed)), ("claim", "", excerpt(text, EXCERPT_CHARS))),
                 )
             )
     return report
 
 
 def _last_change_marker() -> str:
-    """What the report reads changed when this does: the latest recorded change, the newest saves, the row counts.
+    """What the report reads changed when this does: the latest recorded change, the newest saves, the row counts,
+    the stored suggestions and the weights.
 
     One query. Every editing service records a change; the timestamps and counts catch saves made
     without one (the admin, a shell, an import), deletions included.
@@ -192,21 +231,36 @@ def _last_change_marker() -> str:
         parts += [f"(SELECT max(updated_at) FROM {model._meta.db_table})", f"(SELECT count(*) FROM {model._meta.db_table})"]
     parts.append(f"(SELECT count(*) FROM {Citation._meta.db_table})")
     parts.append(f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(claim_id), 0) FROM {Contrast._meta.db_table})")
+    # The suggestions compared are the stored ones, which a refresh may bring up to date in several steps.
+    parts.append(f"(SELECT count(*) || ':' || coalesce(max(refreshed_at)::text, '') FROM {StoredSuggestion._meta.db_table})")
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(parts))
         row = cursor.fetchone()
-    return hashlib.sha256("|".join(str(value) for value in row).encode()).hexdigest()
+    return hashlib.sha256("|".join(str(value) for value in (*row, current_weights().version)).encode()).hexdigest()
 
 
 def consistency_report_cached() -> ConsistencyReport:
-    """``consistency_report()``, computed again only when the wiki changed (or after ``CACHE_SECONDS``).
+    """``consistency_report()``, computed again only when the wiki changed (or after ``CACHE_SECONDS``), once for
+    readers of every language.
 
-    Running the classifier over every classification is too slow for each anonymous request.
+    One request computes it at a time: the others meanwhile get the report computed last, if there is one, so that
+    a change does not set every worker computing the same report at once.
     """
-    # The details are written in the reader's language.
-    key = f"wiki:consistency-report:{release.RELEASE}:{get_language()}:{_last_change_marker()}"
+    suggestions_refresh()
+    key = f"wiki:consistency-report:{release.RELEASE}:{_last_change_marker()}"
+    latest_key = f"wiki:consistency-report:{release.RELEASE}:latest"
+    lock_key = f"wiki:consistency-report:{release.RELEASE}:computing"
     report: ConsistencyReport | None = cache.get(key)
-    if report is None:
+    if report is not None:
+        return report
+    if not cache.add(lock_key, True, LOCK_SECONDS):
+        latest: ConsistencyReport | None = cache.get(latest_key)
+        if latest is not None:
+            return latest
+    try:
         report = consistency_report()
         cache.set(key, report, CACHE_SECONDS)
+        cache.set(latest_key, report, LATEST_SECONDS)
+    finally:
+        cache.delete(lock_key)
     return report

@@ -1,10 +1,11 @@
 """The works a page's citations resolve to, and the ones a save creates; never a silent duplicate.
 
 Each cited title is matched against the existing works: the same title, the same title once normalised, an
-unambiguous short name, the title of a work merged into another; failing those, the works close to it (:mod:`wiki.references.citation_matching`: a
-letter or two apart, a subtitle dropped or added). A title close to a work is left unresolved, with "did you
-mean …", until the editor corrects it or confirms it as a new work (``new_works``); a title close to nothing
-becomes a new work when the page is saved. A fixed number of queries however many titles are cited.
+unambiguous short name (in any case, width or punctuation), the title of a work merged into another; failing those,
+the works close to it (:mod:`wiki.references.citation_matching`: a letter or two apart, a subtitle dropped or
+added). A title close to a work is left unresolved, with "did you mean …", until the editor corrects it or confirms
+it as a new work (``new_works``); a title close to nothing becomes a new work when the page is saved, under a short
+name no other work has. A fixed number of queries however many titles are cited.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from wiki.models import Source
 from wiki.references.citation_matching import CloseMatcher, WorkRef
 from wiki.references.identifiers import normalize_title
 from wiki.roles import User
-from wiki.services.sources import sources_by_title, sources_create_for_titles, sources_lock_creation
+from wiki.services.sources import short_name_key, sources_by_title, sources_create_for_titles, sources_lock_creation
 
 
 class CitationOutcome(StrEnum):
@@ -99,7 +100,7 @@ def _outcome(title: str, source: Source) -> CitationOutcome:
         return CitationOutcome.EXACT
     if source.normalized_title == normalize_title(title):
         return CitationOutcome.NORMALISED
-    if source.short_name.casefold() == title.casefold():
+    if short_name_key(source.short_name) == short_name_key(title):
         return CitationOutcome.SHORT_NAME
     return CitationOutcome.MERGED
 

@@ -87,15 +87,61 @@ def source_delete(*, source: Source, user: User | None, reason: str) -> Source:
     return source
 
 
+class SourceRestoreClash(ValidationError):
+    """A live work, ``live``, was added as this one while it was deleted (same identifier or title, or its short
+    name): restoring it would make two. ``reason`` says what they share."""
+
+    def __init__(self, *, source: Source, live: Source, reason: str) -> None:
+        super().__init__(
+            _("“%(name)s” is not restored: the live work “%(live)s” was added as it meanwhile (%(reason)s). If they are "
+              "one work, restore it merged into “%(live)s”; otherwise change “%(live)s” first.")
+            % {"name": source.short_name, "live": live.short_name, "reason": reason},
+            code="duplicate",
+        )
+        self.source = source
+        self.live = live
+        self.reason = reason
+
+
+def source_restore_clash(source: Source) -> SourceRestoreClash | None:
+    """Why ``source`` (deleted) cannot come back as it is: the live work that is the same work, or has its short name."""
+    from wiki.services.sources import SourceNameTaken, source_find_duplicate, source_named
+
+    found = source_find_duplicate(arxiv_id=source.arxiv_id, doi=source.doi, title=source.title, year=source.year,
+                                  authors=source.authors, exclude_pk=source.pk)
+    if found is not None:
+        return SourceRestoreClash(source=source, live=found.work, reason=found.reason)  # type: ignore[arg-type]
+    named = source_named(source.short_name, exclude_pk=source.pk)
+    if named is not None:
+        return SourceRestoreClash(source=source, live=named, reason=SourceNameTaken(named).reason)
+    return None
+
+
 @transaction.atomic
-def source_restore(*, source: Source, user: User | None) -> Source:
+def source_restore(*, source: Source, user: User | None, merge_into: Source | None = None) -> Source:
+    """Restores a deleted work; returns it, or, with ``merge_into``, the live work it was merged into.
+
+    A live work added meanwhile as the same work, or with its short name, makes this a duplicate: refused with
+    :class:`SourceRestoreClash`, unless ``merge_into`` is that work, when the restored work is merged into it at once
+    (everything it had moves there, its address leads there, and the merge can be undone)."""
+    from wiki.services.merges import source_merge
+    from wiki.services.sources import sources_lock_creation
+
+    # As on creation: no work is added as this one between the check and the restore.
+    sources_lock_creation()
     source = Source.all_objects.select_for_update().get(pk=source.pk)
     if not source.is_deleted:
         raise ValidationError(_("This work is not deleted."), code="not_deleted")
     if source.merged_into_id is not None:
         raise ValidationError(_("This work was merged into another: undo the merge instead."), code="merged")
+    clash = source_restore_clash(source)
+    if clash is not None and (merge_into is None or merge_into.pk != clash.live.pk):
+        raise clash
     source.mark_restored()
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.RESTORED, obj=source, label=source.short_name,
                   url=source.get_absolute_url(), user=user)
     search_reindex_sources([source.pk])
+    if clash is not None:
+        source_merge(merged=source, kept=clash.live, user=user)
+        return clash.live
     return source

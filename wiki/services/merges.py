@@ -37,6 +37,20 @@ from wiki.services.changes import change_record
 _MERGE_FIELDS = ["deleted_at", "deleted_by", "deleted_reason", "merged_into"]
 
 
+class MergeAlreadyUndone(ValidationError):
+    """The merge was undone already (a second click, another editor): nothing to do, the merged work is back."""
+
+    def __init__(self) -> None:
+        super().__init__(_("This merge is undone already."), code="undone")
+
+
+def source_merged_here(*, slug: str, kept: Source) -> SourceMerge | None:
+    """The merge, still in force, of the work at ``slug`` into ``kept``: a work at that address no longer exists
+    because it was merged into this one, which cannot then be merged back into it (undo that merge instead)."""
+    return (SourceMerge.objects.filter(merged__slug=slug, merged__merged_into=kept, undone_at__isnull=True)
+            .select_related("merged").order_by("-pk").first())
+
+
 def _links(through: type[models.Model], own: str, *, source: Source, kept: Source) -> tuple[list[int], list[int]]:
     """Moves the rows of an m2m table from ``source`` to ``kept``: the owners moved, and the owners dropped (linked to
     both already)."""
@@ -148,7 +162,7 @@ def source_merge_undo(*, merge: SourceMerge, user: User | None) -> Source:
     merge = SourceMerge.objects.select_for_update().select_related("kept", "merged").get(pk=merge.pk)
     kept, merged = merge.kept, merge.merged
     if merge.undone_at is not None:
-        raise ValidationError(_("This merge is undone already."), code="undone")
+        raise MergeAlreadyUndone
     if kept.is_deleted or merged.merged_into_id != kept.pk:
         raise ValidationError(_("The kept work was merged or deleted since: undo that first."), code="later")
     moved = merge.moved

@@ -1,13 +1,18 @@
 """Importing a reference file (BibTeX/biblatex, CSL-JSON, RIS) in one transaction, with a report per entry.
 
 Each entry is created, found to be a work the wiki (or an earlier entry of the same file) already has, or refused
-with its reason and line. The whole file is one transaction: when the request fails, nothing of it is kept. The
-queries do not grow with the file: one for the candidate duplicates, one for the slugs, then bulk inserts.
+with its reason and line. Works are named as when an editor adds one: a short name is one work's (pages cite works
+by it), a slug comes from the title when the short name gives none, and a key the exports could not use is made
+usable, the report saying so. The whole file is one transaction: when the request fails, nothing of it is kept. The
+queries do not grow with the file: one for the candidate duplicates, one for the short names, one for the slugs,
+then bulk inserts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -15,16 +20,23 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from wiki.models import ChangeEvent, Source
-from wiki.models.rules import fit
+from wiki.models.rules import BIBTEX_KEY, fit, max_length
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import FIELD_LABELS, short_name_from_title
+from wiki.references.draft import FIELD_LABELS, SourceDraft, short_name_from_title
 from wiki.references.formats import ReferenceFormat, parse_references
 from wiki.references.identifiers import normalize_title
 from wiki.references.matching import find_work
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
-from wiki.services.sources import duplicate_candidates, sources_lock_creation, taken_source_slugs, unique_source_slug
+from wiki.services.sources import (
+    duplicate_candidates,
+    short_name_key,
+    sources_lock_creation,
+    sources_named,
+    taken_source_slugs,
+    unique_source_slug,
+)
 
 
 class ImportStatus(StrEnum):
@@ -35,7 +47,8 @@ class ImportStatus(StrEnum):
 
 @dataclass(frozen=True)
 class ImportResult:
-    """What became of one entry: created, a duplicate (of ``source``) or refused (``message`` says why)."""
+    """What became of one entry: created, a duplicate (of ``source``) or refused (``message`` says why); a created
+    entry's ``message`` says what of it was changed to be saved (a key the exports could not use)."""
 
     label: str
     status: ImportStatus
@@ -70,16 +83,63 @@ def _messages(error: ValidationError) -> str:
     return "; ".join(error.messages)
 
 
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+
+
+def usable_bibtex_key(key: str) -> str:
+    """``key`` as BibTeX and the exports can use it (:data:`~wiki.models.rules.BIBTEX_KEY`): unchanged when it is,
+    else accents dropped and each run of other characters a hyphen (``Müller 2020`` → ``Muller-2020``); blank when
+    that leaves no letter (a key in Chinese), for the work's slug to take its place."""
+    if not key or re.fullmatch(BIBTEX_KEY, key):
+        return key
+    ascii_key = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode()
+    kept = "".join(char if re.fullmatch(BIBTEX_KEY, char) else " " for char in ascii_key)
+    usable = "-".join(kept.split())[: max_length(Source, "bibtex_key")].strip("-")
+    return usable if _ASCII_LETTER.search(usable) else ""
+
+
 def _unsaved_source(entry: ParsedEntry) -> Source:
-    """The entry as a validated, unsaved source (field rules, URL, identifiers); raises ``ValidationError``."""
+    """The entry as a validated, unsaved source (field rules, URL, identifiers); raises ``ValidationError``. A key the
+    exports cannot use is made usable (:func:`usable_bibtex_key`)."""
     assert entry.draft is not None
     fields = entry.draft.as_fields()
-    fields["short_name"] = fit(Source, "short_name", fields["short_name"] or short_name_from_title(entry.draft.title))
+    fields["short_name"] = _head_or_short_name(entry.draft)
+    fields["bibtex_key"] = usable_bibtex_key(fields["bibtex_key"])
     source = Source(slug="unsaved", **fields)
     # The duplicate checks above stand in for the unique constraints, which would cost a query per entry.
     source.full_clean(validate_unique=False, validate_constraints=False)
     source.normalized_title = normalize_title(source.title)
     return source
+
+
+def _head_or_short_name(draft: SourceDraft) -> str:
+    return fit(Source, "short_name", draft.short_name or short_name_from_title(draft.title))
+
+
+def _own_short_name(source: Source, *, named: dict[str, list[Source]], in_file: dict[str, int]) -> str:
+    """The short name the entry's work is saved under, that no live work nor earlier entry has: its own; when that
+    is only its title's head (``ReAct`` of ``ReAct: …``), the whole title instead, as an editor's work is named.
+
+    An entry that names itself as another work is called is refused, as a key naming another work is: it is not that
+    work (it would be a duplicate, found above), and pages cite works by short name, so it comes back to be given a
+    short title of its own. Raises ``ValidationError``."""
+    names = [source.short_name]
+    whole = fit(Source, "short_name", source.title)
+    if source.short_name == short_name_from_title(source.title) and whole != source.short_name:
+        names.append(whole)
+    for name in names:
+        key = short_name_key(name)
+        if not key or (key not in named and key not in in_file):
+            return name
+    key = short_name_key(source.short_name)
+    if key in in_file:
+        raise ValidationError(gettext("the short name “%(name)s” is that of another work, on line %(line)s: give this "
+                                      "entry a short title of its own") % {"name": source.short_name, "line": in_file[key]},
+                              code="short_name_taken")
+    holder = named[key][0]
+    raise ValidationError(gettext("the short name “%(name)s” is that of another work, “%(title)s”: give this entry a "
+                                  "short title of its own") % {"name": source.short_name, "title": holder.title},
+                          code="short_name_taken")
 
 
 @transaction.atomic
@@ -90,9 +150,13 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
     sources_lock_creation()
     drafts = [entry.draft for entry in entries if entry.draft is not None and not entry.errors]
     known: list[Source] = list(duplicate_candidates(drafts))
+    named = sources_named(name for draft in drafts
+                          for name in (_head_or_short_name(draft), fit(Source, "short_name", draft.title)))
+    names_in_file: dict[str, int] = {}  # the short name of each entry created, folded: its line
     new_by_line: dict[int, int] = {}
     results: list[ImportResult] = []
     created: list[Source] = []
+    keys_made: dict[int, str] = {}  # for the result at each index, the key as written, when it was not usable
     for entry in entries:
         if entry.errors or entry.draft is None:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message="; ".join(entry.errors), line=entry.line,
@@ -113,17 +177,29 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
             continue
         try:
             source = _unsaved_source(entry)
+            source.short_name = _own_short_name(source, named=named, in_file=names_in_file)
         except ValidationError as error:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_messages(error), line=entry.line,
                                         raw=entry.raw))
             continue
         new_by_line[id(source)] = entry.line
+        names_in_file[short_name_key(source.short_name)] = entry.line
         known.append(source)
         created.append(source)
+        if source.bibtex_key != entry.draft.bibtex_key:
+            keys_made[len(results)] = entry.draft.bibtex_key
         results.append(ImportResult(entry.label, ImportStatus.CREATED, source, line=entry.line))
-    taken = taken_source_slugs(source.short_name for source in created)
+    taken = taken_source_slugs(created)
     for source in created:
-        source.slug = unique_source_slug(source.short_name, taken=taken)
+        source.slug = unique_source_slug(source, taken=taken)
+    for index, written in keys_made.items():
+        keyed = results[index].source
+        assert keyed is not None
+        # A key with no letter to keep (in Chinese) is the slug, which the exports would use for a work without one.
+        keyed.bibtex_key = keyed.bibtex_key or keyed.slug
+        results[index] = replace(results[index], message=gettext(
+            "“%(key)s” cannot be a BibTeX key: the work is saved with the key “%(saved)s”")
+            % {"key": written, "saved": keyed.bibtex_key})
     Source.objects.bulk_create(created)
     ChangeEvent.objects.bulk_create(
         change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.IMPORTED, obj=source, label=source.short_name,

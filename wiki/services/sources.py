@@ -1,30 +1,31 @@
 """Sources: created from a draft, from BibTeX or from the titles a page cites, changed, and found as duplicates.
 
 A duplicate is the same work as a librarian judges it (:mod:`wiki.references.matching`): same arXiv ID (any
-version), same DOI, or the same normalised title with compatible year and first author; never a short name alone.
+version, also when only the URL names it), same DOI, or the same normalised title with compatible year and first
+author; never a short name alone. A short name is still one work's only (:func:`source_named`): pages cite works by it.
 Reference files are imported by :mod:`wiki.services.source_import`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
-from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
 from wiki import change_summaries
 from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent, Source, SourceKind
-from wiki.models.rules import fit
+from wiki.models.rules import fit, max_length, validate_bibtex_key
 from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import arxiv_number, normalize_title, split_identifiers
+from wiki.references.identifiers import arxiv_number, identifiers_from_url, normalize_title, split_identifiers
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
@@ -38,12 +39,44 @@ def sources_lock_creation() -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.source.create'))")
 
 
-def _slug_base(name: str) -> str:
-    return slugify(name.replace(".", "-"))[:100] or "source"
+class Named(Protocol):
+    """What a new work's slug is made from: a source or a draft."""
+
+    short_name: str
+    title: str
+    arxiv_id: str
+    doi: str
 
 
-def taken_source_slugs(names: Iterable[str]) -> set[str]:
-    """The existing slugs that new sources named ``names`` could clash with, in one query."""
+_ASCII_LETTER = re.compile(r"[a-z]")
+_TITLE_SLUG_CHARS = 60
+
+
+def _slug_base(work: str | Named) -> str:
+    """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
+    ``🙂``), from the title (cut at a word within 60 characters), else the arXiv ID or the DOI, else ``source``.
+    A short name that gives a slug always gives it, so each source's slug is what it always was."""
+    if isinstance(work, str):
+        work = SourceDraft(short_name=work)
+    base = slugify(work.short_name.replace(".", "-"))[:100]
+    if base:
+        return base
+    title = slugify(work.title.replace(".", "-"))
+    if _ASCII_LETTER.search(title):
+        if len(title) > _TITLE_SLUG_CHARS:
+            cut = title[:_TITLE_SLUG_CHARS + 1]
+            title = cut.rsplit("-", 1)[0] if "-" in cut else cut[:_TITLE_SLUG_CHARS]
+        return title.strip("-")
+    for prefix, identifier in (("arxiv", work.arxiv_id), ("doi", work.doi)):
+        identifier = slugify(re.sub(r"[./]", "-", identifier))
+        if identifier:
+            return f"{prefix}-{identifier}"[:100].strip("-")
+    return "source"
+
+
+def taken_source_slugs(names: Iterable[str | Named]) -> set[str]:
+    """The existing slugs that new sources named ``names`` (short names, or the works themselves, whose title and
+    identifiers make the slug when the short name cannot) could clash with, in one query."""
     bases = {_slug_base(name) for name in names}
     if not bases:
         return set()
@@ -52,8 +85,9 @@ def taken_source_slugs(names: Iterable[str]) -> set[str]:
     return set(Source.all_objects.filter(slug__regex=pattern).values_list("slug", flat=True))
 
 
-def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
-    """A slug for a new source from its short name: ``MiMo-V2.6`` → ``mimo-v2-6``, made unique.
+def unique_source_slug(name: str | Named, *, taken: set[str] | None = None) -> str:
+    """A slug for a new source from its short name: ``MiMo-V2.6`` → ``mimo-v2-6``, made unique; given the work rather
+    than its short name, a short name without ASCII letters or digits takes the slug of its title or identifier.
 
     ``taken`` (from :func:`taken_source_slugs`, grown with each slug handed out) saves the query
     when naming many sources at once.
@@ -68,7 +102,8 @@ def unique_source_slug(name: str, *, taken: set[str] | None = None) -> str:
 
 
 def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
-    """Existing sources for cited titles, matched by normalised title, else by an unambiguous short name.
+    """Existing sources for cited titles, matched by normalised title, else by an unambiguous short name (case,
+    width and punctuation folded).
 
     A page may cite a work by its short name (``（来源：SkillForge）``); that must find the source
     rather than create a second one. Two queries at most.
@@ -81,15 +116,34 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
                    .select_related("merged_into").order_by(F("merged_into").asc(nulls_first=True), "pk")):
         found.setdefault(source.normalized_title, source.merged_into or source)
     matched = {title: found[norm] for title, norm in wanted.items() if norm in found}
-    by_name = {title.lower(): title for title in wanted if title not in matched}
-    if by_name:
-        named: dict[str, list[Source]] = {}
-        for source in Source.objects.annotate(name_folded=Lower("short_name")).filter(name_folded__in=set(by_name)):
-            named.setdefault(source.name_folded, []).append(source)  # type: ignore[attr-defined]  # annotated above
-        for folded, sources in named.items():
-            if len(sources) == 1:
-                matched[by_name[folded]] = sources[0]
+    unmatched = [title for title in wanted if title not in matched]
+    # Folded as a new work's short name is checked (:func:`short_name_key`): a title cited as a work's short name in
+    # another case, width or punctuation (``Tree GRPO`` for ``Tree-GRPO``) is that work, as the "did you mean"
+    # matcher takes it to be too, rather than a second work of that name.
+    named = sources_named(unmatched)
+    for title in unmatched:
+        holders = named.get(short_name_key(title), [])
+        if len(holders) == 1:
+            matched[title] = holders[0]
     return matched
+
+
+def sources_named(names: Iterable[str]) -> dict[str, list[Source]]:
+    """The live works by the :func:`short_name_key` of their short name, oldest first, for a look-up of each of
+    ``names`` by its key; in one query (none without names), fetched by each name's longest word.
+
+    The map may hold works fetched alongside that none of ``names`` is named like (``Foo (2)`` with ``Foo``): each
+    is still under its own key. Two works under one key were named before a short name had to be one work's."""
+    keys = {key for name in names if (key := short_name_key(name))}
+    if not keys:
+        return {}
+    condition = Q()
+    for word in {max(key.split(), key=len) for key in keys}:
+        condition |= Q(short_name__icontains=word)
+    named: dict[str, list[Source]] = {}
+    for source in Source.objects.filter(condition).order_by("pk"):
+        named.setdefault(short_name_key(source.short_name), []).append(source)
+    return named
 
 
 @transaction.atomic
@@ -116,12 +170,17 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     missing = list(dict.fromkeys(titles))
     matched: dict[str, Source] = {}
     created: list[Source] = []
-    taken = taken_source_slugs(short_name_from_title(title) for title in missing)
+    # the first of the titles equal once normalised names their work
+    first_of: dict[str, str] = {}
     for title in missing:
-        if title in matched:
-            continue
-        short = short_name_from_title(title)
-        source = Source(slug=unique_source_slug(short, taken=taken), short_name=short, title=title, kind=SourceKind.PAPER)
+        first_of.setdefault(normalize_title(title), title)
+    firsts = list(first_of.values())
+    names = _short_names_for_titles(firsts)
+    drafts = [SourceDraft(short_name=names[title], title=title) for title in firsts]
+    taken = taken_source_slugs(drafts)
+    for title, draft in zip(firsts, drafts, strict=True):
+        source = Source(slug=unique_source_slug(draft, taken=taken), short_name=draft.short_name, title=title,
+                        kind=SourceKind.PAPER)
         # bulk_create skips save(), which derives the normalised title.
         source.normalized_title = normalize_title(title)
         matched[title] = source
@@ -140,6 +199,31 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     )
     search_reindex_sources([source.pk for source in created])
     return matched
+
+
+def _short_names_for_titles(titles: list[str]) -> dict[str, str]:
+    """A short name for the work each cited title creates that no live work, nor another of these, is called: the
+    title's head (``SkillForge`` of ``SkillForge: …``), the whole title when another work is called that, as
+    :func:`source_create` names a work, else the title numbered (``Title (2)``). One query.
+
+    A title cited whole is never another work's short name (:func:`sources_by_title` would have found that work)
+    unless two works share it from before names had to be one work's; titles that are their own short name are
+    named first, so that one cited whole keeps its name rather than lose it to the head of a longer one."""
+    heads = {title: short_name_from_title(title) for title in titles}
+    wholes = {title: fit(Source, "short_name", title) for title in titles}
+    taken = set(sources_named([*heads.values(), *wholes.values()]))
+    limit = max_length(Source, "short_name")
+    names: dict[str, str] = {}
+    for title in sorted(titles, key=lambda title: heads[title] != wholes[title]):
+        name, n = heads[title], 2
+        if short_name_key(name) in taken:
+            name = wholes[title]
+        while short_name_key(name) in taken:
+            suffix = f" ({n})"
+            name, n = wholes[title][: limit - len(suffix)] + suffix, n + 1
+        taken.add(short_name_key(name))
+        names[title] = name
+    return names
 
 
 class SourceDuplicate(Exception):
@@ -172,40 +256,105 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
     return list(candidates.only("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind"))
 
 
+def source_identifiers(*, arxiv_id: str, doi: str, url: str = "") -> tuple[str, str]:
+    """The arXiv ID and DOI a work is saved with: those given, normalised (:func:`split_identifiers`), each that is
+    blank taken from the URL when it points at arxiv.org or doi.org, as an import reads a reference's URL."""
+    arxiv_id, doi = split_identifiers(arxiv_id, doi)
+    url_arxiv, url_doi = identifiers_from_url(url)
+    return split_identifiers(arxiv_id or url_arxiv, doi or url_doi)
+
+
 def source_find_duplicate(
     *, arxiv_id: str = "", doi: str = "", title: str = "", year: int | None = None, authors: str = "",
     exclude_pk: int | None = None,
 ) -> WorkMatch | None:
     """The existing source that is the same work (:mod:`wiki.references.matching`), with why, in one query.
 
-    arXiv's own DOI (``10.48550/arXiv.2307.13854``) is looked for as the arXiv ID it names."""
+    arXiv's own DOI (``10.48550/arXiv.2307.13854``) is looked for as the arXiv ID it names. Callers read the
+    identifiers a URL names with :func:`source_identifiers` first."""
     arxiv_id, doi = split_identifiers(arxiv_id, doi)
     reference = SourceDraft(title=title, authors=authors, year=year, arxiv_id=arxiv_id, doi=doi)
     return find_work(reference, duplicate_candidates([reference], exclude_pk=exclude_pk))
 
 
+class SourceNameTaken(SourceDuplicate):
+    """Another work, ``source``, has the short name already: pages cite works by it, so it must name one work only."""
+
+    def __init__(self, source: Source) -> None:
+        super().__init__(source, gettext("same short name “%(name)s”") % {"name": source.short_name})
+
+
+def short_name_key(short_name: str) -> str:
+    """Equal for short names that differ only in case, width, spacing or punctuation (``WebArena``, ``webarena``,
+    ``ＷｅｂＡｒｅｎａ``)."""
+    return normalize_title(short_name) or short_name.strip().casefold()
+
+
+def source_named(short_name: str, *, exclude_pk: int | None = None) -> Source | None:
+    """The live work whose short name is ``short_name`` once case, width, spacing and punctuation are folded, in one
+    query (fetched by its longest word, compared folded)."""
+    key = short_name_key(short_name)
+    if not key:
+        return None
+    candidates = Source.objects.filter(short_name__icontains=max(key.split(), key=len))
+    if exclude_pk is not None:
+        candidates = candidates.exclude(pk=exclude_pk)
+    return next((source for source in candidates.order_by("pk").only("id", "slug", "short_name", "title")
+                 if short_name_key(source.short_name) == key), None)
+
+
+def source_check_short_name(*, short_name: str, exclude_pk: int | None = None) -> None:
+    """Raises :class:`SourceNameTaken` when another live work has this short name."""
+    holder = source_named(short_name, exclude_pk=exclude_pk)
+    if holder is not None:
+        raise SourceNameTaken(holder)
+
+
+def _short_name(draft: SourceDraft) -> str:
+    """The draft's short name; left blank, the title's head (``SkillForge`` of ``SkillForge: …``), or the whole title
+    when another work is called that already."""
+    if draft.short_name:
+        return draft.short_name
+    short = short_name_from_title(draft.title)
+    if short != draft.title and source_named(short) is not None:
+        return fit(Source, "short_name", draft.title)
+    return short
+
+
 def _validated(draft: SourceDraft) -> Source:
-    """An unsaved source from the draft, validated like the form would (lengths, URL, year, constraints)."""
+    """An unsaved source from the draft, validated like the form would (lengths, URL, year, key, constraints)."""
     fields = draft.as_fields()
     fields["short_name"] = fit(Source, "short_name", fields["short_name"] or short_name_from_title(draft.title))
-    source = Source(slug=unique_source_slug(fields["short_name"]), **fields)
+    source = Source(**fields)
+    source.slug = unique_source_slug(source)
     source.normalized_title = normalize_title(source.title)
     source.full_clean()
+    _check_bibtex_key(source.bibtex_key)
     return source
+
+
+def _check_bibtex_key(key: str) -> None:
+    try:
+        validate_bibtex_key(key)
+    except ValidationError as error:
+        raise ValidationError({"bibtex_key": error}) from None
 
 
 @transaction.atomic
 def source_create(*, draft: SourceDraft, user: User | None = None, action: str = ChangeEvent.Action.CREATED) -> Source:
-    """Saves a new source; raises :class:`SourceDuplicate` when it exists, ``ValidationError`` on bad fields.
+    """Saves a new source; raises :class:`SourceDuplicate` when it exists (:class:`SourceNameTaken` when another work
+    has its short name), ``ValidationError`` on bad fields.
 
-    arXiv's own DOI is saved as the arXiv ID it names."""
-    arxiv_id, doi = split_identifiers(draft.arxiv_id, draft.doi)
+    arXiv's own DOI is saved as the arXiv ID it names; a blank arXiv ID or DOI is read from an arXiv or doi.org URL."""
+    arxiv_id, doi = source_identifiers(arxiv_id=draft.arxiv_id, doi=draft.doi, url=draft.url)
     draft = replace(draft, arxiv_id=arxiv_id, doi=doi)
     sources_lock_creation()
     duplicate = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi, title=draft.title, year=draft.year,
                                       authors=draft.authors)
     if duplicate is not None:
         raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
+    draft = replace(draft, short_name=_short_name(draft))
+    source_check_short_name(short_name=draft.short_name)
     source = _validated(draft)
     source.save()
     change_record(
@@ -238,8 +387,8 @@ class SourceSaved:
     unchanged: bool = False
 
 
-# What decides whether two sources are the same work (:func:`source_find_duplicate`).
-_IDENTITY_FIELDS = frozenset({"arxiv_id", "doi", "title", "year", "authors"})
+# What decides whether two sources are the same work (:func:`source_find_duplicate`), or would share a short name.
+_IDENTITY_FIELDS = frozenset({"arxiv_id", "doi", "title", "year", "authors", "url", "short_name"})
 
 
 def source_update(*, source: Source, fields: dict[str, Any], user: User | None = None, summary: str | Summary = "",
@@ -267,8 +416,9 @@ def source_save(*, source: Source, fields: dict[str, Any], user: User | None = N
     source = Source.all_objects.select_for_update().get(pk=source.pk)
     if source.is_deleted:
         raise SourceDeleted(source=Source.all_objects.select_related("deleted_by", "merged_into").get(pk=source.pk))
-    if "arxiv_id" in fields or "doi" in fields:
-        arxiv_id, doi = split_identifiers(fields.get("arxiv_id", source.arxiv_id), fields.get("doi", source.doi))
+    if "arxiv_id" in fields or "doi" in fields or "url" in fields:
+        arxiv_id, doi = source_identifiers(arxiv_id=fields.get("arxiv_id", source.arxiv_id),
+                                           doi=fields.get("doi", source.doi), url=fields.get("url", source.url))
         fields = {**fields, "arxiv_id": arxiv_id, "doi": doi}
     before = {name: getattr(source, name) for name in fields}
     for name, value in fields.items():
@@ -281,10 +431,15 @@ def source_save(*, source: Source, fields: dict[str, Any], user: User | None = N
     if loaded_at is not None and source.updated_at != loaded_at:
         # The conflict shows what is saved now, not the fields just applied to this copy.
         raise StaleEdit(Source.all_objects.get(pk=source.pk))
+    if "bibtex_key" in changed:
+        _check_bibtex_key(source.bibtex_key)
     duplicate = source_find_duplicate(arxiv_id=source.arxiv_id, doi=source.doi, title=source.title, year=source.year,
                                       authors=source.authors, exclude_pk=source.pk)
     if duplicate is not None:
         raise SourceDuplicate(duplicate.work, duplicate.reason, duplicate.missing)  # type: ignore[arg-type]
+    if "short_name" in changed and short_name_key(source.short_name) != short_name_key(before["short_name"]):
+        # A work that shared its name before this check keeps it; only a new name must be its own.
+        source_check_short_name(short_name=source.short_name, exclude_pk=source.pk)
     source.validate_constraints()
     try:
         with transaction.atomic():

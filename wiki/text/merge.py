@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import merge3
+from django.utils.translation import gettext
+
+# The markers put around a clash; what follows them on their line is a label in the editor's language.
+START, MIDDLE, END = "<<<<<<<", "=======", ">>>>>>>"
 
 
 @dataclass(frozen=True)
@@ -31,23 +35,26 @@ class MergeResult:
         return sum(region.conflict for region in self.regions)
 
     def text(self) -> str:
-        """The merged text; clashes are kept with both sides between conflict markers to resolve by hand."""
+        """The merged text; clashes are kept with both sides between conflict markers to resolve by hand, labelled
+        in the active language."""
         parts: list[str] = []
+        theirs, mine = gettext("theirs (saved meanwhile)"), gettext("mine")
         for region in self.regions:
             if not region.conflict:
                 parts.append(region.text)
                 continue
-            parts.append("<<<<<<< theirs (saved meanwhile)\n")
+            parts.append(f"{START} {theirs}\n")
             parts.append(_ensure_newline(region.theirs))
-            parts.append("=======\n")
+            parts.append(f"{MIDDLE}\n")
             parts.append(_ensure_newline(region.mine))
-            parts.append(">>>>>>> mine\n")
+            parts.append(f"{END} {mine}\n")
         return "".join(parts)
 
 
 def has_conflict_markers(body: str) -> bool:
-    """True when the markers :meth:`MergeResult.text` puts around a clash are still there, in order."""
-    expected = ("<<<<<<< theirs", "=======", ">>>>>>> mine")
+    """True when the markers :meth:`MergeResult.text` puts around a clash are still there, in order, whatever the
+    language of their labels."""
+    expected = (START, MIDDLE, END)
     step = 0
     for line in body.splitlines():
         if line.startswith(expected[step]) and (step != 1 or line == expected[1]):

@@ -44,7 +44,10 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         term = GlossaryTerm.objects.linked_as({slug, canonical}).first()
         if term is not None:
             return redirect(term)
-        return render(request, "wiki/page_missing.html", {"slug": slug, "backlinks": backlinks}, status=404)
+        # "Create this page" starts from the title the links name it by, not from its address (read from the
+        # backlinks the page lists anyway).
+        title = SimpleLazyObject(lambda: next((link.target_title for link in backlinks), ""))
+        return render(request, "wiki/page_missing.html", {"slug": slug, "title": title, "backlinks": backlinks}, status=404)
     return render(
         request,
         "wiki/page_detail.html",

@@ -17,6 +17,8 @@ from wiki.services.readers import reader_profile_save
 
 
 def _csrf_failure(request: HttpRequest) -> HttpResponseBase | None:
+    """Django's CSRF check, run here for a view the middleware is told to skip: None when the token holds, else the
+    answer of ``CSRF_FAILURE_VIEW`` (:func:`wiki.views.editing.csrf_failure`), as for any other form."""
     return CsrfViewMiddleware(lambda r: HttpResponse()).process_view(request, None, (), {})  # type: ignore[arg-type]
 
 

@@ -7,7 +7,7 @@ from django.utils.functional import SimpleLazyObject
 
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
-from wiki.filters import SourceFilter
+from wiki.filters import SOURCE_SORT_CHOICES, SourceListFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
 from wiki.references.exports import EXPORTS
@@ -17,19 +17,26 @@ from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
 @cached_for_readers
 def source_list(request: HttpRequest) -> HttpResponse:
-    """The works, filtered; with ``format=bib`` or ``format=csl``, the whole filtered list as BibTeX or CSL-JSON."""
+    """The works, filtered and sorted; with ``format=bib`` or ``format=csl``, the whole filtered list as BibTeX or
+    CSL-JSON (another format is refused, 400, like a filter value that is not one)."""
     export = EXPORTS.get(request.GET.get("format", ""))
     query = request.GET.copy()
-    query.pop("format", None)
     query.pop("p", None)
     if export is not None:
-        filterset = SourceFilter(query or None, queryset=Source.objects.for_export())
-        if not filterset.is_bound or filterset.is_valid():
+        filterset = SourceListFilter(query, queryset=Source.objects.for_export())
+        if filterset.is_valid():
             response = HttpResponse(export.write(filterset.qs), content_type=f"{export.media_type}; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="agentic-rl-sources.{export.extension}"'
             return response
-    filterset = SourceFilter(query or None, queryset=Source.objects.for_listing())
-    return render_filtered_list(request, "wiki/source_list.html", filterset, {"export_query": _export_query(query)})
+    filterset = SourceListFilter(query or None, queryset=Source.objects.for_listing())
+    filters = query.copy()  # the filter set reads ``query`` when it is validated, format included
+    filters.pop("format", None)
+    return render_filtered_list(request, "wiki/source_list.html", filterset, {
+        "export_query": _export_query(filters),
+        "filtered": any(value for name, value in filters.items() if name != "sort"),
+        "sort": filters.get("sort", ""),
+        "sorts": SOURCE_SORT_CHOICES,
+    })
 
 
 def _export_query(query: QueryDict) -> str:

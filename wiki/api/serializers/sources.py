@@ -7,6 +7,7 @@ from wiki.api.serializers.json_types import JSONTypes
 from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
+from wiki.models.rules import validate_bibtex_key as bibtex_key_rule
 from wiki.references.locators import is_valid_locator
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
@@ -123,8 +124,16 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
             "arxiv_id": {"validators": [validate_optional_line, validate_arxiv_id],
                          "help_text": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."},
             "doi": {"validators": [validate_optional_line, validate_doi], "help_text": "Bare or as a doi.org URL."},
+            "bibtex_key": {"help_text": "Letters, digits and - _ : . / + only (as BibTeX and biber read keys)."},
         }
         validators: list[object] = []
+
+    def validate_bibtex_key(self, value: str) -> str:
+        # A key the exports could not use would be replaced there by the slug, unlike what was sent; a work's key
+        # from before this rule is kept as long as it is not changed.
+        if self.instance is None or value != self.instance.bibtex_key:
+            bibtex_key_rule(value)
+        return value
 
 
 class ContrastWriteSerializer(JSONTypes, serializers.Serializer):

@@ -8,6 +8,7 @@ from django.core.management.base import CommandError
 
 from wiki.devtools.generate import wiki_generate
 from wiki.management.base import WikiCommand
+from wiki.management.commands.load_wiki import wiki_finish_loading
 from wiki.management.progress import KindBars
 from wiki.search.index import search_reindex_all
 
@@ -42,4 +43,6 @@ class Command(WikiCommand):
             with KindBars(label="search index: ", enabled=progress) as bars:
                 indexed = search_reindex_all(progress=bars)
             self.stdout.write("Search index rebuilt: " + ", ".join(f"{n} {kind}s" for kind, n in indexed.items()))
+        for line in wiki_finish_loading():
+            self.stdout.write(line)
         self.stdout.write(f"in {time.perf_counter() - started:.1f}s")

@@ -48,7 +48,8 @@ class Command(WikiCommand):
             for result in report.results:
                 where = f"line {result.line}: {result.label}"
                 if result.status == ImportStatus.CREATED:
-                    self.stdout.write(f"{where}: created {result.source.short_name} ({result.source.slug})")
+                    note = f"; {result.message}" if result.message else ""
+                    self.stdout.write(f"{where}: created {result.source.short_name} ({result.source.slug}){note}")
                 elif result.status == ImportStatus.DUPLICATE:
                     self.stdout.write(f"{where}: already in the wiki as {result.source.short_name} ({result.message})")
                 else:

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from wiki.forms.deletion import DeletionForm
 from wiki.models import Page, Source
-from wiki.services.deletion import page_delete, page_restore, source_delete, source_restore
+from wiki.services.deletion import SourceRestoreClash, page_delete, page_restore, source_delete, source_restore
 from wiki.views.listing import PER_PAGE
 
 View = Callable[..., HttpResponse]
@@ -72,9 +72,20 @@ def page_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @staff_required
 def source_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
-    source = source_restore(source=get_object_or_404(Source.all_objects.deleted().filter(merged_into__isnull=True), slug=slug), user=request.user)
-    messages.success(request, _("“%(name)s” is restored.") % {"name": source.short_name})
-    return redirect(source)
+    """Restores the work; when a live work was added as it meanwhile, says which (409) and offers to restore it merged
+    into that one (``merge_into``, the live work's slug)."""
+    source = get_object_or_404(Source.all_objects.deleted().filter(merged_into__isnull=True), slug=slug)
+    merge_into = Source.objects.filter(slug=request.POST.get("merge_into", "")).first()
+    try:
+        kept = source_restore(source=source, user=request.user, merge_into=merge_into)
+    except SourceRestoreClash as clash:
+        return render(request, "wiki/edit/source_merge.html", {"source": source, "clash": clash}, status=409)
+    if kept.pk != source.pk:
+        messages.success(request, _("“%(name)s” is restored and merged into “%(kept)s”; its address leads here. The merge "
+                                    "can be undone below.") % {"name": source.short_name, "kept": kept.short_name})
+    else:
+        messages.success(request, _("“%(name)s” is restored.") % {"name": kept.short_name})
+    return redirect(kept)
 
 
 @staff_required

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from wiki.change_summaries import is_message
 from wiki.models import Page, Revision
 from wiki.services.page_claims import claim_changes_between
 from wiki.services.pages import EditConflict, page_revert
@@ -85,6 +86,10 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     if request.method == "GET":
         return render(request, "wiki/edit/page_revert.html", {**context, "latest": page.revisions.aggregate(n=Max("number"))["n"]})
     comment = (request.POST.get("comment") or "").strip() or default
+    if is_message(comment, "reverted", number=number):
+        # The pre-filled summary, in whichever language it was shown: stored as the wiki's own message, which each
+        # reader then reads in their language.
+        comment = ""
     latest = page.revisions.aggregate(n=Max("number"))["n"]
     try:
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
@@ -95,7 +100,7 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     except ValidationError as refused:
         # An edit summary the form's limits would have stopped (too long, control characters): shown, nothing reverted.
         return render(request, "wiki/edit/page_revert.html",
-                      {**context, "default": comment, "errors": refused.messages, "latest": request.POST.get("base_revision")},
+                      {**context, "default": comment or default, "errors": refused.messages, "latest": request.POST.get("base_revision")},
                       status=400)
     if revision.number == latest:
         # The page reads as that revision already: nothing was saved.

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_POST
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageCreateForm, PageForm, new_works_from
 from wiki.models import Page
-from wiki.models.rules import is_control_free
+from wiki.models.rules import is_control_free, max_length
 from wiki.services.page_claims import page_claims_plan
 from wiki.services.pages import EditConflict, PageDeleted, PagePreview, page_preview, page_save
 from wiki.text.merge import merge_field, merge_texts
-from wiki.views.editing import editor_required, saved_message
+from wiki.views.editing import SESSION_ENDED_PREVIEW, editor_required, saved_message
 
 
 def _preview(form: PageForm) -> PagePreview | None:
@@ -106,7 +106,25 @@ def _deleted(request: HttpRequest, page: Page) -> HttpResponse:
     return render(request, "wiki/edit/page_form.html", {"form": form, "deleted": page, "page": None}, status=410)
 
 
-@editor_required("wiki.add_page")
+def _session_ended(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    """A page form posted after the editor's session ended: nothing is saved, and the form comes back holding what
+    was posted (the revision it started from too, so a save made meanwhile is still caught), to save once logged in
+    again in another tab."""
+    page = None
+    if slug is not None:
+        page = Page.all_objects.only("id", "slug", "title").filter(slug=slug).first()
+        if page is None:
+            raise Http404
+    form_class = PageForm if page is not None else PageCreateForm
+    form = form_class(initial={name: request.POST.get(name, "") for name in form_class.base_fields})
+    return render(request, "wiki/edit/page_form.html", {"form": form, "page": page, "session_ended": True}, status=403)
+
+
+def _preview_session_ended(request: HttpRequest) -> HttpResponse:
+    return render(request, "wiki/edit/preview.html", {"error": SESSION_ENDED_PREVIEW}, status=403)
+
+
+@editor_required("wiki.add_page", session_ended=_session_ended)
 def page_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PageCreateForm(request.POST)
@@ -116,13 +134,15 @@ def page_create(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["base_revision"] = 0
             return _save(request, form, slug=form.cleaned_data["slug"], page=None)
     else:
+        # From a wanted link: its address, and the title the links name it by ("未来页面 Future", not "未来页面 future").
         slug = request.GET.get("slug", "")
-        form = PageCreateForm(initial={"slug": slug, "title": slug.replace("-", " ").strip()})
+        title = request.GET.get("title", "").strip() or slug.replace("-", " ").strip()
+        form = PageCreateForm(initial={"slug": slug, "title": title[: max_length(Page, "title")]})
         preview = None
     return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
-@editor_required("wiki.change_page")
+@editor_required("wiki.change_page", session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()
     if page is None:
@@ -146,7 +166,7 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-@editor_required("wiki.change_page")
+@editor_required("wiki.change_page", session_ended=_preview_session_ended)
 def page_preview_fragment(request: HttpRequest) -> HttpResponse:
     """The preview as an HTML fragment, for the script that previews while typing; with the page's ``slug``,
     what saving it would do to the page's claims."""

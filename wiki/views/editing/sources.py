@@ -19,6 +19,7 @@ from wiki.services.source_import import ImportStatus, sources_import
 from wiki.services.sources import (
     SourceDeleted,
     SourceDuplicate,
+    SourceNameTaken,
     source_create,
     source_find_duplicate,
     source_save,
@@ -30,8 +31,15 @@ from wiki.views.editing import editor_required, stale_form
 def _form_page(request: HttpRequest, *, import_form: SourceImportForm, form: SourceForm, status: int = 200,
                duplicate: Source | None = None, note: str = "") -> HttpResponse:
     return render(request, "wiki/edit/source_create.html",
-                  {"import_form": import_form, "form": form, "duplicate": duplicate or form.duplicate, "note": note},
-                  status=status)
+                  {"import_form": import_form, "form": form, "duplicate": duplicate or form.duplicate, "note": note,
+                   "name_taken": form.name_taken}, status=status)
+
+
+def _name_taken(form: SourceForm, taken: SourceNameTaken) -> None:
+    """Another work took the short name between the form's check and the save."""
+    form.name_taken = taken.source
+    form.add_error("short_name", _("Another work is called “%(name)s” already (%(title)s): give this one a name of its own.")
+                   % {"name": taken.source.short_name, "title": taken.source.title})
 
 
 def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse:
@@ -71,6 +79,8 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
         try:
             source = source_create(draft=SourceDraft(**{name: form.cleaned_data[name] for name in SOURCE_FIELDS}),
                                    user=request.user)
+        except SourceNameTaken as taken:
+            _name_taken(form, taken)
         except SourceDuplicate as duplicate:
             form.add_error(None, _("This source exists already (%(reason)s).") % {"reason": duplicate.reason})
             return _form_page(request, import_form=SourceImportForm(), form=form, duplicate=duplicate.source)
@@ -116,6 +126,8 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
                           {"form": form, "source": stale.current, "stale": True}, status=409)
         except SourceDeleted as deleted:
             return _gone(request, deleted.source)
+        except SourceNameTaken as taken:
+            _name_taken(form, taken)
         except SourceDuplicate as duplicate:
             form.add_error(None, _("This source exists already (%(reason)s).") % {"reason": duplicate.reason})
             form.duplicate = duplicate.source
@@ -127,7 +139,8 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, _("Saved “%(name)s”.") % {"name": saved.source.short_name})
             return redirect(saved.source)
-    return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "duplicate": form.duplicate})
+    return render(request, "wiki/edit/source_form.html",
+                  {"form": form, "source": source, "duplicate": form.duplicate, "name_taken": form.name_taken})
 
 
 @editor_required("wiki.change_source")

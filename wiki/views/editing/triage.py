@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_POST
 from wiki.models import Source
 from wiki.models.rules import SOURCE_SLUG_PATTERN
 from wiki.services.classifications import classification_accept_suggestion
-from wiki.suggestions import SuggestionView, suggestion_for, texts_about
+from wiki.suggestions import SuggestionView, stored_suggestions_for, suggestions_refresh
 from wiki.taxonomy import mechanism_label, verdict_label
 from wiki.views.editing import editor_required
 
@@ -33,34 +34,32 @@ class TriageItem:
     view: SuggestionView
     then: str
 
-    @property
-    def sort_key(self) -> float:
-        # A work with no suggestion is below any confidence: last when the surest come first, first the other way.
-        return self.view.suggestion.confidence if self.view.has_suggestion else -1.0
 
-
-def _queue(*, least_first: bool) -> list[TriageItem]:
-    sources = list(Source.objects.unclassified()[:QUEUE_SIZE])
-    claims = texts_about([s.pk for s in sources])
-    items = [TriageItem(s, suggestion_for(s, claim_texts=claims.get(s.pk, [])), "") for s in sources]
-    items.sort(key=lambda item: item.sort_key, reverse=not least_first)
-    return [TriageItem(item.source, item.view, _after(items, i)) for i, item in enumerate(items)]
-
-
-def _after(items: list[TriageItem], i: int) -> str:
-    """The slug of the work that takes the place of ``items[i]`` once it is accepted: the next, after the last the
-    one before it."""
-    if len(items) < 2:
-        return ""
-    return items[i + 1 if i + 1 < len(items) else i - 1].source.slug
+def _queue(page: Page[Source]) -> list[TriageItem]:
+    """The page's works with their suggestions, each with the work that takes its place once it is accepted: the
+    next in the whole queue (the first of the next page moves up onto this one), after the last the one before it."""
+    start = page.start_index() - 1
+    rows = list(page.paginator.object_list[max(start - 1, 0):page.end_index() + 1])
+    before = rows.pop(0) if start > 0 and rows else None
+    sources = rows[:QUEUE_SIZE]
+    views = stored_suggestions_for(sources)
+    items = []
+    for i, source in enumerate(sources):
+        then = rows[i + 1] if i + 1 < len(rows) else sources[i - 1] if i > 0 else before
+        items.append(TriageItem(source, views[source.pk], then.slug if then is not None else ""))
+    return items
 
 
 @editor_required("wiki.add_classification")
 def triage_queue(request: HttpRequest) -> HttpResponse:
+    """Every unclassified work, most (or least) confident suggestion first over the whole queue, a page at a time."""
     least_first = request.GET.get("order") == "least"
+    # The order is the stored suggestions'; what a page shows is checked against each work's text as it is.
+    suggestions_refresh()
+    queue = Source.objects.unclassified().by_suggestion_confidence(least_first=least_first)
+    page = Paginator(queue, QUEUE_SIZE).get_page(request.GET.get("p"))
     return render(request, "wiki/edit/triage.html", {
-        "items": _queue(least_first=least_first), "least_first": least_first,
-        "total": Source.objects.unclassified().count(),
+        "items": _queue(page), "least_first": least_first, "page_obj": page, "total": page.paginator.count,
     })
 
 
@@ -77,7 +76,11 @@ def triage_accept(request: HttpRequest, slug: str) -> HttpResponse:
             "work": source.short_name, "mechanism": mechanism_label(classification.mechanism),
             "verdict": verdict_label(classification.verdict),
         })
-    query = urlencode({"order": "least"}) if request.POST.get("order") == "least" else ""
+    # Back to the same page of the queue in the same order: the work after this one has moved up into its place.
+    back = {"order": "least"} if request.POST.get("order") == "least" else {}
+    if re.fullmatch(r"[0-9]{1,9}", page := request.POST.get("p", "")) and int(page) > 1:
+        back["p"] = page
+    query = urlencode(back)
     then = request.POST.get("then", "")
     anchor = f"#triage-{then}" if re.fullmatch(SOURCE_SLUG_PATTERN, then) else ""
     return redirect(reverse("wiki:triage") + (f"?{query}" if query else "") + anchor)

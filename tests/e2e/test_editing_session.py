@@ -1,0 +1,52 @@
+"""An editor whose session ends in another tab while editing loses nothing, in a real browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.accounts import log_in
+from tests.factories import make_editor
+from wiki.models import Page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TYPED = "会话过期前输入的重要文字 IMPORTANT"
+
+
+def _log_out_in_another_tab(page: Any, base: str) -> None:
+    other = page.context.new_page()
+    other.goto(f"{base}{reverse('wiki:home')}")
+    other.click("form[action='/accounts/logout/'] button")
+    other.wait_for_load_state()
+    other.close()
+
+
+def test_an_editor_logged_out_elsewhere_keeps_the_text_and_saves_it_after_logging_in_again(page: Any, live_server: Any) -> None:
+    base = live_server.url
+    make_editor("sessioned")
+    log_in(page, base, "sessioned")
+    edit = f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}"
+    page.goto(edit)
+    _log_out_in_another_tab(page, base)
+
+    # The live preview says so in a line, instead of showing the login page inside the pane.
+    page.fill("textarea[name=body]", TYPED)
+    page.wait_for_selector("#preview-body p.message.error")
+    assert page.locator("#preview-body header, #preview-body form").count() == 0
+    assert "log in in another tab" in page.inner_text("#preview-body")
+
+    # Saving gives the form back with the text and says what to do.
+    page.fill("input[name=comment]", "session test")
+    page.click("button[name=save]")
+    page.wait_for_selector("text=Your session has ended, so nothing was saved")
+    assert page.input_value("textarea[name=body]") == TYPED
+    assert page.input_value("input[name=comment]") == "session test"
+
+    # Logging in again in another tab replaces the CSRF token; the form sends the new one, and saves.
+    log_in(page.context.new_page(), base, "sessioned")
+    page.click("button[name=save]")
+    page.wait_for_url(f"{base}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}")
+    assert Page.objects.get(slug="agentic-rl").body == TYPED

@@ -1,0 +1,119 @@
+"""Graphs at phone, tablet and desktop widths and on paper: readable labels, full names on focus, the keys, print."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_editor
+from wiki.services.pages import page_save_revision
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The rendered size of a 12-unit label of the picture shown, and whether the page itself scrolls sideways.
+MEASURE = """(selector) => {
+  const svg = Array.from(document.querySelectorAll(selector)).find(s => s.getBoundingClientRect().width > 0);
+  const doc = document.scrollingElement;
+  return {label: svg ? 12 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 0,
+          overflow: doc.scrollWidth - doc.clientWidth};
+}"""
+
+CONTRAST = ("wiki:contrast", ["skillforge", "starharness"])
+
+
+def _english(page: Any) -> None:
+    page.set_extra_http_headers({"Accept-Language": "en"})
+
+
+@pytest.mark.parametrize("width", [375, 768, 1280])
+def test_graph_labels_read_at_11px_or_more_without_the_page_scrolling_sideways(page: Any, live_server: Any, width: int) -> None:
+    _english(page)
+    page.set_viewport_size({"width": width, "height": 900})
+    for url, selector in (
+        (reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), "svg.graph[id^=local-graph]"),
+        (reverse("wiki:graph-map"), "svg.graph[id^=works-map]"),
+        (reverse(CONTRAST[0], args=CONTRAST[1]), "svg.graph[id^=contrast-graph]"),
+        (reverse("wiki:contrast-multi") + "?works=skillforge,starharness,recuris,facet,shepherd,agentic-esopt,astar,lbyl,cua,prime-rl",
+         "svg.graph[id^=contrast-graph]"),
+    ):
+        page.goto(live_server.url + url)
+        measured = page.evaluate(MEASURE, selector)
+        assert measured["label"] >= 10.95, (url, width, measured)
+        assert measured["overflow"] <= 0, (url, width, measured)
+    # below 900px the narrow frame is shown
+    shown = page.locator("svg.graph[id^=contrast-graph]").locator("visible=true").first.get_attribute("id")
+    assert shown == ("contrast-graph" if width > 900 else "contrast-graph-narrow")
+
+
+def test_a_focused_node_shows_its_full_name_under_the_picture(page: Any, live_server: Any) -> None:
+    _english(page)
+    page.goto(live_server.url + reverse(CONTRAST[0], args=CONTRAST[1]))
+    status = page.locator("#contrast-graph").locator("xpath=ancestor::figure").locator("[data-graph-status]")
+    assert status.is_visible()
+    idle = status.text_content()
+    shortened = page.locator("#contrast-graph a.node-link", has=page.locator("text.label", has_text="…")).first
+    full = shortened.locator("title").text_content()
+    assert full and "…" not in full
+    shortened.focus()
+    assert status.text_content() == full
+    page.locator("#contrast-graph-caption").focus()
+    assert status.text_content() == idle
+    shortened.locator("circle, polygon").first.hover()
+    assert status.text_content() == full
+
+
+def test_keyboard_zoom_and_pan_keep_the_focused_node_in_view(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse(CONTRAST[0], args=CONTRAST[1]))
+    node = page.locator('#contrast-graph a.node-link[data-node="source:recuris"]')
+    node.focus()
+    for key in ("+", "+", "+", "ArrowRight", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft"):
+        page.keyboard.press(key)
+        inside = node.evaluate("""(a) => {
+          const box = a.getBBox(), view = a.ownerSVGElement.viewBox.baseVal;
+          return box.x >= view.x - 0.5 && box.y >= view.y - 0.5 &&
+                 box.x + box.width <= view.x + view.width + 0.5 && box.y + box.height <= view.y + view.height + 0.5;
+        }""")
+        assert inside, key
+    assert page.locator("#contrast-graph").evaluate("(svg) => svg.viewBox.baseVal.width") < float(
+        page.locator("#contrast-graph").get_attribute("data-view-box").split()[2])
+
+
+def test_lighting_a_node_dims_the_axes_of_the_lines_it_dims(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse(CONTRAST[0], args=CONTRAST[1]))
+    page.locator('#contrast-graph a.node-link[data-node="source:recuris"]').focus()
+    axes = page.locator("#contrast-graph g.axis").evaluate_all(
+        "(gs) => gs.map(g => ({ends: [g.dataset.from, g.dataset.to], dim: g.classList.contains('dim')}))")
+    assert axes
+    assert any(a["dim"] for a in axes)
+    assert all(a["dim"] != ("source:recuris" in a["ends"]) for a in axes)
+
+
+def test_printing_leaves_out_graph_controls_hints_and_the_contents(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}))
+    assert page.locator(".graph-zoom").first.is_visible()
+    page.emulate_media(media="print")
+    for selector in (".graph-zoom", ".graph-hint", ".graph-status", ".graph-options", ".graph-open", ".skip-graph",
+                     ".toc-inline", ".legend-hover"):
+        assert page.locator(selector).locator("visible=true").count() == 0, selector
+    assert page.locator(".legend-print").locator("visible=true").count() >= 1
+    measured = page.evaluate(MEASURE, "svg.graph[id^=local-graph]")
+    assert measured["label"] >= 10.95
+
+
+def test_the_claims_table_fits_a_phone_in_english(page: Any, live_server: Any) -> None:
+    _english(page)
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.goto(live_server.url + reverse("wiki:page-claims", kwargs={"slug": "agentic-rl"}))
+    assert page.evaluate("() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth") <= 0
+    sentence = page.locator("table.page-claims tbody tr").first.locator("td").nth(2)
+    assert sentence.bounding_box()["width"] > 250
+
+
+def test_markdown_table_columns_keep_their_alignment(page: Any, live_server: Any) -> None:
+    page_save_revision(slug="aligned", title="Aligned", user=make_editor("aligner"),
+                       body="| 方法 | 机制 | 严格 |\n| --- | :---: | ---: |\n| GRPO | policy gradient | 是 |\n")
+    page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "aligned"}))
+    aligns = page.locator(".prose table tbody td").evaluate_all("(tds) => tds.map(td => getComputedStyle(td).textAlign)")
+    assert aligns == ["left", "center", "right"]

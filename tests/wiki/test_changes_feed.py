@@ -1,0 +1,77 @@
+"""The changes feed is valid Atom (RFC 4287), in the reader's language, with ids that never change."""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from tests.factories import make_editor
+from wiki.models import ChangeEvent
+
+pytestmark = pytest.mark.django_db
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def _feed(client: Client, language: str = "en", **extra: str) -> ElementTree.Element:
+    response = client.get(reverse("wiki:changes-feed"), HTTP_ACCEPT_LANGUAGE=language, **extra)  # type: ignore[arg-type]
+    assert response.status_code == 200
+    return ElementTree.fromstring(response.content)
+
+
+def _events() -> None:
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/", summary="fixed a typo")
+    ChangeEvent.objects.create(kind="source", action="created", object_id=2, label="S", url="/sources/s/",
+                               user=make_editor("ada"))
+
+
+def test_the_feed_and_every_entry_hold_what_rfc_4287_requires(client: Client) -> None:
+    _events()
+    feed = _feed(client)
+    assert feed.tag == f"{ATOM}feed"
+    # §4.1.1: id, title, updated; an author, since not every entry would otherwise have one
+    for name in ("id", "title", "updated"):
+        assert (feed.findtext(f"{ATOM}{name}") or "").strip(), name
+    assert feed.findtext(f"{ATOM}author/{ATOM}name") == "Agentic RL Wiki"
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 2
+    for entry in entries:
+        # §4.1.2: id, title, updated; an author of its own here as well
+        for name in ("id", "title", "updated"):
+            assert (entry.findtext(f"{ATOM}{name}") or "").strip(), name
+        assert (entry.findtext(f"{ATOM}author/{ATOM}name") or "").strip()
+    assert {e.findtext(f"{ATOM}author/{ATOM}name") for e in entries} == {"ada", "import"}
+
+
+def test_rows_without_a_user_are_called_import_in_the_readers_language(client: Client) -> None:
+    _events()
+    feed = _feed(client, "zh-Hans")
+    entry = next(e for e in feed.findall(f"{ATOM}entry") if e.findtext(f"{ATOM}title", "").find("“P”") >= 0)
+    assert entry.findtext(f"{ATOM}author/{ATOM}name") == "导入"
+    assert entry.findtext(f"{ATOM}summary") == "fixed a typo — 导入"
+    assert "import" not in ElementTree.tostring(feed, encoding="unicode").replace("导入", "")
+
+
+def test_entry_ids_are_tag_uris_that_do_not_depend_on_the_host_or_scheme(client: Client) -> None:
+    _events()
+    ids = {}
+    for host, secure in (("testserver", False), ("localhost", False), ("wiki.example.org", True)):
+        with override_settings(ALLOWED_HOSTS=["*"]):
+            feed = _feed(client, HTTP_HOST=host, **({"wsgi.url_scheme": "https"} if secure else {}))
+        ids[host] = [feed.findtext(f"{ATOM}id")] + [e.findtext(f"{ATOM}id") for e in feed.findall(f"{ATOM}entry")]
+    assert ids["testserver"] == ids["localhost"] == ids["wiki.example.org"]
+    feed_id, *entry_ids = ids["testserver"]
+    assert feed_id == "tag:agentic-rl-wiki.invalid,2026-11-29:recent-changes"
+    pks = sorted(ChangeEvent.objects.values_list("pk", flat=True))
+    assert sorted(int(re.fullmatch(r"tag:agentic-rl-wiki\.invalid,\d{4}-\d\d-\d\d:change-(\d+)", i or "").group(1))  # type: ignore[union-attr]
+                  for i in entry_ids) == pks
+
+
+@override_settings(FEED_TAG_AUTHORITY="wiki.example.org")
+def test_the_tag_authority_is_the_configured_one(client: Client) -> None:
+    _events()
+    assert (_feed(client).findtext(f"{ATOM}id") or "").startswith("tag:wiki.example.org,")

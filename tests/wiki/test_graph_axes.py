@@ -1,0 +1,159 @@
+"""Contrast axes written by their own lines (or numbered on them), pictures sized for readable labels, and the layout's cost."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import networkx as nx
+import pytest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import ContrastWiki
+from wiki.graph import SubjectRef, map_graph
+from wiki.graph.context import contrast_picture
+from wiki.graph.labels import text_px
+from wiki.graph.layout import AXIS_REACH, MIN_SCALE, Drawing, Frame, PlacedAxis, spring_positions
+from wiki.graph.svg import frame_svg
+from wiki.models import Contrast
+
+pytestmark = pytest.mark.django_db
+
+# The seed contrast of ten works the graph review opened, and every pair the seed wiki contrasts.
+TEN_WORKS = "skillforge,starharness,recuris,facet,shepherd,agentic-esopt,astar,lbyl,cua,prime-rl"
+
+
+def _distance_to_box(x: float, y: float, box: tuple[float, float, float, float]) -> float:
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+def _misplaced_axes(frame: Frame) -> list[tuple[str, float]]:
+    """Every axis of ``frame`` farther than AXIS_REACH from the middle of its own line, with how far it is."""
+    at = {p.node.id: p for p in frame.nodes}
+    far = []
+    for a in frame.axes:
+        left, right = at[a.edge.source.id], at[a.edge.target.id]
+        mx, my = (left.x + right.x) / 2, (left.y + right.y) / 2
+        if a.marker:
+            # a numbered disc sits on the line itself, near its middle
+            ux, uy = right.x - left.x, right.y - left.y
+            off_line = abs(ux * (a.y - left.y) - uy * (a.x - left.x)) / (math.hypot(ux, uy) or 1.0)
+            distance = max(math.hypot(a.x - mx, a.y - my), off_line * AXIS_REACH)
+        else:
+            half = max(text_px(line) for line in a.lines) / 2
+            box = (a.x - half, a.y - 12, a.x + half, a.y - 12 + 15 * len(a.lines))
+            distance = _distance_to_box(mx, my, box)
+        # positions are rounded to a tenth of a unit
+        if distance > AXIS_REACH + 0.5:
+            far.append((a.text, round(distance, 1)))
+    return far
+
+
+def _subject_sets() -> list[list[str]]:
+    pairs = Contrast.objects.filter(left_component=None, right_component=None).values_list("left__slug", "right__slug")
+    return [TEN_WORKS.split(","), *([left, right] for left, right in pairs)]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_every_axis_of_the_seed_contrasts_is_on_or_beside_its_own_line_in_both_frames(seed: None, language: str) -> None:
+    subject_sets = _subject_sets()
+    assert len(subject_sets) >= 6
+    with translation.override(language):
+        for works in subject_sets:
+            drawing = contrast_picture([SubjectRef.parse(w) for w in works]).drawing
+            contrasts = {(e.source.id, e.target.id) for e in drawing.edges if e.type == "contrasts"}
+            for frame in drawing.frames:
+                # every contrast line has its axis, written or numbered
+                assert {(a.edge.source.id, a.edge.target.id) for a in frame.axes} == contrasts, (works, frame.name)
+                assert _misplaced_axes(frame) == [], (works, frame.name)
+                # the key numbers the markers 1, 2, 3… in the order it lists them
+                assert [a.marker for a in frame.markers] == list(range(1, len(frame.markers) + 1))
+
+
+def test_most_axes_of_the_ten_work_contrast_are_written_not_numbered(seed: None) -> None:
+    with translation.override("en"):
+        drawing = contrast_picture([SubjectRef.parse(w) for w in TEN_WORKS.split(",")]).drawing
+    for frame in drawing.frames:
+        assert len(frame.axes) == 7
+        assert len(frame.markers) <= 3, frame.name
+
+
+def test_a_numbered_axis_is_spelled_out_in_a_key_under_its_frame(contrast_wiki: ContrastWiki) -> None:
+    with translation.override("en"):
+        drawing = contrast_picture([SubjectRef("gripforge"), SubjectRef("polarharness")]).drawing
+        narrow = drawing.frames[1]
+        written = narrow.axes[0]
+        numbered = PlacedAxis(written.edge, written.mid_x, written.mid_y, written.lines, 1, written.mid_x, written.mid_y)
+        narrow.axes = [numbered, *narrow.axes[1:]]
+        html = render_to_string("wiki/graph/svg.html", {"drawing": drawing, "svg_id": "g", "svg_title": "T", "svg_desc": "D"})
+    key = re.search(r'<ol class="graph-key graph-narrow"[^>]*>(.*?)</ol>', html, re.DOTALL)
+    assert key is not None and 'class="graph-key graph-wide"' not in html
+    item = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", key.group(1))).strip()
+    assert item.startswith(f"{written.edge.source.label} – {written.edge.target.label}: ")
+    assert "policy update vs external harness evolution" in item
+    svg = html.split('id="g-narrow"', 1)[1].split("</svg>", 1)[0]
+    marker = re.search(r'<g class="axis axis-marker" data-from="([^"]+)" data-to="([^"]+)"><circle[^>]*/><text[^>]*>1</text></g>', svg)
+    assert marker is not None and marker.groups() == (written.edge.source.id, written.edge.target.id)
+
+
+def test_axis_labels_name_the_ends_of_their_line_so_they_dim_with_it(client: Client, contrast_wiki: ContrastWiki) -> None:
+    html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    axes = re.findall(r'<g class="axis[^"]*" data-from="[^"]+" data-to="[^"]+"><text[^>]*class="label axis-label"', html)
+    assert len(axes) == html.count('class="label axis-label"') > 0
+
+
+def test_each_picture_is_never_drawn_so_small_that_labels_fall_under_11px(client: Client, contrast_wiki: ContrastWiki) -> None:
+    html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
+    svgs = re.findall(r'<svg class="graph"[^>]*viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"[^>]*style="min-width:(\d+)px;max-width:(\d+)px"', html)
+    assert len(svgs) == 2
+    for *_, width, _height, min_px, max_px in svgs:
+        # the labels are 12 units high
+        assert 12 * int(min_px) / float(width) >= 11 and int(max_px) > int(min_px)
+    assert MIN_SCALE * 12 >= 11
+
+
+def test_frames_fit_a_phone_and_a_desktop_column_at_readable_size(contrast_wiki: ContrastWiki) -> None:
+    from wiki.devtools.generate import wiki_generate
+
+    wiki_generate(works=20, claims=20, pages=2, seed=5)
+    graph, _ = map_graph()
+    from wiki.graph import draw
+
+    wide, narrow = draw(graph, positions="map", limit=len(graph)).frames
+    # a 375px phone shows about 341px of picture, a 1280px desktop about 890px beside the legend
+    assert narrow.min_px <= 400 and wide.min_px <= 1000
+
+
+def test_an_svg_frame_carries_its_size_limits() -> None:
+    frame = Frame("narrow", width=360.0, height=500.0)
+    svg = frame_svg(frame, svg_id="g", title="T", first=True)
+    assert f'style="min-width:{math.ceil(360 * 11 / 12)}px;max-width:450px"' in svg
+    assert isinstance(Drawing(frames=[frame]).wide, Frame)
+
+
+def test_spring_layout_is_the_same_whatever_order_the_rows_came_in() -> None:
+    edges = [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "a"), ("b", "e")]
+    one: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    one.add_edges_from(edges)
+    other: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    other.add_nodes_from(["f", "e", "d", "c", "b", "a"])
+    other.add_edges_from(reversed(edges))
+    assert spring_positions(one) == spring_positions(other)
+
+
+def test_the_map_of_one_mechanism_finds_its_contrasts_without_joining_classifications_twice(contrast_wiki: ContrastWiki) -> None:
+    everything, _ = map_graph()
+    with CaptureQueriesContext(connection) as captured:
+        graph, _ = map_graph(mechanism="policy_gradient")
+    contrast_sql = [q["sql"] for q in captured.captured_queries if 'AS "left__slug"' in q["sql"]]
+    assert contrast_sql and all("DISTINCT" not in sql for sql in contrast_sql)
+    works = {n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"}}
+    assert works and all(graph.nodes[n]["mechanism"] == "policy_gradient" for n in works)
+    assert works <= set(everything)

@@ -1,0 +1,163 @@
+"""Imported works are named as works added by hand are: a slug even when the short name is in Chinese, a short name
+no other work has, and a BibTeX key the exports can use."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_source
+from wiki.models import Source
+from wiki.models.rules import BIBTEX_KEY
+from wiki.references import citation_keys as citation_keys_module
+from wiki.references.bibtex_export import dump_bibtex
+from wiki.references.citation_keys import citation_keys
+from wiki.references.formats import ReferenceFormat
+from wiki.services.source_import import ImportResult, sources_import, usable_bibtex_key
+
+CHINESE_BIB = "@misc{zh, shorttitle={中文智能体}, title={Agents That Read Chinese: A Study}, year={2025}}"
+CHINESE_CSL = json.dumps([{"id": "zh", "type": "article", "title": "Agents That Read Chinese: A Study",
+                           "title-short": "中文智能体", "issued": {"date-parts": [[2025]]}}], ensure_ascii=False)
+CHINESE_RIS = "TY  - JOUR\nTI  - 中文智能体研究\nDO  - 10.1145/3600006\nPY  - 2025\nER  - \n"
+
+
+def _created(text: str, fmt: ReferenceFormat | None = None) -> Source:
+    [result] = sources_import(text=text, fmt=fmt).results
+    assert result.status == "created", result.message
+    assert result.source is not None
+    return result.source
+
+
+def _one(text: str) -> ImportResult:
+    [result] = sources_import(text=text).results
+    return result
+
+
+# Slugs (a work whose short name gives none)
+
+def test_an_imported_bibtex_work_with_a_chinese_short_name_gets_the_slug_of_its_title(db: None) -> None:
+    source = _created(CHINESE_BIB)
+    assert (source.short_name, source.slug) == ("中文智能体", "agents-that-read-chinese-a-study")
+
+
+def test_an_imported_csl_work_with_a_chinese_short_name_gets_the_slug_of_its_title(db: None) -> None:
+    assert _created(CHINESE_CSL).slug == "agents-that-read-chinese-a-study"
+
+
+def test_an_imported_ris_work_with_a_chinese_title_gets_the_slug_of_its_doi(db: None) -> None:
+    assert _created(CHINESE_RIS).slug == "doi-10-1145-3600006"
+
+
+def test_import_references_gives_a_chinese_named_work_the_slug_of_its_title(db: None, tmp_path: Path) -> None:
+    path = tmp_path / "chinese.bib"
+    path.write_text(CHINESE_BIB, encoding="utf-8")
+    out = StringIO()
+    call_command("import_references", str(path), stdout=out)
+    assert "created 中文智能体 (agents-that-read-chinese-a-study)" in out.getvalue()
+    assert Source.objects.filter(slug="agents-that-read-chinese-a-study").exists()
+
+
+def test_the_upload_form_gives_a_chinese_named_work_the_slug_of_its_title(editor_client: Client) -> None:
+    upload = SimpleUploadedFile("chinese.json", CHINESE_CSL.encode(), content_type="application/json")
+    response = editor_client.post(reverse("wiki:source-create"), {"file": upload, "import": "1"})
+    assert response.status_code == 200
+    assert 'href="/sources/agents-that-read-chinese-a-study/"' in response.content.decode()
+
+
+# Short names (one work's only)
+
+def test_an_imported_work_whose_title_head_names_another_work_is_called_by_its_whole_title(db: None) -> None:
+    make_source(short_name="Voyager", title="Voyager: a blog post on coding agents", kind="blog")
+    source = _created("TY  - JOUR\nTI  - Voyager: An Open-Ended Embodied Agent\nPY  - 2023\nER  - \n")
+    assert source.short_name == "Voyager: An Open-Ended Embodied Agent"
+    assert Source.objects.filter(short_name="Voyager").count() == 1
+
+
+def test_an_imported_entry_giving_another_works_short_name_is_refused_and_offered_again(db: None) -> None:
+    holder = make_source(short_name="WebArena", title="WebArena: A Realistic Web Environment")
+    entry = "@misc{other, shorttitle={ＷＥＢａｒｅｎａ}, title={Something Else Entirely}, year={2024}}"
+    result = _one(entry)
+    assert result.status == "refused"
+    assert result.message == ("the short name “ＷＥＢａｒｅｎａ” is that of another work, “WebArena: A Realistic Web "
+                              "Environment”: give this entry a short title of its own")
+    assert result.raw.startswith("@misc{other")
+    assert list(Source.objects.values_list("pk", flat=True)) == [holder.pk]
+
+
+def test_two_entries_of_one_file_giving_one_short_name_keep_the_first(db: None) -> None:
+    results = sources_import(text="@misc{a, shorttitle={Twin}, title={The First Twin Study}}\n"
+                                  "@misc{b, shorttitle={twin}, title={The Second Twin Study}}").results
+    assert [r.status for r in results] == ["created", "refused"]
+    assert "on line 1" in results[1].message
+    assert list(Source.objects.values_list("title", flat=True)) == ["The First Twin Study"]
+
+
+def test_two_entries_of_one_file_with_one_title_head_get_the_head_and_the_whole_title(db: None) -> None:
+    results = sources_import(text="@misc{a, title={Mirage: Seeing Things}}\n@misc{b, title={Mirage: Hearing Things}}").results
+    assert [(r.status, r.source.short_name if r.source else "") for r in results] == [
+        ("created", "Mirage"), ("created", "Mirage: Hearing Things")]
+
+
+def _queries_to_import(count: int) -> int:
+    text = "\n".join(f"@misc{{k{count}-{n}, title={{Crowd: Study {count}-{n}}}}}" for n in range(count))
+    with CaptureQueriesContext(connection) as queries:
+        results = sources_import(text=text).results
+    assert [r.status for r in results] == ["created"] * count
+    return len(queries.captured_queries)
+
+
+def test_checking_short_names_takes_as_many_queries_however_many_entries(db: None) -> None:
+    make_source(short_name="Crowd", title="Crowd Sourcing for Agents", year=2020, authors="Roe, Jane")
+    assert _queries_to_import(2) == _queries_to_import(30)
+    assert Source.objects.filter(short_name="Crowd").count() == 1
+    assert Source.objects.filter(short_name="Crowd: Study 30-29").exists()
+
+
+# BibTeX keys (made usable, never a reason to refuse)
+
+def test_an_imported_key_the_exports_cannot_use_is_made_usable_and_reported(db: None) -> None:
+    entry = json.dumps([{"id": "Müller 2020 {draft}", "type": "article", "title": "A Study of Keys"}])
+    result = _one(entry)
+    assert result.status == "created"
+    assert result.source is not None and result.source.bibtex_key == "Muller-2020-draft"
+    assert result.message == "“Müller 2020 {draft}” cannot be a BibTeX key: the work is saved with the key “Muller-2020-draft”"
+    assert "{Muller-2020-draft," in dump_bibtex([Source.objects.get()])
+
+
+def test_an_imported_key_with_no_letter_to_keep_becomes_the_slug(db: None) -> None:
+    result = _one("@misc{张三2023, title={Keys in Another Script}}")
+    assert result.status == "created"
+    assert result.source is not None
+    assert Source.objects.get().bibtex_key == result.source.slug == "keys-in-another-script"
+    assert "saved with the key “keys-in-another-script”" in result.message
+
+
+def test_a_usable_imported_key_is_kept_and_not_reported(db: None) -> None:
+    result = _one("@misc{arXiv:2307.13854, title={WebArena Again Here}}")
+    assert (result.source.bibtex_key if result.source else None, result.message) == ("arXiv:2307.13854", "")
+
+
+def test_usable_keys_follow_the_rule_of_the_models() -> None:
+    assert usable_bibtex_key("yao2023react") == "yao2023react"
+    assert usable_bibtex_key("a b\nc") == "a-b-c"
+    assert usable_bibtex_key("ab\n") == "ab"
+    assert usable_bibtex_key("二〇二三") == ""
+
+
+# Export keys (the rule in one place)
+
+def test_the_export_keys_use_the_bibtex_key_rule_of_the_models() -> None:
+    assert citation_keys_module._KEY.pattern == BIBTEX_KEY
+
+
+def test_a_key_ending_in_a_line_break_is_not_an_export_key() -> None:
+    source = Source(pk=1, slug="work", bibtex_key="work2024\n")
+    assert citation_keys([source]) == {1: "work"}

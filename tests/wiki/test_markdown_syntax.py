@@ -1,0 +1,147 @@
+"""Markdown an editor commonly types: footnotes, struck-out text, $…$ formulas (and prices that are not), links to a
+page's section, HTML shown as typed; and no interface words baked into the stored HTML."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import make_page
+from tests.wiki.htmltext import html_text
+from wiki import markdown as wiki_markdown
+from wiki.forms.pages import PageForm
+from wiki.models import Page, WikiLink
+
+
+def _html(text: str, *, pages: frozenset[str] = frozenset()) -> str:
+    return wiki_markdown.render(text, sources={}, existing_pages=pages).html
+
+
+# Footnotes, struck-out text, formulas
+
+
+def test_a_footnote_links_to_its_note_and_back() -> None:
+    html = _html("脚注[^1]\n\n[^1]: 注释")
+    assert '<sup id="fnref:1"><a class="footnote-ref" href="#fn:1"' in html
+    assert '<li id="fn:1">' in html and "注释" in html and 'href="#fnref:1"' in html
+    assert 'href="注释"' not in html
+
+
+def test_double_tildes_strike_out_and_a_single_one_stays_text() -> None:
+    assert "<del>删除</del> 1~2 步" in _html("~~删除~~ 1~2 步")
+
+
+def test_dollar_formulas_render_as_math() -> None:
+    html = _html(r"行内公式 $J(\theta)=\mathbb{E}[R]$ 和 $x$。")
+    assert html.count("<math") == 2 and "<mi>θ</mi>" in html and "$" not in html
+
+
+@pytest.mark.parametrize("prices", [
+    "It costs $5 and $10.", "From $5-$10 a month.", "US$5/US$6", "$5, $6, and $7", "价格为$5，另一个为$10",
+    "Shell: `echo $HOME/$USER`", "```\necho $HOME/$USER\n```",
+])
+def test_dollar_amounts_and_code_are_not_formulas(prices: str) -> None:
+    assert "<math" not in _html(prices)
+
+
+def test_an_escaped_dollar_is_a_plain_dollar() -> None:
+    html = _html(r"Between \$x and \$y.")
+    assert "<math" not in html and "Between $x and $y." in html_text(html)
+
+
+# Links to a section
+
+
+def test_a_link_to_a_section_leads_to_its_heading_and_counts_as_a_link_to_the_page() -> None:
+    result = wiki_markdown.render("见 [[Agentic RL#定义]] 和 [[#摘要|上文]]。", sources={}, existing_pages=frozenset({"agentic-rl"}))
+    assert '<a class="wikilink" href="/wiki/agentic-rl/#定义"' in result.html
+    assert '<a class="wikilink" href="#摘要"' in result.html
+    assert [(link.target_slug, link.target_title) for link in result.links] == [("agentic-rl", "Agentic RL")]
+    assert wiki_markdown.find_link_targets("[[Agentic RL#定义]]") == {"agentic-rl"}
+
+
+@pytest.mark.django_db
+def test_a_saved_link_to_a_section_is_a_backlink_not_a_wanted_page() -> None:
+    make_page(slug="agentic-rl", title="Agentic RL", body="## 定义\n\n正文。")
+    make_page(slug="linker", title="Linker", body="见 [[Agentic RL#定义]]。")
+    assert [link.source_page.slug for link in WikiLink.objects.backlinks_to("agentic-rl")] == ["linker"]
+    assert list(WikiLink.objects.wanted()) == []
+    target = Page.objects.get(slug="agentic-rl")
+    assert 'id="定义"' in target.rendered_html
+
+
+def test_the_body_help_says_what_is_supported() -> None:
+    help_text = str(PageForm().fields["body"].help_text)
+    for told in ("[^1]", "~~", "$…$", r"\(…\)", "$$…$$", "[[Target#heading]]", "shown as typed"):
+        assert told in help_text, told
+
+
+# HTML shown as typed
+
+
+@pytest.mark.parametrize(("typed", "shown"), [
+    ("使用 <T> 泛型", "使用 <T> 泛型"),
+    ("if a<b and c>d", "if a<b and c>d"),
+    ("Before <script>alert(1)</script> after", "Before <script>alert(1)</script> after"),
+    ('<p onclick="alert(1)">A para</p>', '<p onclick="alert(1)">A para</p>'),
+    ("[[<script>alert(1)</script>]]", "<script>alert(1)</script>"),
+])
+def test_html_the_wiki_does_not_keep_is_shown_as_typed(typed: str, shown: str) -> None:
+    html = _html(typed)
+    assert shown in html_text(html)
+    assert _elements(html) <= {("p", ()), ("a", ("class", "href", "rel", "title"))}
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[tuple[str, tuple[str, ...]]] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.add((tag, tuple(sorted(name for name, _ in attrs))))
+
+
+def _elements(html: str) -> set[tuple[str, tuple[str, ...]]]:
+    """The elements in ``html`` with their attributes' names: what a browser would run or style, not the text."""
+    parser = _Elements()
+    parser.feed(html)
+    return parser.found
+
+
+def test_allowed_tags_stay_markup() -> None:
+    html = _html('x <b>bold</b> <kbd>K</kbd> H<sub>2</sub>O <span title="t">s</span>\n\n<div>\na < b\n</div>')
+    assert "<b>bold</b>" in html and "<kbd>K</kbd>" in html and "<sub>2</sub>" in html and '<span title="t">s</span>' in html
+    assert "a &lt; b" in html
+
+
+# The interface's words, in the reader's language when shown
+
+
+def test_the_stored_html_holds_no_interface_words() -> None:
+    html = _html("[[不存在的页面]] 与 \\(\\frac{1}{\\) 和脚注[^1]\n\n[^1]: 注释")
+    assert "page does not exist yet" not in html and "could not be rendered" not in html and "Jump back" not in html
+    assert 'class="wikilink wanted"' in html and 'class="math-error"' in html
+
+
+@pytest.mark.django_db
+def test_a_wanted_link_and_a_broken_formula_explain_themselves_in_the_readers_language() -> None:
+    make_page(slug="测试页面-test", title="测试页面 Test", body="[[不存在的页面]] 与 \\(\\frac{1}{\\) 和脚注[^1]\n\n[^1]: 注释")
+    url = reverse("wiki:page-detail", kwargs={"slug": "测试页面-test"})
+    chinese = Client(headers={"accept-language": "zh-CN"}).get(url).content.decode()
+    assert 'title="不存在的页面（页面尚不存在）"' in chinese and 'title="此公式无法渲染"' in chinese
+    assert 'title="返回正文"' in chinese and "page does not exist yet" not in chinese
+    english = Client(headers={"accept-language": "en"}).get(url).content.decode()
+    assert 'title="不存在的页面 (page does not exist yet)"' in english
+    assert 'title="This formula could not be rendered"' in english
+
+
+def test_an_older_rendering_with_english_words_reads_in_the_readers_language() -> None:
+    stored = ('<a class="wikilink wanted" href="/wiki/x/" title="X (page does not exist yet)">X</a>'
+              '<code class="math-error" title="This formula could not be rendered">\\frac</code>')
+    with translation.override("zh-hans"):
+        shown = wiki_markdown.for_reader(stored)
+    assert 'title="X（页面尚不存在）"' in shown and 'title="此公式无法渲染"' in shown

@@ -84,6 +84,10 @@ def test_the_queue_explains_itself_in_whole_chinese_sentences() -> None:
         text = re.sub(r"<[^>]+>", "", intro.group(1))
         assert f"{order}（" in text and "）。" in text and ")." not in text
         assert text.rstrip().endswith("打开修改表单。")
+        # Chinese sentences run on without spaces; the English ones carry their own.
+        assert f"项，{order}" in text and "）。快捷键" in text
+    english = client.get(reverse("wiki:triage"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "shown, most confident first" in english and "). Keys" in re.sub(r"<[^>]+>", "", english)
 
 
 NOTES = "A benchmark of web tasks on which agents are evaluated; we release the tasks and their checkers."

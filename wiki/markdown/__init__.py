@@ -52,10 +52,6 @@ class RenderResult:
     claims: list[ClaimRef] = field(default_factory=list)
     problems: list[CitationProblem] = field(default_factory=list)
 
-    @property
-    def html_for_reader(self) -> str:
-        return for_reader(self.html)
-
 
 def check_complexity(text: str) -> None:
     """Refuse text whose size or nesting would make rendering slow or recursive without bound."""

@@ -161,13 +161,6 @@ class Page(Deletable):
         return " ".join(self.summary.split()) in " ".join(html.unescape(strip_tags(opening)).split())
 
     @property
-    def html_for_reader(self) -> str:
-        """The stored HTML with the interface's words (a wanted link's explanation…) in the active language."""
-        from wiki.markdown import for_reader
-
-        return for_reader(self.rendered_html)
-
-    @property
     def validator(self) -> Validator:
         """ETag (``"r<revision>-…"``) and Last-Modified of the page as shown; needs :meth:`PageQuerySet.with_validator`."""
         annotated = self  # the annotations are not model fields

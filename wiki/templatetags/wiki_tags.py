@@ -22,6 +22,7 @@ from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import FIELD_LABELS
 from wiki.graph.layout import axis_text
+from wiki.markdown import for_reader
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -337,9 +338,10 @@ _MISSING_CITATION = re.compile(r'class="cite cite-missing"(?: title="[^"]*")?')
 @register.filter
 def rendered_body(html: str) -> SafeString:
     """Page HTML as stored, sanitised when it was rendered, with the interface's words in the reader's language:
-    the rendering is shared by every reader, so a marker citing a title no work has gets its explanation here."""
+    the rendering is shared by every reader, so a marker citing a title no work has, a wanted link, a formula that
+    could not be rendered and a footnote's back link get their explanations here (``wiki.markdown.for_reader``)."""
     note = escape(gettext("No source with this title"))
-    return mark_safe(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html))  # noqa: S308 - sanitised when rendered
+    return mark_safe(for_reader(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html)))  # noqa: S308 - sanitised when rendered
 
 
 @register.filter

@@ -180,6 +180,13 @@ WIKI_SENDS_EMAIL = EMAIL_BACKEND != "django.core.mail.backends.dummy.EmailBacken
 WIKI_LOGIN_FAILURES_PER_USERNAME = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME", 5)
 WIKI_LOGIN_FAILURES_PER_ADDRESS = env_int("WIKI_LOGIN_FAILURES_PER_ADDRESS", 20)
 WIKI_LOGIN_FAILURE_WINDOW = env_int("WIKI_LOGIN_FAILURE_WINDOW", 15 * 60)
+# How many reverse proxies in front of the app append the address they were reached from to X-Forwarded-For: the
+# client's address, which the log-in and API throttles count by, is that many entries from the header's end. 0 (the
+# default) reads REMOTE_ADDR only, since a client reaching the app directly can write any X-Forwarded-For it likes;
+# 1 behind one proxy such as nginx.
+WIKI_TRUSTED_PROXIES = env_int("WIKI_TRUSTED_PROXIES", 0)
+if WIKI_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"WIKI_TRUSTED_PROXIES must be 0 or more, got {WIKI_TRUSTED_PROXIES}")
 
 # One cache shared by every worker and server: rendered pages and fragments, the content version that
 # invalidates them, sessions and API throttles. Redis in production (REDIS_URL); otherwise a table in
@@ -228,6 +235,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle"],
+    # DRF's default (None) takes the whole X-Forwarded-For as the client, so a client escapes every limit by changing it.
+    "NUM_PROXIES": WIKI_TRUSTED_PROXIES,
     "EXCEPTION_HANDLER": "wiki.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "600/minute"),
@@ -289,6 +298,10 @@ LOGGING = {
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC
 
-# The authority of the changes feed's ids (tag: URIs, RFC 4151), fixed for good: a feed reader then sees the same id
-# for a change whatever host, scheme or proxy it reads the feed through, and changing it would repeat every entry.
-FEED_TAG_AUTHORITY = "agentic-rl-wiki.invalid"
+# The authority of the changes feed's ids (tag: URIs, RFC 4151): a domain name or an e-mail address, set once for good.
+# A feed reader then sees the same id for a change whatever host, scheme or proxy it reads the feed through; changing
+# it would repeat every entry. A comma or colon would end the authority early, a space make the id no URI.
+FEED_TAG_AUTHORITY = env_str("WIKI_FEED_TAG_AUTHORITY", "agentic-rl-wiki.invalid")
+if not FEED_TAG_AUTHORITY or any(c.isspace() or c in ",:" for c in FEED_TAG_AUTHORITY):
+    raise ImproperlyConfigured("WIKI_FEED_TAG_AUTHORITY must be a domain name or an e-mail address (no spaces, commas "
+                               f"or colons), e.g. wiki.example.org; got {FEED_TAG_AUTHORITY!r}")

@@ -3,7 +3,9 @@ name (which cannot be translated), and the fields a change lists in recent chang
 
 from __future__ import annotations
 
+from django.forms.utils import pretty_name
 from django.utils.functional import Promise
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact
@@ -21,7 +23,7 @@ FIELD_LABELS: dict[str, Promise | str] = {
     "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
     "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
     "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"),
-    "updated": _("What is updated"), "set_by": _("Set by"),
+    "updated": _("What is updated"), "set_by": _("Set by"), "comment": _("Edit summary"),
 }
 
 
@@ -32,3 +34,12 @@ def field_label_of(name: str) -> str:
     if name in {fact.value for fact in Fact}:
         return fact_label(name)
     return name.replace("_", " ")
+
+
+def form_field_label(name: str, label: object) -> str:
+    """A form field's label in the reader's language: its own (``label``) when it was given one, else the field
+    name's."""
+    shown = pretty_name(name) if label is None else str(label)
+    if name in FIELD_LABELS and shown in {pretty_name(name), capfirst(name.replace("_", " "))}:
+        return str(FIELD_LABELS[name])
+    return shown

@@ -71,6 +71,14 @@ def test_anonymous_clients_are_throttled_with_429(settings: Settings, api: APICl
     assert int(response["Retry-After"]) > 0
 
 
+def test_an_anonymous_client_cannot_escape_its_rate_by_changing_x_forwarded_for(settings: Settings, api: APIClient) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/minute"}}
+
+    statuses = [api.get("/api/v1/pages/", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}").status_code for n in range(4)]
+
+    assert statuses == [200, 200, 200, 429]
+
+
 def test_the_anonymous_count_starts_again_with_the_next_window(settings: Settings, api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.cache import cache
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import errno
 import gzip
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, ClaimStatus, Classification, Page, Revision, SearchDocument, Source
 from wiki.roles import Account
 from wiki.search.index import search_reindex_all
+from wiki.services import backup
 from wiki.services.backup import FORMAT_NAME, FORMAT_VERSION, wiki_is_empty
 from wiki.services.claims import claim_set_status
 from wiki.services.classifications import classification_save, classification_snapshot
@@ -174,3 +177,45 @@ def test_a_row_with_a_password_hash_or_of_another_table_is_refused(tmp_path: Pat
     with pytest.raises(CommandError, match="not part of a backup"):
         call_command("import_wiki", str(path), verbosity=0)
     assert wiki_is_empty()
+
+
+@pytest.mark.parametrize("name", ["wiki.jsonl", "wiki.jsonl.gz"])
+@pytest.mark.parametrize("failure, refusal", [
+    (RuntimeError("a row that cannot be serialised"), RuntimeError),
+    (OSError(errno.ENOSPC, "No space left on device"), CommandError),
+], ids=["an exception", "a full disk"])
+def test_an_export_failing_midway_leaves_the_previous_file_and_no_partial_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, failure: Exception, refusal: type[Exception],
+) -> None:
+    make_page(title="Exported before the failure", body="- 一个断言（来源：Some Study，§1）\n")
+    path = tmp_path / name
+    path.write_bytes(b"the previous backup\n")
+    records = backup._records
+
+    def failing_midway() -> Any:
+        yield from itertools.islice(records(), 3)
+        raise failure
+
+    monkeypatch.setattr(backup, "_records", failing_midway)
+
+    with pytest.raises(refusal):
+        call_command("export_wiki", str(path), verbosity=0)
+
+    assert path.read_bytes() == b"the previous backup\n"
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_an_export_replaces_a_previous_file_keeping_its_permissions_and_links(tmp_path: Path) -> None:
+    kept = tmp_path / "backups" / "latest.jsonl.gz"
+    kept.parent.mkdir()
+    kept.write_bytes(b"the previous backup\n")
+    kept.chmod(0o600)
+    link = tmp_path / "wiki.jsonl.gz"
+    link.symlink_to(kept)
+
+    call_command("export_wiki", str(link), verbosity=0)
+
+    assert link.is_symlink() and link.resolve() == kept
+    assert json.loads(gzip.decompress(kept.read_bytes()).splitlines()[0])["format"] == FORMAT_NAME
+    assert kept.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["backups", "latest.jsonl.gz", "wiki.jsonl.gz"]

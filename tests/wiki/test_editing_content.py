@@ -61,9 +61,15 @@ def objects(small_wiki: SmallWiki) -> dict[str, object]:
 
 
 def test_anonymous_users_are_sent_to_log_in_from_every_edit_form(client, objects) -> None:  # type: ignore[no-untyped-def]
+    events = ChangeEvent.objects.count()
     for method, url in _edit_urls(objects):
-        response = getattr(client, method)(url)
-        assert response.status_code == 302 and response["Location"].startswith(reverse("login")), url
+        response = getattr(client, method)(url, {"title": "Typed while logged out"})
+        if method == "get":
+            assert response.status_code == 302 and response["Location"].startswith(reverse("login")), url
+        else:
+            # A form posted after the session ended: nothing saved, the text shown to copy (test_editing_expired_forms.py).
+            assert response.status_code == 403 and "Typed while logged out" in response.content.decode(), url
+    assert ChangeEvent.objects.count() == events
 
 
 def test_readers_get_403_from_every_edit_form(client, objects) -> None:  # type: ignore[no-untyped-def]

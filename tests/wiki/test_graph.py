@@ -12,6 +12,7 @@ from wiki.graph.labels import text_px, wrap
 from wiki.graph.layout import MAX_NODES, MIN_FRAME, NARROW_WIDTH, shorten
 from wiki.graph.page import page_neighbourhood, works_first_priority
 from wiki.models import Citation, Claim
+from wiki.services.deletion import page_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -178,6 +179,21 @@ def test_page_neighbourhood_is_every_work_its_claims_cite_then_contrasts_then_pa
     assert {f"source:{w}" for w in cited} <= {n.id for n in drawing.nodes}
     if drawing.hidden:
         assert "wanted page" in drawing.left_out and "work" not in drawing.left_out
+
+
+def test_links_from_a_deleted_page_are_left_out_of_both_page_graphs() -> None:
+    make_page(slug="hub", title="Hub", body="See [[Gone]].")
+    make_page(slug="kept", title="Kept", body="See [[Hub]].")
+    page_delete(page=make_page(slug="gone", title="Gone", body="See [[Hub]] and [[Elsewhere]]."), user=None,
+                reason="Spam page")
+
+    for graph in (local_graph("page:hub", depth=2), page_neighbourhood("hub", depth=2)):
+        assert graph is not None
+        assert graph.has_edge("page:kept", "page:hub")
+        # The deleted page is still a target of the hub's link, but links from it count for nothing.
+        assert graph.has_edge("page:hub", "page:gone")
+        assert not graph.has_edge("page:gone", "page:hub")
+        assert "page:elsewhere" not in graph
 
 
 def test_labels_wrap_between_words_and_abbreviate_with_an_ellipsis() -> None:

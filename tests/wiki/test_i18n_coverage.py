@@ -253,6 +253,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:source-detail", kwargs={"slug": "kept-work"}), None),
         ("editor", reverse("wiki:source-merge-undo", kwargs={"pk": merge.pk}), None),
         ("plain", reverse("wiki:page-create"), None),
+        # a form posted after the session ended: nothing saved, what was typed shown to copy
+        ("reader", reverse("wiki:glossary-create"), {"slug": "typed", "name_en": "Typed after the session ended"}),
         ("editor", reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:source-detail", kwargs={"slug": source}), None),
         ("editor", reverse("wiki:page-create"), None),

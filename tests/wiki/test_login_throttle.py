@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import caches
 from django.test import Client, override_settings
 from django.urls import reverse
+from pytest_django import Settings
 
 from tests.factories import PASSWORD
 from wiki.accounts import throttling
@@ -27,8 +28,9 @@ def make_reader(username: str) -> Account:
     return Account.objects.create_user(username, password=PASSWORD)
 
 
-def _log_in(username: str, password: str, *, address: str = "203.0.113.7") -> tuple[int, str]:
-    response = Client(REMOTE_ADDR=address).post(reverse("login"), {"username": username, "password": password})
+def _log_in(username: str, password: str, *, address: str = "203.0.113.7", forwarded_for: str | None = None) -> tuple[int, str]:
+    headers = {} if forwarded_for is None else {"X-Forwarded-For": forwarded_for}
+    response = Client(REMOTE_ADDR=address, headers=headers).post(reverse("login"), {"username": username, "password": password})
     return response.status_code, response.content.decode()
 
 
@@ -79,6 +81,27 @@ def test_one_address_trying_many_usernames_is_refused_for_every_username() -> No
         _log_in(f"guess{n}", "wrong guess")
     assert _log_in("bystander", PASSWORD)[0] == 429
     assert _log_in("bystander", PASSWORD, address="198.51.100.9")[0] == 302
+
+
+def test_a_client_writing_a_new_x_forwarded_for_each_time_is_still_counted_by_its_address() -> None:
+    make_reader("bystander")
+    # No trusted proxy (the default): the header is the client's own word, and the address is REMOTE_ADDR.
+    for n in range(20):
+        _log_in(f"guess{n}", "wrong guess", forwarded_for=f"192.0.2.{n}")
+    assert _log_in("bystander", PASSWORD, forwarded_for="192.0.2.99")[0] == 429
+    assert _log_in("bystander", PASSWORD, address="198.51.100.9")[0] == 302
+
+
+def test_behind_one_trusted_proxy_the_address_it_wrote_last_in_x_forwarded_for_is_counted(settings: Settings) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    make_reader("bystander")
+    proxy = "10.0.0.2"
+    # What the client wrote before the proxy's entry changes every time; the proxy's entry does not.
+    for n in range(20):
+        _log_in(f"guess{n}", "wrong guess", address=proxy, forwarded_for=f"192.0.2.{n}, 203.0.113.7")
+    assert _log_in("bystander", PASSWORD, address=proxy, forwarded_for="192.0.2.99, 203.0.113.7")[0] == 429
+    # Another client through the same proxy is another address.
+    assert _log_in("bystander", PASSWORD, address=proxy, forwarded_for="198.51.100.9")[0] == 302
 
 
 @override_settings(WIKI_LOGIN_FAILURE_WINDOW=1)

@@ -11,6 +11,7 @@ from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, Page, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
 from wiki.search.query import COUNT_CAP, RANKED, search
+from wiki.services.deletion import page_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +87,18 @@ def test_a_title_match_ranks_above_a_more_important_page_mentioning_the_word() -
     hits = search("榴莲", kinds=["page"]).groups[0].hits
 
     assert [hit.object_id for hit in hits] == [titled.pk, mentioned.pk]
+
+
+def test_links_from_a_deleted_page_add_nothing_to_importance() -> None:
+    linked = make_page(slug="orchard", title="Orchard", body="## 关键要点\n\n- 榴莲 grows here.\n")
+    linkers = [make_page(slug=f"linker-{n}", title=f"Linker {n}", body="See [[Orchard]].") for n in range(3)]
+    page_delete(page=linkers[0], user=None, reason="Spam page")
+
+    search_reindex_all()
+
+    claim = Claim.objects.current().get(page=linked)
+    assert SearchDocument.objects.get(kind="page", object_id=linked.pk).importance == 2
+    assert SearchDocument.objects.get(kind="claim", object_id=claim.pk).importance == 2
 
 
 def test_importance_follows_links_citations_and_question_state(many_claims: None) -> None:

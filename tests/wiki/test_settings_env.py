@@ -100,6 +100,33 @@ def test_email_tls_and_ssl_together_are_refused() -> None:
     assert result.returncode != 0 and "EMAIL_USE_TLS and EMAIL_USE_SSL" in result.stderr
 
 
+def _setting(name: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return _run([sys.executable, "-c", f"from config import settings as s; print({name})"], env)
+
+
+def test_no_proxy_is_trusted_by_default_and_the_count_goes_to_the_throttles() -> None:
+    assert _setting("s.REST_FRAMEWORK['NUM_PROXIES']").stdout.split() == ["0"]
+    assert _setting("s.REST_FRAMEWORK['NUM_PROXIES']", WIKI_TRUSTED_PROXIES="1").stdout.split() == ["1"]
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5"])
+def test_trusted_proxies_other_than_a_whole_number_are_refused(value: str) -> None:
+    result = _setting("s.REST_FRAMEWORK['NUM_PROXIES']", WIKI_TRUSTED_PROXIES=value)
+    assert result.returncode != 0 and "ImproperlyConfigured: WIKI_TRUSTED_PROXIES must be" in result.stderr
+
+
+def test_the_feed_tag_authority_is_read_from_the_environment() -> None:
+    assert _setting("s.FEED_TAG_AUTHORITY").stdout.split() == ["agentic-rl-wiki.invalid"]
+    assert _setting("s.FEED_TAG_AUTHORITY", WIKI_FEED_TAG_AUTHORITY="wiki.example.org").stdout.split() == ["wiki.example.org"]
+    assert _setting("s.FEED_TAG_AUTHORITY", WIKI_FEED_TAG_AUTHORITY="owner@example.org").stdout.split() == ["owner@example.org"]
+
+
+@pytest.mark.parametrize("value", ["", "wiki example.org", "wiki.example.org,2024", "tag:wiki.example.org", "wiki.example.org\t"])
+def test_a_feed_tag_authority_that_is_no_domain_or_address_is_refused(value: str) -> None:
+    result = _setting("s.FEED_TAG_AUTHORITY", WIKI_FEED_TAG_AUTHORITY=value)
+    assert result.returncode != 0 and "ImproperlyConfigured: WIKI_FEED_TAG_AUTHORITY must be" in result.stderr
+
+
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return _run([sys.executable, "manage.py", *args], env)
 

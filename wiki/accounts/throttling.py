@@ -60,7 +60,8 @@ def succeeded(username: str) -> None:
 def _counters(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:
     counters = [(_username_key(username), settings.WIKI_LOGIN_FAILURES_PER_USERNAME)]
     if request is not None:
-        # The client's address as the API throttles see it.
+        # The client's address as the API throttles see it: REMOTE_ADDR, or behind WIKI_TRUSTED_PROXIES proxies
+        # (REST_FRAMEWORK["NUM_PROXIES"]) the X-Forwarded-For entry the outermost of them wrote, never the client.
         address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads request.META only
         counters.append((f"{_PREFIX}address:{_digest(address)}", settings.WIKI_LOGIN_FAILURES_PER_ADDRESS))
     return counters

@@ -87,11 +87,11 @@ def _expand_pages(b: GraphBuilder, slugs: list[str], types: frozenset[EdgeType])
         )[:L]:
             b.edge(node_id("page", slug), _claim(b, pk, text, slug, anchor), EdgeType.CONTAINS)
     if EdgeType.LINKS_TO in types:
-        for src, target, title in WikiLink.objects.filter(source_page__slug__in=slugs).values_list(
+        for src, target, title in WikiLink.objects.from_live_pages().filter(source_page__slug__in=slugs).values_list(
             "source_page__slug", "target_slug", "target_title"
         )[:L]:
             b.edge(node_id("page", src), b.page(target, title), EdgeType.LINKS_TO)
-        for src, src_title, target in WikiLink.objects.filter(target_slug__in=slugs).values_list(
+        for src, src_title, target in WikiLink.objects.from_live_pages().filter(target_slug__in=slugs).values_list(
             "source_page__slug", "source_page__title", "target_slug"
         )[:L]:
             b.edge(b.page(src, src_title), node_id("page", target), EdgeType.LINKS_TO)

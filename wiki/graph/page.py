@@ -70,9 +70,8 @@ def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeTy
                 b.edge(page, b.page(target, existing.get(target) or title), EdgeType.LINKS_TO)
                 if target not in existing:
                     b.graph.nodes[node_id("page", target)]["wanted"] = "1"
-        for src, src_title in WikiLink.objects.filter(target_slug=slug).exclude(source_page__slug=slug).values_list(
-            "source_page__slug", "source_page__title"
-        )[:NEIGHBOUR_LIMIT]:
+        linking = WikiLink.objects.from_live_pages().filter(target_slug=slug).exclude(source_page__slug=slug)
+        for src, src_title in linking.values_list("source_page__slug", "source_page__title")[:NEIGHBOUR_LIMIT]:
             b.edge(b.page(src, src_title), page, EdgeType.LINKS_TO)
     if EdgeType.RAISES in types:
         for pk, title in OpenQuestion.objects.filter(page__slug=slug).exclude(status=QuestionStatus.DROPPED).values_list(

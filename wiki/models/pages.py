@@ -198,6 +198,11 @@ class Revision(models.Model):
 
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
+    def from_live_pages(self) -> WikiLinkQuerySet:
+        """Links of pages not deleted: a deleted page's links count for nothing (backlinks, wanted pages, graphs,
+        search importance) until it is restored."""
+        return self.filter(source_page__deleted_at__isnull=True)
+
     def wanted(self) -> models.QuerySet[Any, Any]:
         """Link targets no page has yet and no glossary term answers, one row each (``target_slug``, ``title``,
         ``links``), most linked first."""
@@ -207,8 +212,7 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
             target=models.Func(models.F("link_keys"), function="unnest", output_field=models.CharField())
         ).values("target")
         return (
-            # A deleted page's links want nothing until it is restored.
-            self.filter(source_page__deleted_at__isnull=True)
+            self.from_live_pages()
             .exclude(target_slug__in=Page.objects.values("slug"))
             .exclude(target_slug__in=glossary_targets)
             .values("target_slug")
@@ -219,7 +223,7 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
     def linking_to_any(self, slugs: list[str]) -> WikiLinkQuerySet:
         """One link per page linking to any of ``slugs``, with the page's slug and title, by title."""
         return (
-            self.filter(target_slug__in=slugs, source_page__deleted_at__isnull=True)
+            self.from_live_pages().filter(target_slug__in=slugs)
             .select_related("source_page")
             .only("target_slug", "label", "source_page__slug", "source_page__title")
             .order_by("source_page__title", "source_page_id")
@@ -230,7 +234,7 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
         """Links pointing at ``slug`` from pages not deleted, with the title each typed and their source page's slug
         and title."""
         return (
-            self.filter(target_slug=slug, source_page__deleted_at__isnull=True)
+            self.from_live_pages().filter(target_slug=slug)
             .select_related("source_page")
             .only("target_slug", "target_title", "label", "source_page__slug", "source_page__title")
             .order_by("source_page__title")

@@ -126,8 +126,11 @@ def _write(kind: str, ids: list[int], documents: list[Document]) -> None:
 
 
 def _backlinks(slugs: Iterable[str]) -> dict[str, int]:
-    """How many pages link to each of ``slugs`` (one query)."""
-    rows = WikiLink.objects.filter(target_slug__in=set(slugs)).order_by().values("target_slug").annotate(n=Count("id"))
+    """How many pages not deleted link to each of ``slugs`` (one query)."""
+    rows = (
+        WikiLink.objects.from_live_pages().filter(target_slug__in=set(slugs))
+        .order_by().values("target_slug").annotate(n=Count("id"))
+    )
     return {row["target_slug"]: row["n"] for row in rows}
 
 

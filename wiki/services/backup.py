@@ -16,7 +16,11 @@ import decimal
 import gzip
 import io
 import json
+import os
+import secrets
+import stat
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -71,10 +75,34 @@ class _Encoder(json.JSONEncoder):
         return super().default(o)
 
 
-def _open(path: Path, mode: str) -> IO[str]:
+def _open(path: Path) -> IO[str]:
     if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.GzipFile(path, mode + "b"), encoding="utf-8")
-    return open(path, mode, encoding="utf-8")
+        return io.TextIOWrapper(gzip.GzipFile(path, "rb"), encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[IO[str]]:
+    """A text file (gzip-compressed when ``path`` ends in ``.gz``) that takes the place of ``path`` only once the block
+    ends without an error. It is written beside ``path`` under another name and renamed over it at the end, so a
+    failure midway (a full disk, a row that cannot be serialised) leaves no partial file and a previous ``path`` as it
+    was. A replaced file keeps its permissions: a backup names accounts and their e-mail addresses."""
+    path = path.resolve()  # through a symbolic link, as writing to it did: the link stays
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(6)}.partial")
+    kept_mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else None
+    try:
+        with open(partial, "xb") as raw:
+            if kept_mode is not None:
+                os.fchmod(raw.fileno(), kept_mode)
+            # The gzip header names the file it holds: the backup, not the partial file.
+            binary = gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw) if path.suffix == ".gz" else raw
+            with io.TextIOWrapper(binary, encoding="utf-8") as out:
+                yield out
+        with open(partial, "rb") as written:
+            os.fsync(written.fileno())  # on disk before it replaces the previous backup
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)  # gone already when it replaced path
 
 
 def _schema() -> str:
@@ -97,9 +125,10 @@ def _records() -> Iterator[dict[str, Any]]:
 
 
 def wiki_export(*, path: Path) -> BackupReport:
-    """Writes the whole wiki to ``path`` (gzip-compressed when it ends in ``.gz``), read in one transaction."""
+    """Writes the whole wiki to ``path`` (gzip-compressed when it ends in ``.gz``), read in one transaction. ``path``
+    changes only once the backup is complete: a failure midway leaves a previous file there as it was."""
     report = BackupReport()
-    with transaction.atomic(), _open(path, "w") as out:
+    with transaction.atomic(), _replacing(path) as out:
         header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "exported_at": timezone.now().isoformat(),
                   "schema": _schema()}
         out.write(json.dumps(header, ensure_ascii=False) + "\n")
@@ -118,7 +147,7 @@ def wiki_is_empty() -> bool:
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
-        with _open(path, "r") as source:
+        with _open(path) as source:
             for number, line in enumerate(source, start=1):
                 if not line.strip():
                     continue

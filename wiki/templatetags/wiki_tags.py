@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.change_summaries import comment_for_reader, summary_for_reader
-from wiki.field_labels import FIELD_LABELS
+from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
 from wiki.suggestions import signed_weight
@@ -242,14 +242,7 @@ def classification_field_label(name: str) -> str:
 @register.filter
 def field_label(field: Any) -> str:
     """A form field's label in the reader's language: its own when it was given one, else the field name's."""
-    from django.forms.utils import pretty_name
-    from django.utils.text import capfirst
-
-    label = field.label
-    automatic = {pretty_name(field.name), capfirst(field.name.replace("_", " "))}
-    if field.name in FIELD_LABELS and (label is None or str(label) in automatic):
-        return str(FIELD_LABELS[field.name])
-    return str(label)
+    return form_field_label(field.name, field.label)
 
 
 @register.filter

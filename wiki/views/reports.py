@@ -31,7 +31,7 @@ def _report(request: HttpRequest, *, failed: FindingForm | None = None, error: s
 
 
 @require_POST
-@editor_required("wiki.add_findingdismissal")
+@editor_required("wiki.add_findingdismissal", forms=[FindingDismissForm])
 def finding_dismiss_view(request: HttpRequest) -> HttpResponse:
     form = FindingDismissForm(request.POST)
     if not form.is_valid():
@@ -52,7 +52,7 @@ def finding_dismiss_view(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@editor_required("wiki.change_findingdismissal")
+@editor_required("wiki.change_findingdismissal", forms=[FindingForm])
 def finding_reopen_view(request: HttpRequest) -> HttpResponse:
     form = FindingForm(request.POST)
     if not form.is_valid():

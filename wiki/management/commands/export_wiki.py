@@ -11,7 +11,8 @@ from wiki.services.backup import FORMAT_VERSION, wiki_export
 class Command(WikiCommand):
     help = ("Writes the whole wiki (pages with their revisions, sources, claims, classifications with their history, "
             "contrasts, questions, the changes feed and the accounts they name, without passwords) to FILE as JSON "
-            "lines, gzip-compressed when FILE ends in .gz; an existing FILE is replaced. -v 2 lists the rows per table.")
+            "lines, gzip-compressed when FILE ends in .gz; an existing FILE is replaced once the export is complete, and "
+            "left as it was when the export fails. -v 2 lists the rows per table.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, metavar="FILE")

@@ -3,44 +3,111 @@ ended, or with a token that expired meanwhile, loses nothing the editor typed wi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, TypeAlias
+from urllib.parse import urlsplit
 
 from django import forms
-from django.contrib import messages
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import permission_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render, resolve_url
 from django.template.loader import render_to_string
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from wiki.field_labels import field_label_of
+from wiki.field_labels import field_label_of, form_field_label
 from wiki.models import Revision
 from wiki.services.changes import StaleEdit
 from wiki.services.citations import CitationReport
 from wiki.services.page_claims import claim_report_for
 
-SESSION_ENDED = _("Your session had ended, so nothing was saved. Go back with your browser's Back button to copy what "
-                  "you typed, then log in and enter it again.")
 SESSION_ENDED_PREVIEW = _("Your session has ended: log in in another tab, then save again. Your text is kept here.")
 FORM_EXPIRED_PREVIEW = _("This form has expired: the preview cannot be updated. Your text is kept here: copy it "
                          "before reloading the page.")
-# The page forms' fields an expired form shows back to copy, in the form's order.
-PAGE_FORM_FIELDS = ("title", "slug", "summary", "body", "comment")
+# What the wiki's forms post besides what the editor typed: the token, the save stamps, the buttons, the triage
+# queue's place, a finding's key, the work a restore merges into.
+BOOKKEEPING = frozenset({"csrfmiddlewaretoken", "loaded_at", "base_revision", "save", "preview", "import", "accept",
+                         "reattach", "retire", "then", "p", "order", "key", "merge_into", "new_works", "next"})
+# The inputs an editor types into; a choice, a tick box, a file, a password or a hidden value is not kept.
+TYPED_INPUTS = frozenset({"text", "number", "url", "email", "search", "tel"})
+FORMSET_FIELD = re.compile(r".+-\d+-(?P<name>[^-]+)")
+FORMSET_MANAGEMENT = re.compile(r".+-(?:TOTAL|INITIAL|MIN_NUM|MAX_NUM)_FORMS")
+# The view attribute that marks an editor form (set by ``editor_required`` and ``staff_required``; ``functools.wraps``
+# carries it to the decorators around them).
+EDITOR_FORM = "editor_form"
+FormClass: TypeAlias = "type[forms.Form] | type[forms.ModelForm[Any]]"
+
+
+@dataclass(frozen=True)
+class EditorForm:
+    """What an editor view's form posts that the editor typed: the text fields of ``forms`` (a formset's too), or,
+    when no form class describes it (``forms`` None), every value but the wiki's bookkeeping."""
+
+    forms: tuple[FormClass, ...] | None = None
+
+    def label(self, name: str) -> str | None:
+        """The label of the field posted as ``name``, None when it holds nothing typed."""
+        bare = found["name"] if (found := FORMSET_FIELD.fullmatch(name)) else name
+        if name in BOOKKEEPING or bare in BOOKKEEPING or FORMSET_MANAGEMENT.fullmatch(name):
+            return None
+        if self.forms is None:
+            return field_label_of(bare)
+        for form in self.forms:
+            if (field := form.base_fields.get(bare)) is not None:
+                typed = isinstance(field.widget, forms.Textarea) or getattr(field.widget, "input_type", "") in TYPED_INPUTS
+                return form_field_label(bare, field.label) if typed else None
+        return None
+
+    def kept(self, post: QueryDict) -> list[tuple[str, str]]:
+        """Each non-empty text value of ``post`` with its field's label, in the order sent (the form's)."""
+        return [(label, value) for name, values in post.lists() if (label := self.label(name)) is not None
+                for value in values if value.strip()]
+
+
+def mark_editor_form(view: Callable[..., Any], form: EditorForm) -> None:
+    """Marks ``view`` as an editor form whose typed text ``form`` finds, for :func:`csrf_failure`."""
+    setattr(view, EDITOR_FORM, form)
+
+
+def _form_address(request: HttpRequest) -> str:
+    """Where the form was: the page that sent it (a claim's retire form sits on the claim's page), else the address
+    it was sent to."""
+    referer = request.headers.get("referer", "")
+    if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        parts = urlsplit(referer)
+        if parts.netloc and parts.path:
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return request.get_full_path()
+
+
+def session_ended_page(request: HttpRequest, form: EditorForm) -> HttpResponse:
+    """An editor form posted after the session ended: nothing is saved. The wiki's 403 page says so and shows what
+    was typed, to copy back into the form once logged in again in another tab (the link opens the form there)."""
+    address = _form_address(request)
+    log_in = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({REDIRECT_FIELD_NAME: address})}"
+    return render(request, "403.html", {"session_ended": True, "kept": form.kept(request.POST), "log_in_again_url": log_in},
+                  status=403)
 
 
 def editor_required(
-    perm: str, *, session_ended: Callable[..., HttpResponse] | None = None
+    perm: str, *, forms: Iterable[FormClass] | None = None,
+    session_ended: Callable[..., HttpResponse] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Editors only (``perm``): a logged-in reader gets 403, an anonymous GET is sent to log in.
 
     A form posted after the session ended (logged out in another tab, or expired) must not lose what was typed:
     ``session_ended`` answers it with the posted values kept (the page form, the live preview). Without one, the
-    editor is sent to log in, told that nothing was saved and that Back still holds the form."""
+    403 page says nothing was saved and shows the text typed into ``forms``, the view's form classes (without them,
+    every value posted but the wiki's bookkeeping), to copy; so does a token that expired (:func:`csrf_failure`)."""
+    form = EditorForm(tuple(forms) if forms is not None else None)
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         guarded = permission_required(perm, raise_exception=True)(view)
@@ -52,9 +119,10 @@ def editor_required(
             if request.method == "POST":
                 if session_ended is not None:
                     return session_ended(request, *args, **kwargs)
-                messages.warning(request, SESSION_ENDED)
+                return session_ended_page(request, form)
             return redirect_to_login(request.get_full_path())
 
+        mark_editor_form(wrapper, form)
         return wrapper
 
     return decorate
@@ -63,18 +131,14 @@ def editor_required(
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a form sent with a token that no longer holds (opened before logging in or out in
     another tab) or without the cookie it needs. Nothing was done. The wiki's 403 page says so, and that Back still
-    holds the form; a page form's text is shown there too, to copy. The live preview gets a fragment for its pane.
+    holds the form; an editor form's text is shown there too, to copy. The live preview gets a fragment for its pane.
     The language switch, which checks its token itself (:mod:`wiki.views.preferences`), answers with this too."""
-    name = request.resolver_match.view_name if request.resolver_match else ""
-    if name == "wiki:page-preview":
+    match = request.resolver_match
+    if match is not None and match.view_name == "wiki:page-preview":
         return render(request, "wiki/edit/preview.html", {"error": FORM_EXPIRED_PREVIEW}, status=403)
-    kept: list[tuple[str, str]] = []
-    if name in ("wiki:page-create", "wiki:page-edit"):
-        from wiki.forms.pages import PageCreateForm
-
-        kept = [(str(PageCreateForm.base_fields[field].label or field_label_of(field)), value) for field in PAGE_FORM_FIELDS
-                if (value := request.POST.get(field, "")).strip()]
-    return render(request, "403.html", {"form_expired": True, "kept": kept, "form_url": request.path if kept else ""},
+    form = getattr(match.func, EDITOR_FORM, None) if match is not None else None
+    kept = form.kept(request.POST) if isinstance(form, EditorForm) else []
+    return render(request, "403.html", {"form_expired": True, "kept": kept, "form_url": _form_address(request) if kept else ""},
                   status=403)
 
 

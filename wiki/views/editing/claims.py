@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from wiki.forms.claims import CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
+from wiki.forms.claims import CitationForm, CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, ClaimAlreadyRetired, claim_reattach, claim_retire, claim_update
@@ -18,7 +18,7 @@ from wiki.views.claims import render_claim_detail
 from wiki.views.editing import editor_required, stale_form
 
 
-@editor_required("wiki.change_claim")
+@editor_required("wiki.change_claim", forms=[ClaimForm, CitationForm])
 def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.on_live_pages().with_citations(), pk=pk)
     if request.method == "POST":
@@ -51,7 +51,7 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@editor_required("wiki.change_claim")
+@editor_required("wiki.change_claim", forms=[ClaimReattachForm])
 def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
     form = ClaimReattachForm(request.POST)
@@ -68,7 +68,7 @@ def claim_reattach_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@editor_required("wiki.change_claim")
+@editor_required("wiki.change_claim", forms=[ClaimRetireForm])
 def claim_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Retires the orphan; a refused reason comes back in the form, as typed, with the error beside it."""
     claim = get_object_or_404(Claim.objects.on_live_pages().only("id", "is_orphaned", "retired_at"), pk=pk)

@@ -82,12 +82,12 @@ def _render(request: HttpRequest, *, form: ClassificationForm, source: Source, c
     }, status=status)
 
 
-@editor_required("wiki.add_classification")
+@editor_required("wiki.add_classification", forms=[ClassificationForm])
 def classification_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _handle(request, source=get_object_or_404(Source.objects, slug=slug), classification=None)
 
 
-@editor_required("wiki.change_classification")
+@editor_required("wiki.change_classification", forms=[ClassificationForm])
 def classification_edit(request: HttpRequest, pk: int) -> HttpResponse:
     classification = get_object_or_404(Classification.objects.with_related(), pk=pk)
     return _handle(request, source=classification.source, classification=classification)

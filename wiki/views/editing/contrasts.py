@@ -11,7 +11,7 @@ from wiki.services.contrasts import contrast_create
 from wiki.views.editing import editor_required
 
 
-@editor_required("wiki.add_contrast")
+@editor_required("wiki.add_contrast", forms=[ContrastForm])
 def contrast_create_view(request: HttpRequest) -> HttpResponse:
     form = ContrastForm(request.POST or None) if request.method == "POST" else ContrastForm(initial=request.GET.dict())
     if request.method == "POST" and form.is_valid():

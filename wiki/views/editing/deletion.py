@@ -7,7 +7,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from wiki.forms.deletion import DeletionForm
 from wiki.models import Page, Source
 from wiki.services.deletion import SourceRestoreClash, page_delete, page_restore, source_delete, source_restore
+from wiki.views.editing import EditorForm, mark_editor_form, session_ended_page
 from wiki.views.listing import PER_PAGE
 
 View = Callable[..., HttpResponse]
@@ -27,14 +28,22 @@ STAFF_ONLY = gettext_lazy("Your account may not do this: only staff can. Ask a m
 
 
 def staff_required(view: View) -> View:
-    """Anonymous users are sent to log in; logged-in users who are not staff get 403, saying that staff are needed."""
+    """Anonymous users are sent to log in; logged-in users who are not staff get 403, saying that staff are needed.
+    A form posted after the session ended keeps what was typed (the reason), as an editor form does."""
+    form = EditorForm()
+
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            if request.method == "POST":
+                return session_ended_page(request, form)
+            return redirect_to_login(request.get_full_path())
         if not request.user.is_staff:
             raise PermissionDenied(STAFF_ONLY)
         return view(request, *args, **kwargs)
 
-    return login_required(wrapper)
+    mark_editor_form(wrapper, form)
+    return wrapper
 
 
 def _confirm(request: HttpRequest, obj: Page | Source, *, delete: Callable[..., Any], kind: str) -> HttpResponse:

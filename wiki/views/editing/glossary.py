@@ -15,7 +15,7 @@ from wiki.services.glossary import glossary_term_create, glossary_term_update
 from wiki.views.editing import editor_required, stale_form
 
 
-@editor_required("wiki.add_glossaryterm")
+@editor_required("wiki.add_glossaryterm", forms=[GlossaryTermForm])
 def glossary_create(request: HttpRequest) -> HttpResponse:
     form = GlossaryTermForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -29,7 +29,7 @@ def glossary_create(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/glossary_form.html", {"form": form, "term": None})
 
 
-@editor_required("wiki.change_glossaryterm")
+@editor_required("wiki.change_glossaryterm", forms=[GlossaryTermForm])
 def glossary_edit(request: HttpRequest, slug: str) -> HttpResponse:
     term = get_object_or_404(GlossaryTerm.objects.select_related("page"), slug=slug)
     if request.method != "POST":

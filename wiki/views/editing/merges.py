@@ -28,7 +28,7 @@ def _merged_here(form: MergeForm, merged: Source) -> SourceMerge | None:
     return merge
 
 
-@editor_required("wiki.change_source")
+@editor_required("wiki.change_source", forms=[MergeForm])
 def source_merge_view(request: HttpRequest, slug: str) -> HttpResponse:
     merged = get_object_or_404(Source.objects, slug=slug)
     form = MergeForm(request.POST or None, merged=merged)

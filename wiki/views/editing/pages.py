@@ -124,7 +124,7 @@ def _preview_session_ended(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/preview.html", {"error": SESSION_ENDED_PREVIEW}, status=403)
 
 
-@editor_required("wiki.add_page", session_ended=_session_ended)
+@editor_required("wiki.add_page", forms=[PageCreateForm], session_ended=_session_ended)
 def page_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PageCreateForm(request.POST)
@@ -142,7 +142,7 @@ def page_create(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
-@editor_required("wiki.change_page", session_ended=_session_ended)
+@editor_required("wiki.change_page", forms=[PageForm], session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()
     if page is None:

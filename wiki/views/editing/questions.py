@@ -21,7 +21,7 @@ def _fields(form: QuestionForm) -> dict[str, object]:
     return {name: form.cleaned_data[name] for name in QUESTION_FIELDS if name not in M2M}
 
 
-@editor_required("wiki.add_openquestion")
+@editor_required("wiki.add_openquestion", forms=[QuestionForm])
 def question_create_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = QuestionForm(request.POST)
@@ -44,7 +44,7 @@ def question_create_view(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/question_form.html", {"form": form, "question": None})
 
 
-@editor_required("wiki.change_openquestion")
+@editor_required("wiki.change_openquestion", forms=[QuestionForm])
 def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
     question = get_object_or_404(OpenQuestion, pk=pk)
     if request.method == "POST":

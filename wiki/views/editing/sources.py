@@ -65,7 +65,7 @@ def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse
                       note=_("The identifier is filled in below; type the title (and what else you know), then save."))
 
 
-@editor_required("wiki.add_source")
+@editor_required("wiki.add_source", forms=[SourceImportForm, SourceForm])
 def source_create_view(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _form_page(request, import_form=SourceImportForm(), form=SourceForm())
@@ -107,7 +107,7 @@ def _source_or_404(slug: str) -> Source:
     return source
 
 
-@editor_required("wiki.change_source")
+@editor_required("wiki.change_source", forms=[SourceForm])
 def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
     source = _source_or_404(slug)
     if source.is_deleted:
@@ -143,7 +143,8 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
                   {"form": form, "source": source, "duplicate": form.duplicate, "name_taken": form.name_taken})
 
 
-@editor_required("wiki.change_source")
+# Posts the identifiers an import found, nothing typed.
+@editor_required("wiki.change_source", forms=[])
 @require_POST
 def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     """Adds the arXiv ID or DOI of another version of the work (offered by an import), when the work has none."""

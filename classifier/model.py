@@ -1,8 +1,8 @@
-"""The fitted model: regularised logistic regression in numpy, one for the
-mechanism and one per rubric fact, over the features of ``classifier.features``.
+"""The fitted model: regularised logistic regression, one for the mechanism and one per rubric fact, over
+the features of ``classifier.features``, read with numpy.
 
 Weights live in a versioned JSON file (``classifier/data/weights.json`` unless
-``CLASSIFIER_WEIGHTS`` names another); ``python -m classifier.train`` writes it.
+``CLASSIFIER_WEIGHTS`` names another); ``python -m classifier.train`` fits them (``classifier.fit``) and writes it.
 """
 
 from __future__ import annotations
@@ -276,92 +276,6 @@ class Weights:
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=None) + "\n", encoding="utf-8")
-
-
-@dataclass(frozen=True)
-class SparseRows:
-    """A feature matrix kept as its non-zero entries: each text has a few hundred of the vocabulary's
-    tens of thousands of features, so the fit multiplies only those."""
-
-    shape: tuple[int, int]
-    rows: npt.NDArray[np.int64]
-    cols: npt.NDArray[np.int64]
-    values: Array
-
-    @classmethod
-    def from_dicts(cls, dicts: list[dict[str, float]], vocabulary: list[str]) -> SparseRows:
-        index = {name: i for i, name in enumerate(vocabulary)}
-        rows, cols, values = [], [], []
-        for r, row in enumerate(dicts):
-            for name, value in row.items():
-                c = index.get(name)
-                if c is not None:
-                    rows.append(r)
-                    cols.append(c)
-                    values.append(value)
-        return cls((len(dicts), len(vocabulary)), np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
-                   np.array(values, dtype=np.float64))
-
-    def take(self, mask: npt.NDArray[np.bool_]) -> SparseRows:
-        """The rows where ``mask`` holds, renumbered."""
-        keep = mask[self.rows]
-        renumber = np.cumsum(mask) - 1
-        return SparseRows((int(mask.sum()), self.shape[1]), renumber[self.rows[keep]], self.cols[keep],
-                          self.values[keep])
-
-    def times(self, w: Array) -> Array:
-        """``x @ w.T`` for ``w`` of shape (classes, features)."""
-        out = np.zeros((self.shape[0], w.shape[0]))
-        for k in range(w.shape[0]):
-            out[:, k] = np.bincount(self.rows, weights=self.values * w[k, self.cols], minlength=self.shape[0])
-        return out
-
-    def transposed_times(self, g: Array) -> Array:
-        """``g.T @ x`` for ``g`` of shape (rows, classes)."""
-        out = np.zeros((g.shape[1], self.shape[1]))
-        for k in range(g.shape[1]):
-            out[k] = np.bincount(self.cols, weights=self.values * g[self.rows, k], minlength=self.shape[1])
-        return out
-
-
-def fit_softmax(
-    x: SparseRows, y: npt.NDArray[np.int64], n_classes: int, *, sample_weight: Array, l2: float,
-    iterations: int = 600,
-) -> tuple[Array, Array]:
-    """L2-regularised softmax regression by full-batch gradient descent with momentum."""
-    n, d = x.shape
-    w = np.zeros((n_classes, d))
-    b = np.zeros(n_classes)
-    target = np.eye(n_classes)[y]
-    sw = sample_weight / sample_weight.sum()
-    vw, vb = np.zeros_like(w), np.zeros_like(b)
-    rate, momentum = 0.5, 0.9
-    for _ in range(iterations):
-        z = x.times(w) + b
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        g = (p - target) * sw[:, None]
-        gw = x.transposed_times(g) + l2 * w / n
-        gb = g.sum(axis=0)
-        vw = momentum * vw - rate * gw
-        vb = momentum * vb - rate * gb
-        w += vw
-        b += vb
-    return w, b
-
-
-def fit_temperature(logits: Array, y: npt.NDArray[np.int64]) -> float:
-    """The temperature that minimises the log-loss of held-back ``logits``."""
-    best, best_loss = 1.0, float("inf")
-    for t in np.linspace(0.4, 4.0, 37):
-        z = logits / t
-        z = z - z.max(axis=1, keepdims=True)
-        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-        loss = float(-logp[np.arange(len(y)), y].mean())
-        if loss < best_loss:
-            best, best_loss = float(t), loss
-    return best
 
 
 _CACHE: dict[str, Weights] = {}

@@ -26,16 +26,8 @@ import numpy as np
 
 from classifier.engine import analyse, suggest
 from classifier.features import WORD_PREFIXES
-from classifier.model import (
-    DEFAULT_WEIGHTS,
-    FALSE,
-    TRUE,
-    LinearModel,
-    SparseRows,
-    Weights,
-    fit_softmax,
-    fit_temperature,
-)
+from classifier.fit import feature_matrix, fit_softmax, fit_temperature, logits
+from classifier.model import DEFAULT_WEIGHTS, FALSE, TRUE, LinearModel, Weights
 from classifier.taxonomy import Fact, Mechanism, Verdict
 
 PROJECT_EXAMPLES = Path(__file__).parent / "data" / "examples.json"
@@ -92,15 +84,15 @@ def _fit(
     rows: list[dict[str, float]], labels: list[str], classes: tuple[str, ...], weights: list[float],
     vocabulary: list[str], *, calibrate: bool = True,
 ) -> LinearModel:
-    x = SparseRows.from_dicts(rows, vocabulary)
+    x = feature_matrix(rows, vocabulary)
     y = np.array([classes.index(label) for label in labels], dtype=np.int64)
     sw = np.array(weights, dtype=np.float64)
     temperature = 1.0
     if calibrate and len(rows) >= 20:
         # Calibration: fit on four fifths, choose the temperature on the fifth held back.
         held = np.arange(len(rows)) % 5 == 0
-        w, b = fit_softmax(x.take(~held), y[~held], len(classes), sample_weight=sw[~held], l2=L2)
-        temperature = fit_temperature(x.take(held).times(w) + b, y[held])
+        w, b = fit_softmax(x[~held], y[~held], len(classes), sample_weight=sw[~held], l2=L2)
+        temperature = fit_temperature(logits(x[held], w, b), y[held])
     w, b = fit_softmax(x, y, len(classes), sample_weight=sw, l2=L2)
     return LinearModel(classes, tuple(vocabulary), w, b, temperature)
 

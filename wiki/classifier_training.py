@@ -16,7 +16,7 @@ from classifier.model import Weights, current_weights, forget_weights, weights_p
 from classifier.taxonomy import Fact
 from classifier.train import PROJECT_EXAMPLES, Example, Score, example_from, load_examples, score, train
 from wiki.models import Classification
-from wiki.suggestions import suggestion_text, texts_about
+from wiki.suggestions import suggestion_text, suggestions_refresh, texts_about
 
 # An editor's decision about a work in this wiki outweighs a generic description.
 WIKI_WEIGHT = 3.0
@@ -40,7 +40,8 @@ def wiki_examples() -> list[Example]:
 
 @dataclass(frozen=True)
 class Retraining:
-    """What a retrain measured and whether it installed the new weights."""
+    """What a retrain measured, whether it installed the new weights and whether it brought every stored suggestion
+    up to date with them (not when they were installed elsewhere than the weights the wiki reads)."""
 
     measured_on: str
     before: Score
@@ -48,11 +49,13 @@ class Retraining:
     installed: bool
     weights: Weights
     examples: int
+    suggestions_refreshed: bool = False
 
 
 def classifier_retrain(*, heldout_texts: Path | None = None, heldout_manifest: Path | None = None,
                        out: Path | None = None, force: bool = False) -> Retraining:
-    """Fit weights on the project's examples plus the wiki's decisions and install them unless they score worse.
+    """Fit weights on the project's examples plus the wiki's decisions and install them unless they score worse;
+    installed as the weights the wiki reads, every stored suggestion is then brought up to date with them.
 
     They are measured on the frozen held-out set when its texts are at hand. Otherwise a fifth of the works is
     held back (:func:`validation_split`) and two fits on the other four fifths are set side by side on it: the
@@ -75,11 +78,15 @@ def classifier_retrain(*, heldout_texts: Path | None = None, heldout_manifest: P
         measured_on = "validation fifth of the works (both fitted without it; before: without the wiki's decisions)"
         candidate = train(examples, version=version)
     install = force or after.at_least(before)
+    refreshed = False
     if install:
         target = out or weights_path()
         candidate.save(target)
         forget_weights()
-    return Retraining(measured_on, before, after, install, candidate, len(examples))
+        # Else the triage queue and reports would reclassify the works a hundred per request.
+        if target.resolve() == weights_path().resolve():
+            refreshed = suggestions_refresh(limit=None)
+    return Retraining(measured_on, before, after, install, candidate, len(examples), suggestions_refreshed=refreshed)
 
 
 def validation_split(examples: Sequence[Example]) -> tuple[list[Example], list[Example]]:

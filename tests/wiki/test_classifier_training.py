@@ -1,5 +1,7 @@
 import hashlib
 import json
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -8,11 +10,13 @@ from django.core.management.base import CommandError
 
 from classifier import Mechanism, Verdict, classify
 from classifier.engine import suggest
-from classifier.model import Weights
+from classifier.model import Weights, forget_weights, weights_path
 from classifier.train import PROJECT_EXAMPLES, Example, Score, load_examples, train
 from tests.factories import make_classification, make_source
 from wiki import classifier_training
 from wiki.classifier_training import classifier_retrain, validation_split, wiki_examples
+from wiki.models import StoredSuggestion
+from wiki.suggestions import suggestions_refresh
 
 TEXT = "Quillmate collects human ratings of assistant replies and trains a reward model from them."
 
@@ -28,17 +32,35 @@ def test_every_saved_classification_is_a_labelled_example() -> None:
     assert example.origin == "wiki"
 
 
+@pytest.fixture
+def installed_weights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of the weights, installed as the ones the wiki reads (CLASSIFIER_WEIGHTS) for the test only."""
+    path = tmp_path / "installed-weights.json"
+    shutil.copyfile(weights_path(), path)
+    monkeypatch.setenv("CLASSIFIER_WEIGHTS", str(path))
+    forget_weights()
+    yield path
+    forget_weights()
+
+
 @pytest.mark.django_db
-def test_retraining_from_the_wikis_decisions_changes_a_suggestion_the_editors_overrode(tmp_path: Path) -> None:
+def test_retraining_from_the_wikis_decisions_changes_a_suggestion_the_editors_overrode(
+        tmp_path: Path, installed_weights: Path) -> None:
     assert classify(TEXT, "Quillmate").mechanism is not Mechanism.SFT_DISTILLATION
     source = make_source(short_name="Quillmate", abstract=TEXT)
     make_classification(source, mechanism="sft_distillation", verdict="not_strict", interactive_env=False,
                         multi_step=False, verifiable_reward=False, rl_update=False)
-    out = tmp_path / "weights.json"
-    result = classifier_retrain(out=out, force=True, **_one_work_heldout(tmp_path))
+    suggestions_refresh(limit=None)
+    stored = StoredSuggestion.objects.get(source=source, component=None)
+    assert stored.mechanism != Mechanism.SFT_DISTILLATION
+    result = classifier_retrain(out=installed_weights, force=True, **_one_work_heldout(tmp_path))
     assert result.installed and result.weights.trained_on["wiki"] >= 1
-    retrained = Weights.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    retrained = Weights.from_dict(json.loads(installed_weights.read_text(encoding="utf-8")))
     assert suggest(TEXT, "Quillmate", weights=retrained).mechanism is Mechanism.SFT_DISTILLATION
+    # Taken up at once: the stored suggestion is the new weights', not the one the queue would correct later.
+    assert result.suggestions_refreshed
+    stored.refresh_from_db()
+    assert (stored.weights_version, stored.mechanism) == (retrained.version, Mechanism.SFT_DISTILLATION)
 
 
 @pytest.mark.django_db

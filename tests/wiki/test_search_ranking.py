@@ -11,7 +11,7 @@ from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, Page, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
 from wiki.search.query import COUNT_CAP, RANKED, search
-from wiki.services.deletion import page_delete
+from wiki.services.deletion import page_delete, page_restore
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +99,23 @@ def test_links_from_a_deleted_page_add_nothing_to_importance() -> None:
     claim = Claim.objects.current().get(page=linked)
     assert SearchDocument.objects.get(kind="page", object_id=linked.pk).importance == 2
     assert SearchDocument.objects.get(kind="claim", object_id=claim.pk).importance == 2
+
+
+def test_deleting_and_restoring_a_page_changes_the_importance_of_the_pages_it_links_to_at_once() -> None:
+    linked = make_page(slug="orchard", title="Orchard", body="## 关键要点\n\n- 榴莲 grows here.\n")
+    linkers = [make_page(slug=f"linker-{n}", title=f"Linker {n}", body="See [[Orchard]].") for n in range(2)]
+    search_reindex_all()
+    claim = Claim.objects.current().get(page=linked)
+
+    def importance() -> tuple[int, int]:
+        return (SearchDocument.objects.get(kind="page", object_id=linked.pk).importance,
+                SearchDocument.objects.get(kind="claim", object_id=claim.pk).importance)
+
+    assert importance() == (2, 2)
+    page_delete(page=linkers[0], user=None, reason="Spam page")
+    assert importance() == (1, 1)
+    page_restore(page=linkers[0], user=None)
+    assert importance() == (2, 2)
 
 
 def test_importance_follows_links_citations_and_question_state(many_claims: None) -> None:

@@ -2,8 +2,8 @@
 
 A deleted page or work keeps its row, its revisions, claims, classifications, contrasts and questions; it is
 marked with who deleted it, when and why, and every reader's query leaves it out (``Page.objects``,
-``Source.objects``). Its search documents go, the pages linking to it show the link as wanted, and the
-changes feed records the deletion and the restore.
+``Source.objects``). Its search documents go, the pages linking to it show the link as wanted, the pages it
+links to lose its link from their search importance, and the changes feed records the deletion and the restore.
 """
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ from django.utils.translation import ngettext
 from wiki.models import ChangeEvent, Claim, Page, Source
 from wiki.models.rules import is_control_free, max_length
 from wiki.roles import User, account
-from wiki.search.index import search_reindex_page_with_claims, search_reindex_sources
+from wiki.search.index import (
+    search_reindex_claims,
+    search_reindex_page_with_claims,
+    search_reindex_pages,
+    search_reindex_sources,
+)
 from wiki.services.changes import change_record
 
 MAX_REASON_CHARS = max_length(Page, "deleted_reason")
@@ -40,6 +45,14 @@ def _rerender_linking(slug: str) -> None:
     pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=slug).distinct())
 
 
+def _reindex_linked(page: Page) -> None:
+    """The pages ``page`` links to, and their claims: their importance counts the links of live pages only, so
+    ``page``'s links now count, or no longer do."""
+    linked = list(Page.objects.filter(slug__in=page.outgoing_links.values("target_slug")).values_list("id", flat=True))
+    search_reindex_pages(linked)
+    search_reindex_claims(Claim.objects.current().filter(page_id__in=linked).values_list("id", flat=True))
+
+
 @transaction.atomic
 def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
     reason = _reason(reason)
@@ -50,6 +63,7 @@ def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.DELETED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user, summary=reason)
     search_reindex_page_with_claims(page.pk)
+    _reindex_linked(page)
     _rerender_linking(page.slug)
     return page
 
@@ -63,6 +77,7 @@ def page_restore(*, page: Page, user: User | None) -> Page:
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.RESTORED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user)
     search_reindex_page_with_claims(page.pk)
+    _reindex_linked(page)
     _rerender_linking(page.slug)
     return page
 

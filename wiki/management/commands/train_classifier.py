@@ -51,3 +51,5 @@ class Command(WikiCommand):
         if not result.installed:
             raise CommandError("the new weights score worse; the installed weights are kept")
         self.stdout.write(f"installed weights v{result.weights.version}")
+        if result.suggestions_refreshed:
+            self.stdout.write("stored suggestions up to date")

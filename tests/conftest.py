@@ -50,7 +50,7 @@ class _SeedCopy:
     def __init__(self) -> None:
         self.counts_before: dict[str, int] = {}
         self.rows: dict[str, bytes] | None = None
-        self.sequences: list[tuple[str, int, bool]] = []
+        self.sequences: list[tuple[str, int]] = []
 
     def take(self, before: dict[str, int], after: dict[str, int]) -> None:
         from django.db import connection
@@ -65,7 +65,7 @@ class _SeedCopy:
                     rows[table] = b"".join(bytes(block) for block in copy)
             cursor.execute("SELECT format('%I.%I', schemaname, sequencename), last_value FROM pg_sequences "
                            "WHERE schemaname = current_schema() AND last_value IS NOT NULL")
-            self.sequences = [(name, value, True) for name, value in cursor.fetchall()]
+            self.sequences = cursor.fetchall()
         self.counts_before, self.rows = before, rows
 
     def restore(self) -> None:
@@ -77,8 +77,8 @@ class _SeedCopy:
             for table, data in self.rows.items():
                 with cursor.copy(f"COPY {connection.ops.quote_name(table)} FROM STDIN") as copy:
                     copy.write(data)
-            for name, value, called in self.sequences:
-                cursor.execute("SELECT setval(%s, %s, %s)", [name, value, called])
+            for name, value in self.sequences:
+                cursor.execute("SELECT setval(%s, %s)", [name, value])
 
 
 _SEED_COPY = _SeedCopy()

@@ -122,15 +122,21 @@ def test_a_page_past_the_end_of_the_queue_shows_the_last() -> None:
     assert len(_cards(html)) == 1
 
 
-def test_the_consistency_report_is_computed_once_for_readers_of_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    computed: list[int] = []
+@pytest.fixture
+def computed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per computation of the consistency report."""
+    calls: list[int] = []
     real = consistency.consistency_report
 
     def counted() -> consistency.ConsistencyReport:
-        computed.append(1)
+        calls.append(1)
         return real()
 
     monkeypatch.setattr(consistency, "consistency_report", counted)
+    return calls
+
+
+def test_the_consistency_report_is_computed_once_for_readers_of_every_language(computed: list[int]) -> None:
     make_classification(make_source(short_name="Loom-RL"), mechanism="harness", verdict="not_strict", rl_update=False)
     url = reverse("wiki:consistency-report")
     english = Client().get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -140,15 +146,7 @@ def test_the_consistency_report_is_computed_once_for_readers_of_every_language(m
     assert "名称说是 RL，机制却是" in chinese and "the name says RL" not in chinese
 
 
-def test_while_one_request_computes_the_report_the_others_get_the_last_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    computed: list[int] = []
-    real = consistency.consistency_report
-
-    def counted() -> consistency.ConsistencyReport:
-        computed.append(1)
-        return real()
-
-    monkeypatch.setattr(consistency, "consistency_report", counted)
+def test_while_one_request_computes_the_report_the_others_get_the_last_one(computed: list[int]) -> None:
     make_classification(make_source(short_name="Loom-RL"), mechanism="harness", verdict="not_strict", rl_update=False)
     url = reverse("wiki:consistency-report")
     Client().get(url)

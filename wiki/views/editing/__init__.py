@@ -97,6 +97,14 @@ def session_ended_page(request: HttpRequest, form: EditorForm) -> HttpResponse:
                   status=403)
 
 
+def anonymous_answer(request: HttpRequest, form: EditorForm) -> HttpResponse:
+    """An editor view reached without a session: a form posted is answered with what was typed
+    (:func:`session_ended_page`), anything else is sent to log in."""
+    if request.method == "POST":
+        return session_ended_page(request, form)
+    return redirect_to_login(request.get_full_path())
+
+
 def editor_required(
     perm: str, *, forms: Iterable[FormClass] | None = None,
     session_ended: Callable[..., HttpResponse] | None = None,
@@ -116,11 +124,9 @@ def editor_required(
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
             if request.user.is_authenticated:
                 return guarded(request, *args, **kwargs)
-            if request.method == "POST":
-                if session_ended is not None:
-                    return session_ended(request, *args, **kwargs)
-                return session_ended_page(request, form)
-            return redirect_to_login(request.get_full_path())
+            if request.method == "POST" and session_ended is not None:
+                return session_ended(request, *args, **kwargs)
+            return anonymous_answer(request, form)
 
         mark_editor_form(wrapper, form)
         return wrapper

@@ -7,7 +7,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +18,7 @@ from django.views.decorators.http import require_POST
 from wiki.forms.deletion import DeletionForm
 from wiki.models import Page, Source
 from wiki.services.deletion import SourceRestoreClash, page_delete, page_restore, source_delete, source_restore
-from wiki.views.editing import EditorForm, mark_editor_form, session_ended_page
+from wiki.views.editing import EditorForm, anonymous_answer, mark_editor_form
 from wiki.views.listing import PER_PAGE
 
 View = Callable[..., HttpResponse]
@@ -35,9 +34,7 @@ def staff_required(view: View) -> View:
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            if request.method == "POST":
-                return session_ended_page(request, form)
-            return redirect_to_login(request.get_full_path())
+            return anonymous_answer(request, form)
         if not request.user.is_staff:
             raise PermissionDenied(STAFF_ONLY)
         return view(request, *args, **kwargs)

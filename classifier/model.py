@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import tempfile
 from collections.abc import Container
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -275,10 +276,20 @@ class Weights:
         )
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=None) + "\n", encoding="utf-8")
+        """Written beside ``path`` and renamed over it, so a process reading it meanwhile reads the old file or
+        the new one, never half of one."""
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(json.dumps(self.to_dict(), ensure_ascii=False, indent=None) + "\n")
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
-_CACHE: dict[str, Weights] = {}
+_CACHE: dict[str, tuple[Path, tuple[int, int, int], Weights]] = {}
 
 
 def _weights_setting() -> str:
@@ -290,15 +301,34 @@ def weights_path() -> Path:
     return Path(_weights_setting() or DEFAULT_WEIGHTS)
 
 
+def _stamp(path: Path) -> tuple[int, int, int]:
+    status = os.stat(path)
+    return status.st_ino, status.st_mtime_ns, status.st_size
+
+
 def current_weights() -> Weights:
-    """The installed weights, read once per setting (looked up without building a path: this is on every call)."""
+    """The installed weights, read again when their file changes (new weights installed by another process).
+
+    This is on every call: one ``stat`` of the file, the path built once per setting. Should the file go, the
+    weights already read stay in use.
+    """
     key = _weights_setting()
-    weights = _CACHE.get(key)
-    if weights is None:
-        weights = _CACHE[key] = Weights.from_dict(json.loads(weights_path().read_text(encoding="utf-8")))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        path, stamp, weights = cached
+        try:
+            if _stamp(path) == stamp:
+                return weights
+        except OSError:
+            return weights
+    else:
+        path = weights_path()
+    stamp = _stamp(path)
+    weights = Weights.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    _CACHE[key] = (path, stamp, weights)
     return weights
 
 
 def forget_weights() -> None:
-    """Read the weights file again on next use (after training installed new ones)."""
+    """Read the weights file again on next use."""
     _CACHE.clear()

@@ -68,3 +68,44 @@ def test_scoring_a_text_at_once_agrees_with_each_model_alone(text: str, layout: 
         np.testing.assert_allclose(scored.fact_rows[fact], row, atol=1e-12)
         assert scored.fact_readings[fact].names == reading.names
     assert [reading.names[i] for i in reading.words] == [n for n in reading.names if n in features.words]
+
+
+def _renumbered(weights: Weights, version: int) -> Weights:
+    return Weights(version, weights.mechanism, weights.facts, weights.trained_on)
+
+
+def test_weights_installed_by_another_process_are_read_on_the_next_call(tmp_path, monkeypatch) -> None:
+    installed = current_weights()
+    path = tmp_path / "weights.json"
+    _renumbered(installed, 41).save(path)
+    monkeypatch.setenv("CLASSIFIER_WEIGHTS", str(path))
+    assert current_weights().version == 41
+    assert current_weights() is current_weights()
+
+    # Another process (``train_classifier``) installs new weights; nobody tells this one.
+    _renumbered(installed, 42).save(path)
+    assert current_weights().version == 42
+
+
+def test_weights_already_read_stay_in_use_when_their_file_goes(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "weights.json"
+    _renumbered(current_weights(), 43).save(path)
+    monkeypatch.setenv("CLASSIFIER_WEIGHTS", str(path))
+    assert current_weights().version == 43
+    path.unlink()
+    assert current_weights().version == 43
+
+
+def test_saving_weights_replaces_the_file_whole_or_leaves_it(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "weights.json"
+    _renumbered(current_weights(), 44).save(path)
+    before = path.read_bytes()
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("classifier.model.os.replace", full_disk)
+    with pytest.raises(OSError):
+        _renumbered(current_weights(), 45).save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["weights.json"]

@@ -205,19 +205,31 @@ def _title_order(span: Span) -> int:
     return 0 if span.decides.startswith("mechanism:") else _TITLE_ORDER.get(span.decides, len(Fact) + 1)
 
 
+def _precedence(place: tuple[tuple[int, int], list[Span]]) -> tuple[bool, int, float, int]:
+    """Which of two overlapping phrases is highlighted: a negation or narrowing mark, then the longer phrase (a
+    cue over the character pairs inside it), then the one that weighed more ("验证" over the "的验" beside it)."""
+    (start, end), here = place
+    marks = any(span.decides.partition(":")[0] in ("negation", "narrow") for span in here)
+    return (not marks, start - end, -sum(abs(span.contribution) for span in here), start)
+
+
 def highlight(text: str, suggestion: Suggestion) -> SafeString:
     """``text`` escaped, with each of the suggestion's evidence spans in ``<mark>``, titled with what it points to
-    and its weight, a line each where one phrase weighed on several things (a phrase overlapping an earlier one
-    is left out)."""
+    and its weight, a line each where one phrase weighed on several things. Of phrases that overlap, one is
+    highlighted (:func:`_precedence`)."""
     suggested = suggestion.mechanism.value
     places: dict[tuple[int, int], list[Span]] = defaultdict(list)
     for span in suggestion.evidence:
-        places[span.start, span.end].append(span)
+        if 0 <= span.start < span.end <= len(text):
+            places[span.start, span.end].append(span)
+    chosen: list[tuple[tuple[int, int], list[Span]]] = []
+    for place in sorted(places.items(), key=_precedence):
+        (start, end), _here = place
+        if all(end <= other_start or other_end <= start for (other_start, other_end), _ in chosen):
+            chosen.append(place)
     parts: list[str] = []
     cursor = 0
-    for (start, end), here in sorted(places.items(), key=lambda item: (item[0][0], -item[0][1])):
-        if start < cursor or end > len(text) or start >= end:
-            continue
+    for (start, end), here in sorted(chosen, key=lambda place: place[0]):
         parts.append(escape(text[cursor:start]))
         css = "negated" if any(span.negated for span in here) else ""
         # A line each, the line break written as a character reference, which ``linebreaksbr`` leaves alone.

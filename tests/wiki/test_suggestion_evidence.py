@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from django.utils import translation
 
 from classifier import classify
+from classifier.result import Span
 from wiki.suggestions import highlight, signed_weight, strongest
 
 TEXT = "We fine-tune the agent with SFT on expert data. The SFT data come from a stronger teacher, and SFT is all it uses."
@@ -53,3 +55,26 @@ def test_a_phrase_inside_a_longer_one_is_listed_as_part_of_it_with_its_weight_ad
     listed = {span.cue: span.contribution for span in strongest(suggestion)}
     assert "化学" not in listed and "强化" not in listed
     assert listed["强化学习"] == sum(span.contribution for span in inside)
+
+
+def _marked(text: str, suggestion) -> list[str]:
+    return re.findall(r"<mark[^>]*>([^<]*)</mark>", str(highlight(text, suggestion)))
+
+
+def test_of_two_overlapping_phrases_the_one_that_weighed_more_is_highlighted() -> None:
+    text = "多 seed 与真正未见 harness 的验证。"
+    suggestion = classify(text)
+    pair = text.index("的验")
+
+    def span(start: int, end: int, weight: float, decides: str = "mechanism:harness") -> Span:
+        return Span(start, end, text[start:end], decides, False, weight)
+
+    for pair_weight, word_weight, shown in ((0.02, 0.14, "验证"), (0.14, 0.02, "的验")):
+        evidence = (span(pair, pair + 2, pair_weight), span(pair + 1, pair + 3, word_weight))
+        assert _marked(text, replace(suggestion, evidence=evidence)) == [shown]
+
+    # A phrase wins over the character pairs inside it however they weighed, and a negation over what it overlaps.
+    whole, negation = text.index("harness"), text.index("未见")
+    evidence = (span(whole, whole + 7, 0.1), span(whole + 1, whole + 3, 0.9),
+                span(negation, negation + 2, 0.0, "negation"), span(negation - 1, negation + 1, 0.5))
+    assert _marked(text, replace(suggestion, evidence=evidence)) == ["未见", "harness"]

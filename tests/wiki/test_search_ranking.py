@@ -5,13 +5,18 @@ from __future__ import annotations
 import pytest
 from django.contrib.postgres.search import SearchQuery
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_page, make_question, make_source
+from tests.queries import query_names
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Claim, Page, SearchDocument
 from wiki.search.index import search_reindex_all, search_reindex_claims, search_reindex_questions
 from wiki.search.query import COUNT_CAP, RANKED, search
 from wiki.services.deletion import page_delete, page_restore
+from wiki.services.page_import import PageFile, page_import
+from wiki.services.pages import page_revert, page_save_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +121,82 @@ def test_deleting_and_restoring_a_page_changes_the_importance_of_the_pages_it_li
     assert importance() == (1, 1)
     page_restore(page=linkers[0], user=None)
     assert importance() == (2, 2)
+
+
+def _importance(page: Page) -> tuple[int, int]:
+    """The importance of ``page``'s search document and of its one claim's."""
+    claim = Claim.objects.current().get(page=page)
+    return (SearchDocument.objects.get(kind="page", object_id=page.pk).importance,
+            SearchDocument.objects.get(kind="claim", object_id=claim.pk).importance)
+
+
+def _relink(page: Page, body: str) -> None:
+    page_save_revision(slug=page.slug, title=page.title, body=body)
+
+
+def test_adding_a_link_raises_the_linked_pages_importance_and_rank_at_once_and_removing_it_lowers_them() -> None:
+    first = make_page(slug="apple", title="Apple", body="## 关键要点\n\n- 榴莲 grows here.\n")
+    second = make_page(slug="banana", title="Banana", body="## 关键要点\n\n- 榴莲 grows here.\n")
+    linker = make_page(slug="orchard", title="Orchard", body="No links yet.")
+
+    def ranked() -> list[int]:
+        return [hit.object_id for hit in search("榴莲", kinds=["page"]).groups[0].hits]
+
+    assert _importance(second) == (0, 0) and ranked() == [first.pk, second.pk]
+    _relink(linker, "See [[Banana]].")
+    assert _importance(second) == (1, 1) and ranked() == [second.pk, first.pk]
+    _relink(linker, "No links now.")
+    assert _importance(second) == (0, 0) and ranked() == [first.pk, second.pk]
+
+
+def test_a_save_reindexes_the_targets_it_added_or_removed_and_leaves_the_kept_ones_alone() -> None:
+    kept, dropped, added = (make_page(slug=slug, title=slug.title(), body=f"## 关键要点\n\n- 榴莲 on {slug}.\n")
+                            for slug in ("kept", "dropped", "added"))
+    linker = make_page(slug="orchard", title="Orchard", body="See [[Kept]] and [[Dropped]].")
+    assert (_importance(kept), _importance(dropped), _importance(added)) == ((1, 1), (1, 1), (0, 0))
+    # A stand-in for a document some other write would refresh: the save must not touch it.
+    SearchDocument.objects.filter(kind="page", object_id=kept.pk).update(importance=99)
+
+    _relink(linker, "See [[Kept]] and [[Added]].")
+
+    assert (_importance(kept), _importance(dropped), _importance(added)) == ((99, 1), (0, 0), (1, 1))
+
+
+def test_reverting_to_a_revision_without_a_link_lowers_the_linked_pages_importance_and_reverting_back_raises_it() -> None:
+    linked = make_page(slug="banana", title="Banana", body="## 关键要点\n\n- 榴莲 grows here.\n")
+    linker = make_page(slug="orchard", title="Orchard", body="No links yet.")
+    _relink(linker, "See [[Banana]].")
+    assert _importance(linked) == (1, 1)
+
+    page_revert(page=linker, number=1)
+    assert _importance(linked) == (0, 0)
+    page_revert(page=linker, number=2)
+    assert _importance(linked) == (1, 1)
+
+
+def test_importing_a_page_that_links_raises_the_linked_pages_importance_at_once() -> None:
+    linked = make_page(slug="banana", title="Banana", body="## 关键要点\n\n- 榴莲 grows here.\n")
+
+    page_import(page_file=PageFile(slug="orchard", title="Orchard", summary="", body="See [[Banana]].\n"))
+
+    assert _importance(linked) == (1, 1)
+
+
+def _queries_to_add_and_remove_links(n: int) -> tuple[list[str], list[str]]:
+    targets = [make_page(slug=f"target-{n}-{i}", title=f"Target {n} {i}", body=f"## 关键要点\n\n- 榴莲 {n} {i}.\n")
+               for i in range(n)]
+    linker = make_page(slug=f"linker-{n}", title=f"Linker {n}", body="No links yet.")
+    with CaptureQueriesContext(connection) as added:
+        _relink(linker, " ".join(f"[[{t.slug}]]" for t in targets))
+    assert {_importance(t) for t in targets} == {(1, 1)}
+    with CaptureQueriesContext(connection) as removed:
+        _relink(linker, "No links now.")
+    assert {_importance(t) for t in targets} == {(0, 0)}
+    return query_names(added), query_names(removed)
+
+
+def test_a_save_reindexes_the_pages_it_links_to_in_the_same_queries_for_one_link_or_many() -> None:
+    assert _queries_to_add_and_remove_links(1) == _queries_to_add_and_remove_links(15)
 
 
 def test_importance_follows_links_citations_and_question_state(many_claims: None) -> None:

@@ -7,15 +7,16 @@ chunk (plus one for source classifications), and upserts their documents with on
 
 Each document also gets a static ``importance``: a page by the pages linking to it, a claim by its
 page's importance, a source by the current claims citing it, an open question by being open and by
-priority (computed when the object is indexed, so ``search_reindex`` refreshes it after links
-changed elsewhere). Besides its words, the vector holds markers that the tokenizer can never
-produce: ``@claim`` on every claim, ``@claim2`` on the 10,000 most important claims and ``@claim1``
-on the first 1,000 of them (``TIERS``; likewise for each kind). A search asks the GIN index for
-``words & @claim1``, so a word found in half the wiki reads about a thousand rows, not fifty thousand
-(``wiki.search.query``). After each write the tiers of the kind are brought up to date
-(``_refresh_tiers``: one statement, touching only the documents whose tier changed). A classified work also
-carries ``@mechanism-<key>`` and ``@verdict-<key>`` (``wiki.search.terms``), so that a query naming a mechanism or
-a verdict finds the works classified so through the same GIN index.
+priority (computed when the object is indexed; saving, deleting or restoring a page reindexes the pages
+whose count of links from live pages that changed, and their claims: ``search_reindex_linked_pages``).
+Besides its words, the vector holds markers that the tokenizer can never produce: ``@claim`` on every
+claim, ``@claim2`` on the 10,000 most important claims and ``@claim1`` on the first 1,000 of them
+(``TIERS``; likewise for each kind). A search asks the GIN index for ``words & @claim1``, so a word
+found in half the wiki reads about a thousand rows, not fifty thousand (``wiki.search.query``). After
+each write the tiers of the kind are brought up to date (``_refresh_tiers``: one statement, touching
+only the documents whose tier changed). A classified work also carries ``@mechanism-<key>`` and
+``@verdict-<key>`` (``wiki.search.terms``), so that a query naming a mechanism or a verdict finds the
+works classified so through the same GIN index.
 """
 
 from __future__ import annotations
@@ -308,6 +309,18 @@ def search_reindex_page_with_claims(page_id: int) -> None:
     search_reindex_questions(OpenQuestion.objects.filter(page_id=page_id).values_list("id", flat=True))
     search_reindex_claims(Claim.objects.filter(page_id=page_id).values_list("id", flat=True))
     search_reindex_sources(Source.objects.filter(citations__claim__page_id=page_id).distinct().values_list("id", flat=True))
+
+
+@transaction.atomic
+def search_reindex_linked_pages(slugs: Iterable[str]) -> None:
+    """The live pages at ``slugs`` and their current claims, after the links of live pages to them changed (a page
+    linking to them was saved, deleted or restored): their importance counts those links. A fixed number of queries
+    however many slugs; none when ``slugs`` is an empty collection."""
+    linked = list(Page.objects.filter(slug__in=slugs).values_list("id", flat=True))
+    if not linked:
+        return
+    search_reindex_pages(linked)
+    search_reindex_claims(Claim.objects.current().filter(page_id__in=linked).values_list("id", flat=True))
 
 
 @transaction.atomic

@@ -16,12 +16,7 @@ from django.utils.translation import ngettext
 from wiki.models import ChangeEvent, Claim, Page, Source
 from wiki.models.rules import is_control_free, max_length
 from wiki.roles import User, account
-from wiki.search.index import (
-    search_reindex_claims,
-    search_reindex_page_with_claims,
-    search_reindex_pages,
-    search_reindex_sources,
-)
+from wiki.search.index import search_reindex_linked_pages, search_reindex_page_with_claims, search_reindex_sources
 from wiki.services.changes import change_record
 
 MAX_REASON_CHARS = max_length(Page, "deleted_reason")
@@ -46,11 +41,8 @@ def _rerender_linking(slug: str) -> None:
 
 
 def _reindex_linked(page: Page) -> None:
-    """The pages ``page`` links to, and their claims: their importance counts the links of live pages only, so
-    ``page``'s links now count, or no longer do."""
-    linked = list(Page.objects.filter(slug__in=page.outgoing_links.values("target_slug")).values_list("id", flat=True))
-    search_reindex_pages(linked)
-    search_reindex_claims(Claim.objects.current().filter(page_id__in=linked).values_list("id", flat=True))
+    # Importance counts the links of live pages only: ``page``'s links now count, or no longer do.
+    search_reindex_linked_pages(page.outgoing_links.values_list("target_slug", flat=True))
 
 
 @transaction.atomic

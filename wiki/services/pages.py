@@ -17,7 +17,7 @@ from wiki.models import ChangeEvent, GlossaryTerm, Page, Revision, Source, WikiL
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import fit, normalize_page_slug
 from wiki.roles import User, account
-from wiki.search.index import search_reindex_page_with_claims
+from wiki.search.index import search_reindex_linked_pages, search_reindex_page_with_claims
 from wiki.services.changes import change_record
 from wiki.services.citations import CitationOutcome, CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
@@ -237,7 +237,7 @@ def page_save(
         size=size,
         size_delta=size - previous_size,
     )
-    _sync_links(page, result)
+    relinked = _sync_links(page, result)
     # Citations the text's blanking of code and comments did not see but the renderer did (none, normally).
     unseen = {c.title for ref in result.claims for c in ref.citations} - {m.title for m in citations.matches}
     if unseen:
@@ -261,16 +261,21 @@ def page_save(
         user=author,
     )
     search_reindex_page_with_claims(page.pk)
+    search_reindex_linked_pages(relinked)
     return PageSaved(revision=revision, citations=citations)
 
 
-def _sync_links(page: Page, result: RenderResult) -> None:
+def _sync_links(page: Page, result: RenderResult) -> set[str]:
+    """Writes the page's outgoing links anew; returns the targets it now links to and did not, or no longer links to
+    (those whose importance in search changes)."""
+    before = set(page.outgoing_links.values_list("target_slug", flat=True))
     page.outgoing_links.all().delete()
-    WikiLink.objects.bulk_create(
+    links = WikiLink.objects.bulk_create(
         WikiLink(source_page=page, target_slug=link.target_slug, target_title=fit(WikiLink, "target_title", link.target_title), label=fit(WikiLink, "label", link.label))
         for link in result.links
         if link.target_slug != page.slug
     )
+    return before ^ {link.target_slug for link in links}
 
 
 RERENDER_BATCH = 200

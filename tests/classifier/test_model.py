@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -74,7 +76,7 @@ def _renumbered(weights: Weights, version: int) -> Weights:
     return Weights(version, weights.mechanism, weights.facts, weights.trained_on)
 
 
-def test_weights_installed_by_another_process_are_read_on_the_next_call(tmp_path, monkeypatch) -> None:
+def test_weights_installed_by_another_process_are_read_on_the_next_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     installed = current_weights()
     path = tmp_path / "weights.json"
     _renumbered(installed, 41).save(path)
@@ -87,7 +89,7 @@ def test_weights_installed_by_another_process_are_read_on_the_next_call(tmp_path
     assert current_weights().version == 42
 
 
-def test_weights_already_read_stay_in_use_when_their_file_goes(tmp_path, monkeypatch) -> None:
+def test_weights_already_read_stay_in_use_when_their_file_goes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "weights.json"
     _renumbered(current_weights(), 43).save(path)
     monkeypatch.setenv("CLASSIFIER_WEIGHTS", str(path))
@@ -96,12 +98,12 @@ def test_weights_already_read_stay_in_use_when_their_file_goes(tmp_path, monkeyp
     assert current_weights().version == 43
 
 
-def test_saving_weights_replaces_the_file_whole_or_leaves_it(tmp_path, monkeypatch) -> None:
+def test_saving_weights_replaces_the_file_whole_or_leaves_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "weights.json"
     _renumbered(current_weights(), 44).save(path)
     before = path.read_bytes()
 
-    def full_disk(*args, **kwargs):
+    def full_disk(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("classifier.model.os.replace", full_disk)

@@ -141,6 +141,21 @@ def test_a_work_alone_is_drawn_at_the_size_of_any_other_drawing() -> None:
         assert abs((frame.x0 + frame.width / 2) - node.x) < 1
 
 
+@pytest.mark.django_db
+def test_a_work_with_one_claim_is_drawn_a_line_apart_not_in_opposite_corners() -> None:
+    source = make_source(short_name="Lonely Work", title="Lonely Work: A Study")
+    make_page(slug="lonely", title="Lonely", body="## 关键要点\n\n- 只有一条论断。（来源：Lonely Work: A Study，p.1）\n")
+    center = f"source:{source.slug}"
+    graph = local_graph(center)
+    drawing = draw(graph, priority=sorted(graph, key=lambda n: n != center), center=center)
+    assert len(drawing.nodes) == 2
+    wide = drawing.frames[0]
+    (a, b) = wide.nodes
+    # Spread over the whole 780 × 600 frame, the two sat about 980 units apart.
+    assert ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 < 400
+    assert wide.width <= 600
+
+
 def test_drawing_is_cut_at_fifty_nodes_and_says_how_many_more(contrast_wiki: ContrastWiki) -> None:
     points = "\n".join(f"- 第 {n} 条要点。（来源：Crowded Work {n // 2}: A Study，p.{n + 1}）" for n in range(60))
     page = make_page(slug="crowded", title="Crowded", body=f"见 [[{contrast_wiki.page.title}]]。\n\n## 关键要点\n\n{points}\n")

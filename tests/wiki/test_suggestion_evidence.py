@@ -8,7 +8,7 @@ from dataclasses import replace
 from django.utils import translation
 
 from classifier import classify
-from classifier.result import Span
+from classifier.result import Span, Suggestion
 from wiki.suggestions import highlight, signed_weight, strongest
 
 TEXT = "We fine-tune the agent with SFT on expert data. The SFT data come from a stronger teacher, and SFT is all it uses."
@@ -57,7 +57,7 @@ def test_a_phrase_inside_a_longer_one_is_listed_as_part_of_it_with_its_weight_ad
     assert listed["强化学习"] == sum(span.contribution for span in inside)
 
 
-def _marked(text: str, suggestion) -> list[str]:
+def _marked(text: str, suggestion: Suggestion) -> list[str]:
     return re.findall(r"<mark[^>]*>([^<]*)</mark>", str(highlight(text, suggestion)))
 
 
@@ -70,8 +70,8 @@ def test_of_two_overlapping_phrases_the_one_that_weighed_more_is_highlighted() -
         return Span(start, end, text[start:end], decides, False, weight)
 
     for pair_weight, word_weight, shown in ((0.02, 0.14, "验证"), (0.14, 0.02, "的验")):
-        evidence = (span(pair, pair + 2, pair_weight), span(pair + 1, pair + 3, word_weight))
-        assert _marked(text, replace(suggestion, evidence=evidence)) == [shown]
+        pairs = (span(pair, pair + 2, pair_weight), span(pair + 1, pair + 3, word_weight))
+        assert _marked(text, replace(suggestion, evidence=pairs)) == [shown]
 
     # A phrase wins over the character pairs inside it however they weighed, and a negation over what it overlaps.
     whole, negation = text.index("harness"), text.index("未见")

@@ -36,6 +36,8 @@ WIDTH, HEIGHT = 780, 600
 NARROW_WIDTH = 200
 # The smallest frame a drawing is shown in (width, height): a phone's frame is as wide as it is laid out in.
 MIN_FRAME = (480.0, 160.0)
+# Drawings of fewer nodes than this are spread over less than the whole frame (see _spread).
+FULL_SPREAD = 25
 LABEL_PX = {"wide": 150.0, "narrow": 108.0}
 # A picture is never drawn smaller than this many CSS px per unit (its viewport scrolls instead), so that
 # a 12-unit label is at least 11px; nor larger than MAX_SCALE, so that a small drawing is not blown up.
@@ -516,7 +518,7 @@ def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, Placed
 
 
 def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float,
-           axes: Sequence[DrawnEdge] = ()) -> Frame:
+           axes: Sequence[DrawnEdge] = (), spread: float = 1.0) -> Frame:
     """Nodes with their labels in order, each contrast's axis as soon as both its ends are placed; none overlapping."""
     narrow = frame == "narrow"
     placer = _Placer(len(nodes) + len(axes))
@@ -530,7 +532,7 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
     placed_axes: list[PlacedAxis] = []
     for node in nodes:
         sx, sy = start.get(node.id, (0.0, 0.0))
-        x, y = sx * width / 2, sy * height / 2
+        x, y = sx * spread * width / 2, sy * spread * height / 2
         lines = _label_lines(node, frame)
         ex0, ey0, ex1, ey1 = _extent(node, lines)
         k = placer.free(spiral, x, y, (ex0, ey0, ex1, ey1))
@@ -579,6 +581,12 @@ def _drawn(n: str, data: dict[str, str], *, is_center: bool = False) -> DrawnNod
                      wanted=bool(data.get("wanted")), parts=parts)
 
 
+def _spread(n: int) -> float:
+    """How much of the frame ``n`` nodes are spread over: all of it from FULL_SPREAD nodes on, less for fewer, so
+    that two nodes are drawn a line's length apart rather than in opposite corners of an empty picture."""
+    return min(1.0, math.sqrt(n / FULL_SPREAD))
+
+
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
          emphasis: Sequence[str] = (), label_contrasts: bool = False) -> Drawing:
@@ -612,8 +620,10 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     ordered = [nodes[n] for n in keep]
     narrow_height = max(520.0, 26.0 * len(ordered))
     axes = [e for e in edges if e.type == EdgeType.CONTRASTS.value and e.label] if label_contrasts else []
-    frames = [_place(ordered, start, "wide", width, height, axes),
-              _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes)]
+    # The map keeps its whole frame, and so does a drawing whose contrast lines carry their axes (room to write them).
+    spread = 1.0 if positions == "map" or axes else _spread(len(ordered))
+    frames = [_place(ordered, start, "wide", width, height, axes, spread),
+              _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread)]
     for frame in frames:
         _frame_edges(frame, edges)
     return Drawing(nodes=ordered, edges=edges, hidden=hidden, left_out=dict(left_out), frames=frames, omitted=omitted)

@@ -31,6 +31,7 @@ from classifier import Span, Suggestion, classify
 from classifier.model import current_weights
 from classifier.result import EN_FACT, MARK, ZH_FACT, ZH_MARK, ZH_VERDICT, rationale
 from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.caching import versions
 from wiki.models import Citation, Claim, Classification, Component, Source, StoredSuggestion
 from wiki.models.suggestions import NO_CONFIDENCE, suggestion_to_json
 from wiki.taxonomy import fact_label, mechanism_label
@@ -330,12 +331,18 @@ def suggestions_refresh(*, limit: int | None = REFRESH_BATCH) -> bool:
     """Brings the stored suggestions up to date with the wiki and the installed weights, classifying at most ``limit``
     works (all with ``None``); whether they are now all up to date.
 
-    Nothing is read again while nothing they read changed (one query to tell); otherwise every work's text is read
+    Nothing is read again while nothing was written to the wiki (the content version tells, with no query) or
+    nothing they read changed (one query to tell); otherwise every work's text is read
     in a fixed number of queries and only a work whose text or weights changed is classified again. One refresh runs
     at a time; a request that finds one running answers from the rows as they are.
     """
+    # Nothing at all was written since they were last found up to date: not even the marker's query is needed.
+    seen_key = f"wiki:suggestions:fresh-at:{versions.current().number}:{current_weights().version}"
+    if cache.get(seen_key):
+        return True
     fresh_key = f"wiki:suggestions:fresh:{_inputs_marker()}"
     if cache.get(fresh_key):
+        cache.set(seen_key, True, FRESH_SECONDS)
         return True
     if not cache.add(REFRESH_LOCK, True, REFRESH_LOCK_SECONDS):
         return False

@@ -184,3 +184,22 @@ def test_generating_a_wiki_analyzes_its_tables_and_stores_every_suggestion() -> 
     assert any(query["sql"].startswith("ANALYZE ") and '"wiki_source"' in query["sql"] for query in queries.captured_queries)
     assert set(StoredSuggestion.objects.filter(component=None).values_list("source_id", flat=True)) == set(
         Source.objects.values_list("pk", flat=True))
+
+
+def test_with_nothing_written_since_the_last_refresh_no_query_asks_whether_anything_changed(
+    classified: list[str],
+) -> None:
+    work = make_source(short_name="Still", abstract=SFT)
+    assert suggestions.suggestions_refresh(limit=None)
+    assert suggestions.suggestions_refresh()  # the rows it stored were a write: the marker says nothing changed
+    with CaptureQueriesContext(connection) as queries:
+        assert suggestions.suggestions_refresh()
+    assert len(queries) == 0
+
+    classified.clear()
+    work.abstract = STRICT
+    work.save()
+    with CaptureQueriesContext(connection) as queries:
+        assert suggestions.suggestions_refresh()
+    assert any("max(updated_at)" in query["sql"] for query in queries.captured_queries)
+    assert classified == ["Still"]

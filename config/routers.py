@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +36,18 @@ class ReplicaRouter:
 
     def allow_migrate(self, db: str, app_label: str, **hints: Any) -> bool:
         return db == DEFAULT_DB_ALIAS
+
+
+@contextmanager
+def primary_reads() -> Iterator[None]:
+    """Reads inside go to the primary: for work that must see every commit so far, which a replica may not have yet
+    (a refresh of derived rows that then forgets what it was told to read again)."""
+    pinned = getattr(_state, "pinned", False)
+    _state.pinned = True
+    try:
+        yield
+    finally:
+        _state.pinned = pinned
 
 
 class PrimaryAfterWriteMiddleware:

@@ -9,7 +9,8 @@ A work with nothing to read (no abstract, no claim) has no suggestion: the cards
 offers only the override form, and ``classification_accept_suggestion`` refuses it.
 
 What lists and reports show of many works at once is kept as ``StoredSuggestion`` rows, the same suggestion
-made once for the text and weights it was made from: ``suggestions_refresh`` classifies again only what changed.
+made once for the text and weights it was made from: ``suggestions_refresh`` reads again only the works a write marked
+(the database's triggers mark them, migration 0021) and classifies again only those whose text changed.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from classifier import Span, Suggestion, classify
 from classifier.model import current_weights
 from classifier.result import EN_FACT, MARK, ZH_FACT, ZH_MARK, ZH_VERDICT, rationale
 from classifier.taxonomy import Fact, Mechanism, Verdict
+from config.routers import primary_reads
 from wiki.caching import versions
 from wiki.models import Citation, Claim, Classification, Component, Source, StoredSuggestion
 from wiki.models.suggestions import NO_CONFIDENCE, suggestion_to_json
@@ -301,89 +303,132 @@ def rationale_for_reader(text: str) -> str:
 # How many works one request classifies at most while stored suggestions are out of date (about a second's work);
 # the rest wait for the next request, the commands that load a wiki refresh them all.
 REFRESH_BATCH = 100
+# How many works' texts one request reads at most (a few hundred milliseconds); with no limit, when more are to be read,
+# every work's text is, in as many queries.
+REFRESH_READ = 1000
 # One refresh at a time: another request meanwhile reads the rows as they are.
 REFRESH_LOCK = "wiki:suggestions:refreshing"
 REFRESH_LOCK_SECONDS = 300
-# A bound on staleness for writes the marker cannot see (a bulk UPDATE that leaves updated_at alone).
+# A bound on staleness for writes no content version sees (hand-written SQL) and for stored rows deleted by hand, which
+# no trigger marks.
 FRESH_SECONDS = 600
+# The works a write changed the text of since their suggestions were stored, one row per mark; its triggers are in
+# migration 0021.
+STALE_TABLE = "stale_suggestion"
 
 
-def _inputs_marker() -> str:
-    """What stored suggestions read changed when this does (one query): the works' and claims' newest saves and
-    counts, the citations and is-about links, the components' names, which components are classified, the weights."""
-    source, claim, component = Source._meta.db_table, Claim._meta.db_table, Component._meta.db_table
-    citation, about, classification = Citation._meta.db_table, Claim.about.through._meta.db_table, Classification._meta.db_table
-    parts = [
-        f"(SELECT max(updated_at) || ':' || count(*) FROM {source})",
-        f"(SELECT max(updated_at) || ':' || count(*) FROM {claim})",
-        f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(source_id), 0) FROM {citation})",
-        f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(source_id), 0) FROM {about})",
-        f"(SELECT count(*) || ':' || coalesce(sum(hashtext(name)::bigint), 0) FROM {component})",
-        f"(SELECT count(*) || ':' || coalesce(sum(component_id), 0) FROM {classification} WHERE component_id IS NOT NULL)",
-    ]
+def _stale_works(version: int, *, every_row: bool, limit: int | None) -> list[tuple[int, list[int]]]:
+    """The works whose stored suggestions may be out of date, in order, each with the ids of its marks (one query):
+    the works marked since they were last refreshed and, with ``every_row``, each live work or classified component
+    with no row stored from weights ``version``."""
+    source, classification = Source._meta.db_table, Classification._meta.db_table
+    stored = StoredSuggestion._meta.db_table
+    parts = [f"SELECT source_id, id AS mark FROM {STALE_TABLE}"]
+    if every_row:
+        parts += [
+            f"SELECT s.id, NULL FROM {source} s WHERE s.deleted_at IS NULL AND NOT EXISTS (SELECT FROM {stored} r "
+            f"WHERE r.source_id = s.id AND r.component_id IS NULL AND r.weights_version = %(version)s)",
+            f"SELECT c.source_id, NULL FROM {classification} c JOIN {source} s ON s.id = c.source_id "
+            f"WHERE c.component_id IS NOT NULL AND s.deleted_at IS NULL AND NOT EXISTS (SELECT FROM {stored} r "
+            f"WHERE r.source_id = c.source_id AND r.component_id = c.component_id AND r.weights_version = %(version)s)",
+        ]
+    sql = (f"SELECT source_id, array_remove(array_agg(mark), NULL) FROM ({' UNION ALL '.join(parts)}) AS stale "
+           "GROUP BY source_id ORDER BY source_id")
+    if limit is not None:
+        sql += " LIMIT %(limit)s"
     with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(parts))
-        row = cursor.fetchone()
-    return hashlib.sha256("|".join(str(value) for value in (*row, current_weights().version)).encode()).hexdigest()
+        cursor.execute(sql, {"version": version, "limit": limit})
+        return [(source_id, list(marks)) for source_id, marks in cursor.fetchall()]
 
 
 def suggestions_refresh(*, limit: int | None = REFRESH_BATCH) -> bool:
     """Brings the stored suggestions up to date with the wiki and the installed weights, classifying at most ``limit``
     works (all with ``None``); whether they are now all up to date.
 
-    Nothing is read again while nothing was written to the wiki (the content version tells, with no query) or
-    nothing they read changed (one query to tell); otherwise every work's text is read
-    in a fixed number of queries and only a work whose text or weights changed is classified again. One refresh runs
-    at a time; a request that finds one running answers from the rows as they are.
+    Nothing is read while nothing was written to the wiki since they were last found up to date (the content version
+    tells, with no query). Otherwise one query finds the works a write marked since (the database's triggers mark
+    whatever changes what a suggestion reads, whoever writes it) and, once per weights and ``FRESH_SECONDS``, those
+    with no row from the installed weights; only those works' texts are read, at most ``REFRESH_READ`` of them a
+    request, in a fixed number of queries, and only a work whose text or weights changed is classified again. One
+    refresh runs at a time; a request that finds one running answers from the rows as they are. Everything it reads is
+    read from the primary: a replica behind it would have the marks forgotten unread.
     """
-    # Nothing at all was written since they were last found up to date: not even the marker's query is needed.
-    seen_key = f"wiki:suggestions:fresh-at:{versions.current().number}:{current_weights().version}"
+    version = current_weights().version
+    # Nothing at all was written since they were last found up to date: not even the marks need be looked at.
+    seen_key = f"wiki:suggestions:fresh-at:{versions.current().number}:{version}"
     if cache.get(seen_key):
         return True
-    fresh_key = f"wiki:suggestions:fresh:{_inputs_marker()}"
-    if cache.get(fresh_key):
-        cache.set(seen_key, True, FRESH_SECONDS)
-        return True
-    if not cache.add(REFRESH_LOCK, True, REFRESH_LOCK_SECONDS):
-        return False
-    try:
-        complete = _refresh(limit)
-    finally:
-        cache.delete(REFRESH_LOCK)
+    stored_key = f"wiki:suggestions:all-stored:{version}"
+    every_row = not cache.get(stored_key)
+    with primary_reads():
+        stale = _stale_works(version, every_row=every_row, limit=None if limit is None else REFRESH_READ + 1)
+        if not stale:
+            if every_row:
+                cache.set(stored_key, True, FRESH_SECONDS)
+            cache.set(seen_key, True, FRESH_SECONDS)
+            return True
+        if not cache.add(REFRESH_LOCK, True, REFRESH_LOCK_SECONDS):
+            return False
+        try:
+            complete = _refresh(stale, version, limit)
+        finally:
+            cache.delete(REFRESH_LOCK)
     if complete:
-        cache.set(fresh_key, True, FRESH_SECONDS)
+        cache.set(seen_key, True, FRESH_SECONDS)
+        if every_row:
+            cache.set(stored_key, True, FRESH_SECONDS)
     return complete
 
 
-def _refresh(limit: int | None) -> bool:
-    """Stores the suggestion of each live work and each classified component whose text or weights changed (six
-    queries, and one more to write when any did)."""
-    version = current_weights().version
-    works = list(Source.objects.order_by("pk").values_list("pk", "short_name", "abstract"))
-    components = Classification.objects.filter(component__isnull=False).order_by("pk").values_list(
-        "source_id", "component_id", "component__name")
-    texts = texts_about(None)
-    names = {pk: (name, abstract) for pk, name, abstract in works}
-    wanted: list[tuple[int, int | None, str]] = [(pk, None, name) for pk, name, _abstract in works]
-    wanted += [(pk, part, f"{names[pk][0]} {part_name}") for pk, part, part_name in components if pk in names]
-    stored = {(pk, part): (digest, stored_version) for pk, part, digest, stored_version in StoredSuggestion.objects.digests()}
+def _refresh(stale: list[tuple[int, list[int]]], version: int, limit: int | None) -> bool:
+    """Stores the suggestion of each live work in ``stale`` and of each of its classified components whose text
+    changed or was not classified with weights ``version``, and forgets the marks read of the works it went through
+    (six queries, one more to write when any changed, one to forget); whether it went through them all. More works
+    than ``REFRESH_READ`` with no ``limit``: every work's text is read."""
+    more = limit is not None and len(stale) > REFRESH_READ
+    stale = stale[:REFRESH_READ] if limit is not None else stale
+    ids = [pk for pk, _marks in stale] if len(stale) <= REFRESH_READ else None
+    works = Source.objects.order_by("pk")
+    components = Classification.objects.filter(component__isnull=False).order_by("pk")
+    rows = StoredSuggestion.objects.digests()
+    if ids is not None:
+        works, components, rows = works.filter(pk__in=ids), components.filter(source_id__in=ids), rows.filter(source_id__in=ids)
+    names = {pk: (name, abstract) for pk, name, abstract in works.values_list("pk", "short_name", "abstract")}
+    subjects: dict[int, list[tuple[int | None, str]]] = {pk: [(None, name)] for pk, (name, _abstract) in names.items()}
+    for pk, component_id, component_name in components.values_list("source_id", "component_id", "component__name"):
+        if pk in subjects:
+            subjects[pk].append((component_id, f"{names[pk][0]} {component_name}"))
+    texts = texts_about(ids)
+    stored = {(pk, part): (digest, stored_version) for pk, part, digest, stored_version in rows}
     changed: list[StoredSuggestion] = []
-    for pk, part, subject in wanted:
+    stopped_at: int | None = None
+    for pk, wanted in subjects.items():
         text = _text(names[pk][1], texts.get(pk, []))
-        digest = suggestion_digest(subject, text)
-        if stored.get((pk, part)) == (digest, version):
-            continue
-        if limit is not None and len(changed) >= limit:
-            _store(changed)
-            return False
-        suggestion = classify(text, subject=subject)
-        changed.append(StoredSuggestion(
-            source_id=pk, component_id=part, digest=digest, weights_version=version, readable=bool(text),
-            mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
-            confidence=suggestion.confidence if text else NO_CONFIDENCE, suggestion=suggestion_to_json(suggestion),
-        ))
+        due = []
+        for part, subject in wanted:
+            digest = suggestion_digest(subject, text)
+            if stored.get((pk, part)) != (digest, version):
+                due.append((part, subject, digest))
+        if limit is not None and changed and len(changed) + len(due) > limit:
+            stopped_at = pk
+            break
+        for part, subject, digest in due:
+            suggestion = classify(text, subject=subject)
+            changed.append(StoredSuggestion(
+                source_id=pk, component_id=part, digest=digest, weights_version=version, readable=bool(text),
+                mechanism=suggestion.mechanism.value, verdict=suggestion.verdict.value,
+                confidence=suggestion.confidence if text else NO_CONFIDENCE, suggestion=suggestion_to_json(suggestion),
+            ))
     _store(changed)
-    return True
+    _forget([mark for pk, marks in stale if stopped_at is None or pk < stopped_at for mark in marks])
+    return stopped_at is None and not more
+
+
+def _forget(marks: list[int]) -> None:
+    """Deletes these marks, and only these: one a write made since they were read stays for the next refresh."""
+    if marks:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {STALE_TABLE} WHERE id = ANY(%s::bigint[])", [marks])
 
 
 def _store(rows: list[StoredSuggestion]) -> None:

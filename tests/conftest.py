@@ -36,7 +36,8 @@ def _row_counts() -> dict[str, int]:
     """Each table's number of rows (one query)."""
     from django.db import connection
 
-    tables = sorted(connection.introspection.table_names())
+    # The models' tables: the database's own bookkeeping (stale_suggestion, kept by triggers) is no seed content.
+    tables = sorted(connection.introspection.django_table_names(only_existing=True))
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(f"SELECT %s, count(*) FROM {connection.ops.quote_name(t)}" for t in tables),
                        tables)
@@ -63,8 +64,11 @@ class _SeedCopy:
             for table in filled:
                 with cursor.copy(f"COPY {connection.ops.quote_name(table)} TO STDOUT") as copy:
                     rows[table] = b"".join(bytes(block) for block in copy)
-            cursor.execute("SELECT format('%I.%I', schemaname, sequencename), last_value FROM pg_sequences "
-                           "WHERE schemaname = current_schema() AND last_value IS NOT NULL")
+            # The sequences of the tables copied only: another table's rows stay, and so must its sequence.
+            cursor.execute("SELECT s.name, q.last_value FROM unnest(%s::text[]) AS t (name), "
+                           "pg_get_serial_sequence(quote_ident(t.name), 'id') AS s (name) "
+                           "JOIN pg_sequences q ON format('%%I.%%I', q.schemaname, q.sequencename) = s.name "
+                           "WHERE q.last_value IS NOT NULL", [filled])
             self.sequences = cursor.fetchall()
         self.counts_before, self.rows = before, rows
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -16,7 +14,6 @@ from django.test.client import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-import classifier.engine
 from classifier.model import current_weights
 from tests.factories import make_classification, make_editor, make_source
 from wiki import suggestions
@@ -34,20 +31,6 @@ def _editor_client() -> Client:
     client = Client()
     client.force_login(make_editor())
     return client
-
-
-@pytest.fixture
-def classified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The subjects the classifier is asked about, whoever asks."""
-    calls: list[str] = []
-    real: Callable[..., Any] = classifier.engine.suggest
-
-    def counted(text: str, subject: str | None = None, **kwargs: Any) -> Any:
-        calls.append(subject or "")
-        return real(text, subject, **kwargs)
-
-    monkeypatch.setattr(classifier.engine, "suggest", counted)
-    return calls
 
 
 def test_the_agreement_report_classifies_only_works_whose_text_or_weights_changed(

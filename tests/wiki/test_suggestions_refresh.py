@@ -4,14 +4,12 @@ theirs, whatever wrote it: a service, the ORM or hand-written SQL (the database'
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import classifier.engine
 from classifier.model import current_weights
 from tests.factories import make_claim, make_editor, make_source
 from wiki import suggestions
@@ -27,20 +25,6 @@ pytestmark = pytest.mark.django_db
 
 STRICT = "We train the web agent with GRPO in a live browser environment over many steps; task success is the reward."
 SFT = "We fine-tune the model on expert trajectories filtered by a verifier."
-
-
-@pytest.fixture
-def classified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The subjects the classifier is asked about, whoever asks."""
-    calls: list[str] = []
-    real: Callable[..., Any] = classifier.engine.suggest
-
-    def counted(text: str, subject: str | None = None, **kwargs: Any) -> Any:
-        calls.append(subject or "")
-        return real(text, subject, **kwargs)
-
-    monkeypatch.setattr(classifier.engine, "suggest", counted)
-    return calls
 
 
 @pytest.fixture

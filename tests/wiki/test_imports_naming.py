@@ -106,6 +106,29 @@ def test_two_entries_of_one_file_with_one_title_head_get_the_head_and_the_whole_
         ("created", "Mirage"), ("created", "Mirage: Hearing Things")]
 
 
+def test_a_title_head_yields_to_a_later_entry_whose_whole_title_it_is(db: None) -> None:
+    results = sources_import(text="@misc{a, title={Survey: Agents That Learn}, year={2024}}\n"
+                                  "@misc{b, title={Survey}, author={Roe, Jane}, year={2023}}").results
+    assert [(r.status, r.source.short_name if r.source else r.message) for r in results] == [
+        ("created", "Survey: Agents That Learn"), ("created", "Survey")]
+
+
+def test_a_title_head_yields_to_a_later_short_title(db: None) -> None:
+    results = sources_import(text="@misc{a, title={Mirage: Seeing Things}}\n"
+                                  "@misc{b, shorttitle={Mirage}, title={A Mirage of Progress}}").results
+    assert [(r.status, r.source.short_name if r.source else r.message) for r in results] == [
+        ("created", "Mirage: Seeing Things"), ("created", "Mirage")]
+
+
+def test_a_head_whose_whole_title_is_taken_too_is_refused_naming_the_work_with_that_title(db: None) -> None:
+    make_source(short_name="Survey: Agents That Learn", title="Survey: Agents That Learn", year=2020)
+    results = sources_import(text="@misc{a, title={Survey: Agents That Learn}, author={Doe, Ann}, year={2024}}\n"
+                                  "@misc{b, title={Survey}, year={2023}}").results
+    assert [r.status for r in results] == ["refused", "created"]
+    assert results[0].message == ("the short name “Survey: Agents That Learn” is that of another work, “Survey: Agents "
+                                  "That Learn”: give this entry a short title of its own")
+
+
 def _queries_to_import(count: int) -> int:
     text = "\n".join(f"@misc{{k{count}-{n}, title={{Crowd: Study {count}-{n}}}}}" for n in range(count))
     with CaptureQueriesContext(connection) as queries:

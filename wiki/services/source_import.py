@@ -116,29 +116,47 @@ def _head_or_short_name(draft: SourceDraft) -> str:
     return fit(Source, "short_name", draft.short_name or short_name_from_title(draft.title))
 
 
-def _own_short_name(source: Source, *, named: dict[str, list[Source]], in_file: dict[str, int]) -> str:
-    """The short name the entry's work is saved under, that no live work nor earlier entry has: its own; when that
-    is only its title's head (``ReAct`` of ``ReAct: …``), the whole title instead, as an editor's work is named.
+def _is_head(short_name: str, title: str) -> bool:
+    """Whether ``short_name`` is only the head of ``title`` (``ReAct`` of ``ReAct: …``), not a name of its own."""
+    return short_name == short_name_from_title(title) and fit(Source, "short_name", title) != short_name
+
+
+def _own_names(entries: list[ParsedEntry]) -> dict[str, int]:
+    """The short names entries give themselves (a short title, or a title that is its own name), folded: the line of
+    the first to give each. A title's head yields to them wherever the entry stands in the file."""
+    own: dict[str, int] = {}
+    for entry in entries:
+        draft = entry.draft
+        if draft is not None and not entry.errors and not _is_head(draft.short_name, draft.title):
+            own.setdefault(short_name_key(draft.short_name), entry.line)
+    return own
+
+
+def _own_short_name(source: Source, *, named: dict[str, list[Source]], in_file: dict[str, int],
+                    own_in_file: dict[str, int]) -> str:
+    """The short name the entry's work is saved under, that no live work nor other entry has: its own; when that
+    is only its title's head (``ReAct`` of ``ReAct: …``), the whole title instead, as an editor's work is named, also
+    when an entry later in the file calls itself by that head (``Survey`` after ``Survey: A``).
 
     An entry that names itself as another work is called is refused, as a key naming another work is: it is not that
     work (it would be a duplicate, found above), and pages cite works by short name, so it comes back to be given a
     short title of its own. Raises ``ValidationError``."""
-    names = [source.short_name]
-    whole = fit(Source, "short_name", source.title)
-    if source.short_name == short_name_from_title(source.title) and whole != source.short_name:
-        names.append(whole)
+    head = _is_head(source.short_name, source.title)
+    names = [source.short_name, fit(Source, "short_name", source.title)] if head else [source.short_name]
     for name in names:
         key = short_name_key(name)
-        if not key or (key not in named and key not in in_file):
+        yields = head and name == source.short_name and key in own_in_file
+        if not key or (key not in named and key not in in_file and not yields):
             return name
-    key = short_name_key(source.short_name)
+    name = names[-1]  # the last name tried is another work's: the whole title of an entry named by its head
+    key = short_name_key(name)
     if key in in_file:
         raise ValidationError(gettext("the short name “%(name)s” is that of another work, on line %(line)s: give this "
-                                      "entry a short title of its own") % {"name": source.short_name, "line": in_file[key]},
+                                      "entry a short title of its own") % {"name": name, "line": in_file[key]},
                               code="short_name_taken")
     holder = named[key][0]
     raise ValidationError(gettext("the short name “%(name)s” is that of another work, “%(title)s”: give this entry a "
-                                  "short title of its own") % {"name": source.short_name, "title": holder.title},
+                                  "short title of its own") % {"name": name, "title": holder.title},
                           code="short_name_taken")
 
 
@@ -153,6 +171,7 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
     named = sources_named(name for draft in drafts
                           for name in (_head_or_short_name(draft), fit(Source, "short_name", draft.title)))
     names_in_file: dict[str, int] = {}  # the short name of each entry created, folded: its line
+    own_in_file = _own_names(entries)
     new_by_line: dict[int, int] = {}
     results: list[ImportResult] = []
     created: list[Source] = []
@@ -177,7 +196,7 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
             continue
         try:
             source = _unsaved_source(entry)
-            source.short_name = _own_short_name(source, named=named, in_file=names_in_file)
+            source.short_name = _own_short_name(source, named=named, in_file=names_in_file, own_in_file=own_in_file)
         except ValidationError as error:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_messages(error), line=entry.line,
                                         raw=entry.raw))

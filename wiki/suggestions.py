@@ -10,7 +10,7 @@ offers only the override form, and ``classification_accept_suggestion`` refuses 
 
 What lists and reports show of many works at once is kept as ``StoredSuggestion`` rows, the same suggestion
 made once for the text and weights it was made from: ``suggestions_refresh`` reads again only the works a write marked
-(the database's triggers mark them, migration 0021) and classifies again only those whose text changed.
+(the database's triggers mark them, migrations 0021 and 0022) and classifies again only those whose text changed.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from wiki.taxonomy import fact_label, mechanism_label
 
 
 def texts_about(source_ids: Iterable[int] | None) -> dict[int, list[str]]:
-    """The texts of current claims citing or about each source (every source with ``None``), in page order (three
-    queries).
+    """The texts of current claims (``Claim.objects.current()``: not orphaned, on a page not deleted) citing or about
+    each source (every source with ``None``), in page order (three queries).
 
     A claim that is only *about* a work (say, the other side of a contrast) counts when it names
     the work; otherwise its sentences describe something else.
@@ -51,13 +51,14 @@ def texts_about(source_ids: Iterable[int] | None) -> dict[int, list[str]]:
     sources = Source.objects.all() if ids is None else Source.objects.filter(pk__in=ids)
     names = {pk: name.casefold() for pk, name in sources.values_list("pk", "short_name")}
     texts: dict[int, dict[int, str]] = defaultdict(dict)
+    current = {"claim__is_orphaned": False, "claim__page__deleted_at__isnull": True}
     citing = (
-        Citation.objects.filter(claim__is_orphaned=False, **chosen)
+        Citation.objects.filter(**current, **chosen)
         .order_by("claim__page_id", "claim__position")
         .values_list("source_id", "claim_id", "claim__text")
     )
     about = (
-        Claim.about.through.objects.filter(claim__is_orphaned=False, **chosen)
+        Claim.about.through.objects.filter(**current, **chosen)
         .order_by("claim__page_id", "claim__position")
         .values_list("source_id", "claim_id", "claim__text")
     )
@@ -313,7 +314,7 @@ REFRESH_LOCK_SECONDS = 300
 # no trigger marks.
 FRESH_SECONDS = 600
 # The works a write changed the text of since their suggestions were stored, one row per mark; its triggers are in
-# migration 0021.
+# migrations 0021 and 0022.
 STALE_TABLE = "stale_suggestion"
 
 

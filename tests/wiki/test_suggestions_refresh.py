@@ -16,7 +16,7 @@ from wiki import suggestions
 from wiki.models import Citation, Claim, Classification, Component, Page, Source, StoredSuggestion
 from wiki.services.claims import CitationInput, claim_update
 from wiki.services.classifications import classification_save
-from wiki.services.deletion import source_delete, source_restore
+from wiki.services.deletion import page_delete, page_restore, source_delete, source_restore
 from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision
 from wiki.services.sources import source_update
@@ -294,3 +294,44 @@ def test_a_citation_moved_to_another_claim_marks_the_work(classified: list[str],
     Citation.objects.filter(claim=first, source=work).update(claim=second)
     assert _refreshed(classified, read) == (["Moved"], [[work.pk]])
     assert _stored_as_made_now(work)
+
+
+def test_a_page_deleted_and_restored(classified: list[str], read: list[list[int] | None]) -> None:
+    editor = make_editor()
+    cited, named, elsewhere = (make_source(short_name=name, abstract=SFT) for name in ("Paged", "Named", "Elsewhere"))
+    claim = make_claim("Paged trains with GRPO in a live browser over many steps.", cites=[cited])
+    about = make_claim("Named rewards task success in a live browser.", page=_page(claim))
+    claim_update(claim=about, status=about.status, citations=[], about=[named])
+    make_claim("Elsewhere fine-tunes on expert trajectories.", cites=[elsewhere])
+    _up_to_date(classified, read)
+
+    # The claims of a deleted page are no longer read: its works are read and classified again without them.
+    page_delete(page=_page(claim), user=editor, reason="spam")
+    assert _refreshed(classified, read) == (["Paged", "Named"], [[cited.pk, named.pk]])
+    assert suggestions.suggestion_for(cited).text == SFT and suggestions.suggestion_for(named).text == SFT
+    assert _stored_as_made_now(cited) and _stored_as_made_now(named)
+    classified.clear()
+    read.clear()
+
+    page_restore(page=Page.all_objects.get(pk=claim.page_id), user=editor)
+    assert _refreshed(classified, read) == (["Paged", "Named"], [[cited.pk, named.pk]])
+    assert "live browser" in suggestions.suggestion_for(cited).text
+    assert _stored_as_made_now(cited) and _stored_as_made_now(named)
+
+
+@pytest.mark.parametrize("tables", ["wiki_citation, wiki_claim_about", "wiki_citation", "wiki_classification"])
+def test_a_table_truncated_marks_every_live_work(tables: str, classified: list[str], read: list[list[int] | None]) -> None:
+    cited = make_source(short_name="Truncated", abstract=SFT)
+    bystander, gone = make_source(short_name="Bystander", abstract=SFT), make_source(short_name="Gone", abstract=SFT)
+    make_claim("The agent trains with GRPO in a live browser over many steps.", cites=[cited])
+    source_delete(source=gone, user=make_editor(), reason="a duplicate")
+    _up_to_date(classified, read)
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # TRUNCATE refuses tables with checks still pending
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        cursor.execute(f"TRUNCATE {tables} CASCADE")
+    # No row tells which works a TRUNCATE touched: every live work is read again, and only a changed text classified (a
+    # claim citing a work is also about it: its text goes with both links only).
+    changed = ["Truncated"] if "wiki_claim_about" in tables else []
+    assert _refreshed(classified, read) == (changed, [[cited.pk, bystander.pk]])
+    assert _stored_as_made_now(cited) and _stored_as_made_now(bystander)

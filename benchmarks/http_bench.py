@@ -3,6 +3,7 @@
 Start it against a generated wiki (the database in DATABASE_URL)::
 
     DATABASE_URL=postgres://… python manage.py generate_wiki --works 10000 --claims 100000 --pages 10000
+    DATABASE_URL=postgres://… python manage.py load_wiki
     DATABASE_URL=postgres://… python benchmarks/http_bench.py [--duration 10] [--rounds 3]
 
 It collects static files, starts gunicorn with config/gunicorn.conf.py (DEBUG off, hashed static
@@ -16,7 +17,6 @@ figures, and run several rounds.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import random
 import re
@@ -160,20 +160,25 @@ def run_wrk(base: str, case: Case, cookie: str, args: argparse.Namespace, workdi
     return Figures(rps, p50, p99, errors)
 
 
-def warm(base: str, case: Case, cookie: str) -> None:
-    """Reads each address once, as readers would have before, so that the cache holds it."""
+def warm(base: str, case: Case, cookie: str) -> list[tuple[str, int]]:
+    """Reads each address once, as readers would have before, so that the cache holds it; returns the addresses
+    that answered with an error, and its status."""
     headers = {"Cookie": cookie} if case.logged_in else {}
 
-    def fetch(path: str) -> None:
+    def fetch(path: str) -> tuple[str, int]:
         request = urllib.request.Request(base + path, headers=headers)
-        # An address that answers with an error is warmed as far as it goes.
-        with contextlib.suppress(urllib.error.HTTPError):
-            urllib.request.urlopen(request, timeout=120).read()
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                response.read()
+                return path, response.status
+        except urllib.error.HTTPError as error:
+            return path, error.code
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        list(pool.map(fetch, case.paths))
+        failed = [(path, status) for path, status in pool.map(fetch, case.paths) if status >= 400]
     print(f"  warmed {len(case.paths)} address(es) of “{case.name}” in {time.monotonic() - started:.0f} s", flush=True)
+    return failed
 
 
 def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
@@ -223,7 +228,12 @@ def main() -> None:
         print(f"gunicorn: {args.workers} workers × {os.environ.get('WEB_THREADS', '4')} threads; wrk -t{args.threads} "
               f"-c{args.connections} -d{args.duration}s; cache: {args.redis or 'database'}", flush=True)
         for case in all_cases:
-            warm(base, case, cookie)
+            failed = warm(base, case, cookie)
+            if failed:
+                path, status = failed[0]
+                sys.exit(f"“{case.name}”: {len(failed)} of its addresses answer an error ({path}: {status}), which would "
+                         "time error pages; the Agentic RL page and the SkillForge/StarHarness contrast are the wiki's "
+                         "own: run `manage.py load_wiki` on this database too")
         rows: dict[str, list[tuple[Figures, float]]] = {c.name: [] for c in all_cases}
         bare_rows: list[Figures] = []
         with tempfile.TemporaryDirectory() as tmp:

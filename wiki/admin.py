@@ -2,16 +2,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.fields import BLANK_CHOICE_DASH
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
+from wiki.forms.preferences import time_zone_choices
+from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm
 from wiki.models import (
     ChangeEvent,
@@ -37,6 +42,8 @@ from wiki.models import (
 from wiki.models.glossary import ORDER as GLOSSARY_ORDER
 from wiki.references.draft import SourceDraft
 from wiki.services.glossary import glossary_term_create, glossary_term_delete, glossary_term_update
+from wiki.services.questions import QuestionDuplicate, question_create, question_update
+from wiki.services.readers import reader_profile_save
 from wiki.services.sources import SourceDuplicate, source_create, source_save
 
 admin.site.site_header = _("Agentic RL Wiki administration")
@@ -153,6 +160,8 @@ class ComponentInline(admin.TabularInline):
     model = Component
     fields = ("slug", "name")
     extra = 0
+    # Not deleted here, as in the components' own admin (ComponentAdmin says why).
+    can_delete = False
 
 
 @admin.register(Source)
@@ -196,10 +205,23 @@ class SourceAdmin(DeletedInTheWikiAdmin):
 
 @admin.register(Component)
 class ComponentAdmin(admin.ModelAdmin):
+    """Added and renamed here (or on its work's admin page), where the wiki makes components: no service records
+    them, and what follows from a name (cached pages, stored suggestions) follows any write to the table.
+
+    Neither deleted nor moved to another work: the wiki has no service for either. Deleting would take the
+    component's classification with its history, its contrasts and its suggestion with it, unrecorded; moving would
+    leave its classification on the old work. Merging two works moves components with all that hangs on them."""
+
     list_display = ("name", "slug", "source")
     search_fields = ("name", "slug", "source__short_name")
     list_select_related = ("source",)
     raw_id_fields = ("source",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Component | None = None) -> tuple[str, ...]:
+        return ("source",) if obj is not None else ()
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 class CitationInline(ReadOnlyInline):
@@ -294,15 +316,49 @@ class ContrastAdmin(ReadOnlyAdmin):
 
 @admin.register(OpenQuestion)
 class OpenQuestionAdmin(admin.ModelAdmin):
+    """Edited with the wiki's own form and saved through the question service: the change is in recent changes, the
+    search index follows the title and status at once, and a question sent twice is asked once.
+
+    Not deleted here: the wiki has no deletion of questions. One not worth answering is dropped (its status), which
+    keeps it with its history; a row removed here would still be found by search and linked from recent changes."""
+
+    form = QuestionForm
+    fields = [*QUESTION_FIELDS]
     list_display = ("title", "page", "status", "priority", "assignee", "created_at")
     # No filter by page: it would list every page of the wiki; a search finds a page's questions by its title or slug.
     list_filter = ("status", "priority")
     search_fields = ("title", "text", "resolution_criteria", "page__title", "page__slug")
     list_select_related = ("page", "assignee")
-    raw_id_fields = ("page", "assignee", "claims", "sources", "answer_claim")
+    raw_id_fields = ("page", "assignee", "answer_claim")
 
     def get_queryset(self, request: HttpRequest) -> models.QuerySet[OpenQuestion]:
         return without_text(super().get_queryset(request), "page")
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: OpenQuestion, form: QuestionForm, change: bool) -> None:
+        fields, claims, sources = form.question_fields(), list(form.cleaned_data["claims"]), list(form.cleaned_data["sources"])
+        if change:
+            question_update(question=obj, fields=fields, claims=claims, sources=sources, user=request.user)
+        else:
+            obj.pk = question_create(fields=fields, claims=claims, sources=sources, user=request.user).pk
+        obj.refresh_from_db()
+
+    def save_related(self, request: HttpRequest, form: QuestionForm, formsets: Any, change: bool) -> None:
+        # The service has linked the claims and works; the form's own save_m2m would write them a second time.
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
+
+    def changeform_view(self, request: HttpRequest, object_id: str | None = None, form_url: str = "",
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # What the form could not know (the same question in the queue already) is refused by the service; nothing is
+        # saved, and the editor is shown the question asked first.
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except QuestionDuplicate as duplicate:
+            self.message_user(request, gettext("This question is in the queue already; nothing was added."), messages.INFO)
+            return HttpResponseRedirect(reverse("admin:wiki_openquestion_change", args=[duplicate.question.pk]))
 
 
 @admin.register(ChangeEvent)
@@ -368,10 +424,32 @@ class StoredSuggestionAdmin(ReadOnlyAdmin):
 
 @admin.register(ReaderProfile)
 class ReaderProfileAdmin(admin.ModelAdmin):
+    """Saved through the readers' service, as the preferences page saves it, with the time zone chosen among those
+    that page offers: a zone the wiki does not know would be ignored on every page of the reader's. A profile stays
+    with its reader.
+
+    Deleted as Django deletes it, there being no service for it: the reader's next page follows their cookies and
+    browser again (the write moves the accounts' version), and nothing else hangs on a profile. Refusing it here
+    would also refuse deleting the reader's account."""
+
     list_display = ("user", "language", "time_zone")
     list_filter = ("language",)
     search_fields = ("user__username", "time_zone")
     raw_id_fields = ("user",)
+
+    def formfield_for_dbfield(self, db_field: models.Field[Any, Any], request: HttpRequest,
+                              **kwargs: Any) -> forms.Field | None:
+        if db_field.name == "time_zone":
+            return forms.ChoiceField(label=capfirst(db_field.verbose_name), required=False,
+                                     choices=[("", BLANK_CHOICE_DASH[0][1]), *time_zone_choices()])
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: ReaderProfile | None = None) -> tuple[str, ...]:
+        return ("user",) if obj is not None else ()
+
+    def save_model(self, request: HttpRequest, obj: ReaderProfile, form: Any, change: bool) -> None:
+        obj.pk = reader_profile_save(user=obj.user, language=obj.language, time_zone=obj.time_zone).pk
+        obj.refresh_from_db()
 
 
 @admin.register(GlossaryTerm)

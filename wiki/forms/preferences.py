@@ -15,10 +15,15 @@ def _zone_label(name: str) -> str:
     return f"{name} (UTC{offset[:3]}:{offset[3:]})"
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every zone a reader can choose, by name, each labelled with its offset from UTC now."""
+    return [(name, _zone_label(name)) for name in sorted(time_zone_names())]
+
+
 class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Times across the wiki are shown in this zone."))
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["time_zone"].choices = [(name, _zone_label(name)) for name in sorted(time_zone_names())]  # type: ignore[attr-defined]
+        self.fields["time_zone"].choices = time_zone_choices()  # type: ignore[attr-defined]

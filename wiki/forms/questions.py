@@ -12,6 +12,8 @@ from wiki.models import Claim, OpenQuestion, Page, QuestionStatus, Source
 from wiki.roles import EDITOR_GROUP
 
 QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "resolution_criteria", "claims", "sources", "answer_claim"]
+# Linked rather than stored on the question: the question service takes them apart from its fields.
+QUESTION_LINKS = ("claims", "sources")
 
 
 def claim_label(claim: Claim) -> str:
@@ -55,6 +57,10 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         for name in ("claims", "answer_claim"):
             self.fields[name].label_from_instance = claim_label
+
+    def question_fields(self) -> dict[str, Any]:
+        """The cleaned fields the question service stores on the question itself (its claims and works go apart)."""
+        return {name: self.cleaned_data[name] for name in QUESTION_FIELDS if name not in QUESTION_LINKS}
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

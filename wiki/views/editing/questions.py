@@ -8,17 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
-from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
+from wiki.forms.questions import QuestionForm
 from wiki.models import OpenQuestion, Page
 from wiki.services.changes import StaleEdit
 from wiki.services.questions import QuestionDuplicate, question_create, question_update
 from wiki.views.editing import editor_required, stale_form
-
-M2M = ("claims", "sources")
-
-
-def _fields(form: QuestionForm) -> dict[str, object]:
-    return {name: form.cleaned_data[name] for name in QUESTION_FIELDS if name not in M2M}
 
 
 @editor_required("wiki.add_openquestion", forms=[QuestionForm])
@@ -27,7 +21,7 @@ def question_create_view(request: HttpRequest) -> HttpResponse:
         form = QuestionForm(request.POST)
         if form.is_valid():
             try:
-                question = question_create(fields=_fields(form), claims=list(form.cleaned_data["claims"]),
+                question = question_create(fields=form.question_fields(), claims=list(form.cleaned_data["claims"]),
                                            sources=list(form.cleaned_data["sources"]), user=request.user)
             except QuestionDuplicate as duplicate:
                 # A form sent twice (a double click, a re-sent POST): the question asked the first time.
@@ -51,7 +45,7 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
         form = QuestionForm(request.POST, instance=OpenQuestion.objects.get(pk=pk))
         if form.is_valid():
             try:
-                question_update(question=question, fields=_fields(form), claims=list(form.cleaned_data["claims"]),
+                question_update(question=question, fields=form.question_fields(), claims=list(form.cleaned_data["claims"]),
                                 sources=list(form.cleaned_data["sources"]), user=request.user,
                                 loaded_at=form.cleaned_data["loaded_at"])
             except StaleEdit as stale:

@@ -399,7 +399,8 @@ def test_question_is_added_triaged_and_answered(editor_client: Client) -> None:
     assert (question.status, question.priority, question.assignee) == ("investigating", "high", assignee)
     claim = Claim.objects.current().first()
     assert claim is not None
-    assert editor_client.post(url, {**base, "status": "answered", "answer_claim": claim.pk, "claims": [claim.pk]}).status_code == 302
+    assert editor_client.post(url, {**base, "status": "answered", "page": claim.page_id, "answer_claim": claim.pk,
+                                    "claims": [claim.pk]}).status_code == 302
     question.refresh_from_db()
     assert (question.status, question.answer_claim) == ("answered", claim)
     assert ChangeEvent.objects.filter(kind="question", object_id=question.pk, summary="answered").exists()
@@ -549,7 +550,9 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client: C
 
 @pytest.mark.usefixtures("small_wiki")
 def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client: Client) -> None:
-    html = editor_client.get(reverse("wiki:question-create")).content.decode()
+    claim = Claim.objects.current().select_related("page").first()
+    assert claim is not None
+    html = editor_client.get(reverse("wiki:question-create"), {"page": claim.page.slug}).content.decode()
     for name in ("claims", "sources"):
         block = html[html.index(f'data-filter-choices="id_{name}"') - 400:]
         assert "<fieldset" in block and "<legend>" in block

@@ -141,6 +141,67 @@ def test_a_claim_linked_to_a_question_is_added_through_the_form_when_current(edi
     question = make_question(title="Link me")
 
     editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
-                       _as_browser_sends(editor_client, question, claims=[claim.pk]))
+                       _as_browser_sends(editor_client, question, page=claim.page_id, claims=[claim.pk]))
 
     assert list(question.claims.values_list("pk", flat=True)) == [claim.pk]
+
+
+def test_the_form_offers_the_claims_of_the_questions_page_and_those_linked_not_every_claim(editor_client: Client) -> None:
+    here = make_page(slug="here", title="Here", body="## 关键要点\n\n- First here.\n- Second here.\n")
+    elsewhere = make_page(slug="elsewhere", title="Elsewhere", body="## 关键要点\n\n- Linked elsewhere.\n- Not linked.\n")
+    first, second = (Claim.objects.get(page=here, text__startswith=t) for t in ("First", "Second"))
+    linked, unlinked = (Claim.objects.get(page=elsewhere, text__startswith=t) for t in ("Linked", "Not"))
+    question = make_question(title="Which?", page=here)
+    question.claims.set([linked])
+
+    edit = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": question.pk})).content.decode()
+    new = editor_client.get(reverse("wiki:question-create"), {"page": "elsewhere"}).content.decode()
+
+    assert _offered(edit, "claims") == sorted([first.pk, second.pk, linked.pk])
+    assert _checked(edit, "claims") == [linked.pk]
+    assert _offered(new, "claims") == sorted([linked.pk, unlinked.pk])
+    assert _offered(editor_client.get(reverse("wiki:question-create")).content.decode(), "claims") == []
+
+
+def test_showing_another_pages_claims_keeps_what_was_typed_and_saves_nothing(editor_client: Client) -> None:
+    make_page(slug="here", title="Here", body="## 关键要点\n\n- First here.\n")
+    elsewhere = make_page(slug="elsewhere", title="Elsewhere", body="## 关键要点\n\n- Over there.\n")
+    there = Claim.objects.get(page=elsewhere)
+    before = OpenQuestion.objects.count()
+
+    response = editor_client.post(reverse("wiki:question-create"), {
+        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.pk,
+        "show_claims": "1",
+    })
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert OpenQuestion.objects.count() == before
+    assert 'value="Half typed"' in content and "Still typing" in content
+    assert _offered(content, "claims") == [there.pk]
+    assert 'class="errorlist"' not in content
+
+    saved = editor_client.post(reverse("wiki:question-create"), {
+        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.pk,
+        "claims": [there.pk],
+    })
+    assert saved.status_code == 302
+    assert list(OpenQuestion.objects.get(title="Half typed").claims.values_list("pk", flat=True)) == [there.pk]
+
+
+def test_a_claim_of_a_page_other_than_the_one_sent_is_refused(editor_client: Client) -> None:
+    make_page(slug="here", title="Here", body="## 关键要点\n\n- First here.\n")
+    elsewhere = make_page(slug="elsewhere", title="Elsewhere", body="## 关键要点\n\n- Over there.\n")
+    here_claim = Claim.objects.get(page__slug="here")
+
+    response = editor_client.post(reverse("wiki:question-create"), {
+        "title": "Mixed", "status": "open", "priority": "normal", "page": elsewhere.pk, "claims": [here_claim.pk],
+    })
+
+    assert response.status_code == 200
+    assert not OpenQuestion.objects.filter(title="Mixed").exists()
+    assert "Select a valid choice" in response.content.decode()
+
+
+def _offered(content: str, name: str) -> list[int]:
+    return sorted(int(m.group(1)) for m in re.finditer(rf'<input type="checkbox" name="{name}" value="(\d+)"', content))

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -39,9 +40,10 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The current claims, and those the question is linked to already (orphaned or retired since), so that
-        # saving the form keeps its links.
-        current = Q(pk__in=Claim.objects.current().values("pk"))
+        # Offered: the current claims of the question's page (a wiki holds too many to list them all), and those the
+        # question is linked to already (orphaned, retired or on another page since), so that saving keeps its links.
+        page_id = self.chosen_page_id()
+        on_page = Q(pk__in=Claim.objects.current().filter(page_id=page_id).values("pk")) if page_id else Q(pk__in=[])
         linked = Q(pk__in=self.instance.claims.values("pk")) if self.instance.pk else Q(pk__in=[])
         answer = Q(pk=self.instance.answer_claim_id) if self.instance.answer_claim_id else Q(pk__in=[])
         claims = Claim.objects.select_related("page").order_by("page__title", "position")
@@ -49,14 +51,34 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         own_page = Q(pk=self.instance.page_id) if self.instance.page_id else Q(pk__in=[])
         self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "title").order_by("title")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
-        self.fields["claims"].queryset = claims.filter(current | linked)
+        self.fields["claims"].queryset = claims.filter(on_page | linked)
         self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
         self.fields["sources"].queryset = Source.objects.only("id", "short_name").order_by("short_name")
         self.fields["sources"].widget = forms.CheckboxSelectMultiple(choices=self.fields["sources"].choices)
-        self.fields["answer_claim"].queryset = claims.filter(current | answer)
+        self.fields["answer_claim"].queryset = claims.filter(on_page | answer)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
+        self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "
+                                            "another page's claims, choose the page and press “Show the page's claims”.")
         for name in ("claims", "answer_claim"):
             self.fields[name].label_from_instance = claim_label
+
+    @classmethod
+    def shown_again(cls, data: QueryDict, instance: OpenQuestion | None = None) -> QuestionForm:
+        """The form as sent, not saved and without errors, offering the claims of the page chosen in it."""
+        initial: dict[str, Any] = {name: data.getlist(name) if name in QUESTION_LINKS else data.get(name)
+                                   for name in [*QUESTION_FIELDS, "loaded_at"] if name in data}
+        return cls(initial=initial, instance=instance)
+
+    def chosen_page_id(self) -> int | None:
+        """The page whose claims the form offers: the one sent, else the one it opened with, else the question's."""
+        if self.is_bound:
+            chosen = self.data.get(self.add_prefix("page"))
+        else:
+            chosen = self.initial.get("page") or self.instance.page_id
+        try:
+            return int(chosen) if chosen else None
+        except (TypeError, ValueError):
+            return None
 
     def question_fields(self) -> dict[str, Any]:
         """The cleaned fields the question service stores on the question itself (its claims and works go apart)."""

@@ -14,10 +14,15 @@ from wiki.services.changes import StaleEdit
 from wiki.services.questions import QuestionDuplicate, question_create, question_update
 from wiki.views.editing import editor_required, stale_form
 
+# The button that sends the form to be shown again with the claims of the page chosen in it, saving nothing.
+SHOW_CLAIMS = "show_claims"
+
 
 @editor_required("wiki.add_openquestion", forms=[QuestionForm])
 def question_create_view(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
+    if request.method == "POST" and SHOW_CLAIMS in request.POST:
+        form = QuestionForm.shown_again(request.POST)
+    elif request.method == "POST":
         form = QuestionForm(request.POST)
         if form.is_valid():
             try:
@@ -35,13 +40,15 @@ def question_create_view(request: HttpRequest) -> HttpResponse:
     else:
         page = Page.objects.filter(slug=request.GET.get("page", "")).only("id").first()
         form = QuestionForm(initial={"page": page.pk if page else None})
-    return render(request, "wiki/edit/question_form.html", {"form": form, "question": None})
+    return render(request, "wiki/edit/question_form.html", {"form": form, "question": None, "show_claims": SHOW_CLAIMS})
 
 
 @editor_required("wiki.change_openquestion", forms=[QuestionForm])
 def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
     question = get_object_or_404(OpenQuestion, pk=pk)
-    if request.method == "POST":
+    if request.method == "POST" and SHOW_CLAIMS in request.POST:
+        form = QuestionForm.shown_again(request.POST, instance=question)
+    elif request.method == "POST":
         form = QuestionForm(request.POST, instance=OpenQuestion.objects.get(pk=pk))
         if form.is_valid():
             try:
@@ -51,7 +58,7 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except StaleEdit as stale:
                 stale_form(form, stale, what="question")
                 return render(request, "wiki/edit/question_form.html",
-                              {"form": form, "question": stale.current, "stale": True}, status=409)
+                              {"form": form, "question": stale.current, "stale": True, "show_claims": SHOW_CLAIMS}, status=409)
             except ValidationError as error:
                 form.add_error(None, error)
             else:
@@ -59,4 +66,4 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(question)
     else:
         form = QuestionForm(instance=question, initial={"loaded_at": question.updated_at.isoformat()})
-    return render(request, "wiki/edit/question_form.html", {"form": form, "question": question})
+    return render(request, "wiki/edit/question_form.html", {"form": form, "question": question, "show_claims": SHOW_CLAIMS})

@@ -72,17 +72,25 @@ class PageFilter(django_filters.FilterSet):
         return queryset.filter(Q(title__icontains=value) | Q(slug__icontains=value) | Q(summary__icontains=value))
 
 
-class CitingPageField(forms.CharField):
-    """The slug of a live page; an unknown or deleted page is refused, not read as a page that cites nothing."""
+class LivePageSlugField(forms.CharField):
+    """The slug of a live page, typed; an unknown or deleted page is refused, not read as a page with nothing listed.
+
+    ``deleted_message`` says what a deleted page's slug leaves out of the list.
+    """
+
+    deleted_message = _("The page “%(slug)s” was deleted: the works it cited are not listed while it is.")
 
     def validate(self, value: Any) -> None:
         super().validate(value)
         if not value or Page.objects.filter(slug=value).exists():
             return
         if Page.all_objects.deleted().filter(slug=value).exists():
-            raise ValidationError(_("The page “%(slug)s” was deleted: the works it cited are not listed while it is."),
-                                  code="deleted", params={"slug": value})
+            raise ValidationError(self.deleted_message, code="deleted", params={"slug": value})
         raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": value})
+
+
+class CitingPageField(LivePageSlugField):
+    """The page citing the works listed."""
 
 
 class CitingPageFilter(django_filters.CharFilter):
@@ -218,30 +226,30 @@ class ContrastFilter(django_filters.FilterSet):
         return queryset.filter(Q(left__slug=value) | Q(right__slug=value))
 
 
-class LivePageField(django_filters.fields.ModelChoiceField):
-    """A live page by slug; a deleted page's slug is refused as such, not as a page that never was."""
+class QuestionPageField(LivePageSlugField):
+    """The page whose questions are listed."""
 
-    def to_python(self, value: Any) -> Any:
-        try:
-            return super().to_python(value)
-        except ValidationError:
-            if isinstance(value, str) and value and Page.all_objects.deleted().filter(slug=value).exists():
-                raise ValidationError(_("The page “%(slug)s” was deleted: its questions are not listed while it is."),
-                                      code="deleted", params={"slug": value}) from None
-            raise
+    deleted_message = _("The page “%(slug)s” was deleted: its questions are not listed while it is.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.widget.attrs.update({"list": QUESTION_PAGE_OPTIONS_ID, "autocomplete": "off", "spellcheck": "false"})
 
 
-class LivePageFilter(django_filters.ModelChoiceFilter):
-    field_class = LivePageField
+class QuestionPageFilter(django_filters.CharFilter):
+    field_class = QuestionPageField
+
+
+# The id of the <datalist> the queue offers for its page filter: the pages with the most questions in the queue.
+QUESTION_PAGE_OPTIONS_ID = "page-slug-options"
 
 
 class QuestionFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label=_("Status"), empty_label=_("Any status"))
     priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label=_("Priority"), empty_label=_("Any priority"))
     # Named apart from ``page``, the API's page of results.
-    page_slug = LivePageFilter(
-        field_name="page", queryset=Page.objects.for_listing(), to_field_name="slug", label=_("Page"), empty_label=_("Any page")
-    )
+    # Typed, not chosen from a list: a list of every page would grow with the wiki.
+    page_slug = QuestionPageFilter(field_name="page__slug", max_length=200, label=_("Page (its slug)"))
     assignee = django_filters.ModelChoiceFilter(
         queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
         to_field_name="username", label=_("Assignee"), empty_label=_("Anyone"),

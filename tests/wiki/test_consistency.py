@@ -99,7 +99,7 @@ def test_report_runs_a_fixed_number_of_queries(client: Client, contrast_wiki: Co
         make_classification(source, mechanism="harness", verdict="not_strict", rl_update=False)
     with CaptureQueriesContext(connection) as large:
         response = client.get(url)
-    assert "Bulk59-RL" in response.content.decode()
+    assert "Bulk59-RL" in response.content.decode() + client.get(url, {"section": "rl_name_not_rl", "p": "2"}).content.decode()
     assert len(large.captured_queries) == len(small.captured_queries)
 
 
@@ -211,3 +211,74 @@ def test_report_page_is_computed_again_only_after_a_change(client: Client, contr
     make_classification(make_source(short_name="Fresh-RL"), mechanism="harness", verdict="not_strict", rl_update=False)
     assert "Fresh-RL" in client.get(url).content.decode()
     assert len(computed) == 2
+
+
+def _rl_named_harnesses(first: int, count: int) -> list[Classification]:
+    """Works named …RL… classified as harnesses, without evidence: a finding each in two sections."""
+    return [make_classification(make_source(slug=f"many-{n}-rl", short_name=f"Many{n:03d}-RL"), mechanism="harness",
+                                verdict="not_strict", rl_update=False) for n in range(first, first + count)]
+
+
+def _rl_name_anchors(html: str) -> list[str]:
+    return re.findall(r'<tr id="(finding-rl_name_not_rl-[^"]+)"', html)
+
+
+@pytest.mark.django_db
+def test_the_report_shows_a_bounded_number_of_findings_per_section_with_the_same_queries(editor_client: Client, contrast_wiki: ContrastWiki) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from wiki.reports.reviewed import FINDINGS_SHOWN
+
+    url = reverse("wiki:consistency-report")
+
+    def measured() -> tuple[int, int, str]:
+        editor_client.get(url)  # brings the stored suggestions of new works up to date, which is not the report's cost
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            response = editor_client.get(url)
+        assert response.status_code == 200
+        return len(queries.captured_queries), len(response.content), response.content.decode()
+
+    small_queries, _, _ = measured()
+    _rl_named_harnesses(0, FINDINGS_SHOWN + 10)
+    over_queries, over_size, _ = measured()
+    _rl_named_harnesses(FINDINGS_SHOWN + 10, 140)
+    large_queries, large_size, html = measured()
+
+    assert small_queries == over_queries == large_queries
+    assert large_size - over_size < 500  # only the counts changed
+    assert len(_rl_name_anchors(html)) == FINDINGS_SHOWN
+    assert f"The first {FINDINGS_SHOWN} of 200 open findings are shown." in html
+    assert 'href="/reports/consistency/?section=rl_name_not_rl">See all 200, page by page</a>' in html
+
+
+@pytest.mark.django_db
+def test_a_sections_whole_list_is_reachable_page_by_page(client: Client) -> None:
+    from wiki.reports.consistency import classification_key
+
+    classifications = _rl_named_harnesses(0, 120)
+    url = reverse("wiki:consistency-report")
+    pages = [client.get(url, {"section": "rl_name_not_rl", "p": str(number)}) for number in (1, 2, 3)]
+    assert [page.status_code for page in pages] == [200, 200, 200]
+    listed = [anchor for page in pages for anchor in _rl_name_anchors(page.content.decode())]
+    assert len(listed) == 120
+    assert set(listed) == {f"finding-rl_name_not_rl-{classification_key(c.pk)}" for c in classifications}
+    # One section only, with its pages linked.
+    second = pages[1].content.decode()
+    assert 'id="no_evidence"' not in second
+    assert "Page 2 of 3" in second and 'href="?section=rl_name_not_rl&amp;p=3"' in second
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("params", "message"), [
+    ({"section": "rl_name_not_rl", "p": "4"}, "“4” is not a page of this section: its pages are numbered 1 to 3."),
+    ({"section": "rl_name_not_rl", "p": "two"}, "“two” is not a page of this section: its pages are numbered 1 to 3."),
+    ({"section": "rl_name_not_rl", "dp": "2"}, "“2” is not a page of this section: its pages are numbered 1 to 1."),
+    ({"section": "nowhere"}, "There is no section “nowhere” in this report: choose one below."),
+])
+def test_a_bad_section_or_page_number_is_refused_with_a_message(client: Client, params: dict[str, str], message: str) -> None:
+    _rl_named_harnesses(0, 120)
+    response = client.get(reverse("wiki:consistency-report"), params)
+    assert response.status_code == 400
+    assert message in response.content.decode()

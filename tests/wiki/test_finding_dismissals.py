@@ -210,3 +210,42 @@ def test_the_report_runs_as_many_queries_for_an_editor_whatever_the_number_of_di
         response = editor_client.get(url)
     assert "Reason 29." in response.content.decode()
     assert len(large.captured_queries) == len(small.captured_queries)
+
+
+def _many_rl_findings(count: int) -> list[Classification]:
+    return [make_classification(make_source(slug=f"many-{n}-rl", short_name=f"Many{n:03d}-RL"), mechanism="harness",
+                                verdict="not_strict", rl_update=False) for n in range(count)]
+
+
+def test_a_finding_past_the_first_is_dismissed_from_its_sections_page_and_shown_there(editor_client: Client) -> None:
+    from wiki.reports.reviewed import FINDINGS_SHOWN
+
+    classifications = _many_rl_findings(FINDINGS_SHOWN + 20)
+    late = classifications[FINDINGS_SHOWN + 5]
+    anchor = f"finding-rl_name_not_rl-{classification_key(late.pk)}"
+    url = reverse(REPORT)
+    assert anchor not in editor_client.get(url).content.decode()
+    second = editor_client.get(url, {"section": "rl_name_not_rl", "p": "2"}).content.decode()
+    assert f'<tr id="{anchor}">' in second and 'action="/reports/consistency/dismiss/"' in second
+
+    # A refused dismissal is shown again at its finding, on the page listing it.
+    refused = _dismiss(editor_client, late, reason="")
+    assert refused.status_code == 400
+    assert f'<tr id="{anchor}">' in refused.content.decode()
+    assert re.search(rf'<tr id="{anchor}">.*?<details open>', refused.content.decode(), re.DOTALL)
+
+    assert _dismiss(editor_client, late)["Location"] == reverse(REPORT) + f"#{anchor}"
+    assert FindingDismissal.objects.active().filter(key=classification_key(late.pk)).exists()
+
+    # Once the dismissed are many, a dismissal leads to the page of the dismissed listing it.
+    for classification in classifications[:FINDINGS_SHOWN + 5]:
+        assert _dismiss(editor_client, classification).status_code == 302
+    last = classifications[-1]
+    response = _dismiss(editor_client, last)
+    last_anchor = f"finding-rl_name_not_rl-{classification_key(last.pk)}"
+    assert response["Location"] == reverse(REPORT) + f"?section=rl_name_not_rl&dp=2#{last_anchor}"
+    page = editor_client.get(response["Location"]).content.decode()
+    assert f'<tr id="{last_anchor}">' in _table_after(page, "Dismissed by an editor")
+    # Reopened, it is listed among the open findings again.
+    reopened = editor_client.post(reverse("wiki:finding-reopen"), {"kind": "rl_name_not_rl", "key": classification_key(last.pk)})
+    assert reopened["Location"] == reverse(REPORT) + f"#{last_anchor}"

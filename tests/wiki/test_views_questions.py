@@ -50,9 +50,9 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None
     response = client.get(reverse("wiki:question-list"), {"status": "someday", "page_slug": "no-such-page"})
     assert response.status_code == 400
     content = response.content.decode()
-    for field in ("status", "page_slug"):
+    for field, message in (("status", "Select a valid choice"), ("page_slug", "There is no page “no-such-page”.")):
         errors = re.search(rf'<ul class="errorlist" id="id_{field}_error"[^>]*>(.*?)</ul>', content, re.DOTALL)
-        assert errors and "Select a valid choice" in errors.group(1)
+        assert errors and message in errors.group(1)
     assert _listed_ids(content) == []
 
 
@@ -98,3 +98,53 @@ def test_a_new_question_form_sent_twice_adds_one_question(editor_client: Client)
     assert first.status_code == 302 and first["Location"] == question.get_absolute_url()
     assert again.redirect_chain == [(question.get_absolute_url(), 302)]
     assert "This question is in the queue already; nothing was added." in again.content.decode()
+
+
+def test_the_page_filter_is_a_typed_slug_offering_the_pages_with_most_questions(client: Client) -> None:
+    busy = make_page(slug="busy-page", title="Busy page")
+    quiet = make_page(slug="quiet-page", title="Quiet page")
+    settled = make_page(slug="settled-page", title="Settled page")
+    for _ in range(3):
+        make_question(page=busy)
+    make_question(page=quiet)
+    make_question(page=settled, status=QuestionStatus.DROPPED)
+    content = client.get(reverse("wiki:question-list")).content.decode()
+    assert re.search(r'<input type="text" name="page_slug"[^>]*list="page-slug-options"', content)
+    assert '<select name="page_slug"' not in content
+    datalist = content.split('<datalist id="page-slug-options">', 1)[1].split("</datalist>", 1)[0]
+    offered = re.findall(r'<option value="([^"]+)">', datalist)
+    assert offered.index("busy-page") < offered.index("quiet-page")
+    assert "settled-page" not in offered
+    listed = _listed_ids(client.get(reverse("wiki:question-list"), {"page_slug": "settled-page"}).content.decode())
+    assert listed == [OpenQuestion.objects.get(page=settled).pk]
+
+
+def test_the_queue_costs_the_same_whatever_the_number_of_pages_and_questions(client: Client) -> None:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from wiki.views.listing import PER_PAGE
+    from wiki.views.questions import PAGE_OPTIONS
+
+    def measured() -> tuple[int, int, str]:
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("wiki:question-list"))
+        assert response.status_code == 200
+        return len(queries.captured_queries), len(response.content), response.content.decode()
+
+    def pages_with_questions(first: int, count: int) -> None:
+        for n in range(first, first + count):
+            make_question(title=f"About page {n:04d}", page=make_page(slug=f"asked-{n:04d}", title=f"Asked {n:04d}"))
+
+    pages_with_questions(0, 1)
+    small_queries, _, _ = measured()
+    pages_with_questions(1, max(PER_PAGE, PAGE_OPTIONS) + 10)
+    over_queries, over_size, _ = measured()
+    pages_with_questions(1000, 100)
+    large_queries, large_size, content = measured()
+    assert small_queries == over_queries == large_queries
+    assert abs(large_size - over_size) < 500  # the same rows shown; only the counts changed
+    datalist = content.split('<datalist id="page-slug-options">', 1)[1].split("</datalist>", 1)[0]
+    assert datalist.count("<option") == PAGE_OPTIONS

@@ -75,6 +75,17 @@ class PageQuerySet(models.QuerySet["Page"]):
         """Pages without their bodies, for lists."""
         return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
 
+    def most_questioned(self, limit: int) -> PageQuerySet:
+        """The ``limit`` live pages with the most unresolved questions (those without any left out), the most first;
+        only slug and title read, ``unresolved_questions`` annotated."""
+        from wiki.models.questions import QuestionStatus
+
+        unresolved = models.Q(questions__status__in=[QuestionStatus.OPEN, QuestionStatus.INVESTIGATING])
+        return (
+            self.live().annotate(unresolved_questions=models.Count("questions", filter=unresolved))
+            .filter(unresolved_questions__gt=0).only("id", "slug", "title").order_by("-unresolved_questions", "title", "id")[:limit]
+        )
+
     def recently_updated(self) -> PageQuerySet:
         """``for_listing``, the most recently updated first."""
         return self.for_listing().order_by("-updated_at", "-id")

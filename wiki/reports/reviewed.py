@@ -1,12 +1,24 @@
-"""The consistency report as editors have reviewed it: each section's open findings, then those dismissed with why."""
+"""The consistency report as editors have reviewed it: each section's open findings, then those dismissed with why.
+
+A page shows at most ``FINDINGS_SHOWN`` findings of each list of a section; the rest are read a page of as many at a
+time, at :func:`finding_place`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.urls import reverse
+from django.utils.http import urlencode
+
 from wiki.models import FindingDismissal
 from wiki.reports.consistency import ConsistencyReport, Finding, consistency_report, consistency_report_cached
+
+# How many findings of each list (open, dismissed) of a section the report shows, and a page of one section.
+FINDINGS_SHOWN = 50
+# The query parameters of a section's pages: which section, and the page of its open and of its dismissed findings.
+SECTION_PARAM, OPEN_PAGE_PARAM, DISMISSED_PAGE_PARAM = "section", "p", "dp"
 
 
 @dataclass(frozen=True)
@@ -26,6 +38,22 @@ class ReviewedSection:
 @dataclass(frozen=True)
 class ReviewedReport:
     sections: list[ReviewedSection]
+
+    def section(self, key: str) -> ReviewedSection | None:
+        return next((section for section in self.sections if section.key == key), None)
+
+    def place(self, kind: str, key: str) -> tuple[bool, int] | None:
+        """Where the finding is listed: whether among the dismissed, and its position there; None when nowhere."""
+        section = self.section(kind)
+        if section is None:
+            return None
+        for position, finding in enumerate(section.open):
+            if finding.key == key:
+                return False, position
+        for position, item in enumerate(section.dismissed):
+            if item.finding.key == key:
+                return True, position
+        return None
 
     @property
     def open_total(self) -> int:
@@ -57,3 +85,25 @@ def consistency_report_reviewed(*, cached: bool = True) -> ReviewedReport:
     """The findings (cached while the wiki is unchanged) and the dismissals in force, read fresh: one query more."""
     report = consistency_report_cached() if cached else consistency_report()
     return reviewed(report, FindingDismissal.objects.active())
+
+
+def section_url(kind: str, *, open_page: int = 1, dismissed_page: int = 1) -> str:
+    """The address of a page of one section's findings."""
+    params: dict[str, str | int] = {SECTION_PARAM: kind}
+    if open_page > 1:
+        params[OPEN_PAGE_PARAM] = open_page
+    if dismissed_page > 1:
+        params[DISMISSED_PAGE_PARAM] = dismissed_page
+    return f"{reverse('wiki:consistency-report')}?{urlencode(params)}"
+
+
+def finding_place(report: ReviewedReport, kind: str, key: str) -> str:
+    """The address at which the finding is shown: the report when among the first of its list, otherwise the page of
+    its section listing it; the report when it is listed nowhere."""
+    anchor = f"#finding-{kind}-{key}"
+    place = report.place(kind, key)
+    if place is None or place[1] < FINDINGS_SHOWN:
+        return reverse("wiki:consistency-report") + anchor
+    dismissed, position = place
+    page = position // FINDINGS_SHOWN + 1
+    return (section_url(kind, dismissed_page=page) if dismissed else section_url(kind, open_page=page)) + anchor

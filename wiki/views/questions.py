@@ -2,15 +2,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from wiki.caching.responses import cached_for_readers
-from wiki.filters import QuestionFilter
-from wiki.models import OpenQuestion
+from wiki.filters import QUESTION_PAGE_OPTIONS_ID, QuestionFilter
+from wiki.models import OpenQuestion, Page
 from wiki.views.listing import render_filtered_list
+
+# How many pages the page filter offers as it is typed in: those with the most unresolved questions.
+PAGE_OPTIONS = 100
 
 
 @cached_for_readers
 def question_list(request: HttpRequest) -> HttpResponse:
     filterset = QuestionFilter(request.GET or None, queryset=OpenQuestion.objects.queue())
-    return render_filtered_list(request, "wiki/question_list.html", filterset)
+    page_options = {"id": QUESTION_PAGE_OPTIONS_ID, "pages": Page.objects.most_questioned(PAGE_OPTIONS)}
+    return render_filtered_list(request, "wiki/question_list.html", filterset, {"page_options": page_options})
 
 
 @cached_for_readers

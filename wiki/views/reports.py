@@ -1,5 +1,9 @@
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -7,27 +11,90 @@ from django.views.decorators.http import require_POST
 
 from wiki.forms.findings import FindingDismissForm, FindingForm
 from wiki.reports.agreement import agreement_report
-from wiki.reports.consistency import consistency_report_cached
-from wiki.reports.reviewed import consistency_report_reviewed
+from wiki.reports.consistency import Finding, consistency_report_cached
+from wiki.reports.reviewed import (
+    DISMISSED_PAGE_PARAM,
+    FINDINGS_SHOWN,
+    OPEN_PAGE_PARAM,
+    SECTION_PARAM,
+    DismissedFinding,
+    ReviewedReport,
+    ReviewedSection,
+    consistency_report_reviewed,
+    finding_place,
+)
 from wiki.services.findings import (
     FindingAlreadyDismissed,
     FindingNotDismissed,
     finding_dismiss,
     finding_reopen,
-    finding_url,
 )
 from wiki.views.editing import editor_required
 
 
+@dataclass(frozen=True)
+class ShownSection:
+    """A section with the page of its open findings and of its dismissed ones shown."""
+
+    section: ReviewedSection
+    open: Page[Finding]
+    dismissed: Page[DismissedFinding]
+
+
+class NoSuchPage(Exception):
+    pass
+
+
+def _page(items: list[Any], number: str | int | None) -> Page[Any]:
+    paginator = Paginator(items, FINDINGS_SHOWN)
+    try:
+        return paginator.page(number or 1)
+    except InvalidPage:
+        raise NoSuchPage(_("“%(page)s” is not a page of this section: its pages are numbered 1 to %(count)s.")
+                         % {"page": number, "count": paginator.num_pages}) from None
+
+
 def consistency(request: HttpRequest) -> HttpResponse:
-    return _report(request)
+    """The report, the first findings of each section; with ``?section=``, one section's findings a page at a time."""
+    report = consistency_report_reviewed()
+    kind = request.GET.get(SECTION_PARAM)
+    if kind is None:
+        return _render(request, report)
+    section = report.section(kind)
+    if section is None:
+        return _render(request, report, error=_("There is no section “%(section)s” in this report: choose one below.")
+                       % {"section": kind}, status=400)
+    try:
+        shown = ShownSection(section, _page(section.open, request.GET.get(OPEN_PAGE_PARAM)),
+                             _page(section.dismissed, request.GET.get(DISMISSED_PAGE_PARAM)))
+    except NoSuchPage as error:
+        return _render(request, report, only=ShownSection(section, _page(section.open, 1), _page(section.dismissed, 1)),
+                       error=str(error), status=400)
+    return _render(request, report, only=shown)
 
 
-def _report(request: HttpRequest, *, failed: FindingForm | None = None, error: str = "") -> HttpResponse:
-    """The report; after a refused dismissal, ``failed`` is the form, shown again at its finding with ``error``."""
-    context = {"report": consistency_report_reviewed(), "failed": failed, "error": error,
+def _render(request: HttpRequest, report: ReviewedReport, *, only: ShownSection | None = None,
+            failed: FindingForm | None = None, error: str = "", status: int = 200) -> HttpResponse:
+    """The report's first findings of every section, or ``only`` one section's pages of findings."""
+    shown = [only] if only else [ShownSection(section, _page(section.open, 1), _page(section.dismissed, 1)) for section in report.sections]
+    context = {"report": report, "shown": shown, "one_section": only is not None, "failed": failed, "error": error,
                "failed_anchor": f"finding-{failed.data.get('kind')}-{failed.data.get('key')}" if failed else ""}
-    return render(request, "wiki/reports/consistency.html", context, status=400 if failed else 200)
+    return render(request, "wiki/reports/consistency.html", context, status=status)
+
+
+def _report(request: HttpRequest, *, failed: FindingForm, error: str = "") -> HttpResponse:
+    """The report after a refused dismissal or reopening: ``failed`` is the form, shown again at its finding (on the
+    page of its section listing it) with ``error``."""
+    report = consistency_report_reviewed()
+    kind, key = failed.data.get("kind"), failed.data.get("key")
+    place = report.place(kind, key) if isinstance(kind, str) and isinstance(key, str) else None
+    section = report.section(kind) if place is not None and place[1] >= FINDINGS_SHOWN and isinstance(kind, str) else None
+    only = None
+    if place is not None and section is not None:
+        dismissed, position = place
+        page = position // FINDINGS_SHOWN + 1
+        only = ShownSection(section, _page(section.open, 1 if dismissed else page), _page(section.dismissed, page if dismissed else 1))
+    return _render(request, report, only=only, failed=failed, error=error, status=400)
 
 
 @require_POST
@@ -48,7 +115,7 @@ def finding_dismiss_view(request: HttpRequest) -> HttpResponse:
         return _report(request, failed=form, error=" ".join(error.messages))
     messages.success(request, _("Dismissed “%(subject)s”: it is listed with the reason under the section's dismissed findings.")
                      % {"subject": finding.subject})
-    return redirect(finding_url(kind, key))
+    return redirect(finding_place(consistency_report_reviewed(), kind, key))
 
 
 @require_POST
@@ -63,7 +130,7 @@ def finding_reopen_view(request: HttpRequest) -> HttpResponse:
     except FindingNotDismissed:
         return _report(request, failed=form, error=_("This finding is not dismissed; nothing was reopened."))
     messages.success(request, _("Reopened “%(subject)s”: it is listed among the open findings again.") % {"subject": dismissal.subject})
-    return redirect(finding_url(kind, key))
+    return redirect(finding_place(consistency_report_reviewed(), kind, key))
 
 
 @editor_required("wiki.change_page")

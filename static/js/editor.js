@@ -94,6 +94,50 @@
     });
   });
 
+  // Work pickers: as the editor types (two characters or more), a list of matching works from the API's list of
+  // sources, each offered as its slug and labelled with its short name and title. A field of several works
+  // completes the name after its last comma.
+  document.querySelectorAll("input[data-work-picker][data-work-search]").forEach(function (input, index) {
+    if (!window.fetch || !window.AbortController) { return; }
+    var multiple = input.dataset.workPicker === "multiple";
+    var list = document.createElement("datalist");
+    list.id = (input.id || "work-picker-" + index) + "-works";
+    input.insertAdjacentElement("afterend", list);
+    input.setAttribute("list", list.id);
+    var timer = null;
+    var pending = null;
+    var fill = function () {
+      var comma = multiple ? input.value.lastIndexOf(",") : -1;
+      var before = comma >= 0 ? input.value.slice(0, comma + 1) + " " : "";
+      var term = input.value.slice(comma + 1).trim();
+      if (pending) { pending.abort(); pending = null; }
+      if (term.length < 2) { list.replaceChildren(); return; }
+      pending = new AbortController();
+      var url = new URL(input.dataset.workSearch, window.location.href);
+      url.searchParams.set("q", term);
+      url.searchParams.set("page_size", "10");
+      fetch(url.toString(), {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+        signal: pending.signal
+      }).then(function (response) {
+        return response.ok ? response.json() : null;
+      }).then(function (data) {
+        if (!data || !Array.isArray(data.results)) { return; }
+        list.replaceChildren.apply(list, data.results.map(function (work) {
+          var option = document.createElement("option");
+          option.value = before + work.slug;
+          option.label = work.short_name + " — " + work.title;
+          return option;
+        }));
+      }).catch(function () { /* aborted or offline: the field still takes a typed name */ });
+    };
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(fill, 250);
+    });
+  });
+
   // Rubric: show the verdict the four facts give while they are set (a fact holds only when it is "yes").
   var rubric = document.querySelector("[data-rubric]");
   if (rubric) {

@@ -282,9 +282,9 @@ def test_editing_a_claim_status_and_citations(editor_client: Client) -> None:
     claim = Claim.objects.current().first()
     assert claim is not None
     source = make_source()
-    data = {"status": "disputed", "about": [source.pk],
+    data = {"status": "disputed", "about": source.slug,
             "citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "0",
-            "citations-0-source": source.pk, "citations-0-locator": "§2.4、§3", "citations-0-kind": "cited",
+            "citations-0-source": source.slug, "citations-0-locator": "§2.4、§3", "citations-0-kind": "cited",
             "citations-1-source": "", "citations-1-locator": "", "citations-1-kind": "cited"}
     response = editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), data)
     assert response.status_code == 302
@@ -305,7 +305,7 @@ def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(ed
     theirs, mine = make_source(short_name="TheirWork"), make_source(short_name="MyWork")
     claim_update(claim=claim, status="verified", citations=[CitationInput(source=theirs, locator="p.3", kind="cited")], about=[])
     data = {"status": "disputed", "loaded_at": opened, "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
-            "citations-0-source": mine.pk, "citations-0-locator": "Table 2", "citations-0-kind": "cited"}
+            "citations-0-source": mine.slug, "citations-0-locator": "Table 2", "citations-0-kind": "cited"}
     refused = editor_client.post(url, data)
     assert refused.status_code == 409
     html = refused.content.decode()
@@ -365,7 +365,7 @@ def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
     assert claim is not None
     before = list(Citation.objects.filter(claim=claim).values_list("pk", flat=True))
     data = {"status": "verified", "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
-            "citations-0-source": make_source().pk, "citations-0-locator": "somewhere", "citations-0-kind": "cited"}
+            "citations-0-source": make_source().slug, "citations-0-locator": "somewhere", "citations-0-kind": "cited"}
     response = editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), data)
     assert response.status_code == 200
     assert list(Citation.objects.filter(claim=claim).values_list("pk", flat=True)) == before
@@ -375,10 +375,9 @@ def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
 @pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()
-    claim = Claim.objects.current().first()
-    assert claim is not None
+    claim = make_claim("A claim on the left work.", cites=[left])
     response = editor_client.post(reverse("wiki:contrast-create"),
-                                  {"left": left.pk, "right": right.pk, "axis": "policy update vs harness", "claim": claim.pk})
+                                  {"left": left.slug, "right": right.short_name, "axis": "policy update vs harness", "claim": claim.pk})
     assert response.status_code == 302
     assert Contrast.objects.filter(left=left, right=right, claim=claim).exists()
     assert ChangeEvent.objects.filter(kind="contrast").exists()
@@ -549,15 +548,16 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client: C
 
 
 @pytest.mark.usefixtures("small_wiki")
-def test_question_form_picks_claims_and_sources_from_filterable_checkbox_lists(editor_client: Client) -> None:
+def test_question_form_picks_claims_from_a_filterable_checkbox_list_and_works_by_name(editor_client: Client) -> None:
     claim = Claim.objects.current().select_related("page").first()
     assert claim is not None
     html = editor_client.get(reverse("wiki:question-create"), {"page": claim.page.slug}).content.decode()
-    for name in ("claims", "sources"):
-        block = html[html.index(f'data-filter-choices="id_{name}"') - 400:]
-        assert "<fieldset" in block and "<legend>" in block
-        assert f'<input type="checkbox" name="{name}"' in html
-    assert '<select name="claims"' not in html and '<select name="sources"' not in html
+    block = html[html.index('data-filter-choices="id_claims"') - 400:]
+    assert "<fieldset" in block and "<legend>" in block
+    assert '<input type="checkbox" name="claims"' in html
+    assert '<select name="claims"' not in html and 'name="sources"' in html
+    assert '<input type="checkbox" name="sources"' not in html and '<select name="sources"' not in html
+    assert 'data-work-picker="multiple"' in html
 
 
 def _history_rows(html: str) -> list[list[str]]:

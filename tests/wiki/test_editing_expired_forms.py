@@ -92,15 +92,16 @@ def test_a_claim_posted_after_the_session_ended_keeps_its_typed_locators_and_not
     source = make_source(short_name="Cited")
     claim = make_claim("A claim about agents.", cites=[source], locator="p.3")
     url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
-    response = client.post(url, {"status": "verified", "about": [str(source.pk)], "loaded_at": claim.updated_at.isoformat(),
+    response = client.post(url, {"status": "verified", "about": source.slug, "loaded_at": claim.updated_at.isoformat(),
                                  "citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "1", "citations-MIN_NUM_FORMS": "0",
-                                 "citations-MAX_NUM_FORMS": "50", "citations-0-source": str(source.pk),
+                                 "citations-MAX_NUM_FORMS": "50", "citations-0-source": source.slug,
                                  "citations-0-locator": "§4.2", "citations-0-kind": "cited", "citations-1-source": "",
                                  "citations-1-locator": "", "citations-1-kind": "cited"},
                            headers={"accept-language": "en"})
     assert response.status_code == 403
     html = response.content.decode()
-    assert list(_kept(html).items()) == [("Locator", "§4.2")] and _log_in_link(url) in html
+    assert list(_kept(html).items()) == [("Works it is about", source.slug), ("Source", source.slug), ("Locator", "§4.2")]
+    assert _log_in_link(url) in html
     assert Claim.objects.get(pk=claim.pk).status == claim.status and claim.citations.get().locator == "p.3"
 
 

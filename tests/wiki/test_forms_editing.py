@@ -77,18 +77,18 @@ def test_import_form_rejects_text_that_is_no_identifier() -> None:
 def test_citation_locators_are_validated_and_kept_as_typed(db: None) -> None:
     source = make_source()
     for locator in ["p.3", "pp.3-4", "§3.1", "§2.4、§3", "Table 2", "Fig. 3", "Appendix B"]:
-        form = CitationForm({"source": source.pk, "locator": locator, "kind": "cited"})
+        form = CitationForm({"source": source.slug, "locator": locator, "kind": "cited"})
         assert form.is_valid(), locator
         assert form.cleaned_data["locator"] == locator
-    bad = CitationForm({"source": source.pk, "locator": "somewhere", "kind": "cited"})
+    bad = CitationForm({"source": source.slug, "locator": "somewhere", "kind": "cited"})
     assert _codes(bad, "locator") == ["invalid_locator"]
 
 
 def test_citation_formset_refuses_the_same_citation_twice(db: None) -> None:
     source = make_source()
     data = {"c-TOTAL_FORMS": "2", "c-INITIAL_FORMS": "0",
-            "c-0-source": source.pk, "c-0-locator": "p.3", "c-0-kind": "cited",
-            "c-1-source": source.pk, "c-1-locator": "p.3", "c-1-kind": "cited"}
+            "c-0-source": source.slug, "c-0-locator": "p.3", "c-0-kind": "cited",
+            "c-1-source": source.slug, "c-1-locator": "p.3", "c-1-kind": "cited"}
     formset = CitationFormSet(data, prefix="c")
     assert not formset.is_valid()
     assert [e.code for e in formset.non_form_errors().as_data()] == ["duplicate_citation"]
@@ -166,7 +166,7 @@ def test_evidence_locator_is_validated(db: None) -> None:
 
 def test_contrast_of_a_work_with_itself_is_refused(db: None) -> None:
     source = make_source()
-    form = ContrastForm({"left": source.pk, "right": source.pk, "axis": "x"})
+    form = ContrastForm({"left": source.slug, "right": source.slug, "axis": "x"})
     assert [e.code for e in form.non_field_errors().as_data()] == ["same"]
 
 
@@ -175,7 +175,7 @@ def test_contrast_that_exists_the_other_way_round_is_refused(db: None) -> None:
 
     left, right = make_source(), make_source()
     contrast_create(left=left, right=right, axis="policy update vs harness evolution")
-    form = ContrastForm({"left": right.pk, "right": left.pk, "axis": "the same, reversed"})
+    form = ContrastForm({"left": right.slug, "right": left.slug, "axis": "the same, reversed"})
     assert [e.code for e in form.non_field_errors().as_data()] == ["exists"]
 
 

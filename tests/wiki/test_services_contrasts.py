@@ -50,7 +50,7 @@ def test_the_contrast_form_refuses_a_component_against_its_own_work_in_the_reade
     contrast_wiki: ContrastWiki, editor_client: Client,
 ) -> None:
     split, part = contrast_wiki.split, contrast_wiki.split_rl
-    data = {"left": split.pk, "left_component": part.pk, "right": split.pk, "axis": "Tree-GRPO vs the paper"}
+    data = {"left": split.slug, "left_component": part.pk, "right": split.slug, "axis": "Tree-GRPO vs the paper"}
 
     english = editor_client.post(reverse("wiki:contrast-create"), data)
     chinese = editor_client.post(reverse("wiki:contrast-create"), data, HTTP_ACCEPT_LANGUAGE="zh-Hans")

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.pickers import WorkChoiceField, WorkMultipleChoiceField, works_named
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
 from wiki.models.rules import max_length
 from wiki.references.locators import is_valid_locator
@@ -12,18 +14,20 @@ from wiki.references.locators import is_valid_locator
 
 class ClaimForm(forms.Form):
     status = forms.ChoiceField(choices=ClaimStatus.choices)
-    about = forms.ModelMultipleChoiceField(
-        queryset=Source.objects.only("id", "short_name").order_by("short_name"), required=False,
-        label=_("Works it is about"), widget=forms.SelectMultiple(attrs={"size": 8}),
-    )
+    about = WorkMultipleChoiceField(required=False, label=_("Works it is about"))
     # When the claim was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 
 
 class CitationForm(forms.Form):
-    source = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"))
+    source = WorkChoiceField()
     locator = forms.CharField(max_length=200, required=False, strip=True, help_text=_("p.3, pp.3-4, §3.1, Table 2…"))
     kind = forms.ChoiceField(choices=CitationKind.choices, initial=CitationKind.CITED)
+
+    def __init__(self, *args: Any, works: Mapping[str, list[Source]] | None = None, **kwargs: Any) -> None:
+        """``works``: the works the names sent designate, looked up already (see :func:`works_named`)."""
+        super().__init__(*args, **kwargs)
+        self.fields["source"].known = works  # type: ignore[attr-defined]
 
     def clean_locator(self) -> str:
         # Kept exactly as typed once valid: the wiki shows locators the way the editor wrote them.
@@ -36,6 +40,21 @@ class CitationForm(forms.Form):
 
 
 class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
+    _works: dict[str, list[Source]] | None = None
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**super().get_form_kwargs(index), "works": self.works_typed()}
+
+    def works_typed(self) -> dict[str, list[Source]] | None:
+        """The works every row names, looked up at once whatever the number of rows (None before any is sent)."""
+        if not self.is_bound:
+            return None
+        if self._works is None:
+            names = [name for n in range(self.total_form_count())
+                     for name in WorkChoiceField().names(self.data.get(f"{self.add_prefix(n)}-source"))]
+            self._works = works_named(names)
+        return self._works
+
     def clean(self) -> None:
         if any(self.errors):
             return

@@ -3,34 +3,73 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from wiki.models import Claim, Component, Source
+from wiki.forms.pickers import WorkChoiceField, works_named
+from wiki.models import Citation, Claim, Component, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
+
+SIDES = ("left", "right")
 
 
 class ContrastForm(forms.Form):
-    left = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label=_("One work"))
-    left_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
+    """Two works (or components of them) and what they differ on. The components and evidence claims offered are those
+    of the works chosen (as sent, else as the form opened with): a wiki holds too many to list them all."""
+
+    left = WorkChoiceField(label=_("One work"))
+    left_component = forms.ModelChoiceField(queryset=Component.objects.none(), required=False,
                                             label=_("…or one of its components"))
-    right = forms.ModelChoiceField(queryset=Source.objects.only("id", "short_name").order_by("short_name"), label=_("The other work"))
-    right_component = forms.ModelChoiceField(queryset=Component.objects.select_related("source"), required=False,
+    right = WorkChoiceField(label=_("The other work"))
+    right_component = forms.ModelChoiceField(queryset=Component.objects.none(), required=False,
                                              label=_("…or one of its components"))
     axis = forms.CharField(max_length=300, label=_("What they differ on"), help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
-    claim = forms.ModelChoiceField(
-        queryset=Claim.objects.current().select_related("page").order_by("page__title", "position"), required=False,
-        label=_("Evidence claim"),
-    )
+    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"))
 
-    fields: dict[str, Any]  # the claim field's labels are set by __init__
+    fields: dict[str, Any]  # the component and claim fields' querysets and labels are set by __init__
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        works = self.chosen_works()
+        chosen = [work.pk for work in works.values()]
+        for side in SIDES:
+            self.fields[f"{side}_component"].queryset = (
+                Component.objects.filter(source_id__in=chosen).select_related("source").order_by("source__short_name", "name"))
+        about = Claim.about.through.objects.filter(source_id__in=chosen).values("claim_id")
+        citing = Citation.objects.filter(source_id__in=chosen).values("claim_id")
+        self.fields["claim"].queryset = (
+            Claim.objects.current().filter(Q(pk__in=about) | Q(pk__in=citing)).select_related("page").order_by("page__title", "position")
+            if chosen else Claim.objects.none())
         self.fields["claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+        self.fields["claim"].help_text = (
+            _("The current claims that cite either work or are about it.") if chosen else
+            _("Choose the two works first (and press “Show the works' components and claims”): the claims offered are "
+              "those that cite either work or are about it."))
+        if not self.is_bound:
+            # A link may name a work by its id (?left=12): the input shows its slug.
+            self.initial.update(works)
+
+    def chosen_works(self) -> dict[str, Source]:
+        """The works the form is about, by side: those sent, else those it opened with (a work, its slug, short name
+        or id). A side naming no work, or several, has none. One query."""
+        raw: dict[str, Any] = {}
+        for side in SIDES:
+            raw[side] = self.data.get(self.add_prefix(side)) if self.is_bound else self.initial.get(side)
+        if not self.is_bound and all(isinstance(value, Source) or not value for value in raw.values()):
+            return {side: value for side, value in raw.items() if isinstance(value, Source)}
+        texts = {side: str(value.slug if isinstance(value, Source) else value or "").strip() for side, value in raw.items()}
+        pks = [int(text) for text in texts.values() if text.isdigit()] if not self.is_bound else []
+        found = works_named([text for text in texts.values() if text], pks=pks)
+        works: dict[str, Source] = {}
+        for side, text in texts.items():
+            matches = found.get(text.lower(), [])
+            if len(matches) == 1:
+                works[side] = matches[0]
+        return works
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
-        for side in ("left", "right"):
+        for side in SIDES:
             component = cleaned.get(f"{side}_component")
             if component is not None and cleaned.get(side) is not None and component.source_id != cleaned[side].pk:
                 self.add_error(f"{side}_component", forms.ValidationError(

@@ -9,7 +9,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from wiki.models import Claim, OpenQuestion, Page, QuestionStatus, Source
+from wiki.forms.pickers import WorkMultipleChoiceField
+from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
 
 QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "resolution_criteria", "claims", "sources", "answer_claim"]
@@ -30,6 +31,7 @@ def claim_label(claim: Claim) -> str:
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    sources = WorkMultipleChoiceField(required=False)
 
     fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name
 
@@ -53,8 +55,6 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims.filter(on_page | linked)
         self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
-        self.fields["sources"].queryset = Source.objects.only("id", "short_name").order_by("short_name")
-        self.fields["sources"].widget = forms.CheckboxSelectMultiple(choices=self.fields["sources"].choices)
         self.fields["answer_claim"].queryset = claims.filter(on_page | answer)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "

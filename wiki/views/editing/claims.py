@@ -41,11 +41,11 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Claim saved."))
             return redirect(claim)
     else:
-        form = ClaimForm(initial={"status": claim.status, "about": [s.pk for s in claim.about.all()],
+        form = ClaimForm(initial={"status": claim.status, "about": list(claim.about.all()),
                                   "loaded_at": claim.updated_at.isoformat()})
         formset = CitationFormSet(
             prefix="citations",
-            initial=[{"source": c.source_id, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],
+            initial=[{"source": c.source, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],
         )
     return render(request, "wiki/edit/claim_form.html", {"claim": claim, "form": form, "formset": formset})
 

@@ -1,0 +1,155 @@
+"""Fields that choose works by typing them: a text input that costs the same whatever the number of works in the wiki.
+
+A work is typed as its slug or its exact short name (either case); several are separated by commas. Without
+JavaScript the input is a plain text field; editor.js offers matching works from the API's list of sources as the
+editor types (``data-work-picker``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from wiki.models import Source
+
+
+def _key(name: str) -> str:
+    return name.strip().lower()
+
+
+def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, list[Source]]:
+    """The live works each of ``names`` designates (by slug or short name, ignoring case), keyed by the name lowered:
+    the work whose slug it is alone, else every work of that short name, else none. ``pks`` are looked up in the same
+    query, keyed by their decimal text. One query, none when there is nothing to look up."""
+    keys = {_key(name) for name in names if name.strip()}
+    wanted = {int(pk) for pk in pks}
+    if not keys and not wanted:
+        return {}
+    found: dict[str, list[Source]] = {key: [] for key in keys}
+    works = (Source.objects.alias(slug_key=Lower("slug"), name_key=Lower("short_name"))
+             .filter(Q(slug_key__in=keys) | Q(name_key__in=keys) | Q(pk__in=wanted)).order_by("slug"))
+    by_slug: dict[str, Source] = {}
+    for work in works:
+        by_slug[work.slug.lower()] = work
+        if work.short_name.lower() in keys:
+            found[work.short_name.lower()].append(work)
+        if work.pk in wanted:
+            found[str(work.pk)] = [work]
+    # A slug names one work, even when another work's short name is spelt the same.
+    for key, work in by_slug.items():
+        if key in keys:
+            found[key] = [work]
+    return found
+
+
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(f"“{name}”" for name in names)
+
+
+class WorkPickerInput(forms.TextInput):
+    """A text input for a work's slug (``multiple``: several, separated by commas), pointing editor.js at the API's
+    list of sources to offer matching works from."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None, *, multiple: bool = False) -> None:
+        base = {"data-work-picker": "multiple" if multiple else "one", "autocomplete": "off", "spellcheck": "false",
+                "autocapitalize": "none", "size": 60 if multiple else 40}
+        super().__init__({**base, **(attrs or {})})
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"]["data-work-search"] = reverse("api:source-list")
+        return context
+
+
+class WorkChoiceField(forms.Field):
+    """One live work, typed as its slug or short name; cleans to the :class:`Source`, or None when left blank."""
+
+    widget = WorkPickerInput
+    default_error_messages = {
+        "unknown": _("No work has the slug or short name %(names)s."),
+        "ambiguous": _("Several works are called %(names)s; type the slug of the one you mean (%(slugs)s)."),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", _("A work's slug or its exact short name."))
+        super().__init__(**kwargs)
+        # Works already looked up for this form (a formset resolves all its rows' names in one query).
+        self.known: Mapping[str, list[Source]] | None = None
+
+    def names(self, value: Any) -> list[str]:
+        """The names typed in ``value``."""
+        text = str(value or "").strip()
+        return [text] if text else []
+
+    def resolve(self, names: list[str]) -> list[Source]:
+        """The works ``names`` designate, in the order typed and each once; a name that designates no work, or several,
+        is a validation error quoting it."""
+        known = self.known if self.known is not None and all(_key(name) in self.known for name in names) else works_named(names)
+        unknown = [name for name in names if not known.get(_key(name))]
+        if unknown:
+            raise forms.ValidationError(self.error_messages["unknown"], code="unknown", params={"names": _quoted(unknown)})
+        works: list[Source] = []
+        for name in names:
+            matches = known[_key(name)]
+            if len(matches) > 1:
+                raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous",
+                                            params={"names": _quoted([name]), "slugs": ", ".join(w.slug for w in matches)})
+            if matches[0] not in works:
+                works.append(matches[0])
+        return works
+
+    def to_python(self, value: Any) -> Source | None:
+        names = self.names(value)
+        return self.resolve(names)[0] if names else None
+
+    def prepare_value(self, value: Any) -> Any:
+        """A work shows as its slug; typed text as typed. A work known to be deleted shows as nothing (it cannot be
+        chosen again)."""
+        if isinstance(value, Source):
+            return "" if value.__dict__.get("deleted_at") is not None else value.slug
+        if isinstance(value, int):
+            work = Source.objects.filter(pk=value).only("slug").first()
+            return work.slug if work else ""
+        return value
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        shown = self.prepare_value(initial)
+        return _key(str(shown or "")) != _key(str(data or ""))
+
+
+class WorkMultipleChoiceField(WorkChoiceField):
+    """Several live works, typed as slugs or short names separated by commas; cleans to a list of :class:`Source`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", _("Works' slugs or exact short names, separated by commas."))
+        kwargs.setdefault("widget", WorkPickerInput(multiple=True))
+        super().__init__(**kwargs)
+
+    def names(self, value: Any) -> list[str]:
+        parts = value if isinstance(value, (list, tuple)) else [value]
+        return [name.strip() for part in parts for name in str(part or "").split(",") if name.strip()]
+
+    def to_python(self, value: Any) -> list[Source]:  # type: ignore[override]
+        names = self.names(value)
+        return self.resolve(names) if names else []
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, str) or value is None:
+            return value
+        if isinstance(value, Source):
+            value = [value]
+        values = list(value)
+        if values and all(isinstance(item, int) for item in values):
+            slugs = dict(Source.objects.filter(pk__in=values).values_list("pk", "slug"))
+            return ", ".join(slugs[pk] for pk in values if pk in slugs)
+        shown = (super(WorkMultipleChoiceField, self).prepare_value(item) for item in values)
+        return ", ".join(str(text) for text in shown if text)
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        return [_key(n) for n in self.names(self.prepare_value(initial))] != [_key(n) for n in self.names(data)]

@@ -19,7 +19,7 @@ def _question_form(question: OpenQuestion | None = None, **fields: object) -> di
                                "resolution_criteria": "", "answer_claim": ""}
     if question is not None:
         data.update({
-            "title": question.title, "text": question.text, "page": question.page_id or "", "status": question.status,
+            "title": question.title, "text": question.text, "page": question.page.slug if question.page else "", "status": question.status,
             "priority": question.priority, "assignee": question.assignee_id or "",
             "resolution_criteria": question.resolution_criteria, "answer_claim": question.answer_claim_id or "",
             "claims": [claim.pk for claim in question.claims.all()], "sources": ", ".join(source.slug for source in question.sources.all()),
@@ -58,7 +58,7 @@ def test_a_question_added_in_the_admin_is_recorded_and_found_and_sending_it_agai
     small_wiki: SmallWiki, admin_client: Client, client: Client,
 ) -> None:
     url = reverse("admin:wiki_openquestion_add")
-    form = _question_form(title="ZQXNEWQUESTION 是否需要五个 seed", text="待核实。", page=small_wiki.page.pk,
+    form = _question_form(title="ZQXNEWQUESTION 是否需要五个 seed", text="待核实。", page=small_wiki.page.slug,
                           sources=small_wiki.harness.slug, priority="high")
 
     added = admin_client.post(url, form)

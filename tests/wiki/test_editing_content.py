@@ -398,7 +398,7 @@ def test_question_is_added_triaged_and_answered(editor_client: Client) -> None:
     assert (question.status, question.priority, question.assignee) == ("investigating", "high", assignee)
     claim = Claim.objects.current().first()
     assert claim is not None
-    assert editor_client.post(url, {**base, "status": "answered", "page": claim.page_id, "answer_claim": claim.pk,
+    assert editor_client.post(url, {**base, "status": "answered", "page": claim.page.slug, "answer_claim": claim.pk,
                                     "claims": [claim.pk]}).status_code == 302
     question.refresh_from_db()
     assert (question.status, question.answer_claim) == ("answered", claim)

@@ -67,14 +67,16 @@ def test_the_forms_that_pick_works_do_not_grow_with_the_wiki(editor_client: Clie
     added = [make_source() for _ in range(200)]
     bullets = "\n".join(f"- Claim {n} of many（来源：{added[n % len(added)].title}，p.{n + 1}）" for n in range(300))
     make_page(body=f"## 关键要点\n\n{bullets}\n")
+    for n in range(100):
+        make_page(title=f"One more page {n}")
     assert Source.objects.count() >= 203 and Claim.objects.current().count() >= 303
 
     after = {url: _get(editor_client, url) for url in _forms(works)}
 
     for url, (queries, page) in before.items():
         assert after[url][0] == queries, (url, "|".join(queries), "|".join(after[url][0]))
-        # The question form's page list gains the one page the claims are on.
         assert abs(len(after[url][1]) - len(page)) < 300, url
+        assert "One more page" not in after[url][1], url
         assert added[0].slug not in after[url][1] and added[0].title not in after[url][1], url
 
 
@@ -203,3 +205,17 @@ def test_a_contrast_is_added_by_short_names_with_a_claim_of_its_works(editor_cli
     assert added.status_code == 302
     contrast = Contrast.objects.get()
     assert (contrast.left, contrast.right, contrast.claim) == (works.left, works.right, works.about_right)
+
+
+def test_a_question_names_its_page_by_slug_and_an_unknown_one_is_refused(editor_client: Client, works: Works) -> None:
+    page = works.citing_left.page
+    html = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": works.question.pk})).content.decode()
+    refused = editor_client.post(reverse("wiki:question-create"), {
+        "title": "Where?", "status": "open", "priority": "normal", "page": "no-such-page"})
+    added = editor_client.post(reverse("wiki:question-create"), {
+        "title": "Here?", "status": "open", "priority": "normal", "page": page.slug})
+
+    assert '<input type="text" name="page"' in html
+    assert refused.status_code == 200 and "No page has the slug “no-such-page”." in refused.content.decode()
+    assert not OpenQuestion.objects.filter(title="Where?").exists()
+    assert added.status_code == 302 and OpenQuestion.objects.get(title="Here?").page == page

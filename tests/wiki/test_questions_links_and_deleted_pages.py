@@ -40,7 +40,7 @@ def _as_browser_sends(editor_client: Client, question: OpenQuestion, **changes: 
     assert loaded_at is not None
     data: dict[str, object] = {
         "title": question.title, "text": question.text, "status": question.status, "priority": question.priority,
-        "resolution_criteria": question.resolution_criteria, "page": question.page_id or "",
+        "resolution_criteria": question.resolution_criteria, "page": question.page.slug if question.page else "",
         "claims": _checked(content, "claims"), "loaded_at": loaded_at.group(1),
     }
     return {**data, **changes}
@@ -141,7 +141,7 @@ def test_a_claim_linked_to_a_question_is_added_through_the_form_when_current(edi
     question = make_question(title="Link me")
 
     editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
-                       _as_browser_sends(editor_client, question, page=claim.page_id, claims=[claim.pk]))
+                       _as_browser_sends(editor_client, question, page=claim.page.slug, claims=[claim.pk]))
 
     assert list(question.claims.values_list("pk", flat=True)) == [claim.pk]
 
@@ -170,7 +170,7 @@ def test_showing_another_pages_claims_keeps_what_was_typed_and_saves_nothing(edi
     before = OpenQuestion.objects.count()
 
     response = editor_client.post(reverse("wiki:question-create"), {
-        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.pk,
+        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.slug,
         "show_claims": "1",
     })
 
@@ -182,7 +182,7 @@ def test_showing_another_pages_claims_keeps_what_was_typed_and_saves_nothing(edi
     assert 'class="errorlist"' not in content
 
     saved = editor_client.post(reverse("wiki:question-create"), {
-        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.pk,
+        "title": "Half typed", "text": "Still typing", "status": "open", "priority": "high", "page": elsewhere.slug,
         "claims": [there.pk],
     })
     assert saved.status_code == 302
@@ -195,7 +195,7 @@ def test_a_claim_of_a_page_other_than_the_one_sent_is_refused(editor_client: Cli
     here_claim = Claim.objects.get(page__slug="here")
 
     response = editor_client.post(reverse("wiki:question-create"), {
-        "title": "Mixed", "status": "open", "priority": "normal", "page": elsewhere.pk, "claims": [here_claim.pk],
+        "title": "Mixed", "status": "open", "priority": "normal", "page": elsewhere.slug, "claims": [here_claim.pk],
     })
 
     assert response.status_code == 200

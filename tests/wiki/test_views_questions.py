@@ -89,7 +89,7 @@ def test_the_question_forms_help_reads_in_the_readers_language(editor_client: Cl
 
 def test_a_new_question_form_sent_twice_adds_one_question(editor_client: Client) -> None:
     page = make_page(title="Asked twice page")
-    form = {"title": "Sent twice", "text": "same?", "page": page.pk, "status": "open", "priority": "normal"}
+    form = {"title": "Sent twice", "text": "same?", "page": page.slug, "status": "open", "priority": "normal"}
 
     first = editor_client.post(reverse("wiki:question-create"), form)
     again = editor_client.post(reverse("wiki:question-create"), form, follow=True)

@@ -153,3 +153,21 @@ class WorkMultipleChoiceField(WorkChoiceField):
 
     def has_changed(self, initial: Any, data: Any) -> bool:
         return [_key(n) for n in self.names(self.prepare_value(initial))] != [_key(n) for n in self.names(data)]
+
+
+class PageSlugField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A page typed as its slug (as in its address), not chosen from a list of every page; shows the slug of the
+    initial page, given as the page or its id."""
+
+    default_error_messages = {"invalid_choice": _("No page has the slug “%(value)s”.")}
+
+    def __init__(self, queryset: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", _("The page's slug, as in its address: /wiki/<slug>/."))
+        kwargs.setdefault("widget", forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
+                                                           "autocapitalize": "none", "size": 40}))
+        super().__init__(queryset, to_field_name="slug", **kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int) and self.queryset is not None:  # a page's id, as a model form's initial data holds it
+            return self.queryset.filter(pk=value).values_list("slug", flat=True).first() or ""
+        return super().prepare_value(value)

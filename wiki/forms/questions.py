@@ -6,10 +6,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from wiki.forms.pickers import WorkMultipleChoiceField
+from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
 
@@ -32,6 +33,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
     sources = WorkMultipleChoiceField(required=False)
+    page = PageSlugField(Page.all_objects.none(), required=False, label=capfirst(OpenQuestion._meta.get_field("page").verbose_name))
 
     fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name
 
@@ -51,7 +53,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         claims = Claim.objects.select_related("page").order_by("page__title", "position")
         # A question keeps its page while the page is deleted (it leaves the lists, and comes back with the page).
         own_page = Q(pk=self.instance.page_id) if self.instance.page_id else Q(pk__in=[])
-        self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "title").order_by("title")
+        self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "slug")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims.filter(on_page | linked)
         self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
@@ -71,14 +73,12 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def chosen_page_id(self) -> int | None:
         """The page whose claims the form offers: the one sent, else the one it opened with, else the question's."""
-        if self.is_bound:
-            chosen = self.data.get(self.add_prefix("page"))
-        else:
-            chosen = self.initial.get("page") or self.instance.page_id
-        try:
-            return int(chosen) if chosen else None
-        except (TypeError, ValueError):
-            return None
+        chosen = self.data.get(self.add_prefix("page")) if self.is_bound else self.initial.get("page") or self.instance.page_id
+        if isinstance(chosen, Page):
+            return chosen.pk
+        if isinstance(chosen, int):
+            return chosen
+        return Page.all_objects.filter(slug=str(chosen or "").strip()).values_list("pk", flat=True).first() if chosen else None
 
     def question_fields(self) -> dict[str, Any]:
         """The cleaned fields the question service stores on the question itself (its claims and works go apart)."""

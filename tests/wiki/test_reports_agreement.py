@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tests.factories import make_classification, make_editor, make_source
 from wiki.caching import versions
+from wiki.models import Classification
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,24 @@ def test_agreement_page_runs_the_same_queries_however_many_works() -> None:
 def test_agreement_page_is_for_logged_in_editors() -> None:
     response = Client().get(reverse("wiki:classifier-agreement"))
     assert response.status_code == 302
+
+
+def test_agreement_page_reads_the_classifications_again_only_when_they_change() -> None:
+    client = Client()
+    client.force_login(make_editor())
+    source = make_source(short_name="Quillmate",
+                         abstract="We train the web agent with PPO in a live browser environment; task success is the reward.")
+    classification = make_classification(source, mechanism="harness", verdict="not_strict", interactive_env=False,
+                                         multi_step=False, verifiable_reward=False, rl_update=False)
+    _get(client)
+
+    with CaptureQueriesContext(connection) as queries:
+        _, unchanged = _get(client)
+    classification_table = Classification._meta.db_table
+    assert not any(f'FROM "{classification_table}"' in q["sql"] for q in queries.captured_queries)
+    assert re.search(r"agrees on\s+0 of 1 works", unchanged)
+
+    classification.mechanism = "policy_gradient"
+    classification.save()
+    _, changed = _get(client)
+    assert re.search(r"agrees on\s+1 of 1 works", changed)

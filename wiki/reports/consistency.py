@@ -219,7 +219,7 @@ def consistency_report() -> ConsistencyReport:
     return report
 
 
-def _last_change_marker() -> str:
+def last_change_marker() -> str:
     """What the report reads changed when this does: the latest recorded change, the newest saves, the row counts,
     the stored suggestions and the weights.
 
@@ -247,7 +247,7 @@ def consistency_report_cached() -> ConsistencyReport:
     a change does not set every worker computing the same report at once.
     """
     suggestions_refresh()
-    key = f"wiki:consistency-report:{release.RELEASE}:{_last_change_marker()}"
+    key = f"wiki:consistency-report:{release.RELEASE}:{last_change_marker()}"
     latest_key = f"wiki:consistency-report:{release.RELEASE}:latest"
     lock_key = f"wiki:consistency-report:{release.RELEASE}:computing"
     report: ConsistencyReport | None = cache.get(key)

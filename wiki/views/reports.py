@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from wiki.forms.findings import FindingDismissForm, FindingForm
-from wiki.reports.agreement import agreement_report
+from wiki.reports.agreement import agreement_report_cached
 from wiki.reports.consistency import Finding, consistency_report_cached
 from wiki.reports.reviewed import (
     DISMISSED_PAGE_PARAM,
@@ -135,4 +135,4 @@ def finding_reopen_view(request: HttpRequest) -> HttpResponse:
 
 @editor_required("wiki.change_page")
 def classifier_agreement(request: HttpRequest) -> HttpResponse:
-    return render(request, "wiki/reports/agreement.html", {"report": agreement_report()})
+    return render(request, "wiki/reports/agreement.html", {"report": agreement_report_cached()})

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from django.core.paginator import InvalidPage, Page, Paginator
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from wiki.models import FindingDismissal
 from wiki.reports.consistency import ConsistencyReport, Finding, consistency_report, consistency_report_cached
@@ -107,3 +110,26 @@ def finding_place(report: ReviewedReport, kind: str, key: str) -> str:
     dismissed, position = place
     page = position // FINDINGS_SHOWN + 1
     return (section_url(kind, dismissed_page=page) if dismissed else section_url(kind, open_page=page)) + anchor
+
+
+@dataclass(frozen=True)
+class ShownSection:
+    """A section with the page of its open findings and of its dismissed ones shown."""
+
+    section: ReviewedSection
+    open: Page[Finding]
+    dismissed: Page[DismissedFinding]
+
+
+class NoSuchPage(Exception):
+    """A page number a section's findings do not have; the message says which they have."""
+
+
+def findings_page(items: list[Any], number: str | int | None) -> Page[Any]:
+    """Page ``number`` (the first when none) of a section's open or dismissed findings; raises :class:`NoSuchPage`."""
+    paginator = Paginator(items, FINDINGS_SHOWN)
+    try:
+        return paginator.page(number or 1)
+    except InvalidPage:
+        raise NoSuchPage(_("“%(page)s” is not a page of this section: its pages are numbered 1 to %(count)s.")
+                         % {"page": number, "count": paginator.num_pages}) from None

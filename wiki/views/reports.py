@@ -1,9 +1,5 @@
-from dataclasses import dataclass
-from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -11,17 +7,18 @@ from django.views.decorators.http import require_POST
 
 from wiki.forms.findings import FindingDismissForm, FindingForm
 from wiki.reports.agreement import agreement_report_cached
-from wiki.reports.consistency import Finding, consistency_report_cached
+from wiki.reports.consistency import consistency_report_cached
 from wiki.reports.reviewed import (
     DISMISSED_PAGE_PARAM,
     FINDINGS_SHOWN,
     OPEN_PAGE_PARAM,
     SECTION_PARAM,
-    DismissedFinding,
+    NoSuchPage,
     ReviewedReport,
-    ReviewedSection,
+    ShownSection,
     consistency_report_reviewed,
     finding_place,
+    findings_page,
 )
 from wiki.services.findings import (
     FindingAlreadyDismissed,
@@ -30,28 +27,6 @@ from wiki.services.findings import (
     finding_reopen,
 )
 from wiki.views.editing import editor_required
-
-
-@dataclass(frozen=True)
-class ShownSection:
-    """A section with the page of its open findings and of its dismissed ones shown."""
-
-    section: ReviewedSection
-    open: Page[Finding]
-    dismissed: Page[DismissedFinding]
-
-
-class NoSuchPage(Exception):
-    pass
-
-
-def _page(items: list[Any], number: str | int | None) -> Page[Any]:
-    paginator = Paginator(items, FINDINGS_SHOWN)
-    try:
-        return paginator.page(number or 1)
-    except InvalidPage:
-        raise NoSuchPage(_("“%(page)s” is not a page of this section: its pages are numbered 1 to %(count)s.")
-                         % {"page": number, "count": paginator.num_pages}) from None
 
 
 def consistency(request: HttpRequest) -> HttpResponse:
@@ -65,10 +40,10 @@ def consistency(request: HttpRequest) -> HttpResponse:
         return _render(request, report, error=_("There is no section “%(section)s” in this report: choose one below.")
                        % {"section": kind}, status=400)
     try:
-        shown = ShownSection(section, _page(section.open, request.GET.get(OPEN_PAGE_PARAM)),
-                             _page(section.dismissed, request.GET.get(DISMISSED_PAGE_PARAM)))
+        shown = ShownSection(section, findings_page(section.open, request.GET.get(OPEN_PAGE_PARAM)),
+                             findings_page(section.dismissed, request.GET.get(DISMISSED_PAGE_PARAM)))
     except NoSuchPage as error:
-        return _render(request, report, only=ShownSection(section, _page(section.open, 1), _page(section.dismissed, 1)),
+        return _render(request, report, only=ShownSection(section, findings_page(section.open, 1), findings_page(section.dismissed, 1)),
                        error=str(error), status=400)
     return _render(request, report, only=shown)
 
@@ -76,7 +51,7 @@ def consistency(request: HttpRequest) -> HttpResponse:
 def _render(request: HttpRequest, report: ReviewedReport, *, only: ShownSection | None = None,
             failed: FindingForm | None = None, error: str = "", status: int = 200) -> HttpResponse:
     """The report's first findings of every section, or ``only`` one section's pages of findings."""
-    shown = [only] if only else [ShownSection(section, _page(section.open, 1), _page(section.dismissed, 1)) for section in report.sections]
+    shown = [only] if only else [ShownSection(section, findings_page(section.open, 1), findings_page(section.dismissed, 1)) for section in report.sections]
     context = {"report": report, "shown": shown, "one_section": only is not None, "failed": failed, "error": error,
                "failed_anchor": f"finding-{failed.data.get('kind')}-{failed.data.get('key')}" if failed else ""}
     return render(request, "wiki/reports/consistency.html", context, status=status)
@@ -93,7 +68,7 @@ def _report(request: HttpRequest, *, failed: FindingForm, error: str = "") -> Ht
     if place is not None and section is not None:
         dismissed, position = place
         page = position // FINDINGS_SHOWN + 1
-        only = ShownSection(section, _page(section.open, 1 if dismissed else page), _page(section.dismissed, page if dismissed else 1))
+        only = ShownSection(section, findings_page(section.open, 1 if dismissed else page), findings_page(section.dismissed, page if dismissed else 1))
     return _render(request, report, only=only, failed=failed, error=error, status=400)
 
 

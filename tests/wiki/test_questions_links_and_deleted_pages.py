@@ -189,18 +189,33 @@ def test_showing_another_pages_claims_keeps_what_was_typed_and_saves_nothing(edi
     assert list(OpenQuestion.objects.get(title="Half typed").claims.values_list("pk", flat=True)) == [there.pk]
 
 
-def test_a_claim_of_a_page_other_than_the_one_sent_is_refused(editor_client: Client) -> None:
+def test_ticked_claims_stay_offered_when_another_page_is_shown_or_the_form_is_refused(editor_client: Client) -> None:
     make_page(slug="here", title="Here", body="## 关键要点\n\n- First here.\n")
     elsewhere = make_page(slug="elsewhere", title="Elsewhere", body="## 关键要点\n\n- Over there.\n")
-    here_claim = Claim.objects.get(page__slug="here")
+    here_claim, there = Claim.objects.get(page__slug="here"), Claim.objects.get(page=elsewhere)
+    sent = {"title": "Across pages", "status": "open", "priority": "normal", "claims": [here_claim.pk]}
+
+    shown = editor_client.post(reverse("wiki:question-create"), {**sent, "page": "elsewhere", "show_claims": "1"})
+    refused = editor_client.post(reverse("wiki:question-create"), {**sent, "page": "no-such-page"})
+    saved = editor_client.post(reverse("wiki:question-create"), {**sent, "page": "elsewhere", "claims": [here_claim.pk, there.pk]})
+
+    assert _offered(shown.content.decode(), "claims") == sorted([here_claim.pk, there.pk])
+    assert _checked(shown.content.decode(), "claims") == [here_claim.pk]
+    assert refused.status_code == 200 and _checked(refused.content.decode(), "claims") == [here_claim.pk]
+    assert saved.status_code == 302
+    assert sorted(OpenQuestion.objects.get(title="Across pages").claims.values_list("pk", flat=True)) == sorted([here_claim.pk, there.pk])
+
+
+def test_a_claim_no_longer_current_is_refused_unless_already_linked(editor_client: Client) -> None:
+    page = make_page(slug="here", title="Here", body="## 关键要点\n\n- Kept.\n- Gone soon.\n")
+    gone = _orphan(Claim.objects.get(page=page, text__startswith="Gone"))
 
     response = editor_client.post(reverse("wiki:question-create"), {
-        "title": "Mixed", "status": "open", "priority": "normal", "page": elsewhere.slug, "claims": [here_claim.pk],
-    })
+        "title": "Orphan?", "status": "open", "priority": "normal", "page": "here", "claims": [gone.pk]})
 
     assert response.status_code == 200
-    assert not OpenQuestion.objects.filter(title="Mixed").exists()
     assert "Select a valid choice" in response.content.decode()
+    assert not OpenQuestion.objects.filter(title="Orphan?").exists()
 
 
 def _offered(content: str, name: str) -> list[int]:

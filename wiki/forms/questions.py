@@ -44,10 +44,15 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Offered: the current claims of the question's page (a wiki holds too many to list them all), and those the
-        # question is linked to already (orphaned, retired or on another page since), so that saving keeps its links.
+        # Offered: the current claims of the question's page (a wiki holds too many to list them all); those the
+        # question is linked to already (orphaned, retired or on another page since), so that saving keeps its links;
+        # and the current claims the form was sent with, so that showing another page's claims, or an error, keeps
+        # what was ticked.
         page_id = self.chosen_page_id()
-        on_page = Q(pk__in=Claim.objects.current().filter(page_id=page_id).values("pk")) if page_id else Q(pk__in=[])
+        current = Claim.objects.current()
+        on_page = Q(pk__in=current.filter(page_id=page_id).values("pk")) if page_id else Q(pk__in=[])
+        ticked = Q(pk__in=current.filter(pk__in=self._sent_ids("claims")).values("pk"))
+        picked = Q(pk__in=current.filter(pk__in=self._sent_ids("answer_claim")).values("pk"))
         linked = Q(pk__in=self.instance.claims.values("pk")) if self.instance.pk else Q(pk__in=[])
         answer = Q(pk=self.instance.answer_claim_id) if self.instance.answer_claim_id else Q(pk__in=[])
         claims = Claim.objects.select_related("page").order_by("page__title", "position")
@@ -55,9 +60,9 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         own_page = Q(pk=self.instance.page_id) if self.instance.page_id else Q(pk__in=[])
         self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "slug")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
-        self.fields["claims"].queryset = claims.filter(on_page | linked)
+        self.fields["claims"].queryset = claims.filter(on_page | ticked | linked)
         self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
-        self.fields["answer_claim"].queryset = claims.filter(on_page | answer)
+        self.fields["answer_claim"].queryset = claims.filter(on_page | picked | answer)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "
                                             "another page's claims, choose the page and press “Show the page's claims”.")
@@ -70,6 +75,17 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         initial: dict[str, Any] = {name: data.getlist(name) if name in QUESTION_LINKS else data.get(name)
                                    for name in [*QUESTION_FIELDS, "loaded_at"] if name in data}
         return cls(initial=initial, instance=instance)
+
+    def _sent_ids(self, name: str) -> list[int]:
+        """The ids the form was sent (or shown again) with in field ``name``."""
+        if self.is_bound:
+            key = self.add_prefix(name)
+            raw: Any = self.data.getlist(key) if hasattr(self.data, "getlist") else self.data.get(key)
+        else:
+            raw = self.initial.get(name)
+        values = raw if isinstance(raw, (list, tuple)) else [raw]
+        texts = (str(getattr(item, "pk", item) or "") for item in values)
+        return [int(text) for text in texts if text.isdigit()]
 
     def chosen_page_id(self) -> int | None:
         """The page whose claims the form offers: the one sent, else the one it opened with, else the question's."""

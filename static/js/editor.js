@@ -94,14 +94,14 @@
     });
   });
 
-  // Work pickers: as the editor types (two characters or more), a list of matching works from the API's list of
-  // sources, each offered as its slug and labelled with its short name and title. A field of several works
-  // completes the name after its last comma.
-  document.querySelectorAll("input[data-work-picker][data-work-search]").forEach(function (input, index) {
+  // Pickers of works and pages: as the editor types (two characters or more), a list of matching rows from the
+  // API list the input names, each offered as its slug and labelled with its short name (a work's) and title. A
+  // field of several completes the name after its last comma.
+  document.querySelectorAll("input[data-picker][data-picker-search]").forEach(function (input, index) {
     if (!window.fetch || !window.AbortController) { return; }
-    var multiple = input.dataset.workPicker === "multiple";
+    var multiple = input.dataset.picker === "multiple";
     var list = document.createElement("datalist");
-    list.id = (input.id || "work-picker-" + index) + "-works";
+    list.id = (input.id || "picker-" + index) + "-options";
     input.insertAdjacentElement("afterend", list);
     input.setAttribute("list", list.id);
     var timer = null;
@@ -113,7 +113,7 @@
       if (pending) { pending.abort(); pending = null; }
       if (term.length < 2) { list.replaceChildren(); return; }
       pending = new AbortController();
-      var url = new URL(input.dataset.workSearch, window.location.href);
+      var url = new URL(input.dataset.pickerSearch, window.location.href);
       url.searchParams.set("q", term);
       url.searchParams.set("page_size", "10");
       fetch(url.toString(), {
@@ -124,10 +124,10 @@
         return response.ok ? response.json() : null;
       }).then(function (data) {
         if (!data || !Array.isArray(data.results)) { return; }
-        list.replaceChildren.apply(list, data.results.map(function (work) {
+        list.replaceChildren.apply(list, data.results.map(function (row) {
           var option = document.createElement("option");
-          option.value = before + work.slug;
-          option.label = work.short_name + " — " + work.title;
+          option.value = before + row.slug;
+          option.label = row.short_name ? row.short_name + " — " + row.title : row.title;
           return option;
         }));
       }).catch(function () { /* aborted or offline: the field still takes a typed name */ });

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.e2e.accounts import log_in
 from tests.factories import make_editor
-from wiki.models import Contrast, Source
+from wiki.models import Contrast, Page, Source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,10 +32,10 @@ def test_the_contrast_form_offers_matching_works_as_the_editor_types(page: Any, 
     assert page.input_value("input[name=left]") == "skillforge"
     page.locator("input[name=right]").press_sequentially("w")
     page.wait_for_timeout(600)
-    assert _options(page, "id_right-works") == []  # one character asks for nothing
+    assert _options(page, "id_right-options") == []  # one character asks for nothing
     page.locator("input[name=right]").press_sequentially("ebar")
-    page.wait_for_function("() => document.querySelectorAll('datalist#id_right-works option').length > 0")
-    offered = dict(_options(page, "id_right-works"))
+    page.wait_for_function("() => document.querySelectorAll('datalist#id_right-options option').length > 0")
+    offered = dict(_options(page, "id_right-options"))
     assert offered["webarena"] == f"{arena.short_name} — {arena.title}"
 
     page.fill("input[name=right]", "webarena")
@@ -52,8 +52,8 @@ def test_a_field_of_several_works_completes_the_name_after_the_last_comma(page: 
 
     page.goto(f"{live_server.url}{reverse('wiki:question-create')}")
     page.locator("input[name=sources]").press_sequentially("skillforge, starhar")
-    page.wait_for_function("() => document.querySelectorAll('datalist#id_sources-works option').length > 0")
-    assert "skillforge, starharness" in dict(_options(page, "id_sources-works"))
+    page.wait_for_function("() => document.querySelectorAll('datalist#id_sources-options option').length > 0")
+    assert "skillforge, starharness" in dict(_options(page, "id_sources-options"))
 
 
 def test_without_javascript_a_work_is_typed_by_its_short_name(page: Any, live_server: Any, seed: None) -> None:
@@ -73,3 +73,16 @@ def test_without_javascript_a_work_is_typed_by_its_short_name(page: Any, live_se
     tab.click("button:has-text('Add contrast')")
     tab.wait_for_url(re.compile(r"/sources/astar/$"))
     assert Contrast.objects.filter(left__slug="astar", right=world, axis="typed by hand").exists()
+
+
+def test_the_question_form_offers_matching_pages_as_the_editor_types(page: Any, live_server: Any, seed: None) -> None:
+    make_editor("picker")
+    log_in(page, live_server.url, "picker")
+    agentic = Page.objects.get(slug="agentic-rl")
+
+    page.goto(f"{live_server.url}{reverse('wiki:question-create')}")
+    page.locator("input[name=page]").press_sequentially("agentic")
+    page.wait_for_function("() => document.querySelectorAll('datalist#id_page-options option').length > 0")
+
+    offered = dict(_options(page, "id_page-options"))
+    assert offered["agentic-rl"] == agentic.title

@@ -557,7 +557,7 @@ def test_question_form_picks_claims_from_a_filterable_checkbox_list_and_works_by
     assert '<input type="checkbox" name="claims"' in html
     assert '<select name="claims"' not in html and 'name="sources"' in html
     assert '<input type="checkbox" name="sources"' not in html and '<select name="sources"' not in html
-    assert 'data-work-picker="multiple"' in html
+    assert 'data-picker="multiple"' in html
 
 
 def _history_rows(html: str) -> list[list[str]]:

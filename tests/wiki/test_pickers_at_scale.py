@@ -86,8 +86,8 @@ def test_the_claim_form_shows_the_slugs_of_its_works_in_text_inputs(editor_clien
 
     assert 'name="about" value="star-harness, tree-grpo"' in page or 'name="about" value="tree-grpo, star-harness"' in page
     assert 'name="citations-0-source" value="tree-grpo"' in page
-    assert 'data-work-picker="multiple"' in page and 'data-work-picker="one"' in page
-    assert f'data-work-search="{reverse("api:source-list")}"' in page
+    assert 'data-picker="multiple"' in page and 'data-picker="one"' in page
+    assert f'data-picker-search="{reverse("api:source-list")}"' in page
     assert "<option value=\"" + str(works.other.pk) not in page
 
 

@@ -2,7 +2,7 @@
 
 A work is typed as its slug or its exact short name (either case); several are separated by commas. Without
 JavaScript the input is a plain text field; editor.js offers matching works from the API's list of sources as the
-editor types (``data-work-picker``).
+editor types (``data-picker``); a page is typed as its slug, offered from the API's list of pages.
 """
 
 from __future__ import annotations
@@ -52,25 +52,26 @@ def _quoted(names: Sequence[str]) -> str:
     return ", ".join(f"“{name}”" for name in names)
 
 
-class WorkPickerInput(forms.TextInput):
-    """A text input for a work's slug (``multiple``: several, separated by commas), pointing editor.js at the API's
-    list of sources to offer matching works from."""
+class PickerInput(forms.TextInput):
+    """A text input for a slug (``multiple``: several, separated by commas), pointing editor.js at the API list
+    (``search``, a URL name) to offer matching rows from as the editor types."""
 
-    def __init__(self, attrs: dict[str, Any] | None = None, *, multiple: bool = False) -> None:
-        base = {"data-work-picker": "multiple" if multiple else "one", "autocomplete": "off", "spellcheck": "false",
+    def __init__(self, attrs: dict[str, Any] | None = None, *, multiple: bool = False, search: str = "api:source-list") -> None:
+        base = {"data-picker": "multiple" if multiple else "one", "autocomplete": "off", "spellcheck": "false",
                 "autocapitalize": "none", "size": 60 if multiple else 40}
         super().__init__({**base, **(attrs or {})})
+        self.search = search
 
     def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
-        context["widget"]["attrs"]["data-work-search"] = reverse("api:source-list")
+        context["widget"]["attrs"]["data-picker-search"] = reverse(self.search)
         return context
 
 
 class WorkChoiceField(forms.Field):
     """One live work, typed as its slug or short name; cleans to the :class:`Source`, or None when left blank."""
 
-    widget = WorkPickerInput
+    widget = PickerInput
     default_error_messages = {
         "unknown": _("No work has the slug or short name %(names)s."),
         "ambiguous": _("Several works are called %(names)s; type the slug of the one you mean (%(slugs)s)."),
@@ -128,7 +129,7 @@ class WorkMultipleChoiceField(WorkChoiceField):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", _("Works' slugs or exact short names, separated by commas."))
-        kwargs.setdefault("widget", WorkPickerInput(multiple=True))
+        kwargs.setdefault("widget", PickerInput(multiple=True))
         super().__init__(**kwargs)
 
     def names(self, value: Any) -> list[str]:
@@ -163,8 +164,7 @@ class PageSlugField(forms.ModelChoiceField):  # type: ignore[type-arg]
 
     def __init__(self, queryset: Any, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", _("The page's slug, as in its address: /wiki/<slug>/."))
-        kwargs.setdefault("widget", forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
-                                                           "autocapitalize": "none", "size": 40}))
+        kwargs.setdefault("widget", PickerInput(search="api:page-list"))
         super().__init__(queryset, to_field_name="slug", **kwargs)
 
     def prepare_value(self, value: Any) -> Any:

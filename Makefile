@@ -4,8 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# `make test` runs the tests side by side, one process a core (each with its own test database; the tests marked
-# with one xdist_group in one process); TEST_WORKERS=0 runs them in one process.
+# `make test` runs the tests side by side, one process a core, each with its own test database; TEST_WORKERS=0 runs
+# them in one process.
 TEST_WORKERS ?= auto
 
 .PHONY: run serve test install messages db browser redis check bench clean
@@ -58,7 +58,7 @@ redis:
 
 test: install browser redis
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	DATABASE_URL="$${DATABASE_URL:-$$($(BIN)/python -m config.embedded_db)}" $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	DATABASE_URL="$${DATABASE_URL:-$$($(BIN)/python -m config.embedded_db)}" $(BIN)/pytest -q -n $(TEST_WORKERS)
 
 check: install
 	$(BIN)/ruff check .

@@ -197,7 +197,9 @@ if REDIS_URL:
 else:
     _cache_backend = env_str("CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache")
     _cache_location = env_str("CACHE_LOCATION", "django_cache")
-CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location, "KEY_PREFIX": "wiki"}}
+# Every key starts with CACHE_KEY_PREFIX, so wikis sharing one Redis database never read each other's entries.
+CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location,
+                      "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "wiki")}}
 # How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
 WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
 # What rendered a cached page (wiki/caching/release.py): a deploy's name for its release, or by default a

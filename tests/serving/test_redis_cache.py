@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,14 +14,22 @@ import redis
 from wiki.caching.backends import RedisCache
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
-# The tests of this file empty their Redis database: under pytest-xdist they run one after another, in one process.
-pytestmark = pytest.mark.xdist_group("test_redis_cache")
 
 
 @pytest.fixture
-def backend() -> RedisCache:
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    return RedisCache(REDIS_URL, {"KEY_PREFIX": "test"})
+def prefix() -> Iterator[str]:
+    """A key prefix of this test's own: whatever else shares the Redis database (another run of the suite, another
+    test) never meets its keys, which go when it ends."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    yield prefix
+    client = redis.Redis.from_url(REDIS_URL)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+@pytest.fixture
+def backend(prefix: str) -> RedisCache:
+    return RedisCache(REDIS_URL, {"KEY_PREFIX": prefix})
 
 
 def test_count_starts_at_one_adds_one_and_expires(backend: RedisCache) -> None:
@@ -49,8 +59,9 @@ def test_one_client_serves_every_call(backend: RedisCache) -> None:
     assert backend.get_many(["a", "missing"]) == {"a": 1}
 
 
-def test_a_tracked_copy_is_read_without_a_round_trip_until_another_client_writes(backend: RedisCache) -> None:
-    other = RedisCache(REDIS_URL, {"KEY_PREFIX": "test"})  # another server's client
+def test_a_tracked_copy_is_read_without_a_round_trip_until_another_client_writes(
+        backend: RedisCache, prefix: str) -> None:
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": prefix})  # another server's client
     backend.set("content:version", 1, timeout=None)
     tracker = backend.tracker("content:")
     reads: list[int] = []
@@ -79,13 +90,13 @@ def test_without_its_connection_a_tracker_keeps_no_copy() -> None:
 
 
 def test_the_accounts_version_is_read_from_the_tracked_copy_until_another_server_moves_it(
-        backend: RedisCache, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        backend: RedisCache, prefix: str, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.cache import caches
 
     from wiki.caching import versions
 
     settings.CACHES = {"default": {"BACKEND": "wiki.caching.backends.RedisCache", "LOCATION": REDIS_URL,
-                                   "KEY_PREFIX": "test"}}
+                                   "KEY_PREFIX": prefix}}
     default = caches["default"]
     reads: list[str] = []
     real_get = default.get
@@ -102,7 +113,7 @@ def test_the_accounts_version_is_read_from_the_tracked_copy_until_another_server
     assert [versions.accounts_version() for _ in range(3)] == [first] * 3
     assert reads == []  # from memory: no round trip per logged-in request
 
-    other = RedisCache(REDIS_URL, {"KEY_PREFIX": "test"})  # another server's client: a password changed there
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": prefix})  # another server's client: a password changed there
     other.incr(versions.ACCOUNTS_KEY)
     other.get("unrelated")
     assert versions.accounts_version() == first + 1

@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -27,8 +28,6 @@ from wiki.services.tokens import api_token_rotate
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
-# The tests of this file empty their Redis database: under pytest-xdist they run one after another, in one process.
-pytestmark = pytest.mark.xdist_group("test_servers")
 ANON_RATE = 12
 
 
@@ -57,8 +56,9 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
 
 @pytest.fixture
 def servers(transactional_db: None) -> Iterator[list[str]]:
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": REDIS_URL, "DJANGO_DEBUG": "0",
+    prefix = f"test-servers-{uuid.uuid4().hex}"  # keys of this test's own, whatever else shares the database
+    env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": prefix,
+           "DJANGO_DEBUG": "0",
            "API_ANON_RATE": f"{ANON_RATE}/minute", "WEB_CONCURRENCY": "2", "WEB_THREADS": "2", "WEB_ACCESS_LOG": "",
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     started = []
@@ -84,7 +84,9 @@ def servers(transactional_db: None) -> Iterator[list[str]]:
         for process, _ in started:
             process.terminate()
             process.wait(timeout=30)
-        redis.Redis.from_url(REDIS_URL).flushdb()
+        client = redis.Redis.from_url(REDIS_URL)
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
 
 
 def test_an_edit_through_one_server_shows_at_once_on_every_worker_of_the_other(servers: list[str]) -> None:

@@ -106,6 +106,20 @@ def test_a_claims_works_are_accepted_by_slug_or_short_name_in_any_case(editor_cl
     assert list(claim.citations.values_list("source__slug", "locator")) == [("other-work", "p.4")]
 
 
+def test_a_short_name_is_read_whatever_its_case_width_spacing_or_punctuation(editor_client: Client, works: Works) -> None:
+    claim = works.citing_left
+    data = {"status": "disputed", "about": "tree grpo, ＳＴＡＲｈａｒｎｅｓｓ", "citations-TOTAL_FORMS": "1",
+            "citations-INITIAL_FORMS": "1", "citations-0-source": "other-work.", "citations-0-locator": "p.4",
+            "citations-0-kind": "cited"}
+
+    response = editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), data)
+
+    assert response.status_code == 302
+    claim.refresh_from_db()
+    assert set(claim.about.all()) == {works.left, works.right}
+    assert list(claim.citations.values_list("source__slug", "locator")) == [("other-work", "p.4")]
+
+
 def test_an_unknown_work_is_refused_naming_what_was_typed_and_nothing_is_saved(editor_client: Client, works: Works) -> None:
     claim = works.citing_left
     data = {"status": "disputed", "about": "tree-grpo, No Such Paper", "citations-TOTAL_FORMS": "1",
@@ -196,8 +210,8 @@ def test_a_contrast_is_added_by_short_names_with_a_claim_of_its_works(editor_cli
                                          "claim": works.citing_other.pk})
     assert unrelated.status_code == 200 and not Contrast.objects.exists()
 
-    unknown = editor_client.post(url, {"left": "Tree GRPO", "right": "starharness", "axis": "policy vs harness"})
-    assert "No work has the slug or short name “Tree GRPO”." in html.unescape(unknown.content.decode())
+    unknown = editor_client.post(url, {"left": "Tree GRPO 2", "right": "starharness", "axis": "policy vs harness"})
+    assert "No work has the slug or short name “Tree GRPO 2”." in html.unescape(unknown.content.decode())
     assert not Contrast.objects.exists()
 
     added = editor_client.post(url, {"left": "tree-grpo", "right": "starharness", "axis": "policy vs harness",

@@ -1,6 +1,6 @@
 """Fields that choose works by typing them: a text input that costs the same whatever the number of works in the wiki.
 
-A work is typed as its slug or its exact short name (either case); several are separated by commas. Without
+A work is typed as its slug or its short name (case, width, spacing and punctuation aside); several are separated by commas. Without
 JavaScript the input is a plain text field; editor.js offers matching works from the API's list of sources as the
 editor types (``data-picker``); a page is typed as its slug, offered from the API's list of pages.
 """
@@ -12,11 +12,11 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
+from wiki.services.sources import short_name_key
 
 
 def _key(name: str) -> str:
@@ -24,27 +24,31 @@ def _key(name: str) -> str:
 
 
 def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, list[Source]]:
-    """The live works each of ``names`` designates (by slug or short name, ignoring case), keyed by the name lowered:
-    the work whose slug it is alone, else every work of that short name, else none. ``pks`` are looked up in the same
-    query, keyed by their decimal text. One query, none when there is nothing to look up."""
+    """The live works each of ``names`` designates, keyed by the name lowered: the work whose slug it is (either case)
+    alone, else every work whose short name it is once case, width, spacing and punctuation are folded
+    (:func:`short_name_key`: ``tree grpo`` is Tree-GRPO), else none. ``pks`` are looked up in the same query, keyed by
+    their decimal text. One query, none when there is nothing to look up."""
     keys = {_key(name) for name in names if name.strip()}
     wanted = {int(pk) for pk in pks}
     if not keys and not wanted:
         return {}
-    found: dict[str, list[Source]] = {key: [] for key in keys}
-    works = (Source.objects.alias(slug_key=Lower("slug"), name_key=Lower("short_name"))
-             .filter(Q(slug_key__in=keys) | Q(name_key__in=keys) | Q(pk__in=wanted)).order_by("slug"))
+    folded = {key: short_name_key(key) for key in keys}
+    condition = Q(slug__in=keys) | Q(pk__in=wanted)
+    for word in {max(name_key.split(), key=len) for name_key in folded.values() if name_key}:
+        condition |= Q(short_name__icontains=word)
     by_slug: dict[str, Source] = {}
-    for work in works:
-        by_slug[work.slug.lower()] = work
-        if work.short_name.lower() in keys:
-            found[work.short_name.lower()].append(work)
+    by_name: dict[str, list[Source]] = {}
+    found: dict[str, list[Source]] = {}
+    for work in Source.objects.filter(condition).order_by("slug"):
+        by_slug[work.slug] = work
+        by_name.setdefault(short_name_key(work.short_name), []).append(work)
         if work.pk in wanted:
             found[str(work.pk)] = [work]
     # A slug names one work, even when another work's short name is spelt the same.
-    for key, work in by_slug.items():
-        if key in keys:
-            found[key] = [work]
+    for key in keys:
+        named = [by_slug[key]] if key in by_slug else by_name.get(folded[key], [])
+        if named or key not in found:
+            found[key] = named
     return found
 
 
@@ -78,7 +82,7 @@ class WorkChoiceField(forms.Field):
     }
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", _("A work's slug or its exact short name."))
+        kwargs.setdefault("help_text", _("A work's slug or its short name."))
         super().__init__(**kwargs)
         # Works already looked up for this form (a formset resolves all its rows' names in one query).
         self.known: Mapping[str, list[Source]] | None = None
@@ -128,7 +132,7 @@ class WorkMultipleChoiceField(WorkChoiceField):
     """Several live works, typed as slugs or short names separated by commas; cleans to a list of :class:`Source`."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", _("Works' slugs or exact short names, separated by commas."))
+        kwargs.setdefault("help_text", _("Works' slugs or short names, separated by commas."))
         kwargs.setdefault("widget", PickerInput(multiple=True))
         super().__init__(**kwargs)
 

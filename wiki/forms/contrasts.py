@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.pickers import WorkChoiceField, works_named
@@ -48,6 +49,12 @@ class ContrastForm(forms.Form):
         if not self.is_bound:
             # A link may name a work by its id (?left=12): the input shows its slug.
             self.initial.update(works)
+
+    @classmethod
+    def shown_again(cls, data: QueryDict) -> ContrastForm:
+        """The form as sent, not saved and without errors, offering the components and claims of the works typed in
+        it."""
+        return cls(initial={name: data.get(name) for name in cls.base_fields if name in data})
 
     def chosen_works(self) -> dict[str, Source]:
         """The works the form is about, by side: those sent, else those it opened with (a work, its slug, short name

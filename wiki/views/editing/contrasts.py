@@ -17,7 +17,7 @@ SHOW_CHOICES = "show_choices"
 @editor_required("wiki.add_contrast", forms=[ContrastForm])
 def contrast_create_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and SHOW_CHOICES in request.POST:
-        form = ContrastForm(initial=request.POST.dict())
+        form = ContrastForm.shown_again(request.POST)
     elif request.method == "POST":
         form = ContrastForm(request.POST)
     else:

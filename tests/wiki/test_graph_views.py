@@ -86,6 +86,17 @@ def test_contrast_of_fewer_than_two_works_asks_for_more(client: Client) -> None:
         assert "<svg" not in response.content.decode().split("<main", 1)[1]
 
 
+def test_the_contrast_page_finds_works_to_tick_and_keeps_the_contrasted_ones_ticked(client: Client) -> None:
+    found = client.get(reverse("wiki:contrast-multi") + "?works=gripforge&q=harness").content.decode()
+    assert '<input type="checkbox" name="works" value="gripforge" checked>' in found
+    assert '<input type="checkbox" name="works" value="polarharness">' in found
+    assert 'value="tasksmith"' not in found and 'id="id_q" value="harness"' in found
+
+    shown = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]) + "?q=task").content.decode()
+    assert '<input type="checkbox" name="works" value="polarharness" checked>' in shown
+    assert '<input type="checkbox" name="works" value="tasksmith">' in shown
+
+
 def test_contrast_of_three_works(client: Client) -> None:
     response = client.get(reverse("wiki:contrast-multi") + "?works=gripforge,polarharness,recurva")
 

@@ -182,6 +182,19 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+# How many works a picker offers to tick at a time.
+PICK_LIMIT = 50
+
+
+def pick_offer(comparison: Comparison, query: str, *,
+               limit: int = PICK_LIMIT) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """What a picker shows as (ref, name) pairs: the works compared, ticked, and those whose name or title contains
+    ``query`` (every work without one, by name, up to ``limit``) to tick besides."""
+    chosen = [(str(column.ref), column.name) for column in comparison.columns]
+    taken = {ref for ref, _ in chosen}
+    return chosen, [(slug, name) for slug, name in pick_choices(query, limit=limit) if slug not in taken]
+
+
 def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:
     """Works to offer in the picker: those whose name or title contains ``query``, by name (one query)."""
     sources = Source.objects.all()

@@ -2,10 +2,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
-from wiki.graph.compare import comparison_csv, comparison_for, pick_choices
+from wiki.graph.compare import comparison_csv, comparison_for, pick_offer
 from wiki.graph.forms import WorkPickForm, split_subjects
-
-PICK_LIMIT = 50
 
 
 @cached_for_readers
@@ -19,9 +17,7 @@ def compare(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="agentic-rl-comparison.csv"'
         return response
-    chosen = [(str(c.ref), c.name) for c in comparison.columns]
-    taken = {slug for slug, _ in chosen}
-    choices = [(slug, name) for slug, name in pick_choices(form.cleaned_data["q"], limit=PICK_LIMIT) if slug not in taken]
+    chosen, choices = pick_offer(comparison, form.cleaned_data["q"])
     return render(
         request,
         "wiki/graph/compare.html",

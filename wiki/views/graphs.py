@@ -8,7 +8,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph import draw, map_graph
 from wiki.graph.build import SubjectRef
-from wiki.graph.compare import Comparison, comparison_for
+from wiki.graph.compare import Comparison, comparison_for, pick_offer
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
 from wiki.graph.forms import MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
@@ -50,13 +50,14 @@ def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponse:
 
 
 def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
-    form = WorkPickForm({"works": raw, "q": ""})
+    form = WorkPickForm({"works": raw, "q": request.GET.get("q", "")})
     context: dict[str, object] = {"form": form, **_legend()}
     if not form.is_valid():
         return render(request, "wiki/graph/contrast.html", context, status=400)
     works = form.cleaned_data["works"]
     comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
     context["comparison"] = comparison
+    context["chosen"], context["choices"] = pick_offer(comparison, form.cleaned_data["q"])
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)
     if picture is not None:

@@ -39,7 +39,6 @@ from wiki.models import (
     SourceKind,
     WikiLink,
 )
-from wiki.references.identifiers import normalize_title
 from wiki.services.pages import link_targets
 
 BATCH = 2000
@@ -260,13 +259,15 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
     planned = _make_works(count=works, tag=tag, rng=rng)
     with bar(len(planned), "works") as b:
         sources = [
-            Source(slug=f"{tag}-{w.index + 1}", short_name=w.short_name, title=w.title, normalized_title=normalize_title(w.title),
+            Source(slug=f"{tag}-{w.index + 1}", short_name=w.short_name, title=w.title,
                    kind=_KIND_BY_MECHANISM.get(w.mechanism, rng.choice([SourceKind.PAPER, SourceKind.PREPRINT])),
                    year=rng.randint(2019, 2026), authors="; ".join(rng.sample(["Li Wei", "Zhang Min", "A. Smith", "J. Doe", "Wang Fang", "R. Patel"], 2)),
                    venue=rng.choice(["NeurIPS", "ICLR", "ICML", "ACL", "arXiv", ""]),
                    abstract=f"We study {w.mechanism.label.lower()} for {rng.choice(_TOPICS_EN)}. 本文研究{rng.choice(_TOPICS_ZH)}。")
             for w in planned
         ]
+        for source in sources:
+            source.derive_keys()  # bulk_create skips save(), which derives them
         for w, s in zip(planned, _bulk(Source, sources, b), strict=True):
             w.source = s
     result.source_ids = [w.source.pk for w in planned]

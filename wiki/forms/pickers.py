@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
-from wiki.services.sources import short_name_key
+from wiki.references.identifiers import short_name_key
 
 
 def _key(name: str) -> str:
@@ -33,15 +33,13 @@ def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, l
     if not keys and not wanted:
         return {}
     folded = {key: short_name_key(key) for key in keys}
-    condition = Q(slug__in=keys) | Q(pk__in=wanted)
-    for word in {max(name_key.split(), key=len) for name_key in folded.values() if name_key}:
-        condition |= Q(short_name__icontains=word)
+    condition = Q(slug__in=keys) | Q(name_key__in=set(folded.values())) | Q(pk__in=wanted)
     by_slug: dict[str, Source] = {}
     by_name: dict[str, list[Source]] = {}
     found: dict[str, list[Source]] = {}
     for work in Source.objects.filter(condition).order_by("slug"):
         by_slug[work.slug] = work
-        by_name.setdefault(short_name_key(work.short_name), []).append(work)
+        by_name.setdefault(work.name_key, []).append(work)
         if work.pk in wanted:
             found[str(work.pk)] = [work]
     # A slug names one work, even when another work's short name is spelt the same.

@@ -17,8 +17,8 @@ from wiki.references.formats import (
     ReferenceFormat,
     detect_format,
 )
-from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
-from wiki.services.sources import short_name_key, source_find_duplicate, source_identifiers, source_named
+from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short_name_key
+from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 

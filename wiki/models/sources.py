@@ -157,6 +157,8 @@ class Source(Deletable):
     short_name = models.CharField(field_label("short_name"), max_length=200, validators=[validate_line])
     title = models.CharField(field_label("title"), max_length=500, validators=[validate_line])
     normalized_title = models.CharField(_("Normalised title"), max_length=500, db_index=True, editable=False)
+    # The short name with case, width, spacing and punctuation folded: what a typed name is looked up by.
+    name_key = models.TextField(_("Folded short name"), db_index=True, editable=False, default="")
     kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
     authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
@@ -209,10 +211,15 @@ class Source(Deletable):
             raise ValidationError({"url": ValidationError(_("The URL is longer than 500 characters once percent-encoded."),
                                                           code="max_length")})
 
-    def save(self, *args: object, **kwargs: object) -> None:
-        from wiki.references.identifiers import normalize_title
+    def derive_keys(self) -> None:
+        """Sets the title and short name as they are looked up, folded; ``save()`` does, ``bulk_create`` does not."""
+        from wiki.references.identifiers import normalize_title, short_name_key
 
         self.normalized_title = normalize_title(self.title)
+        self.name_key = short_name_key(self.short_name)
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.derive_keys()
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     def get_absolute_url(self) -> str:

@@ -33,6 +33,12 @@ def normalize_title(title: str) -> str:
     return _NON_WORD.sub(" ", folded).strip()
 
 
+def short_name_key(short_name: str) -> str:
+    """Equal for short names that differ only in case, width, spacing or punctuation (``WebArena``, ``webarena``,
+    ``ＷｅｂＡｒｅｎａ``)."""
+    return normalize_title(short_name) or short_name.strip().casefold()
+
+
 def _arxiv_form(found: str) -> str:
     """An ID as arXiv writes it: ``MATH.gt/0309136`` → ``math.GT/0309136`` (archive lower case, subject class upper)."""
     if "/" not in found:

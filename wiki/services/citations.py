@@ -19,9 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
 from wiki.references.citation_matching import CloseMatcher, WorkRef
-from wiki.references.identifiers import normalize_title
+from wiki.references.identifiers import normalize_title, short_name_key
 from wiki.roles import User
-from wiki.services.sources import short_name_key, sources_by_title, sources_create_for_titles, sources_lock_creation
+from wiki.services.sources import sources_by_title, sources_create_for_titles, sources_lock_creation
 
 
 class CitationOutcome(StrEnum):

@@ -24,14 +24,13 @@ from wiki.models.rules import BIBTEX_KEY, fit, max_length
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import FIELD_LABELS, SourceDraft, short_name_from_title
 from wiki.references.formats import ReferenceFormat, parse_references
-from wiki.references.identifiers import normalize_title
+from wiki.references.identifiers import short_name_key
 from wiki.references.matching import find_work
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
 from wiki.services.sources import (
     duplicate_candidates,
-    short_name_key,
     sources_lock_creation,
     sources_named,
     taken_source_slugs,
@@ -108,7 +107,7 @@ def _unsaved_source(entry: ParsedEntry) -> Source:
     source = Source(slug="unsaved", **fields)
     # The duplicate checks above stand in for the unique constraints, which would cost a query per entry.
     source.full_clean(validate_unique=False, validate_constraints=False)
-    source.normalized_title = normalize_title(source.title)
+    source.derive_keys()  # bulk_create skips save(), which derives them
     return source
 
 

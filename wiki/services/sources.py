@@ -25,7 +25,13 @@ from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit, max_length, validate_bibtex_key
 from wiki.references.draft import SourceDraft, short_name_from_title
-from wiki.references.identifiers import arxiv_number, identifiers_from_url, normalize_title, split_identifiers
+from wiki.references.identifiers import (
+    arxiv_number,
+    identifiers_from_url,
+    normalize_title,
+    short_name_key,
+    split_identifiers,
+)
 from wiki.references.matching import Reference, WorkMatch, find_work, lookup_keys
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
@@ -130,19 +136,14 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
 
 def sources_named(names: Iterable[str]) -> dict[str, list[Source]]:
     """The live works by the :func:`short_name_key` of their short name, oldest first, for a look-up of each of
-    ``names`` by its key; in one query (none without names), fetched by each name's longest word.
-
-    The map may hold works fetched alongside that none of ``names`` is named like (``Foo (2)`` with ``Foo``): each
-    is still under its own key. Two works under one key were named before a short name had to be one work's."""
+    ``names`` by its key; in one query on the stored key (none without names). Two works under one key were named
+    before a short name had to be one work's."""
     keys = {key for name in names if (key := short_name_key(name))}
     if not keys:
         return {}
-    condition = Q()
-    for word in {max(key.split(), key=len) for key in keys}:
-        condition |= Q(short_name__icontains=word)
     named: dict[str, list[Source]] = {}
-    for source in Source.objects.filter(condition).order_by("pk"):
-        named.setdefault(short_name_key(source.short_name), []).append(source)
+    for source in Source.objects.filter(name_key__in=keys).order_by("pk"):
+        named.setdefault(source.name_key, []).append(source)
     return named
 
 
@@ -181,8 +182,7 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     for title, draft in zip(firsts, drafts, strict=True):
         source = Source(slug=unique_source_slug(draft, taken=taken), short_name=draft.short_name, title=title,
                         kind=SourceKind.PAPER)
-        # bulk_create skips save(), which derives the normalised title.
-        source.normalized_title = normalize_title(title)
+        source.derive_keys()  # bulk_create skips save(), which derives them
         matched[title] = source
         # the same normalised title may be cited twice in different forms
         for other in missing:
@@ -284,23 +284,16 @@ class SourceNameTaken(SourceDuplicate):
         super().__init__(source, gettext("same short name “%(name)s”") % {"name": source.short_name})
 
 
-def short_name_key(short_name: str) -> str:
-    """Equal for short names that differ only in case, width, spacing or punctuation (``WebArena``, ``webarena``,
-    ``ＷｅｂＡｒｅｎａ``)."""
-    return normalize_title(short_name) or short_name.strip().casefold()
-
-
 def source_named(short_name: str, *, exclude_pk: int | None = None) -> Source | None:
     """The live work whose short name is ``short_name`` once case, width, spacing and punctuation are folded, in one
-    query (fetched by its longest word, compared folded)."""
+    query on the stored key."""
     key = short_name_key(short_name)
     if not key:
         return None
-    candidates = Source.objects.filter(short_name__icontains=max(key.split(), key=len))
+    candidates = Source.objects.filter(name_key=key)
     if exclude_pk is not None:
         candidates = candidates.exclude(pk=exclude_pk)
-    return next((source for source in candidates.order_by("pk").only("id", "slug", "short_name", "title")
-                 if short_name_key(source.short_name) == key), None)
+    return candidates.order_by("pk").only("id", "slug", "short_name", "title").first()
 
 
 def source_check_short_name(*, short_name: str, exclude_pk: int | None = None) -> None:

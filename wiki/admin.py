@@ -205,8 +205,9 @@ class SourceAdmin(DeletedInTheWikiAdmin):
 
 @admin.register(Component)
 class ComponentAdmin(admin.ModelAdmin):
-    """Added and renamed here (or on its work's admin page), where the wiki makes components: no service records
-    them, and what follows from a name (cached pages, stored suggestions) follows any write to the table.
+    """Renamed here (or on its work's admin page), and added here too as editors add them when they classify one (the
+    classification form's "new component"); what follows from a name (cached pages, stored suggestions) follows any
+    write to the table.
 
     Neither deleted nor moved to another work: the wiki has no service for either. Deleting would take the
     component's classification with its history, its contrasts and its suggestion with it, unrecorded; moving would

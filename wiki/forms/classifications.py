@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.models import Claim, Classification, Component, Source
+from wiki.models.rules import validate_line
 from wiki.references.locators import is_valid_locator
 from wiki.taxonomy import verdict_label
 
@@ -37,6 +38,11 @@ class FactChoice(forms.RadioSelect):
 class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the classification was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    # A part of the work not classified apart before, added with this classification (a new classification only).
+    new_component = forms.CharField(
+        max_length=200, required=False, validators=[validate_line], label=_("…or a new component of it"),
+        help_text=_("To classify a part of the work apart (Shepherd's “Tree-GRPO”), name it here; it is added to the "
+                    "work with this classification."))
 
     fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name
 
@@ -60,11 +66,19 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["component"].empty_label = _("The whole work")
         if self.instance.pk is not None:
             self.fields["component"].disabled = True
+            del self.fields["new_component"]
         self.fields["evidence_claim"].queryset = (
             Claim.objects.current().filter(about=source).select_related("page").order_by("page__title", "position").distinct()
         )
         self.fields["evidence_claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
         self.fields["evidence_claim"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if cleaned.get("component") is not None and cleaned.get("new_component", "").strip():
+            self.add_error("new_component", forms.ValidationError(
+                _("Choose one of the work's components or name a new one, not both."), code="component_twice"))
+        return cleaned
 
     def clean_evidence_locator(self) -> str:
         locator: str = self.cleaned_data["evidence_locator"].strip()

@@ -16,6 +16,7 @@ from wiki.models.rules import fit
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_record, check_not_stale
+from wiki.services.components import component_create
 
 TRACKED_FIELDS = (
     "mechanism", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",
@@ -43,11 +44,15 @@ def classification_save(
     fields: dict[str, Any],
     user: User | None = None,
     component: Component | None = None,
+    new_component: str = "",
     classification: Classification | None = None,
     set_by: str = SetBy.EDITOR,
     loaded_at: datetime | None = None,
 ) -> Classification:
     """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed.
+
+    ``new_component`` names a component to add to the work and classify, in place of ``component``: both are saved, or
+    neither (:func:`wiki.services.components.component_create` says when a name is refused).
 
     ``loaded_at`` is the classification's ``updated_at`` when the editor opened the form; a save since raises
     :class:`StaleEdit` and nothing is written. A change that changes no field writes nothing at all.
@@ -56,6 +61,8 @@ def classification_save(
         # Locking the source makes a second editor classifying the same work at once wait, then fail full_clean's
         # uniqueness check with a message instead of the database's unique constraint with a server error.
         Source.objects.select_for_update().filter(pk=source.pk).first()
+        if new_component.strip():
+            component = component_create(source=source, name=new_component)
         classification = Classification(source=source, component=component)
         before: dict[str, Any] = {}
     else:

@@ -43,7 +43,8 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
     if request.method == "POST" and "accept" in request.POST and card is not None:
         # Without JavaScript, "Accept" fills the form from the suggestion; the editor still reviews and saves.
         accepted = {name: request.POST.get(name, "") for name in ("algorithm", "updated", "rationale", "evidence_locator",
-                                                                     "evidence_claim", "component", "loaded_at")}
+                                                                     "evidence_claim", "component", "new_component",
+                                                                     "loaded_at")}
         accepted.update({k: v for k, v in card.values.items() if v != "" or k not in ("algorithm", "updated")})
         form = ClassificationForm(initial=accepted, instance=instance, source=source)
     elif request.method == "POST":
@@ -53,6 +54,7 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
             try:
                 saved = classification_save(
                     source=source, component=data.get("component") if classification is None else component,
+                    new_component=data.get("new_component", ""),
                     classification=classification, fields={name: data[name] for name in SAVED_FIELDS},
                     user=request.user, set_by=_set_by(data, card), loaded_at=data.get("loaded_at"),
                 )

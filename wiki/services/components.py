@@ -1,0 +1,40 @@
+"""Components: parts of a work classified apart (Shepherd's Tree-GRPO and its supervisor), added as an editor
+classifies one."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from wiki.models import Component, Source
+from wiki.models.rules import max_length
+from wiki.references.identifiers import short_name_key
+
+
+def component_slug(source: Source, name: str) -> str:
+    """A slug for a new component of ``source`` named ``name``, free among its components: the name's ASCII letters
+    and digits (``part`` when it has none, as a Chinese name), numbered from 2 when taken."""
+    base = slugify(name)[: max_length(Component, "slug") - 4].strip("-") or "part"
+    taken = set(source.components.values_list("slug", flat=True))
+    number = 1
+    slug = base
+    while slug in taken:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def component_create(*, source: Source, name: str) -> Component:
+    """Adds a component called ``name`` to ``source``. Refuses, with a ``ValidationError`` naming it, a name one of
+    the work's components has already once case, width, spacing and punctuation are folded."""
+    name = name.strip()
+    key = short_name_key(name)
+    same = next((c for c in source.components.only("id", "name") if short_name_key(c.name) == key), None)
+    if same is not None:
+        raise ValidationError(_("%(work)s has a component called “%(name)s” already: choose it instead."),
+                              code="component_exists", params={"work": source.short_name, "name": same.name})
+    component = Component(source=source, name=name, slug=component_slug(source, name))
+    component.full_clean()
+    component.save()
+    return component

@@ -1,0 +1,46 @@
+"""Readers' language and time-zone preferences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db import models
+from django.db.models.fields import BLANK_CHOICE_DASH
+from django.http import HttpRequest
+from django.utils.text import capfirst
+
+from wiki.forms.preferences import time_zone_choices
+from wiki.models import ReaderProfile
+from wiki.services.readers import reader_profile_save
+
+
+@admin.register(ReaderProfile)
+class ReaderProfileAdmin(admin.ModelAdmin):
+    """Saved through the readers' service, as the preferences page saves it, with the time zone chosen among those
+    that page offers: a zone the wiki does not know would be ignored on every page of the reader's. A profile stays
+    with its reader.
+
+    Deleted as Django deletes it, there being no service for it: the reader's next page follows their cookies and
+    browser again (the write moves the accounts' version), and nothing else hangs on a profile. Refusing it here
+    would also refuse deleting the reader's account."""
+
+    list_display = ("user", "language", "time_zone")
+    list_filter = ("language",)
+    search_fields = ("user__username", "time_zone")
+    raw_id_fields = ("user",)
+
+    def formfield_for_dbfield(self, db_field: models.Field[Any, Any], request: HttpRequest,
+                              **kwargs: Any) -> forms.Field | None:
+        if db_field.name == "time_zone":
+            return forms.ChoiceField(label=capfirst(db_field.verbose_name), required=False,
+                                     choices=[("", BLANK_CHOICE_DASH[0][1]), *time_zone_choices()])
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: ReaderProfile | None = None) -> tuple[str, ...]:
+        return ("user",) if obj is not None else ()
+
+    def save_model(self, request: HttpRequest, obj: ReaderProfile, form: Any, change: bool) -> None:
+        obj.pk = reader_profile_save(user=obj.user, language=obj.language, time_zone=obj.time_zone).pk
+        obj.refresh_from_db()

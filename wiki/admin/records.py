@@ -1,0 +1,72 @@
+"""What the wiki records or derives as it is written: changes, dismissals, merges, links, search documents, stored
+suggestions (all read-only but the dismissals)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db import models
+from django.http import HttpRequest
+
+from wiki.admin.base import ReadOnlyAdmin, without_text
+from wiki.models import ChangeEvent, FindingDismissal, SearchDocument, SourceMerge, StoredSuggestion, WikiLink
+
+
+@admin.register(ChangeEvent)
+class ChangeEventAdmin(ReadOnlyAdmin):
+    """Read-only: the recent-changes feed is what the services recorded, as they recorded it."""
+
+    list_display = ("created_at", "kind", "action", "label", "user", "size_delta")
+    list_filter = ("kind", "action", "created_at")
+    search_fields = ("label", "summary")
+    list_select_related = ("user",)
+
+
+@admin.register(FindingDismissal)
+class FindingDismissalAdmin(admin.ModelAdmin):
+    list_display = ("subject", "kind", "key", "dismissed_by", "dismissed_at", "reopened_at")
+    list_filter = ("kind", "reopened_at")
+    search_fields = ("subject", "reason")
+    list_select_related = ("dismissed_by",)
+    raw_id_fields = ("dismissed_by", "reopened_by")
+
+
+@admin.register(SourceMerge)
+class SourceMergeAdmin(ReadOnlyAdmin):
+    """Read-only: a merge is made and undone in the wiki, which moves the rows it records."""
+
+    list_display = ("merged", "kept", "user", "created_at", "undone_at")
+    list_select_related = ("merged", "kept", "user")
+    search_fields = ("merged__short_name", "kept__short_name")
+
+
+@admin.register(WikiLink)
+class WikiLinkAdmin(ReadOnlyAdmin):
+    """Read-only: links are derived from the page's text on every save, never typed."""
+
+    list_display = ("source_page", "target_slug", "target_title", "label")
+    search_fields = ("target_slug", "target_title", "source_page__title")
+    list_select_related = ("source_page",)
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[WikiLink]:
+        return without_text(super().get_queryset(request), "source_page")
+
+
+@admin.register(SearchDocument)
+class SearchDocumentAdmin(ReadOnlyAdmin):
+    """Read-only: documents are rebuilt from their objects on every save."""
+
+    list_display = ("title", "kind", "object_id", "mechanism", "verdict", "updated_at")
+    list_filter = ("kind", "mechanism", "verdict")
+    search_fields = ("title", "body")
+    exclude = ("vector",)
+
+
+@admin.register(StoredSuggestion)
+class StoredSuggestionAdmin(ReadOnlyAdmin):
+    """Read-only: a work's suggestion is classified again from its text whenever that text or the weights change."""
+
+    list_display = ("source", "component", "mechanism", "verdict", "confidence", "weights_version", "refreshed_at")
+    list_filter = ("mechanism", "verdict", "readable")
+    list_select_related = ("source", "component")
+    search_fields = ("source__short_name", "source__title")
+    exclude = ("suggestion",)

@@ -1,0 +1,85 @@
+"""Works and their components."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.translation import gettext
+
+from wiki.admin.base import DeletedInTheWikiAdmin
+from wiki.forms.sources import SOURCE_FIELDS, SourceForm
+from wiki.models import Component, Source
+from wiki.references.draft import SourceDraft
+from wiki.services.sources import SourceDuplicate, source_create, source_save
+
+
+class ComponentInline(admin.TabularInline):
+    model = Component
+    fields = ("slug", "name")
+    extra = 0
+    # Not deleted here, as in the components' own admin (ComponentAdmin says why).
+    can_delete = False
+
+
+@admin.register(Source)
+class SourceAdmin(DeletedInTheWikiAdmin):
+    """Saved through the wiki's source service with the wiki's own form: identifiers normalised, duplicates of
+    another work refused, the change recorded and the search index brought up to date."""
+
+    form = SourceForm
+    list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi", "deleted_at", "merged_into")
+    list_filter = ("kind", "year")
+    search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
+    readonly_fields = ("slug", "normalized_title", "created_at", "updated_at", "delete_in_wiki")
+    fields = [*SOURCE_FIELDS, *readonly_fields]
+    inlines = [ComponentInline]
+    delete_view_name = "wiki:source-delete"
+
+    def has_change_permission(self, request: HttpRequest, obj: Source | None = None) -> bool:
+        # A deleted work comes back through the wiki's restore first.
+        return super().has_change_permission(request, obj) and not (obj is not None and obj.is_deleted)
+
+    def save_model(self, request: HttpRequest, obj: Source, form: SourceForm, change: bool) -> None:
+        fields = {name: form.cleaned_data[name] for name in SOURCE_FIELDS}
+        if change:
+            source_save(source=obj, fields=fields, user=request.user)
+        else:
+            obj.pk = source_create(draft=SourceDraft(**fields), user=request.user).pk
+        obj.refresh_from_db()
+
+    def changeform_view(self, request: HttpRequest, object_id: str | None = None, form_url: str = "",
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # What the form could not know (a duplicate saved meanwhile) is refused by the service; nothing is saved.
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except SourceDuplicate as duplicate:
+            message = gettext("This source exists already (%(reason)s).") % {"reason": duplicate.reason}
+        except ValidationError as error:
+            message = " ".join(error.messages)
+        self.message_user(request, message, messages.ERROR)
+        return HttpResponseRedirect(request.get_full_path())
+
+
+@admin.register(Component)
+class ComponentAdmin(admin.ModelAdmin):
+    """Renamed here (or on its work's admin page), and added here too as editors add them when they classify one (the
+    classification form's "new component"); what follows from a name (cached pages, stored suggestions) follows any
+    write to the table.
+
+    Neither deleted nor moved to another work: the wiki has no service for either. Deleting would take the
+    component's classification with its history, its contrasts and its suggestion with it, unrecorded; moving would
+    leave its classification on the old work. Merging two works moves components with all that hangs on them."""
+
+    list_display = ("name", "slug", "source")
+    search_fields = ("name", "slug", "source__short_name")
+    list_select_related = ("source",)
+    raw_id_fields = ("source",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Component | None = None) -> tuple[str, ...]:
+        return ("source",) if obj is not None else ()
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

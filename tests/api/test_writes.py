@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
-from wiki.models import Claim, Classification, ClassificationChange, OpenQuestion, Page, Revision, Source
+from wiki.models import Claim, Classification, ClassificationChange, Component, OpenQuestion, Page, Revision, Source
 from wiki.roles import Account
 from wiki.search.query import search
 
@@ -370,3 +370,24 @@ def test_an_edit_of_a_deleted_work_answers_410(editor_api: APIClient, editor: Ac
 
     assert response.status_code == 410 and response.json()["code"] == "gone"
     assert Source.all_objects.get(pk=source.pk).title == "Spam work"
+
+
+def test_a_component_is_added_and_classified_in_one_request_or_not_at_all(editor_api: APIClient) -> None:
+    shepherd = Source.objects.create(slug="shepherd", short_name="Shepherd", title="Shepherd")
+    tree = Component.objects.create(source=shepherd, slug="tree-grpo", name="Tree-GRPO")
+    payload = {"source": "shepherd", "mechanism": "harness", "verdict": "not_strict", "interactive_env": True,
+               "multi_step": True, "verifiable_reward": None, "rl_update": False}
+
+    created = editor_api.post("/api/v1/classifications/", {**payload, "new_component": "Supervisor"}, format="json")
+    existing = editor_api.post("/api/v1/classifications/", {**payload, "new_component": "TREE grpo"}, format="json")
+    both = editor_api.post("/api/v1/classifications/", {**payload, "component": tree.pk, "new_component": "Planner"},
+                           format="json")
+
+    assert created.status_code == 201, created.json()
+    assert created.json()["component_name"] == "Supervisor" and "new_component" not in created.json()
+    assert existing.status_code == 400 and set(existing.json()["errors"]) == {"new_component"}
+    assert both.status_code == 400 and set(both.json()["errors"]) == {"new_component"}
+    assert sorted(Component.objects.filter(source=shepherd).values_list("name", flat=True)) == ["Supervisor", "Tree-GRPO"]
+    url = f"/api/v1/classifications/{created.json()['id']}/"
+    renamed = editor_api.patch(url, {"new_component": "Planner"}, format="json", **if_match(editor_api, url))
+    assert renamed.status_code == 400 and Component.objects.filter(source=shepherd).count() == 2

@@ -62,7 +62,10 @@ def classification_save(
         # uniqueness check with a message instead of the database's unique constraint with a server error.
         Source.objects.select_for_update().filter(pk=source.pk).first()
         if new_component.strip():
-            component = component_create(source=source, name=new_component)
+            try:
+                component = component_create(source=source, name=new_component)
+            except ValidationError as error:
+                raise ValidationError({"new_component": error.error_list}) from error
         classification = Classification(source=source, component=component)
         before: dict[str, Any] = {}
     else:

@@ -32,6 +32,10 @@ class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
     source = serializers.SlugRelatedField(slug_field="slug", queryset=Source.objects.all())  # type: ignore[assignment]  # a field named like Field.source
     component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all(), allow_null=True, required=False)
     component_name = serializers.CharField(source="component.name", read_only=True, allow_null=True, default=None)
+    new_component = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, max_length=200, validators=[validate_optional_line],
+        help_text="On creating only, instead of component: the name of a part of the work to add and classify apart, "
+                  "in the same request.")
     subject = serializers.CharField(source="subject_name", read_only=True)
     rubric_verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, read_only=True, help_text="The verdict the four facts give through the rubric.")
     departs_from_rubric = serializers.BooleanField(read_only=True)
@@ -41,7 +45,7 @@ class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
     class Meta:
         model = Classification
         fields = [
-            "id", "source", "component", "component_name", "subject", "mechanism", "algorithm", "updated",
+            "id", "source", "component", "new_component", "component_name", "subject", "mechanism", "algorithm", "updated",
             "interactive_env", "multi_step", "verifiable_reward", "rl_update", "narrow", "verdict",
             "rubric_verdict", "departs_from_rubric", "rationale", "evidence_claim", "evidence_locator",
             "set_by", "set_by_user", "updated_at",
@@ -58,6 +62,10 @@ class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         # The rubric's rationale rule and the one-per-work rule are Classification.clean's, run by the service.
+        if str(attrs.get("new_component", "")).strip() and (self.instance is not None or attrs.get("component") is not None):
+            raise serializers.ValidationError(
+                {"new_component": [_("A new component is named only when classifying, and instead of a component.")]},
+                code="component_twice")
         if self.instance is not None:
             for name in ("source", "component"):
                 if name in attrs and getattr(attrs[name], "pk", None) != getattr(self.instance, f"{name}_id"):

@@ -43,11 +43,13 @@ class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewS
 
     def service_create(self, data: dict[str, Any]) -> Classification:
         source, component = data.pop("source"), data.pop("component", None)
-        return classification_save(source=source, component=component, fields=data, user=self.request.user)
+        return classification_save(source=source, component=component, new_component=data.pop("new_component", ""),
+                                   fields=data, user=self.request.user)
 
     def service_update(self, instance: Classification, data: dict[str, Any]) -> Classification:
         # A classification stays with its work and component (the serializer refuses another).
         data.pop("source", None)
         data.pop("component", None)
+        data.pop("new_component", None)
         return classification_save(source=instance.source, component=instance.component, fields=data, user=self.request.user,
                                    classification=instance, loaded_at=self.loaded_at)

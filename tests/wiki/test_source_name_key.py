@@ -41,3 +41,11 @@ def test_a_typed_name_finds_its_work_among_many_sharing_a_word() -> None:
     assert source_named("Agent") is None
     assert sources_named(["agent 1", "Ａｇｅｎｔ　２"]) == {"agent 1": [works[0]], "agent 2": [works[1]]}
     assert works_named(["agent_12", "agent-3"]) == {"agent_12": [works[11]], "agent-3": [works[2]]}
+
+
+def test_a_save_of_the_short_name_alone_writes_its_folded_key() -> None:
+    work = make_source(slug="tree-grpo", short_name="Tree-GRPO", title="Tree GRPO")
+    work.short_name, work.title = "ＴｒｅｅＰＯ", "TreePO: A Study"
+    work.save(update_fields=["short_name", "title"])
+
+    assert Source.objects.values_list("name_key", "normalized_title").get(pk=work.pk) == ("treepo", "treepo a study")

@@ -1,8 +1,8 @@
 """Fields that choose works by typing them: a text input that costs the same whatever the number of works in the wiki.
 
-A work is typed as its slug or its short name (case, width, spacing and punctuation aside); several are separated by commas. Without
-JavaScript the input is a plain text field; editor.js offers matching works from the API's list of sources as the
-editor types (``data-picker``); a page is typed as its slug, offered from the API's list of pages.
+A work is typed as its slug or its short name (case, width, spacing and punctuation aside); several are separated by
+commas. Without JavaScript the input is a plain text field; editor.js offers matching works from the API's list of
+sources as the editor types (``data-picker``); a page is typed as its slug, offered from the API's list of pages.
 """
 
 from __future__ import annotations

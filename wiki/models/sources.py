@@ -220,6 +220,11 @@ class Source(Deletable):
 
     def save(self, *args: object, **kwargs: object) -> None:
         self.derive_keys()
+        written = kwargs.get("update_fields")
+        if isinstance(written, (list, tuple, set, frozenset)):
+            # A save of the title or short name alone writes what is derived from them too.
+            derived = {"title": "normalized_title", "short_name": "name_key"}
+            kwargs["update_fields"] = [*written, *(derived[name] for name in derived if name in written)]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     def get_absolute_url(self) -> str:

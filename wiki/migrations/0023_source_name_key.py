@@ -1,13 +1,20 @@
 """Every work's short name stored folded (case, width, spacing and punctuation), so that a typed name is found by an
 indexed equality instead of a scan of the works sharing a word with it."""
 
+import re
+import unicodedata
 from typing import Any
 
 from django.db import migrations, models
 
-from wiki.references.identifiers import short_name_key
-
 BATCH = 2000
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def short_name_key(short_name: str) -> str:
+    """``wiki.references.identifiers.short_name_key`` as it was when this migration was written."""
+    folded = _NON_WORD.sub(" ", unicodedata.normalize("NFKC", short_name).casefold()).strip()
+    return folded or short_name.strip().casefold()
 
 
 def fill(apps: Any, schema_editor: Any) -> None:

@@ -73,13 +73,6 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["evidence_claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
         self.fields["evidence_claim"].required = False
 
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        if cleaned.get("component") is not None and cleaned.get("new_component", "").strip():
-            self.add_error("new_component", forms.ValidationError(
-                _("Choose one of the work's components or name a new one, not both."), code="component_twice"))
-        return cleaned
-
     def clean_evidence_locator(self) -> str:
         locator: str = self.cleaned_data["evidence_locator"].strip()
         if locator and not is_valid_locator(locator):

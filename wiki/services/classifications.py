@@ -51,8 +51,9 @@ def classification_save(
 ) -> Classification:
     """Creates or changes the classification of ``source`` (or its ``component``); writes a history entry if anything changed.
 
-    ``new_component`` names a component to add to the work and classify, in place of ``component``: both are saved, or
-    neither (:func:`wiki.services.components.component_create` says when a name is refused).
+    ``new_component`` names a component to add to the work and classify, in place of ``component`` (both given is a
+    ``ValidationError``): both are saved, or neither (:func:`wiki.services.components.component_create` says when a
+    name is refused).
 
     ``loaded_at`` is the classification's ``updated_at`` when the editor opened the form; a save since raises
     :class:`StaleEdit` and nothing is written. A change that changes no field writes nothing at all.
@@ -61,6 +62,9 @@ def classification_save(
         # Locking the source makes a second editor classifying the same work at once wait, then fail full_clean's
         # uniqueness check with a message instead of the database's unique constraint with a server error.
         Source.objects.select_for_update().filter(pk=source.pk).first()
+        if new_component.strip() and component is not None:
+            raise ValidationError({"new_component": _("Choose one of the work's components or name a new one, not both.")},
+                                  code="component_twice")
         if new_component.strip():
             try:
                 component = component_create(source=source, name=new_component)

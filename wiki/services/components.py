@@ -12,11 +12,10 @@ from wiki.models.rules import max_length
 from wiki.references.identifiers import short_name_key
 
 
-def component_slug(source: Source, name: str) -> str:
-    """A slug for a new component of ``source`` named ``name``, free among its components: the name's ASCII letters
-    and digits (``part`` when it has none, as a Chinese name), numbered from 2 when taken."""
+def component_slug(name: str, *, taken: set[str]) -> str:
+    """A slug for a new component named ``name``, not among ``taken`` (its work's components' slugs): the name's ASCII
+    letters and digits (``part`` when it has none, as a Chinese name), numbered from 2 when taken."""
     base = slugify(name)[: max_length(Component, "slug") - 4].strip("-") or "part"
-    taken = set(source.components.values_list("slug", flat=True))
     number = 1
     slug = base
     while slug in taken:
@@ -30,11 +29,13 @@ def component_create(*, source: Source, name: str) -> Component:
     the work's components has already once case, width, spacing and punctuation are folded."""
     name = name.strip()
     key = short_name_key(name)
-    same = next((c for c in source.components.only("id", "name") if short_name_key(c.name) == key), None)
+    existing = list(source.components.only("id", "name", "slug"))
+    same = next((c for c in existing if short_name_key(c.name) == key), None)
     if same is not None:
         raise ValidationError(_("%(work)s has a component called “%(name)s” already: choose it instead."),
                               code="component_exists", params={"work": source.short_name, "name": same.name})
-    component = Component(source=source, name=name, slug=component_slug(source, name))
+    slug = component_slug(name, taken={c.slug for c in existing})
+    component = Component(source=source, name=name, slug=slug)
     component.full_clean()
     component.save()
     return component

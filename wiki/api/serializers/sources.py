@@ -62,10 +62,10 @@ class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         # The rubric's rationale rule and the one-per-work rule are Classification.clean's, run by the service.
-        if str(attrs.get("new_component", "")).strip() and (self.instance is not None or attrs.get("component") is not None):
+        if self.instance is not None and str(attrs.get("new_component", "")).strip():
             raise serializers.ValidationError(
                 {"new_component": [_("A new component is named only when classifying, and instead of a component.")]},
-                code="component_twice")
+                code="read_only")
         if self.instance is not None:
             for name in ("source", "component"):
                 if name in attrs and getattr(attrs[name], "pk", None) != getattr(self.instance, f"{name}_id"):

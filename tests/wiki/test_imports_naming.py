@@ -52,8 +52,19 @@ def test_an_imported_csl_work_with_a_chinese_short_name_gets_the_slug_of_its_tit
     assert _created(CHINESE_CSL).slug == "agents-that-read-chinese-a-study"
 
 
-def test_an_imported_ris_work_with_a_chinese_title_gets_the_slug_of_its_doi(db: None) -> None:
-    assert _created(CHINESE_RIS).slug == "doi-10-1145-3600006"
+def test_an_imported_ris_work_with_a_chinese_title_gets_the_slug_of_its_title_in_pinyin(db: None) -> None:
+    assert _created(CHINESE_RIS).slug == "zhong-wen-zhi-neng-ti-yan-jiu"
+
+
+def test_imported_works_named_only_in_chinese_get_readable_slugs_not_numbers(db: None) -> None:
+    bib = ("@article{zhang2024, title={基于强化学习的网页智能体训练方法研究}, author={张三 and 李四}, journal={计算机学报},"
+           " year={2024}}\n@article{li2025, shorttitle={智能体}, title={智能体：一个综述}, author={李四}, year={2025}}\n"
+           "@article{wang2025, shorttitle={智能體}, title={智能體：另一個綜述}, author={王五}, year={2025}}")
+
+    slugs = [result.source.slug for result in sources_import(text=bib).results if result.source]
+
+    # Cut within 60 characters at a syllable, as a long English title is cut at a word.
+    assert slugs == ["ji-yu-qiang-hua-xue-xi-de-wang-ye-zhi-neng-ti-xun-lian-fang", "zhi-neng-ti", "zhi-neng-ti-2"]
 
 
 def test_import_references_gives_a_chinese_named_work_the_slug_of_its_title(db: None, tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def test_a_component_named_in_the_form_is_added_and_classified(editor_client: Cl
     assert response.status_code == 302 and response_zh.status_code == 302
     supervisor = Component.objects.get(source=shepherd, name="Supervisor & CRO")
     chinese = Component.objects.get(source=shepherd, name="监督器")
-    assert (supervisor.slug, chinese.slug) == ("supervisor-cro", "part")
+    assert (supervisor.slug, chinese.slug) == ("supervisor-cro", "jian-du-qi")
     assert Classification.objects.get(component=supervisor).mechanism == "policy_gradient"
     assert ChangeEvent.objects.filter(kind="classification", label="Shepherd — Supervisor & CRO").exists()
     assert "Supervisor &amp; CRO" in editor_client.get(shepherd.get_absolute_url()).content.decode()

@@ -196,12 +196,16 @@ def test_a_bibtex_key_the_exports_cannot_use_is_refused(editor_client: Client, e
 @pytest.mark.parametrize(("fields", "slug"), [
     ({"short_name": "中文名字", "title": "Agentic Reinforcement Learning: A Survey of Its Methods"},
      "agentic-reinforcement-learning-a-survey-of-its-methods"),
-    ({"short_name": "🙂🙂", "title": "智能体强化学习", "arxiv_id": "2401.01234"}, "arxiv-2401-01234"),
-    ({"short_name": "!!!", "title": "智能体", "doi": "10.1145/ABC.def"}, "doi-10-1145-abc-def"),
-    ({"short_name": "？？", "title": "只有中文"}, "source"),
+    ({"short_name": "通义深度研究", "title": "通义深度研究：面向长程任务的智能体", "arxiv_id": "2401.01234"},
+     "tong-yi-shen-du-yan-jiu"),
+    ({"short_name": "🙂🙂", "title": "智能体强化学习", "arxiv_id": "2401.01234"}, "zhi-neng-ti-qiang-hua-xue-xi"),
+    ({"short_name": "？？", "title": "只有中文"}, "zhi-you-zhong-wen"),
+    ({"short_name": "🙂🙂", "title": "🙂", "arxiv_id": "2401.01234"}, "arxiv-2401-01234"),
+    ({"short_name": "!!!", "title": "？", "doi": "10.1145/ABC.def"}, "doi-10-1145-abc-def"),
+    ({"short_name": "？？", "title": "🙂"}, "source"),
     ({"short_name": "MiMo-V2.6", "title": "中文"}, "mimo-v2-6"),
 ])
-def test_a_short_name_without_ascii_takes_its_slug_from_the_title_or_an_identifier(
+def test_a_short_name_without_ascii_takes_its_slug_from_the_title_its_pinyin_or_an_identifier(
         editor: Account, fields: dict[str, str], slug: str) -> None:
     assert source_create(draft=SourceDraft(**fields), user=editor).slug == slug  # type: ignore[arg-type]
 
@@ -211,8 +215,8 @@ def test_a_long_title_gives_a_slug_cut_at_a_word_and_a_slug_never_changes(editor
     source = source_create(draft=SourceDraft(short_name="长程", title=title), user=editor)
     assert source.slug == "learning-to-act-in-long-horizons-with-verifiable-rewards-and"
     second = source_create(draft=SourceDraft(short_name="无名", title="只有中文"), user=editor)
-    third = source_create(draft=SourceDraft(short_name="无名二", title="也只有中文"), user=editor)
-    assert (second.slug, third.slug) == ("source", "source-2")
+    third = source_create(draft=SourceDraft(short_name="無名", title="也只有中文"), user=editor)
+    assert (second.slug, third.slug) == ("wu-ming", "wu-ming-2")
 
     renamed = source_update(source=source, fields={"short_name": "Horizons"}, user=editor)
 

@@ -10,12 +10,15 @@ from django.utils.translation import gettext_lazy as _
 from wiki.models import Component, Source
 from wiki.models.rules import max_length
 from wiki.references.identifiers import short_name_key
+from wiki.text.slugs import pinyin_slug
 
 
 def component_slug(name: str, *, taken: set[str]) -> str:
     """A slug for a new component named ``name``, not among ``taken`` (its work's components' slugs): the name's ASCII
-    letters and digits (``part`` when it has none, as a Chinese name), numbered from 2 when taken."""
-    base = slugify(name)[: max_length(Component, "slug") - 4].strip("-") or "part"
+    letters and digits, a Chinese name's pinyin (``监督器`` → ``jian-du-qi``), ``part`` when neither gives one,
+    numbered from 2 when taken."""
+    length = max_length(Component, "slug") - 4
+    base = slugify(name)[:length].strip("-") or pinyin_slug(name, length=length) or "part"
     number = 1
     slug = base
     while slug in taken:

@@ -36,6 +36,7 @@ from wiki.references.matching import Reference, WorkMatch, find_work, lookup_key
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import StaleEdit, change_event, change_record
+from wiki.text.slugs import cut_slug, pinyin_slug
 
 
 def sources_lock_creation() -> None:
@@ -60,7 +61,8 @@ _TITLE_SLUG_CHARS = 60
 
 def _slug_base(work: str | Named) -> str:
     """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
-    ``🙂``), from the title (cut at a word within 60 characters), else the arXiv ID or the DOI, else ``source``.
+    ``🙂``), from the title (cut at a word within 60 characters), else from the short name or the title read in
+    pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``.
     A short name that gives a slug always gives it, so each source's slug is what it always was."""
     if isinstance(work, str):
         work = SourceDraft(short_name=work)
@@ -69,10 +71,10 @@ def _slug_base(work: str | Named) -> str:
         return base
     title = slugify(work.title.replace(".", "-"))
     if _ASCII_LETTER.search(title):
-        if len(title) > _TITLE_SLUG_CHARS:
-            cut = title[:_TITLE_SLUG_CHARS + 1]
-            title = cut.rsplit("-", 1)[0] if "-" in cut else cut[:_TITLE_SLUG_CHARS]
-        return title.strip("-")
+        return cut_slug(title, _TITLE_SLUG_CHARS)
+    read = pinyin_slug(work.short_name, length=_TITLE_SLUG_CHARS) or pinyin_slug(work.title, length=_TITLE_SLUG_CHARS)
+    if read:
+        return read
     for prefix, identifier in (("arxiv", work.arxiv_id), ("doi", work.doi)):
         identifier = slugify(re.sub(r"[./]", "-", identifier))
         if identifier:

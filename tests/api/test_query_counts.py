@@ -33,7 +33,9 @@ EXPECTED: dict[str, list[str]] = {
     "/api/v1/classifications/": ["COUNT wiki_classification", "SELECT wiki_classification"],
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
-    "/api/v1/search/?q=GRPO%20奖励": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    "/api/v1/search/?q=GRPO": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    # Nothing found: the works' and pages' names too, to offer those named close (once per content version).
+    "/api/v1/search/?q=qqqqzzzz": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
     "/api/v1/glossary/": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "/api/v1/glossary/<term>/": ["SELECT wiki_glossaryterm"],
 }
@@ -54,7 +56,8 @@ def _urls(wiki: SmallWiki) -> list[str]:
         "/api/v1/classifications/",
         "/api/v1/contrasts/",
         "/api/v1/questions/",
-        "/api/v1/search/?q=GRPO%20奖励",
+        "/api/v1/search/?q=GRPO",
+        "/api/v1/search/?q=qqqqzzzz",
         "/api/v1/glossary/",
         f"/api/v1/glossary/{wiki.term.slug}/",
     ]

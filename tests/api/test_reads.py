@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import ContrastWiki, cite, make_page
+from tests.factories import ContrastWiki, cite, make_page, make_source
 from wiki.models import Claim, Classification, GlossaryTerm, OpenQuestion, Page
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads")]
@@ -165,6 +165,17 @@ def test_search_endpoint_names_the_glossary_terms_it_searched_and_suggests_close
     assert nothing["groups"] == [] and nothing["terms"] == []
     assert nothing["suggestions"][0] == {"slug": "credit-assignment", "name": "credit assignment",
                                          "name_zh": "信用分配", "name_en": "credit assignment"}
+
+
+def test_search_endpoint_offers_works_and_pages_named_close_when_nothing_matched(api: APIClient) -> None:
+    make_source(slug="skillforge", short_name="SkillForge", title="SkillForge")
+
+    found = api.get("/api/v1/search/", {"q": "SkillForge"}).json()
+    nothing = api.get("/api/v1/search/", {"q": "skilforge"}).json()
+
+    assert found["close"] == [] and found["total"] >= 1
+    assert nothing["groups"] == []
+    assert nothing["close"] == [{"kind": "source", "name": "SkillForge", "slug": "skillforge", "url": "/sources/skillforge/"}]
 
 
 def test_search_endpoint_filters_by_kind_and_pages_like_every_list(api: APIClient) -> None:

@@ -4,7 +4,8 @@
 names, and a mechanism or verdict it names also matches the works classified so, which rank first with the page
 defining the term. ``search_sql`` builds the statement from those words (:class:`Words`) and the filters;
 ``search`` runs it and turns the rows into hits grouped by kind, each with the sentence that matched, every
-matched name highlighted. A search that finds nothing suggests close glossary terms.
+matched name highlighted. A search that finds nothing suggests close glossary terms, and works and pages
+named close to it (``wiki.search.close``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.models import SearchDocument
+from wiki.search.close import CloseName, close_names
 from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
 from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
 from wiki.search.tokenize import query_fragments, tsquery_text
@@ -55,6 +57,7 @@ class SearchResults:
     groups: list[Group] = field(default_factory=list)
     terms: list[Term] = field(default_factory=list)  # glossary terms the query named, searched by all their names
     suggestions: list[Suggestion] = field(default_factory=list)  # close terms, when nothing matched
+    close: list[CloseName] = field(default_factory=list)  # works and pages named close, when nothing matched
 
     @property
     def total(self) -> int:
@@ -379,9 +382,9 @@ def search(
     A glossary term the query names is searched by all its names; the works classified as the mechanism or
     verdict it names, and the page defining it, come first. Mechanism and verdict filters keep the documents
     that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
-    group says so with ``total_capped``. Nothing found, the results suggest close glossary terms. One SQL query
-    (and one for the glossary when the cache does not hold it); ``version`` is the content version the caller
-    already read, if any.
+    group says so with ``total_capped``. Nothing found, the results suggest close glossary terms and, unfiltered,
+    works and pages named close to the query. One SQL query (and one for the glossary, two for the names, when the
+    cache does not hold them); ``version`` is the content version the caller already read, if any.
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
     glossary = current_glossary(version=version)
@@ -421,5 +424,8 @@ def search(
         Group(kind=k.value, label=str(labels[k]), total=totals[k][0], total_capped=totals[k][1], hits=hits[k])
         for k in KIND_ORDER if k in hits
     ]
-    suggestions = [] if groups or offset else glossary.suggest(query)
-    return SearchResults(query=query, groups=groups, terms=list(expansion.terms), suggestions=suggestions)
+    if groups or offset:
+        return SearchResults(query=query, groups=groups, terms=list(expansion.terms))
+    filtered = bool(kinds or mechanism or verdict)
+    return SearchResults(query=query, terms=list(expansion.terms), suggestions=glossary.suggest(query),
+                         close=[] if filtered else close_names(query, version=version))

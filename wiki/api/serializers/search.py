@@ -59,6 +59,15 @@ class SearchSuggestionSerializer(serializers.Serializer):
     name_en = serializers.CharField(source="term.name_en")
 
 
+class SearchCloseNameSerializer(serializers.Serializer):
+    """A work or page named close to what was typed, offered when nothing matched."""
+
+    kind = serializers.ChoiceField(choices=[("source", "source"), ("page", "page")])
+    name = serializers.CharField(help_text="The work's short name or the page's title.")
+    slug = serializers.CharField()
+    url = serializers.CharField(help_text="The work or page in the browser.")
+
+
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField()
@@ -67,4 +76,6 @@ class SearchResultsSerializer(serializers.Serializer):
     page_size = serializers.IntegerField()
     terms = SearchTermSerializer(many=True, help_text="Glossary terms the query named, each searched by all its names.")
     suggestions = SearchSuggestionSerializer(many=True, help_text="Close glossary terms when nothing matched.")
+    close = SearchCloseNameSerializer(many=True, help_text="Works and pages named close to the query when nothing matched "
+                                                           "(a search without filters), closest first.")
     groups = SearchGroupSerializer(many=True)

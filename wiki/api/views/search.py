@@ -32,5 +32,6 @@ class SearchView(APIView):
             version=versions.for_request(request._request).number,
         )
         page = SimpleNamespace(query=results.query, total=results.total, total_capped=results.total_capped, groups=results.groups, page=data["page"],
-                               page_size=data["page_size"], terms=results.terms, suggestions=results.suggestions)
+                               page_size=data["page_size"], terms=results.terms, suggestions=results.suggestions,
+                               close=results.close)
         return Response(SearchResultsSerializer(page).data)

@@ -1,0 +1,87 @@
+"""Works and pages named close to a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄``
+offers 通义深度研究.
+
+Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
+apart), within a few edits (one per four characters typed, at least one), by RapidFuzz over every work's short name
+and every page's title. The names are read in two queries once per content version and kept in the cache, so a
+search that finds nothing costs no query more while the content stays the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import reverse
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from wiki.caching import versions
+from wiki.caching.values import kept
+from wiki.models import Page, Source
+from wiki.search.terms import match_form
+
+MAX_CLOSE_NAMES = 5
+# A typed name shorter than this is too short for a close one to mean anything.
+MIN_TYPED = 3
+
+
+@dataclass(frozen=True)
+class CloseName:
+    kind: str  # "source" or "page", as search documents name their kinds
+    name: str
+    slug: str
+    distance: int
+
+    @property
+    def url(self) -> str:
+        return reverse("wiki:source-detail" if self.kind == "source" else "wiki:page-detail", kwargs={"slug": self.slug})
+
+
+@dataclass(frozen=True)
+class Names:
+    """Every live work's short name and page's title, with their forms (the lists are parallel)."""
+
+    forms: list[str]
+    entries: list[tuple[str, str, str]]  # (kind, name, slug)
+
+
+_memo: dict[str, tuple[int, Names]] = {}
+
+
+def current_names(*, version: int | None = None) -> Names:
+    """The names as of the content ``version`` (the current one by default): this process's copy, else the shared
+    cache's, else two queries."""
+    version = versions.current().number if version is None else version
+    found = _memo.get("names")
+    if found is None or found[0] != version:
+        found = (version, kept(f"wiki:close-names:{version}", _load))
+        _memo["names"] = found
+    return found[1]
+
+
+def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
+    """Works and pages whose name is a few edits from ``query``, closest first (works before pages at a tie)."""
+    typed = match_form(query)
+    if len(typed) < MIN_TYPED:
+        return []
+    names = current_names(version=version)
+    allowed = max(1, len(typed) // 4)
+    found = process.extract(typed, names.forms, scorer=Levenshtein.distance, score_cutoff=allowed, limit=limit * 4)
+    close: dict[tuple[str, str], CloseName] = {}
+    for _, distance, index in sorted(found, key=lambda f: (f[1], names.entries[f[2]][0] != "source", f[2])):
+        kind, name, slug = names.entries[index]
+        close.setdefault((kind, slug), CloseName(kind=kind, name=name, slug=slug, distance=int(distance)))
+    return list(close.values())[:limit]
+
+
+def _load() -> Names:
+    forms: list[str] = []
+    entries: list[tuple[str, str, str]] = []
+    for kind, rows in (("source", Source.objects.order_by("pk").values_list("short_name", "slug")),
+                       ("page", Page.objects.order_by("pk").values_list("title", "slug"))):
+        for name, slug in rows:
+            form = match_form(name)
+            if form:
+                forms.append(form)
+                entries.append((kind, name, slug))
+    return Names(forms=forms, entries=entries)

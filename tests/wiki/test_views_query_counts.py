@@ -55,8 +55,11 @@ ANONYMOUS: dict[str, list[str]] = {
     "glossary": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "glossary term": ["SELECT wiki_glossaryterm", "SELECT wiki_glossaryterm", "SELECT wiki_wikilink"],
     # The glossary, read once per content version, then one statement for every kind of result.
-    "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
-    "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    "search finding works": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
+    # Nothing found (no page or claim of this wiki is indexed): the works' and pages' names too, to offer those
+    # named close (once per content version).
+    "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
+    "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
 }
 # An editor's account comes from the cache; its permissions (its own, then its groups') are read once a request.
 PERMISSIONS = ["SELECT auth_permission", "SELECT auth_permission"]
@@ -88,6 +91,7 @@ def _urls(wiki: SmallWiki) -> dict[str, str]:
         "glossary term": wiki.term.get_absolute_url(),
         "search naming a term": reverse("wiki:search") + "?q=loop+credit+share",
         "search by a misspelt term": reverse("wiki:search") + "?q=loop+credti",
+        "search finding works": reverse("wiki:search") + "?q=SkillLoop",
     }
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from wiki.caching import versions
+from wiki.caching import release, versions
 from wiki.caching.values import kept
 from wiki.models import Page, Source
 from wiki.search.terms import match_form
@@ -54,7 +54,7 @@ def current_names(*, version: int | None = None) -> Names:
     version = versions.current().number if version is None else version
     found = _memo.get("names")
     if found is None or found[0] != version:
-        found = (version, kept(f"wiki:close-names:{version}", _load))
+        found = (version, kept(f"wiki:close-names:{release.RELEASE}:{version}", _load))
         _memo["names"] = found
     return found[1]
 

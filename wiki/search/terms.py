@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from wiki.caching import versions
+from wiki.caching import release, versions
 from wiki.caching.values import kept
 from wiki.models import GlossaryTerm
 from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
@@ -184,6 +184,6 @@ def current_glossary(*, version: int | None = None) -> Glossary:
     version = versions.current().number if version is None else version
     found = _memo.get("glossary")
     if found is None or found[0] != version:
-        found = (version, kept(f"wiki:glossary:{version}", _load))
+        found = (version, kept(f"wiki:glossary:{release.RELEASE}:{version}", _load))
         _memo["glossary"] = found
     return found[1]

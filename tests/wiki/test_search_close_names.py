@@ -33,7 +33,7 @@ def test_a_misspelt_work_or_page_name_offers_the_work_or_page(client: Client) ->
 
     content = client.get(reverse("wiki:search"), {"q": "skilforge"}).content.decode()
     assert "Nothing matches “skilforge”." in content
-    assert "Works and pages with a close name:" in content
+    assert "Sources and pages with a close name:" in content
     assert f'<a href="{reverse("wiki:source-detail", kwargs={"slug": "skillforge"})}" lang="en">SkillForge</a>' in content
 
 
@@ -42,7 +42,7 @@ def test_close_names_are_offered_in_chinese_too(client: Client) -> None:
 
     content = client.get(reverse("wiki:search"), {"q": "通义深度研宄"}, headers={"accept-language": "zh-hans"}).content.decode()
 
-    assert "名称相近的工作和页面：" in content
+    assert "名称相近的来源和页面：" in content
     assert 'lang="zh-Hans">通义深度研究</a>' in content
 
 

@@ -143,6 +143,23 @@ def test_an_editor_adds_a_term_and_a_wanted_link_now_leads_to_it(editor_client: 
     assert "tool-routing" not in wanted and "Tool Routing" not in wanted
 
 
+def test_a_term_added_without_an_address_takes_it_from_its_english_or_chinese_name(editor_client: Client) -> None:
+    url = reverse("wiki:glossary-create")
+
+    english = editor_client.post(url, _form(slug="", name_zh="信用分配", name_en="Credit Assignment"))
+    again = editor_client.post(url, _form(slug="", name_zh="信用分配问题", name_en="credit assignment!"))
+    chinese = editor_client.post(url, _form(slug="", name_zh="奖励塑形", name_en="—"))
+    nothing = editor_client.post(url, _form(slug="", name_zh="？", name_en="!"))
+
+    assert (english.status_code, again.status_code, chinese.status_code) == (302, 302, 302)
+    assert GlossaryTerm.objects.get(name_zh="信用分配").slug == "credit-assignment"
+    assert GlossaryTerm.objects.get(name_zh="信用分配问题").slug == "credit-assignment-2"
+    assert GlossaryTerm.objects.get(name_zh="奖励塑形").slug == "jiang-li-su-xing"
+    assert nothing.status_code == 200
+    assert [e.code for e in nothing.context["form"].errors.as_data()["slug"]] == ["required"]
+    assert not GlossaryTerm.objects.filter(name_zh="？").exists()
+
+
 @pytest.mark.usefixtures("terms")
 def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:glossary-create"), _form(

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import GlossaryTerm, Page
-from wiki.services.glossary import NAME_FIELDS, glossary_check_names
+from wiki.services.glossary import NAME_FIELDS, glossary_check_names, glossary_slug
 
 GLOSSARY_FIELDS = ["slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "definition_zh", "definition_en",
                    "mechanism", "verdict", "fact"]
@@ -50,6 +50,10 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.instance.pk:
+            self.fields["slug"].required = False
+            self.fields["slug"].help_text = _("Latin letters, digits and hyphens: the address of its entry. Left empty, "
+                                              "it is made from the English name, or from the Chinese one in pinyin.")
         if self.instance.pk:
             self.fields["slug"].disabled = True
             if self.instance.page_id and "page_slug" not in self.initial:
@@ -66,6 +70,10 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
+        if not self.instance.pk and not cleaned.get("slug") and "slug" not in self.errors:
+            cleaned["slug"] = glossary_slug(name_en=cleaned.get("name_en") or "", name_zh=cleaned.get("name_zh") or "")
+            if not cleaned["slug"]:
+                self.add_error("slug", forms.ValidationError(_("Give the term an address: its names give none."), code="required"))
         names = {name: cleaned.get(name) or ([] if name.startswith("aliases") else "") for name in NAME_FIELDS}
         try:
             glossary_check_names(GlossaryTerm(pk=self.instance.pk, slug=cleaned.get("slug") or self.instance.slug, **names))

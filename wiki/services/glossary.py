@@ -13,13 +13,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent, GlossaryTerm, Page
 from wiki.models.glossary import name_key
+from wiki.models.rules import max_length
 from wiki.roles import User
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.pages import pages_rerender
+from wiki.text.slugs import pinyin_slug
 
 NAME_FIELDS = ("name_zh", "name_en", "aliases_zh", "aliases_en")
 
@@ -36,6 +39,22 @@ def _clean_aliases(values: Iterable[str]) -> list[str]:
         if value.strip():
             found.setdefault(name_key(value), value.strip())
     return list(found.values())
+
+
+def glossary_slug(*, name_en: str, name_zh: str) -> str:
+    """An address for a new term that has none typed: its English name's (``credit-assignment``), else its Chinese
+    name's in pinyin (``xin-yong-fen-pei``), numbered from 2 when a term has it; empty when neither gives one."""
+    length = max_length(GlossaryTerm, "slug") - 4
+    base = slugify(name_en)[:length].strip("-") or pinyin_slug(name_zh, length=length)
+    if not base:
+        return ""
+    # slugify and pinyin_slug leave only [a-z0-9-], none of them special in a regular expression.
+    taken = set(GlossaryTerm.objects.filter(slug__regex=rf"^{base}(-[0-9]+)?$").values_list("slug", flat=True))
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
 
 
 def glossary_check_names(term: GlossaryTerm) -> None:

@@ -50,14 +50,14 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if not self.instance.pk:
-            self.fields["slug"].required = False
-            self.fields["slug"].help_text = _("Latin letters, digits and hyphens: the address of its entry. Left empty, "
-                                              "it is made from the English name, or from the Chinese one in pinyin.")
         if self.instance.pk:
             self.fields["slug"].disabled = True
             if self.instance.page_id and "page_slug" not in self.initial:
                 self.initial["page_slug"] = self.instance.page.slug
+        else:
+            self.fields["slug"].required = False
+            self.fields["slug"].help_text = _("Latin letters, digits and hyphens: the address of its entry. Left empty, "
+                                              "it is made from the English name, or from the Chinese one in pinyin.")
 
     def clean_page_slug(self) -> Page | None:
         typed = self.cleaned_data["page_slug"].strip()

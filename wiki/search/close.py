@@ -67,11 +67,8 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
     names = current_names(version=version)
     allowed = max(1, len(typed) // 4)
     found = process.extract(typed, names.forms, scorer=Levenshtein.distance, score_cutoff=allowed, limit=limit * 4)
-    close: dict[tuple[str, str], CloseName] = {}
-    for _, distance, index in sorted(found, key=lambda f: (f[1], names.entries[f[2]][0] != "source", f[2])):
-        kind, name, slug = names.entries[index]
-        close.setdefault((kind, slug), CloseName(kind=kind, name=name, slug=slug, distance=int(distance)))
-    return list(close.values())[:limit]
+    ranked = sorted(found, key=lambda f: (f[1], names.entries[f[2]][0] != "source", f[2]))[:limit]
+    return [CloseName(*names.entries[index], distance=int(distance)) for _, distance, index in ranked]
 
 
 def _load() -> Names:

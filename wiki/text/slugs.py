@@ -8,8 +8,11 @@ Chinese reader can read back, rather than a number.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.text import slugify
-from pypinyin import lazy_pinyin
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def cut_slug(slug: str, length: int) -> str:
@@ -23,4 +26,11 @@ def cut_slug(slug: str, length: int) -> str:
 def pinyin_slug(text: str, *, length: int) -> str:
     """The slug of ``text`` with its Chinese characters in pinyin: ``智能体 RL`` → ``zhi-neng-ti-rl``; empty when
     nothing in it can be read in ASCII."""
-    return cut_slug(slugify(" ".join(lazy_pinyin(text.replace(".", "-")))), length)
+    text = text.replace(".", "-")
+    if not _HAN.search(text):
+        return cut_slug(slugify(text), length)
+    # Imported when first needed: its dictionaries take a fifth of a second and some 55 MB to load, which a
+    # process that never names a work in Chinese should not pay.
+    from pypinyin import lazy_pinyin
+
+    return cut_slug(slugify(" ".join(lazy_pinyin(text))), length)

@@ -27,6 +27,22 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     return kept(f"wiki:value:{release.RELEASE}:{version.number}:{translation.get_language()}:{name}:{digest}", build)
 
 
+_per_version: dict[str, tuple[int, object]] = {}
+
+
+def kept_per_version(name: str, build: Callable[[], T], *, version: int | None = None) -> T:
+    """``build()`` as of the content ``version`` (the current one by default: a request passes the version it
+    already read): this process's copy while the version stands, else the shared cache's, else ``build()``. For
+    what searches read whole and only read (the glossary, every work's and page's name), without unpickling it
+    on every request."""
+    version = versions.current().number if version is None else version
+    found = _per_version.get(name)
+    if found is None or found[0] != version:
+        found = (version, kept(f"wiki:{name}:{release.RELEASE}:{version}", build))
+        _per_version[name] = found
+    return cast(T, found[1])
+
+
 def kept(key: str, build: Callable[[], T]) -> T:
     """``build()`` stored at ``key`` in the shared cache and this worker's copies (pickled: each caller gets a
     value of its own to use); the key must name every version the value depends on."""

@@ -15,8 +15,7 @@ from django.urls import reverse
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from wiki.caching import release, versions
-from wiki.caching.values import kept
+from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
 from wiki.search.terms import match_form
 
@@ -45,18 +44,10 @@ class Names:
     entries: list[tuple[str, str, str]]  # (kind, name, slug)
 
 
-_memo: dict[str, tuple[int, Names]] = {}
-
-
 def current_names(*, version: int | None = None) -> Names:
     """The names as of the content ``version`` (the current one by default): this process's copy, else the shared
     cache's, else two queries."""
-    version = versions.current().number if version is None else version
-    found = _memo.get("names")
-    if found is None or found[0] != version:
-        found = (version, kept(f"wiki:close-names:{release.RELEASE}:{version}", _load))
-        _memo["names"] = found
-    return found[1]
+    return kept_per_version("close-names", _load, version=version)
 
 
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from wiki.caching import release, versions
-from wiki.caching.values import kept
+from wiki.caching.values import kept_per_version
 from wiki.models import GlossaryTerm
 from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
 
@@ -175,15 +174,7 @@ def _load() -> Glossary:
     ])
 
 
-_memo: dict[str, tuple[int, Glossary]] = {}
-
-
 def current_glossary(*, version: int | None = None) -> Glossary:
     """The glossary as of the content ``version`` (the current one by default: a request passes the version it
     already read): this process's copy, else the shared cache's, else one query."""
-    version = versions.current().number if version is None else version
-    found = _memo.get("glossary")
-    if found is None or found[0] != version:
-        found = (version, kept(f"wiki:glossary:{release.RELEASE}:{version}", _load))
-        _memo["glossary"] = found
-    return found[1]
+    return kept_per_version("glossary", _load, version=version)

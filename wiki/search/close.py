@@ -29,7 +29,6 @@ class CloseName:
     kind: str  # "source" or "page", as search documents name their kinds
     name: str
     slug: str
-    distance: int
 
     @property
     def url(self) -> str:
@@ -59,7 +58,7 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
     allowed = max(1, len(typed) // 4)
     found = process.extract(typed, names.forms, scorer=Levenshtein.distance, score_cutoff=allowed, limit=limit * 4)
     ranked = sorted(found, key=lambda f: (f[1], names.entries[f[2]][0] != "source", f[2]))[:limit]
-    return [CloseName(*names.entries[index], distance=int(distance)) for _, distance, index in ranked]
+    return [CloseName(*names.entries[index]) for _, _, index in ranked]
 
 
 def _load() -> Names:

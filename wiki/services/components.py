@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.models import Component, Source
 from wiki.models.rules import max_length
 from wiki.references.identifiers import short_name_key
-from wiki.text.slugs import pinyin_slug
+from wiki.text.slugs import numbered_slug, pinyin_slug
 
 
 def component_slug(name: str, *, taken: set[str]) -> str:
@@ -19,12 +19,7 @@ def component_slug(name: str, *, taken: set[str]) -> str:
     numbered from 2 when taken."""
     length = max_length(Component, "slug") - 4
     base = slugify(name)[:length].strip("-") or pinyin_slug(name, length=length) or "part"
-    number = 1
-    slug = base
-    while slug in taken:
-        number += 1
-        slug = f"{base}-{number}"
-    return slug
+    return numbered_slug(base, taken)
 
 
 def component_create(*, source: Source, name: str) -> Component:

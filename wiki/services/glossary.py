@@ -22,7 +22,7 @@ from wiki.models.rules import max_length
 from wiki.roles import User
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.pages import pages_rerender
-from wiki.text.slugs import pinyin_slug
+from wiki.text.slugs import numbered_slug, pinyin_slug
 
 NAME_FIELDS = ("name_zh", "name_en", "aliases_zh", "aliases_en")
 
@@ -50,11 +50,7 @@ def glossary_slug(*, name_en: str, name_zh: str) -> str:
         return ""
     # slugify and pinyin_slug leave only [a-z0-9-], none of them special in a regular expression.
     taken = set(GlossaryTerm.objects.filter(slug__regex=rf"^{base}(-[0-9]+)?$").values_list("slug", flat=True))
-    slug, number = base, 1
-    while slug in taken:
-        number += 1
-        slug = f"{base}-{number}"
-    return slug
+    return numbered_slug(base, taken)
 
 
 def glossary_check_names(term: GlossaryTerm) -> None:

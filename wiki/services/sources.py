@@ -36,7 +36,7 @@ from wiki.references.matching import Reference, WorkMatch, find_work, lookup_key
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import StaleEdit, change_event, change_record
-from wiki.text.slugs import cut_slug, pinyin_slug
+from wiki.text.slugs import cut_slug, numbered_slug, pinyin_slug
 
 
 def sources_lock_creation() -> None:
@@ -102,11 +102,9 @@ def unique_source_slug(name: str | Named, *, taken: set[str] | None = None) -> s
     """
     base = _slug_base(name)
     taken = taken if taken is not None else taken_source_slugs([name])
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}-{n}", n + 1
-    taken.add(candidate)
-    return candidate
+    slug = numbered_slug(base, taken)
+    taken.add(slug)
+    return slug
 
 
 def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:

@@ -23,6 +23,15 @@ def cut_slug(slug: str, length: int) -> str:
     return (cut.rsplit("-", 1)[0] if "-" in cut else cut[:length]).strip("-")
 
 
+def numbered_slug(base: str, taken: set[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``, … : the first that is not among ``taken``."""
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
 def pinyin_slug(text: str, *, length: int) -> str:
     """The slug of ``text`` with its Chinese characters in pinyin: ``智能体 RL`` → ``zhi-neng-ti-rl``; empty when
     nothing in it can be read in ASCII."""

@@ -56,6 +56,14 @@ def suggestion_rationale(suggestion: Suggestion) -> str:
     return suggestion.rationale_in(chinese=_chinese())
 
 
+def mechanism_colour(value: str | Mechanism) -> str:
+    """The colour the mechanism's record gives its works in graphs; empty for an unknown key."""
+    try:
+        return Mechanism(value).colour
+    except ValueError:
+        return ""
+
+
 def verdict_label(value: str | Verdict) -> str:
     try:
         return str(VERDICT_LABELS[Verdict(value)])
@@ -69,14 +77,16 @@ def fact_label(value: str | Fact) -> str:
 
 @dataclass(frozen=True)
 class LabelledValue:
-    """A mechanism or verdict as a template shows it: its key and its label in the active language."""
+    """A mechanism or verdict as a template shows it: its key, its label in the active language and, for a
+    mechanism, its record's colour."""
 
     value: str
     label: str
+    colour: str = ""
 
 
 def mechanisms_shown() -> list[LabelledValue]:
-    return [LabelledValue(m.value, mechanism_label(m)) for m in Mechanism]
+    return [LabelledValue(m.value, mechanism_label(m), m.colour) for m in Mechanism]
 
 
 def verdicts_shown() -> list[LabelledValue]:

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
+from classifier.mechanisms import RECORD_BY_KEY
+from classifier.taxonomy import Mechanism
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Citation, Claim, Contrast, Source
 
@@ -108,11 +113,25 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 
     html = response.content.decode()
     svg = _svg(html, "works-map")
-    assert re.search(r'data-node="source:gripforge">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-circle mech-policy_gradient verdict-strict">', svg)
-    assert re.search(r'data-node="source:tasksmith">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-square mech-sft_distillation verdict-not_strict">', svg)
+    assert re.search(r'data-node="source:gripforge">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-circle has-mechanism mech-policy_gradient verdict-strict" style="--mech: #2f6db5">', svg)
+    assert re.search(r'data-node="source:tasksmith">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-square has-mechanism mech-sft_distillation verdict-not_strict" style="--mech: #d08a1e">', svg)
     assert svg.count('class="edge edge-contrasts"') >= 5
     assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
     assert "<caption>Edges</caption>" in html
+
+
+def test_a_works_colour_is_its_mechanisms_record_and_no_stylesheet_names_a_mechanism(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(RECORD_BY_KEY, "harness", replace(RECORD_BY_KEY["harness"], colour="#123456"))
+
+    html = client.get(reverse("wiki:graph-map")).content.decode()
+
+    assert re.search(r'data-node="source:polarharness">\s*<title lang="en">[^<]*</title>\s*'
+                     r'<g class="node kind-source [^"]*mech-harness[^"]*" style="--mech: #123456">', _svg(html, "works-map"))
+    assert '<g class="node has-mechanism mech-harness" style="--mech: #123456">' in html  # the legend's swatch
+    stylesheets = " ".join(path.read_text(encoding="utf-8") for path in (Path(settings.BASE_DIR) / "static").rglob("*.css"))
+    assert not [m.value for m in Mechanism if re.search(rf"\b{m.value}\b", stylesheets)]
 
 
 def test_map_filtered_by_mechanism_and_unknown_mechanism(client: Client) -> None:

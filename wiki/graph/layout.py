@@ -26,7 +26,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
-from wiki.taxonomy import mechanism_label, verdict_label
+from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
 
 MAX_NODES = 50
 OMITTED_LISTED = 100
@@ -72,13 +72,18 @@ class DrawnNode:
     @property
     def css(self) -> str:
         classes = [f"node kind-{self.kind}", f"shape-{self.shape}"] + (["center"] if self.is_center else [])
-        if self.mechanism:
-            classes.append(f"mech-{self.mechanism}")
+        if self.colour:
+            classes.append(f"has-mechanism mech-{self.mechanism}")
         if self.verdict:
             classes.append(f"verdict-{self.verdict}")
         if self.wanted:
             classes.append("wanted")
         return " ".join(classes)
+
+    @property
+    def colour(self) -> str:
+        """The mechanism's colour from its record, which the stylesheet reads as ``--mech``."""
+        return mechanism_colour(self.mechanism) if self.mechanism else ""
 
     @property
     def kind_label(self) -> str:

@@ -29,6 +29,11 @@ def _label(p: PlacedNode) -> str:
     return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label" lang="{lang}">{spans}</text>'
 
 
+def _colour(colour: str) -> str:
+    """A node's mechanism colour, from its record, as the ``--mech`` the stylesheet fills it with."""
+    return f' style="--mech: {escape(colour)}"' if colour else ""
+
+
 def _axis(a: PlacedAxis) -> str:
     # the axis names its line's ends, so that lighting a node dims the axes of the lines it dims
     ends = f'data-from="{escape(a.edge.source.id)}" data-to="{escape(a.edge.target.id)}"'
@@ -69,7 +74,7 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
         out.append(
             f'<a href="{escape(node.url)}" class="node-link" data-node="{escape(node.id)}">\n'
             f'<title lang="{content_lang(node.title)}">{escape(node.title)}</title>\n'
-            f'<g class="{node.css}">{_shape(p)}{_label(p)}</g></a>'
+            f'<g class="{node.css}"{_colour(node.colour)}>{_shape(p)}{_label(p)}</g></a>'
         )
     out.append("</g></svg>")
     return mark_safe("\n".join(out))  # noqa: S308 - every piece of text above is escaped

@@ -60,6 +60,13 @@ _PAGE_TOPICS = ["信用分配", "Reward Hacking", "Process Reward", "Rollout 成
 _LINK_TARGETS = ["Agentic RL", "GRPO", "Policy Gradient", "Credit Assignment", "Evolution Strategies", "Reward Model",
                  "Supervised Fine-Tuning", "DPO", "REINFORCE"]
 
+# How often each mechanism is drawn: policy-gradient works dominate a real Agentic RL reading list. A mechanism
+# not named in the tables below (a new record) is drawn as often as the rarest and described by its labels.
+_SHARES: dict[Mechanism, float] = {
+    Mechanism.POLICY_GRADIENT: 5, Mechanism.EVOLUTION_STRATEGIES: 1, Mechanism.SFT_DISTILLATION: 2,
+    Mechanism.PREFERENCE_OPTIMIZATION: 1, Mechanism.INFERENCE_TIME_SEARCH: 1, Mechanism.HARNESS: 2,
+    Mechanism.ENVIRONMENT: 1.5, Mechanism.INFRASTRUCTURE: 1,
+}
 _ALGORITHMS: dict[Mechanism, list[str]] = {
     Mechanism.POLICY_GRADIENT: ["GRPO", "PPO", "REINFORCE++", "RLOO", "actor-critic", "Tree-GRPO"],
     Mechanism.EVOLUTION_STRATEGIES: ["evolution strategy", "CMA-ES", "OpenAI-ES"],
@@ -190,15 +197,14 @@ def _facts(mechanism: Mechanism, rng: random.Random) -> dict[str, bool]:
 
 def _make_works(*, count: int, tag: str, rng: random.Random) -> list[_Work]:
     mechanisms = list(Mechanism)
-    # policy-gradient works dominate a real Agentic RL reading list
-    weights = [5, 1, 2, 1, 1, 2, 1.5, 1]
+    weights = [_SHARES.get(m, 1) for m in mechanisms]
     works: list[_Work] = []
     for i in range(count):
         mechanism = rng.choices(mechanisms, weights)[0]
         short = f"{rng.choice(_PREFIXES)}{rng.choice(_SUFFIXES)}-{tag.upper()}-{i + 1}"
         topic = rng.randrange(len(_TOPICS_EN))
         title = f"{short}: {rng.choice(['Scaling', 'Learning', 'Evolving', 'Benchmarking', 'Training'])} agents for {_TOPICS_EN[topic]}"
-        work = _Work(i, short, title, mechanism, rng.choice(_ALGORITHMS[mechanism]))
+        work = _Work(i, short, title, mechanism, rng.choice(_ALGORITHMS.get(mechanism, [""])))
         if rng.random() < 0.05:
             work.components = [("trainer", "Trainer", Mechanism.POLICY_GRADIENT),
                                ("runtime-supervisor", "Runtime supervisor", Mechanism.HARNESS)]
@@ -206,9 +212,14 @@ def _make_works(*, count: int, tag: str, rng: random.Random) -> list[_Work]:
     return works
 
 
+def _sentences(mechanism: Mechanism) -> list[str]:
+    return _SENTENCES.get(mechanism) or [f"{{work}} 在{{topic}}中属于{mechanism.label_zh}",
+                                         f"{{work}} is {mechanism.label} for {{topic_en}}"]
+
+
 def _claim_text(work: _Work, rng: random.Random, serial: int) -> str:
     topic = rng.randrange(len(_TOPICS_EN))
-    sentence = rng.choice(_SENTENCES[work.mechanism]).format(
+    sentence = rng.choice(_sentences(work.mechanism)).format(
         work=work.short_name, algo=work.algorithm or "scaffold", topic=_TOPICS_ZH[topic], topic_en=_TOPICS_EN[topic]
     )
     return f"{sentence}（实验 {serial}）"
@@ -361,7 +372,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             evidence, locator = first_citation.get(w.source.pk, (None, ""))
             classification_rows.append(Classification(
                 source=w.source, component=component, mechanism=mechanism.value, algorithm=algorithm,
-                updated=rng.choice(_UPDATED[mechanism]), narrow=narrow, verdict=verdict.value, evidence_claim=evidence,
+                updated=rng.choice(_UPDATED.get(mechanism, [""])), narrow=narrow, verdict=verdict.value, evidence_claim=evidence,
                 evidence_locator=locator, set_by=rng.choice([SetBy.EDITOR, SetBy.CLASSIFIER]),
                 rationale=f"{w.short_name}：{mechanism.label}，{'更新 policy' if facts['rl_update'] else '没有用环境回报更新 policy'}。",
                 **facts,

@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "wiki.caching.readers.reader",
+                "wiki.preferences.colour_scheme_context",
             ],
         },
     },
@@ -120,6 +121,8 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 # Times are stored in UTC and shown in the reader's zone: their own choice (cookie, profile), else this one.
 TIME_ZONE = env_str("WIKI_TIME_ZONE", "Asia/Shanghai")
 TIME_ZONE_COOKIE_NAME = "wiki_time_zone"
+# Light or dark colours, chosen on the preferences page and kept on the device; without it the device's setting.
+COLOUR_SCHEME_COOKIE_NAME = "wiki_colour_scheme"
 USE_I18N = True
 USE_TZ = True
 

@@ -1,6 +1,8 @@
 """The reader's language and time zone: chosen in the header or on the preferences page, kept in cookies and,
 for a logged-in reader, in their profile, which every session of theirs reads on each request (it comes with the
 cached account, ``wiki.caching.users``, so a choice made on one device reaches the others at their next request).
+The colour scheme (light or dark, else the device's own) is kept on the device alone: a phone read at night and a
+desktop by day are each set apart.
 
 Django's LocaleMiddleware has already picked the cookie's language, else the browser's Accept-Language,
 else Chinese; a logged-in reader's own choice comes before both. Times are shown in the reader's zone.
@@ -20,6 +22,7 @@ from wiki.roles import Account, account
 
 PREFERENCE_COOKIE_AGE = 365 * 24 * 60 * 60
 API_PREFIX = "/api/"
+COLOUR_SCHEMES = ("light", "dark")
 
 
 @lru_cache(maxsize=1)
@@ -33,6 +36,17 @@ def valid_language(code: str | None) -> str | None:
 
 def valid_time_zone(name: str | None) -> str | None:
     return name if name and name in time_zone_names() else None
+
+
+def colour_scheme(request: HttpRequest) -> str:
+    """The colour scheme chosen on this device, "light" or "dark"; empty to follow the device's own setting."""
+    chosen = request.COOKIES.get(settings.COLOUR_SCHEME_COOKIE_NAME, "")
+    return chosen if chosen in COLOUR_SCHEMES else ""
+
+
+def colour_scheme_context(request: HttpRequest) -> dict[str, str]:
+    """Context processor: ``colour_scheme``, which ``base.html`` sets on ``<html>``."""
+    return {"colour_scheme": colour_scheme(request)}
 
 
 class ReaderPreferencesMiddleware:
@@ -59,14 +73,21 @@ class ReaderPreferencesMiddleware:
             timezone.deactivate()
 
 
-def remember(response: HttpResponseBase, *, language: str | None = None, time_zone: str | None = None) -> None:
-    """Keeps the choice in the browser's cookies, for readers logged in or not."""
+def remember(response: HttpResponseBase, *, language: str | None = None, time_zone: str | None = None,
+             colour_scheme: str | None = None) -> None:
+    """Keeps the choice in the browser's cookies, for readers logged in or not; an empty colour scheme forgets the
+    one chosen before, so the device's own setting counts again."""
     if language:
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
                             samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
     if time_zone:
         response.set_cookie(settings.TIME_ZONE_COOKIE_NAME, time_zone, max_age=PREFERENCE_COOKIE_AGE,
                             samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+    if colour_scheme:
+        response.set_cookie(settings.COLOUR_SCHEME_COOKIE_NAME, colour_scheme, max_age=PREFERENCE_COOKIE_AGE,
+                            samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+    elif colour_scheme is not None:
+        response.delete_cookie(settings.COLOUR_SCHEME_COOKIE_NAME, samesite="Lax")
 
 
 def profile_choices(user: Account) -> tuple[str | None, str | None]:

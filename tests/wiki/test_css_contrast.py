@@ -1,4 +1,5 @@
-"""Colours in the stylesheet stay readable: badge text at WCAG AA, the focus ring visible on every surface."""
+"""Colours in the stylesheets stay readable in both colour schemes: body and badge text at WCAG AA, the focus ring
+visible on every surface, and every colour variable given a light and a dark value."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-CSS = (Path(settings.BASE_DIR) / "static" / "css" / "wiki.css").read_text(encoding="utf-8")
-VARIABLES = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})\s*;", CSS))
+STATIC = Path(settings.BASE_DIR) / "static" / "css"
+CSS = (STATIC / "wiki.css").read_text(encoding="utf-8")
+SCHEMES = ("light", "dark")
+HEX = r"#[0-9a-fA-F]{6}"
+# --name: light-dark(#light, #dark);
+VARIABLES = {name: {"light": light, "dark": dark}
+             for name, light, dark in re.findall(rf"--([a-z-]+):\s*light-dark\(({HEX}),\s*({HEX})\)\s*;", CSS)}
 
 
-def _colour(value: str) -> str:
+def _colour(value: str, scheme: str) -> str:
     match = re.fullmatch(r"var\(--([a-z-]+)\)", value)
-    return VARIABLES[match.group(1)] if match else value
+    return VARIABLES[match.group(1)][scheme] if match else value
 
 
 def _luminance(colour: str) -> float:
@@ -23,8 +29,8 @@ def _luminance(colour: str) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
-def contrast(first: str, second: str) -> float:
-    light, dark = sorted((_luminance(_colour(first)), _luminance(_colour(second))), reverse=True)
+def contrast(first: str, second: str, scheme: str) -> float:
+    light, dark = sorted((_luminance(_colour(first, scheme)), _luminance(_colour(second, scheme))), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
 
@@ -33,18 +39,44 @@ BADGE_RULES = re.findall(
 )
 
 
-def test_the_stylesheet_declares_badge_colours() -> None:
+def test_the_stylesheet_declares_badge_colours_and_a_dark_value_for_each_colour() -> None:
     assert len(BADGE_RULES) >= 12
+    assert {"ink", "paper", "card", "panel", "accent", "on-accent", "ok", "bad", "warn"} <= set(VARIABLES)
+    # every colour variable of the palette has both values: a single value would read the same in the dark
+    assert not re.findall(rf"--[a-z-]+:\s*{HEX}\s*;", CSS)
+    assert all(_colour(value, "dark") != value for _, background, foreground in BADGE_RULES
+               for value in (background, foreground))
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize(("name", "background", "foreground"), BADGE_RULES)
-def test_badge_text_meets_wcag_aa(name: str, background: str, foreground: str) -> None:
-    assert contrast(foreground, background) >= 4.5, name
+def test_badge_text_meets_wcag_aa(name: str, background: str, foreground: str, scheme: str) -> None:
+    assert contrast(foreground, background, scheme) >= 4.5, (name, scheme)
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("text", "surface"), [
+    ("ink", "paper"), ("ink", "card"), ("ink", "panel"), ("ink-soft", "paper"), ("muted", "paper"),
+    ("muted", "card"), ("accent", "paper"), ("accent", "card"), ("on-accent", "accent"), ("bad", "card"),
+    ("wanted", "paper"), ("wanted-ink", "wanted-soft"), ("bad", "bad-soft"), ("ok", "card"),
+])
+def test_text_meets_wcag_aa_on_its_surfaces(text: str, surface: str, scheme: str) -> None:
+    assert contrast(f"var(--{text})", f"var(--{surface})", scheme) >= 4.5, (text, surface, scheme)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("surface", ["paper", "card", "panel", "accent-soft"])
-def test_the_focus_ring_stands_out_from_every_surface(surface: str) -> None:
-    assert contrast("var(--focus)", f"var(--{surface})") >= 3, surface
+def test_the_focus_ring_stands_out_from_every_surface(surface: str, scheme: str) -> None:
+    assert contrast("var(--focus)", f"var(--{surface})", scheme) >= 3, (surface, scheme)
+
+
+def test_no_stylesheet_paints_a_fixed_white_or_black_that_the_dark_scheme_would_keep() -> None:
+    # surfaces and text take the palette's variables; fixed colours are left to mid-tones readable on both
+    for path in STATIC.glob("*.css"):
+        if path.name == "swagger.css":  # the API explorer keeps Swagger UI's own light look
+            continue
+        text = re.sub(r"light-dark\([^)]*\)", "", path.read_text(encoding="utf-8"))
+        assert not re.findall(r"(?<![\w-])(?:#fff(?:fff)?|#000(?:000)?|white|black)\b(?!-)", text, re.IGNORECASE), path.name
 
 
 def test_chart_segments_are_large_enough_to_tap() -> None:

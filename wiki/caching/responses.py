@@ -26,6 +26,7 @@ from django.utils.http import http_date
 
 from wiki.caching import readers, release, versions
 from wiki.caching.local import copies
+from wiki.preferences import colour_scheme
 
 View = Callable[..., HttpResponseBase]
 # Statuses that depend only on the content: a missing page with its backlinks is as cacheable as a page.
@@ -42,23 +43,25 @@ def is_anonymous_read(request: HttpRequest) -> bool:
 def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) -> str:
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
     return (f"wiki:response:{release.RELEASE}:{version.number}:{translation.get_language()}:"
-            f"{timezone.get_current_timezone_name()}:{audience}:{path}")
+            f"{timezone.get_current_timezone_name()}:{colour_scheme(request)}:{audience}:{path}")
 
 
-def _etag(version: versions.ContentVersion) -> str:
-    # Per URL: the same release, version, language and time zone give the same bytes for every anonymous reader.
+def _etag(request: HttpRequest, version: versions.ContentVersion) -> str:
+    # Per URL: the same release, version, language, time zone and colour scheme give the same bytes for every
+    # anonymous reader.
     zone = hashlib.blake2b(timezone.get_current_timezone_name().encode(), digest_size=4).hexdigest()
-    return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{zone}"'
+    scheme = colour_scheme(request)
+    return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{zone}{"-" + scheme if scheme else ""}"'
 
 
 def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion) -> HttpResponseBase:
-    etag = _etag(version)
+    etag = _etag(request, version)
     # The later of the last write and the release: a page is new to a client when either is.
     modified = max(int(version.changed_at.timestamp()), release.RELEASED_AT)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(modified)
     patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
-    # A logged-in reader, or one who chose a language or time zone (cookies), gets another page; so does a
+    # A logged-in reader, or one who chose a language, time zone or colours (cookies), gets another page; so does a
     # browser asking for another language.
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     if response.status_code != 200:
@@ -76,7 +79,8 @@ def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 
 
 def cached_for_readers(view: View) -> View:
-    """Serves GET/HEAD from the cache, keyed by content version, language, time zone, audience and full path.
+    """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience and
+    full path.
 
     Anonymous readers get the stored bytes with validators (and 304s); logged-in readers with the same
     permissions share one copy, with their own name and CSRF token filled in (``wiki.caching.readers``).

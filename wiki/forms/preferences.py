@@ -20,9 +20,14 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, _zone_label(name)) for name in sorted(time_zone_names())]
 
 
+COLOUR_SCHEME_CHOICES = [("", _("As this device is set")), ("light", _("Light")), ("dark", _("Dark"))]
+
+
 class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Times across the wiki are shown in this zone."))
+    colour_scheme = forms.ChoiceField(label=_("Colours"), choices=COLOUR_SCHEME_CHOICES, required=False,
+                                      help_text=_("Kept on this device only."))
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

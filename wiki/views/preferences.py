@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from wiki.forms.preferences import PreferencesForm
-from wiki.preferences import remember, valid_language
+from wiki.preferences import colour_scheme, remember, valid_language
 from wiki.services.readers import reader_profile_save
 
 
@@ -43,11 +43,13 @@ def set_language(request: HttpRequest) -> HttpResponseBase:
 
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    """Language and time zone, for anyone: cookies, and the profile for a logged-in reader.
+    """Language, time zone and colours, for anyone: cookies, and the profile for a logged-in reader (the colours are
+    kept on the device alone).
 
     The form starts from what this request uses: for a logged-in reader, the profile's current choice (which the
     middleware read), so a session opened before a change elsewhere does not save the old language back."""
-    initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name()}
+    initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name(),
+               "colour_scheme": colour_scheme(request)}
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
@@ -56,6 +58,6 @@ def preferences(request: HttpRequest) -> HttpResponse:
         translation.activate(language)
         messages.success(request, _("Preferences saved."))
         response = redirect("wiki:preferences")
-        remember(response, language=language, time_zone=zone)
+        remember(response, language=language, time_zone=zone, colour_scheme=form.cleaned_data["colour_scheme"])
         return response
     return render(request, "wiki/preferences.html", {"form": form, "default_time_zone": settings.TIME_ZONE})

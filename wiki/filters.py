@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
+from wiki.markdown.wikilinks import target_slug
 from wiki.models import (
     Citation,
     Claim,
@@ -73,20 +74,32 @@ class PageFilter(django_filters.FilterSet):
 
 
 class LivePageSlugField(forms.CharField):
-    """The slug of a live page, typed; an unknown or deleted page is refused, not read as a page with nothing listed.
+    """A live page, typed as its slug, as a wiki link to it (``Agentic RL`` for ``agentic-rl``) or as its title, and
+    cleaned to its slug; an unknown or deleted page is refused, not read as a page with nothing listed.
 
     ``deleted_message`` says what a deleted page's slug leaves out of the list.
     """
 
     deleted_message = _("The page “%(slug)s” was deleted: the works it cited are not listed while it is.")
 
-    def validate(self, value: Any) -> None:
-        super().validate(value)
-        if not value or Page.objects.filter(slug=value).exists():
-            return
-        if Page.all_objects.deleted().filter(slug=value).exists():
-            raise ValidationError(self.deleted_message, code="deleted", params={"slug": value})
-        raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": value})
+    def clean(self, value: Any) -> str:
+        typed: str = super().clean(value)
+        if not typed:
+            return typed
+        named = {typed, target_slug(typed)}
+        found = set(Page.objects.filter(slug__in=named).values_list("slug", flat=True))
+        if found:
+            return typed if typed in found else found.pop()
+        titled = list(Page.objects.filter(title__iexact=typed).values_list("slug", flat=True)[:2])
+        if len(titled) == 1:
+            return titled[0]
+        if titled:
+            raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
+                                  code="ambiguous", params={"page": typed})
+        deleted = Page.all_objects.deleted().filter(slug__in=named).values_list("slug", flat=True).first()
+        if deleted is not None:
+            raise ValidationError(self.deleted_message, code="deleted", params={"slug": deleted})
+        raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": typed})
 
 
 class CitingPageField(LivePageSlugField):
@@ -119,7 +132,7 @@ class SourceFilter(django_filters.FilterSet):
     year_min = YearFilter(field_name="year", lookup_expr="gte", label=_("Year from"))
     year_max = YearFilter(field_name="year", lookup_expr="lte", label=_("Year to"))
     q = SearchText(label=_("Name, title, authors or abstract contains"))
-    cited_on = CitingPageFilter(method="filter_cited_on", max_length=200, label=_("Cited on the page (its slug)"))
+    cited_on = CitingPageFilter(method="filter_cited_on", max_length=200, label=_("Cited on the page (its title or slug)"))
 
     class Meta:
         model = Source
@@ -249,7 +262,7 @@ class QuestionFilter(django_filters.FilterSet):
     priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label=_("Priority"), empty_label=_("Any priority"))
     # Named apart from ``page``, the API's page of results.
     # Typed, not chosen from a list: a list of every page would grow with the wiki.
-    page_slug = QuestionPageFilter(field_name="page__slug", max_length=200, label=_("Page (its slug)"))
+    page_slug = QuestionPageFilter(field_name="page__slug", max_length=200, label=_("Page (its title or slug)"))
     assignee = django_filters.ModelChoiceFilter(
         queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
         to_field_name="username", label=_("Assignee"), empty_label=_("Anyone"),

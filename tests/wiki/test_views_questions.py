@@ -46,6 +46,26 @@ def test_the_queue_filters_by_status_and_page(client: Client) -> None:
     assert open_elsewhere.pk not in both
 
 
+def test_the_page_filter_takes_the_pages_title_as_a_wiki_link_would(client: Client) -> None:
+    page = make_page(slug="credit-assignment-信用分配", title="Credit Assignment 信用分配")
+    here = make_question(title="asked here", page=page)
+    make_question(title="asked elsewhere")
+
+    for typed in ("Credit Assignment 信用分配", "credit assignment 信用分配", page.slug):
+        response = client.get(reverse("wiki:question-list"), {"page_slug": typed})
+        assert _listed_ids(response.content.decode()) == [here.pk], typed
+    # the API's filter is the same field
+    assert [q["id"] for q in client.get("/api/v1/questions/", {"page_slug": "Credit Assignment 信用分配"}).json()["results"]] == [here.pk]
+    titled = make_page(slug="survey-notes", title="Agentic AI 03: Survey Notes")
+    noted = make_question(title="asked on the notes", page=titled)
+    assert _listed_ids(client.get(reverse("wiki:question-list"), {"page_slug": "agentic ai 03: survey notes"}).content.decode()) == [noted.pk]
+    refused = client.get(reverse("wiki:question-list"), {"page_slug": "Credit"})
+    assert refused.status_code == 400 and "There is no page “Credit”." in refused.content.decode()
+    make_page(slug="survey-notes-2", title="Agentic AI 03: Survey Notes")
+    twice = client.get(reverse("wiki:question-list"), {"page_slug": "Agentic AI 03: Survey Notes"})
+    assert twice.status_code == 400 and "More than one page is titled “Agentic AI 03: Survey Notes”" in twice.content.decode()
+
+
 def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None:
     response = client.get(reverse("wiki:question-list"), {"status": "someday", "page_slug": "no-such-page"})
     assert response.status_code == 400

@@ -17,7 +17,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
-from wiki.markdown.wikilinks import target_slug
+from wiki.forms.pickers import one_page_named
 from wiki.models import (
     Citation,
     Claim,
@@ -86,20 +86,14 @@ class LivePageSlugField(forms.CharField):
         typed: str = super().clean(value)
         if not typed:
             return typed
-        named = {typed, target_slug(typed)}
-        found = set(Page.objects.filter(slug__in=named).values_list("slug", flat=True))
-        if found:
-            return typed if typed in found else found.pop()
-        titled = list(Page.objects.filter(title__iexact=typed).values_list("slug", flat=True)[:2])
-        if len(titled) == 1:
-            return titled[0]
-        if titled:
-            raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
-                                  code="ambiguous", params={"page": typed})
-        deleted = Page.all_objects.deleted().filter(slug__in=named).values_list("slug", flat=True).first()
-        if deleted is not None:
-            raise ValidationError(self.deleted_message, code="deleted", params={"slug": deleted})
+        page = one_page_named(typed)
+        if page is not None:
+            return page.slug
+        deleted = Page.all_objects.deleted().named(typed)
+        if deleted:
+            raise ValidationError(self.deleted_message, code="deleted", params={"slug": deleted[0].slug})
         raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": typed})
+
 
 
 class CitingPageField(LivePageSlugField):

@@ -143,6 +143,19 @@ def test_an_editor_adds_a_term_and_a_wanted_link_now_leads_to_it(editor_client: 
     assert "tool-routing" not in wanted and "Tool Routing" not in wanted
 
 
+def test_a_terms_defining_page_is_typed_as_its_title_even_one_its_slug_was_not_made_from(editor_client: Client) -> None:
+    make_page(slug="survey-notes", title="Agentic AI 03: Survey Notes")
+
+    response = editor_client.post(reverse("wiki:glossary-create"), _form(
+        slug="rollout", name_zh="轨迹采样", name_en="rollout", page_slug="agentic ai 03: survey notes"))
+    unknown = editor_client.post(reverse("wiki:glossary-create"), _form(
+        slug="rollout-2", name_zh="轨迹采样二", name_en="rollout two", page_slug="Survey"))
+
+    assert response.status_code == 302 and GlossaryTerm.objects.get(slug="rollout").page.slug == "survey-notes"  # type: ignore[union-attr]
+    assert unknown.status_code == 200 and "There is no page “Survey”." in unknown.content.decode()
+    assert not GlossaryTerm.objects.filter(slug="rollout-2").exists()
+
+
 def test_a_term_added_without_an_address_takes_it_from_its_english_or_chinese_name(editor_client: Client) -> None:
     url = reverse("wiki:glossary-create")
 

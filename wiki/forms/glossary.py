@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from wiki.markdown.wikilinks import target_slug
+from wiki.forms.pickers import one_page_named
 from wiki.models import GlossaryTerm, Page
 from wiki.services.glossary import NAME_FIELDS, glossary_check_names, glossary_slug
 
@@ -63,7 +63,7 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
         typed = self.cleaned_data["page_slug"].strip()
         if not typed:
             return None
-        page = Page.objects.filter(slug__in={typed, target_slug(typed)}).only("id", "slug").first()
+        page = one_page_named(typed)
         if page is None:
             raise forms.ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": typed})
         return page

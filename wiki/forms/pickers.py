@@ -2,7 +2,8 @@
 
 A work is typed as its slug or its short name (case, width, spacing and punctuation aside); several are separated by
 commas. Without JavaScript the input is a plain text field; editor.js offers matching works from the API's list of
-sources as the editor types (``data-picker``); a page is typed as its slug, offered from the API's list of pages.
+sources as the editor types (``data-picker``); a page is typed as its slug, a wiki link to it or its title, offered
+from the API's list of pages.
 """
 
 from __future__ import annotations
@@ -11,16 +12,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from wiki.models import Source
+from wiki.models import Page, Source
 from wiki.references.identifiers import short_name_key
 
 
 def _key(name: str) -> str:
     return name.strip().lower()
+
+
+def one_page_named(typed: str) -> Page | None:
+    """The live page ``typed`` names (``PageQuerySet.named``), None when none does; refused when its title is
+    several pages'."""
+    pages = Page.objects.named(typed)
+    if len(pages) > 1:
+        raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
+                              code="ambiguous", params={"page": typed})
+    return pages[0] if pages else None
 
 
 def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, list[Source]]:

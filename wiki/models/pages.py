@@ -71,6 +71,19 @@ class PageQuerySet(models.QuerySet["Page"]):
         """Deleted pages, the latest deleted first, with who deleted them joined."""
         return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")
 
+    def named(self, typed: str) -> list[Page]:
+        """Those of these pages that ``typed`` names (id, slug and title read): the page of that slug or that a wiki
+        link of that text leads to (``Agentic RL``: ``agentic-rl``), else those of that title in any case; one query,
+        two when no slug matches."""
+        from wiki.markdown.wikilinks import target_slug
+
+        typed = typed.strip()
+        if not typed:
+            return []
+        pages = self.select_related(None).only("id", "slug", "title")
+        by_slug = sorted(pages.filter(slug__in={typed, target_slug(typed)}), key=lambda page: page.slug != typed)
+        return by_slug[:1] or list(pages.filter(title__iexact=typed)[:2])
+
     def for_listing(self) -> PageQuerySet:
         """Pages without their bodies, for lists."""
         return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")

@@ -221,15 +221,18 @@ def test_a_contrast_is_added_by_short_names_with_a_claim_of_its_works(editor_cli
     assert (contrast.left, contrast.right, contrast.claim) == (works.left, works.right, works.about_right)
 
 
-def test_a_question_names_its_page_by_slug_and_an_unknown_one_is_refused(editor_client: Client, works: Works) -> None:
+def test_a_question_names_its_page_by_slug_or_title_and_an_unknown_one_is_refused(editor_client: Client, works: Works) -> None:
     page = works.citing_left.page
     html = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": works.question.pk})).content.decode()
     refused = editor_client.post(reverse("wiki:question-create"), {
         "title": "Where?", "status": "open", "priority": "normal", "page": "no-such-page"})
     added = editor_client.post(reverse("wiki:question-create"), {
         "title": "Here?", "status": "open", "priority": "normal", "page": page.slug})
+    by_title = editor_client.post(reverse("wiki:question-create"), {
+        "title": "By title?", "status": "open", "priority": "normal", "page": f" {page.title.upper()} "})
 
     assert '<input type="text" name="page"' in html
-    assert refused.status_code == 200 and "No page has the slug “no-such-page”." in refused.content.decode()
+    assert refused.status_code == 200 and "No page has the slug or title “no-such-page”." in refused.content.decode()
     assert not OpenQuestion.objects.filter(title="Where?").exists()
     assert added.status_code == 302 and OpenQuestion.objects.get(title="Here?").page == page
+    assert by_title.status_code == 302 and OpenQuestion.objects.get(title="By title?").page == page

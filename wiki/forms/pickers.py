@@ -9,7 +9,7 @@ from the API's list of pages.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Page, Source
+from wiki.models.pages import PageQuerySet
 from wiki.references.identifiers import short_name_key
 
 
@@ -171,15 +172,28 @@ class WorkMultipleChoiceField(WorkChoiceField):
 
 
 class PageSlugField(forms.ModelChoiceField):  # type: ignore[type-arg]
-    """A page typed as its slug (as in its address), not chosen from a list of every page; shows the slug of the
-    initial page, given as the page or its id."""
+    """A page of ``queryset`` (a ``PageQuerySet``) typed as its slug, a wiki link to it or its title
+    (``PageQuerySet.named``), not chosen from a list of every page; shows the slug of the initial page, given as the
+    page or its id."""
 
-    default_error_messages = {"invalid_choice": _("No page has the slug “%(value)s”.")}
+    default_error_messages = {"invalid_choice": _("No page has the slug or title “%(value)s”.")}
 
     def __init__(self, queryset: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", _("The page's slug, as in its address: /wiki/<slug>/."))
+        kwargs.setdefault("help_text", _("The page's slug, as in its address (/wiki/<slug>/), or its title."))
         kwargs.setdefault("widget", PickerInput(search="api:page-list"))
         super().__init__(queryset, to_field_name="slug", **kwargs)
+
+    def to_python(self, value: Any) -> Page | None:
+        if value in self.empty_values:
+            return None
+        typed = str(value).strip()
+        pages: list[Page] = cast("PageQuerySet", self.queryset).named(typed)
+        if len(pages) > 1:
+            raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
+                                  code="ambiguous", params={"page": typed})
+        if not pages:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice", params={"value": typed})
+        return pages[0]
 
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, int) and self.queryset is not None:  # a page's id, as a model form's initial data holds it

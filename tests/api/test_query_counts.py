@@ -33,8 +33,9 @@ EXPECTED: dict[str, list[str]] = {
     "/api/v1/classifications/": ["COUNT wiki_classification", "SELECT wiki_classification"],
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
-    "/api/v1/search/?q=GRPO": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
-    # Nothing found: the works' and pages' names too, to offer those named close (once per content version).
+    # The works' and pages' names (once per content version), for those named exactly as the search, or close to it
+    # when nothing is found.
+    "/api/v1/search/?q=GRPO": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
     "/api/v1/search/?q=qqqqzzzz": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
     "/api/v1/glossary/": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "/api/v1/glossary/<term>/": ["SELECT wiki_glossaryterm"],

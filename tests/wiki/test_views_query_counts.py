@@ -54,10 +54,10 @@ ANONYMOUS: dict[str, list[str]] = {
     "page as Markdown": ["SELECT wiki_page", "SELECT wiki_source"],
     "glossary": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "glossary term": ["SELECT wiki_glossaryterm", "SELECT wiki_glossaryterm", "SELECT wiki_wikilink"],
-    # The glossary, read once per content version, then one statement for every kind of result.
-    "search finding works": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument"],
-    # Nothing found (no page or claim of this wiki is indexed): the works' and pages' names too, to offer those
-    # named close (once per content version).
+    # The glossary, read once per content version, then one statement for every kind of result; the works' and
+    # pages' names (once per content version too), to lead to those named exactly as the search.
+    "search finding works": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
+    # Nothing found (no page or claim of this wiki is indexed): the same names offer those named close.
     "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
     "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
 }

@@ -1,5 +1,5 @@
-"""Works and pages named close to a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄``
-offers 通义深度研究.
+"""Works and pages named exactly as a search (``skillforge`` leads straight to SkillForge), and those named close to
+a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄`` offers 通义深度研究.
 
 Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
 apart), within a few edits (one per four characters typed, at least one), by RapidFuzz over every work's short name
@@ -10,6 +10,7 @@ search that finds nothing costs no query more while the content stays the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.urls import reverse
 from rapidfuzz import process
@@ -42,11 +43,27 @@ class Names:
     forms: list[str]
     entries: list[tuple[str, str, str]]  # (kind, name, slug)
 
+    @cached_property
+    def by_form(self) -> dict[str, list[int]]:
+        """Where each form is in the lists: built once per process and content version, not kept in the cache."""
+        found: dict[str, list[int]] = {}
+        for index, form in enumerate(self.forms):
+            found.setdefault(form, []).append(index)
+        return found
+
 
 def current_names(*, version: int | None = None) -> Names:
     """The names as of the content ``version`` (the current one by default): this process's copy, else the shared
     cache's, else two queries."""
     return kept_per_version("close-names", _load, version=version)
+
+
+def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
+    """Works and pages named ``query`` once case and spacing are set aside, works first."""
+    names = current_names(version=version)
+    found = names.by_form.get(match_form(query), [])
+    ranked = sorted(found, key=lambda index: (names.entries[index][0] != "source", index))[:limit]
+    return [CloseName(*names.entries[index]) for index in ranked]
 
 
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:

@@ -19,7 +19,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.models import SearchDocument
-from wiki.search.close import CloseName, close_names
+from wiki.search.close import CloseName, close_names, exact_names
 from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
 from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
 from wiki.search.tokenize import query_fragments, tsquery_text
@@ -58,6 +58,7 @@ class SearchResults:
     terms: list[Term] = field(default_factory=list)  # glossary terms the query named, searched by all their names
     suggestions: list[Suggestion] = field(default_factory=list)  # close terms, when nothing matched
     close: list[CloseName] = field(default_factory=list)  # works and pages named close, when nothing matched
+    exact: list[CloseName] = field(default_factory=list)  # works and pages named exactly as the query, unfiltered
 
     @property
     def total(self) -> int:
@@ -382,9 +383,10 @@ def search(
     A glossary term the query names is searched by all its names; the works classified as the mechanism or
     verdict it names, and the page defining it, come first. Mechanism and verdict filters keep the documents
     that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
-    group says so with ``total_capped``. Nothing found, the results suggest close glossary terms and, unfiltered,
-    works and pages named close to the query. One SQL query (and one for the glossary, two for the names, when the
-    cache does not hold them); ``version`` is the content version the caller already read, if any.
+    group says so with ``total_capped``. Unfiltered, the first page names the works and pages named exactly as the
+    query; nothing found, the results suggest close glossary terms and, unfiltered, works and pages named close to the
+    query. One SQL query (and one for the glossary, two for the names, when the cache does not hold them);
+    ``version`` is the content version the caller already read, if any.
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
     glossary = current_glossary(version=version)
@@ -424,8 +426,9 @@ def search(
         Group(kind=k.value, label=str(labels[k]), total=totals[k][0], total_capped=totals[k][1], hits=hits[k])
         for k in KIND_ORDER if k in hits
     ]
-    if groups or offset:
-        return SearchResults(query=query, groups=groups, terms=list(expansion.terms))
     filtered = bool(kinds or mechanism or verdict)
+    exact = [] if filtered or offset else exact_names(query, version=version)
+    if groups or offset:
+        return SearchResults(query=query, groups=groups, terms=list(expansion.terms), exact=exact)
     return SearchResults(query=query, terms=list(expansion.terms), suggestions=glossary.suggest(query),
-                         close=[] if filtered else close_names(query, version=version))
+                         close=[] if filtered else close_names(query, version=version), exact=exact)

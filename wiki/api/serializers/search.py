@@ -60,7 +60,7 @@ class SearchSuggestionSerializer(serializers.Serializer):
 
 
 class SearchCloseNameSerializer(serializers.Serializer):
-    """A work or page named close to what was typed, offered when nothing matched."""
+    """A work or page named as what was typed, or close to it."""
 
     kind = serializers.ChoiceField(choices=[("source", "source"), ("page", "page")])
     name = serializers.CharField(help_text="The work's short name or the page's title.")
@@ -78,4 +78,6 @@ class SearchResultsSerializer(serializers.Serializer):
     suggestions = SearchSuggestionSerializer(many=True, help_text="Close glossary terms when nothing matched.")
     close = SearchCloseNameSerializer(many=True, help_text="Works and pages named close to the query when nothing matched "
                                                            "(a search without filters), closest first.")
+    exact = SearchCloseNameSerializer(many=True, help_text="Works and pages named exactly as the query, case and spacing "
+                                                           "aside (the first page of a search without filters), works first.")
     groups = SearchGroupSerializer(many=True)

@@ -33,5 +33,5 @@ class SearchView(APIView):
         )
         page = SimpleNamespace(query=results.query, total=results.total, total_capped=results.total_capped, groups=results.groups, page=data["page"],
                                page_size=data["page_size"], terms=results.terms, suggestions=results.suggestions,
-                               close=results.close)
+                               close=results.close, exact=results.exact)
         return Response(SearchResultsSerializer(page).data)

@@ -26,10 +26,10 @@ def _key(name: str) -> str:
     return name.strip().lower()
 
 
-def one_page_named(typed: str) -> Page | None:
-    """The live page ``typed`` names (``PageQuerySet.named``), None when none does; refused when its title is
-    several pages'."""
-    pages = Page.objects.named(typed)
+def one_page_named(typed: str, among: PageQuerySet | None = None) -> Page | None:
+    """The page of ``among`` (the live pages by default) that ``typed`` names (``PageQuerySet.named``), None when
+    none does; refused when its title is several pages'."""
+    pages = (Page.objects.all() if among is None else among).named(typed)
     if len(pages) > 1:
         raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
                               code="ambiguous", params={"page": typed})
@@ -187,13 +187,10 @@ class PageSlugField(forms.ModelChoiceField):  # type: ignore[type-arg]
         if value in self.empty_values:
             return None
         typed = str(value).strip()
-        pages: list[Page] = cast("PageQuerySet", self.queryset).named(typed)
-        if len(pages) > 1:
-            raise ValidationError(_("More than one page is titled “%(page)s”: type the slug of the one you mean."),
-                                  code="ambiguous", params={"page": typed})
-        if not pages:
+        page = one_page_named(typed, cast("PageQuerySet", self.queryset))
+        if page is None:
             raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice", params={"value": typed})
-        return pages[0]
+        return page
 
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, int) and self.queryset is not None:  # a page's id, as a model form's initial data holds it

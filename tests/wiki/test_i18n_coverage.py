@@ -244,6 +244,7 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("reader", reverse("password_reset_complete"), None),
         ("reader", "/no/such/address/", None),
         ("reader", reverse("wiki:page-detail", kwargs={"slug": "gone-page"}), None),
+        ("editor", reverse("wiki:source-detail", kwargs={"slug": "skilforge"}), None),
         ("editor", reverse("wiki:source-detail", kwargs={"slug": "gone-work"}), None),
         ("editor", reverse("wiki:page-delete", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:source-delete", kwargs={"slug": "skillforge"}), {"reason": "Refused: cited"}),

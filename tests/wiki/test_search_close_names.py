@@ -75,3 +75,20 @@ def test_a_search_that_finds_nothing_runs_the_same_queries_however_many_works_an
 
     assert few == many
     assert "SkillForge</a>" in client.get(reverse("wiki:search"), {"q": "skilforgee"}).content.decode()
+
+
+def test_a_mistyped_address_offers_the_pages_and_works_named_close_to_it(client: Client) -> None:
+    make_source(slug="skillforge", short_name="SkillForge", title="SkillForge")
+    make_page(slug="credit-assignment", title="Credit Assignment")
+    make_page(slug="survey-notes", title="Agentic AI 03: Survey Notes")
+
+    work = client.get(reverse("wiki:source-detail", kwargs={"slug": "skilforge"}))
+    page = client.get(reverse("wiki:page-detail", kwargs={"slug": "credit-asignment"}))
+    nothing = client.get(reverse("wiki:source-detail", kwargs={"slug": "qqqqzzzz"}))
+    titled = client.get("/wiki/agentic ai 03: survey notes/")
+
+    assert work.status_code == 404 and "No work is at “skilforge”." in work.content.decode()
+    assert '<a href="/sources/skillforge/" lang="en">SkillForge</a>' in work.content.decode()
+    assert page.status_code == 404 and '<a href="/wiki/credit-assignment/" lang="en">Credit Assignment</a>' in page.content.decode()
+    assert nothing.status_code == 404 and "Sources and pages with a close name:" not in nothing.content.decode()
+    assert titled.status_code == 302 and titled["Location"] == "/wiki/survey-notes/"

@@ -4,12 +4,14 @@ from django.shortcuts import redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 
+from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import GlossaryTerm, OpenQuestion, Page, Source, WikiLink
 from wiki.references.markdown_export import page_markdown
+from wiki.search.close import close_names
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
@@ -31,10 +33,12 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     if request.GET.get("format") == "md":
         return page_export_markdown(request, slug)
     page = cached_value(request, "page", slug, build=lambda: Page.objects.with_meta().filter(slug=slug).first())
-    # A title typed into the address bar (/wiki/Agentic RL/) finds the page its wiki link would.
+    # A title typed into the address bar (/wiki/Agentic RL/) finds the page its wiki link would, else the page of
+    # that title.
+    named = Page.objects.named(slug) if page is None else []
+    if len(named) == 1:
+        return redirect(named[0])
     canonical = target_slug(slug)
-    if page is None and canonical and canonical != slug and Page.objects.filter(slug=canonical).exists():
-        return redirect("wiki:page-detail", slug=canonical)
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
     if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
@@ -47,7 +51,10 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         # "Create this page" starts from the title the links name it by, not from its address (read from the
         # backlinks the page lists anyway).
         title = SimpleLazyObject(lambda: next((link.target_title for link in backlinks), ""))
-        return render(request, "wiki/page_missing.html", {"slug": slug, "title": title, "backlinks": backlinks}, status=404)
+        # Pages and works named close to the address, for a mistyped one (read only when the fragment is missing).
+        close = SimpleLazyObject(lambda: close_names(slug.replace("-", " "), version=versions.for_request(request).number))
+        return render(request, "wiki/page_missing.html", {"slug": slug, "title": title, "backlinks": backlinks, "close": close},
+                      status=404)
     return render(
         request,
         "wiki/page_detail.html",

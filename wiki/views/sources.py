@@ -1,16 +1,18 @@
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 
+from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.filters import SOURCE_SORT_CHOICES, SourceListFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
 from wiki.references.exports import EXPORTS
+from wiki.search.close import close_names
 from wiki.suggestions import SuggestionView, suggestions_for_source
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
@@ -67,7 +69,9 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(deleted.merged_into, permanent=True)
         return render(request, "wiki/deleted.html", {"object": deleted, "kind": "source"}, status=410)
     if source is None:
-        raise Http404(f"No work is called “{slug}”.")
+        # A mistyped address: the works and pages named close to it.
+        close = close_names(slug.replace("-", " "), version=versions.for_request(request).number)
+        return render(request, "wiki/source_missing.html", {"slug": slug, "close": close}, status=404)
     # Everything below is read only when the template's cached fragment is missing.
     return render(
         request,

@@ -61,6 +61,7 @@ urlpatterns = [
     path("wiki/<pageslug:slug>/export.md", pages.page_export_markdown, name="page-export-markdown"),
     path("wiki/<pageslug:slug>/edit/", edit_pages.page_edit, name="page-edit"),
     path("wiki/<pageslug:slug>/history/", edit_history.page_history, name="page-history"),
+    path("wiki/<pageslug:slug>/revisions/<int:number>/", pages.page_revision, name="page-revision"),
     path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),
     path("wiki/<pageslug:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
     path("wiki/<pageslug:slug>/delete/", edit_deletion.page_delete_view, name="page-delete"),

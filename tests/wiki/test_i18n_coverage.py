@@ -231,6 +231,7 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("reader", reverse("wiki:changes"), None),
         ("reader", reverse("wiki:consistency-report"), None),
         ("reader", reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}), None),
+        ("reader", reverse("wiki:page-revision", kwargs={"slug": "agentic-rl", "number": 1}), None),
         ("reader", reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + "?from=1&to=2", None),
         ("reader", reverse("wiki:classification-history", kwargs={"pk": classification.pk}), None),
         ("reader", reverse("wiki:preferences"), None),

@@ -33,6 +33,8 @@ ANONYMOUS: dict[str, list[str]] = {
     ],
     # No page at the address: none a wiki link or a title there would name either (two), no glossary term; the works'
     # and pages' names (once per content version) for those named close to it.
+    # The page, the revision and the latest number; rendering the revision's text resolves its citations and links.
+    "page revision": ["SELECT wiki_page", "SELECT wiki_revision", "SELECT wiki_revision", "SELECT wiki_source", "SELECT wiki_page"],
     "missing page": [
         "SELECT wiki_revision", "SELECT wiki_page", "SELECT wiki_page", "SELECT wiki_page", "SELECT wiki_glossaryterm",
         "SELECT wiki_source", "SELECT wiki_page", "SELECT wiki_wikilink",
@@ -87,6 +89,7 @@ def _urls(wiki: SmallWiki) -> dict[str, str]:
         "page list page 2": reverse("wiki:page-list") + "?p=2",
         "page detail": reverse("wiki:page-detail", kwargs={"slug": page}),
         "missing page": reverse("wiki:page-detail", kwargs={"slug": WANTED}),
+        "page revision": reverse("wiki:page-revision", kwargs={"slug": page, "number": 1}),
         "source list": reverse("wiki:source-list"),
         "source list filtered": reverse("wiki:source-list") + "?mechanism=policy_gradient&verdict=strict&kind=paper",
         "source list page 2": reverse("wiki:source-list") + "?p=2",

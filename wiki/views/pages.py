@@ -1,6 +1,7 @@
 from django.core.paginator import Paginator
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 
@@ -8,10 +9,12 @@ from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
+from wiki.markdown import MarkdownTooComplex
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import GlossaryTerm, OpenQuestion, Page, Source, WikiLink
+from wiki.models import GlossaryTerm, OpenQuestion, Page, Revision, Source, WikiLink
 from wiki.references.markdown_export import page_markdown
 from wiki.search.close import close_names
+from wiki.services.pages import page_preview
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
@@ -64,6 +67,20 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
          "cited_works": SimpleLazyObject(lambda: list(Source.objects.cited_on(page.pk))),
          "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"page:{slug}"))},
     )
+
+
+@cached_for_readers
+def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
+    """One saved state of a page as it read then (its permanent link): rendered against today's works and pages, with
+    who saved it, when, and the way to the current revision and the changes since."""
+    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    revision = get_object_or_404(Revision.objects.select_related("author"), page=page, number=number)
+    context: dict[str, object] = {"page": page, "revision": revision, "latest": page.revisions.aggregate(n=Max("number"))["n"]}
+    try:
+        context["rendered"] = page_preview(body=revision.body).result
+    except MarkdownTooComplex as error:  # a revision saved under looser limits than today's
+        context["error"] = str(error)
+    return render(request, "wiki/page_revision.html", context)
 
 
 @cached_for_readers

@@ -168,3 +168,14 @@ def test_the_queue_costs_the_same_whatever_the_number_of_pages_and_questions(cli
     assert abs(large_size - over_size) < 500  # the same rows shown; only the counts changed
     datalist = content.split('<datalist id="page-slug-options">', 1)[1].split("</datalist>", 1)[0]
     assert datalist.count("<option") == PAGE_OPTIONS
+
+
+def test_a_page_typed_with_a_control_character_is_refused_and_nothing_is_saved(editor_client: Client) -> None:
+    # PostgreSQL refuses NUL in any text it is sent: the form must not ask it.
+    created = editor_client.post(reverse("wiki:question-create"),
+                                 {"title": "Where?", "status": "open", "priority": "normal", "page": "notes\x00"})
+    filtered = editor_client.get(reverse("wiki:question-list"), {"page_slug": "notes\x00"})
+
+    assert created.status_code == 200 and "No page has the slug or title" in created.content.decode()
+    assert not OpenQuestion.objects.filter(title="Where?").exists()
+    assert filtered.status_code == 400

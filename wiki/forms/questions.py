@@ -94,7 +94,9 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
             return chosen.pk
         if isinstance(chosen, int):
             return chosen
-        return Page.all_objects.filter(slug=str(chosen or "").strip()).values_list("pk", flat=True).first() if chosen else None
+        # Typed as the page field reads it (slug, wiki link or title); a deleted page is the question's own still.
+        named = Page.all_objects.named(str(chosen or "")) if chosen else []
+        return named[0].pk if len(named) == 1 else None
 
     def question_fields(self) -> dict[str, Any]:
         """The cleaned fields the question service stores on the question itself (its claims and works go apart)."""

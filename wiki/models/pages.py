@@ -17,6 +17,7 @@ from wiki.models.etags import Validator, latest, make_validator
 from wiki.models.labels import field_label
 from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
+    is_control_free,
     text_limit,
     validate_line,
     validate_lowercase,
@@ -78,7 +79,7 @@ class PageQuerySet(models.QuerySet["Page"]):
         from wiki.markdown.wikilinks import target_slug
 
         typed = typed.strip()
-        if not typed:
+        if not typed or not is_control_free(typed):  # no page is named with a control character; PostgreSQL refuses NUL
             return []
         pages = self.select_related(None).only("id", "slug", "title")
         by_slug = sorted(pages.filter(slug__in={typed, target_slug(typed)}), key=lambda page: page.slug != typed)

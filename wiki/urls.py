@@ -99,6 +99,7 @@ urlpatterns = [
     path("reports/consistency/reopen/", reports.finding_reopen_view, name="finding-reopen"),
     path("reports/classifier/", reports.classifier_agreement, name="classifier-agreement"),
     path("search/", search.search_results, name="search"),
+    path("opensearch.xml", search.opensearch_description, name="opensearch"),
     path("glossary/", glossary.glossary_list, name="glossary-list"),
     path("glossary/new/", edit_glossary.glossary_create, name="glossary-create"),
     path("glossary/<slug:slug>/", glossary.glossary_detail, name="glossary-detail"),

@@ -18,3 +18,9 @@ def search_results(request: HttpRequest) -> HttpResponse:
             limit=50 if data["kind"] else 10, version=versions.for_request(request).number,
         )
     return render(request, "wiki/search.html", {"form": form, "results": results})
+
+
+def opensearch_description(request: HttpRequest) -> HttpResponse:
+    """The OpenSearch description browsers read to search the wiki from their address bar."""
+    return render(request, "wiki/opensearch.xml", {"base": request.build_absolute_uri("/").rstrip("/")},
+                  content_type="application/opensearchdescription+xml; charset=utf-8")

@@ -37,6 +37,8 @@ EXPECTED: dict[str, list[str]] = {
     # when nothing is found.
     "/api/v1/search/?q=GRPO": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
     "/api/v1/search/?q=qqqqzzzz": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
+    # The works' and pages' names, once per content version.
+    "/api/v1/search/names/?q=skil": ["SELECT wiki_source", "SELECT wiki_page"],
     "/api/v1/glossary/": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "/api/v1/glossary/<term>/": ["SELECT wiki_glossaryterm"],
 }
@@ -59,6 +61,7 @@ def _urls(wiki: SmallWiki) -> list[str]:
         "/api/v1/questions/",
         "/api/v1/search/?q=GRPO",
         "/api/v1/search/?q=qqqqzzzz",
+        "/api/v1/search/names/?q=skil",
         "/api/v1/glossary/",
         f"/api/v1/glossary/{wiki.term.slug}/",
     ]
@@ -71,7 +74,7 @@ def _queries(client: APIClient, url: str, page_size: int) -> tuple[list[str], in
         response = client.get(f"{url}{separator}page_size={page_size}")
     assert response.status_code == 200, (url, response.content[:300])
     body = response.json()
-    rows = len(body.get("results", body.get("groups", [])))
+    rows = len(body) if isinstance(body, list) else len(body.get("results", body.get("groups", [])))
     return query_names(queries), rows
 
 

@@ -29,6 +29,7 @@ router.register("glossary", glossary.GlossaryTermViewSet, basename="glossary-ter
 
 urlpatterns = [
     path("v1/search/", search.SearchView.as_view(), name="search"),
+    path("v1/search/names/", search.SearchNamesView.as_view(), name="search-names"),
     path("v1/classify/", classify.ClassifyView.as_view(), name="classify"),
     path("v1/graph/contrast/", graphs.ContrastGraphView.as_view(), name="graph-contrast"),
     path("v1/graph/local/", graphs.LocalGraphView.as_view(), name="graph-local"),

@@ -66,6 +66,21 @@ def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
     return [CloseName(*names.entries[index]) for index in ranked]
 
 
+def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
+    """Works and pages whose name starts with ``typed`` (case and spacing aside), works first, then those with a word
+    starting with it: what the header's search box offers while a reader types. Nothing for a single character."""
+    prefix = match_form(typed)
+    if len(prefix) < 2:
+        return []
+    names = current_names(version=version)
+    word = " " + prefix
+    starting = [i for i, form in enumerate(names.forms) if form.startswith(prefix)]
+    inner = [i for i, form in enumerate(names.forms) if word in form and not form.startswith(prefix)]
+    ranked = sorted(starting, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))
+    ranked += sorted(inner, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))
+    return [CloseName(*names.entries[index]) for index in ranked[:limit]]
+
+
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
     """Works and pages whose name is a few edits from ``query``, closest first (works before pages at a tie)."""
     typed = match_form(query)

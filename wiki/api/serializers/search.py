@@ -19,6 +19,12 @@ class SearchParamsSerializer(serializers.Serializer):
     page_size = serializers.IntegerField(min_value=1, max_value=50, default=10, help_text="Results per kind on a page.")
 
 
+class SearchNamesParamsSerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
+                              help_text="The start of a work's short name or a page's title (two characters or more).")
+    limit = serializers.IntegerField(min_value=1, max_value=20, default=8, help_text="Names at most.")
+
+
 class SearchHitSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices)
     object_id = serializers.IntegerField()

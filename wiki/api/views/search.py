@@ -9,8 +9,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
-from wiki.api.serializers.search import SearchParamsSerializer, SearchResultsSerializer
+from wiki.api.serializers.search import (
+    SearchCloseNameSerializer,
+    SearchNamesParamsSerializer,
+    SearchParamsSerializer,
+    SearchResultsSerializer,
+)
 from wiki.caching import versions
+from wiki.search.close import names_starting
 from wiki.search.query import search
 
 
@@ -35,3 +41,17 @@ class SearchView(APIView):
                                page_size=data["page_size"], terms=results.terms, suggestions=results.suggestions,
                                close=results.close, exact=results.exact)
         return Response(SearchResultsSerializer(page).data)
+
+
+class SearchNamesView(APIView):
+    """Works and pages whose name starts with what was typed (then those with a word starting with it), works first:
+    what a search box offers as the reader types. Read from the names kept once per content version."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Names starting with what was typed", parameters=[SearchNamesParamsSerializer],
+                   responses=SearchCloseNameSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        data = query_parameters(request, SearchNamesParamsSerializer, may_be_blank=frozenset({"q"}))
+        names = names_starting(data["q"], version=versions.for_request(request._request).number, limit=data["limit"])
+        return Response(SearchCloseNameSerializer(names, many=True).data)

@@ -1,0 +1,45 @@
+// The header's search box offers the works and pages whose name starts with what is typed; choosing one opens it.
+// Without the script (or before a choice) the box searches the wiki as a plain form.
+(function () {
+  "use strict";
+  var input = document.getElementById("site-search-q");
+  if (!input || !input.dataset.names || !window.fetch || !window.AbortController) { return; }
+  var list = document.createElement("datalist");
+  list.id = input.id + "-options";
+  input.insertAdjacentElement("afterend", list);
+  input.setAttribute("list", list.id);
+  input.setAttribute("autocomplete", "off");
+  var urls = {};
+  var timer = null;
+  var pending = null;
+  var fill = function () {
+    var term = input.value.trim();
+    if (pending) { pending.abort(); pending = null; }
+    if (term.length < 2) { list.replaceChildren(); urls = {}; return; }
+    pending = new AbortController();
+    var url = new URL(input.dataset.names, window.location.href);
+    url.searchParams.set("q", term);
+    fetch(url.toString(), { headers: { Accept: "application/json" }, credentials: "same-origin", signal: pending.signal })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (names) {
+        if (!Array.isArray(names)) { return; }
+        urls = {};
+        list.replaceChildren.apply(list, names.map(function (named) {
+          var option = document.createElement("option");
+          option.value = named.name;
+          option.label = input.dataset[named.kind === "source" ? "sourceLabel" : "pageLabel"] || named.kind;
+          urls[named.name] = urls[named.name] || named.url;
+          return option;
+        }));
+      })
+      .catch(function () { /* aborted or offline: the box still searches */ });
+  };
+  input.addEventListener("input", function (event) {
+    // A name picked from the list (not typed) opens its work or page.
+    if (!(event instanceof InputEvent) || event.inputType === "insertReplacementText") {
+      if (urls[input.value]) { window.location.assign(urls[input.value]); return; }
+    }
+    clearTimeout(timer);
+    timer = setTimeout(fill, 200);
+  });
+})();

@@ -1,0 +1,37 @@
+"""Names as a search box offers them: works and pages whose name starts with what was typed, then those with a word
+starting with it, works first; nothing for one character; bad parameters a 400."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import make_page, make_source
+from wiki.roles import Account
+from wiki.services.deletion import source_delete
+
+pytestmark = pytest.mark.django_db
+
+
+def _names(api: APIClient, typed: str, **params: str) -> list[tuple[str, str]]:
+    response = api.get("/api/v1/search/names/", {"q": typed, **params})
+    assert response.status_code == 200
+    return [(row["kind"], row["name"]) for row in response.json()]
+
+
+def test_names_starting_with_what_was_typed_come_first_then_words_starting_with_it(api: APIClient, editor: Account) -> None:
+    make_source(slug="skillforge", short_name="SkillForge", title="SkillForge")
+    make_source(slug="prime-skill", short_name="Prime Skill", title="Prime Skill")
+    make_source(slug="tong-yi-shen-du-yan-jiu", short_name="通义深度研究", title="通义深度研究")
+    make_page(slug="skill-notes", title="Skill notes")
+    gone = make_source(slug="skillgone", short_name="SkillGone")
+    source_delete(source=gone, user=editor, reason="duplicate")
+
+    assert _names(api, "SKIL") == [("source", "SkillForge"), ("page", "Skill notes"), ("source", "Prime Skill")]
+    assert _names(api, "skil", limit="1") == [("source", "SkillForge")]
+    assert _names(api, "通义") == [("source", "通义深度研究")]
+    assert _names(api, "s") == [] and _names(api, "") == [] and _names(api, "zzzz") == []
+    row = api.get("/api/v1/search/names/", {"q": "skillf"}).json()[0]
+    assert row == {"kind": "source", "name": "SkillForge", "slug": "skillforge", "url": "/sources/skillforge/"}
+    refused = api.get("/api/v1/search/names/", {"q": "skil", "limit": "500"})
+    assert refused.status_code == 400 and "limit" in refused.json()["errors"]

@@ -1,0 +1,39 @@
+"""The header's search box, in a real browser: it offers the works and pages whose name starts with what is typed,
+choosing one opens it, and Enter still searches."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _options(page: Any) -> list[list[str]]:
+    options: list[list[str]] = page.eval_on_selector_all(
+        "datalist#site-search-q-options option", "(os) => os.map((o) => [o.value, o.label])")
+    return options
+
+
+def test_the_header_offers_names_as_the_reader_types_and_a_choice_opens_it(page: Any, live_server: Any, seed: None) -> None:
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+    page.goto(f"{live_server.url}/")
+
+    page.locator("#site-search-q").press_sequentially("s")
+    page.wait_for_timeout(500)
+    assert _options(page) == []  # one character asks for nothing
+    page.locator("#site-search-q").press_sequentially("kil")
+    page.wait_for_function("() => document.querySelectorAll('datalist#site-search-q-options option').length > 0")
+    assert ["SkillForge", "Source"] in _options(page)
+
+    # Choosing from the list: the browser sets the value and sends an input event that no typing made.
+    page.eval_on_selector("#site-search-q", "(i) => { i.value = 'SkillForge'; i.dispatchEvent(new Event('input')); }")
+    page.wait_for_url(re.compile(r"/sources/skillforge/$"))
+
+    page.locator("#site-search-q").fill("GRPO")
+    page.locator("#site-search-q").press("Enter")
+    page.wait_for_url(re.compile(r"/search/\?q=GRPO$"))
+    assert refused == []

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_editor, make_page
+from wiki.services.deletion import page_delete
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -39,3 +40,13 @@ def test_a_revision_that_does_not_exist_is_not_found(client: Client) -> None:
     assert client.get(reverse("wiki:page-revision", kwargs={"slug": "notes", "number": 2})).status_code == 404
     assert client.get(reverse("wiki:page-revision", kwargs={"slug": "no-page", "number": 1})).status_code == 404
     assert client.get("/wiki/notes/revisions/0/").status_code == 404
+
+
+def test_a_deleted_pages_revisions_answer_gone_as_the_page_does(client: Client) -> None:
+    editor = make_editor("remover")
+    page = make_page(slug="gone-notes", title="Gone notes", body="Text.")
+    page_delete(page=page, user=editor, reason="merged elsewhere")
+
+    response = client.get(reverse("wiki:page-revision", kwargs={"slug": "gone-notes", "number": 1}))
+
+    assert response.status_code == 410 and "merged elsewhere" in response.content.decode()

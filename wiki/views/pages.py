@@ -73,7 +73,11 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
 def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     """One saved state of a page as it read then (its permanent link): rendered against today's works and pages, with
     who saved it, when, and the way to the current revision and the changes since."""
-    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    page = Page.objects.only("id", "slug", "title").filter(slug=slug).first()
+    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
+        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
+    if page is None:
+        raise Http404(f"No page is called “{slug}”.")
     revision = get_object_or_404(Revision.objects.select_related("author"), page=page, number=number)
     context: dict[str, object] = {"page": page, "revision": revision, "latest": page.revisions.aggregate(n=Max("number"))["n"]}
     try:

@@ -1,9 +1,19 @@
-// The header's search box offers the works and pages whose name starts with what is typed; choosing one opens it.
-// Without the script (or before a choice) the box searches the wiki as a plain form.
+// The header's search box: "/" goes to it, and it offers the works and pages whose name starts with what is typed;
+// choosing one opens it. Without the script (or before a choice) the box searches the wiki as a plain form.
 (function () {
   "use strict";
   var input = document.getElementById("site-search-q");
-  if (!input || !input.dataset.names || !window.fetch || !window.AbortController) { return; }
+  if (!input) { return; }
+  // "/" anywhere but in a field goes to the search box (aria-keyshortcuts on the box says so).
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) { return; }
+    if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) { return; }
+    event.preventDefault();
+    input.focus();
+    input.select();
+  });
+  if (!input.dataset.names || !window.fetch || !window.AbortController) { return; }
   var list = document.createElement("datalist");
   list.id = input.id + "-options";
   input.insertAdjacentElement("afterend", list);

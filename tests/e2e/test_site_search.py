@@ -1,5 +1,5 @@
-"""The header's search box, in a real browser: it offers the works and pages whose name starts with what is typed,
-choosing one opens it, and Enter still searches."""
+"""The header's search box, in a real browser: "/" goes to it, it offers the works and pages whose name starts with
+what is typed, choosing one opens it, and Enter still searches."""
 
 from __future__ import annotations
 
@@ -33,6 +33,13 @@ def test_the_header_offers_names_as_the_reader_types_and_a_choice_opens_it(page:
     page.eval_on_selector("#site-search-q", "(i) => { i.value = 'SkillForge'; i.dispatchEvent(new Event('input')); }")
     page.wait_for_url(re.compile(r"/sources/skillforge/$"))
 
+    # "/" outside a field goes to the box; typed in a field, it is a character like any other.
+    page.locator("body").press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search-q"
+    page.keyboard.type("GRPO")
+    assert page.input_value("#site-search-q") == "GRPO"
+    page.locator("#site-search-q").press("/")
+    assert page.input_value("#site-search-q") == "GRPO/"
     page.locator("#site-search-q").fill("GRPO")
     page.locator("#site-search-q").press("Enter")
     page.wait_for_url(re.compile(r"/search/\?q=GRPO$"))

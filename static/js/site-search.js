@@ -1,5 +1,5 @@
-// The header's search box: "/" goes to it, and it offers the works and pages whose name starts with what is typed;
-// choosing one opens it. Without the script (or before a choice) the box searches the wiki as a plain form.
+// The header's search box: "/" goes to it, and it offers the works, pages and glossary terms whose name starts with
+// what is typed; choosing one opens it. Without the script (or before a choice) the box searches as a plain form.
 (function () {
   "use strict";
   var input = document.getElementById("site-search-q");
@@ -37,7 +37,7 @@
         list.replaceChildren.apply(list, names.map(function (named) {
           var option = document.createElement("option");
           option.value = named.name;
-          option.label = input.dataset[named.kind === "source" ? "sourceLabel" : "pageLabel"] || named.kind;
+          option.label = input.dataset[named.kind + "Label"] || named.kind;
           urls[named.name] = urls[named.name] || named.url;
           return option;
         }));

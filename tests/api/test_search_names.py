@@ -19,6 +19,14 @@ def _names(api: APIClient, typed: str, **params: str) -> list[tuple[str, str]]:
     return [(row["kind"], row["name"]) for row in response.json()]
 
 
+def test_glossary_terms_are_offered_after_works_and_pages_by_the_name_that_matched(api: APIClient, seed: None) -> None:
+    offered = api.get("/api/v1/search/names/", {"q": "策略梯"}).json()
+    by_english = api.get("/api/v1/search/names/", {"q": "policy grad"}).json()
+
+    assert {"kind": "term", "name": "策略梯度", "slug": "policy-gradient", "url": "/glossary/policy-gradient/"} in offered
+    assert [row["name"] for row in by_english if row["kind"] == "term"] == ["policy gradient"]
+
+
 def test_names_starting_with_what_was_typed_come_first_then_words_starting_with_it(api: APIClient, editor: Account) -> None:
     make_source(slug="skillforge", short_name="SkillForge", title="SkillForge")
     make_source(slug="prime-skill", short_name="Prime Skill", title="Prime Skill")

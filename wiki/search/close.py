@@ -18,22 +18,26 @@ from rapidfuzz.distance import Levenshtein
 
 from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
-from wiki.search.terms import match_form
+from wiki.search.terms import current_glossary, match_form
 
 MAX_CLOSE_NAMES = 5
 # A typed name shorter than this is too short for a close one to mean anything.
 MIN_TYPED = 3
 
 
+# Where each kind of name leads.
+_DETAIL = {"source": "wiki:source-detail", "page": "wiki:page-detail", "term": "wiki:glossary-detail"}
+
+
 @dataclass(frozen=True)
 class CloseName:
-    kind: str  # "source" or "page", as search documents name their kinds
+    kind: str  # "source" or "page", as search documents name their kinds; "term" for a glossary term's name
     name: str
     slug: str
 
     @property
     def url(self) -> str:
-        return reverse("wiki:source-detail" if self.kind == "source" else "wiki:page-detail", kwargs={"slug": self.slug})
+        return reverse(_DETAIL[self.kind], kwargs={"slug": self.slug})
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,9 @@ def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
 
 
 def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
-    """Works and pages whose name starts with ``typed`` (case and spacing aside), works first, then those with a word
-    starting with it: what the header's search box offers while a reader types. Nothing for a single character."""
+    """Works, pages and glossary terms whose name starts with ``typed`` (case and spacing aside), in that order and
+    shortest first, then works and pages with a word starting with it: what the header's search box offers while a
+    reader types. A term is offered once, by its first name that matches. Nothing for a single character."""
     prefix = match_form(typed)
     if len(prefix) < 2:
         return []
@@ -76,9 +81,14 @@ def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_C
     word = " " + prefix
     starting = [i for i, form in enumerate(names.forms) if form.startswith(prefix)]
     inner = [i for i, form in enumerate(names.forms) if word in form and not form.startswith(prefix)]
-    ranked = sorted(starting, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))
-    ranked += sorted(inner, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))
-    return [CloseName(*names.entries[index]) for index in ranked[:limit]]
+    ranked = [CloseName(*names.entries[i]) for i in
+              sorted(starting, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))]
+    terms = ((term, next((n for n in term.names if match_form(n).startswith(prefix)), ""))
+             for term in current_glossary(version=version).terms)
+    ranked += sorted((CloseName("term", name, term.slug) for term, name in terms if name), key=lambda c: len(c.name))
+    ranked += [CloseName(*names.entries[i]) for i in
+               sorted(inner, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))]
+    return ranked[:limit]
 
 
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:

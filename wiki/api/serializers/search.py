@@ -74,6 +74,14 @@ class SearchCloseNameSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="The work or page in the browser.")
 
 
+class SearchNameSerializer(SearchCloseNameSerializer):
+    """A work, page or glossary term whose name starts with what was typed."""
+
+    kind = serializers.ChoiceField(choices=[("source", "source"), ("page", "page"), ("term", "term")])
+    name = serializers.CharField(help_text="The work's short name, the page's title or the term's name that matched.")
+    url = serializers.CharField(help_text="The work, page or glossary entry in the browser.")
+
+
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField()

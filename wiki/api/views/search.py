@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
 from wiki.api.serializers.search import (
-    SearchCloseNameSerializer,
+    SearchNameSerializer,
     SearchNamesParamsSerializer,
     SearchParamsSerializer,
     SearchResultsSerializer,
@@ -44,14 +44,15 @@ class SearchView(APIView):
 
 
 class SearchNamesView(APIView):
-    """Works and pages whose name starts with what was typed (then those with a word starting with it), works first:
-    what a search box offers as the reader types. Read from the names kept once per content version."""
+    """Works, pages and glossary terms whose name starts with what was typed (then works and pages with a word
+    starting with it): what a search box offers as the reader types. Read from the names and the glossary kept once
+    per content version."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Names starting with what was typed", parameters=[SearchNamesParamsSerializer],
-                   responses=SearchCloseNameSerializer(many=True))
+                   responses=SearchNameSerializer(many=True))
     def get(self, request: Request) -> Response:
         data = query_parameters(request, SearchNamesParamsSerializer, may_be_blank=frozenset({"q"}))
         names = names_starting(data["q"], version=versions.for_request(request._request).number, limit=data["limit"])
-        return Response(SearchCloseNameSerializer(names, many=True).data)
+        return Response(SearchNameSerializer(names, many=True).data)

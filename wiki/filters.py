@@ -95,7 +95,6 @@ class LivePageSlugField(forms.CharField):
         raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": typed})
 
 
-
 class CitingPageField(LivePageSlugField):
     """The page citing the works listed."""
 

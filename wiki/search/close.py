@@ -62,11 +62,16 @@ def current_names(*, version: int | None = None) -> Names:
     return kept_per_version("close-names", _load, version=version)
 
 
+def _works_first(names: Names, index: int) -> bool:
+    """A sort key's part that puts works before pages."""
+    return names.entries[index][0] != "source"
+
+
 def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
     """Works and pages named ``query`` once case and spacing are set aside, works first."""
     names = current_names(version=version)
     found = names.by_form.get(match_form(query), [])
-    ranked = sorted(found, key=lambda index: (names.entries[index][0] != "source", index))[:limit]
+    ranked = sorted(found, key=lambda index: (_works_first(names, index), index))[:limit]
     return [CloseName(*names.entries[index]) for index in ranked]
 
 
@@ -79,16 +84,23 @@ def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_C
         return []
     names = current_names(version=version)
     word = " " + prefix
-    starting = [i for i, form in enumerate(names.forms) if form.startswith(prefix)]
-    inner = [i for i, form in enumerate(names.forms) if word in form and not form.startswith(prefix)]
-    ranked = [CloseName(*names.entries[i]) for i in
-              sorted(starting, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))]
-    terms = ((term, next((n for n in term.names if match_form(n).startswith(prefix)), ""))
-             for term in current_glossary(version=version).terms)
-    ranked += sorted((CloseName("term", name, term.slug) for term, name in terms if name), key=lambda c: len(c.name))
-    ranked += [CloseName(*names.entries[i]) for i in
-               sorted(inner, key=lambda i: (names.entries[i][0] != "source", len(names.forms[i]), i))]
-    return ranked[:limit]
+    starting: list[int] = []
+    inner: list[int] = []
+    for index, form in enumerate(names.forms):
+        if form.startswith(prefix):
+            starting.append(index)
+        elif word in form:
+            inner.append(index)
+    terms: dict[str, CloseName] = {}
+    for form, name, term in current_glossary(version=version).name_forms:
+        if form.startswith(prefix):
+            terms.setdefault(term.slug, CloseName("term", name, term.slug))
+
+    def ranked(found: list[int]) -> list[CloseName]:
+        order = sorted(found, key=lambda i: (_works_first(names, i), len(names.forms[i]), i))
+        return [CloseName(*names.entries[i]) for i in order]
+
+    return [*ranked(starting), *sorted(terms.values(), key=lambda c: len(c.name)), *ranked(inner)][:limit]
 
 
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
@@ -99,7 +111,7 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
     names = current_names(version=version)
     allowed = max(1, len(typed) // 4)
     found = process.extract(typed, names.forms, scorer=Levenshtein.distance, score_cutoff=allowed, limit=limit * 4)
-    ranked = sorted(found, key=lambda f: (f[1], names.entries[f[2]][0] != "source", f[2]))[:limit]
+    ranked = sorted(found, key=lambda f: (f[1], _works_first(names, f[2]), f[2]))[:limit]
     return [CloseName(*names.entries[index]) for _, _, index in ranked]
 
 

@@ -93,6 +93,12 @@ class Glossary:
         return found
 
     @cached_property
+    def name_forms(self) -> list[tuple[str, str, Term]]:
+        """Every name of every term with its form, a term's names in their order: read once per process and content
+        version, as the glossary is."""
+        return [(form, name, term) for term in self.terms for name in term.names if (form := match_form(name))]
+
+    @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
         """Every name's form, longest first (so ``非严格`` wins over ``严格``); a form starting or ending with a Latin
         letter must not continue a Latin word of the query."""

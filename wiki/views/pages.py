@@ -1,3 +1,5 @@
+from typing import NoReturn
+
 from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -16,6 +18,16 @@ from wiki.references.markdown_export import page_markdown
 from wiki.search.close import close_names
 from wiki.services.pages import page_preview
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
+
+
+def _deleted(request: HttpRequest, slug: str) -> HttpResponse | None:
+    """What the address of a deleted page answers, with who deleted it and why (410); None when no page was there."""
+    deleted = Page.all_objects.deleted().filter(slug=slug).first()
+    return None if deleted is None else render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
+
+
+def _not_found(slug: str) -> NoReturn:
+    raise Http404(f"No page is called “{slug}”.")
 
 
 @cached_for_readers
@@ -44,8 +56,8 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     canonical = target_slug(slug)
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
-    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
-        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
+    if page is None and (gone := _deleted(request, slug)) is not None:
+        return gone
     if page is None:
         # A link to a term without a page of its own leads to the term's glossary entry.
         term = GlossaryTerm.objects.linked_as({slug, canonical}).first()
@@ -55,7 +67,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         # backlinks the page lists anyway).
         title = SimpleLazyObject(lambda: next((link.target_title for link in backlinks), ""))
         # Pages and works named close to the address, for a mistyped one (read only when the fragment is missing).
-        close = SimpleLazyObject(lambda: close_names(slug.replace("-", " "), version=versions.for_request(request).number))
+        close = SimpleLazyObject(lambda: close_names(slug, version=versions.for_request(request).number))
         return render(request, "wiki/page_missing.html", {"slug": slug, "title": title, "backlinks": backlinks, "close": close},
                       status=404)
     return render(
@@ -74,10 +86,8 @@ def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseB
     """One saved state of a page as it read then (its permanent link): rendered against today's works and pages, with
     who saved it, when, and the way to the current revision and the changes since."""
     page = Page.objects.only("id", "slug", "title").filter(slug=slug).first()
-    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
-        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
     if page is None:
-        raise Http404(f"No page is called “{slug}”.")
+        return _deleted(request, slug) or _not_found(slug)
     revision = get_object_or_404(Revision.objects.select_related("author"), page=page, number=number)
     context: dict[str, object] = {"page": page, "revision": revision, "latest": page.revisions.aggregate(n=Max("number"))["n"]}
     try:
@@ -100,10 +110,8 @@ def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
     """The page's Markdown with its front matter, then the works it cites as references (two queries); a deleted
     page answers 410, as its address does."""
     page = Page.objects.filter(slug=slug).only("id", "slug", "title", "summary", "body").first()
-    if page is None and (deleted := Page.all_objects.deleted().filter(slug=slug).first()) is not None:
-        return render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
     if page is None:
-        raise Http404(f"No page is called “{slug}”.")
+        return _deleted(request, slug) or _not_found(slug)
     text = page_markdown(page=page, works=list(Source.objects.cited_on(page.pk).only(
         "id", "slug", "short_name", "title", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key")))
     response = HttpResponse(text, content_type="text/markdown; charset=utf-8")

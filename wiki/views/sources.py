@@ -70,7 +70,7 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "wiki/deleted.html", {"object": deleted, "kind": "source"}, status=410)
     if source is None:
         # A mistyped address: the works and pages named close to it.
-        close = close_names(slug.replace("-", " "), version=versions.for_request(request).number)
+        close = close_names(slug, version=versions.for_request(request).number)
         return render(request, "wiki/source_missing.html", {"slug": slug, "close": close}, status=404)
     # Everything below is read only when the template's cached fragment is missing.
     return render(

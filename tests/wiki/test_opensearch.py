@@ -28,3 +28,9 @@ def test_every_page_names_the_search_description_and_it_leads_to_the_search(clie
                          "application/json": "http://testserver/api/v1/search/?q={searchTerms}"}
     searched = client.get(templates["text/html"].replace("http://testserver", "").replace("{searchTerms}", "GRPO"))
     assert searched.status_code == 200
+
+
+def test_the_description_reads_in_the_readers_language(client: Client) -> None:
+    chinese = client.get(reverse("wiki:opensearch"), headers={"accept-language": "zh-hans"})
+    description = ElementTree.fromstring(chinese.content).findtext("os:Description", namespaces=NS)
+    assert description == "搜索 Agentic RL Wiki：页面、论断、工作和待核实问题，中英文皆可。"

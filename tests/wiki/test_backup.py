@@ -237,3 +237,22 @@ def test_an_export_replaces_a_previous_file_keeping_its_permissions_and_links(tm
     assert json.loads(gzip.decompress(kept.read_bytes()).splitlines()[0])["format"] == FORMAT_NAME
     assert kept.stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["backups", "latest.jsonl.gz", "wiki.jsonl.gz"]
+
+
+def test_a_backup_written_before_titles_were_link_targets_restores_the_links_by_title(tmp_path: Path) -> None:
+    survey = "Agentic AI 03: Agentic RL Survey Reading Notes"
+    page_save_revision(slug="agentic-rl-survey-notes", title=survey, body="笔记。")
+    page_save_revision(slug="linker", title="Linker", body=f"[[{survey}]]")
+    path = tmp_path / "wiki.jsonl"
+    backup.wiki_export(path=path)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        record.get("fields", {}).pop("title_key", None)
+    path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records))
+    _wipe()
+
+    backup.wiki_import(path=path)
+
+    assert Page.objects.get(slug="agentic-rl-survey-notes").title_key == "agentic-ai-03-agentic-rl-survey-reading-notes"
+    assert 'href="/wiki/agentic-rl-survey-notes/"' in Page.objects.get(slug="linker").rendered_html
+    assert list(Page.objects.get(slug="linker").outgoing_links.values_list("target_slug", flat=True)) == ["agentic-rl-survey-notes"]

@@ -151,6 +151,9 @@ class Page(Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
     slug = models.CharField(field_label("slug"), max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
     title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
+    # Where a wiki link of the title would lead (``Agentic AI 03: …`` → ``agentic-ai-03-…``): a link that names no page's
+    # address finds the page by its title through this.
+    title_key = models.CharField(_("Title as a link target"), max_length=200, db_index=True, editable=False, default="")
     summary = models.TextField(field_label("summary"), blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
     body = models.TextField(field_label("body"), blank=True, validators=[validate_text, validate_no_conflict_markers],
                             help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
@@ -175,6 +178,19 @@ class Page(Deletable):
 
     def get_absolute_url(self) -> str:
         return reverse("wiki:page-detail", kwargs={"slug": self.slug})
+
+    def derive_keys(self) -> None:
+        """Sets the title as a wiki link of it is looked up; ``save()`` does, ``bulk_create`` does not."""
+        from wiki.markdown.wikilinks import target_slug
+
+        self.title_key = target_slug(self.title)
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.derive_keys()
+        written = kwargs.get("update_fields")
+        if isinstance(written, (list, tuple, set, frozenset)) and "title" in written:
+            kwargs["update_fields"] = [*written, "title_key"]
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     @property
     def body_opens_with_summary(self) -> bool:

@@ -206,6 +206,11 @@ class _Writer:
         if model is Account:
             for item in batch:
                 item.object.password = make_password(None)  # type: ignore[attr-defined]
+        for item in batch:
+            # What a row derives from its own fields (a page's title as a link target, a work's folded names) is
+            # derived again: a backup written before such a key existed holds none.
+            if callable(derive := getattr(item.object, "derive_keys", None)):
+                derive()
         fields = model._meta.local_concrete_fields
         model._base_manager._insert([item.object for item in batch], fields=fields, raw=True)  # type: ignore[attr-defined]
         for name in {name for item in batch for name in (item.m2m_data or {})}:

@@ -33,11 +33,11 @@ def _reason(reason: str) -> str:
     return reason
 
 
-def _rerender_linking(slug: str) -> None:
-    from wiki.services.pages import pages_rerender
+def _rerender_linking(page: Page) -> None:
+    from wiki.services.pages import pages_rerender_linking
 
-    # A link to a deleted page reads as wanted; to a restored one, as a link again.
-    pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=slug).distinct())
+    # A link to a deleted page reads as wanted (or leads to another page of its title); to a restored one, as a link again.
+    pages_rerender_linking(page)
 
 
 def _reindex_linked(page: Page) -> None:
@@ -56,7 +56,7 @@ def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
                   url=page.get_absolute_url(), user=user, summary=reason)
     search_reindex_page_with_claims(page.pk)
     _reindex_linked(page)
-    _rerender_linking(page.slug)
+    _rerender_linking(page)
     return page
 
 
@@ -70,7 +70,7 @@ def page_restore(*, page: Page, user: User | None) -> Page:
                   url=page.get_absolute_url(), user=user)
     search_reindex_page_with_claims(page.pk)
     _reindex_linked(page)
-    _rerender_linking(page.slug)
+    _rerender_linking(page)
     return page
 
 

@@ -59,32 +59,41 @@ class UnknownBaseRevision(EditConflict):
 
 @dataclass(frozen=True)
 class LinkTargets:
-    """What a text's wiki links lead to: the slugs of pages that exist, and for the others the glossary term each names."""
+    """What a text's wiki links lead to: the slugs of pages that exist (by address or by title), the page each link
+    naming a title leads to, and for the others the glossary term each names."""
 
     pages: frozenset[str]
     terms: dict[str, str]
+    titles: dict[str, str]
 
 
 def _render(body: str, *, sources: dict[str, Source], targets: LinkTargets) -> RenderResult:
     refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
-    return wiki_markdown.render(body, sources=refs, existing_pages=targets.pages, terms=targets.terms)
+    return wiki_markdown.render(body, sources=refs, existing_pages=targets.pages, terms=targets.terms, titles=targets.titles)
 
 
 def link_targets(slugs: Iterable[str]) -> LinkTargets:
-    """Which of ``slugs`` are pages, and which glossary term each of the others names (two queries at most).
+    """Which of ``slugs`` are pages' addresses, which of the others name a page's title, and which glossary term each
+    of the rest names (three queries at most).
 
-    A term whose own slug is the link's wins over one that only has a name slugifying to it.
+    An address wins over a title, and a page over a term; of pages sharing a title, the oldest is the one linked. A
+    term whose own slug is the link's wins over one that only has a name slugifying to it.
     """
     wanted = set(slugs)
     pages = frozenset(Page.objects.filter(slug__in=wanted).values_list("slug", flat=True))
     rest = wanted - pages
+    titles: dict[str, str] = {}
+    if rest:
+        for key, slug in Page.objects.filter(title_key__in=rest).order_by("pk").values_list("title_key", "slug"):
+            titles.setdefault(key, slug)
+        rest -= titles.keys()
     terms: dict[str, str] = {}
     if rest:
         for term in GlossaryTerm.objects.linked_as(rest):
             for key in rest.intersection(term.link_keys):
                 if key not in terms or key == term.slug:
                     terms[key] = term.slug
-    return LinkTargets(pages=pages, terms=terms)
+    return LinkTargets(pages=pages | frozenset(titles.values()), terms=terms, titles=titles)
 
 
 @dataclass(frozen=True)
@@ -216,6 +225,7 @@ def page_save(
     sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     unresolved_before = missing_citation_titles(page.rendered_html)
+    retitled = page.title_key != target_slug(title)
     page.title = title
     page.summary = summary
     page.body = body
@@ -248,8 +258,8 @@ def page_save(
                     if m.outcome == CitationOutcome.CREATED or (m.resolved and m.title in unresolved_before)}
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
                      newly_resolved=resolved_now)
-    if created:
-        pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=page.slug).distinct())
+    if created or retitled:
+        pages_rerender_linking(page)
     change_record(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
@@ -265,20 +275,31 @@ def page_save(
     return PageSaved(revision=revision, citations=citations)
 
 
+def _link_rows(page: Page, result: RenderResult) -> list[WikiLink]:
+    return [
+        WikiLink(source_page=page, target_slug=link.target_slug, target_title=fit(WikiLink, "target_title", link.target_title), label=fit(WikiLink, "label", link.label))
+        for link in result.links
+        if link.target_slug != page.slug
+    ]
+
+
 def _sync_links(page: Page, result: RenderResult) -> set[str]:
     """Writes the page's outgoing links anew; returns the targets it now links to and did not, or no longer links to
     (those whose importance in search changes)."""
     before = set(page.outgoing_links.values_list("target_slug", flat=True))
     page.outgoing_links.all().delete()
-    links = WikiLink.objects.bulk_create(
-        WikiLink(source_page=page, target_slug=link.target_slug, target_title=fit(WikiLink, "target_title", link.target_title), label=fit(WikiLink, "label", link.label))
-        for link in result.links
-        if link.target_slug != page.slug
-    )
+    links = WikiLink.objects.bulk_create(_link_rows(page, result))
     return before ^ {link.target_slug for link in links}
 
 
 RERENDER_BATCH = 200
+
+
+def pages_rerender_linking(page: Page) -> int:
+    """Renders again the pages whose links lead to ``page`` by its address or its title, or would now: those links
+    change when the page is created, retitled, deleted or restored."""
+    keys = {page.slug, page.title_key}
+    return pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug__in=keys).exclude(pk=page.pk).distinct())
 
 
 def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
@@ -286,9 +307,10 @@ def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
 
     Needed when what a page's HTML depends on changes without its text changing: a wanted page
     it links to now exists, or the renderer itself changed. Returns how many pages changed.
-    Each batch of pages reads its sources and link targets once and writes in one UPDATE.
+    Each batch of pages reads its sources, link targets and links once and writes in one UPDATE; a page whose links
+    now lead elsewhere (a title that names another page now) has them written anew.
     """
-    rows = (pages if pages is not None else Page.objects.all()).only("id", "body", "rendered_html", "toc").order_by("pk")
+    rows = (pages if pages is not None else Page.objects.all()).only("id", "slug", "body", "rendered_html", "toc").order_by("pk")
     changed = 0
     batch: list[Page] = []
     for page in rows.iterator(chunk_size=RERENDER_BATCH):
@@ -302,7 +324,13 @@ def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
 def _rerender_batch(batch: list[Page]) -> int:
     sources = sources_by_title({title for page in batch for title in wiki_markdown.cited_titles(page.body)})
     targets = link_targets(target for page in batch for target in wiki_markdown.find_link_targets(page.body))
+    linked: dict[int, set[str]] = {page.pk: set() for page in batch}
+    for page_id, target in WikiLink.objects.filter(source_page__in=batch).values_list("source_page_id", "target_slug"):
+        linked[page_id].add(target)
     changed: list[Page] = []
+    moved: list[Page] = []
+    links: list[WikiLink] = []
+    relinked: set[str] = set()
     for page in batch:
         try:
             result = _render(page.body, sources=sources, targets=targets)
@@ -312,7 +340,17 @@ def _rerender_batch(batch: list[Page]) -> int:
         if (result.html, result.toc) != (page.rendered_html, page.toc):
             page.rendered_html, page.toc = result.html, result.toc
             changed.append(page)
+        rows = _link_rows(page, result)
+        if (now := {row.target_slug for row in rows}) != linked[page.pk]:
+            # A title that now names another page, or a page no more: the links lead elsewhere.
+            moved.append(page)
+            links += rows
+            relinked |= now ^ linked[page.pk]
     Page.objects.bulk_update(changed, ["rendered_html", "toc"])
+    if moved:
+        WikiLink.objects.filter(source_page__in=moved).delete()
+        WikiLink.objects.bulk_create(links)
+    search_reindex_linked_pages(relinked)
     return len(changed)
 
 

@@ -37,6 +37,9 @@ def test_a_work_or_page_named_as_the_search_is_one_step_away(client: Client, edi
     html = client.get(reverse("wiki:search"), {"q": "skillforge"}).content.decode()
     assert ('<p class="search-exact">Go to:\n    <a href="/sources/skillforge/" lang="en">SkillForge</a> '
             '<span class="muted">(Source)</span>; <a href="/wiki/skillforge-notes/" lang="en">skillforge</a>') in html
+    # Chinese text takes full-width brackets.
+    zh = client.get(reverse("wiki:search"), {"q": "skillforge"}, headers={"accept-language": "zh-CN"}).content.decode()
+    assert '<span class="muted">（来源）</span>' in zh and '<span class="muted">（页面）</span>' in zh
     assert "search-exact" not in client.get(reverse("wiki:search"), {"q": "skillforge", "kind": "source"}).content.decode()
     api = client.get("/api/v1/search/", {"q": "Credit Assignment"}).json()
     assert api["exact"] == [{"kind": "page", "name": "Credit Assignment", "slug": "credit-assignment",

@@ -28,6 +28,7 @@ from wiki.models import (
     GlossaryTerm,
     OpenQuestion,
     Page,
+    PageRedirect,
     ReaderProfile,
     Source,
     SourceMerge,
@@ -274,6 +275,7 @@ def make_wiki() -> SmallWiki:
     for env in envs:
         ClassificationFactory.create(source=env, mechanism="environment", verdict="not_strict", rl_update=False, set_by_user=editor)
     notes = PageFactory.create(slug="loop-notes", title="Loop Notes", body="笔记：SkillLoop 的训练细节。", author=editor)
+    PageRedirect.objects.create(slug="loop-notes-draft", page=notes)  # the notes were at another address before
     body = (
         "## 摘要\n\n一个小的 Agentic RL 例子，细节见 [[Loop Notes|笔记]]。\n\n## 关键要点\n\n"
         f"- SkillLoop 用 GRPO 依据环境回报更新 agent policy。{cite(strict, locator='§3.1')}\n"

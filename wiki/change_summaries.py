@@ -57,6 +57,8 @@ MESSAGES: dict[str, str] = {
     "question_details": gettext_noop("details"),
     "classified": gettext_noop("%(mechanism)s, %(verdict)s"),
     "reclassified": gettext_noop("%(mechanism)s, %(verdict)s (changed %(fields)s)"),
+    "page_moved": gettext_noop("moved from %(before)s to %(after)s"),
+    "page_moved_because": gettext_noop("moved from %(before)s to %(after)s: %(reason)s"),
     "merged": gettext_noop(
         "moved %(citations)s citations, %(classifications)s classifications, %(contrasts)s contrast sides, "
         "%(questions)s questions"

@@ -22,6 +22,7 @@ from wiki.views.editing import deletion as edit_deletion
 from wiki.views.editing import glossary as edit_glossary
 from wiki.views.editing import history as edit_history
 from wiki.views.editing import merges as edit_merges
+from wiki.views.editing import moves as edit_moves
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
 from wiki.views.editing import sources as edit_sources
@@ -64,6 +65,7 @@ urlpatterns = [
     path("wiki/<pageslug:slug>/revisions/<int:number>/", pages.page_revision, name="page-revision"),
     path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),
     path("wiki/<pageslug:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
+    path("wiki/<pageslug:slug>/move/", edit_moves.page_move_view, name="page-move"),
     path("wiki/<pageslug:slug>/delete/", edit_deletion.page_delete_view, name="page-delete"),
     path("wiki/<pageslug:slug>/restore/", edit_deletion.page_restore_view, name="page-restore"),
     path("sources/", sources.source_list, name="source-list"),

@@ -498,6 +498,7 @@ def test_edit_forms_run_the_same_queries_on_ten_times_the_data(editor_client: Cl
     urls = [
         reverse("wiki:page-edit", kwargs={"slug": small_wiki.page.slug}),
         reverse("wiki:page-history", kwargs={"slug": small_wiki.page.slug}),
+        reverse("wiki:page-move", kwargs={"slug": small_wiki.page.slug}),
         reverse("wiki:source-create"),
         reverse("wiki:source-edit", kwargs={"slug": source.slug}),
         reverse("wiki:classification-edit", kwargs={"pk": classification.pk}),

@@ -276,6 +276,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         # a form over the upload limit (lowered by the test to 1 MB)
         ("editor", reverse("wiki:page-create"), {"title": "Big", "body": "x" * (1024 * 1024 + 1), "save": "1"}),
         ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),
+        ("editor", reverse("wiki:page-move", kwargs={"slug": "agentic-rl"}), None),
+        ("editor", reverse("wiki:page-move", kwargs={"slug": "agentic-rl"}), {"slug": "wanted", "reason": "Refused"}),
         ("editor", reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), None),
         ("editor", reverse("wiki:source-create"), None),
         ("editor", reverse("wiki:source-create"), {"entry": "@article{x, title={A Work Imported}, year={2025}}\n@article{broken", "import": "1"}),

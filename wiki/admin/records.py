@@ -1,5 +1,5 @@
-"""What the wiki records or derives as it is written: changes, dismissals, merges, links, search documents, stored
-suggestions (all read-only but the dismissals)."""
+"""What the wiki records or derives as it is written: changes, dismissals, merges, links, former page addresses,
+search documents, stored suggestions (all read-only but the dismissals)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ from django.db import models
 from django.http import HttpRequest
 
 from wiki.admin.base import ReadOnlyAdmin, without_text
-from wiki.models import ChangeEvent, FindingDismissal, SearchDocument, SourceMerge, StoredSuggestion, WikiLink
+from wiki.models import (
+    ChangeEvent,
+    FindingDismissal,
+    PageRedirect,
+    SearchDocument,
+    SourceMerge,
+    StoredSuggestion,
+    WikiLink,
+)
 
 
 @admin.register(ChangeEvent)
@@ -49,6 +57,18 @@ class WikiLinkAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> models.QuerySet[WikiLink]:
         return without_text(super().get_queryset(request), "source_page")
+
+
+@admin.register(PageRedirect)
+class PageRedirectAdmin(ReadOnlyAdmin):
+    """Read-only: a page is moved in the wiki, which records the address it leaves."""
+
+    list_display = ("slug", "page", "created_at")
+    search_fields = ("slug", "page__title")
+    list_select_related = ("page",)
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[PageRedirect]:
+        return without_text(super().get_queryset(request), "page")
 
 
 @admin.register(SearchDocument)

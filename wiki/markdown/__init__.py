@@ -80,13 +80,14 @@ def cited_titles(text: str) -> list[str]:
 
 def render(
     text: str, *, sources: Mapping[str, SourceRef], existing_pages: frozenset[str], terms: Mapping[str, str] | None = None,
-    titles: Mapping[str, str] | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> RenderResult:
     """Sanitised HTML of ``text`` with its table of contents, wiki links, claims and citation problems.
 
     ``sources`` maps cited titles to sources; ``existing_pages`` holds the slugs of pages that
-    exist, so that links to other pages are shown as wanted; ``titles`` maps link targets that are no page's address
-    to the slug of the page whose title they name (``agentic-ai-03-…`` → ``agentic-rl-survey-notes``), and ``terms``
+    exist, so that links to other pages are shown as wanted; ``aliases`` maps link targets that are no page's address
+    to the slug of the page they name, by an address it had before it was moved or by its title
+    (``agentic-ai-03-…`` → ``agentic-rl-survey-notes``), and ``terms``
     maps link targets without a page to the slug of the glossary term they name, whose entry such a link leads to
     instead.
     """
@@ -105,7 +106,7 @@ def render(
             # ~~struck out~~ only: a single ~ stays text ("1~2 步").
             "pymdownx.tilde",
             toc,
-            WikiLinkExtension(existing=existing_pages, links=links, terms=terms or {}, titles=titles or {}),
+            WikiLinkExtension(existing=existing_pages, links=links, terms=terms or {}, aliases=aliases or {}),
             CitationExtension(sources=sources),
             ClaimExtension(claims=claims),
             RawHtmlExtension(),

@@ -1,5 +1,6 @@
 """``[[Target]]``, ``[[Target|label]]`` and ``[[Target#section]]`` wiki links. A link leads to the page of that address,
-else to the page of that title, else to the glossary entry of the term it names; failing all three it is marked wanted."""
+else to the page that had that address before it was moved, else to the page of that title, else to the glossary entry
+of the term it names; failing all of these it is marked wanted."""
 
 from __future__ import annotations
 
@@ -52,12 +53,12 @@ def find_link_targets(text: str) -> set[str]:
 
 class WikiLinkProcessor(InlineProcessor):
     def __init__(self, pattern: str, md: Markdown, existing: frozenset[str], links: list[LinkRef],
-                 terms: Mapping[str, str], titles: Mapping[str, str]) -> None:
+                 terms: Mapping[str, str], aliases: Mapping[str, str]) -> None:
         super().__init__(pattern, md)
         self.existing = existing
         self.links = links
         self.terms = terms
-        self.titles = titles
+        self.aliases = aliases
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int, int]:  # type: ignore[override]  # noqa: N802  InlineProcessor's signature, not Pattern's
         target = m.group(1).strip()
@@ -75,7 +76,7 @@ class WikiLinkProcessor(InlineProcessor):
         if not slug:
             return None, m.start(0), m.end(0)
         if slug not in self.existing:
-            slug = self.titles.get(slug, slug)
+            slug = self.aliases.get(slug, slug)
         self.links.append(LinkRef(target_slug=slug, target_title=page, label=label))
         term = self.terms.get(slug)
         if slug in self.existing or term is None:
@@ -94,17 +95,18 @@ class WikiLinkProcessor(InlineProcessor):
 
 
 class WikiLinkExtension(Extension):
-    """``existing``: the slugs of pages that exist; ``terms``: link targets without a page → the glossary term they name;
-    ``titles``: link targets that are no page's address → the slug of the page of that title."""
+    """``existing``: the slugs of pages that exist; ``aliases``: link targets that are no page's address → the slug of the
+    page they name (by a former address or its title); ``terms``: link targets without a page → the glossary term they
+    name."""
 
     def __init__(self, *, existing: frozenset[str], links: list[LinkRef], terms: Mapping[str, str],
-                 titles: Mapping[str, str]) -> None:
+                 aliases: Mapping[str, str]) -> None:
         super().__init__()
         self.existing = existing
         self.links = links
         self.terms = terms
-        self.titles = titles
+        self.aliases = aliases
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
-        processor = WikiLinkProcessor(WIKILINK_RE, md, self.existing, self.links, self.terms, self.titles)
+        processor = WikiLinkProcessor(WIKILINK_RE, md, self.existing, self.links, self.terms, self.aliases)
         md.inlinePatterns.register(processor, "wikilink", 175)

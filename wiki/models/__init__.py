@@ -4,7 +4,7 @@ from wiki.models.classifications import Classification, ClassificationChange, Co
 from wiki.models.findings import FindingDismissal
 from wiki.models.glossary import GlossaryTerm
 from wiki.models.merges import SourceMerge
-from wiki.models.pages import Page, Revision, WikiLink
+from wiki.models.pages import Page, PageRedirect, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
 from wiki.models.readers import ReaderProfile
 from wiki.models.search import SearchDocument
@@ -26,6 +26,7 @@ __all__ = [
     "GlossaryTerm",
     "OpenQuestion",
     "Page",
+    "PageRedirect",
     "QuestionPriority",
     "QuestionStatus",
     "ReaderProfile",

@@ -39,6 +39,7 @@ class ChangeEvent(models.Model):
         DISMISSED = "dismissed", _("dismissed")
         REOPENED = "reopened", _("reopened")
         RESTORED = "restored", _("restored")
+        MOVED = "moved", _("moved")
         MERGED = "merged", _("merged")
         UNMERGED = "unmerged", _("merge undone")
 

@@ -74,15 +74,17 @@ class PageQuerySet(models.QuerySet["Page"]):
 
     def named(self, typed: str) -> list[Page]:
         """Those of these pages that ``typed`` names (id, slug and title read): the page of that slug or that a wiki
-        link of that text leads to (``Agentic RL``: ``agentic-rl``), else those of that title in any case; one query,
-        two when no slug matches."""
+        link of that text leads to (``Agentic RL``: ``agentic-rl``), else the page that had that address before it was
+        moved, else those of that title in any case; one query, two when no address matches."""
         from wiki.markdown.wikilinks import target_slug
 
         typed = typed.strip()
         if not typed or not is_control_free(typed):  # no page is named with a control character; PostgreSQL refuses NUL
             return []
+        keys = {typed, target_slug(typed)}
         pages = self.select_related(None).only("id", "slug", "title")
-        by_slug = sorted(pages.filter(slug__in={typed, target_slug(typed)}), key=lambda page: page.slug != typed)
+        by_slug = sorted(pages.filter(models.Q(slug__in=keys) | models.Q(redirects__slug__in=keys)).distinct(),
+                         key=lambda page: (page.slug not in keys, page.slug != typed))
         return by_slug[:1] or list(pages.filter(title__iexact=typed)[:2])
 
     def for_listing(self) -> PageQuerySet:
@@ -302,3 +304,20 @@ class WikiLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_page_id} → {self.target_slug}"
+
+
+class PageRedirect(models.Model):
+    """An address a page had before it was moved: it leads to the page, and so do wiki links naming it, until a page
+    is created there."""
+
+    slug = models.CharField(_("Former address"), max_length=200, unique=True)
+    page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="redirects", verbose_name=field_label("page"))
+    created_at = models.DateTimeField(_("Moved at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+        verbose_name = _("Former page address")
+        verbose_name_plural = _("Former page addresses")
+
+    def __str__(self) -> str:
+        return f"{self.slug} → {self.page_id}"

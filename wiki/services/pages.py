@@ -13,7 +13,7 @@ from wiki.change_summaries import MESSAGES
 from wiki.markdown import RenderResult, SourceRef
 from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import ChangeEvent, GlossaryTerm, Page, Revision, Source, WikiLink
+from wiki.models import ChangeEvent, GlossaryTerm, Page, PageRedirect, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import fit, normalize_page_slug
 from wiki.roles import User, account
@@ -59,41 +59,45 @@ class UnknownBaseRevision(EditConflict):
 
 @dataclass(frozen=True)
 class LinkTargets:
-    """What a text's wiki links lead to: the slugs of pages that exist (by address or by title), the page each link
-    naming a title leads to, and for the others the glossary term each names."""
+    """What a text's wiki links lead to: the slugs of pages that exist (named by their address or otherwise), the page
+    each link naming it otherwise leads to (a former address, a title), and for the others the glossary term each
+    names."""
 
     pages: frozenset[str]
     terms: dict[str, str]
-    titles: dict[str, str]
+    aliases: dict[str, str]
 
 
 def _render(body: str, *, sources: dict[str, Source], targets: LinkTargets) -> RenderResult:
     refs = {title: SourceRef(slug=s.slug, short_name=s.short_name) for title, s in sources.items()}
-    return wiki_markdown.render(body, sources=refs, existing_pages=targets.pages, terms=targets.terms, titles=targets.titles)
+    return wiki_markdown.render(body, sources=refs, existing_pages=targets.pages, terms=targets.terms, aliases=targets.aliases)
 
 
 def link_targets(slugs: Iterable[str]) -> LinkTargets:
-    """Which of ``slugs`` are pages' addresses, which of the others name a page's title, and which glossary term each
-    of the rest names (three queries at most).
+    """Which of ``slugs`` are pages' addresses, which of the others are a page's former address or name its title,
+    and which glossary term each of the rest names (four queries at most).
 
-    An address wins over a title, and a page over a term; of pages sharing a title, the oldest is the one linked. A
-    term whose own slug is the link's wins over one that only has a name slugifying to it.
+    An address wins over a former address, that over a title, and a page over a term; of pages sharing a title, the
+    oldest is the one linked. A term whose own slug is the link's wins over one that only has a name slugifying to it.
     """
     wanted = set(slugs)
     pages = frozenset(Page.objects.filter(slug__in=wanted).values_list("slug", flat=True))
     rest = wanted - pages
-    titles: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    if rest:
+        aliases.update(PageRedirect.objects.filter(slug__in=rest, page__deleted_at__isnull=True).values_list("slug", "page__slug"))
+        rest -= aliases.keys()
     if rest:
         for key, slug in Page.objects.filter(title_key__in=rest).order_by("pk").values_list("title_key", "slug"):
-            titles.setdefault(key, slug)
-        rest -= titles.keys()
+            aliases.setdefault(key, slug)
+        rest -= aliases.keys()
     terms: dict[str, str] = {}
     if rest:
         for term in GlossaryTerm.objects.linked_as(rest):
             for key in rest.intersection(term.link_keys):
                 if key not in terms or key == term.slug:
                     terms[key] = term.slug
-    return LinkTargets(pages=pages | frozenset(titles.values()), terms=terms, titles=titles)
+    return LinkTargets(pages=pages | frozenset(aliases.values()), terms=terms, aliases=aliases)
 
 
 @dataclass(frozen=True)
@@ -258,6 +262,8 @@ def page_save(
                     if m.outcome == CitationOutcome.CREATED or (m.resolved and m.title in unresolved_before)}
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
                      newly_resolved=resolved_now)
+    if created:
+        _take_over_former_address(page)
     if created or retitled:
         pages_rerender_linking(page)
     change_record(
@@ -273,6 +279,15 @@ def page_save(
     search_reindex_page_with_claims(page.pk)
     search_reindex_linked_pages(relinked)
     return PageSaved(revision=revision, citations=citations)
+
+
+def _take_over_former_address(page: Page) -> None:
+    """A page created at an address another page had before it was moved takes it over: links naming the address now
+    lead to the new page."""
+    former = PageRedirect.objects.filter(slug=page.slug).select_related("page").only("id", "page__slug").first()
+    if former is not None:
+        former.delete()
+        pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=former.page.slug).exclude(pk=page.pk).distinct())
 
 
 def _link_rows(page: Page, result: RenderResult) -> list[WikiLink]:

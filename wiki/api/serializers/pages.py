@@ -187,3 +187,12 @@ class RevisionDetailSerializer(RevisionSerializer):
     class Meta(RevisionSerializer.Meta):
         fields = [*RevisionSerializer.Meta.fields, "summary", "body"]
         read_only_fields = fields
+
+
+class PageMoveSerializer(JSONTypes, serializers.Serializer):
+    """Where a page moves, and why; the service refuses an address that is taken, reserved or the page's own."""
+
+    slug = serializers.CharField(max_length=200, validators=[validate_page_slug],
+                                 help_text="The new address, stored lower-cased; the former one keeps leading to the page.")
+    reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
+                                   validators=[validate_optional_line], help_text="Shown in the changes feed.")

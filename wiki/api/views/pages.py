@@ -21,6 +21,7 @@ from wiki.api.serializers.pages import (
     PageDetailSerializer,
     PageEditSerializer,
     PageListSerializer,
+    PageMoveSerializer,
     PageSavedSerializer,
     PageWriteSerializer,
     RevisionDetailSerializer,
@@ -32,6 +33,7 @@ from wiki.filters import PageFilter
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.etags import Validator
 from wiki.services.page_claims import claim_report_for, claim_report_unchanged
+from wiki.services.page_moves import page_move
 from wiki.services.pages import PageSaved, page_save
 
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
@@ -150,6 +152,18 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     def backlinks(self, request: Request, slug: str) -> Response:
         self._live_page(slug)
         return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
+
+    @extend_schema(summary="Move a page to another address",
+                   description="The former address, and the wiki links naming it, keep leading to the page until a "
+                               "page is created there. A taken, reserved or unchanged address answers 400.",
+                   request=PageMoveSerializer, responses={200: PageDetailSerializer, **_GONE}, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def move(self, request: Request, slug: str) -> Response:
+        page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug))
+        serializer = PageMoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        moved = page_move(page=page, user=request.user, **serializer.validated_data)
+        return Response(PageDetailSerializer(self.get_queryset().get(pk=moved.pk), context=self.get_serializer_context()).data)
 
     def _live_page(self, slug: str) -> Page:
         return self.live(lambda: get_object_or_404(Page.objects.only("id"), slug=slug))

@@ -1,0 +1,55 @@
+"""Moving a page through the API: editors only; a refused address is a 400 naming the field and changes nothing; a
+deleted page answers 410."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from wiki.models import Page, PageRedirect
+from wiki.services.deletion import page_delete
+from wiki.services.pages import page_save
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def notes() -> Page:
+    page_save(slug="linker", title="Linker", body="[[old-notes]]")
+    return page_save(slug="old-notes", title="Reading notes", body="笔记。").revision.page
+
+
+def test_an_editor_moves_a_page_and_reads_it_at_its_new_address(notes: Page, editor_api: APIClient) -> None:
+    moved = editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes", "reason": "clearer"}, format="json")
+
+    assert moved.status_code == 200, moved.json()
+    assert (moved.json()["slug"], moved.json()["title"]) == ("survey-notes", "Reading notes")
+    assert [link["slug"] for link in moved.json()["backlinks"]] == ["linker"]
+    assert editor_api.get("/api/v1/pages/survey-notes/").status_code == 200
+    assert list(PageRedirect.objects.values_list("slug", "page_id")) == [("old-notes", notes.pk)]
+
+
+@pytest.mark.parametrize(("sent", "field", "code"), [
+    ({"slug": "linker"}, "slug", "taken"),
+    ({"slug": "old-notes"}, "slug", "unchanged"),
+    ({"slug": "wanted"}, "slug", "reserved"),
+    ({"slug": "two words"}, "slug", "invalid_slug"),
+    ({}, "slug", "required"),
+    ({"slug": "fine", "reason": "two\nlines"}, "reason", "invalid_characters"),
+])
+def test_a_refused_move_names_the_field_and_changes_nothing(notes: Page, editor_api: APIClient, sent: dict[str, str],
+                                                             field: str, code: str) -> None:
+    refused = editor_api.post("/api/v1/pages/old-notes/move/", sent, format="json")
+
+    assert refused.status_code == 400
+    assert (refused.json()["code"], list(refused.json()["errors"])) == (code, [field])
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes" and not PageRedirect.objects.exists()
+
+
+def test_readers_cannot_move_and_a_deleted_page_answers_410(notes: Page, api: APIClient, reader_api: APIClient,
+                                                             editor_api: APIClient) -> None:
+    assert api.post("/api/v1/pages/old-notes/move/", {"slug": "x"}, format="json").status_code in (401, 403)
+    assert reader_api.post("/api/v1/pages/old-notes/move/", {"slug": "x"}, format="json").status_code == 403
+    page_delete(page=notes, user=None, reason="test")
+    assert editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "x"}, format="json").status_code == 410
+    assert Page.all_objects.get(pk=notes.pk).slug == "old-notes"

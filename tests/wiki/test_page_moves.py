@@ -1,0 +1,134 @@
+"""Moving a page: editors give it another address through a form; the former address, and the wiki links naming it,
+keep leading to it until a page is created there; a refused address changes nothing; the move is in the changes feed
+in each reader's language; it runs as many queries however many pages link to it."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import make_editor, make_reader
+from wiki.models import ChangeEvent, Page, PageRedirect, WikiLink
+from wiki.roles import Account
+from wiki.services.deletion import page_delete
+from wiki.services.page_moves import page_move
+from wiki.services.pages import page_save
+
+pytestmark = pytest.mark.django_db
+
+
+def _targets(slug: str) -> set[str]:
+    return set(WikiLink.objects.filter(source_page__slug=slug).values_list("target_slug", flat=True))
+
+
+@pytest.fixture
+def notes() -> Page:
+    page = page_save(slug="old-notes", title="Reading notes", body="笔记。").revision.page
+    page_save(slug="linker", title="Linker", body="见 [[old-notes]] 与 [[old-notes#定义|定义]]。")
+    return page
+
+
+def test_an_editor_moves_a_page_and_its_former_address_and_links_lead_to_it(notes: Page, editor_client: Client) -> None:
+    form = editor_client.get(reverse("wiki:page-move", kwargs={"slug": "old-notes"}), headers={"accept-language": "zh-CN"})
+    assert form.status_code == 200 and "移动“Reading notes”" in form.content.decode()
+
+    moved = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}),
+                               {"slug": "  Survey-Notes ", "reason": "更准确的地址"}, follow=True)
+
+    assert moved.redirect_chain == [("/wiki/survey-notes/", 302)]
+    assert "/wiki/old-notes/ leads here" in moved.content.decode()
+    page = Page.objects.get(pk=notes.pk)
+    assert page.slug == "survey-notes" and page.revisions.count() == 1
+    assert editor_client.get("/wiki/old-notes/")["Location"] == "/wiki/survey-notes/"
+    linker = Page.objects.get(slug="linker").rendered_html
+    assert 'href="/wiki/survey-notes/"' in linker and 'href="/wiki/survey-notes/#定义"' in linker
+    assert "wanted" not in linker
+    assert _targets("linker") == {"survey-notes"}
+    assert [link.source_page.slug for link in WikiLink.objects.backlinks_to("survey-notes")] == ["linker"]
+    assert Page.objects.named("old-notes") == [page]
+    event = ChangeEvent.objects.get(action=ChangeEvent.Action.MOVED)
+    assert event.url == "/wiki/survey-notes/"
+    feed = editor_client.get(reverse("wiki:changes"), headers={"accept-language": "zh-CN"}).content.decode()
+    assert "从 old-notes 移至 survey-notes：更准确的地址" in feed
+    assert "moved from old-notes to survey-notes: 更准确的地址" in editor_client.get(
+        reverse("wiki:changes"), headers={"accept-language": "en"}).content.decode()
+
+
+@pytest.mark.parametrize(("typed", "reason", "field", "message"), [
+    ("linker", "", "slug", "Another page has the address “linker”."),
+    ("gone", "", "slug", "A deleted page has the address “gone”; staff can restore it."),
+    ("wanted", "", "slug", "“wanted” is reserved; choose another slug."),
+    ("old-notes", "", "slug", "The page is at “old-notes” already."),
+    ("two words", "", "slug", "Use letters (Latin, Greek"),
+    ("x" * 201, "", "slug", "201"),
+    ("fine-address", "two\nlines", "reason", "one line"),
+])
+def test_a_refused_address_or_reason_says_why_and_changes_nothing(
+    notes: Page, editor_client: Client, typed: str, reason: str, field: str, message: str
+) -> None:
+    page_delete(page=page_save(slug="gone", title="Gone", body="x").revision.page, user=None, reason="test")
+    events = ChangeEvent.objects.count()
+
+    response = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}), {"slug": typed, "reason": reason})
+
+    assert response.status_code == 400
+    assert message in response.content.decode().replace("&ldquo;", "“").replace("&rdquo;", "”")
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes"
+    assert not PageRedirect.objects.exists() and ChangeEvent.objects.count() == events
+    assert _targets("linker") == {"old-notes"}
+
+
+def test_readers_cannot_move_a_page_and_anonymous_readers_are_sent_to_log_in(notes: Page, client: Client) -> None:
+    url = reverse("wiki:page-move", kwargs={"slug": "old-notes"})
+    assert client.get(url).status_code == 302
+    client.force_login(make_reader("only-reads"))
+    assert client.post(url, {"slug": "elsewhere"}).status_code == 403
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes"
+    assert "/move/" not in client.get("/wiki/old-notes/").content.decode()
+
+
+def test_a_page_created_at_a_former_address_takes_it_over(notes: Page) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+    assert _targets("linker") == {"survey-notes"}
+
+    page_save(slug="old-notes", title="A new page at the old address", body="新页面。")
+
+    assert not PageRedirect.objects.exists()
+    assert _targets("linker") == {"old-notes"}
+    assert 'href="/wiki/old-notes/"' in Page.objects.get(slug="linker").rendered_html
+    assert Page.objects.named("old-notes")[0].title == "A new page at the old address"
+
+
+def test_a_page_moved_back_is_at_its_first_address_and_the_second_leads_there(notes: Page, client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+    page_move(page=Page.objects.get(pk=notes.pk), slug="old-notes", user=make_editor("mover"))
+
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes"
+    assert list(PageRedirect.objects.values_list("slug", flat=True)) == ["survey-notes"]
+    assert client.get("/wiki/survey-notes/")["Location"] == "/wiki/old-notes/"
+    assert _targets("linker") == {"old-notes"}
+
+
+def test_the_former_address_of_a_deleted_page_leads_nowhere(notes: Page, client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+    page_delete(page=Page.objects.get(pk=notes.pk), user=None, reason="test")
+
+    assert client.get("/wiki/old-notes/").status_code == 404
+    assert "wikilink wanted" in Page.objects.get(slug="linker").rendered_html
+
+
+def _queries_to_move_a_page_linked_from(n: int, slug: str, editor: Account) -> int:
+    page = page_save(slug=slug, title=slug, body="x").revision.page
+    for i in range(n):
+        page_save(slug=f"{slug}-linking-{i}", title=f"{slug} linking {i}", body=f"[[{slug}]]")
+    with CaptureQueriesContext(connection) as moved:
+        page_move(page=page, slug=f"{slug}-moved", user=editor)
+    assert all(_targets(f"{slug}-linking-{i}") == {f"{slug}-moved"} for i in range(n))
+    return len(moved.captured_queries)
+
+
+def test_moving_a_page_runs_as_many_queries_however_many_pages_link_to_it(editor: Account) -> None:
+    assert _queries_to_move_a_page_linked_from(2, "few", editor) == _queries_to_move_a_page_linked_from(12, "many", editor)

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from wiki.models import Page
+from wiki.models.rules import max_length
+from wiki.services.page_moves import MAX_REASON_CHARS
+
+
+class PageMoveForm(forms.Form):
+    """Where a page moves, and why; what the address may be is the service's to say (:func:`page_move`)."""
+
+    slug = forms.CharField(label=_("New address"), max_length=max_length(Page, "slug"),
+                           help_text=_("Letters in lower case, Chinese characters, digits and hyphens, as in /wiki/agentic-rl/ or /wiki/信用分配/. "
+                                       "The former address keeps leading here, and so do links naming it."))
+    reason = forms.CharField(label=_("Why is it moved?"), max_length=MAX_REASON_CHARS, required=False,
+                             help_text=_("Optional; shown in the changes feed."))

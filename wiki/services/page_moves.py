@@ -1,0 +1,79 @@
+"""Moving a page to another address. The former address keeps leading to the page (a reader's bookmark, a link from
+outside, a ``[[wiki link]]`` naming it) until a page is created there; the move is in the changes feed."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.utils.translation import gettext_lazy
+
+from wiki.change_summaries import summary
+from wiki.models import ChangeEvent, Page, PageRedirect, Revision
+from wiki.models.pages import RESERVED_SLUGS
+from wiki.models.rules import is_control_free, max_length, normalize_page_slug
+from wiki.roles import User, account
+from wiki.search.index import search_reindex_page_with_claims
+from wiki.services.changes import change_record
+from wiki.services.pages import pages_rerender
+
+MAX_REASON_CHARS = max_length(Revision, "comment")
+
+
+def _refuse(field: str, message: str, code: str, **params: object) -> ValidationError:
+    return ValidationError({field: [ValidationError(gettext_lazy(message), code=code, params=params)]})
+
+
+def _new_address(page: Page, typed: str) -> str:
+    """The address ``typed`` (trimmed, lower-cased), or why the page cannot move there."""
+    slug = normalize_page_slug(typed)
+    if not slug:
+        raise _refuse("slug", "Type the page's new address.", "required")
+    try:
+        Page._meta.get_field("slug").run_validators(slug)
+    except ValidationError as error:
+        raise ValidationError({"slug": error.error_list}) from None
+    if slug == page.slug:
+        raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)
+    if slug in RESERVED_SLUGS:
+        raise _refuse("slug", "“%(slug)s” is reserved; choose another slug.", "reserved", slug=slug)
+    taken = Page.all_objects.filter(slug=slug).only("id", "deleted_at").first()
+    if taken is not None and taken.is_deleted:
+        raise _refuse("slug", "A deleted page has the address “%(slug)s”; staff can restore it.", "deleted", slug=slug)
+    if taken is not None:
+        raise _refuse("slug", "Another page has the address “%(slug)s”.", "taken", slug=slug)
+    return slug
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()
+    if len(reason) > MAX_REASON_CHARS or not is_control_free(reason):
+        raise _refuse("reason", "A reason is one line of at most %(limit)d characters.", "invalid", limit=MAX_REASON_CHARS)
+    return reason
+
+
+@transaction.atomic
+def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> Page:
+    """Gives ``page`` the address ``slug``; its former address leads
+    to it from then on, and the pages linking to the former address are rendered again to link to the new one.
+
+    Refused with a ``ValidationError`` per field, and nothing written, when the address is not one a page can have,
+    is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free)."""
+    reason = _reason(reason)
+    slug = _new_address(page, slug)
+    with connection.cursor() as cursor:
+        # As when a page is created: two editors creating or moving a page to one address are served one at a time.
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
+    page = Page.objects.select_for_update().get(pk=page.pk)
+    slug = _new_address(page, slug)
+    former = page.slug
+    page.slug = slug
+    page.save(update_fields=["slug", "updated_at"])
+    PageRedirect.objects.filter(slug=slug).delete()  # moved back to where it was
+    PageRedirect.objects.create(slug=former, page=page)
+    values = {"before": former, "after": slug}
+    change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,
+                  url=page.get_absolute_url(), user=account(user),
+                  summary=summary("page_moved_because", **values, reason=reason) if reason else summary("page_moved", **values))
+    pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=former).distinct())
+    search_reindex_page_with_claims(page.pk)
+    return page

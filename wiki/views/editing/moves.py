@@ -1,0 +1,31 @@
+"""Moving a page to another address: editors, after a form naming the address and, if they like, why."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from wiki.forms.moves import PageMoveForm
+from wiki.models import Page
+from wiki.services.page_moves import page_move
+from wiki.views.editing import editor_required
+
+
+@editor_required("wiki.change_page", forms=[PageMoveForm])
+def page_move_view(request: HttpRequest, slug: str) -> HttpResponse:
+    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    form = PageMoveForm(request.POST or None, initial={"slug": page.slug})
+    if request.method == "POST" and form.is_valid():
+        former = page.slug
+        try:
+            page = page_move(page=page, slug=form.cleaned_data["slug"], reason=form.cleaned_data["reason"], user=request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("“%(title)s” is now at /wiki/%(slug)s/; /wiki/%(former)s/ leads here.")
+                             % {"title": page.title, "slug": page.slug, "former": former})
+            return redirect(page)
+    return render(request, "wiki/edit/page_move.html", {"page": page, "form": form}, status=400 if form.errors else 200)

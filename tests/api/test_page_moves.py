@@ -1,5 +1,5 @@
-"""Moving a page through the API: editors only; a refused address is a 400 naming the field and changes nothing; a
-deleted page answers 410."""
+"""Moving a page through the API: editors only; the former address answers 301 with the new one; a refused address is
+a 400 naming the field and changes nothing; a deleted page answers 410."""
 
 from __future__ import annotations
 
@@ -26,6 +26,9 @@ def test_an_editor_moves_a_page_and_reads_it_at_its_new_address(notes: Page, edi
     assert (moved.json()["slug"], moved.json()["title"]) == ("survey-notes", "Reading notes")
     assert [link["slug"] for link in moved.json()["backlinks"]] == ["linker"]
     assert editor_api.get("/api/v1/pages/survey-notes/").status_code == 200
+    former = editor_api.get("/api/v1/pages/old-notes/")
+    assert (former.status_code, former["Location"]) == (301, "http://testserver/api/v1/pages/survey-notes/")
+    assert editor_api.get("/api/v1/pages/never-was/").status_code == 404
     assert list(PageRedirect.objects.values_list("slug", "page_id")) == [("old-notes", notes.pk)]
 
 

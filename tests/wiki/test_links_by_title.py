@@ -145,3 +145,14 @@ def _queries_to_retitle_a_page_linked_by_title_from(n: int, slug: str) -> int:
 
 def test_retitling_a_page_moves_its_title_links_in_a_fixed_number_of_queries() -> None:
     assert _queries_to_retitle_a_page_linked_by_title_from(2, "few") == _queries_to_retitle_a_page_linked_by_title_from(12, "many")
+
+
+def test_a_page_created_at_an_address_another_page_has_as_its_title_takes_the_links_naming_it() -> None:
+    page_save(slug="titled", title="Shared name", body="x")
+    linker = page_save(slug="linker", title="Linker", body="[[Shared name]]").revision.page
+    assert _targets(linker) == {"titled"}
+
+    page_save(slug="shared-name", title="Another title", body="y")
+
+    assert _targets(linker) == {"shared-name"}
+    assert 'href="/wiki/shared-name/"' in _html("linker")

@@ -132,3 +132,40 @@ def _queries_to_move_a_page_linked_from(n: int, slug: str, editor: Account) -> i
 
 def test_moving_a_page_runs_as_many_queries_however_many_pages_link_to_it(editor: Account) -> None:
     assert _queries_to_move_a_page_linked_from(2, "few", editor) == _queries_to_move_a_page_linked_from(12, "many", editor)
+
+
+def test_moving_to_an_address_a_wanted_link_names_makes_it_a_link(notes: Page) -> None:
+    page_save(slug="wanting", title="Wanting", body="[[survey-notes]]")
+    assert "wikilink wanted" in Page.objects.get(slug="wanting").rendered_html
+
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    assert _targets("wanting") == {"survey-notes"}
+    assert 'href="/wiki/survey-notes/"' in Page.objects.get(slug="wanting").rendered_html
+    assert list(WikiLink.objects.wanted()) == []
+
+
+def test_moving_to_an_address_another_page_has_as_its_title_takes_the_links_naming_it(notes: Page) -> None:
+    page_save(slug="other", title="Survey notes", body="a page titled as the new address")
+    page_save(slug="by-title", title="By title", body="[[Survey notes]]")
+    assert _targets("by-title") == {"other"}
+
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    # An address wins over a title.
+    assert _targets("by-title") == {"survey-notes"}
+    assert 'href="/wiki/survey-notes/"' in Page.objects.get(slug="by-title").rendered_html
+
+
+def test_every_view_of_the_page_at_its_former_address_redirects_to_where_it_is_now(notes: Page, editor_client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    for view, extra in (("page-history", {}), ("page-diff", {}), ("page-backlinks", {}), ("page-claims", {}),
+                        ("page-revision", {"number": 1}), ("page-export-markdown", {}), ("page-edit", {})):
+        response = editor_client.get(reverse(f"wiki:{view}", kwargs={"slug": "old-notes", **extra}), {"from": "1", "to": "1"})
+        assert (response.status_code, response["Location"]) == (
+            302, reverse(f"wiki:{view}", kwargs={"slug": "survey-notes", **extra}) + "?from=1&to=1"), view
+    # A form posted to the former address is not sent on: nothing is saved anywhere.
+    posted = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "old-notes"}), {"title": "x", "body": "y", "save": "1"})
+    assert posted.status_code == 404 and Page.objects.get(pk=notes.pk).title == "Reading notes"
+    assert editor_client.get("/wiki/never-was/history/").status_code == 404

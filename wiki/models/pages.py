@@ -306,6 +306,12 @@ class WikiLink(models.Model):
         return f"{self.source_page_id} → {self.target_slug}"
 
 
+class PageRedirectQuerySet(models.QuerySet["PageRedirect"]):
+    def live(self) -> PageRedirectQuerySet:
+        """Former addresses of pages not deleted: the only ones that lead anywhere."""
+        return self.filter(page__deleted_at__isnull=True)
+
+
 class PageRedirect(models.Model):
     """An address a page had before it was moved: it leads to the page, and so do wiki links naming it, until a page
     is created there."""
@@ -313,6 +319,8 @@ class PageRedirect(models.Model):
     slug = models.CharField(_("Former address"), max_length=200, unique=True)
     page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="redirects", verbose_name=field_label("page"))
     created_at = models.DateTimeField(_("Moved at"), auto_now_add=True)
+
+    objects = PageRedirectQuerySet.as_manager()
 
     class Meta:
         ordering = ["slug"]

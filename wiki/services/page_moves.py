@@ -14,7 +14,7 @@ from wiki.models.rules import is_control_free, max_length, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
-from wiki.services.pages import pages_rerender
+from wiki.services.pages import pages_rerender_linking
 
 MAX_REASON_CHARS = max_length(Revision, "comment")
 
@@ -54,7 +54,7 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> Page:
     """Gives ``page`` the address ``slug``; its former address leads
-    to it from then on, and the pages linking to the former address are rendered again to link to the new one.
+    to it from then on, and the pages linking to either address are rendered again to link to the page.
 
     Refused with a ``ValidationError`` per field, and nothing written, when the address is not one a page can have,
     is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free)."""
@@ -74,6 +74,6 @@ def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> 
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=account(user),
                   summary=summary("page_moved_because", **values, reason=reason) if reason else summary("page_moved", **values))
-    pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=former).distinct())
+    pages_rerender_linking(page, former=former)
     search_reindex_page_with_claims(page.pk)
     return page

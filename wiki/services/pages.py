@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
@@ -85,7 +85,7 @@ def link_targets(slugs: Iterable[str]) -> LinkTargets:
     rest = wanted - pages
     aliases: dict[str, str] = {}
     if rest:
-        aliases.update(PageRedirect.objects.filter(slug__in=rest, page__deleted_at__isnull=True).values_list("slug", "page__slug"))
+        aliases.update(PageRedirect.objects.live().filter(slug__in=rest).values_list("slug", "page__slug"))
         rest -= aliases.keys()
     if rest:
         for key, slug in Page.objects.filter(title_key__in=rest).order_by("pk").values_list("title_key", "slug"):
@@ -310,11 +310,14 @@ def _sync_links(page: Page, result: RenderResult) -> set[str]:
 RERENDER_BATCH = 200
 
 
-def pages_rerender_linking(page: Page) -> int:
-    """Renders again the pages whose links lead to ``page`` by its address or its title, or would now: those links
-    change when the page is created, retitled, deleted or restored."""
-    keys = {page.slug, page.title_key}
-    return pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug__in=keys).exclude(pk=page.pk).distinct())
+def pages_rerender_linking(page: Page, *, former: str = "") -> int:
+    """Renders again the pages whose links lead to ``page`` by its address, its title or its ``former`` address, or
+    would now; and those linking by title to another page whose title is this page's address, as an address wins over
+    a title. Those links change when the page is created, retitled, moved, deleted or restored."""
+    keys = {page.slug, page.title_key} | ({former} if former else set())
+    shadowed = Page.objects.filter(title_key=page.slug).exclude(pk=page.pk).values("slug")
+    linking = Page.objects.filter(Q(outgoing_links__target_slug__in=keys) | Q(outgoing_links__target_slug__in=shadowed))
+    return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())
 
 
 def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim, ClaimRevision, Page
+from wiki.views.pages import follows_moves
 
 
 def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -34,6 +35,7 @@ def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: Clai
     return render(request, "wiki/claim_detail.html", context, status=status)
 
 
+@follows_moves
 def page_claims(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
     claims = Claim.objects.filter(page=page).only(

@@ -1,9 +1,12 @@
-from typing import NoReturn
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, NoReturn
 
 from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 
@@ -13,7 +16,7 @@ from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.markdown import MarkdownTooComplex
 from wiki.markdown.wikilinks import target_slug
-from wiki.models import GlossaryTerm, OpenQuestion, Page, Revision, Source, WikiLink
+from wiki.models import GlossaryTerm, OpenQuestion, Page, PageRedirect, Revision, Source, WikiLink
 from wiki.references.markdown_export import page_markdown
 from wiki.search.close import close_names
 from wiki.services.pages import page_preview
@@ -24,6 +27,35 @@ def _deleted(request: HttpRequest, slug: str) -> HttpResponse | None:
     """What the address of a deleted page answers, with who deleted it and why (410); None when no page was there."""
     deleted = Page.all_objects.deleted().filter(slug=slug).first()
     return None if deleted is None else render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
+
+
+def follows_moves(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A GET of a view of a page at an address the page had before it was moved (``/wiki/old-notes/history/``)
+    redirects to the same view where the page is now, its query kept; the one query is made only when the view found
+    no page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
+        try:
+            response = view(request, slug=slug, **kwargs)
+        except Http404:
+            if (moved := _moved(request, slug)) is None:
+                raise
+            return moved
+        return (_moved(request, slug) if response.status_code == 404 else None) or response
+
+    return wrapper
+
+
+def _moved(request: HttpRequest, slug: str) -> HttpResponseBase | None:
+    if request.method not in ("GET", "HEAD") or request.resolver_match is None:
+        return None
+    now = PageRedirect.objects.live().filter(slug=slug).values_list("page__slug", flat=True).first()
+    if now is None:
+        return None
+    match = request.resolver_match
+    query = request.META.get("QUERY_STRING", "")
+    return redirect(reverse(match.view_name, args=match.args, kwargs={**match.kwargs, "slug": now}) + (f"?{query}" if query else ""))
 
 
 def _not_found(slug: str) -> NoReturn:
@@ -81,6 +113,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
 
 
+@follows_moves
 @cached_for_readers
 def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     """One saved state of a page as it read then (its permanent link): rendered against today's works and pages, with
@@ -98,13 +131,17 @@ def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseB
 
 
 @cached_for_readers
-def page_backlinks(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every page that links to ``slug`` (which may be a wanted page), paginated."""
-    page_obj = Paginator(WikiLink.objects.backlinks_to(slug), PER_PAGE).get_page(request.GET.get("p"))
+def page_backlinks(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Every page that links to ``slug`` (which may be a wanted page, or the former address of a moved one: then the
+    page's backlinks where it is now), paginated."""
     page = Page.objects.for_listing().filter(slug=slug).first()
+    if page is None and (moved := _moved(request, slug)) is not None:
+        return moved
+    page_obj = Paginator(WikiLink.objects.backlinks_to(slug), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/page_backlinks.html", {"slug": slug, "page": page, "page_obj": page_obj})
 
 
+@follows_moves
 @cached_for_readers
 def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
     """The page's Markdown with its front matter, then the works it cites as references (two queries); a deleted

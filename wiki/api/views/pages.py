@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponseBase
+from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -30,7 +31,7 @@ from wiki.api.serializers.pages import (
 )
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
 from wiki.filters import PageFilter
-from wiki.models import Page, Revision, WikiLink
+from wiki.models import Page, PageRedirect, Revision, WikiLink
 from wiki.models.etags import Validator
 from wiki.services.page_claims import claim_report_for, claim_report_unchanged
 from wiki.services.page_moves import page_move
@@ -46,7 +47,8 @@ _UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE}
 @extend_schema_view(
     list=extend_schema(summary="List pages"),
     retrieve=extend_schema(summary="A page with its rendered HTML and backlinks",
-                           responses={200: PageDetailSerializer, **_GONE}),
+                           responses={200: PageDetailSerializer, 301: OpenApiResponse(
+                               description="The page was moved: `Location` is its address now."), **_GONE}),
     create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
                          responses={201: PageSavedSerializer, **_WRITE_RESPONSES}),
     update=extend_schema(summary="Save a new revision; claim_changes says what it did to the page's claims",
@@ -84,8 +86,14 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return serializer_class(*args, context=self.get_serializer_context(), **kwargs)
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
-        """The page; a deleted one answers 410."""
-        return self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs))
+        """The page; a deleted one answers 410, and the address a page had before it was moved 301 with its address now."""
+        try:
+            return self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs))
+        except Http404:
+            now = PageRedirect.objects.live().filter(slug=str(kwargs.get("slug", ""))).values_list("page__slug", flat=True).first()
+            if now is None:
+                raise
+            return HttpResponsePermanentRedirect(request.build_absolute_uri(reverse("api:page-detail", kwargs={"slug": now})))
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator

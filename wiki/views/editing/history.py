@@ -17,10 +17,12 @@ from wiki.services.page_claims import claim_changes_between
 from wiki.services.pages import EditConflict, page_revert
 from wiki.text.diff import side_by_side
 from wiki.views.editing import editor_required, saved_message
+from wiki.views.pages import follows_moves
 
 HISTORY_PAGE_SIZE = 50
 
 
+@follows_moves
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     # The latest number on every page of the listing: a revert from an older page is checked for conflicts too.
     page = get_object_or_404(
@@ -55,6 +57,7 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
     return _("Choose two revisions of this page to compare: %(problems)s.") % {"problems": _("; ").join(problems)}
 
 
+@follows_moves
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
     numbers = [n for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))) if n is not None]

@@ -17,6 +17,7 @@ from wiki.services.page_claims import page_claims_plan
 from wiki.services.pages import EditConflict, PageDeleted, PagePreview, page_preview, page_save
 from wiki.text.merge import merge_field, merge_texts
 from wiki.views.editing import SESSION_ENDED_PREVIEW, editor_required, saved_message
+from wiki.views.pages import follows_moves
 
 
 def _preview(form: PageForm) -> PagePreview | None:
@@ -142,6 +143,7 @@ def page_create(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
+@follows_moves
 @editor_required("wiki.change_page", forms=[PageForm], session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()

@@ -5,6 +5,7 @@ in each reader's language; it runs as many queries however many pages link to it
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -169,3 +170,25 @@ def test_every_view_of_the_page_at_its_former_address_redirects_to_where_it_is_n
     posted = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "old-notes"}), {"title": "x", "body": "y", "save": "1"})
     assert posted.status_code == 404 and Page.objects.get(pk=notes.pk).title == "Reading notes"
     assert editor_client.get("/wiki/never-was/history/").status_code == 404
+
+
+def test_a_page_moved_to_another_page_s_former_address_takes_it_over(notes: Page) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+    other = page_save(slug="other", title="Other", body="x").revision.page
+    assert _targets("linker") == {"survey-notes"}
+
+    page_move(page=other, slug="old-notes", user=None)
+
+    assert _targets("linker") == {"old-notes"}
+    assert dict(PageRedirect.objects.values_list("slug", "page_id")) == {"other": other.pk}
+    assert Page.objects.named("old-notes") == [Page.objects.get(pk=other.pk)]
+
+
+def test_a_page_deleted_before_the_move_is_not_moved(notes: Page) -> None:
+    page_delete(page=notes, user=None, reason="test")
+
+    with pytest.raises(ValidationError) as refused:
+        page_move(page=notes, slug="survey-notes", user=None)
+
+    assert refused.value.code == "deleted"
+    assert Page.all_objects.get(pk=notes.pk).slug == "old-notes" and not PageRedirect.objects.exists()

@@ -14,7 +14,7 @@ from wiki.models.rules import is_control_free, max_length, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
 from wiki.services.changes import change_record
-from wiki.services.pages import pages_rerender_linking
+from wiki.services.pages import former_address_take_over, pages_rerender_linking
 
 MAX_REASON_CHARS = max_length(Revision, "comment")
 
@@ -53,22 +53,25 @@ def _reason(reason: str) -> str:
 
 @transaction.atomic
 def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> Page:
-    """Gives ``page`` the address ``slug``; its former address leads
-    to it from then on, and the pages linking to either address are rendered again to link to the page.
+    """Gives ``page`` the address ``slug``; its former address leads to it from then on, and the pages linking to
+    either address are rendered again to link to the page.
 
     Refused with a ``ValidationError`` per field, and nothing written, when the address is not one a page can have,
-    is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free)."""
+    is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free), or when
+    the page was deleted meanwhile."""
     reason = _reason(reason)
     slug = _new_address(page, slug)
     with connection.cursor() as cursor:
         # As when a page is created: two editors creating or moving a page to one address are served one at a time.
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
-    page = Page.objects.select_for_update().get(pk=page.pk)
+    page = Page.all_objects.select_for_update().get(pk=page.pk)
+    if page.is_deleted:
+        raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
     slug = _new_address(page, slug)
     former = page.slug
     page.slug = slug
     page.save(update_fields=["slug", "updated_at"])
-    PageRedirect.objects.filter(slug=slug).delete()  # moved back to where it was
+    former_address_take_over(page)  # an address it or another page had before
     PageRedirect.objects.create(slug=former, page=page)
     values = {"before": former, "after": slug}
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,

@@ -263,7 +263,7 @@ def page_save(
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
                      newly_resolved=resolved_now)
     if created:
-        _take_over_former_address(page)
+        former_address_take_over(page)
     if created or retitled:
         pages_rerender_linking(page)
     change_record(
@@ -281,9 +281,9 @@ def page_save(
     return PageSaved(revision=revision, citations=citations)
 
 
-def _take_over_former_address(page: Page) -> None:
-    """A page created at an address another page had before it was moved takes it over: links naming the address now
-    lead to the new page."""
+def former_address_take_over(page: Page) -> None:
+    """A page created or moved at an address a page had before it was moved takes it over: links naming the address
+    now lead to ``page``."""
     former = PageRedirect.objects.filter(slug=page.slug).select_related("page").only("id", "page__slug").first()
     if former is not None:
         former.delete()

@@ -20,6 +20,7 @@ from wiki.views.editing import editor_required, saved_message
 from wiki.views.pages import follows_moves
 
 HISTORY_PAGE_SIZE = 50
+FORMER_ADDRESSES_SHOWN = 20
 
 
 @follows_moves
@@ -36,7 +37,10 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     )
     paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
     listing = paginator.get_page(request.GET.get("p"))
-    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number})  # type: ignore[attr-defined]  # annotated above
+    # The addresses it had before it was moved, which still lead here: the latest first.
+    former = page.redirects.only("slug", "created_at", "page").order_by("-created_at", "-id")[:FORMER_ADDRESSES_SHOWN]
+    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number,  # type: ignore[attr-defined]  # annotated above
+                                                           "former": former})
 
 
 def _number(raw: str | None) -> int | None:

@@ -1,4 +1,5 @@
-"""The recent-changes list refuses a kind of change it does not know without saying the wiki has none."""
+"""The recent-changes list refuses a kind of change it does not know without saying the wiki has none; it and its feed
+list one account's changes, and refuse an account there is not."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_indexed_question
+from tests.factories import make_editor, make_indexed_question
 
 pytestmark = pytest.mark.django_db
 
@@ -23,3 +24,39 @@ def test_an_unknown_kind_of_change_is_refused_without_the_empty_list_sentence(cl
     assert "bogus" in content and 'aria-invalid="true"' in content
     assert empty not in content
     assert empty in empty_kind.content.decode()
+
+
+def _rows(html: str) -> list[str]:
+    return [row.split("</td>", 2)[1] for row in html.split('<tbody>', 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]]
+
+
+def test_one_account_s_changes_are_listed_and_fed_with_a_link_from_every_name(client: Client) -> None:
+    from xml.etree import ElementTree
+
+    alice, bob = make_editor("alice"), make_editor("bob")
+    make_indexed_question(title="Alice asks", user=alice)
+    make_indexed_question(title="Bob asks", user=bob)
+    make_indexed_question(title="Alice asks again", user=alice)
+
+    everyone = client.get(reverse("wiki:changes")).content.decode()
+    assert '<a href="/changes/?user=alice" title="Changes by alice">alice</a>' in everyone
+    mine = client.get(reverse("wiki:changes"), {"user": "alice"}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "<h1 class=\"page-title\">alice 的更改</h1>" in mine
+    assert [("Alice asks again" in row, "Alice asks" in row) for row in _rows(mine)] == [(True, True), (False, True)]
+    assert 'href="/changes/feed/?user=alice"' in mine
+    feed = ElementTree.fromstring(client.get(reverse("wiki:changes-feed"), {"user": "alice"}).content)
+    atom = "{http://www.w3.org/2005/Atom}"
+    assert feed.findtext(f"{atom}title") == "Agentic RL Wiki — changes by alice"
+    assert [e.findtext(f"{atom}title") for e in feed.iter(f"{atom}entry")] == [
+        "Open question “Alice asks again” created", "Open question “Alice asks” created"]
+    assert feed.findtext(f"{atom}id") != ElementTree.fromstring(client.get(reverse("wiki:changes-feed")).content).findtext(f"{atom}id")
+
+
+@pytest.mark.parametrize("name", ["nobody", "a\x00b", "x" * 200])
+def test_an_unknown_account_is_refused_with_its_name(client: Client, name: str) -> None:
+    refused = client.get(reverse("wiki:changes"), {"user": name}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert refused.status_code == 400
+    content = refused.content.decode()
+    assert "没有名为“" in content and 'aria-describedby="user_error"' in content
+    assert client.get(reverse("wiki:changes-feed"), {"user": name}).status_code == 404

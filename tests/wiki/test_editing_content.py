@@ -450,6 +450,12 @@ def test_recent_changes_runs_a_fixed_number_of_queries(client: Client, db: None,
     assert len(response.context["changes"]) == 50
     with django_assert_num_queries(1):
         client.get(reverse("wiki:changes-feed"))
+    # one account's changes: the account, then as before
+    with django_assert_num_queries(3):
+        response = client.get(reverse("wiki:changes"), {"user": users[1].username})
+    assert len(response.context["changes"]) == 50
+    with django_assert_num_queries(2):
+        client.get(reverse("wiki:changes-feed"), {"user": users[1].username})
 
 
 def test_question_queue_filters_by_assignee(client: Client, db: None) -> None:

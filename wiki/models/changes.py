@@ -8,12 +8,15 @@ from wiki.models.labels import field_label
 
 
 class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
-    def recent(self, kind: str | None = None) -> ChangeEventQuerySet:
-        """Newest first, with the user's name joined; ``kind`` narrows to one kind of object."""
+    def recent(self, kind: str | None = None, *, user_id: int | None = None) -> ChangeEventQuerySet:
+        """Newest first, with the user's name joined; ``kind`` narrows to one kind of object, ``user_id`` to the changes
+        one account made."""
         events = self.select_related("user").only(
             "id", "kind", "action", "object_id", "label", "url", "summary", "summary_key", "summary_values", "size_delta",
             "created_at", "user__username",
         ).order_by("-created_at", "-id")
+        if user_id is not None:
+            events = events.filter(user_id=user_id)
         return events.filter(kind=kind) if kind else events
 
 
@@ -64,7 +67,11 @@ class ChangeEvent(models.Model):
         ordering = ["-created_at", "-id"]
         verbose_name = _("Recent change")
         verbose_name_plural = _("Recent changes")
-        indexes = [models.Index(fields=["kind", "object_id"], name="changeevent_object")]
+        indexes = [
+            models.Index(fields=["kind", "object_id"], name="changeevent_object"),
+            # one account's changes, newest first, without reading everyone's
+            models.Index(fields=["user", "-created_at", "-id"], name="changeevent_by_user"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.label} {self.get_action_display()}"

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
@@ -14,7 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
-from wiki.models.rules import strip_control
+from wiki.models.rules import is_control_free, strip_control
+from wiki.roles import Account
+from wiki.views.editing.changes import MAX_USERNAME_CHARS
 
 FEED_SIZE = 50
 # The day the feed's own tag: id was minted; it never changes.
@@ -32,20 +38,34 @@ def _who(item: ChangeEvent) -> str:
 
 
 class RecentChangesFeed(Feed):  # type: ignore[type-arg]
+    """All recent changes, or one account's (``?user=<name>``, as the list takes it)."""
+
     feed_type = Atom1Feed
-    title = _("Agentic RL Wiki — recent changes")
     subtitle = _("Edits to pages, sources, claims, classifications, contrasts and open questions.")
     # RFC 4287 §4.1.1: a feed names an author unless every entry does; the wiki speaks for itself
     author_name = _("Agentic RL Wiki")
 
-    def feed_guid(self) -> str:
-        return tag_uri("recent-changes", FEED_TAG_DATE)
+    def get_object(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Account | None:
+        name = request.GET.get("user", "").strip()
+        if not name:
+            return None
+        if len(name) > MAX_USERNAME_CHARS or not is_control_free(name):
+            raise Http404
+        return get_object_or_404(Account.objects.only("id", "username"), username=name)
 
-    def link(self) -> str:
-        return reverse("wiki:changes")
+    def title(self, obj: Account | None) -> str:
+        if obj is None:
+            return gettext("Agentic RL Wiki — recent changes")
+        return gettext("Agentic RL Wiki — changes by %(name)s") % {"name": obj.username}
 
-    def items(self) -> list[ChangeEvent]:
-        return list(ChangeEvent.objects.recent()[:FEED_SIZE])
+    def feed_guid(self, obj: Account | None) -> str:
+        return tag_uri("recent-changes" if obj is None else f"changes-by-{obj.pk}", FEED_TAG_DATE)
+
+    def link(self, obj: Account | None) -> str:
+        return reverse("wiki:changes") + ("" if obj is None else f"?{urlencode({'user': obj.username})}")
+
+    def items(self, obj: Account | None) -> list[ChangeEvent]:
+        return list(ChangeEvent.objects.recent(user_id=None if obj is None else obj.pk)[:FEED_SIZE])
 
     def item_title(self, item: ChangeEvent) -> str:
         # XML cannot hold control characters, which older rows (or a future bug) may have: one must not break the feed.

@@ -346,7 +346,7 @@ def _rerender_batch(batch: list[Page]) -> int:
     for page_id, target in WikiLink.objects.filter(source_page__in=batch).values_list("source_page_id", "target_slug"):
         linked[page_id].add(target)
     changed: list[Page] = []
-    moved: list[Page] = []
+    relinking: list[Page] = []
     links: list[WikiLink] = []
     relinked: set[str] = set()
     for page in batch:
@@ -360,13 +360,13 @@ def _rerender_batch(batch: list[Page]) -> int:
             changed.append(page)
         rows = _link_rows(page, result)
         if (now := {row.target_slug for row in rows}) != linked[page.pk]:
-            # A title that now names another page, or a page no more: the links lead elsewhere.
-            moved.append(page)
+            # A title or former address that now names another page, or a page no more: the links lead elsewhere.
+            relinking.append(page)
             links += rows
             relinked |= now ^ linked[page.pk]
     Page.objects.bulk_update(changed, ["rendered_html", "toc"])
-    if moved:
-        WikiLink.objects.filter(source_page__in=moved).delete()
+    if relinking:
+        WikiLink.objects.filter(source_page__in=relinking).delete()
         WikiLink.objects.bulk_create(links)
     search_reindex_linked_pages(relinked)
     return len(changed)

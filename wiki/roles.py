@@ -36,3 +36,14 @@ def account(user: User | None) -> Account | None:
 
 def is_editor(user: object) -> TypeGuard[Account]:
     return bool(getattr(user, "is_authenticated", False) and getattr(user, "has_perm")("wiki.change_page"))
+
+
+def account_named(name: str) -> Account | None:
+    """The account of that username as typed (trimmed), or None: none is longer than a username can be or holds a
+    control character (PostgreSQL refuses NUL), so such a name is not looked up."""
+    from wiki.models.rules import is_control_free
+
+    name = name.strip()
+    if not name or len(name) > Account._meta.get_field("username").max_length or not is_control_free(name):  # type: ignore[operator]
+        return None
+    return Account.objects.filter(username=name).only("id", "username").first()

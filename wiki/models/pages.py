@@ -311,6 +311,10 @@ class PageRedirectQuerySet(models.QuerySet["PageRedirect"]):
         """Former addresses of pages not deleted: the only ones that lead anywhere."""
         return self.filter(page__deleted_at__isnull=True)
 
+    def page_slug_at(self, slug: str) -> str | None:
+        """Where the live page that had the address ``slug`` is now, or None; one query."""
+        return self.live().filter(slug=slug).values_list("page__slug", flat=True).first()
+
 
 class PageRedirect(models.Model):
     """An address a page had before it was moved: it leads to the page, and so do wiki links naming it, until a page

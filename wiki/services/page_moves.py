@@ -71,12 +71,12 @@ def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> 
     former = page.slug
     page.slug = slug
     page.save(update_fields=["slug", "updated_at"])
-    former_address_take_over(page)  # an address it or another page had before
+    released = former_address_take_over(page)  # an address it or another page had before
     PageRedirect.objects.create(slug=former, page=page)
     values = {"before": former, "after": slug}
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=account(user),
                   summary=summary("page_moved_because", **values, reason=reason) if reason else summary("page_moved", **values))
-    pages_rerender_linking(page, former=former)
+    pages_rerender_linking(page, also={former, released} - {""})
     search_reindex_page_with_claims(page.pk)
     return page

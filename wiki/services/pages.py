@@ -262,10 +262,9 @@ def page_save(
                     if m.outcome == CitationOutcome.CREATED or (m.resolved and m.title in unresolved_before)}
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
                      newly_resolved=resolved_now)
-    if created:
-        former_address_take_over(page)
+    released = former_address_take_over(page) if created else ""
     if created or retitled:
-        pages_rerender_linking(page)
+        pages_rerender_linking(page, also={released} - {""})
     change_record(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
@@ -281,13 +280,15 @@ def page_save(
     return PageSaved(revision=revision, citations=citations)
 
 
-def former_address_take_over(page: Page) -> None:
-    """A page created or moved at an address a page had before it was moved takes it over: links naming the address
-    now lead to ``page``."""
+def former_address_take_over(page: Page) -> str:
+    """A page created or moved at an address a page had before it was moved takes it over; returns the slug of the
+    page the address led to (whose linking pages are to be rendered again, their links naming the address now leading
+    to ``page``), or "" when it led nowhere."""
     former = PageRedirect.objects.filter(slug=page.slug).select_related("page").only("id", "page__slug").first()
-    if former is not None:
-        former.delete()
-        pages_rerender(pages=Page.objects.filter(outgoing_links__target_slug=former.page.slug).exclude(pk=page.pk).distinct())
+    if former is None:
+        return ""
+    former.delete()
+    return former.page.slug
 
 
 def _link_rows(page: Page, result: RenderResult) -> list[WikiLink]:
@@ -310,11 +311,12 @@ def _sync_links(page: Page, result: RenderResult) -> set[str]:
 RERENDER_BATCH = 200
 
 
-def pages_rerender_linking(page: Page, *, former: str = "") -> int:
-    """Renders again the pages whose links lead to ``page`` by its address, its title or its ``former`` address, or
-    would now; and those linking by title to another page whose title is this page's address, as an address wins over
-    a title. Those links change when the page is created, retitled, moved, deleted or restored."""
-    keys = {page.slug, page.title_key} | ({former} if former else set())
+def pages_rerender_linking(page: Page, *, also: Collection[str] = ()) -> int:
+    """Renders again the pages whose links lead to ``page`` by its address or its title, or would now, or lead to
+    ``also`` (its former address, the page whose former address it took); and those linking by title to another page
+    whose title is this page's address, as an address wins over a title. Those links change when the page is created,
+    retitled, moved, deleted or restored."""
+    keys = {page.slug, page.title_key, *also}
     shadowed = Page.objects.filter(title_key=page.slug).exclude(pk=page.pk).values("slug")
     linking = Page.objects.filter(Q(outgoing_links__target_slug__in=keys) | Q(outgoing_links__target_slug__in=shadowed))
     return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())

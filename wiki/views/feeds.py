@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
@@ -18,9 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
-from wiki.models.rules import is_control_free, strip_control
-from wiki.roles import Account
-from wiki.views.editing.changes import MAX_USERNAME_CHARS
+from wiki.models.rules import strip_control
+from wiki.roles import Account, account_named
 
 FEED_SIZE = 50
 # The day the feed's own tag: id was minted; it never changes.
@@ -49,9 +47,9 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         name = request.GET.get("user", "").strip()
         if not name:
             return None
-        if len(name) > MAX_USERNAME_CHARS or not is_control_free(name):
+        if (found := account_named(name)) is None:
             raise Http404
-        return get_object_or_404(Account.objects.only("id", "username"), username=name)
+        return found
 
     def title(self, obj: Account | None) -> str:
         if obj is None:

@@ -50,7 +50,7 @@ def follows_moves(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRe
 def _moved(request: HttpRequest, slug: str) -> HttpResponseBase | None:
     if request.method not in ("GET", "HEAD") or request.resolver_match is None:
         return None
-    now = PageRedirect.objects.live().filter(slug=slug).values_list("page__slug", flat=True).first()
+    now = PageRedirect.objects.page_slug_at(slug)
     if now is None:
         return None
     match = request.resolver_match

@@ -90,7 +90,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         try:
             return self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs))
         except Http404:
-            now = PageRedirect.objects.live().filter(slug=str(kwargs.get("slug", ""))).values_list("page__slug", flat=True).first()
+            now = PageRedirect.objects.page_slug_at(str(kwargs.get("slug", "")))
             if now is None:
                 raise
             return HttpResponsePermanentRedirect(request.build_absolute_uri(reverse("api:page-detail", kwargs={"slug": now})))

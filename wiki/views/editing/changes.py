@@ -11,11 +11,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from wiki.models import ChangeEvent
-from wiki.models.rules import is_control_free
-from wiki.roles import Account
+from wiki.roles import account_named
 
 CHANGES_PAGE_SIZE = 50
-MAX_USERNAME_CHARS = 150  # Django's User.username
 
 
 def changes(request: HttpRequest) -> HttpResponse:
@@ -26,12 +24,9 @@ def changes(request: HttpRequest) -> HttpResponse:
     if kind is not None and kind not in ChangeEvent.Kind.values:
         errors["kind"] = _("“%(kind)s” is not a kind of change; choose one from the list.") % {"kind": kind}
         context["kind"] = None
-    account = None
-    if username:
-        if len(username) <= MAX_USERNAME_CHARS and is_control_free(username):
-            account = Account.objects.filter(username=username).only("id").first()
-        if account is None:
-            errors["user"] = _("No account is called “%(name)s”.") % {"name": username[:MAX_USERNAME_CHARS]}
+    account = account_named(username) if username else None
+    if username and account is None:
+        errors["user"] = _("No account is called “%(name)s”.") % {"name": username}
     if errors:
         return render(request, "wiki/changes.html", {**context, "changes": None, "errors": errors}, status=400)
     events = ChangeEvent.objects.recent(kind, user_id=account.pk if account else None)

@@ -32,6 +32,18 @@ def test_an_editor_moves_a_page_and_reads_it_at_its_new_address(notes: Page, edi
     assert list(PageRedirect.objects.values_list("slug", "page_id")) == [("old-notes", notes.pk)]
 
 
+def test_the_local_graph_of_a_page_named_by_its_former_address_answers_301(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+
+    former = editor_api.get("/api/v1/graph/local/", {"node": "page:old-notes", "depth": "2"})
+
+    assert (former.status_code, former["Location"]) == (
+        301, "http://testserver/api/v1/graph/local/?node=page%3Asurvey-notes&depth=2")
+    graph = editor_api.get(former["Location"]).json()
+    assert graph["center"] == "page:survey-notes" and "page:linker" in {node["id"] for node in graph["nodes"]}
+    assert editor_api.get("/api/v1/graph/local/", {"node": "page:never-was"}).status_code == 404
+
+
 @pytest.mark.parametrize(("sent", "field", "code"), [
     ({"slug": "linker"}, "slug", "taken"),
     ({"slug": "old-notes"}, "slug", "unchanged"),

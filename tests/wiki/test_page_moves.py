@@ -174,6 +174,19 @@ def test_every_view_of_the_page_at_its_former_address_redirects_to_where_it_is_n
     assert editor_client.get("/wiki/never-was/history/").status_code == 404
 
 
+def test_the_local_graph_of_a_page_at_its_former_address_redirects_to_where_it_is_now(notes: Page, client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "old-notes"}), {"depth": "2"})
+
+    assert (response.status_code, response["Location"]) == (
+        302, reverse("wiki:graph-local", kwargs={"kind": "page", "key": "survey-notes"}) + "?depth=2")
+    assert client.get(response["Location"]).status_code == 200
+    # Only a page's address is followed: a source or a term of that name is not a moved page.
+    assert client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "old-notes"})).status_code == 404
+    assert client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "never-was"})).status_code == 404
+
+
 def test_a_page_moved_to_another_page_s_former_address_takes_it_over(notes: Page) -> None:
     page_move(page=notes, slug="survey-notes", user=None)
     other = page_save(slug="other", title="Other", body="x").revision.page

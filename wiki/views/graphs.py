@@ -1,6 +1,6 @@
 from collections import Counter
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 
 from classifier.taxonomy import Mechanism, Verdict
@@ -14,6 +14,7 @@ from wiki.graph.forms import MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
+from wiki.views.pages import moved_page
 
 
 def _legend() -> dict[str, object]:
@@ -40,11 +41,13 @@ def graph_map(request: HttpRequest) -> HttpResponse:
 
 
 @cached_for_readers
-def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponse:
+def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if kind not in NODE_KINDS:
         raise Http404(f"No kind of node “{kind}”.")
     local = local_graph_for(request, node_id(kind, key))
     if local is None:
+        if kind == "page" and (moved := moved_page(request, key, argument="key")) is not None:
+            return moved
         raise Http404(f"Nothing in the wiki is called {kind}:{key}.")
     return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()})
 

@@ -39,15 +39,18 @@ def follows_moves(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRe
         try:
             response = view(request, slug=slug, **kwargs)
         except Http404:
-            if (moved := _moved(request, slug)) is None:
+            if (moved := moved_page(request, slug)) is None:
                 raise
             return moved
-        return (_moved(request, slug) if response.status_code == 404 else None) or response
+        return (moved_page(request, slug) if response.status_code == 404 else None) or response
 
     return wrapper
 
 
-def _moved(request: HttpRequest, slug: str) -> HttpResponseBase | None:
+def moved_page(request: HttpRequest, slug: str, *, argument: str = "slug") -> HttpResponseBase | None:
+    """For a GET of a view naming a page by the address it had before it was moved, the redirect to the same view
+    naming it where it is now (``argument`` is the URL argument holding the address), its query kept; None when no page
+    had that address."""
     if request.method not in ("GET", "HEAD") or request.resolver_match is None:
         return None
     now = PageRedirect.objects.page_slug_at(slug)
@@ -55,7 +58,8 @@ def _moved(request: HttpRequest, slug: str) -> HttpResponseBase | None:
         return None
     match = request.resolver_match
     query = request.META.get("QUERY_STRING", "")
-    return redirect(reverse(match.view_name, args=match.args, kwargs={**match.kwargs, "slug": now}) + (f"?{query}" if query else ""))
+    url = reverse(match.view_name, args=match.args, kwargs={**match.kwargs, argument: now})
+    return redirect(url + (f"?{query}" if query else ""))
 
 
 def _not_found(slug: str) -> NoReturn:
@@ -135,7 +139,7 @@ def page_backlinks(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every page that links to ``slug`` (which may be a wanted page, or the former address of a moved one: then the
     page's backlinks where it is now), paginated."""
     page = Page.objects.for_listing().filter(slug=slug).first()
-    if page is None and (moved := _moved(request, slug)) is not None:
+    if page is None and (moved := moved_page(request, slug)) is not None:
         return moved
     page_obj = Paginator(WikiLink.objects.backlinks_to(slug), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/page_backlinks.html", {"slug": slug, "page": page, "page_obj": page_obj})

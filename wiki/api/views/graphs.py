@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
+from django.http import HttpResponseBase, HttpResponsePermanentRedirect
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
@@ -15,7 +16,8 @@ from wiki.api.filters import query_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
-from wiki.models import Component, Source
+from wiki.graph.nodes import node_id, split_node_id
+from wiki.models import Component, PageRedirect, Source
 
 
 def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str]) -> dict[str, Any]:
@@ -52,17 +54,33 @@ class ContrastGraphView(APIView):
         return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
 
 
+def _moved_page(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
+    """The same request naming the page where it is now, when ``node`` names a page by an address it was moved from."""
+    kind, key = split_node_id(node)
+    now = PageRedirect.objects.page_slug_at(key) if kind == "page" else None
+    if now is None:
+        return None
+    query = request.query_params.copy()
+    query["node"] = node_id("page", now)
+    return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
+
+
 class LocalGraphView(APIView):
     """The neighbourhood of one node (page, work, component, claim, mechanism or question)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Local graph around a node", parameters=[LocalGraphParamsSerializer],
-                   responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
-    def get(self, request: Request) -> Response:
+                   responses={200: GraphSerializer,
+                              301: OpenApiResponse(description="The node names a page by an address it was moved from: "
+                                                               "`Location` names it where it is now."),
+                              404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
+    def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)
         try:
             graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
         except UnknownNode:
+            if (moved := _moved_page(request, data["node"])) is not None:
+                return moved
             raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
         return Response(_as_json(graph, center=data["node"], subjects=[]))

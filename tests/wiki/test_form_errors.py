@@ -48,7 +48,10 @@ def test_the_summary_and_the_title_are_in_chinese_for_a_chinese_reader(editor_cl
     html = editor_client.post(url, {"title": "", "body": "two", "base_revision": "1", "save": "1"}, headers={"accept-language": "zh-CN"}).content.decode()
 
     assert _title(html).startswith("错误：")
-    assert "有问题需要修改" in _summary(html)
+    summary = _summary(html)
+    assert "有问题需要修改" in summary
+    # The field's name and its error are parted by a full-width colon in Chinese, as everywhere in the interface.
+    assert re.search(r'<li><a href="#id_title">标题：[^<:]+</a></li>', summary), summary
 
 
 def test_a_form_shown_for_the_first_time_has_no_summary_and_a_plain_title(editor_client: Client) -> None:

@@ -35,6 +35,8 @@ def test_chart_segments_link_to_the_filtered_source_list_with_their_counts(clien
     segments = re.findall(r'<a class="seg seg-(\w+)" style="width: [\d.]+%" href="/sources/\?mechanism=(\w+)&amp;verdict=(\w+)" title="[^"]*: (\d+)"', content)
     assert {(mech, verdict): int(n) for seg, mech, verdict, n in segments if seg == verdict} == dict(expected)
     assert ("policy_gradient", "strict") in expected
+    chinese = client.get(reverse("wiki:home"), headers={"accept-language": "zh-CN"}).content.decode()
+    assert re.search(r'class="seg seg-strict"[^>]* title="策略梯度 · [^"：]+：\d+" aria-label="策略梯度 · ', chinese)
 
 
 @pytest.mark.usefixtures("small_wiki")

@@ -36,13 +36,13 @@ class MechanismRecord:
 
 
 MECHANISM_RECORDS: tuple[MechanismRecord, ...] = (
-    MechanismRecord("policy_gradient", "Policy gradient", "策略梯度", "#2f6db5", rl_objective=True),
-    MechanismRecord("evolution_strategies", "Evolution strategies", "参数空间进化策略", "#7b52ab",
+    MechanismRecord("policy_gradient", "Policy gradient", "策略梯度", "#3172bd", rl_objective=True),
+    MechanismRecord("evolution_strategies", "Evolution strategies", "参数空间进化策略", "#855fb2",
                     adjacent_when_interactive=True),
-    MechanismRecord("sft_distillation", "SFT / distillation", "SFT/蒸馏", "#d08a1e"),
+    MechanismRecord("sft_distillation", "SFT / distillation", "SFT/蒸馏", "#bd7d1b"),
     MechanismRecord("preference_optimization", "Preference optimisation", "偏好优化", "#c2477a",
                     rl_objective=True, needs_own_rollouts=True),
-    MechanismRecord("inference_time_search", "Inference-time search", "推理时搜索", "#2a9d8f"),
+    MechanismRecord("inference_time_search", "Inference-time search", "推理时搜索", "#299a8c"),
     MechanismRecord("harness", "Harness / scaffold", "harness/脚手架", "#8a6d3b"),
     MechanismRecord("environment", "Environment / benchmark", "环境/基准", "#5a8f3a"),
     MechanismRecord("infrastructure", "Infrastructure", "基础设施", "#6b7280"),

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from classifier.mechanisms import MECHANISM_RECORDS, MechanismRecord
+
 STATIC = Path(settings.BASE_DIR) / "static" / "css"
 CSS = (STATIC / "wiki.css").read_text(encoding="utf-8")
 SCHEMES = ("light", "dark")
@@ -68,6 +70,14 @@ def test_text_meets_wcag_aa_on_its_surfaces(text: str, surface: str, scheme: str
 @pytest.mark.parametrize("surface", ["paper", "card", "panel", "accent-soft"])
 def test_the_focus_ring_stands_out_from_every_surface(surface: str, scheme: str) -> None:
     assert contrast("var(--focus)", f"var(--{surface})", scheme) >= 3, (surface, scheme)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("record", MECHANISM_RECORDS, ids=lambda record: record.key)
+def test_every_mechanism_colour_stands_out_from_every_surface_a_graph_is_drawn_on(record: MechanismRecord, scheme: str) -> None:
+    # WCAG 1.4.11: a graph's node and its legend swatch are told apart by their mechanism's colour, at 3:1 or more
+    for surface in ("paper", "card", "panel"):
+        assert contrast(record.colour, f"var(--{surface})", scheme) >= 3, (record.key, surface, scheme)
 
 
 def test_no_stylesheet_paints_a_fixed_white_or_black_that_the_dark_scheme_would_keep() -> None:

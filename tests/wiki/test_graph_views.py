@@ -113,8 +113,8 @@ def test_map_colours_works_by_mechanism_and_shapes_them_by_verdict(client: Clien
 
     html = response.content.decode()
     svg = _svg(html, "works-map")
-    assert re.search(r'data-node="source:gripforge">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-circle has-mechanism mech-policy_gradient verdict-strict" style="--mech: #2f6db5">', svg)
-    assert re.search(r'data-node="source:tasksmith">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-square has-mechanism mech-sft_distillation verdict-not_strict" style="--mech: #d08a1e">', svg)
+    assert re.search(r'data-node="source:gripforge">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-circle has-mechanism mech-policy_gradient verdict-strict" style="--mech: #3172bd">', svg)
+    assert re.search(r'data-node="source:tasksmith">\s*<title lang="en">[^<]*</title>\s*<g class="node kind-source shape-square has-mechanism mech-sft_distillation verdict-not_strict" style="--mech: #bd7d1b">', svg)
     assert svg.count('class="edge edge-contrasts"') >= 5
     assert "Legend" in html and "Strict (narrow)" in html and "Harness / scaffold" in html
     assert "<caption>Edges</caption>" in html

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_editor, make_indexed_question
+from wiki.models import ChangeEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +61,14 @@ def test_an_unknown_account_is_refused_with_its_name(client: Client, name: str) 
     content = refused.content.decode()
     assert "没有名为“" in content and 'aria-describedby="user_error"' in content
     assert client.get(reverse("wiki:changes-feed"), {"user": name}).status_code == 404
+
+
+def test_a_change_s_size_is_bracketed_as_each_language_writes_it(client: Client) -> None:
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/", size_delta=42)
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/", size_delta=-7)
+
+    chinese = client.get(reverse("wiki:changes"), headers={"accept-language": "zh-CN"}).content.decode()
+    english = client.get(reverse("wiki:changes"), headers={"accept-language": "en"}).content.decode()
+
+    assert '<span class="grew">（+42）</span>' in chinese and '<span class="shrank">（-7）</span>' in chinese
+    assert '<span class="grew">(+42)</span>' in english and '<span class="shrank">(-7)</span>' in english

@@ -112,6 +112,11 @@ def test_source_page_shows_the_suggestion_beside_the_editor_classification(clien
     # The card lists the phrases that weighed most towards the suggested mechanism, with their weights.
     card = html.split('class="card suggestion')[1].split("</aside>")[0]
     assert re.search(r'<p class="evidence-weights">.*Weighed most towards [^:<]+:.*\+\d\.\d\d', card, re.S)
+    assert re.search(r'<span class="muted">\((yes|no|unknown)\)</span>', card)
+    # Each fact's value is bracketed as Chinese writes it.
+    chinese = client.get(contrast_wiki.sft.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+    card = chinese.split('class="card suggestion')[1].split("</aside>")[0]
+    assert re.search(r'<span class="muted">（(是|否|未知)）</span>', card) and '<span class="muted">(' not in card
 
 
 @pytest.mark.django_db

@@ -327,3 +327,14 @@ def test_the_glossary_is_listed_by_english_name_whatever_the_case_in_the_browser
     assert order(client.get(reverse("wiki:glossary-list")).content.decode()) == expected
     assert [t.name_en for t in GlossaryTerm.objects.filter(slug__startswith="order-")] == expected
     assert order(admin_client.get(reverse("admin:wiki_glossaryterm_changelist")).content.decode(), "顺序{n} / ") == expected
+
+
+def test_the_list_separates_a_term_s_other_names_as_each_language_does(client: Client) -> None:
+    glossary_term_create(fields={"slug": "value-function", "name_zh": "价值函数", "name_en": "value function",
+                                 "aliases_en": ["V", "critic"]}, user=None)
+
+    english = client.get(reverse("wiki:glossary-list"), headers={"accept-language": "en"}).content.decode()
+    chinese = client.get(reverse("wiki:glossary-list"), headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert re.search(r'<span lang="\w+">V</span>, <span lang="\w+">critic</span>', english)
+    assert re.search(r'<span lang="\w+">V</span>、<span lang="\w+">critic</span>', chinese)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.utils import translation
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
@@ -108,3 +111,14 @@ def test_bibtex_entry_with_a_book_sized_abstract_is_an_error_and_not_added(db: N
     assert [r.status for r in results] == ["refused"]
     assert "abstract is longer than 20,000" in results[0].message
     assert not Source.objects.filter(title="Big Abstract Study").exists()
+
+
+def test_an_entry_s_errors_are_one_line_in_the_reader_s_language(db: None) -> None:
+    entry = "@article{bad, title={Some Title Here}, year={1066}, abstract={" + "a" * 30_000 + "}}"
+    with translation.override("en"):
+        english = sources_import_bibtex(text=entry)[0].message
+    with translation.override("zh-hans"):
+        chinese = sources_import_bibtex(text=entry)[0].message
+    assert re.fullmatch(r"year “1066” is not a year; the abstract is longer than 20,000 characters \(it has 30,000\)", english)
+    assert re.fullmatch(r"[^；;]*1066[^；;]*；[^；;]*20,000[^；;]*", chinese), chinese
+    assert not Source.objects.filter(bibtex_key="bad").exists()

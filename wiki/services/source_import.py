@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from wiki.models import ChangeEvent, Source
 from wiki.models.rules import BIBTEX_KEY, fit, max_length
@@ -76,10 +77,16 @@ class ImportReport:
 
 
 def _messages(error: ValidationError) -> str:
+    """The error's messages as one line in the reader's language, each field's under its label."""
     if hasattr(error, "error_dict"):
-        return "; ".join(" ".join(msgs) if name == NON_FIELD_ERRORS else f"{FIELD_LABELS.get(name, name)}: {' '.join(msgs)}"
-                         for name, msgs in error.message_dict.items())
-    return "; ".join(error.messages)
+        return _clauses(" ".join(msgs) if name == NON_FIELD_ERRORS
+                        else gettext("%(label)s: %(error)s") % {"label": FIELD_LABELS.get(name, name), "error": " ".join(msgs)}
+                        for name, msgs in error.message_dict.items())
+    return _clauses(error.messages)
+
+
+def _clauses(messages: Iterable[str]) -> str:
+    return pgettext("clause separator", "; ").join(messages)
 
 
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
@@ -177,7 +184,7 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
     keys_made: dict[int, str] = {}  # for the result at each index, the key as written, when it was not usable
     for entry in entries:
         if entry.errors or entry.draft is None:
-            results.append(ImportResult(entry.label, ImportStatus.REFUSED, message="; ".join(entry.errors), line=entry.line,
+            results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(entry.errors), line=entry.line,
                                         raw=entry.raw))
             continue
         match = find_work(entry.draft, known)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from wiki.change_summaries import summary
@@ -159,7 +160,7 @@ def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
     except SourceDuplicate as duplicate:
         messages.error(request, _("Not added: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
     except ValidationError as error:
-        messages.error(request, _("Not added: %(errors)s") % {"errors": "; ".join(error.messages)})
+        messages.error(request, _("Not added: %(errors)s") % {"errors": pgettext("clause separator", "; ").join(error.messages)})
     else:
         messages.success(request, _("“%(name)s” now has both versions' identifiers.") % {"name": saved.short_name})
     return redirect(source)

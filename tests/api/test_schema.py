@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import schemathesis
+from django.conf import settings
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
@@ -52,6 +53,22 @@ def test_the_swagger_page_is_in_the_readers_language_with_readable_colours(clien
     assert f'<html lang="{lang}">' in swagger
     assert f"<title>{title} · Agentic RL Wiki API</title>" in swagger
     assert '<link rel="stylesheet" href="/static/css/swagger.css">' in swagger and "<style>" not in swagger
+
+
+@pytest.mark.parametrize(("scheme", "root"), [
+    (None, '<html lang="en">'),
+    ("dark", '<html lang="en" class="dark-mode" data-colour-scheme="dark">'),
+    ("light", '<html lang="en" data-colour-scheme="light">'),
+])
+def test_swagger_takes_its_own_dark_look_in_the_reader_s_colour_scheme(client: Client, scheme: str | None, root: str) -> None:
+    # A scheme fixed on the preferences page is set by the server; otherwise the script follows the device.
+    if scheme:
+        client.cookies[settings.COLOUR_SCHEME_COOKIE_NAME] = scheme
+    swagger = client.get("/api/docs/", headers={"accept-language": "en"}).content.decode()
+
+    assert root in swagger
+    assert f'<meta name="color-scheme" content="{scheme or "light dark"}">' in swagger
+    assert '<script src="/static/js/swagger-scheme.js"></script>' in swagger.split("</head>")[0]
 
 
 def test_swagger_operations_have_no_link_inside_their_expand_button(client: Client) -> None:

@@ -1,0 +1,39 @@
+"""The API explorer (Swagger UI) takes its own dark look on a device set to dark, unless the reader fixed the light
+scheme on the preferences page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _explorer(page: Any, base: str, device: str, fixed: str | None = None) -> Any:
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=device)
+    if fixed:
+        context.add_cookies([{"name": settings.COLOUR_SCHEME_COOKIE_NAME, "value": fixed, "url": base}])
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    tab.goto(f"{base}/api/docs/")
+    tab.wait_for_selector(".swagger-ui .opblock")
+    return tab
+
+
+def _background(tab: Any) -> str:
+    return str(tab.evaluate("getComputedStyle(document.querySelector('.swagger-ui')).backgroundColor"))
+
+
+def test_the_explorer_follows_a_dark_device_and_a_fixed_scheme(page: Any, live_server: Any) -> None:
+    dark = _explorer(page, live_server.url, "dark")
+    assert "dark-mode" in dark.locator("html").get_attribute("class")
+    assert _background(dark) == "rgb(28, 32, 34)"  # Swagger UI's own dark background
+
+    light = _explorer(page, live_server.url, "light")
+    assert not light.locator("html").get_attribute("class")
+
+    fixed = _explorer(page, live_server.url, "dark", fixed="light")
+    assert not fixed.locator("html").get_attribute("class")
+    assert _background(fixed) != "rgb(28, 32, 34)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,12 @@ def test_redoc_asks_no_other_site_for_fonts(api: APIClient) -> None:
     assert response.status_code == 200
     html = response.content.decode()
     assert "googleapis" not in html and "gstatic" not in html
-    assert '<div id="redoc-container"></div>' in html or "<redoc spec-url" in html
+    # Redoc starts from the wiki's own script (no inline one), which reads the reader's colour scheme.
+    assert '<div id="redoc-container" data-spec-url="/api/schema/"></div>' in html
+    assert '<script src="/static/js/redoc-scheme.js"></script>' in html and "<script>" not in html and "<style" not in html
+    api.cookies[settings.COLOUR_SCHEME_COOKIE_NAME] = "dark"
+    fixed = api.get("/api/redoc/").content.decode()
+    assert '<div id="redoc-container" data-spec-url="/api/schema/" data-colour-scheme="dark"></div>' in fixed
 
 
 def test_a_browser_asking_for_favicon_ico_gets_the_wikis_icon(api: APIClient) -> None:

@@ -1,5 +1,5 @@
-"""The API explorer (Swagger UI) takes its own dark look on a device set to dark, unless the reader fixed the light
-scheme on the preferences page."""
+"""The API explorer (Swagger UI) and reference (Redoc) are dark on a device set to dark, unless the reader fixed the
+light scheme on the preferences page."""
 
 from __future__ import annotations
 
@@ -37,3 +37,22 @@ def test_the_explorer_follows_a_dark_device_and_a_fixed_scheme(page: Any, live_s
     fixed = _explorer(page, live_server.url, "dark", fixed="light")
     assert not fixed.locator("html").get_attribute("class")
     assert _background(fixed) != "rgb(28, 32, 34)"
+
+
+def test_the_reference_follows_a_dark_device_and_a_fixed_scheme(page: Any, live_server: Any) -> None:
+    def reference(device: str, fixed: str | None = None) -> Any:
+        context = page.context.browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=device)
+        if fixed:
+            context.add_cookies([{"name": settings.COLOUR_SCHEME_COOKIE_NAME, "value": fixed, "url": live_server.url}])
+        tab = context.new_page()
+        tab.set_default_timeout(30_000)
+        tab.goto(f"{live_server.url}/api/redoc/")
+        tab.wait_for_selector("#redoc-container h1")
+        return tab
+
+    dark = reference("dark")
+    assert dark.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 24, 28)"  # the wiki's dark paper
+    assert dark.evaluate("getComputedStyle(document.querySelector('#redoc-container h1')).color") == "rgb(228, 231, 235)"
+    for tab in (reference("light"), reference("dark", fixed="light")):
+        assert tab.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        assert not tab.evaluate("document.body.className")

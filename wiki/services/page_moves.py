@@ -23,8 +23,9 @@ def _refuse(field: str, message: str, code: str, **params: object) -> Validation
     return ValidationError({field: [ValidationError(gettext_lazy(message), code=code, params=params)]})
 
 
-def _new_address(page: Page, typed: str) -> str:
-    """The address ``typed`` (trimmed, lower-cased), or why the page cannot move there."""
+def _new_address(typed: str) -> str:
+    """The address ``typed`` (trimmed, lower-cased), or why no page can have it; whether a page has it is
+    :func:`_refuse_taken`'s to say, under the address's lock."""
     slug = normalize_page_slug(typed)
     if not slug:
         raise _refuse("slug", "Type the page's new address.", "required")
@@ -32,16 +33,21 @@ def _new_address(page: Page, typed: str) -> str:
         Page._meta.get_field("slug").run_validators(slug)
     except ValidationError as error:
         raise ValidationError({"slug": error.error_list}) from None
-    if slug == page.slug:
-        raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)
     if slug in RESERVED_SLUGS:
         raise _refuse("slug", "“%(slug)s” is reserved; choose another slug.", "reserved", slug=slug)
+    return slug
+
+
+def _refuse_taken(page: Page, slug: str) -> None:
+    """Why ``page`` cannot move to ``slug`` now that the address is locked: it is there already, or another page,
+    deleted or not, has it."""
+    if slug == page.slug:
+        raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)
     taken = Page.all_objects.filter(slug=slug).only("id", "deleted_at").first()
     if taken is not None and taken.is_deleted:
         raise _refuse("slug", "A deleted page has the address “%(slug)s”; staff can restore it.", "deleted", slug=slug)
     if taken is not None:
         raise _refuse("slug", "Another page has the address “%(slug)s”.", "taken", slug=slug)
-    return slug
 
 
 def _reason(reason: str) -> str:
@@ -60,14 +66,14 @@ def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> 
     is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free), or when
     the page was deleted meanwhile."""
     reason = _reason(reason)
-    slug = _new_address(page, slug)
+    slug = _new_address(slug)
     with connection.cursor() as cursor:
         # As when a page is created: two editors creating or moving a page to one address are served one at a time.
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"wiki.page:{slug}"])
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if page.is_deleted:
         raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
-    slug = _new_address(page, slug)
+    _refuse_taken(page, slug)
     former = page.slug
     page.slug = slug
     page.save(update_fields=["slug", "updated_at"])
@@ -77,6 +83,6 @@ def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> 
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=account(user),
                   summary=summary("page_moved_because", **values, reason=reason) if reason else summary("page_moved", **values))
-    pages_rerender_linking(page, also={former, released} - {""})
+    pages_rerender_linking(page, also=(former, released))
     search_reindex_page_with_claims(page.pk)
     return page

@@ -264,7 +264,7 @@ def page_save(
                      newly_resolved=resolved_now)
     released = former_address_take_over(page) if created else ""
     if created or retitled:
-        pages_rerender_linking(page, also={released} - {""})
+        pages_rerender_linking(page, also=(released,))
     change_record(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
@@ -315,8 +315,8 @@ def pages_rerender_linking(page: Page, *, also: Collection[str] = ()) -> int:
     """Renders again the pages whose links lead to ``page`` by its address or its title, or would now, or lead to
     ``also`` (its former address, the page whose former address it took); and those linking by title to another page
     whose title is this page's address, as an address wins over a title. Those links change when the page is created,
-    retitled, moved, deleted or restored."""
-    keys = {page.slug, page.title_key, *also}
+    retitled, moved, deleted or restored. An empty slug in ``also`` (no such page) is left out."""
+    keys = {page.slug, page.title_key, *also} - {""}
     shadowed = Page.objects.filter(title_key=page.slug).exclude(pk=page.pk).values("slug")
     linking = Page.objects.filter(Q(outgoing_links__target_slug__in=keys) | Q(outgoing_links__target_slug__in=shadowed))
     return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())

@@ -51,10 +51,12 @@ def test_a_work_with_an_invisible_or_direction_overriding_title_is_refused(edito
     assert not Source.objects.exists()
 
 
-def test_a_title_of_hyphens_is_its_own_slug(editor_api: APIClient) -> None:
-    response = editor_api.post("/api/v1/pages/", {"title": "---", "body": "x"}, format="json")
+@pytest.mark.parametrize("title", ["---", "_", "-_-"])
+def test_a_title_of_hyphens_and_underscores_gives_no_slug_and_asks_for_one(editor_api: APIClient, title: str) -> None:
+    response = editor_api.post("/api/v1/pages/", {"title": title, "body": "x"}, format="json")
 
-    assert response.status_code == 201 and response.json()["slug"] == "---"
+    assert _error(response, 400)["errors"] == {"slug": ["The title gives no usable address; type a slug."]}
+    assert not Page.objects.exists()
 
 
 @pytest.mark.parametrize("field", ["title", "summary", "comment"])

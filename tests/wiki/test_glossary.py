@@ -179,6 +179,16 @@ def test_a_term_added_without_an_address_takes_it_from_its_english_or_chinese_na
     assert not GlossaryTerm.objects.filter(name_zh="？").exists()
 
 
+@pytest.mark.parametrize("typed", ["-", "__", "_-"])
+def test_an_address_of_hyphens_and_underscores_alone_is_refused(editor_client: Client, typed: str) -> None:
+    response = editor_client.post(reverse("wiki:glossary-create"), _form(slug=typed, name_zh="信用分配", name_en="credit assignment"))
+
+    assert response.status_code == 200
+    assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["invalid_slug"]
+    assert "at least one letter or digit" in str(response.context["form"].errors["slug"])
+    assert not GlossaryTerm.objects.exists()
+
+
 @pytest.mark.usefixtures("terms")
 def test_a_name_another_term_has_is_refused_on_its_field_and_nothing_is_saved(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:glossary-create"), _form(

@@ -93,6 +93,8 @@ def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_pat
         ("- 一条断言（来源：Some Work，chapter three）\n".encode(), "is not a locator"),
         ("- 一条断言（来源：）\n".encode(), "names no source"),
         (b"---\nslug: a/b c\n---\ntext\n", "may hold only letters"),
+        (b"---\nslug: -_-\n---\ntext\n", "at least one letter or digit"),
+        ("---\nslug: سلام\n---\ntext\n".encode(), "may hold only letters (Latin"),
         (f"---\nslug: {'x' * 201}\n---\ntext\n".encode(), "at most 200"),
         (f"---\ntitle: {'长' * 301}\n---\ntext\n".encode(), "at most 300"),
         (b"---\nslug: new\n---\ntext\n", "reserved"),

@@ -98,6 +98,14 @@ def test_links_to_missing_pages_are_marked_wanted_and_existing_ones_are_not(clie
     assert wanted and 'class="wikilink wanted"' in wanted.group(0)
 
 
+def test_a_link_whose_target_gives_no_address_stays_text(db: None) -> None:
+    saved = page_save_revision(slug="odd-links", title="Odd links", body="See [[---]], [[_]] and [[x-1]].")
+
+    html = saved.page.rendered_html
+    assert "[[---]]" in html and "[[_]]" in html and 'href="/wiki/x-1/"' in html
+    assert list(saved.page.outgoing_links.values_list("target_slug", flat=True)) == ["x-1"]
+
+
 @pytest.mark.usefixtures("cited_page")
 def test_chinese_headings_appear_in_the_table_of_contents_and_link_to_their_section(client: Client) -> None:
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "cited-page"})).content.decode()

@@ -66,6 +66,8 @@ def test_an_editor_moves_a_page_and_its_former_address_and_links_lead_to_it(note
     ("wanted", "", "slug", "“wanted” is reserved; choose another slug."),
     ("old-notes", "", "slug", "The page is at “old-notes” already."),
     ("two words", "", "slug", "Use letters (Latin, Greek"),
+    ("-", "", "slug", "at least one letter or digit"),
+    ("_-_", "", "slug", "at least one letter or digit"),
     ("x" * 201, "", "slug", "201"),
     ("fine-address", "two\nlines", "reason", "one line"),
 ])

@@ -18,7 +18,8 @@ from markdown.inlinepatterns import InlineProcessor
 from wiki.markdown.sanitize import heading_id
 
 WIKILINK_RE = r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]"
-SLUG_RE = re.compile(r"^[-\w]+$")
+# A slug as typed: word characters and hyphens, at least one of them a letter or a digit ("---" is no address).
+SLUG_RE = re.compile(r"^[-\w]*[^\W_][-\w]*$")
 
 
 @dataclass(frozen=True)

@@ -46,11 +46,13 @@ SOME_TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*[^{_BLANK}][^{_CONTROL_IN_TEXT}]*$
 # A page slug: what Django's slugify(allow_unicode=True) makes of Latin, Greek, Cyrillic, Chinese, Japanese and
 # Korean titles. Spelled out because \w means ASCII only in the ECMAScript patterns clients use. Capitals match
 # here, as typed; a page's slug is stored lower-cased (:func:`validate_lowercase`), as wiki links find it.
-PAGE_SLUG_PATTERN = (
-    r"^[-0-9A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff"
-    r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$"
+# Hyphens and underscores join words, so an address holds at least one letter or digit: "-" or "__" is refused.
+_PAGE_SLUG_WORD = (
+    r"0-9A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff"
+    r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 )
-SOURCE_SLUG_PATTERN = r"^[-a-z0-9_]+$"
+PAGE_SLUG_PATTERN = rf"^[-_{_PAGE_SLUG_WORD}]*[{_PAGE_SLUG_WORD}][-_{_PAGE_SLUG_WORD}]*$"
+SOURCE_SLUG_PATTERN = r"^[-_a-z0-9]*[a-z0-9][-_a-z0-9]*$"
 
 
 @deconstructible
@@ -88,11 +90,14 @@ validate_some_text = FullMatchValidator(
 )
 validate_page_slug = FullMatchValidator(
     PAGE_SLUG_PATTERN,
-    gettext_lazy("Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), digits, hyphens and underscores."),
+    gettext_lazy("Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), digits, hyphens and underscores, with "
+                 "at least one letter or digit."),
     code="invalid_slug",
 )
-validate_source_slug = FullMatchValidator(SOURCE_SLUG_PATTERN, gettext_lazy("Use a-z, digits, hyphens and underscores."),
-                                          code="invalid_slug")
+validate_source_slug = FullMatchValidator(
+    SOURCE_SLUG_PATTERN, gettext_lazy("Use a-z, digits, hyphens and underscores, with at least one letter or digit."),
+    code="invalid_slug",
+)
 
 
 def validate_lowercase(value: str) -> None:

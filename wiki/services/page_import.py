@@ -20,14 +20,14 @@ from wiki.change_summaries import MESSAGES
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, Citation, Claim, Page, Revision, Source
 from wiki.models.pages import RESERVED_SLUGS
-from wiki.models.rules import max_length
+from wiki.models.rules import PAGE_SLUG_PATTERN, max_length
 from wiki.references.front_matter import read_front_matter_value
 from wiki.references.markdown_export import REFERENCES_MARKER
 from wiki.roles import User
 from wiki.services.page_claims import ClaimReport, claim_report_for
 from wiki.services.pages import page_save
 
-UNICODE_SLUG_RE = re.compile(r"[-\w]+")
+PAGE_SLUG_RE = re.compile(PAGE_SLUG_PATTERN)
 SLUG_MAX = max_length(Page, "slug")
 TITLE_MAX = max_length(Page, "title")
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n", re.DOTALL)
@@ -112,8 +112,9 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
         problems.append("the page has no text")
     if not slug:
         problems.append("the page has no title or slug")
-    elif not UNICODE_SLUG_RE.fullmatch(slug):
-        problems.append(f"the slug “{slug}” may hold only letters, digits, hyphens and underscores")
+    elif not PAGE_SLUG_RE.fullmatch(slug):
+        problems.append(f"the slug “{slug}” may hold only letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean), "
+                        "digits, hyphens and underscores, at least one letter or digit among them")
     elif len(slug) > SLUG_MAX:
         problems.append(f"the slug is {len(slug)} characters long; at most {SLUG_MAX} are allowed")
     if slug in RESERVED_SLUGS:

@@ -72,3 +72,15 @@ def test_a_change_s_size_is_bracketed_as_each_language_writes_it(client: Client)
 
     assert '<span class="grew">（+42）</span>' in chinese and '<span class="shrank">（-7）</span>' in chinese
     assert '<span class="grew">(+42)</span>' in english and '<span class="shrank">(-7)</span>' in english
+
+
+def test_a_large_change_is_grouped_in_english_and_not_in_chinese(client: Client) -> None:
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/", size_delta=12047)
+    ChangeEvent.objects.create(kind="page", action="edited", object_id=1, label="P", url="/wiki/p/", size_delta=-1500)
+
+    for url in (reverse("wiki:changes"), reverse("wiki:home")):
+        chinese = client.get(url, headers={"accept-language": "zh-CN"}).content.decode()
+        english = client.get(url, headers={"accept-language": "en"}).content.decode()
+
+        assert "+12047" in chinese and "-1500" in chinese and "12,047" not in chinese
+        assert "+12,047" in english and "-1,500" in english

@@ -144,6 +144,16 @@ def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: igno
     assert "9 characters (+5)" in html and " B (" not in html
 
 
+def test_history_sizes_are_grouped_as_the_readers_language_groups_numbers(client) -> None:  # type: ignore[no-untyped-def]
+    make_page(slug="long", title="Long", body="策" * 12047)
+
+    english = _html(client.get(reverse("wiki:page-history", kwargs={"slug": "long"}), headers={"accept-language": "en"}))
+    chinese = _html(client.get(reverse("wiki:page-history", kwargs={"slug": "long"}), headers={"accept-language": "zh-CN"}))
+
+    assert "12,047 characters (+12,047)" in english
+    assert "12047 个字符（+12047）" in chinese
+
+
 def test_the_api_speaks_utc_and_the_clients_language(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
     make_page(slug="utc-page", title="UTC page")
     page = Client().get("/api/v1/pages/utc-page/").json()

@@ -14,7 +14,7 @@ from classifier.taxonomy import FACT_LABELS, Fact, Verdict
 from tests.factories import make_classification, make_source
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.graph.layout import axis_text
-from wiki.models import Classification, Component, Contrast
+from wiki.models import Classification, Component, Contrast, Source
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +206,16 @@ def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client: Client)
     content = client.get(reverse("wiki:source-list")).content.decode()
     slugs = re.findall(r'<a href="/sources/([^/"]+)/" class="short-name">', content)
     assert slugs.index("agent-lamp") < slugs.index("alfroom") < slugs.index("astro")
+
+
+def test_the_number_of_sources_is_grouped_in_english_and_not_in_chinese(client: Client) -> None:
+    works = [Source(slug=f"work-{i}", short_name=f"Work {i}", title=f"Work number {i}") for i in range(1234)]
+    for work in works:
+        work.derive_keys()
+    Source.objects.bulk_create(works)
+
+    english = client.get(reverse("wiki:source-list"), headers={"accept-language": "en"}).content.decode()
+    chinese = client.get(reverse("wiki:source-list"), headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert "1,234 sources." in english
+    assert "1234 个来源。" in chinese

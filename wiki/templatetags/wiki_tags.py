@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.html import escape, format_html, format_html_join
@@ -201,6 +202,14 @@ def rationale(suggestion: Suggestion) -> str:
 def fact_label_filter(fact: str) -> str:
     """A rubric fact's label in the reader's language."""
     return fact_label(fact)
+
+
+@register.filter(name="signed")
+def signed_filter(value: int) -> str:
+    """A change of size with its sign, its digits grouped as the reader's language groups them: ``+7,047`` in English,
+    ``+7047`` in Chinese, ``-12``, ``0``."""
+    sign = "+" if value > 0 else "-" if value < 0 else ""
+    return f"{sign}{intcomma(abs(value))}"
 
 
 @register.filter(name="signed_weight")

@@ -59,7 +59,7 @@ def triage_queue(request: HttpRequest) -> HttpResponse:
     queue = Source.objects.unclassified().by_suggestion_confidence(least_first=least_first)
     page = Paginator(queue, QUEUE_SIZE).get_page(request.GET.get("p"))
     return render(request, "wiki/edit/triage.html", {
-        "items": _queue(page), "least_first": least_first, "page_obj": page, "total": page.paginator.count,
+        "items": _queue(page), "least_first": least_first, "page_obj": page,
     })
 
 

@@ -1,10 +1,11 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from wiki.api.views import fallback
 from wiki.forms.accounts import ThrottledAdminAuthenticationForm
 from wiki.views import accounts
 from wiki.views.health import health
@@ -27,6 +28,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _docs_csp(SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
     path("api/redoc/", _docs_csp(SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
+    # The API's root leads to its one version; any other address under /api/ is a 404 in the API's error shape.
+    path("api/", RedirectView.as_view(pattern_name="api:api-root", query_string=True)),
+    re_path(r"^api/", fallback.not_found),
     path("", include("wiki.urls")),
 ]
 

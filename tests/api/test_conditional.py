@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from django.utils.http import http_date
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
@@ -107,3 +110,51 @@ def test_if_match_guards_every_update(api: APIClient, editor_api: APIClient) -> 
 
     assert saved.status_code == 200 and stale.status_code == 412
     assert api.get(url).json()["algorithm"] == "PPO"
+
+
+@pytest.mark.parametrize("header", [{"HTTP_IF_MATCH": '"not-this-version"'},
+                                    {"HTTP_IF_UNMODIFIED_SINCE": "Mon, 01 Jan 2001 00:00:00 GMT"}])
+def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: APIClient, header: dict[str, str]) -> None:
+    page = make_page(title="Guarded", body="Text.")
+    source = make_source()
+
+    for url in (f"/api/v1/pages/{page.slug}/", f"/api/v1/sources/{source.slug}/", "/api/v1/pages/", "/api/v1/questions/"):
+        response = api.get(url, **header)
+
+        assert response.status_code == 412, url
+        assert response["Content-Type"].startswith("application/json"), url
+        assert response.json()["code"] == "precondition_failed", url
+
+
+def test_a_read_naming_its_own_version_is_answered(api: APIClient) -> None:
+    page = make_page(title="Guarded", body="Text.")
+    url = f"/api/v1/pages/{page.slug}/"
+
+    assert api.get(url, HTTP_IF_MATCH=api.get(url)["ETag"]).status_code == 200
+    assert api.get(url, HTTP_IF_MATCH="*").status_code == 200
+
+
+def test_a_list_a_work_has_left_is_not_answered_304_by_date(api: APIClient, editor_api: APIClient) -> None:
+    leaving = make_source(slug="leaving", year=2019)
+    make_source(slug="staying", year=2019)
+    url = "/api/v1/sources/?year=2019"
+    first = api.get(url)
+    read_at = http_date(time.time() + 1)
+    source_url = f"/api/v1/sources/{leaving.slug}/"
+
+    editor_api.patch(source_url, {"year": 2018}, format="json", **if_match(editor_api, source_url))
+    by_date = api.get(url, HTTP_IF_MODIFIED_SINCE=read_at)
+    by_tag = api.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert not first.has_header("Last-Modified")
+    for again in (by_date, by_tag):
+        assert again.status_code == 200 and [row["slug"] for row in again.json()["results"]] == ["staying"]
+
+
+def test_a_read_varies_with_accept_once(api: APIClient) -> None:
+    page = make_page(title="Varied", body="Text.")
+
+    for url in (f"/api/v1/pages/{page.slug}/", "/api/v1/questions/"):
+        vary = [value.strip().lower() for value in api.get(url)["Vary"].split(",")]
+
+        assert vary.count("accept") == 1, vary

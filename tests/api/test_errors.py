@@ -325,3 +325,18 @@ def test_a_control_character_at_either_end_is_refused_as_sent_not_trimmed_away(
     response = editor_api.post("/api/v1/sources/", body, format="json")
     assert response.status_code == 400 and field in response.json()["errors"]
     assert not Source.objects.filter(title="A Study of Agents").exists()
+
+
+@pytest.mark.parametrize("path", ["/api/v2/", "/api/nothing/", "/api/v1/nothing/"])
+def test_an_address_under_the_api_that_names_nothing_is_a_404_in_the_error_shape(api: APIClient, path: str) -> None:
+    response = api.get(path)
+
+    assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
+    assert response.json()["code"] == "not_found"
+
+
+def test_the_api_root_leads_to_its_version(api: APIClient) -> None:
+    response = api.get("/api/")
+
+    assert response.status_code == 302 and response["Location"] == "/api/v1/"
+    assert api.get("/api/v1/").status_code == 200

@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, cite, make_page, make_source
-from wiki.models import Claim, Classification, GlossaryTerm, OpenQuestion, Page
+from wiki.models import Claim, Classification, GlossaryTerm, OpenQuestion, Page, Source
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads")]
 
@@ -98,6 +98,23 @@ def test_sources_order_by_year_descending(api: APIClient) -> None:
     rows = api.get("/api/v1/sources/", {"ordering": "-year", "year_min": "2020"}).json()["results"]
     assert [row["year"] for row in rows] == sorted((row["year"] for row in rows), reverse=True)
     assert rows[0]["year"] >= 2024
+
+
+@pytest.mark.parametrize("ordering", ["year", "-year", "short_name"])
+def test_walking_the_pages_of_an_ordering_with_ties_sees_every_work_once(api: APIClient, ordering: str) -> None:
+    works = [Source(slug=f"tied-{i}", short_name="Tied", title=f"Tied work {i}", year=2021) for i in range(120)]
+    for work in works:
+        work.derive_keys()
+    Source.objects.bulk_create(works)
+
+    seen: list[str] = []
+    url: str | None = f"/api/v1/sources/?ordering={ordering}&page_size=7&q=tied"
+    while url:
+        body = api.get(url).json()
+        seen += [row["slug"] for row in body["results"]]
+        url = body["next"]
+
+    assert sorted(seen) == sorted(f"tied-{i}" for i in range(120))
 
 
 def test_claims_have_citations_with_locators_and_filter_by_source_status_page(api: APIClient) -> None:

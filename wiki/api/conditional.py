@@ -11,10 +11,10 @@ import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
@@ -73,6 +73,10 @@ def conditional_response(request: Request, headers: dict[str, str], build: Calla
     response = get_conditional_response(
         request, etag=headers.get("ETag"), last_modified=parse_http_date_safe(modified) if modified else None,
     )
+    if response is not None and response.status_code == status.HTTP_412_PRECONDITION_FAILED:
+        # If-Match or If-Unmodified-Since names another version: this one is not sent, nor a 304 that would tell
+        # the client its copy is current.
+        raise PreconditionFailed()
     answer: R | Response = Response(status=status.HTTP_304_NOT_MODIFIED) if response is not None else build()
     for name, value in headers.items():
         answer[name] = value
@@ -94,5 +98,11 @@ class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
             return response
         if request.method == "GET" and response.status_code == 200:
             # The representation varies with the format asked for (JSON, the browsable API).
-            response["Vary"] = ", ".join(filter(None, [response.get("Vary"), "Accept"]))
-        return super().process_response(request, response)
+            patch_vary_headers(response, ["Accept"])
+        answer = super().process_response(request, response)
+        if answer.status_code == status.HTTP_412_PRECONDITION_FAILED and answer is not response:
+            # Django answers a failed If-Match with an empty HTML body; a client reads the API's one error shape.
+            failed = PreconditionFailed()
+            return JsonResponse({"detail": str(failed.detail), "code": failed.default_code, "errors": {}},
+                                status=status.HTTP_412_PRECONDITION_FAILED)
+        return answer

@@ -80,7 +80,12 @@ class StrictOrderingFilter(OrderingFilter):
         ordering = self.get_ordering(request, queryset, view)
         if not ordering:
             return queryset
-        return queryset.order_by(*(_nulls_last(queryset, term) for term in ordering))
+        terms = [_nulls_last(queryset, term) for term in ordering]
+        # Rows equal on every term asked for (works of one year) would come in any order, page by page: a client walking
+        # the pages would see some twice and miss others. The primary key settles the order.
+        if not any(isinstance(term, str) and term.lstrip("-") in {"pk", "id"} for term in ordering):
+            terms.append("pk")
+        return queryset.order_by(*terms)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)

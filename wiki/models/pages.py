@@ -121,9 +121,10 @@ class PageQuerySet(models.QuerySet["Page"]):
         )
 
     def validator(self) -> Validator:
-        """The validator of a list of these pages (one query): it changes when any of them is saved, or one comes or goes."""
+        """The validator of a list of these pages (one query): it changes when any of them is saved, or one comes or goes.
+        An ETag alone: no date tells that a page left the list (edited out of a filter), so no Last-Modified is given."""
         summary = self.order_by().aggregate(n=models.Count("id"), changed=models.Max("updated_at"), ids=models.Sum("id"))
-        return make_validator("pages", summary["n"], summary["ids"], summary["changed"], last_modified=summary["changed"])
+        return make_validator("pages", summary["n"], summary["ids"], summary["changed"], last_modified=None)
 
     def with_meta(self) -> PageQuerySet:
         """Annotates ``revision_count``, ``last_edited_at`` and ``last_editor`` (a username or None) in the same query."""

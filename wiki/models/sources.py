@@ -106,14 +106,15 @@ class SourceQuerySet(models.QuerySet["Source"]):
         )
 
     def validator(self) -> Validator:
-        """The validator of a list of these sources with their classifications (one query)."""
+        """The validator of a list of these sources with their classifications (one query). An ETag alone: no date tells
+        that a work left the list (edited out of a filter), so no Last-Modified is given."""
         summary = self.order_by().aggregate(
             n=models.Count("id", distinct=True), ids=models.Sum("id", distinct=True), changed=models.Max("updated_at"),
             classified=models.Max("classifications__updated_at"),
             classifications=models.Count("classifications", distinct=True),
             components=models.Count("components", distinct=True),
         )
-        return make_validator("sources", *summary.values(), last_modified=latest(summary["changed"], summary["classified"]))
+        return make_validator("sources", *summary.values(), last_modified=None)
 
     def cited_on(self, page_id: int) -> SourceQuerySet:
         """The works the page's current claims cite, in the order first cited, each once, annotated with

@@ -295,6 +295,29 @@ def test_editing_a_claim_status_and_citations(editor_client: Client) -> None:
 
 
 @pytest.mark.usefixtures("small_wiki")
+def test_a_chinese_locator_is_kept_and_a_bad_one_is_listed_in_the_summary_in_the_readers_language(editor_client: Client) -> None:
+    claim = Claim.objects.current().first()
+    assert claim is not None
+    source = make_source()
+    data = {"status": "disputed", "about": "", "citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "0",
+            "citations-0-source": source.slug, "citations-0-locator": "表 2、附录 B", "citations-0-kind": "cited",
+            "citations-1-source": source.slug, "citations-1-locator": "第三段", "citations-1-kind": "cited"}
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+
+    refused = editor_client.post(url, data, headers={"accept-language": "zh-CN"})
+    content = refused.content.decode().replace("&ldquo;", "“").replace("&rdquo;", "”")
+
+    assert refused.status_code == 200 and 'id="error-summary"' in content
+    assert "第 2 行 · 定位：“第三段”不是有效的定位" in content
+    assert 'href="#id_citations-1-locator"' in content
+    assert claim.status != "disputed" and not claim.citations.filter(source=source).exists()
+
+    data["citations-1-locator"] = "图3a"
+    assert editor_client.post(url, data).status_code == 302
+    assert sorted(claim.citations.filter(source=source).values_list("locator", flat=True)) == ["图3a", "表 2、附录 B"]
+
+
+@pytest.mark.usefixtures("small_wiki")
 def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.claims import CitationInput, claim_update
 

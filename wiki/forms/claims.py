@@ -34,7 +34,8 @@ class CitationForm(forms.Form):
         locator: str = self.cleaned_data["locator"]
         if locator and not is_valid_locator(locator):
             raise forms.ValidationError(
-                f"“{locator}” is not a locator (p.3, pp.3-4, §3.1, §2.4、§3, Table 2, Fig. 3, Appendix B).", code="invalid_locator"
+                _("“%(locator)s” is not a locator (p.3, pp.3-4, §3.1, §2.4、§3, Table 2, Fig. 3, Appendix B)."),
+                code="invalid_locator", params={"locator": locator},
             )
         return locator
 

@@ -41,7 +41,7 @@ def test_a_deleted_work_is_gone_with_the_error_shape(api: APIClient, editor: Any
 
     assert response.status_code == 410
     assert response.json() == {"detail": "The work “Spam” was deleted.", "code": "gone", "errors": {}}
-    assert chinese.status_code == 410 and chinese.json()["detail"] == "文献“Spam”已被删除。"
+    assert chinese.status_code == 410 and chinese.json()["detail"] == "工作“Spam”已被删除。"
 
 
 def test_a_work_that_never_was_is_not_found(api: APIClient) -> None:

@@ -188,3 +188,21 @@ def test_a_choice_made_in_one_session_reaches_the_readers_other_sessions_and_is_
     profile = ReaderProfile.objects.get(user=reader)
     assert (profile.language, profile.time_zone) == ("en", "Asia/Tokyo")
     assert "Times are shown in Asia/Tokyo" in _html(first.get(reverse("wiki:home")))
+
+
+def test_the_chinese_interface_calls_a_work_gong_zuo_throughout() -> None:
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+    from django.conf import settings as django_settings
+
+    with (Path(django_settings.BASE_DIR) / "locale/zh_Hans/LC_MESSAGES/django.po").open("rb") as po:
+        catalogue = read_po(po)
+    other_words = []
+    for message in catalogue:
+        for text in (message.string,) if isinstance(message.string, str) else message.string:
+            rest = text.replace("参考文献", "").replace("文献信息", "")
+            if "作品" in rest or "文献" in rest:
+                other_words.append(text)
+
+    assert other_words == []

@@ -130,6 +130,13 @@ def test_a_merge_form_names_a_work_other_than_itself(works: dict[str, Any], edit
     assert Source.objects.filter(slug="alpha").exists() and not SourceMerge.objects.exists()
 
 
+def test_a_merge_form_takes_the_kept_work_by_its_short_name_in_any_case(works: dict[str, Any], editor_client: Client) -> None:
+    response = editor_client.post(reverse("wiki:source-merge", kwargs={"slug": "alpha"}), {"into": "ＢＥＴＡ"})
+
+    assert response.status_code == 302
+    assert SourceMerge.objects.get().kept == Source.objects.get(slug="beta")
+
+
 def test_only_editors_merge(works: dict[str, Any], client: Client) -> None:
     url = reverse("wiki:source-merge", kwargs={"slug": "alpha"})
     assert client.get(url)["Location"].startswith(reverse("login"))

@@ -103,6 +103,37 @@ class CitingPageFilter(django_filters.CharFilter):
     field_class = CitingPageField
 
 
+class ClaimPageField(LivePageSlugField):
+    """The page whose claims are listed."""
+
+    deleted_message = _("The page “%(slug)s” was deleted: its claims are not listed while it is.")
+
+
+class ClaimPageFilter(django_filters.CharFilter):
+    field_class = ClaimPageField
+
+
+class LiveWorkSlugField(forms.CharField):
+    """A live work, typed as its slug; an unknown, deleted or merged work is refused (one query), not read as a work
+    with nothing listed."""
+
+    def clean(self, value: Any) -> str:
+        typed: str = super().clean(value)
+        if not typed or Source.objects.filter(slug=typed).exists():
+            return typed
+        gone = Source.all_objects.gone(typed)
+        if gone is not None and gone.merged_into is not None:
+            raise ValidationError(_("The work “%(slug)s” was merged into “%(kept)s”: name that one."), code="merged",
+                                  params={"slug": typed, "kept": gone.merged_into.slug})
+        if gone is not None:
+            raise ValidationError(_("The work “%(slug)s” was deleted."), code="deleted", params={"slug": typed})
+        raise ValidationError(_("There is no work “%(slug)s”."), code="no_work", params={"slug": typed})
+
+
+class LiveWorkFilter(django_filters.CharFilter):
+    field_class = LiveWorkSlugField
+
+
 class SourceFilterForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
@@ -198,8 +229,8 @@ class SourceListFilter(SourceFilter):
 
 class ClaimFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
-    page_slug = django_filters.CharFilter(field_name="page__slug", label="Slug of the claim's page.", max_length=200)
-    source = django_filters.CharFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
+    page_slug = ClaimPageFilter(field_name="page__slug", label="The claim's page (its title or slug).", max_length=200)
+    source = LiveWorkFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
     is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out).")
 
     class Meta:
@@ -213,7 +244,7 @@ class ClaimFilter(django_filters.FilterSet):
 class ClassificationFilter(django_filters.FilterSet):
     mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES)
     verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES)
-    source = django_filters.CharFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
+    source = LiveWorkFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
     set_by = django_filters.ChoiceFilter(choices=SetBy.choices)
 
     class Meta:
@@ -222,7 +253,7 @@ class ClassificationFilter(django_filters.FilterSet):
 
 
 class ContrastFilter(django_filters.FilterSet):
-    work = django_filters.CharFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
+    work = LiveWorkFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
 
     class Meta:
         model = Contrast

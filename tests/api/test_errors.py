@@ -6,7 +6,8 @@ import pytest
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from tests.factories import ContrastWiki
+from tests.factories import ContrastWiki, make_source
+from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -340,3 +341,35 @@ def test_the_api_root_leads_to_its_version(api: APIClient) -> None:
 
     assert response.status_code == 302 and response["Location"] == "/api/v1/"
     assert api.get("/api/v1/").status_code == 200
+
+
+@pytest.mark.parametrize("query", ["/api/v1/sources/?year=2023&year=2024", "/api/v1/sources/?kind=paper&kind=blog",
+                                   "/api/v1/search/?q=grpo&q=ppo", "/api/v1/claims/?status=verified&status=disputed"])
+def test_a_parameter_sent_twice_is_refused_rather_than_read_as_its_last_value(api: APIClient, query: str) -> None:
+    response = api.get(query)
+
+    assert response.status_code == 400 and _is_error(response.json(), "repeated_parameter")
+    name = query.split("?")[1].split("=")[0]
+    assert list(response.json()["errors"]) == [name]
+
+
+@pytest.mark.parametrize("query", ["/api/v1/claims/?page_slug=no-such-page", "/api/v1/claims/?source=no-such-work",
+                                   "/api/v1/classifications/?source=no-such-work", "/api/v1/contrasts/?work=no-such-work",
+                                   "/api/v1/questions/?page_slug=no-such-page"])
+def test_a_filter_naming_no_page_or_work_is_refused_rather_than_answered_empty(api: APIClient, query: str) -> None:
+    response = api.get(query)
+
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] in {"no_page", "no_work"}
+    assert "no-such" in response.json()["detail"]
+
+
+def test_a_filter_naming_a_merged_work_names_the_work_kept(api: APIClient, editor: Account) -> None:
+    from wiki.services.merges import source_merge
+
+    source_merge(merged=make_source(slug="twin"), kept=make_source(slug="kept-twin"), user=editor)
+
+    response = api.get("/api/v1/claims/", {"source": "twin"})
+
+    assert response.status_code == 400 and response.json()["code"] == "merged" and "kept-twin" in response.json()["detail"]
+    assert api.get("/api/v1/claims/", {"source": "kept-twin"}).status_code == 200

@@ -29,7 +29,10 @@ EXPECTED: dict[str, list[str]] = {
         "SELECT wiki_source", "COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification", "SELECT wiki_component",
     ],
     "/api/v1/claims/": ["COUNT wiki_claim", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_source"],
-    "/api/v1/claims/?source=<work>": ["COUNT wiki_claim", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_source"],
+    # The work named exists (a filter naming no work is refused), then its claims.
+    "/api/v1/claims/?source=<work>": [
+        "SELECT wiki_source", "COUNT wiki_claim", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_source",
+    ],
     "/api/v1/classifications/": ["COUNT wiki_classification", "SELECT wiki_classification"],
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],

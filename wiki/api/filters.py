@@ -29,6 +29,15 @@ def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]
         )
 
 
+def reject_repeated_parameters(request: Request) -> None:
+    """400 for ``?year=2023&year=2024``: every parameter takes one value (several works are named with commas), and
+    reading only the last would answer a question the client did not ask."""
+    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+    if repeated:
+        raise ValidationError({name: [gettext("Send this parameter once; it takes one value.")] for name in repeated},
+                              code="repeated_parameter")
+
+
 def reject_empty_parameters(request: Request, *, may_be_blank: frozenset[str] = frozenset()) -> None:
     """400 for ``?kind=``: DRF and django-filter read an empty value as no filter, which the schema's patterns and
     enums refuse; ``may_be_blank`` names the parameters whose schema allows an empty string."""
@@ -44,6 +53,7 @@ def query_parameters(request: Request, serializer_class: type[serializers.Serial
     """The query parameters of a view that has no filterset, read by ``serializer_class``: unknown names, empty
     values (but those in ``may_be_blank``) and values the serializer refuses are 400s, as with filtersets."""
     reject_unknown_parameters(request, set(serializer_class().fields))
+    reject_repeated_parameters(request)
     reject_empty_parameters(request, may_be_blank=may_be_blank)
     params = serializer_class(data=request.query_params)
     params.is_valid(raise_exception=True)
@@ -58,6 +68,7 @@ class StrictFilterBackend(DjangoFilterBackend):
         filterset_class = self.get_filterset_class(view, queryset)
         if getattr(view, "action", None) in ("list", None):
             reject_unknown_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
+            reject_repeated_parameters(request)
             reject_empty_parameters(request)
         return super().filter_queryset(request, queryset, view)
 

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 
 from wiki.api.conditional import check_if_match, conditional_response, representation_etag, with_validator
 from wiki.api.errors import Gone
-from wiki.api.filters import reject_unknown_parameters
+from wiki.api.filters import reject_repeated_parameters, reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.caching.values import cached_value
 from wiki.models.deletion import Deletable
@@ -128,6 +128,7 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         # As on a list: a parameter no endpoint reads (a filter sent to an object's address) is a 400; the paging
         # parameters every list reads are let through.
         reject_unknown_parameters(request, frozenset())
+        reject_repeated_parameters(request)
 
         def build() -> Response:
             instance = self.get_object()

@@ -26,6 +26,7 @@ from wiki.models import (
     Contrast,
     OpenQuestion,
     Page,
+    PageRedirect,
     QuestionPriority,
     QuestionStatus,
     Source,
@@ -89,6 +90,10 @@ class LivePageSlugField(forms.CharField):
         page = one_page_named(typed)
         if page is not None:
             return page.slug
+        # The address a page had before it was moved names it still, as links and the page's old address do.
+        moved_to = PageRedirect.objects.page_slug_at(typed)
+        if moved_to is not None:
+            return moved_to
         deleted = Page.all_objects.deleted().named(typed)
         if deleted:
             raise ValidationError(self.deleted_message, code="deleted", params={"slug": deleted[0].slug})

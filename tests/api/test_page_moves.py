@@ -32,6 +32,32 @@ def test_an_editor_moves_a_page_and_reads_it_at_its_new_address(notes: Page, edi
     assert list(PageRedirect.objects.values_list("slug", "page_id")) == [("old-notes", notes.pk)]
 
 
+@pytest.mark.parametrize(("former", "now"), [
+    ("/api/v1/pages/old-notes/revisions/?page_size=1", "/api/v1/pages/survey-notes/revisions/?page_size=1"),
+    ("/api/v1/pages/old-notes/revisions/1/", "/api/v1/pages/survey-notes/revisions/1/"),
+    ("/api/v1/pages/old-notes/backlinks/", "/api/v1/pages/survey-notes/backlinks/"),
+])
+def test_what_is_read_below_a_former_address_answers_301_to_the_same_read(
+    notes: Page, editor_api: APIClient, former: str, now: str
+) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+
+    response = editor_api.get(former)
+
+    assert (response.status_code, response["Location"]) == (301, f"http://testserver{now}")
+    assert editor_api.get(response["Location"]).status_code == 200
+    assert editor_api.get(former.replace("old-notes", "never-was")).status_code == 404
+
+
+def test_claims_filtered_by_a_former_address_are_the_moved_pages(notes: Page, editor_api: APIClient) -> None:
+    page_save(slug="old-notes", title="Reading notes", body="## 关键要点\n\n- 一条论断。\n", base_revision=1)
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+
+    claims = editor_api.get("/api/v1/claims/", {"page_slug": "old-notes"})
+
+    assert claims.status_code == 200 and [c["text"] for c in claims.json()["results"]] == ["一条论断。"]
+
+
 def test_the_local_graph_of_a_page_named_by_its_former_address_answers_301(notes: Page, editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
 

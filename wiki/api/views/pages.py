@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -42,13 +43,15 @@ _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
 }
 _GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description="The page was deleted.")}
 _UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE}
+_MOVED: dict[int, OpenApiResponse] = {
+    status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description="The page was moved: `Location` is this read at its address now."),
+}
 
 
 @extend_schema_view(
     list=extend_schema(summary="List pages"),
     retrieve=extend_schema(summary="A page with its rendered HTML and backlinks",
-                           responses={200: PageDetailSerializer, 301: OpenApiResponse(
-                               description="The page was moved: `Location` is its address now."), **_GONE}),
+                           responses={200: PageDetailSerializer, **_MOVED, **_GONE}),
     create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
                          responses={201: PageSavedSerializer, **_WRITE_RESPONSES}),
     update=extend_schema(summary="Save a new revision; claim_changes says what it did to the page's claims",
@@ -87,13 +90,21 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
         """The page; a deleted one answers 410, and the address a page had before it was moved 301 with its address now."""
+        return self._or_moved(request, lambda: self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs)))
+
+    def _or_moved(self, request: Request, read: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+        """What ``read`` answers; when no page is at the address asked for but one was moved from it, a 301 to the same
+        read (revisions, backlinks, …) at the page's address now, the query kept."""
         try:
-            return self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs))
+            return read()
         except Http404:
-            now = PageRedirect.objects.page_slug_at(str(kwargs.get("slug", "")))
-            if now is None:
+            match = request.resolver_match
+            now = PageRedirect.objects.page_slug_at(str(match.kwargs.get("slug", ""))) if match else None
+            if match is None or now is None:
                 raise
-            return HttpResponsePermanentRedirect(request.build_absolute_uri(reverse("api:page-detail", kwargs={"slug": now})))
+            url = reverse(f"{match.namespace}:{match.url_name}", kwargs={**match.kwargs, "slug": now})
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{url}?{query}" if query else url))
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator
@@ -141,25 +152,34 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         }
         return response
 
-    @extend_schema(summary="Revisions of a page, newest first", responses={200: RevisionSerializer(many=True), **_GONE}, filters=False)
+    @extend_schema(summary="Revisions of a page, newest first", responses={200: RevisionSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)
-    def revisions(self, request: Request, slug: str) -> Response:
-        page = self._live_page(slug)
-        revisions = Revision.objects.filter(page=page).select_related("author").defer("body", "summary").order_by("-number")
-        return self.get_paginated_response(RevisionSerializer(self.paginate_queryset(revisions), many=True).data)
+    def revisions(self, request: Request, slug: str) -> HttpResponseBase:
+        def read() -> Response:
+            page = self._live_page(slug)
+            revisions = Revision.objects.filter(page=page).select_related("author").defer("body", "summary").order_by("-number")
+            return self.get_paginated_response(RevisionSerializer(self.paginate_queryset(revisions), many=True).data)
 
-    @extend_schema(summary="One revision of a page, with its text", responses={200: RevisionDetailSerializer, **_GONE}, filters=False)
+        return self._or_moved(request, read)
+
+    @extend_schema(summary="One revision of a page, with its text", responses={200: RevisionDetailSerializer, **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
-    def revision(self, request: Request, slug: str, number: str) -> Response:
-        revision = self.live(lambda: get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
-                                                       page__deleted_at__isnull=True, number=int(number)))
-        return Response(RevisionDetailSerializer(revision).data)
+    def revision(self, request: Request, slug: str, number: str) -> HttpResponseBase:
+        def read() -> Response:
+            revision = self.live(lambda: get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
+                                                           page__deleted_at__isnull=True, number=int(number)))
+            return Response(RevisionDetailSerializer(revision).data)
 
-    @extend_schema(summary="Pages linking here", responses={200: BacklinkSerializer(many=True), **_GONE}, filters=False)
+        return self._or_moved(request, read)
+
+    @extend_schema(summary="Pages linking here", responses={200: BacklinkSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
-    def backlinks(self, request: Request, slug: str) -> Response:
-        self._live_page(slug)
-        return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
+    def backlinks(self, request: Request, slug: str) -> HttpResponseBase:
+        def read() -> Response:
+            self._live_page(slug)
+            return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
+
+        return self._or_moved(request, read)
 
     @extend_schema(summary="Move a page to another address",
                    description="The former address, and the wiki links naming it, keep leading to the page until a "

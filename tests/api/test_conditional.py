@@ -158,3 +158,34 @@ def test_a_read_varies_with_accept_once(api: APIClient) -> None:
         vary = [value.strip().lower() for value in api.get(url)["Vary"].split(",")]
 
         assert vary.count("accept") == 1, vary
+
+
+def test_a_page_save_landing_after_the_if_match_check_makes_the_edit_a_412(
+    api: APIClient, editor_api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wiki.api.views import pages as page_views
+    from wiki.services.pages import page_save
+
+    page = make_page(title="Raced", body="First.")
+    url = f"/api/v1/pages/{page.slug}/"
+    etag = api.get(url)["ETag"]
+
+    def another_save_lands_first(**kwargs: object) -> object:
+        page_save(slug=page.slug, title="Raced", body="Someone else's.", base_revision=1)
+        return page_save(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(page_views, "page_save", another_save_lands_first)
+    raced = editor_api.patch(url, {"body": "Mine."}, format="json", HTTP_IF_MATCH=etag)
+
+    assert raced.status_code == 412 and raced.json()["code"] == "precondition_failed"
+    assert Page.objects.get(pk=page.pk).body == "Someone else's."
+
+
+def test_if_match_star_saves_over_whatever_is_saved(editor_api: APIClient) -> None:
+    page = make_page(title="Overwritten", body="First.")
+    url = f"/api/v1/pages/{page.slug}/"
+
+    saved = editor_api.patch(url, {"body": "Second."}, format="json", HTTP_IF_MATCH="*")
+
+    assert saved.status_code == 200 and saved.json()["revision"] == 2
+    assert Page.objects.get(pk=page.pk).body == "Second."

@@ -15,6 +15,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.conditional import PreconditionFailed
 from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
@@ -36,7 +37,7 @@ from wiki.models import Page, PageRedirect, Revision, WikiLink
 from wiki.models.etags import Validator
 from wiki.services.page_claims import claim_report_for, claim_report_unchanged
 from wiki.services.page_moves import page_move
-from wiki.services.pages import PageSaved, page_save
+from wiki.services.pages import EditConflict, PageSaved, page_save
 
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
     status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`)."),
@@ -124,14 +125,23 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         base_revision = data.get("base_revision")
         if base_revision is None:
             # A matching If-Match (checked before) names the revision read; the service refuses a save since.
-            if not self.request.headers.get("If-Match", "").strip():
+            # If-Match: * overwrites whatever is saved.
+            if_match = self.request.headers.get("If-Match", "").strip()
+            if not if_match:
                 raise ValidationError({"base_revision": [gettext(
                     "Send the revision number you started from (the page's “revision”), or its ETag as If-Match.")]},
                     code="required")
-            base_revision = instance.current_revision  # type: ignore[attr-defined]
+            base_revision = None if if_match == "*" else instance.current_revision  # type: ignore[attr-defined]
         content = {name: data.get(name, getattr(instance, name)) for name in ("title", "summary", "body")}
-        self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
-                               base_revision=base_revision, new_works=data.get("new_works", ()), **content)
+        try:
+            self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
+                                   base_revision=base_revision, new_works=data.get("new_works", ()), **content)
+        except EditConflict:
+            # The revision was named by If-Match, which someone else's save made stale while this request ran: as a
+            # stale If-Match sent from the start, a 412 (a base_revision sent in the body stays a 409 with both versions).
+            if data.get("base_revision") is None:
+                raise PreconditionFailed() from None
+            raise
         return self.saved.revision.page
 
     def unchanged(self, instance: Page, saved: Page) -> bool:

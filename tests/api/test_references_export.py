@@ -42,6 +42,13 @@ def test_csl_json_by_accept_or_format(api: APIClient, contrast_wiki: ContrastWik
     assert all({"id", "type", "title"} <= set(item) for item in items)
 
 
+def test_a_format_in_the_query_wins_over_an_accept_header_naming_another(api: APIClient, contrast_wiki: ContrastWiki) -> None:
+    response = api.get(URL + "?kind=paper&format=bib", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-bibtex; charset=utf-8"
+    assert {entry.label for entry in parse_bibtex(response.content.decode())} == _papers()
+
+
 def test_bibtex_by_accept_header_and_the_whole_list_unpaginated(api: APIClient, contrast_wiki: ContrastWiki) -> None:
     response = api.get(URL, HTTP_ACCEPT="application/x-bibtex")
     assert response.status_code == 200

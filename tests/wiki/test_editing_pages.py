@@ -252,6 +252,19 @@ def test_diff_between_two_revisions(client: Client, db: None) -> None:
     assert "<ins>蒸馏</ins>" in response.content.decode()
 
 
+def test_the_diff_page_alone_shows_the_latest_change(client: Client, db: None) -> None:
+    page = make_page(body="策略梯度更新\n")
+    url = reverse("wiki:page-diff", kwargs={"slug": page.slug})
+    assert client.get(url).status_code == 404  # one revision: no change to show
+    page_save_revision(slug=page.slug, title=page.title, body="策略蒸馏更新\n", base_revision=1)
+    page_save_revision(slug=page.slug, title=page.title, body="策略蒸馏与搜索\n", base_revision=2)
+
+    response = client.get(url)
+
+    assert response.status_code == 302 and response["Location"] == f"{url}?from=2&to=3"
+    assert "<ins>与搜索</ins>" in client.get(response["Location"]).content.decode()
+
+
 def test_diff_with_unknown_revision_is_not_found(client: Client, db: None) -> None:
     page = make_page()
     assert client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=9").status_code == 404

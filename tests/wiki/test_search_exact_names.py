@@ -45,3 +45,16 @@ def test_a_work_or_page_named_as_the_search_is_one_step_away(client: Client, edi
     assert api["exact"] == [{"kind": "page", "name": "Credit Assignment", "slug": "credit-assignment",
                              "url": "/wiki/credit-assignment/"}]
     assert client.get("/api/v1/search/", {"q": "Credit Assignment", "page": "2"}).json()["exact"] == []
+
+
+def test_pages_titled_alike_are_offered_each_with_its_address(client: Client) -> None:
+    make_page(slug="agentic-rl", title="Agentic RL")
+    make_page(slug="agentic-rl-draft", title="Agentic RL")
+    make_source(slug="solo", short_name="Solo")
+
+    html = client.get(reverse("wiki:search"), {"q": "agentic rl"}).content.decode()
+    alone = client.get(reverse("wiki:search"), {"q": "solo"}).content.decode()
+
+    assert '<span class="muted">(Page · <span lang="en">agentic-rl</span>)</span>' in html
+    assert '<span class="muted">(Page · <span lang="en">agentic-rl-draft</span>)</span>' in html
+    assert '<span class="muted">(Source)</span>' in alone

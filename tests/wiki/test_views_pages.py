@@ -55,6 +55,16 @@ def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_t
     assert 'href="/wiki/wants/"' in _backlinks(body)
 
 
+def test_a_wanted_page_is_headed_by_the_title_its_links_give_it_not_its_lowered_address(client: Client) -> None:
+    page_save_revision(slug="wants-more", title="Wants more", body="还缺 [[不存在的页面XYZ]] 和 [[Credit Assignment Survey]]。")
+
+    chinese = client.get(reverse("wiki:page-detail", kwargs={"slug": "不存在的页面xyz"})).content.decode()
+    english = client.get("/wiki/credit-assignment-survey/").content.decode()
+
+    assert '<h1 class="page-title">不存在的页面XYZ</h1>' in chinese
+    assert '<h1 class="page-title">Credit Assignment Survey</h1>' in english
+
+
 def test_editors_get_a_link_to_create_a_wanted_page_and_readers_do_not(client: Client, editor_client: Client) -> None:
     create_url = f'{reverse("wiki:page-create")}?slug=tool-routing'
     assert create_url in editor_client.get("/wiki/tool-routing/").content.decode()

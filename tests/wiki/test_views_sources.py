@@ -219,3 +219,15 @@ def test_the_number_of_sources_is_grouped_in_english_and_not_in_chinese(client: 
 
     assert "1,234 sources." in english
     assert "1234 个来源。" in chinese
+
+
+@pytest.mark.parametrize("number", ["0", "-1"])
+def test_a_page_number_below_one_shows_the_first_page_not_the_last(client: Client, number: str) -> None:
+    works = [Source(slug=f"work-{i:03}", short_name=f"Work {i:03}", title=f"Work number {i}") for i in range(60)]
+    for work in works:
+        work.derive_keys()
+    Source.objects.bulk_create(works)
+
+    response = client.get(reverse("wiki:source-list"), {"p": number})
+
+    assert response.status_code == 200 and response.context["page_obj"].number == 1

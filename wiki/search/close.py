@@ -34,6 +34,8 @@ class CloseName:
     kind: str  # "source" or "page", as search documents name their kinds; "term" for a glossary term's name
     name: str
     slug: str
+    # Another name offered beside it reads the same (two pages titled alike): the offer shows its address too.
+    ambiguous: bool = False
 
     @property
     def url(self) -> str:
@@ -72,7 +74,8 @@ def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
     names = current_names(version=version)
     found = names.by_form.get(match_form(query), [])
     ranked = sorted(found, key=lambda index: (_works_first(names, index), index))[:limit]
-    return [CloseName(*names.entries[index]) for index in ranked]
+    kinds = [names.entries[index][0] for index in ranked]
+    return [CloseName(*names.entries[index], ambiguous=kinds.count(names.entries[index][0]) > 1) for index in ranked]
 
 
 def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from wiki.caching.responses import cached_for_readers
 from wiki.models import GlossaryTerm, WikiLink
+from wiki.paginator import Paginator
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 

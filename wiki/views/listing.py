@@ -6,11 +6,12 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import Generic, TypeVar
 
-from django.core.paginator import Paginator
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_filters import FilterSet
+
+from wiki.paginator import Paginator
 
 PER_PAGE = 100
 # How many rows of a list a page shows before linking to the whole list.

@@ -2,7 +2,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, NoReturn
 
-from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +16,7 @@ from wiki.graph.context import local_graph_for
 from wiki.markdown import MarkdownTooComplex
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import GlossaryTerm, OpenQuestion, Page, PageRedirect, Revision, Source, WikiLink
+from wiki.paginator import Paginator
 from wiki.references.markdown_export import page_markdown
 from wiki.search.close import close_names
 from wiki.services.pages import page_preview

@@ -1,6 +1,5 @@
 from dataclasses import dataclass
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
@@ -11,6 +10,7 @@ from wiki.caching.values import cached_value
 from wiki.filters import SOURCE_SORT_CHOICES, SourceListFilter
 from wiki.graph.context import local_graph_for
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
+from wiki.paginator import Paginator
 from wiki.references.exports import EXPORTS
 from wiki.search.close import close_names
 from wiki.suggestions import SuggestionView, suggestions_for_source

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from wiki.models import ChangeEvent
+from wiki.paginator import Paginator
 from wiki.roles import account_named
 
 CHANGES_PAGE_SIZE = 50

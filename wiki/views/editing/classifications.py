@@ -7,7 +7,6 @@ from typing import Any, cast
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import Truncator
@@ -17,6 +16,7 @@ from classifier import FactValue
 from wiki.field_labels import field_label_of
 from wiki.forms.classifications import FACT_FIELDS, ClassificationForm, rubric_labels
 from wiki.models import Claim, Classification, ClassificationChange, Component, SetBy, Source
+from wiki.paginator import Paginator
 from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
 from wiki.suggestions import rationale_for_reader

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from wiki.forms.deletion import DeletionForm
 from wiki.models import Page, Source
+from wiki.paginator import Paginator
 from wiki.services.deletion import SourceRestoreClash, page_delete, page_restore, source_delete, source_restore
 from wiki.views.editing import EditorForm, anonymous_answer, mark_editor_form
 from wiki.views.listing import PER_PAGE

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from wiki.change_summaries import is_message
 from wiki.models import Page, Revision
+from wiki.paginator import Paginator
 from wiki.services.page_claims import claim_changes_between
 from wiki.services.pages import EditConflict, page_revert
 from wiki.text.diff import side_by_side
@@ -64,6 +65,11 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
 @follows_moves
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
+    if "from" not in request.GET and "to" not in request.GET:
+        # The diff page alone shows the latest change, as a wiki's "diff=cur" does.
+        latest = page.revisions.aggregate(n=Max("number"))["n"] or 0
+        if latest >= 2:
+            return redirect(f"{request.path}?{urlencode({'from': latest - 1, 'to': latest})}")
     numbers = [n for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))) if n is not None]
     revisions = {
         r.number: r

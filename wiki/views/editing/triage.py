@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from wiki.models import Source
 from wiki.models.rules import SOURCE_SLUG_PATTERN
+from wiki.paginator import Paginator
 from wiki.services.classifications import classification_accept_suggestion
 from wiki.suggestions import SuggestionView, stored_suggestions_for, suggestions_refresh
 from wiki.taxonomy import mechanism_label, verdict_label

@@ -58,6 +58,18 @@ def test_claims_filtered_by_a_former_address_are_the_moved_pages(notes: Page, ed
     assert claims.status_code == 200 and [c["text"] for c in claims.json()["results"]] == ["一条论断。"]
 
 
+def test_moving_to_another_page_s_former_address_needs_take_over(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    page_save(slug="other", title="Other", body="x")
+
+    refused = editor_api.post("/api/v1/pages/other/move/", {"slug": "old-notes"}, format="json")
+    taken = editor_api.post("/api/v1/pages/other/move/", {"slug": "old-notes", "take_over": True}, format="json")
+
+    assert refused.status_code == 400 and refused.json()["code"] == "former_address"
+    assert list(refused.json()["errors"]) == ["take_over"]
+    assert taken.status_code == 200 and taken.json()["slug"] == "old-notes"
+
+
 def test_the_local_graph_of_a_page_named_by_its_former_address_answers_301(notes: Page, editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
 

@@ -194,11 +194,38 @@ def test_a_page_moved_to_another_page_s_former_address_takes_it_over(notes: Page
     other = page_save(slug="other", title="Other", body="x").revision.page
     assert _targets("linker") == {"survey-notes"}
 
-    page_move(page=other, slug="old-notes", user=None)
+    page_move(page=other, slug="old-notes", user=None, take_over=True)
 
     assert _targets("linker") == {"old-notes"}
     assert dict(PageRedirect.objects.values_list("slug", "page_id")) == {"other": other.pk}
     assert Page.objects.named("old-notes") == [Page.objects.get(pk=other.pk)]
+
+
+def test_moving_to_another_page_s_former_address_asks_first_and_changes_nothing(notes: Page, editor_client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+    other = page_save(slug="other", title="Other", body="x").revision.page
+    url = reverse("wiki:page-move", kwargs={"slug": "other"})
+
+    asked = editor_client.post(url, {"slug": "old-notes", "reason": ""}, headers={"accept-language": "zh-CN"})
+
+    content = asked.content.decode().replace("&ldquo;", "“").replace("&rdquo;", "”")
+    assert asked.status_code == 400
+    assert "“old-notes”曾是现位于 /wiki/survey-notes/ 的页面的地址" in content
+    assert 'type="checkbox" name="take_over"' in content
+    assert Page.objects.get(pk=other.pk).slug == "other" and _targets("linker") == {"survey-notes"}
+
+    moved = editor_client.post(url, {"slug": "old-notes", "reason": "", "take_over": "on"})
+
+    assert moved.status_code == 302 and Page.objects.get(pk=other.pk).slug == "old-notes"
+    assert _targets("linker") == {"old-notes"}
+
+
+def test_a_page_moves_back_to_its_own_former_address_without_asking(notes: Page) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    page_move(page=notes, slug="old-notes", user=None)
+
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes" and _targets("linker") == {"old-notes"}
 
 
 def test_a_page_deleted_before_the_move_is_not_moved(notes: Page) -> None:

@@ -16,3 +16,10 @@ class PageMoveForm(forms.Form):
                                        "The former address keeps leading here, and so do links naming it."))
     reason = forms.CharField(label=_("Why is it moved?"), max_length=MAX_REASON_CHARS, required=False,
                              help_text=_("Optional; shown in the changes feed."))
+    # Asked only when the address is a former address of another page (see :meth:`ask_to_take_over`).
+    take_over = forms.BooleanField(label=_("Take the address over"), required=False, widget=forms.HiddenInput,
+                                   help_text=_("The links naming it will lead to this page instead."))
+
+    def ask_to_take_over(self) -> None:
+        """Shows the confirmation the service asked for (a refusal coded ``former_address``)."""
+        self.fields["take_over"].widget = forms.CheckboxInput()

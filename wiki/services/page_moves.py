@@ -50,6 +50,15 @@ def _refuse_taken(page: Page, slug: str) -> None:
         raise _refuse("slug", "Another page has the address “%(slug)s”.", "taken", slug=slug)
 
 
+def _refuse_former_address(page: Page, slug: str) -> None:
+    """Why ``page`` does not take ``slug`` over unasked: it is a former address of another live page, where the links
+    naming it lead now."""
+    now = PageRedirect.objects.page_slug_at(slug)
+    if now is not None and now != page.slug:
+        raise _refuse("take_over", "“%(slug)s” was the address of the page now at /wiki/%(now)s/, and links naming it lead "
+                      "there: take the address over to move this page there all the same.", "former_address", slug=slug, now=now)
+
+
 def _reason(reason: str) -> str:
     reason = reason.strip()
     if len(reason) > MAX_REASON_CHARS or not is_control_free(reason):
@@ -58,13 +67,14 @@ def _reason(reason: str) -> str:
 
 
 @transaction.atomic
-def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> Page:
+def page_move(*, page: Page, slug: str, user: User | None, reason: str = "", take_over: bool = False) -> Page:
     """Gives ``page`` the address ``slug``; its former address leads to it from then on, and the pages linking to
     either address are rendered again to link to the page.
 
     Refused with a ``ValidationError`` per field, and nothing written, when the address is not one a page can have,
-    is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free), or when
-    the page was deleted meanwhile."""
+    is reserved, is the page's own, or is another page's (a deleted one's too: restoring it must find it free), when
+    it is a former address of another page and ``take_over`` is not given (its links would lead here from then on), or
+    when the page was deleted meanwhile."""
     reason = _reason(reason)
     slug = _new_address(slug)
     with connection.cursor() as cursor:
@@ -74,6 +84,8 @@ def page_move(*, page: Page, slug: str, user: User | None, reason: str = "") -> 
     if page.is_deleted:
         raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
     _refuse_taken(page, slug)
+    if not take_over:
+        _refuse_former_address(page, slug)
     former = page.slug
     page.slug = slug
     page.save(update_fields=["slug", "updated_at"])

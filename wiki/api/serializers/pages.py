@@ -196,3 +196,6 @@ class PageMoveSerializer(JSONTypes, serializers.Serializer):
                                  help_text="The new address, stored lower-cased; the former one keeps leading to the page.")
     reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
                                    validators=[validate_optional_line], help_text="Shown in the changes feed.")
+    take_over = serializers.BooleanField(required=False, default=False,
+                                         help_text="Move to a former address of another page all the same: the links "
+                                                   "naming it then lead to this page (without it, 400 `former_address`).")

@@ -21,9 +21,12 @@ def page_move_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         former = page.slug
         try:
-            page = page_move(page=page, slug=form.cleaned_data["slug"], reason=form.cleaned_data["reason"], user=request.user)
+            page = page_move(page=page, slug=form.cleaned_data["slug"], reason=form.cleaned_data["reason"], user=request.user,
+                             take_over=form.cleaned_data["take_over"])
         except ValidationError as error:
             form.add_error(None, error)
+            if form.has_error("take_over", "former_address"):
+                form.ask_to_take_over()
         else:
             messages.success(request, _("“%(title)s” is now at /wiki/%(slug)s/; /wiki/%(former)s/ leads here.")
                              % {"title": page.title, "slug": page.slug, "former": former})

@@ -92,7 +92,7 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
             try:
                 return int(parts[0][0])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 and Infinity, read as float("inf")
                 errors.append(gettext("issued date “%(value)s” is not a year") % {"value": parts[0][0]})
                 return None
         raw = _text(issued.get("raw") or issued.get("literal") or "")

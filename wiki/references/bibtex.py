@@ -19,11 +19,10 @@ from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from django.utils.translation import gettext
 
 from wiki.models import SourceKind
-from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.bibtex_macros import Macros, TooLong
+from wiki.references.draft import SourceDraft, field_limit, over_long_fields, short_name_from_title
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
 from wiki.references.latex import latex_to_text
-
-MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -38,6 +37,18 @@ _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
 _URL_ESCAPE = re.compile(r"\\([%&#_~$])")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
+# The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
+# macros they use, are neither expanded nor decoded.
+READ_FIELDS = {
+    "title": "title", "shorttitle": "short_name", "author": "authors", "editor": "authors", "abstract": "abstract",
+    "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
+    "journaltitle": "venue", "institution": "venue", "publisher": "venue", "organization": "venue", "year": "title",
+    "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
+    "doi": "title", "volume": "title", "entrysubtype": "title",
+}
+# LaTeX spends up to five characters on one it shows ({\"o} is ö): a value longer than five times its field's limit
+# as written is refused before it is decoded, which costs some ten microseconds a character.
+_LATEX_PER_CHARACTER = 5
 
 
 @dataclass
@@ -50,39 +61,6 @@ class ParsedEntry:
     errors: list[str] = field(default_factory=list)
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
-
-
-def _split_concatenation(value: str) -> list[str]:
-    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes (``value`` as written,
-    its braces and quotes kept; an escaped ``\\{`` or ``\\"`` delimits nothing)."""
-    parts, depth, quoted, start = [], 0, False, 0
-    for index, char in enumerate(value):
-        if index and value[index - 1] == "\\":
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == '"' and depth == 0:
-            quoted = not quoted
-        elif char == "#" and depth == 0 and not quoted:
-            parts.append(value[start:index])
-            start = index + 1
-    parts.append(value[start:])
-    return [part.strip() for part in parts]
-
-
-def _resolve(value: str, strings: dict[str, str]) -> str:
-    """A field's value as written (``{…}``, ``"…"``, a number, a macro, or parts joined by ``#``), with its braces
-    or quotes removed, ``@string`` and month macros replaced and the parts joined. A ``#`` or a month's name inside
-    braces or quotes is text."""
-    out = []
-    for part in _split_concatenation(value):
-        if len(part) >= 2 and ((part[0], part[-1]) in {("{", "}"), ('"', '"')}):
-            out.append(part[1:-1])
-        else:
-            out.append(strings.get(part.lower(), part))
-    return "".join(out)
 
 
 def _persons(value: str) -> str:
@@ -194,30 +172,49 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     return draft, errors + over_long_fields(draft)
 
 
-def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
-    return {f.key: _resolve(str(f.value), strings) for f in entry.fields}
+def _entry_fields(entry: Entry, macros: Macros) -> tuple[dict[str, str], list[str]]:
+    """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
+    ``@string`` defines, which BibTeX would read as nothing)."""
+    fields, errors = {}, []
+    for f in entry.fields:
+        name = f.key.lower()
+        if name not in READ_FIELDS:
+            continue
+        limit = field_limit(READ_FIELDS[name])
+        try:
+            fields[name], undefined = macros.expand(str(f.value), limit=limit * _LATEX_PER_CHARACTER)
+        except TooLong as error:
+            errors.append(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
+                          % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"})
+            continue
+        errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
+                   % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
+    return fields, errors
+
+
+def _entry(entry: Entry, macros: Macros, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
+    fields, errors = _entry_fields(entry, macros)
+    draft, draft_errors = draft_from_fields(entry.entry_type, entry.key, fields) if not errors else (None, [])
+    return ParsedEntry(line=line, label=entry.key, draft=draft, errors=errors + draft_errors, raw=raw, repeats=repeats)
 
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
     """Every entry of ``text`` in order, each a draft or the reasons it cannot be read."""
-    # No middleware: values come as written, braces and quotes included, for _resolve to tell text from macros.
+    # No middleware: values come as written, braces and quotes included, for the macros to tell text from names.
     library = parse_string(text, parse_stack=[])
-    strings = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
+    macros = Macros(max_macro_chars=max(field_limit(name) for name in READ_FIELDS.values()) * _LATEX_PER_CHARACTER)
     for string in library.strings:  # in file order, so that a macro can use those defined before it
-        strings[string.key.lower()] = _resolve(str(string.value), strings)
+        macros.define(string.key, str(string.value))
     parsed: list[ParsedEntry] = []
     first_line: dict[str, int] = {}
     for entry in library.entries:
         first_line[entry.key] = (entry.start_line or 0) + 1
-        draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-        parsed.append(ParsedEntry(line=(entry.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
-                                  raw=entry.raw or ""))
+        parsed.append(_entry(entry, macros, line=(entry.start_line or 0) + 1, raw=entry.raw or ""))
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
             entry = block.ignore_error_block
-            draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-            parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
-                                      raw=(block.raw or "").strip(), repeats=first_line.get(entry.key)))
+            parsed.append(_entry(entry, macros, line=(block.start_line or 0) + 1, raw=(block.raw or "").strip(),
+                                 repeats=first_line.get(entry.key)))
             continue
         error = getattr(block, "error", None)
         raw = (block.raw or "").strip()

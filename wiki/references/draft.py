@@ -43,12 +43,17 @@ FIELD_LABELS = {
 _TEXT_LIMITS = {"authors": MAX_TEXT_CHARS, "abstract": MAX_ABSTRACT_CHARS, "notes": MAX_NOTES_CHARS}
 
 
+def field_limit(name: str) -> int:
+    """How many characters the wiki keeps of the draft's field ``name``."""
+    return _TEXT_LIMITS.get(name) or max_length(Source, name)
+
+
 def over_long_fields(draft: SourceDraft) -> list[str]:
     """Why the draft cannot be saved as it is: each field longer than the wiki keeps, with its length."""
     errors = []
     for name, label in FIELD_LABELS.items():
         value = getattr(draft, name)
-        limit = _TEXT_LIMITS.get(name) or max_length(Source, name)
+        limit = field_limit(name)
         if len(value) > limit:
             errors.append(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
                           % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"})

@@ -1,0 +1,85 @@
+"""BibTeX as hostile or careless files write it: macros, crossref, URLs; each entry read, or refused with its reason."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from wiki.models import Source
+from wiki.references.bibtex import parse_bibtex
+from wiki.references.bibtex_macros import MAX_EXPANDED_CHARS
+from wiki.references.errors import ReferencesRefused
+from wiki.references.formats import MAX_IMPORT_BYTES
+from wiki.services.source_import import ImportStatus, sources_import
+
+
+def _doubling(levels: int, seed: str, field: str = "title") -> str:
+    """``@string{m1 = m0 # m0}`` and so on: each level doubles the text, ``levels`` lines make 2**levels copies."""
+    strings = "".join(f"@string{{m{level} = m{level - 1} # m{level - 1}}}\n" for level in range(1, levels + 1))
+    return f'@string{{m0 = "{seed}"}}\n{strings}@misc{{big, {field} = m{levels}}}\n@misc{{small, title = {{Small}}}}\n'
+
+
+@pytest.mark.parametrize(("levels", "seed", "field"), [(16, r"{\"o}", "title"), (30, "x", "title"), (16, r"{\"o}", "note")])
+def test_a_macro_doubled_past_any_fields_limit_refuses_its_entry_without_being_built(
+    db: None, levels: int, seed: str, field: str,
+) -> None:
+    started = time.perf_counter()
+    report = sources_import(text=_doubling(levels, seed, field))
+
+    assert time.perf_counter() - started < 5  # 18 s and a gigabyte when the macros were built
+    [refused] = report.of(ImportStatus.REFUSED)
+    length = len(seed) * 2**levels
+    assert refused.label == "big" and f"{field} is longer than" in refused.message and f"{length:,}" in refused.message
+    assert [r.label for r in report.of(ImportStatus.CREATED)] == ["small"]
+    assert not Source.objects.filter(bibtex_key="big").exists()
+
+
+def test_a_macro_no_field_reads_is_never_expanded() -> None:
+    entries = parse_bibtex(_doubling(40, "x", field="keywords").replace("title = {Small}", "title = {Small}, keywords = m40"))
+
+    assert [e.errors for e in entries] == [["no title"], []]
+
+
+def test_a_value_far_over_its_fields_limit_is_refused_before_its_latex_is_decoded() -> None:
+    started = time.perf_counter()
+    [entry] = parse_bibtex("@misc{long, title = {" + r"{\"o}" * 20_000 + "}}")
+
+    assert time.perf_counter() - started < 0.5  # 5 s to decode
+    assert entry.errors == ["title is longer than 500 characters (it has 100,000 as written)"]
+
+
+def test_a_title_written_in_accents_within_its_limit_is_decoded() -> None:
+    [entry] = parse_bibtex("@misc{umlauts, title = {" + r"{\"o}" * 500 + "}}")
+
+    assert entry.errors == [] and entry.draft is not None and entry.draft.title == "ö" * 500
+
+
+def test_macros_expanding_to_more_than_a_file_may_hold_refuse_the_file(db: None) -> None:
+    text = '@string{a = "' + "x" * 200_000 + '"}\n' + "".join(f"@misc{{k{n}, title = {{T{n}}}, note = a}}\n" for n in range(30))
+
+    with pytest.raises(ReferencesRefused) as refused:
+        sources_import(text=text)
+
+    assert refused.value.code == "too_large"
+    assert MAX_EXPANDED_CHARS == MAX_IMPORT_BYTES
+    assert not Source.objects.exists()
+
+
+def test_an_undefined_macro_refuses_its_entry_naming_it(db: None) -> None:
+    text = ("@string{known = {Known Venue}}\n@article{bare, title = {Bare}, journal = undefinedmacro}\n"
+            "@article{defined, title = {Defined}, journal = known, month = sept}\n")
+
+    report = sources_import(text=text)
+
+    [refused] = report.of(ImportStatus.REFUSED)
+    assert refused.label == "bare" and refused.line == 2
+    assert refused.message == "journal uses “undefinedmacro”, which no @string defines: brace it ({undefinedmacro}) if it is text"
+    assert Source.objects.get().venue == "Known Venue"
+
+
+def test_a_macro_built_from_an_undefined_one_names_it_where_it_is_used() -> None:
+    [entry] = parse_bibtex("@string{conf = missing # { 2024}}\n@inproceedings{c, title = {C}, booktitle = conf}\n")
+
+    assert entry.draft is None and entry.errors == [
+        "booktitle uses “missing”, which no @string defines: brace it ({missing}) if it is text"]

@@ -83,3 +83,35 @@ def test_a_macro_built_from_an_undefined_one_names_it_where_it_is_used() -> None
 
     assert entry.draft is None and entry.errors == [
         "booktitle uses “missing”, which no @string defines: brace it ({missing}) if it is text"]
+
+
+@pytest.mark.parametrize(("written", "stored"), [
+    ("{https://example.org/{id}/x}", "https://example.org/%7Bid%7D/x"),
+    ("{ftp://example.org/file.pdf}", "ftp://example.org/file.pdf"),
+    (r"{\url{https://example.org/a\_b}}", "https://example.org/a_b"),
+    ('"https://example.org/p?q=1#top"', "https://example.org/p?q=1#top"),
+])
+def test_a_url_is_kept_whole_and_stored_percent_encoded(db: None, written: str, stored: str) -> None:
+    report = sources_import(text=f"@misc{{u, title = {{Linked}}, url = {written}}}")
+
+    assert report.counts["created"] == 1, report.results
+    assert Source.objects.get().url == stored
+
+
+@pytest.mark.parametrize(("written", "reason"), [
+    ("{https://example.org/a b/c.pdf}", "the URL “https://example.org/a b/c.pdf” holds a space: write it as %20, as a URL has none"),
+    ("{www.example.org/page}", "the URL “www.example.org/page” has no scheme: write it whole, with https://"),
+])
+def test_a_url_the_wiki_cannot_store_refuses_its_entry_naming_it(db: None, written: str, reason: str) -> None:
+    report = sources_import(text=f"@misc{{u, title = {{Linked}}, url = {written}}}\n@misc{{v, title = {{Other}}}}")
+
+    [refused] = report.of(ImportStatus.REFUSED)
+    assert (refused.label, refused.message) == ("u", reason)
+    assert list(Source.objects.values_list("title", flat=True)) == ["Other"]
+
+
+def test_csl_json_refuses_a_url_with_a_space_with_the_same_reason(db: None) -> None:
+    report = sources_import(text='[{"id": "u", "title": "Linked", "URL": "https://example.org/a b/c.pdf"}]')
+
+    assert report.of(ImportStatus.REFUSED)[0].message == (
+        "the URL “https://example.org/a b/c.pdf” holds a space: write it as %20, as a URL has none")

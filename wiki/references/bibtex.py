@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from wiki.models import SourceKind
 from wiki.references.bibtex_macros import Macros, TooLong
-from wiki.references.draft import SourceDraft, field_limit, over_long_fields, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
 from wiki.references.latex import latex_to_text
 
@@ -35,6 +35,7 @@ KIND_BY_ENTRY_TYPE = {
 # A URL as LaTeX writes it: ``\\%``, ``\\&``, ``\\#``, ``\\_``, ``\\~`` and ``\\$`` are escaped characters of the URL.
 _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
 _URL_ESCAPE = re.compile(r"\\([%&#_~$])")
+_URL_COMMAND = re.compile(r"\\url\s*\{(.*)\}", re.DOTALL)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
 # The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
@@ -99,7 +100,9 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         doi = normalize_doi(text["doi"]) or ""
         if not doi:
             errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": text["doi"]})
-    urls = [_URL_ESCAPE.sub(r"\1", url) for name in ("url", "howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    written = _written_url(raw.get("url", ""))
+    found = [_URL_ESCAPE.sub(r"\1", url) for name in ("howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    urls = [written, *found] if written else found
     for url in urls:
         if not arxiv and "arxiv.org" in url.lower():
             arxiv = find_arxiv_id(url) or ""
@@ -118,6 +121,15 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     url = urls[0] if urls else ""
     return arxiv, doi, url
+
+
+def _written_url(value: str) -> str:
+    """The ``url`` field whole, as biblatex reads it verbatim: braces, spaces and a scheme other than http kept for
+    the draft to store or refuse (``{https://example.org/{id}/x}``), a ``\\url{…}`` around it and LaTeX's escapes
+    (``\\%``, ``\\_``) removed."""
+    value = value.strip()
+    wrapped = _URL_COMMAND.fullmatch(value)
+    return _URL_ESCAPE.sub(r"\1", wrapped.group(1).strip() if wrapped else value)
 
 
 def _venue(text: dict[str, str], arxiv: str) -> str:
@@ -169,7 +181,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         abstract=text.get("abstract", ""),
         notes="" if _URL.fullmatch(note.strip("<> ")) or (find_arxiv_id(note) and "arxiv" in note.lower()) else note,
     )
-    return draft, errors + over_long_fields(draft)
+    return draft, errors + draft_errors(draft)
 
 
 def _entry_fields(entry: Entry, macros: Macros) -> tuple[dict[str, str], list[str]]:

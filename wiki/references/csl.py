@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
@@ -151,7 +151,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
         notes="" if "arxiv" in note.lower() and find_arxiv_id(note) else note,
     )
-    return draft, errors + over_long_fields(draft)
+    return draft, errors + draft_errors(draft)
 
 
 def _item_lines(text: str, count: int) -> list[int]:

@@ -112,13 +112,25 @@ def _kind(csl_type: str, arxiv: str, venue: str) -> str:
     return kind
 
 
+# The string variables read: CSL-JSON gives each as one string (a number does for a string too).
+_STRINGS = ("title", "title-short", "DOI", "URL", "container-title", "event-title", "publisher", "abstract", "note")
+
+
+def _not_strings(item: dict[str, Any]) -> list[str]:
+    """Why the item's string variables cannot be read: each given as a list or an object (``"DOI": ["10.1/a"]``),
+    named with what it holds, rather than read as nothing."""
+    return [gettext("%(field)s is %(value)s, not one string as CSL-JSON gives it") % {
+                "field": name, "value": json.dumps(item[name], ensure_ascii=False)[:200]}
+            for name in _STRINGS if isinstance(item.get(name), (list, dict, bool))]
+
+
 def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
-    errors: list[str] = []
+    errors: list[str] = _not_strings(item)
     title = _rich_text(item.get("title", ""))
-    if not title:
+    if not title and not errors:
         errors.append(gettext("no title"))
     doi = normalize_doi(_text(item.get("DOI", ""))) or ""
-    if item.get("DOI") and not doi:
+    if isinstance(item.get("DOI"), (str, int, float)) and item["DOI"] and not doi:
         errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": _text(item["DOI"])})
     url = _text(item.get("URL", ""))
     arxiv = ""
@@ -195,10 +207,15 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
             code="not_csl_json")
     lines = _item_lines(text, len(data)) if text.lstrip().startswith("[") else [1] * len(data)
     parsed = []
+    first_line: dict[str, int] = {}  # where each id was first given: a repeated id is refused, as a repeated BibTeX key is
     for number, (item, line) in enumerate(zip(data, lines, strict=False), start=1):
         draft, errors = draft_from_item(item)
-        parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or gettext("item %(number)s") % {"number": number}, draft=draft,
-                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))
+        item_id = _text(item.get("id", ""))
+        parsed.append(ParsedEntry(line=line, label=item_id or gettext("item %(number)s") % {"number": number}, draft=draft,
+                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2),
+                                  repeats=first_line.get(item_id)))
+        if item_id:
+            first_line.setdefault(item_id, line)
     return parsed
 
 

@@ -115,3 +115,59 @@ def test_csl_json_refuses_a_url_with_a_space_with_the_same_reason(db: None) -> N
 
     assert report.of(ImportStatus.REFUSED)[0].message == (
         "the URL “https://example.org/a b/c.pdf” holds a space: write it as %20, as a URL has none")
+
+
+PROCEEDINGS = r"""@inproceedings{child1,
+  title = {A Paper in the Volume},
+  author = {Doe, Jane},
+  crossref = {icml2024},
+}
+@inproceedings{child2,
+  title = {Another Paper},
+  author = {Roe, Rick},
+  year = {2023},
+  crossref = {ICML2024},
+}
+@proceedings{icml2024,
+  title = {Proceedings of the 41st International Conference on Machine Learning},
+  year = {2024},
+  publisher = {PMLR},
+  doi = {10.5555/icml2024},
+  url = {https://proceedings.mlr.press/v235/},
+}
+"""
+
+
+def test_a_crossref_child_takes_its_year_and_venue_from_the_parent_but_not_its_identifiers() -> None:
+    child1, child2, parent = (entry.draft for entry in parse_bibtex(PROCEEDINGS))
+
+    assert child1 is not None and child2 is not None and parent is not None
+    volume = "Proceedings of the 41st International Conference on Machine Learning"
+    assert (child1.year, child1.venue, child1.doi, child1.url) == (2024, volume, "", "")
+    assert (child2.year, child2.venue) == (2023, volume)  # its own year stays
+    assert (parent.title, parent.kind, parent.doi) == (volume, "paper", "10.5555/icml2024")
+
+
+def test_a_parent_named_by_one_entry_is_read_into_it_not_imported_apart(db: None) -> None:
+    text = PROCEEDINGS.replace("crossref = {ICML2024},", "")
+
+    report = sources_import(text=text)
+
+    assert [r.label for r in report.of(ImportStatus.CREATED)] == ["child1", "child2"]
+    assert Source.objects.get(bibtex_key="child1").venue.startswith("Proceedings of the 41st")
+    assert not Source.objects.filter(bibtex_key="icml2024").exists()
+
+
+def test_a_parent_named_by_two_entries_or_none_is_imported_as_its_kind(db: None) -> None:
+    sources_import(text=PROCEEDINGS)
+    sources_import(text="@proceedings{alone, title = {Standalone Workshop Proceedings}, year = {2022}}")
+
+    assert Source.objects.get(bibtex_key="icml2024").kind == "paper"
+    assert Source.objects.get(bibtex_key="alone").kind == "paper"
+    assert Source.objects.count() == 4
+
+
+def test_a_crossref_naming_no_entry_refuses_its_entry() -> None:
+    [entry] = parse_bibtex("@inproceedings{orphan, title = {Orphan}, crossref = {nowhere}}")
+
+    assert entry.draft is None and entry.errors == ["crossref “nowhere” names no other entry of the file"]

@@ -19,6 +19,7 @@ from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from django.utils.translation import gettext
 
 from wiki.models import SourceKind
+from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
 from wiki.references.bibtex_macros import Macros, TooLong
 from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
@@ -31,6 +32,7 @@ KIND_BY_ENTRY_TYPE = {
     "techreport": SourceKind.PREPRINT, "report": SourceKind.PREPRINT, "unpublished": SourceKind.PREPRINT,
     "online": SourceKind.BLOG, "electronic": SourceKind.BLOG, "www": SourceKind.BLOG,
     "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT, "misc": SourceKind.PREPRINT,
+    "proceedings": SourceKind.PAPER, "collection": SourceKind.PAPER,
 }
 # A URL as LaTeX writes it: ``\\%``, ``\\&``, ``\\#``, ``\\_``, ``\\~`` and ``\\$`` are escaped characters of the URL.
 _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
@@ -45,7 +47,7 @@ READ_FIELDS = {
     "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
     "journaltitle": "venue", "institution": "venue", "publisher": "venue", "organization": "venue", "year": "title",
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
-    "doi": "title", "volume": "title", "entrysubtype": "title",
+    "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
 }
 # LaTeX spends up to five characters on one it shows ({\"o} is ö): a value longer than five times its field's limit
 # as written is refused before it is decoded, which costs some ten microseconds a character.
@@ -184,7 +186,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     return draft, errors + draft_errors(draft)
 
 
-def _entry_fields(entry: Entry, macros: Macros) -> tuple[dict[str, str], list[str]]:
+def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
     """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
     ``@string`` defines, which BibTeX would read as nothing)."""
     fields, errors = {}, []
@@ -201,13 +203,12 @@ def _entry_fields(entry: Entry, macros: Macros) -> tuple[dict[str, str], list[st
             continue
         errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
                    % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
-    return fields, errors
+    return FieldsRead(entry.key, entry.entry_type, fields, errors)
 
 
-def _entry(entry: Entry, macros: Macros, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
-    fields, errors = _entry_fields(entry, macros)
-    draft, draft_errors = draft_from_fields(entry.entry_type, entry.key, fields) if not errors else (None, [])
-    return ParsedEntry(line=line, label=entry.key, draft=draft, errors=errors + draft_errors, raw=raw, repeats=repeats)
+def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
+    draft, errors = draft_from_fields(read.entry_type, read.key, read.fields) if not read.errors else (None, [])
+    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors, raw=raw, repeats=repeats)
 
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
@@ -218,15 +219,16 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
     for string in library.strings:  # in file order, so that a macro can use those defined before it
         macros.define(string.key, str(string.value))
     parsed: list[ParsedEntry] = []
+    read: list[tuple[FieldsRead, int, str, int | None]] = []  # each entry's fields, line, text and the line it repeats
     first_line: dict[str, int] = {}
     for entry in library.entries:
         first_line[entry.key] = (entry.start_line or 0) + 1
-        parsed.append(_entry(entry, macros, line=(entry.start_line or 0) + 1, raw=entry.raw or ""))
+        read.append((_fields_read(entry, macros), (entry.start_line or 0) + 1, entry.raw or "", None))
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
             entry = block.ignore_error_block
-            parsed.append(_entry(entry, macros, line=(block.start_line or 0) + 1, raw=(block.raw or "").strip(),
-                                 repeats=first_line.get(entry.key)))
+            read.append((_fields_read(entry, macros), (block.start_line or 0) + 1, (block.raw or "").strip(),
+                         first_line.get(entry.key)))
             continue
         error = getattr(block, "error", None)
         raw = (block.raw or "").strip()
@@ -237,5 +239,8 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
             message = gettext("a { or \" is not closed before the next entry starts: %(error)s") % {"error": message}
         parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=head, errors=[message], raw=raw))
+    left_out = resolve_crossrefs([fields for fields, *_ in read])
+    parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats)
+               for index, (fields, line, raw, repeats) in enumerate(read) if index not in left_out]
     parsed.sort(key=lambda p: p.line)
     return parsed

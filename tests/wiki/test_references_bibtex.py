@@ -171,3 +171,11 @@ def test_a_crossref_naming_no_entry_refuses_its_entry() -> None:
     [entry] = parse_bibtex("@inproceedings{orphan, title = {Orphan}, crossref = {nowhere}}")
 
     assert entry.draft is None and entry.errors == ["crossref “nowhere” names no other entry of the file"]
+
+
+def test_a_note_marked_as_a_url_is_the_address_and_a_bare_one_stays_a_note() -> None:
+    marked, bare = parse_bibtex("@misc{m, title = {Marked}, note = {\\url{https://example.org/m}}}\n"
+                                "@misc{b, title = {Bare}, note = {https://example.org/b}}\n")
+
+    assert marked.draft is not None and (marked.draft.url, marked.draft.notes) == ("https://example.org/m", "")
+    assert bare.draft is not None and (bare.draft.url, bare.draft.notes) == ("", "https://example.org/b")

@@ -22,7 +22,14 @@ from wiki.models import SourceKind
 from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
 from wiki.references.bibtex_macros import Macros, TooLong
 from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.identifiers import (
+    arxiv_id_alone,
+    arxiv_id_from_doi,
+    find_arxiv_id,
+    find_doi,
+    normalize_arxiv_id,
+    normalize_doi,
+)
 from wiki.references.latex import latex_to_text
 
 KIND_BY_ENTRY_TYPE = {
@@ -38,6 +45,7 @@ KIND_BY_ENTRY_TYPE = {
 _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
 _URL_ESCAPE = re.compile(r"\\([%&#_~$])")
 _URL_COMMAND = re.compile(r"\\url\s*\{(.*)\}", re.DOTALL)
+_URL_IN_NOTE = re.compile(r"\\url\s*\{(https?://[^{}]*)\}")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
 # The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
@@ -49,6 +57,8 @@ READ_FIELDS = {
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
     "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
 }
+# Fields whose paragraphs are kept apart, as LaTeX keeps them.
+_MULTI_LINE = frozenset({"abstract", "note"})
 # LaTeX spends up to five characters on one it shows ({\"o} is ö): a value longer than five times its field's limit
 # as written is refused before it is decoded, which costs some ten microseconds a character.
 _LATEX_PER_CHARACTER = 5
@@ -103,7 +113,9 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         if not doi:
             errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": text["doi"]})
     written = _written_url(raw.get("url", ""))
-    found = [_URL_ESCAPE.sub(r"\1", url) for name in ("howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    # A note is text: a URL in it is the work's address only when marked as one (\url{…}).
+    found = [_URL_ESCAPE.sub(r"\1", url) for name in ("howpublished", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    found += [_URL_ESCAPE.sub(r"\1", url.strip()) for url in _URL_IN_NOTE.findall(raw.get("note", ""))]
     urls = [written, *found] if written else found
     for url in urls:
         if not arxiv and "arxiv.org" in url.lower():
@@ -113,8 +125,10 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
     if not arxiv:
         for name in ("journal", "booktitle", "howpublished", "note", "publisher"):
             value = text.get(name, "")
-            if "arxiv" in value.lower() and find_arxiv_id(value):
-                arxiv = find_arxiv_id(value) or ""
+            # A note names the work's arXiv ID when it is that ID alone (Zotero's "arXiv:2210.03629 [cs]").
+            found_id = arxiv_id_alone(value) if name == "note" else find_arxiv_id(value) if "arxiv" in value.lower() else None
+            if found_id:
+                arxiv = found_id
                 break
     if not arxiv and text.get("journal", "").strip().lower() == "corr":
         match = _CORR_VOLUME.search(text.get("volume", ""))
@@ -159,7 +173,8 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     errors: list[str] = []
     entry_type = entry_type.lower()
     raw = {name.lower(): value for name, value in raw.items()}
-    text = {name: latex_to_text(value) for name, value in raw.items() if name not in {"author", "editor"}}
+    text = {name: latex_to_text(value, paragraphs=name in _MULTI_LINE) for name, value in raw.items()
+            if name not in {"author", "editor"}}
     title = text.get("title", "")
     if not title:
         errors.append(gettext("no title"))
@@ -181,7 +196,8 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         doi=doi,
         bibtex_key=key,
         abstract=text.get("abstract", ""),
-        notes="" if _URL.fullmatch(note.strip("<> ")) or (find_arxiv_id(note) and "arxiv" in note.lower()) else note,
+        # A note that is only the work's arXiv ID or its address says nothing more.
+        notes="" if (url and note.strip("<> ") == url) or arxiv_id_alone(note) else note,
     )
     return draft, errors + draft_errors(draft)
 

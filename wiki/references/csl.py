@@ -24,8 +24,8 @@ from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
 from wiki.references.errors import ReferencesRefused
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
-from wiki.text.spaces import collapse_spaces
+from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 KIND_BY_TYPE = {
     "article-journal": SourceKind.PAPER, "paper-conference": SourceKind.PAPER, "chapter": SourceKind.PAPER,
@@ -63,6 +63,11 @@ def _rich_text_escaped(text: str) -> str:
 
 def _text(value: Any) -> str:
     return collapse_spaces(str(value)) if isinstance(value, (str, int, float)) else ""
+
+
+def _paragraphs(value: Any) -> str:
+    """An abstract or a note: its paragraphs (parted by a blank line) kept, the spaces within each folded."""
+    return collapse_spaces_in_paragraphs(str(value)) if isinstance(value, (str, int, float)) else ""
 
 
 def _rich_text(value: Any) -> str:
@@ -136,8 +141,10 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     arxiv = ""
     for name in ("number", "archive_location", "URL", "note", "container-title", "publisher"):
         value = _text(item.get(name, ""))
-        if "arxiv" in value.lower() and find_arxiv_id(value):
-            arxiv = find_arxiv_id(value) or ""
+        # A note names the work's arXiv ID when it is that ID alone (Zotero's "arXiv:2210.03629 [cs]").
+        found = arxiv_id_alone(value) if name == "note" else find_arxiv_id(value) if "arxiv" in value.lower() else None
+        if found:
+            arxiv = found
             break
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
@@ -155,13 +162,13 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
     authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
     key = _text(item.get("citation-key") or item.get("id") or "")
-    note = _text(item.get("note", ""))
+    note = _paragraphs(item.get("note", ""))
     draft = SourceDraft(
         title=title, kind=kind,
         short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
         authors=authors, year=_year(item, errors), venue=venue,
-        url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
-        notes="" if "arxiv" in note.lower() and find_arxiv_id(note) else note,
+        url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
+        notes="" if arxiv_id_alone(note) else note,
     )
     return draft, errors + draft_errors(draft)
 

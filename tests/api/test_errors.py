@@ -242,6 +242,27 @@ def test_a_json_body_after_a_byte_order_mark_is_read(editor_api: APIClient) -> N
     assert response.status_code == 201 and response.json()["slug"] == "bom-page"
 
 
+@pytest.mark.parametrize("charset", ["base64", "rot13", "zlib", "punycode", "latin-1", "utf-16", "bogus"])
+def test_a_json_body_declared_in_a_charset_other_than_utf8_is_400_and_writes_nothing(
+    editor_api: APIClient, charset: str,
+) -> None:
+    from wiki.models import Source
+
+    response = editor_api.post("/api/v1/sources/", b'{"title": "Declared"}',
+                               content_type=f"application/json; charset={charset}")
+
+    assert response.status_code == 400 and _is_error(response.json(), "unsupported_charset")
+    assert charset in response.json()["detail"] and "UTF-8" in response.json()["detail"]
+    assert not Source.objects.filter(title="Declared").exists()
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "UTF8", "us-ascii"])
+def test_a_json_body_declared_utf8_or_ascii_is_read(editor_api: APIClient, charset: str) -> None:
+    response = editor_api.post("/api/v1/sources/", '{"title": "Déclaré"}'.encode(), content_type=f"application/json; charset={charset}")
+
+    assert response.status_code == 201, response.content
+
+
 def test_a_body_over_the_upload_limit_is_413_naming_the_limit_without_a_traceback(
         editor_api: APIClient, settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

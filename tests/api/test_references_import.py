@@ -113,9 +113,13 @@ def test_a_body_that_is_not_utf8_and_declares_nothing_is_a_400_that_says_so_in_c
     assert Source.objects.count() == before
 
 
-def test_an_unknown_declared_charset_is_a_400(api: APIClient) -> None:
-    response = api.post(URL, data=b"@misc{a, title={A}}", content_type="application/x-bibtex; charset=klingon")
+@pytest.mark.parametrize("charset", ["klingon", "base64", "rot13", "hex", "zlib", "punycode", "idna", "undefined",
+                                     "unicode_escape"])
+def test_a_declared_charset_that_is_no_text_encoding_is_a_400_unknown_charset(api: APIClient, charset: str) -> None:
+    response = api.post(URL, data=b"@misc{a, title={A}}", content_type=f"application/x-bibtex; charset={charset}")
     assert (response.status_code, response.json()["code"]) == (400, "unknown_charset")
+    assert charset in response.json()["detail"]
+    assert not Source.objects.exists()
 
 
 def test_a_body_over_the_import_limit_is_a_413_too_large(api: APIClient) -> None:

@@ -223,3 +223,53 @@ def test_import_references_prints_every_entry_it_created(tmp_path: Path, capsys:
     assert "line 2: newkey: created Brand New (brand-new)" in out
     assert "line 1: already: already in the wiki as" in out
     assert "1 created, 1 already in the wiki" in out
+
+
+def _notes_venues_and_paragraphs() -> list[Source]:
+    """Works whose notes, venue or abstract an importer could take for something else."""
+    return [
+        make_source(slug="rt-see-preprint", short_name="Published", title="Published With a Preprint", kind=SourceKind.PAPER,
+                    venue="ICML", year=2024, notes="See arXiv:2301.00001 for the preprint version."),
+        make_source(slug="rt-url-note", short_name="Errata", title="Errata Only", kind=SourceKind.NOTE,
+                    notes="https://example.org/errata"),
+        make_source(slug="rt-blog", short_name="Lil'Log", title="A Blog Post", kind=SourceKind.BLOG,
+                    venue="https://lilianweng.github.io", url="https://lilianweng.github.io/posts/2024-01-01/"),
+        make_source(slug="rt-blog-bare", short_name="Post", title="Another Post", kind=SourceKind.BLOG,
+                    venue="https://example.org/blog"),
+        make_source(slug="rt-project", short_name="Repo", title="A Repository", kind=SourceKind.PROJECT,
+                    venue="https://github.com/org", url="https://github.com/org/repo"),
+        make_source(slug="rt-paragraphs", short_name="Paragraphs", title="Paragraphs", kind=SourceKind.PAPER,
+                    abstract="First paragraph, about {x} & y.\n\nSecond paragraph.\n\nThird.", notes="One.\n\nTwo — 2."),
+    ]
+
+
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json])
+def test_notes_venues_and_paragraphs_read_back_as_written_into_an_empty_wiki(
+    db: None, dump: Callable[[Iterable[Source]], str],
+) -> None:
+    _notes_venues_and_paragraphs()
+    sources = list(Source.objects.for_export())
+    written = {source.slug: {name: getattr(source, name) for name in FIELDS} for source in sources}
+    text = dump(sources)
+    Source.all_objects.all().delete()
+
+    report = sources_import(text=text)
+
+    assert report.counts == {"created": len(written), "duplicate": 0, "refused": 0}, report.results
+    for slug, fields in written.items():
+        read = Source.objects.get(bibtex_key=slug)  # the export keys a work without a key of its own by its slug
+        assert {name: getattr(read, name) for name in FIELDS} == fields, slug
+
+
+@pytest.mark.parametrize(("note", "arxiv_id", "notes"), [
+    ("arXiv:2210.03629 [cs]", "2210.03629", ""),
+    ("arXiv preprint arXiv:2210.03629", "2210.03629", ""),
+    ("See arXiv:2301.00001 for the preprint version.", "", "See arXiv:2301.00001 for the preprint version."),
+])
+def test_a_note_gives_an_arxiv_id_only_when_it_is_that_id_alone(note: str, arxiv_id: str, notes: str) -> None:
+    [bib] = parse_bibtex(f"@misc{{n, title = {{Noted}}, note = {{{note}}}}}")
+    [csl] = parse_csl_json(json.dumps([{"id": "n", "title": "Noted", "note": note}]))
+
+    for entry in (bib, csl):
+        assert entry.draft is not None
+        assert (entry.draft.arxiv_id, entry.draft.notes) == (arxiv_id, notes)

@@ -435,7 +435,7 @@ def test_pasting_an_arxiv_doi_finds_the_work_with_that_arxiv_id(editor_client: C
 
 
 def test_a_field_refused_by_the_models_rules_is_named_in_the_readers_words(db: None) -> None:
-    (result,) = sources_import(text=json.dumps([{"id": "u", "title": "Bad link", "URL": "not a url"}])).results
+    (result,) = sources_import(text=json.dumps([{"id": "u", "title": "Bad link", "URL": "mailto:someone@example.org"}])).results
     assert result.status == "refused" and result.message.startswith("URL: ")
 
 

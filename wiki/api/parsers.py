@@ -1,4 +1,4 @@
-"""Request bodies are JSON only, and nested at most ``MAX_DEPTH`` levels (no write needs more than three)."""
+"""Request bodies are JSON only, in UTF-8, and nested at most ``MAX_DEPTH`` levels (no write needs more than three)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
+from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from wiki.charsets import text_encoding
+
 MAX_DEPTH = 32
+# The charsets a JSON body may declare: UTF-8, and ASCII, which is UTF-8 too.
+_UTF8 = frozenset({"utf-8", "utf-8-sig", "ascii"})
 
 
 def depth_of(data: Any) -> int:
@@ -30,14 +34,20 @@ def depth_of(data: Any) -> int:
 class WikiJSONParser(JSONParser):
     """DRF's JSON parser, refusing with 400 what it would otherwise turn into a RecursionError (500), with one
     message saying where the body stops being JSON (never Python's own wording). A UTF-8 byte order mark
-    before the JSON is read past, as many Windows tools write one."""
+    before the JSON is read past, as many Windows tools write one.
+
+    JSON is UTF-8 (RFC 8259, section 8.1): a body declared in another charset is refused rather than read in it
+    (which no other JSON reader does) or read as UTF-8 against what its client says it is."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        charset = parse_header_parameters(media_type or "")[1].get("charset", "").strip()
+        if charset and text_encoding(charset) not in _UTF8:
+            raise ParseError(gettext("JSON is read as UTF-8 (RFC 8259): send the body in UTF-8, with no charset or "
+                                     "charset=utf-8, not “%(charset)s”.") % {"charset": charset}, code="unsupported_charset")
         try:
-            text = stream.read().decode(encoding)
+            text = stream.read().decode("utf-8")
         except UnicodeDecodeError:
-            raise ParseError(gettext("The body is not valid JSON: it is not %(encoding)s text.") % {"encoding": encoding.upper()}) from None
+            raise ParseError(gettext("The body is not valid JSON: it is not %(encoding)s text.") % {"encoding": "UTF-8"}) from None
         try:
             data = json.loads(text.removeprefix("\ufeff"), parse_constant=_refuse_constant)
         except RecursionError:

@@ -19,11 +19,18 @@ from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from django.utils.translation import gettext
 
 from wiki.models import SourceKind
-from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
+from wiki.references.bibtex_macros import Macros, TooLong
+from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
+from wiki.references.identifiers import (
+    arxiv_id_alone,
+    arxiv_id_from_doi,
+    find_arxiv_id,
+    find_doi,
+    normalize_arxiv_id,
+    normalize_doi,
+)
 from wiki.references.latex import latex_to_text
-
-MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -32,12 +39,29 @@ KIND_BY_ENTRY_TYPE = {
     "techreport": SourceKind.PREPRINT, "report": SourceKind.PREPRINT, "unpublished": SourceKind.PREPRINT,
     "online": SourceKind.BLOG, "electronic": SourceKind.BLOG, "www": SourceKind.BLOG,
     "software": SourceKind.PROJECT, "dataset": SourceKind.PROJECT, "misc": SourceKind.PREPRINT,
+    "proceedings": SourceKind.PAPER, "collection": SourceKind.PAPER,
 }
 # A URL as LaTeX writes it: ``\\%``, ``\\&``, ``\\#``, ``\\_``, ``\\~`` and ``\\$`` are escaped characters of the URL.
 _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
 _URL_ESCAPE = re.compile(r"\\([%&#_~$])")
+_URL_COMMAND = re.compile(r"\\url\s*\{(.*)\}", re.DOTALL)
+_URL_IN_NOTE = re.compile(r"\\url\s*\{(https?://[^{}]*)\}")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
+# The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
+# macros they use, are neither expanded nor decoded.
+READ_FIELDS = {
+    "title": "title", "shorttitle": "short_name", "author": "authors", "editor": "authors", "abstract": "abstract",
+    "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
+    "journaltitle": "venue", "institution": "venue", "publisher": "venue", "organization": "venue", "year": "title",
+    "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
+    "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
+}
+# Fields whose paragraphs are kept apart, as LaTeX keeps them.
+_MULTI_LINE = frozenset({"abstract", "note"})
+# LaTeX spends up to five characters on one it shows ({\"o} is ö): a value longer than five times its field's limit
+# as written is refused before it is decoded, which costs some ten microseconds a character.
+_LATEX_PER_CHARACTER = 5
 
 
 @dataclass
@@ -50,39 +74,6 @@ class ParsedEntry:
     errors: list[str] = field(default_factory=list)
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
-
-
-def _split_concatenation(value: str) -> list[str]:
-    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes (``value`` as written,
-    its braces and quotes kept; an escaped ``\\{`` or ``\\"`` delimits nothing)."""
-    parts, depth, quoted, start = [], 0, False, 0
-    for index, char in enumerate(value):
-        if index and value[index - 1] == "\\":
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == '"' and depth == 0:
-            quoted = not quoted
-        elif char == "#" and depth == 0 and not quoted:
-            parts.append(value[start:index])
-            start = index + 1
-    parts.append(value[start:])
-    return [part.strip() for part in parts]
-
-
-def _resolve(value: str, strings: dict[str, str]) -> str:
-    """A field's value as written (``{…}``, ``"…"``, a number, a macro, or parts joined by ``#``), with its braces
-    or quotes removed, ``@string`` and month macros replaced and the parts joined. A ``#`` or a month's name inside
-    braces or quotes is text."""
-    out = []
-    for part in _split_concatenation(value):
-        if len(part) >= 2 and ((part[0], part[-1]) in {("{", "}"), ('"', '"')}):
-            out.append(part[1:-1])
-        else:
-            out.append(strings.get(part.lower(), part))
-    return "".join(out)
 
 
 def _persons(value: str) -> str:
@@ -121,7 +112,11 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         doi = normalize_doi(text["doi"]) or ""
         if not doi:
             errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": text["doi"]})
-    urls = [_URL_ESCAPE.sub(r"\1", url) for name in ("url", "howpublished", "note", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    written = _written_url(raw.get("url", ""))
+    # A note is text: a URL in it is the work's address only when marked as one (\url{…}).
+    found = [_URL_ESCAPE.sub(r"\1", url) for name in ("howpublished", "pdf") for url in _URL.findall(raw.get(name, ""))]
+    found += [_URL_ESCAPE.sub(r"\1", url.strip()) for url in _URL_IN_NOTE.findall(raw.get("note", ""))]
+    urls = [written, *found] if written else found
     for url in urls:
         if not arxiv and "arxiv.org" in url.lower():
             arxiv = find_arxiv_id(url) or ""
@@ -130,8 +125,10 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
     if not arxiv:
         for name in ("journal", "booktitle", "howpublished", "note", "publisher"):
             value = text.get(name, "")
-            if "arxiv" in value.lower() and find_arxiv_id(value):
-                arxiv = find_arxiv_id(value) or ""
+            # A note names the work's arXiv ID when it is that ID alone (Zotero's "arXiv:2210.03629 [cs]").
+            found_id = arxiv_id_alone(value) if name == "note" else find_arxiv_id(value) if "arxiv" in value.lower() else None
+            if found_id:
+                arxiv = found_id
                 break
     if not arxiv and text.get("journal", "").strip().lower() == "corr":
         match = _CORR_VOLUME.search(text.get("volume", ""))
@@ -140,6 +137,15 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     url = urls[0] if urls else ""
     return arxiv, doi, url
+
+
+def _written_url(value: str) -> str:
+    """The ``url`` field whole, as biblatex reads it verbatim: braces, spaces and a scheme other than http kept for
+    the draft to store or refuse (``{https://example.org/{id}/x}``), a ``\\url{…}`` around it and LaTeX's escapes
+    (``\\%``, ``\\_``) removed."""
+    value = value.strip()
+    wrapped = _URL_COMMAND.fullmatch(value)
+    return _URL_ESCAPE.sub(r"\1", wrapped.group(1).strip() if wrapped else value)
 
 
 def _venue(text: dict[str, str], arxiv: str) -> str:
@@ -167,7 +173,8 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     errors: list[str] = []
     entry_type = entry_type.lower()
     raw = {name.lower(): value for name, value in raw.items()}
-    text = {name: latex_to_text(value) for name, value in raw.items() if name not in {"author", "editor"}}
+    text = {name: latex_to_text(value, paragraphs=name in _MULTI_LINE) for name, value in raw.items()
+            if name not in {"author", "editor"}}
     title = text.get("title", "")
     if not title:
         errors.append(gettext("no title"))
@@ -189,35 +196,55 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         doi=doi,
         bibtex_key=key,
         abstract=text.get("abstract", ""),
-        notes="" if _URL.fullmatch(note.strip("<> ")) or (find_arxiv_id(note) and "arxiv" in note.lower()) else note,
+        # A note that is only the work's arXiv ID or its address says nothing more.
+        notes="" if (url and note.strip("<> ") == url) or arxiv_id_alone(note) else note,
     )
-    return draft, errors + over_long_fields(draft)
+    return draft, errors + draft_errors(draft)
 
 
-def _entry_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
-    return {f.key: _resolve(str(f.value), strings) for f in entry.fields}
+def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
+    """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
+    ``@string`` defines, which BibTeX would read as nothing)."""
+    fields, errors = {}, []
+    for f in entry.fields:
+        name = f.key.lower()
+        if name not in READ_FIELDS:
+            continue
+        limit = field_limit(READ_FIELDS[name])
+        try:
+            fields[name], undefined = macros.expand(str(f.value), limit=limit * _LATEX_PER_CHARACTER)
+        except TooLong as error:
+            errors.append(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
+                          % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"})
+            continue
+        errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
+                   % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
+    return FieldsRead(entry.key, entry.entry_type, fields, errors)
+
+
+def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
+    draft, errors = draft_from_fields(read.entry_type, read.key, read.fields) if not read.errors else (None, [])
+    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors, raw=raw, repeats=repeats)
 
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
     """Every entry of ``text`` in order, each a draft or the reasons it cannot be read."""
-    # No middleware: values come as written, braces and quotes included, for _resolve to tell text from macros.
+    # No middleware: values come as written, braces and quotes included, for the macros to tell text from names.
     library = parse_string(text, parse_stack=[])
-    strings = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
+    macros = Macros(max_macro_chars=max(field_limit(name) for name in READ_FIELDS.values()) * _LATEX_PER_CHARACTER)
     for string in library.strings:  # in file order, so that a macro can use those defined before it
-        strings[string.key.lower()] = _resolve(str(string.value), strings)
+        macros.define(string.key, str(string.value))
     parsed: list[ParsedEntry] = []
+    read: list[tuple[FieldsRead, int, str, int | None]] = []  # each entry's fields, line, text and the line it repeats
     first_line: dict[str, int] = {}
     for entry in library.entries:
         first_line[entry.key] = (entry.start_line or 0) + 1
-        draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-        parsed.append(ParsedEntry(line=(entry.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
-                                  raw=entry.raw or ""))
+        read.append((_fields_read(entry, macros), (entry.start_line or 0) + 1, entry.raw or "", None))
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
             entry = block.ignore_error_block
-            draft, errors = draft_from_fields(entry.entry_type, entry.key, _entry_fields(entry, strings))
-            parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=entry.key, draft=draft, errors=errors,
-                                      raw=(block.raw or "").strip(), repeats=first_line.get(entry.key)))
+            read.append((_fields_read(entry, macros), (block.start_line or 0) + 1, (block.raw or "").strip(),
+                         first_line.get(entry.key)))
             continue
         error = getattr(block, "error", None)
         raw = (block.raw or "").strip()
@@ -228,5 +255,8 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
             # The parser names the next entry; the fault is an unclosed brace or quote in this one.
             message = gettext("a { or \" is not closed before the next entry starts: %(error)s") % {"error": message}
         parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=head, errors=[message], raw=raw))
+    left_out = resolve_crossrefs([fields for fields, *_ in read])
+    parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats)
+               for index, (fields, line, raw, repeats) in enumerate(read) if index not in left_out]
     parsed.sort(key=lambda p: p.line)
     return parsed

@@ -6,7 +6,8 @@ with ``"`` braced and TeX's ligatures (``--``, two backquotes or apostrophes, ``
 BibTeX splits it (``Xu, Frank F.``, ``Frank F. Xu``, ``Ludwig van Beethoven``); an organisation's is braced whole
 (``{Qwen Team of Alibaba}``). Each entry carries what the importer reads: ``shorttitle`` (the short name),
 ``eprint`` with ``archivePrefix`` for arXiv, ``doi``, ``url``, and biblatex's ``entrysubtype`` for a kind the
-entry type alone does not say (a survey, a benchmark, a framework).
+entry type alone does not say (a survey, a benchmark, a framework). A venue is ``organization`` where ``howpublished``
+would be read as the work's address (an ``@online`` entry, a venue that is a URL).
 
 Citation keys are stable (:mod:`wiki.references.citation_keys`).
 """
@@ -54,6 +55,9 @@ _ORGANISATION_WORDS = frozenset({
 })
 
 
+_URL_IN_VENUE = re.compile(r"https?://", re.IGNORECASE)
+
+
 def latex_escaped(value: str) -> str:
     """``value`` as LaTeX that decodes back to it: specials escaped, accents as commands, other scripts kept."""
     return _LIGATURE.sub(lambda m: m.group() + "{}", _ENCODER.unicode_to_latex(value))
@@ -96,7 +100,9 @@ def bibtex_entry(source: Source, key: str) -> Entry:
     if source.year:
         fields.append(("year", str(source.year)))
     if source.venue:
-        name = "journal" if entry_type == "article" else "institution" if entry_type == "report" else "howpublished"
+        # biblatex's @online has no howpublished, and the importer reads a URL there as the work's address.
+        name = ("journal" if entry_type == "article" else "institution" if entry_type == "report"
+                else "organization" if entry_type == "online" or _URL_IN_VENUE.search(source.venue) else "howpublished")
         fields.append((name, latex_escaped(source.venue)))
         if name == "journal":
             plain["journal"] = source.venue

@@ -22,10 +22,10 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
 from wiki.references.errors import ReferencesRefused
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
-from wiki.text.spaces import collapse_spaces
+from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 KIND_BY_TYPE = {
     "article-journal": SourceKind.PAPER, "paper-conference": SourceKind.PAPER, "chapter": SourceKind.PAPER,
@@ -65,6 +65,11 @@ def _text(value: Any) -> str:
     return collapse_spaces(str(value)) if isinstance(value, (str, int, float)) else ""
 
 
+def _paragraphs(value: Any) -> str:
+    """An abstract or a note: its paragraphs (parted by a blank line) kept, the spaces within each folded."""
+    return collapse_spaces_in_paragraphs(str(value)) if isinstance(value, (str, int, float)) else ""
+
+
 def _rich_text(value: Any) -> str:
     """A title or container title as plain text: CSL's rich-text markup (``<i>``, ``<b>``, ``<sup>``,
     ``<span class="nocase">``) removed and entities (``&amp;``) decoded."""
@@ -92,7 +97,7 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
             try:
                 return int(parts[0][0])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 and Infinity, read as float("inf")
                 errors.append(gettext("issued date “%(value)s” is not a year") % {"value": parts[0][0]})
                 return None
         raw = _text(issued.get("raw") or issued.get("literal") or "")
@@ -112,20 +117,34 @@ def _kind(csl_type: str, arxiv: str, venue: str) -> str:
     return kind
 
 
+# The string variables read: CSL-JSON gives each as one string (a number does for a string too).
+_STRINGS = ("title", "title-short", "DOI", "URL", "container-title", "event-title", "publisher", "abstract", "note")
+
+
+def _not_strings(item: dict[str, Any]) -> list[str]:
+    """Why the item's string variables cannot be read: each given as a list or an object (``"DOI": ["10.1/a"]``),
+    named with what it holds, rather than read as nothing."""
+    return [gettext("%(field)s is %(value)s, not one string as CSL-JSON gives it") % {
+                "field": name, "value": json.dumps(item[name], ensure_ascii=False)[:200]}
+            for name in _STRINGS if isinstance(item.get(name), (list, dict, bool))]
+
+
 def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
-    errors: list[str] = []
+    errors: list[str] = _not_strings(item)
     title = _rich_text(item.get("title", ""))
-    if not title:
+    if not title and not errors:
         errors.append(gettext("no title"))
     doi = normalize_doi(_text(item.get("DOI", ""))) or ""
-    if item.get("DOI") and not doi:
+    if isinstance(item.get("DOI"), (str, int, float)) and item["DOI"] and not doi:
         errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": _text(item["DOI"])})
     url = _text(item.get("URL", ""))
     arxiv = ""
     for name in ("number", "archive_location", "URL", "note", "container-title", "publisher"):
         value = _text(item.get(name, ""))
-        if "arxiv" in value.lower() and find_arxiv_id(value):
-            arxiv = find_arxiv_id(value) or ""
+        # A note names the work's arXiv ID when it is that ID alone (Zotero's "arXiv:2210.03629 [cs]").
+        found = arxiv_id_alone(value) if name == "note" else find_arxiv_id(value) if "arxiv" in value.lower() else None
+        if found:
+            arxiv = found
             break
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
@@ -143,15 +162,15 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
     authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
     key = _text(item.get("citation-key") or item.get("id") or "")
-    note = _text(item.get("note", ""))
+    note = _paragraphs(item.get("note", ""))
     draft = SourceDraft(
         title=title, kind=kind,
         short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
         authors=authors, year=_year(item, errors), venue=venue,
-        url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_text(item.get("abstract", "")),
-        notes="" if "arxiv" in note.lower() and find_arxiv_id(note) else note,
+        url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
+        notes="" if arxiv_id_alone(note) else note,
     )
-    return draft, errors + over_long_fields(draft)
+    return draft, errors + draft_errors(draft)
 
 
 def _item_lines(text: str, count: int) -> list[int]:
@@ -195,10 +214,15 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
             code="not_csl_json")
     lines = _item_lines(text, len(data)) if text.lstrip().startswith("[") else [1] * len(data)
     parsed = []
+    first_line: dict[str, int] = {}  # where each id was first given: a repeated id is refused, as a repeated BibTeX key is
     for number, (item, line) in enumerate(zip(data, lines, strict=False), start=1):
         draft, errors = draft_from_item(item)
-        parsed.append(ParsedEntry(line=line, label=_text(item.get("id", "")) or gettext("item %(number)s") % {"number": number}, draft=draft,
-                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2)))
+        item_id = _text(item.get("id", ""))
+        parsed.append(ParsedEntry(line=line, label=item_id or gettext("item %(number)s") % {"number": number}, draft=draft,
+                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2),
+                                  repeats=first_line.get(item_id)))
+        if item_id:
+            first_line.setdefault(item_id, line)
     return parsed
 
 

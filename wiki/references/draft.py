@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -40,7 +41,13 @@ FIELD_LABELS = {
     "venue": gettext_lazy("venue"), "url": "URL", "bibtex_key": gettext_lazy("key"),
     "abstract": gettext_lazy("abstract"), "notes": gettext_lazy("note"),
 }
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TEXT_LIMITS = {"authors": MAX_TEXT_CHARS, "abstract": MAX_ABSTRACT_CHARS, "notes": MAX_NOTES_CHARS}
+
+
+def field_limit(name: str) -> int:
+    """How many characters the wiki keeps of the draft's field ``name``."""
+    return _TEXT_LIMITS.get(name) or max_length(Source, name)
 
 
 def over_long_fields(draft: SourceDraft) -> list[str]:
@@ -48,10 +55,21 @@ def over_long_fields(draft: SourceDraft) -> list[str]:
     errors = []
     for name, label in FIELD_LABELS.items():
         value = getattr(draft, name)
-        limit = _TEXT_LIMITS.get(name) or max_length(Source, name)
+        limit = field_limit(name)
         if len(value) > limit:
             errors.append(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
                           % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"})
+    return errors
+
+
+def draft_errors(draft: SourceDraft) -> list[str]:
+    """Why the draft cannot be saved as it is: a field too long (:func:`over_long_fields`), or a URL that is not one
+    whole (a space in it, which a URL never holds, or no scheme), named so that it can be mended rather than lost."""
+    errors = over_long_fields(draft)
+    if draft.url and re.search(r"\s", draft.url):
+        errors.append(gettext("the URL “%(url)s” holds a space: write it as %%20, as a URL has none") % {"url": draft.url})
+    elif draft.url and not _SCHEME.match(draft.url):
+        errors.append(gettext("the URL “%(url)s” has no scheme: write it whole, with https://") % {"url": draft.url})
     return errors
 
 

@@ -11,6 +11,7 @@ import codecs
 
 from django.utils.translation import gettext
 
+from wiki.charsets import text_encoding
 from wiki.references.errors import ReferencesRefused
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -26,12 +27,11 @@ def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "")
         if data.startswith(bom):
             return _decode(data, encoding, declared=True)
     if charset:
-        try:
-            encoding = codecs.lookup(charset).name
-        except LookupError:
+        declared = text_encoding(charset)
+        if declared is None:
             raise ReferencesRefused(gettext("The declared charset “%(charset)s” is not one the wiki knows; send UTF-8.")
-                                    % {"charset": charset}, code="unknown_charset") from None
-        return _decode(data, encoding, declared=True)
+                                    % {"charset": charset}, code="unknown_charset")
+        return _decode(data, declared, declared=True)
     unmarked = _utf16_without_mark(data)
     if unmarked:
         return _decode(data, unmarked, declared=True)

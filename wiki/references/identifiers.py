@@ -75,6 +75,16 @@ def find_arxiv_id(text: str) -> str | None:
     return None
 
 
+_AROUND_AN_ID = re.compile(r"^arxiv\s+preprint\s+|\s*\[[^\]]*\]\s*$|\.$", re.IGNORECASE)
+
+
+def arxiv_id_alone(text: str) -> str | None:
+    """The arXiv ID ``text`` is, and nothing else, as Zotero and Google Scholar write one in a note or a venue
+    (``arXiv:2210.03629 [cs]``, ``arXiv preprint arXiv:2210.03629``), normalised; None for text that only mentions
+    one (``See arXiv:2301.00001 for the preprint version.``), which may name another version of the work."""
+    return normalize_arxiv_id(_AROUND_AN_ID.sub("", text.strip())) if text else None
+
+
 def arxiv_match_key(arxiv_id: str) -> str:
     """What two arXiv IDs of one paper share: an old-style ID without its subject class (``math.GT/0309136`` and
     ``math/0309136`` are one paper → ``math/0309136``); a new-style ID as it is."""

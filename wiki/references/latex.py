@@ -6,7 +6,7 @@ import re
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-from wiki.text.spaces import collapse_spaces
+from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 # pylatexenc reads \textasciicircum as the modifier letter ˆ; in LaTeX it prints the ASCII circumflex. It drops the
 # logos, which titles use (The \TeX{}book, The \LaTeX\ Companion, Bib\TeX): they are written as their names.
@@ -23,12 +23,14 @@ _DECODER = LatexNodes2Text(latex_context=_MACROS, math_mode="text", strict_latex
 LATEX_LEFT = re.compile(r"\\[A-Za-z]+|\\[^\sA-Za-z]|[{}]")
 
 
-def latex_to_text(value: str) -> str:
-    """``Vuli\\'c`` → ``Vulić``, ``{Tree-{GRPO}}: \\emph{x} \\& y`` → ``Tree-GRPO: x & y``; spaces folded."""
+def latex_to_text(value: str, *, paragraphs: bool = False) -> str:
+    """``Vuli\\'c`` → ``Vulić``, ``{Tree-{GRPO}}: \\emph{x} \\& y`` → ``Tree-GRPO: x & y``; spaces folded, and with
+    ``paragraphs`` (an abstract, a note) the paragraphs a blank line parts kept apart, as LaTeX keeps them."""
+    fold = collapse_spaces_in_paragraphs if paragraphs else collapse_spaces
     if "\\" not in value and "{" not in value and "$" not in value and "~" not in value and "--" not in value:
-        return collapse_spaces(value)
+        return fold(value)
     try:
         text = _DECODER.latex_to_text(value)
     except Exception:  # noqa: BLE001 - pylatexenc is lenient; a malformed value keeps its text without markup
         text = re.sub(r"\\[A-Za-z]+\s*|[{}\\]", "", value)
-    return collapse_spaces(text.replace("\xa0", " "))
+    return fold(text.replace("\xa0", " "))

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from wiki.models import SourceKind
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import SourceDraft, over_long_fields, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
@@ -73,7 +73,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         url=urls[0] if urls else "",
         arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract,
     )
-    return draft, errors + over_long_fields(draft)
+    return draft, errors + draft_errors(draft)
 
 
 def _records(text: str) -> list[tuple[int, str]]:

@@ -19,6 +19,17 @@ def collapse_spaces(text: str, *, keep_lines: bool = False) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def collapse_spaces_in_paragraphs(text: str) -> str:
+    """``text`` with its paragraphs (parted by a blank line, as LaTeX and Markdown part them) kept apart by one blank
+    line, and the whitespace within each, a single line break included, made one space: an abstract's shape without
+    the line wrapping of the file it came in."""
+    paragraphs = (collapse_spaces(paragraph) for paragraph in _PARAGRAPH_BREAK.split(text.replace("\r\n", "\n")))
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
+
+
 _SENTENCE_ENDS = "。！？；.!?;"
 ELLIPSIS = "…"
 

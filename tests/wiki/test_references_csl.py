@@ -1,0 +1,57 @@
+"""CSL-JSON as hand-written and hostile files give it: every item read or refused with its reason, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wiki.models import Source
+from wiki.references.csl import parse_csl_json
+from wiki.services.source_import import ImportStatus, sources_import
+
+
+@pytest.mark.parametrize("year", ["1e400", "-1e400", "Infinity", "-Infinity"])
+def test_an_issued_year_too_large_for_an_integer_refuses_its_item(db: None, year: str) -> None:
+    text = f'[{{"id": "a", "title": "Endless", "issued": {{"date-parts": [[{year}]]}}}}, {{"id": "b", "title": "Fine"}}]'
+
+    report = sources_import(text=text)
+
+    refused, created = report.of(ImportStatus.REFUSED), report.of(ImportStatus.CREATED)
+    assert [r.label for r in refused] == ["a"] and "is not a year" in refused[0].message
+    assert [r.label for r in created] == ["b"]
+    assert not Source.objects.filter(title="Endless").exists()
+
+
+def test_a_nan_year_is_refused_as_not_a_year() -> None:
+    entries = parse_csl_json('[{"id": "n", "title": "T", "issued": {"date-parts": [[NaN]]}}]')
+
+    assert entries[0].errors == ["issued date “nan” is not a year"]
+
+
+def test_a_repeated_id_is_refused_as_a_repeated_bibtex_key_is(db: None) -> None:
+    text = '[\n{"id": "a", "title": "First Work"},\n{"id": "a", "title": "Another Work"},\n{"id": "b", "title": "Third"}\n]'
+
+    report = sources_import(text=text)
+
+    [refused] = report.of(ImportStatus.REFUSED)
+    assert (refused.label, refused.line, refused.message) == ("a", 3, "the key a names another work on line 2")
+    assert sorted(Source.objects.values_list("title", flat=True)) == ["First Work", "Third"]
+
+
+def test_a_repeated_id_of_the_same_work_is_a_duplicate_of_the_first(db: None) -> None:
+    report = sources_import(text='[{"id": "a", "title": "Same Work"}, {"id": "a", "title": "Same Work"}]')
+
+    assert report.counts == {"created": 1, "duplicate": 1, "refused": 0}
+
+
+@pytest.mark.parametrize(("field", "value"), [("DOI", ["10.1000/a", "10.1000/b"]), ("URL", ["https://example.org"]),
+                                              ("title", {"en": "T"})])
+def test_a_string_variable_given_as_a_list_or_object_is_refused_naming_it(db: None, field: str, value: object) -> None:
+    item = {"id": "x", "title": "Listed", field: value}
+
+    [result] = sources_import(text=json.dumps([item])).results
+
+    written = json.dumps(value, ensure_ascii=False)
+    assert (result.status, result.message) == ("refused", f"{field} is {written}, not one string as CSL-JSON gives it")
+    assert not Source.objects.exists()

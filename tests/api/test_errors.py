@@ -256,6 +256,43 @@ def test_a_json_body_declared_in_a_charset_other_than_utf8_is_400_and_writes_not
     assert not Source.objects.filter(title="Declared").exists()
 
 
+@pytest.mark.parametrize("charset", ["base64", "rot13", "punycode"])
+def test_a_query_string_beside_a_charset_naming_no_text_encoding_is_still_read(charset: str, editor: Account) -> None:
+    """Through the WSGI application the server runs: Django's own request class fails while it is built."""
+    import io
+    import json
+    from wsgiref.util import setup_testing_defaults
+
+    from django.core import signals
+    from django.db import close_old_connections
+
+    from config.wsgi import application
+    from wiki.services.tokens import api_token_get
+
+    def call(method: str, query: str, body: bytes) -> tuple[str, Any]:
+        environ: dict[str, Any] = {"REQUEST_METHOD": method, "PATH_INFO": "/api/v1/sources/", "QUERY_STRING": query,
+                                   "CONTENT_TYPE": f"application/json; charset={charset}", "CONTENT_LENGTH": str(len(body)),
+                                   "wsgi.input": io.BytesIO(body), "SERVER_NAME": "testserver", "HTTP_HOST": "testserver",
+                                   "HTTP_AUTHORIZATION": f"Bearer {api_token_get(user=editor).key}"}
+        setup_testing_defaults(environ)
+        started: list[str] = []
+        # As Django's test client does: the test's transaction holds the connection the request must not close.
+        signals.request_started.disconnect(close_old_connections)
+        signals.request_finished.disconnect(close_old_connections)
+        try:
+            chunks = application(environ, lambda status, headers, *args: started.append(status))
+            return started[0], json.loads(b"".join(chunks))
+        finally:
+            signals.request_started.connect(close_old_connections)
+            signals.request_finished.connect(close_old_connections)
+
+    status, listed = call("GET", "kind=paper&page_size=2", b"")
+    refused, error = call("POST", "format=json", b'{"title": "Declared"}')
+
+    assert status.startswith("200") and "results" in listed
+    assert refused.startswith("400") and error["code"] == "unsupported_charset"
+
+
 @pytest.mark.parametrize("charset", ["utf-8", "UTF8", "us-ascii"])
 def test_a_json_body_declared_utf8_or_ascii_is_read(editor_api: APIClient, charset: str) -> None:
     response = editor_api.post("/api/v1/sources/", '{"title": "Déclaré"}'.encode(), content_type=f"application/json; charset={charset}")

@@ -117,6 +117,17 @@ def test_walking_the_pages_of_an_ordering_with_ties_sees_every_work_once(api: AP
     assert sorted(seen) == sorted(f"tied-{i}" for i in range(120))
 
 
+@pytest.mark.parametrize("query", ["?ordering=short_name&q=casecheck", "?q=casecheck", "?ordering=-short_name&q=casecheck"])
+def test_names_are_ordered_whatever_their_case(api: APIClient, query: str) -> None:
+    for name in ("Biblatex Casecheck", "arXiv Casecheck", "Zeta Casecheck", "beta Casecheck"):
+        make_source(short_name=name, title=f"{name}: a work")
+
+    names = [row["short_name"] for row in api.get(f"/api/v1/sources/{query}").json()["results"]]
+
+    expected = ["arXiv Casecheck", "beta Casecheck", "Biblatex Casecheck", "Zeta Casecheck"]
+    assert names == (expected[::-1] if "-short_name" in query else expected)
+
+
 def test_claims_have_citations_with_locators_and_filter_by_source_status_page(api: APIClient) -> None:
     rows = api.get("/api/v1/claims/", {"source": "gripforge"}).json()["results"]
 

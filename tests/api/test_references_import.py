@@ -23,6 +23,10 @@ def api(db: None) -> APIClient:
     (SAME_WORKS_BIBTEX, "application/x-bibtex"),
     (SAME_WORKS_CSL, "application/vnd.citationstyles.csl+json"),
     (SAME_WORKS_RIS, "application/x-research-info-systems"),
+    (SAME_WORKS_BIBTEX, "text/x-bibtex"),
+    (SAME_WORKS_BIBTEX, "application/x-biblatex"),
+    (SAME_WORKS_CSL, "application/citeproc+json"),
+    (SAME_WORKS_RIS, "application/x-ris"),
 ])
 def test_each_media_type_imports_and_reports_per_entry(api: APIClient, body: str, media_type: str) -> None:
     response = api.post(URL, data=body.encode(), content_type=media_type)
@@ -51,7 +55,10 @@ def test_a_body_in_no_reference_format_is_a_400_and_changes_nothing(api: APIClie
 
 
 def test_json_is_not_a_reference_media_type(api: APIClient) -> None:
-    assert api.post(URL, data={"x": 1}, format="json").status_code == 415
+    response = api.post(URL, data={"x": 1}, format="json")
+
+    assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
+    assert "415" in api.get("/api/schema/?format=json").json()["paths"][URL]["post"]["responses"]
 
 
 def test_anonymous_clients_cannot_import(db: None) -> None:

@@ -59,6 +59,25 @@ def test_a_slug_is_free_when_only_a_longer_one_shares_its_start(db: None) -> Non
     assert unique_source_slug("Zephyra") == "zephyra"
 
 
+@pytest.mark.parametrize(("name", "slug"), [
+    ("Øystein Træsse", "oystein-traesse"), ("Straße der Agenten", "strasse-der-agenten"), ("Łódź Œuvre", "lodz-oeuvre"),
+    ("Ærø 智能体", "aero"), ("Crème brûlée", "creme-brulee"),
+])
+def test_latin_letters_that_do_not_decompose_are_kept_in_a_slug(db: None, name: str, slug: str) -> None:
+    assert unique_source_slug(name) == slug
+
+
+@pytest.mark.parametrize(("title", "short_name"), [
+    ("通义深度研究：面向长程任务的智能体", "通义深度研究"),
+    ("SkillForge: Evolving Verifiable Skills", "SkillForge"),
+    ("A title without a subtitle", "A title without a subtitle"),
+])
+def test_a_short_name_is_taken_from_before_either_colon(title: str, short_name: str) -> None:
+    from wiki.references.draft import short_name_from_title
+
+    assert short_name_from_title(title) == short_name
+
+
 @pytest.mark.parametrize(
     ("existing", "candidate"),
     [

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
-from django.db.models import F, QuerySet
+from django.db.models import CharField, F, QuerySet, TextField
+from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
@@ -91,7 +92,7 @@ class StrictOrderingFilter(OrderingFilter):
         ordering = self.get_ordering(request, queryset, view)
         if not ordering:
             return queryset
-        terms = [_nulls_last(queryset, term) for term in ordering]
+        terms = [_order_term(queryset, term) for term in ordering]
         # Rows equal on every term asked for (works of one year) would come in any order, page by page: a client walking
         # the pages would see some twice and miss others. The primary key settles the order.
         if not any(isinstance(term, str) and term.lstrip("-") in {"pk", "id"} for term in ordering):
@@ -110,16 +111,20 @@ class StrictOrderingFilter(OrderingFilter):
         return parameters
 
 
-def _nulls_last(queryset: QuerySet[Any], term: Any) -> Any:
-    """A nullable field orders its empty values last both ways (``-year``: newest first, then the undated works), where
-    PostgreSQL puts NULLs first in descending order. A view's own default ordering may be expressions: kept as they are."""
+def _order_term(queryset: QuerySet[Any], term: Any) -> Any:
+    """One term of an ordering as readers expect it: a text field case-insensitively (``arXiv…`` before ``Biblatex``,
+    as the HTML lists order), a nullable field with its empty values last both ways (``-year``: newest first, then the
+    undated works), where PostgreSQL puts NULLs first in descending order. A view's own default ordering may be
+    expressions: kept as they are."""
     if not isinstance(term, str):
         return term
     name = term.lstrip("-")
     try:
-        nullable = queryset.model._meta.get_field(name).null
+        field = queryset.model._meta.get_field(name)
     except FieldDoesNotExist:
         return term
-    if not nullable:
+    text = isinstance(field, (CharField, TextField)) and not field.choices
+    if not text and not field.null:
         return term
-    return F(name).desc(nulls_last=True) if term.startswith("-") else F(name).asc(nulls_last=True)
+    expression = Lower(name) if text else F(name)
+    return expression.desc(nulls_last=True) if term.startswith("-") else expression.asc(nulls_last=True)

@@ -55,7 +55,24 @@ class RISParser(_ReferenceFileParser):
     media_type = MEDIA_TYPES[ReferenceFormat.RIS]
 
 
-REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser]
+# The other names tools send the same formats under (JabRef's text/x-bibtex, citeproc-js's application/citeproc+json).
+class BibTeXTextParser(_ReferenceFileParser):
+    media_type = "text/x-bibtex"
+
+
+class BibLaTeXParser(_ReferenceFileParser):
+    media_type = "application/x-biblatex"
+
+
+class CiteprocJSONParser(_ReferenceFileParser):
+    media_type = "application/citeproc+json"
+
+
+class RISShortParser(_ReferenceFileParser):
+    media_type = "application/x-ris"
+
+
+REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, BibTeXTextParser, BibLaTeXParser, CiteprocJSONParser, RISShortParser]
 
 
 class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from wiki.models import Source, SourceKind
 from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, MAX_TEXT_CHARS, fit, max_length
-from wiki.references.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 
 
 @dataclass
@@ -86,7 +86,9 @@ def draft_from_identifier(raw: str) -> SourceDraft | None:
     return None
 
 
+
 def short_name_from_title(title: str) -> str:
-    """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``; a title without a colon stays whole."""
-    head = title.split(":", 1)[0].strip()
+    """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``, ``通义深度研究：面向长程任务…`` → ``通义深度研究``;
+    a title without a colon (either width) stays whole."""
+    head = SUBTITLE_COLON.split(title, 1)[0].strip()
     return head if head and len(head) <= 60 and head != title else fit(Source, "short_name", title)

@@ -25,6 +25,8 @@ _DOI_BODY = r"(?P<doi>10\.\d{4,9}/\S+)"
 _DOI_WHOLE = re.compile(rf"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?{_DOI_BODY}", re.IGNORECASE)
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+# A title's main part ends at its first colon, ASCII or full-width (通义深度研究：面向长程任务的智能体).
+SUBTITLE_COLON = re.compile("[:：]")
 
 
 def normalize_title(title: str) -> str:

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from django.utils.translation import gettext
 
-from wiki.references.identifiers import arxiv_match_key, first_author_key, normalize_title
+from wiki.references.identifiers import SUBTITLE_COLON, arxiv_match_key, first_author_key, normalize_title
 
 
 class Reference(Protocol):
@@ -43,8 +43,8 @@ class WorkMatch:
 
 
 def main_title(title: str) -> str:
-    """The title before its subtitle: ``ReAct: Synergizing…`` → ``react``, normalised."""
-    head = title.split(":", 1)[0]
+    """The title before its subtitle (after either colon): ``ReAct: Synergizing…`` → ``react``, normalised."""
+    head = SUBTITLE_COLON.split(title, 1)[0]
     return normalize_title(head) if head != title else ""
 
 

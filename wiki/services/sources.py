@@ -36,7 +36,7 @@ from wiki.references.matching import Reference, WorkMatch, find_work, lookup_key
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import StaleEdit, change_event, change_record
-from wiki.text.slugs import cut_slug, numbered_slug, pinyin_slug
+from wiki.text.slugs import ascii_slugify, cut_slug, numbered_slug, pinyin_slug
 
 
 def sources_lock_creation() -> None:
@@ -66,10 +66,10 @@ def _slug_base(work: str | Named) -> str:
     A short name that gives a slug always gives it, so each source's slug is what it always was."""
     if isinstance(work, str):
         work = SourceDraft(short_name=work)
-    base = slugify(work.short_name.replace(".", "-"))[:100]
+    base = ascii_slugify(work.short_name.replace(".", "-"))[:100]
     if base:
         return base
-    title = slugify(work.title.replace(".", "-"))
+    title = ascii_slugify(work.title.replace(".", "-"))
     if _ASCII_LETTER.search(title):
         return cut_slug(title, _TITLE_SLUG_CHARS)
     read = pinyin_slug(work.short_name, length=_TITLE_SLUG_CHARS) or pinyin_slug(work.title, length=_TITLE_SLUG_CHARS)

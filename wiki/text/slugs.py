@@ -13,6 +13,16 @@ import re
 from django.utils.text import slugify
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# Latin letters that do not decompose into a base letter and an accent, which slugify would drop: Øystein Træsse is
+# ``oystein-traesse``, not ``ystein-trsse``.
+_UNDECOMPOSED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
+                               "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ł": "l", "Ł": "L",
+                               "ı": "i", "ħ": "h", "Ħ": "H", "ŋ": "ng", "Ŋ": "NG"})
+
+
+def ascii_slugify(text: str) -> str:
+    """:func:`django.utils.text.slugify`, keeping the Latin letters it would drop as the ASCII they are written as."""
+    return slugify(text.translate(_UNDECOMPOSED))
 
 
 def cut_slug(slug: str, length: int) -> str:
@@ -37,9 +47,9 @@ def pinyin_slug(text: str, *, length: int) -> str:
     nothing in it can be read in ASCII."""
     text = text.replace(".", "-")
     if not _HAN.search(text):
-        return cut_slug(slugify(text), length)
+        return cut_slug(ascii_slugify(text), length)
     # Imported when first needed: its dictionaries take a fifth of a second and some 55 MB to load, which a
     # process that never names a work in Chinese should not pay.
     from pypinyin import lazy_pinyin
 
-    return cut_slug(slugify(" ".join(lazy_pinyin(text))), length)
+    return cut_slug(ascii_slugify(" ".join(lazy_pinyin(text))), length)

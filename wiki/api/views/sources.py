@@ -116,7 +116,9 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         description=(
             "The request body is the file itself, with its media type. Every entry is created, reported as already in "
             "the wiki (`duplicate`, with the work it is) or refused with its reason and line; the import is one "
-            f"transaction. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries."
+            f"transaction. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries. "
+            "The other names of these media types are read too: text/x-bibtex, application/x-biblatex, "
+            "application/citeproc+json, application/x-ris."
         ),
         request={
             MEDIA_TYPES[ReferenceFormat.BIBTEX]: {"type": "string"},
@@ -126,7 +128,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         },
         responses={200: ImportReportSerializer,
                    400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format)."),
-                   413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")},
+                   413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."),
+                   415: OpenApiResponse(ErrorSerializer, description="The body's media type is none of the reference formats.")},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
                                  value="@article{yao2023react, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}")],
     )

@@ -37,7 +37,8 @@ ANONYMOUS: dict[str, list[str]] = {
     "page revision": ["SELECT wiki_page", "SELECT wiki_revision", "SELECT wiki_revision", "SELECT wiki_source", "SELECT wiki_page"],
     "missing page": [
         "SELECT wiki_revision", "SELECT wiki_page", "SELECT wiki_page", "SELECT wiki_page", "SELECT wiki_glossaryterm",
-        "SELECT wiki_source", "SELECT wiki_page", "SELECT wiki_wikilink",
+        # The links to it, for the title they give it (its heading), then the names close to its address.
+        "SELECT wiki_wikilink", "SELECT wiki_source", "SELECT wiki_page",
     ],
     "source list": ["COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification"],
     "source list filtered": ["COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification"],

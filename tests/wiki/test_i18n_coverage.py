@@ -119,6 +119,15 @@ def _unmarked_words(source: str) -> set[str]:
     return words - SAME_IN_BOTH
 
 
+def test_no_template_comment_runs_over_a_line_break() -> None:
+    """Django reads ``{# … #}`` on one line only: one that breaks is shown to readers as text."""
+    broken = [f"{path.relative_to(TEMPLATES)}:{number}" for path in sorted(TEMPLATES.rglob("*.html"))
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+              if re.search(r"\{#(?!.*#\})", line)]
+
+    assert broken == []
+
+
 def test_no_template_shows_a_string_not_marked_for_translation() -> None:
     unmarked = {str(path.relative_to(TEMPLATES)): words for path in _template_files()
                 if (words := _unmarked_words(path.read_text(encoding="utf-8")))}

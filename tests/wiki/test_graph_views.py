@@ -309,3 +309,13 @@ def test_a_graphs_caption_is_punctuated_in_the_readers_language(client: Client) 
     assert captions["zh-Hans"].startswith("按机制排列的工作地图。") and "。" in captions["zh-Hans"][12:]
     assert not re.search(r"[\u4e00-\u9fff][.;]", captions["zh-Hans"])
     assert captions["en"].startswith("Map of works by mechanism. ")
+
+
+def test_a_nodes_title_takes_each_languages_colon_and_list_separator(client: Client) -> None:
+    chinese = _svg(client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]),
+                              headers={"accept-language": "zh-CN"}).content.decode(), "contrast-graph")
+    english = _svg(client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]),
+                              headers={"accept-language": "en"}).content.decode(), "contrast-graph")
+
+    assert re.search(r"<title[^>]*>工作：GripForge — 策略梯度、严格 Agentic RL</title>", chinese)
+    assert re.search(r"<title[^>]*>Work: GripForge — Policy gradient, Strict Agentic RL</title>", english)

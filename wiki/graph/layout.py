@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
@@ -107,8 +107,10 @@ class DrawnNode:
     def title(self) -> str:
         extra = ""
         if self.mechanism_label and self.kind != "mechanism":
-            extra = f" — {self.mechanism_label}" + (f", {self.verdict_label}" if self.verdict_label else "")
-        return f"{self.kind_label}: {self.label}{extra}"
+            separator = pgettext("list separator", ", ")
+            extra = f" — {self.mechanism_label}" + (f"{separator}{self.verdict_label}" if self.verdict_label else "")
+        # "工作：SkillForge — 策略梯度、严格 Agentic RL": each language's own colon and list separator.
+        return gettext("%(kind)s: %(name)s") % {"kind": self.kind_label, "name": self.label} + extra
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def test_preview_lists_a_reworded_claim_with_its_per_character_diff(editor_clien
     html = response.content.decode()
     assert f'data-outcome="reworded" data-claim="{claim.pk}"' in html
     assert "<ins>且常被误读</ins>" in html
-    assert "Claims:</strong> " in html and "1 reworded" in html
+    assert "Claims: </strong>" in html and "1 reworded" in html
     assert Claim.objects.get(pk=claim.pk).text == claim.text  # a preview writes nothing
 
 

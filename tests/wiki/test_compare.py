@@ -103,3 +103,26 @@ def test_the_filter_comes_before_the_list_of_works_it_filters(client: Client) ->
 
     assert 'class="work-choices"' in html
     assert html.index('id="id_q"') < html.index('class="work-choices"')
+
+
+def test_the_compare_page_leads_to_the_latest_contrasts_in_one_query_however_many(client: Client) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import make_contrast, make_source
+    from wiki.models import Contrast
+    from wiki.views.compare import LATEST_CONTRASTS
+
+    html = client.get(reverse("wiki:compare"), headers={"accept-language": "en"}).content.decode()
+    assert '<a href="/contrast/gripforge/polarharness/">GripForge vs PolarHarness</a>' in html
+
+    hub = make_source(slug="hub", short_name="Hub")
+    for i in range(LATEST_CONTRASTS + 5):
+        make_contrast(hub, make_source(slug=f"spoke-{i}", short_name=f"Spoke {i}"), axis=f"axis {i}")
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(reverse("wiki:compare"), {"q": "x"}).content.decode()
+
+    assert html.count('href="/contrast/') == LATEST_CONTRASTS
+    assert f'href="/contrast/hub/spoke-{LATEST_CONTRASTS + 4}/"' in html and 'href="/contrast/hub/spoke-0/"' not in html
+    assert sum("wiki_contrast" in query["sql"] for query in queries.captured_queries) == 1
+    assert Contrast.objects.count() > LATEST_CONTRASTS

@@ -200,6 +200,10 @@ class ContrastQuerySet(models.QuerySet["Contrast"]):
     def involving(self, source_ids: list[int]) -> ContrastQuerySet:
         return self.filter(models.Q(left_id__in=source_ids) | models.Q(right_id__in=source_ids))
 
+    def newest(self, limit: int) -> ContrastQuerySet:
+        """The ``limit`` contrasts added last, both sides and their components joined (one query)."""
+        return self.select_related("left", "left_component", "right", "right_component").order_by("-created_at", "-id")[:limit]
+
 
 _ContrastQuerySetManager = models.Manager.from_queryset(ContrastQuerySet)
 

@@ -4,6 +4,10 @@ from django.shortcuts import render
 from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import comparison_csv, comparison_for, pick_offer
 from wiki.graph.forms import WorkPickForm, split_subjects
+from wiki.models import Contrast
+
+# The contrasts the compare page offers as a way in: the latest few (the wiki may hold thousands).
+LATEST_CONTRASTS = 12
 
 
 @cached_for_readers
@@ -22,6 +26,6 @@ def compare(request: HttpRequest) -> HttpResponse:
         request,
         "wiki/graph/compare.html",
         {"form": form, "comparison": comparison, "choices": choices, "chosen": chosen,
-         "csv_query": request.GET.urlencode()},
+         "csv_query": request.GET.urlencode(), "latest_contrasts": Contrast.objects.newest(LATEST_CONTRASTS)},
         status=status,
     )

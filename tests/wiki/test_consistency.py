@@ -287,3 +287,15 @@ def test_a_bad_section_or_page_number_is_refused_with_a_message(client: Client, 
     response = client.get(reverse("wiki:consistency-report"), params)
     assert response.status_code == 400
     assert message in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_fact_the_suggested_mechanism_decides_says_so_rather_than_a_bare_no(client: Client, contrast_wiki: ContrastWiki) -> None:
+    from classifier import classify
+
+    suggestion = classify(contrast_wiki.harness.abstract or "")
+    derived = [finding for finding in suggestion.facts if finding.value.value == "false" and not finding.evidence]
+    html = client.get(contrast_wiki.harness.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert suggestion.mechanism.value == "harness" and [f.fact.value for f in derived] == ["rl_update"]
+    assert "RL 优化根据交互结果更新 policy/参数 <span class=\"muted\">（否，由其机制推出）</span>" in html

@@ -577,6 +577,17 @@ def test_classification_history_shows_only_changed_fields_page_by_page(client: C
     assert change.changed_fields() == [("verdict", "strict", "v50")]
 
 
+
+def test_classification_history_lists_fields_in_the_forms_order(db: None) -> None:
+    classification = make_classification(make_source())
+    before = {"verdict": "strict", "algorithm": "PPO", "mechanism": "policy_gradient", "rl_update": True, "rationale": ""}
+    after = {"verdict": "not_strict", "algorithm": "", "mechanism": "harness", "rl_update": False, "rationale": "harness"}
+
+    change = ClassificationChange.objects.create(classification=classification, before=before, after=after)
+
+    assert [name for name, _, _ in change.changed_fields()] == ["mechanism", "algorithm", "rl_update", "verdict", "rationale"]
+
+
 @pytest.mark.usefixtures("small_wiki")
 def test_question_form_picks_claims_from_a_filterable_checkbox_list_and_works_by_name(editor_client: Client) -> None:
     claim = Claim.objects.current().select_related("page").first()

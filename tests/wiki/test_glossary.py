@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from tests.factories import make_page
+from tests.wiki.htmltext import html_text
 from wiki.models import ChangeEvent, GlossaryTerm, Page
 from wiki.roles import Account
 from wiki.services.glossary import glossary_load, glossary_term_create, glossary_term_update
@@ -125,6 +126,7 @@ def test_an_entry_shows_names_definition_taxonomy_and_who_links_to_it(client: Cl
     chinese = client.get(two.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
     assert re.search(r'<strong>Also called: </strong><span lang="\w+">V</span>, <span lang="\w+">critic</span>', english)
     assert re.search(r'<strong>又称：</strong><span lang="\w+">V</span>、<span lang="\w+">critic</span>', chinese)
+    assert '<p class="page-meta">' not in english and "—" not in html_text(english.split("<h1", 1)[1].split("</header>", 1)[0])
     assert f'{reverse("wiki:source-list")}?mechanism=policy_gradient' in content
     assert 'href="/wiki/agentic-rl/"' in content
     assert client.get(reverse("wiki:glossary-detail", kwargs={"slug": "nothing"})).status_code == 404

@@ -97,6 +97,20 @@ def test_an_answered_question_links_to_its_answering_claim(client: Client) -> No
     assert f'href="{source.get_absolute_url()}"' in content
 
 
+def test_an_answer_resting_on_an_unverified_claim_says_so_until_it_is_verified(client: Client) -> None:
+    page = make_page(slug="answers", body="## 关键要点\n\n- LBYL 是 CUA safety 的前置检查。\n")
+    claim = Claim.objects.get(page=page, text__contains="LBYL 是 CUA safety")
+    question = make_question(title="answered", status=QuestionStatus.ANSWERED, answer_claim=claim)
+
+    unverified = client.get(question.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+    claim.status = "verified"
+    claim.save(update_fields=["status"])
+    verified = client.get(question.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert "回答它的论断尚未核实：状态为“待核实”。" in unverified.replace("&ldquo;", "“").replace("&rdquo;", "”")
+    assert "尚未核实" not in verified
+
+
 def test_an_unknown_question_is_a_404(client: Client) -> None:
     assert client.get(reverse("wiki:question-detail", kwargs={"pk": 999999})).status_code == 404
 

@@ -187,8 +187,10 @@ class ClassificationChange(models.Model):
         return f"{self.classification} ({self.created_at:%Y-%m-%d %H:%M})"
 
     def changed_fields(self) -> list[tuple[str, object, object]]:
-        """``(field, before, after)`` for each field whose value changed, by field name."""
-        keys = sorted(set(self.before) | set(self.after))
+        """``(field, before, after)`` for each field whose value changed, in the order the classification's form has
+        them (mechanism, algorithm, what is updated, the four facts, verdict, rationale, evidence, who set it)."""
+        order = {field.name: rank for rank, field in enumerate(Classification._meta.concrete_fields)}
+        keys = sorted(set(self.before) | set(self.after), key=lambda name: (order.get(name, len(order)), name))
         return [(k, self.before.get(k), self.after.get(k)) for k in keys if self.before.get(k) != self.after.get(k)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from django.utils.http import http_date
@@ -114,7 +115,7 @@ def test_if_match_guards_every_update(api: APIClient, editor_api: APIClient) -> 
 
 @pytest.mark.parametrize("header", [{"HTTP_IF_MATCH": '"not-this-version"'},
                                     {"HTTP_IF_UNMODIFIED_SINCE": "Mon, 01 Jan 2001 00:00:00 GMT"}])
-def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: APIClient, header: dict[str, str]) -> None:
+def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: APIClient, header: dict[str, Any]) -> None:
     page = make_page(title="Guarded", body="Text.")
     source = make_source()
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -276,11 +277,16 @@ def test_a_query_string_beside_a_charset_naming_no_text_encoding_is_still_read(c
                                    "HTTP_AUTHORIZATION": f"Bearer {api_token_get(user=editor).key}"}
         setup_testing_defaults(environ)
         started: list[str] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], object]:
+            started.append(status)
+            return lambda data: None
+
         # As Django's test client does: the test's transaction holds the connection the request must not close.
         signals.request_started.disconnect(close_old_connections)
         signals.request_finished.disconnect(close_old_connections)
         try:
-            chunks = application(environ, lambda status, headers, *args: started.append(status))
+            chunks = application(environ, start_response)
             return started[0], json.loads(b"".join(chunks))
         finally:
             signals.request_started.connect(close_old_connections)

@@ -200,7 +200,7 @@ def test_the_chinese_interface_calls_a_work_gong_zuo_throughout() -> None:
         catalogue = read_po(po)
     other_words = []
     for message in catalogue:
-        for text in (message.string,) if isinstance(message.string, str) else message.string:
+        for text in [message.string] if isinstance(message.string, str) else list(message.string or ()):
             rest = text.replace("参考文献", "").replace("文献信息", "")
             if "作品" in rest or "文献" in rest:
                 other_words.append(text)

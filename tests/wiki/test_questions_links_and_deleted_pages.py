@@ -78,6 +78,22 @@ def test_the_edit_form_marks_linked_claims_that_left_their_page_and_offers_no_ot
     assert f'value="{other.pk}"' not in content
 
 
+
+def test_a_claim_choice_is_cut_at_a_word_and_reads_in_the_readers_language(editor_client: Client) -> None:
+    text = "Reward Placebo Trial 是 reward misspecification 的另一类 failure，它的 hack rate 提高到 0.87 而 CoT monitorability 只有 0.13"
+    page = make_page(slug="choices", title="Choices", body=f"## 关键要点\n\n- {text}。\n")
+    claim = Claim.objects.get(page=page)
+    _orphan(claim)
+    question = make_question(title="Cut?", page=page)
+    question.claims.set([claim])
+
+    chinese = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
+                                headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert ("Choices：Reward Placebo Trial 是 reward misspecification 的另一类 failure，它的 hack rate 提高到 0.87 而 CoT… （孤立）"
+            in chinese)
+
+
 def test_a_deleted_pages_questions_leave_the_lists_and_come_back_with_it(client: Client) -> None:
     editor = make_editor()
     page = make_page(slug="doomed-notes", title="Doomed notes")

@@ -34,6 +34,15 @@ _SENTENCE_ENDS = "。！？；.!?;"
 ELLIPSIS = "…"
 
 
+def _last_break(head: str, text: str, mark: str) -> int:
+    """Where ``mark`` last ends a sentence or clause in ``head`` (a part of ``text``), or -1. An ASCII mark ends one
+    only before a space or the end: not the point of ``0.87`` or ``v2.6``."""
+    index = head.rfind(mark)
+    while index >= 0 and mark.isascii() and mark != " " and index + 1 < len(text) and not text[index + 1].isspace():
+        index = head.rfind(mark, 0, index)
+    return index
+
+
 def excerpt(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters at a sentence end, or else after a word, with an ellipsis.
 
@@ -46,7 +55,7 @@ def excerpt(text: str, limit: int) -> str:
     head = text[: limit - 1]
     floor = len(head) // 2
     for marks in (_SENTENCE_ENDS, "，、：） "):
-        cut = max(head.rfind(mark) for mark in marks)
+        cut = max(_last_break(head, text, mark) for mark in marks)
         if cut >= floor:
             return head[: cut + 1].rstrip(" ，、：") + ELLIPSIS
     # never inside a Latin word

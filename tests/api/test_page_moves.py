@@ -49,6 +49,15 @@ def test_what_is_read_below_a_former_address_answers_301_to_the_same_read(
     assert editor_api.get(former.replace("old-notes", "never-was")).status_code == 404
 
 
+
+def test_bad_paging_below_a_former_address_is_a_400_not_a_redirect(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+
+    response = editor_api.get("/api/v1/pages/old-notes/revisions/", {"page_size": "0", "page": "-2"})
+
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"page_size"}
+
+
 def test_claims_filtered_by_a_former_address_are_the_moved_pages(notes: Page, editor_api: APIClient) -> None:
     page_save(slug="old-notes", title="Reading notes", body="## 关键要点\n\n- 一条论断。\n", base_revision=1)
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")

@@ -37,9 +37,14 @@ class WikiPagination(PageNumberPagination):
         # DRF silently falls back to the default (or clamps) on a bad size, which hides a script's mistake.
         return _positive_int(request, self.page_size_query_param, maximum=self.max_page_size) or self.page_size
 
-    def paginate_queryset(self, queryset: QuerySet[Any] | Sequence[Any], request: Request, view: Any = None) -> list[Any] | None:
-        # A number that is no page number is bad input (400); a page past the last one stays 404.
+    def check_parameters(self, request: Request) -> None:
+        """400 for a page number or size that is no whole number in range: a page past the last one stays 404. Called
+        before anything is read, so that bad paging is refused whatever the address answers (a page's former one)."""
+        self.get_page_size(request)
         _positive_int(request, self.page_query_param)
+
+    def paginate_queryset(self, queryset: QuerySet[Any] | Sequence[Any], request: Request, view: Any = None) -> list[Any] | None:
+        self.check_parameters(request)
         return super().paginate_queryset(queryset, request, view)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.conditional import PreconditionFailed
+from wiki.api.pagination import WikiPagination
 from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
@@ -165,6 +166,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary="Revisions of a page, newest first", responses={200: RevisionSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)
     def revisions(self, request: Request, slug: str) -> HttpResponseBase:
+        if isinstance(self.paginator, WikiPagination):
+            self.paginator.check_parameters(request)
+
         def read() -> Response:
             page = self._live_page(slug)
             revisions = Revision.objects.filter(page=page).select_related("author").defer("body", "summary").order_by("-number")

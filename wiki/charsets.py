@@ -29,7 +29,6 @@ def text_encoding(charset: str) -> str | None:
     return info.name
 
 
-
 class WikiWSGIRequest(WSGIRequest):
     """Django's request, reading its query string and form fields in the ``charset`` the body declares only when that
     names a text encoding. Django takes any codec Python knows (``charset=base64``), and building the request then

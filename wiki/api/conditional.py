@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -23,6 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.errors import error_response
 from wiki.models.etags import Validator
 
 API_PREFIX = "/api/"
@@ -103,6 +104,5 @@ class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
         if answer.status_code == status.HTTP_412_PRECONDITION_FAILED and answer is not response:
             # Django answers a failed If-Match with an empty HTML body; a client reads the API's one error shape.
             failed = PreconditionFailed()
-            return JsonResponse({"detail": str(failed.detail), "code": failed.default_code, "errors": {}},
-                                status=status.HTTP_412_PRECONDITION_FAILED)
+            return error_response(failed.status_code, failed.default_code, str(failed.detail))
         return answer

@@ -179,10 +179,15 @@ def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
     return [ErrorDetail(str(message), code=error.code or "invalid") for error in errors for message in error]
 
 
+def error_response(status_code: int, code: str, detail: str) -> JsonResponse:
+    """The API's error shape for an answer made outside DRF's views (Django's handlers, a middleware)."""
+    return JsonResponse({"detail": detail, "code": code, "errors": {}}, status=status_code)
+
+
 def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str, html: Callable[..., HttpResponse],
                  **kwargs: Any) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": detail, "code": code, "errors": {}}, status=status_code)
+        return error_response(status_code, code, detail)
     return html(request, **kwargs)
 
 

@@ -49,13 +49,20 @@ def reject_empty_parameters(request: Request, *, may_be_blank: frozenset[str] = 
                               code="blank")
 
 
+def reject_unreadable_parameters(request: Request, known: set[str] | frozenset[str], *,
+                                 may_be_blank: frozenset[str] = frozenset()) -> None:
+    """The three refusals every list applies before reading its parameters: a name it does not read, a parameter sent
+    twice, an empty value (but those in ``may_be_blank``)."""
+    reject_unknown_parameters(request, known)
+    reject_repeated_parameters(request)
+    reject_empty_parameters(request, may_be_blank=may_be_blank)
+
+
 def query_parameters(request: Request, serializer_class: type[serializers.Serializer], *,  # type: ignore[type-arg]
                      may_be_blank: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The query parameters of a view that has no filterset, read by ``serializer_class``: unknown names, empty
     values (but those in ``may_be_blank``) and values the serializer refuses are 400s, as with filtersets."""
-    reject_unknown_parameters(request, set(serializer_class().fields))
-    reject_repeated_parameters(request)
-    reject_empty_parameters(request, may_be_blank=may_be_blank)
+    reject_unreadable_parameters(request, set(serializer_class().fields), may_be_blank=may_be_blank)
     params = serializer_class(data=request.query_params)
     params.is_valid(raise_exception=True)
     return dict(params.validated_data)
@@ -68,9 +75,7 @@ class StrictFilterBackend(DjangoFilterBackend):
     def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:  # type: ignore[override]
         filterset_class = self.get_filterset_class(view, queryset)
         if getattr(view, "action", None) in ("list", None):
-            reject_unknown_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
-            reject_repeated_parameters(request)
-            reject_empty_parameters(request)
+            reject_unreadable_parameters(request, set(filterset_class.base_filters) if filterset_class else set())
         return super().filter_queryset(request, queryset, view)
 
 

@@ -159,6 +159,11 @@ class Classification(models.Model):
             raise ValidationError(errors)
 
 
+# A classification's fields in its form's order (mechanism, algorithm, what is updated, the facts, verdict, rationale,
+# evidence, who set it): the order its history lists what changed in.
+_FIELD_ORDER = {field.name: rank for rank, field in enumerate(Classification._meta.concrete_fields)}
+
+
 class ClassificationChangeQuerySet(models.QuerySet["ClassificationChange"]):
     def for_history(self) -> ClassificationChangeQuerySet:
         """Newest first, with the user joined."""
@@ -189,8 +194,7 @@ class ClassificationChange(models.Model):
     def changed_fields(self) -> list[tuple[str, object, object]]:
         """``(field, before, after)`` for each field whose value changed, in the order the classification's form has
         them (mechanism, algorithm, what is updated, the four facts, verdict, rationale, evidence, who set it)."""
-        order = {field.name: rank for rank, field in enumerate(Classification._meta.concrete_fields)}
-        keys = sorted(set(self.before) | set(self.after), key=lambda name: (order.get(name, len(order)), name))
+        keys = sorted(set(self.before) | set(self.after), key=lambda name: (_FIELD_ORDER.get(name, len(_FIELD_ORDER)), name))
         return [(k, self.before.get(k), self.after.get(k)) for k in keys if self.before.get(k) != self.after.get(k)]
 
 

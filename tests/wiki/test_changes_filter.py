@@ -71,7 +71,7 @@ def test_a_change_s_size_is_bracketed_as_each_language_writes_it(client: Client)
     english = client.get(reverse("wiki:changes"), headers={"accept-language": "en"}).content.decode()
 
     assert '<span class="grew">（+42）</span>' in chinese and '<span class="shrank">（-7）</span>' in chinese
-    assert '<span class="grew">(+42)</span>' in english and '<span class="shrank">(-7)</span>' in english
+    assert '<span class="grew"> (+42)</span>' in english and '<span class="shrank"> (-7)</span>' in english
 
 
 def test_a_large_change_is_grouped_in_english_and_not_in_chinese(client: Client) -> None:

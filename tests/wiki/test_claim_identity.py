@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_contrast, make_page, make_source
+from tests.factories import cite, make_contrast, make_page, make_source
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_revert, page_save_revision
@@ -228,3 +228,17 @@ def test_revert_of_a_merge_restores_the_merged_away_claim_with_its_status_and_qu
     assert list(question.claims.all()) == [gone]
     assert Claim.objects.filter(page=page).count() == claims_before
     assert {c.claim_id: c.outcome for c in claim_report_for(reverted).changes} == {kept.pk: "reworded", gone.pk: "restored"}
+
+
+
+def test_a_loose_list_gives_one_claim_an_item_and_tightening_it_keeps_them(db: None) -> None:
+    grpo, react = make_source(title="DeepSeekMath"), make_source(title="ReAct")
+    first = f"- 第一条：GRPO 不需要 critic。{cite(grpo, locator='§4.1')}\n"
+    second = f"- 第二条：ReAct 不更新参数。{cite(react)}\n\n    它只在推理时交替思考与行动。\n"
+    loose = make_page(slug="loose-list", title="Loose list", body=f"## 关键要点\n\n{first}\n{second}")
+    claims = list(loose.claims.filter(is_orphaned=False).order_by("position").values_list("pk", "text"))
+    assert [text[:8] for _, text in claims] == ["第一条：GRPO", "第二条：ReAc"]
+    assert "它只在推理时交替思考与行动" in claims[1][1]
+    _save(loose, f"## 关键要点\n\n{first}{second}")  # the blank line between the items taken out
+    assert list(loose.claims.filter(is_orphaned=False).order_by("position").values_list("pk", "text")) == claims
+    assert not loose.claims.filter(is_orphaned=True).exists()

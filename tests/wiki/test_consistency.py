@@ -112,7 +112,7 @@ def test_source_page_shows_the_suggestion_beside_the_editor_classification(clien
     # The card lists the phrases that weighed most towards the suggested mechanism, with their weights.
     card = html.split('class="card suggestion')[1].split("</aside>")[0]
     assert re.search(r'<p class="evidence-weights">.*Weighed most towards [^:<]+:.*\+\d\.\d\d', card, re.S)
-    assert re.search(r'<span class="muted">\((yes|no|unknown)\)</span>', card)
+    assert re.search(r'<span class="muted"> \((yes|no|unknown)\)</span>', card)
     # Each fact's value is bracketed as Chinese writes it.
     chinese = client.get(contrast_wiki.sft.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
     card = chinese.split('class="card suggestion')[1].split("</aside>")[0]
@@ -298,4 +298,4 @@ def test_a_fact_the_suggested_mechanism_decides_says_so_rather_than_a_bare_no(cl
     html = client.get(contrast_wiki.harness.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
 
     assert suggestion.mechanism.value == "harness" and [f.fact.value for f in derived] == ["rl_update"]
-    assert "RL 优化根据交互结果更新 policy/参数 <span class=\"muted\">（否，由其机制推出）</span>" in html
+    assert "RL 优化根据交互结果更新 policy/参数<span class=\"muted\">（否，由其机制推出）</span>" in html

@@ -45,7 +45,7 @@ def test_an_editor_moves_a_page_and_its_former_address_and_links_lead_to_it(note
     assert page.slug == "survey-notes" and page.revisions.count() == 1
     assert editor_client.get("/wiki/old-notes/")["Location"] == "/wiki/survey-notes/"
     history = editor_client.get("/wiki/survey-notes/history/", headers={"accept-language": "zh-CN"}).content.decode()
-    assert '移动前的地址：<a href="/wiki/old-notes/">old-notes</a> （' in history
+    assert '移动前的地址：<a href="/wiki/old-notes/">old-notes</a>（' in history
     linker = Page.objects.get(slug="linker").rendered_html
     assert 'href="/wiki/survey-notes/"' in linker and 'href="/wiki/survey-notes/#定义"' in linker
     assert "wanted" not in linker

@@ -90,7 +90,7 @@ def test_a_claim_choice_is_cut_at_a_word_and_reads_in_the_readers_language(edito
     chinese = editor_client.get(reverse("wiki:question-edit", kwargs={"pk": question.pk}),
                                 headers={"accept-language": "zh-CN"}).content.decode()
 
-    assert ("Choices：Reward Placebo Trial 是 reward misspecification 的另一类 failure，它的 hack rate 提高到 0.87 而 CoT… （孤立）"
+    assert ("Choices：Reward Placebo Trial 是 reward misspecification 的另一类 failure，它的 hack rate 提高到 0.87 而 CoT…（孤立）"
             in chinese)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.utils import translation
 
 from wiki.models import Source
 from wiki.references.bibtex import parse_bibtex
@@ -76,6 +77,41 @@ def test_an_undefined_macro_refuses_its_entry_naming_it(db: None) -> None:
     assert refused.label == "bare" and refused.line == 2
     assert refused.message == "journal uses “undefinedmacro”, which no @string defines: brace it ({undefinedmacro}) if it is text"
     assert Source.objects.get().venue == "Known Venue"
+
+
+def test_a_value_left_without_its_comma_refuses_its_entry_instead_of_taking_in_the_next_field(db: None) -> None:
+    text = ("@article{missingcomma2025, title = {Missing Comma Between Fields}\n  author = {Doe, Jane}, year = {2025}}\n"
+            "@article{bareyear, title = {Bare Year}, year = 2025\n  author = {Roe, Rich}}\n"
+            "@string{venue = {Known} Venue}\n@article{usesvenue, title = {Uses Venue}, journal = venue}\n"
+            "@article{fine, title = {Fine {Braces} and a \\} escaped}, author = \"Doe, {J}ane\", year = 2024}\n")
+
+    report = sources_import(text=text)
+
+    assert [(r.label, r.message) for r in report.of(ImportStatus.REFUSED)] == [
+        ("missingcomma2025", "title goes on after its value closes (“author = {Doe, Jane}”): is a comma missing before it?"),
+        ("bareyear", "year goes on after its value closes (“author = {Roe, Rich}”): is a comma missing before it?"),
+        ("usesvenue", "journal uses “venue”, whose @string goes on after its value closes: is a comma missing, or a "
+                      "brace or quote not closed?"),
+    ]
+    assert list(Source.objects.values_list("title", "authors")) == [("Fine Braces and a } escaped", "Doe, Jane")]
+
+
+def test_what_the_parser_says_of_an_unreadable_entry_is_said_in_chinese(db: None) -> None:
+    text = "@article{noequals2025, title {x}}\n@article{open, title = {Unclosed\n@article{next, title = {Next}}\n"
+
+    with translation.override("zh-hans"):
+        report = sources_import(text=text)
+
+    assert [(r.label, r.message) for r in report.of(ImportStatus.REFUSED)] == [
+        ("noequals2025", "字段名后面没有 =：先出现的是“{”"),
+        ("open", "下一个条目（@article）开始之前，有 { 或 \" 没有闭合"),
+    ]
+
+
+def test_a_thesis_takes_its_school_as_its_venue() -> None:
+    [entry] = parse_bibtex('@phdthesis{m21, title = {A Thesis}, school = {Universit{\\"a}t T{\\"u}bingen}, year = 2021}')
+
+    assert entry.draft is not None and entry.draft.venue == "Universität Tübingen"
 
 
 def test_a_macro_built_from_an_undefined_one_names_it_where_it_is_used() -> None:

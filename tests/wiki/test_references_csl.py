@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import translation
 
 from wiki.models import Source
 from wiki.references.csl import parse_csl_json
+from wiki.references.errors import ReferencesRefused
 from wiki.services.source_import import ImportStatus, sources_import
 
 
@@ -55,3 +57,17 @@ def test_a_string_variable_given_as_a_list_or_object_is_refused_naming_it(db: No
     written = json.dumps(value, ensure_ascii=False)
     assert (result.status, result.message) == ("refused", f"{field} is {written}, not one string as CSL-JSON gives it")
     assert not Source.objects.exists()
+
+
+@pytest.mark.parametrize(("text", "english", "chinese"), [
+    ('[{"id": "a", "title": "A"}\n {"id": "b"}]', "Not JSON (line 2, column 2): a comma is missing",
+     "不是 JSON（第 2 行，第 2 列）：缺少逗号"),
+    ('[{"id": "a",}]', "Not JSON (line 1, column 13): a name in double quotes is expected (a comma too many before it?)",
+     "不是 JSON（第 1 行，第 13 列）：这里应是双引号括起的名称（前面多了一个逗号？）"),
+])
+def test_text_that_is_not_json_is_refused_saying_where_and_what_in_the_readers_language(
+        text: str, english: str, chinese: str) -> None:
+    for language, said in (("en", english), ("zh-hans", chinese)):
+        with translation.override(language), pytest.raises(ReferencesRefused) as refused:
+            parse_csl_json(text)
+        assert str(refused.value) == said and refused.value.code == "not_json"

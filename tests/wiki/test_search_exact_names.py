@@ -35,8 +35,8 @@ def test_a_work_or_page_named_as_the_search_is_one_step_away(client: Client, edi
     assert _exact("SkillForge", kinds=["source"]) == [] and _exact("SkillForge", offset=10) == []
 
     html = client.get(reverse("wiki:search"), {"q": "skillforge"}).content.decode()
-    assert ('<p class="search-exact">Go to:\n    <a href="/sources/skillforge/" lang="en">SkillForge</a> '
-            '<span class="muted">(Source)</span>; <a href="/wiki/skillforge-notes/" lang="en">skillforge</a>') in html
+    assert ('<p class="search-exact">Go to: <a href="/sources/skillforge/" lang="en">SkillForge</a>'
+            '<span class="muted"> (Source)</span>; <a href="/wiki/skillforge-notes/" lang="en">skillforge</a>') in html
     # Chinese text takes full-width brackets.
     zh = client.get(reverse("wiki:search"), {"q": "skillforge"}, headers={"accept-language": "zh-CN"}).content.decode()
     assert '<span class="muted">（来源）</span>' in zh and '<span class="muted">（页面）</span>' in zh
@@ -55,6 +55,6 @@ def test_pages_titled_alike_are_offered_each_with_its_address(client: Client) ->
     html = client.get(reverse("wiki:search"), {"q": "agentic rl"}).content.decode()
     alone = client.get(reverse("wiki:search"), {"q": "solo"}).content.decode()
 
-    assert '<span class="muted">(Page · <span lang="en">agentic-rl</span>)</span>' in html
-    assert '<span class="muted">(Page · <span lang="en">agentic-rl-draft</span>)</span>' in html
-    assert '<span class="muted">(Source)</span>' in alone
+    assert '<span class="muted"> (Page · <span lang="en">agentic-rl</span>)</span>' in html
+    assert '<span class="muted"> (Page · <span lang="en">agentic-rl-draft</span>)</span>' in html
+    assert '<span class="muted"> (Source)</span>' in alone

@@ -135,10 +135,10 @@ def test_the_search_page_says_which_terms_it_searched_and_groups_by_kind_with_co
     assert "Searched by every name of:" in content
     assert reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"}) in content
     for heading in ("Pages", "Claims", "Sources", "Open questions"):
-        assert re.search(rf'{heading} <span class="muted">\(\d+\+?\)</span>', content), heading
+        assert re.search(rf'{heading}<span class="muted"> \(\d+\+?\)</span>', content), heading
     chinese = client.get(reverse("wiki:search"), {"q": "PG"}, headers={"accept-language": "zh-CN"}).content.decode()
     for heading in ("页面", "论断", "来源"):
-        assert re.search(rf'{heading} <span class="muted">（\d+\+?）</span>', chinese), heading
+        assert re.search(rf'{heading}<span class="muted">（\d+\+?）</span>', chinese), heading
 
 
 def test_every_search_is_one_sql_query_once_the_glossary_is_read(seed: None) -> None:

@@ -31,7 +31,7 @@ def claim_label(claim: Claim) -> str:
     state = gettext("retired") if claim.is_retired else gettext("orphaned") if claim.is_orphaned else ""
     if not state:
         return label
-    return f"{label} {pgettext('opening bracket', '(')}{state}{pgettext('closing bracket', ')')}"
+    return f"{label}{pgettext('opening bracket', ' (')}{state}{pgettext('closing bracket', ')')}"
 
 
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]

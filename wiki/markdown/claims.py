@@ -74,7 +74,9 @@ class ClaimTreeprocessor(Treeprocessor):
         self.section = ""
         self._walk(root)
 
-    def _walk(self, parent: etree.Element) -> None:
+    def _walk(self, parent: etree.Element, *, paragraphs: bool = True) -> None:
+        """Finds the claims in ``parent``'s blocks; with ``paragraphs`` false (inside a list item, whose text is its
+        paragraphs' text: a loose list's item) only in its nested blocks."""
         for element in parent:
             if element.tag in HEADINGS:
                 self.section = collapse_spaces("".join(element.itertext()))
@@ -82,8 +84,8 @@ class ClaimTreeprocessor(Treeprocessor):
                 for item in element:
                     if item.tag == "li":
                         self._consider(item, is_bullet=True)
-                        self._walk(item)
-            elif element.tag == "p":
+                        self._walk(item, paragraphs=False)
+            elif element.tag == "p" and paragraphs:
                 self._consider(element, is_bullet=False)
             elif element.tag in {"blockquote", "div", "details"}:
                 self._walk(element)

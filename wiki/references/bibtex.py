@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from wiki.models import SourceKind
 from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
-from wiki.references.bibtex_macros import Macros, TooLong
+from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
 from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
 from wiki.references.identifiers import (
     arxiv_id_alone,
@@ -31,6 +31,7 @@ from wiki.references.identifiers import (
     normalize_doi,
 )
 from wiki.references.latex import latex_to_text
+from wiki.references.parse_errors import bibtex_reason
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -48,12 +49,13 @@ _URL_COMMAND = re.compile(r"\\url\s*\{(.*)\}", re.DOTALL)
 _URL_IN_NOTE = re.compile(r"\\url\s*\{(https?://[^{}]*)\}")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
+_ENTRY_KEY = re.compile(r"@\w+\s*[{(]\s*(?P<key>[^,\s{}()=]+)")
 # The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
 # macros they use, are neither expanded nor decoded.
 READ_FIELDS = {
     "title": "title", "shorttitle": "short_name", "author": "authors", "editor": "authors", "abstract": "abstract",
     "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
-    "journaltitle": "venue", "institution": "venue", "publisher": "venue", "organization": "venue", "year": "title",
+    "journaltitle": "venue", "institution": "venue", "school": "venue", "publisher": "venue", "organization": "venue", "year": "title",
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
     "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
 }
@@ -149,7 +151,8 @@ def _written_url(value: str) -> str:
 
 
 def _venue(text: dict[str, str], arxiv: str) -> str:
-    venue = text.get("booktitle") or text.get("journal") or text.get("journaltitle") or text.get("institution") or ""
+    venue = (text.get("booktitle") or text.get("journal") or text.get("journaltitle") or text.get("institution")
+             or text.get("school") or "")
     if not venue and not _URL.search(text.get("howpublished", "")):
         venue = text.get("howpublished", "")
     venue = venue or text.get("publisher") or text.get("organization") or ""
@@ -217,6 +220,13 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
             errors.append(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
                           % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"})
             continue
+        except NotOneValue as error:
+            errors.append(gettext("%(field)s uses “%(name)s”, whose @string goes on after its value closes: is a comma "
+                                  "missing, or a brace or quote not closed?") % {"field": name, "name": error.macro}
+                          if error.macro else
+                          gettext("%(field)s goes on after its value closes (“%(rest)s”): is a comma missing before "
+                                  "it?") % {"field": name, "rest": error.rest[:80]})
+            continue
         errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
                    % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
     return FieldsRead(entry.key, entry.entry_type, fields, errors)
@@ -248,13 +258,10 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
             continue
         error = getattr(block, "error", None)
         raw = (block.raw or "").strip()
-        head = raw.splitlines()[0][:80] if raw else "?"
-        reason = getattr(error, "abort_reason", None) or str(error or "")
-        message = " ".join(reason.split())[:300] or gettext("this entry cannot be read")
-        if message.startswith("Unexpected block start"):
-            # The parser names the next entry; the fault is an unclosed brace or quote in this one.
-            message = gettext("a { or \" is not closed before the next entry starts: %(error)s") % {"error": message}
-        parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=head, errors=[message], raw=raw))
+        key = _ENTRY_KEY.match(raw)
+        label = key["key"] if key else raw.splitlines()[0][:80] if raw else "?"
+        message = bibtex_reason(getattr(error, "abort_reason", None) or str(error or ""))
+        parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=label, errors=[message], raw=raw))
     left_out = resolve_crossrefs([fields for fields, *_ in read])
     parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats)
                for index, (fields, line, raw, repeats) in enumerate(read) if index not in left_out]

@@ -10,6 +10,8 @@ import takes: a file that would read as more is refused whole, as a larger file 
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext
 
 from wiki.references.errors import ReferencesRefused
@@ -25,6 +27,20 @@ class TooLong(ValueError):
     def __init__(self, length: int) -> None:
         super().__init__(length)
         self.length = length
+
+
+class NotOneValue(ValueError):
+    """A value that goes on after it closes (``{Title}\n author = {…}``: the comma after it left out), or that uses a
+    macro whose ``@string`` is such a value; ``rest`` is what follows, ``macro`` the macro's name."""
+
+    def __init__(self, rest: str, macro: str = "") -> None:
+        super().__init__(rest or macro)
+        self.rest = rest
+        self.macro = macro
+
+
+# A macro's name, as BibTeX reads one.
+_NAME = re.compile(r"[^\s\"#%'(),={}]+")
 
 
 def split_concatenation(value: str) -> list[str]:
@@ -47,11 +63,37 @@ def split_concatenation(value: str) -> list[str]:
     return [part.strip() for part in parts]
 
 
+def _closing(part: str) -> int:
+    """Where the brace or quote that opens ``part`` is closed (an escaped ``\\{`` or ``\"`` closes nothing), or -1."""
+    depth = 0
+    for index, char in enumerate(part):
+        if index and part[index - 1] == "\\":
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0 and part[0] == "{":
+                return index
+        elif char == '"' and index and depth == 0 and part[0] == '"':
+            return index
+    return -1
+
+
 def _literal(part: str) -> str | None:
-    """The text of a braced or quoted part, or a number (which BibTeX takes bare); None for a macro's name."""
-    if len(part) >= 2 and (part[0], part[-1]) in {("{", "}"), ('"', '"')}:
+    """The text of a braced or quoted part, or a number (which BibTeX takes bare); None for a macro's name. Raises
+    :class:`NotOneValue` for a part that goes on after it closes."""
+    if part[:1] in {"{", '"'}:
+        end = _closing(part)
+        if 0 < end < len(part) - 1:
+            raise NotOneValue(part[end + 1:].strip())
         return part[1:-1]
-    return part if part.isdigit() or not part else None
+    if part.isdigit() or not part:
+        return part
+    name = _NAME.match(part)
+    if not name or name.end() < len(part):
+        raise NotOneValue(part[name.end() if name else 0:].strip())
+    return None
 
 
 class Macros:
@@ -62,6 +104,7 @@ class Macros:
         self.max_macro_chars = max_macro_chars
         self.values = {month: str(number) for number, month in enumerate(MONTHS, start=1)}
         self.too_long: dict[str, int] = {}  # a macro never built: the length it would have had
+        self.not_one_value: set[str] = set()  # a macro whose value goes on after it closes
         self.undefined: dict[str, list[str]] = {}  # the names a macro used that nothing defined before it
         self.budget = MAX_EXPANDED_CHARS
 
@@ -69,21 +112,26 @@ class Macros:
         key = name.lower()
         self.values.pop(key, None)
         self.too_long.pop(key, None)
+        self.not_one_value.discard(key)
         try:
             self.values[key], self.undefined[key] = self.expand(written, limit=self.max_macro_chars)
         except TooLong as error:
             self.too_long[key] = error.length
+        except NotOneValue:
+            self.not_one_value.add(key)
 
     def expand(self, written: str, *, limit: int) -> tuple[str, list[str]]:
         """``written`` as text, and the names it uses that no ``@string`` defined (BibTeX reads them as nothing);
         raises :class:`TooLong` when the text would be longer than ``limit``, before building it, and
         :class:`~wiki.references.errors.ReferencesRefused` when the file's macros have expanded to more text than
-        a file may hold."""
+        a file may hold, and :class:`NotOneValue` for a value that goes on after it closes or uses a macro that does."""
         parts = split_concatenation(written)
         length = 0
         for part in parts:
             literal = _literal(part)
             key = part.lower()
+            if literal is None and key in self.not_one_value:
+                raise NotOneValue("", macro=part)
             length += len(literal) if literal is not None else self.too_long.get(key) or len(self.values.get(key, ""))
         if length > limit:
             raise TooLong(length)

@@ -25,6 +25,7 @@ from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from wiki.references.parse_errors import json_reason
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 KIND_BY_TYPE = {
@@ -199,9 +200,10 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
     try:
         data = json.loads(text)
     except ValueError as error:
-        raise ReferencesRefused(gettext("Not JSON (line %(line)s): %(error)s")
-                                % {"line": getattr(error, "lineno", 1), "error": getattr(error, "msg", error)},
-                                code="not_json") from None
+        raise ReferencesRefused(gettext("Not JSON (line %(line)s, column %(column)s): %(error)s") % {
+            "line": getattr(error, "lineno", 1), "column": getattr(error, "colno", 1),
+            "error": json_reason(str(getattr(error, "msg", error))),
+        }, code="not_json") from None
     if isinstance(data, dict):
         data = data.get("items", [data])
     if not isinstance(data, list):

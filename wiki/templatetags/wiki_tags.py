@@ -30,8 +30,11 @@ from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
 from wiki.text.lang import content_lang as text_lang
+from wiki.text.spaces import prose
 
 if TYPE_CHECKING:
+    from django.template.base import NodeList, Parser, Token
+
     from wiki.models import ChangeEvent
 
 register = template.Library()
@@ -356,3 +359,20 @@ def edit_summary(comment: str) -> str:
 def change_summary(event: ChangeEvent) -> str:
     """What an entry of recent changes says, in the reader's language when the wiki wrote it."""
     return summary_for_reader(event)
+
+
+class ProseNode(template.Node):
+    def __init__(self, nodelist: NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> SafeString:
+        return mark_safe(prose(self.nodelist.render(context)))  # noqa: S308 - the rendered template, already escaped
+
+
+@register.tag(name="prose")
+def do_prose(parser: Parser, token: Token) -> ProseNode:
+    """``{% prose %}…{% endprose %}``: sentences a template writes on several lines, read as one run of text, with
+    no space after a full-width mark where Chinese sets none (``wiki.text.spaces.prose``)."""
+    nodelist = parser.parse(("endprose",))
+    parser.delete_first_token()
+    return ProseNode(nodelist)

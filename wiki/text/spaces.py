@@ -30,6 +30,17 @@ def collapse_spaces_in_paragraphs(text: str) -> str:
     return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
 
 
+# Whitespace after a full-width mark (and any tags that close or open around it), as a template's line breaks leave
+# between two translated sentences: Chinese sets no space there, English sentences end with a half-width mark.
+_GAP_AFTER_FULL_WIDTH = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65])((?:\s*<[^<>]+>)*)\s+")
+
+
+def prose(html: str) -> str:
+    """``html`` (a run of inline text and tags) with each run of whitespace made one space, and none left after a
+    full-width punctuation mark: ``句。\n  <span>下一句`` reads ``句。<span>下一句``."""
+    return _GAP_AFTER_FULL_WIDTH.sub(r"\1", collapse_spaces(html))
+
+
 _SENTENCE_ENDS = "。！？；.!?;"
 ELLIPSIS = "…"
 

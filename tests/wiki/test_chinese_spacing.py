@@ -1,0 +1,76 @@
+"""Chinese sets no space after a full-width mark nor before a full-width bracket; English keeps its spaces."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_wiki
+from tests.wiki.htmltext import html_text
+from wiki.text.spaces import prose
+
+# A space after a full-width mark (not one that sets a separator such as · or — apart), or between a character and a
+# full-width opening bracket.
+_STRAY_SPACE = re.compile(r"[。，；：！？）] (?![·—–→/|])|\S （")
+# Where a line of text ends in the layout: a space the tag-stripped text has there is no space on screen.
+_BLOCK_EDGE = re.compile(r"<(?:script|style)\b.*?</(?:script|style)>|</?(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|table|tr|td|th|caption|"
+                         r"section|nav|header|footer|main|aside|article|figure|figcaption|details|summary|form|fieldset|"
+                         r"legend|label|button|select|option|textarea|blockquote|pre|br|hr|svg|title|desc|g)\b[^>]*>", re.S)
+
+
+def _stray_spaces(markup: str) -> list[str]:
+    """The text around each stray space within one line of ``markup``'s text."""
+    found = []
+    for part in _BLOCK_EDGE.split(markup):
+        text = html_text(part)
+        found += [text[max(m.start() - 12, 0):m.end() + 12] for m in _STRAY_SPACE.finditer(text)]
+    return found
+
+
+def test_prose_joins_lines_and_drops_the_space_a_full_width_mark_leaves() -> None:
+    assert prose("地图。 工作围绕机制分组。\n    绘制了 3 个节点；\n  <span class=\"more\">另有</span>") == (
+        '地图。工作围绕机制分组。绘制了 3 个节点；<span class="more">另有</span>'
+    )
+    # A mark closed inside a tag: the space after the tag goes too.
+    assert prose("<span>地图。</span>\n  绘制了") == "<span>地图。</span>绘制了"
+
+
+def test_prose_keeps_the_spaces_english_sentences_need() -> None:
+    assert prose("Map of works.\n    Works are grouped; <span>4 nodes</span>  drawn.") == (
+        "Map of works. Works are grouped; <span>4 nodes</span> drawn."
+    )
+
+
+@pytest.mark.django_db
+def test_chinese_screens_set_no_space_around_full_width_marks(client: Client) -> None:
+    wiki = make_wiki()
+    screens = {
+        "source": reverse("wiki:source-detail", args=[wiki.strict.slug]),
+        "unknown facts": reverse("wiki:source-detail", args=[wiki.harness.slug]),
+        "map": reverse("wiki:graph-map"),
+        "local graph": reverse("wiki:graph-local", args=["page", wiki.page.slug]),
+        "sources": reverse("wiki:source-list"),
+        "search": reverse("wiki:search") + "?q=SkillLoop",
+    }
+    for name, url in screens.items():
+        assert _stray_spaces(client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()) == [], (name, _stray_spaces(client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()))
+    source = html_text(client.get(screens["source"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+    assert "判定标准事实（严格 Agentic RL 需要四条全部成立）" in source
+    assert re.search(r"显示。语言、时区和配色", source)
+    caption = html_text(client.get(screens["map"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+    assert re.search(r"相连。绘制了 \d+ 个节点。标签已缩短", caption)
+
+
+@pytest.mark.django_db
+def test_english_screens_keep_a_space_between_sentences_and_before_brackets(client: Client) -> None:
+    wiki = make_wiki()
+    source = html_text(client.get(reverse("wiki:source-detail", args=[wiki.strict.slug]), HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "Rubric facts (strict Agentic RL needs all four)" in source
+    assert re.search(r"\(UTC\+8\)\. Language, time zone and colours", source)
+    caption = html_text(client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert re.search(r"between them\. \d+ nodes drawn\. Labels are shortened", caption)
+    results = html_text(client.get(reverse("wiki:search") + "?q=SkillLoop", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert re.search(r"Sources \(\d+\)", results)

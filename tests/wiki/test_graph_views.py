@@ -189,6 +189,17 @@ def test_local_graph_view_filters_by_edge_type_and_depth(client: Client) -> None
     assert 'value="cites"\n' in cites_only or re.search(r'value="cites"[^>]*checked', cites_only)
 
 
+def test_the_neighbourhood_opens_on_its_own_page_as_deep_as_shown_and_that_page_offers_no_link_to_itself(
+        client: Client) -> None:
+    source = client.get(reverse("wiki:source-detail", args=["gripforge"]) + "?depth=2&edges=contrasts&edges=cites").content.decode()
+    standalone = client.get(reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) + "?depth=2").content.decode()
+
+    [link] = re.findall(r'<p class="graph-open"><a href="([^"]+)"', source)
+    assert link.replace("&amp;", "&") == reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) + (
+        "?depth=2&edges=contrasts&edges=cites")
+    assert "graph-open" not in standalone and "Open the neighbourhood on its own page" not in standalone
+
+
 def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
     ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "herder/branch-grpo"}))
     assert ok.status_code == 200 and "Branch-GRPO" in ok.content.decode()

@@ -109,7 +109,7 @@ def test_a_work_with_nothing_to_read_is_queued_without_a_suggestion_and_only_the
         card = _item(html, "Blankly")
         assert "没有建议：这项工作还没有可供阅读的摘要或论断。" in card
         assert 'data-key="a"' not in card and "badge" not in card and "置信度" not in card
-        assert f'href="{reverse("wiki:classification-create", kwargs={"slug": source.slug})}" data-key="o"' in card
+        assert f'href="{reverse("wiki:classification-create", kwargs={"slug": source.slug})}?next=' in card
     most = client.get(reverse("wiki:triage")).content.decode()
     least = client.get(reverse("wiki:triage") + "?order=least").content.decode()
     assert most.index(">Quillrun<") < most.index(">Blankly<")
@@ -143,6 +143,37 @@ def test_accepting_names_what_was_accepted_and_sends_the_keys_to_the_next_work()
     message = re.search(r'<li class="message success">(.*?)</li>', queue, re.S)
     assert message is not None and message.group(1) == "已采纳 Quillrun 的建议：策略梯度，严格 Agentic RL。"
     assert f'id="triage-{second.slug}"' in queue
+
+
+def test_overriding_from_the_queue_comes_back_to_the_queue_at_the_next_work() -> None:
+    first = make_source(short_name="Quillrun", abstract=STRICT)
+    second = make_source(short_name="Sedgewick", abstract=STRICT)
+    client = _editor_client()
+    queue = client.get(reverse("wiki:triage"), {"order": "least"}).content.decode()
+    override = re.search(r'<a href="([^"]+)" data-key="o">', _item(queue, "Quillrun"))
+    assert override is not None
+    form = client.get(override.group(1).replace("&amp;", "&")).content.decode()
+    back = reverse("wiki:triage") + f"?order=least#triage-{second.slug}"
+    assert f'<input type="hidden" name="next" value="{back}">' in form and f'<a href="{back}">Cancel</a>' in form
+    overridden = {"mechanism": "harness", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+                  "rl_update": "false", "verdict": "not_strict", "next": back}
+
+    response = client.post(reverse("wiki:classification-create", kwargs={"slug": first.slug}), overridden)
+
+    assert response.status_code == 302 and response["Location"] == back
+    assert Classification.objects.get(source=first).set_by == SetBy.EDITOR
+
+
+@pytest.mark.parametrize("elsewhere", ["https://evil.example/triage/", "//evil.example/", "triage/"])
+def test_the_override_form_goes_back_only_to_an_address_on_this_site(elsewhere: str) -> None:
+    source = make_source(short_name="Quillrun", abstract=STRICT)
+    client = _editor_client()
+    data = {"mechanism": "harness", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+            "rl_update": "false", "verdict": "not_strict", "next": elsewhere}
+
+    response = client.post(reverse("wiki:classification-create", kwargs={"slug": source.slug}), data)
+
+    assert response["Location"] == source.get_absolute_url()
 
 
 def test_an_anchor_that_is_not_a_slug_is_dropped() -> None:

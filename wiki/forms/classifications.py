@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
+from wiki.forms.claim_choices import claim_label
 from wiki.models import Claim, Classification, Component, Source
 from wiki.models.rules import validate_line
 from wiki.references.locators import is_valid_locator
@@ -70,7 +71,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["evidence_claim"].queryset = (
             Claim.objects.current().filter(about=source).select_related("page").order_by("page__title", "position").distinct()
         )
-        self.fields["evidence_claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+        self.fields["evidence_claim"].label_from_instance = claim_label
         self.fields["evidence_claim"].required = False
 
     def clean_evidence_locator(self) -> str:

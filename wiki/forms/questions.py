@@ -7,31 +7,16 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import QueryDict
 from django.utils.text import capfirst
-from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
-from wiki.text.spaces import excerpt
 
 QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "resolution_criteria", "claims", "sources", "answer_claim"]
 # Linked rather than stored on the question: the question service takes them apart from its fields.
 QUESTION_LINKS = ("claims", "sources")
-
-
-# How much of a claim's text its choice shows: cut at a sentence or a word (wiki.text.spaces.excerpt).
-CLAIM_LABEL_CHARS = 90
-
-
-def claim_label(claim: Claim) -> str:
-    """A claim as a choice: its page and text (cut at a sentence or word), and whether it has left its page's text,
-    with the reader's language's colon and brackets."""
-    label = gettext("%(page)s: %(claim)s") % {"page": claim.page.title, "claim": excerpt(claim.text, CLAIM_LABEL_CHARS)}
-    state = gettext("retired") if claim.is_retired else gettext("orphaned") if claim.is_orphaned else ""
-    if not state:
-        return label
-    return f"{label}{pgettext('opening bracket', ' (')}{state}{pgettext('closing bracket', ')')}"
 
 
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]

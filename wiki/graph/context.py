@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
@@ -113,15 +114,17 @@ class LocalGraph:
     center: str
     drawing: Drawing
     form: LocalGraphForm
-    standalone_url: str
+    standalone_url: str  # the neighbourhood's own page, where its form is sent
+    open_url: str  # that page as deep and with the edge types shown here; empty on that page
 
     @property
     def is_page(self) -> bool:
         return self.center.startswith("page:")
 
 
-def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
-    """The local graph around ``center`` as the request's ``depth`` and ``edges`` ask; None when the centre does not exist."""
+def local_graph_for(request: HttpRequest, center: str, *, standalone: bool = False) -> LocalGraph | None:
+    """The local graph around ``center`` as the request's ``depth`` and ``edges`` ask, shown on its own page when
+    ``standalone``; None when the centre does not exist."""
     data = None
     if "depth" in request.GET or "edges" in request.GET:
         data = request.GET.copy()
@@ -138,7 +141,8 @@ def local_graph_for(request: HttpRequest, center: str) -> LocalGraph | None:
         return None
     kind, key = split_node_id(center)
     url = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
-    return LocalGraph(center, drawing, form, url)
+    shown = "?" + urlencode({"depth": depth, "edges": edges or []}, doseq=True) if form.is_bound and form.is_valid() else ""
+    return LocalGraph(center, drawing, form, url, "" if standalone else url + shown)
 
 
 def _local_drawing(center: str, depth: int, edges: list[str] | None) -> Drawing | None:

@@ -44,7 +44,7 @@ def graph_map(request: HttpRequest) -> HttpResponse:
 def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if kind not in NODE_KINDS:
         raise Http404(f"No kind of node “{kind}”.")
-    local = local_graph_for(request, node_id(kind, key))
+    local = local_graph_for(request, node_id(kind, key), standalone=True)
     if local is None:
         if kind == "page" and (moved := moved_page(request, key, argument="key")) is not None:
             return moved

@@ -77,6 +77,16 @@ def mark_editor_form(view: Callable[..., Any], form: EditorForm) -> None:
     setattr(view, EDITOR_FORM, form)
 
 
+def next_address(request: HttpRequest) -> str:
+    """Where a form goes back to once saved or cancelled (``next``, as the triage queue opens the classification
+    form): an address on this site, else ""."""
+    address = request.POST.get("next") or request.GET.get("next") or ""
+    if address.startswith("/") and url_has_allowed_host_and_scheme(address, allowed_hosts={request.get_host()},
+                                                                    require_https=request.is_secure()):
+        return address
+    return ""
+
+
 def _form_address(request: HttpRequest) -> str:
     """Where the form was: the page that sent it (a claim's retire form sits on the claim's page), else the address
     it was sent to."""

@@ -21,7 +21,7 @@ from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
 from wiki.suggestions import rationale_for_reader
 from wiki.taxonomy import mechanism_label, verdict_label
-from wiki.views.editing import editor_required, stale_form
+from wiki.views.editing import editor_required, next_address, stale_form
 from wiki.views.editing.suggestion import SuggestionCard, suggestion_card
 
 SAVED_FIELDS = ("mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale", "evidence_claim", "evidence_locator")
@@ -66,7 +66,7 @@ def _handle(request: HttpRequest, *, source: Source, classification: Classificat
                 form.add_error(None, error)
             else:
                 messages.success(request, _("Classification saved."))
-                return redirect(saved.source)
+                return redirect(next_address(request) or saved.source)
     else:
         initial: dict[str, Any] = {"loaded_at": classification.updated_at.isoformat()} if classification else {}
         if component and classification is None:
@@ -79,6 +79,7 @@ def _render(request: HttpRequest, *, form: ClassificationForm, source: Source, c
             card: SuggestionCard | None, status: int = 200) -> HttpResponse:
     return render(request, "wiki/edit/classification_form.html", {
         "form": form, "source": source, "classification": classification, "card": card, "stale": status == 409,
+        "next": next_address(request),
         "rubric": form.rubric(), "rubric_label": rubric_labels().get(form.rubric() or ""),
         "rubric_json": json.dumps(rubric_labels(), ensure_ascii=False),
     }, status=status)

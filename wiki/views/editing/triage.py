@@ -34,9 +34,20 @@ class TriageItem:
     source: Source
     view: SuggestionView
     then: str
+    back: str  # the queue as it will be once this work is classified, the next work in view
 
 
-def _queue(page: Page[Source]) -> list[TriageItem]:
+def queue_address(*, least_first: bool, page: str | int = 1, then: str = "") -> str:
+    """The queue's address in the same order and on the same page, at the work ``then`` (a slug)."""
+    back = {"order": "least"} if least_first else {}
+    if re.fullmatch(r"[0-9]{1,9}", str(page)) and int(page) > 1:
+        back["p"] = str(page)
+    query = urlencode(back)
+    anchor = f"#triage-{then}" if re.fullmatch(SOURCE_SLUG_PATTERN, then) else ""
+    return reverse("wiki:triage") + (f"?{query}" if query else "") + anchor
+
+
+def _queue(page: Page[Source], *, least_first: bool) -> list[TriageItem]:
     """The page's works with their suggestions, each with the work that takes its place once it is accepted: the
     next in the whole queue (the first of the next page moves up onto this one), after the last the one before it."""
     start = page.start_index() - 1
@@ -47,7 +58,9 @@ def _queue(page: Page[Source]) -> list[TriageItem]:
     items = []
     for i, source in enumerate(sources):
         then = rows[i + 1] if i + 1 < len(rows) else sources[i - 1] if i > 0 else before
-        items.append(TriageItem(source, views[source.pk], then.slug if then is not None else ""))
+        slug = then.slug if then is not None else ""
+        items.append(TriageItem(source, views[source.pk], slug,
+                                queue_address(least_first=least_first, page=page.number, then=slug)))
     return items
 
 
@@ -60,7 +73,7 @@ def triage_queue(request: HttpRequest) -> HttpResponse:
     queue = Source.objects.unclassified().by_suggestion_confidence(least_first=least_first)
     page = Paginator(queue, QUEUE_SIZE).get_page(request.GET.get("p"))
     return render(request, "wiki/edit/triage.html", {
-        "items": _queue(page), "least_first": least_first, "page_obj": page,
+        "items": _queue(page, least_first=least_first), "least_first": least_first, "page_obj": page,
     })
 
 
@@ -78,10 +91,5 @@ def triage_accept(request: HttpRequest, slug: str) -> HttpResponse:
             "verdict": verdict_label(classification.verdict),
         })
     # Back to the same page of the queue in the same order: the work after this one has moved up into its place.
-    back = {"order": "least"} if request.POST.get("order") == "least" else {}
-    if re.fullmatch(r"[0-9]{1,9}", page := request.POST.get("p", "")) and int(page) > 1:
-        back["p"] = page
-    query = urlencode(back)
-    then = request.POST.get("then", "")
-    anchor = f"#triage-{then}" if re.fullmatch(SOURCE_SLUG_PATTERN, then) else ""
-    return redirect(reverse("wiki:triage") + (f"?{query}" if query else "") + anchor)
+    return redirect(queue_address(least_first=request.POST.get("order") == "least", page=request.POST.get("p", ""),
+                                  then=request.POST.get("then", "")))

@@ -28,6 +28,7 @@
   var body = document.querySelector("textarea[name=body]");
   if (pane && body && window.fetch) {
     var target = document.getElementById("preview-body");
+    var status = document.getElementById("preview-status");
     var timer = null;
     var pending = null;
     var say = function (text) {
@@ -60,7 +61,10 @@
         }
         // 422: the text is too large or too deeply nested, and the fragment says which.
         if (!response.ok && response.status !== 422) { return say(pane.dataset.previewFailed); }
-        return response.text().then(function (html) { target.innerHTML = html; });  // server-sanitised fragment
+        return response.text().then(function (html) {
+          target.innerHTML = html;  // server-sanitised fragment
+          if (status) { status.textContent = ""; status.textContent = pane.dataset.previewUpdated; }
+        });
       }).catch(function (error) {
         if (!error || error.name !== "AbortError") { say(pane.dataset.previewFailed); }
       });

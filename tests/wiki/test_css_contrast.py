@@ -89,6 +89,22 @@ def test_no_stylesheet_paints_a_fixed_white_or_black_that_the_dark_scheme_would_
         assert not re.findall(r"(?<![\w-])(?:#fff(?:fff)?|#000(?:000)?|white|black)\b(?!-)", text, re.IGNORECASE), path.name
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("verdict", ["strict", "strict_narrow", "adjacent", "not_strict"])
+def test_a_chart_segment_stands_out_from_the_card_and_from_the_line_between_segments(verdict: str, scheme: str) -> None:
+    # WCAG 1.4.11: a segment is told from its neighbour by the card-coloured line between them
+    colour = f"var(--seg-{verdict.replace('_', '-')})"
+    assert f".seg-{verdict} {{ background: {colour}; }}" in CSS
+    assert contrast(colour, "var(--card)", scheme) >= 3, (verdict, scheme)
+    assert re.search(r"^\.chart \.bar a \+ a \{ border-left: 2px solid var\(--card\); \}", CSS, re.MULTILINE)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("surface", ["paper", "card", "panel"])
+def test_a_fields_border_stands_out_from_the_surface_it_is_on(surface: str, scheme: str) -> None:
+    assert contrast("var(--field-line)", f"var(--{surface})", scheme) >= 3, (surface, scheme)
+
+
 def test_chart_segments_are_large_enough_to_tap() -> None:
     # WCAG 2.5.8: a link target at least 24 CSS pixels (1.5rem) each way, however small its count
     bar = re.search(r"^\.chart \.bar \{[^}]*height: ([\d.]+)rem", CSS, re.MULTILINE)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django import forms
 from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
 
 
 class _YearForm(forms.Form):
@@ -19,3 +22,23 @@ def test_every_id_an_edit_field_is_described_by_exists() -> None:
     [described_by] = re.findall(r'aria-describedby="([^"]+)"', html)
     for target in described_by.split():
         assert f'id="{target}"' in html, target
+
+
+@pytest.mark.django_db
+def test_every_search_field_in_error_is_described_by_its_error(client: Client) -> None:
+    html = client.get(reverse("wiki:search"), {"q": "x" * 300, "kind": "zz"}).content.decode()
+
+    described = re.findall(r'aria-describedby="([^"]+)"', html)
+    assert {"id_q_error", "id_kind_error"} <= set(described)
+    for ident in described:
+        assert f'id="{ident}"' in html, ident
+
+
+@pytest.mark.django_db
+def test_the_live_preview_announces_that_it_changed_not_the_whole_page(editor_client: Client) -> None:
+    html = editor_client.get(reverse("wiki:page-create")).content.decode()
+
+    pane = re.search(r'<section class="preview-pane"[^>]*>', html)
+    assert pane is not None and "aria-live" not in pane.group(0)
+    assert 'data-preview-updated="Preview updated."' in pane.group(0)
+    assert '<p class="visually-hidden" role="status" id="preview-status"></p>' in html

@@ -124,3 +124,23 @@ def test_the_works_to_tick_in_the_compare_form_carry_their_language(client: Clie
     make_source(slug="reward-study", short_name="Reward Study", title="Reward Study")
     html = _html(client, reverse("wiki:compare"), CHINESE)
     assert '<label title="开源项目回溯" lang="zh-Hans">' in html and '<label title="Reward Study" lang="en">' in html
+
+
+@pytest.mark.django_db
+def test_chinese_content_in_the_english_edit_forms_is_marked_chinese() -> None:
+    wiki = make_wiki()
+    client = Client()
+    client.force_login(make_editor("english-reader"))  # the wiki's own editor reads Chinese
+    claim = wiki.claims[0]
+    screens = {
+        reverse("wiki:page-edit", args=[wiki.notes.slug]): None,
+        reverse("wiki:question-edit", args=[wiki.question.pk]): wiki.question.title,
+        reverse("wiki:glossary-edit", args=[wiki.term.slug]): wiki.term.name_zh,
+        reverse("wiki:claim-edit", args=[claim.pk]): None,
+    }
+    for url, title in screens.items():
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        if title:
+            assert f'<h1 class="page-title">Edit “<span lang="zh-Hans">{title}</span>”</h1>' in html, url
+    claim_form = client.get(reverse("wiki:claim-edit", args=[claim.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'<blockquote lang="zh-Hans">{claim.text}</blockquote>' in claim_form

@@ -277,6 +277,13 @@ def content_lang(text: object) -> str:
     return text_lang(text)
 
 
+@register.filter
+def in_lang(text: object) -> SafeString:
+    """``text`` escaped in a span of its own ``lang``, for content set into a sentence of the interface
+    (``Edit “<span lang="zh-Hans">优势函数</span>”``)."""
+    return format_html('<span lang="{}">{}</span>', text_lang(text), text)
+
+
 _QUOTED = re.compile(r"“([^”]*)”")
 
 

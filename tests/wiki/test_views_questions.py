@@ -13,6 +13,7 @@ from django.utils import timezone
 from tests.factories import SmallWiki, make_page, make_question, make_source
 from tests.wiki.htmltext import html_text
 from wiki.models import Claim, OpenQuestion, QuestionStatus
+from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +194,25 @@ def test_a_page_typed_with_a_control_character_is_refused_and_nothing_is_saved(e
     assert created.status_code == 200 and "No page has the slug or title" in created.content.decode()
     assert not OpenQuestion.objects.filter(title="Where?").exists()
     assert filtered.status_code == 400
+
+
+def test_an_answer_whose_claim_left_the_page_says_so_and_the_claim_names_the_question(small_wiki: SmallWiki) -> None:
+    page, answer = small_wiki.page, small_wiki.answered.answer_claim
+    assert answer is not None
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None
+    sentence = next(line for line in latest.body.splitlines() if "HarnessKit 只演化" in line)
+    page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body=latest.body.replace(sentence + "\n", ""),
+                       base_revision=latest.number)
+    client = Client()
+
+    question = client.get(small_wiki.answered.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    claim_url = reverse("wiki:claim-detail", args=[answer.pk])
+    claim = client.get(claim_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert Claim.objects.get(pk=answer.pk).is_orphaned
+    assert (f"The claim that answers it is no longer in its page's text: <a href=\"{claim_url}\">"
+            "re-attach it to a sentence</a>, or choose another answer.") in question
+    assert "is not verified" not in question
+    assert re.search(rf'<li data-answers="{small_wiki.answered.pk}">Answers the question: <a href="[^"]+">'
+                     rf'{small_wiki.answered.title}</a>', claim)

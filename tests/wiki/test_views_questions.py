@@ -35,6 +35,19 @@ def test_the_queue_is_sorted_by_priority_then_age(client: Client) -> None:
     assert _listed_ids(content) == [old_high.pk, new_high.pk, normal.pk, old_low.pk]
 
 
+def test_answered_and_dropped_questions_come_after_the_open_ones_whatever_their_priority(client: Client) -> None:
+    OpenQuestion.objects.all().delete()
+    claim = Claim.objects.create(page=make_page(title="Answers"), text="An answer.", key="answer", anchor="claim-answer")
+    answered = make_question(title="answered high", priority="high", status=QuestionStatus.ANSWERED, answer_claim=claim)
+    low = make_question(title="open low", priority="low")
+    dropped = make_question(title="dropped high", priority="high", status=QuestionStatus.DROPPED)
+    high = make_question(title="investigating high", priority="high", status=QuestionStatus.INVESTIGATING)
+
+    content = client.get(reverse("wiki:question-list")).content.decode()
+
+    assert _listed_ids(content) == [high.pk, low.pk, answered.pk, dropped.pk]
+
+
 def test_the_queue_filters_by_status_and_page(client: Client) -> None:
     page = make_page(title="Filter page")
     open_here = make_question(title="open here", page=page)

@@ -46,6 +46,12 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
             self.live().select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
         )
 
+    def resolved_last(self) -> OpenQuestionQuerySet:
+        """:meth:`queue` with the answered and dropped questions after those still open, each part in queue order."""
+        resolved = Case(When(status__in=[QuestionStatus.ANSWERED, QuestionStatus.DROPPED], then=Value(1)), default=Value(0),
+                         output_field=IntegerField())
+        return self.queue().annotate(resolved=resolved).order_by("resolved", "priority_rank", "created_at", "id")
+
     def with_links(self) -> OpenQuestionQuerySet:
         """Prefetches linked claims (with their page) and sources; joins the answering claim and its page."""
         from wiki.models.claims import Claim

@@ -12,7 +12,7 @@ PAGE_OPTIONS = 100
 
 @cached_for_readers
 def question_list(request: HttpRequest) -> HttpResponse:
-    filterset = QuestionFilter(request.GET or None, queryset=OpenQuestion.objects.queue())
+    filterset = QuestionFilter(request.GET or None, queryset=OpenQuestion.objects.resolved_last())
     page_options = {"id": QUESTION_PAGE_OPTIONS_ID, "pages": Page.objects.most_questioned(PAGE_OPTIONS)}
     return render_filtered_list(request, "wiki/question_list.html", filterset, {"page_options": page_options})
 

@@ -156,6 +156,10 @@ class SourceFilter(django_filters.FilterSet):
                                             method="filter_nothing")
     verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES, label=_("Verdict"), empty_label=_("Any verdict"),
                                           method="filter_nothing")
+    classified = django_filters.ChoiceFilter(
+        choices=[("true", _("Classified")), ("false", _("Not classified yet"))], label=_("Classified"),
+        empty_label=_("Classified or not"), method="filter_classified",
+    )
     kind = django_filters.ChoiceFilter(choices=SourceKind.choices, label=_("Kind"), empty_label=_("Any kind"))
     year = YearFilter(label=_("Year"))
     year_min = YearFilter(field_name="year", lookup_expr="gte", label=_("Year from"))
@@ -165,7 +169,7 @@ class SourceFilter(django_filters.FilterSet):
 
     class Meta:
         model = Source
-        fields = ["mechanism", "verdict", "kind", "year", "year_min", "year_max", "q", "cited_on"]
+        fields = ["mechanism", "verdict", "classified", "kind", "year", "year_min", "year_max", "q", "cited_on"]
         form = SourceFilterForm
 
     def filter_queryset(self, queryset: QuerySet[Source]) -> QuerySet[Source]:
@@ -178,6 +182,11 @@ class SourceFilter(django_filters.FilterSet):
 
     def filter_nothing(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         return queryset  # applied together in filter_queryset
+
+    def filter_classified(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        """Works with a classification (of the work or a component), or with none yet."""
+        classified = Classification.all_objects.filter(source=OuterRef("pk"))
+        return queryset.filter(Exists(classified)) if value == "true" else queryset.exclude(Exists(classified))
 
     def filter_cited_on(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
         citing = Citation.objects.filter(source=OuterRef("pk"), claim__page__slug=value, claim__page__deleted_at__isnull=True,

@@ -330,3 +330,15 @@ def test_a_nodes_title_takes_each_languages_colon_and_list_separator(client: Cli
 
     assert re.search(r"<title[^>]*>工作：GripForge — 策略梯度、严格 Agentic RL</title>", chinese)
     assert re.search(r"<title[^>]*>Work: GripForge — Policy gradient, Strict Agentic RL</title>", english)
+
+
+def test_the_map_says_how_many_works_wait_for_a_classification_and_lists_them(client: Client) -> None:
+    waiting = Source.objects.unclassified().count()
+    assert waiting
+
+    html = client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    filtered = client.get(reverse("wiki:graph-map"), {"mechanism": "harness"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert re.search(rf"{waiting} works? (is|are) not classified yet and ha(s|ve) no place on the map, unless a contrast "
+                     rf'names (it|them) \(drawn dashed\): <a href="/sources/\?classified=false">list (it|them)</a>\.', html)
+    assert "not classified yet" not in filtered

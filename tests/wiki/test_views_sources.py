@@ -231,3 +231,17 @@ def test_a_page_number_below_one_shows_the_first_page_not_the_last(client: Clien
     response = client.get(reverse("wiki:source-list"), {"p": number})
 
     assert response.status_code == 200 and response.context["page_obj"].number == 1
+
+
+def test_the_list_narrows_to_the_works_not_classified_yet_or_to_the_classified(client: Client) -> None:
+    classified, waiting = make_source(short_name="Sorted"), make_source(short_name="Waiting")
+    make_classification(classified)
+
+    unclassified = client.get(reverse("wiki:source-list"), {"classified": "false"}).content.decode()
+    done = client.get(reverse("wiki:source-list"), {"classified": "true"}).content.decode()
+    api = client.get("/api/v1/sources/", {"classified": "false"}).json()
+
+    assert f'href="{waiting.get_absolute_url()}"' in unclassified and f'href="{classified.get_absolute_url()}"' not in unclassified
+    assert f'href="{classified.get_absolute_url()}"' in done and f'href="{waiting.get_absolute_url()}"' not in done
+    assert [work["slug"] for work in api["results"]] == [waiting.slug]
+    assert client.get(reverse("wiki:source-list"), {"classified": "maybe"}).status_code == 400

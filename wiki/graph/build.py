@@ -53,6 +53,7 @@ class MapSummary:
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     total: int = 0
     drawn: int = 0
+    unclassified: int = 0  # works no one has classified yet: not on the map, unless a contrast names them
 
     @property
     def hidden(self) -> int:
@@ -86,7 +87,7 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
     """Works (or their components) joined to their mechanism, with the contrasts between them.
 
     At most ``limit`` works: first those in contrasts (oldest contrasts first), then the rest by
-    name. Four queries whatever the size of the wiki; claims are never loaded.
+    name. Five queries whatever the size of the wiki; claims are never loaded.
     """
     b = GraphBuilder()
     summary = MapSummary()
@@ -122,6 +123,8 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
     # a work classified per component is drawn as its components, each named after it
     b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in shown])
     summary.drawn = len(classified)
+    if not mechanism:
+        summary.unclassified = Source.objects.unclassified().order_by().count()
     return b.graph, summary
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Value, When
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -50,7 +50,7 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         """:meth:`queue` with the answered and dropped questions after those still open, each part in queue order."""
         resolved = Case(When(status__in=[QuestionStatus.ANSWERED, QuestionStatus.DROPPED], then=Value(1)), default=Value(0),
                          output_field=IntegerField())
-        return self.queue().annotate(resolved=resolved).order_by("resolved", "priority_rank", "created_at", "id")
+        return self.queue().order_by(resolved, F("priority_rank"), "created_at", "id")
 
     def with_links(self) -> OpenQuestionQuerySet:
         """Prefetches linked claims (with their page) and sources; joins the answering claim and its page."""

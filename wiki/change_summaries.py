@@ -37,6 +37,9 @@ MESSAGES: dict[str, str] = {
     "identifiers_added": gettext_noop("added the identifiers of another version"),
     "claim_status": gettext_noop("status %(before)s → %(after)s"),
     "claim_citations": gettext_noop("citations and works"),
+    "claim_status_and_citations": gettext_noop("status %(before)s → %(after)s; citations and works"),
+    # A claim's citations as the claim form set them, apart from its page's text (ClaimRevision.reason_parts).
+    "claim_cited": gettext_noop("citations: %(before)s → %(after)s"),
     "claim_reattached": gettext_noop("re-attached to a sentence"),
     "claim_retired": gettext_noop("retired: %(reason)s"),
     # Why a claim's history records a step (ClaimRevision.reason_parts).
@@ -82,6 +85,7 @@ _QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPrio
 LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "changed_fields": {"fields": _fields},
     "claim_status": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
+    "claim_status_and_citations": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
     "question_created": {"priority": _choice(QuestionPriority)},
     "question_changed": _QUESTION,
     "question_assigned": _QUESTION,

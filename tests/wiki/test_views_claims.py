@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import make_page, make_question
-from wiki.models import Claim, ClaimRevision, Page, SearchDocument
+from wiki.change_summaries import summary_for_reader
+from wiki.models import ChangeEvent, Claim, ClaimRevision, Page, SearchDocument
 from wiki.services.claims import claim_retire, claim_set_status
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_save_revision
@@ -333,3 +334,26 @@ def test_reattaching_to_a_sentence_taken_meanwhile_says_so_in_the_form(
 
     assert response.status_code == 200 and f"&quot;{sentence.pk}&quot;" in response.content.decode()
     assert Claim.objects.get(pk=star.pk).is_orphaned is True
+
+
+def test_citations_set_in_the_claim_form_are_in_its_history_and_the_change_names_both_edits(editor_client: Client) -> None:
+    page = _facet_page()
+    facet = Claim.objects.get(page=page, text__startswith=FACET)
+    source = facet.citations.get().source
+    data = {"status": "verified", "citations-TOTAL_FORMS": "1", "citations-INITIAL_FORMS": "0",
+            "citations-0-source": source.slug, "citations-0-locator": "§4", "citations-0-kind": "cited"}
+
+    assert editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": facet.pk}), data).status_code == 302
+
+    entry = facet.revisions.get(kind="cited")
+    assert entry.user is not None and entry.user.get_username() == "editor"
+    with translation.override("zh-hans"):
+        assert entry.reason_for_reader == f"引用：{source.short_name}, §3.1 / §5 → {source.short_name}, §4"
+    event = ChangeEvent.objects.filter(kind="claim").latest("id")
+    with translation.override("en"):
+        assert summary_for_reader(event) == "status Needs verification → Verified; citations and works"
+    html = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "citations edited" in html.split('data-kind="cited"')[1].split("</tr>")[0]
+    # The same citations sent again change nothing in the history.
+    editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": facet.pk}), {**data, "loaded_at": ""})
+    assert facet.revisions.filter(kind="cited").count() == 1

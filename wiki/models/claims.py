@@ -191,6 +191,7 @@ class ClaimRevision(models.Model):
         REATTACHED = "reattached", _("re-attached")
         RETIRED = "retired", _("retired")
         STATUS = "status", _("status set")
+        CITED = "cited", _("citations edited")
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions", verbose_name=field_label("claim"))
     page_revision = models.ForeignKey(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -69,6 +69,8 @@ def claim_update(
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
     check_not_stale(claim, loaded_at=loaded_at)
     old_status = claim.status
+    old_cited = _cited(claim.citations.order_by("position", "id").values_list("source__short_name", "locator"))
+    old_about = set(claim.about.values_list("pk", flat=True))
     claim.status = status
     claim.full_clean(exclude=["key", "page"])
     claim.save(update_fields=["status", "updated_at"])
@@ -82,12 +84,26 @@ def claim_update(
         )
     Citation.objects.bulk_create(unique.values())
     claim.about.set([source.pk for source in about])
-    said = summary("claim_status", before=old_status, after=status) if old_status != status else summary("claim_citations")
+    now_cited = _cited((c.source.short_name, c.locator) for c in unique.values())
+    if now_cited != old_cited:
+        # Set here, apart from the page's text, which still cites as it did: the history says what was changed.
+        ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.CITED, text=claim.text, status=claim.status,
+                                     user=account(user), **reason_fields([summary("claim_cited", before=old_cited, after=now_cited)]))
+    others = now_cited != old_cited or old_about != {source.pk for source in about}
+    if old_status != status:
+        said = summary("claim_status_and_citations" if others else "claim_status", before=old_status, after=status)
+    else:
+        said = summary("claim_citations")
     change_record(
         kind=ChangeEvent.Kind.CLAIM, action=ChangeEvent.Action.EDITED, obj=claim, label=claim.text[:120],
         url=claim.get_absolute_url(), summary=said, user=user,
     )
     return claim
+
+
+def _cited(citations: Iterable[tuple[str, str]]) -> str:
+    """Citations as the history shows them: ``DeepSeekMath, §4.1; ReAct``, or "—"."""
+    return "; ".join(f"{name}, {locator}" if locator else name for name, locator in citations) or "—"
 
 
 def _record_status(claim: Claim, old_status: str, user: User | None) -> None:

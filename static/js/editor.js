@@ -75,12 +75,8 @@
     });
   }
 
-  // Enter in a one-line field of the page form never saves the page.
-  document.querySelectorAll(".edit-form input[type=text], .edit-form input:not([type])").forEach(function (input) {
-    input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") { event.preventDefault(); }
-    });
-  });
+  // Enter in a one-line field sends the form with its first button: the page form's is a hidden "Preview", so Enter
+  // there previews and never saves the page; the other forms are sent as their own first button says.
 
   // Long lists of checkboxes (claims, sources) get a filter box.
   document.querySelectorAll("[data-filter-choices]").forEach(function (input) {

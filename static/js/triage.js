@@ -21,7 +21,9 @@
     else if (event.key === "a") {
       // A work with nothing to read has no suggestion and no accept button; only its override form.
       var accept = item.querySelector("[data-key=a]");
+      var status = document.getElementById("triage-status");
       if (accept) accept.click();
+      else if (status) { status.textContent = ""; status.textContent = status.dataset.noSuggestion; }
       event.preventDefault();
     }
     else if (event.key === "o") { window.location.href = item.querySelector("[data-key=o]").href; event.preventDefault(); }

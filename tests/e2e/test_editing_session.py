@@ -50,3 +50,18 @@ def test_an_editor_logged_out_elsewhere_keeps_the_text_and_saves_it_after_loggin
     page.click("button[name=save]")
     page.wait_for_url(f"{base}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}")
     assert Page.objects.get(slug="agentic-rl").body == TYPED
+
+
+def test_enter_in_the_title_previews_the_page_and_saves_nothing(page: Any, live_server: Any) -> None:
+    base = live_server.url
+    make_editor("entering")
+    log_in(page, base, "entering")
+    saved = Page.objects.get(slug="agentic-rl").revisions.count()
+    page.goto(f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}")
+
+    page.fill("input[name=title]", "Agentic RL（预览）")
+    page.locator("input[name=title]").press("Enter")
+
+    page.wait_for_selector("#preview-body div.prose")
+    assert page.input_value("input[name=title]") == "Agentic RL（预览）"
+    assert Page.objects.get(slug="agentic-rl").revisions.count() == saved

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -51,7 +52,7 @@ def test_an_editor_triages_the_queue_from_the_keyboard(page: Any, live_server: A
     with page.expect_navigation():
         page.keyboard.press("o")
     overridden = Source.objects.get(short_name=second)
-    assert page.url.endswith(reverse("wiki:classification-create", kwargs={"slug": overridden.slug}))
+    assert urlsplit(page.url).path == reverse("wiki:classification-create", kwargs={"slug": overridden.slug})
     assert not Classification.objects.filter(source=overridden).exists()
 
 
@@ -93,10 +94,14 @@ def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, li
     expect(item.locator("[data-key=a]")).to_have_count(0)
     page.keyboard.press("a")
     expect(item).to_be_focused()
+    expect(page.locator("#triage-status")).to_have_text(
+        "This work has no suggestion to accept: press o to classify it yourself.")
     assert not Classification.objects.filter(source=blank).exists()
     with page.expect_navigation():
         page.keyboard.press("o")
-    assert page.url.endswith(reverse("wiki:classification-create", kwargs={"slug": "blankly"}))
+    assert urlsplit(page.url).path == reverse("wiki:classification-create", kwargs={"slug": "blankly"})
+    [back] = parse_qs(urlsplit(page.url).query)["next"]
+    assert back.startswith(reverse("wiki:triage") + "?order=least#triage-")
 
 
 def test_the_keys_do_nothing_while_focus_is_outside_the_queue(page: Any, live_server: Any, seed: None) -> None:

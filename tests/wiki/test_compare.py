@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from wiki.models import Classification
+from wiki.models import Claim, Classification, Source
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 
@@ -126,3 +126,19 @@ def test_the_compare_page_leads_to_the_latest_contrasts_in_one_query_however_man
     assert f'href="/contrast/hub/spoke-{LATEST_CONTRASTS + 4}/"' in html and 'href="/contrast/hub/spoke-0/"' not in html
     assert sum("wiki_contrast" in query["sql"] for query in queries.captured_queries) == 1
     assert Contrast.objects.count() > LATEST_CONTRASTS
+
+
+def test_the_csv_gives_a_long_evidence_claim_whole(client: Client) -> None:
+    classification = Classification.objects.filter(evidence_claim__isnull=False).select_related("evidence_claim", "source").first()
+    assert classification is not None and classification.evidence_claim is not None
+    claim = classification.evidence_claim
+    long_text = claim.text + " 这一点在附录里有更长的论证，" * 12
+    Claim.objects.filter(pk=claim.pk).update(text=long_text)
+    other = Source.objects.exclude(pk=classification.source_id).filter(classifications__isnull=False).first()
+    assert other is not None
+    works = f"{classification.source.slug},{other.slug}"
+
+    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(
+        client.get(reverse("wiki:compare"), {"works": works, "format": "csv"}).content.decode("utf-8-sig")))}
+
+    assert long_text in rows["Evidence"][0]

@@ -173,7 +173,7 @@ def comparison_csv(comparison: Comparison) -> str:
     writer.writerow([gettext("Property"), *(_cell(c.name) for c in comparison.columns)])
     writer.writerow([gettext("Work"), *(str(c.ref) for c in comparison.columns)])
     for row in comparison.rows:
-        writer.writerow([row.label, *(_cell(cell.text) for cell in row.cells)])
+        writer.writerow([row.label, *(_cell(cell.full or cell.text) for cell in row.cells)])  # evidence whole, not cut
     return out.getvalue()
 
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation.template import templatize
 
-from tests.factories import make_editor, make_page, make_reader, make_source
+from tests.factories import make_editor, make_page, make_question, make_reader, make_source
 from wiki.api.errors import server_error
 from wiki.models import Claim, Classification, OpenQuestion, Page
 from wiki.services.pages import page_save_revision
@@ -201,7 +201,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     source = classification.source.slug
     from wiki.services.deletion import page_delete, source_delete
 
-    page_delete(page=make_page(slug="gone-page", title="Gone page"), user=None, reason="Spam")
+    gone = make_page(slug="gone-page", title="Gone page")
+    gone_question = make_question(title="A question of a gone page", page=gone)
+    page_delete(page=gone, user=None, reason="Spam")
     source_delete(source=make_source(slug="gone-work", short_name="Gone Work"), user=None, reason="Not a work")
     from wiki.services.merges import source_merge
 
@@ -228,6 +230,7 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("reader", reverse("wiki:source-claims", kwargs={"slug": source}), None),
         ("reader", reverse("wiki:question-list"), None),
         ("reader", question.get_absolute_url(), None),
+        ("reader", gone_question.get_absolute_url(), None),
         ("reader", reverse("wiki:search") + "?q=GRPO", None),
         ("reader", reverse("wiki:search") + "?q=zzzznothing", None),
         ("reader", reverse("wiki:search"), None),

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from tests.factories import SmallWiki, make_page, make_question, make_source
 from tests.wiki.htmltext import html_text
-from wiki.models import Claim, OpenQuestion, QuestionStatus
+from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
+from wiki.services.deletion import page_delete, page_restore
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -229,3 +230,19 @@ def test_an_answer_whose_claim_left_the_page_says_so_and_the_claim_names_the_que
     assert "is not verified" not in question
     assert re.search(rf'<li data-answers="{small_wiki.answered.pk}">Answers the question: <a href="[^"]+">'
                      rf'{small_wiki.answered.title}</a>', claim)
+
+
+def test_a_question_of_a_deleted_page_says_so_at_its_address_and_comes_back_with_the_page(client: Client) -> None:
+    page = make_page(slug="doomed", title="注定删除的页面")
+    question = make_question(title="被删页面上的问题", page=page)
+    page_delete(page=page, user=None, reason="Spam")
+
+    gone = client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert gone.status_code == 410
+    text = html_text(gone.content.decode())
+    assert "这个问题属于页面注定删除的页面，该页面已于" in text and "删除；页面恢复后它会一同回来。" in text
+    assert f'href="{reverse("wiki:page-detail", args=["doomed"])}"' in gone.content.decode()
+    assert client.get(reverse("wiki:question-detail", args=[question.pk + 1000])).status_code == 404
+    page_restore(page=Page.all_objects.get(pk=page.pk), user=None)
+    assert client.get(question.get_absolute_url()).status_code == 200

@@ -1,5 +1,5 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
 from wiki.filters import QUESTION_PAGE_OPTIONS_ID, QuestionFilter
@@ -19,5 +19,11 @@ def question_list(request: HttpRequest) -> HttpResponse:
 
 @cached_for_readers
 def question_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    question = get_object_or_404(OpenQuestion.objects.queue().with_links(), pk=pk)
-    return render(request, "wiki/question_detail.html", {"question": question})
+    question = OpenQuestion.objects.queue().with_links().filter(pk=pk).first()
+    if question is not None:
+        return render(request, "wiki/question_detail.html", {"question": question})
+    # A deleted page's questions leave with it: its address says so, and where the page can be restored.
+    gone = OpenQuestion.objects.filter(pk=pk, page__deleted_at__isnull=False).select_related("page").first()
+    if gone is None:
+        raise Http404
+    return render(request, "wiki/question_gone.html", {"question": gone}, status=410)

@@ -342,3 +342,15 @@ def test_the_map_says_how_many_works_wait_for_a_classification_and_lists_them(cl
     assert re.search(rf"{waiting} works? (is|are) not classified yet and ha(s|ve) no place on the map, unless a contrast "
                      rf'names (it|them) \(drawn dashed\): <a href="/sources/\?classified=false">list (it|them)</a>\.', html)
     assert "not classified yet" not in filtered
+
+
+def test_every_line_the_graphs_style_apart_has_its_entry_in_the_legend(client: Client) -> None:
+    styled = set(re.findall(r"svg\.graph \.edge-([a-z_]+) line:first-of-type \{",
+                            (Path(settings.BASE_DIR) / "static" / "css" / "graph.css").read_text(encoding="utf-8")))
+    html = client.get(reverse("wiki:graph-map")).content.decode()
+    legend = html[html.index('class="graph-legend"'):]
+
+    assert {"contrasts", "cites", "component_of", "classified_as"} <= styled
+    for edge_type in styled:
+        assert f"legend-{edge_type}" in legend, edge_type
+    assert "legend-plain" in legend and "States a claim, raises or answers a question" in legend

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from wiki.graph.compare import PICK_LIMIT
 from wiki.models import Claim, Classification, Source
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
@@ -142,3 +143,17 @@ def test_the_csv_gives_a_long_evidence_claim_whole(client: Client) -> None:
         client.get(reverse("wiki:compare"), {"works": works, "format": "csv"}).content.decode("utf-8-sig")))}
 
     assert long_text in rows["Evidence"][0]
+
+
+def test_the_works_to_tick_say_when_more_match_than_are_listed(client: Client) -> None:
+    few = client.get(reverse("wiki:compare"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for n in range(PICK_LIMIT):
+        Source.objects.create(slug=f"filler-{n:02}", short_name=f"Filler {n:02}", title=f"Filler work {n:02}")
+
+    many = client.get(reverse("wiki:compare"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    searched = client.get(reverse("wiki:compare"), {"q": "Filler 07"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "matching works by name are listed" not in few
+    assert f"Only the first {PICK_LIMIT} matching works by name are listed: search for the others above." in many
+    assert many.count('name="works" value="filler-') <= PICK_LIMIT
+    assert 'value="filler-07"' in searched and "matching work" not in searched

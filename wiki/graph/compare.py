@@ -10,7 +10,7 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -186,13 +186,19 @@ def _cell(text: str) -> str:
 PICK_LIMIT = 50
 
 
-def pick_offer(comparison: Comparison, query: str, *,
-               limit: int = PICK_LIMIT) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+class PickOffer(NamedTuple):
+    chosen: list[tuple[str, str]]  # (ref, name) of the works compared, ticked
+    choices: list[tuple[str, str]]  # others to tick
+    more: bool  # more works match than are offered: a search finds them
+
+
+def pick_offer(comparison: Comparison, query: str, *, limit: int = PICK_LIMIT) -> PickOffer:
     """What a picker shows as (ref, name) pairs: the works compared, ticked, and those whose name or title contains
     ``query`` (every work without one, by name, up to ``limit``) to tick besides."""
     chosen = [(str(column.ref), column.name) for column in comparison.columns]
     taken = {ref for ref, _ in chosen}
-    return chosen, [(slug, name) for slug, name in pick_choices(query, limit=limit) if slug not in taken]
+    found = pick_choices(query, limit=limit + 1)
+    return PickOffer(chosen, [(slug, name) for slug, name in found[:limit] if slug not in taken], len(found) > limit)
 
 
 def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:

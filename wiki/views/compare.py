@@ -21,11 +21,11 @@ def compare(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="agentic-rl-comparison.csv"'
         return response
-    chosen, choices = pick_offer(comparison, form.cleaned_data["q"])
+    chosen, choices, more = pick_offer(comparison, form.cleaned_data["q"])
     return render(
         request,
         "wiki/graph/compare.html",
-        {"form": form, "comparison": comparison, "choices": choices, "chosen": chosen,
+        {"form": form, "comparison": comparison, "choices": choices, "chosen": chosen, "more_choices": more,
          "csv_query": request.GET.urlencode(), "latest_contrasts": Contrast.objects.newest(LATEST_CONTRASTS)},
         status=status,
     )

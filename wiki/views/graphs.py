@@ -60,7 +60,7 @@ def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
     works = form.cleaned_data["works"]
     comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
     context["comparison"] = comparison
-    context["chosen"], context["choices"] = pick_offer(comparison, form.cleaned_data["q"])
+    context["chosen"], context["choices"], context["more_choices"] = pick_offer(comparison, form.cleaned_data["q"])
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)
     if picture is not None:

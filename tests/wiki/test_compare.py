@@ -78,7 +78,7 @@ def test_compare_rejects_malformed_slugs_next_to_the_field(client: Client) -> No
 
     html = response.content.decode()
     assert response.status_code == 400
-    assert 'id="works-error"' in html and "Not a work slug: &lt;script&gt;" in html
+    assert 'id="works-error"' in html and "No work has this slug or short name: &lt;script&gt;" in html
     assert "<script>" not in html.split("<main", 1)[1]
 
 
@@ -157,3 +157,21 @@ def test_the_works_to_tick_say_when_more_match_than_are_listed(client: Client) -
     assert f"Only the first {PICK_LIMIT} matching works by name are listed: search for the others above." in many
     assert many.count('name="works" value="filler-') <= PICK_LIMIT
     assert 'value="filler-07"' in searched and "matching work" not in searched
+
+
+def test_works_are_compared_by_their_short_names_as_typed_too(client: Client) -> None:
+    Source.objects.create(slug="tong-yi-shen-du-yan-jiu", short_name="通义深度研究", title="通义深度研究")
+    Source.objects.create(slug="reward-placebo-trial", short_name="Reward Placebo Trial", title="Reward Placebo Trial")
+    Source.objects.create(slug="twin-a", short_name="Twin", title="Twin A")
+    Source.objects.create(slug="twin-b", short_name="twin", title="Twin B")
+
+    named = client.get(reverse("wiki:compare"), {"works": "通义深度研究, Reward Placebo Trial, tasksmith"})
+    spaced = client.get(reverse("wiki:compare"), {"works": "tasksmith gripforge"})
+    twins = client.get(reverse("wiki:compare"), {"works": "Twin,tasksmith"}, HTTP_ACCEPT_LANGUAGE="en")
+
+    assert named.status_code == 200
+    assert [str(column.ref) for column in named.context["comparison"].columns] == [
+        "tong-yi-shen-du-yan-jiu", "reward-placebo-trial", "tasksmith"]
+    assert [str(column.ref) for column in spaced.context["comparison"].columns] == ["tasksmith", "gripforge"]
+    assert twins.status_code == 400
+    assert "More than one work is called Twin: type the slug of the one you mean." in twins.content.decode()

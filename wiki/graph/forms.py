@@ -8,8 +8,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
+from wiki.models import Source
 from wiki.taxonomy import MECHANISM_CHOICES
 
 MAX_WORKS = 12
@@ -17,26 +19,43 @@ _SUBJECT_RE = re.compile(r"^[-\w]+(?::[-\w]+)?$")
 
 
 def split_subjects(values: list[str]) -> str:
-    """``?works=a,b&works=c`` and ``?works=a b`` both become ``a,b,c``."""
-    return ",".join(part for value in values for part in re.split(r"[\s,，]+", value) if part)
+    """``?works=a,b&works=c`` and ``?works=a b`` both become ``a,b,c``; a value with commas is parted at its commas
+    alone, so that a short name may hold spaces (``SkillForge, Reward Placebo Trial``)."""
+    parts = (re.split(r"\s*[,，]\s*" if re.search(r"[,，]", value) else r"\s+", value.strip()) for value in values)
+    return ",".join(part for split in parts for part in split if part)
 
 
 class WorkPickForm(forms.Form):
     works = forms.CharField(
         required=False, max_length=2000, label=_("Works"),
-        help_text=_("Slugs separated by commas; a component as work:component (shepherd:tree-grpo)."),
+        help_text=_("Slugs or short names separated by commas; a component as work:component (shepherd:tree-grpo)."),
     )
     q = forms.CharField(required=False, max_length=100, label=_("Find works"))
 
     def clean_works(self) -> list[SubjectRef]:
-        tokens = [t for t in self.cleaned_data["works"].split(",") if t]
+        tokens = [t.strip() for t in self.cleaned_data["works"].split(",") if t.strip()]
+        # A work typed by its short name (通义深度研究, MiMo-V2.6) stands for its slug; one query for them all.
+        named = works_named(token.split(":", 1)[0] for token in tokens)
+        several = [token for token in tokens if len(named.get(token.split(":", 1)[0].lower(), [])) > 1]
+        if several:
+            raise ValidationError(_("More than one work is called %(names)s: type the slug of the one you mean."),
+                                  code="ambiguous", params={"names": ", ".join(several)})
+        tokens = [_as_slug(token, named) for token in tokens]
         bad = [t for t in tokens if not _SUBJECT_RE.match(t)]
         if bad:
-            raise ValidationError(_("Not a work slug: %(bad)s"), code="invalid", params={"bad": ", ".join(bad)})
+            raise ValidationError(_("No work has this slug or short name: %(bad)s"), code="invalid",
+                                  params={"bad": ", ".join(bad)})
         refs = list(dict.fromkeys(SubjectRef.parse(t.lower()) for t in tokens))
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})
         return refs
+
+
+def _as_slug(token: str, named: dict[str, list[Source]]) -> str:
+    """``token`` (``work`` or ``work:component``) with the work's slug for the name typed, when one work has it."""
+    work, colon, component = token.partition(":")
+    found = named.get(work.lower(), [])
+    return f"{found[0].slug}{colon}{component}" if len(found) == 1 else token
 
 
 class MapFilterForm(forms.Form):

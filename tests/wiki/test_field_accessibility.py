@@ -42,3 +42,17 @@ def test_the_live_preview_announces_that_it_changed_not_the_whole_page(editor_cl
     assert pane is not None and "aria-live" not in pane.group(0)
     assert 'data-preview-updated="Preview updated."' in pane.group(0)
     assert '<p class="visually-hidden" role="status" id="preview-status"></p>' in html
+
+
+@pytest.mark.django_db
+def test_each_citation_row_of_the_claim_form_is_a_group_named_by_its_place(editor_client: Client) -> None:
+    from tests.factories import cite, make_page, make_source
+
+    first, second = make_source(title="First Work"), make_source(title="Second Work")
+    page = make_page(body=f"## 关键要点\n\n- 两项工作都更新参数。{cite(first, second)}\n")
+    claim = page.claims.get()
+
+    html = editor_client.get(reverse("wiki:claim-edit", args=[claim.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    legends = re.findall(r'<fieldset class="formset-row">\s*<legend class="visually-hidden">([^<]+)</legend>', html)
+    assert legends == ["Citation 1", "Citation 2", "New citation (left empty, none is added)"]

@@ -437,3 +437,15 @@ def test_a_filter_naming_a_merged_work_names_the_work_kept(api: APIClient, edito
 
     assert response.status_code == 400 and response.json()["code"] == "merged" and "kept-twin" in response.json()["detail"]
     assert api.get("/api/v1/claims/", {"source": "kept-twin"}).status_code == 200
+
+
+def test_the_api_root_lists_every_address_a_script_starts_from(api: APIClient) -> None:
+    root = api.get("/api/v1/").json()
+
+    assert {"pages", "sources", "claims", "classifications", "contrasts", "questions", "glossary"} <= set(root)
+    assert {"search", "search-names", "classify", "graph-contrast", "graph-local", "findings", "schema", "docs"} <= set(root)
+    assert root["schema"] == "http://testserver/api/schema/" and root["docs"] == "http://testserver/api/docs/"
+    for name, url in root.items():
+        path = url.removeprefix("http://testserver")
+        if name not in {"search", "search-names", "classify", "graph-contrast", "graph-local"}:  # these ask for parameters
+            assert api.get(path).status_code == 200, name

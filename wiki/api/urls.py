@@ -1,5 +1,10 @@
+from typing import Any
+
 from django.urls import include, path, re_path
-from rest_framework.routers import DefaultRouter
+from django.urls import reverse as django_reverse
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from wiki.api.views import (
     claims,
@@ -18,7 +23,31 @@ from wiki.api.views import (
 
 app_name = "api"
 
-router = DefaultRouter()
+# Addresses a script starts from besides the collections, by their names in this module.
+ROOT_EXTRAS = {"search": "search", "search-names": "search-names", "classify": "classify",
+               "graph-contrast": "graph-contrast", "graph-local": "graph-local", "findings": "finding-list"}
+
+
+class WikiAPIRootView(APIRootView):
+    """Every address of the API a script starts from: its collections, search, classify, the graphs and the
+    consistency findings, with the OpenAPI schema and its documentation."""
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().get(request, *args, **kwargs)
+        response.data.update({name: request.build_absolute_uri(django_reverse(url_name))
+                              for name, url_name in (("schema", "api-schema"), ("docs", "api-docs"))})
+        return response
+
+
+class WikiRouter(DefaultRouter):
+    APIRootView = WikiAPIRootView
+
+    def get_api_root_view(self, api_urls: Any = None) -> Any:
+        root = {prefix: self.routes[0].name.format(basename=basename) for prefix, _viewset, basename in self.registry}
+        return self.APIRootView.as_view(api_root_dict={**root, **ROOT_EXTRAS})
+
+
+router = WikiRouter()
 router.register("pages", pages.PageViewSet, basename="page")
 router.register("sources", sources.SourceViewSet, basename="source")
 router.register("claims", claims.ClaimViewSet, basename="claim")

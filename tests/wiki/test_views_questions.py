@@ -246,3 +246,19 @@ def test_a_question_of_a_deleted_page_says_so_at_its_address_and_comes_back_with
     assert client.get(reverse("wiki:question-detail", args=[question.pk + 1000])).status_code == 404
     page_restore(page=Page.all_objects.get(pk=page.pk), user=None)
     assert client.get(question.get_absolute_url()).status_code == 200
+
+
+def test_the_preview_warns_that_a_claim_taken_out_of_the_text_answers_a_question(
+        small_wiki: SmallWiki, editor_client: Client) -> None:
+    page, answered = small_wiki.page, small_wiki.answered
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None and answered.answer_claim is not None
+    sentence = next(line for line in latest.body.splitlines() if "HarnessKit 只演化" in line)
+
+    preview = editor_client.post(reverse("wiki:page-edit", args=[page.slug]), {
+        "title": page.title, "summary": page.summary, "body": latest.body.replace(sentence + "\n", ""), "comment": "",
+        "base_revision": latest.number, "preview": "1"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert re.search(rf'<p class="notice" role="note" data-answers="{answered.pk}">Claim #{answered.answer_claim.pk} answers '
+                     rf'the question <a href="{answered.get_absolute_url()}">{answered.title}</a>: once it leaves the text', preview)
+    assert Claim.objects.get(pk=answered.answer_claim.pk).is_orphaned is False

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.utils import timezone
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.change_summaries import Summary, reasons_for_reader, summary
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
-from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, Page, Revision, Source
+from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Revision, Source
 from wiki.roles import Account
 from wiki.text.claim_matching import (
     Match,
@@ -149,6 +150,16 @@ class ClaimReport:
     @property
     def changed(self) -> bool:
         return bool(self.changes)
+
+    @cached_property
+    def orphaned_answers(self) -> list[tuple[int, int, str]]:
+        """(claim, question, its title) for each question a claim this leaves orphaned answers: the editor is told
+        before saving, and after. One query, none when nothing is orphaned."""
+        orphaned = [c.claim_id for c in self.changes if c.outcome in (Outcome.ORPHANED, Outcome.MERGED) and c.claim_id]
+        if not orphaned:
+            return []
+        return list(OpenQuestion.objects.live().filter(answer_claim_id__in=orphaned)
+                    .order_by("answer_claim_id", "pk").values_list("answer_claim_id", "pk", "title"))
 
 
 def _part(reason: Summary) -> dict[str, Any]:

@@ -4,10 +4,27 @@
   "use strict";
   var input = document.getElementById("site-search-q");
   if (!input) { return; }
+  // The "/" key can be turned off on the preferences page (a reader whose speech input types "/" needs it off):
+  // the choice is kept in this browser.
+  var SHORTCUT = "wiki-slash-shortcut";
+  var stored = function () { try { return window.localStorage.getItem(SHORTCUT); } catch (e) { return null; } };
+  var shortcutOn = function () { return stored() !== "off"; };
+  var setting = document.querySelector("[data-shortcut-setting]");
+  if (setting) {
+    var box = setting.querySelector("input[type=checkbox]");
+    box.checked = shortcutOn();
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem(SHORTCUT, box.checked ? "on" : "off"); } catch (e) { /* kept for this page only */ }
+      if (box.checked) { input.setAttribute("aria-keyshortcuts", "/"); } else { input.removeAttribute("aria-keyshortcuts"); }
+    });
+    setting.hidden = false;
+  }
+  if (!shortcutOn()) { input.removeAttribute("aria-keyshortcuts"); }
   // "/" anywhere but in a field goes to the search box (aria-keyshortcuts on the box says so).
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) { return; }
+    if (!shortcutOn()) { return; }
     if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) { return; }
     event.preventDefault();
     input.focus();

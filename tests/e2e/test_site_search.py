@@ -44,3 +44,25 @@ def test_the_header_offers_names_as_the_reader_types_and_a_choice_opens_it(page:
     page.locator("#site-search-q").press("Enter")
     page.wait_for_url(re.compile(r"/search/\?q=GRPO$"))
     assert refused == []
+
+
+def test_the_slash_key_can_be_turned_off_in_the_preferences_and_on_again(page: Any, live_server: Any) -> None:
+    base = live_server.url
+    page.goto(f"{base}/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search-q"
+
+    page.goto(f"{base}/account/preferences/")
+    setting = page.locator("[data-shortcut-setting] input[type=checkbox]")
+    assert setting.is_visible() and setting.is_checked()
+    setting.uncheck()
+    page.goto(f"{base}/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") != "site-search-q"
+    assert page.locator("#site-search-q").get_attribute("aria-keyshortcuts") is None
+
+    page.goto(f"{base}/account/preferences/")
+    page.locator("[data-shortcut-setting] input[type=checkbox]").check()
+    page.goto(f"{base}/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search-q"

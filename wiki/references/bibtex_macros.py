@@ -11,6 +11,7 @@ import takes: a file that would read as more is refused whole, as a larger file 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from django.utils.translation import gettext
 
@@ -43,10 +44,10 @@ class NotOneValue(ValueError):
 _NAME = re.compile(r"[^\s\"#%'(),={}]+")
 
 
-def split_concatenation(value: str) -> list[str]:
-    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes (``value`` as written,
-    its braces and quotes kept; an escaped ``\\{`` or ``\\"`` delimits nothing)."""
-    parts, depth, quoted, start = [], 0, False, 0
+def _marks(value: str) -> Iterator[tuple[int, str, int]]:
+    """Each brace, quote and ``#`` of ``value`` that delimits (an escaped ``\\{`` or ``\\"`` does not), with the depth of
+    braces after it."""
+    depth = 0
     for index, char in enumerate(value):
         if index and value[index - 1] == "\\":
             continue
@@ -54,7 +55,17 @@ def split_concatenation(value: str) -> list[str]:
             depth += 1
         elif char == "}":
             depth -= 1
-        elif char == '"' and depth == 0:
+        elif char not in '"#':
+            continue
+        yield index, char, depth
+
+
+def split_concatenation(value: str) -> list[str]:
+    """``foo # " 2"`` → ``["foo", '" 2"']``: the ``#`` operator outside braces and quotes (``value`` as written,
+    its braces and quotes kept)."""
+    parts, quoted, start = [], False, 0
+    for index, char, depth in _marks(value):
+        if char == '"' and depth == 0:
             quoted = not quoted
         elif char == "#" and depth == 0 and not quoted:
             parts.append(value[start:index])
@@ -64,18 +75,10 @@ def split_concatenation(value: str) -> list[str]:
 
 
 def _closing(part: str) -> int:
-    """Where the brace or quote that opens ``part`` is closed (an escaped ``\\{`` or ``\"`` closes nothing), or -1."""
-    depth = 0
-    for index, char in enumerate(part):
-        if index and part[index - 1] == "\\":
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0 and part[0] == "{":
-                return index
-        elif char == '"' and index and depth == 0 and part[0] == '"':
+    """Where the brace or quote that opens ``part`` is closed, or -1."""
+    opener = part[:1]
+    for index, char, depth in _marks(part):
+        if depth == 0 and index and char == {"{": "}", '"': '"'}.get(opener):
             return index
     return -1
 

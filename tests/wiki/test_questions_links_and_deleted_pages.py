@@ -115,7 +115,8 @@ def test_a_deleted_pages_questions_leave_the_lists_and_come_back_with_it(client:
 
     page_delete(page=page, user=editor, reason="Merged into another page.")
     assert listed() == {"list": False, "home": False, "api": False, "search": False, "elsewhere": True}
-    assert client.get(question.get_absolute_url()).status_code == 404
+    gone = client.get(question.get_absolute_url())  # its address says where it went
+    assert gone.status_code == 410 and 'href="/wiki/doomed-notes/"' in gone.content.decode()
     assert client.get(f"/api/v1/questions/{question.pk}/").status_code == 404
 
     page_restore(page=Page.all_objects.get(pk=page.pk), user=editor)

@@ -1,9 +1,9 @@
 from typing import Any
 
 from django.urls import include, path, re_path
-from django.urls import reverse as django_reverse
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from wiki.api.views import (
@@ -23,9 +23,10 @@ from wiki.api.views import (
 
 app_name = "api"
 
-# Addresses a script starts from besides the collections, by their names in this module.
-ROOT_EXTRAS = {"search": "search", "search-names": "search-names", "classify": "classify",
-               "graph-contrast": "graph-contrast", "graph-local": "graph-local", "findings": "finding-list"}
+# Addresses a script starts from besides the collections the router lists, by their URL names.
+ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "classify": "api:classify",
+               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "findings": "api:finding-list",
+               "schema": "api-schema", "docs": "api-docs"}
 
 
 class WikiAPIRootView(APIRootView):
@@ -34,17 +35,12 @@ class WikiAPIRootView(APIRootView):
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().get(request, *args, **kwargs)
-        response.data.update({name: request.build_absolute_uri(django_reverse(url_name))
-                              for name, url_name in (("schema", "api-schema"), ("docs", "api-docs"))})
+        response.data.update({name: reverse(url_name, request=request) for name, url_name in ROOT_EXTRAS.items()})
         return response
 
 
 class WikiRouter(DefaultRouter):
     APIRootView = WikiAPIRootView
-
-    def get_api_root_view(self, api_urls: Any = None) -> Any:
-        root = {prefix: self.routes[0].name.format(basename=basename) for prefix, _viewset, basename in self.registry}
-        return self.APIRootView.as_view(api_root_dict={**root, **ROOT_EXTRAS})
 
 
 router = WikiRouter()

@@ -124,7 +124,7 @@ def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[
     b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in shown])
     summary.drawn = len(classified)
     if not mechanism:
-        summary.unclassified = Source.objects.unclassified().order_by().count()
+        summary.unclassified = Source.objects.classified(False).count()
     return b.graph, summary
 
 

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
-from wiki.models import Source
 from wiki.taxonomy import MECHANISM_CHOICES
 
 MAX_WORKS = 12
@@ -33,14 +32,18 @@ class WorkPickForm(forms.Form):
     q = forms.CharField(required=False, max_length=100, label=_("Find works"))
 
     def clean_works(self) -> list[SubjectRef]:
-        tokens = [t.strip() for t in self.cleaned_data["works"].split(",") if t.strip()]
+        typed = [t.strip() for t in self.cleaned_data["works"].split(",") if t.strip()]
         # A work typed by its short name (通义深度研究, MiMo-V2.6) stands for its slug; one query for them all.
-        named = works_named(token.split(":", 1)[0] for token in tokens)
-        several = [token for token in tokens if len(named.get(token.split(":", 1)[0].lower(), [])) > 1]
+        named = works_named(token.partition(":")[0] for token in typed)
+        tokens, several = [], []
+        for token in typed:
+            work, colon, component = token.partition(":")
+            found = named.get(work.lower(), [])
+            several += [token] if len(found) > 1 else []
+            tokens.append(f"{found[0].slug}{colon}{component}" if len(found) == 1 else token)
         if several:
             raise ValidationError(_("More than one work is called %(names)s: type the slug of the one you mean."),
                                   code="ambiguous", params={"names": ", ".join(several)})
-        tokens = [_as_slug(token, named) for token in tokens]
         bad = [t for t in tokens if not _SUBJECT_RE.match(t)]
         if bad:
             raise ValidationError(_("No work has this slug or short name: %(bad)s"), code="invalid",
@@ -49,13 +52,6 @@ class WorkPickForm(forms.Form):
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})
         return refs
-
-
-def _as_slug(token: str, named: dict[str, list[Source]]) -> str:
-    """``token`` (``work`` or ``work:component``) with the work's slug for the name typed, when one work has it."""
-    work, colon, component = token.partition(":")
-    found = named.get(work.lower(), [])
-    return f"{found[0].slug}{colon}{component}" if len(found) == 1 else token
 
 
 class MapFilterForm(forms.Form):

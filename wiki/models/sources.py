@@ -52,9 +52,16 @@ class SourceQuerySet(models.QuerySet["Source"]):
         no deleted work was."""
         return self.deleted().select_related("merged_into").filter(slug=slug).first()
 
+    def classified(self, yes: bool = True) -> SourceQuerySet:
+        """Works with a classification (of the work or a component); with ``yes`` false, those with none yet."""
+        from wiki.models.classifications import Classification
+
+        some = models.Exists(Classification.all_objects.filter(source=models.OuterRef("pk")))
+        return self.filter(some) if yes else self.exclude(some)
+
     def unclassified(self) -> SourceQuerySet:
         """Works with no classification at all (neither the work nor a component), oldest first; prefetches nothing."""
-        return self.filter(classifications__isnull=True).order_by("pk")
+        return self.classified(False).order_by("pk")
 
     def by_suggestion_confidence(self, *, least_first: bool = False) -> SourceQuerySet:
         """Ordered by the confidence of the work's stored suggestion (see ``wiki.models.suggestions``), the surest

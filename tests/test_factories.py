@@ -28,7 +28,7 @@ def test_a_classification_is_saved_with_its_history_and_the_works_search_documen
 
     assert ClassificationChange.objects.get(classification=classification).user == editor
     assert ChangeEvent.objects.filter(kind="classification", object_id=classification.pk).exists()
-    assert SearchDocument.objects.get(kind="source", object_id=classification.source_id).verdict == "not_strict"
+    assert SearchDocument.objects.get(kind="source", object_id=classification.source_id).verdicts == ["not_strict"]
     # a verdict other than the rubric's gets the rationale the rule asks for
     assert ClassificationFactory.create(verdict="not_strict").rationale
 

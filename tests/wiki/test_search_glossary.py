@@ -39,7 +39,7 @@ def _slugs(group: Group) -> list[str]:
 
 def _classified(mechanism: str = "", verdict: str = "") -> set[str]:
     documents = SearchDocument.objects.filter(kind="source")
-    documents = documents.filter(mechanism=mechanism) if mechanism else documents.filter(verdict=verdict)
+    documents = documents.filter(mechanisms__contains=[mechanism]) if mechanism else documents.filter(verdicts__contains=[verdict])
     return {url.strip("/").split("/")[-1] for url in documents.values_list("url", flat=True)}
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
-from tests.factories import ClassificationFactory, SourceFactory
+from tests.factories import ClassificationFactory, ComponentFactory, SourceFactory
 from wiki.references.draft import SourceDraft
 from wiki.search.query import search
 from wiki.services.classifications import classification_save
@@ -39,3 +40,29 @@ def test_a_changed_verdict_changes_the_verdict_filter() -> None:
         fields={"mechanism": "policy_gradient", "verdict": "strict", "rl_update": True, "rationale": "test"},
     )
     assert any("ShopWorld" in t for t in _titles("shopworld", verdict="strict"))
+
+
+@pytest.mark.django_db
+def test_a_work_classified_per_component_is_found_by_each_components_mechanism_and_verdict(client: Client) -> None:
+    work = SourceFactory.create(slug="tandem", short_name="Tandem", title="Tandem: A Trainer and a Scaffold")
+    trainer = ComponentFactory.create(source=work, name="Tandem Trainer")
+    scaffold = ComponentFactory.create(source=work, name="Tandem Scaffold")
+    ClassificationFactory.create(source=work, component=trainer, mechanism="policy_gradient", verdict="strict")
+    ClassificationFactory.create(source=work, component=scaffold, mechanism="harness", verdict="not_strict",
+                                 interactive_env=True, multi_step=True, verifiable_reward=False, rl_update=False)
+
+    assert any("Tandem" in t for t in _titles("tandem", mechanism="policy_gradient"))
+    assert any("Tandem" in t for t in _titles("tandem", mechanism="harness"))
+    assert any("Tandem" in t for t in _titles("tandem", mechanism="harness", verdict="not_strict"))
+    # both filters hold for one classification, as in the sources list: no component is a strict harness
+    assert not any("Tandem" in t for t in _titles("tandem", mechanism="harness", verdict="strict"))
+    [hit] = [h for g in search("tandem", kinds=["source"]).groups for h in g.hits]
+    assert (hit.mechanisms, hit.verdicts) == (("harness", "policy_gradient"), ("not_strict", "strict"))
+    assert hit.verdict_badges == ["not_strict", "strict"]
+
+    page = client.get("/search/", {"q": "tandem", "kind": "source"}).content.decode()
+    assert 'class="badge verdict-not_strict"' in page and 'class="badge verdict-strict"' in page
+    answer = client.get("/api/v1/search/", {"q": "tandem", "kind": "source"}).json()
+    [api_hit] = answer["groups"][0]["results"]
+    assert api_hit["mechanisms"] == ["harness", "policy_gradient"] and api_hit["verdicts"] == ["not_strict", "strict"]
+    assert (api_hit["mechanism"], api_hit["verdict"]) == ("harness", "not_strict")

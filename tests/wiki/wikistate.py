@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from wiki.models import SearchDocument
 from wiki.roles import Account
 
-_SEARCH_FIELDS = ("kind", "object_id", "title", "body", "url", "mechanism", "verdict", "importance")
+_SEARCH_FIELDS = ("kind", "object_id", "title", "body", "url", "mechanisms", "verdicts", "importance")
 
 
 def _rows(model: Any) -> list[dict[str, Any]]:

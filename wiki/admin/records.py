@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from wiki.admin.base import ReadOnlyAdmin, without_text
 from wiki.models import (
@@ -17,6 +18,7 @@ from wiki.models import (
     StoredSuggestion,
     WikiLink,
 )
+from wiki.models.classifications import MECHANISM_CHOICES
 
 
 @admin.register(ChangeEvent)
@@ -71,12 +73,25 @@ class PageRedirectAdmin(ReadOnlyAdmin):
         return without_text(super().get_queryset(request), "page")
 
 
+class _MechanismFilter(admin.SimpleListFilter):
+    """Works with a classification (their own or a component's) of the mechanism chosen."""
+
+    title = _("mechanism")
+    parameter_name = "mechanism"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[SearchDocument]) -> list[tuple[str, str]]:
+        return [(key, str(label)) for key, label in MECHANISM_CHOICES]
+
+    def queryset(self, request: HttpRequest, queryset: models.QuerySet[SearchDocument]) -> models.QuerySet[SearchDocument]:
+        return queryset.filter(mechanisms__contains=[self.value()]) if self.value() else queryset
+
+
 @admin.register(SearchDocument)
 class SearchDocumentAdmin(ReadOnlyAdmin):
     """Read-only: documents are rebuilt from their objects on every save."""
 
-    list_display = ("title", "kind", "object_id", "mechanism", "verdict", "updated_at")
-    list_filter = ("kind", "mechanism", "verdict")
+    list_display = ("title", "kind", "object_id", "mechanisms", "verdicts", "updated_at")
+    list_filter = ("kind", _MechanismFilter)
     search_fields = ("title", "body")
     exclude = ("vector",)
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -28,8 +29,9 @@ class SearchDocument(models.Model):
     title = models.CharField(field_label("title"), max_length=500)
     body = models.TextField(field_label("body"), blank=True)
     url = models.CharField(field_label("url"), max_length=500)
-    mechanism = models.CharField(field_label("mechanism"), max_length=40, blank=True)
-    verdict = models.CharField(field_label("verdict"), max_length=20, blank=True)
+    # A work's classifications, the work's own first, then its components' by name: mechanisms[i] with verdicts[i].
+    mechanisms = ArrayField(models.CharField(max_length=40), verbose_name=_("Mechanisms"), default=list, blank=True)
+    verdicts = ArrayField(models.CharField(max_length=20), verbose_name=_("Verdicts"), default=list, blank=True)
     vector = SearchVectorField(_("Search vector"), null=True)
     importance = models.IntegerField(_("Importance"), default=0, help_text=_("Higher first among the documents of the same kind."))
     updated_at = models.DateTimeField(_("Updated at"), auto_now=True)

@@ -15,8 +15,8 @@ claim, ``@claim2`` on the 10,000 most important claims and ``@claim1`` on the fi
 found in half the wiki reads about a thousand rows, not fifty thousand (``wiki.search.query``). After
 each write the tiers of the kind are brought up to date (``_refresh_tiers``: one statement, touching
 only the documents whose tier changed). A classified work also carries ``@mechanism-<key>`` and
-``@verdict-<key>`` (``wiki.search.terms``), so that a query naming a mechanism or a verdict finds the
-works classified so through the same GIN index.
+``@verdict-<key>`` for each of its classifications, its own and its components' (``wiki.search.terms``), so
+that a query naming a mechanism or a verdict finds the works classified so through the same GIN index.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.urls import reverse
 
 from wiki.markdown.wikilinks import WIKILINK_RE
@@ -59,8 +59,9 @@ class Document:
     body: str
     url: str
     heading: str  # indexed with weight A: ranks matches in titles above matches in the text
-    mechanism: str = ""
-    verdict: str = ""
+    # one entry per classification of a work, the work's own first: mechanisms[i] with verdicts[i]
+    mechanisms: tuple[str, ...] = ()
+    verdicts: tuple[str, ...] = ()
     importance: int = 0
 
 
@@ -83,20 +84,24 @@ def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
 
 
 _UPSERT = """
-INSERT INTO wiki_searchdocument (kind, object_id, title, body, url, mechanism, verdict, importance, vector, updated_at)
-SELECT %s, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict, d.importance,
+INSERT INTO wiki_searchdocument (kind, object_id, title, body, url, mechanisms, verdicts, importance, vector, updated_at)
+SELECT %s, d.object_id, d.title, d.body, d.url, d.mechanisms, d.verdicts, d.importance,
        setweight(to_tsvector('simple', d.heading), 'A') || setweight(to_tsvector('simple', d.words), 'D')
-           || array_to_tsvector(array_remove(ARRAY[
-                  '@' || %s,
-                  CASE WHEN d.mechanism <> '' THEN '@mechanism-' || d.mechanism END,
-                  CASE WHEN d.verdict <> '' THEN '@verdict-' || d.verdict END
-              ], NULL)),
+           || array_to_tsvector(
+                  ARRAY['@' || %s]
+                  || ARRAY(SELECT '@mechanism-' || m FROM unnest(d.mechanisms) m)
+                  || ARRAY(SELECT '@verdict-' || v FROM unnest(d.verdicts) v)
+              ),
        now()
-FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[], %s::text[])
-     AS d(object_id, title, body, url, mechanism, verdict, importance, heading, words)
+FROM (
+    SELECT object_id, title, body, url, string_to_array(mechanisms, ' ') AS mechanisms,
+           string_to_array(verdicts, ' ') AS verdicts, importance, heading, words
+    FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[], %s::text[])
+         AS u(object_id, title, body, url, mechanisms, verdicts, importance, heading, words)
+) d
 ON CONFLICT (kind, object_id) DO UPDATE SET
-    title = EXCLUDED.title, body = EXCLUDED.body, url = EXCLUDED.url, mechanism = EXCLUDED.mechanism,
-    verdict = EXCLUDED.verdict, importance = EXCLUDED.importance, vector = EXCLUDED.vector,
+    title = EXCLUDED.title, body = EXCLUDED.body, url = EXCLUDED.url, mechanisms = EXCLUDED.mechanisms,
+    verdicts = EXCLUDED.verdicts, importance = EXCLUDED.importance, vector = EXCLUDED.vector,
     updated_at = EXCLUDED.updated_at
 """
 
@@ -114,8 +119,9 @@ def _write(kind: str, ids: list[int], documents: list[Document]) -> None:
                     [d.title[:500] for d in documents],
                     [d.body for d in documents],
                     [d.url[:500] for d in documents],
-                    [d.mechanism for d in documents],
-                    [d.verdict for d in documents],
+                    # keys are words without spaces: each list travels as one text, split again in the statement
+                    [" ".join(d.mechanisms) for d in documents],
+                    [" ".join(d.verdicts) for d in documents],
                     [d.importance for d in documents],
                     [document_text(d.heading) for d in documents],
                     [document_text(f"{d.title}\n{d.body}") for d in documents],
@@ -165,17 +171,16 @@ def _claim_documents(ids: list[int]) -> list[Document]:
     return documents
 
 
-def _work_classifications(source_ids: list[int]) -> dict[int, tuple[str, str]]:
-    """Mechanism and verdict per source: the work-level classification, else its first component's."""
-    found: dict[int, tuple[str, str]] = {}
+def _work_classifications(source_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """Mechanism and verdict of each classification per source: the work's own first, then its components' by name."""
+    found: dict[int, list[tuple[str, str]]] = {}
     rows = (
         Classification.objects.filter(source_id__in=source_ids)
-        .order_by("source_id", "component_id")
-        .values_list("source_id", "component_id", "mechanism", "verdict")
+        .order_by("source_id", F("component__name").asc(nulls_first=True), "pk")
+        .values_list("source_id", "mechanism", "verdict")
     )
-    for source_id, component_id, mechanism, verdict in rows:
-        if component_id is None or source_id not in found:
-            found[source_id] = (mechanism, verdict)
+    for source_id, mechanism, verdict in rows:
+        found.setdefault(source_id, []).append((mechanism, verdict))
     return found
 
 
@@ -194,7 +199,7 @@ def _source_documents(ids: list[int]) -> list[Document]:
     citing = _citing_claims(ids)
     documents = []
     for s in sources:
-        mechanism, verdict = classes.get(s.pk, ("", ""))
+        pairs = classes.get(s.pk, [])
         title = s.short_name if s.short_name == s.title else f"{s.short_name}{SOURCE_TITLE_SEPARATOR}{s.title}"
         documents.append(
             Document(
@@ -203,8 +208,8 @@ def _source_documents(ids: list[int]) -> list[Document]:
                 body="\n".join(part for part in (s.abstract, s.notes, s.authors) if part),
                 url=reverse("wiki:source-detail", kwargs={"slug": s.slug}),
                 heading=f"{s.short_name} {s.title}",
-                mechanism=mechanism,
-                verdict=verdict,
+                mechanisms=tuple(m for m, _ in pairs),
+                verdicts=tuple(v for _, v in pairs),
                 importance=citing.get(s.pk, 0),
             )
         )

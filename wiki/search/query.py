@@ -38,8 +38,23 @@ class Hit:
     rank: float
     title_html: SafeString
     snippet_html: SafeString
-    mechanism: str = ""
-    verdict: str = ""
+    # a work's classifications, its own first, then its components': mechanisms[i] with verdicts[i]
+    mechanisms: tuple[str, ...] = ()
+    verdicts: tuple[str, ...] = ()
+
+    @property
+    def mechanism(self) -> str:
+        """The work's own mechanism, else its first component's ("" for a work not classified, or not a work)."""
+        return self.mechanisms[0] if self.mechanisms else ""
+
+    @property
+    def verdict(self) -> str:
+        return self.verdicts[0] if self.verdicts else ""
+
+    @property
+    def verdict_badges(self) -> list[str]:
+        """Each verdict once, in order: a work classified per component may have several."""
+        return list(dict.fromkeys(self.verdicts))
 
 
 @dataclass(frozen=True)
@@ -223,7 +238,7 @@ WITH kinds AS (
            ) AS row
     FROM ranked
 )
-SELECT d.kind, d.object_id, d.title, d.body, d.url, d.mechanism, d.verdict, n.rank,
+SELECT d.kind, d.object_id, d.title, d.body, d.url, d.mechanisms, d.verdicts, n.rank,
        least(n.found, %(cap)s) AS kind_total, n.found > %(cap)s AS more
 FROM numbered n JOIN wiki_searchdocument d ON d.id = n.id JOIN kinds k ON k.kind = n.kind
 WHERE n.row > %(first)s AND n.row <= %(last)s
@@ -302,10 +317,10 @@ class Words:
         pinned = []
         if self.pinned_mechanisms:
             params["pinned_mechanisms"] = list(self.pinned_mechanisms)
-            pinned.append("d.mechanism = ANY(%(pinned_mechanisms)s::text[])")
+            pinned.append("d.mechanisms && %(pinned_mechanisms)s::varchar[]")
         if self.pinned_verdicts:
             params["pinned_verdicts"] = list(self.pinned_verdicts)
-            pinned.append("d.verdict = ANY(%(pinned_verdicts)s::text[])")
+            pinned.append("d.verdicts && %(pinned_verdicts)s::varchar[]")
         if self.pinned_pages:
             params["pinned_pages"] = list(self.pinned_pages)
             pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
@@ -332,6 +347,19 @@ def _quoted(lexeme: str) -> str:
 _CLASSIFIED_KINDS = {SearchDocument.Kind.SOURCE}
 
 
+def _classification_filter(mechanism: str, verdict: str) -> str:
+    """The documents with one classification (of the work or a component) having both the mechanism and the
+    verdict given, as the sources list filters them."""
+    if mechanism and verdict:
+        return (" AND EXISTS (SELECT FROM unnest(d.mechanisms, d.verdicts) AS c(mechanism, verdict)"
+                " WHERE c.mechanism = %(mechanism)s AND c.verdict = %(verdict)s)")
+    if mechanism:
+        return " AND %(mechanism)s = ANY(d.mechanisms)"
+    if verdict:
+        return " AND %(verdict)s = ANY(d.verdicts)"
+    return ""
+
+
 def search_sql(
     words: Words | str, *, kinds: list[str], mechanism: str = "", verdict: str = "", plan: SearchPlan, offset: int, limit: int
 ) -> tuple[str, dict[str, Any]]:
@@ -340,9 +368,7 @@ def search_sql(
     """
     words = Words.of(words) if isinstance(words, str) else words
     query, conditions, pinned, params = words.sql()
-    filters = "".join(
-        f" AND d.{column} = %({column})s" for column, value in (("mechanism", mechanism), ("verdict", verdict)) if value
-    )
+    filters = _classification_filter(mechanism, verdict)
     params |= {
         "kinds": kinds, "mechanism": mechanism, "verdict": verdict, "cap": plan.cap,
         "ranked": plan.ranked, "full_scan": plan.full_scan, "first": offset, "last": offset + limit,
@@ -417,8 +443,8 @@ def search(
                 rank=float(row["rank"]),
                 title_html=highlight(row["title"], pattern),
                 snippet_html=snippet(row["body"], pattern),
-                mechanism=row["mechanism"],
-                verdict=row["verdict"],
+                mechanisms=tuple(row["mechanisms"]),
+                verdicts=tuple(row["verdicts"]),
             )
         )
     labels = dict(SearchDocument.Kind.choices)

@@ -13,8 +13,8 @@ class SearchParamsSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
                               help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数); blank finds nothing.")
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
-    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources classified with this mechanism.")
-    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with this verdict.")
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this mechanism; with verdict, one classification having both.")
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this verdict.")
     page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1, help_text="Page of results, from 1 (in each kind).")
     page_size = serializers.IntegerField(min_value=1, max_value=50, default=10, help_text="Results per kind on a page.")
 
@@ -33,8 +33,12 @@ class SearchHitSerializer(serializers.Serializer):
     rank = serializers.FloatField()
     title_html = serializers.CharField(help_text="The title, HTML-escaped, matches in <mark>.")
     snippet_html = serializers.CharField(help_text="An excerpt around the first match, HTML-escaped, matches in <mark>.")
-    mechanism = serializers.CharField(allow_blank=True)
-    verdict = serializers.CharField(allow_blank=True)
+    mechanism = serializers.CharField(allow_blank=True, help_text="A work's own mechanism, else its first component's; empty for the other kinds.")
+    verdict = serializers.CharField(allow_blank=True, help_text="The verdict beside that mechanism.")
+    mechanisms = serializers.ListField(
+        child=serializers.CharField(), help_text="Each classification's mechanism: the work's own, then its components' by name."
+    )
+    verdicts = serializers.ListField(child=serializers.CharField(), help_text="The verdict of each, in the same order as mechanisms.")
 
 
 class SearchGroupSerializer(serializers.Serializer):

@@ -54,12 +54,15 @@ def test_chinese_screens_set_no_space_around_full_width_marks(client: Client) ->
         "local graph": reverse("wiki:graph-local", args=["page", wiki.page.slug]),
         "sources": reverse("wiki:source-list"),
         "search": reverse("wiki:search") + "?q=SkillLoop",
+        "home": reverse("wiki:home"),
     }
     for name, url in screens.items():
         assert _stray_spaces(client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()) == [], (name, _stray_spaces(client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()))
     source = html_text(client.get(screens["source"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
     assert "判定标准事实（严格 Agentic RL 需要四条全部成立）" in source
     assert re.search(r"显示。语言、时区和配色", source)
+    home = html_text(client.get(screens["home"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+    assert re.search(r"[^ ]（\+\d+ 个字符）", home)
     caption = html_text(client.get(screens["map"], HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
     assert re.search(r"相连。绘制了 \d+ 个节点。标签已缩短", caption)
 
@@ -72,5 +75,7 @@ def test_english_screens_keep_a_space_between_sentences_and_before_brackets(clie
     assert re.search(r"\(UTC\+8\)\. Language, time zone and colours", source)
     caption = html_text(client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert re.search(r"between them\. \d+ nodes drawn\. Labels are shortened", caption)
+    home = html_text(client.get(reverse("wiki:home"), HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert re.search(r"\w \(\+\d+ characters\)", home)
     results = html_text(client.get(reverse("wiki:search") + "?q=SkillLoop", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert re.search(r"Sources \(\d+\)", results)

@@ -293,3 +293,65 @@ def test_contrast_lines_are_labelled_with_their_axis_beside_the_line_overlapping
     assert "策略更新vs外部harness演化" in {"".join(a.lines).replace(" ", "") for a in chinese.wide.axes}
     # other drawings keep their lines unlabelled
     assert all(not frame.axes for frame in draw(contrast_graph(refs)).frames)
+
+
+def _passes_over(frame: Any, *, straight: bool = False) -> list[tuple[str, str, str]]:
+    """(line's ends, node) for each line of ``frame`` that passes over a node other than its ends."""
+    import numpy as np
+
+    from wiki.graph.routing import crossed, curve_points
+
+    found = []
+    for placed in frame.edges:
+        ends = (placed.edge.source.id, placed.edge.target.id)
+        others = [p for p in frame.nodes if p.node.id not in ends]
+        discs = np.array([(p.x, p.y, p.node.size) for p in others]).reshape(-1, 3)
+        if straight or placed.cx is None:
+            points = np.array([[placed.x1, placed.y1], [placed.x2, placed.y2]])
+        else:
+            points = curve_points(placed.x1, placed.y1, placed.cx, placed.cy, placed.x2, placed.y2)
+        found += [(*ends, p.node.id) for p, hit in zip(others, crossed(points, discs), strict=True) if hit]
+    return found
+
+
+def test_lines_bend_around_the_nodes_they_would_pass_over(contrast_wiki: ContrastWiki) -> None:
+    from wiki.devtools.generate import wiki_generate
+    from wiki.graph.routing import curve_points
+
+    wiki_generate(works=20, claims=20, pages=2, seed=5)
+    graph, _ = map_graph()
+    drawing = draw(graph, positions="map", limit=len(graph))
+    wide, narrow = drawing.frames
+    assert len(_passes_over(wide, straight=True)) >= 3  # drawn straight, these lines would cross other works
+    assert _passes_over(wide) == []
+    assert len(_passes_over(narrow)) < len(_passes_over(narrow, straight=True))
+    bent = [p for p in wide.edges if p.cx is not None]
+    assert bent and all(f" Q{p.cx} {p.cy} " in p.path for p in bent)
+    # every curve stays inside the picture
+    for p in bent:
+        assert p.cx is not None and p.cy is not None
+        points = curve_points(p.x1, p.y1, p.cx, p.cy, p.x2, p.y2)
+        assert wide.x0 <= points[:, 0].min() and points[:, 0].max() <= wide.x0 + wide.width
+        assert wide.y0 <= points[:, 1].min() and points[:, 1].max() <= wide.y0 + wide.height
+
+
+def test_a_line_with_its_axis_written_beside_it_stays_straight(contrast_wiki: ContrastWiki) -> None:
+    drawing = draw(contrast_graph([SubjectRef("gripforge"), SubjectRef("polarharness")]), priority=None, label_contrasts=True)
+    for frame in drawing.frames:
+        with_axis = {id(a.edge) for a in frame.axes}
+        assert with_axis and all(p.cx is None for p in frame.edges if id(p.edge) in with_axis)
+
+
+def test_bend_clears_a_node_on_the_line_and_leaves_a_clear_line_straight() -> None:
+    import numpy as np
+
+    from wiki.graph.routing import bend, crossed, curve_points
+
+    bounds = (-200.0, -200.0, 200.0, 200.0)
+    on_the_line = np.array([[0.0, 0.0, 8.0]])
+    control = bend(-100.0, 0.0, 100.0, 0.0, on_the_line, bounds)
+    assert control is not None
+    assert not crossed(curve_points(-100.0, 0.0, *control, 100.0, 0.0), on_the_line).any()
+    assert bend(-100.0, 0.0, 100.0, 0.0, np.array([[0.0, 40.0, 8.0]]), bounds) is None
+    # no room to bow inside the picture: the line stays straight
+    assert bend(-100.0, 0.0, 100.0, 0.0, on_the_line, (-100.0, -1.0, 100.0, 1.0)) is None

@@ -345,7 +345,7 @@ def test_the_map_says_how_many_works_wait_for_a_classification_and_lists_them(cl
 
 
 def test_every_line_the_graphs_style_apart_has_its_entry_in_the_legend(client: Client) -> None:
-    styled = set(re.findall(r"svg\.graph \.edge-([a-z_]+) line:first-of-type \{",
+    styled = set(re.findall(r"svg\.graph \.edge-([a-z_]+) path:first-of-type \{",
                             (Path(settings.BASE_DIR) / "static" / "css" / "graph.css").read_text(encoding="utf-8")))
     html = client.get(reverse("wiki:graph-map")).content.decode()
     legend = html[html.index('class="graph-legend"'):]

@@ -26,6 +26,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
+from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
 
 MAX_NODES = 50
@@ -151,11 +152,22 @@ class PlacedNode:
 
 @dataclass(frozen=True)
 class PlacedEdge:
+    """A line from (x1, y1) to (x2, y2): straight, or curved through control point (cx, cy) around other nodes."""
+
     edge: DrawnEdge
     x1: float
     y1: float
     x2: float
     y2: float
+    cx: float | None = None
+    cy: float | None = None
+
+    @property
+    def path(self) -> str:
+        """The SVG path data of the line."""
+        if self.cx is None or self.cy is None:
+            return f"M{self.x1} {self.y1} L{self.x2} {self.y2}"
+        return f"M{self.x1} {self.y1} Q{self.cx} {self.cy} {self.x2} {self.y2}"
 
 
 @dataclass(frozen=True)
@@ -573,8 +585,18 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
 
 
 def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:
+    """Each edge as a line between its ends, bent around the nodes it would pass over; a contrast whose axis is
+    written beside it stays straight, beside its axis."""
     at = {p.node.id: p for p in frame.nodes}
-    frame.edges = [PlacedEdge(e, at[e.source.id].x, at[e.source.id].y, at[e.target.id].x, at[e.target.id].y) for e in edges]
+    index = {n: i for i, n in enumerate(at)}
+    discs = np.array([(p.x, p.y, p.node.size) for p in at.values()]).reshape(-1, 3)
+    lines = np.array([(at[e.source.id].x, at[e.source.id].y, at[e.target.id].x, at[e.target.id].y) for e in edges]).reshape(-1, 4)
+    ends = np.array([(index[e.source.id], index[e.target.id]) for e in edges], dtype=int).reshape(-1, 2)
+    with_axis = {id(a.edge) for a in frame.axes}
+    controls = routes(lines, ends, discs, (frame.x0, frame.y0, frame.x0 + frame.width, frame.y0 + frame.height),
+                      np.array([id(e) in with_axis for e in edges], dtype=bool))
+    frame.edges = [PlacedEdge(e, *(float(v) for v in line), *(control or (None, None)))
+                   for e, line, control in zip(edges, lines, controls, strict=True)]
     # hubs first, then works, claims last: the later drawn sit on top
     rank = {"mechanism": 0, "page": 1, "question": 1, "source": 2, "component": 2, "claim": 3}
     frame.nodes.sort(key=lambda p: (rank.get(p.node.kind, 2), p.node.is_center))

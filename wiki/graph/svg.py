@@ -58,11 +58,11 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
     ]
     for placed in frame.edges:
         edge = placed.edge
-        coords = f'x1="{placed.x1}" y1="{placed.y1}" x2="{placed.x2}" y2="{placed.y2}"'
+        path = f'd="{placed.path}"'
         out.append(
             f'<g class="edge edge-{edge.type}" data-from="{escape(edge.source.id)}" data-to="{escape(edge.target.id)}">'
             f'<title lang="{content_lang(edge.title)}">{escape(edge.title)}</title>'
-            f'<line {coords}/><line class="edge-hit" {coords}/></g>'
+            f'<path {path}/><path class="edge-hit" {path}/></g>'
         )
     if frame.axes:
         # the axes are listed with their contrasts in the text equivalent and the edges' titles

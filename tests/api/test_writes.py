@@ -357,6 +357,12 @@ def test_a_deleted_page_answers_410_to_reads_and_edits(editor_api: APIClient, ed
         assert response.status_code == 410, response.request
         assert response.json()["code"] == "gone"
     assert Page.all_objects.get(pk=page.pk).body == page.body
+    # its claims and their history with it, to anyone
+    claim = Claim.objects.filter(page=page).first()
+    assert claim is not None
+    for client in (editor_api, APIClient()):
+        assert client.get(f"/api/v1/claims/{claim.pk}/").status_code == 404
+        assert client.get(f"/api/v1/claims/{claim.pk}/history/").status_code == 404
     assert editor_api.patch("/api/v1/pages/no-such-page/", {"body": "x", "base_revision": 1}, format="json").status_code == 404
 
 

@@ -51,7 +51,8 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
                    responses=ClaimRevisionSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def history(self, request: Request, pk: str) -> Response:
-        claim = get_object_or_404(Claim.objects.only("id"), pk=pk)
+        # as the claim itself: a claim of a deleted page is not found
+        claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
         return Response(ClaimRevisionSerializer(ClaimRevision.objects.history().filter(claim=claim), many=True).data)
 
     @extend_schema(summary="Re-attach an orphaned claim to a sentence now on a page (this one or another)",

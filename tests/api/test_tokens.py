@@ -43,6 +43,8 @@ def test_token_page_shows_the_editors_token(editor_client: Client, editor: Accou
 
     assert response.status_code == 200
     assert Token.objects.get(user=editor).key in response.content.decode()
+    # a secret on the page: no cache may keep it
+    assert {"no-store", "private"} <= {part.strip() for part in response["Cache-Control"].split(",")}
 
 
 def test_token_page_post_replaces_the_token(editor_client: Client, editor: Account) -> None:

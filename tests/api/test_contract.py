@@ -51,6 +51,35 @@ def test_a_work_with_an_invisible_or_direction_overriding_title_is_refused(edito
     assert not Source.objects.exists()
 
 
+@pytest.mark.parametrize("field", ["authors", "abstract", "notes"])
+def test_a_work_with_a_direction_override_in_its_text_is_refused_on_that_field(editor_api: APIClient, field: str) -> None:
+    response = editor_api.post("/api/v1/sources/", {"title": "Spoof", field: "Org\u202eevil, B. Author"}, format="json")
+
+    assert set(_error(response, 400, "invalid_characters")["errors"]) == {field}
+    assert not Source.objects.exists()
+
+
+def test_a_page_summary_or_a_question_with_a_direction_override_is_refused(editor_api: APIClient) -> None:
+    page = editor_api.post("/api/v1/pages/", {"title": "Spoof", "summary": "a\u2067b", "body": "x"}, format="json")
+    question = editor_api.post("/api/v1/questions/", {"title": "Spoof?", "text": "a\u202eb"}, format="json")
+
+    assert set(_error(page, 400, "invalid_characters")["errors"]) == {"summary"}
+    assert set(_error(question, 400, "invalid_characters")["errors"]) == {"text"}
+    assert not Page.objects.exists()
+
+
+def test_a_csl_json_import_with_a_direction_override_in_an_author_refuses_that_entry(editor_api: APIClient) -> None:
+    entries = [{"id": "spoof", "type": "article", "title": "Spoof", "author": [{"literal": "Org\u202eevil"}]},
+               {"id": "fine", "type": "article", "title": "Fine work"}]
+    response = editor_api.post("/api/v1/sources/import/", data=json.dumps(entries).encode(),
+                               content_type="application/vnd.citationstyles.csl+json")
+
+    assert response.status_code in (200, 201), response.json()
+    assert [e["title"] for e in response.json()["created"]] == ["Fine work"]
+    assert len(response.json()["refused"]) == 1
+    assert list(Source.objects.values_list("title", flat=True)) == ["Fine work"]
+
+
 @pytest.mark.parametrize("title", ["---", "_", "-_-"])
 def test_a_title_of_hyphens_and_underscores_gives_no_slug_and_asks_for_one(editor_api: APIClient, title: str) -> None:
     response = editor_api.post("/api/v1/pages/", {"title": title, "body": "x"}, format="json")

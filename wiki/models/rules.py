@@ -41,8 +41,10 @@ _NOT_IN_LINE = _CONTROL + _BIDI_CONTROL
 
 LINE_PATTERN = rf"^[^{_NOT_IN_LINE}]*[^{_BLANK}{_BIDI_CONTROL}][^{_NOT_IN_LINE}]*$"
 OPTIONAL_LINE_PATTERN = rf"^[^{_NOT_IN_LINE}]*$"
-TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*$"
-SOME_TEXT_PATTERN = rf"^[^{_CONTROL_IN_TEXT}]*[^{_BLANK}][^{_CONTROL_IN_TEXT}]*$"
+# Multi-line text refuses the direction overrides too: an author list or a summary is shown inline, among other text.
+_NOT_IN_TEXT = _CONTROL_IN_TEXT + _BIDI_CONTROL
+TEXT_PATTERN = rf"^[^{_NOT_IN_TEXT}]*$"
+SOME_TEXT_PATTERN = rf"^[^{_NOT_IN_TEXT}]*[^{_BLANK}{_BIDI_CONTROL}][^{_NOT_IN_TEXT}]*$"
 # A page slug: what Django's slugify(allow_unicode=True) makes of Latin, Greek, Cyrillic, Chinese, Japanese and
 # Korean titles. Spelled out because \w means ASCII only in the ECMAScript patterns clients use. Capitals match
 # here, as typed; a page's slug is stored lower-cased (:func:`validate_lowercase`), as wiki links find it.
@@ -82,10 +84,15 @@ validate_optional_line = FullMatchValidator(
     code="invalid_characters",
 )
 validate_text = FullMatchValidator(
-    TEXT_PATTERN, gettext_lazy("Remove the control characters (other than tab and line breaks)."), code="invalid_characters"
+    TEXT_PATTERN,
+    gettext_lazy("Remove the control characters (other than tab and line breaks) and direction overrides "
+                 "(U+202A–U+202E, U+2066–U+2069)."),
+    code="invalid_characters",
 )
 validate_some_text = FullMatchValidator(
-    SOME_TEXT_PATTERN, gettext_lazy("Type some visible text, without control characters (other than tab and line breaks)."),
+    SOME_TEXT_PATTERN,
+    gettext_lazy("Type some visible text, without control characters (other than tab and line breaks) or direction "
+                 "overrides (U+202A–U+202E, U+2066–U+2069)."),
     code="invalid_characters",
 )
 validate_page_slug = FullMatchValidator(

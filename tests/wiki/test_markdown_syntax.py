@@ -48,6 +48,23 @@ def test_dollar_amounts_and_code_are_not_formulas(prices: str) -> None:
     assert "<math" not in _html(prices)
 
 
+def test_a_formula_in_an_attribute_or_an_indented_code_block_stays_as_typed() -> None:
+    html = _html('Text <a href="https://ok.example" title="\\(x\\)">t</a> and <span title="$y$">s</span>.\n\n'
+                 "    code $a$ and \\(b\\)\n\nAfter $c$.")
+    assert '<a href="https://ok.example" title="\\(x\\)" rel="noopener noreferrer">t</a>' in html
+    assert '<span title="$y$">s</span>' in html
+    assert "<pre><code>code $a$ and \\(b\\)\n</code></pre>" in html
+    # outside code and tags, formulas still render
+    assert html.count("<math") == 1 and "<mi>c</mi>" in html
+
+
+def test_a_heading_with_a_formula_has_the_same_id_on_every_render() -> None:
+    first, second = (wiki_markdown.render("## Loss \\(x^2\\) here\n\nText.", sources={}, existing_pages=frozenset())
+                     for _ in range(2))
+    assert '<h2 id="loss-x2-here">' in first.html and first.html == second.html
+    assert first.toc == [{"level": 2, "id": "loss-x2-here", "title": "Loss x^2 here"}]
+
+
 def test_an_escaped_dollar_is_a_plain_dollar() -> None:
     html = _html(r"Between \$x and \$y.")
     assert "<math" not in html and "Between $x and $y." in html_text(html)

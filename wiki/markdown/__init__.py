@@ -95,7 +95,9 @@ def render(
     links: list[LinkRef] = []
     claims: list[ClaimRef] = []
     math = MathStash()
-    toc = TocExtension(slugify=heading_id, toc_depth="2-4", permalink=False)
+    # a heading's id and its entry in the contents read its formulas' LaTeX, not the tokens standing for them
+    toc = TocExtension(slugify=lambda title, separator: heading_id(math.plain(title), separator), toc_depth="2-4",
+                       permalink=False)
     md = markdown.Markdown(
         extensions=[
             "tables",
@@ -119,7 +121,7 @@ def render(
     _, problems = find_citations(text)
     return RenderResult(
         html=html,
-        toc=_flatten_toc(getattr(md, "toc_tokens", [])),
+        toc=[{**entry, "title": math.plain(str(entry["title"]))} for entry in _flatten_toc(getattr(md, "toc_tokens", []))],
         links=_unique_links(links),
         claims=claims,
         problems=problems,

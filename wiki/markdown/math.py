@@ -30,21 +30,26 @@ CODE_RE = re.compile(
 )
 
 
+# A start or end tag of sanitised HTML (its attribute values double-quoted, as the sanitiser writes them).
+_TAG = re.compile(r'<(/?)([a-zA-Z][\w:-]*)(?:[^>"]|"[^"]*")*>')
+
+
 @dataclass
 class MathStash:
     nonce: str = field(default_factory=lambda: secrets.token_hex(6))
-    formulas: list[tuple[str, bool]] = field(default_factory=list)
+    # each formula's LaTeX, whether it is a display block, and the text it was typed as (delimiters included)
+    formulas: list[tuple[str, bool, str]] = field(default_factory=list)
 
     def token(self, index: int) -> str:
         return f"MATH{self.nonce}X{index}X"
 
     def cut(self, text: str) -> str:
         def display(match: re.Match[str]) -> str:
-            self.formulas.append((match.group(1).strip(), True))
+            self.formulas.append((match.group(1).strip(), True, match.group(0)))
             return f"\n{self.token(len(self.formulas) - 1)}\n"
 
         def inline(match: re.Match[str]) -> str:
-            self.formulas.append((match.group(1).strip(), False))
+            self.formulas.append((match.group(1).strip(), False, match.group(0)))
             return self.token(len(self.formulas) - 1)
 
         def dollars(prose: str) -> str:
@@ -52,16 +57,44 @@ class MathStash:
 
         return _outside_code(INLINE_RE.sub(inline, DISPLAY_RE.sub(display, text)), dollars)
 
+    def _tokens(self) -> re.Pattern[str]:
+        return re.compile(rf"MATH{self.nonce}X(\d+)X")
+
+    def plain(self, text: str) -> str:
+        """``text`` with each formula's LaTeX for its token: what a heading's id and its entry in the contents read."""
+        if not self.formulas:
+            return text
+        return self._tokens().sub(lambda m: self.formulas[int(m[1])][0], text)
+
     def restore(self, rendered: str) -> str:
+        """Sanitised HTML with each formula as MathML where it stands in the text; inside an attribute value or a
+        code block (an indented one: code spans and fenced blocks were never cut) the formula is put back as typed."""
         if not self.formulas:
             return rendered
-        for index, (latex, is_display) in enumerate(self.formulas):
-            markup = to_mathml(latex, display=is_display)
-            token = self.token(index)
-            if is_display:
-                rendered = rendered.replace(f"<p>{token}</p>", f'<div class="math-display" tabindex="0">{markup}</div>')
-            rendered = rendered.replace(token, markup)
-        return rendered
+        tokens = self._tokens()
+
+        def display(match: re.Match[str]) -> str:
+            latex, _, _ = self.formulas[int(match[1])]
+            return f'<div class="math-display" tabindex="0">{to_mathml(latex, display=True)}</div>'
+
+        def mathml(match: re.Match[str]) -> str:
+            latex, is_display, _ = self.formulas[int(match[1])]
+            return to_mathml(latex, display=is_display)
+
+        def as_typed(match: re.Match[str]) -> str:
+            return html.escape(self.formulas[int(match[1])][2], quote=True)
+
+        rendered = re.sub(rf"<p>{tokens.pattern}</p>", display, rendered)
+        out: list[str] = []
+        position, in_code = 0, 0
+        for tag in _TAG.finditer(rendered):
+            out.append(tokens.sub(as_typed if in_code else mathml, rendered[position:tag.start()]))
+            out.append(tokens.sub(as_typed, tag[0]))
+            if tag[2].lower() == "code":
+                in_code = max(in_code + (-1 if tag[1] else 1), 0)
+            position = tag.end()
+        out.append(tokens.sub(as_typed if in_code else mathml, rendered[position:]))
+        return "".join(out)
 
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:

@@ -215,3 +215,17 @@ def test_search_endpoint_filters_by_kind_and_pages_like_every_list(api: APIClien
     more = [hit["object_id"] for hit in second["groups"][0]["results"]]
     assert len(ids) == 2 and not set(ids) & set(more)
     assert (second["page"], second["page_size"]) == (2, 2)
+
+
+def test_search_counts_the_same_on_every_page_and_names_the_kinds_with_nothing_left(api: APIClient) -> None:
+    pages = [api.get("/api/v1/search/", {"q": "GRPO", "page_size": "2", "page": str(n)}).json() for n in (1, 2, 50)]
+
+    first = {group["kind"]: group["total"] for group in pages[0]["groups"]}
+    assert len(first) >= 2 and any(total > 2 for total in first.values())
+    for page in pages:
+        assert page["total"] == pages[0]["total"] == sum(first.values())
+        assert {group["kind"]: group["total"] for group in page["groups"]} == first
+    # a kind whose matches are all on earlier pages is listed with its count and no results
+    assert all(group["results"] == [] for group in pages[2]["groups"])
+    short = [kind for kind, total in first.items() if total <= 2]
+    assert all(group["results"] == [] for group in pages[1]["groups"] if group["kind"] in short)

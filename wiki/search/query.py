@@ -62,7 +62,7 @@ class Group:
     kind: str
     label: str
     total: int  # matches of this kind, counted up to the plan's cap
-    hits: list[Hit]
+    hits: list[Hit]  # this page's: none when the kind's matches are all on other pages
     total_capped: bool = False  # there are more than ``total`` matches
 
 
@@ -199,7 +199,8 @@ class SearchPlan:
 #                 the mechanism or verdict the query names and the page defining its term), with its count;
 #   ranked     -- the first `ranked` of them re-ordered, pinned first, then by ts_rank (title words weigh
 #                 most); the rest by importance, so that pages of results never overlap;
-# and only the page kept is joined back for titles and bodies. A query naming a glossary term matches any of its
+# and only the page kept is joined back for titles and bodies (a kind with no hit on the page still gives its
+# first row, without them, for its count: every page of results counts the same). A query naming a glossary term matches any of its
 # names: each alternative is its own condition (an AND of words), which PostgreSQL ORs as bitmaps of separate GIN
 # scans (and ANDs with the bitmaps of the query's other terms); one tsquery with OR inside would make the index
 # return candidates to recheck against every vector.
@@ -238,10 +239,11 @@ WITH kinds AS (
            ) AS row
     FROM ranked
 )
-SELECT d.kind, d.object_id, d.title, d.body, d.url, d.mechanisms, d.verdicts, n.rank,
+SELECT n.kind, d.object_id, d.title, d.body, d.url, d.mechanisms, d.verdicts, n.rank,
        least(n.found, %(cap)s) AS kind_total, n.found > %(cap)s AS more
-FROM numbered n JOIN wiki_searchdocument d ON d.id = n.id JOIN kinds k ON k.kind = n.kind
-WHERE n.row > %(first)s AND n.row <= %(last)s
+FROM numbered n JOIN kinds k ON k.kind = n.kind
+     LEFT JOIN wiki_searchdocument d ON d.id = n.id AND n.row > %(first)s AND n.row <= %(last)s
+WHERE (n.row > %(first)s AND n.row <= %(last)s) OR n.row = 1
 ORDER BY k.ordinal, n.row
 """
 # The per-kind steps: each runs only when the narrower steps found `cap` or fewer documents of its kind
@@ -434,7 +436,10 @@ def search(
     totals: dict[str, tuple[int, bool]] = {}
     for row in rows:
         totals[row["kind"]] = (row["kind_total"], row["more"])
-        hits.setdefault(row["kind"], []).append(
+        kind_hits = hits.setdefault(row["kind"], [])
+        if row["object_id"] is None:  # the kind's count only: its hits are on other pages
+            continue
+        kind_hits.append(
             Hit(
                 kind=row["kind"],
                 object_id=row["object_id"],
@@ -454,7 +459,7 @@ def search(
     ]
     filtered = bool(kinds or mechanism or verdict)
     exact = [] if filtered or offset else exact_names(query, version=version)
-    if groups or offset:
+    if any(group.hits for group in groups) or offset:
         return SearchResults(query=query, groups=groups, terms=list(expansion.terms), exact=exact)
     return SearchResults(query=query, terms=list(expansion.terms), suggestions=glossary.suggest(query),
                          close=[] if filtered else close_names(query, version=version), exact=exact)

@@ -46,7 +46,7 @@ class SearchGroupSerializer(serializers.Serializer):
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     total = serializers.IntegerField(help_text=f"Matches of this kind, counted up to {COUNT_CAP} (or offset + limit if larger).")
     total_capped = serializers.BooleanField(help_text="True when there are more matches than total.")
-    results = SearchHitSerializer(many=True, source="hits")
+    results = SearchHitSerializer(many=True, source="hits", help_text="This page's results of the kind: none when they are all on other pages.")
 
 
 class SearchTermSerializer(serializers.Serializer):
@@ -88,7 +88,7 @@ class SearchNameSerializer(SearchCloseNameSerializer):
 
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="Matches of every kind (the sum of the groups' totals), the same on every page.")
     total_capped = serializers.BooleanField()
     page = serializers.IntegerField()
     page_size = serializers.IntegerField()
@@ -98,4 +98,4 @@ class SearchResultsSerializer(serializers.Serializer):
                                                            "(a search without filters), closest first.")
     exact = SearchCloseNameSerializer(many=True, help_text="Works and pages named exactly as the query, case and spacing "
                                                            "aside (the first page of a search without filters), works first.")
-    groups = SearchGroupSerializer(many=True)
+    groups = SearchGroupSerializer(many=True, help_text="One per kind that matched, in the order pages, claims, sources, questions.")

@@ -3,9 +3,9 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from wiki.api.views import fallback
+from wiki.api.views.docs import RedocView, SchemaView, SwaggerView
 from wiki.forms.accounts import ThrottledAdminAuthenticationForm
 from wiki.views import accounts
 from wiki.views.health import health
@@ -25,9 +25,9 @@ urlpatterns = [
     # Pages that are not the wiki's own (the browsable API, Redoc) name no icon, so browsers ask for this one.
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("api/", include("wiki.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", _docs_csp(SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
-    path("api/redoc/", _docs_csp(SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
+    path("api/docs/", _docs_csp(SwaggerView.as_view(url_name="api-schema")), name="api-docs"),
+    path("api/redoc/", _docs_csp(RedocView.as_view(url_name="api-schema")), name="api-redoc"),
     # The API's root leads to its one version; any other address under /api/ is a 404 in the API's error shape.
     path("api/", RedirectView.as_view(pattern_name="api:api-root", query_string=True)),
     re_path(r"^api/", fallback.not_found),

@@ -38,6 +38,28 @@ def test_schema_names_each_enum_once(client: Client) -> None:
     assert set(schemas) >= {"Error", "EditConflict", "Duplicate", "ClaimStatusEnum", "SourceKindEnum"}
 
 
+def test_schema_is_english_whatever_language_the_client_reads_unless_asked(client: Client) -> None:
+    def mechanism_title(**extra: str) -> str:
+        schema = client.get("/api/schema/", {**extra}, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
+        [parameter] = [p for p in schema["paths"]["/api/v1/classifications/"]["get"]["parameters"] if p["name"] == "mechanism"]
+        return str(parameter["schema"].get("title", "")) + str(parameter.get("description", ""))
+
+    assert "Policy gradient" in mechanism_title() and "策略梯度" not in mechanism_title()
+    assert "策略梯度" in mechanism_title(lang="zh-hans")
+    # the pages for people ask for it in the reader's language
+    script = client.get("/api/docs/", {"script": ""}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "lang\\u003Dzh\\u002Dhans" in script
+    assert "lang=zh-hans" in client.get("/api/redoc/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+
+
+def test_either_token_scheme_is_enough_for_an_operation(client: Client) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+
+    security = schema["paths"]["/api/v1/sources/"]["post"]["security"]
+    assert {"tokenAuth": []} in security and {"bearerAuth": []} in security
+    assert all(len(requirement) <= 1 for requirement in security)
+
+
 def test_docs_pages_load_their_assets_from_static(client: Client) -> None:
     swagger = client.get("/api/docs/").content.decode()
     redoc = client.get("/api/redoc/").content.decode()

@@ -25,6 +25,10 @@ class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore
     target_class = TokenAuthentication
     name = ["tokenAuth", "bearerAuth"]
 
+    def get_security_requirement(self, auto_schema: Any) -> list[dict[str, list[Any]]]:
+        # either scheme (two requirements), not both at once (one requirement naming both): they share one header
+        return [{name: []} for name in self.name]
+
     def get_security_definition(self, auto_schema: Any) -> list[dict[str, Any]]:
         return [
             {"type": "apiKey", "in": "header", "name": "Authorization",

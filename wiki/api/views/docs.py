@@ -1,0 +1,46 @@
+"""The OpenAPI schema and the two pages that read it.
+
+The schema is a contract: generated clients name their classes and modules after its titles, so it is English
+unless ``?lang=`` asks for another language, whatever language the machine fetching it reads. The documentation
+pages are for people: they ask for the schema in the reader's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils import translation
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+SCHEMA_LANGUAGE = "en"
+
+
+class SchemaView(SpectacularAPIView):
+    @extend_schema(exclude=True)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if request.GET.get("lang"):
+            asked: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
+            return asked
+        with translation.override(SCHEMA_LANGUAGE):
+            response: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
+        return response
+
+
+class _InReadersLanguage:
+    def _get_schema_url(self, request: HttpRequest) -> str:
+        url: str = super()._get_schema_url(request)  # type: ignore[misc]
+        if "lang=" in url:
+            return url
+        return f"{url}{'&' if '?' in url else '?'}lang={translation.get_language()}"
+
+
+class SwaggerView(_InReadersLanguage, SpectacularSwaggerSplitView):
+    pass
+
+
+class RedocView(_InReadersLanguage, SpectacularRedocView):
+    pass

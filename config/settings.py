@@ -262,6 +262,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # OpenAPI 3.1: a field that may be null is oneOf its type and null, which 3.0's `nullable` beside a $ref cannot say
+    "OAS_VERSION": "3.1.0",
     "ENUM_NAME_OVERRIDES": {
         "MechanismEnum": "wiki.models.classifications.MECHANISM_CHOICES",
         "VerdictEnum": "wiki.models.classifications.VERDICT_CHOICES",

@@ -27,16 +27,16 @@ def test_a_list_reads_in_a_browser_with_a_breadcrumb_of_real_steps_and_no_inline
 
 
 def test_redoc_asks_no_other_site_for_fonts(api: APIClient) -> None:
-    response = api.get("/api/redoc/")
+    response = api.get("/api/redoc/", HTTP_ACCEPT_LANGUAGE="zh-Hans")
     assert response.status_code == 200
     html = response.content.decode()
     assert "googleapis" not in html and "gstatic" not in html
     # Redoc starts from the wiki's own script (no inline one), which reads the reader's colour scheme.
-    assert '<div id="redoc-container" data-spec-url="/api/schema/"></div>' in html
+    assert '<div id="redoc-container" data-spec-url="/api/schema/?lang=zh-hans"></div>' in html
     assert '<script src="/static/js/redoc-scheme.js"></script>' in html and "<script>" not in html and "<style" not in html
     api.cookies[settings.COLOUR_SCHEME_COOKIE_NAME] = "dark"
-    fixed = api.get("/api/redoc/").content.decode()
-    assert '<div id="redoc-container" data-spec-url="/api/schema/" data-colour-scheme="dark"></div>' in fixed
+    fixed = api.get("/api/redoc/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert '<div id="redoc-container" data-spec-url="/api/schema/?lang=zh-hans" data-colour-scheme="dark"></div>' in fixed
 
 
 def test_a_browser_asking_for_favicon_ico_gets_the_wikis_icon(api: APIClient) -> None:

@@ -326,7 +326,7 @@ def test_a_nul_in_a_text_gives_one_translated_message(editor_api: APIClient) -> 
                                HTTP_ACCEPT_LANGUAGE="zh-hans")
 
     assert response.status_code == 400
-    assert response.json()["errors"] == {"body": ["请删除控制字符（制表符和换行符除外）。"]}
+    assert response.json()["errors"] == {"body": ["请删除控制字符（制表符和换行符除外）和文字方向控制符（U+202A–U+202E、U+2066–U+2069）。"]}
 
 
 def test_a_contrast_of_a_work_with_itself_says_so_not_the_constraint_name(

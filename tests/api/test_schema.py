@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -58,6 +59,18 @@ def test_either_token_scheme_is_enough_for_an_operation(client: Client) -> None:
     security = schema["paths"]["/api/v1/sources/"]["post"]["security"]
     assert {"tokenAuth": []} in security and {"bearerAuth": []} in security
     assert all(len(requirement) <= 1 for requirement in security)
+
+
+def test_schema_says_null_and_conditional_reads_as_openapi_3_1_does(client: Client) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    text = json.dumps(schema)
+
+    assert schema["openapi"] == "3.1.0" and '"nullable"' not in text
+    component = schema["components"]["schemas"]["Contrast"]["properties"]["left_component"]
+    assert {"$ref": "#/components/schemas/Component"} in component["oneOf"] and {"type": "null"} in component["oneOf"]
+    assert schema["components"]["schemas"]["PaginatedSourceList"]["properties"]["next"]["type"] == ["string", "null"]
+    read = schema["paths"]["/api/v1/sources/{slug}/"]["get"]
+    assert "If-None-Match" in {p["name"] for p in read["parameters"]} and "304" in read["responses"]
 
 
 def test_docs_pages_load_their_assets_from_static(client: Client) -> None:

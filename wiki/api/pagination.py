@@ -55,3 +55,14 @@ class WikiPagination(PageNumberPagination):
                 parameter["schema"]["maximum"] = self.max_page_size
                 parameter["description"] = f"Number of results per page (default {self.page_size}, at most {self.max_page_size})."
         return parameters
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paginated = super().get_paginated_response_schema(schema)
+        for name, page in (("next", 3), ("previous", 1)):
+            link = paginated["properties"][name]
+            # OpenAPI 3.1: null is a type of its own (3.0's ``nullable`` means nothing there)
+            link.pop("nullable", None)
+            link["type"] = ["string", "null"]
+            link["example"] = f"https://wiki.example.org/api/v1/sources/?page={page}&page_size=50"
+        paginated["properties"]["count"]["example"] = 231
+        return paginated

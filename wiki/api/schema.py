@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny
 
@@ -64,8 +64,22 @@ def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
+# Every read carries an ETag (wiki.api.conditional): a client that sends it back gets 304 while nothing changed.
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER, required=False,
+    description="The ETag of the answer you hold: while it is still the answer, the reply is 304 with no body.",
+)
+
+
 class WikiAutoSchema(AutoSchema):
-    """Adds the shared error responses to each operation, by method and by whether it names one object."""
+    """Adds the shared error responses to each operation, by method and by whether it names one object, and the
+    conditional read every GET answers."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters: list[Any] = list(super().get_override_parameters())  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+        if self.method == "GET":
+            parameters.append(IF_NONE_MATCH)
+        return parameters
 
     def get_auth(self) -> list[dict[str, list[str]]]:
         """Reads (and operations open to all) work without credentials too: an empty requirement says so."""
@@ -108,6 +122,7 @@ class WikiAutoSchema(AutoSchema):
             extra["401"] = _error("A wrong or malformed `Authorization: Token <key>` header (reads need none).")
         if self.method == "GET":
             extra["400"] = _error("Invalid query parameters (filters, ordering, page size).")
+            extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")
         if "{" in self.path:
             extra["404"] = _error("No such object.")
         elif self.method == "GET" and self._is_list_view():

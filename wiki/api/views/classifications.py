@@ -9,6 +9,7 @@ from wiki.api.serializers.sources import ClassificationSerializer
 from wiki.api.views.writes import (
     IF_MATCH_REQUIRED,
     PRECONDITIONS,
+    PUT_KEEPS,
     ServiceCreateMixin,
     ServiceUpdateMixin,
     ServiceViewSet,
@@ -23,7 +24,7 @@ from wiki.services.classifications import classification_save
     list=extend_schema(summary="List classifications"),
     retrieve=extend_schema(summary="A classification"),
     create=extend_schema(summary="Classify a work or one of its components"),
-    update=extend_schema(summary="Change a classification", parameters=[IF_MATCH_REQUIRED],
+    update=extend_schema(summary="Change a classification", description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),
     partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH_REQUIRED],
                                  responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),

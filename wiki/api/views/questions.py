@@ -12,6 +12,7 @@ from wiki.api.views.claims import PAGE_TEXT
 from wiki.api.views.writes import (
     IF_MATCH_REQUIRED,
     PRECONDITIONS,
+    PUT_KEEPS,
     ServiceCreateMixin,
     ServiceUpdateMixin,
     ServiceViewSet,
@@ -29,7 +30,7 @@ from wiki.services.questions import question_create, question_update
         201: QuestionSerializer,
         status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
             "The same question (title, text and page) is in the queue already, unresolved (`duplicate`)."))}),
-    update=extend_schema(summary="Change an open question", parameters=[IF_MATCH_REQUIRED],
+    update=extend_schema(summary="Change an open question", description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
     partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH_REQUIRED],
                                  responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),

@@ -23,6 +23,7 @@ from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
 from wiki.api.views.writes import (
     IF_MATCH_REQUIRED,
     PRECONDITIONS,
+    PUT_KEEPS,
     ServiceCreateMixin,
     ServiceUpdateMixin,
     ServiceViewSet,
@@ -58,7 +59,7 @@ _GONE = {410: OpenApiResponse(ErrorSerializer, description="The work was deleted
         410: OpenApiResponse(ErrorSerializer, description="The work was deleted."),
     }),
     create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
-    update=extend_schema(summary="Change a source", request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
+    update=extend_schema(summary="Change a source", description=PUT_KEEPS, request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS, **_GONE}),
     partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
                                  parameters=[IF_MATCH_REQUIRED],

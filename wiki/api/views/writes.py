@@ -53,6 +53,9 @@ PRECONDITIONS: dict[int, OpenApiResponse] = {
         ErrorSerializer, description="No If-Match (`precondition_required`): send the ETag you read, or `*`."),
 }
 UNCHANGED_HELP = "True when the save changed nothing, so nothing was written."
+# What PUT does with a field it is not sent, said in each PUT's description.
+PUT_KEEPS = ("Sends the required fields and any others to change; a field left out keeps its value (as with PATCH, "
+             "which needs none of them). Nothing is reset by leaving it out.")
 
 
 @cache  # one class per serializer, as the schema has one component per name

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
 from django.utils import timezone, translation
 from django.utils.cache import (
     get_conditional_response,
@@ -78,6 +78,9 @@ def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
+_READS = ["GET", "HEAD"]
+
+
 def cached_for_readers(view: View) -> View:
     """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience and
     full path.
@@ -88,6 +91,8 @@ def cached_for_readers(view: View) -> View:
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method not in _READS:  # a page to read answers nothing else
+            return HttpResponseNotAllowed(_READS)
         audience = readers.audience(request)
         if audience is None:
             return view(request, *args, **kwargs)

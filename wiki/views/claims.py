@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_safe
 
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim, ClaimRevision, Page
 from wiki.views.pages import follows_moves
 
 
+@require_safe
 def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
     claim = Claim.objects.on_live_pages().for_detail().filter(pk=pk).first()
     if claim is None:
@@ -35,6 +37,7 @@ def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: Clai
     return render(request, "wiki/claim_detail.html", context, status=status)
 
 
+@require_safe
 @follows_moves
 def page_claims(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)

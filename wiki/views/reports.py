@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from wiki.forms.findings import FindingDismissForm, FindingForm
 from wiki.reports.agreement import agreement_report_cached
@@ -29,6 +29,7 @@ from wiki.services.findings import (
 from wiki.views.editing import editor_required
 
 
+@require_safe
 def consistency(request: HttpRequest) -> HttpResponse:
     """The report, the first findings of each section; with ``?section=``, one section's findings a page at a time."""
     report = consistency_report_reviewed()
@@ -108,6 +109,7 @@ def finding_reopen_view(request: HttpRequest) -> HttpResponse:
     return redirect(finding_place(consistency_report_reviewed(), kind, key))
 
 
+@require_safe
 @editor_required("wiki.change_page")
 def classifier_agreement(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/reports/agreement.html", {"report": agreement_report_cached()})

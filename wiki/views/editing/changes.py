@@ -8,6 +8,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from wiki.models import ChangeEvent
 from wiki.paginator import Paginator
@@ -16,6 +17,7 @@ from wiki.roles import account_named
 CHANGES_PAGE_SIZE = 50
 
 
+@require_safe
 def changes(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind") or None
     username = request.GET.get("user", "").strip()

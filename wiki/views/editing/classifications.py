@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
 
 from classifier import FactValue
 from wiki.field_labels import field_label_of
@@ -123,6 +124,7 @@ def _shown(name: str, snapshot: dict[str, Any], claims: dict[int, str]) -> str:
     return str(value)
 
 
+@require_safe
 def classification_history(request: HttpRequest, pk: int) -> HttpResponse:
     classification = get_object_or_404(Classification.objects.select_related("source", "component"), pk=pk)
     changes = Paginator(ClassificationChange.objects.filter(classification=classification).for_history(), 50).get_page(

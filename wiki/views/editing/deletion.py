@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from wiki.forms.deletion import DeletionForm
 from wiki.models import Page, Source
@@ -94,6 +94,7 @@ def source_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(kept)
 
 
+@require_safe
 @staff_required
 def deleted_list(request: HttpRequest) -> HttpResponse:
     """Deleted pages and works, the latest deleted first, with who deleted them, when and why."""

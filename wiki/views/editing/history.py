@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from wiki.change_summaries import is_message
 from wiki.models import Page, Revision
@@ -24,6 +24,7 @@ HISTORY_PAGE_SIZE = 50
 FORMER_ADDRESSES_SHOWN = 20
 
 
+@require_safe
 @follows_moves
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     # The latest number on every page of the listing: a revert from an older page is checked for conflicts too.
@@ -62,6 +63,7 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
     return _("Choose two revisions of this page to compare: %(problems)s.") % {"problems": _("; ").join(problems)}
 
 
+@require_safe
 @follows_moves
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from wiki.models import Source
 from wiki.models.rules import SOURCE_SLUG_PATTERN
@@ -64,6 +64,7 @@ def _queue(page: Page[Source], *, least_first: bool) -> list[TriageItem]:
     return items
 
 
+@require_safe
 @editor_required("wiki.add_classification")
 def triage_queue(request: HttpRequest) -> HttpResponse:
     """Every unclassified work, most (or least) confident suggestion first over the whole queue, a page at a time."""

@@ -28,6 +28,15 @@
     }
     else if (event.key === "o") { window.location.href = item.querySelector("[data-key=o]").href; event.preventDefault(); }
   });
+  // One accept at a time: a second press (or click) while the first is on its way would find the work classified
+  // already, and its message would replace the first one's.
+  var sending = false;
+  document.addEventListener("submit", function (event) {
+    if (!(event.target instanceof Element) || !event.target.closest(".triage-item")) return;
+    if (sending) event.preventDefault();
+    sending = true;
+  }, true);
+  window.addEventListener("pageshow", function () { sending = false; });
   var anchor = null;
   try { anchor = document.getElementById(decodeURIComponent(window.location.hash.slice(1))); } catch (e) { anchor = null; }
   focus(items.indexOf(anchor) >= 0 ? items.indexOf(anchor) : 0);

@@ -82,6 +82,24 @@ def test_after_an_accept_the_keys_go_on_at_the_next_work(page: Any, live_server:
     assert {names[1], names[2]} <= classified and names[0] not in classified
 
 
+def test_a_twice_in_quick_succession_accepts_once_and_says_so(page: Any, live_server: Any, seed: None) -> None:
+    from playwright.sync_api import expect
+
+    make_editor("triager")
+    log_in(page, live_server.url, "triager")
+    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
+    names = _names(page)
+    classified = Classification.objects.count()
+
+    with page.expect_navigation():
+        page.keyboard.press("a")
+        page.keyboard.press("a")
+    expect(page.locator(".messages .message.success")).to_contain_text(names[0])
+    expect(page.locator(".messages .message")).to_have_count(1)  # not "classified already"
+    assert Classification.objects.count() == classified + 1
+    assert _focused(page) == names[1]
+
+
 def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, live_server: Any, seed: None) -> None:
     from playwright.sync_api import expect
 

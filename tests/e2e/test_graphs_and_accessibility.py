@@ -247,3 +247,17 @@ def test_the_compare_form_lists_whole_works_below_their_filter(page: Any, live_s
     if width == 390:  # one work a row: the list scrolls
         for by in (0, 45, 100):
             assert page.evaluate(WORKS_CUT_BY_THE_BOX, by) == [], by
+
+
+# The compare form's works whose names are cut short, each as [name, cut while focused].
+CUT_NAMES = """() => [...document.querySelectorAll('.work-choices label')]
+  .filter(l => l.scrollWidth > l.clientWidth + 1)
+  .map(l => { l.querySelector('input').focus(); return [l.textContent.trim(), l.scrollWidth > l.clientWidth + 1]; })"""
+
+
+def test_a_work_name_cut_short_in_the_compare_form_shows_whole_when_its_box_is_focused(page: Any, live_server: Any) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}{reverse('wiki:compare')}")
+    cut = page.evaluate(CUT_NAMES)
+    assert cut, "the seed has a name too long for its column"
+    assert [name for name, still_cut in cut if still_cut] == []

@@ -226,7 +226,7 @@ REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header is what lets a missing or wrong credential answer 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "wiki.api.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "wiki.api.authentication.SessionAuthentication",
     ],
     # JSON only: one request format for clients and fuzzers, and no multipart parser to guess with.
     "DEFAULT_PARSER_CLASSES": ["wiki.api.parsers.WikiJSONParser"],

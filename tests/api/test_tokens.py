@@ -9,6 +9,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from tests.factories import make_reader
+from wiki.models import Source
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,20 @@ def test_api_token_command_refuses_a_reader_like_the_token_page(regenerate: bool
     with pytest.raises(CommandError, match="No token for 'bob': Only editors have API tokens"):
         call_command("api_token", "bob", *(["--regenerate"] if regenerate else []))
     assert not Token.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "said"), [("zh-Hans", "CSRF 令牌"), ("en", "CSRF token")])
+def test_an_api_write_from_a_browser_session_without_the_csrf_token_is_refused_in_the_readers_language(
+    editor: Account, language: str, said: str,
+) -> None:
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+    response = client.post("/api/v1/sources/", {"title": "Sent from another site"}, content_type="application/json",
+                           HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 403
+    body = response.json()
+    assert body["code"] == "csrf_failed" and said in body["detail"] and "CSRF Failed" not in body["detail"]
+    assert not Source.objects.filter(title="Sent from another site").exists()

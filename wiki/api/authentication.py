@@ -1,11 +1,14 @@
-"""Token authentication that also reads ``Authorization: Bearer <key>``, the default of generated clients."""
+"""Token authentication that also reads ``Authorization: Bearer <key>``, the default of generated clients; session
+authentication whose CSRF failure is said in the reader's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication
+from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 
@@ -19,6 +22,23 @@ class TokenAuthentication(authentication.TokenAuthentication):
         # DRF compares the header's first word with ``self.keyword``; the instance lives for one request.
         self.keyword = next((k for k in self.keywords if k.lower() == scheme.lower()), self.keywords[0])
         return super().authenticate(request)
+
+
+class CsrfFailed(exceptions.PermissionDenied):
+    default_detail = _("A write from a logged-in browser needs this site's CSRF token (the X-CSRFToken header holding the "
+                       "csrftoken cookie) and to come from this site; a script sends its API token instead.")
+    default_code = "csrf_failed"
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's, refusing a write without this site's CSRF token in the reader's language (DRF says "CSRF Failed: …"
+    in English, with Django's reason)."""
+
+    def enforce_csrf(self, request: Request) -> None:
+        try:
+            super().enforce_csrf(request)  # type: ignore[no-untyped-call]
+        except exceptions.PermissionDenied:
+            raise CsrfFailed() from None
 
 
 class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registration hook is untyped
@@ -35,3 +55,7 @@ class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore
              "description": "`Token <key>`: the key from /account/token/ or `manage.py api_token`."},
             {"type": "http", "scheme": "bearer", "description": "The same key as `Bearer <key>`."},
         ]
+
+
+class SessionAuthenticationScheme(SessionScheme):
+    target_class = SessionAuthentication

@@ -76,7 +76,7 @@ class WikiAutoSchema(AutoSchema):
     conditional read every GET answers."""
 
     def get_override_parameters(self) -> list[Any]:
-        parameters: list[Any] = list(super().get_override_parameters())  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+        parameters: list[Any] = list(super().get_override_parameters())
         if self.method == "GET":
             parameters.append(IF_NONE_MATCH)
         return parameters

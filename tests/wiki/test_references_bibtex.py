@@ -56,6 +56,13 @@ def test_a_title_written_in_accents_within_its_limit_is_decoded() -> None:
     assert entry.errors == [] and entry.draft is not None and entry.draft.title == "ö" * 500
 
 
+def test_a_link_in_a_title_keeps_its_text_apart_from_its_address() -> None:
+    [entry] = parse_bibtex(r"@misc{linked, title = {Agents, see \href{https://agents.example}{the project page}}, year = 2025}")
+
+    assert entry.errors == [] and entry.draft is not None
+    assert entry.draft.title == "Agents, see the project page <https://agents.example>"
+
+
 def test_macros_expanding_to_more_than_a_file_may_hold_refuse_the_file(db: None) -> None:
     text = '@string{a = "' + "x" * 200_000 + '"}\n' + "".join(f"@misc{{k{n}, title = {{T{n}}}, note = a}}\n" for n in range(30))
 

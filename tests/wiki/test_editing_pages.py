@@ -76,6 +76,20 @@ def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client: 
     assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["exists"]
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("zh-Hans", "请只用字母（拉丁、希腊、西里尔字母及中日韩文字）"), ("en", "Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean)"),
+])
+def test_a_slug_with_characters_an_address_cannot_hold_is_refused_in_the_wikis_own_words(
+    editor_client: Client, language: str, said: str,
+) -> None:
+    response = editor_client.post(reverse("wiki:page-create"), {"title": "Bad address", "slug": "a b!", "body": "x"},
+                                  HTTP_ACCEPT_LANGUAGE=language)
+
+    [error] = response.context["form"].errors["slug"]
+    assert said in error and "Unicode" not in error and "“字段”" not in error
+    assert not Page.objects.filter(title="Bad address").exists()
+
+
 def test_edit_form_carries_the_current_revision_as_base(editor_client: Client) -> None:
     page = make_page(body="one")
     page_save_revision(slug=page.slug, title=page.title, body="two", base_revision=1)

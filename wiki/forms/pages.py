@@ -5,7 +5,6 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.core.validators import validate_unicode_slug
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -85,7 +84,6 @@ class PageCreateForm(PageForm):
         # Typed capitals are lower-cased, as a wiki link to the page would be.
         slug = normalize_page_slug(self.cleaned_data["slug"])
         if slug:
-            validate_unicode_slug(slug)
             validate_page_slug(slug)
             validate_lowercase(slug)
         return slug

@@ -135,6 +135,11 @@ def test_an_unknown_work_is_refused_naming_what_was_typed_and_nothing_is_saved(e
     assert "No work has the slug or short name “nowhere-2025”." in english
     assert 'value="tree-grpo, No Such Paper"' in english
     assert "没有哪个工作的 slug 或简称是“No Such Paper”。" in chinese
+    # several unknown works: listed with each language's separator
+    data["about"] = "No Such Paper, 另一个"
+    assert "No work has the slug or short name “No Such Paper”, “另一个”." in html.unescape(editor_client.post(url, data).content.decode())
+    assert "没有哪个工作的 slug 或简称是“No Such Paper”、“另一个”。" in html.unescape(
+        editor_client.post(url, data, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
     claim.refresh_from_db()
     assert claim.status != "disputed" and set(claim.about.all()) == about
     assert list(claim.citations.values_list("source__slug", "locator")) == [("tree-grpo", "p.3")]

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from wiki.models import Page, Source
 from wiki.models.pages import PageQuerySet
@@ -64,7 +65,8 @@ def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, l
 
 
 def _quoted(names: Sequence[str]) -> str:
-    return ", ".join(f"“{name}”" for name in names)
+    """“A”, “B” in English, “A”、“B” in Chinese."""
+    return pgettext("list separator", ", ").join(f"“{name}”" for name in names)
 
 
 class PickerInput(forms.TextInput):
@@ -115,7 +117,8 @@ class WorkChoiceField(forms.Field):
             matches = known[_key(name)]
             if len(matches) > 1:
                 raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous",
-                                            params={"names": _quoted([name]), "slugs": ", ".join(w.slug for w in matches)})
+                                            params={"names": _quoted([name]),
+                                                    "slugs": pgettext("list separator", ", ").join(w.slug for w in matches)})
             if matches[0] not in works:
                 works.append(matches[0])
         return works

@@ -7,6 +7,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
@@ -43,11 +44,11 @@ class WorkPickForm(forms.Form):
             tokens.append(f"{found[0].slug}{colon}{component}" if len(found) == 1 else token)
         if several:
             raise ValidationError(_("More than one work is called %(names)s: type the slug of the one you mean."),
-                                  code="ambiguous", params={"names": ", ".join(several)})
+                                  code="ambiguous", params={"names": pgettext("list separator", ", ").join(several)})
         bad = [t for t in tokens if not _SUBJECT_RE.match(t)]
         if bad:
             raise ValidationError(_("No work has this slug or short name: %(bad)s"), code="invalid",
-                                  params={"bad": ", ".join(bad)})
+                                  params={"bad": pgettext("list separator", ", ").join(bad)})
         refs = list(dict.fromkeys(SubjectRef.parse(t.lower()) for t in tokens))
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})

@@ -128,8 +128,8 @@ class DrawnEdge:
 
     @property
     def title(self) -> str:
-        detail = f" ({self.label})" if self.label else ""
-        said = "; " + ngettext("%(count)s claim", "%(count)s claims", len(self.claims)) % {"count": len(self.claims)} if self.claims else ""
+        detail = f"{pgettext('opening bracket', ' (')}{self.label}{pgettext('closing bracket', ')')}" if self.label else ""
+        said = pgettext("clause separator", "; ") + ngettext("%(count)s claim", "%(count)s claims", len(self.claims)) % {"count": len(self.claims)} if self.claims else ""
         return f"{self.source.label} — {self.type_label}{detail} → {self.target.label}{said}"
 
 

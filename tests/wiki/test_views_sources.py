@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from classifier.taxonomy import FACT_LABELS, Fact, Verdict
-from tests.factories import make_classification, make_source
+from tests.factories import make_classification, make_source, make_wiki
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.graph.layout import axis_text
 from wiki.models import Classification, Component, Contrast, Source
@@ -245,3 +245,15 @@ def test_the_list_narrows_to_the_works_not_classified_yet_or_to_the_classified(c
     assert f'href="{classified.get_absolute_url()}"' in done and f'href="{waiting.get_absolute_url()}"' not in done
     assert [work["slug"] for work in api["results"]] == [waiting.slug]
     assert client.get(reverse("wiki:source-list"), {"classified": "maybe"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_list_filter_that_finds_nothing_offers_the_same_words_to_search(client: Client) -> None:
+    make_wiki()
+    chinese = client.get(reverse("wiki:source-list"), {"q": "循环信用 & co"}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    english = client.get(reverse("wiki:source-list"), {"q": "循环信用 & co"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    found = client.get(reverse("wiki:source-list"), {"q": "SkillLoop"}).content.decode()
+
+    link = '<a href="/search/?kind=source&amp;q=%E5%BE%AA%E7%8E%AF%E4%BF%A1%E7%94%A8+%26+co">“循环信用 &amp; co”</a>'
+    assert f"改为搜索{link}：" in chinese and f" Search for {link} instead" in english
+    assert "/search/?kind=source" not in found

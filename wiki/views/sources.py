@@ -2,7 +2,9 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.http import urlencode
 
 from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
@@ -38,6 +40,8 @@ def source_list(request: HttpRequest) -> HttpResponse:
         "filtered": any(value for name, value in filters.items() if name != "sort"),
         "sort": filters.get("sort", ""),
         "sorts": SOURCE_SORT_CHOICES,
+        # words the list's filter (a plain "contains") found nowhere may name a term search knows by its other names
+        "search_instead": f"{reverse('wiki:search')}?{urlencode({'kind': 'source', 'q': words})}" if (words := query.get("q", "").strip()) else "",
     })
 
 

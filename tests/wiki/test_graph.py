@@ -355,3 +355,12 @@ def test_bend_clears_a_node_on_the_line_and_leaves_a_clear_line_straight() -> No
     assert bend(-100.0, 0.0, 100.0, 0.0, np.array([[0.0, 40.0, 8.0]]), bounds) is None
     # no room to bow inside the picture: the line stays straight
     assert bend(-100.0, 0.0, 100.0, 0.0, on_the_line, (-100.0, -1.0, 100.0, 1.0)) is None
+
+
+def test_chinese_labels_break_between_words_and_scripts_not_before_their_last_character() -> None:
+    assert wrap("参数空间进化策略", 108, font_px=14.3) == ("参数空间", "进化策略")
+    assert wrap("harness/脚手架", 108, font_px=14.3) == ("harness/", "脚手架")
+    assert wrap("CUA 开源项目审计 2026-10-22", 108) == ("CUA 开源项目审计", "2026-10-22")
+    # a text longer than two lines still fills the first and ends in an ellipsis
+    first, last = wrap("FACET 是一个重要的非严格对照：用 verifier 筛选轨迹做 SFT，没有用环境回报更新 agent policy", 124)
+    assert text_px(first) > 100 and last.endswith("…")

@@ -53,13 +53,29 @@ def _is_cjk(ch: str) -> bool:
     return ord(ch) >= 0x2E80
 
 
+def _cjk_break(text: str, cut: int, max_px: float, font_px: float) -> int:
+    """Where to break CJK text whose first ``cut`` characters fit: at the last space, slash or change of script in the
+    second half of them (``harness/`` | ``脚手架``, not ``harness/脚手`` | ``架``); else, when the text fits in two
+    lines, near its middle (``参数空间`` | ``进化策略``, not ``参数空间进化策`` | ``略``); else at ``cut``."""
+    for i in range(cut, cut // 2, -1):
+        if text[i - 1] in " /" or _is_cjk(text[i - 1]) != _is_cjk(text[i]):
+            return i
+    whole = text_px(text, font_px)
+    if whole <= 2 * max_px:
+        middle = _fits(text, whole / 2, font_px)
+        return max(middle, _fits(text, whole - max_px, font_px) + 1, 1)
+    return cut
+
+
 def _head(text: str, max_px: float, font_px: float) -> tuple[str, str]:
     """The longest head of ``text`` that fits in ``max_px``, broken after a word (Latin) or anywhere in CJK text."""
     cut = _fits(text, max_px, font_px)
     if cut >= len(text):
         return text, ""
-    if cut and (text[cut] == " " or _is_cjk(text[cut]) or _is_cjk(text[cut - 1])):
+    if cut and text[cut] == " ":
         brk = cut
+    elif cut and (_is_cjk(text[cut]) or _is_cjk(text[cut - 1])):
+        brk = _cjk_break(text, cut, max_px, font_px)
     else:
         spaces = [i for i in range(cut) if text[i] == " " or (text[i] in "-/" and i + 1 < cut)]
         brk = (spaces[-1] + (0 if text[spaces[-1]] == " " else 1)) if spaces else 0

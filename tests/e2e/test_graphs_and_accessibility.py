@@ -261,3 +261,12 @@ def test_a_work_name_cut_short_in_the_compare_form_shows_whole_when_its_box_is_f
     cut = page.evaluate(CUT_NAMES)
     assert cut, "the seed has a name too long for its column"
     assert [name for name, still_cut in cut if still_cut] == []
+
+
+def test_the_home_charts_counts_are_targets_of_24_px_at_least(page: Any, live_server: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(live_server.url + reverse("wiki:home"))
+    page.locator(".chart-table summary").click()
+    sizes = page.evaluate("[...document.querySelectorAll('.chart-table td a')].map(a => [a.textContent, a.getBoundingClientRect().width, a.getBoundingClientRect().height])")
+    assert sizes
+    assert [s for s in sizes if s[1] < 24 or s[2] < 24] == []

@@ -309,7 +309,7 @@ def test_a_chinese_locator_is_kept_and_a_bad_one_is_listed_in_the_summary_in_the
     content = refused.content.decode().replace("&ldquo;", "“").replace("&rdquo;", "”")
 
     assert refused.status_code == 200 and 'id="error-summary"' in content
-    assert "第 2 行 · 定位：“第三段”不是有效的定位" in content
+    assert "第 2 行 · 出处位置：“第三段”不是有效的出处位置" in content
     assert 'href="#id_citations-1-locator"' in content
     assert claim.status != "disputed" and not claim.citations.filter(source=source).exists()
 
@@ -624,7 +624,7 @@ def test_classification_history_reads_in_the_readers_language(editor_client: Cli
     rows = {label: (before, after) for label, before, after in _history_rows(chinese.split('<section class="card">')[1])}
     assert rows["机制"] == ("harness/脚手架", "策略梯度")
     assert rows["判定"] == ("非严格", "严格（窄）")
-    assert rows["证据定位"] == ("—", "§3")
+    assert rows["证据出处位置"] == ("—", "§3")
     assert rows["设定者"] == ("分类器建议", "编辑者")
     assert rows["RL 优化根据交互结果更新 policy/参数"][1] == "是"
     assert rows["窄"] == ("否", "是")

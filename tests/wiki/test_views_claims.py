@@ -267,7 +267,7 @@ def test_the_edit_preview_gives_the_reason_a_claim_needs_verification_in_chinese
     html = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": page.slug}), post,
                               HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert f'data-claim="{claim.pk}"' in html
-    assert "此前已核实；需要重新核实：其引用或定位已改变，措辞也已改变（5 个字符）。" in html
+    assert "此前已核实；需要重新核实：其引用或出处位置已改变，措辞也已改变（5 个字符）。" in html
 
 
 def test_a_reattached_sentences_claim_leaves_search_and_its_address_leads_to_the_reattached_claim(

@@ -84,7 +84,7 @@ def test_an_unknown_titles_marker_explains_itself_in_the_readers_language(editor
     chinese = editor_client.post(url, body, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     english = editor_client.post(url, body, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
-    assert 'class="cite cite-missing" title="维基中没有这个标题的来源"' in chinese
+    assert 'class="cite cite-missing" title="wiki 中没有这个标题的来源"' in chinese
     assert 'class="cite cite-missing" title="No source with this title"' in english
 
 

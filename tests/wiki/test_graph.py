@@ -364,3 +364,12 @@ def test_chinese_labels_break_between_words_and_scripts_not_before_their_last_ch
     # a text longer than two lines still fills the first and ends in an ellipsis
     first, last = wrap("FACET 是一个重要的非严格对照：用 verifier 筛选轨迹做 SFT，没有用环境回报更新 agent policy", 124)
     assert text_px(first) > 100 and last.endswith("…")
+
+
+def test_the_compare_picker_orders_works_by_name_whatever_their_case() -> None:
+    from wiki.graph.compare import pick_choices
+
+    for name in ("qwen3-runtime", "RLinf", "AAR", "Agent Lightning", "prime-rl"):
+        make_source(short_name=name, title=f"{name} paper")
+
+    assert [name for _, name in pick_choices("", limit=10)] == ["AAR", "Agent Lightning", "prime-rl", "qwen3-runtime", "RLinf"]

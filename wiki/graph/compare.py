@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -206,4 +207,5 @@ def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:
     sources = Source.objects.all()
     if query:
         sources = sources.filter(short_name__icontains=query) | sources.filter(title__icontains=query)
-    return list(sources.order_by("short_name").values_list("slug", "short_name")[:limit])
+    # as the sources list orders them, case aside: qwen3-runtime among the Qs, not after every capital
+    return list(sources.order_by(Lower("short_name"), "short_name", "pk").values_list("slug", "short_name")[:limit])

@@ -270,3 +270,10 @@ def test_the_home_charts_counts_are_targets_of_24_px_at_least(page: Any, live_se
     sizes = page.evaluate("[...document.querySelectorAll('.chart-table td a')].map(a => [a.textContent, a.getBoundingClientRect().width, a.getBoundingClientRect().height])")
     assert sizes
     assert [s for s in sizes if s[1] < 24 or s[2] < 24] == []
+
+
+def test_on_a_phone_the_comparison_gives_its_width_to_the_works(page: Any, live_server: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + reverse("wiki:contrast", args=["skillforge", "starharness"]))
+    widths = page.evaluate("[...document.querySelector('table.comparison tbody tr').children].map(e => e.getBoundingClientRect().width)")
+    assert widths[0] <= 0.3 * sum(widths)

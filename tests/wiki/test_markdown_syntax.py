@@ -162,3 +162,16 @@ def test_an_older_rendering_with_english_words_reads_in_the_readers_language() -
     with translation.override("zh-hans"):
         shown = wiki_markdown.for_reader(stored)
     assert 'title="X（页面尚不存在）"' in shown and 'title="此公式无法渲染"' in shown
+
+
+def test_a_block_tag_never_closed_shows_as_typed_and_the_rest_of_the_page_stays_markdown() -> None:
+    text = "## 关键要点\n\n<details>\n<summary>更多</summary>\n\n- 第一条论断。\n\n## 其他\n\n- **第二条**。\n"
+    result = wiki_markdown.render(text, sources={}, existing_pages=frozenset())
+
+    assert "&lt;details&gt;" in result.html and "<details>" not in result.html
+    assert '<h2 id="其他">其他</h2>' in result.html and "<strong>第二条</strong>" in result.html
+    assert [claim.text for claim in result.claims] == ["第一条论断。"]
+    # closed, nested or written inside code, a tag is left as it is
+    closed = _html("<details>\n<summary>更多</summary>\n\n<div><div>x</div></div>\n\n</details>\n\n- after")
+    assert closed.count("<details>") == 1 and "<li>after</li>" in closed
+    assert "&amp;lt;details" not in _html("```\n<details>\n```\n\ntext") and "&lt;details&gt;" in _html("```\n<details>\n```")

@@ -127,6 +127,13 @@ def test_editor_classifies_a_work_and_the_change_is_kept(editor_api: APIClient) 
     assert data["rubric_verdict"] == "not_strict" and data["set_by"] == "editor" and data["set_by_user"] == "editor"
     assert ClassificationChange.objects.filter(classification__source=source).count() == 1
 
+    # the same work classified again: a conflict with the classification it has, as for a page or a source
+    again = editor_api.post("/api/v1/classifications/", {**payload, "mechanism": "harness"}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "exists", again.json()
+    assert Classification.objects.get(source=source).mechanism == "sft_distillation"
+    # while an input that is wrong besides stays a 400
+    assert editor_api.post("/api/v1/classifications/", {**payload, "verdict": "bogus"}, format="json").status_code == 400
+
 
 def test_a_rubric_fact_is_true_false_or_null_when_unknown(editor_api: APIClient) -> None:
     Source.objects.create(slug="half-known", short_name="HalfKnown", title="HalfKnown")
@@ -263,7 +270,7 @@ def test_token_authenticated_editor_can_write(editor: Account) -> None:
     assert Claim.objects.get(pk=claim.pk).status == "disputed"
 
 
-def test_editor_contrasts_two_works_and_a_same_pair_is_400(editor_api: APIClient) -> None:
+def test_editor_contrasts_two_works_and_the_same_contrast_again_is_409(editor_api: APIClient) -> None:
     payload = {"left": "tasksmith", "right": "polarharness", "axis": "SFT vs harness evolution"}
 
     created = editor_api.post("/api/v1/contrasts/", payload, format="json")
@@ -272,8 +279,8 @@ def test_editor_contrasts_two_works_and_a_same_pair_is_400(editor_api: APIClient
 
     assert created.status_code == 201
     assert (created.json()["left"], created.json()["right"]) == ("tasksmith", "polarharness")
-    assert again.status_code == 400 and again.json()["errors"]
-    assert same.status_code == 400
+    assert again.status_code == 409 and again.json()["code"] == "exists" and again.json()["errors"]
+    assert same.status_code == 400  # a work against itself: bad input, no conflict
 
 
 

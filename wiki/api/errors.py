@@ -67,6 +67,13 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(data)]}
 
 
+def _codes(codes: Any) -> set[str]:
+    if isinstance(codes, str):
+        return {codes}
+    values = codes.values() if isinstance(codes, dict) else codes if isinstance(codes, list) else []
+    return set().union(*(_codes(value) for value in values))
+
+
 def _first_code(codes: Any) -> str:
     if isinstance(codes, str):
         return codes
@@ -155,6 +162,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             "code": _first_code(exc.get_codes()),
             "errors": errors,
         }
+        # The input is fine but for an object that exists already (a work classified, a contrast made): a conflict,
+        # as for a page or a source, not a 400.
+        if _codes(exc.get_codes()) == {"exists"}:
+            response.status_code = status.HTTP_409_CONFLICT
     else:
         assert isinstance(exc, APIException)  # DRF answers only those (Http404 and PermissionDenied converted above)
         detail = exc.detail

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ClassificationSerializer
 from wiki.api.views.writes import (
+    EXISTS,
     IF_MATCH_REQUIRED,
     PRECONDITIONS,
     PUT_KEEPS,
@@ -23,11 +24,12 @@ from wiki.services.classifications import classification_save
 @extend_schema_view(
     list=extend_schema(summary="List classifications"),
     retrieve=extend_schema(summary="A classification"),
-    create=extend_schema(summary="Classify a work or one of its components"),
+    create=extend_schema(summary="Classify a work or one of its components",
+                         responses={201: ClassificationSerializer, **EXISTS}),
     update=extend_schema(summary="Change a classification", description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
-                         responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),
+                         responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS, **EXISTS}),
     partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH_REQUIRED],
-                                 responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS}),
+                                 responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS, **EXISTS}),
 )
 class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Mechanism, rubric facts and verdict per work or component. ``rubric_verdict`` is derived and read-only;

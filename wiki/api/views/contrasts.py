@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ContrastSerializer, ContrastWriteSerializer
-from wiki.api.views.writes import ServiceCreateMixin, ServiceViewSet
+from wiki.api.views.writes import EXISTS, ServiceCreateMixin, ServiceViewSet
 from wiki.filters import ContrastFilter
 from wiki.models import Contrast
 from wiki.services.contrasts import contrast_create
@@ -16,7 +16,7 @@ from wiki.services.contrasts import contrast_create
     list=extend_schema(summary="List contrasts between works"),
     retrieve=extend_schema(summary="A contrast"),
     create=extend_schema(summary="Set two works against each other", request=ContrastWriteSerializer,
-                         responses={201: ContrastSerializer}),
+                         responses={201: ContrastSerializer, **EXISTS}),
 )
 class ContrastViewSet(ServiceCreateMixin, ServiceViewSet):
     """Two works (or components) set against each other on an axis, with the claim that says so."""

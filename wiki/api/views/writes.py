@@ -52,6 +52,10 @@ PRECONDITIONS: dict[int, OpenApiResponse] = {
     status.HTTP_428_PRECONDITION_REQUIRED: OpenApiResponse(
         ErrorSerializer, description="No If-Match (`precondition_required`): send the ETag you read, or `*`."),
 }
+# A write whose input is fine but for an object that exists already (every error's code `exists`).
+EXISTS: dict[int, OpenApiResponse] = {
+    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="It exists already (`exists`): edit that one."),
+}
 UNCHANGED_HELP = "True when the save changed nothing, so nothing was written."
 # What PUT does with a field it is not sent, said in each PUT's description.
 PUT_KEEPS = ("Sends the required fields and any others to change; a field left out keeps its value (as with PATCH, "

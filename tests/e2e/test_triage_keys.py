@@ -19,15 +19,20 @@ def _names(tab: Any) -> list[str]:
     return [name.strip() for name in tab.locator(".triage-item h2 a").all_inner_texts()]
 
 
+def _open_queue(tab: Any, live_server: Any, tail: str = "") -> list[str]:
+    """The triage queue as an editor sees it, after logging in; the names of its works."""
+    make_editor("triager")
+    log_in(tab, live_server.url, "triager")
+    tab.goto(f"{live_server.url}{reverse('wiki:triage')}{tail}")
+    return _names(tab)
+
+
 def _focused(tab: Any) -> str:
     return str(tab.evaluate("document.activeElement.querySelector('h2 a').textContent")).strip()
 
 
 def test_an_editor_triages_the_queue_from_the_keyboard(page: Any, live_server: Any, seed: None) -> None:
-    make_editor("triager")
-    log_in(page, live_server.url, "triager")
-    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
-    names = _names(page)
+    names = _open_queue(page, live_server)
     assert len(names) >= 3
     assert _focused(page) == names[0]
     page.keyboard.press("j")
@@ -59,10 +64,7 @@ def test_an_editor_triages_the_queue_from_the_keyboard(page: Any, live_server: A
 def test_after_an_accept_the_keys_go_on_at_the_next_work(page: Any, live_server: Any, seed: None) -> None:
     from playwright.sync_api import expect
 
-    make_editor("triager")
-    log_in(page, live_server.url, "triager")
-    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
-    names = _names(page)
+    names = _open_queue(page, live_server)
     assert len(names) >= 4
 
     # j a a: the second work is accepted, then the third (which took its place), never the first.
@@ -85,10 +87,7 @@ def test_after_an_accept_the_keys_go_on_at_the_next_work(page: Any, live_server:
 def test_a_twice_in_quick_succession_accepts_once_and_says_so(page: Any, live_server: Any, seed: None) -> None:
     from playwright.sync_api import expect
 
-    make_editor("triager")
-    log_in(page, live_server.url, "triager")
-    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
-    names = _names(page)
+    names = _open_queue(page, live_server)
     classified = Classification.objects.count()
 
     with page.expect_navigation():
@@ -104,9 +103,7 @@ def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, li
     from playwright.sync_api import expect
 
     blank = Source.objects.create(slug="blankly", short_name="Blankly", title="Blankly", notes="A benchmark of web tasks.")
-    make_editor("triager")
-    log_in(page, live_server.url, "triager")
-    page.goto(f"{live_server.url}{reverse('wiki:triage')}?order=least#triage-blankly")
+    _open_queue(page, live_server, "?order=least#triage-blankly")
     item = page.locator("#triage-blankly")
     expect(item).to_be_focused()
     expect(item.locator("[data-key=a]")).to_have_count(0)
@@ -123,10 +120,7 @@ def test_a_work_with_nothing_to_read_offers_only_its_override_form(page: Any, li
 
 
 def test_the_keys_do_nothing_while_focus_is_outside_the_queue(page: Any, live_server: Any, seed: None) -> None:
-    make_editor("triager")
-    log_in(page, live_server.url, "triager")
-    page.goto(f"{live_server.url}{reverse('wiki:triage')}")
-    names = _names(page)
+    names = _open_queue(page, live_server)
     before = Classification.objects.count()
 
     # on a link of the site's navigation, a letter is a letter: nothing is accepted, opened or moved

@@ -2,8 +2,8 @@
 
 A line between two nodes is drawn straight unless it passes over another node's shape. It is then drawn as a
 quadratic curve bowed to one side: the least bow, tried on either side and growing up to a gentle one, that
-clears every node and stays inside the picture, or, when none does, the one that passes over the fewest. A pure function of
-the positions, like the rest of the layout.
+clears every node and stays inside the picture, or, when none does, the one that passes over the fewest. A pure
+function of the positions, like the rest of the layout.
 """
 
 from __future__ import annotations

@@ -200,13 +200,12 @@ class SearchPlan:
 #   ranked     -- the first `ranked` of them re-ordered, pinned first, then by ts_rank (title words weigh
 #                 most); the rest by importance, so that pages of results never overlap;
 # and only the page kept is joined back for titles and bodies (a kind with no hit on the page still gives its
-# first row, without them, for its count: every page of results counts the same). A query naming a glossary term matches any of its
-# names: each alternative is its own condition (an AND of words), which PostgreSQL ORs as bitmaps of separate GIN
-# scans (and ANDs with the bitmaps of the query's other terms); one tsquery with OR inside would make the index
-# return candidates to recheck against every vector.
-# The tsqueries are constants, so the
-# planner sees that the markers make every step small (a GIN bitmap scan, never a table scan), its
-# row estimates follow the LIMITs, and every sort fits in the default work_mem.
+# first row, without them, for its count: every page of results counts the same). A query naming a glossary term
+# matches any of its names: each alternative is its own condition (an AND of words), which PostgreSQL ORs as
+# bitmaps of separate GIN scans (and ANDs with the bitmaps of the query's other terms); one tsquery with OR inside
+# would make the index return candidates to recheck against every vector. The tsqueries are constants, so the
+# planner sees that the markers make every step small (a GIN bitmap scan, never a table scan), its row estimates
+# follow the LIMITs, and every sort fits in the default work_mem.
 _SEARCH_SQL = """
 WITH kinds AS (
     SELECT kind, ordinal FROM unnest(%(kinds)s::text[]) WITH ORDINALITY AS k(kind, ordinal)

@@ -1,5 +1,6 @@
 // Graphs read without this script. With it: hovering or focusing a node lights its edges (and dims the
-// axes of the others) and writes its full name in the status line under the picture; each picture
+// axes of the others) and writes its full name in the status line under the picture, as pointing at or
+// tapping a line writes what it says; each picture
 // zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging
 // when zoomed in, and two-finger pinch on touch screens; a node that has focus stays in view.
 (function () {
@@ -35,6 +36,19 @@
       status.classList.add("naming");
     }
     function show(n) { light(n.dataset.node); name(n); }
+    // A line says what it is (its axis, the claims on it) the same way, pointed at or tapped: a touch screen
+    // shows no tooltip.
+    function showLine(line) {
+      edges.forEach(function (e) { e.classList.toggle("lit", e === line); e.classList.toggle("dim", e !== line); });
+      nodes.forEach(function (n) { n.classList.toggle("dim", n.dataset.node !== line.dataset.from && n.dataset.node !== line.dataset.to); });
+      name(line);
+    }
+    edges.forEach(function (e) {
+      if (!e.classList.contains("edge")) return;
+      e.addEventListener("mouseenter", function () { showLine(e); });
+      e.addEventListener("mouseleave", clear);
+      e.addEventListener("click", function () { showLine(e); });
+    });
     nodes.forEach(function (n) {
       n.addEventListener("mouseenter", function () { show(n); });
       n.addEventListener("focus", function () { show(n); });

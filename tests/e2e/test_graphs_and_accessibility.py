@@ -277,3 +277,25 @@ def test_on_a_phone_the_comparison_gives_its_width_to_the_works(page: Any, live_
     page.goto(live_server.url + reverse("wiki:contrast", args=["skillforge", "starharness"]))
     widths = page.evaluate("[...document.querySelector('table.comparison tbody tr').children].map(e => e.getBoundingClientRect().width)")
     assert widths[0] <= 0.38 * sum(widths)
+
+
+# The middle of the first contrast line of the visible picture, in page pixels.
+LINE_MIDDLE = """() => {
+  const svg = [...document.querySelectorAll('svg[data-graph]')].find(s => s.getBoundingClientRect().width > 0);
+  const path = svg.querySelector('.edge-contrasts path.edge-hit');
+  const point = path.getPointAtLength(path.getTotalLength() / 2).matrixTransform(path.getScreenCTM());
+  return [point.x, point.y];
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_tapping_a_line_writes_what_it_says_under_the_picture(page: Any, live_server: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_server.url + reverse("wiki:page-detail", args=["agentic-rl"]))
+    page.locator(".graph-viewport:visible").first.scroll_into_view_if_needed()
+    x, y = page.evaluate(LINE_MIDDLE)
+    page.mouse.click(x, y)
+    # the line on top where the pointer came down (another may cross there)
+    title = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.edge').querySelector('title').textContent", [x, y])
+    status = page.locator("[data-graph-status]:visible").first
+    assert status.inner_text() == title and "→" in title

@@ -350,3 +350,17 @@ def test_the_list_separates_a_term_s_other_names_as_each_language_does(client: C
 
     assert re.search(r'<span lang="\w+">V</span>, <span lang="\w+">critic</span>', english)
     assert re.search(r'<span lang="\w+">V</span>、<span lang="\w+">critic</span>', chinese)
+
+
+def test_the_glossary_is_in_pinyin_order_for_chinese_readers_and_in_english_order_for_others(client: Client) -> None:
+    for slug, zh, en in (("advantage", "优势函数", "Advantage function"), ("policy-gradient-t", "策略梯度", "Policy gradient"),
+                         ("actor-critic-t", "演员-评论家", "Actor-critic"), ("environment-t", "环境", "Environment")):
+        glossary_term_create(fields={"slug": slug, "name_zh": zh, "name_en": en}, user=None)
+
+    def order(language: str, names: str) -> list[str]:
+        html = client.get(reverse("wiki:glossary-list"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        return sorted(names.split(), key=html.index)
+
+    assert order("zh-Hans", "优势函数 策略梯度 演员-评论家 环境") == ["策略梯度", "环境", "演员-评论家", "优势函数"]
+    assert order("en", "Advantage Policy Actor-critic Environment") == ["Actor-critic", "Advantage", "Environment", "Policy"]
+    assert GlossaryTerm.objects.get(slug="environment-t").pinyin_key == "huan jing"

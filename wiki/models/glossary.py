@@ -19,6 +19,7 @@ from wiki.markdown.wikilinks import target_slug
 from wiki.models.pages import Page
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_source_slug
 from wiki.taxonomy import FACT_LABELS, MECHANISM_CHOICES, VERDICT_CHOICES
+from wiki.text.slugs import pinyin_sort_key
 
 MAX_NAME_CHARS = 100
 FACT_CHOICES = [(f.value, FACT_LABELS[f]) for f in Fact]
@@ -31,10 +32,12 @@ def name_key(name: str) -> str:
 
 
 class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
-    def listed(self) -> GlossaryTermQuerySet:
-        """In English-name order whatever the case (``actor-critic`` beside ``Actor-Critic``, before ``ReAct``),
-        with the defining page's slug and title joined."""
-        return self.select_related("page").only(*LISTED_FIELDS).order_by(*ORDER)
+    def listed(self, *, by_pinyin: bool = False) -> GlossaryTermQuerySet:
+        """In English-name order whatever the case (``actor-critic`` beside ``Actor-Critic``, before ``ReAct``), or
+        with ``by_pinyin`` in the order of the Chinese names read in pinyin (策略梯度 before 环境), with the defining
+        page's slug and title joined."""
+        order = ("pinyin_key", "name_zh", "id") if by_pinyin else ORDER
+        return self.select_related("page").only(*LISTED_FIELDS).order_by(*order)
 
     def sharing_names(self, names: list[str]) -> GlossaryTermQuerySet:
         """Terms that already have one of ``names`` (compared by :func:`name_key`) as a name or alias."""
@@ -75,6 +78,8 @@ class GlossaryTerm(models.Model):
                            verbose_name=_("Names as compared"))
     link_keys = ArrayField(models.CharField(max_length=200), default=list, editable=False,
                            verbose_name=_("Link targets"))
+    # Derived on save too: the Chinese name in pinyin, the Chinese glossary's order.
+    pinyin_key = models.CharField(_("Chinese name in pinyin"), max_length=600, blank=True, editable=False)
     updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = GlossaryTermQuerySet.as_manager()
@@ -115,3 +120,4 @@ class GlossaryTerm(models.Model):
     def derive_keys(self) -> None:
         self.name_keys = [name_key(n) for n in self.names]
         self.link_keys = sorted({self.slug, *(s for s in (target_slug(n) for n in self.names) if s)})
+        self.pinyin_key = pinyin_sort_key(self.name_zh)[:600]

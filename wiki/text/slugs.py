@@ -53,3 +53,13 @@ def pinyin_slug(text: str, *, length: int) -> str:
     from pypinyin import lazy_pinyin
 
     return cut_slug(ascii_slugify(" ".join(lazy_pinyin(text))), length)
+
+
+def pinyin_sort_key(text: str) -> str:
+    """``text`` read in pinyin, syllables apart, in lower case: the order Chinese lists sort names in
+    (``策略梯度`` → ``ce lue ti du``, before ``环境`` → ``huan jing``). Other letters are kept as they are."""
+    if not _HAN.search(text):
+        return text.lower()
+    from pypinyin import lazy_pinyin
+
+    return " ".join(lazy_pinyin(text)).lower()

@@ -136,6 +136,18 @@ def test_a_reader_chooses_a_time_zone_kept_in_a_cookie_and_in_the_profile(wiki_d
     assert client.post(reverse("wiki:preferences"), {"language": "zh-hans", "time_zone": "Mars/Olympus"}).status_code == 200
 
 
+def test_the_time_zones_are_named_by_their_place_in_the_readers_language(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(make_editor())
+    chinese = _html(client.get(reverse("wiki:preferences"), headers={"accept-language": "zh-Hans"}))
+    english = _html(client.get(reverse("wiki:preferences"), headers={"accept-language": "en"}))
+
+    assert re.search(r'value="Asia/Shanghai"[^>]*>中国（上海）时间（Asia/Shanghai，UTC\+08:00）<', chinese)
+    assert re.search(r'value="Asia/Shanghai"[^>]*>China \(Shanghai\) Time \(Asia/Shanghai, UTC\+08:00\)<', english)
+    # a zone naming no place keeps its own name
+    assert re.search(r'value="UTC"[^>]*>UTC（UTC\+00:00）<', chinese)
+
+
 def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: ignore[no-untyped-def]
     make_page(slug="sized", title="Sized", body="策略梯度")
     page_save_revision(slug="sized", title="Sized", body="策略梯度与进化策略", base_revision=1)

@@ -299,3 +299,17 @@ def test_tapping_a_line_writes_what_it_says_under_the_picture(page: Any, live_se
     title = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.edge').querySelector('title').textContent", [x, y])
     status = page.locator("[data-graph-status]:visible").first
     assert status.inner_text() == title and "→" in title
+
+
+QUOTE_WIDTH = """() => { const s = document.createElement('span'); s.textContent = '“'; document.querySelector('main').append(s);
+  return s.getBoundingClientRect().width / parseFloat(getComputedStyle(s).fontSize); }"""
+
+
+def test_curly_quotes_are_full_width_in_the_chinese_interface_only(page: Any, live_server: Any) -> None:
+    page.set_extra_http_headers({"Accept-Language": "zh-CN"})
+    page.goto(live_server.url + reverse("wiki:home"))
+    chinese = page.evaluate(QUOTE_WIDTH)
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(live_server.url + reverse("wiki:home"))
+    english = page.evaluate(QUOTE_WIDTH)
+    assert chinese > 0.9 and english < 0.5, (chinese, english)

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 from django.utils import translation
-from django.utils.translation import gettext, gettext_noop, pgettext
+from django.utils.translation import gettext, gettext_noop
 
 from wiki.field_labels import field_label_of
 from wiki.models.claims import ClaimStatus
 from wiki.models.questions import QuestionPriority, QuestionStatus
 from wiki.taxonomy import mechanism_label, verdict_label
+from wiki.text.lists import joined
 
 if TYPE_CHECKING:
     from wiki.models import ChangeEvent
@@ -77,7 +78,7 @@ def _choice(choices: type[models.TextChoices]) -> Callable[[Any], str]:
 
 
 def _fields(names: Any) -> str:
-    return pgettext("list separator", ", ").join(field_label_of(str(name)) for name in names)
+    return joined(field_label_of(str(name)) for name in names)
 
 
 _QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPriority)}

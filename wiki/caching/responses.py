@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone, translation
 from django.utils.cache import (
     get_conditional_response,
@@ -23,6 +23,7 @@ from django.utils.cache import (
     patch_vary_headers,
 )
 from django.utils.http import http_date
+from django.views.decorators.http import require_safe
 
 from wiki.caching import readers, release, versions
 from wiki.caching.local import copies
@@ -78,9 +79,6 @@ def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-_READS = ["GET", "HEAD"]
-
-
 def cached_for_readers(view: View) -> View:
     """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience and
     full path.
@@ -91,8 +89,6 @@ def cached_for_readers(view: View) -> View:
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if request.method not in _READS:  # a page to read answers nothing else
-            return HttpResponseNotAllowed(_READS)
         audience = readers.audience(request)
         if audience is None:
             return view(request, *args, **kwargs)
@@ -123,7 +119,8 @@ def cached_for_readers(view: View) -> View:
                 return _validated(request, response, version)
         return _personal(request, response) if audience else response
 
-    return wrapper
+    # a page to read answers GET and HEAD only, as the reading views that are not cached do
+    return require_safe(wrapper)
 
 
 def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:

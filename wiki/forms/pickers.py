@@ -16,11 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
 
 from wiki.models import Page, Source
 from wiki.models.pages import PageQuerySet
 from wiki.references.identifiers import short_name_key
+from wiki.text.lists import joined
 
 
 def _key(name: str) -> str:
@@ -66,7 +66,7 @@ def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, l
 
 def _quoted(names: Sequence[str]) -> str:
     """“A”, “B” in English, “A”、“B” in Chinese."""
-    return pgettext("list separator", ", ").join(f"“{name}”" for name in names)
+    return joined(f"“{name}”" for name in names)
 
 
 class PickerInput(forms.TextInput):
@@ -118,7 +118,7 @@ class WorkChoiceField(forms.Field):
             if len(matches) > 1:
                 raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous",
                                             params={"names": _quoted([name]),
-                                                    "slugs": pgettext("list separator", ", ").join(w.slug for w in matches)})
+                                                    "slugs": joined(w.slug for w in matches)})
             if matches[0] not in works:
                 works.append(matches[0])
         return works

@@ -7,12 +7,12 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
 
 from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
 from wiki.taxonomy import MECHANISM_CHOICES
+from wiki.text.lists import joined
 
 MAX_WORKS = 12
 _SUBJECT_RE = re.compile(r"^[-\w]+(?::[-\w]+)?$")
@@ -44,11 +44,11 @@ class WorkPickForm(forms.Form):
             tokens.append(f"{found[0].slug}{colon}{component}" if len(found) == 1 else token)
         if several:
             raise ValidationError(_("More than one work is called %(names)s: type the slug of the one you mean."),
-                                  code="ambiguous", params={"names": pgettext("list separator", ", ").join(several)})
+                                  code="ambiguous", params={"names": joined(several)})
         bad = [t for t in tokens if not _SUBJECT_RE.match(t)]
         if bad:
             raise ValidationError(_("No work has this slug or short name: %(bad)s"), code="invalid",
-                                  params={"bad": pgettext("list separator", ", ").join(bad)})
+                                  params={"bad": joined(bad)})
         refs = list(dict.fromkeys(SubjectRef.parse(t.lower()) for t in tokens))
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})

@@ -28,6 +28,7 @@ from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
 from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
+from wiki.text.lists import joined
 
 MAX_NODES = 50
 OMITTED_LISTED = 100
@@ -108,8 +109,7 @@ class DrawnNode:
     def title(self) -> str:
         extra = ""
         if self.mechanism_label and self.kind != "mechanism":
-            separator = pgettext("list separator", ", ")
-            extra = f" — {self.mechanism_label}" + (f"{separator}{self.verdict_label}" if self.verdict_label else "")
+            extra = " — " + joined(label for label in (self.mechanism_label, self.verdict_label) if label)
         # "工作：SkillForge — 策略梯度、严格 Agentic RL": each language's own colon and list separator.
         return gettext("%(kind)s: %(name)s") % {"kind": self.kind_label, "name": self.label} + extra
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from latex2mathml.converter import convert
 
-from wiki.markdown.sanitize import sanitize_mathml
+from wiki.markdown.sanitize import HTML_TAG, sanitize_mathml
 
 DISPLAY_RE = re.compile(r"^[ \t]*\$\$[ \t]*\n?(.+?)\n?[ \t]*\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_RE = re.compile(r"\\\((.+?)\\\)")
@@ -28,10 +28,6 @@ CODE_RE = re.compile(
     r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]{0,3}(?P=fence)[ \t]*$|(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)",
     re.MULTILINE | re.DOTALL,
 )
-
-
-# A start or end tag of sanitised HTML (its attribute values double-quoted, as the sanitiser writes them).
-_TAG = re.compile(r'<(/?)([a-zA-Z][\w:-]*)(?:[^>"]|"[^"]*")*>')
 
 
 @dataclass
@@ -87,11 +83,11 @@ class MathStash:
         rendered = re.sub(rf"<p>{tokens.pattern}</p>", display, rendered)
         out: list[str] = []
         position, in_code = 0, 0
-        for tag in _TAG.finditer(rendered):
+        for tag in HTML_TAG.finditer(rendered):
             out.append(tokens.sub(as_typed if in_code else mathml, rendered[position:tag.start()]))
             out.append(tokens.sub(as_typed, tag[0]))
-            if tag[2].lower() == "code":
-                in_code = max(in_code + (-1 if tag[1] else 1), 0)
+            if tag["name"].lower() == "code":
+                in_code = max(in_code + (-1 if tag["end"] else 1), 0)
             position = tag.end()
         out.append(tokens.sub(as_typed if in_code else mathml, rendered[position:]))
         return "".join(out)

@@ -9,7 +9,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from wiki.markdown.sanitize import escape_unlisted_html
+from wiki.markdown.sanitize import HTML_TAG, MAX_TAG, escape_unlisted_html
 
 
 class EscapeUnlistedHtml(Postprocessor):
@@ -28,8 +28,9 @@ class EscapeUnlistedHtml(Postprocessor):
         return text
 
 
-# A start tag opening a line (as a raw HTML block does), with its name; and the whole tag, to tell <div/> apart.
-_BLOCK_START = re.compile(r"^ {0,3}(<([a-zA-Z][a-zA-Z0-9-]*)(?:[^>\"']|\"[^\"]*\"|'[^']*')*>)", re.MULTILINE)
+# Where a line opens with a tag, as a raw HTML block does; and every start or end tag's name, to count them.
+_LINE_START = re.compile(r"^ {0,3}(?=<[A-Za-z])", re.MULTILINE)
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])")
 _VOID = {"hr", "br", "img", "input", "col", "area", "base", "link", "meta", "source", "track", "wbr", "embed"}
 
 
@@ -40,21 +41,29 @@ class UnclosedHtmlBlock(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
-        found = list(_BLOCK_START.finditer(text))
-        if not found:
+        starts = set()
+        for line in _LINE_START.finditer(text):
+            tag = HTML_TAG.match(text, line.end(), line.end() + MAX_TAG)
+            name = tag["name"].lower() if tag else ""
+            if tag and not tag["end"] and not tag[0].endswith("/>") and name in self.md.block_level_elements and name not in _VOID:
+                starts.add(line.end())
+        if not starts:
             return lines
-        out = text
-        for match in reversed(found):
-            name = match[2].lower()
-            if name not in self.md.block_level_elements or name in _VOID or match[1].endswith("/>"):
+        # From the end: a start tag is closed when more end tags of its name follow it than start tags do.
+        opened: dict[str, int] = {}
+        closed: dict[str, int] = {}
+        unclosed = []
+        for tag in reversed(list(_TAG_NAME.finditer(text))):
+            name = tag[2].lower()
+            if tag[1]:
+                closed[name] = closed.get(name, 0) + 1
                 continue
-            rest = text[match.end():]
-            opens = len(re.findall(rf"<{name}(?=[\s/>])", rest, re.IGNORECASE))
-            closes = len(re.findall(rf"</{name}\s*>", rest, re.IGNORECASE))
-            if closes <= opens:
-                start = match.start(1)
-                out = f"{out[:start]}&lt;{out[start + 1:]}"
-        return out.split("\n")
+            if tag.start() in starts and closed.get(name, 0) <= opened.get(name, 0):
+                unclosed.append(tag.start())
+            opened[name] = opened.get(name, 0) + 1
+        for start in unclosed:  # from the end, so that each earlier position stands
+            text = f"{text[:start]}&lt;{text[start + 1:]}"
+        return text.split("\n")
 
 
 class RawHtmlExtension(Extension):

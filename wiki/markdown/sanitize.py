@@ -85,7 +85,7 @@ def sanitize_mathml(mathml: str) -> str:
 
 # A start or end tag as HTML reads one: a name, then attributes with or without a value. No "<" in a name or an
 # unquoted value, and no tag longer than MAX_TAG: a text of many "<" is read in time linear in its length.
-_TAG = re.compile(
+HTML_TAG = re.compile(
     r"<(?P<end>/)?(?P<name>[A-Za-z][A-Za-z0-9-]*)"
     r"(?P<attributes>(?:\s+[^\s\"'<>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
 )
@@ -120,7 +120,7 @@ def escape_unlisted_html(raw: str, *, escaped: dict[str, int] | None = None) -> 
                 position = end + 3
                 continue
             unclosed_comment = True
-        tag = _TAG.match(raw, start, start + MAX_TAG)
+        tag = HTML_TAG.match(raw, start, start + MAX_TAG)
         if tag is None:
             out.append("&lt;")
             position = start + 1

@@ -118,6 +118,17 @@ def test_snippets_escape_html_in_the_text() -> None:
     assert hit.snippet_html.count("<mark>山竹</mark>") == 2
 
 
+def test_traditional_and_simplified_characters_find_each_other_and_are_highlighted_as_written(client: Client) -> None:
+    written_traditional = make_page(slug="tw-notes", title="臺灣筆記", body="長程 Agent 的信用分配與獎勵模型。")
+    written_simplified = make_page(slug="cn-notes", title="大陆笔记", body="长程 Agent 的信用分配与奖励模型。")
+
+    assert {h.object_id for h in _hits("獎勵模型", "page")} == {written_traditional.pk, written_simplified.pk}
+    assert {h.object_id for h in _hits("奖励模型", "page")} == {written_traditional.pk, written_simplified.pk}
+    html = client.get(reverse("wiki:search"), {"q": "獎勵模型", "kind": "page"}).content.decode()
+    assert "<mark>獎勵模型</mark>" in html
+    assert "<mark>奖励模型</mark>" in html
+
+
 def test_saving_a_page_updates_its_documents_and_drops_removed_claims(editor: Account) -> None:
     page = make_page(slug="ranking", title="Ranking", body="## 要点\n\n- 蓝莓奖励模型用于排序。\n- 柠檬策略更新。\n", user=editor)
     assert {h.object_id for h in _hits("蓝莓", "claim")} == set(page.claims.filter(text__contains="蓝莓").values_list("id", flat=True))

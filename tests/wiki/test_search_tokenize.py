@@ -1,4 +1,4 @@
-from wiki.search.tokenize import document_tokens, query_terms, tsquery_text
+from wiki.search.tokenize import document_tokens, fold_variants, query_terms, tsquery_text
 
 
 def test_cjk_runs_become_bigrams_and_single_characters() -> None:
@@ -38,3 +38,15 @@ def test_tsquery_ands_exact_terms() -> None:
 def test_operators_and_quotes_never_reach_the_tsquery() -> None:
     assert tsquery_text("a & !b | 'c' <-> (d)") == "a & b & c & d"
     assert tsquery_text("&|!()'\\:*") == ""
+
+
+def test_traditional_characters_are_read_as_simplified_ones() -> None:
+    assert query_terms("強化學習") == query_terms("强化学习") == ["强化", "化学", "学习"]
+    assert document_tokens("臺灣的獎勵模型") == document_tokens("台湾的奖励模型")
+
+
+def test_folding_keeps_every_character_in_its_place() -> None:
+    text = "信用分配與獎勵 GRPO 乾坤 𠀀"
+
+    assert fold_variants(text) == "信用分配与奖励 GRPO 干坤 𠀀"
+    assert len(fold_variants(text)) == len(text)

@@ -22,7 +22,7 @@ from wiki.models import SearchDocument
 from wiki.search.close import CloseName, close_names, exact_names
 from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
 from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
-from wiki.search.tokenize import query_fragments, tsquery_text
+from wiki.search.tokenize import fold_variants, query_fragments, tsquery_text
 
 MAX_QUERY_LENGTH = 200
 KIND_ORDER = [SearchDocument.Kind.PAGE, SearchDocument.Kind.CLAIM, SearchDocument.Kind.SOURCE, SearchDocument.Kind.QUESTION]
@@ -98,14 +98,15 @@ def _name_regex(name: str) -> str:
 
 
 def _highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None) -> re.Pattern[str] | None:
-    """Matches what the query asked for in the original text: every name of the terms it named, then each other
-    word or CJK run (``rest``, the query itself by default), and the bigrams of such runs."""
+    """Matches what the query asked for in the original text with its Traditional characters folded
+    (:func:`~wiki.search.tokenize.fold_variants`): every name of the terms it named, then each other word or CJK
+    run (``rest``, the query itself by default), and the bigrams of such runs."""
     pieces: set[str] = set()
     for fragment in query_fragments(query if rest is None else rest):
         pieces.add(re.escape(fragment))
         if not fragment.isascii() and len(fragment) > 2:
             pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
-    names = {regex for term in terms for name in term.names if (regex := _name_regex(name))}
+    names = {regex for term in terms for name in term.names if (regex := _name_regex(fold_variants(name)))}
     if not pieces and not names:
         return None
     # Longer alternatives first, so that a whole name wins over a piece of it.
@@ -130,7 +131,7 @@ def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
         return text
     best, best_key = text, (0, False)
     for sentence in sentences(text):
-        found = [m.group() for m in pattern.finditer(sentence)]
+        found = [m.group() for m in pattern.finditer(fold_variants(sentence))]
         if not found:
             continue
         key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)
@@ -147,7 +148,7 @@ def snippet(text: str, pattern: re.Pattern[str] | None, *, length: int = 0) -> S
 def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None = None) -> SafeString:
     """``text`` (cut to ``length`` around the first match) HTML-escaped, with every match wrapped in ``<mark>``."""
     if length is not None and len(text) > length:
-        first = pattern.search(text) if pattern else None
+        first = pattern.search(fold_variants(text)) if pattern else None
         start = max(0, (first.start() if first else 0) - length // 3)
         end = min(len(text), start + length)
         prefix, suffix = ("…" if start > 0 else ""), ("…" if end < len(text) else "")
@@ -156,9 +157,9 @@ def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None 
         return escape(text)
     out: list[str] = []
     position = 0
-    for match in pattern.finditer(text):
+    for match in pattern.finditer(fold_variants(text)):
         out.append(escape(text[position : match.start()]))
-        out.append(f"<mark>{escape(match.group())}</mark>")
+        out.append(f"<mark>{escape(text[match.start() : match.end()])}</mark>")
         position = match.end()
     out.append(escape(text[position:]))
     return mark_safe("".join(out))  # noqa: S308 - every piece of text was escaped above

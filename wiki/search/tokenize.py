@@ -6,13 +6,19 @@ single characters, which lets a one-character query match. Latin text becomes lo
 words, and a document also carries the prefixes of its long words (``skillforge`` → skil, skill,
 skillf, …), so a query word matches longer words through an exact lexeme: a ``:*`` prefix search
 would make PostgreSQL merge the postings of every word starting with it on each query. Documents
-and queries go through the same functions, so both sides agree on every token.
+and queries go through the same functions, so both sides agree on every token. Both read Traditional
+characters as their Simplified forms (``強化學習`` finds 强化学习, and a page written in Traditional characters is
+found by a query in Simplified ones), one character for one, so a position in the folded text is the same
+position in the text as written.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+
+import opencc
 
 # Han (with extensions and compatibility ideographs), kana and Hangul syllables.
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
@@ -28,9 +34,34 @@ def token_pattern() -> re.Pattern[str]:
     return _TOKEN_RE
 
 
+# Where OpenCC's Traditional-to-Simplified table is read: the basic Han block, extension A, the compatibility
+# ideographs and the supplementary planes' extensions.
+_HAN_RANGES = ((0x3400, 0x4DC0), (0x4E00, 0xA000), (0xF900, 0xFB00), (0x20000, 0x2FA20))
+
+
+@cache
+def _simplified_table() -> dict[int, str]:
+    """Each Traditional character OpenCC's ``t2s`` turns into one Simplified character, by itself (OpenCC's
+    phrases would turn a run into another run, not always of the same length)."""
+    chars = [chr(code) for start, end in _HAN_RANGES for code in range(start, end)]
+    converted = opencc.OpenCC("t2s").convert("\n".join(chars)).split("\n")
+    return {ord(char): new for char, new in zip(chars, converted, strict=True) if new != char and len(new) == 1}
+
+
+def traditional_characters() -> str:
+    """Every character :func:`fold_variants` changes."""
+    return "".join(map(chr, sorted(_simplified_table())))
+
+
+def fold_variants(text: str) -> str:
+    """``text`` with Traditional characters in their Simplified forms (``學習`` → 学习), the same length."""
+    return text.translate(_simplified_table())
+
+
 def normalize(text: str) -> str:
-    """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms; then lower case."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms; then lower case and
+    Simplified characters."""
+    return fold_variants(unicodedata.normalize("NFKC", text).lower())
 
 
 def _bigrams(run: str) -> list[str]:

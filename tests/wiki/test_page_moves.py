@@ -170,7 +170,7 @@ def test_every_view_of_the_page_at_its_former_address_redirects_to_where_it_is_n
         response = editor_client.get(reverse(f"wiki:{view}", kwargs={"slug": "old-notes", **extra}), {"from": "1", "to": "1"})
         assert (response.status_code, response["Location"]) == (
             302, reverse(f"wiki:{view}", kwargs={"slug": "survey-notes", **extra}) + "?from=1&to=1"), view
-    # A form posted to the former address is not sent on: nothing is saved anywhere.
+    # A form posted to the former address without the revision it started from is not sent on: nothing is saved.
     posted = editor_client.post(reverse("wiki:page-edit", kwargs={"slug": "old-notes"}), {"title": "x", "body": "y", "save": "1"})
     assert posted.status_code == 404 and Page.objects.get(pk=notes.pk).title == "Reading notes"
     assert editor_client.get("/wiki/never-was/history/").status_code == 404
@@ -236,3 +236,31 @@ def test_a_page_deleted_before_the_move_is_not_moved(notes: Page) -> None:
 
     assert refused.value.code == "deleted"
     assert Page.all_objects.get(pk=notes.pk).slug == "old-notes" and not PageRedirect.objects.exists()
+
+
+def test_an_edit_opened_before_the_move_is_saved_at_the_new_address_with_the_move_kept(
+    notes: Page, editor: Account, editor_client: Client
+) -> None:
+    form = editor_client.get("/wiki/old-notes/edit/").context["form"]
+    page_move(page=notes, slug="survey-notes", user=editor)
+
+    saved = editor_client.post("/wiki/old-notes/edit/", {**form.initial, "body": "笔记。\n\n新的一段。", "comment": ""},
+                               headers={"accept-language": "zh-CN"}, follow=True)
+
+    assert saved.redirect_chain == [("/wiki/survey-notes/", 302)]
+    page = Page.objects.get(pk=notes.pk)
+    assert page.slug == "survey-notes" and page.body == "笔记。\n\n新的一段。"
+    assert "你编辑期间，页面已从 old-notes 移至 survey-notes：你的修改将保存到新地址。" in saved.content.decode()
+
+
+def test_an_edit_opened_before_the_move_of_a_page_since_deleted_keeps_what_was_typed(
+    notes: Page, editor: Account, editor_client: Client
+) -> None:
+    form = editor_client.get("/wiki/old-notes/edit/").context["form"]
+    page_move(page=notes, slug="survey-notes", user=editor)
+    page_delete(page=Page.objects.get(pk=notes.pk), user=editor, reason="重复")
+
+    kept = editor_client.post("/wiki/old-notes/edit/", {**form.initial, "body": "没有丢的一段。", "comment": ""})
+
+    assert "没有丢的一段。" in kept.content.decode()
+    assert Page.all_objects.get(pk=notes.pk).body == "笔记。"

@@ -147,6 +147,11 @@ def page_create(request: HttpRequest) -> HttpResponse:
 @editor_required("wiki.change_page", forms=[PageForm], session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()
+    moved = page is None and request.method == "POST" and bool(request.POST.get("base_revision"))
+    if moved:
+        # Opened before the page was moved: what was typed is saved where the page is now, merged as any edit is
+        # with the revision it started from (a form without one is not the wiki's and is not sent on).
+        page = Page.all_objects.select_related("deleted_by").filter(redirects__slug=slug).first()
     if page is None:
         raise Http404
     if page.is_deleted:
@@ -155,6 +160,9 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         form = PageForm(request.POST)
         preview = _preview(form)
+        if moved:
+            messages.info(request, _("While you were editing, the page moved from %(old)s to %(new)s: your edit goes to "
+                                     "its new address.") % {"old": slug, "new": page.slug})
         if preview is None and "preview" not in request.POST and form.is_valid():
             return _save(request, form, slug=page.slug, page=page)
     else:

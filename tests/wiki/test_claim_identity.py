@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import cite, make_contrast, make_page, make_source
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
+from wiki.models.claims import ClaimStatus
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_revert, page_save_revision
 
@@ -242,3 +244,23 @@ def test_a_loose_list_gives_one_claim_an_item_and_tightening_it_keeps_them(db: N
     _save(loose, f"## 关键要点\n\n{first}{second}")  # the blank line between the items taken out
     assert list(loose.claims.filter(is_orphaned=False).order_by("position").values_list("pk", "text")) == claims
     assert not loose.claims.filter(is_orphaned=True).exists()
+
+
+def test_claims_stored_with_placeholders_are_read_again_as_the_reader_sees_them_keeping_their_status() -> None:
+    from django.apps import apps
+
+    reread = importlib.import_module("wiki.migrations.0033_claims_read_inline_html_and_formulas").reread
+    saved = make_page(slug="placeholders", title="Placeholders", body=f"## 关键要点\n\n- 论断 <i>斜体</i> 与 $x^2$。{cite(make_source(short_name='Kiwi'))}\n")
+    claim = saved.claims.get()
+    # as an older renderer stored it: Markdown's placeholders and a formula's token in the text
+    Claim.objects.filter(pk=claim.pk).update(text="论断 \x02wzxhzdk:0\x03斜体\x02wzxhzdk:1\x03 与 MATH0123456789abX0X。",
+                                             anchor="claim-0000000000", status=ClaimStatus.DISPUTED)
+
+    reread(apps, None)
+
+    claim.refresh_from_db()
+    assert claim.text.startswith("论断 斜体 与 $x^2$。"), claim.text
+    assert claim.status == ClaimStatus.DISPUTED
+    assert f'id="{claim.anchor}"' in Page.objects.get(pk=saved.pk).rendered_html
+    assert claim.revisions.latest("id").kind == ClaimRevision.Kind.REWORDED
+    assert Revision.objects.filter(page=saved).count() == 1

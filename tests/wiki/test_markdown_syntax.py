@@ -175,3 +175,17 @@ def test_a_block_tag_never_closed_shows_as_typed_and_the_rest_of_the_page_stays_
     closed = _html("<details>\n<summary>更多</summary>\n\n<div><div>x</div></div>\n\n</details>\n\n- after")
     assert closed.count("<details>") == 1 and "<li>after</li>" in closed
     assert "&amp;lt;details" not in _html("```\n<details>\n```\n\ntext") and "&lt;details&gt;" in _html("```\n<details>\n```")
+
+
+def test_a_claim_reads_inline_html_and_formulas_as_the_reader_sees_them() -> None:
+    text = ("## 关键要点 <b>一</b>\n\n"
+            "- 论断 <i>斜体</i> &amp; $x^2$ 与 <script>x</script> <!-- 注 --> H<sub>2</sub>O（来源：SkillForge，p.3）\n")
+
+    first = wiki_markdown.render(text, sources={}, existing_pages=frozenset())
+    again = wiki_markdown.render("段落 <b>加粗</b>\n\n" + text, sources={}, existing_pages=frozenset())
+
+    [claim] = first.claims
+    assert claim.text == "论断 斜体 & $x^2$ 与 <script>x</script> H2O（来源：SkillForge，p.3）"
+    assert claim.section == "关键要点 一"
+    # what stands elsewhere on the page, and a formula's placeholder, never change a claim's identity
+    assert [c.key for c in again.claims] == [claim.key]

@@ -110,7 +110,7 @@ def render(
             toc,
             WikiLinkExtension(existing=existing_pages, links=links, terms=terms or {}, aliases=aliases or {}),
             CitationExtension(sources=sources),
-            ClaimExtension(claims=claims),
+            ClaimExtension(claims=claims, math=math),
             RawHtmlExtension(),
         ],
         extension_configs={"tables": {"use_align_attribute": True}, "pymdownx.tilde": {"subscript": False}},

@@ -7,17 +7,23 @@ markers inside it; it gives each claim an anchor id on the page.
 from __future__ import annotations
 
 import hashlib
+import html
+import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
+from wiki.markdown.math import MathStash
+from wiki.markdown.sanitize import HTML_TAG, escape_unlisted_html
 from wiki.text.spaces import collapse_spaces
 
 KEY_POINT_SECTIONS = {"关键要点", "key points", "key findings", "要点"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -42,13 +48,13 @@ def claim_key(text: str) -> str:
 
 
 def _own_text(element: etree.Element) -> str:
-    """The visible text of a block, leaving out nested lists."""
+    """The text of a block, leaving out nested lists, with the placeholders Markdown and formulas left in it."""
     parts: list[str] = [element.text or ""]
     for child in element:
         if child.tag not in {"ul", "ol"}:
             parts.append("".join(child.itertext()))
         parts.append(child.tail or "")
-    return collapse_spaces("".join(parts))
+    return "".join(parts)
 
 
 def _own_citations(element: etree.Element) -> list[etree.Element]:
@@ -64,9 +70,10 @@ def _own_citations(element: etree.Element) -> list[etree.Element]:
 
 
 class ClaimTreeprocessor(Treeprocessor):
-    def __init__(self, md: Markdown, claims: list[ClaimRef]) -> None:
+    def __init__(self, md: Markdown, claims: list[ClaimRef], math: MathStash) -> None:
         super().__init__(md)
         self.claims = claims
+        self.math = math
         self.section = ""
         self.seen: dict[str, int] = {}
 
@@ -79,7 +86,7 @@ class ClaimTreeprocessor(Treeprocessor):
         paragraphs' text: a loose list's item) only in its nested blocks."""
         for element in parent:
             if element.tag in HEADINGS:
-                self.section = collapse_spaces("".join(element.itertext()))
+                self.section = self._visible("".join(element.itertext()))
             elif element.tag in {"ul", "ol"}:
                 for item in element:
                     if item.tag == "li":
@@ -95,7 +102,7 @@ class ClaimTreeprocessor(Treeprocessor):
         in_key_points = self.section.casefold() in KEY_POINT_SECTIONS
         if not markers and not (is_bullet and in_key_points):
             return
-        text = _own_text(element)
+        text = self._visible(_own_text(element))
         if not text:
             return
         key = claim_key(text)
@@ -117,11 +124,29 @@ class ClaimTreeprocessor(Treeprocessor):
         self.claims.append(ClaimRef(key=key, anchor=anchor, section=self.section, text=text, citations=tuple(citations)))
 
 
+    def _visible(self, text: str) -> str:
+        """``text`` as the reader sees it, spaces collapsed: the text of the inline HTML Markdown set aside
+        (``<i>斜体</i>`` → 斜体, ``&amp;`` → &, ``<script>`` shown as typed, a comment not at all) and each formula as
+        typed, where their placeholders stood."""
+        escaped: dict[str, int] = {}
+
+        def stashed(match: re.Match[str]) -> str:
+            raw = self.md.htmlStash.rawHtmlBlocks[int(match[1])]
+            if not isinstance(raw, str):
+                return "".join(raw.itertext())
+            # the tags the page keeps are markup, any other is shown as typed (wiki.markdown.raw_html)
+            shown = _COMMENT.sub("", escape_unlisted_html(raw, escaped=escaped))
+            return html.unescape(HTML_TAG.sub("", shown))
+
+        return collapse_spaces(self.math.typed(HTML_PLACEHOLDER_RE.sub(stashed, text)))
+
+
 class ClaimExtension(Extension):
-    def __init__(self, *, claims: list[ClaimRef]) -> None:
+    def __init__(self, *, claims: list[ClaimRef], math: MathStash) -> None:
         super().__init__()
         self.claims = claims
+        self.math = math
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
         # After the inline patterns (priority 20), before pretty-printing (10).
-        md.treeprocessors.register(ClaimTreeprocessor(md, self.claims), "claims", 15)
+        md.treeprocessors.register(ClaimTreeprocessor(md, self.claims, self.math), "claims", 15)

@@ -62,6 +62,12 @@ class MathStash:
             return text
         return self._tokens().sub(lambda m: self.formulas[int(m[1])][0], text)
 
+    def typed(self, text: str) -> str:
+        """``text`` with each formula as it was typed, delimiters included: what a claim's text reads."""
+        if not self.formulas:
+            return text
+        return self._tokens().sub(lambda m: self.formulas[int(m[1])][2], text)
+
     def restore(self, rendered: str) -> str:
         """Sanitised HTML with each formula as MathML where it stands in the text; inside an attribute value or a
         code block (an indented one: code spans and fenced blocks were never cut) the formula is put back as typed."""

@@ -322,6 +322,21 @@ def pages_rerender_linking(page: Page, *, also: Collection[str] = ()) -> int:
     return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())
 
 
+@transaction.atomic
+def pages_reread_claims(*, pages: QuerySet[Page]) -> int:
+    """Reads the claims of ``pages`` again from their unchanged text, as in a save without a new revision (each
+    claim changed is reworded in its history), then renders them again: after the renderer comes to read a claim's
+    text otherwise. Returns how many pages were read."""
+    read = list(pages.order_by("pk"))
+    for page in read:
+        sources = sources_by_title(wiki_markdown.cited_titles(page.body))
+        result = _render(page.body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(page.body)))
+        page_claims_sync(page=page, refs=result.claims, revision=None, sources=sources)
+        search_reindex_page_with_claims(page.pk)
+    pages_rerender(pages=Page.all_objects.filter(pk__in=[page.pk for page in read]))
+    return len(read)
+
+
 def pages_rerender(*, pages: QuerySet[Page] | None = None) -> int:
     """Renders the stored HTML of ``pages`` (all by default) again from their unchanged text; no revision is made.
 

@@ -7,9 +7,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import claims_of, make_page, make_source
+from wiki import markdown as wiki_markdown
 from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.models import ChangeEvent, Citation, Source
-from wiki.services.citations import citations_resolve
+from wiki.services.citations import citations_ensure, citations_resolve
 from wiki.services.pages import page_preview, page_save
 
 REACT = "ReAct: Synergizing Reasoning and Acting in Language Models"
@@ -133,3 +134,30 @@ def test_resolving_takes_a_fixed_number_of_queries(db: None, django_assert_num_q
         with django_assert_num_queries(3):
             _, report = citations_resolve(titles=cited)
         assert [m.title for m in report.close] == ["Generated Study 3: Agents Acting in Environmnt 3"]
+
+
+def test_a_work_cited_by_its_arxiv_id_or_doi_is_that_work_and_a_new_one_keeps_the_identifier(db: None) -> None:
+    math = make_source(short_name="DeepSeekMath", title="DeepSeekMath: Pushing the Limits of Mathematical Reasoning",
+                       arxiv_id="2402.03300")
+    react = make_source(short_name="ReAct Paper", title="ReAct Paper Title", doi="10.5555/react.2023")
+
+    sources, report = citations_resolve(titles=["2402.03300", "arXiv:2402.03300v2", "10.48550/arXiv.2402.03300",
+                                                "https://doi.org/10.5555/REACT.2023", "2501.00001"])
+
+    assert {title: source.pk for title, source in sources.items()} == {
+        "2402.03300": math.pk, "arXiv:2402.03300v2": math.pk, "10.48550/arXiv.2402.03300": math.pk,
+        "https://doi.org/10.5555/REACT.2023": react.pk}
+    assert {m.outcome for m in report.matches if m.resolved} == {"identifier"}
+    created, _ = citations_ensure(titles=["2501.00001"])
+    assert created["2501.00001"].arxiv_id == "2501.00001"
+
+
+def test_works_separated_by_a_semicolon_in_one_citation_are_refused_and_create_nothing(db: None) -> None:
+    make_source(short_name="SkillForge", title="SkillForge: Evolving Verifiable Skills")
+    body = "## 关键要点\n\n- 两者对照。（来源：SkillForge，p.3；StarHarness，§2）\n"
+
+    page = make_page(slug="semicolons", title="Semicolons", body=body)
+
+    assert Source.objects.count() == 1 and not page.claims.get().sources.exists()
+    [problem] = wiki_markdown.find_citations(body)[1]
+    assert "；" in problem.message

@@ -58,6 +58,10 @@ def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str
     body = body.strip()
     if not body:
         return "the citation names no source"
+    if "；" in body:
+        # Each work its own citation and locator: read as one, "A，p.3；B" would be taken for a work's title.
+        return gettext("“；” cannot separate works in one citation: cite each in its own, （来源：A，p.3）（来源：B，§2）, "
+                       "or several with one locator, （来源：A、B，§2）")
     locator = ""
     head = body
     if "，" in body:

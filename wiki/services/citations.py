@@ -1,7 +1,8 @@
 """The works a page's citations resolve to, and the ones a save creates; never a silent duplicate.
 
 Each cited title is matched against the existing works: the same title, the same title once normalised, an
-unambiguous short name (in any case, width or punctuation), the title of a work merged into another; failing those,
+unambiguous short name (in any case, width or punctuation), the title of a work merged into another, a work's arXiv
+ID or DOI; failing those,
 the works close to it (:mod:`wiki.references.citation_matching`: a letter or two apart, a subtitle dropped or
 added). A title close to a work is left unresolved, with "did you mean …", until the editor corrects it or confirms
 it as a new work (``new_works``); a title close to nothing becomes a new work when the page is saved, under a short
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
 from wiki.references.citation_matching import CloseMatcher, WorkRef
-from wiki.references.identifiers import normalize_title, short_name_key
+from wiki.references.identifiers import arxiv_id_alone, normalize_doi, normalize_title, short_name_key
 from wiki.roles import User
 from wiki.services.sources import sources_by_title, sources_create_for_titles, sources_lock_creation
 
@@ -28,6 +29,7 @@ class CitationOutcome(StrEnum):
     EXACT = "exact"
     NORMALISED = "normalised"
     SHORT_NAME = "short_name"
+    IDENTIFIER = "identifier"
     MERGED = "merged"
     CLOSE = "close"
     NEW = "new"
@@ -38,6 +40,7 @@ OUTCOME_LABELS = {
     CitationOutcome.EXACT: _("same title"),
     CitationOutcome.NORMALISED: _("same title once normalised"),
     CitationOutcome.SHORT_NAME: _("short name"),
+    CitationOutcome.IDENTIFIER: _("arXiv ID or DOI"),
     CitationOutcome.MERGED: _("title of a work merged into this one"),
     CitationOutcome.CLOSE: _("did you mean"),
     CitationOutcome.NEW: _("new work"),
@@ -102,6 +105,8 @@ def _outcome(title: str, source: Source) -> CitationOutcome:
         return CitationOutcome.NORMALISED
     if short_name_key(source.short_name) == short_name_key(title):
         return CitationOutcome.SHORT_NAME
+    if (source.arxiv_id and arxiv_id_alone(title) == source.arxiv_id) or (source.doi and normalize_doi(title) == source.doi):
+        return CitationOutcome.IDENTIFIER
     return CitationOutcome.MERGED
 
 
@@ -112,7 +117,7 @@ def _matcher() -> CloseMatcher:
 
 
 def citations_resolve(*, titles: Iterable[str], new_works: Collection[str] = ()) -> tuple[dict[str, Source], CitationReport]:
-    """The existing source of each cited title, and the report; writes nothing. Three queries at most.
+    """The existing source of each cited title, and the report; writes nothing. Four queries at most.
 
     ``new_works`` are titles the editor confirmed as new works although close to an existing one: they are
     reported as new, with the works they are close to.

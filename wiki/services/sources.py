@@ -26,8 +26,10 @@ from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit, max_length, validate_bibtex_key
 from wiki.references.draft import SourceDraft, short_name_from_title
 from wiki.references.identifiers import (
+    arxiv_id_alone,
     arxiv_number,
     identifiers_from_url,
+    normalize_doi,
     normalize_title,
     short_name_key,
     split_identifiers,
@@ -111,8 +113,9 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
     """Existing sources for cited titles, matched by normalised title, else by an unambiguous short name (case,
     width and punctuation folded).
 
-    A page may cite a work by its short name (``（来源：SkillForge）``); that must find the source
-    rather than create a second one. Two queries at most.
+    A page may cite a work by its short name (``（来源：SkillForge）``) or by its arXiv ID or DOI
+    (``（来源：2402.03300）``, ``arXiv:2402.03300v2``, ``10.48550/arXiv.2402.03300``); that must find the source
+    rather than create a second one. Three queries at most.
     """
     wanted = {title: normalize_title(title) for title in titles}
     found: dict[str, Source] = {}
@@ -131,6 +134,26 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
         holders = named.get(short_name_key(title), [])
         if len(holders) == 1:
             matched[title] = holders[0]
+    matched.update(_sources_by_identifier([title for title in unmatched if title not in matched]))
+    return matched
+
+
+def _sources_by_identifier(titles: Iterable[str]) -> dict[str, Source]:
+    """The live works whose arXiv ID or DOI each of ``titles`` is (one query; none when no title is an identifier)."""
+    keys = {title: (arxiv_id_alone(title), normalize_doi(title.strip())) for title in titles}
+    arxiv_ids = {arxiv for arxiv, _ in keys.values() if arxiv}
+    dois = {doi for _, doi in keys.values() if doi}
+    if not arxiv_ids and not dois:
+        return {}
+    by_key: dict[tuple[str, str], Source] = {}
+    for source in Source.objects.filter(Q(arxiv_id__in=arxiv_ids) | Q(doi__in=dois)).order_by("pk"):
+        by_key.setdefault(("arxiv", source.arxiv_id), source)
+        by_key.setdefault(("doi", source.doi), source)
+    matched: dict[str, Source] = {}
+    for title, (arxiv, doi) in keys.items():
+        found = (arxiv and by_key.get(("arxiv", arxiv))) or (doi and by_key.get(("doi", doi))) or None
+        if found is not None:
+            matched[title] = found
     return matched
 
 
@@ -180,8 +203,10 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     drafts = [SourceDraft(short_name=names[title], title=title) for title in firsts]
     taken = taken_source_slugs(drafts)
     for title, draft in zip(firsts, drafts, strict=True):
+        # a work cited by its arXiv ID or DOI alone has that identifier, its title to be filled in
+        arxiv_id = arxiv_id_alone(title) or ""
         source = Source(slug=unique_source_slug(draft, taken=taken), short_name=draft.short_name, title=title,
-                        kind=SourceKind.PAPER)
+                        kind=SourceKind.PAPER, arxiv_id=arxiv_id, doi="" if arxiv_id else normalize_doi(title.strip()) or "")
         source.derive_keys()  # bulk_create skips save(), which derives them
         matched[title] = source
         # the same normalised title may be cited twice in different forms

@@ -94,7 +94,8 @@ class CitationMatchSerializer(serializers.Serializer):
 
     title = serializers.CharField(read_only=True, help_text="The title as cited in the text.")
     outcome = serializers.ChoiceField(choices=[(o.value, o.value) for o in CitationOutcome], read_only=True,
-                                      help_text="exact, normalised, short_name or merged (the title of a work merged into it): "
+                                      help_text="exact, normalised, short_name, identifier (its arXiv ID or DOI) or merged (the title of a "
+                                                "work merged into it): "
                                                 "resolved to an existing work; "
                                                 "close: did you mean one of the suggestions (unresolved); "
                                                 "created: a new work made by this save; new: would be made by a save.")

@@ -211,6 +211,7 @@ DECISIVE = 0.9
 def _fact_values(
     analysis: Analysis, scored: Scored, mechanism: Mechanism
 ) -> tuple[dict[Fact, FactValue], dict[Fact, float], dict[Fact, list[Span]]]:
+    """Each fact's value, calibrated chance and evidence, for a text judged of ``mechanism``."""
     values: dict[Fact, FactValue] = {}
     chances: dict[Fact, float] = {}
     evidence: dict[Fact, list[Span]] = {}
@@ -247,10 +248,14 @@ def _fact_values(
         values[fact] = (FactValue.TRUE if true else FactValue.FALSE) if known else FactValue.UNKNOWN
     record = mechanism.record
     # Only an RL objective updates the policy from the outcome; preference
-    # optimisation only on the agent's own outcome-judged rollouts.
+    # optimisation only on the agent's own outcome-judged rollouts. That a work of another mechanism updates
+    # nothing so is known once the mechanism is: a cue names it as the work's own, or the words weigh it
+    # decisively; a text that says nothing of what it does ("we present a new method") leaves it unknown.
     if not record.rl_objective:
-        values[Fact.RL_UPDATE] = FactValue.FALSE
-        chances[Fact.RL_UPDATE] = 0.0
+        stated = any(h.cue.mechanism is mechanism and h.reading == "own" for h in analysis.hits)
+        known = stated or scored.mechanism[mechanism.value] >= DECISIVE
+        values[Fact.RL_UPDATE] = FactValue.FALSE if known else FactValue.UNKNOWN
+        chances[Fact.RL_UPDATE] = 0.0 if known else scored.facts[Fact.RL_UPDATE]
     elif record.needs_own_rollouts:
         own = "own_rollouts" in analysis.features.counts and all(
             values[f] is FactValue.TRUE for f in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD)

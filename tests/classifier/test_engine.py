@@ -172,17 +172,32 @@ def test_a_fact_without_any_evidence_is_unknown() -> None:
     assert s.fact(Fact.MULTI_STEP).value is FactValue.UNKNOWN
 
 
-@pytest.mark.parametrize("text", [
-    "A cookbook of Sichuan recipes.",
-    "We release a dataset of 10k annotated photos of cats.",
-    "这是一本菜谱。",
+@pytest.mark.parametrize(("text", "update"), [
+    ("A cookbook of Sichuan recipes.", FactValue.UNKNOWN),
+    # a cue says what the work is (a dataset): then it updates nothing
+    ("We release a dataset of 10k annotated photos of cats.", FactValue.FALSE),
+    ("这是一本菜谱。", FactValue.UNKNOWN),
+    ("We present a new method and evaluate it.", FactValue.UNKNOWN),
+    ("本文提出一种新方法。", FactValue.UNKNOWN),
 ])
-def test_a_text_that_says_nothing_of_the_rubric_leaves_its_facts_unknown(text: str) -> None:
+def test_a_text_that_says_nothing_of_the_rubric_leaves_its_facts_unknown(text: str, update: FactValue) -> None:
     s = classify(text)
     for fact in (Fact.INTERACTIVE_ENV, Fact.MULTI_STEP, Fact.VERIFIABLE_REWARD):
         finding = s.fact(fact)
         assert finding.value is FactValue.UNKNOWN, (fact, finding)
         assert not finding.evidence
+    assert s.fact(Fact.RL_UPDATE).value is update
+    assert s.verdict is Verdict.NOT_STRICT
+
+
+@pytest.mark.parametrize("text", [
+    "We build a prompting harness around a frozen model: tools, memory and retries, with no training.",
+    "我们构建了一个 harness，为冻结的模型提供工具和记忆，不做任何训练。",
+])
+def test_a_work_whose_mechanism_a_cue_names_updates_nothing_unless_it_is_an_rl_objective(text: str) -> None:
+    s = classify(text)
+
+    assert s.mechanism is Mechanism.HARNESS
     assert s.fact(Fact.RL_UPDATE).value is FactValue.FALSE
 
 

@@ -292,8 +292,11 @@ def test_a_bad_section_or_page_number_is_refused_with_a_message(client: Client, 
 @pytest.mark.django_db
 def test_a_fact_the_suggested_mechanism_decides_says_so_rather_than_a_bare_no(client: Client, contrast_wiki: ContrastWiki) -> None:
     from classifier import classify
+    from wiki.services.sources import source_update
 
-    suggestion = classify(contrast_wiki.harness.abstract or "")
+    abstract = "PolarHarness evolves the harness around a fixed model: its prompts, tools and memory."
+    source_update(source=contrast_wiki.harness, fields={"abstract": abstract})
+    suggestion = classify(abstract)
     derived = [finding for finding in suggestion.facts if finding.value.value == "false" and not finding.evidence]
     html = client.get(contrast_wiki.harness.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
 

@@ -16,6 +16,7 @@ REFUSED = {
     "40 deep nested lists": "\n".join("    " * i + "- x" for i in range(40)),
     "deep quotes": "> " * 500 + "x",
     "10 [ in a 200k paragraph beyond the scan budget": "[" * 11 + "word " * 39_000,
+    "60 paragraphs of 1k with 40 unclosed [": "\n\n".join("[" * 40 + "字" * 960 for _ in range(60)),
 }
 # The worst inputs just inside the limits (see wiki/markdown/limits.py).
 ACCEPTED = {
@@ -26,4 +27,10 @@ ACCEPTED = {
     "1000 headings": "\n".join(f"## heading {i}\n" + "text " * 30 for i in range(1000))[:200_000],
     "lists 32 deep": "\n".join("    " * (i % 32) + "- x" for i in range(2500)),
     "20 paragraphs of 1000 &amp;": "\n\n".join("&amp;" * 1000 for _ in range(20)),
+    "45 paragraphs of 1k with 40 unclosed [": "\n\n".join("[" * 40 + "字" * 960 for _ in range(45)),
+    "200 paragraphs of 1k with 20 wiki links": "\n\n".join(
+        " ".join(f"这是一段普通的文字，讨论第{i}个主题与 [[页面{i}]] 的关系，并说明其意义。" for i in range(20))
+        for _ in range(200)
+    ),
+    "a 17k paragraph with 400 wiki links": " ".join(f"第{i}个主题见 [[页面 {i}]] 一节，" + "字" * 20 for i in range(400)),
 }

@@ -40,4 +40,9 @@
   var anchor = null;
   try { anchor = document.getElementById(decodeURIComponent(window.location.hash.slice(1))); } catch (e) { anchor = null; }
   focus(items.indexOf(anchor) >= 0 ? items.indexOf(anchor) : 0);
+  // What the last accept did ("Accepted the suggestion for …") came with the page, in a status region that a screen
+  // reader does not read out when the page loads: said again, once the focus has moved, where it is read out.
+  var said = document.querySelector(".messages-region");
+  var status = document.getElementById("triage-status");
+  if (said && status) window.setTimeout(function () { status.textContent = said.textContent.trim(); }, 300);
 })();

@@ -119,6 +119,11 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
         reverse("wiki:search") + "?q=GRPO",
         reverse("wiki:changes"),
         reverse("wiki:consistency-report"),
+        # a filter's error in place
+        reverse("wiki:source-list") + "?year=abc",
+        reverse("wiki:search") + "?q=GRPO&verdict=zzz",
+        reverse("wiki:graph-map") + "?mechanism=zzz",
+        reverse("wiki:question-list") + "?status=zzz",
     ]
     editors = [
         reverse("wiki:consistency-report"),
@@ -313,3 +318,12 @@ def test_curly_quotes_are_full_width_in_the_chinese_interface_only(page: Any, li
     page.goto(live_server.url + reverse("wiki:home"))
     english = page.evaluate(QUOTE_WIDTH)
     assert chinese > 0.9 and english < 0.5, (chinese, english)
+
+
+def test_the_text_grows_with_the_font_size_the_reader_chose_in_the_browser(page: Any, live_server: Any) -> None:
+    sizes = {}
+    for standard in (16, 32):
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": standard}})
+        page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}))
+        sizes[standard] = page.evaluate("parseFloat(getComputedStyle(document.querySelector('main p')).fontSize)")
+    assert sizes[32] > 1.8 * sizes[16], sizes

@@ -75,6 +75,9 @@ def test_after_an_accept_the_keys_go_on_at_the_next_work(page: Any, live_server:
     expect(message).to_have_count(1)
     assert names[1] in message.inner_text()
     expect(page.locator(f"#triage-{Source.objects.get(short_name=names[2]).slug}")).to_be_focused()
+    # seen above the work it moved on to, and read out where a screen reader reads it out
+    expect(message).to_be_in_viewport()
+    expect(page.locator("#triage-status")).to_contain_text(names[1])
     assert _focused(page) == names[2]
     with page.expect_navigation():
         page.keyboard.press("a")

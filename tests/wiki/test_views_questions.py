@@ -86,7 +86,7 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None
     assert response.status_code == 400
     content = response.content.decode()
     for field, message in (("status", "Select a valid choice"), ("page_slug", "There is no page “no-such-page”.")):
-        errors = re.search(rf'<ul class="errorlist" id="id_{field}_error"[^>]*>(.*?)</ul>', content, re.DOTALL)
+        errors = re.search(rf'<div id="id_{field}_error" role="alert"><ul class="errorlist">(.*?)</ul>', content, re.DOTALL)
         assert errors and message in errors.group(1)
     assert _listed_ids(content) == []
 

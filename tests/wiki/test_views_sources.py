@@ -84,7 +84,7 @@ def test_bad_filter_values_show_an_error_next_to_the_field(client, params, field
     response = client.get(reverse("wiki:source-list"), params)
     assert response.status_code == 400
     content = response.content.decode()
-    errors = re.search(rf'<ul class="errorlist" id="id_{field}_error"[^>]*>(.*?)</ul>', content, re.DOTALL)
+    errors = re.search(rf'<div id="id_{field}_error" role="alert"><ul class="errorlist">(.*?)</ul>', content, re.DOTALL)
     assert errors and message in errors.group(1)
     # screen readers announce the message with the field only if the field points at it
     assert re.search(rf'<(?:input|select)[^>]*aria-describedby="id_{field}_error"[^>]*id="id_{field}"', content)

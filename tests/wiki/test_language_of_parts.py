@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
@@ -144,3 +145,15 @@ def test_chinese_content_in_the_english_edit_forms_is_marked_chinese() -> None:
             assert f'<h1 class="page-title">Edit “<span lang="zh-Hans">{title}</span>”</h1>' in html, url
     claim_form = client.get(reverse("wiki:claim-edit", args=[claim.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'<blockquote lang="zh-Hans">{claim.text}</blockquote>' in claim_form
+
+
+def test_english_names_of_works_keep_their_language_in_chinese_pages(client: Client, contrast_wiki: Any) -> None:
+    page = _html(client, contrast_wiki.page.get_absolute_url(), CHINESE)
+    assert re.search(r'<a class="cite" href="/sources/gripforge/" lang="en"[^>]*>GripForge', page)
+
+    contrast = _html(client, reverse("wiki:contrast", args=[contrast_wiki.grpo.slug, contrast_wiki.harness.slug]), CHINESE)
+    h1 = re.search(r"<h1>(.*?)</h1>", contrast, re.S)
+    assert h1 is not None and h1.group(1).count('lang="en"') == 2
+
+    split = _html(client, contrast_wiki.split.get_absolute_url(), CHINESE)
+    assert re.search(r'<h3 id="classification-\d+-heading"><span lang="en">', split)

@@ -14,6 +14,7 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 
 from wiki.markdown.citations import CITATION_RE, parse_citation_body
+from wiki.text.lang import content_lang
 
 # Sanitising keeps the marker's class and text (the title), not its data attributes.
 _MISSING = re.compile(r'<span class="cite cite-missing"[^>]*>([^<]*)</span>')
@@ -58,6 +59,8 @@ class CitationProcessor(InlineProcessor):
                     {"class": "cite", "href": reverse("wiki:source-detail", kwargs={"slug": source.slug}), "title": hover},
                 )
             marker.set("data-title", title)
+            # an English title in a Chinese sentence is read out in English, and the other way round
+            marker.set("lang", content_lang(title))
             marker.text = title
             if previous is not None:
                 previous.tail = "、"

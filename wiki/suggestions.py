@@ -97,6 +97,11 @@ class SuggestionView:
     def strongest(self) -> list[Span]:
         return strongest(self.suggestion)
 
+    @cached_property
+    def marked(self) -> list[Marked]:
+        """What :attr:`highlighted` titles, for readers who cannot hover: a keyboard, a phone, a screen reader."""
+        return marked(self.text, self.suggestion)
+
     @property
     def disagrees_on_text(self) -> str:
         """"mechanism and verdict" in the reader's language."""
@@ -217,10 +222,21 @@ def _precedence(place: tuple[tuple[int, int], list[Span]]) -> tuple[bool, int, f
     return (not marks, start - end, -sum(abs(span.contribution) for span in here), start)
 
 
-def highlight(text: str, suggestion: Suggestion) -> SafeString:
-    """``text`` escaped, with each of the suggestion's evidence spans in ``<mark>``, titled with what it points to
-    and its weight, a line each where one phrase weighed on several things. Of phrases that overlap, one is
-    highlighted (:func:`_precedence`)."""
+@dataclass(frozen=True)
+class Marked:
+    """A highlighted phrase of a suggestion's text, what it weighed on, a line each, and whether it was negated."""
+
+    start: int
+    end: int
+    phrase: str
+    lines: tuple[str, ...]
+    negated: bool
+
+
+def marked(text: str, suggestion: Suggestion) -> list[Marked]:
+    """The suggestion's evidence spans in ``text``, in the order they stand, each titled with what it points to and
+    its weight, a line each where one phrase weighed on several things. Of phrases that overlap, one is kept
+    (:func:`_precedence`)."""
     suggested = suggestion.mechanism.value
     places: dict[tuple[int, int], list[Span]] = defaultdict(list)
     for span in suggestion.evidence:
@@ -231,16 +247,24 @@ def highlight(text: str, suggestion: Suggestion) -> SafeString:
         (start, end), _here = place
         if all(end <= other_start or other_end <= start for (other_start, other_end), _ in chosen):
             chosen.append(place)
+    return [
+        Marked(start, end, text[start:end], tuple(evidence_title(span, suggested) for span in sorted(here, key=_title_order)),
+               any(span.negated for span in here))
+        for (start, end), here in sorted(chosen, key=lambda place: place[0])
+    ]
+
+
+def highlight(text: str, suggestion: Suggestion) -> SafeString:
+    """``text`` escaped, with each of the suggestion's evidence phrases (:func:`marked`) in ``<mark>``, titled with
+    what it points to and its weight."""
     parts: list[str] = []
     cursor = 0
-    for (start, end), here in sorted(chosen, key=lambda place: place[0]):
-        parts.append(escape(text[cursor:start]))
-        css = "negated" if any(span.negated for span in here) else ""
+    for mark in marked(text, suggestion):
+        parts.append(escape(text[cursor:mark.start]))
         # A line each, the line break written as a character reference, which ``linebreaksbr`` leaves alone.
-        lines = (escape(evidence_title(span, suggested)) for span in sorted(here, key=_title_order))
-        title = "&#10;".join(lines)
-        parts.append(f'<mark class="{css}" title="{title}">{escape(text[start:end])}</mark>')
-        cursor = end
+        title = "&#10;".join(escape(line) for line in mark.lines)
+        parts.append(f'<mark class="{"negated" if mark.negated else ""}" title="{title}">{escape(mark.phrase)}</mark>')
+        cursor = mark.end
     parts.append(escape(text[cursor:]))
     return mark_safe("".join(parts))  # noqa: S308 - every part is escaped
 

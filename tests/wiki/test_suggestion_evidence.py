@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
+from django.test import Client
 from django.utils import translation
 
 from classifier import classify
 from classifier.result import Span, Suggestion
+from tests.factories import make_source
 from wiki.suggestions import highlight, signed_weight, strongest
 
 TEXT = "We fine-tune the agent with SFT on expert data. The SFT data come from a stronger teacher, and SFT is all it uses."
@@ -78,3 +81,17 @@ def test_of_two_overlapping_phrases_the_one_that_weighed_more_is_highlighted() -
     evidence = (span(whole, whole + 7, 0.1), span(whole + 1, whole + 3, 0.9),
                 span(negation, negation + 2, 0.0, "negation"), span(negation - 1, negation + 1, 0.5))
     assert _marked(text, replace(suggestion, evidence=evidence)) == ["未见", "harness"]
+
+
+@pytest.mark.django_db
+def test_every_highlighted_phrase_is_listed_with_what_it_weighed_for_readers_who_cannot_hover(client: Client) -> None:
+    source = make_source(slug="webwalker", short_name="WebWalker",
+                         abstract="We train the web agent with GRPO on WebArena using the task success reward.")
+
+    html = client.get(source.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+
+    listed = re.search(r'<details class="evidence-list"><summary>各高亮词句的权重</summary><ul>(.*?)</ul></details>', html, re.S)
+    assert listed is not None
+    titles = [t.replace("&#10;", "；") for t in re.findall(r'<mark class="[^"]*" title="([^"]*)">', html)]
+    items = re.findall(r"<li><mark[^>]*>[^<]*</mark> — (.*?)</li>", listed.group(1))
+    assert titles and items == titles

@@ -97,7 +97,8 @@ WEAK = "We train the web agent with GRPO in a live browser environment over many
 def _item(html: str, name: str) -> str:
     """The queue's card of the work called ``name``."""
     start = html.index(f">{name}</a>")
-    return html[html.rindex("<li", 0, start):html.index("</li>", start)]
+    ends = [end for end in (html.find('<li class="card triage-item"', start), html.find("</ol>", start)) if end >= 0]
+    return html[html.rindex('<li class="card triage-item"', 0, start):min(ends)]
 
 
 def test_a_work_with_nothing_to_read_is_queued_without_a_suggestion_and_only_the_override_form() -> None:

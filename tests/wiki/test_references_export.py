@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import bibtexparser
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -273,3 +274,99 @@ def test_a_note_gives_an_arxiv_id_only_when_it_is_that_id_alone(note: str, arxiv
     for entry in (bib, csl):
         assert entry.draft is not None
         assert (entry.draft.arxiv_id, entry.draft.notes) == (arxiv_id, notes)
+
+
+ZOTERO = r"""
+@inproceedings{yao2023react,
+  title = {{ReAct}: Synergizing Reasoning and Acting in Language Models},
+  author = {Yao, Shunyu and Zhao, Jeffrey and Yu, Dian},
+  booktitle = {International Conference on Learning Representations},
+  publisher = {OpenReview.net},
+  year = {2023},
+}
+@inproceedings{back2basics,
+  title = {Back to Basics: Revisiting {REINFORCE}-Style Optimization},
+  author = {Ahmadian, Arash and Cremer, Chris},
+  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics},
+  volume = {1}, pages = {12248--12267}, address = {Bangkok, Thailand}, month = aug,
+  publisher = {Association for Computational Linguistics}, year = {2024},
+}
+@article{silver2017,
+  title = {Mastering the Game of Go without Human Knowledge},
+  author = {Silver, David and Schrittwieser, Julian},
+  journal = {Nature}, volume = {550}, number = {7676}, pages = {354--359}, issn = {1476-4687}, year = {2017},
+}
+@mastersthesis{zhang2024,
+  title = {面向长程任务的智能体强化学习},
+  author = {Zhang, Wei},
+  school = {清华大学}, address = {北京}, year = {2024},
+}
+@book{sutton2018,
+  title = {Reinforcement Learning: An Introduction},
+  author = {Sutton, Richard S. and Barto, Andrew G.},
+  publisher = {MIT Press}, edition = {Second}, isbn = {978-0-262-03924-6}, year = {2018},
+}
+"""
+
+
+def _written(text: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Each entry of an exported file by its key: its type and its fields, decoded."""
+    library = bibtexparser.parse_string(text)
+    return {e.key: (e.entry_type, {f.key.lower(): latex_to_text(str(f.value)) for f in e.fields}) for e in library.entries}
+
+
+def test_a_reference_managers_entries_come_back_with_their_types_venues_pages_and_volumes(db: None) -> None:
+    report = sources_import(text=ZOTERO)
+    assert report.counts == {"created": 5, "duplicate": 0, "refused": 0}
+
+    text = dump_bibtex(Source.objects.for_export())
+    written = _written(text)
+
+    assert written["yao2023react"][0] == "inproceedings"
+    assert written["yao2023react"][1]["booktitle"] == "International Conference on Learning Representations"
+    assert written["yao2023react"][1]["publisher"] == "OpenReview.net" and "journal" not in written["yao2023react"][1]
+    acl = written["back2basics"][1]
+    assert (acl["volume"], acl["address"], acl["month"]) == ("1", "Bangkok, Thailand", "8")
+    assert "pages = {12248--12267}" in text and "pages = {354--359}" in text
+    assert written["silver2017"] == ("article", {**written["silver2017"][1], "journal": "Nature", "number": "7676",
+                                                 "volume": "550", "issn": "1476-4687"})
+    assert written["zhang2024"][0] == "mastersthesis" and written["zhang2024"][1]["school"] == "清华大学"
+    assert (written["sutton2018"][0], written["sutton2018"][1]["edition"], written["sutton2018"][1]["isbn"]) == (
+        "book", "Second", "978-0-262-03924-6")
+    # read again, the file is the same works, every detail as it was
+    again = {entry.label: entry.draft for entry in parse_bibtex(text)}
+    for source in Source.objects.all():
+        draft = again[source.bibtex_key]
+        assert draft is not None and (draft.entry_type, draft.bibliographic, draft.venue) == (
+            source.entry_type, source.bibliographic, source.venue), source.slug
+
+
+def test_the_same_details_go_out_and_come_back_as_csl_json(db: None) -> None:
+    sources_import(text=ZOTERO)
+
+    items = {item["id"]: item for item in json.loads(dump_csl_json(Source.objects.for_export()))}
+
+    assert items["back2basics"]["type"] == "paper-conference"
+    assert (items["back2basics"]["page"], items["back2basics"]["publisher-place"]) == ("12248–12267", "Bangkok, Thailand")
+    assert (items["silver2017"]["type"], items["silver2017"]["issue"], items["silver2017"]["volume"]) == (
+        "article-journal", "7676", "550")
+    assert (items["sutton2018"]["type"], items["sutton2018"]["ISBN"], items["sutton2018"]["edition"]) == (
+        "book", "978-0-262-03924-6", "Second")
+    assert items["zhang2024"]["type"] == "thesis"
+    for entry in parse_csl_json(json.dumps(list(items.values()))):
+        source = Source.objects.get(bibtex_key=entry.label)
+        assert entry.draft is not None
+        details = {k: v for k, v in source.bibliographic.items() if k in ("volume", "number", "pages", "publisher",
+                                                                         "address", "edition", "isbn", "issn")}
+        assert entry.draft.bibliographic == details, source.slug
+
+
+def test_a_works_page_and_the_api_show_the_details_its_reference_file_gave(db: None, client: Client) -> None:
+    sources_import(text=ZOTERO)
+    acl = Source.objects.get(bibtex_key="back2basics")
+
+    html = client.get(acl.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
+    api = client.get(f"/api/v1/sources/{acl.slug}/").json()
+
+    assert '<dt>页码</dt><dd lang="en">12248–12267</dd>' in html and '<dt>出版地</dt><dd lang="en">Bangkok, Thailand</dd>' in html
+    assert (api["entry_type"], api["bibliographic"]["pages"]) == ("inproceedings", "12248–12267")

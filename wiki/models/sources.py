@@ -179,6 +179,12 @@ class Source(Deletable):
     doi = models.CharField(field_label("doi"), max_length=200, blank=True, validators=[validate_optional_line, validate_doi],
                            help_text=_("Normalised, lower case, without https://doi.org/."))
     bibtex_key = models.CharField(field_label("bibtex_key"), max_length=200, blank=True, validators=[validate_optional_line])
+    # What a reference file said of the work beyond the fields above, for writing it back as it came: its BibTeX entry
+    # type (inproceedings, phdthesis…) and fields such as pages, volume, number, publisher (BIBLIOGRAPHIC_FIELDS).
+    entry_type = models.CharField(_("Entry type"), max_length=30, blank=True, validators=[validate_optional_line],
+                                  help_text=_("The BibTeX entry type it was imported as (inproceedings, phdthesis…)."))
+    bibliographic = models.JSONField(_("Bibliographic details"), default=dict, blank=True,
+                                     help_text=_("Pages, volume, number, publisher and the like, as imported."))
     abstract = models.TextField(field_label("abstract"), blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
     notes = models.TextField(field_label("notes"), blank=True, validators=text_limit(MAX_NOTES_CHARS))
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_from",

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from wiki.models import SourceKind
 from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
 from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
-from wiki.references.draft import SourceDraft, draft_errors, field_limit, short_name_from_title
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, SourceDraft, draft_errors, field_limit, short_name_from_title
 from wiki.references.identifiers import (
     arxiv_id_alone,
     arxiv_id_from_doi,
@@ -58,6 +58,7 @@ READ_FIELDS = {
     "journaltitle": "venue", "institution": "venue", "school": "venue", "publisher": "venue", "organization": "venue", "year": "title",
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
     "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
+    **dict.fromkeys(("number", "pages", "series", "edition", "chapter", "address", "month", "isbn", "issn"), "venue"),
 }
 # Fields whose paragraphs are kept apart, as LaTeX keeps them.
 _MULTI_LINE = frozenset({"abstract", "note"})
@@ -201,6 +202,8 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         abstract=text.get("abstract", ""),
         # A note that is only the work's arXiv ID or its address says nothing more.
         notes="" if (url and note.strip("<> ") == url) or arxiv_id_alone(note) else note,
+        entry_type=entry_type if entry_type in KIND_BY_ENTRY_TYPE else "",
+        bibliographic={name: value.strip() for name in BIBLIOGRAPHIC_FIELDS if (value := text.get(name, "")).strip()},
     )
     return draft, errors + draft_errors(draft)
 
@@ -226,6 +229,10 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
                           if error.macro else
                           gettext("%(field)s goes on after its value closes (“%(rest)s”): is a comma missing before "
                                   "it?") % {"field": name, "rest": error.rest[:80]})
+            continue
+        if name == "month" and undefined:
+            # a month's name that is no macro of BibTeX's (sept, june) is kept as written, not worth the entry
+            fields[name] = str(f.value).strip()
             continue
         errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
                    % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]

@@ -23,9 +23,17 @@ from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import RULE_DICT, UnicodeToLatexConversionRule, UnicodeToLatexEncoder
 
 from wiki.models import Source, SourceKind
-from wiki.references.bibtex import _kind
+from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
 from wiki.references.citation_keys import citation_keys
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
 
+# Where an entry type puts the work's venue.
+VENUE_FIELD_BY_ENTRY_TYPE = {
+    "article": "journal", "inproceedings": "booktitle", "conference": "booktitle", "incollection": "booktitle",
+    "inbook": "booktitle", "phdthesis": "school", "mastersthesis": "school", "thesis": "school",
+    "techreport": "institution", "report": "institution", "book": "publisher", "proceedings": "publisher",
+    "collection": "publisher",
+}
 ENTRY_TYPE_BY_KIND: dict[str, str] = {
     SourceKind.PAPER: "article", SourceKind.PREPRINT: "misc", SourceKind.PROJECT: "software", SourceKind.BLOG: "online",
     SourceKind.NOTE: "report", SourceKind.SURVEY: "article", SourceKind.ENVIRONMENT: "software",
@@ -76,6 +84,11 @@ def is_organisation(name: str) -> bool:
                for word, raw in zip(words, name.split(), strict=True))
 
 
+def _pages(pages: str) -> str:
+    """A page range as BibTeX writes one, its dash two hyphens (``12248--12267``)."""
+    return "--".join(latex_escaped(part) for part in re.split(r"\s*[–—]\s*|-{1,3}", str(pages)))
+
+
 def _persons(authors: str) -> str:
     names = []
     for name in (part.strip() for part in authors.split(";")):
@@ -90,7 +103,8 @@ def _persons(authors: str) -> str:
 def bibtex_entry(source: Source, key: str) -> Entry:
     """One source as an entry; values LaTeX-encoded (the writer braces them), except the verbatim ``url``, ``doi``
     and ``eprint``; the title braced once more, so that styles keep its capitals."""
-    entry_type = ENTRY_TYPE_BY_KIND.get(source.kind, "misc")
+    # the type the work was imported as, else one its kind calls for
+    entry_type = source.entry_type if source.entry_type in KIND_BY_ENTRY_TYPE else ENTRY_TYPE_BY_KIND.get(source.kind, "misc")
     plain: dict[str, str] = {}
     fields: list[tuple[str, str]] = [("title", f"{{{latex_escaped(source.title)}}}")]
     if source.short_name and source.short_name != source.title:
@@ -99,13 +113,18 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         fields.append(("author", _persons(source.authors)))
     if source.year:
         fields.append(("year", str(source.year)))
+    venue_field = ""
     if source.venue:
         # biblatex's @online has no howpublished, and the importer reads a URL there as the work's address.
-        name = ("journal" if entry_type == "article" else "institution" if entry_type == "report"
-                else "organization" if entry_type == "online" or _URL_IN_VENUE.search(source.venue) else "howpublished")
-        fields.append((name, latex_escaped(source.venue)))
-        if name == "journal":
-            plain["journal"] = source.venue
+        venue_field = VENUE_FIELD_BY_ENTRY_TYPE.get(entry_type) or (
+            "organization" if entry_type == "online" or _URL_IN_VENUE.search(source.venue) else "howpublished")
+        fields.append((venue_field, latex_escaped(source.venue)))
+        if venue_field in ("journal", "booktitle"):
+            plain[venue_field] = source.venue
+    # what the reference file said besides (pages, volume, the publisher of proceedings…), the venue as edited
+    fields += [(name, _pages(value) if name == "pages" else latex_escaped(str(value)))
+               for name, value in source.bibliographic.items()
+               if name in BIBLIOGRAPHIC_FIELDS and name != venue_field and value]
     if source.arxiv_id:
         fields += [("eprint", source.arxiv_id), ("archiveprefix", "arXiv")]
     if source.doi:

@@ -39,6 +39,21 @@ TYPE_BY_KIND: dict[str, str] = {
     SourceKind.BLOG: "post-weblog", SourceKind.NOTE: "report", SourceKind.SURVEY: "article-journal",
     SourceKind.ENVIRONMENT: "software", SourceKind.FRAMEWORK: "software",
 }
+# A BibTeX entry type as CSL names it, and back (the type a work was imported as: wiki.references.draft).
+CSL_TYPE_BY_ENTRY_TYPE = {
+    "article": "article-journal", "inproceedings": "paper-conference", "conference": "paper-conference",
+    "incollection": "chapter", "inbook": "chapter", "book": "book", "phdthesis": "thesis", "mastersthesis": "thesis",
+    "thesis": "thesis", "techreport": "report", "report": "report",
+}
+ENTRY_TYPE_BY_CSL_TYPE = {
+    "article-journal": "article", "paper-conference": "inproceedings", "chapter": "incollection", "book": "book",
+    "thesis": "thesis", "report": "techreport",
+}
+# A work's bibliographic details (by BibTeX's names) as CSL names them; CSL's "number" is the arXiv ID here.
+CSL_FIELD_BY_BIBLIOGRAPHIC = {
+    "volume": "volume", "number": "issue", "pages": "page", "series": "collection-title", "edition": "edition",
+    "chapter": "chapter-number", "publisher": "publisher", "address": "publisher-place", "isbn": "ISBN", "issn": "ISSN",
+}
 # Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
 KIND_FIELD = "wiki-kind"
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
@@ -170,6 +185,9 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         authors=authors, year=_year(item, errors), venue=venue,
         url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
         notes="" if arxiv_id_alone(note) else note,
+        entry_type=ENTRY_TYPE_BY_CSL_TYPE.get(_text(item.get("type", "")), ""),
+        bibliographic={name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
+                       if (value := _text(item.get(csl, "")))},
     )
     return draft, errors + draft_errors(draft)
 
@@ -231,6 +249,9 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
 def csl_item(source: Source) -> dict[str, Any]:
     """One source as a CSL-JSON item: no field the work does not have (no venue or URL made from its identifiers)."""
     csl_type = TYPE_BY_KIND.get(source.kind, "article")
+    # the type the work was imported as, where it says the same kind of work
+    if KIND_BY_TYPE.get(imported := CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type, "")) == source.kind:
+        csl_type = imported
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
                             "title": _rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
@@ -249,6 +270,9 @@ def csl_item(source: Source) -> dict[str, Any]:
                        ("abstract", source.abstract), ("note", source.notes)):
         if value:
             item[key] = value
+    for name, value in source.bibliographic.items():
+        if (csl := CSL_FIELD_BY_BIBLIOGRAPHIC.get(name)) and value and csl not in item:
+            item[csl] = value
     if source.arxiv_id:
         item["number"] = f"arXiv:{source.arxiv_id}"
     if _kind(csl_type, source.arxiv_id, source.venue) != source.kind:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -29,9 +29,23 @@ class SourceDraft:
     bibtex_key: str = ""
     abstract: str = ""
     notes: str = ""
+    entry_type: str = ""
+    bibliographic: dict[str, str] = field(default_factory=dict)
 
     def as_fields(self) -> dict[str, Any]:
         return asdict(self)
+
+
+# What a reference file says of a work beyond the fields a source has, kept as it came (by BibTeX's names) so that
+# the work is written back whole: a conference paper's pages, a journal article's volume and number, a thesis' school.
+BIBLIOGRAPHIC_FIELDS = {
+    "journal": gettext_lazy("journal"), "booktitle": gettext_lazy("proceedings"), "volume": gettext_lazy("volume"),
+    "number": gettext_lazy("number"), "pages": gettext_lazy("pages"), "series": gettext_lazy("series"),
+    "edition": gettext_lazy("edition"), "chapter": gettext_lazy("chapter"), "publisher": gettext_lazy("publisher"),
+    "address": gettext_lazy("place"), "school": gettext_lazy("school"), "institution": gettext_lazy("institution"),
+    "organization": gettext_lazy("organisation"), "month": gettext_lazy("month"), "isbn": "ISBN", "issn": "ISSN",
+}
+MAX_BIBLIOGRAPHIC_CHARS = 300
 
 
 # What a reference file may give of each field, as the form and the API allow it: a longer value is refused with
@@ -53,9 +67,9 @@ def field_limit(name: str) -> int:
 def over_long_fields(draft: SourceDraft) -> list[str]:
     """Why the draft cannot be saved as it is: each field longer than the wiki keeps, with its length."""
     errors = []
-    for name, label in FIELD_LABELS.items():
-        value = getattr(draft, name)
-        limit = field_limit(name)
+    fields = [(label, getattr(draft, name), field_limit(name)) for name, label in FIELD_LABELS.items()]
+    fields += [(BIBLIOGRAPHIC_FIELDS[name], value, MAX_BIBLIOGRAPHIC_CHARS) for name, value in draft.bibliographic.items()]
+    for label, value, limit in fields:
         if len(value) > limit:
             errors.append(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
                           % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"})

@@ -24,6 +24,8 @@ from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
+from wiki.models import Source
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -275,6 +277,14 @@ def content_lang(text: object) -> str:
     """The ``lang`` of a piece of content: Chinese when it holds any Chinese character (English terms inside
     Chinese text are the wiki's normal), English otherwise."""
     return text_lang(text)
+
+
+@register.filter
+def bibliographic_details(source: Source) -> list[tuple[str, str]]:
+    """The details a reference file gave of ``source`` besides its venue (pages, volume, publisher…), labelled in
+    the reader's language, in a fixed order."""
+    return [(str(label), str(source.bibliographic[name])) for name, label in BIBLIOGRAPHIC_FIELDS.items()
+            if source.bibliographic.get(name) and source.bibliographic[name] != source.venue]
 
 
 @register.filter

@@ -94,12 +94,17 @@ class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     html_url = serializers.CharField(source="get_absolute_url", read_only=True)
     classifications = SourceClassificationSerializer(many=True, read_only=True)
     components = ComponentSerializer(many=True, read_only=True)
+    bibliographic = serializers.DictField(
+        child=serializers.CharField(), read_only=True,
+        help_text="What the reference file it was imported from said besides, by BibTeX's field names (pages, volume, "
+                  "number, publisher, address, school…); written back in the exports.")
 
     class Meta:
         model = Source
         fields = ["slug", "short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi",
-                  "bibtex_key", "abstract", "notes", "components", "classifications", "created_at", "updated_at", "html_url"]
-        read_only_fields = ["created_at", "updated_at"]
+                  "bibtex_key", "entry_type", "bibliographic", "abstract", "notes", "components", "classifications",
+                  "created_at", "updated_at", "html_url"]
+        read_only_fields = ["entry_type", "created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": False}}
 
 

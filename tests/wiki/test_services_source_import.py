@@ -10,10 +10,11 @@ from django.utils import translation
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
+from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import draft_from_identifier
 from wiki.references.errors import ReferencesRefused
 from wiki.roles import User
-from wiki.services.source_import import ImportResult, sources_import
+from wiki.services.source_import import ImportResult, ImportStatus, sources_import
 
 
 def sources_import_bibtex(*, text: str, user: User | None = None) -> list[ImportResult]:
@@ -122,3 +123,17 @@ def test_an_entry_s_errors_are_one_line_in_the_reader_s_language(db: None) -> No
     assert re.fullmatch(r"year “1066” is not a year; the abstract is longer than 20,000 characters \(it has 30,000\)", english)
     assert re.fullmatch(r"[^；;]*1066[^；;]*；[^；;]*20,000[^；;]*", chinese), chinese
     assert not Source.objects.filter(bibtex_key="bad").exists()
+
+
+def test_a_key_another_work_has_already_gets_one_of_its_own_and_the_report_says_which(db: None) -> None:
+    make_source(short_name="SkillForge", title="SkillForge: Evolving Verifiable Skills", bibtex_key="skillforge")
+
+    report = sources_import(text="@article{SkillForge, title = {Some Different Paper on Skills}, year = {2025}}\n"
+                                 "@article{fresh, title = {A Fresh Paper}, year = {2025}}\n")
+
+    [other, fresh] = report.of(ImportStatus.CREATED)
+    assert other.source is not None and other.source.bibtex_key == "SkillForge-2"
+    assert other.message == "the key “SkillForge” is SkillForge's already: this work is saved with the key “SkillForge-2”"
+    assert fresh.source is not None and (fresh.source.bibtex_key, fresh.message) == ("fresh", "")
+    keys = citation_keys(list(Source.objects.all()))
+    assert sorted(keys.values()) == ["SkillForge-2", "fresh", "skillforge"]

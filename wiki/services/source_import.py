@@ -4,7 +4,7 @@ Each entry is created, found to be a work the wiki (or an earlier entry of the s
 with its reason and line. Works are named as when an editor adds one: a short name is one work's (pages cite works
 by it), a slug comes from the title when the short name gives none, and a key the exports could not use is made
 usable, the report saying so. The whole file is one transaction: when the request fails, nothing of it is kept. The
-queries do not grow with the file: one for the candidate duplicates, one for the short names, one for the slugs,
+queries do not grow with the file: one for the candidate duplicates, one for the short names, one for the slugs, one for the keys,
 then bulk inserts.
 """
 
@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.utils.translation import gettext, pgettext
 
 from wiki.models import ChangeEvent, Source
@@ -102,6 +103,31 @@ def usable_bibtex_key(key: str) -> str:
     kept = "".join(char if re.fullmatch(BIBTEX_KEY, char) else " " for char in ascii_key)
     usable = "-".join(kept.split())[: max_length(Source, "bibtex_key")].strip("-")
     return usable if _ASCII_LETTER.search(usable) else ""
+
+
+def _keys_of_their_own(created: list[Source], results: list[ImportResult]) -> None:
+    """A new work whose key is another work's already (in any case, as BibTeX compares keys) gets one of its own,
+    the report saying which: the exports would otherwise write it under its slug, and a ``\\cite`` of the key as
+    the file had it would find the other work. One query."""
+    wanted = {source.bibtex_key.lower() for source in created if source.bibtex_key}
+    if not wanted:
+        return
+    holders: dict[str, str] = {}
+    for key, name in Source.all_objects.annotate(key=Lower("bibtex_key")).filter(key__in=wanted).order_by("-pk") \
+            .values_list("key", "short_name"):
+        holders[key] = name  # the oldest work of a key last, so that it names the key
+    used = set(holders)
+    for index, result in enumerate(results):
+        source = result.source
+        if result.status is not ImportStatus.CREATED or source is None or source.bibtex_key.lower() not in used:
+            continue
+        written = source.bibtex_key
+        source.bibtex_key = next(key for n in range(2, len(used) + len(created) + 3)
+                                 if (key := f"{written}-{n}"[: max_length(Source, "bibtex_key")]).lower() not in used)
+        used.add(source.bibtex_key.lower())
+        said = gettext("the key “%(key)s” is %(work)s's already: this work is saved with the key “%(saved)s”") % {
+            "key": written, "work": holders.get(written.lower(), written), "saved": source.bibtex_key}
+        results[index] = replace(result, message=_clauses(filter(None, (result.message, said))))
 
 
 def _unsaved_source(entry: ParsedEntry) -> Source:
@@ -225,6 +251,7 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
         results[index] = replace(results[index], message=gettext(
             "“%(key)s” cannot be a BibTeX key: the work is saved with the key “%(saved)s”")
             % {"key": written, "saved": keyed.bibtex_key})
+    _keys_of_their_own(created, results)
     Source.objects.bulk_create(created)
     ChangeEvent.objects.bulk_create(
         change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.IMPORTED, obj=source, label=source.short_name,

@@ -195,3 +195,12 @@ def test_the_export_keys_use_the_bibtex_key_rule_of_the_models() -> None:
 def test_a_key_ending_in_a_line_break_is_not_an_export_key() -> None:
     source = Source(pk=1, slug="work", bibtex_key="work2024\n")
     assert citation_keys([source]) == {1: "work"}
+
+
+def test_a_chinese_name_with_a_latin_word_and_a_name_with_plus_signs_take_no_other_works_slug(db: None) -> None:
+    from wiki.references.draft import SourceDraft
+    from wiki.services.sources import unique_source_slug
+
+    assert unique_source_slug(SourceDraft(short_name="基于LLM的智能体强化学习")) == "ji-yu-llm-de-zhi-neng-ti-qiang-hua-xue-xi"
+    assert unique_source_slug(SourceDraft(short_name="REINFORCE++")) == "reinforce-plus-plus"
+    assert unique_source_slug(SourceDraft(short_name="REINFORCE")) == "reinforce"

@@ -61,7 +61,7 @@ def test_a_slug_is_free_when_only_a_longer_one_shares_its_start(db: None) -> Non
 
 @pytest.mark.parametrize(("name", "slug"), [
     ("Øystein Træsse", "oystein-traesse"), ("Straße der Agenten", "strasse-der-agenten"), ("Łódź Œuvre", "lodz-oeuvre"),
-    ("Ærø 智能体", "aero"), ("Crème brûlée", "creme-brulee"),
+    ("Ærø 智能体", "aero-zhi-neng-ti"), ("Crème brûlée", "creme-brulee"),
 ])
 def test_latin_letters_that_do_not_decompose_are_kept_in_a_slug(db: None, name: str, slug: str) -> None:
     assert unique_source_slug(name) == slug

@@ -38,7 +38,7 @@ from wiki.references.matching import Reference, WorkMatch, find_work, lookup_key
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import StaleEdit, change_event, change_record
-from wiki.text.slugs import ascii_slugify, cut_slug, numbered_slug, pinyin_slug
+from wiki.text.slugs import ascii_slugify, cut_slug, has_han, numbered_slug, pinyin_slug
 
 
 def sources_lock_creation() -> None:
@@ -58,17 +58,24 @@ class Named(Protocol):
 
 
 _ASCII_LETTER = re.compile(r"[a-z]")
+_PLUS = re.compile(r"\+")
 _TITLE_SLUG_CHARS = 60
 
 
 def _slug_base(work: str | Named) -> str:
     """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
     ``🙂``), from the title (cut at a word within 60 characters), else from the short name or the title read in
-    pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``.
+    pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``. A short
+    name mixing Chinese and Latin words is read whole in pinyin (``基于LLM的智能体`` → ``ji-yu-llm-de-zhi-neng-ti``), and
+    ``+`` is ``plus`` (``REINFORCE++`` → ``reinforce-plus-plus``), so that neither takes a word's slug from another work.
     A short name that gives a slug always gives it, so each source's slug is what it always was."""
     if isinstance(work, str):
         work = SourceDraft(short_name=work)
-    base = ascii_slugify(work.short_name.replace(".", "-"))[:100]
+    name = _PLUS.sub(" plus ", work.short_name)  # REINFORCE++ is not REINFORCE
+    base = ascii_slugify(name.replace(".", "-"))[:100]
+    if base and has_han(name):
+        # a Chinese name with a Latin word in it is read whole (基于LLM的智能体 → ji-yu-llm-de-zhi-neng-ti, not llm)
+        return pinyin_slug(name, length=_TITLE_SLUG_CHARS) or base
     if base:
         return base
     title = ascii_slugify(work.title.replace(".", "-"))

@@ -54,6 +54,11 @@ def pinyin_sort_key(text: str) -> str:
     return _in_pinyin(text).lower()
 
 
+def has_han(text: str) -> bool:
+    """Whether ``text`` holds a Chinese character."""
+    return _HAN.search(text) is not None
+
+
 def _in_pinyin(text: str) -> str:
     """``text`` with its Chinese characters read in pinyin, a syllable a word; unchanged when it has none."""
     if not _HAN.search(text):

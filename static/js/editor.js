@@ -63,12 +63,16 @@
         if (!response.ok && response.status !== 422) { return say(pane.dataset.previewFailed); }
         return response.text().then(function (html) {
           target.innerHTML = html;  // server-sanitised fragment
-          if (status) { status.textContent = ""; status.textContent = pane.dataset.previewUpdated; }
+          // Said when what the preview warns of changes (and the first time), not after every pause in typing.
+          var warnings = target.querySelectorAll(".errorlist li, .notice").length;
+          if (status && warnings !== saidWarnings) { status.textContent = ""; status.textContent = pane.dataset.previewUpdated; }
+          saidWarnings = warnings;
         });
       }).catch(function (error) {
         if (!error || error.name !== "AbortError") { say(pane.dataset.previewFailed); }
       });
     };
+    var saidWarnings = -1;
     body.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(refresh, 600);

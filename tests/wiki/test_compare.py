@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.test import Client
@@ -70,6 +71,9 @@ def test_compare_with_unknown_work_is_404_and_names_it(client: Client) -> None:
 
     assert response.status_code == 404
     assert "“atlantis”" in response.content.decode()
+    # given back in the field to correct, marked as what the message is about
+    assert re.search(r'<input type="text" name="works" id="id_works" value="atlantis" '
+                     r'aria-describedby="works-help works-unknown" aria-invalid="true">', response.content.decode())
     assert client.get(reverse("wiki:compare") + "?works=tasksmith,atlantis&format=csv").status_code == 404
 
 

@@ -210,8 +210,11 @@ def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
 def test_bad_local_graph_parameters_fall_back_and_say_so(client: Client) -> None:
     response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "contrast-wiki"}) + "?depth=9&edges=telepathy")
 
+    html = response.content.decode()
     assert response.status_code == 200
-    assert 'class="form-error"' in response.content.decode()
+    # the choices open, each group that was refused tied to the message
+    assert '<details class="graph-options" open>' in html and '<p class="form-error" id="graph-filter-error" role="alert">' in html
+    assert html.count('<fieldset aria-describedby="graph-filter-error">') == 2
 
 
 def _grow_around_the_works() -> None:

@@ -222,3 +222,9 @@ def test_a_note_marked_as_a_url_is_the_address_and_a_bare_one_stays_a_note() -> 
 
     assert marked.draft is not None and (marked.draft.url, marked.draft.notes) == ("https://example.org/m", "")
     assert bare.draft is not None and (bare.draft.url, bare.draft.notes) == ("", "https://example.org/b")
+
+
+def test_a_chinese_name_split_by_a_reference_manager_is_written_as_chinese_writes_it() -> None:
+    [entry] = parse_bibtex("@article{k, title = {T}, author = {张, 伟 and 欧阳, 修文 and Zhang, Wei and Smith, Jr., John}}")
+
+    assert entry.draft is not None and entry.draft.authors == "张伟; 欧阳修文; Zhang, Wei; Smith, Jr., John"

@@ -71,3 +71,12 @@ def test_text_that_is_not_json_is_refused_saying_where_and_what_in_the_readers_l
         with translation.override(language), pytest.raises(ReferencesRefused) as refused:
             parse_csl_json(text)
         assert str(refused.value) == said and refused.value.code == "not_json"
+
+
+def test_a_chinese_name_in_csl_json_is_family_name_then_given_name_without_a_comma() -> None:
+    item = {"id": "k", "type": "article-journal", "title": "T",
+            "author": [{"family": "张", "given": "伟"}, {"family": "Zhang", "given": "Wei"}]}
+
+    [entry] = parse_csl_json(json.dumps([item]))
+
+    assert entry.draft is not None and entry.draft.authors == "张伟; Zhang, Wei"

@@ -21,7 +21,14 @@ from django.utils.translation import gettext
 from wiki.models import SourceKind
 from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
 from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
-from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, SourceDraft, draft_errors, field_limit, short_name_from_title
+from wiki.references.draft import (
+    BIBLIOGRAPHIC_FIELDS,
+    SourceDraft,
+    draft_errors,
+    field_limit,
+    person_name,
+    short_name_from_title,
+)
 from wiki.references.identifiers import (
     arxiv_id_alone,
     arxiv_id_from_doi,
@@ -87,7 +94,8 @@ def _persons(value: str) -> str:
         if text.lower() in {"others", "et al", "et al."}:
             names.append("et al.")
         elif text:
-            names.append(text)
+            family, comma, given = text.partition(",")
+            names.append(person_name(family, given) if comma else text)
     return "; ".join(names)
 
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, person_name, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.references.parse_errors import json_reason
@@ -103,7 +103,7 @@ def _person(person: Any) -> str:
         return "et al." if literal.lower() in {"others", "et al", "et al."} else literal
     family = " ".join(_text(person.get(part, "")) for part in ("non-dropping-particle", "family") if person.get(part))
     given = _text(person.get("given", ""))
-    return f"{family}, {given}" if family and given else family or given
+    return person_name(family, given)
 
 
 def _year(item: dict[str, Any], errors: list[str]) -> int | None:

@@ -101,6 +101,18 @@ def draft_from_identifier(raw: str) -> SourceDraft | None:
 
 
 
+_HAN = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff·]+$")
+
+
+def person_name(family: str, given: str) -> str:
+    """A person as the wiki keeps one: ``Family, Given``; a Chinese name as it is written, family name first and no
+    comma (Zotero's ``张, 伟`` is 张伟)."""
+    family, given = family.strip(), given.strip()
+    if family and given:
+        return f"{family}{given}" if _HAN.match(family) and _HAN.match(given) else f"{family}, {given}"
+    return family or given
+
+
 def short_name_from_title(title: str) -> str:
     """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``, ``通义深度研究：面向长程任务…`` → ``通义深度研究``;
     a title without a colon (either width) stays whole."""

@@ -327,3 +327,15 @@ def test_the_text_grows_with_the_font_size_the_reader_chose_in_the_browser(page:
         page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}))
         sizes[standard] = page.evaluate("parseFloat(getComputedStyle(document.querySelector('main p')).fontSize)")
     assert sizes[32] > 1.8 * sizes[16], sizes
+
+
+def test_on_a_phone_the_sort_link_of_the_hidden_table_header_shows_when_focused(page: Any, live_server: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + reverse("wiki:source-list"))
+    header = page.locator("table.responsive thead")
+    assert header.bounding_box()["height"] <= 1  # the header is for screen readers on a phone
+
+    page.locator("table.responsive thead th a").first.focus()
+
+    box = header.bounding_box()
+    assert box is not None and box["height"] > 10 and box["width"] > 10

@@ -91,7 +91,7 @@ def test_the_triage_order_is_over_the_whole_queue_a_page_at_a_time() -> None:
     assert 'rel="prev"' in second and 'rel="next"' not in second
     # The last of page one makes way for the first of page two.
     card = most[most.index(f'id="triage-{sure[49].slug}"'):]
-    assert f'name="then" value="{sure[50].slug}"' in card[:card.index("</li>")]
+    assert f'name="then" value="{sure[50].slug}"' in card[:card.index("</form>")]
     # Accepting on page two comes back to page two, at the next work.
     accept = reverse("wiki:triage-accept", kwargs={"slug": sure[50].slug})
     response = client.post(accept, {"then": vague.slug, "p": "2"})

@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import bibtexparser
 import pytest
+from bibtexparser.entrypoint import parse_string
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -311,7 +311,7 @@ ZOTERO = r"""
 
 def _written(text: str) -> dict[str, tuple[str, dict[str, str]]]:
     """Each entry of an exported file by its key: its type and its fields, decoded."""
-    library = bibtexparser.parse_string(text)
+    library = parse_string(text)
     return {e.key: (e.entry_type, {f.key.lower(): latex_to_text(str(f.value)) for f in e.fields}) for e in library.entries}
 
 

@@ -58,15 +58,17 @@ class MathStash:
 
     def plain(self, text: str) -> str:
         """``text`` with each formula's LaTeX for its token: what a heading's id and its entry in the contents read."""
-        if not self.formulas:
-            return text
-        return self._tokens().sub(lambda m: self.formulas[int(m[1])][0], text)
+        return self._put_back(text, 0)
 
     def typed(self, text: str) -> str:
         """``text`` with each formula as it was typed, delimiters included: what a claim's text reads."""
+        return self._put_back(text, 2)
+
+    def _put_back(self, text: str, part: int) -> str:
+        """``text`` with each formula's ``part`` (of :attr:`formulas`) for its token."""
         if not self.formulas:
             return text
-        return self._tokens().sub(lambda m: self.formulas[int(m[1])][2], text)
+        return self._tokens().sub(lambda m: str(self.formulas[int(m[1])][part]), text)
 
     def restore(self, rendered: str) -> str:
         """Sanitised HTML with each formula as MathML where it stands in the text; inside an attribute value or a

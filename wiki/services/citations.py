@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
 from wiki.references.citation_matching import CloseMatcher, WorkRef
-from wiki.references.identifiers import arxiv_id_alone, normalize_doi, normalize_title, short_name_key
+from wiki.references.draft import draft_from_identifier
+from wiki.references.identifiers import normalize_title, short_name_key
 from wiki.roles import User
 from wiki.services.sources import sources_by_title, sources_create_for_titles, sources_lock_creation
 
@@ -105,7 +106,8 @@ def _outcome(title: str, source: Source) -> CitationOutcome:
         return CitationOutcome.NORMALISED
     if short_name_key(source.short_name) == short_name_key(title):
         return CitationOutcome.SHORT_NAME
-    if (source.arxiv_id and arxiv_id_alone(title) == source.arxiv_id) or (source.doi and normalize_doi(title) == source.doi):
+    named = draft_from_identifier(title)
+    if named and ((named.arxiv_id and named.arxiv_id == source.arxiv_id) or (named.doi and named.doi == source.doi)):
         return CitationOutcome.IDENTIFIER
     return CitationOutcome.MERGED
 

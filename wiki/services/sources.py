@@ -24,12 +24,10 @@ from wiki import change_summaries
 from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit, max_length, validate_bibtex_key
-from wiki.references.draft import SourceDraft, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_from_identifier, short_name_from_title
 from wiki.references.identifiers import (
-    arxiv_id_alone,
     arxiv_number,
     identifiers_from_url,
-    normalize_doi,
     normalize_title,
     short_name_key,
     split_identifiers,
@@ -38,7 +36,8 @@ from wiki.references.matching import Reference, WorkMatch, find_work, lookup_key
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import StaleEdit, change_event, change_record
-from wiki.text.slugs import ascii_slugify, cut_slug, has_han, numbered_slug, pinyin_slug
+from wiki.text.lang import has_chinese
+from wiki.text.slugs import ascii_slugify, cut_slug, numbered_slug, pinyin_slug
 
 
 def sources_lock_creation() -> None:
@@ -73,7 +72,7 @@ def _slug_base(work: str | Named) -> str:
         work = SourceDraft(short_name=work)
     name = _PLUS.sub(" plus ", work.short_name)  # REINFORCE++ is not REINFORCE
     base = ascii_slugify(name.replace(".", "-"))[:100]
-    if base and has_han(name):
+    if base and has_chinese(name):
         # a Chinese name with a Latin word in it is read whole (基于LLM的智能体 → ji-yu-llm-de-zhi-neng-ti, not llm)
         return pinyin_slug(name, length=_TITLE_SLUG_CHARS) or base
     if base:
@@ -146,22 +145,18 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
 
 
 def _sources_by_identifier(titles: Iterable[str]) -> dict[str, Source]:
-    """The live works whose arXiv ID or DOI each of ``titles`` is (one query; none when no title is an identifier)."""
-    keys = {title: (arxiv_id_alone(title), normalize_doi(title.strip())) for title in titles}
-    arxiv_ids = {arxiv for arxiv, _ in keys.values() if arxiv}
-    dois = {doi for _, doi in keys.values() if doi}
-    if not arxiv_ids and not dois:
+    """The live works whose arXiv ID or DOI each of ``titles`` is, read as the new-work form reads an identifier
+    (:func:`~wiki.references.draft.draft_from_identifier`); one query, none when no title is an identifier."""
+    named = {title: draft for title in titles if (draft := draft_from_identifier(title))}
+    if not named:
         return {}
     by_key: dict[tuple[str, str], Source] = {}
-    for source in Source.objects.filter(Q(arxiv_id__in=arxiv_ids) | Q(doi__in=dois)).order_by("pk"):
+    for source in Source.objects.filter(Q(arxiv_id__in={d.arxiv_id for d in named.values() if d.arxiv_id})
+                                        | Q(doi__in={d.doi for d in named.values() if d.doi})).order_by("pk"):
         by_key.setdefault(("arxiv", source.arxiv_id), source)
         by_key.setdefault(("doi", source.doi), source)
-    matched: dict[str, Source] = {}
-    for title, (arxiv, doi) in keys.items():
-        found = (arxiv and by_key.get(("arxiv", arxiv))) or (doi and by_key.get(("doi", doi))) or None
-        if found is not None:
-            matched[title] = found
-    return matched
+    found = {title: by_key.get(("arxiv", d.arxiv_id) if d.arxiv_id else ("doi", d.doi)) for title, d in named.items()}
+    return {title: source for title, source in found.items() if source is not None}
 
 
 def sources_named(names: Iterable[str]) -> dict[str, list[Source]]:
@@ -211,9 +206,9 @@ def sources_create_for_titles(*, titles: Iterable[str], user: User | None = None
     taken = taken_source_slugs(drafts)
     for title, draft in zip(firsts, drafts, strict=True):
         # a work cited by its arXiv ID or DOI alone has that identifier, its title to be filled in
-        arxiv_id = arxiv_id_alone(title) or ""
+        named = draft_from_identifier(title) or SourceDraft()
         source = Source(slug=unique_source_slug(draft, taken=taken), short_name=draft.short_name, title=title,
-                        kind=SourceKind.PAPER, arxiv_id=arxiv_id, doi="" if arxiv_id else normalize_doi(title.strip()) or "")
+                        kind=SourceKind.PAPER, arxiv_id=named.arxiv_id, doi=named.doi)
         source.derive_keys()  # bulk_create skips save(), which derives them
         matched[title] = source
         # the same normalised title may be cited twice in different forms

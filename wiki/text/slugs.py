@@ -8,11 +8,10 @@ Chinese reader can read back, rather than a number.
 
 from __future__ import annotations
 
-import re
-
 from django.utils.text import slugify
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+from wiki.text.lang import has_chinese
+
 # Latin letters that do not decompose into a base letter and an accent, which slugify would drop: Øystein Træsse is
 # ``oystein-traesse``, not ``ystein-trsse``.
 _UNDECOMPOSED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
@@ -54,14 +53,9 @@ def pinyin_sort_key(text: str) -> str:
     return _in_pinyin(text).lower()
 
 
-def has_han(text: str) -> bool:
-    """Whether ``text`` holds a Chinese character."""
-    return _HAN.search(text) is not None
-
-
 def _in_pinyin(text: str) -> str:
     """``text`` with its Chinese characters read in pinyin, a syllable a word; unchanged when it has none."""
-    if not _HAN.search(text):
+    if not has_chinese(text):
         return text
     # Imported when first needed: its dictionaries take a fifth of a second and some 55 MB to load, which a
     # process that never names a work in Chinese should not pay.

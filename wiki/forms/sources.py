@@ -7,7 +7,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
-from wiki.models.rules import validate_bibtex_key
+from wiki.models.rules import validate_bibtex_key, validate_optional_line
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import (
@@ -21,6 +22,9 @@ from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short
 from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
+# What the form gives the services: the fields above, and how the work is written back in the exports.
+EDITED_FIELDS = [*SOURCE_FIELDS, "entry_type", "bibliographic"]
+BIBLIOGRAPHIC_PREFIX = "bib_"
 
 
 class SourceImportForm(forms.Form):
@@ -86,6 +90,10 @@ class SourceImportForm(forms.Form):
         return cleaned
 
 
+def _entry_type_choices() -> list[tuple[str, str]]:
+    return [("", "—"), *((name, f"{name} — {label}") for name, label in ENTRY_TYPE_LABELS.items())]
+
+
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = forms.URLField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
@@ -93,7 +101,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = Source
-        fields = SOURCE_FIELDS
+        fields = [*SOURCE_FIELDS, "entry_type"]
         widgets = {
             "authors": forms.Textarea(attrs={"rows": 2}),
             "abstract": forms.Textarea(attrs={"rows": 6}),
@@ -103,11 +111,32 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         help_texts = {"authors": _("Separated by semicolons."), "arxiv_id": _("Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."),
                       "doi": _("Bare or as a doi.org URL.")}
 
+    entry_type = forms.ChoiceField(
+        label=_("Entry type"), required=False, choices=_entry_type_choices,
+        help_text=_("How the work is written in BibTeX and CSL-JSON exports; left empty, its kind decides."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicate: Source | None = None
         # The work that has the short name typed, when another has it.
         self.name_taken: Source | None = None
+        details = self.initial.get("bibliographic") or self.instance.bibliographic or {}
+        for name, label in BIBLIOGRAPHIC_FIELDS.items():
+            self.fields[BIBLIOGRAPHIC_PREFIX + name] = forms.CharField(
+                label=label, required=False, max_length=MAX_BIBLIOGRAPHIC_CHARS, validators=[validate_optional_line])
+            self.initial.setdefault(BIBLIOGRAPHIC_PREFIX + name, details.get(name, ""))
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [field for field in self.visible_fields() if not field.name.startswith(BIBLIOGRAPHIC_PREFIX)]
+
+    def bibliographic_shown(self) -> bool:
+        """Whether the bibliographic details open with the form: one of them is filled in or wrong."""
+        return any(field.value() or field.errors for field in self.bibliographic_fields())
+
+    def bibliographic_fields(self) -> list[forms.BoundField]:
+        """Pages, volume, publisher and the like, each a field of its own, shown together."""
+        return [field for field in self.visible_fields() if field.name.startswith(BIBLIOGRAPHIC_PREFIX)]
 
     def clean_bibtex_key(self) -> str:
         key = str(self.cleaned_data.get("bibtex_key") or "").strip()
@@ -118,6 +147,8 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
+        cleaned["bibliographic"] = {name: " ".join(value.split()) for name in BIBLIOGRAPHIC_FIELDS
+                                    if (value := cleaned.get(BIBLIOGRAPHIC_PREFIX + name) or "").strip()}
         if {"arxiv_id", "doi", "url"} <= cleaned.keys():
             # An arxiv.org or doi.org URL names the work as its identifier fields would: saved as them when they are
             # blank, and looked for among the existing works like them.

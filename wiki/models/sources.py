@@ -214,9 +214,19 @@ class Source(Deletable):
         return self.short_name
 
     def clean(self) -> None:
-        """Identifiers in their normal form (any version, URL or prefix is accepted) and the URL percent-encoded."""
+        """Identifiers in their normal form (any version, URL or prefix is accepted), the URL percent-encoded, the entry
+        type one the exports write and the bibliographic details one line each (:func:`clean_bibliographic`)."""
+        from wiki.references.draft import ENTRY_TYPE_LABELS, clean_bibliographic
         from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 
+        if self.entry_type and self.entry_type not in ENTRY_TYPE_LABELS:
+            raise ValidationError({"entry_type": ValidationError(
+                _("“%(type)s” is no entry type the wiki writes; choose one of %(types)s, or none."),
+                code="invalid_choice", params={"type": self.entry_type, "types": ", ".join(ENTRY_TYPE_LABELS)})})
+        try:
+            self.bibliographic = clean_bibliographic(self.bibliographic)
+        except ValidationError as error:
+            raise ValidationError({"bibliographic": error}) from None
         # The field validators have refused what cannot be normalised.
         self.arxiv_id = normalize_arxiv_id(self.arxiv_id) or "" if self.arxiv_id.strip() else ""
         self.doi = normalize_doi(self.doi) or "" if self.doi.strip() else ""

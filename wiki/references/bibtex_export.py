@@ -24,6 +24,7 @@ from pylatexenc.latexencode import RULE_DICT, UnicodeToLatexConversionRule, Unic
 
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
+from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
 
@@ -137,7 +138,15 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         fields.append(("note", latex_escaped(source.notes)))
     if _kind(entry_type, plain, source.arxiv_id, source.url) != source.kind:
         fields.append(("entrysubtype", source.kind))
-    return Entry(entry_type, key, [Field(name, value) for name, value in fields])
+    return Entry(entry_type, key, [_month(value) if name == "month" else Field(name, value) for name, value in fields])
+
+
+def _month(value: str) -> Field:
+    """A month kept as a number (what BibTeX's ``aug`` stands for) written as BibTeX's macro, unbraced, which every
+    style prints as the month's name; any other month as written."""
+    if value.isdigit() and 1 <= int(value) <= len(MONTHS):
+        return Field("month", MONTHS[int(value) - 1], enclosing="no-enclosing")
+    return Field("month", value)
 
 
 def dump_bibtex(sources: Iterable[Source]) -> str:

@@ -6,10 +6,18 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy
 
 from wiki.models import Source, SourceKind
-from wiki.models.rules import MAX_ABSTRACT_CHARS, MAX_NOTES_CHARS, MAX_TEXT_CHARS, fit, max_length
+from wiki.models.rules import (
+    MAX_ABSTRACT_CHARS,
+    MAX_NOTES_CHARS,
+    MAX_TEXT_CHARS,
+    fit,
+    max_length,
+    validate_optional_line,
+)
 from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 
 
@@ -46,6 +54,45 @@ BIBLIOGRAPHIC_FIELDS = {
     "organization": gettext_lazy("organisation"), "month": gettext_lazy("month"), "isbn": "ISBN", "issn": "ISSN",
 }
 MAX_BIBLIOGRAPHIC_CHARS = 300
+# The BibTeX/biblatex entry types a work is written back as (KIND_BY_ENTRY_TYPE reads each), with what each is.
+ENTRY_TYPE_LABELS = {
+    "article": gettext_lazy("journal article"), "inproceedings": gettext_lazy("conference paper"),
+    "conference": gettext_lazy("conference paper (older name)"), "incollection": gettext_lazy("chapter in a collection"),
+    "inbook": gettext_lazy("part of a book"), "book": gettext_lazy("book"), "phdthesis": gettext_lazy("doctoral thesis"),
+    "mastersthesis": gettext_lazy("master's thesis"), "thesis": gettext_lazy("thesis"),
+    "techreport": gettext_lazy("technical report"), "report": gettext_lazy("report"),
+    "unpublished": gettext_lazy("unpublished"), "online": gettext_lazy("web page"),
+    "electronic": gettext_lazy("web page (older name)"), "www": gettext_lazy("web page (older name)"),
+    "software": gettext_lazy("software"), "dataset": gettext_lazy("dataset"), "misc": gettext_lazy("other (preprint…)"),
+    "proceedings": gettext_lazy("proceedings"), "collection": gettext_lazy("collection"),
+}
+
+
+def clean_bibliographic(values: object) -> dict[str, str]:
+    """``values`` as a work keeps them: a mapping of BIBLIOGRAPHIC_FIELDS' names to one line of text each, spacing
+    folded, empty ones left out. Anything else raises ``ValidationError``, a message for each detail that is wrong."""
+    if not isinstance(values, dict):
+        raise ValidationError(gettext("Give the bibliographic details as names and values."), code="invalid")
+    cleaned, errors = {}, []
+    for name, value in values.items():
+        if name not in BIBLIOGRAPHIC_FIELDS:
+            errors.append(gettext("“%(name)s” is no bibliographic detail the wiki keeps (%(names)s).")
+                          % {"name": name, "names": ", ".join(BIBLIOGRAPHIC_FIELDS)})
+        elif not isinstance(value, str):
+            errors.append(gettext("“%(name)s” is not text.") % {"name": name})
+        elif len(value := " ".join(value.split())) > MAX_BIBLIOGRAPHIC_CHARS:
+            errors.append(gettext("“%(name)s” is longer than %(limit)s characters (it has %(count)s).")
+                          % {"name": name, "limit": MAX_BIBLIOGRAPHIC_CHARS, "count": f"{len(value):,}"})
+        elif value:
+            try:
+                validate_optional_line(value)
+            except ValidationError as error:
+                errors.append(gettext("“%(name)s”: %(error)s") % {"name": name, "error": error.messages[0]})
+            else:
+                cleaned[name] = value
+    if errors:
+        raise ValidationError([ValidationError(message, code="invalid") for message in errors])
+    return cleaned
 
 
 # What a reference file may give of each field, as the form and the API allow it: a longer value is refused with

@@ -15,7 +15,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier.result import Suggestion
@@ -25,7 +25,7 @@ from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
 from wiki.models import Source
-from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -285,6 +285,15 @@ def bibliographic_details(source: Source) -> list[tuple[str, str]]:
     the reader's language, in a fixed order."""
     return [(str(label), str(source.bibliographic[name])) for name, label in BIBLIOGRAPHIC_FIELDS.items()
             if source.bibliographic.get(name) and source.bibliographic[name] != source.venue]
+
+
+@register.filter
+def entry_type_label(entry_type: str) -> str:
+    """``inproceedings (conference paper)``: the BibTeX entry type a work is exported as, and what it is."""
+    label = ENTRY_TYPE_LABELS.get(entry_type)
+    if not label:
+        return entry_type
+    return f"{entry_type}{pgettext('opening bracket', ' (')}{label}{pgettext('closing bracket', ')')}"
 
 
 @register.filter

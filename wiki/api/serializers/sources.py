@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -8,6 +9,7 @@ from wiki.models import Claim, Classification, Component, Contrast, Source
 from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
 from wiki.models.rules import validate_bibtex_key as bibtex_key_rule
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS, clean_bibliographic
 from wiki.references.locators import is_valid_locator
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
@@ -96,15 +98,14 @@ class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     components = ComponentSerializer(many=True, read_only=True)
     bibliographic = serializers.DictField(
         child=serializers.CharField(), read_only=True,
-        help_text="What the reference file it was imported from said besides, by BibTeX's field names (pages, volume, "
-                  "number, publisher, address, school…); written back in the exports.")
+        help_text="Pages, volume, number, publisher and the like, by BibTeX's field names; written back in the exports.")
 
     class Meta:
         model = Source
         fields = ["slug", "short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi",
                   "bibtex_key", "entry_type", "bibliographic", "abstract", "notes", "components", "classifications",
                   "created_at", "updated_at", "html_url"]
-        read_only_fields = ["entry_type", "created_at", "updated_at"]
+        read_only_fields = ["created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": False}}
 
 
@@ -127,9 +128,20 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
 
     read_only_names = frozenset(SourceSerializer.Meta.fields)
 
+    entry_type = serializers.ChoiceField(
+        choices=list(ENTRY_TYPE_LABELS),
+        required=False, allow_blank=True,
+        help_text="The BibTeX entry type the exports write the work as (its CSL type follows); empty: its kind decides.")
+    bibliographic = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=True, max_length=MAX_BIBLIOGRAPHIC_CHARS),
+        required=False,
+        help_text=f"Pages, volume, number, publisher and the like, by BibTeX's field names ({', '.join(BIBLIOGRAPHIC_FIELDS)}), "
+                  "one line each; sent, it replaces the details saved (an empty value leaves that one out).")
+
     class Meta:
         model = Source
-        fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
+        fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key",
+                  "entry_type", "bibliographic", "abstract", "notes"]
         extra_kwargs = {
             "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
             # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check;
@@ -140,6 +152,12 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
             "bibtex_key": {"help_text": "Letters, digits and - _ : . / + only (as BibTeX and biber read keys)."},
         }
         validators: list[object] = []
+
+    def validate_bibliographic(self, value: dict[str, str]) -> dict[str, str]:
+        try:
+            return clean_bibliographic(value)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages, code="invalid") from None
 
     def validate_bibtex_key(self, value: str) -> str:
         # A key the exports could not use would be replaced there by the slug, unlike what was sent; a work's key

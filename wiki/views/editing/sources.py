@@ -11,7 +11,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from wiki.change_summaries import summary
-from wiki.forms.sources import SOURCE_FIELDS, SourceForm, SourceImportForm
+from wiki.forms.sources import BIBLIOGRAPHIC_PREFIX, EDITED_FIELDS, SourceForm, SourceImportForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.errors import ReferencesRefused
@@ -78,7 +78,7 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
     form = SourceForm(request.POST)
     if form.is_valid():
         try:
-            source = source_create(draft=SourceDraft(**{name: form.cleaned_data[name] for name in SOURCE_FIELDS}),
+            source = source_create(draft=SourceDraft(**{name: form.cleaned_data[name] for name in EDITED_FIELDS}),
                                    user=request.user)
         except SourceNameTaken as taken:
             _name_taken(form, taken)
@@ -96,7 +96,8 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
 def _gone(request: HttpRequest, source: Source) -> HttpResponse:
     """The work was deleted, or merged into another, while being edited: nothing was saved. The editor's entries
     come back in the form, to copy from, with who deleted it, when and why, or the work it was merged into."""
-    form = SourceForm(initial={name: request.POST.get(name, "") for name in SOURCE_FIELDS})
+    form = SourceForm(initial={name: value for name, value in request.POST.items()
+                               if name in SourceForm.base_fields or name.startswith(BIBLIOGRAPHIC_PREFIX)})
     return render(request, "wiki/edit/source_form.html", {"form": form, "source": source, "deleted": source}, status=410)
 
 
@@ -119,7 +120,7 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         # The form changed ``source`` in memory; the service locks and re-reads the row and applies the fields to it.
         try:
-            saved = source_save(source=source, fields={name: form.cleaned_data[name] for name in SOURCE_FIELDS},
+            saved = source_save(source=source, fields={name: form.cleaned_data[name] for name in EDITED_FIELDS},
                                 user=request.user, loaded_at=form.cleaned_data["loaded_at"])
         except StaleEdit as stale:
             stale_form(form, stale, what="source")

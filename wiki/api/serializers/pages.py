@@ -126,11 +126,11 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
     slug = serializers.CharField(max_length=200, required=False, validators=[validate_page_slug],
                                  help_text="Made from the title when left out; stored lower-cased, as a wiki link finds it.")
     title = serializers.CharField(max_length=300, validators=[validate_line])
-    summary = serializers.CharField(allow_blank=True, required=False, default="", max_length=MAX_PAGE_SUMMARY_CHARS,
+    summary = serializers.CharField(allow_blank=True, required=False, max_length=MAX_PAGE_SUMMARY_CHARS,
                                     validators=[validate_text])
     body = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[validate_text, validate_no_conflict_markers],
                                  help_text="Markdown; see the limits in the README (size, nesting, markup per paragraph).")
-    comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
+    comment = serializers.CharField(max_length=500, allow_blank=True, required=False,
                                     validators=[validate_optional_line])
     base_revision = serializers.IntegerField(min_value=1, required=False, allow_null=True,
                                              help_text="The revision you started from; a later save by someone else answers 409.")

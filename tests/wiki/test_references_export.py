@@ -354,12 +354,19 @@ def test_the_same_details_go_out_and_come_back_as_csl_json(db: None) -> None:
     assert (items["sutton2018"]["type"], items["sutton2018"]["ISBN"], items["sutton2018"]["edition"]) == (
         "book", "978-0-262-03924-6", "Second")
     assert items["zhang2024"]["type"] == "thesis"
+    # the month goes in the date; a book's and a thesis' venue is their publisher, not a container they are printed in
+    assert items["back2basics"]["issued"] == {"date-parts": [[2024, 8]]}
+    assert (items["sutton2018"]["publisher"], items["zhang2024"]["publisher"]) == ("MIT Press", "清华大学")
+    assert "container-title" not in items["sutton2018"] and "container-title" not in items["zhang2024"]
     for entry in parse_csl_json(json.dumps(list(items.values()))):
         source = Source.objects.get(bibtex_key=entry.label)
         assert entry.draft is not None
+        # (a publisher that is the work's venue is said once, as its venue)
         details = {k: v for k, v in source.bibliographic.items() if k in ("volume", "number", "pages", "publisher",
-                                                                         "address", "edition", "isbn", "issn")}
+                                                                         "address", "edition", "isbn", "issn", "month")
+                   and v != source.venue}
         assert entry.draft.bibliographic == details, source.slug
+        assert entry.draft.venue == source.venue, source.slug
 
 
 def test_a_works_page_and_the_api_show_the_details_its_reference_file_gave(db: None, client: Client) -> None:

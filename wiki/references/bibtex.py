@@ -26,8 +26,10 @@ from wiki.references.draft import (
     SourceDraft,
     draft_errors,
     field_limit,
+    month_of,
     person_name,
     short_name_from_title,
+    thesis_entry_type,
 )
 from wiki.references.identifiers import (
     arxiv_id_alone,
@@ -64,7 +66,7 @@ READ_FIELDS = {
     "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
     "journaltitle": "venue", "institution": "venue", "school": "venue", "publisher": "venue", "organization": "venue", "year": "title",
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
-    "doi": "title", "volume": "title", "entrysubtype": "title", "crossref": "bibtex_key",
+    "doi": "title", "volume": "title", "entrysubtype": "title", "type": "title", "crossref": "bibtex_key",
     **dict.fromkeys(("number", "pages", "series", "edition", "chapter", "address", "month", "isbn", "issn"), "venue"),
 }
 # Fields whose paragraphs are kept apart, as LaTeX keeps them.
@@ -210,10 +212,19 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         abstract=text.get("abstract", ""),
         # A note that is only the work's arXiv ID or its address says nothing more.
         notes="" if (url and note.strip("<> ") == url) or arxiv_id_alone(note) else note,
-        entry_type=entry_type if entry_type in KIND_BY_ENTRY_TYPE else "",
-        bibliographic={name: value.strip() for name in BIBLIOGRAPHIC_FIELDS if (value := text.get(name, "")).strip()},
+        entry_type=thesis_entry_type(text.get("type", "")) if entry_type == "thesis" else
+        entry_type if entry_type in KIND_BY_ENTRY_TYPE else "",
+        bibliographic=_bibliographic(text),
     )
     return draft, errors + draft_errors(draft)
+
+
+def _bibliographic(text: dict[str, str]) -> dict[str, str]:
+    """What the entry says besides, by BibTeX's names; a month biblatex gives only in its date (2024-02-05) too."""
+    details = {name: value.strip() for name in BIBLIOGRAPHIC_FIELDS if (value := text.get(name, "")).strip()}
+    if "month" not in details and (month := month_of(text.get("date", ""))):
+        details["month"] = month
+    return details
 
 
 def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:

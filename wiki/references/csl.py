@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, draft_errors, person_name, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, month_of, person_name, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.references.parse_errors import json_reason
@@ -54,6 +54,8 @@ CSL_FIELD_BY_BIBLIOGRAPHIC = {
     "volume": "volume", "number": "issue", "pages": "page", "series": "collection-title", "edition": "edition",
     "chapter": "chapter-number", "publisher": "publisher", "address": "publisher-place", "isbn": "ISBN", "issn": "ISSN",
 }
+# The types whose venue CSL calls the publisher: a work printed on its own, in no container.
+_PUBLISHED_WHOLE = frozenset({"book", "report", "thesis"})
 # Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
 KIND_FIELD = "wiki-kind"
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
@@ -186,10 +188,26 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
         notes="" if arxiv_id_alone(note) else note,
         entry_type=ENTRY_TYPE_BY_CSL_TYPE.get(_text(item.get("type", "")), ""),
-        bibliographic={name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
-                       if (value := _text(item.get(csl, "")))},
+        bibliographic=_bibliographic(item, venue),
     )
     return draft, errors + draft_errors(draft)
+
+
+def _bibliographic(item: dict[str, Any], venue: str) -> dict[str, str]:
+    """The item's details by BibTeX's names, with the month of its ``issued`` date (``[[2025, 3]]``, ``2025-03-14``);
+    its publisher where it is not its venue already (a book's, a thesis')."""
+    details = {name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
+               if (value := _text(item.get(csl, ""))) and not (name == "publisher" and value == venue)}
+    issued = item.get("issued")
+    if isinstance(issued, dict):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and len(parts[0]) > 1:
+            month = month_of(f"{_text(parts[0][0])}-{_text(parts[0][1])}") if _text(parts[0][0]).isdigit() else ""
+        else:
+            month = month_of(_text(issued.get("raw") or ""))
+        if month:
+            details["month"] = month
+    return details
 
 
 def _item_lines(text: str, count: int) -> list[int]:
@@ -265,8 +283,12 @@ def csl_item(source: Source) -> dict[str, Any]:
             for name in persons
         ]
     if source.year:
-        item["issued"] = {"date-parts": [[source.year]]}
-    for key, value in (("container-title", _rich_text_escaped(source.venue)), ("URL", source.url), ("DOI", source.doi),
+        month = source.bibliographic.get("month", "")
+        item["issued"] = {"date-parts": [[source.year, int(month)] if month.isdigit() and 1 <= int(month) <= 12
+                                         else [source.year]]}
+    # a book's, a report's or a thesis' venue is who published it, not a container it is printed in
+    venue_name = "publisher" if csl_type in _PUBLISHED_WHOLE else "container-title"
+    for key, value in ((venue_name, _rich_text_escaped(source.venue)), ("URL", source.url), ("DOI", source.doi),
                        ("abstract", source.abstract), ("note", source.notes)):
         if value:
             item[key] = value

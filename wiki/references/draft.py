@@ -68,6 +68,24 @@ ENTRY_TYPE_LABELS = {
 }
 
 
+_DEGREE = re.compile(r"(?P<phd>ph\.?\s?d|doctor|dissertation|博士)|(?P<master>master|mathesis|m\.?\s?a\b|m\.?\s?sc|硕士)", re.IGNORECASE)
+# A date as reference managers write one, year first: 2024-02-05 (biblatex, CSL's raw), 2024/11/04/ and 2024/11// (RIS).
+_DATE_MONTH = re.compile(r"^\s*\d{4}[-/](\d{1,2})(?:[-/]|\s*$)")
+
+
+def thesis_entry_type(degree: str) -> str:
+    """The entry type of a thesis whose degree is said so (biblatex's ``type = {phdthesis}``, RIS's M3 ``博士学位论文``):
+    ``phdthesis``, ``mastersthesis``, or ``thesis`` when it says neither."""
+    found = _DEGREE.search(degree)
+    return "thesis" if found is None else "phdthesis" if found.group("phd") else "mastersthesis"
+
+
+def month_of(date: str) -> str:
+    """The month of a date written year first (``2024-02-05`` → ``2``), as the wiki keeps a month; empty if none."""
+    found = _DATE_MONTH.match(date)
+    return str(int(found.group(1))) if found and 1 <= int(found.group(1)) <= 12 else ""
+
+
 def clean_bibliographic(values: object) -> dict[str, str]:
     """``values`` as a work keeps them: a mapping of BIBLIOGRAPHIC_FIELDS' names to one line of text each, spacing
     folded, empty ones left out. Anything else raises ``ValidationError``, a message for each detail that is wrong."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -10,7 +11,14 @@ from django.utils.translation import gettext
 
 from wiki.models import SourceKind
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import SourceDraft, draft_errors, short_name_from_title
+from wiki.references.draft import (
+    SourceDraft,
+    draft_errors,
+    month_of,
+    person_name,
+    short_name_from_title,
+    thesis_entry_type,
+)
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
@@ -21,6 +29,17 @@ KIND_BY_TYPE = {
     "ELEC": SourceKind.BLOG, "BLOG": SourceKind.BLOG, "WEB": SourceKind.BLOG, "COMP": SourceKind.PROJECT,
     "DATA": SourceKind.PROJECT,
 }
+# The BibTeX entry type a RIS type is written back as (a thesis' kind of degree is in M3, its "type of work").
+ENTRY_TYPE_BY_TYPE = {
+    "JOUR": "article", "JFULL": "article", "EJOUR": "article", "MGZN": "article", "NEWS": "article",
+    "CONF": "inproceedings", "CPAPER": "inproceedings", "CHAP": "incollection", "ECHAP": "incollection",
+    "BOOK": "book", "EBOOK": "book", "EDBOOK": "collection", "THES": "thesis", "RPRT": "techreport",
+    "UNPB": "unpublished", "ELEC": "online", "WEB": "online", "BLOG": "online", "COMP": "software", "DATA": "dataset",
+    "GEN": "misc", "PREPRINT": "misc", "MANSCPT": "unpublished",
+}
+# Where a book's or a chapter's SN is its ISBN; elsewhere it is the journal's ISSN.
+_BOOKS = frozenset({"book", "collection", "incollection"})
+_TAG = re.compile(r"<[^>]+>")
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
@@ -64,16 +83,53 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     if arxiv and venue.lower().startswith("arxiv"):
         venue = "arXiv"  # a venue is never made up from the identifier alone
     abstract = _first(entry, "abstract", "notes_abstract")
-    authors = [collapse_spaces(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
+    authors = [_person(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
     key = _first(entry, "id")
+    entry_type = _entry_type(entry)
     draft = SourceDraft(
         title=title, short_name=short_name_from_title(title) if title else key, kind=kind,
         authors="; ".join(a for a in authors if a), year=int(match.group(1)) if match else None,
         venue=venue,
         url=urls[0] if urls else "",
-        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract,
+        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=_notes(entry),
+        entry_type=entry_type, bibliographic=_bibliographic(entry, entry_type, venue),
     )
     return draft, errors + draft_errors(draft)
+
+
+def _person(name: str) -> str:
+    """An author as the wiki keeps one (``唐, 杰`` is 唐杰, as a Chinese name is written)."""
+    family, comma, given = collapse_spaces(name).partition(",")
+    return person_name(family, given) if comma else family
+
+
+def _entry_type(entry: dict[str, Any]) -> str:
+    entry_type = ENTRY_TYPE_BY_TYPE.get(_first(entry, "type_of_reference").upper(), "")
+    return thesis_entry_type(_first(entry, "type_of_work")) if entry_type == "thesis" else entry_type
+
+
+def _bibliographic(entry: dict[str, Any], entry_type: str, venue: str) -> dict[str, str]:
+    """Pages (SP and EP, as BibTeX's ``--`` reads: an en dash), volume, issue, edition, series, publisher and its place, ISBN or ISSN and month, by
+    BibTeX's names; the publisher only where it is not the venue already."""
+    start, end = _first(entry, "start_page"), _first(entry, "end_page")
+    details = {
+        "pages": f"{start}–{end}" if start and end and end != start else start or end,
+        "volume": _first(entry, "volume"), "number": _first(entry, "number"), "edition": _first(entry, "edition"),
+        "series": _first(entry, "tertiary_title"), "address": _first(entry, "place_published"),
+        "publisher": publisher if (publisher := _first(entry, "publisher")) != venue else "",
+        "isbn" if entry_type in _BOOKS else "issn": _first(entry, "issn"),
+        "month": month_of(_first(entry, "date")) or month_of(_first(entry, "year")),
+    }
+    return {name: value for name, value in details.items() if value}
+
+
+def _notes(entry: dict[str, Any]) -> str:
+    """N1, Zotero's notes written as HTML paragraphs: their text, a paragraph each."""
+    notes = entry.get("notes") or []
+    paragraphs = [html.unescape(_TAG.sub("", part)).strip()
+                  for note in (notes if isinstance(notes, list) else [notes])
+                  for part in re.split(r"</p>\s*<p>|\n\s*\n", str(note))]
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
 
 
 def _records(text: str) -> list[tuple[int, str]]:

@@ -203,4 +203,8 @@ def test_a_chinese_name_with_a_latin_word_and_a_name_with_plus_signs_take_no_oth
 
     assert unique_source_slug(SourceDraft(short_name="基于LLM的智能体强化学习")) == "ji-yu-llm-de-zhi-neng-ti-qiang-hua-xue-xi"
     assert unique_source_slug(SourceDraft(short_name="REINFORCE++")) == "reinforce-plus-plus"
+    # a Chinese short name is read in pinyin whatever Latin word its title has
+    assert unique_source_slug(SourceDraft(short_name="阿里巴巴通义", title="阿里巴巴通义：基于 GRPO 的网页智能体训练")) == "a-li-ba-ba-tong-yi"
+    assert unique_source_slug(SourceDraft(short_name="🙂", title="基于 GRPO 的网页智能体")) == "ji-yu-grpo-de-wang-ye-zhi-neng-ti"
+    assert unique_source_slug(SourceDraft(short_name="🙂", title="Smiles: A Study")) == "smiles-a-study"
     assert unique_source_slug(SourceDraft(short_name="REINFORCE")) == "reinforce"

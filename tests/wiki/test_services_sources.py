@@ -375,3 +375,18 @@ def test_an_identifier_written_meanwhile_without_the_lock_is_still_a_duplicate_n
 
     assert _race(admin_writes, lambda: source_update(source=edited, fields={"doi": "10.5555/unlocked"})) == ["saved", "duplicate"]
     assert Source.objects.get(pk=edited.pk).doi == ""
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("张三、李四、王五", "张三; 李四; 王五"),
+    ("张三；李四", "张三; 李四"),
+    ("张三，李四", "张三; 李四"),
+    ("Sutton, Richard S.; Barto, Andrew G.", "Sutton, Richard S.; Barto, Andrew G."),
+    ("Qwen Team，阿里巴巴", "Qwen Team，阿里巴巴"),
+])
+def test_authors_typed_as_a_chinese_list_are_kept_as_several_people(db: None, typed: str, kept: str) -> None:
+    from wiki.references.draft import SourceDraft
+
+    source = source_create(draft=SourceDraft(title=f"A Work by {typed}", short_name=f"Work {typed}", authors=typed))
+
+    assert Source.objects.get(pk=source.pk).authors == kept

@@ -215,8 +215,9 @@ class Source(Deletable):
 
     def clean(self) -> None:
         """Identifiers in their normal form (any version, URL or prefix is accepted), the URL percent-encoded, the entry
-        type one the exports write and the bibliographic details one line each (:func:`clean_bibliographic`)."""
-        from wiki.references.draft import ENTRY_TYPE_LABELS, clean_bibliographic
+        type one the exports write, the bibliographic details one line each (:func:`clean_bibliographic`) and the
+        authors separated as the wiki keeps them (:func:`separated_authors`)."""
+        from wiki.references.draft import ENTRY_TYPE_LABELS, clean_bibliographic, separated_authors
         from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 
         if self.entry_type and self.entry_type not in ENTRY_TYPE_LABELS:
@@ -227,6 +228,7 @@ class Source(Deletable):
             self.bibliographic = clean_bibliographic(self.bibliographic)
         except ValidationError as error:
             raise ValidationError({"bibliographic": error}) from None
+        self.authors = separated_authors(self.authors)
         # The field validators have refused what cannot be normalised.
         self.arxiv_id = normalize_arxiv_id(self.arxiv_id) or "" if self.arxiv_id.strip() else ""
         self.doi = normalize_doi(self.doi) or "" if self.doi.strip() else ""

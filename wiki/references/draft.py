@@ -73,6 +73,15 @@ _DEGREE = re.compile(r"(?P<phd>ph\.?\s?d|doctor|dissertation|博士)|(?P<master>
 _DATE_MONTH = re.compile(r"^\s*\d{4}[-/](\d{1,2})(?:[-/]|\s*$)")
 
 
+# How Chinese separates the names of a list: 、 and ；, and ， between two names written in Chinese.
+_CHINESE_LIST_SEPARATOR = re.compile(r"\s*[、；]\s*|(?<=[\u3400-\u9fff])\s*，\s*(?=[\u3400-\u9fff])")
+
+
+def separated_authors(authors: str) -> str:
+    """``authors`` separated as the wiki keeps them, by semicolons: ``张三、李四；王五`` → ``张三; 李四; 王五``."""
+    return _CHINESE_LIST_SEPARATOR.sub("; ", authors)
+
+
 def thesis_entry_type(degree: str) -> str:
     """The entry type of a thesis whose degree is said so (biblatex's ``type = {phdthesis}``, RIS's M3 ``博士学位论文``):
     ``phdthesis``, ``mastersthesis``, or ``thesis`` when it says neither."""

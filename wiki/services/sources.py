@@ -63,8 +63,9 @@ _TITLE_SLUG_CHARS = 60
 
 def _slug_base(work: str | Named) -> str:
     """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
-    ``🙂``), from the title (cut at a word within 60 characters), else from the short name or the title read in
-    pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``. A short
+    ``🙂``), from an English title (cut at a word within 60 characters), else from the short name or the title read
+    in pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``; a Chinese title with a Latin word in it is read so
+    whole), else the arXiv ID or the DOI, else ``source``. A short
     name mixing Chinese and Latin words is read whole in pinyin (``基于LLM的智能体`` → ``ji-yu-llm-de-zhi-neng-ti``), and
     ``+`` is ``plus`` (``REINFORCE++`` → ``reinforce-plus-plus``), so that neither takes a word's slug from another work.
     A short name that gives a slug always gives it, so each source's slug is what it always was."""
@@ -78,7 +79,8 @@ def _slug_base(work: str | Named) -> str:
     if base:
         return base
     title = ascii_slugify(work.title.replace(".", "-"))
-    if _ASCII_LETTER.search(title):
+    # a Chinese title with a Latin word in it is read in pinyin too (基于 GRPO 的网页智能体训练 is not grpo)
+    if _ASCII_LETTER.search(title) and not has_chinese(work.title):
         return cut_slug(title, _TITLE_SLUG_CHARS)
     read = pinyin_slug(work.short_name, length=_TITLE_SLUG_CHARS) or pinyin_slug(work.title, length=_TITLE_SLUG_CHARS)
     if read:

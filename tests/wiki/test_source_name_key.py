@@ -31,7 +31,7 @@ def test_every_way_of_creating_a_work_stores_its_folded_short_name() -> None:
     tree = Source.objects.get(slug="tree-grpo")
     tree.short_name = "Tree GRPO (v2)"
     tree.save()
-    assert Source.objects.get(slug="tree-grpo").name_key == "tree grpo v2"
+    assert Source.objects.get(slug="tree-grpo").name_key == "treegrpov2"
 
 
 def test_a_typed_name_finds_its_work_among_many_sharing_a_word() -> None:
@@ -39,8 +39,17 @@ def test_a_typed_name_finds_its_work_among_many_sharing_a_word() -> None:
 
     assert source_named("AGENT-11") == works[10]
     assert source_named("Agent") is None
-    assert sources_named(["agent 1", "Ａｇｅｎｔ　２"]) == {"agent 1": [works[0]], "agent 2": [works[1]]}
+    assert sources_named(["agent 1", "Ａｇｅｎｔ　２"]) == {"agent1": [works[0]], "agent2": [works[1]]}
     assert works_named(["agent_12", "agent-3"]) == {"agent_12": [works[11]], "agent-3": [works[2]]}
+
+
+def test_a_name_typed_with_other_spacing_or_punctuation_is_the_same_name() -> None:
+    skillforge = make_source(slug="skillforge", short_name="SkillForge")
+
+    typed = ["skill forge", "Skill-Forge", "skill\u3000forge", "ＳｋｉｌｌＦｏｒｇｅ", "Skill·Forge"]
+
+    assert all(source_named(name) == skillforge for name in typed)
+    assert works_named(typed) == {name.lower(): [skillforge] for name in typed}
 
 
 def test_a_save_of_the_short_name_alone_writes_its_folded_key() -> None:

@@ -1,7 +1,7 @@
 """Fields that choose works by typing them: a text input that costs the same whatever the number of works in the wiki.
 
 A work is typed as its slug or its short name (case, width, spacing and punctuation aside); several are separated by
-commas. Without JavaScript the input is a plain text field; editor.js offers matching works from the API's list of
+commas (，and 、 too). Without JavaScript the input is a plain text field; editor.js offers matching works from the API's list of
 sources as the editor types (``data-picker``); a page is typed as its slug, a wiki link to it or its title, offered
 from the API's list of pages.
 """
@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.models import Page, Source
 from wiki.models.pages import PageQuerySet
 from wiki.references.identifiers import short_name_key
-from wiki.text.lists import joined
+from wiki.text.lists import joined, split_list
 
 
 def _key(name: str) -> str:
@@ -152,7 +152,7 @@ class WorkMultipleChoiceField(WorkChoiceField):
 
     def names(self, value: Any) -> list[str]:
         parts = value if isinstance(value, (list, tuple)) else [value]
-        return [name.strip() for part in parts for name in str(part or "").split(",") if name.strip()]
+        return [name for part in parts for name in split_list(str(part or ""))]
 
     def to_python(self, value: Any) -> list[Source]:  # type: ignore[override]
         names = self.names(value)

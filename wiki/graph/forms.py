@@ -12,16 +12,16 @@ from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
 from wiki.taxonomy import MECHANISM_CHOICES
-from wiki.text.lists import joined
+from wiki.text.lists import LIST_SEPARATOR, joined, split_list
 
 MAX_WORKS = 12
 _SUBJECT_RE = re.compile(r"^[-\w]+(?::[-\w]+)?$")
 
 
 def split_subjects(values: list[str]) -> str:
-    """``?works=a,b&works=c`` and ``?works=a b`` both become ``a,b,c``; a value with commas is parted at its commas
+    """``?works=a,b&works=c`` and ``?works=a b`` both become ``a,b,c``; a value with commas (or 、) is parted at them
     alone, so that a short name may hold spaces (``SkillForge, Reward Placebo Trial``)."""
-    parts = (re.split(r"\s*[,，]\s*" if re.search(r"[,，]", value) else r"\s+", value.strip()) for value in values)
+    parts = (split_list(value) if LIST_SEPARATOR.search(value) else value.split() for value in values)
     return ",".join(part for split in parts for part in split if part)
 
 
@@ -33,7 +33,8 @@ class WorkPickForm(forms.Form):
     q = forms.CharField(required=False, max_length=100, label=_("Find works"))
 
     def clean_works(self) -> list[SubjectRef]:
-        typed = [t.strip() for t in self.cleaned_data["works"].split(",") if t.strip()]
+        # a component as work:component, its colon of either width
+        typed = [token.replace("：", ":") for token in split_list(self.cleaned_data["works"])]
         # A work typed by its short name (通义深度研究, MiMo-V2.6) stands for its slug; one query for them all.
         named = works_named(token.partition(":")[0] for token in typed)
         tokens, several = [], []

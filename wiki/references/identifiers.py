@@ -37,8 +37,8 @@ def normalize_title(title: str) -> str:
 
 def short_name_key(short_name: str) -> str:
     """Equal for short names that differ only in case, width, spacing or punctuation (``WebArena``, ``webarena``,
-    ``ＷｅｂＡｒｅｎａ``)."""
-    return normalize_title(short_name) or short_name.strip().casefold()
+    ``ＷｅｂＡｒｅｎａ``, ``Web Arena``, ``Web-Arena``)."""
+    return normalize_title(short_name).replace(" ", "") or short_name.strip().casefold()
 
 
 def _arxiv_form(found: str) -> str:

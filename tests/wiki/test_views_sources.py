@@ -257,3 +257,12 @@ def test_a_list_filter_that_finds_nothing_offers_the_same_words_to_search(client
     link = '<a href="/search/?kind=source&amp;q=%E5%BE%AA%E7%8E%AF%E4%BF%A1%E7%94%A8+%26+co">“循环信用 &amp; co”</a>'
     assert f"改为搜索{link}：" in chinese and f" Search for {link} instead" in english
     assert "/search/?kind=source" not in found
+
+
+def test_an_evidence_locator_without_an_evidence_claim_is_shown(client: Client) -> None:
+    work = make_source(slug="located", short_name="Located")
+    make_classification(work, evidence_locator="p.3, §2")
+
+    text = html_text(client.get(work.get_absolute_url()).content.decode())
+
+    assert "In the work at p.3, §2; no evidence claim is recorded." in text

@@ -79,3 +79,21 @@ def test_english_screens_keep_a_space_between_sentences_and_before_brackets(clie
     assert re.search(r"\w \(\+\d+ characters\)", home)
     results = html_text(client.get(reverse("wiki:search") + "?q=SkillLoop", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert re.search(r"Sources \(\d+\)", results)
+
+
+# A half-width colon or bracket right after a Chinese character, where Chinese writes ： and （.
+_HALF_WIDTH_MARK = re.compile(r"[\u4e00-\u9fff][:(] ?")
+
+
+@pytest.mark.django_db
+def test_chinese_screens_write_labels_and_counts_with_full_width_marks(client: Client, editor_client: Client) -> None:
+    wiki = make_wiki()
+    screens = {
+        "changes": reverse("wiki:changes"),
+        "contrast": reverse("wiki:contrast", args=[wiki.strict.slug, wiki.harness.slug]),
+        "consistency": reverse("wiki:consistency-report"),
+    }
+    for name, url in screens.items():
+        text = html_text(editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+        # (the syntax of a component, 工作:组件, is typed so)
+        assert _HALF_WIDTH_MARK.findall(text.replace("工作:组件", "")) == [], name

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import WorkChoiceField, works_named
 from wiki.models import Citation, Claim, Component, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
@@ -41,7 +42,7 @@ class ContrastForm(forms.Form):
         self.fields["claim"].queryset = (
             Claim.objects.current().filter(Q(pk__in=about) | Q(pk__in=citing)).select_related("page").order_by("page__title", "position")
             if chosen else Claim.objects.none())
-        self.fields["claim"].label_from_instance = lambda claim: f"{claim.page.title}: {claim.text[:90]}"
+        self.fields["claim"].label_from_instance = claim_label
         self.fields["claim"].help_text = (
             _("The current claims that cite either work or are about it.") if chosen else
             _("Choose the two works first (and press “Show the works' components and claims”): the claims offered are "

@@ -210,10 +210,22 @@ def test_a_parent_named_by_two_entries_or_none_is_imported_as_its_kind(db: None)
     assert Source.objects.count() == 4
 
 
-def test_a_crossref_naming_no_entry_refuses_its_entry() -> None:
+def test_a_crossref_naming_no_entry_refuses_an_entry_that_lacks_what_it_would_give() -> None:
     [entry] = parse_bibtex("@inproceedings{orphan, title = {Orphan}, crossref = {nowhere}}")
 
-    assert entry.draft is None and entry.errors == ["crossref “nowhere” names no other entry of the file"]
+    assert entry.draft is None and entry.errors == [
+        "crossref “nowhere” names no other entry of the file, and the entry gives neither its year nor where it appeared"]
+
+
+def test_a_dblp_entry_pasted_alone_is_read_without_its_proceedings() -> None:
+    [entry] = parse_bibtex("""@inproceedings{DBLP:conf/nips/ShinnCGNY23,
+      author = {Noah Shinn and Federico Cassano},
+      title = {Reflexion: language agents with verbal reinforcement learning},
+      booktitle = {Advances in Neural Information Processing Systems 36 (NeurIPS 2023)},
+      year = {2023}, crossref = {DBLP:conf/nips/2023}, pages = {8634--8652}}""")
+
+    assert entry.errors == [] and entry.draft is not None
+    assert (entry.draft.year, entry.draft.venue) == (2023, "Advances in Neural Information Processing Systems 36 (NeurIPS 2023)")
 
 
 def test_a_note_marked_as_a_url_is_the_address_and_a_bare_one_stays_a_note() -> None:

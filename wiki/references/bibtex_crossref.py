@@ -4,7 +4,8 @@ BibTeX copies every field the child lacks; biber also gives an ``@inproceedings`
 ``booktitle``. The wiki takes only what describes where and when the work appeared, never the parent's
 identifiers, address, abstract or note: a paper given its proceedings' DOI would be that volume. A parent named by
 fewer than two entries is left out of the import, as BibTeX leaves it out of a bibliography (``min-crossrefs`` is
-2): it is read into the paper instead. A parent nothing names is an entry like any other.
+2): it is read into the paper instead. A parent nothing names is an entry like any other; a ``crossref`` naming no
+entry of the file is an error only of an entry that lacks what it would give (its year, or where it appeared).
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ def resolve_crossrefs(entries: list[FieldsRead]) -> set[int]:
             continue
         found = parents.get(target.lower())
         if found is None or entries[found] is entry:
-            entry.errors.append(gettext("crossref “%(key)s” names no other entry of the file") % {"key": target})
+            # DBLP's entries name their proceedings and say already when and where they appeared: one pasted alone
+            # is whole without it, as BibTeX keeps it with a warning.
+            if not _says_when_and_where(entry.fields):
+                entry.errors.append(gettext("crossref “%(key)s” names no other entry of the file, and the entry gives "
+                                            "neither its year nor where it appeared") % {"key": target})
             continue
         named[found] += 1
         parent = entries[found].fields
@@ -55,3 +60,9 @@ def resolve_crossrefs(entries: list[FieldsRead]) -> set[int]:
         if entry.entry_type.lower() in _IN_A_BOOK and not entry.fields.get("booktitle") and parent.get("title"):
             entry.fields["booktitle"] = parent["title"]
     return {index for index, count in named.items() if count < MIN_CROSSREFS}
+
+
+def _says_when_and_where(fields: dict[str, str]) -> bool:
+    """Whether an entry gives, of what a parent could give it, its year or date and a venue of its own."""
+    return bool((fields.get("year") or fields.get("date"))
+                and any(fields.get(name) for name in ("booktitle", "journal", "journaltitle", "publisher")))

@@ -6,6 +6,7 @@ refuses a parameter no filter has.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import django_filters
@@ -58,7 +59,17 @@ class StrictBooleanFilter(django_filters.TypedChoiceFilter):
         super().__init__(*args, choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true", **kwargs)
 
 
+class FoldedTextField(forms.CharField):
+    """Text as the wiki's names are compared: full-width letters and digits as ASCII, any run of spacing (an
+    ideographic space, two spaces) as one space."""
+
+    def to_python(self, value: Any) -> str:
+        return " ".join(unicodedata.normalize("NFKC", super().to_python(value)).split())
+
+
 class SearchText(django_filters.CharFilter):
+    field_class = FoldedTextField
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, method="filter_q", max_length=MAX_QUERY_CHARS, **kwargs)
 

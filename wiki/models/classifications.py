@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -135,7 +136,9 @@ class Classification(models.Model):
 
     def clean(self) -> None:
         """The rules every way of saving shares: a component of this work, one classification per work or component,
-        and a rationale for a verdict other than the rubric's."""
+        and a rationale for a verdict other than the rubric's. An algorithm typed full width (ＧＲＰＯ／ＰＰＯ) is kept as
+        the half-width name it is, so that comparisons find it."""
+        self.algorithm = " ".join(unicodedata.normalize("NFKC", self.algorithm).split())
         errors: dict[str, ValidationError] = {}
         if self.component_id is not None and self.source_id is not None and self.component.source_id != self.source_id:  # type: ignore[union-attr]
             errors["component"] = ValidationError(_("This component belongs to another source."), code="invalid")

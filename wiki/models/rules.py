@@ -7,6 +7,7 @@ OpenAPI schema, so that generated clients and the server agree on what is valid.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, cast
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -115,8 +116,9 @@ def validate_lowercase(value: str) -> None:
 
 
 def normalize_page_slug(slug: str) -> str:
-    """The slug as typed, as a page stores it: trimmed and lower-cased (``Tree-GRPO`` → ``tree-grpo``)."""
-    return slug.strip().lower()
+    """The slug as typed, as a page stores it: trimmed, lower-cased and full-width forms read as what they are, as a
+    wiki link's slug is (``Tree-GRPO`` → ``tree-grpo``, ``ＡＢＣ－测试`` → ``abc-测试``)."""
+    return unicodedata.normalize("NFKC", slug).strip().lower()
 
 
 def validate_no_conflict_markers(value: str) -> None:

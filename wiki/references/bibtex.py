@@ -26,6 +26,7 @@ from wiki.references.draft import (
     SourceDraft,
     draft_errors,
     field_limit,
+    find_year,
     month_of,
     person_name,
     short_name_from_title,
@@ -56,7 +57,6 @@ _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%&#_~$])+")
 _URL_ESCAPE = re.compile(r"\\([%&#_~$])")
 _URL_COMMAND = re.compile(r"\\url\s*\{(.*)\}", re.DOTALL)
 _URL_IN_NOTE = re.compile(r"\\url\s*\{(https?://[^{}]*)\}")
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 _CORR_VOLUME = re.compile(r"abs/(\S+)", re.IGNORECASE)
 _ENTRY_KEY = re.compile(r"@\w+\s*[{(]\s*(?P<key>[^,\s{}()=]+)")
 # The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
@@ -105,11 +105,10 @@ def _year(fields: dict[str, str], errors: list[str]) -> int | None:
     raw = fields.get("year") or fields.get("date") or fields.get("urldate", "")
     if not raw:
         return None
-    match = _YEAR.search(raw)
-    if match is None:
+    year = find_year(raw)
+    if year is None:
         errors.append(gettext("year “%(value)s” is not a year") % {"value": raw})
-        return None
-    return int(match.group(1))
+    return year
 
 
 def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -> tuple[str, str, str]:

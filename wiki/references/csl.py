@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, draft_errors, month_of, person_name, short_name_from_title
+from wiki.references.draft import SourceDraft, draft_errors, find_year, month_of, person_name, short_name_from_title
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.references.parse_errors import json_reason
@@ -58,7 +58,6 @@ CSL_FIELD_BY_BIBLIOGRAPHIC = {
 _PUBLISHED_WHOLE = frozenset({"book", "report", "thesis"})
 # Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
 KIND_FIELD = "wiki-kind"
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 # CSL's rich-text markup (citeproc-js, Zotero): <i>, <b>, <sc>, <sup>, <sub> and <span class="nocase"> or
 # style="…"; any other "<…>" is text of the title (a title may speak of <angle> brackets).
 _RICH_TEXT_TAG = re.compile(r"</?(?:i|b|sc|sup|sub)>|<span(?:\s+(?:class|style)=\"[^\"<>]*\")*\s*>|</span>", re.IGNORECASE)
@@ -119,9 +118,9 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
                 errors.append(gettext("issued date “%(value)s” is not a year") % {"value": parts[0][0]})
                 return None
         raw = _text(issued.get("raw") or issued.get("literal") or "")
-        match = _YEAR.search(raw)
-        if match:
-            return int(match.group(1))
+        year = find_year(raw)
+        if year is not None:
+            return year
         if raw:
             errors.append(gettext("issued date “%(value)s” is not a year") % {"value": raw})
     return None

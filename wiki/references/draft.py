@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -80,6 +81,15 @@ _CHINESE_LIST_SEPARATOR = re.compile(r"\s*[、；]\s*|(?<=[\u3400-\u9fff])\s*，
 def separated_authors(authors: str) -> str:
     """``authors`` separated as the wiki keeps them, by semicolons: ``张三、李四；王五`` → ``张三; 李四; 王五``."""
     return _CHINESE_LIST_SEPARATOR.sub("; ", authors)
+
+
+_YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|2[0-9][0-9][0-9])(?![0-9])")
+
+
+def find_year(text: str) -> int | None:
+    """The year a reference manager's date gives (``2024``, ``2024-02-05``, ``2023年``, ``２０２４`` typed full width)."""
+    found = _YEAR.search(unicodedata.normalize("NFKC", text))
+    return int(found.group(1)) if found else None
 
 
 def thesis_entry_type(degree: str) -> str:

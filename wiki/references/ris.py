@@ -14,6 +14,7 @@ from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import (
     SourceDraft,
     draft_errors,
+    find_year,
     month_of,
     person_name,
     short_name_from_title,
@@ -42,7 +43,6 @@ _BOOKS = frozenset({"book", "collection", "incollection"})
 _TAG = re.compile(r"<[^>]+>")
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)")
 
 
 def _first(entry: dict[str, Any], *names: str) -> str:
@@ -61,8 +61,8 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     if not title:
         errors.append(gettext("no title"))
     raw_year = _first(entry, "year", "publication_year", "date")
-    match = _YEAR.search(raw_year)
-    if raw_year and not match:
+    year = find_year(raw_year)
+    if raw_year and year is None:
         errors.append(gettext("year “%(value)s” is not a year") % {"value": raw_year})
     raw_doi = _first(entry, "doi")
     doi = normalize_doi(raw_doi) or ""
@@ -88,7 +88,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     entry_type = _entry_type(entry)
     draft = SourceDraft(
         title=title, short_name=short_name_from_title(title) if title else key, kind=kind,
-        authors="; ".join(a for a in authors if a), year=int(match.group(1)) if match else None,
+        authors="; ".join(a for a in authors if a), year=year,
         venue=venue,
         url=urls[0] if urls else "",
         arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=_notes(entry),

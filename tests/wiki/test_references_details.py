@@ -115,3 +115,28 @@ def test_csl_json_gives_the_month_of_its_issued_date() -> None:
     drafts = {entry.label: entry.draft for entry in parse_csl_json(json.dumps(items))}
 
     assert [drafts[key].bibliographic.get("month") for key in "abc"] == ["3", "1", None]  # type: ignore[union-attr]
+
+
+def test_a_work_on_a_code_host_is_a_project_in_every_format() -> None:
+    [bib] = parse_bibtex("@online{verl, title = {verl: Volcano Engine RL}, url = {https://github.com/volcengine/verl}}")
+    [csl] = parse_csl_json(json.dumps([{"id": "verl", "type": "webpage", "title": "verl",
+                                        "URL": "https://github.com/volcengine/verl"}]))
+    [post] = parse_bibtex("@online{post, title = {A Post}, url = {https://lilianweng.github.io/posts/2024/}}")
+
+    assert bib.draft is not None and csl.draft is not None and post.draft is not None
+    assert (bib.draft.kind, csl.draft.kind, post.draft.kind) == ("project", "project", "blog")
+
+
+def test_a_zotero_item_uri_is_no_citation_key() -> None:
+    [item] = parse_csl_json(json.dumps([{"id": "http://zotero.org/users/1/items/AAAA", "type": "article-journal",
+                                         "title": "Keyless"}]))
+
+    assert item.draft is not None and item.draft.bibtex_key == ""
+
+
+def test_a_name_with_a_greek_letter_keeps_it_in_its_address() -> None:
+    from wiki.references.draft import SourceDraft
+    from wiki.services.sources import unique_source_slug
+
+    assert unique_source_slug(SourceDraft(short_name="τ-bench")) == "tau-bench"
+    assert unique_source_slug(SourceDraft(short_name="Q-Learning with α-Divergences")) == "q-learning-with-alpha-divergences"

@@ -27,6 +27,7 @@ from wiki.references.draft import (
     draft_errors,
     field_limit,
     find_year,
+    is_repository_url,
     month_of,
     person_name,
     short_name_from_title,
@@ -170,14 +171,18 @@ def _venue(text: dict[str, str], arxiv: str) -> str:
     return "arXiv" if arxiv and venue.lower().startswith("arxiv") else venue
 
 
+# Entry types of a work known by its address: a repository's is a project, any other a post.
+_WEB_ENTRY_TYPES = frozenset({"misc", "online", "electronic", "www"})
+
+
 def _kind(entry_type: str, text: dict[str, str], arxiv: str, url: str) -> str:
     kind = KIND_BY_ENTRY_TYPE.get(entry_type, SourceKind.PAPER)
     published = text.get("booktitle") or (text.get("journal") and "arxiv" not in text.get("journal", "").lower()
                                           and text.get("journal", "").lower() != "corr")
     if arxiv and not published and kind in (SourceKind.PAPER, SourceKind.BLOG, SourceKind.PREPRINT):
         return SourceKind.PREPRINT
-    if entry_type == "misc" and not arxiv and not published and url:
-        return SourceKind.PROJECT if "github.com" in url.lower() or "gitlab.com" in url.lower() else SourceKind.BLOG
+    if entry_type in _WEB_ENTRY_TYPES and not arxiv and not published and url:
+        return SourceKind.PROJECT if is_repository_url(url) else SourceKind.BLOG
     return kind
 
 

@@ -22,7 +22,15 @@ from django.utils.translation import gettext
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import SourceDraft, draft_errors, find_year, month_of, person_name, short_name_from_title
+from wiki.references.draft import (
+    SourceDraft,
+    draft_errors,
+    find_year,
+    is_repository_url,
+    month_of,
+    person_name,
+    short_name_from_title,
+)
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from wiki.references.parse_errors import json_reason
@@ -126,11 +134,14 @@ def _year(item: dict[str, Any], errors: list[str]) -> int | None:
     return None
 
 
-def _kind(csl_type: str, arxiv: str, venue: str) -> str:
-    """The kind a CSL type says; a paper or post with an arXiv ID and no other venue than arXiv is a preprint."""
+def _kind(csl_type: str, arxiv: str, venue: str, url: str = "") -> str:
+    """The kind a CSL type says; a paper or post with an arXiv ID and no other venue than arXiv is a preprint, a web
+    page on a code host a project."""
     kind = KIND_BY_TYPE.get(csl_type, SourceKind.PAPER)
     if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
         return SourceKind.PREPRINT
+    if kind == SourceKind.BLOG and is_repository_url(url):
+        return SourceKind.PROJECT
     return kind
 
 
@@ -167,7 +178,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     venue = (_rich_text(item.get("container-title", "")) or _rich_text(item.get("event-title", ""))
              or _text(item.get("publisher", "")))
-    kind = _kind(_text(item.get("type", "")), arxiv, venue)
+    kind = _kind(_text(item.get("type", "")), arxiv, venue, url)
     custom = item.get("custom")
     if isinstance(custom, dict) and _text(custom.get(KIND_FIELD, "")) in SourceKind.values:
         kind = _text(custom[KIND_FIELD])
@@ -178,7 +189,8 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
     authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
-    key = _text(item.get("citation-key") or item.get("id") or "")
+    # Zotero's id is the item's URI (http://zotero.org/users/…/items/…), no citation key: the wiki's own is made then
+    key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))
     draft = SourceDraft(
         title=title, kind=kind,
@@ -296,7 +308,7 @@ def csl_item(source: Source) -> dict[str, Any]:
             item[csl] = value
     if source.arxiv_id:
         item["number"] = f"arXiv:{source.arxiv_id}"
-    if _kind(csl_type, source.arxiv_id, source.venue) != source.kind:
+    if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
         item["custom"] = {KIND_FIELD: source.kind}
     return item
 

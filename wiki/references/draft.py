@@ -86,6 +86,15 @@ def separated_authors(authors: str) -> str:
 _YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|2[0-9][0-9][0-9])(?![0-9])")
 
 
+_REPOSITORY_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|gitee\.com|codeberg\.org|huggingface\.co)/",
+                               re.IGNORECASE)
+
+
+def is_repository_url(url: str) -> bool:
+    """Whether ``url`` is on a code host (GitHub, GitLab, Gitee, Codeberg, Hugging Face): a work there is a project."""
+    return bool(_REPOSITORY_HOSTS.match(url.strip()))
+
+
 def find_year(text: str) -> int | None:
     """The year a reference manager's date gives (``2024``, ``2024-02-05``, ``2023年``, ``２０２４`` typed full width)."""
     found = _YEAR.search(unicodedata.normalize("NFKC", text))

@@ -15,6 +15,7 @@ from wiki.references.draft import (
     SourceDraft,
     draft_errors,
     find_year,
+    is_repository_url,
     month_of,
     person_name,
     short_name_from_title,
@@ -80,6 +81,8 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
     kind = KIND_BY_TYPE.get(_first(entry, "type_of_reference").upper(), SourceKind.PAPER)
     if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
         kind = SourceKind.PREPRINT
+    if kind == SourceKind.BLOG and urls and is_repository_url(urls[0]):
+        kind = SourceKind.PROJECT
     if arxiv and venue.lower().startswith("arxiv"):
         venue = "arXiv"  # a venue is never made up from the identifier alone
     abstract = _first(entry, "abstract", "notes_abstract")

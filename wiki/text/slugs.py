@@ -13,10 +13,17 @@ from django.utils.text import slugify
 from wiki.text.lang import has_chinese
 
 # Latin letters that do not decompose into a base letter and an accent, which slugify would drop: Øystein Træsse is
-# ``oystein-traesse``, not ``ystein-trsse``.
+# ``oystein-traesse``, not ``ystein-trsse``; and Greek letters by their names, as papers spell them: τ-bench is
+# ``tau-bench``, not ``bench``.
 _UNDECOMPOSED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
                                "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ł": "l", "Ł": "L",
-                               "ı": "i", "ħ": "h", "Ħ": "H", "ŋ": "ng", "Ŋ": "NG"})
+                               "ı": "i", "ħ": "h", "Ħ": "H", "ŋ": "ng", "Ŋ": "NG",
+                               **{case: name for letter, name in zip(
+                                   "αβγδεϵζηθϑικλμνξοπρσςτυφϕχψω",
+                                   ("alpha", "beta", "gamma", "delta", "epsilon", "epsilon", "zeta", "eta", "theta",
+                                    "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho",
+                                    "sigma", "sigma", "tau", "upsilon", "phi", "phi", "chi", "psi", "omega"),
+                                   strict=True) for case in (letter, letter.upper())}})
 
 
 def ascii_slugify(text: str) -> str:

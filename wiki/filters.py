@@ -213,8 +213,8 @@ class SourceFilter(django_filters.FilterSet):
 SOURCE_SORTS = {
     "title": (Lower("title"), "pk"),
     "-title": (Lower("title").desc(), "-pk"),
-    "year": (F("year").asc(nulls_last=True), Lower("short_name"), "pk"),
-    "-year": (F("year").desc(nulls_last=True), Lower("short_name"), "pk"),
+    "year": (F("year").asc(nulls_last=True), "name_sort", "pk"),
+    "-year": (F("year").desc(nulls_last=True), "name_sort", "pk"),
     "added": ("created_at", "pk"),
     "-added": ("-created_at", "-pk"),
 }

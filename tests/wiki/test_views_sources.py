@@ -208,6 +208,17 @@ def test_the_list_is_alphabetical_whatever_the_case_of_the_names(client: Client)
     assert slugs.index("agent-lamp") < slugs.index("alfroom") < slugs.index("astro")
 
 
+def test_chinese_names_sort_by_their_pinyin_among_latin_ones(client: Client) -> None:
+    for slug, name in [("zhi-neng-ti", "智能体强化学习综述"), ("tong-yi", "通义深度研究"), ("a-li", "阿里巴巴通义"),
+                       ("webarena", "WebArena"), ("bandit", "Bandit"), ("tree", "Tree-GRPO")]:
+        make_source(slug=slug, short_name=name)
+
+    content = client.get(reverse("wiki:source-list"), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+
+    slugs = re.findall(r'<a href="/sources/([^/"]+)/" class="short-name"', content)
+    assert slugs == ["a-li", "bandit", "tong-yi", "tree", "webarena", "zhi-neng-ti"]
+
+
 def test_the_number_of_sources_is_grouped_in_english_and_not_in_chinese(client: Client) -> None:
     works = [Source(slug=f"work-{i}", short_name=f"Work {i}", title=f"Work number {i}") for i in range(1234)]
     for work in works:

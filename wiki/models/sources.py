@@ -141,11 +141,12 @@ class SourceQuerySet(models.QuerySet["Source"]):
 
     def for_export(self) -> SourceQuerySet:
         """Every field a reference file holds, in the list's order; prefetches nothing."""
-        return self.order_by(Lower("short_name"), "short_name", "pk")
+        return self.order_by("name_sort", "short_name", "pk")
 
     def for_listing(self) -> SourceQuerySet:
-        """Sources for the list view: classifications prefetched, ordered by short name ignoring case."""
-        return self.with_classification().order_by(Lower("short_name"), "short_name")
+        """Sources for the list view: classifications prefetched, ordered by short name as Chinese lists sort names
+        (case aside, a Chinese name by its pinyin: ``name_sort``)."""
+        return self.with_classification().order_by("name_sort", "short_name", "pk")
 
 
 _SourceQuerySetManager = models.Manager.from_queryset(SourceQuerySet)
@@ -167,6 +168,8 @@ class Source(Deletable):
     normalized_title = models.CharField(_("Normalised title"), max_length=500, db_index=True, editable=False)
     # The short name with case, width, spacing and punctuation folded: what a typed name is looked up by.
     name_key = models.TextField(_("Folded short name"), db_index=True, editable=False, default="")
+    # The short name as lists sort it: lower case, a Chinese name read in pinyin (阿里巴巴通义 among the A's).
+    name_sort = models.TextField(_("Short name as sorted"), db_index=True, editable=False, default="")
     kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
     authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
@@ -238,19 +241,22 @@ class Source(Deletable):
                                                           code="max_length")})
 
     def derive_keys(self) -> None:
-        """Sets the title and short name as they are looked up, folded; ``save()`` does, ``bulk_create`` does not."""
+        """Sets the title and short name as they are looked up, folded, and as lists sort the short name; ``save()``
+        does, ``bulk_create`` does not."""
         from wiki.references.identifiers import normalize_title, short_name_key
+        from wiki.text.slugs import pinyin_sort_key
 
         self.normalized_title = normalize_title(self.title)
         self.name_key = short_name_key(self.short_name)
+        self.name_sort = pinyin_sort_key(self.short_name)
 
     def save(self, *args: object, **kwargs: object) -> None:
         self.derive_keys()
         written = kwargs.get("update_fields")
         if isinstance(written, (list, tuple, set, frozenset)):
             # A save of the title or short name alone writes what is derived from them too.
-            derived = {"title": "normalized_title", "short_name": "name_key"}
-            kwargs["update_fields"] = [*written, *(derived[name] for name in derived if name in written)]
+            derived = {"title": ["normalized_title"], "short_name": ["name_key", "name_sort"]}
+            kwargs["update_fields"] = [*written, *(field for name in derived if name in written for field in derived[name])]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     def get_absolute_url(self) -> str:

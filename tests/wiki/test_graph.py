@@ -373,3 +373,17 @@ def test_the_compare_picker_orders_works_by_name_whatever_their_case() -> None:
         make_source(short_name=name, title=f"{name} paper")
 
     assert [name for _, name in pick_choices("", limit=10)] == ["AAR", "Agent Lightning", "prime-rl", "qwen3-runtime", "RLinf"]
+
+
+def test_a_link_to_a_glossary_term_is_drawn_leading_to_the_term_not_as_a_wanted_page() -> None:
+    from wiki.services.glossary import glossary_term_create
+
+    glossary_term_create(fields={"slug": "reward-hacking", "name_zh": "奖励黑客", "name_en": "reward hacking"})
+    make_page(slug="notes", title="Notes", body="See [[奖励黑客]] and [[Not Written Yet]].")
+
+    graph = page_neighbourhood("notes")
+
+    assert graph is not None
+    term, missing = graph.nodes["page:奖励黑客"], graph.nodes["page:not-written-yet"]
+    assert not term.get("wanted") and term["url"] == "/glossary/reward-hacking/"
+    assert missing.get("wanted") == "1"

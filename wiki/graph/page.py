@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from wiki.graph.build import _CONTRAST_FIELDS, CANDIDATE_LIMIT, NEIGHBOUR_LIMIT, _add_contrast_rows, _decorate_sources
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id
-from wiki.models import Citation, Claim, Contrast, OpenQuestion, Page, QuestionStatus, Source, WikiLink
+from wiki.models import Citation, Claim, Contrast, GlossaryTerm, OpenQuestion, Page, QuestionStatus, Source, WikiLink
 
 WORK_KINDS = ("source", "component")
 
@@ -65,10 +65,15 @@ def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeTy
     if EdgeType.LINKS_TO in types:
         out = list(WikiLink.objects.filter(source_page__slug=slug).values_list("target_slug", "target_title")[:NEIGHBOUR_LIMIT])
         existing = dict(Page.objects.filter(slug__in=[t for t, _ in out]).values_list("slug", "title"))
+        # a link no page answers leads to the glossary term it names, as the page's text shows it; else it is wanted
+        missing = {target for target, _ in out} - existing.keys()
+        terms = {key: term.slug for term in GlossaryTerm.objects.linked_as(missing) for key in term.link_keys} if missing else {}
         for target, title in out:
             if target != slug:
                 b.edge(page, b.page(target, existing.get(target) or title), EdgeType.LINKS_TO)
-                if target not in existing:
+                if target in terms and target not in existing:
+                    b.graph.nodes[node_id("page", target)]["url"] = reverse("wiki:glossary-detail", args=[terms[target]])
+                elif target not in existing:
                     b.graph.nodes[node_id("page", target)]["wanted"] = "1"
         linking = WikiLink.objects.from_live_pages().filter(target_slug=slug).exclude(source_page__slug=slug)
         for src, src_title in linking.values_list("source_page__slug", "source_page__title")[:NEIGHBOUR_LIMIT]:

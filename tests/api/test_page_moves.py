@@ -115,3 +115,14 @@ def test_readers_cannot_move_and_a_deleted_page_answers_410(notes: Page, api: AP
     page_delete(page=notes, user=None, reason="test")
     assert editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "x"}, format="json").status_code == 410
     assert Page.all_objects.get(pk=notes.pk).slug == "old-notes"
+
+
+def test_a_question_names_its_page_by_a_former_address_too(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+
+    asked = editor_api.post("/api/v1/questions/", {"title": "Which reward?", "page": "old-notes"}, format="json")
+    unknown = editor_api.post("/api/v1/questions/", {"title": "Which reward?", "page": "never-was"}, format="json")
+
+    assert asked.status_code == 201, asked.json()
+    assert asked.json()["page"] == "survey-notes"
+    assert unknown.status_code == 400 and unknown.json()["errors"]["page"] == ["No page has the address “never-was”."]

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes
-from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Source
+from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, PageRedirect, Source
 
 
 class CitationSerializer(serializers.ModelSerializer):
@@ -85,8 +88,25 @@ class ClaimRetireSerializer(JSONTypes, serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
+class PageSlugField(serializers.SlugRelatedField[Page]):
+    """A live page by its slug, or by an address it had before it was moved (which leads to it, as its URL does)."""
+
+    default_error_messages = {"does_not_exist": gettext_lazy("No page has the address “{value}”."),
+                              "invalid": gettext_lazy("Give the page's slug as text.")}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="slug", queryset=Page.objects.all(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Page:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        slug = PageRedirect.objects.page_slug_at(data) if not Page.objects.filter(slug=data).exists() else data
+        return super().to_internal_value(slug or data)
+
+
 class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
-    page = serializers.SlugRelatedField(slug_field="slug", queryset=Page.objects.all(), allow_null=True, required=False)
+    page = PageSlugField(allow_null=True, required=False,
+                         help_text="The page's slug; an address it had before a move names it too.")
     claims = serializers.PrimaryKeyRelatedField(many=True, queryset=Claim.objects.all(), required=False)
     sources = serializers.SlugRelatedField(slug_field="slug", many=True, queryset=Source.objects.all(), required=False)
     answer_claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)

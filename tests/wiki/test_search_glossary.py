@@ -208,3 +208,16 @@ def test_two_terms_in_one_query_each_match_by_any_of_their_names(seed: None) -> 
     assert claims
     for text in claims:
         assert ("信用分配" in text or "credit assignment" in text) and ("奖励" in text or "reward" in text)
+
+
+def test_a_misspelling_that_swaps_two_letters_suggests_the_term_and_its_other_names_once(client: Client) -> None:
+    def suggestion(query: str, name: str) -> str:
+        content = client.get(reverse("wiki:search"), {"q": query}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+        item = content[content.index(f'lang="{"zh-Hans" if name == "组相对策略优化" else "en"}">{name}</a>'):]
+        return item[:item.index("</li>")]
+
+    # GPRO is GRPO with two letters swapped: one edit
+    assert "组相对策略优化" in suggestion("GPRO", "GRPO")
+    # the name suggested is not repeated in the brackets that give the term's other names
+    offered = suggestion("组相对策略忧化", "组相对策略优化")
+    assert offered.count("组相对策略优化") == 1 and "Group Relative Policy Optimization" in offered

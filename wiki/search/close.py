@@ -2,7 +2,8 @@
 a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄`` offers 通义深度研究.
 
 Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
-apart), within a few edits (one per four characters typed, at least one), by RapidFuzz over every work's short name
+apart), within a few edits (one per four characters typed, at least one; two letters swapped count as one), by
+RapidFuzz over every work's short name
 and every page's title. The names are read in two queries once per content version and kept in the cache, so a
 search that finds nothing costs no query more while the content stays the same.
 """
@@ -14,7 +15,7 @@ from functools import cached_property
 
 from django.urls import reverse
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
@@ -113,7 +114,7 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
         return []
     names = current_names(version=version)
     allowed = max(1, len(typed) // 4)
-    found = process.extract(typed, names.forms, scorer=Levenshtein.distance, score_cutoff=allowed, limit=limit * 4)
+    found = process.extract(typed, names.forms, scorer=OSA.distance, score_cutoff=allowed, limit=limit * 4)
     ranked = sorted(found, key=lambda f: (f[1], _works_first(names, f[2]), f[2]))[:limit]
     return [CloseName(*names.entries[index]) for _, _, index in ranked]
 

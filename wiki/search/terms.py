@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from rapidfuzz.distance import OSA
+
 from wiki.caching.values import kept_per_version
 from wiki.models import GlossaryTerm
 from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
@@ -139,7 +141,8 @@ class Glossary:
                 score = 0
             else:
                 allowed = max(1, len(typed) // 4)
-                distance = _edit_distance(typed, form, allowed)
+                # (a transposed pair, GPRO for GRPO, is one edit)
+                distance = OSA.distance(typed, form, score_cutoff=allowed)
                 if distance > allowed:
                     continue
                 score = distance
@@ -154,21 +157,6 @@ def _implied(terms: list[str], *, by: list[str]) -> bool:
     """Whether a document matching all of ``by`` matches all of ``terms``: each term is one of them, or (a Latin
     word long enough to be indexed as a prefix) starts one of them (``hack`` is implied by ``hacking``)."""
     return all(any(t == b or (t.isascii() and PREFIX_MIN_LENGTH <= len(t) <= PREFIX_MAX_LENGTH and b.startswith(t)) for b in by) for t in terms)
-
-
-def _edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, start=1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
 
 
 def _load() -> Glossary:

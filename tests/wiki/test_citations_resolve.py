@@ -152,12 +152,24 @@ def test_a_work_cited_by_its_arxiv_id_or_doi_is_that_work_and_a_new_one_keeps_th
     assert created["2501.00001"].arxiv_id == "2501.00001"
 
 
-def test_works_separated_by_a_semicolon_in_one_citation_are_refused_and_create_nothing(db: None) -> None:
-    make_source(short_name="SkillForge", title="SkillForge: Evolving Verifiable Skills")
-    body = "## 关键要点\n\n- 两者对照。（来源：SkillForge，p.3；StarHarness，§2）\n"
+def test_works_separated_by_a_semicolon_in_one_citation_are_each_cited_at_its_own_locator(db: None) -> None:
+    skillforge = make_source(short_name="SkillForge", title="SkillForge: Evolving Verifiable Skills")
+    starharness = make_source(short_name="StarHarness", title="StarHarness: Evolving the Harness")
+    body = "## 关键要点\n\n- 两者对照。（来源：SkillForge，p.3；StarHarness、SkillForge，§2）\n"
 
     page = make_page(slug="semicolons", title="Semicolons", body=body)
 
-    assert Source.objects.count() == 1 and not page.claims.get().sources.exists()
-    [problem] = wiki_markdown.find_citations(body)[1]
+    assert wiki_markdown.find_citations(body)[1] == []
+    claim = page.claims.get()
+    assert list(claim.citations.order_by("position").values_list("source_id", "locator")) == [
+        (skillforge.pk, "p.3"), (starharness.pk, "§2"), (skillforge.pk, "§2")]
+    page.refresh_from_db()
+    rendered = page.rendered_html
+    assert "SkillForge</a>，<span class=\"locator\">p.3</span>；<a" in rendered
+    assert "SkillForge</a>，<span class=\"locator\">§2</span>）" in rendered
+
+
+def test_an_empty_part_of_a_citation_is_refused() -> None:
+    [problem] = wiki_markdown.find_citations("- 对照。（来源：SkillForge，p.3；）\n")[1]
+
     assert "；" in problem.message

@@ -59,7 +59,8 @@ class PageForm(forms.Form):
             "Markdown: headings, lists, tables, code, footnotes (text[^1] and a line [^1]: note), ~~struck out~~. "
             "Wiki links: [[Target]], [[Target|label]] or [[Target#heading]]. Formulas: $…$ or \\(…\\) within a line, "
             "$$…$$ on lines of their own (\\$ is a plain dollar sign). HTML other than simple tags (b, i, sub, sup, kbd, "
-            "span…) is shown as typed. Citations: （来源：Title，pp.3-4） or （综合：Title）. "
+            "span…) is shown as typed. Citations: （来源：Title，pp.3-4） or （综合：Title）; several works （来源：A、B，§2）, "
+            "each at its own place （来源：A，p.3；B，§2）. "
             "At most %(count)s characters.") % {"count": f"{settings.WIKI_MAX_BODY_CHARS:,}"}
         for field in self.fields.values():
             without_django_null_check(field)

@@ -40,39 +40,48 @@ class CitationProcessor(InlineProcessor):
         parsed = parse_citation_body(m.group(1), m.group(2))
         if isinstance(parsed, str):
             return None, m.start(0), m.end(0)
-        titles, locator = parsed
         wrapper = etree.Element("span", {"class": f"citation citation-{'cited' if m.group(1) == '来源' else 'synthesised'}"})
         wrapper.set("data-kind", m.group(1))
-        wrapper.set("data-locator", locator)
         wrapper.text = f"（{m.group(1)}："
-        previous: etree.Element | None = None
-        for title in titles:
-            source = self.sources.get(title)
-            if source is None:
-                # Its explanation is added in the reader's language when shown (the wiki_tags filter rendered_body).
-                marker = etree.SubElement(wrapper, "span", {"class": "cite cite-missing"})
-            else:
-                hover = f"{source.short_name} — {locator}" if locator else source.short_name
-                marker = etree.SubElement(
-                    wrapper,
-                    "a",
-                    {"class": "cite", "href": reverse("wiki:source-detail", kwargs={"slug": source.slug}), "title": hover},
-                )
-            marker.set("data-title", title)
-            # an English title in a Chinese sentence is read out in English, and the other way round
-            marker.set("lang", content_lang(title))
-            marker.text = title
-            if previous is not None:
-                previous.tail = "、"
-            previous = marker
-        if previous is not None and locator:
-            previous.tail = "，"
-            loc = etree.SubElement(wrapper, "span", {"class": "locator"})
-            loc.text = locator
-            loc.tail = "）"
-        elif previous is not None:
-            previous.tail = "）"
+        last: etree.Element | None = None
+        # each part (；) its works (、) and their locator (，)
+        for titles, locator in parsed:
+            if last is not None:
+                last.tail = "；"
+            previous: etree.Element | None = None
+            for title in titles:
+                previous = self._marker(wrapper, title, locator, previous)
+            if previous is not None and locator:
+                previous.tail = "，"
+                previous = etree.SubElement(wrapper, "span", {"class": "locator"})
+                previous.text = locator
+            last = previous
+        if last is not None:
+            last.tail = "）"
         return wrapper, m.start(0), m.end(0)
+
+    def _marker(self, wrapper: etree.Element, title: str, locator: str, previous: etree.Element | None) -> etree.Element:
+        """The link to the work ``title`` names (a marker of a missing work when none), cited at ``locator``, after
+        ``previous`` of the same part."""
+        source = self.sources.get(title)
+        if source is None:
+            # Its explanation is added in the reader's language when shown (the wiki_tags filter rendered_body).
+            marker = etree.SubElement(wrapper, "span", {"class": "cite cite-missing"})
+        else:
+            hover = f"{source.short_name} — {locator}" if locator else source.short_name
+            marker = etree.SubElement(
+                wrapper,
+                "a",
+                {"class": "cite", "href": reverse("wiki:source-detail", kwargs={"slug": source.slug}), "title": hover},
+            )
+        marker.set("data-title", title)
+        marker.set("data-locator", locator)
+        # an English title in a Chinese sentence is read out in English, and the other way round
+        marker.set("lang", content_lang(title))
+        marker.text = title
+        if previous is not None:
+            previous.tail = "、"
+        return marker
 
 
 class CitationExtension(Extension):

@@ -1,4 +1,5 @@
-"""Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``."""
+"""Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``, and several
+works each at its own locator, ``（来源：A，p.3；B，§2）``."""
 
 from __future__ import annotations
 
@@ -53,15 +54,28 @@ MAX_TITLE_LENGTH = 500
 MAX_LOCATOR_LENGTH = 200
 
 
-def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str] | str:
-    """Titles and locator of one citation body, or a message saying why it cannot be read."""
+# One work or several (、) at one locator: a part of a citation, which ； separates from the next.
+CitationGroup = tuple[tuple[str, ...], str]
+
+
+def parse_citation_body(kind_word: str, body: str) -> list[CitationGroup] | str:
+    """The parts of one citation body (titles and their locator; ``A，p.3；B，§2`` is two), or a message saying why it
+    cannot be read."""
     body = body.strip()
     if not body:
         return "the citation names no source"
-    if "；" in body:
-        # Each work its own citation and locator: read as one, "A，p.3；B" would be taken for a work's title.
-        return gettext("“；” cannot separate works in one citation: cite each in its own, （来源：A，p.3）（来源：B，§2）, "
-                       "or several with one locator, （来源：A、B，§2）")
+    groups = []
+    for part in body.split("；"):
+        parsed = _parse_group(part.strip())
+        if isinstance(parsed, str):
+            return parsed
+        groups.append(parsed)
+    return groups
+
+
+def _parse_group(body: str) -> CitationGroup | str:
+    if not body:
+        return gettext("an empty part between “；” separators")
     locator = ""
     head = body
     if "，" in body:
@@ -81,7 +95,8 @@ def parse_citation_body(kind_word: str, body: str) -> tuple[tuple[str, ...], str
 
 
 def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]:
-    """Every well-formed citation in ``text``, and a problem for every citation-like text that is not."""
+    """Every well-formed citation in ``text`` (one for each part of a citation ``；`` divides), and a problem for every
+    citation-like text that is not."""
     refs: list[CitationRef] = []
     problems: list[CitationProblem] = []
     covered: set[int] = set()
@@ -92,8 +107,8 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
         if isinstance(parsed, str):
             problems.append(_problem(text, match.start(), match.end(), parsed))
             continue
-        titles, locator = parsed
-        refs.append(CitationRef(KIND_BY_WORD[match.group(1)], titles, locator, match.start(), match.end()))
+        refs += [CitationRef(KIND_BY_WORD[match.group(1)], titles, locator, match.start(), match.end())
+                 for titles, locator in parsed]
     for match in CITATION_START_RE.finditer(text):
         if match.start() in covered:
             continue

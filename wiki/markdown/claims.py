@@ -116,11 +116,10 @@ class ClaimTreeprocessor(Treeprocessor):
         citations: list[CitedSource] = []
         for marker in markers:
             kind = "synthesised" if marker.get("data-kind") == "综合" else "cited"
-            locator = marker.get("data-locator") or ""
             for cite in marker:
                 title = cite.get("data-title")
                 if title:
-                    citations.append(CitedSource(title=title, locator=locator, kind=kind))
+                    citations.append(CitedSource(title=title, locator=cite.get("data-locator") or "", kind=kind))
         self.claims.append(ClaimRef(key=key, anchor=anchor, section=self.section, text=text, citations=tuple(citations)))
 
 

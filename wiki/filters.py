@@ -64,7 +64,7 @@ class FoldedTextField(forms.CharField):
     ideographic space, two spaces) as one space."""
 
     def to_python(self, value: Any) -> str:
-        return " ".join(unicodedata.normalize("NFKC", super().to_python(value)).split())
+        return " ".join(unicodedata.normalize("NFKC", super().to_python(value) or "").split())
 
 
 class SearchText(django_filters.CharFilter):

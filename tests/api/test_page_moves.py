@@ -126,3 +126,17 @@ def test_a_question_names_its_page_by_a_former_address_too(notes: Page, editor_a
     assert asked.status_code == 201, asked.json()
     assert asked.json()["page"] == "survey-notes"
     assert unknown.status_code == 400 and unknown.json()["errors"]["page"] == ["No page has the address “never-was”."]
+
+
+@pytest.mark.parametrize("method", ["put", "patch"])
+def test_an_edit_sent_to_a_former_address_is_sent_on_to_the_page_as_it_was(notes: Page, editor_api: APIClient,
+                                                                            method: str) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    edit = {"title": "Reading notes", "body": "新的笔记。", "base_revision": 1}
+
+    moved = getattr(editor_api, method)("/api/v1/pages/old-notes/?lang=en", edit, format="json")
+    saved = getattr(editor_api, method)(moved["Location"], edit, format="json")
+
+    assert (moved.status_code, moved["Location"]) == (308, "http://testserver/api/v1/pages/survey-notes/?lang=en")
+    assert saved.status_code == 200, saved.json()
+    assert saved.json()["revision"] == 2 and Page.objects.get(slug="survey-notes").body == "新的笔记。"

@@ -44,10 +44,11 @@ _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
     status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`)."),
 }
 _GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description="The page was deleted.")}
-_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE}
 _MOVED: dict[int, OpenApiResponse] = {
     status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description="The page was moved: `Location` is this read at its address now."),
 }
+_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE, status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
+    description="The page was moved: send the same edit (method, headers and body) to `Location`, its address now.")}
 
 
 @extend_schema_view(
@@ -94,9 +95,16 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         """The page; a deleted one answers 410, and the address a page had before it was moved 301 with its address now."""
         return self._or_moved(request, lambda: self.live(lambda: super(PageViewSet, self).retrieve(request, *args, **kwargs)))
 
-    def _or_moved(self, request: Request, read: Callable[[], HttpResponseBase]) -> HttpResponseBase:
-        """What ``read`` answers; when no page is at the address asked for but one was moved from it, a 301 to the same
-        read (revisions, backlinks, …) at the page's address now, the query kept."""
+    def update(self, request: Request, *args: object, partial: bool = False, **kwargs: object) -> HttpResponseBase:  # type: ignore[override]
+        """The edit; sent to an address the page had before it was moved, a 308 to its address now, where a client
+        repeats it as it was sent (a 301 would let it turn into a GET)."""
+        return self._or_moved(request, lambda: super(PageViewSet, self).update(request, *args, partial=partial, **kwargs),
+                              status_code=status.HTTP_308_PERMANENT_REDIRECT)
+
+    def _or_moved(self, request: Request, read: Callable[[], HttpResponseBase], *,
+                  status_code: int = status.HTTP_301_MOVED_PERMANENTLY) -> HttpResponseBase:
+        """What ``read`` answers; when no page is at the address asked for but one was moved from it, a 301 (or
+        ``status_code``) to the same read (revisions, backlinks, …) at the page's address now, the query kept."""
         try:
             return read()
         except Http404:
@@ -106,7 +114,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                 raise
             url = reverse(f"{match.namespace}:{match.url_name}", kwargs={**match.kwargs, "slug": now})
             query = request.META.get("QUERY_STRING", "")
-            return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{url}?{query}" if query else url))
+            moved = HttpResponsePermanentRedirect(request.build_absolute_uri(f"{url}?{query}" if query else url))
+            moved.status_code = status_code
+            return moved
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator

@@ -277,3 +277,13 @@ def test_an_evidence_locator_without_an_evidence_claim_is_shown(client: Client) 
     text = html_text(client.get(work.get_absolute_url()).content.decode())
 
     assert "In the work at p.3, §2; no evidence claim is recorded." in text
+
+
+def test_authors_are_listed_as_the_readers_language_lists_people(client: Client) -> None:
+    work = make_source(slug="listed", short_name="Listed", authors="张三; 李四; Sutton, Richard S.")
+
+    chinese = html_text(client.get(work.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+    english = html_text(client.get(work.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode())
+
+    assert "张三、李四、Sutton, Richard S." in chinese
+    assert "张三; 李四; Sutton, Richard S." in english

@@ -288,6 +288,13 @@ def bibliographic_details(source: Source) -> list[tuple[str, str]]:
 
 
 @register.filter
+def authors_list(authors: str) -> str:
+    """A work's authors (kept apart by semicolons) apart as the reader's language lists people: ``张三、李四`` in
+    Chinese, ``Sutton, Richard S.; Barto, Andrew G.`` in English, whose names hold commas."""
+    return pgettext("author separator", "; ").join(name.strip() for name in authors.split(";") if name.strip())
+
+
+@register.filter
 def entry_type_label(entry_type: str) -> str:
     """``inproceedings (conference paper)``: the BibTeX entry type a work is exported as, and what it is."""
     label = ENTRY_TYPE_LABELS.get(entry_type)

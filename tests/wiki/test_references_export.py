@@ -378,3 +378,5 @@ def test_a_works_page_and_the_api_show_the_details_its_reference_file_gave(db: N
 
     assert '<dt>页码</dt><dd lang="en">12248–12267</dd>' in html and '<dt>出版地</dt><dd lang="en">Bangkok, Thailand</dd>' in html
     assert (api["entry_type"], api["bibliographic"]["pages"]) == ("inproceedings", "12248–12267")
+    # the month by its name in the reader's language
+    assert '<dt>月份</dt><dd lang="zh-Hans">八月</dd>' in html and api["bibliographic"]["month"] == "8"

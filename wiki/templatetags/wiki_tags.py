@@ -12,6 +12,7 @@ from django import template
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.dates import MONTHS
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
@@ -283,8 +284,15 @@ def content_lang(text: object) -> str:
 def bibliographic_details(source: Source) -> list[tuple[str, str]]:
     """The details a reference file gave of ``source`` besides its venue (pages, volume, publisher…), labelled in
     the reader's language, in a fixed order."""
-    return [(str(label), str(source.bibliographic[name])) for name, label in BIBLIOGRAPHIC_FIELDS.items()
+    return [(str(label), _detail(name, str(source.bibliographic[name]))) for name, label in BIBLIOGRAPHIC_FIELDS.items()
             if source.bibliographic.get(name) and source.bibliographic[name] != source.venue]
+
+
+def _detail(name: str, value: str) -> str:
+    """A month kept as its number by the month's name in the reader's language; any other detail as kept."""
+    if name == "month" and value.isdigit() and int(value) in MONTHS:
+        return str(MONTHS[int(value)])
+    return value
 
 
 @register.filter

@@ -53,6 +53,15 @@ def test_schema_is_english_whatever_language_the_client_reads_unless_asked(clien
     assert "lang=zh-hans" in client.get("/api/redoc/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
 
 
+def test_operation_summaries_are_in_the_language_the_docs_ask_for(client: Client) -> None:
+    def summary(**extra: str) -> str:
+        schema = client.get("/api/schema/", extra, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
+        return str(schema["paths"]["/api/v1/pages/{slug}/move/"]["post"]["summary"])
+
+    assert summary() == "Move a page to another address"
+    assert summary(lang="zh-hans") == "把页面移到另一个地址"
+
+
 def test_either_token_scheme_is_enough_for_an_operation(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
 

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.decorators import action
@@ -27,9 +28,9 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List claims with their citations"),
-    retrieve=extend_schema(summary="A claim with its citations and locators"),
-    partial_update=extend_schema(summary="Set a claim's status (verified, needs verification, disputed)",
+    list=extend_schema(summary=gettext_lazy("List claims with their citations")),
+    retrieve=extend_schema(summary=gettext_lazy("A claim with its citations and locators")),
+    partial_update=extend_schema(summary=gettext_lazy("Set a claim's status (verified, needs verification, disputed)"),
                                  parameters=[IF_MATCH_REQUIRED], responses={200: saved_serializer(ClaimSerializer), **PRECONDITIONS}),
 )
 class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
@@ -47,7 +48,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     def get_queryset(self) -> QuerySet[Claim]:
         return Claim.objects.on_live_pages().with_citations().defer(*PAGE_TEXT)
 
-    @extend_schema(summary="A claim's history across page revisions, oldest first",
+    @extend_schema(summary=gettext_lazy("A claim's history across page revisions, oldest first"),
                    responses=ClaimRevisionSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def history(self, request: Request, pk: str) -> Response:
@@ -55,7 +56,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
         return Response(ClaimRevisionSerializer(ClaimRevision.objects.history().filter(claim=claim), many=True).data)
 
-    @extend_schema(summary="Re-attach an orphaned claim to a sentence now on a page (this one or another)",
+    @extend_schema(summary=gettext_lazy("Re-attach an orphaned claim to a sentence now on a page (this one or another)"),
                    request=ClaimReattachSerializer, responses=ClaimSerializer, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def reattach(self, request: Request, pk: str) -> Response:
@@ -65,7 +66,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
         return self.answer(claim)
 
-    @extend_schema(summary="Retire an orphaned claim, saying why", request=ClaimRetireSerializer, filters=False,
+    @extend_schema(summary=gettext_lazy("Retire an orphaned claim, saying why"), request=ClaimRetireSerializer, filters=False,
                    responses={200: ClaimSerializer, status.HTTP_409_CONFLICT: OpenApiResponse(
                        ErrorSerializer, description="The claim is retired already (`already_retired`: when, by whom, why).")})
     @action(detail=True, methods=["post"], filterset_class=None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ClassificationSerializer
@@ -22,13 +23,13 @@ from wiki.services.classifications import classification_save
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List classifications"),
-    retrieve=extend_schema(summary="A classification"),
-    create=extend_schema(summary="Classify a work or one of its components",
+    list=extend_schema(summary=gettext_lazy("List classifications")),
+    retrieve=extend_schema(summary=gettext_lazy("A classification")),
+    create=extend_schema(summary=gettext_lazy("Classify a work or one of its components"),
                          responses={201: ClassificationSerializer, **EXISTS}),
-    update=extend_schema(summary="Change a classification", description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
+    update=extend_schema(summary=gettext_lazy("Change a classification"), description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS, **EXISTS}),
-    partial_update=extend_schema(summary="Change some fields of a classification", parameters=[IF_MATCH_REQUIRED],
+    partial_update=extend_schema(summary=gettext_lazy("Change some fields of a classification"), parameters=[IF_MATCH_REQUIRED],
                                  responses={200: saved_serializer(ClassificationSerializer), **PRECONDITIONS, **EXISTS}),
 )
 class ClassificationViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):

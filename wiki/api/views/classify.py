@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -19,7 +20,7 @@ class ClassifyView(APIView):
     throttle_classes = [AnonThrottle, ScopedThrottle]
     throttle_scope = "classify"
 
-    @extend_schema(summary="Suggest a classification for a text", request=ClassifyRequestSerializer, responses={200: SuggestionSerializer})
+    @extend_schema(summary=gettext_lazy("Suggest a classification for a text"), request=ClassifyRequestSerializer, responses={200: SuggestionSerializer})
     def post(self, request: Request) -> Response:
         params = ClassifyRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)

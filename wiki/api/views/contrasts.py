@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from wiki.api.serializers.sources import ContrastSerializer, ContrastWriteSerializer
@@ -13,9 +14,9 @@ from wiki.services.contrasts import contrast_create
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List contrasts between works"),
-    retrieve=extend_schema(summary="A contrast"),
-    create=extend_schema(summary="Set two works against each other", request=ContrastWriteSerializer,
+    list=extend_schema(summary=gettext_lazy("List contrasts between works")),
+    retrieve=extend_schema(summary=gettext_lazy("A contrast")),
+    create=extend_schema(summary=gettext_lazy("Set two works against each other"), request=ContrastWriteSerializer,
                          responses={201: ContrastSerializer, **EXISTS}),
 )
 class ContrastViewSet(ServiceCreateMixin, ServiceViewSet):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -45,7 +45,7 @@ class FindingListView(APIView):
     permission_classes = [EditorsReview]
     pagination_class = WikiPagination
 
-    @extend_schema(summary="List consistency findings", parameters=[FindingListParamsSerializer],
+    @extend_schema(summary=gettext_lazy("List consistency findings"), parameters=[FindingListParamsSerializer],
                    responses=FindingSerializer(many=True))
     def get(self, request: Request) -> Response:
         reject_unreadable_parameters(request, set(FindingListParamsSerializer().fields))
@@ -77,7 +77,7 @@ class FindingDismissView(APIView):
 
     permission_classes = [EditorsReview]
 
-    @extend_schema(summary="Dismiss a consistency finding", request=FindingDismissRequestSerializer,
+    @extend_schema(summary=gettext_lazy("Dismiss a consistency finding"), request=FindingDismissRequestSerializer,
                    responses={201: FindingDismissalSerializer, **CONFLICT})
     def post(self, request: Request) -> Response:
         params = FindingDismissRequestSerializer(data=request.data)
@@ -96,7 +96,7 @@ class FindingReopenView(APIView):
 
     permission_classes = [EditorsReview]
 
-    @extend_schema(summary="Reopen a dismissed consistency finding", request=FindingRefSerializer,
+    @extend_schema(summary=gettext_lazy("Reopen a dismissed consistency finding"), request=FindingRefSerializer,
                    responses={200: FindingDismissalSerializer, **CONFLICT})
     def post(self, request: Request) -> Response:
         params = FindingRefSerializer(data=request.data)

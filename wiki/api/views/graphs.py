@@ -5,6 +5,7 @@ from typing import Any
 import networkx as nx
 from django.http import HttpResponseBase, HttpResponsePermanentRedirect
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -38,7 +39,7 @@ class ContrastGraphView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="Contrast graph of two or more works", parameters=[ContrastGraphParamsSerializer],
+    @extend_schema(summary=gettext_lazy("Contrast graph of two or more works"), parameters=[ContrastGraphParamsSerializer],
                    responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
     def get(self, request: Request) -> Response:
         params = query_parameters(request, ContrastGraphParamsSerializer)
@@ -70,7 +71,7 @@ class LocalGraphView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="Local graph around a node", parameters=[LocalGraphParamsSerializer],
+    @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer],
                    responses={200: GraphSerializer,
                               301: OpenApiResponse(description="The node names a page by an address it was moved from: "
                                                                "`Location` names it where it is now."),

@@ -52,15 +52,15 @@ _UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE, status.
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List pages"),
-    retrieve=extend_schema(summary="A page with its rendered HTML and backlinks",
+    list=extend_schema(summary=gettext_lazy("List pages")),
+    retrieve=extend_schema(summary=gettext_lazy("A page with its rendered HTML and backlinks"),
                            responses={200: PageDetailSerializer, **_MOVED, **_GONE}),
-    create=extend_schema(summary="Create a page (first revision)", request=PageWriteSerializer,
+    create=extend_schema(summary=gettext_lazy("Create a page (first revision)"), request=PageWriteSerializer,
                          responses={201: PageSavedSerializer, **_WRITE_RESPONSES}),
-    update=extend_schema(summary="Save a new revision; claim_changes says what it did to the page's claims",
+    update=extend_schema(summary=gettext_lazy("Save a new revision; claim_changes says what it did to the page's claims"),
                          description="A save that changes nothing makes no revision: the answer has `unchanged` true.",
                          request=PageEditSerializer, parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
-    partial_update=extend_schema(summary="Save a new revision from the fields sent",
+    partial_update=extend_schema(summary=gettext_lazy("Save a new revision from the fields sent"),
                                  description="A save that changes nothing makes no revision: the answer has `unchanged` true.",
                                  request=PageEditSerializer, parameters=[IF_MATCH], responses={200: PageSavedSerializer, **_UPDATE_RESPONSES}),
 )
@@ -173,7 +173,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         }
         return response
 
-    @extend_schema(summary="Revisions of a page, newest first", responses={200: RevisionSerializer(many=True), **_MOVED, **_GONE}, filters=False)
+    @extend_schema(summary=gettext_lazy("Revisions of a page, newest first"), responses={200: RevisionSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)
     def revisions(self, request: Request, slug: str) -> HttpResponseBase:
         if isinstance(self.paginator, WikiPagination):
@@ -186,7 +186,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
         return self._or_moved(request, read)
 
-    @extend_schema(summary="One revision of a page, with its text", responses={200: RevisionDetailSerializer, **_MOVED, **_GONE}, filters=False)
+    @extend_schema(summary=gettext_lazy("One revision of a page, with its text"), responses={200: RevisionDetailSerializer, **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
     def revision(self, request: Request, slug: str, number: str) -> HttpResponseBase:
         def read() -> Response:
@@ -196,7 +196,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
         return self._or_moved(request, read)
 
-    @extend_schema(summary="Pages linking here", responses={200: BacklinkSerializer(many=True), **_MOVED, **_GONE}, filters=False)
+    @extend_schema(summary=gettext_lazy("Pages linking here"), responses={200: BacklinkSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def backlinks(self, request: Request, slug: str) -> HttpResponseBase:
         def read() -> Response:
@@ -205,7 +205,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
         return self._or_moved(request, read)
 
-    @extend_schema(summary="Move a page to another address",
+    @extend_schema(summary=gettext_lazy("Move a page to another address"),
                    description="The former address, and the wiki links naming it, keep leading to the page until a "
                                "page is created there. A taken, reserved or unchanged address answers 400.",
                    request=PageMoveSerializer, responses={200: PageDetailSerializer, **_GONE}, filters=False)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 
@@ -24,15 +25,15 @@ from wiki.services.questions import question_create, question_update
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List open questions"),
-    retrieve=extend_schema(summary="An open question"),
-    create=extend_schema(summary="Raise an open question", responses={
+    list=extend_schema(summary=gettext_lazy("List open questions")),
+    retrieve=extend_schema(summary=gettext_lazy("An open question")),
+    create=extend_schema(summary=gettext_lazy("Raise an open question"), responses={
         201: QuestionSerializer,
         status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
             "The same question (title, text and page) is in the queue already, unresolved (`duplicate`)."))}),
-    update=extend_schema(summary="Change an open question", description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
+    update=extend_schema(summary=gettext_lazy("Change an open question"), description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
-    partial_update=extend_schema(summary="Triage or resolve an open question", parameters=[IF_MATCH_REQUIRED],
+    partial_update=extend_schema(summary=gettext_lazy("Triage or resolve an open question"), parameters=[IF_MATCH_REQUIRED],
                                  responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
 )
 class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):

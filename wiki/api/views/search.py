@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,7 +26,7 @@ class SearchView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="Search the wiki", parameters=[SearchParamsSerializer], responses=SearchResultsSerializer)
+    @extend_schema(summary=gettext_lazy("Search the wiki"), parameters=[SearchParamsSerializer], responses=SearchResultsSerializer)
     def get(self, request: Request) -> Response:
         data = query_parameters(request, SearchParamsSerializer, may_be_blank=frozenset({"q"}))
         results = search(
@@ -50,7 +51,7 @@ class SearchNamesView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="Names starting with what was typed", parameters=[SearchNamesParamsSerializer],
+    @extend_schema(summary=gettext_lazy("Names starting with what was typed"), parameters=[SearchNamesParamsSerializer],
                    responses=SearchNameSerializer(many=True))
     def get(self, request: Request) -> Response:
         data = query_parameters(request, SearchNamesParamsSerializer, may_be_blank=frozenset({"q"}))

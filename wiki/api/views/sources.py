@@ -5,7 +5,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -52,16 +52,16 @@ _GONE = {410: OpenApiResponse(ErrorSerializer, description="The work was deleted
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List sources with their classifications"),
-    retrieve=extend_schema(summary="A source with its classifications", responses={
+    list=extend_schema(summary=gettext_lazy("List sources with their classifications")),
+    retrieve=extend_schema(summary=gettext_lazy("A source with its classifications"), responses={
         200: SourceSerializer,
         301: OpenApiResponse(description="The work was merged into another: `Location` is the kept work's address."),
         410: OpenApiResponse(ErrorSerializer, description="The work was deleted."),
     }),
-    create=extend_schema(summary="Add a source", request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
-    update=extend_schema(summary="Change a source", description=PUT_KEEPS, request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
+    create=extend_schema(summary=gettext_lazy("Add a source"), request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
+    update=extend_schema(summary=gettext_lazy("Change a source"), description=PUT_KEEPS, request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS, **_GONE}),
-    partial_update=extend_schema(summary="Change some fields of a source", request=SourceWriteSerializer,
+    partial_update=extend_schema(summary=gettext_lazy("Change some fields of a source"), request=SourceWriteSerializer,
                                  parameters=[IF_MATCH_REQUIRED],
                                  responses={200: saved_serializer(SourceSerializer), **_DUPLICATE, **PRECONDITIONS, **_GONE}),
 )
@@ -113,7 +113,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return source_update(source=instance, fields=data, user=self.request.user, loaded_at=self.loaded_at)
 
     @extend_schema(
-        summary="Import a reference file (BibTeX/biblatex, CSL-JSON or RIS)",
+        summary=gettext_lazy("Import a reference file (BibTeX/biblatex, CSL-JSON or RIS)"),
         description=(
             "The request body is the file itself, with its media type. Every entry is created, reported as already in "
             "the wiki (`duplicate`, with the work it is) or refused with its reason and line; the import is one "
@@ -146,7 +146,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return Response(report_data(report))
 
     @extend_schema(
-        summary="Export sources as BibTeX or CSL-JSON",
+        summary=gettext_lazy("Export sources as BibTeX or CSL-JSON"),
         description=(
             "Every source matching the filters (the same as the list's; not paginated) as a reference file: BibTeX "
             "with `?format=bib` or `Accept: application/x-bibtex`, CSL-JSON with `?format=csl` or "

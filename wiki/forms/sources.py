@@ -128,15 +128,20 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             self.initial.setdefault(BIBLIOGRAPHIC_PREFIX + name, details.get(name, ""))
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [field for field in self.visible_fields() if not field.name.startswith(BIBLIOGRAPHIC_PREFIX)]
+        return [field for field in self.visible_fields() if not self._written_back(field.name)]
 
     def bibliographic_shown(self) -> bool:
         """Whether the bibliographic details open with the form: one of them is filled in or wrong."""
         return any(field.value() or field.errors for field in self.bibliographic_fields())
 
     def bibliographic_fields(self) -> list[forms.BoundField]:
-        """Pages, volume, publisher and the like, each a field of its own, shown together."""
-        return [field for field in self.visible_fields() if field.name.startswith(BIBLIOGRAPHIC_PREFIX)]
+        """How the work is written back in the exports: its entry type, then pages, volume, publisher and the like,
+        each a field of its own, shown together."""
+        return [field for field in self.visible_fields() if self._written_back(field.name)]
+
+    @staticmethod
+    def _written_back(name: str) -> bool:
+        return name == "entry_type" or name.startswith(BIBLIOGRAPHIC_PREFIX)
 
     def clean_bibtex_key(self) -> str:
         key = str(self.cleaned_data.get("bibtex_key") or "").strip()

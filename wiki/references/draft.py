@@ -52,7 +52,8 @@ BIBLIOGRAPHIC_FIELDS = {
     "number": gettext_lazy("number"), "pages": gettext_lazy("pages"), "series": gettext_lazy("series"),
     "edition": gettext_lazy("edition"), "chapter": gettext_lazy("chapter"), "publisher": gettext_lazy("publisher"),
     "address": gettext_lazy("place"), "school": gettext_lazy("school"), "institution": gettext_lazy("institution"),
-    "organization": gettext_lazy("organisation"), "month": gettext_lazy("month"), "isbn": "ISBN", "issn": "ISSN",
+    "organization": gettext_lazy("organisation"), "month": gettext_lazy("month"), "isbn": gettext_lazy("ISBN"),
+    "issn": gettext_lazy("ISSN"),
 }
 MAX_BIBLIOGRAPHIC_CHARS = 300
 # The BibTeX/biblatex entry types a work is written back as (KIND_BY_ENTRY_TYPE reads each), with what each is.

@@ -36,6 +36,7 @@ from wiki.models import (
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES, SetBy
 from wiki.models.rules import YEAR_MAX, YEAR_MIN
 from wiki.references.exports import EXPORTS
+from wiki.references.identifiers import short_name_key
 from wiki.roles import EDITOR_GROUP
 
 MAX_QUERY_CHARS = 200
@@ -203,8 +204,10 @@ class SourceFilter(django_filters.FilterSet):
         return queryset.filter(Exists(citing))
 
     def filter_q(self, queryset: QuerySet[Source], name: str, value: str) -> QuerySet[Source]:
+        # a short name typed with other spacing or punctuation (skill forge, Skill-Forge) is found by its folded key
+        folded = Q(name_key__contains=key) if (key := short_name_key(value)) else Q(pk__in=[])
         return queryset.filter(
-            Q(short_name__icontains=value) | Q(title__icontains=value) | Q(slug__icontains=value)
+            Q(short_name__icontains=value) | folded | Q(title__icontains=value) | Q(slug__icontains=value)
             | Q(authors__icontains=value) | Q(abstract__icontains=value)
         )
 

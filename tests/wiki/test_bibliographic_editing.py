@@ -112,3 +112,23 @@ def test_the_api_writes_the_details_and_refuses_ones_it_does_not_keep(editor: Ac
 
 def test_every_entry_type_an_editor_can_choose_is_one_the_importer_reads() -> None:
     assert set(ENTRY_TYPE_LABELS) == set(KIND_BY_ENTRY_TYPE)
+
+
+def test_the_detail_a_venue_was_read_from_follows_the_venue_when_it_is_corrected(editor_client: Client, db: None) -> None:
+    work = make_source(slug="thesis", short_name="Thesis", title="A Thesis", venue="Peking Univ.", entry_type="thesis",
+                       bibliographic={"institution": "Peking Univ.", "month": "2"})
+    url = reverse("wiki:source-edit", kwargs={"slug": work.slug})
+
+    response = editor_client.post(url, _as_a_browser_sends(editor_client, url, venue="Peking University"))
+
+    assert response.status_code == 302
+    work.refresh_from_db()
+    assert work.bibliographic == {"institution": "Peking University", "month": "2"}
+    assert "institution = {Peking University}" in dump_bibtex([work])
+
+
+def test_the_source_list_finds_a_short_name_typed_with_other_spacing(client: Client, db: None) -> None:
+    make_source(slug="skillforge", short_name="SkillForge")
+
+    for typed in ("skill forge", "ｓｋｉｌｌ－ｆｏｒｇｅ"):
+        assert 'href="/sources/skillforge/"' in client.get(reverse("wiki:source-list"), {"q": typed}).content.decode()

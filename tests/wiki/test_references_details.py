@@ -140,3 +140,37 @@ def test_a_name_with_a_greek_letter_keeps_it_in_its_address() -> None:
 
     assert unique_source_slug(SourceDraft(short_name="τ-bench")) == "tau-bench"
     assert unique_source_slug(SourceDraft(short_name="Q-Learning with α-Divergences")) == "q-learning-with-alpha-divergences"
+
+
+def test_csl_json_writes_what_an_editor_set_and_reads_it_back() -> None:
+    from tests.factories import make_source
+
+    report = make_source(slug="tr", short_name="TR", title="A Technical Report", kind="preprint", year=2025,
+                         entry_type="techreport", bibliographic={"institution": "阿里巴巴通义实验室", "number": "TR-2025-01",
+                                                                 "month": "12"})
+    thesis = make_source(slug="phd", short_name="PhD", title="A Thesis", kind="paper", year=2024,
+                         entry_type="phdthesis", bibliographic={"school": "清华大学"})
+    paper = make_source(slug="proc", short_name="Proc", title="A Project Paper", kind="project", year=2026,
+                        entry_type="inproceedings", bibliographic={"booktitle": "Proceedings of ICLR 2026"})
+
+    items = {item["id"]: item for item in json.loads(dump_csl_json([report, thesis, paper]))}
+
+    assert (items["tr"]["type"], items["tr"]["publisher"], items["tr"]["number"]) == ("report", "阿里巴巴通义实验室", "TR-2025-01")
+    assert items["tr"]["issued"] == {"date-parts": [[2025, 12]]} and "issue" not in items["tr"]
+    assert (items["phd"]["type"], items["phd"]["genre"], items["phd"]["publisher"]) == ("thesis", "PhD thesis", "清华大学")
+    # the entry type decides the CSL type; a kind it does not say goes in custom
+    assert (items["proc"]["type"], items["proc"]["container-title"]) == ("paper-conference", "Proceedings of ICLR 2026")
+    assert items["proc"]["custom"] == {"wiki-kind": "project"}
+    again = {entry.label: entry.draft for entry in parse_csl_json(json.dumps(list(items.values())))}
+    assert again["phd"] is not None and again["phd"].entry_type == "phdthesis"
+    assert again["tr"] is not None and again["tr"].bibliographic["number"] == "TR-2025-01"
+    assert again["proc"] is not None and (again["proc"].kind, again["proc"].entry_type) == ("project", "inproceedings")
+
+
+def test_a_month_typed_by_name_is_kept_as_its_number() -> None:
+    from wiki.references.draft import clean_bibliographic
+
+    typed = ["08", "aug", "Aug.", "August", "8月", "八月"]
+
+    assert {clean_bibliographic({"month": month})["month"] for month in typed} == {"8"}
+    assert clean_bibliographic({"month": "Spring"}) == {"month": "Spring"}

@@ -26,7 +26,7 @@ from wiki.models import Source, SourceKind
 from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
 from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS
 
 # Where an entry type puts the work's venue.
 VENUE_FIELD_BY_ENTRY_TYPE = {
@@ -35,8 +35,6 @@ VENUE_FIELD_BY_ENTRY_TYPE = {
     "techreport": "institution", "report": "institution", "book": "publisher", "proceedings": "publisher",
     "collection": "publisher",
 }
-# The fields a venue is read from (wiki.references.bibtex.READ_FIELDS), in the order BibTeX's styles prefer them.
-_VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "publisher", "organization")
 ENTRY_TYPE_BY_KIND: dict[str, str] = {
     SourceKind.PAPER: "article", SourceKind.PREPRINT: "misc", SourceKind.PROJECT: "software", SourceKind.BLOG: "online",
     SourceKind.NOTE: "report", SourceKind.SURVEY: "article", SourceKind.ENVIRONMENT: "software",
@@ -121,7 +119,7 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         # biblatex's @online has no howpublished, and the importer reads a URL there as the work's address.
         # the field the reference file gave it in (a thesis' institution, the publisher of proceedings), else the one
         # its entry type calls for
-        venue_field = next((name for name in _VENUE_FIELDS if source.bibliographic.get(name) == source.venue), "") or (
+        venue_field = next((name for name in VENUE_FIELDS if source.bibliographic.get(name) == source.venue), "") or (
             VENUE_FIELD_BY_ENTRY_TYPE.get(entry_type)
             or ("organization" if entry_type == "online" or _URL_IN_VENUE.search(source.venue) else "howpublished"))
         fields.append((venue_field, latex_escaped(source.venue)))

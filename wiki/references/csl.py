@@ -30,6 +30,7 @@ from wiki.references.draft import (
     month_of,
     person_name,
     short_name_from_title,
+    thesis_entry_type,
 )
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
@@ -62,6 +63,8 @@ CSL_FIELD_BY_BIBLIOGRAPHIC = {
     "volume": "volume", "number": "issue", "pages": "page", "series": "collection-title", "edition": "edition",
     "chapter": "chapter-number", "publisher": "publisher", "address": "publisher-place", "isbn": "ISBN", "issn": "ISSN",
 }
+# What a thesis' entry type says of its degree, as CSL's ``genre`` (read back by wiki.references.draft.thesis_entry_type).
+GENRE_BY_ENTRY_TYPE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
 # The types whose venue CSL calls the publisher: a work printed on its own, in no container.
 _PUBLISHED_WHOLE = frozenset({"book", "report", "thesis"})
 # Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
@@ -198,10 +201,16 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         authors=authors, year=_year(item, errors), venue=venue,
         url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
         notes="" if arxiv_id_alone(note) else note,
-        entry_type=ENTRY_TYPE_BY_CSL_TYPE.get(_text(item.get("type", "")), ""),
+        entry_type=_entry_type(item),
         bibliographic=_bibliographic(item, venue),
     )
     return draft, errors + draft_errors(draft)
+
+
+def _entry_type(item: dict[str, Any]) -> str:
+    """The BibTeX entry type of the item's CSL type; a thesis' degree from its ``genre`` (``PhD thesis``)."""
+    entry_type = ENTRY_TYPE_BY_CSL_TYPE.get(_text(item.get("type", "")), "")
+    return thesis_entry_type(_text(item.get("genre", ""))) if entry_type == "thesis" else entry_type
 
 
 def _bibliographic(item: dict[str, Any], venue: str) -> dict[str, str]:
@@ -209,6 +218,9 @@ def _bibliographic(item: dict[str, Any], venue: str) -> dict[str, str]:
     its publisher where it is not its venue already (a book's, a thesis')."""
     details = {name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
                if (value := _text(item.get(csl, ""))) and not (name == "publisher" and value == venue)}
+    # a report's number (CSL's "number" is otherwise read as the arXiv ID)
+    if _text(item.get("type", "")) == "report" and (number := _text(item.get("number", ""))) and not find_arxiv_id(number):
+        details.setdefault("number", number)
     issued = item.get("issued")
     if isinstance(issued, dict):
         parts = issued.get("date-parts")
@@ -277,10 +289,8 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
 
 def csl_item(source: Source) -> dict[str, Any]:
     """One source as a CSL-JSON item: no field the work does not have (no venue or URL made from its identifiers)."""
-    csl_type = TYPE_BY_KIND.get(source.kind, "article")
-    # the type the work was imported as, where it says the same kind of work
-    if KIND_BY_TYPE.get(imported := CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type, "")) == source.kind:
-        csl_type = imported
+    # the type its entry type says (the kind, where it differs, goes in ``custom``), else one its kind calls for
+    csl_type = CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type) or TYPE_BY_KIND.get(source.kind, "article")
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
                             "title": _rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
@@ -297,17 +307,27 @@ def csl_item(source: Source) -> dict[str, Any]:
         month = source.bibliographic.get("month", "")
         item["issued"] = {"date-parts": [[source.year, int(month)] if month.isdigit() and 1 <= int(month) <= 12
                                          else [source.year]]}
-    # a book's, a report's or a thesis' venue is who published it, not a container it is printed in
-    venue_name = "publisher" if csl_type in _PUBLISHED_WHOLE else "container-title"
-    for key, value in ((venue_name, _rich_text_escaped(source.venue)), ("URL", source.url), ("DOI", source.doi),
+    # a book's, a report's or a thesis' venue is who published it, not a container it is printed in; without a
+    # venue, the detail that names one (a journal, proceedings, school or institution)
+    details = source.bibliographic
+    if csl_type in _PUBLISHED_WHOLE:
+        venue_name, venue = "publisher", source.venue or details.get("school") or details.get("institution", "")
+    else:
+        venue_name, venue = "container-title", source.venue or details.get("journal") or details.get("booktitle", "")
+    for key, value in ((venue_name, _rich_text_escaped(venue)), ("URL", source.url), ("DOI", source.doi),
                        ("abstract", source.abstract), ("note", source.notes)):
         if value:
             item[key] = value
-    for name, value in source.bibliographic.items():
+    for name, value in details.items():
         if (csl := CSL_FIELD_BY_BIBLIOGRAPHIC.get(name)) and value and csl not in item:
             item[csl] = value
+    if genre := GENRE_BY_ENTRY_TYPE.get(source.entry_type):
+        item["genre"] = genre
     if source.arxiv_id:
         item["number"] = f"arXiv:{source.arxiv_id}"
+    elif csl_type == "report" and details.get("number"):
+        item["number"] = details["number"]  # a report's number; a journal's issue is CSL's "issue"
+        item.pop("issue", None)
     if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
         item["custom"] = {KIND_FIELD: source.kind}
     return item

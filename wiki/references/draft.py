@@ -56,6 +56,8 @@ BIBLIOGRAPHIC_FIELDS = {
     "issn": gettext_lazy("ISSN"),
 }
 MAX_BIBLIOGRAPHIC_CHARS = 300
+# The details a work's venue is read from (wiki.references.bibtex.READ_FIELDS), in the order BibTeX's styles prefer.
+VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "publisher", "organization")
 # The BibTeX/biblatex entry types a work is written back as (KIND_BY_ENTRY_TYPE reads each), with what each is.
 ENTRY_TYPE_LABELS = {
     "article": gettext_lazy("journal article"), "inproceedings": gettext_lazy("conference paper"),
@@ -110,6 +112,30 @@ def month_of(date: str) -> str:
     return str(int(found.group(1))) if found and 1 <= int(found.group(1)) <= 12 else ""
 
 
+_MONTH_NAMES = {name: number for number, names in enumerate((
+    ("jan", "january", "一月"), ("feb", "february", "二月"), ("mar", "march", "三月"), ("apr", "april", "四月"),
+    ("may", "五月"), ("jun", "june", "六月"), ("jul", "july", "七月"), ("aug", "august", "八月"),
+    ("sep", "sept", "september", "九月"), ("oct", "october", "十月"), ("nov", "november", "十一月"),
+    ("dec", "december", "十二月")), start=1) for name in names}
+
+
+def month_number(month: str) -> str:
+    """A month as the wiki keeps one, its number (``8``), from ``08``, ``aug``, ``Aug.``, ``August``, ``8月`` or ``八月``;
+    anything else as given."""
+    typed = unicodedata.normalize("NFKC", month).strip().rstrip(".").lower().removesuffix("月")
+    if typed.isdigit() and 1 <= int(typed) <= 12:
+        return str(int(typed))
+    found = _MONTH_NAMES.get(typed) or _MONTH_NAMES.get(typed + "月")
+    return str(found) if found else month
+
+
+def details_following_venue(details: dict[str, str], *, venue: str, was: str) -> dict[str, str]:
+    """``details`` once a work's venue changed from ``was`` to ``venue``: the detail that held the venue (the journal,
+    proceedings or school it was read from) holds the new one, or goes with it."""
+    followed = {name: (venue if name in VENUE_FIELDS and value == was else value) for name, value in details.items()}
+    return {name: value for name, value in followed.items() if value}
+
+
 def clean_bibliographic(values: object) -> dict[str, str]:
     """``values`` as a work keeps them: a mapping of BIBLIOGRAPHIC_FIELDS' names to one line of text each, spacing
     folded, empty ones left out. Anything else raises ``ValidationError``, a message for each detail that is wrong."""
@@ -131,7 +157,7 @@ def clean_bibliographic(values: object) -> dict[str, str]:
             except ValidationError as error:
                 errors.append(gettext("“%(name)s”: %(error)s") % {"name": name, "error": error.messages[0]})
             else:
-                cleaned[name] = value
+                cleaned[name] = month_number(value) if name == "month" else value
     if errors:
         raise ValidationError([ValidationError(message, code="invalid") for message in errors])
     return cleaned

@@ -24,7 +24,7 @@ from wiki import change_summaries
 from wiki.change_summaries import Summary
 from wiki.models import ChangeEvent, Source, SourceKind
 from wiki.models.rules import fit, max_length, validate_bibtex_key
-from wiki.references.draft import SourceDraft, draft_from_identifier, short_name_from_title
+from wiki.references.draft import SourceDraft, details_following_venue, draft_from_identifier, short_name_from_title
 from wiki.references.identifiers import (
     arxiv_number,
     identifiers_from_url,
@@ -445,6 +445,9 @@ def source_save(*, source: Source, fields: dict[str, Any], user: User | None = N
     before = {name: getattr(source, name) for name in fields}
     for name, value in fields.items():
         setattr(source, name, value)
+    if "venue" in fields and source.venue != before["venue"]:
+        # the detail the venue was read from (a thesis' institution) follows it, rather than keep the old one
+        source.bibliographic = details_following_venue(source.bibliographic, venue=source.venue, was=before["venue"])
     # Constraints are checked after the duplicate check, which names the other work.
     source.full_clean(exclude=["slug"], validate_constraints=False)
     changed = [name for name in fields if getattr(source, name) != before[name]]

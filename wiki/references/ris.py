@@ -6,6 +6,7 @@ import html
 import re
 from typing import Any
 
+import nh3
 import rispy
 from django.utils.translation import gettext
 
@@ -41,7 +42,6 @@ ENTRY_TYPE_BY_TYPE = {
 }
 # Where a book's or a chapter's SN is its ISBN; elsewhere it is the journal's ISSN.
 _BOOKS = frozenset({"book", "collection", "incollection"})
-_TAG = re.compile(r"<[^>]+>")
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
 
@@ -112,8 +112,8 @@ def _entry_type(entry: dict[str, Any]) -> str:
 
 
 def _bibliographic(entry: dict[str, Any], entry_type: str, venue: str) -> dict[str, str]:
-    """Pages (SP and EP, as BibTeX's ``--`` reads: an en dash), volume, issue, edition, series, publisher and its place, ISBN or ISSN and month, by
-    BibTeX's names; the publisher only where it is not the venue already."""
+    """Pages (SP and EP, joined by an en dash as BibTeX's ``--`` reads), volume, issue, edition, series, publisher and
+    its place, ISBN or ISSN and month, by BibTeX's names; the publisher only where it is not the venue already."""
     start, end = _first(entry, "start_page"), _first(entry, "end_page")
     details = {
         "pages": f"{start}–{end}" if start and end and end != start else start or end,
@@ -129,7 +129,7 @@ def _bibliographic(entry: dict[str, Any], entry_type: str, venue: str) -> dict[s
 def _notes(entry: dict[str, Any]) -> str:
     """N1, Zotero's notes written as HTML paragraphs: their text, a paragraph each."""
     notes = entry.get("notes") or []
-    paragraphs = [html.unescape(_TAG.sub("", part)).strip()
+    paragraphs = [html.unescape(nh3.clean(part, tags=set())).strip()
                   for note in (notes if isinstance(notes, list) else [notes])
                   for part in re.split(r"</p>\s*<p>|\n\s*\n", str(note))]
     return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)

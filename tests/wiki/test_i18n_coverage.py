@@ -33,7 +33,7 @@ KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "gettext_lazy": None, "g
 # Names and notations that read the same in both languages.
 SAME_IN_BOTH = {
     "Agentic", "RL", "Wiki", "API", "CSV", "BibTeX", "CSL-JSON", "arXiv", "DOI", "URL", "GRPO", "ES", "LLM", "Atom", "English",
-    "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS", "ID",
+    "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS", "ID", "ISBN", "ISSN",
 }
 
 

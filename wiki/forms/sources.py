@@ -152,8 +152,9 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
-        cleaned["bibliographic"] = {name: " ".join(value.split()) for name in BIBLIOGRAPHIC_FIELDS
-                                    if (value := cleaned.get(BIBLIOGRAPHIC_PREFIX + name) or "").strip()}
+        # spacing folded and months read by the work's own rules (Source.clean)
+        cleaned["bibliographic"] = {name: value for name in BIBLIOGRAPHIC_FIELDS
+                                    if (value := cleaned.get(BIBLIOGRAPHIC_PREFIX + name))}
         if {"arxiv_id", "doi", "url"} <= cleaned.keys():
             # An arxiv.org or doi.org URL names the work as its identifier fields would: saved as them when they are
             # blank, and looked for among the existing works like them.

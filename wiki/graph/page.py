@@ -66,8 +66,7 @@ def page_neighbourhood(slug: str, *, depth: int = 1, edge_types: Iterable[EdgeTy
         out = list(WikiLink.objects.filter(source_page__slug=slug).values_list("target_slug", "target_title")[:NEIGHBOUR_LIMIT])
         existing = dict(Page.objects.filter(slug__in=[t for t, _ in out]).values_list("slug", "title"))
         # a link no page answers leads to the glossary term it names, as the page's text shows it; else it is wanted
-        missing = {target for target, _ in out} - existing.keys()
-        terms = {key: term.slug for term in GlossaryTerm.objects.linked_as(missing) for key in term.link_keys} if missing else {}
+        terms = GlossaryTerm.objects.slugs_linked_as({target for target, _ in out} - existing.keys())
         for target, title in out:
             if target != slug:
                 b.edge(page, b.page(target, existing.get(target) or title), EdgeType.LINKS_TO)

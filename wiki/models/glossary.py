@@ -47,6 +47,16 @@ class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
         """Terms a wiki link to any of ``slugs`` leads to (a name or alias, slugified as a link target is)."""
         return self.filter(link_keys__overlap=sorted(slugs)).only("id", "slug", "link_keys").order_by("id")
 
+    def slugs_linked_as(self, slugs: set[str]) -> dict[str, str]:
+        """Which term's entry each of ``slugs`` (link targets no page answers) leads to: a term whose own slug is the
+        link's wins over one that only has a name slugifying to it, else the oldest. One query, none for no slug."""
+        terms: dict[str, str] = {}
+        for term in self.linked_as(slugs) if slugs else ():
+            for key in slugs.intersection(term.link_keys):
+                if key not in terms or key == term.slug:
+                    terms[key] = term.slug
+        return terms
+
 
 # The database's collation sorts upper case before lower case; readers expect the dictionary's order.
 ORDER = (Lower("name_en"), "name_en", "id")

@@ -91,12 +91,7 @@ def link_targets(slugs: Iterable[str]) -> LinkTargets:
         for key, slug in Page.objects.filter(title_key__in=rest).order_by("pk").values_list("title_key", "slug"):
             aliases.setdefault(key, slug)
         rest -= aliases.keys()
-    terms: dict[str, str] = {}
-    if rest:
-        for term in GlossaryTerm.objects.linked_as(rest):
-            for key in rest.intersection(term.link_keys):
-                if key not in terms or key == term.slug:
-                    terms[key] = term.slug
+    terms = GlossaryTerm.objects.slugs_linked_as(rest)
     return LinkTargets(pages=pages | frozenset(aliases.values()), terms=terms, aliases=aliases)
 
 

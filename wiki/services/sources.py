@@ -64,11 +64,12 @@ _TITLE_SLUG_CHARS = 60
 def _slug_base(work: str | Named) -> str:
     """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
     ``🙂``), from an English title (cut at a word within 60 characters), else from the short name or the title read
-    in pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``; a Chinese title with a Latin word in it is read so
-    whole), else the arXiv ID or the DOI, else ``source``. A short
-    name mixing Chinese and Latin words is read whole in pinyin (``基于LLM的智能体`` → ``ji-yu-llm-de-zhi-neng-ti``), and
-    ``+`` is ``plus`` (``REINFORCE++`` → ``reinforce-plus-plus``), so that neither takes a word's slug from another work.
-    A short name that gives a slug always gives it, so each source's slug is what it always was."""
+    in pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``.
+
+    A name or title mixing Chinese and Latin words is read whole in pinyin (``基于LLM的智能体`` →
+    ``ji-yu-llm-de-zhi-neng-ti``), and ``+`` is ``plus`` (``REINFORCE++`` → ``reinforce-plus-plus``), so that neither
+    takes a word's slug from another work. A short name that gives a slug always gives it, so each source's slug is
+    what it always was."""
     if isinstance(work, str):
         work = SourceDraft(short_name=work)
     name = _PLUS.sub(" plus ", work.short_name)  # REINFORCE++ is not REINFORCE

@@ -257,14 +257,18 @@ class ClaimFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
     page_slug = ClaimPageFilter(field_name="page__slug", label="The claim's page (its title or slug).", max_length=200)
     source = LiveWorkFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
+    about = LiveWorkFilter(method="filter_about", label="Slug of a work the claim is about.", max_length=120)
     is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out).")
 
     class Meta:
         model = Claim
-        fields = ["status", "page_slug", "source", "is_orphaned"]
+        fields = ["status", "page_slug", "source", "about", "is_orphaned"]
 
     def filter_source(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         return queryset.filter(Exists(Citation.objects.filter(claim=OuterRef("pk"), source__slug=value)))
+
+    def filter_about(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        return queryset.filter(Exists(Claim.about.through.objects.filter(claim=OuterRef("pk"), source__slug=value)))
 
 
 class ClassificationFilter(django_filters.FilterSet):

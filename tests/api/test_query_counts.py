@@ -33,6 +33,9 @@ EXPECTED: dict[str, list[str]] = {
     "/api/v1/claims/?source=<work>": [
         "SELECT wiki_source", "COUNT wiki_claim", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_source",
     ],
+    "/api/v1/claims/?about=<work>": [
+        "SELECT wiki_source", "COUNT wiki_claim", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_source",
+    ],
     "/api/v1/classifications/": ["COUNT wiki_classification", "SELECT wiki_classification"],
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
@@ -59,6 +62,7 @@ def _urls(wiki: SmallWiki) -> list[str]:
         "/api/v1/sources/?mechanism=policy_gradient&verdict=strict",
         "/api/v1/claims/",
         f"/api/v1/claims/?source={wiki.strict.slug}",
+        f"/api/v1/claims/?about={wiki.strict.slug}",
         "/api/v1/classifications/",
         "/api/v1/contrasts/",
         "/api/v1/questions/",

@@ -6,7 +6,18 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
-from wiki.models import Claim, Classification, ClassificationChange, Component, OpenQuestion, Page, Revision, Source
+from tests.factories import ContrastWiki
+from wiki.models import (
+    Claim,
+    Classification,
+    ClassificationChange,
+    Component,
+    Contrast,
+    OpenQuestion,
+    Page,
+    Revision,
+    Source,
+)
 from wiki.roles import Account
 from wiki.search.query import search
 
@@ -281,6 +292,40 @@ def test_editor_contrasts_two_works_and_the_same_contrast_again_is_409(editor_ap
     assert (created.json()["left"], created.json()["right"]) == ("tasksmith", "polarharness")
     assert again.status_code == 409 and again.json()["code"] == "exists" and again.json()["errors"]
     assert same.status_code == 400  # a work against itself: bad input, no conflict
+
+
+def test_a_contrasts_claim_must_speak_of_one_of_its_works_and_then_is_about_both(
+    editor_api: APIClient, contrast_wiki: ContrastWiki
+) -> None:
+    payload = {"left": "tasksmith", "right": "polarharness", "axis": "SFT vs harness evolution"}
+    env_claim = Claim.objects.current().get(text__startswith="ShopWorld")
+    sft_claim = Claim.objects.current().get(text__startswith="TaskSmith")
+    about_before = set(env_claim.about.values_list("slug", flat=True))
+
+    unrelated = editor_api.post("/api/v1/contrasts/", {**payload, "claim": env_claim.pk}, format="json")
+
+    assert unrelated.status_code == 400, unrelated.content
+    assert unrelated.json()["code"] == "unrelated_claim" and list(unrelated.json()["errors"]) == ["claim"]
+    assert set(env_claim.about.values_list("slug", flat=True)) == about_before
+    assert not Contrast.objects.filter(left=contrast_wiki.sft, right=contrast_wiki.harness).exists()
+
+    related = editor_api.post("/api/v1/contrasts/", {**payload, "claim": sft_claim.pk}, format="json")
+
+    assert related.status_code == 201, related.content
+    assert {"tasksmith", "polarharness"} <= set(sft_claim.about.values_list("slug", flat=True))
+
+
+def test_claims_about_a_work_are_listed_apart_from_those_citing_it(contrast_wiki: ContrastWiki) -> None:
+    client = APIClient()
+    grpo_claim = Claim.objects.current().get(text__startswith="GripForge")
+
+    about = client.get("/api/v1/claims/?about=polarharness").json()
+    citing = client.get("/api/v1/claims/?source=polarharness").json()
+    merged = client.get("/api/v1/claims/?about=no-such-work")
+
+    assert [claim["id"] for claim in about["results"]] == [grpo_claim.pk]
+    assert citing["results"] == []
+    assert merged.status_code == 400 and list(merged.json()["errors"]) == ["about"]
 
 
 

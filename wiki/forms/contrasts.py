@@ -3,13 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.db.models import Q
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import WorkChoiceField, works_named
-from wiki.models import Citation, Claim, Component, Source
+from wiki.models import Claim, Component, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
 
 SIDES = ("left", "right")
@@ -37,10 +36,8 @@ class ContrastForm(forms.Form):
         for side in SIDES:
             self.fields[f"{side}_component"].queryset = (
                 Component.objects.filter(source_id__in=chosen).select_related("source").order_by("source__short_name", "name"))
-        about = Claim.about.through.objects.filter(source_id__in=chosen).values("claim_id")
-        citing = Citation.objects.filter(source_id__in=chosen).values("claim_id")
         self.fields["claim"].queryset = (
-            Claim.objects.current().filter(Q(pk__in=about) | Q(pk__in=citing)).select_related("page").order_by("page__title", "position")
+            Claim.objects.current().about_or_citing(chosen).select_related("page").order_by("page__title", "position")
             if chosen else Claim.objects.none())
         self.fields["claim"].label_from_instance = claim_label
         self.fields["claim"].help_text = (

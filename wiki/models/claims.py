@@ -71,9 +71,26 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
 
     def citing(self, source_id: int) -> ClaimQuerySet:
         """Current claims citing a source, with their page; their citations of that source in ``source_citations``."""
+        return self._with_citations_of(
+            self.current().filter(models.Exists(Citation.objects.filter(claim=models.OuterRef("pk"), source_id=source_id))),
+            source_id,
+        )
+
+    def about_or_citing(self, source_ids: list[int]) -> ClaimQuerySet:
+        """Claims that cite any of ``source_ids`` or are about one of them."""
+        cites = models.Exists(Citation.objects.filter(claim=models.OuterRef("pk"), source_id__in=source_ids))
+        about = models.Exists(Claim.about.through.objects.filter(claim=models.OuterRef("pk"), source_id__in=source_ids))
+        return self.filter(cites | about)
+
+    def concerning(self, source_id: int) -> ClaimQuerySet:
+        """Current claims citing a source or about it (a claim about a work often cites a survey or a page of its
+        own), as :meth:`citing` has them: a claim only about it has no ``source_citations``."""
+        return self._with_citations_of(self.current().about_or_citing([source_id]), source_id)
+
+    @staticmethod
+    def _with_citations_of(claims: ClaimQuerySet, source_id: int) -> ClaimQuerySet:
         return (
-            self.current()
-            .filter(models.Exists(Citation.objects.filter(claim=models.OuterRef("pk"), source_id=source_id)))
+            claims
             .select_related("page")
             .only("id", "text", "section", "anchor", "page__slug", "page__title")
             .prefetch_related(

@@ -36,6 +36,18 @@ def contrast_check_sides(
     )
 
 
+def contrast_check_claim(claim: Claim | None, *, left: Source, right: Source) -> None:
+    """Refuses as a contrast's evidence a claim that neither cites either work nor is about one: the claim becomes
+    about both, and a claim on something else would come to be about two works it never mentions."""
+    if claim is None or Claim.objects.filter(pk=claim.pk).about_or_citing([left.pk, right.pk]).exists():
+        return
+    raise ValidationError({"claim": ValidationError(
+        _("Claim %(claim)s neither cites %(left)s or %(right)s nor is about either: the evidence for a contrast is a "
+          "claim that speaks of one of its works."),
+        code="unrelated_claim", params={"claim": claim.pk, "left": left.short_name, "right": right.short_name},
+    )})
+
+
 @transaction.atomic
 def contrast_create(
     *,
@@ -50,6 +62,7 @@ def contrast_create(
     """Sets ``left`` against ``right``; the same pair the other way round is the same contrast and is refused, and
     so is a component against its own work (:func:`contrast_check_sides`)."""
     contrast_check_sides(left=left, right=right, left_component=left_component, right_component=right_component)
+    contrast_check_claim(claim, left=left, right=right)
     # Serialised, so that two editors adding the same contrast at once get a message, not a constraint error.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.contrast.create'))")

@@ -83,7 +83,7 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "source": source,
             "cards": SimpleLazyObject(lambda: _cards(source)),
-            "claims": Bounded(Claim.objects.citing(source.pk), IN_PAGE),
+            "claims": Bounded(Claim.objects.concerning(source.pk), IN_PAGE),
             "contrasts": Bounded(Contrast.objects.with_related().involving([source.pk]), IN_PAGE),
             "questions": Bounded(OpenQuestion.objects.queue().filter(sources=source), IN_PAGE),
             "merges": Bounded(SourceMerge.objects.active_into(source.pk), IN_PAGE),
@@ -94,8 +94,8 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @cached_for_readers
 def source_claims(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every current claim citing the work, paginated."""
+    """Every current claim citing the work or about it, paginated."""
     source = get_object_or_404(Source.objects.only("id", "slug", "short_name"), slug=slug)
-    page_obj = Paginator(Claim.objects.citing(source.pk).order_by("page__title", "position", "id"), PER_PAGE).get_page(
+    page_obj = Paginator(Claim.objects.concerning(source.pk).order_by("page__title", "position", "id"), PER_PAGE).get_page(
         request.GET.get("p"))
     return render(request, "wiki/source_claims.html", {"source": source, "page_obj": page_obj})

@@ -155,5 +155,8 @@ def test_the_map_of_one_mechanism_finds_its_contrasts_without_joining_classifica
     contrast_sql = [q["sql"] for q in captured.captured_queries if 'AS "left__slug"' in q["sql"]]
     assert contrast_sql and all("DISTINCT" not in sql for sql in contrast_sql)
     works = {n for n, d in graph.nodes(data=True) if d["kind"] in {"source", "component"}}
-    assert works and all(graph.nodes[n]["mechanism"] == "policy_gradient" for n in works)
     assert works <= set(everything)
+    # every work of another mechanism is there as the other side of a contrast with a policy-gradient one
+    ours = {n for n in works if graph.nodes[n]["mechanism"] == "policy_gradient"}
+    contrasted = {(u, v) for u, v, key in graph.edges(keys=True) if key == "contrasts"}
+    assert ours and all(any(n in pair and (set(pair) - {n}) <= ours for pair in contrasted) for n in works - ours)

@@ -14,6 +14,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism
+from tests.factories import SourceFactory
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Citation, Claim, Contrast, Source
 
@@ -136,10 +137,39 @@ def test_a_works_colour_is_its_mechanisms_record_and_no_stylesheet_names_a_mecha
 
 def test_map_filtered_by_mechanism_and_unknown_mechanism(client: Client) -> None:
     html = client.get(reverse("wiki:graph-map") + "?mechanism=harness").content.decode()
-    assert "source:polarharness" in html and "source:gripforge" not in _svg(html, "works-map")
+    svg = _svg(html, "works-map")
+    # GripForge is drawn as the other side of its contrasts with the harnesses; TaskSmith, set against GripForge only, is not
+    assert "source:polarharness" in svg and "source:gripforge" in svg and "source:tasksmith" not in svg
     refused = client.get(reverse("wiki:graph-map") + "?mechanism=alchemy")
     assert refused.status_code == 400
     assert "Select a valid choice. alchemy is not one of the available choices." in refused.content.decode()
+
+
+def test_the_map_filters_by_verdict_and_links_each_count_to_its_works(client: Client) -> None:
+    html = client.get(reverse("wiki:graph-map"), {"verdict": "adjacent"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    svg = _svg(html, "works-map")
+    refused = client.get(reverse("wiki:graph-map"), {"verdict": "maybe"}, HTTP_ACCEPT_LANGUAGE="en")
+
+    # EvoOpt is the one adjacent work; GripForge is drawn as the other side of its contrast, Herder is not drawn
+    assert "source:evoopt" in svg and "source:gripforge" in svg and "herder" not in svg
+    assert '<option value="adjacent" selected>' in html
+    assert '<a href="/sources/?mechanism=evolution_strategies&amp;verdict=adjacent">1</a>' in html
+    assert refused.status_code == 400 and "Verdict: Select a valid choice. maybe" in refused.content.decode()
+
+
+def test_the_map_draws_the_newest_contrasts_and_says_how_many_it_leaves_out(client: Client) -> None:
+    gripforge = Source.objects.get(slug="gripforge")
+    late = Source.objects.get(slug="lookfirst")
+    for n in range(30):
+        Contrast.objects.create(left=SourceFactory.create(slug=f"filler-{n}", short_name=f"Filler {n}"), right=gripforge,
+                                axis=f"filler {n}")
+    newest = Contrast.objects.create(left=late, right=gripforge, axis="safety check vs skill calls")
+    total = Contrast.objects.count()
+
+    html = client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert newest.axis in _svg(html, "works-map")
+    assert f"Drawn: 21 of {total} contrasts, the newest first" in html
 
 
 def test_an_unknown_mechanism_on_the_map_is_refused_in_the_readers_language(client: Client) -> None:
@@ -147,7 +177,7 @@ def test_an_unknown_mechanism_on_the_map_is_refused_in_the_readers_language(clie
 
     assert response.status_code == 400
     html = response.content.decode()
-    assert re.search(r'<div id="map-mechanism-error" role="alert"><ul class="errorlist"><li>[^<]*bogus[^<]*</li>', html)
+    assert re.search(r'<div id="map-filter-error" role="alert"><ul class="errorlist"><li>机制：[^<]*bogus[^<]*</li>', html)
     assert "选择一个有效的选项" in html
     assert 'aria-invalid="true"' in html and 'id="works-map"' not in html
 
@@ -234,6 +264,7 @@ URLS = [
     ("wiki:graph-local", {"kind": "page", "key": "contrast-wiki"}, "?depth=2"),
     ("wiki:graph-local", {"kind": "mechanism", "key": "policy_gradient"}, ""),
     ("wiki:graph-map", {}, ""),
+    ("wiki:graph-map", {}, "?mechanism=harness&verdict=not_strict"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&format=csv"),
 ]

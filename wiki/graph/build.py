@@ -48,16 +48,23 @@ class SubjectRef:
 
 @dataclass
 class MapSummary:
-    """How many works the map stands for, by mechanism and verdict, and how many it leaves out."""
+    """How many works the map stands for, by mechanism and verdict, and how many it leaves out; how many contrasts
+    there are and how many it draws."""
 
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     total: int = 0
     drawn: int = 0
     unclassified: int = 0  # works no one has classified yet: not on the map, unless a contrast names them
+    contrasts: int = 0
+    contrasts_drawn: int = 0
 
     @property
     def hidden(self) -> int:
         return max(0, self.total - self.drawn)
+
+    @property
+    def contrasts_hidden(self) -> int:
+        return max(0, self.contrasts - self.contrasts_drawn)
 
 
 def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str | None, str | None, str, str]],
@@ -71,59 +78,76 @@ def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str
     return added
 
 
-def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[Any, ...]]) -> None:
+def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[Any, ...]]) -> int:
+    added = 0
     for l_slug, l_name, lc_slug, lc_name, r_slug, r_name, rc_slug, rc_name, axis, claim in rows:
         left = b.subject(str(l_slug), str(l_name), lc_slug and str(lc_slug), lc_name and str(lc_name))
         right = b.subject(str(r_slug), str(r_name), rc_slug and str(rc_slug), rc_name and str(rc_name))
         b.edge(left, right, EdgeType.CONTRASTS, str(axis))
         b.graph.edges[left, right, EdgeType.CONTRASTS.value]["claim"] = claim
+        added += 1
+    return added
 
 
 _CONTRAST_FIELDS = ("left__slug", "left__short_name", "left_component__slug", "left_component__name",
                     "right__slug", "right__short_name", "right_component__slug", "right_component__name", "axis", "claim_id")
 
 
-def map_graph(*, mechanism: str | None = None, limit: int = MAP_LIMIT) -> tuple[nx.MultiDiGraph[str], MapSummary]:
-    """Works (or their components) joined to their mechanism, with the contrasts between them.
+def map_graph(
+    *, mechanism: str | None = None, verdict: str | None = None, limit: int = MAP_LIMIT
+) -> tuple[nx.MultiDiGraph[str], MapSummary]:
+    """Works (or their components) joined to their mechanism, with the contrasts between them; with ``mechanism`` or
+    ``verdict``, the works classified so, and every work a contrast sets against one of them, whatever its mechanism
+    or verdict (a contrast across mechanisms is what the map is for), joined to its own mechanism.
 
-    At most ``limit`` works: first those in contrasts (oldest contrasts first), then the rest by
-    name. Five queries whatever the size of the wiki; claims are never loaded.
+    At most ``limit`` works of the filter's: first those in contrasts (the newest contrasts first, at most half
+    ``limit`` of them), then the rest by name. Six queries whatever the size of the wiki; claims are never loaded.
     """
     b = GraphBuilder()
     summary = MapSummary()
-    classifications = Classification.objects.all()
-    contrasts = Contrast.objects.order_by("id")
+    chosen = Classification.objects.all()
     if mechanism:
-        classifications = classifications.filter(mechanism=mechanism)
+        chosen = chosen.filter(mechanism=mechanism)
+    if verdict:
+        chosen = chosen.filter(verdict=verdict)
+    contrasts = Contrast.objects.order_by("-id")
+    if mechanism or verdict:
         # through an id subquery: joining classifications on both sides and DISTINCT over the product took seconds
-        works = Classification.objects.filter(mechanism=mechanism).values("source_id")
+        works = chosen.values("source_id")
         contrasts = contrasts.filter(Q(left_id__in=works) | Q(right_id__in=works))
-    for mech, verdict, n in classifications.values_list("mechanism", "verdict").annotate(n=Count("id")).order_by():
-        summary.counts.setdefault(mech, Counter())[verdict] += n
+    for mech, verdict_, n in chosen.values_list("mechanism", "verdict").annotate(n=Count("id")).order_by():
+        summary.counts.setdefault(mech, Counter())[verdict_] += n
         summary.total += n
     for m in Mechanism:
         if not mechanism or m.value == mechanism:
             b.mechanism(m.value)
     contrast_rows = list(contrasts.values_list(*_CONTRAST_FIELDS)[: limit // 2])
+    summary.contrasts = contrasts.count()
     slugs = {str(row[i]) for row in contrast_rows for i in (0, 4)}
-    in_contrasts = list(classifications.filter(source__slug__in=slugs).order_by("source__short_name").values_list(*_SUBJECT_FIELDS)[:limit])
-    drawn = _add_classification_rows(b, in_contrasts, hubs=True)
+    in_contrasts = list(Classification.objects.filter(source__slug__in=slugs).order_by("source__short_name", "component__name")
+                        .values_list(*_SUBJECT_FIELDS)[:limit])
+
+    def of_filter(row: tuple[str, str, str | None, str | None, str, str]) -> bool:
+        return (not mechanism or row[4] == mechanism) and (not verdict or row[5] == verdict)
+
+    drawn = _add_classification_rows(b, [row for row in in_contrasts if of_filter(row)], hubs=True)
+    # the other side of a contrast, classified otherwise than the filter asks
+    partners = _add_classification_rows(b, [row for row in in_contrasts if not of_filter(row)], hubs=True)
     # a work in a contrast that nobody has classified yet is drawn as such, with its contrasts
     unclassified = {node_id("source", s) for s in slugs - {str(row[0]) for row in in_contrasts}}
     rest = limit - len(drawn)
     if rest > 0:
         drawn += _add_classification_rows(
-            b, classifications.exclude(source__slug__in=slugs).order_by("source__short_name", "component__name")
+            b, chosen.exclude(source__slug__in=slugs).order_by("source__short_name", "component__name")
             .values_list(*_SUBJECT_FIELDS)[:rest],
             hubs=True,
         )
-    classified = set(drawn)
-    shown = classified | (unclassified if not mechanism else set())
-    _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= shown))
+    shown = set(drawn) | set(partners) | unclassified
+    summary.contrasts_drawn = _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= shown))
     # a work classified per component is drawn as its components, each named after it
     b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in shown])
-    summary.drawn = len(classified)
-    if not mechanism:
+    summary.drawn = len(drawn)
+    if not mechanism and not verdict:
         summary.unclassified = Source.objects.classified(False).count()
     return b.graph, summary
 

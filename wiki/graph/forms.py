@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
-from wiki.taxonomy import MECHANISM_CHOICES
+from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.text.lists import LIST_SEPARATOR, joined, split_list
 
 MAX_WORKS = 12
@@ -57,10 +57,11 @@ class WorkPickForm(forms.Form):
 
 
 class MapFilterForm(forms.Form):
-    """The map's one filter: a mechanism (all when left out)."""
+    """The map's filters: a mechanism and a verdict (all when left out)."""
 
     mechanism = forms.ChoiceField(choices=[("", _("All mechanisms")), *MECHANISM_CHOICES], required=False,
                                   label=_("Mechanism"))
+    verdict = forms.ChoiceField(choices=[("", _("All verdicts")), *VERDICT_CHOICES], required=False, label=_("Verdict"))
 
 
 class LocalGraphForm(forms.Form):

@@ -24,10 +24,11 @@ def _legend() -> dict[str, object]:
     }
 
 
-def _map(mechanism: str | None) -> dict[str, object]:
-    graph, summary = map_graph(mechanism=mechanism)
+def _map(mechanism: str | None, verdict: str | None) -> dict[str, object]:
+    graph, summary = map_graph(mechanism=mechanism, verdict=verdict)
     return {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary,
-            "counts": [(m, [summary.counts.get(m.value, Counter()).get(v.value, 0) for v in Verdict]) for m in Mechanism]}
+            "counts": [(m, [(v, summary.counts.get(m.value, Counter()).get(v.value, 0)) for v in Verdict])
+                       for m in Mechanism]}
 
 
 @cached_for_readers
@@ -35,9 +36,10 @@ def graph_map(request: HttpRequest) -> HttpResponse:
     form = MapFilterForm(request.GET)
     if not form.is_valid():
         return render(request, "wiki/graph/map.html", {"form": form, **_legend()}, status=400)
-    mechanism = form.cleaned_data["mechanism"] or None
-    drawn = cached_value(request, "map", mechanism, build=lambda: _map(mechanism))
-    return render(request, "wiki/graph/map.html", {**drawn, "form": form, "mechanism": mechanism, **_legend()})
+    mechanism, verdict = form.cleaned_data["mechanism"] or None, form.cleaned_data["verdict"] or None
+    drawn = cached_value(request, "map", mechanism, verdict, build=lambda: _map(mechanism, verdict))
+    return render(request, "wiki/graph/map.html",
+                  {**drawn, "form": form, "mechanism": mechanism, "verdict": verdict, **_legend()})
 
 
 @cached_for_readers

@@ -46,6 +46,16 @@ class SubjectRef:
         return subject_node(self.source, self.component)
 
 
+def now_named(refs: Sequence[SubjectRef]) -> list[SubjectRef] | None:
+    """``refs`` with every work merged into another named as that one (a repeat left out), or None when none was merged
+    (one query)."""
+    merged = Source.all_objects.merged_slugs(ref.source for ref in refs)
+    if not merged:
+        return None
+    return list(dict.fromkeys(SubjectRef(merged.get(ref.source, ref.source), ref.component) for ref in refs))
+
+
+
 @dataclass
 class MapSummary:
     """How many works the map stands for, by mechanism and verdict, and how many it leaves out; how many contrasts

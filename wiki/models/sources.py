@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -46,6 +48,12 @@ class SourceQuerySet(models.QuerySet["Source"]):
     def deleted(self) -> SourceQuerySet:
         """Deleted works, the latest deleted first, with who deleted them joined."""
         return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")
+
+    def merged_slugs(self, slugs: Iterable[str]) -> dict[str, str]:
+        """Those of ``slugs`` that name a work merged into another, each with the slug of the work it lives on as (one
+        query): an old address of a comparison or a graph leads there."""
+        return dict(self.deleted().filter(slug__in=list(slugs), merged_into__isnull=False, merged_into__deleted_at__isnull=True)
+                    .order_by().values_list("slug", "merged_into__slug"))
 
     def gone(self, slug: str) -> Source | None:
         """The deleted work that was called ``slug``, with the work it was merged into (if any) joined; None when

@@ -1,21 +1,25 @@
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import comparison_csv, comparison_for, pick_offer
 from wiki.graph.forms import WorkPickForm, split_subjects
 from wiki.models import Contrast
+from wiki.views.merged_works import merged_works_redirect, works_query
 
 # The contrasts the compare page offers as a way in: the latest few (the wiki may hold thousands).
 LATEST_CONTRASTS = 12
 
 
 @cached_for_readers
-def compare(request: HttpRequest) -> HttpResponse:
+def compare(request: HttpRequest) -> HttpResponseBase:
     form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", "")})
     if not form.is_valid():
         return render(request, "wiki/graph/compare.html", {"form": form, "choices": []}, status=400)
-    comparison = comparison_for(form.cleaned_data["works"])
+    works = form.cleaned_data["works"]
+    comparison = comparison_for(works)
+    if comparison.unknown and (merged := merged_works_redirect(request, works, lambda refs: works_query(request, refs))):
+        return merged
     status = 404 if comparison.unknown else 200
     if request.GET.get("format") == "csv" and status == 200:
         response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")

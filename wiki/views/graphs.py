@@ -1,19 +1,22 @@
 from collections import Counter
+from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.urls import reverse
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph import draw, map_graph
-from wiki.graph.build import SubjectRef
+from wiki.graph.build import SubjectRef, now_named
 from wiki.graph.compare import Comparison, comparison_for, pick_offer
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
 from wiki.graph.forms import MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
+from wiki.views.merged_works import merged_works_redirect, works_query
 from wiki.views.pages import moved_page
 
 
@@ -50,11 +53,16 @@ def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if local is None:
         if kind == "page" and (moved := moved_page(request, key, argument="key")) is not None:
             return moved
+        merged = now_named([SubjectRef(key)]) if kind == "source" else None
+        if merged:
+            query = request.GET.urlencode()
+            return HttpResponsePermanentRedirect(
+                reverse("wiki:graph-local", kwargs={"kind": kind, "key": merged[0].source}) + (f"?{query}" if query else ""))
         raise Http404(f"Nothing in the wiki is called {kind}:{key}.")
     return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()})
 
 
-def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
+def _contrast(request: HttpRequest, raw: str, url: Callable[[list[SubjectRef]], str]) -> HttpResponseBase:
     form = WorkPickForm({"works": raw, "q": request.GET.get("q", "")})
     context: dict[str, object] = {"form": form, **_legend()}
     if not form.is_valid():
@@ -63,6 +71,8 @@ def _contrast(request: HttpRequest, raw: str) -> HttpResponse:
     comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
     context["comparison"] = comparison
     context["chosen"], context["choices"], context["more_choices"] = pick_offer(comparison, form.cleaned_data["q"])
+    if comparison.unknown and (merged := merged_works_redirect(request, works, url)) is not None:
+        return merged
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)
     if picture is not None:
@@ -77,14 +87,22 @@ def _comparison_and_picture(works: list[SubjectRef]) -> tuple[Comparison, Contra
     return comparison, contrast_picture([c.ref for c in comparison.columns])
 
 
-@cached_for_readers
-def contrast(request: HttpRequest, left: str, right: str) -> HttpResponse:
-    return _contrast(request, f"{left},{right}")
+def _pair_url(request: HttpRequest, refs: list[SubjectRef]) -> str:
+    """The pair's own address, or the address for several works when a merge left one."""
+    if len(refs) != 2:
+        return works_query(request, refs).replace(request.path, reverse("wiki:contrast-multi"), 1)
+    query = request.GET.urlencode()
+    return reverse("wiki:contrast", args=[str(refs[0]), str(refs[1])]) + (f"?{query}" if query else "")
 
 
 @cached_for_readers
-def contrast_multi(request: HttpRequest) -> HttpResponse:
-    return _contrast(request, split_subjects(request.GET.getlist("works")))
+def contrast(request: HttpRequest, left: str, right: str) -> HttpResponseBase:
+    return _contrast(request, f"{left},{right}", lambda refs: _pair_url(request, refs))
+
+
+@cached_for_readers
+def contrast_multi(request: HttpRequest) -> HttpResponseBase:
+    return _contrast(request, split_subjects(request.GET.getlist("works")), lambda refs: works_query(request, refs))
 
 
 __all__ = ["contrast", "contrast_multi", "graph_local", "graph_map"]

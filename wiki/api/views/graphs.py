@@ -17,6 +17,7 @@ from wiki.api.filters import query_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
+from wiki.graph.build import now_named
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import Component, PageRedirect, Source
 
@@ -40,8 +41,11 @@ class ContrastGraphView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(summary=gettext_lazy("Contrast graph of two or more works"), parameters=[ContrastGraphParamsSerializer],
-                   responses={200: GraphSerializer, 404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
-    def get(self, request: Request) -> Response:
+                   responses={200: GraphSerializer,
+                              301: OpenApiResponse(description="A work named was merged into another: `Location` names that "
+                                                               "one instead."),
+                              404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
+    def get(self, request: Request) -> HttpResponseBase:
         params = query_parameters(request, ContrastGraphParamsSerializer)
         refs = [SubjectRef.parse(work) for work in params["works"]]
         known = set(Source.objects.filter(slug__in={r.source for r in refs}).values_list("slug", flat=True))
@@ -49,6 +53,10 @@ class ContrastGraphView(APIView):
             (s, c) for s, c in Component.objects.filter(source__slug__in=known).values_list("source__slug", "slug")
         }
         missing = [str(r) for r in refs if r.source not in known or (r.component and (r.source, r.component) not in components)]
+        if missing and (now := now_named(refs)) is not None:
+            query = request.query_params.copy()
+            query["works"] = ",".join(map(str, now))
+            return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
         if missing:
             raise NotFound(_("No such work: %(works)s.") % {"works": ", ".join(missing)})
         graph = contrast_graph(refs)
@@ -66,6 +74,17 @@ def _moved_page(request: Request, node: str) -> HttpResponsePermanentRedirect | 
     return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
 
 
+def _merged_work(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
+    """The same request naming the work that ``node`` was merged into, when it names a work merged into another."""
+    kind, key = split_node_id(node)
+    now = now_named([SubjectRef(key)]) if kind == "source" else None
+    if not now:
+        return None
+    query = request.query_params.copy()
+    query["node"] = node_id("source", now[0].source)
+    return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
+
+
 class LocalGraphView(APIView):
     """The neighbourhood of one node (page, work, component, claim, mechanism or question)."""
 
@@ -73,8 +92,9 @@ class LocalGraphView(APIView):
 
     @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer],
                    responses={200: GraphSerializer,
-                              301: OpenApiResponse(description="The node names a page by an address it was moved from: "
-                                                               "`Location` names it where it is now."),
+                              301: OpenApiResponse(description="The node names a page by an address it was moved from, or "
+                                                               "a work merged into another: `Location` names where it is "
+                                                               "now."),
                               404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
     def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)
@@ -83,5 +103,7 @@ class LocalGraphView(APIView):
         except UnknownNode:
             if (moved := _moved_page(request, data["node"])) is not None:
                 return moved
+            if (merged := _merged_work(request, data["node"])) is not None:
+                return merged
             raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
         return Response(_as_json(graph, center=data["node"], subjects=[]))

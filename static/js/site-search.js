@@ -53,9 +53,12 @@
         urls = {};
         list.replaceChildren.apply(list, names.map(function (named) {
           var option = document.createElement("option");
-          option.value = named.name;
-          option.label = input.dataset[named.kind + "Label"] || named.kind;
-          urls[named.name] = urls[named.name] || named.url;
+          var label = input.dataset[named.kind + "Label"] || named.kind;
+          // A name two things share (a page and a glossary term) is offered twice, the second with its kind, so
+          // that each leads to its own.
+          option.value = urls[named.name] ? named.name + " · " + label : named.name;
+          option.label = label;
+          urls[option.value] = named.url;
           return option;
         }));
       })

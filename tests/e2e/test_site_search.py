@@ -33,6 +33,16 @@ def test_the_header_offers_names_as_the_reader_types_and_a_choice_opens_it(page:
     page.eval_on_selector("#site-search-q", "(i) => { i.value = 'SkillForge'; i.dispatchEvent(new Event('input')); }")
     page.wait_for_url(re.compile(r"/sources/skillforge/$"))
 
+    # A name a page and a glossary term share is offered once for each, and each choice opens its own.
+    page.locator("#site-search-q").fill("")
+    page.locator("#site-search-q").press_sequentially("Agentic R")
+    page.wait_for_function("() => document.querySelectorAll('datalist#site-search-q-options option').length > 1")
+    values = [value for value, _ in _options(page)]
+    shared = [value for value in values if value == "Agentic RL" or value.startswith("Agentic RL · ")]
+    assert shared == ["Agentic RL", "Agentic RL · Glossary term"], values
+    page.eval_on_selector("#site-search-q", f"(i) => {{ i.value = '{shared[1]}'; i.dispatchEvent(new Event('input')); }}")
+    page.wait_for_url(re.compile(r"/glossary/[^/]+/$"))
+
     # "/" outside a field goes to the box; typed in a field, it is a character like any other.
     page.locator("body").press("/")
     assert page.evaluate("document.activeElement.id") == "site-search-q"

@@ -3,6 +3,7 @@ page's section, HTML shown as typed; and no interface words baked into the store
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -151,6 +152,10 @@ def test_a_wanted_link_and_a_broken_formula_explain_themselves_in_the_readers_la
     chinese = Client(headers={"accept-language": "zh-CN"}).get(url).content.decode()
     assert 'title="不存在的页面（页面尚不存在）"' in chinese and 'title="此公式无法渲染"' in chinese
     assert 'title="返回正文"' in chinese and "page does not exist yet" not in chinese
+    # said in words too, for keyboard, touch and screen reader users, whom a title never reaches
+    assert re.search(r'<a class="wikilink wanted"[^>]*>不存在的页面<span class="visually-hidden">（页面尚不存在）</span></a>', chinese)
+    assert '\\frac{1}{</code><span class="visually-hidden">（此公式无法渲染）</span>' in chinese
+    assert 'title="返回正文" aria-label="返回正文"' in chinese
     english = Client(headers={"accept-language": "en"}).get(url).content.decode()
     assert 'title="不存在的页面 (page does not exist yet)"' in english
     assert 'title="This formula could not be rendered"' in english

@@ -52,7 +52,10 @@ class ContrastForm(forms.Form):
     def shown_again(cls, data: QueryDict) -> ContrastForm:
         """The form as sent, not saved and without errors, offering the components and claims of the works typed in
         it."""
-        return cls(initial={name: data.get(name) for name in cls.base_fields if name in data})
+        form = cls(initial={name: data.get(name) for name in cls.base_fields if name in data})
+        # The page comes back at the top: the editor goes on where the choices were filled in.
+        form.fields["left_component"].widget.attrs["autofocus"] = True
+        return form
 
     def chosen_works(self) -> dict[str, Source]:
         """The works the form is about, by side: those sent, else those it opened with (a work, its slug, short name

@@ -64,7 +64,10 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         """The form as sent, not saved and without errors, offering the claims of the page chosen in it."""
         initial: dict[str, Any] = {name: data.getlist(name) if name in QUESTION_LINKS else data.get(name)
                                    for name in [*QUESTION_FIELDS, "loaded_at"] if name in data}
-        return cls(initial=initial, instance=instance)
+        form = cls(initial=initial, instance=instance)
+        # The page comes back at the top: the editor goes on where the claims were filled in.
+        form.fields["claims"].widget.attrs["autofocus"] = True
+        return form
 
     def _sent_ids(self, name: str) -> list[int]:
         """The ids the form was sent (or shown again) with in field ``name``."""

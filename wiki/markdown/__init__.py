@@ -131,7 +131,10 @@ def render(
 # What the stored HTML leaves for the reader's language (older renderings carry an English title).
 _WANTED_LINK = re.compile(r'(<a class="wikilink wanted"[^>]*?) title="([^"]*)"')
 _MATH_ERROR = re.compile(r'class="math-error"(?: title="[^"]*")?')
-_FOOTNOTE_BACKLINK = re.compile(r'class="footnote-backref"(?: [^>]*?)? title="[^"]*"')
+_FOOTNOTE_BACKLINK = re.compile(r'class="footnote-backref"(?: [^>]*?)? title="[^"]*"(?: aria-label="[^"]*")?')
+# A wanted link's text and a formula left as typed, to say so after (an anchor holds no other anchor).
+_WANTED_TEXT = re.compile(r'(<a class="wikilink wanted"[^>]*>.*?)</a>', re.DOTALL)
+_MATH_ERROR_TEXT = re.compile(r'(<code class="math-error"[^>]*>.*?</code>)', re.DOTALL)
 _OLD_WANTED_SUFFIX = " (page does not exist yet)"
 
 
@@ -145,10 +148,15 @@ def for_reader(rendered: str) -> str:
         return f'{match[1]} title="{html.escape(note)}"'
 
     rendered = _WANTED_LINK.sub(wanted, rendered)
+    # A title is read by a pointer alone: keyboard, touch and screen reader users are told in hidden text.
+    missing = html.escape(gettext(" (page does not exist yet)"))
+    rendered = _WANTED_TEXT.sub(rf'\1<span class="visually-hidden">{missing}</span></a>', rendered)
     formula = html.escape(gettext("This formula could not be rendered"))
     rendered = _MATH_ERROR.sub(f'class="math-error" title="{formula}"', rendered)
+    unrendered = html.escape(gettext(" (this formula could not be rendered)"))
+    rendered = _MATH_ERROR_TEXT.sub(rf'\1<span class="visually-hidden">{unrendered}</span>', rendered)
     back = html.escape(gettext("Back to the text"))
-    return _FOOTNOTE_BACKLINK.sub(lambda m: m[0].rsplit(" title=", 1)[0] + f' title="{back}"', rendered)
+    return _FOOTNOTE_BACKLINK.sub(lambda m: m[0].rsplit(" title=", 1)[0] + f' title="{back}" aria-label="{back}"', rendered)
 
 
 def _flatten_toc(tokens: list[dict[str, object]]) -> list[dict[str, object]]:

@@ -72,3 +72,56 @@ def test_a_work_and_a_classification_changed_in_the_fixtures_are_saved_with_thei
     assert [pk for pk, at in after["Classification"].items() if at != updated_at["Classification"][pk]] == [classification.pk]
     assert ChangeEvent.objects.count() == events + 2
     assert ClassificationChange.objects.filter(classification=classification).latest("id").after["rationale"] == "Checked again."
+
+
+def _edit_page(slug: str, body: str, user: Any) -> None:
+    from wiki.services.pages import page_save
+
+    page = Page.objects.get(slug=slug)
+    page_save(slug=slug, title=page.title, summary=page.summary, body=body, comment="editor's rewrite", user=user,
+              base_revision=page.revisions.count())
+
+
+def test_what_the_editors_changed_survives_loading_the_seed_again_which_every_server_start_does() -> None:
+    from tests.factories import make_editor
+    from wiki.services.sources import source_save
+
+    editor = make_editor()
+    page = Page.objects.get(slug="agentic-rl")
+    # the editor drops the sentence that the first classification's evidence is, and rewrites a work's notes
+    lines = page.body.splitlines()
+    line = next(n for n, text in enumerate(lines) if "Agentic ESOpt 用轨迹回报更新完整参数" in text)
+    body = "\n".join([*lines[:line], "- Agentic ESOpt 的说法待核实。", *lines[line + 1:]]) + "\n"
+    _edit_page("agentic-rl", body, editor)
+    work = Source.objects.get(slug="agentic-esopt")
+    source_save(source=work, fields={"notes": "Checked against the paper by an editor."}, user=editor)
+    revisions = Revision.objects.count()
+    out = StringIO()
+
+    call_command("load_wiki", stdout=out)
+
+    assert Page.objects.get(slug="agentic-rl").body == body
+    assert Source.objects.get(slug="agentic-esopt").notes == "Checked against the paper by an editor."
+    assert Revision.objects.count() == revisions
+    assert "page agentic-rl: kept as edited in the wiki" in out.getvalue()
+    assert "work agentic-esopt: kept as edited in the wiki" in out.getvalue()
+
+    call_command("load_wiki", "--overwrite", stdout=StringIO())
+
+    assert Page.objects.get(slug="agentic-rl").body != body
+    assert Source.objects.get(slug="agentic-esopt").notes != "Checked against the paper by an editor."
+    assert Page.objects.get(slug="agentic-rl").revisions.filter(comment="editor's rewrite").exists()
+
+
+def test_a_work_merged_away_in_the_wiki_is_not_loaded_again() -> None:
+    from tests.factories import make_editor
+    from wiki.services.merges import source_merge
+
+    merged, kept = Source.objects.get(slug="agentic-esopt"), Source.objects.get(slug="skillforge")
+    source_merge(merged=merged, kept=kept, user=make_editor())
+    out = StringIO()
+
+    call_command("load_wiki", stdout=out)
+
+    assert not Source.objects.filter(slug="agentic-esopt").exists()
+    assert "work agentic-esopt: deleted in the wiki, not loaded again" in out.getvalue()

@@ -4,6 +4,10 @@ glossary, and the consistency findings its editors dismissed.
 Idempotent: records are matched on their natural keys (slugs, page + sentence) and updated in
 place; a page whose text did not change gets no new revision, and a work, classification or question whose fields
 did not change is not written (its ``updated_at`` stays, no change is recorded).
+
+What the wiki's editors changed stays theirs: a page, work, classification, contrast, question or glossary term that
+someone edited, deleted or merged in the wiki since it was loaded is left as they left it (every server start loads the
+seed), and the report names it; ``overwrite`` writes the fixtures over it all the same.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from wiki.models import (
+    ChangeEvent,
     Claim,
     Classification,
     Component,
@@ -44,6 +49,37 @@ class SeedError(ValueError):
 @dataclass
 class SeedReport:
     lines: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Editors:
+    """Which records the wiki's editors have changed (an entry of recent changes with a user): those the seed leaves
+    alone, unless told to overwrite them."""
+
+    overwrite: bool
+    report: SeedReport
+
+    def changed(self, kind: str, pk: int | None, label: str) -> bool:
+        if self.overwrite or pk is None:
+            return False
+        if not ChangeEvent.objects.filter(kind=kind, object_id=pk, user__isnull=False).exists():
+            return False
+        self.report.kept.append(f"{label}: kept as edited in the wiki")
+        return True
+
+    pages: set[str] = field(default_factory=set)
+
+    def kept_page(self, slug: str) -> bool:
+        """Whether the page ``slug`` is left as the wiki has it (so its claims may no longer read as the seed's)."""
+        return slug in self.pages
+
+    def gone(self, label: str, exists: bool) -> bool:
+        """Whether the record was deleted (or merged away) in the wiki, which the seed does not undo."""
+        if self.overwrite or not exists:
+            return False
+        self.report.kept.append(f"{label}: deleted in the wiki, not loaded again")
+        return True
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -68,13 +104,26 @@ def _read(directory: Path, name: str) -> list[dict[str, Any]]:
     return data
 
 
-def _claim(ref: dict[str, str] | None) -> Claim | None:
+class _EditedAway(Exception):
+    """A record of the seed refers to something the wiki's editors changed or deleted: a work, or a claim of a page
+    they rewrote. The record is left as the wiki has it."""
+
+
+def _claim(ref: dict[str, str] | None, editors: _Editors | None = None) -> Claim | None:
     if not ref:
         return None
     matches = list(Claim.objects.current().filter(page__slug=ref["page"], text__contains=ref["contains"])[:2])
     if len(matches) != 1:
+        if editors is not None and editors.kept_page(ref["page"]):
+            raise _EditedAway
         raise SeedError(f"{len(matches) or 'no'} claims on {ref['page']} contain “{ref['contains']}”; expected one")
     return matches[0]
+
+
+def _live_works(*slugs: str) -> None:
+    """Raises :class:`_EditedAway` when a work of ``slugs`` was deleted (or merged away) in the wiki."""
+    if Source.all_objects.deleted().filter(slug__in=slugs).exclude(slug__in=Source.objects.values("slug")).exists():
+        raise _EditedAway
 
 
 def _component(source: Source, slug: str | None) -> Component | None:
@@ -94,8 +143,9 @@ def _source(slug: str) -> Source:
 
 
 @transaction.atomic
-def seed_load(*, directory: Path) -> SeedReport:
+def seed_load(*, directory: Path, overwrite: bool = False) -> SeedReport:
     report = SeedReport()
+    editors = _Editors(overwrite, report)
     for row in _read(directory, "sources.json"):
         authors = row.get("authors") or []
         defaults = {
@@ -111,6 +161,12 @@ def seed_load(*, directory: Path) -> SeedReport:
             "abstract": row.get("abstract") or "",
             "notes": row.get("notes") or "",
         }
+        if editors.gone(f"work {row['slug']}", not Source.objects.filter(slug=row["slug"]).exists()
+                        and Source.all_objects.filter(slug=row["slug"]).exists()):
+            continue
+        live = Source.objects.filter(slug=row["slug"]).values_list("pk", flat=True).first()
+        if editors.changed(ChangeEvent.Kind.SOURCE, live, f"work {row['slug']}"):
+            continue
         source = _source_load(row["slug"], defaults)
         for component in row.get("components") or []:
             Component.objects.update_or_create(source=source, slug=component["slug"], defaults={"name": component["name"]})
@@ -118,84 +174,129 @@ def seed_load(*, directory: Path) -> SeedReport:
 
     for path in sorted((directory / "pages").glob("*.md")):
         try:
-            page_report = page_import(page_file=parse_page_file(_read_bytes(path), filename=path.name))
+            page_file = parse_page_file(_read_bytes(path), filename=path.name)
+            page = Page.all_objects.filter(slug=page_file.slug).values_list("pk", "deleted_at").first()
+            if page is not None and (editors.gone(f"page {page_file.slug}", page[1] is not None)
+                                     or editors.changed(ChangeEvent.Kind.PAGE, page[0], f"page {page_file.slug}")):
+                editors.pages.add(page_file.slug)
+                continue
+            page_report = page_import(page_file=page_file)
         except PageImportError as error:
             raise SeedError(f"{path}: {error}") from None
         report.lines += page_report.lines()
 
     for row in _read(directory, "classifications.json"):
-        source = _source(row["source"])
-        component = _component(source, row.get("component"))
-        evidence = _claim(row.get("evidence"))
-        facts = row["facts"]
-        _classification_load(
-            source,
-            component,
-            {
-                "mechanism": row["mechanism"],
-                "algorithm": row.get("algorithm") or "",
-                "updated": row.get("updated") or "",
-                "interactive_env": facts.get("interactive_env"),
-                "multi_step": facts.get("multi_step"),
-                "verifiable_reward": facts.get("verifiable_reward"),
-                "rl_update": facts.get("rl_update"),
-                "narrow": row.get("narrow", False),
-                "verdict": row["verdict"],
-                "rationale": row.get("rationale") or "",
-                "evidence_claim": evidence,
-                "evidence_locator": _locator_of(evidence, source),
-            },
-        )
-        if evidence is not None:
-            evidence.about.add(source)
+        try:
+            _classification_row(row, editors)
+        except _EditedAway:
+            report.kept.append(f"classification of {row['source']}: left as the wiki has it")
     report.lines.append(f"{Classification.objects.count()} classifications")
 
     for row in _read(directory, "contrasts.json"):
-        left, right = _source(row["left"]), _source(row["right"])
-        claim = _claim(row.get("evidence"))
-        Contrast.objects.update_or_create(
-            left=left,
-            left_component=_component(left, row.get("left_component")),
-            right=right,
-            right_component=_component(right, row.get("right_component")),
-            defaults={"axis": row["axis"], "claim": claim},
-        )
-        if claim is not None:
-            claim.about.add(left, right)
+        try:
+            _contrast_row(row, editors)
+        except _EditedAway:
+            report.kept.append(f"contrast {row['left']} vs {row['right']}: left as the wiki has it")
     report.lines.append(f"{Contrast.objects.count()} contrasts")
 
     for row in _read(directory, "questions.json"):
-        page = Page.objects.filter(slug=row.get("page")).first()
-        fields = {
-            "text": row.get("text") or "",
-            "status": row.get("status") or "open",
-            "priority": row.get("priority") or "normal",
-            "resolution_criteria": row.get("resolution") or "",
-        }
-        claims = [c for c in (_claim(ref) for ref in row.get("claims") or []) if c is not None]
-        sources = [_source(slug) for slug in row.get("sources") or []]
-        question = OpenQuestion.objects.filter(page=page, title=row["title"]).first()
-        if question is None:
-            question = OpenQuestion.objects.create(page=page, title=row["title"], **fields)
-            question.claims.set(claims)
-            question.sources.set(sources)
-        else:
-            try:
-                question_update(question=question, fields=fields, claims=claims, sources=sources)
-            except ValidationError as error:
-                raise SeedError(f"the question “{row['title']}”: {_problems(error)}") from None
+        try:
+            _question_row(row, editors)
+        except _EditedAway:
+            report.kept.append(f"question “{row['title']}”: left as the wiki has it")
     report.lines.append(f"{OpenQuestion.objects.count()} open questions")
 
     for row in _read(directory, "dismissals.json"):
-        _dismissal_load(row)
+        try:
+            _dismissal_load(row)
+        except _EditedAway:
+            report.kept.append(f"a dismissed finding ({row.get('kind')}): its work was deleted in the wiki")
     report.lines.append(f"{FindingDismissal.objects.active().count()} dismissed findings")
+    glossary = _read(directory, "glossary.json")
+    terms = dict(GlossaryTerm.objects.filter(slug__in=[row.get("slug") for row in glossary]).values_list("slug", "pk"))
+    glossary = [row for row in glossary
+                if not editors.changed(ChangeEvent.Kind.GLOSSARY, terms.get(str(row.get("slug"))), f"glossary term {row.get('slug')}")]
     try:
-        glossary_load(rows=_read(directory, "glossary.json"))
+        glossary_load(rows=glossary)
     except ValidationError as error:
         raise SeedError("; ".join(error.messages)) from None
     report.lines.append(f"{GlossaryTerm.objects.count()} glossary terms")
     search_reindex_all()
+    report.lines += report.kept
     return report
+
+
+def _classification_row(row: dict[str, Any], editors: _Editors) -> None:
+    _live_works(row["source"])
+    source = _source(row["source"])
+    component = _component(source, row.get("component"))
+    existing = Classification.objects.filter(source=source, component=component).values_list("pk", flat=True).first()
+    name = f"classification of {source.slug}" + (f":{component.slug}" if component else "")
+    if editors.changed(ChangeEvent.Kind.CLASSIFICATION, existing, name):
+        return
+    evidence = _claim(row.get("evidence"), editors)
+    facts = row["facts"]
+    _classification_load(
+        source,
+        component,
+        {
+            "mechanism": row["mechanism"],
+            "algorithm": row.get("algorithm") or "",
+            "updated": row.get("updated") or "",
+            "interactive_env": facts.get("interactive_env"),
+            "multi_step": facts.get("multi_step"),
+            "verifiable_reward": facts.get("verifiable_reward"),
+            "rl_update": facts.get("rl_update"),
+            "narrow": row.get("narrow", False),
+            "verdict": row["verdict"],
+            "rationale": row.get("rationale") or "",
+            "evidence_claim": evidence,
+            "evidence_locator": _locator_of(evidence, source),
+        },
+    )
+    if evidence is not None:
+        evidence.about.add(source)
+
+
+def _contrast_row(row: dict[str, Any], editors: _Editors) -> None:
+    _live_works(row["left"], row["right"])
+    left, right = _source(row["left"]), _source(row["right"])
+    sides: dict[str, Any] = {"left": left, "left_component": _component(left, row.get("left_component")),
+                             "right": right, "right_component": _component(right, row.get("right_component"))}
+    existing = Contrast.objects.filter(**sides).values_list("pk", flat=True).first()
+    if editors.changed(ChangeEvent.Kind.CONTRAST, existing, f"contrast {left.slug} vs {right.slug}"):
+        return
+    claim = _claim(row.get("evidence"), editors)
+    Contrast.objects.update_or_create(**sides, defaults={"axis": row["axis"], "claim": claim})
+    if claim is not None:
+        claim.about.add(left, right)
+
+
+def _question_row(row: dict[str, Any], editors: _Editors) -> None:
+    page = Page.all_objects.filter(slug=row.get("page")).first() if row.get("page") else None
+    if page is not None and page.deleted_at is not None:
+        raise _EditedAway
+    _live_works(*(row.get("sources") or []))
+    fields = {
+        "text": row.get("text") or "",
+        "status": row.get("status") or "open",
+        "priority": row.get("priority") or "normal",
+        "resolution_criteria": row.get("resolution") or "",
+    }
+    question = OpenQuestion.objects.filter(page=page, title=row["title"]).first()
+    if question is not None and editors.changed(ChangeEvent.Kind.QUESTION, question.pk, f"question “{row['title']}”"):
+        return
+    claims = [c for c in (_claim(ref, editors) for ref in row.get("claims") or []) if c is not None]
+    sources = [_source(slug) for slug in row.get("sources") or []]
+    if question is None:
+        question = OpenQuestion.objects.create(page=page, title=row["title"], **fields)
+        question.claims.set(claims)
+        question.sources.set(sources)
+        return
+    try:
+        question_update(question=question, fields=fields, claims=claims, sources=sources)
+    except ValidationError as error:
+        raise SeedError(f"the question “{row['title']}”: {_problems(error)}") from None
 
 
 def _source_load(slug: str, fields: dict[str, Any]) -> Source:
@@ -245,6 +346,7 @@ def _dismissal_target(row: dict[str, Any]) -> tuple[str, str]:
     kind = row.get("kind")
     if kind in ("verdict_disagrees", "no_evidence", "rl_name_not_rl") and isinstance(row.get("classification"), dict):
         ref = row["classification"]
+        _live_works(ref["source"])
         source = _source(ref["source"])
         classification = Classification.objects.filter(source=source, component=_component(source, ref.get("component"))).first()
         if classification is None:
@@ -252,6 +354,7 @@ def _dismissal_target(row: dict[str, Any]) -> tuple[str, str]:
         return classification.subject_name, classification_key(classification.pk)
     if kind == "one_sided_contrast" and isinstance(row.get("contrast"), dict):
         ref = row["contrast"]
+        _live_works(ref["left"], ref["right"])
         left, right = _source(ref["left"]), _source(ref["right"])
         contrast = Contrast.objects.filter(
             left=left, left_component=_component(left, ref.get("left_component")),

@@ -36,17 +36,20 @@ def wiki_finish_loading() -> list[str]:
 class Command(WikiCommand):
     help = ("Loads the Agentic RL wiki (sources, pages, classifications, contrasts, questions, the glossary and the "
             "findings its editors dismissed) from fixtures/, in one transaction. Idempotent: what did not change is "
-            "not written again.")
+            "not written again, and what the wiki's editors changed or deleted since is left as they left it.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--directory", type=Path, default=Path(settings.BASE_DIR) / "fixtures",
                             help="where the fixtures are (default: the project's fixtures/)")
+        parser.add_argument("--overwrite", action="store_true",
+                            help="write the fixtures over what the wiki's editors changed too (their changes stay in "
+                                 "each record's history)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         directory: Path = options["directory"]
         check_directory(directory)
         try:
-            report = seed_load(directory=directory)
+            report = seed_load(directory=directory, overwrite=options["overwrite"])
         except (SeedError, PageImportError) as error:
             raise CommandError(f"the wiki was not loaded, nothing changed: {error}") from None
         for line in report.lines:

@@ -11,7 +11,12 @@ worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 # Load the app once before forking: workers share its memory and a broken configuration stops the start.
 preload_app = True
+# A worker silent this long is restarted. With threads that is a stuck process, not a slow request: what bounds a
+# request is the database's statement timeout, set for the served app here (commands such as a migration or a reindex
+# run without it).
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+if not os.environ.get("WIKI_STATEMENT_TIMEOUT"):
+    os.environ["WIKI_STATEMENT_TIMEOUT"] = str(timeout)
 graceful_timeout = 20
 keepalive = 5
 max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))
@@ -20,6 +25,8 @@ max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# No control socket: its default path is one per user, which a second server on the host would take over.
+control_socket_disable = True
 # Time, client, request line, status, bytes, milliseconds: what an operator reads first.
 access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms'
 

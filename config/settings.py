@@ -89,9 +89,15 @@ for _n, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
     DATABASES[f"replica{_n}"] = dj_database_url.parse(_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
 # The wiki's queries are short: PostgreSQL's JIT compiles a search over a large index for longer than it runs
 # (334 of 387 ms at 100,000 pages).
+# A query that runs longer than WIKI_STATEMENT_TIMEOUT seconds (set for the served app by config/gunicorn.conf.py) is
+# cancelled: a table locked by a migration or a runaway query answers an error instead of holding every thread.
+_statement_timeout = env_int("WIKI_STATEMENT_TIMEOUT", 0)
 for _database in DATABASES.values():
     _database.setdefault("OPTIONS", {})
-    _database["OPTIONS"]["options"] = f"{_database['OPTIONS'].get('options', '')} -c jit=off".strip()
+    _options = f"{_database['OPTIONS'].get('options', '')} -c jit=off"
+    if _statement_timeout:
+        _options += f" -c statement_timeout={_statement_timeout * 1000}"
+    _database["OPTIONS"]["options"] = _options.strip()
 DATABASE_REPLICAS = [alias for alias in DATABASES if alias != "default"]
 if DATABASE_REPLICAS:
     DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
@@ -119,6 +125,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "wiki_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = SECURE
 # Times are stored in UTC and shown in the reader's zone: their own choice (cookie, profile), else this one.
 TIME_ZONE = env_str("WIKI_TIME_ZONE", "Asia/Shanghai")
 TIME_ZONE_COOKIE_NAME = "wiki_time_zone"
@@ -155,6 +162,8 @@ if SECURE:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+    # A load balancer's health check asks over plain HTTP and takes a redirect for a failure.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 # E-mail (password reset links) goes through EMAIL_HOST when it is set. Without it, a local run (DJANGO_SECURE off)
 # prints each message on standard output, and a deployment sends none: the wiki then offers no password reset.

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -137,3 +138,35 @@ def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_"))}
     clean.setdefault("DATABASE_URL", "postgres://unused@127.0.0.1:1/unused")
     return subprocess.run(command, cwd=ROOT, env={**clean, **env}, capture_output=True, text=True)
+
+
+def _settings_values(expression: str, **env: str) -> str:
+    import os
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "WIKI_STATEMENT"))}
+    clean.setdefault("DATABASE_URL", "postgres://unused@127.0.0.1:1/unused")
+    result = subprocess.run([sys.executable, "-c", f"from config import settings as s; print({expression})"], cwd=ROOT,
+                            env={**clean, **env}, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_the_served_app_cancels_a_query_running_longer_than_its_timeout_and_commands_do_not() -> None:
+    options = "s.DATABASES['default']['OPTIONS']['options']"
+
+    assert _settings_values(options, WIKI_STATEMENT_TIMEOUT="30") == "-c jit=off -c statement_timeout=30000"
+    assert _settings_values(options) == "-c jit=off"
+    # gunicorn's configuration sets it to the worker timeout for the app it serves
+    env = {k: v for k, v in os.environ.items() if k != "WIKI_STATEMENT_TIMEOUT"}
+    code = "import runpy, os; runpy.run_path('config/gunicorn.conf.py'); print(os.environ['WIKI_STATEMENT_TIMEOUT'])"
+    served = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "WEB_TIMEOUT": "25"}, capture_output=True,
+                            text=True)
+    assert served.stdout.strip() == "25", served.stderr
+
+
+def test_behind_https_the_health_check_is_answered_over_plain_http_and_the_language_cookie_is_secure() -> None:
+    values = _settings_values("s.SECURE_REDIRECT_EXEMPT, s.LANGUAGE_COOKIE_SECURE", DJANGO_SECURE="1",
+                              DJANGO_SECRET_KEY=RANDOM_KEY, DJANGO_SECURE_SSL_REDIRECT="1")
+
+    assert values == "['^health/$'] True"
+    assert _settings_values("s.LANGUAGE_COOKIE_SECURE") == "False"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -211,8 +212,11 @@ else:
     _cache_backend = env_str("CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache")
     _cache_location = env_str("CACHE_LOCATION", "django_cache")
 # Every key starts with CACHE_KEY_PREFIX, so wikis sharing one Redis database never read each other's entries.
-CACHES = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location,
-                      "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "wiki")}}
+CACHES: dict[str, dict[str, Any]] = {"default": {"BACKEND": _cache_backend, "LOCATION": _cache_location,
+                                               "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "wiki")}}
+if REDIS_URL:
+    # A Redis that stops answering costs a request a second or two, not a hung worker: the wiki serves on without it.
+    CACHES["default"]["OPTIONS"] = {"socket_connect_timeout": 1, "socket_timeout": 2}
 # How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
 WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
 # What rendered a cached page (wiki/caching/release.py): a deploy's name for its release, or by default a

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest
 
-from wiki.caching.backends import RedisCache
+from wiki.caching.backends import RedisCache, on_recovery
 from wiki.caching.tracking import Tracker
 
 # Every version lives under one prefix, which a worker tracks in Redis (``_tracker``): reading them costs no round trip.
@@ -178,6 +178,17 @@ def watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool,
     elif found:
         accounts_changed(context["connection"])
     return result
+
+
+def _after_outage() -> None:
+    """Both versions moved: the writes made while Redis could not be reached moved neither."""
+    bump()
+    bump_accounts()
+
+
+def watch_outages() -> None:
+    """With Redis, moves both versions when it answers again after an outage (:mod:`wiki.caching.backends`)."""
+    on_recovery(_after_outage)
 
 
 def install(connection: BaseDatabaseWrapper, **kwargs: object) -> None:

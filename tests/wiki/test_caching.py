@@ -273,3 +273,30 @@ def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits
         for callback in callbacks:
             callback()
         assert versions.current().number > before
+
+
+def test_a_made_up_query_parameter_is_answered_but_never_kept_in_the_cache(client: Client) -> None:
+    from unittest import mock
+
+    from wiki.caching import responses
+
+    page = make_page(title="Junk", body="Answered whatever is appended.")
+    with mock.patch.object(responses.cache, "set", wraps=responses.cache.set) as stored:
+        for n in range(5):
+            response = client.get(f"{page.get_absolute_url()}?utm_junk={n}")
+            assert response.status_code == 200 and "Answered whatever is appended." in response.content.decode()
+        assert not [call for call in stored.call_args_list if call.args[0].startswith("wiki:response:")]
+        client.get(f"{page.get_absolute_url()}?p=2")  # a parameter a cached view reads is kept as before
+        assert len([call for call in stored.call_args_list if call.args[0].startswith("wiki:response:")]) == 1
+
+
+def test_every_parameter_a_cached_view_reads_is_one_the_cache_keeps() -> None:
+    from wiki.caching.responses import READ_PARAMETERS
+    from wiki.filters import PageFilter, QuestionFilter, SourceListFilter
+    from wiki.graph.forms import LocalGraphForm, MapFilterForm, WorkPickForm
+    from wiki.search.forms import SearchForm
+
+    read = {*PageFilter.base_filters, *SourceListFilter.base_filters, *QuestionFilter.base_filters,
+            *MapFilterForm.base_fields, *WorkPickForm.base_fields, *LocalGraphForm.base_fields, *SearchForm.base_fields,
+            "p", "format"}
+    assert read <= READ_PARAMETERS

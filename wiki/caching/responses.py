@@ -36,6 +36,19 @@ CACHEABLE_STATUSES = {200, 404}
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "expires", "content-length"}
 
 
+# The query parameters the cached views read (their filters' and forms' fields, the list's page, an export's format).
+# A request naming any other is answered as the view answers it, but neither read from nor kept in the cache: one
+# copy per made-up parameter would let anyone fill the cache with copies of one page.
+READ_PARAMETERS = frozenset({
+    "p", "format", "q", "kind", "mechanism", "verdict", "classified", "cited_on", "year", "year_min", "year_max", "sort",
+    "status", "priority", "assignee", "page_slug", "works", "depth", "edges",
+})
+
+
+def _reads_only_known_parameters(request: HttpRequest) -> bool:
+    return READ_PARAMETERS.issuperset(request.GET)
+
+
 def is_anonymous_read(request: HttpRequest) -> bool:
     """A GET or HEAD from someone not logged in; reading ``user`` loads no session when there is no cookie."""
     return request.method in ("GET", "HEAD") and not request.user.is_authenticated
@@ -90,7 +103,7 @@ def cached_for_readers(view: View) -> View:
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         audience = readers.audience(request)
-        if audience is None:
+        if audience is None or not _reads_only_known_parameters(request):
             return view(request, *args, **kwargs)
         version = versions.for_request(request)
         key = _key(request, version, audience)

@@ -21,7 +21,7 @@ from django.utils.translation.template import templatize
 
 from tests.factories import make_editor, make_page, make_question, make_reader, make_source
 from wiki.api.errors import server_error
-from wiki.models import Claim, Classification, OpenQuestion, Page
+from wiki.models import Claim, Classification, Contrast, OpenQuestion, Page
 from wiki.services.pages import page_save_revision
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
@@ -300,6 +300,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:classification-create", kwargs={"slug": unclassified.slug}), None),
         ("editor", reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), None),
         ("editor", reverse("wiki:contrast-create"), None),
+        ("editor", reverse("wiki:contrast-edit", kwargs={"pk": Contrast.objects.order_by("pk").first().pk}), None),
+        ("editor", reverse("wiki:contrast-delete", kwargs={"pk": Contrast.objects.order_by("pk").first().pk}), None),
         ("editor", reverse("wiki:question-create"), None),
         ("editor", reverse("wiki:question-edit", kwargs={"pk": question.pk}), None),
         ("editor", reverse("wiki:glossary-create"), None),

@@ -3,12 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import WorkChoiceField, works_named
-from wiki.models import Claim, Component, Source
+from wiki.models import Claim, Component, Contrast, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
 
 SIDES = ("left", "right")
@@ -96,3 +97,34 @@ class ContrastForm(forms.Form):
                          right_component=cleaned.get("right_component")) is not None:
             raise forms.ValidationError(_("This contrast exists already (perhaps the other way round)."), code="exists")
         return cleaned
+
+
+class ContrastEditForm(forms.Form):
+    """What a contrast says its works differ on and the claim that says so: the claims offered are those that cite
+    either work or are about it (and the one it rests on now)."""
+
+    # When the contrast was last saved as the editor saw it: a save by someone else since is a conflict.
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    axis = forms.CharField(max_length=300, label=_("What they differ on"),
+                           help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
+    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"))
+
+    fields: dict[str, Any]  # the claim field's queryset and labels are set by __init__
+
+    def __init__(self, *args: Any, contrast: Contrast, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        now = Q(pk=contrast.claim_id) if contrast.claim_id else Q(pk__in=[])
+        claims = Claim.objects.current().about_or_citing([contrast.left_id, contrast.right_id])
+        self.fields["claim"].queryset = (Claim.objects.filter(Q(pk__in=claims.values("pk")) | now)
+                                         .select_related("page").order_by("page__title", "position"))
+        self.fields["claim"].label_from_instance = claim_label
+        self.fields["claim"].help_text = _("The current claims that cite either work or are about it.")
+
+    @classmethod
+    def of(cls, contrast: Contrast) -> ContrastEditForm:
+        return cls(contrast=contrast, initial={"axis": contrast.axis, "claim": contrast.claim_id,
+                                               "loaded_at": contrast.updated_at.isoformat()})
+
+
+class ContrastDeleteForm(forms.Form):
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)

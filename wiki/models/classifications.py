@@ -244,6 +244,7 @@ class Contrast(models.Model):
     claim = models.ForeignKey("wiki.Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="contrasts",
                               verbose_name=field_label("evidence_claim"))
     created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = LiveContrastManager()
     all_objects = ContrastQuerySet.as_manager()

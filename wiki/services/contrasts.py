@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
@@ -9,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent, Claim, Component, Contrast, Source
 from wiki.roles import User
-from wiki.services.changes import change_record
+from wiki.services.changes import change_record, check_not_stale
 
 
 def contrast_find(
@@ -77,7 +80,49 @@ def contrast_create(
         claim.about.add(left, right)
     change_record(
         kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.CREATED, obj=contrast,
-        label=f"{left_component or left} vs {right_component or right}", url=left.get_absolute_url(),
+        label=contrast_label(contrast), url=left.get_absolute_url(),
         summary=axis, user=user,
     )
     return contrast
+
+
+def contrast_label(contrast: Contrast) -> str:
+    return f"{contrast.left_component or contrast.left} vs {contrast.right_component or contrast.right}"
+
+
+@transaction.atomic
+def contrast_update(
+    *, contrast: Contrast, fields: dict[str, Any], user: User | None = None, loaded_at: datetime | None = None
+) -> Contrast:
+    """Corrects what a contrast says its works differ on (``axis``) and the claim that says so (``claim``); its two
+    sides stay (another pair is another contrast). A save by someone else since ``loaded_at`` raises
+    :class:`~wiki.services.changes.StaleEdit`; a save that changes nothing writes nothing."""
+    contrast = Contrast.all_objects.select_for_update(of=("self",)).select_related(
+        "left", "right", "left_component", "right_component").get(pk=contrast.pk)
+    check_not_stale(contrast, loaded_at=loaded_at)
+    axis, claim = fields.get("axis", contrast.axis), fields.get("claim", contrast.claim)
+    if (axis, claim.pk if claim else None) == (contrast.axis, contrast.claim_id):
+        return contrast
+    contrast_check_claim(claim, left=contrast.left, right=contrast.right)
+    before = contrast.axis
+    contrast.axis, contrast.claim = axis, claim
+    contrast.full_clean()
+    contrast.save()
+    if claim is not None:
+        claim.about.add(contrast.left, contrast.right)
+    change_record(kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.EDITED, obj=contrast,
+                  label=contrast_label(contrast), url=contrast.left.get_absolute_url(),
+                  summary=axis if axis != before else "", user=user)
+    return contrast
+
+
+@transaction.atomic
+def contrast_delete(*, contrast: Contrast, user: User | None = None, loaded_at: datetime | None = None) -> None:
+    """Removes a contrast set up by mistake; the entry of recent changes keeps what it said. The claims stay as they
+    are (about the two works still: the contrast made them so, and an editor may have meant it)."""
+    contrast = Contrast.all_objects.select_for_update(of=("self",)).select_related(
+        "left", "right", "left_component", "right_component").get(pk=contrast.pk)
+    check_not_stale(contrast, loaded_at=loaded_at)
+    change_record(kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.DELETED, obj=contrast,
+                  label=contrast_label(contrast), url=contrast.left.get_absolute_url(), summary=contrast.axis, user=user)
+    contrast.delete()

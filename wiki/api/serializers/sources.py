@@ -119,7 +119,8 @@ class ContrastSerializer(JSONTypes, serializers.ModelSerializer):
 
     class Meta:
         model = Contrast
-        fields = ["id", "left", "left_name", "left_component", "right", "right_name", "right_component", "axis", "claim", "created_at"]
+        fields = ["id", "left", "left_name", "left_component", "right", "right_name", "right_component", "axis", "claim",
+                  "created_at", "updated_at"]
         read_only_fields = fields
 
 
@@ -168,6 +169,16 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
         if self.instance is None or value != self.instance.bibtex_key:
             bibtex_key_rule(value)
         return value
+
+
+class ContrastUpdateSerializer(JSONTypes, serializers.Serializer):
+    """What a contrast says its works differ on and the claim that says so; its sides stay (another pair is another
+    contrast). The claim must cite one of its works or be about one, and becomes about both."""
+
+    read_only_names = frozenset(ContrastSerializer.Meta.fields) - {"axis", "claim"}
+
+    axis = serializers.CharField(max_length=300)
+    claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)
 
 
 class ContrastWriteSerializer(JSONTypes, serializers.Serializer):

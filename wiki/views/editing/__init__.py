@@ -163,6 +163,8 @@ STALE_MESSAGES = {
                "the form; your entries are kept below: check them and save again."),
     "classification": _("Someone saved this classification after you opened it; nothing was saved. What is saved "
                         "now is shown above the form; your entries are kept below: check them and save again."),
+    "contrast": _("Someone saved this contrast after you opened it; nothing was saved. What is saved now is shown "
+                  "above the form; your entries are kept below: check them and save again."),
     "glossary": _("Someone saved this term after you opened it; nothing was saved. What is saved now is shown above "
                   "the form; your entries are kept below: check them and save again."),
     "question": _("Someone saved this question after you opened it; nothing was saved. What is saved now is shown "

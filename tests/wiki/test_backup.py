@@ -69,7 +69,9 @@ def _edits_by_people(page: Page) -> None:
     question_create(fields={"title": "Does the backup keep everything?", "priority": "high"}, claims=[claim],
                     sources=list(Source.objects.order_by("pk")[:2]), user=alice)
     left, right = Source.objects.order_by("-pk")[:2]
-    contrast_create(left=left, right=right, axis="backup axis", claim=claim, user=alice)
+    evidence = Claim.objects.current().about_or_citing([left.pk, right.pk]).first()  # "A Brand New Work" is cited
+    assert evidence is not None
+    contrast_create(left=left, right=right, axis="backup axis", claim=evidence, user=alice)
     page_delete(page=make_page(title="Deleted before the backup"), user=staff, reason="spam")
     source_merge(merged=make_source(short_name="Twin", title="A Twin Work"), kept=right, user=alice)
 

@@ -179,3 +179,32 @@ def test_works_are_compared_by_their_short_names_as_typed_too(client: Client) ->
     assert [str(column.ref) for column in spaced.context["comparison"].columns] == ["tasksmith", "gripforge"]
     assert twins.status_code == 400
     assert "More than one work is called Twin: type the slug of the one you mean." in twins.content.decode()
+
+
+def test_the_table_says_what_each_work_is_and_why_it_is_judged_so(client: Client) -> None:
+    tasksmith = Source.objects.get(slug="tasksmith")
+    tasksmith.venue, tasksmith.authors = "NeurIPS 2025", "Ada Lovelace; Alan Turing; Grace Hopper; Barbara Liskov"
+    tasksmith.save()
+    Classification.objects.filter(source=tasksmith).update(rationale="SFT on filtered rollouts: no RL update.")
+
+    html = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    for key in ("rationale", "kind", "venue", "authors", "title"):
+        assert f'data-row="{key}"' in html, key
+    assert "NeurIPS 2025" in html and "SFT on filtered rollouts: no RL update." in html
+    assert "Ada Lovelace; Alan Turing; Grace Hopper et al." in html
+    # a title or a rationale is each work's own: never marked as a difference
+    assert '<tr class=" row-describes" data-row="title">' in html and '<tr class="differs " data-row="venue">' in html
+
+
+def test_the_comparison_as_json_has_keys_the_same_in_every_language(client: Client) -> None:
+    chinese = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge&format=json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    english = client.get(reverse("wiki:compare") + "?works=tasksmith,gripforge&format=json", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert chinese["Content-Type"] == "application/json"
+    zh, en = chinese.json(), english.json()
+    assert [w["work"] for w in zh["works"]] == ["tasksmith", "gripforge"]
+    assert [r["key"] for r in zh["rows"]] == [r["key"] for r in en["rows"]]
+    rl_update = next(r for r in en["rows"] if r["key"] == "rl_update")
+    assert rl_update["differs"] is True and [c["value"] for c in rl_update["cells"]] == [False, True]
+    assert next(r for r in zh["rows"] if r["key"] == "mechanism")["label"] == "机制"

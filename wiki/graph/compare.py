@@ -14,21 +14,23 @@ from typing import Any, NamedTuple
 
 from django.db.models.functions import Lower
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact
 from wiki.graph.build import SubjectRef
-from wiki.models import Classification, Component, Source
+from wiki.models import Classification, Component, Source, SourceKind
 from wiki.taxonomy import fact_label, mechanism_label, verdict_label
 from wiki.text.spaces import excerpt
 
 FACT_TEXT = {"yes": _("yes"), "no": _("no"), "unknown": _("unknown")}
+# The group of the rows that describe each work in its own words, never marked as differing.
+DESCRIBES = "describes"
 
 _CLASSIFICATION_FIELDS = (
     "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",
     "multi_step", "verifiable_reward", "rl_update", "narrow", "verdict", "evidence_locator", "evidence_claim_id",
-    "evidence_claim__text", "evidence_claim__anchor", "evidence_claim__page__slug",
+    "evidence_claim__text", "evidence_claim__anchor", "evidence_claim__page__slug", "rationale",
 )
 
 
@@ -40,6 +42,8 @@ class Column:
     year: int | None
     kind: str
     classification: dict[str, Any] | None
+    # What the work is, as its page says: title, venue and authors ("; "-separated, as stored).
+    details: dict[str, str] = field(default_factory=dict)
 
     @property
     def node(self) -> str:
@@ -77,7 +81,8 @@ class Row:
 
     @property
     def differs(self) -> bool:
-        return len({c.value for c in self.cells}) > 1
+        # What each work's own words are (a title, a rationale) always differ: marking them would say nothing.
+        return self.group != DESCRIBES and len({c.value for c in self.cells}) > 1
 
 
 @dataclass
@@ -114,6 +119,27 @@ def _evidence_cell(c: dict[str, Any] | None, col: Column) -> Cell:
     return Cell(excerpt(text, EVIDENCE_CHARS) + locator, c["evidence_claim_id"], url=col.evidence_url, full=text + locator)
 
 
+def _rationale_cell(c: dict[str, Any] | None, col: Column) -> Cell:
+    if not c or not c["rationale"]:
+        return Cell("—", None)
+    return Cell(excerpt(c["rationale"], EVIDENCE_CHARS), c["rationale"], full=c["rationale"])
+
+
+# Authors shown before "et al."
+AUTHORS_SHOWN = 3
+
+
+def _authors_cell(c: dict[str, Any] | None, col: Column) -> Cell:
+    names = [name.strip() for name in col.details.get("authors", "").split(";") if name.strip()]
+    if not names:
+        return Cell("—", None)
+    separator = pgettext("author separator", "; ")  # names may hold commas: "Sutton, Richard S."
+    shown = separator.join(names[:AUTHORS_SHOWN])
+    if len(names) > AUTHORS_SHOWN:
+        shown = gettext("%(authors)s et al.") % {"authors": shown}
+    return Cell(shown, tuple(names), full=separator.join(names))
+
+
 def comparison_rows(columns: Sequence[Column]) -> list[Row]:
     def row(key: str, label: str, cell: Any, group: str = "") -> Row:
         return Row(key, label, [cell(col.classification, col) for col in columns], group)
@@ -130,7 +156,13 @@ def comparison_rows(columns: Sequence[Column]) -> list[Row]:
     rows += [
         row("narrow", gettext("Narrow (not the acting agent's own policy, or a narrow action space)"), lambda c, col: _fact_cell(c, "narrow")),
         row("verdict", gettext("Verdict"), lambda c, col: Cell(verdict_label(c["verdict"]), c["verdict"]) if c else Cell(gettext("unclassified"), None)),
+        row("rationale", gettext("Rationale"), _rationale_cell, DESCRIBES),
         row("year", gettext("Year"), lambda c, col: Cell(str(col.year or "—"), col.year)),
+        row("kind", gettext("Kind"), lambda c, col: Cell(str(SourceKind(col.kind).label), col.kind)),
+        row("venue", gettext("Venue"), lambda c, col: Cell(col.details.get("venue") or "—", col.details.get("venue") or None)),
+        row("authors", gettext("Authors"), _authors_cell, DESCRIBES),
+        row("title", gettext("Title"), lambda c, col: Cell(col.details.get("title") or "—", col.details.get("title") or None),
+            DESCRIBES),
         row("evidence", gettext("Evidence"), _evidence_cell),
     ]
     return rows
@@ -139,7 +171,8 @@ def comparison_rows(columns: Sequence[Column]) -> list[Row]:
 def comparison_for(refs: Sequence[SubjectRef]) -> Comparison:
     """Columns for ``refs`` in the order asked; a work classified only per component becomes one column per component."""
     slugs = list(dict.fromkeys(r.source for r in refs))
-    sources = {s["slug"]: s for s in Source.objects.filter(slug__in=slugs).values("slug", "short_name", "year", "kind")}
+    sources = {s["slug"]: s for s in Source.objects.filter(slug__in=slugs).values(
+        "slug", "short_name", "year", "kind", "title", "venue", "authors")}
     components = {(s, c): n for s, c, n in Component.objects.filter(source__slug__in=slugs).values_list("source__slug", "slug", "name")}
     classifications: dict[tuple[str, str | None], dict[str, Any]] = {
         (row["source__slug"], row["component__slug"]): row
@@ -162,7 +195,9 @@ def comparison_for(refs: Sequence[SubjectRef]) -> Comparison:
             seen.add(sub)
             name = source["short_name"] + (f" {components[(sub.source, sub.component)]}" if sub.component else "")
             url = reverse("wiki:source-detail", kwargs={"slug": sub.source}) + (f"#component-{sub.component}" if sub.component else "")
-            result.columns.append(Column(sub, name, url, source["year"], source["kind"], classifications.get((sub.source, sub.component))))
+            details = {key: source[key] for key in ("title", "venue", "authors")}
+            result.columns.append(Column(sub, name, url, source["year"], source["kind"],
+                                         classifications.get((sub.source, sub.component)), details))
     return result
 
 
@@ -176,6 +211,22 @@ def comparison_csv(comparison: Comparison) -> str:
     for row in comparison.rows:
         writer.writerow([row.label, *(_cell(cell.full or cell.text) for cell in row.cells)])  # evidence whole, not cut
     return out.getvalue()
+
+
+def comparison_data(comparison: Comparison) -> dict[str, Any]:
+    """The table as JSON data: each row by its key (the same in every language) with its label in the reader's, and
+    each cell's text, whole, and the value compared (a rubric fact true, false or null)."""
+    def plain(value: object) -> object:
+        return list(value) if isinstance(value, tuple) else value
+
+    return {
+        "works": [{"work": str(c.ref), "name": c.name, "url": c.url} for c in comparison.columns],
+        "rows": [
+            {"key": row.key, "label": row.label, "differs": row.differs,
+             "cells": [{"text": cell.full or cell.text, "value": plain(cell.value)} for cell in row.cells]}
+            for row in comparison.rows
+        ],
+    }
 
 
 def _cell(text: str) -> str:

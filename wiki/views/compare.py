@@ -1,8 +1,8 @@
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
-from wiki.graph.compare import comparison_csv, comparison_for, pick_offer
+from wiki.graph.compare import comparison_csv, comparison_data, comparison_for, pick_offer
 from wiki.graph.forms import WorkPickForm, split_subjects
 from wiki.models import Contrast
 from wiki.views.merged_works import merged_works_redirect, works_query
@@ -21,6 +21,8 @@ def compare(request: HttpRequest) -> HttpResponseBase:
     if comparison.unknown and (merged := merged_works_redirect(request, works, lambda refs: works_query(request, refs))):
         return merged
     status = 404 if comparison.unknown else 200
+    if request.GET.get("format") == "json" and status == 200:
+        return JsonResponse(comparison_data(comparison), json_dumps_params={"ensure_ascii": False})
     if request.GET.get("format") == "csv" and status == 200:
         response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="agentic-rl-comparison.csv"'

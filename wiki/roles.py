@@ -25,7 +25,11 @@ def ensure_editor_group(*, using: str = DEFAULT_DB_ALIAS) -> Group:
     """The editors group in database ``using``, holding every wiki permission (created when missing)."""
     group, _ = Group.objects.db_manager(using).get_or_create(name=EDITOR_GROUP)
     permissions = Permission.objects.db_manager(using).filter(content_type__app_label="wiki", content_type__model__in=EDITABLE_MODELS)
-    group.permissions.add(*permissions)
+    # Only those it lacks: a write to the group moves the content version (pages show edit links by permission), and
+    # every migrate, even one with nothing to apply, comes here.
+    missing = permissions.exclude(pk__in=group.permissions.values("pk"))
+    if missing.exists():
+        group.permissions.add(*missing)
     return group
 
 

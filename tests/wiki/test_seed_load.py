@@ -125,3 +125,20 @@ def test_a_work_merged_away_in_the_wiki_is_not_loaded_again() -> None:
 
     assert not Source.objects.filter(slug="agentic-esopt").exists()
     assert "work agentic-esopt: deleted in the wiki, not loaded again" in out.getvalue()
+
+
+def test_loading_the_unchanged_seed_again_moves_no_cached_page() -> None:
+    """Every server start loads the seed and migrates: a statement that writes to a wiki table, even one changing no
+    row, moves the content version and so empties every server's cache."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from wiki.caching.versions import _WRITE
+    from wiki.roles import ensure_editor_group
+
+    call_command("load_wiki", stdout=StringIO())  # as a start does: the works' suggestions stored too
+    with CaptureQueriesContext(connection) as captured:
+        call_command("load_wiki", stdout=StringIO())
+        ensure_editor_group()
+
+    assert [q["sql"][:80] for q in captured.captured_queries if _WRITE.match(q["sql"])] == []

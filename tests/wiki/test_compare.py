@@ -120,6 +120,8 @@ def test_the_compare_page_leads_to_the_latest_contrasts_in_one_query_however_man
 
     html = client.get(reverse("wiki:compare"), headers={"accept-language": "en"}).content.decode()
     assert '<a href="/contrast/gripforge/polarharness/">GripForge vs PolarHarness</a>' in html
+    # a work's components set against each other are named as such, not "Herder vs Herder"
+    assert '">Herder Branch-GRPO vs Herder overseer and CRO</a>' in html
 
     hub = make_source(slug="hub", short_name="Hub")
     for i in range(LATEST_CONTRASTS + 5):

@@ -13,6 +13,7 @@ import pytest
 from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.test import Client, RequestFactory
 from django.test.signals import template_rendered
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils import translation
 from django.utils.translation.template import templatize
 
 from tests.factories import make_editor, make_page, make_question, make_reader, make_source
-from wiki.api.errors import server_error
+from wiki.api.errors import bad_request, server_error
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Page
 from wiki.services.pages import page_save_revision
 
@@ -343,13 +344,15 @@ def test_every_page_template_reads_fully_in_both_languages(screens, settings) ->
             left = sorted(shown & (english if language == "zh-hans" else chinese))
             if left:
                 untranslated.append((language, url, left))
-        with translation.override(language), CaptureTemplates() as captured:
-            error = server_error(RequestFactory().get("/"))
-        rendered |= captured.names
-        assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in error.content.decode()
-        left = sorted(set(_shown(error.content.decode())) & (english if language == "zh-hans" else chinese))
-        if left:
-            untranslated.append((language, "500", left))
+        for name, answer in (("500", lambda: server_error(RequestFactory().get("/"))),
+                             ("400", lambda: bad_request(RequestFactory().get("/"), SuspiciousOperation("bad host")))):
+            with translation.override(language), CaptureTemplates() as captured:
+                error = answer()
+            rendered |= captured.names
+            assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in error.content.decode()
+            left = sorted(set(_shown(error.content.decode())) & (english if language == "zh-hans" else chinese))
+            if left:
+                untranslated.append((language, name, left))
     assert untranslated == []
     # Overrides of another app's pages (Redoc's) are not the wiki's screens.
     every = {str(path.relative_to(TEMPLATES)) for path in _template_files() if path.relative_to(TEMPLATES).parts[0] != "drf_spectacular"}

@@ -157,3 +157,16 @@ def test_english_names_of_works_keep_their_language_in_chinese_pages(client: Cli
 
     split = _html(client, contrast_wiki.split.get_absolute_url(), CHINESE)
     assert re.search(r'<h3 id="classification-\d+-heading"><span lang="en">', split)
+
+
+def test_a_forms_text_is_marked_in_the_language_it_is_written_in_whatever_the_interfaces(client: Client) -> None:
+    """A screen reader reads a field's text in its own voice: a Chinese page body in the English interface."""
+    make_page(slug="voiced", title="Voiced", body="强化学习让智能体从回报中学习。")
+    client.force_login(make_editor())
+
+    html = client.get("/wiki/voiced/edit/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    new = client.get("/wiki/new/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert re.search(r'<textarea[^>]*name="body"[^>]*lang="zh-Hans"|<textarea[^>]*lang="zh-Hans"[^>]*name="body"', html)
+    assert re.search(r'<input[^>]*name="title"[^>]*lang="en"|<input[^>]*lang="en"[^>]*name="title"', html)
+    assert not re.search(r'<textarea[^>]*name="body"[^>]*lang=', new)  # nothing typed yet: the interface's language

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from django import template
+from django import forms, template
 from django.contrib.humanize.templatetags.humanize import intcomma
+from django.forms import BoundField
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.dates import MONTHS
@@ -278,6 +279,18 @@ def content_lang(text: object) -> str:
     """The ``lang`` of a piece of content: Chinese when it holds any Chinese character (English terms inside
     Chinese text are the wiki's normal), English otherwise."""
     return text_lang(text)
+
+
+@register.filter
+def in_its_lang(field: BoundField) -> SafeString:
+    """A text field rendered with the ``lang`` of what it holds, so that a screen reader reads a Chinese page body in
+    the English interface (or an English abstract in the Chinese one) in its own voice; an empty field speaks the
+    interface's language."""
+    value = field.value()
+    typed = isinstance(field.field.widget, forms.Textarea) or getattr(field.field.widget, "input_type", "") in ("text", "search")
+    if not typed or not isinstance(value, str) or not value.strip():
+        return mark_safe(str(field))  # noqa: S308 - Django's own rendering of the widget
+    return field.as_widget(attrs={"lang": text_lang(value)})
 
 
 @register.filter

@@ -111,3 +111,15 @@ def test_chart_segments_are_large_enough_to_tap() -> None:
     segment = re.search(r"^\.chart \.bar a, \.chart \.bar \.seg \{[^}]*min-width: ([\d.]+)rem", CSS, re.MULTILINE)
     assert bar and float(bar.group(1)) >= 1.5
     assert segment and float(segment.group(1)) >= 1.5
+
+
+GRAPH_LINES = {name: {"light": light, "dark": dark} for name, light, dark in re.findall(
+    rf"--(edge[a-z-]*):\s*light-dark\(({HEX}),\s*({HEX})\)\s*;", (STATIC / "graph.css").read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("line", ["edge", "edge-faint", "edge-cites", "edge-about", "edge-links"])
+def test_every_kind_of_graph_line_stands_out_from_every_surface_a_graph_is_drawn_on(line: str, scheme: str) -> None:
+    # WCAG 1.4.11: a line says which works a claim cites or is about; one a reader cannot see says nothing
+    for surface in ("paper", "card", "panel"):
+        assert contrast(GRAPH_LINES[line][scheme], f"var(--{surface})", scheme) >= 3, (line, surface, scheme)

@@ -339,3 +339,14 @@ def test_on_a_phone_the_sort_link_of_the_hidden_table_header_shows_when_focused(
 
     box = header.bounding_box()
     assert box is not None and box["height"] > 10 and box["width"] > 10
+
+
+def test_a_facts_mark_is_drawn_for_the_eye_and_said_once_in_words(page: Any, live_server: Any, seed: None) -> None:
+    """The rubric checklist's ✓ and ✗ are the stylesheet's; the item's words say the same to a screen reader."""
+    page.goto(f"{live_server.url}{reverse('wiki:source-detail', kwargs={'slug': 'skillforge'})}")
+    facts = page.locator(".facts").first
+    drawn = facts.locator("li.yes").first.evaluate("(li) => getComputedStyle(li, '::before').content")
+
+    assert "✓" in drawn
+    snapshot = facts.aria_snapshot()
+    assert "✓" not in snapshot and "✗" not in snapshot, snapshot

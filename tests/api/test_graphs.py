@@ -100,3 +100,34 @@ def test_a_repeated_work_counts_once_and_is_then_too_few(contrast_wiki: Contrast
     for name in ("wiki:contrast-multi", "wiki:compare"):
         repeated, single = (client.get(reverse(name), {"works": w}) for w in (works, once))
         assert (repeated.status_code, _main(repeated.content)) == (single.status_code, _main(single.content))
+
+
+def test_the_map_of_works_as_json_with_what_it_leaves_out(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from wiki.caching import versions
+    from wiki.devtools.generate import wiki_generate
+
+    def read(**params: str) -> tuple[dict, int]:  # type: ignore[type-arg]
+        versions.bump()  # as after a write: the map is drawn again
+        with CaptureQueriesContext(connection) as captured:
+            response = api.get("/api/v1/graph/map/", params)
+        assert response.status_code == 200, response.content
+        return response.json(), len(captured.captured_queries)
+
+    everything, queries = read()
+    adjacent, _ = read(verdict="adjacent")
+    refused = api.get("/api/v1/graph/map/", {"mechanism": "alchemy"})
+
+    assert {"source:gripforge", "source:polarharness", "mechanism:policy_gradient"} <= {n["id"] for n in everything["nodes"]}
+    assert {"source": "source:gripforge", "target": "source:polarharness", "type": "contrasts",
+            "label": Source.objects.get(slug="gripforge").contrasts_as_left.get(right__slug="polarharness").axis} in everything["edges"]
+    assert everything["summary"]["contrasts"] == everything["summary"]["contrasts_drawn"] == 6
+    works = {n["id"] for n in adjacent["nodes"] if n["kind"] == "source"}
+    assert works == {"source:evoopt", "source:gripforge"} and adjacent["summary"]["total"] == 1
+    assert refused.status_code == 400 and list(refused.json()["errors"]) == ["mechanism"]
+
+    wiki_generate(works=60, claims=60, pages=4, seed=3)
+    larger, more_queries = read()
+    assert larger["summary"]["total"] > everything["summary"]["total"] and more_queries == queries

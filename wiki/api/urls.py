@@ -25,7 +25,7 @@ app_name = "api"
 
 # Addresses a script starts from besides the collections the router lists, by their URL names.
 ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "classify": "api:classify",
-               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "findings": "api:finding-list",
+               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list",
                "schema": "api-schema", "docs": "api-docs"}
 
 
@@ -58,6 +58,7 @@ urlpatterns = [
     path("v1/classify/", classify.ClassifyView.as_view(), name="classify"),
     path("v1/graph/contrast/", graphs.ContrastGraphView.as_view(), name="graph-contrast"),
     path("v1/graph/local/", graphs.LocalGraphView.as_view(), name="graph-local"),
+    path("v1/graph/map/", graphs.MapGraphView.as_view(), name="graph-map"),
     path("v1/findings/", findings.FindingListView.as_view(), name="finding-list"),
     path("v1/findings/dismiss/", findings.FindingDismissView.as_view(), name="finding-dismiss"),
     path("v1/findings/reopen/", findings.FindingReopenView.as_view(), name="finding-reopen"),

@@ -36,6 +36,13 @@ class ContrastGraphParamsSerializer(serializers.Serializer):
         return works
 
 
+class MapGraphParamsSerializer(serializers.Serializer):
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False,
+                                        help_text="Only works classified so, and the works their contrasts set them against.")
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False,
+                                      help_text="Only works judged so, and the works their contrasts set them against.")
+
+
 class LocalGraphParamsSerializer(serializers.Serializer):
     node = serializers.CharField(max_length=300, trim_whitespace=False,
                                  validators=[RegexValidator(NODE_PATTERN, gettext_lazy("Name a node as kind:key, e.g. source:skillforge."),
@@ -80,3 +87,19 @@ class GraphSerializer(serializers.Serializer):
     subjects = serializers.ListField(child=serializers.CharField(), help_text="Node ids of the works set side by side (contrast graph).")
     nodes = GraphNodeSerializer(many=True)
     edges = GraphEdgeSerializer(many=True)
+
+
+class MapSummarySerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="Classified works and components the filter asks for.")
+    drawn = serializers.IntegerField(help_text="Of those, how many the map holds (those in contrasts first).")
+    contrasts = serializers.IntegerField(help_text="Contrasts with a side among them.")
+    contrasts_drawn = serializers.IntegerField(help_text="Of those, how many the map holds (the newest first).")
+    unclassified = serializers.IntegerField(help_text="Works nobody has classified yet (without a filter).")
+
+
+class MapGraphSerializer(serializers.Serializer):
+    """The map of works: each joined to its mechanism, with the contrasts between them, and how much it leaves out."""
+
+    nodes = GraphNodeSerializer(many=True)
+    edges = GraphEdgeSerializer(many=True)
+    summary = MapSummarySerializer()

@@ -15,8 +15,15 @@ from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
 from wiki.api.schema import ErrorSerializer
-from wiki.api.serializers.graphs import ContrastGraphParamsSerializer, GraphSerializer, LocalGraphParamsSerializer
-from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph
+from wiki.api.serializers.graphs import (
+    ContrastGraphParamsSerializer,
+    GraphSerializer,
+    LocalGraphParamsSerializer,
+    MapGraphParamsSerializer,
+    MapGraphSerializer,
+)
+from wiki.caching.values import cached_value
+from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph, map_graph
 from wiki.graph.build import now_named
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import Component, PageRedirect, Source
@@ -107,3 +114,22 @@ class LocalGraphView(APIView):
                 return merged
             raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
         return Response(_as_json(graph, center=data["node"], subjects=[]))
+
+
+class MapGraphView(APIView):
+    """The map of works, as the browser draws it: each work (or component) joined to its mechanism, the contrasts
+    between them, and how many of each it leaves out."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary=gettext_lazy("Map of works"), parameters=[MapGraphParamsSerializer],
+                   responses={200: MapGraphSerializer})
+    def get(self, request: Request) -> Response:
+        params = query_parameters(request, MapGraphParamsSerializer)
+        mechanism, verdict = params.get("mechanism") or None, params.get("verdict") or None
+        graph, summary = cached_value(request, "api-map", mechanism, verdict,
+                                      build=lambda: map_graph(mechanism=mechanism, verdict=verdict))
+        data = _as_json(graph, center=None, subjects=[])
+        return Response({"nodes": data["nodes"], "edges": data["edges"], "summary": {
+            "total": summary.total, "drawn": summary.drawn, "contrasts": summary.contrasts,
+            "contrasts_drawn": summary.contrasts_drawn, "unclassified": summary.unclassified}})

@@ -2,7 +2,8 @@
 // axes of the others) and writes its full name in the status line under the picture, as pointing at or
 // tapping a line writes what it says; each picture
 // zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging
-// when zoomed in, and two-finger pinch on touch screens; a node that has focus stays in view.
+// when zoomed in, and two-finger pinch on touch screens; a node that has focus stays in view. A box above the
+// picture finds a node by name and gives it the focus.
 (function () {
   function lighting(svg) {
     var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge, .axis"));
@@ -183,6 +184,54 @@
     svg.addEventListener("click", function (e) { if (moved) { e.preventDefault(); moved = false; } }, true);
   }
 
+  // Finding a node by name, in Chinese or English: its full name is its title; the frame on screen is searched.
+  function finding(box) {
+    var figure = box.closest("figure");
+    var input = box.querySelector("input");
+    var list = box.querySelector("datalist");
+    var none = box.querySelector("[data-graph-find-none]");
+    function shown() {
+      return Array.prototype.slice.call(figure.querySelectorAll("svg[data-graph]")).filter(function (svg) {
+        return svg.getBoundingClientRect().width > 0;
+      })[0];
+    }
+    function named(node) {
+      var title = node.querySelector("title");
+      return title ? title.textContent.trim() : "";
+    }
+    function nodes() {
+      var svg = shown();
+      return svg ? Array.prototype.slice.call(svg.querySelectorAll(".node-link")) : [];
+    }
+    function fill() {
+      list.replaceChildren.apply(list, nodes().map(function (node) {
+        var option = document.createElement("option");
+        option.value = named(node);
+        return option;
+      }));
+    }
+    function go(exact) {
+      var typed = input.value.trim().toLowerCase();
+      if (!typed) { none.hidden = true; return; }
+      var found = nodes().filter(function (node) {
+        var name = named(node).toLowerCase();
+        return exact ? name === typed : name.indexOf(typed) !== -1;
+      })[0];
+      none.hidden = !!found || exact;
+      if (found) found.focus();
+    }
+    box.hidden = false;
+    input.addEventListener("focus", fill);
+    // A name picked from the list (not typed) is gone to at once; Enter goes to the first name holding what is typed.
+    input.addEventListener("input", function (event) {
+      if (!(event instanceof InputEvent) || event.inputType === "insertReplacementText") go(true);
+    });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { event.preventDefault(); go(false); }
+    });
+  }
+
   document.querySelectorAll("svg[data-graph]").forEach(lighting);
+  document.querySelectorAll("[data-graph-find]").forEach(finding);
   document.querySelectorAll("[data-graph-viewport]").forEach(zooming);
 })();

@@ -350,3 +350,28 @@ def test_a_facts_mark_is_drawn_for_the_eye_and_said_once_in_words(page: Any, liv
     assert "✓" in drawn
     snapshot = facts.aria_snapshot()
     assert "✓" not in snapshot and "✗" not in snapshot, snapshot
+
+
+def test_a_node_is_found_by_its_chinese_or_english_name_and_gets_the_focus(page: Any, live_server: Any, seed: None) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}{reverse('wiki:graph-map')}")
+    find = page.locator("#works-map-find")
+
+    find.fill("starharn")
+    find.press("Enter")
+    focused = page.evaluate("document.activeElement.dataset.node")
+    lit = page.locator(".graph-wide .edge.lit").count()
+
+    assert focused == "source:starharness" and lit > 0
+    find.fill("policy grad")
+    find.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.node") == "mechanism:policy_gradient"
+    # in the Chinese interface, by the Chinese name
+    page.context.add_cookies([{"name": "wiki_language", "value": "zh-hans", "url": live_server.url}])
+    page.goto(f"{live_server.url}{reverse('wiki:graph-map')}")
+    find.fill("策略梯度")
+    find.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.node") == "mechanism:policy_gradient"
+    find.fill("no such node anywhere")
+    find.press("Enter")
+    assert page.locator("[data-graph-find-none]").first.is_visible()

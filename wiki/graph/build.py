@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
-from django.db.models import Count, Q
+from django.db.models import Case, Count, Q, Value, When
 
 from classifier.taxonomy import Mechanism
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
@@ -140,18 +140,17 @@ def map_graph(
     def of_filter(row: tuple[str, str, str | None, str | None, str, str]) -> bool:
         return (not mechanism or row[4] == mechanism) and (not verdict or row[5] == verdict)
 
-    drawn = _add_classification_rows(b, [row for row in in_contrasts if of_filter(row)], hubs=True)
+    # The filter's works, those in the contrasts drawn first, then the rest by name: one query however many there are.
+    in_contrast_first = Case(When(source__slug__in=slugs, then=Value(0)), default=Value(1))
+    drawn = _add_classification_rows(
+        b, chosen.annotate(in_contrast_first=in_contrast_first)
+        .order_by("in_contrast_first", "source__short_name", "component__name").values_list(*_SUBJECT_FIELDS)[:limit],
+        hubs=True,
+    )
     # the other side of a contrast, classified otherwise than the filter asks
     partners = _add_classification_rows(b, [row for row in in_contrasts if not of_filter(row)], hubs=True)
     # a work in a contrast that nobody has classified yet is drawn as such, with its contrasts
     unclassified = {node_id("source", s) for s in slugs - {str(row[0]) for row in in_contrasts}}
-    rest = limit - len(drawn)
-    if rest > 0:
-        drawn += _add_classification_rows(
-            b, chosen.exclude(source__slug__in=slugs).order_by("source__short_name", "component__name")
-            .values_list(*_SUBJECT_FIELDS)[:rest],
-            hubs=True,
-        )
     shown = set(drawn) | set(partners) | unclassified
     summary.contrasts_drawn = _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= shown))
     # a work classified per component is drawn as its components, each named after it

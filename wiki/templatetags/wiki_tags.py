@@ -282,6 +282,14 @@ def content_lang(text: object) -> str:
 
 
 @register.filter
+def contrast_side(contrast: Any, side: str) -> str:
+    """One side of a contrast by name: the work's short name, and its component's after it (``Herder Branch-GRPO``);
+    read from the work and component the contrast was loaded with, so no query."""
+    work, component = getattr(contrast, side), getattr(contrast, f"{side}_component")
+    return f"{work.short_name} {component.name}" if component is not None else str(work.short_name)
+
+
+@register.filter
 def in_its_lang(field: BoundField) -> SafeString:
     """A text field rendered with the ``lang`` of what it holds, so that a screen reader reads a Chinese page body in
     the English interface (or an English abstract in the Chinese one) in its own voice; an empty field speaks the

@@ -278,10 +278,10 @@ def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits
 def test_a_made_up_query_parameter_is_answered_but_never_kept_in_the_cache(client: Client) -> None:
     from unittest import mock
 
-    from wiki.caching import responses
+    from django.core.cache import cache
 
     page = make_page(title="Junk", body="Answered whatever is appended.")
-    with mock.patch.object(responses.cache, "set", wraps=responses.cache.set) as stored:
+    with mock.patch.object(cache, "set", wraps=cache.set) as stored:
         for n in range(5):
             response = client.get(f"{page.get_absolute_url()}?utm_junk={n}")
             assert response.status_code == 200 and "Answered whatever is appended." in response.content.decode()

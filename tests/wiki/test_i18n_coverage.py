@@ -301,8 +301,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:classification-create", kwargs={"slug": unclassified.slug}), None),
         ("editor", reverse("wiki:classification-edit", kwargs={"pk": classification.pk}), None),
         ("editor", reverse("wiki:contrast-create"), None),
-        ("editor", reverse("wiki:contrast-edit", kwargs={"pk": Contrast.objects.order_by("pk").first().pk}), None),
-        ("editor", reverse("wiki:contrast-delete", kwargs={"pk": Contrast.objects.order_by("pk").first().pk}), None),
+        ("editor", reverse("wiki:contrast-edit", kwargs={"pk": Contrast.objects.earliest("pk").pk}), None),
+        ("editor", reverse("wiki:contrast-delete", kwargs={"pk": Contrast.objects.earliest("pk").pk}), None),
         ("editor", reverse("wiki:question-create"), None),
         ("editor", reverse("wiki:question-edit", kwargs={"pk": question.pk}), None),
         ("editor", reverse("wiki:glossary-create"), None),
@@ -344,10 +344,10 @@ def test_every_page_template_reads_fully_in_both_languages(screens, settings) ->
             left = sorted(shown & (english if language == "zh-hans" else chinese))
             if left:
                 untranslated.append((language, url, left))
-        for name, answer in (("500", lambda: server_error(RequestFactory().get("/"))),
-                             ("400", lambda: bad_request(RequestFactory().get("/"), SuspiciousOperation("bad host")))):
+        for name in ("500", "400"):
             with translation.override(language), CaptureTemplates() as captured:
-                error = answer()
+                request = RequestFactory().get("/")
+                error = server_error(request) if name == "500" else bad_request(request, SuspiciousOperation("bad host"))
             rendered |= captured.names
             assert f'<html lang="{"zh-Hans" if language == "zh-hans" else "en"}">' in error.content.decode()
             left = sorted(set(_shown(error.content.decode())) & (english if language == "zh-hans" else chinese))

@@ -276,3 +276,15 @@ class Contrast(models.Model):
 
     def __str__(self) -> str:
         return f"{self.left_id} vs {self.right_id}: {self.axis}"
+
+    def side_name(self, side: str) -> str:
+        """One side by name (``left`` or ``right``): the work's short name, and its component's after it (``Herder
+        Branch-GRPO``), from the work and component the contrast was loaded with, so no query for the component's
+        work."""
+        work, component = getattr(self, side), getattr(self, f"{side}_component")
+        return f"{work.short_name} {component.name}" if component is not None else str(work.short_name)
+
+    @property
+    def label(self) -> str:
+        """``Herder Branch-GRPO vs Herder overseer and CRO``."""
+        return f"{self.side_name('left')} vs {self.side_name('right')}"

@@ -80,14 +80,10 @@ def contrast_create(
         claim.about.add(left, right)
     change_record(
         kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.CREATED, obj=contrast,
-        label=contrast_label(contrast), url=left.get_absolute_url(),
+        label=contrast.label, url=left.get_absolute_url(),
         summary=axis, user=user,
     )
     return contrast
-
-
-def contrast_label(contrast: Contrast) -> str:
-    return f"{contrast.left_component or contrast.left} vs {contrast.right_component or contrast.right}"
 
 
 @transaction.atomic
@@ -111,7 +107,7 @@ def contrast_update(
     if claim is not None:
         claim.about.add(contrast.left, contrast.right)
     change_record(kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.EDITED, obj=contrast,
-                  label=contrast_label(contrast), url=contrast.left.get_absolute_url(),
+                  label=contrast.label, url=contrast.left.get_absolute_url(),
                   summary=axis if axis != before else "", user=user)
     return contrast
 
@@ -124,5 +120,5 @@ def contrast_delete(*, contrast: Contrast, user: User | None = None, loaded_at: 
         "left", "right", "left_component", "right_component").get(pk=contrast.pk)
     check_not_stale(contrast, loaded_at=loaded_at)
     change_record(kind=ChangeEvent.Kind.CONTRAST, action=ChangeEvent.Action.DELETED, obj=contrast,
-                  label=contrast_label(contrast), url=contrast.left.get_absolute_url(), summary=contrast.axis, user=user)
+                  label=contrast.label, url=contrast.left.get_absolute_url(), summary=contrast.axis, user=user)
     contrast.delete()

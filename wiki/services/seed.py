@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class _Editors:
 
     overwrite: bool
     report: SeedReport
+    pages: set[str] = field(default_factory=set)  # the pages left as the wiki has them
 
     def changed(self, kind: str, pk: int | None, label: str) -> bool:
         if self.overwrite or pk is None:
@@ -68,18 +70,19 @@ class _Editors:
         self.report.kept.append(f"{label}: kept as edited in the wiki")
         return True
 
-    pages: set[str] = field(default_factory=set)
+    def keeps(self, kind: str, found: tuple[int, datetime | None] | None, label: str) -> bool:
+        """Whether a page or work ``found`` as (id, when deleted) stays as the wiki has it: deleted (or merged away)
+        there, which the seed does not undo, or edited."""
+        if found is None or self.overwrite:
+            return False
+        if found[1] is not None:
+            self.report.kept.append(f"{label}: deleted in the wiki, not loaded again")
+            return True
+        return self.changed(kind, found[0], label)
 
     def kept_page(self, slug: str) -> bool:
         """Whether the page ``slug`` is left as the wiki has it (so its claims may no longer read as the seed's)."""
         return slug in self.pages
-
-    def gone(self, label: str, exists: bool) -> bool:
-        """Whether the record was deleted (or merged away) in the wiki, which the seed does not undo."""
-        if self.overwrite or not exists:
-            return False
-        self.report.kept.append(f"{label}: deleted in the wiki, not loaded again")
-        return True
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -177,11 +180,8 @@ def _seed_load(directory: Path, overwrite: bool, writes: _Writes) -> SeedReport:
             "abstract": row.get("abstract") or "",
             "notes": row.get("notes") or "",
         }
-        if editors.gone(f"work {row['slug']}", not Source.objects.filter(slug=row["slug"]).exists()
-                        and Source.all_objects.filter(slug=row["slug"]).exists()):
-            continue
-        live = Source.objects.filter(slug=row["slug"]).values_list("pk", flat=True).first()
-        if editors.changed(ChangeEvent.Kind.SOURCE, live, f"work {row['slug']}"):
+        found = Source.all_objects.filter(slug=row["slug"]).values_list("pk", "deleted_at").first()
+        if editors.keeps(ChangeEvent.Kind.SOURCE, found, f"work {row['slug']}"):
             continue
         source = _source_load(row["slug"], defaults)
         for component in row.get("components") or []:
@@ -191,9 +191,8 @@ def _seed_load(directory: Path, overwrite: bool, writes: _Writes) -> SeedReport:
     for path in sorted((directory / "pages").glob("*.md")):
         try:
             page_file = parse_page_file(_read_bytes(path), filename=path.name)
-            page = Page.all_objects.filter(slug=page_file.slug).values_list("pk", "deleted_at").first()
-            if page is not None and (editors.gone(f"page {page_file.slug}", page[1] is not None)
-                                     or editors.changed(ChangeEvent.Kind.PAGE, page[0], f"page {page_file.slug}")):
+            found = Page.all_objects.filter(slug=page_file.slug).values_list("pk", "deleted_at").first()
+            if editors.keeps(ChangeEvent.Kind.PAGE, found, f"page {page_file.slug}"):
                 editors.pages.add(page_file.slug)
                 continue
             page_report = page_import(page_file=page_file)
@@ -280,11 +279,10 @@ def _contrast_row(row: dict[str, Any], editors: _Editors) -> None:
     left, right = _source(row["left"]), _source(row["right"])
     sides: dict[str, Any] = {"left": left, "left_component": _component(left, row.get("left_component")),
                              "right": right, "right_component": _component(right, row.get("right_component"))}
-    existing = Contrast.objects.filter(**sides).values_list("pk", flat=True).first()
-    if editors.changed(ChangeEvent.Kind.CONTRAST, existing, f"contrast {left.slug} vs {right.slug}"):
+    contrast = Contrast.objects.filter(**sides).first()
+    if editors.changed(ChangeEvent.Kind.CONTRAST, contrast.pk if contrast else None, f"contrast {left.slug} vs {right.slug}"):
         return
     claim = _claim(row.get("evidence"), editors)
-    contrast = Contrast.objects.filter(pk=existing).first() if existing else None
     if contrast is None:
         Contrast.objects.create(**sides, axis=row["axis"], claim=claim)
     elif (contrast.axis, contrast.claim_id) != (row["axis"], claim.pk if claim else None):

@@ -26,7 +26,7 @@ from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
-from wiki.models import Source
+from wiki.models import Contrast, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
@@ -282,11 +282,9 @@ def content_lang(text: object) -> str:
 
 
 @register.filter
-def contrast_side(contrast: Any, side: str) -> str:
-    """One side of a contrast by name: the work's short name, and its component's after it (``Herder Branch-GRPO``);
-    read from the work and component the contrast was loaded with, so no query."""
-    work, component = getattr(contrast, side), getattr(contrast, f"{side}_component")
-    return f"{work.short_name} {component.name}" if component is not None else str(work.short_name)
+def contrast_side(contrast: Contrast, side: str) -> str:
+    """One side of a contrast by name (:meth:`~wiki.models.Contrast.side_name`)."""
+    return contrast.side_name(side)
 
 
 @register.filter

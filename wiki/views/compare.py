@@ -5,7 +5,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import comparison_csv, comparison_data, comparison_for, pick_offer
 from wiki.graph.forms import WorkPickForm, split_subjects
 from wiki.models import Contrast
-from wiki.views.merged_works import merged_works_redirect, works_query
+from wiki.views.merged_works import merged_works_redirect
 
 # The contrasts the compare page offers as a way in: the latest few (the wiki may hold thousands).
 LATEST_CONTRASTS = 12
@@ -18,7 +18,7 @@ def compare(request: HttpRequest) -> HttpResponseBase:
         return render(request, "wiki/graph/compare.html", {"form": form, "choices": []}, status=400)
     works = form.cleaned_data["works"]
     comparison = comparison_for(works)
-    if comparison.unknown and (merged := merged_works_redirect(request, works, lambda refs: works_query(request, refs))):
+    if comparison.unknown and (merged := merged_works_redirect(request, works)):
         return merged
     status = 404 if comparison.unknown else 200
     if request.GET.get("format") == "json" and status == 200:

@@ -17,7 +17,7 @@ from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
 from wiki.views.merged_works import merged_works_redirect, works_query
-from wiki.views.pages import moved_page
+from wiki.views.pages import moved_page, same_view_url
 
 
 def _legend() -> dict[str, object]:
@@ -53,26 +53,23 @@ def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if local is None:
         if kind == "page" and (moved := moved_page(request, key, argument="key")) is not None:
             return moved
-        merged = now_named([SubjectRef(key)]) if kind == "source" else None
-        if merged:
-            query = request.GET.urlencode()
-            return HttpResponsePermanentRedirect(
-                reverse("wiki:graph-local", kwargs={"kind": kind, "key": merged[0].source}) + (f"?{query}" if query else ""))
+        if kind == "source" and (merged := now_named([SubjectRef(key)])):
+            return HttpResponsePermanentRedirect(same_view_url(request, key=merged[0].source))
         raise Http404(f"Nothing in the wiki is called {kind}:{key}.")
     return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()})
 
 
-def _contrast(request: HttpRequest, raw: str, url: Callable[[list[SubjectRef]], str]) -> HttpResponseBase:
+def _contrast(request: HttpRequest, raw: str, url: Callable[[list[SubjectRef]], str] | None = None) -> HttpResponseBase:
     form = WorkPickForm({"works": raw, "q": request.GET.get("q", "")})
     context: dict[str, object] = {"form": form, **_legend()}
     if not form.is_valid():
         return render(request, "wiki/graph/contrast.html", context, status=400)
     works = form.cleaned_data["works"]
     comparison, picture = cached_value(request, "contrast", *works, build=lambda: _comparison_and_picture(works))
-    context["comparison"] = comparison
-    context["chosen"], context["choices"], context["more_choices"] = pick_offer(comparison, form.cleaned_data["q"])
     if comparison.unknown and (merged := merged_works_redirect(request, works, url)) is not None:
         return merged
+    context["comparison"] = comparison
+    context["chosen"], context["choices"], context["more_choices"] = pick_offer(comparison, form.cleaned_data["q"])
     if comparison.unknown:
         return render(request, "wiki/graph/contrast.html", context, status=404)
     if picture is not None:
@@ -90,9 +87,8 @@ def _comparison_and_picture(works: list[SubjectRef]) -> tuple[Comparison, Contra
 def _pair_url(request: HttpRequest, refs: list[SubjectRef]) -> str:
     """The pair's own address, or the address for several works when a merge left one."""
     if len(refs) != 2:
-        return works_query(request, refs).replace(request.path, reverse("wiki:contrast-multi"), 1)
-    query = request.GET.urlencode()
-    return reverse("wiki:contrast", args=[str(refs[0]), str(refs[1])]) + (f"?{query}" if query else "")
+        return works_query(request, refs, path=reverse("wiki:contrast-multi"))
+    return same_view_url(request, left=str(refs[0]), right=str(refs[1]))
 
 
 @cached_for_readers
@@ -102,7 +98,7 @@ def contrast(request: HttpRequest, left: str, right: str) -> HttpResponseBase:
 
 @cached_for_readers
 def contrast_multi(request: HttpRequest) -> HttpResponseBase:
-    return _contrast(request, split_subjects(request.GET.getlist("works")), lambda refs: works_query(request, refs))
+    return _contrast(request, split_subjects(request.GET.getlist("works")))
 
 
 __all__ = ["contrast", "contrast_multi", "graph_local", "graph_map"]

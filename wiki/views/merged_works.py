@@ -9,16 +9,19 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from wiki.graph.build import SubjectRef, now_named
 
 
-def works_query(request: HttpRequest, refs: Sequence[SubjectRef]) -> str:
-    """This request's address with ``?works=`` naming ``refs``, its other parameters kept."""
+def works_query(request: HttpRequest, refs: Sequence[SubjectRef], *, path: str = "") -> str:
+    """This request's address (or ``path``) with ``?works=`` naming ``refs``, its other parameters kept."""
     query = request.GET.copy()
     query.setlist("works", [",".join(map(str, refs))])
-    return f"{request.path}?{query.urlencode()}"
+    return f"{path or request.path}?{query.urlencode()}"
 
 
 def merged_works_redirect(
-    request: HttpRequest, refs: Sequence[SubjectRef], url: Callable[[list[SubjectRef]], str]
+    request: HttpRequest, refs: Sequence[SubjectRef], url: Callable[[list[SubjectRef]], str] | None = None
 ) -> HttpResponsePermanentRedirect | None:
-    """A permanent redirect to ``url`` of the works as named now, when one of ``refs`` was merged into another."""
+    """A permanent redirect to ``url`` of the works as named now (by default this address with ``?works=`` naming
+    them), when one of ``refs`` was merged into another."""
     now = now_named(refs)
-    return HttpResponsePermanentRedirect(url(now)) if now is not None else None
+    if now is None:
+        return None
+    return HttpResponsePermanentRedirect(url(now) if url is not None else works_query(request, now))

@@ -56,10 +56,15 @@ def moved_page(request: HttpRequest, slug: str, *, argument: str = "slug") -> Ht
     now = PageRedirect.objects.page_slug_at(slug)
     if now is None:
         return None
+    return redirect(same_view_url(request, **{argument: now}))
+
+
+def same_view_url(request: HttpRequest, **arguments: str) -> str:
+    """The address of the view ``request`` reached with ``arguments`` in place of its URL's own, its query kept."""
     match = request.resolver_match
+    assert match is not None
     query = request.META.get("QUERY_STRING", "")
-    url = reverse(match.view_name, args=match.args, kwargs={**match.kwargs, argument: now})
-    return redirect(url + (f"?{query}" if query else ""))
+    return reverse(match.view_name, args=match.args, kwargs={**match.kwargs, **arguments}) + (f"?{query}" if query else "")
 
 
 def _not_found(slug: str) -> NoReturn:

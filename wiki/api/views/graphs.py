@@ -21,6 +21,7 @@ from wiki.api.serializers.graphs import (
     LocalGraphParamsSerializer,
     MapGraphParamsSerializer,
     MapGraphSerializer,
+    MapSummarySerializer,
 )
 from wiki.caching.values import cached_value
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph, map_graph
@@ -61,35 +62,30 @@ class ContrastGraphView(APIView):
         }
         missing = [str(r) for r in refs if r.source not in known or (r.component and (r.source, r.component) not in components)]
         if missing and (now := now_named(refs)) is not None:
-            query = request.query_params.copy()
-            query["works"] = ",".join(map(str, now))
-            return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
+            return _same_request(request, works=",".join(map(str, now)))
         if missing:
             raise NotFound(_("No such work: %(works)s.") % {"works": ", ".join(missing)})
         graph = contrast_graph(refs)
         return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
 
 
-def _moved_page(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
-    """The same request naming the page where it is now, when ``node`` names a page by an address it was moved from."""
-    kind, key = split_node_id(node)
-    now = PageRedirect.objects.page_slug_at(key) if kind == "page" else None
-    if now is None:
-        return None
+def _same_request(request: Request, **params: str) -> HttpResponsePermanentRedirect:
+    """This request again with ``params`` in place of its own query parameters of those names."""
     query = request.query_params.copy()
-    query["node"] = node_id("page", now)
+    for name, value in params.items():
+        query[name] = value
     return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
 
 
-def _merged_work(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
-    """The same request naming the work that ``node`` was merged into, when it names a work merged into another."""
+def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
+    """The same request naming ``node`` as it is now: a page by the address it was moved to, a work by the one it was
+    merged into; None when it is neither."""
     kind, key = split_node_id(node)
-    now = now_named([SubjectRef(key)]) if kind == "source" else None
-    if not now:
-        return None
-    query = request.query_params.copy()
-    query["node"] = node_id("source", now[0].source)
-    return HttpResponsePermanentRedirect(request.build_absolute_uri(f"{request.path}?{query.urlencode()}"))
+    if kind == "page" and (slug := PageRedirect.objects.page_slug_at(key)) is not None:
+        return _same_request(request, node=node_id("page", slug))
+    if kind == "source" and (merged := now_named([SubjectRef(key)])):
+        return _same_request(request, node=node_id("source", merged[0].source))
+    return None
 
 
 class LocalGraphView(APIView):
@@ -108,10 +104,8 @@ class LocalGraphView(APIView):
         try:
             graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
         except UnknownNode:
-            if (moved := _moved_page(request, data["node"])) is not None:
+            if (moved := _node_now(request, data["node"])) is not None:
                 return moved
-            if (merged := _merged_work(request, data["node"])) is not None:
-                return merged
             raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
         return Response(_as_json(graph, center=data["node"], subjects=[]))
 
@@ -130,6 +124,4 @@ class MapGraphView(APIView):
         graph, summary = cached_value(request, "api-map", mechanism, verdict,
                                       build=lambda: map_graph(mechanism=mechanism, verdict=verdict))
         data = _as_json(graph, center=None, subjects=[])
-        return Response({"nodes": data["nodes"], "edges": data["edges"], "summary": {
-            "total": summary.total, "drawn": summary.drawn, "contrasts": summary.contrasts,
-            "contrasts_drawn": summary.contrasts_drawn, "unclassified": summary.unclassified}})
+        return Response({"nodes": data["nodes"], "edges": data["edges"], "summary": MapSummarySerializer(summary).data})

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from wiki.forms.contrasts import ContrastDeleteForm, ContrastEditForm, ContrastForm
 from wiki.models import Contrast
 from wiki.services.changes import StaleEdit
-from wiki.services.contrasts import contrast_create, contrast_delete, contrast_label, contrast_update
+from wiki.services.contrasts import contrast_create, contrast_delete, contrast_update
 from wiki.views.editing import editor_required, stale_form
 
 # The button that sends the form to be shown again with the components and claims of the works typed in it, saving nothing.
@@ -56,8 +56,7 @@ def contrast_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Contrast saved: %(axis)s.") % {"axis": form.cleaned_data["axis"]})
             return redirect(contrast.left)
-    return render(request, "wiki/edit/contrast_edit.html",
-                  {"form": form, "contrast": contrast, "label": contrast_label(contrast)}, status=status)
+    return render(request, "wiki/edit/contrast_edit.html", {"form": form, "contrast": contrast}, status=status)
 
 
 @editor_required("wiki.delete_contrast", forms=[])
@@ -72,7 +71,6 @@ def contrast_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
             stale_form(form, stale, what="contrast")
             contrast, status = _contrast(pk), 409
         else:
-            messages.success(request, _("Contrast deleted: %(label)s.") % {"label": contrast_label(contrast)})
+            messages.success(request, _("Contrast deleted: %(label)s.") % {"label": contrast.label})
             return redirect(contrast.left)
-    return render(request, "wiki/edit/contrast_delete.html",
-                  {"form": form, "contrast": contrast, "label": contrast_label(contrast)}, status=status)
+    return render(request, "wiki/edit/contrast_delete.html", {"form": form, "contrast": contrast}, status=status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -131,3 +132,39 @@ def test_the_map_of_works_as_json_with_what_it_leaves_out(contrast_wiki: Contras
     wiki_generate(works=60, claims=60, pages=4, seed=3)
     larger, more_queries = read()
     assert larger["summary"]["total"] > everything["summary"]["total"] and more_queries == queries
+
+
+@pytest.mark.parametrize("address", ["/api/v1/graph/contrast/?works=gripforge,polarharness",
+                                     "/api/v1/graph/local/?node=source:gripforge&depth=2", "/api/v1/graph/map/"])
+def test_each_graph_as_graphml_holds_the_nodes_and_edges_of_its_json(contrast_wiki: ContrastWiki, api: APIClient,
+                                                                     address: str) -> None:
+    import networkx as nx
+
+    as_json = api.get(address).json()
+    by_query = api.get(address + "&format=graphml" if "?" in address else address + "?format=graphml")
+    by_header = api.get(address, HTTP_ACCEPT="application/graphml+xml")
+
+    assert by_query["Content-Type"] == by_header["Content-Type"] == "application/graphml+xml; charset=utf-8"
+    assert by_query.content == by_header.content
+    graph = nx.read_graphml(io.BytesIO(by_query.content), force_multigraph=True)
+    assert dict(graph.nodes(data="label")) == {n["id"]: n["label"] for n in as_json["nodes"]}
+    assert sorted((u, v, d["type"], d["label"]) for u, v, d in graph.edges(data=True)) == sorted(
+        (e["source"], e["target"], e["type"], e["label"]) for e in as_json["edges"])
+    assert graph.nodes["source:gripforge"]["url"] == "http://testserver/sources/gripforge/"
+    assert graph.nodes["source:gripforge"]["mechanism"] == "policy_gradient"
+
+
+def test_graphml_leaves_out_what_xml_cannot_hold_and_errors_stay_json(contrast_wiki: ContrastWiki, api: APIClient) -> None:
+    import networkx as nx
+
+    Source.objects.filter(slug="gripforge").update(short_name="Grip\x0bForge <&> “抓取”")
+
+    graph = nx.read_graphml(io.BytesIO(api.get("/api/v1/graph/contrast/", {"works": "gripforge,polarharness",
+                                                                          "format": "graphml"}).content))
+    missing = api.get("/api/v1/graph/contrast/", {"works": "gripforge,nosuchwork", "format": "graphml"})
+    unknown_format = api.get("/api/v1/graph/map/", {"format": "gexf"})
+
+    assert graph.nodes["source:gripforge"]["label"] == "GripForge <&> “抓取”"
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+    assert "nosuchwork" in missing.json()["detail"]
+    assert unknown_format.status_code == 400 and "graphml" in unknown_format.json()["errors"]["format"][0]

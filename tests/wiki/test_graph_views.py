@@ -227,7 +227,8 @@ def test_the_neighbourhood_opens_on_its_own_page_as_deep_as_shown_and_that_page_
     [link] = re.findall(r'<p class="graph-open"><a href="([^"]+)"', source)
     assert link.replace("&amp;", "&") == reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) + (
         "?depth=2&edges=contrasts&edges=cites")
-    assert "graph-open" not in standalone and "Open the neighbourhood on its own page" not in standalone
+    own_address = reverse("wiki:graph-local", kwargs={"kind": "source", "key": "gripforge"}) + "?"
+    assert "Open the neighbourhood on its own page" not in standalone and f'href="{own_address}' not in standalone
 
 
 def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
@@ -391,3 +392,28 @@ def test_every_line_the_graphs_style_apart_has_its_entry_in_the_legend(client: C
     for edge_type in styled:
         assert f"legend-{edge_type}" in legend, edge_type
     assert "legend-plain" in legend and "States a claim, raises or answers a question" in legend
+
+
+@pytest.mark.parametrize(("view", "shown"), [
+    (reverse("wiki:contrast-multi") + "?works=gripforge,herder:branch-grpo", {"source:gripforge", "component:herder/branch-grpo"}),
+    (reverse("wiki:graph-map") + "?mechanism=policy_gradient", {"source:gripforge", "mechanism:policy_gradient"}),
+    (reverse("wiki:graph-local", args=["source", "gripforge"]) + "?depth=2&edges=cites&edges=contrasts", {"source:gripforge"}),
+    (reverse("wiki:source-detail", args=["gripforge"]), {"source:gripforge"}),
+])
+def test_each_graph_offers_itself_as_graphml(client: Client, view: str, shown: set[str]) -> None:
+    import io
+
+    import networkx as nx
+
+    html = client.get(view).content.decode()
+    link = re.search(r'<a href="([^"]*format=graphml[^"]*)" download="([^"]+\.graphml)"', html)
+    assert link, "no GraphML link"
+    address = link.group(1).replace("&amp;", "&")
+    graphml = client.get(address)
+
+    assert graphml.status_code == 200 and graphml["Content-Type"].startswith("application/graphml+xml")
+    graph = nx.read_graphml(io.BytesIO(graphml.content))
+    assert shown <= set(graph.nodes)
+    if "depth=2" in view:
+        assert "depth=2" in address and "edge_types=cites%2Ccontrasts" in address
+        assert {d["type"] for _u, _v, d in graph.edges(data=True)} <= {"cites", "contrasts"}

@@ -129,6 +129,10 @@ class WikiAutoSchema(AutoSchema):
             extra["404"] = _error("No such page of results.")
         for code, response in extra.items():
             if code not in responses:
-                responses[code] = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+                answer = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
                     response, code, direction=direction)
+                if "content" in answer:
+                    # an error is JSON whatever format was asked for (a BibTeX or GraphML renderer answers it as JSON)
+                    answer["content"] = {"application/json": answer["content"]["application/json"]}
+                responses[code] = answer
         return responses

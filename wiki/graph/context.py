@@ -116,6 +116,21 @@ class LocalGraph:
     form: LocalGraphForm
     standalone_url: str  # the neighbourhood's own page, where its form is sent
     open_url: str  # that page as deep and with the edge types shown here; empty on that page
+    depth: int = 1
+    edges: list[str] | None = None  # None: every type
+
+    @property
+    def file_name(self) -> str:
+        """A name for the neighbourhood's file: ``page-agentic-rl``, ``component-shepherd-tree-grpo``."""
+        return self.center.replace(":", "-").replace("/", "-")
+
+    @property
+    def graphml_url(self) -> str:
+        """The same neighbourhood from the API, as GraphML."""
+        query: dict[str, str | int] = {"node": self.center, "depth": self.depth, "format": "graphml"}
+        if self.edges and set(self.edges) != {t.value for t in EdgeType}:
+            query["edge_types"] = ",".join(self.edges)
+        return reverse("api:graph-local") + "?" + urlencode(query)
 
     @property
     def is_page(self) -> bool:
@@ -142,7 +157,7 @@ def local_graph_for(request: HttpRequest, center: str, *, standalone: bool = Fal
     kind, key = split_node_id(center)
     url = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
     shown = "?" + urlencode({"depth": depth, "edges": edges or []}, doseq=True) if form.is_bound and form.is_valid() else ""
-    return LocalGraph(center, drawing, form, url, "" if standalone else url + shown)
+    return LocalGraph(center, drawing, form, url, "" if standalone else url + shown, depth=depth, edges=edges)
 
 
 def _local_drawing(center: str, depth: int, edges: list[str] | None) -> Drawing | None:

@@ -6,7 +6,8 @@ import networkx as nx
 from django.http import HttpResponseBase, HttpResponsePermanentRedirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
+from wiki.api.renderers import GRAPH_RENDERERS, GraphMLRenderer
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.graphs import (
     ContrastGraphParamsSerializer,
@@ -43,16 +45,33 @@ def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[
     }
 
 
+_GRAPHML = OpenApiResponse(OpenApiTypes.STR, description="The same graph as GraphML (`?format=graphml` or `Accept: "
+                           "application/graphml+xml`), for Gephi, Cytoscape or yEd: each node's and edge's fields are its "
+                           "attributes, addresses absolute.")
+
+_FORMAT = OpenApiParameter("format", str, enum=["json", "graphml"], required=False,
+                           description="The format, instead of an Accept header.")
+
+
+def _graph_responses(serializer: type, others: dict[int, OpenApiResponse] | None = None) -> dict[Any, Any]:
+    """The graph as JSON or GraphML; ``others`` (redirects, errors) are JSON whichever was asked for."""
+    return {(200, "application/json"): OpenApiResponse(serializer, description="The graph's nodes and edges."),
+            (200, GraphMLRenderer.media_type): _GRAPHML,
+            **{(code, "application/json"): response for code, response in (others or {}).items()}}
+
+
 class ContrastGraphView(APIView):
     """Works (or components) side by side: their classifications, the contrasts and claims linking them, shared neighbours."""
 
     permission_classes = [AllowAny]
+    renderer_classes = GRAPH_RENDERERS
 
-    @extend_schema(summary=gettext_lazy("Contrast graph of two or more works"), parameters=[ContrastGraphParamsSerializer],
-                   responses={200: GraphSerializer,
-                              301: OpenApiResponse(description="A work named was merged into another: `Location` names that "
-                                                               "one instead."),
-                              404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")})
+    @extend_schema(summary=gettext_lazy("Contrast graph of two or more works"), parameters=[ContrastGraphParamsSerializer, _FORMAT],
+                   responses=_graph_responses(
+                       GraphSerializer,
+                       {301: OpenApiResponse(description="A work named was merged into another: `Location` names that "
+                                                           "one instead."),
+                        404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")}))
     def get(self, request: Request) -> HttpResponseBase:
         params = query_parameters(request, ContrastGraphParamsSerializer)
         refs = [SubjectRef.parse(work) for work in params["works"]]
@@ -92,13 +111,14 @@ class LocalGraphView(APIView):
     """The neighbourhood of one node (page, work, component, claim, mechanism or question)."""
 
     permission_classes = [AllowAny]
+    renderer_classes = GRAPH_RENDERERS
 
-    @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer],
-                   responses={200: GraphSerializer,
-                              301: OpenApiResponse(description="The node names a page by an address it was moved from, or "
-                                                               "a work merged into another: `Location` names where it is "
-                                                               "now."),
-                              404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")})
+    @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer, _FORMAT],
+                   responses=_graph_responses(
+                       GraphSerializer,
+                       {301: OpenApiResponse(description="The node names a page by an address it was moved from, or "
+                                                           "a work merged into another: `Location` names where it is now."),
+                        404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}))
     def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)
         try:
@@ -115,9 +135,10 @@ class MapGraphView(APIView):
     between them, and how many of each it leaves out."""
 
     permission_classes = [AllowAny]
+    renderer_classes = GRAPH_RENDERERS
 
-    @extend_schema(summary=gettext_lazy("Map of works"), parameters=[MapGraphParamsSerializer],
-                   responses={200: MapGraphSerializer})
+    @extend_schema(summary=gettext_lazy("Map of works"), parameters=[MapGraphParamsSerializer, _FORMAT],
+                   responses=_graph_responses(MapGraphSerializer))
     def get(self, request: Request) -> Response:
         params = query_parameters(request, MapGraphParamsSerializer)
         mechanism, verdict = params.get("mechanism") or None, params.get("verdict") or None

@@ -26,6 +26,7 @@ def test_seed_report_finds_the_real_inconsistencies(seed: None) -> None:
     # Read from their own claims, every seed work agrees with its editor's verdict.
     assert report.verdict_disagrees == []
     assert report.no_evidence == []
+    assert report.contrast_after_reclassification == []
     assert _subjects(report.rl_name_not_rl) == {"prime-rl", "RLinf", "Agent RL Environment"}
     without_locator = Citation.objects.filter(kind=CitationKind.CITED, locator="", claim__is_orphaned=False)
     assert len(report.missing_locator) == without_locator.count() > 0
@@ -302,3 +303,40 @@ def test_a_fact_the_suggested_mechanism_decides_says_so_rather_than_a_bare_no(cl
 
     assert suggestion.mechanism.value == "harness" and [f.fact.value for f in derived] == ["rl_update"]
     assert "RL 优化根据交互结果更新 policy/参数<span class=\"muted\">（否，由其机制推出）</span>" in html
+
+
+def test_a_contrast_written_before_a_side_was_reclassified_is_reported_until_its_axis_is_reviewed(
+        client: Client, contrast_wiki: ContrastWiki) -> None:
+    from django.db.models import Q
+
+    from wiki.models import Contrast
+    from wiki.services.classifications import classification_save
+    from wiki.services.contrasts import contrast_update
+
+    harness = Classification.objects.get(source=contrast_wiki.harness, component=None)
+    contrast = Contrast.objects.get(left=contrast_wiki.grpo, right=contrast_wiki.harness)
+    assert consistency_report().contrast_after_reclassification == []
+
+    classification_save(source=contrast_wiki.harness, classification=harness, fields={"rationale": "Reworded, same verdict."})
+    assert consistency_report().contrast_after_reclassification == []
+
+    classification_save(source=contrast_wiki.harness, classification=harness,
+                        fields={"mechanism": "policy_gradient", "interactive_env": True, "multi_step": True,
+                                "rl_update": True, "verdict": "strict"})
+    [finding] = consistency_report().contrast_after_reclassification
+    cache.clear()
+    chinese, english = (re.sub(r"<[^>]+>", "", client.get(reverse("wiki:consistency-report"), HTTP_ACCEPT_LANGUAGE=language)
+                               .content.decode()) for language in ("zh-Hans", "en"))
+
+    assert finding.subject == "GripForge vs PolarHarness"
+    assert finding.url == reverse("wiki:contrast-edit", kwargs={"pk": contrast.pk})
+    assert f"PolarHarness was reclassified after the contrast was written: do they still differ on “{contrast.axis}”?" in english
+    assert "PolarHarness 被重新分类" in chinese and "写成后有一方被重新分类的对比" in chinese
+
+    contrast_update(contrast=contrast, fields={"axis": "两种策略更新 / two policy updates"})
+    assert consistency_report().contrast_after_reclassification == []
+
+    # a first classification of a side is not a change of mind about it
+    assert Contrast.objects.filter(Q(left=contrast_wiki.unclassified) | Q(right=contrast_wiki.unclassified)).exists()
+    classification_save(source=contrast_wiki.unclassified, fields={"mechanism": "sft_distillation", "verdict": "not_strict"})
+    assert consistency_report().contrast_after_reclassification == []

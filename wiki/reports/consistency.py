@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +22,17 @@ from django.utils.translation import gettext_lazy as _
 from classifier import Mechanism
 from classifier.model import current_weights
 from wiki.caching import release
-from wiki.models import ChangeEvent, Citation, CitationKind, Claim, Classification, Contrast, Source, StoredSuggestion
+from wiki.models import (
+    ChangeEvent,
+    Citation,
+    CitationKind,
+    Claim,
+    Classification,
+    ClassificationChange,
+    Contrast,
+    Source,
+    StoredSuggestion,
+)
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.suggestions import rationale_for_reader, suggestions_refresh
 from wiki.text.spaces import excerpt
@@ -46,6 +59,7 @@ FINDING_KINDS = (
     ("rl_name_not_rl", _("Works named “…RL…” whose mechanism is not RL")),
     ("missing_locator", _("Claims citing a source without a locator")),
     ("one_sided_contrast", _("Contrasts whose evidence claim does not name both sides")),
+    ("contrast_after_reclassification", _("Contrasts written before a side was reclassified")),
 )
 # What a finding's key looks like: the objects it concerns, "classification-12", "contrast-5-claim-40".
 FINDING_KEY_PATTERN = r"^[a-z]+(?:-[a-z0-9]+)*$"
@@ -56,6 +70,7 @@ _WORDING = {
     "verdict": lambda value: str(VERDICT_LABELS[value]),
     "mechanism": lambda value: str(MECHANISM_LABELS[value]),
     "names": lambda value: gettext(" or ").join(value),
+    "all names": lambda value: gettext(" and ").join(value),
 }
 
 
@@ -101,6 +116,11 @@ def contrast_key(contrast_id: int, claim_id: int) -> str:
     return f"contrast-{contrast_id}-claim-{claim_id}"
 
 
+def reclassified_contrast_key(contrast_id: int, change_id: int) -> str:
+    """The contrast with the latest reclassification of a side since it was written: a later one is another finding."""
+    return f"contrast-{contrast_id}-change-{change_id}"
+
+
 @dataclass
 class ConsistencyReport:
     verdict_disagrees: list[Finding] = field(default_factory=list)
@@ -108,6 +128,7 @@ class ConsistencyReport:
     rl_name_not_rl: list[Finding] = field(default_factory=list)
     missing_locator: list[Finding] = field(default_factory=list)
     one_sided_contrast: list[Finding] = field(default_factory=list)
+    contrast_after_reclassification: list[Finding] = field(default_factory=list)
 
     SECTIONS = FINDING_KINDS
 
@@ -141,7 +162,7 @@ def names_side(text: str, source_name: str, component_name: str = "") -> bool:
 
 
 def consistency_report() -> ConsistencyReport:
-    """Every finding, from five queries whatever the size of the wiki."""
+    """Every finding, from six queries whatever the size of the wiki."""
     report = ConsistencyReport()
     suggestions_refresh()
     classifications = list(
@@ -216,7 +237,50 @@ def consistency_report() -> ConsistencyReport:
                     (("names", "names", tuple(unnamed)), ("claim", "", excerpt(text, EXCERPT_CHARS))),
                 )
             )
+    _contrasts_after_reclassification(report)
     return report
+
+
+def _reclassification_of(side: str) -> Subquery:
+    """The latest change to the mechanism or verdict of the contrast's ``side`` (``left`` or ``right``) made after the
+    contrast was last saved; a first classification is not a change of mind about the work."""
+    changes = ClassificationChange.objects.annotate(
+        component=Coalesce("classification__component_id", 0),
+        mechanism_before=KT("before__mechanism"), mechanism_after=KT("after__mechanism"),
+        verdict_before=KT("before__verdict"), verdict_after=KT("after__verdict"),
+    ).filter(
+        Q(mechanism_before__isnull=False) & ~Q(mechanism_before=F("mechanism_after"))
+        | Q(verdict_before__isnull=False) & ~Q(verdict_before=F("verdict_after")),
+        classification__source_id=OuterRef(f"{side}_id"),
+        component=Coalesce(OuterRef(f"{side}_component_id"), 0),
+        created_at__gt=OuterRef("updated_at"),
+    )
+    return Subquery(changes.order_by("-id").values("id")[:1])
+
+
+def _contrasts_after_reclassification(report: ConsistencyReport) -> None:
+    """A contrast says what its works differ on as they were classified when it was written; once one of them is
+    classified otherwise, the axis may no longer hold ("policy update vs harness" after the harness was found to train
+    its policy). One query."""
+    contrasts = (
+        Contrast.objects.annotate(left_change=_reclassification_of("left"), right_change=_reclassification_of("right"))
+        .filter(Q(left_change__isnull=False) | Q(right_change__isnull=False))
+        .select_related("left", "right", "left_component", "right_component")
+        .order_by("id")
+    )
+    for contrast in contrasts:
+        changes = {side: getattr(contrast, f"{side}_change") for side in ("left", "right")}
+        changed = [contrast.side_name(side) for side, change in changes.items() if change is not None]
+        report.contrast_after_reclassification.append(
+            Finding(
+                "contrast_after_reclassification",
+                reclassified_contrast_key(contrast.pk, max(change for change in changes.values() if change is not None)),
+                contrast.label,
+                reverse("wiki:contrast-edit", kwargs={"pk": contrast.pk}),
+                gettext_noop("%(names)s was reclassified after the contrast was written: do they still differ on “%(axis)s”?"),
+                (("names", "all names", tuple(changed)), ("axis", "", contrast.axis)),
+            )
+        )
 
 
 def last_change_marker() -> str:
@@ -230,7 +294,8 @@ def last_change_marker() -> str:
     for model in (Classification, Claim, Source):
         parts += [f"(SELECT max(updated_at) FROM {model._meta.db_table})", f"(SELECT count(*) FROM {model._meta.db_table})"]
     parts.append(f"(SELECT count(*) FROM {Citation._meta.db_table})")
-    parts.append(f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(claim_id), 0) FROM {Contrast._meta.db_table})")
+    parts.append(f"(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(claim_id), 0) || ':' || "
+                 f"coalesce(max(updated_at)::text, '') FROM {Contrast._meta.db_table})")
     # The suggestions compared are the stored ones, which a refresh may bring up to date in several steps.
     parts.append(f"(SELECT count(*) || ':' || coalesce(max(refreshed_at)::text, '') FROM {StoredSuggestion._meta.db_table})")
     with connection.cursor() as cursor:

@@ -17,6 +17,7 @@ REFUSED = {
     "deep quotes": "> " * 500 + "x",
     "10 [ in a 200k paragraph beyond the scan budget": "[" * 11 + "word " * 39_000,
     "60 paragraphs of 1k with 40 unclosed [": "\n\n".join("[" * 40 + "字" * 960 for _ in range(60)),
+    "990 unclosed code fences before 100k": "\n\n".join(["```x"] * 990) + "\n" + "b" * 100_000,
 }
 # The worst inputs just inside the limits (see wiki/markdown/limits.py).
 ACCEPTED = {
@@ -33,4 +34,7 @@ ACCEPTED = {
         for _ in range(200)
     ),
     "a 17k paragraph with 400 wiki links": " ".join(f"第{i}个主题见 [[页面 {i}]] 一节，" + "字" * 20 for i in range(400)),
+    "3920 unclosed $$ before 100k": "\n".join((["$$x"] * 490 + [""]) * 8) + "\n" + "a" * 100_000,
+    "999 unclosed \\( in a 190k line": "\\(" * 999 + "a" * 190_000,
+    "100 unclosed code fences before 190k": "\n\n".join(["```x"] * 100) + "\n" + "b" * 190_000,
 }

@@ -17,7 +17,11 @@ from latex2mathml.converter import convert
 from wiki.markdown.sanitize import HTML_TAG, sanitize_mathml
 
 DISPLAY_RE = re.compile(r"^[ \t]*\$\$[ \t]*\n?(.+?)\n?[ \t]*\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+# Where a ``$$`` block can end: after the last of these nothing can, and the blocks are looked for before it only (each
+# ``$$`` that nothing closes would otherwise have the pattern read the whole rest of the text: 10 s for 4,000 of them).
+DISPLAY_END_RE = re.compile(r"\$\$[ \t]*$", re.MULTILINE)
 INLINE_RE = re.compile(r"\\\((.+?)\\\)")
+INLINE_END = "\\)"
 # ``$…$`` as pandoc reads it, so that prices stay text ("$5 and $10", "$5-$10", "US$5/US$6"): the opening $ is
 # followed and the closing $ preceded by a non-space, the closing $ is not followed by a digit, both are on one
 # line, and neither is escaped (``\$``, which shows a plain $) or half of ``$$``.
@@ -51,7 +55,7 @@ class MathStash:
         def dollars(prose: str) -> str:
             return DOLLAR_RE.sub(inline, prose).replace(ESCAPED_DOLLAR, "&#36;")
 
-        return _outside_code(INLINE_RE.sub(inline, DISPLAY_RE.sub(display, text)), dollars)
+        return _outside_code(_inline_formulas(_display_formulas(text, display), inline), dollars)
 
     def _tokens(self) -> re.Pattern[str]:
         return re.compile(rf"MATH{self.nonce}X(\d+)X")
@@ -99,6 +103,27 @@ class MathStash:
             position = tag.end()
         out.append(tokens.sub(as_typed if in_code else mathml, rendered[position:]))
         return "".join(out)
+
+
+def _display_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with each ``$$…$$`` block replaced, in time linear in its length."""
+    last = max((end.end() for end in DISPLAY_END_RE.finditer(text)), default=None)
+    if last is None:
+        return text
+    return DISPLAY_RE.sub(replace, text[:last]) + text[last:]
+
+
+def _inline_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with each ``\\(…\\)`` replaced, line by line up to the line's last ``\\)`` (a formula stays on its line),
+    in time linear in its length."""
+    if INLINE_END not in text:
+        return text
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        end = line.rfind(INLINE_END)
+        if end > 0:
+            lines[n] = INLINE_RE.sub(replace, line[:end + 2]) + line[end + 2:]
+    return "\n".join(lines)
 
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:

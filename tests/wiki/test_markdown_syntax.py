@@ -194,3 +194,18 @@ def test_a_claim_reads_inline_html_and_formulas_as_the_reader_sees_them() -> Non
     assert claim.section == "关键要点 一"
     # what stands elsewhere on the page, and a formula's placeholder, never change a claim's identity
     assert [c.key for c in again.claims] == [claim.key]
+
+
+def test_footnotes_are_no_key_points_and_their_marks_are_no_words_of_a_claim() -> None:
+    text = ("## 关键要点\n\n- SkillForge 用 GRPO 更新策略[^1]（来源：SkillForge，§3）。\n\n"
+            "[^1]: 这是一个脚注，含 English words。\n\n"
+            "[^2]: 脚注里的引用（来源：StarHarness，p.2）。\n\n"
+            "正文引用第二个脚注[^2]。\n")
+
+    result = wiki_markdown.render(text, sources={}, existing_pages=frozenset())
+
+    assert [(claim.section, claim.text) for claim in result.claims] == [
+        ("关键要点", "SkillForge 用 GRPO 更新策略（来源：SkillForge，§3）。"),
+        ("", "脚注里的引用（来源：StarHarness，p.2）。"),
+    ]
+    assert 'class="footnote"' in result.html and 'href="#fn:1"' in result.html

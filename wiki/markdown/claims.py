@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from markdown import Markdown
 from markdown.extensions import Extension
+from markdown.extensions.footnotes import NBSP_PLACEHOLDER
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 
@@ -47,14 +48,28 @@ def claim_key(text: str) -> str:
     return hashlib.sha256(collapse_spaces(text).encode()).hexdigest()
 
 
+def _classes(element: etree.Element) -> list[str]:
+    return (element.get("class") or "").split()
+
+
+def _is_footnote_mark(element: etree.Element) -> bool:
+    """A footnote's number in the text (``<sup><a class="footnote-ref">``) or its way back (``footnote-backref``):
+    links, not words of the claim."""
+    if element.tag == "a":
+        return "footnote-backref" in _classes(element)
+    return element.tag == "sup" and any("footnote-ref" in _classes(child) for child in element)
+
+
 def _own_text(element: etree.Element) -> str:
-    """The text of a block, leaving out nested lists, with the placeholders Markdown and formulas left in it."""
+    """The text of a block, leaving out nested lists and footnote marks, with the placeholders Markdown and formulas
+    left in it."""
     parts: list[str] = [element.text or ""]
     for child in element:
-        if child.tag not in {"ul", "ol"}:
+        if child.tag not in {"ul", "ol"} and not _is_footnote_mark(child):
             parts.append("".join(child.itertext()))
         parts.append(child.tail or "")
-    return "".join(parts)
+    # the space a footnote's text keeps before its way back
+    return "".join(parts).replace(NBSP_PLACEHOLDER, "")
 
 
 def _own_citations(element: etree.Element) -> list[etree.Element]:
@@ -94,8 +109,19 @@ class ClaimTreeprocessor(Treeprocessor):
                         self._walk(item, paragraphs=False)
             elif element.tag == "p" and paragraphs:
                 self._consider(element, is_bullet=False)
+            elif element.tag == "div" and "footnote" in _classes(element):
+                self._footnotes(element)
             elif element.tag in {"blockquote", "div", "details"}:
                 self._walk(element)
+
+    def _footnotes(self, notes: etree.Element) -> None:
+        """The footnotes at the end of the page: a note that cites a source is a claim, in no section (a note is no
+        key point, whatever heading the page ended under)."""
+        section, self.section = self.section, ""
+        for notes_list in notes.iterfind("ol"):
+            for item in notes_list.iterfind("li"):
+                self._walk(item)
+        self.section = section
 
     def _consider(self, element: etree.Element, *, is_bullet: bool) -> None:
         markers = _own_citations(element)

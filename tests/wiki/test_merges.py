@@ -93,6 +93,39 @@ def test_citing_a_merged_works_title_cites_the_kept_work(works: dict[str, Any], 
     assert set(Citation.objects.filter(claim__page__slug="merging").values_list("source__slug", flat=True)) == {"beta"}
 
 
+def test_citing_a_merged_works_short_name_or_identifier_cites_the_kept_work(works: dict[str, Any], editor: Any) -> None:
+    Source.objects.filter(pk=works["alpha"].pk).update(arxiv_id="2401.00001")
+    source_merge(merged=works["alpha"], kept=works["beta"], user=editor)
+    count = Source.all_objects.count()
+
+    page_save_revision(slug="merging", title="Merging", user=editor,
+                       body=BODY + "- 第三个断言（来源：Alpha，§3）\n- 第四个断言（来源：arXiv:2401.00001，§4）\n")
+
+    assert Source.all_objects.count() == count
+    assert set(Citation.objects.filter(claim__page__slug="merging").values_list("source__slug", flat=True)) == {"beta"}
+
+
+def test_a_merged_works_identifiers_and_title_find_the_kept_work_on_import_and_in_the_new_work_form(
+        works: dict[str, Any], editor: Any, editor_client: Client) -> None:
+    from wiki.services.source_import import ImportStatus, sources_import
+
+    Source.objects.filter(pk=works["alpha"].pk).update(arxiv_id="2401.00001", doi="10.1000/alpha")
+    source_merge(merged=works["alpha"], kept=works["beta"], user=editor)
+    count = Source.all_objects.count()
+
+    results = sources_import(text=(
+        "@article{a1, title={Some Other Title}, author={Doe, Jane}, year={2024}, eprint={2401.00001}, archivePrefix={arXiv}}\n"
+        "@article{a2, title={Yet Another Title}, author={Doe, Jane}, year={2024}, doi={10.1000/alpha}}\n"
+        f"@article{{a3, title={{{ALPHA}}}, author={{Doe, Jane}}, year={{2024}}}}\n"), user=editor).results
+    form = editor_client.post(reverse("wiki:source-create"), {"title": "A Fourth Title", "arxiv_id": "2401.00001",
+                                                              "kind": "paper"})
+
+    assert [(r.status, r.source.slug if r.source else None) for r in results] == [(ImportStatus.DUPLICATE, "beta")] * 3
+    assert all(r.missing == {} for r in results)
+    assert Source.all_objects.count() == count
+    assert form.status_code == 200 and "/sources/beta/" in form.content.decode()
+
+
 def test_undoing_a_merge_moves_back_exactly_what_moved(works: dict[str, Any], editor: Any, editor_client: Client) -> None:
     before = wiki_state()
     merge = source_merge(merged=works["alpha"], kept=works["beta"], user=editor)

@@ -27,12 +27,12 @@ from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import FIELD_LABELS, SourceDraft, short_name_from_title
 from wiki.references.formats import ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
-from wiki.references.matching import find_work
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
 from wiki.services.sources import (
     duplicate_candidates,
+    find_source,
     sources_lock_creation,
     sources_named,
     taken_source_slugs,
@@ -213,7 +213,7 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(entry.errors), line=entry.line,
                                         raw=entry.raw))
             continue
-        match = find_work(entry.draft, known)
+        match = find_source(entry.draft, known)
         if match is None and entry.repeats is not None:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, line=entry.line, raw=entry.raw,
                                         message=gettext("the key %(key)s names another work on line %(line)s")

@@ -138,7 +138,7 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
     # Folded as a new work's short name is checked (:func:`short_name_key`): a title cited as a work's short name in
     # another case, width or punctuation (``Tree GRPO`` for ``Tree-GRPO``) is that work, as the "did you mean"
     # matcher takes it to be too, rather than a second work of that name.
-    named = sources_named(unmatched)
+    named = _works_named(unmatched)
     for title in unmatched:
         holders = named.get(short_name_key(title), [])
         if len(holders) == 1:
@@ -149,17 +149,39 @@ def sources_by_title(titles: Iterable[str]) -> dict[str, Source]:
 
 def _sources_by_identifier(titles: Iterable[str]) -> dict[str, Source]:
     """The live works whose arXiv ID or DOI each of ``titles`` is, read as the new-work form reads an identifier
-    (:func:`~wiki.references.draft.draft_from_identifier`); one query, none when no title is an identifier."""
+    (:func:`~wiki.references.draft.draft_from_identifier`), or that a work with that identifier was merged into (the
+    merged work keeps its identifiers); one query, none when no title is an identifier."""
     named = {title: draft for title in titles if (draft := draft_from_identifier(title))}
     if not named:
         return {}
     by_key: dict[tuple[str, str], Source] = {}
-    for source in Source.objects.filter(Q(arxiv_id__in={d.arxiv_id for d in named.values() if d.arxiv_id})
-                                        | Q(doi__in={d.doi for d in named.values() if d.doi})).order_by("pk"):
-        by_key.setdefault(("arxiv", source.arxiv_id), source)
-        by_key.setdefault(("doi", source.doi), source)
+    for source in (Source.all_objects.filter(Q(arxiv_id__in={d.arxiv_id for d in named.values() if d.arxiv_id})
+                                             | Q(doi__in={d.doi for d in named.values() if d.doi}))
+                   .filter(Q(deleted_at__isnull=True) | Q(merged_into__deleted_at__isnull=True, merged_into__isnull=False))
+                   .select_related("merged_into").order_by("pk")):
+        by_key.setdefault(("arxiv", source.arxiv_id), source.merged_into or source)
+        by_key.setdefault(("doi", source.doi), source.merged_into or source)
     found = {title: by_key.get(("arxiv", d.arxiv_id) if d.arxiv_id else ("doi", d.doi)) for title, d in named.items()}
     return {title: source for title, source in found.items() if source is not None}
+
+
+def _works_named(names: Iterable[str]) -> dict[str, list[Source]]:
+    """The works a citation by each of ``names`` as a short name may mean, by :func:`short_name_key`: the live works
+    of that name, else the works that a work of that name was merged into (a page citing a merged work by its old
+    short name cites the work it became, not a new one of that name). One query, none without names."""
+    keys = {key for name in names if (key := short_name_key(name))}
+    if not keys:
+        return {}
+    live: dict[str, list[Source]] = {}
+    merged: dict[str, list[Source]] = {}
+    for source in (Source.all_objects.filter(name_key__in=keys)
+                   .filter(Q(deleted_at__isnull=True) | Q(merged_into__deleted_at__isnull=True, merged_into__isnull=False))
+                   .select_related("merged_into").order_by("pk")):
+        if source.merged_into is None:
+            live.setdefault(source.name_key, []).append(source)
+        elif source.merged_into not in (became := merged.setdefault(source.name_key, [])):
+            became.append(source.merged_into)
+    return {key: live.get(key) or merged[key] for key in live.keys() | merged.keys()}
 
 
 def sources_named(names: Iterable[str]) -> dict[str, list[Source]]:
@@ -266,8 +288,13 @@ class SourceDuplicate(Exception):
         self.missing = missing or {}
 
 
+_CANDIDATE_FIELDS = ("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind")
+
+
 def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None) -> list[Source]:
-    """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title), in one query."""
+    """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title), in one query: the
+    live ones first, then those merged into a live work (a merged work keeps its identifiers, which no other work may
+    take), each with the work it was merged into; :func:`find_source` reads a match of one as that work."""
     arxiv, doi, titles = lookup_keys(references)
     condition = Q(pk__in=[])
     if arxiv:
@@ -280,10 +307,22 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
         condition |= Q(doi__in=doi)
     if titles:
         condition |= Q(normalized_title__in=titles)
-    candidates = Source.objects.filter(condition).order_by("pk")
+    candidates = (Source.all_objects.filter(condition)
+                  .filter(Q(deleted_at__isnull=True) | Q(merged_into__isnull=False, merged_into__deleted_at__isnull=True))
+                  .select_related("merged_into").order_by(F("merged_into").asc(nulls_first=True), "pk"))
     if exclude_pk is not None:
         candidates = candidates.exclude(pk=exclude_pk)
-    return list(candidates.only("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind"))
+    return list(candidates.only(*_CANDIDATE_FIELDS, "merged_into", *(f"merged_into__{name}" for name in _CANDIDATE_FIELDS)))
+
+
+def find_source(reference: Reference, candidates: Iterable[Source]) -> WorkMatch | None:
+    """The work of ``candidates`` (:func:`duplicate_candidates`) that ``reference`` is, as :func:`find_work` finds it;
+    a match of a merged work is the work it was merged into, with no identifier to gain (they are the merged one's)."""
+    match = find_work(reference, candidates)
+    merged_into = getattr(match.work, "merged_into", None) if match is not None else None
+    if match is not None and merged_into is not None:
+        return replace(match, work=merged_into, missing={})
+    return match
 
 
 def source_identifiers(*, arxiv_id: str, doi: str, url: str = "") -> tuple[str, str]:
@@ -304,7 +343,7 @@ def source_find_duplicate(
     identifiers a URL names with :func:`source_identifiers` first."""
     arxiv_id, doi = split_identifiers(arxiv_id, doi)
     reference = SourceDraft(title=title, authors=authors, year=year, arxiv_id=arxiv_id, doi=doi)
-    return find_work(reference, duplicate_candidates([reference], exclude_pk=exclude_pk))
+    return find_source(reference, duplicate_candidates([reference], exclude_pk=exclude_pk))
 
 
 class SourceNameTaken(SourceDuplicate):

@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.http import parse_http_date
-from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
+from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
 from tests.factories import make_editor, make_page, make_question
 from tests.wiki.htmltext import sections_with_class
@@ -300,3 +300,19 @@ def test_every_parameter_a_cached_view_reads_is_one_the_cache_keeps() -> None:
             *MapFilterForm.base_fields, *WorkPickForm.base_fields, *LocalGraphForm.base_fields, *SearchForm.base_fields,
             "p", "format"}
     assert read <= READ_PARAMETERS
+
+
+def test_no_text_an_editor_writes_can_hold_a_readers_slot(client: Client, settings: Settings) -> None:
+    from wiki.caching.readers import CSRF_SLOT, NAME_SLOT, slot
+
+    typed = "wiki-slot-csrf-token-5c1e9b wiki-slot-reader-name-5c1e9b"
+    page = make_page(title="Slots in the text", body=f"[the paper](https://elsewhere.example/?t={typed.replace(' ', '&u=')})")
+    client.force_login(make_editor("slot-reader"))
+
+    html = client.get(page.get_absolute_url()).content.decode()
+
+    assert "wiki-slot-csrf-token-5c1e9b&amp;u=wiki-slot-reader-name-5c1e9b" in html
+    # the marks are derived from the secret key: no one who does not hold it can type them
+    assert typed.split() != [CSRF_SLOT, NAME_SLOT]
+    settings.SECRET_KEY = "another secret key, another deployment"
+    assert slot("csrf-token") != CSRF_SLOT

@@ -13,14 +13,22 @@ import hashlib
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import escape
 
 from wiki.caching.values import cached_value
 
-# Plain ASCII with nothing to escape, so the slots come out of templates unchanged.
-NAME_SLOT = "wiki-slot-reader-name-5c1e9b"
-CSRF_SLOT = "wiki-slot-csrf-token-5c1e9b"
+
+def slot(name: str) -> str:
+    """The mark left in a shared copy where the reader's ``name`` or token goes: plain ASCII with nothing to escape, so
+    it comes out of templates unchanged, and derived from the secret key, so that no text an editor writes can hold
+    it (a page holding a mark anyone could type would show each reader their own CSRF token and name in it)."""
+    return f"wiki-slot-{name}-{salted_hmac('wiki.caching.readers.slot', name).hexdigest()[:24]}"
+
+
+NAME_SLOT = slot("reader-name")
+CSRF_SLOT = slot("csrf-token")
 _SHARED = "_wiki_shared_copy"
 
 

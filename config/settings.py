@@ -189,10 +189,12 @@ else:
 # Whether the wiki can send a reader a password reset link (the login page offers one only then).
 WIKI_SENDS_EMAIL = EMAIL_BACKEND != "django.core.mail.backends.dummy.EmailBackend"
 
-# Failed log-ins counted in the shared cache: this many for one username, or from one address, within the window
-# (seconds after the last failure) refuse further attempts until the window has passed.
+# Failed log-ins counted in the shared cache: this many for one username from one address, from one address, or for one
+# username from anywhere, within the window (seconds after the last failure), refuse the attempts they count until the
+# window has passed.
 WIKI_LOGIN_FAILURES_PER_USERNAME = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME", 5)
 WIKI_LOGIN_FAILURES_PER_ADDRESS = env_int("WIKI_LOGIN_FAILURES_PER_ADDRESS", 20)
+WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE", 50)
 WIKI_LOGIN_FAILURE_WINDOW = env_int("WIKI_LOGIN_FAILURE_WINDOW", 15 * 60)
 # How many reverse proxies in front of the app append the address they were reached from to X-Forwarded-For: the
 # client's address, which the log-in and API throttles count by, is that many entries from the header's end. 0 (the

@@ -1,15 +1,21 @@
-"""Failed log-ins counted in the shared cache, per username and per client address, so every worker and server
-refuses alike.
+"""Failed log-ins counted in the shared cache, so every worker and server refuses alike.
 
-After ``WIKI_LOGIN_FAILURES_PER_USERNAME`` failures for one username, or ``WIKI_LOGIN_FAILURES_PER_ADDRESS`` from one
-address, each within ``WIKI_LOGIN_FAILURE_WINDOW`` seconds of the one before, further attempts are refused until that
-window has passed since the last failure. The username is counted as typed, whether or not such an account exists,
-so a refusal says nothing about which accounts exist. A refused attempt checks no password and counts nothing: a
-password tried meanwhile tells nothing, and the refusal ends on time. A success clears its username's count but not
-its address's, so logging in to one's own account does not reopen guessing at others'.
+Three counts, each of failures within ``WIKI_LOGIN_FAILURE_WINDOW`` seconds of the one before: for one username from
+one client address (``WIKI_LOGIN_FAILURES_PER_USERNAME``), for anything from one address
+(``WIKI_LOGIN_FAILURES_PER_ADDRESS``), and for one username from anywhere
+(``WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE``, for guessing spread over many addresses). Past a limit, the attempts
+it counts are refused until that window has passed since the last failure. A username is not refused everywhere
+after a few failures from one address: anyone could then keep an editor from logging in (usernames are public in
+the recent changes) by sending five wrong passwords every quarter of an hour; one address reaches its own limit
+before it can reach the username's from anywhere.
 
-Two counters and two flags in the cache, rather than django-axes: that would add tables and a middleware for what
-the shared cache already does, and the API throttles count the same way (``wiki.api.throttles``).
+The username is counted as typed, whether or not such an account exists, so a refusal says nothing about which
+accounts exist. A refused attempt checks no password and counts nothing: a password tried meanwhile tells nothing,
+and the refusal ends on time. A success clears its username's counts but not its address's, so logging in to one's
+own account does not reopen guessing at others'.
+
+Counters and flags in the cache, rather than django-axes: that would add tables and a middleware for what the shared
+cache already does, and the API throttles count the same way (``wiki.api.throttles``).
 """
 
 from __future__ import annotations
@@ -53,23 +59,27 @@ def failed(request: HttpRequest | None, username: str) -> None:
             backend.set(_locked(key), time.time() + window, window)
 
 
-def succeeded(username: str) -> None:
-    caches["default"].delete(_username_key(username))
+def succeeded(request: HttpRequest | None, username: str) -> None:
+    caches["default"].delete_many([key for key, _ in _counters(request, username) if ":address:" not in key])
 
 
 def _counters(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:
-    counters = [(_username_key(username), settings.WIKI_LOGIN_FAILURES_PER_USERNAME)]
-    if request is not None:
-        # The client's address as the API throttles see it: REMOTE_ADDR, or behind WIKI_TRUSTED_PROXIES proxies
-        # (REST_FRAMEWORK["NUM_PROXIES"]) the X-Forwarded-For entry the outermost of them wrote, never the client.
-        address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads request.META only
-        counters.append((f"{_PREFIX}address:{_digest(address)}", settings.WIKI_LOGIN_FAILURES_PER_ADDRESS))
-    return counters
+    name = _username(username)
+    if request is None:
+        return [(f"{_PREFIX}username:{_digest(name)}", settings.WIKI_LOGIN_FAILURES_PER_USERNAME)]
+    # The client's address as the API throttles see it: REMOTE_ADDR, or behind WIKI_TRUSTED_PROXIES proxies
+    # (REST_FRAMEWORK["NUM_PROXIES"]) the X-Forwarded-For entry the outermost of them wrote, never the client.
+    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads request.META only
+    return [
+        (f"{_PREFIX}username-from:{_digest(name + chr(0) + address)}", settings.WIKI_LOGIN_FAILURES_PER_USERNAME),
+        (f"{_PREFIX}address:{_digest(address)}", settings.WIKI_LOGIN_FAILURES_PER_ADDRESS),
+        (f"{_PREFIX}username:{_digest(name)}", settings.WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE),
+    ]
 
 
-def _username_key(username: str) -> str:
+def _username(username: str) -> str:
     # Usernames differing only in case are one: a guess at "Admin" counts against "admin".
-    return f"{_PREFIX}username:{_digest(username.strip().casefold())}"
+    return username.strip().casefold()
 
 
 def _digest(text: str) -> str:

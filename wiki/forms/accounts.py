@@ -37,7 +37,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
                 throttling.failed(self.request, username)
             raise
         if self.user_cache is not None:
-            throttling.succeeded(username)
+            throttling.succeeded(self.request, username)
         return cleaned
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 from django.utils import translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from wiki.field_labels import field_label_of
 from wiki.models.claims import ClaimStatus
@@ -56,6 +56,13 @@ MESSAGES: dict[str, str] = {
     "claim_reattached_to": gettext_noop("Re-attached to a sentence of “%(page)s”, which was claim #%(claim)s."),
     "question_created": gettext_noop("priority %(priority)s"),
     "question_answered": gettext_noop("answered"),
+    # What an edit changed of a question's triage, a clause each (together as "clauses").
+    "question_status": gettext_noop("status %(before)s → %(after)s"),
+    "question_priority": gettext_noop("priority %(before)s → %(after)s"),
+    "question_assigned_to": gettext_noop("assigned to %(after)s"),
+    "question_reassigned": gettext_noop("assigned to %(after)s instead of %(before)s"),
+    "question_unassigned": gettext_noop("no longer assigned to %(before)s"),
+    # Entries written before an edit said what changed: the question's status and priority after it.
     "question_changed": gettext_noop("status %(status)s, priority %(priority)s"),
     "question_assigned": gettext_noop("status %(status)s, priority %(priority)s, assigned to %(assignee)s"),
     "question_details": gettext_noop("details"),
@@ -63,6 +70,9 @@ MESSAGES: dict[str, str] = {
     "reclassified": gettext_noop("%(mechanism)s, %(verdict)s (changed %(fields)s)"),
     "page_moved": gettext_noop("moved from %(before)s to %(after)s"),
     "page_moved_because": gettext_noop("moved from %(before)s to %(after)s: %(reason)s"),
+    # Not a sentence of its own, so not translated: several of these messages, apart by the language's clause
+    # separator (_clauses).
+    "clauses": "%(clauses)s",
     "merged": gettext_noop(
         "moved %(citations)s citations, %(classifications)s classifications, %(contrasts)s contrast sides, "
         "%(questions)s questions"
@@ -81,6 +91,12 @@ def _fields(names: Any) -> str:
     return joined(field_label_of(str(name)) for name in names)
 
 
+def _clauses(parts: Any) -> str:
+    """Messages stored as ``[{"key": …, "values": {…}}]``, each in the active language, apart by its clause
+    separator."""
+    return pgettext("clause separator", "; ").join(Summary(part["key"], part.get("values", {})).text() for part in parts)
+
+
 _QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPriority)}
 # How a value is shown, where it is a key rather than words: by message, then by value name.
 LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
@@ -90,6 +106,9 @@ LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "question_created": {"priority": _choice(QuestionPriority)},
     "question_changed": _QUESTION,
     "question_assigned": _QUESTION,
+    "question_status": {"before": _choice(QuestionStatus), "after": _choice(QuestionStatus)},
+    "question_priority": {"before": _choice(QuestionPriority), "after": _choice(QuestionPriority)},
+    "clauses": {"clauses": _clauses},
     "classified": {"mechanism": mechanism_label, "verdict": verdict_label},
     "reclassified": {"mechanism": mechanism_label, "verdict": verdict_label, "fields": _fields},
 }
@@ -121,6 +140,13 @@ def summary(key: str, **values: Any) -> Summary:
     """The summary ``key`` of :data:`MESSAGES` with ``values``; lists of field names as lists."""
     return Summary(key, {name: list(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
                          for name, value in values.items()})
+
+
+def clauses(*parts: Summary) -> Summary:
+    """One summary saying each of ``parts`` (at least one), in their order: the part itself when it is alone."""
+    if len(parts) == 1:
+        return parts[0]
+    return Summary("clauses", {"clauses": [{"key": part.key, "values": dict(part.values)} for part in parts]})
 
 
 @cache

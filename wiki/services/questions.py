@@ -8,9 +8,9 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from wiki.change_summaries import summary
+from wiki.change_summaries import Summary, clauses, summary
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
-from wiki.roles import User
+from wiki.roles import Account, User
 from wiki.search.index import search_reindex_questions
 from wiki.services.changes import change_record, check_not_stale
 
@@ -37,6 +37,24 @@ def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Clai
     question.save()
     question.claims.set([claim.pk for claim in claims])
     question.sources.set([source.pk for source in sources])
+
+
+def _triage_changes(question: OpenQuestion, status: str, priority: str, assignee: Account | None) -> list[Summary]:
+    """What an edit changed of ``question``'s status, priority and assignee (as they were before it), from what."""
+    changes = []
+    if question.status != status:
+        changes.append(summary("question_status", before=status, after=question.status))
+    if question.priority != priority:
+        changes.append(summary("question_priority", before=priority, after=question.priority))
+    now = question.assignee
+    if now != assignee:
+        if assignee is None:
+            changes.append(summary("question_assigned_to", after=now.get_username()))  # type: ignore[union-attr]
+        elif now is None:
+            changes.append(summary("question_unassigned", before=assignee.get_username()))
+        else:
+            changes.append(summary("question_reassigned", before=assignee.get_username(), after=now.get_username()))
+    return changes
 
 
 def _unchanged(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> bool:
@@ -90,20 +108,15 @@ def question_update(
     """
     question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
     check_not_stale(question, loaded_at=loaded_at)
-    before = (question.status, question.priority, question.assignee_id)
+    before = (question.status, question.priority, question.assignee)
     if _unchanged(question, fields, claims, sources):
         return question
     _apply(question, fields, claims, sources)
-    after = (question.status, question.priority, question.assignee_id)
+    changed = _triage_changes(question, *before)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:
         said = summary("question_answered")
-    elif before != after and question.assignee:
-        said = summary("question_assigned", status=question.status, priority=question.priority,
-                       assignee=question.assignee.get_username())
-    elif before != after:
-        said = summary("question_changed", status=question.status, priority=question.priority)
     else:
-        said = summary("question_details")
+        said = clauses(*changed) if changed else summary("question_details")
     change_record(
         kind=ChangeEvent.Kind.QUESTION, action=ChangeEvent.Action.EDITED, obj=question, label=question.title,
         url=question.get_absolute_url(), summary=said, user=user,

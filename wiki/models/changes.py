@@ -1,23 +1,63 @@
 from __future__ import annotations
 
+from datetime import date, datetime
+
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models.labels import field_label
 
+# A page's changes that save a revision: an entry of one of these is followed by the revision it saved.
+REVISION_ACTIONS = ("created", "edited", "reverted", "imported")
+
 
 class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
-    def recent(self, kind: str | None = None, *, user_id: int | None = None) -> ChangeEventQuerySet:
+    def recent(self, kind: str | None = None, *, user_id: int | None = None, since: datetime | None = None,
+               hiding_user_id: int | None = None) -> ChangeEventQuerySet:
         """Newest first, with the user's name joined; ``kind`` narrows to one kind of object, ``user_id`` to the changes
-        one account made."""
+        one account made, ``since`` to those made from then on; ``hiding_user_id`` leaves out one account's."""
         events = self.select_related("user").only(
             "id", "kind", "action", "object_id", "label", "url", "summary", "summary_key", "summary_values", "size_delta",
             "created_at", "user__username",
         ).order_by("-created_at", "-id")
         if user_id is not None:
             events = events.filter(user_id=user_id)
+        if hiding_user_id is not None:
+            events = events.exclude(user_id=hiding_user_id)
+        if since is not None:
+            events = events.filter(created_at__gte=since)
         return events.filter(kind=kind) if kind else events
+
+    def with_history(self) -> ChangeEventQuerySet:
+        """Annotates in the same query what each entry's diff and history links need (:meth:`ChangeEvent.diff_url`,
+        :meth:`ChangeEvent.revision_url`, :meth:`ChangeEvent.history_url`): a page's slug now (none once deleted) and,
+        for a change that saved a revision, its number (the page's latest revision saved by then: the service saves
+        the revision, then the entry); whether a claim has a history or a classification one to show."""
+        from wiki.models.claims import ClaimRevision
+        from wiki.models.classifications import ClassificationChange
+        from wiki.models.pages import Page, Revision
+
+        page = models.Q(kind=ChangeEvent.Kind.PAGE)
+        slug = Page.objects.filter(pk=models.OuterRef("object_id")).values("slug")[:1]
+        number = (Revision.objects.filter(page_id=models.OuterRef("object_id"), created_at__lte=models.OuterRef("created_at"))
+                  .order_by("-number").values("number")[:1])
+        claim_history = ClaimRevision.objects.filter(claim_id=models.OuterRef("object_id"))
+        classification_history = ClassificationChange.objects.filter(
+            classification_id=models.OuterRef("object_id"), classification__source__deleted_at__isnull=True)
+        return self.annotate(
+            page_slug=models.Case(models.When(page, then=models.Subquery(slug))),
+            revision_number=models.Case(models.When(page & models.Q(action__in=REVISION_ACTIONS),
+                                                    then=models.Subquery(number))),
+            has_history=models.Case(
+                models.When(kind=ChangeEvent.Kind.CLAIM, then=models.Exists(claim_history)),
+                models.When(kind=ChangeEvent.Kind.CLASSIFICATION, then=models.Exists(classification_history)),
+                default=models.Value(False),
+            ),
+        )
 
 
 class ChangeEvent(models.Model):
@@ -75,3 +115,39 @@ class ChangeEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.label} {self.get_action_display()}"
+
+    @property
+    def local_day(self) -> date:
+        """The day it was made on in the reader's time zone."""
+        return timezone.localtime(self.created_at).date()
+
+    # The links below read what ChangeEventQuerySet.with_history() annotated; without it there are none.
+    def _revision(self) -> tuple[str, int] | None:
+        slug, number = getattr(self, "page_slug", None), getattr(self, "revision_number", None)
+        return (slug, number) if slug and number else None
+
+    def diff_url(self) -> str:
+        """A page's revision against the one before it; "" when it made none or the page's first."""
+        revision = self._revision()
+        if revision is None or revision[1] < 2 or self.action == self.Action.CREATED:
+            return ""
+        slug, number = revision
+        return f"{reverse('wiki:page-diff', kwargs={'slug': slug})}?{urlencode({'from': number - 1, 'to': number})}"
+
+    def revision_url(self) -> str:
+        """The revision a page's creation saved; "" for any other change."""
+        revision = self._revision()
+        if revision is None or self.action != self.Action.CREATED:
+            return ""
+        return reverse("wiki:page-revision", kwargs={"slug": revision[0], "number": revision[1]})
+
+    def history_url(self) -> str:
+        """Where the object's history is read: a page's (while it is not deleted), a claim's, a classification's."""
+        if self.kind == self.Kind.PAGE:
+            slug = getattr(self, "page_slug", None)
+            return reverse("wiki:page-history", kwargs={"slug": slug}) if slug else ""
+        if not getattr(self, "has_history", False):
+            return ""
+        if self.kind == self.Kind.CLAIM:
+            return f"{reverse('wiki:claim-detail', kwargs={'pk': self.object_id})}#history-heading"
+        return reverse("wiki:classification-history", kwargs={"pk": self.object_id})

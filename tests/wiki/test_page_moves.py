@@ -264,3 +264,29 @@ def test_an_edit_opened_before_the_move_of_a_page_since_deleted_keeps_what_was_t
 
     assert "没有丢的一段。" in kept.content.decode()
     assert Page.all_objects.get(pk=notes.pk).body == "笔记。"
+
+
+def test_a_retitled_pages_former_title_leads_to_it_until_a_page_takes_that_title(client: Client) -> None:
+    page_save(slug="reward-shaping", title="奖励塑形", body="正文。", user=None)
+    page_save(slug="tool-use-rl", title="工具调用强化学习", body="见 [[奖励塑形]] 一节。", user=None)
+    page_save(slug="reward-shaping", title="奖励塑形（Reward Shaping）", body="正文。", user=None)
+
+    linking = Page.objects.get(slug="tool-use-rl").rendered_html
+    assert 'href="/wiki/reward-shaping/"' in linking and "wanted" not in linking
+    typed = client.get("/wiki/奖励塑形/")
+    assert typed.status_code in (301, 302) and typed["Location"].endswith("/wiki/reward-shaping/")
+    assert not WikiLink.objects.wanted().filter(target_title="奖励塑形").exists()
+
+    page_save(slug="", title="奖励塑形", body="一个新的同名页面。", user=None)
+    new_page = Page.objects.get(title="奖励塑形")
+    assert f'href="{new_page.get_absolute_url()}"' in Page.objects.get(slug="tool-use-rl").rendered_html
+
+
+def test_a_former_title_another_page_has_as_title_or_address_stays_that_pages() -> None:
+    page_save(slug="ppo", title="PPO", body="算法。", user=None)
+    page_save(slug="ppo-notes", title="PPO notes", body="笔记。", user=None)
+    page_save(slug="ppo-notes", title="PPO", body="笔记。", user=None)
+    page_save(slug="ppo-notes", title="Proximal policy notes", body="笔记。", user=None)
+
+    assert not PageRedirect.objects.filter(slug="ppo").exists()
+    assert Page.objects.get(slug="ppo").title == "PPO"

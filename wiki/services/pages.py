@@ -224,7 +224,8 @@ def page_save(
     sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     unresolved_before = missing_citation_titles(page.rendered_html)
-    retitled = page.title_key != target_slug(title)
+    former_title = page.title_key if not created and page.title_key != target_slug(title) else ""
+    retitled = bool(former_title)
     page.title = title
     page.summary = summary
     page.body = body
@@ -258,8 +259,9 @@ def page_save(
     page_claims_sync(page=page, refs=result.claims, revision=revision, sources=sources, user=author,
                      newly_resolved=resolved_now)
     released = former_address_take_over(page) if created else ""
+    kept_title = _former_title_kept(page, former_title) if retitled else ""
     if created or retitled:
-        pages_rerender_linking(page, also=(released,))
+        pages_rerender_linking(page, also=(released, kept_title))
     change_record(
         kind=ChangeEvent.Kind.PAGE,
         action=ChangeEvent.Action.CREATED if created else action,
@@ -273,6 +275,18 @@ def page_save(
     search_reindex_page_with_claims(page.pk)
     search_reindex_linked_pages(relinked)
     return PageSaved(revision=revision, citations=citations)
+
+
+def _former_title_kept(page: Page, key: str) -> str:
+    """After ``page`` was retitled, its former title (as a link target, ``key``) leads to it as a former address does,
+    so that ``[[Old title]]`` links and the old title in the address still find it, as a wiki's rename leaves a
+    redirect; unless the key is an address (a page's, or another page's former one) or another page's title, where
+    those links lead instead. Returns the key when it was kept, else ""."""
+    if (key == page.slug or Page.all_objects.filter(Q(slug=key) | Q(title_key=key)).exclude(pk=page.pk).exists()
+            or PageRedirect.objects.filter(slug=key).exclude(page=page).exists()):
+        return ""
+    PageRedirect.objects.get_or_create(slug=key, defaults={"page": page})
+    return key
 
 
 def former_address_take_over(page: Page) -> str:

@@ -181,4 +181,33 @@
       });
     });
   });
+
+  // Leaving an edit form with changes not sent (a link, the language switch, closing the tab) asks first, as the
+  // browser words it; sending the form does not.
+  var typed = function (form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && typeof value === "string") { fields.push(name + "=" + value); }
+    });
+    return fields.join("&");
+  };
+  var editForms = Array.prototype.filter.call(document.querySelectorAll("form.edit-form"), function (form) {
+    return form.querySelector("textarea, input[type=text], input:not([type])") !== null;
+  });
+  // A form that opens holding text not saved yet (an edit conflict's merged text) asks even before it is changed.
+  var opened = editForms.map(function (form) { return form.hasAttribute("data-unsaved") ? null : typed(form); });
+  var sending = false;
+  editForms.forEach(function (form) {
+    form.addEventListener("submit", function () { sending = true; });
+  });
+  window.addEventListener("beforeunload", function (event) {
+    if (sending) { return; }
+    var changed = editForms.some(function (form, index) { return typed(form) !== opened[index]; });
+    if (changed) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+  // Back from another page (the browser's cache may restore the page as it was left): a new leave may ask again.
+  window.addEventListener("pageshow", function () { sending = false; });
 })();

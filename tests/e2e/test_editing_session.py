@@ -65,3 +65,31 @@ def test_enter_in_the_title_previews_the_page_and_saves_nothing(page: Any, live_
     page.wait_for_selector("#preview-body div.prose")
     assert page.input_value("input[name=title]") == "Agentic RL（预览）"
     assert Page.objects.get(slug="agentic-rl").revisions.count() == saved
+
+
+def test_leaving_an_edit_with_text_not_saved_asks_first_and_saving_does_not(page: Any, live_server: Any) -> None:
+    base = live_server.url
+    make_editor("leaving")
+    log_in(page, base, "leaving")
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.goto(f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}")
+
+    # Unchanged, the form is left without a question.
+    page.click("header a[href='/']")
+    page.wait_for_url(f"{base}/")
+    assert asked == []
+
+    page.go_back()
+    page.click("textarea[name=body]")
+    page.keyboard.press("Control+End")
+    page.keyboard.type(" 未保存的文字")
+    page.click("header a[href='/']")
+    page.wait_for_timeout(500)
+    assert asked == ["beforeunload"]
+    assert "edit" in page.url and page.input_value("textarea[name=body]").endswith("未保存的文字")
+
+    page.click("button[name=save]")
+    page.wait_for_url(f"{base}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}")
+    assert asked == ["beforeunload"]
+    assert Page.objects.get(slug="agentic-rl").body.endswith("未保存的文字")

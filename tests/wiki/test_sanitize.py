@@ -113,3 +113,19 @@ def test_page_text_cannot_take_the_ids_the_layout_relies_on(client: Client, edit
     assert '<h2 id="section-local-graph">Local graph</h2>' in content
     assert '<a href="#section-local-graph">Local graph</a>' in content
     assert 'id="own-anchor"' in content
+
+
+def test_page_text_cannot_dress_itself_as_the_sites_messages_and_links(client: Client, editor: Account) -> None:
+    body = ('<div class="message error">Your session has ended: log in at evil.example</div>\n\n'
+            'Text <span class="visually-hidden" lang="en">hidden?</span> and '
+            '<a class=\'wikilink wanted\' href="/wiki/x/" title="t">a link</a>, '
+            '<abbr CLASS=x title="Proximal Policy Optimization">PPO</abbr>; [[Missing page]] stays wanted.\n')
+    page = page_save_revision(slug="dressed-up", title="Dressed up", body=body, user=editor).page
+    main = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()
+    main = main[main.index("<main"):main.index("</main>")]
+
+    assert "<div>Your session has ended" in main and "message error" not in main
+    assert '<span lang="en">hidden?</span>' in main
+    assert '<a href="/wiki/x/" title="t" rel="noopener noreferrer">a link</a>' in main
+    assert '<abbr title="Proximal Policy Optimization">PPO</abbr>' in main
+    assert main.count('class="wikilink wanted"') == 1

@@ -91,6 +91,9 @@ HTML_TAG = re.compile(
 )
 _ATTRIBUTE_NAME = re.compile(r"\s+([^\s\"'<>/=]+)(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
 MAX_TAG = 2_000
+# A class typed on a tag: the page's own classes (an alert, a wanted link, text for screen readers only) are the
+# renderer's to give, and typed ones would let a page dress its text up as the site's messages and links.
+_CLASS_ATTRIBUTE = re.compile(r"\s+class(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?", re.IGNORECASE)
 
 
 def _kept_whole(name: str, attributes: str) -> bool:
@@ -105,7 +108,7 @@ def escape_unlisted_html(raw: str, *, escaped: dict[str, int] | None = None) -> 
     ``a<b and c>d`` became a bold "d". Here a start tag stays markup only when its name and all its attributes
     are allowed, and an end tag unless its name is not allowed or the start tag it closes was escaped (counted
     in ``escaped``, shared by the pieces of one text). Anything else, and any ``<`` that starts no tag, shows as
-    the characters typed. Comments stay, for the sanitiser to remove.
+    the characters typed. A tag kept loses the classes typed on it. Comments stay, for the sanitiser to remove.
     """
     escaped = {} if escaped is None else escaped
     out: list[str] = []
@@ -135,7 +138,12 @@ def escape_unlisted_html(raw: str, *, escaped: dict[str, int] | None = None) -> 
             keep = False
         else:
             keep = name in ALLOWED_TAGS
-        out.append(tag.group(0) if keep else tag.group(0).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+        if not keep:
+            out.append(tag.group(0).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+        elif tag["attributes"]:
+            out.append(raw[start:tag.start("attributes")] + _CLASS_ATTRIBUTE.sub("", tag["attributes"]) + raw[tag.end("attributes"):tag.end()])
+        else:
+            out.append(tag.group(0))
         position = tag.end()
     out.append(raw[position:])
     return "".join(out)

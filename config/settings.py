@@ -196,6 +196,11 @@ WIKI_LOGIN_FAILURES_PER_USERNAME = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME", 5
 WIKI_LOGIN_FAILURES_PER_ADDRESS = env_int("WIKI_LOGIN_FAILURES_PER_ADDRESS", 20)
 WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE = env_int("WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE", 50)
 WIKI_LOGIN_FAILURE_WINDOW = env_int("WIKI_LOGIN_FAILURE_WINDOW", 15 * 60)
+# Password-reset mails asked for within the window (seconds after the last request): past this many to one e-mail
+# address, or from one client address, no more are sent until the window has passed.
+WIKI_PASSWORD_RESETS_PER_EMAIL = env_int("WIKI_PASSWORD_RESETS_PER_EMAIL", 3)
+WIKI_PASSWORD_RESETS_PER_ADDRESS = env_int("WIKI_PASSWORD_RESETS_PER_ADDRESS", 10)
+WIKI_PASSWORD_RESET_WINDOW = env_int("WIKI_PASSWORD_RESET_WINDOW", 60 * 60)
 # How many reverse proxies in front of the app append the address they were reached from to X-Forwarded-For: the
 # client's address, which the log-in and API throttles count by, is that many entries from the header's end. 0 (the
 # default) reads REMOTE_ADDR only, since a client reaching the app directly can write any X-Forwarded-For it likes;

@@ -216,3 +216,23 @@ def test_the_login_pages_header_link_names_no_next_page_and_other_pages_name_the
     on_login = client.get(reverse("login")).content.decode()
     assert f'href="{reverse("login")}"' in on_login and "?next=" + reverse("login") not in on_login
     assert f'href="{reverse("login")}?next=/sources/"' in client.get("/sources/").content.decode()
+
+
+def test_reset_mails_to_one_address_or_from_one_client_stop_past_their_limits(db: None, settings) -> None:  # type: ignore[no-untyped-def]
+    from django.core import mail
+
+    settings.WIKI_PASSWORD_RESETS_PER_ADDRESS = 4
+    reader = make_reader("flooded")
+    reader.email = "flooded@example.org"
+    reader.save()
+    ask = lambda email, address="203.0.113.5": Client(REMOTE_ADDR=address).post(reverse("password_reset"), {"email": email})  # noqa: E731
+
+    statuses = [ask("flooded@example.org").status_code for _ in range(4)]
+    refused = ask("FLOODED@example.org ", address="198.51.100.20")
+
+    assert statuses == [302, 302, 302, 429] and len(mail.outbox) == 3
+    assert refused.status_code == 429 and "Too many reset links were asked for. Try again after " in refused.content.decode()
+    # one client asking for many addresses is stopped too, whether or not they have accounts
+    assert [ask(f"nobody{n}@example.org").status_code for n in range(2)] == [429, 429]
+    assert ask("other@example.org", address="198.51.100.21").status_code == 302
+    assert len(mail.outbox) == 3

@@ -33,6 +33,7 @@ from rest_framework.throttling import BaseThrottle
 from wiki.caching.backends import RedisCache
 
 _PREFIX = "wiki:login-failures:"
+_RESETS = "wiki:password-resets:"
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,22 @@ def _counters(request: HttpRequest | None, username: str) -> list[tuple[str, int
         (f"{_PREFIX}address:{_digest(address)}", settings.WIKI_LOGIN_FAILURES_PER_ADDRESS),
         (f"{_PREFIX}username:{_digest(name)}", settings.WIKI_LOGIN_FAILURES_PER_USERNAME_ANYWHERE),
     ]
+
+
+def reset_requested(request: HttpRequest, email: str) -> Refusal | None:
+    """Counts a request for a password-reset mail to ``email``; past ``WIKI_PASSWORD_RESETS_PER_EMAIL`` for that
+    address or ``WIKI_PASSWORD_RESETS_PER_ADDRESS`` from the client's within ``WIKI_PASSWORD_RESET_WINDOW`` seconds,
+    returns the refusal (no mail is to be sent), so that no one floods a reader's inbox or the mail server. Counted
+    whether or not an account has that address, like the mail form's answer."""
+    window = settings.WIKI_PASSWORD_RESET_WINDOW
+    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads request.META only
+    counts = [
+        (_count(f"{_RESETS}email:{_digest(email.strip().casefold())}", window), settings.WIKI_PASSWORD_RESETS_PER_EMAIL),
+        (_count(f"{_RESETS}address:{_digest(address)}", window), settings.WIKI_PASSWORD_RESETS_PER_ADDRESS),
+    ]
+    if any(count > limit for count, limit in counts):
+        return Refusal(until=datetime.fromtimestamp(time.time() + window, tz=UTC))
+    return None
 
 
 def _username(username: str) -> str:

@@ -12,8 +12,10 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
+from wiki.accounts import throttling
 from wiki.forms.accounts import MailedPasswordResetForm, MailNotSent, ThrottledAuthenticationForm
 
 # Where logging in must never lead back to: the header's "Log in" link on these pages names them as next.
@@ -52,6 +54,12 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        refused = throttling.reset_requested(self.request, form.cleaned_data["email"])
+        if refused is not None:
+            until = formats.time_format(timezone.localtime(refused.until), "H:i")
+            form.add_error(None, ValidationError(_("Too many reset links were asked for. Try again after %(time)s."),
+                                                 code="throttled", params={"time": until}))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
         try:
             return super().form_valid(form)
         except MailNotSent:

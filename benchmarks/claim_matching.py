@@ -10,6 +10,12 @@ whole document (every other sentence of the page is a candidate too). Negative p
 claims of the same document, the most similar ones first: matching one to the other must never
 keep the identity. Prints the share of rewordings that kept their claim and the number of
 different claims given one identity.
+
+Then what a save does beyond one sentence: a sentence coming back (edited once) as an orphan had it
+before its last text, which must restore that orphan; a sentence of two or more parts split in its
+place into pieces each given a qualifier and edited once more, which must keep the claim on one piece and name it on the other; and a sentence replaced in
+its place by two other sentences of the page, which must not be taken for a split. Last, the time to
+match a rewritten page of 2,000 claims.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from wiki.text.claim_matching import (  # noqa: E402
     CONTAINMENT,
     THRESHOLD,
+    Outcome,
     Previous,
     Sentence,
     dice,
@@ -222,7 +229,63 @@ def run(threshold: float, negatives: int, show: int) -> int:
         print(f"  nearest different claims {score:.3f}: {first[:60]} || {second[:60]}")
     for score, first, second in merged[:show]:
         print(f"  MERGED {score:.3f}: {first[:70]} || {second[:70]}")
-    return 0 if not merged and not wrong else 1
+    false_splits = beyond_one_sentence(documents, rng)
+    return 0 if not merged and not wrong and not false_splits else 1
+
+
+def _page_with(page: list[str], index: int, replacement: list[str]) -> list[Sentence]:
+    texts = page[:index] + replacement + page[index + 1 :]
+    return [Sentence(text=statement(t), position=i) for i, t in enumerate(texts)]
+
+
+def beyond_one_sentence(documents: list[list[str]], rng: random.Random) -> int:
+    """Restores from an earlier text, splits in place, and the number of replacements taken for splits."""
+    restored = restores = splits_kept = splits = false_splits = replacements = 0
+    edits = [EDITS["typo"], EDITS["qualifier"], EDITS["one word"], EDITS["re-punctuation"]]
+    for page in documents:
+        for index, old in enumerate(page):
+            # The orphan's last text is another sentence of the page; the returning one was its text before.
+            other = page[(index + len(page) // 2) % len(page)]
+            back = next((new for edit in rng.sample(edits, len(edits)) if (new := edit(old, rng))), old)
+            previous = [Previous(id=i, text=statement(t), position=i) for i, t in enumerate(page) if i != index]
+            previous.append(Previous(id=index, text=statement(other), position=index, orphaned=True,
+                                     earlier=(statement(old),)))
+            found = match_claims(previous, _page_with(page, index, [back])).for_sentence()[index]
+            restores += 1
+            restored += found.claim_id == index and found.outcome is Outcome.RESTORED
+            parts = [p for p in re.split(r"(?<=[。；;！？!?])\s*", statement(old)) if len(normalise(p)) >= 10]
+            if len(parts) < 2:
+                parts = [p for p in re.split(r"(?<=[，,：:])\s*", statement(old)) if len(normalise(p)) >= 10]
+            if len(parts) >= 2 and index + 1 < len(page):
+                half = (len(parts) + 1) // 2
+                pieces = ["".join(parts[:half]), "".join(parts[half:])]
+                # Each piece made to stand alone: a qualifier added and a word changed or a typo fixed.
+                pieces = [EDITS["qualifier"](p, rng) or p for p in pieces]
+                pieces = [next((new for edit in rng.sample(edits[::2], 2) if (new := edit(p, rng))), p) for p in pieces]
+                previous = [Previous(id=i, text=statement(t), position=i) for i, t in enumerate(page)]
+                plan = match_claims(previous, _page_with(page, index, pieces)).for_sentence()
+                splits += 1
+                a, b = plan[index], plan[index + 1]
+                splits_kept += (a.claim_id, b.related) == (index, index) or (b.claim_id, a.related) == (index, index)
+            if 0 < index < len(page) - 2:
+                # Two other sentences of the page in its place (their own claims gone): never a split.
+                replacement = [page[(index + 7) % len(page)], page[(index + 13) % len(page)]]
+                previous = [Previous(id=i, text=statement(t), position=i) for i, t in enumerate(page)
+                            if t not in replacement]
+                plan = match_claims(previous, _page_with(page, index, replacement)).for_sentence()
+                replacements += 1
+                false_splits += any(plan[j].claim_id == index or plan[j].related == index for j in (index, index + 1))
+    print(f"orphans coming back as an earlier text (edited once): {restored}/{restores} restored")
+    print(f"sentences split in their place, each piece given a qualifier and edited once: {splits_kept}/{splits} "
+          "kept their claim on one piece, named on the other")
+    print(f"sentences replaced in their place by two other sentences: {false_splits}/{replacements} taken for a split")
+    before = [f"第 {i} 条：agent {i} 用 GRPO 在环境 env-{i} 上以 reward-{i} 更新 policy-{i}，并记录 trace-{i}。" for i in range(2000)]
+    after = [f"条目 {i}：在 sandbox-{i} 里，planner {i} 以 SFT 拟合 demo-{i}；没有 reward。" for i in range(2000)]
+    start = time.perf_counter()
+    match_claims([Previous(id=i, text=t, position=i) for i, t in enumerate(before)],
+                 [Sentence(text=t, position=i) for i, t in enumerate(after)])
+    print(f"a page of 2,000 claims rewritten: {1000 * (time.perf_counter() - start):.0f} ms")
+    return false_splits
 
 
 def main() -> int:

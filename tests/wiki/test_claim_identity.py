@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import cite, make_contrast, make_page, make_source
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
 from wiki.models.claims import ClaimStatus
+from wiki.services.claims import claim_reattach, claim_set_status
 from wiki.services.page_claims import claim_report_for
 from wiki.services.pages import page_revert, page_save_revision
 
@@ -264,3 +265,130 @@ def test_claims_stored_with_placeholders_are_read_again_as_the_reader_sees_them_
     assert f'id="{claim.anchor}"' in Page.objects.get(pk=saved.pk).rendered_html
     assert claim.revisions.latest("id").kind == ClaimRevision.Kind.REWORDED
     assert Revision.objects.filter(page=saved).count() == 1
+
+
+# FACET's sentence reworded in steps: each step keeps the claim, the last is far from the first.
+FACET_STEPS = (
+    "FACET 是一个重要的非严格反例：它在可执行 terminal 环境中生成 rollout 并用 verifier 过滤轨迹，再拿这些轨迹做监督微调，"
+    "从未用环境回报更新 agent policy；因此应标为“环境/任务构建 + SFT”。",
+    "FACET 应标为“环境/任务构建 + SFT”：它用 verifier 过滤 terminal rollout 轨迹，再拿这些轨迹做监督微调，"
+    "从未用环境回报更新 agent policy，不是严格正例。",
+)
+FACET_REWRITTEN = "FACET 只是数据合成流程：终端任务由 LLM 生成、经执行校验后留下，训练阶段全是监督学习，和强化学习无关。"
+
+
+def _reword_facet_in_steps(page: Page, *, verify_each: bool) -> tuple[Claim, int]:
+    """FACET with a question (verified, and again after each step, when ``verify_each``), reworded in two steps, then
+    rewritten: its claim is an orphan whose current text is far from the first. Returns it and the first revision."""
+    claim = _claim(page, FACET)
+    if verify_each:
+        claim = _verify(claim)
+    OpenQuestion.objects.create(page=page, title="FACET 的 verifier 是否算 reward？").claims.add(claim)
+    first = _latest(page)
+    sentence = _bullet(page.body, FACET).removeprefix("- ").split("（来源")[0]
+    for step in FACET_STEPS:
+        page.refresh_from_db()
+        _save(page, page.body.replace(sentence, step))
+        sentence = step
+        assert Claim.objects.get(pk=claim.pk).text.startswith(step)
+        if verify_each:
+            claim_set_status(claim=Claim.objects.get(pk=claim.pk), status="verified")
+    page.refresh_from_db()
+    _save(page, page.body.replace(sentence, FACET_REWRITTEN))
+    claim.refresh_from_db()
+    assert claim.is_orphaned and claim.text.startswith(FACET_STEPS[-1])
+    return claim, first
+
+
+def test_revert_to_a_wording_an_orphan_had_earlier_restores_it_with_its_status_and_question(page: Page) -> None:
+    claim, first = _reword_facet_in_steps(page, verify_each=True)
+    claims_before = Claim.objects.filter(page=page).count()
+
+    reverted = page_revert(page=page, number=first, base_revision=_latest(page))
+
+    claim.refresh_from_db()
+    # Word for word a text it had while verified: still verified.
+    assert (claim.is_orphaned, claim.status) == (False, "verified")
+    assert claim.text.startswith(FACET)
+    assert claim.revisions.get(page_revision=reverted).kind == "restored"
+    assert [q.title for q in claim.questions.all()] == ["FACET 的 verifier 是否算 reward？"]
+    assert list(claim.citations.values_list("locator", flat=True)) == ["§3.1 / §5"]
+    assert Claim.objects.filter(page=page).count() == claims_before
+    assert Contrast.objects.filter(claim=claim).exists()
+
+
+def test_restoring_a_text_an_orphan_had_before_it_was_verified_asks_for_verification_again(page: Page) -> None:
+    claim, first = _reword_facet_in_steps(page, verify_each=False)
+    claim_set_status(claim=claim, status="verified")  # verified only as an orphan, at its last text
+
+    reverted = page_revert(page=page, number=first, base_revision=_latest(page))
+
+    claim.refresh_from_db()
+    assert (claim.is_orphaned, claim.status) == (False, "needs_verification")
+    entry = claim.revisions.get(page_revision=reverted)
+    assert (entry.kind, entry.previous_status) == ("restored", "verified")
+    assert "wording changed" in entry.reason
+
+
+def test_a_save_writing_an_earlier_wording_again_restores_the_orphan_that_had_it(page: Page) -> None:
+    first = _bullet(page.body, FACET).removeprefix("- ").split("（来源")[0]
+    claim, _ = _reword_facet_in_steps(page, verify_each=False)
+    page.refresh_from_db()
+    # Not a revert: the editor writes the first wording again, with one word changed.
+    revision = _save(page, page.body.replace(FACET_REWRITTEN, first.replace("重要的", "关键的")))
+    claim.refresh_from_db()
+    assert claim.is_orphaned is False
+    assert claim.revisions.get(page_revision=revision).kind == "restored"
+    # The rewritten sentence's own claim has no sentence now.
+    assert Claim.objects.get(page=page, text__startswith=FACET_REWRITTEN).is_orphaned is True
+
+
+SHEPHERD = "Shepherd 的 Tree-GRPO 是严格正例"
+SHEPHERD_PIECES = (
+    "Shepherd 的 Tree-GRPO 属于严格正例：它让共享前缀的 terminal rollout 产生 sibling outcome advantage，并以 clipped GRPO 训练 "
+    "worker policy。（来源：Shepherd: Enabling Programmable Meta-Agents via Reversible Agentic Execution Traces，§4.3）",
+    "Shepherd 论文里的运行时 supervisor 与 CRO 则没有任何参数更新，因此不属于 Agentic RL。"
+    "（来源：Shepherd: Enabling Programmable Meta-Agents via Reversible Agentic Execution Traces，§5）",
+)
+
+
+def test_a_disputed_claim_split_in_its_place_stays_with_the_first_piece_and_the_other_is_split_from_it(page: Page) -> None:
+    claim = _claim(page, SHEPHERD)
+    Claim.objects.filter(pk=claim.pk).update(status="disputed")
+    question = OpenQuestion.objects.create(page=page, title="CRO 真的没有参数更新吗？")
+    question.claims.add(claim)
+    line = _bullet(page.body, SHEPHERD)
+
+    revision = _save(page, page.body.replace(line, "- " + SHEPHERD_PIECES[0] + "\n- " + SHEPHERD_PIECES[1]))
+
+    first = Claim.objects.get(pk=claim.pk)
+    assert (first.is_orphaned, first.status) == (False, "disputed")
+    assert first.text.startswith("Shepherd 的 Tree-GRPO 属于严格正例")
+    assert list(first.citations.values_list("locator", flat=True)) == ["§4.3"]
+    assert list(question.claims.all()) == [first]
+    second = page.claims.current().get(text__startswith="Shepherd 论文里的运行时")
+    assert second.status == "disputed"
+    created = second.revisions.get(page_revision=revision)
+    assert (created.kind, created.related_claim_id) == ("created", claim.pk)
+    assert f"Split from claim #{claim.pk}" in created.reason
+    report = {c.claim_id: (c.outcome, c.related_id) for c in claim_report_for(revision).changes}
+    assert report == {claim.pk: ("split", None), second.pk: ("new", claim.pk)}
+
+
+def test_two_other_claims_in_place_of_one_are_new_and_it_is_orphaned(page: Page) -> None:
+    claim = _claim(page, SHEPHERD)
+    line = _bullet(page.body, SHEPHERD)
+    _save(page, page.body.replace(line, "- Shepherd 提供可回放的执行轨迹，便于调试 meta-agent。\n"
+                                        "- 运行时 supervisor 的提示词模板在附录中给出，共 12 个。"))
+    claim.refresh_from_db()
+    assert claim.is_orphaned is True
+    assert not ClaimRevision.objects.filter(related_claim=claim).exists()
+
+
+def test_reattaching_an_orphan_to_a_sentence_it_had_while_verified_keeps_it_verified(page: Page) -> None:
+    original = _bullet(page.body, FACET)
+    claim, _ = _reword_facet_in_steps(page, verify_each=True)
+    other = make_page(slug="facet-elsewhere", title="FACET elsewhere", body="## 关键要点\n\n" + original + "\n")
+    claim_reattach(claim=claim, sentence=other.claims.get())
+    claim.refresh_from_db()
+    assert (claim.is_orphaned, claim.status, claim.page_id) == (False, "verified", other.pk)

@@ -8,6 +8,7 @@ from wiki.text.claim_matching import (
     Sentence,
     char_diff,
     edit_size,
+    features,
     is_small_edit,
     match_claims,
     normalise,
@@ -105,3 +106,66 @@ def test_a_sentence_merged_away_and_back_restores_its_orphan_rather_than_splitti
         plan = match_claims(previous, [Sentence(text=t, position=i) for i, t in enumerate(pieces)])
         outcomes = {m.claim_id: m.outcome for m in plan.matches}
         assert outcomes == {1: Outcome.RESTORED, 2: Outcome.REWORDED}, pieces
+
+
+def test_an_orphan_comes_back_when_a_sentence_is_one_of_its_earlier_texts() -> None:
+    far = "FACET 只是数据合成流程：终端任务由 LLM 生成、经执行校验后留下，训练阶段全是监督学习，和强化学习无关。"
+    assert similarity(FACET, far) < 0.55
+    previous = [Previous(id=1, text=far, position=0, orphaned=True, earlier=(FACET,)), Previous(id=2, text=SKILL, position=1)]
+    for sentence in (FACET, FACET.replace("重要的", "关键的")):
+        plan = match_claims(previous, [Sentence(text=sentence, position=0), Sentence(text=SKILL, position=1)])
+        assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.RESTORED, 1), (Outcome.KEPT, 2)]
+    # A current claim's earlier texts do not count: only orphans come back so.
+    current = [Previous(id=1, text=far, position=0, earlier=(FACET,))]
+    assert [m.outcome for m in match_claims(current, [Sentence(text=FACET, position=0)]).matches] == [
+        Outcome.NEW, Outcome.ORPHANED,
+    ]
+
+
+def test_a_sentence_is_the_orphan_whose_current_text_it_is_before_one_that_had_it_earlier() -> None:
+    previous = [Previous(id=1, text=SKILL, position=0, orphaned=True, earlier=(FACET,)),
+                Previous(id=2, text=FACET, position=1, orphaned=True)]
+    plan = match_claims(previous, [Sentence(text=FACET, position=0)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.RESTORED, 2)]
+
+
+SHEPHERD = ("Shepherd 的 Tree-GRPO 是严格正例：共享前缀的 terminal rollout 产生 sibling outcome advantage，再用 clipped GRPO 更新 "
+            "Qwen/Nemotron worker policy；同一论文中的运行时 supervisor 与 CRO 没有参数更新，不属于 Agentic RL。")
+SHEPHERD_PIECES = ["Shepherd 的 Tree-GRPO 属于严格正例：它让共享前缀的 terminal rollout 产生 sibling outcome advantage，"
+                   "并以 clipped GRPO 训练 worker policy。",
+                   "Shepherd 论文里的运行时 supervisor 与 CRO 则没有任何参数更新，因此不属于 Agentic RL。"]
+
+
+def test_a_claim_split_in_its_place_into_reworded_pieces_stays_with_the_first() -> None:
+    assert all(similarity(SHEPHERD, piece) < 0.55 for piece in SHEPHERD_PIECES)
+    previous = [Previous(id=1, text=FACET, position=0), Previous(id=2, text=SHEPHERD, position=1),
+                Previous(id=3, text=WEB, position=2)]
+    plan = match_claims(previous, [Sentence(text=t, position=i) for i, t in enumerate([FACET, *SHEPHERD_PIECES, WEB])])
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.KEPT, 1, None), (Outcome.SPLIT, 2, None), (Outcome.NEW, None, 2), (Outcome.KEPT, 3, None),
+    ]
+
+
+def test_reworded_pieces_elsewhere_in_the_page_are_no_split() -> None:
+    previous = [Previous(id=1, text=FACET, position=0), Previous(id=2, text=SHEPHERD, position=1),
+                Previous(id=3, text=WEB, position=2)]
+    # The pieces after WEB's sentence: not where the claim was.
+    plan = match_claims(previous, [Sentence(text=t, position=i) for i, t in enumerate([FACET, WEB, *SHEPHERD_PIECES])])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [
+        (Outcome.KEPT, 1), (Outcome.KEPT, 3), (Outcome.NEW, None), (Outcome.NEW, None), (Outcome.ORPHANED, 2),
+    ]
+
+
+def test_one_reworded_piece_in_a_claims_place_is_a_new_claim_not_a_split() -> None:
+    previous = [Previous(id=1, text=FACET, position=0), Previous(id=2, text=SHEPHERD, position=1)]
+    plan = match_claims(previous, [Sentence(text=FACET, position=0), Sentence(text=SHEPHERD_PIECES[1], position=1)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.KEPT, 1), (Outcome.NEW, None), (Outcome.ORPHANED, 2)]
+
+
+def test_a_split_with_no_piece_reworded_enough_to_be_the_claim_keeps_it_on_the_first_piece() -> None:
+    pieces = SKILL.replace("：", "。").replace("，", "。").split("。")[:3]
+    assert features(pieces[0]).total() < features(pieces[1]).total()  # the first piece is not the largest
+    plan = match_claims([Previous(id=7, text=SKILL, position=0)], [Sentence(text=t, position=i) for i, t in enumerate(pieces)])
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.SPLIT, 7, None), (Outcome.NEW, None, 7), (Outcome.NEW, None, 7),
+    ]

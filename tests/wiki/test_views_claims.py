@@ -92,6 +92,29 @@ def test_page_diff_marks_the_claims_that_changed(client: Client) -> None:
     assert "<ins>的</ins>" in html
 
 
+def test_page_diff_lists_each_claim_once_with_what_the_saves_did_to_it(client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    reworded = BODY.replace("只演化外部 harness", "只演化外部的 harness").replace("做 SFT", "做监督微调 SFT")
+    page_save_revision(slug=page.slug, title=page.title, body=reworded, base_revision=1)
+    star_line = next(line for line in reworded.splitlines() if "StarHarness" in line)
+    page_save_revision(slug=page.slug, title=page.title, body=reworded.replace(star_line + "\n", ""), base_revision=2)
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(star_line.replace("的 harness", " harness") + "\n", ""),
+                       base_revision=3)
+
+    html = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=3").content.decode()
+    # Reworded in revision 2, orphaned in 3: orphaned, once, with the text it had then.
+    assert html.count(f'data-claim="{star.pk}"') == 1
+    assert f'data-outcome="orphaned" data-claim="{star.pk}"' in html
+    assert html.count(f'data-claim="{facet.pk}"') == 1
+    assert "1 reworded, 1 orphaned" in html
+    # From 1 to 4 FACET's sentence came back as it was: nothing happened to it.
+    html = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=4").content.decode()
+    assert f'data-claim="{facet.pk}"' not in html
+    assert html.count(f'data-claim="{star.pk}"') == 1
+
+
 def test_claim_page_shows_status_attachments_and_text_history(client: Client) -> None:
     page = make_page(body=BODY)
     star = Claim.objects.get(page=page, text__startswith="StarHarness")

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import models
-from django.db.models import Prefetch
+from django.db.models import Case, OuterRef, Prefetch, When
+from django.db.models.functions import JSONObject
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +22,10 @@ class CitationKind(models.TextChoices):
     SYNTHESISED = "synthesised", _("综合 (synthesised from)")
 
 
+# How many entries of an orphan's history a save reads for the texts it had.
+HISTORY_FOR_MATCHING = 30
+
+
 class ClaimQuerySet(models.QuerySet["Claim"]):
     def current(self) -> ClaimQuerySet:
         """Claims still present in their page's text, on a page not deleted."""
@@ -34,10 +40,18 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         return self.filter(is_orphaned=True, retired_at__isnull=True)
 
     def for_matching(self) -> ClaimQuerySet:
-        """A page's claims a save can match its sentences to: current ones and orphans not retired (no bodies, no joins)."""
+        """A page's claims a save can match its sentences to: current ones and orphans not retired (no bodies, no joins).
+
+        Each orphan has ``history``, the latest :data:`HISTORY_FOR_MATCHING` entries of its history, most recent first,
+        each a dict of ``text``, ``status``, ``previous_text`` and ``previous_status`` (a sentence coming back as one of
+        its earlier texts is that orphan); a current claim has ``None``. Still one query.
+        """
+        entries = ClaimRevision.objects.filter(claim=OuterRef("pk")).order_by("-id").values(
+            entry=JSONObject(text="text", status="status", previous_text="previous_text", previous_status="previous_status")
+        )[:HISTORY_FOR_MATCHING]
         return self.filter(retired_at__isnull=True).only(
             "id", "page_id", "text", "key", "anchor", "section", "position", "status", "is_orphaned", "updated_at"
-        ).order_by("position", "id")
+        ).annotate(history=Case(When(is_orphaned=True, then=ArraySubquery(entries)))).order_by("position", "id")
 
     def with_citations(self) -> ClaimQuerySet:
         """Prefetches citations in order with their sources (slug, short name, title only), and the page."""

@@ -28,7 +28,7 @@ from wiki.models.rules import max_length
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
-from wiki.services.page_claims import cited_in, reason_fields, status_after
+from wiki.services.page_claims import cited_in, reason_fields, status_after, verified_texts
 
 
 class ClaimAlreadyRetired(Exception):
@@ -138,7 +138,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
     attached to it (questions, contrasts, classification evidence, works it is about) moves over.
     ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
-    changed, which asks for verification again. Search finds ``claim`` where the sentence's claim was.
+    changed (to other than a text it had while verified), which asks for verification again. Search finds ``claim`` where the sentence's claim was.
     """
     # Pages before claims, the order a page save takes them in: moving the claim to the sentence's page checks
     # that page's row, which a save of that page holds while it rewrites its claims.
@@ -158,7 +158,9 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     _check_sentence(sentence)
     old_text, old_status = claim.text, claim.status
     citations_changed = sorted(cited_in(old_text)) != sorted(cited_in(sentence.text))
-    claim.status, recheck = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed)
+    history = claim.revisions.values("text", "status", "previous_text", "previous_status")
+    claim.status, recheck = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed,
+                                         verified=verified_texts(history))
     Through = OpenQuestion.claims.through
     taken = set(Through.objects.filter(claim=claim).values_list("openquestion_id", flat=True))
     Through.objects.filter(claim=sentence).exclude(openquestion_id__in=taken).update(claim=claim)

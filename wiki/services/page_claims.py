@@ -8,8 +8,8 @@ queries whatever the size of the page.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -31,6 +31,7 @@ from wiki.text.claim_matching import (
     edit_size,
     is_small_edit,
     match_claims,
+    normalise,
 )
 
 SECTION_MAX = Claim._meta.get_field("section").max_length or 300
@@ -171,13 +172,32 @@ def reason_fields(reasons: Sequence[Summary]) -> dict[str, Any]:
     return {"reason": " ".join(r.english() for r in reasons)[:REASON_MAX], "reason_parts": [_part(r) for r in reasons]}
 
 
-def status_after(claim: Claim, *, old_text: str, new_text: str, citations_changed: bool) -> tuple[str, tuple[Summary, ...]]:
+def same_wording(text: str, other: str) -> bool:
+    """The same statement (punctuation, spacing and case aside) citing the same works at the same locators."""
+    return normalise(statement(text)) == normalise(statement(other)) and sorted(cited_in(text)) == sorted(cited_in(other))
+
+
+def verified_texts(entries: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The texts a claim had while verified, read from its history's entries (``text``, ``status``,
+    ``previous_text``, ``previous_status``)."""
+    texts = [e["text"] for e in entries if e.get("status") == ClaimStatus.VERIFIED and e.get("text")]
+    texts += [e["previous_text"] for e in entries if e.get("previous_status") == ClaimStatus.VERIFIED and e.get("previous_text")]
+    return tuple(dict.fromkeys(texts))
+
+
+def status_after(
+    claim: Claim, *, old_text: str, new_text: str, citations_changed: bool, verified: Collection[str] = ()
+) -> tuple[str, tuple[Summary, ...]]:
     """The status a changed sentence leaves its claim with, and why it changed (nothing when it did not).
 
-    A verified claim stays verified through a small edit (a typo, re-punctuation); a larger
-    rewording, or a changed citation or locator, asks for verification again.
+    A verified claim stays verified through a small edit (a typo, re-punctuation), and when its sentence is again,
+    word for word and citation for citation, one it had while it was verified (``verified``: a revert, an earlier
+    wording restored); a larger rewording, or a changed citation or locator, asks for verification again. A claim
+    not verified keeps its status: coming back to a text it once had verified does not verify it again.
     """
     if claim.status != ClaimStatus.VERIFIED:
+        return claim.status, ()
+    if any(same_wording(text, new_text) for text in verified):
         return claim.status, ()
     reworded = not is_small_edit(statement(old_text), statement(new_text))
     characters = edit_size(statement(old_text), statement(new_text))
@@ -192,9 +212,21 @@ def status_after(claim: Claim, *, old_text: str, new_text: str, citations_change
     return ClaimStatus.NEEDS_VERIFICATION, (why,)
 
 
+def _history(claim: Claim) -> list[dict[str, Any]]:
+    """The latest entries of an orphan's history read with it (``ClaimQuerySet.for_matching``); none for a current claim."""
+    return getattr(claim, "history", None) or []
+
+
+def _earlier_texts(claim: Claim) -> tuple[str, ...]:
+    """The texts an orphan had, most recent first, without their citations: the sentence may come back as any of them."""
+    texts = (text for entry in _history(claim) for text in (entry.get("text"), entry.get("previous_text")) if text)
+    return tuple(dict.fromkeys(statement(text) for text in texts))
+
+
 def _match(page: Page | None, refs: Sequence[ClaimRef]) -> tuple[dict[int, Claim], list[Match]]:
     claims = list(Claim.objects.filter(page=page).for_matching()) if page is not None and page.pk else []
-    previous = [Previous(id=c.pk, text=statement(c.text), position=c.position, orphaned=c.is_orphaned) for c in claims]
+    previous = [Previous(id=c.pk, text=statement(c.text), position=c.position, orphaned=c.is_orphaned,
+                         earlier=_earlier_texts(c)) for c in claims]
     sentences = [Sentence(text=statement(ref.text), position=i) for i, ref in enumerate(refs)]
     by_id = {c.pk: c for c in claims}
     matches = []
@@ -205,6 +237,13 @@ def _match(page: Page | None, refs: Sequence[ClaimRef]) -> tuple[dict[int, Claim
             match = Match(Outcome.REWORDED, match.sentence, match.claim_id, match.score, match.related)
         matches.append(match)
     return by_id, matches
+
+
+def _split_status(by_id: dict[int, Claim], match: Match) -> str:
+    """A new claim's status: disputed when it was split from a disputed claim (a dispute is not shed by splitting the
+    sentence), else needing verification."""
+    origin = by_id.get(match.related) if match.related is not None else None
+    return ClaimStatus.DISPUTED if origin is not None and origin.status == ClaimStatus.DISPUTED else ClaimStatus.NEEDS_VERIFICATION
 
 
 def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimReport:
@@ -221,10 +260,12 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
         if ref is None and claim is not None:
             changes.append(ClaimChange(match.outcome, claim.pk, claim.text, related_id=match.related, status=claim.status))
         elif claim is None and ref is not None:
-            changes.append(ClaimChange(match.outcome, None, ref.text, related_id=match.related, similarity=match.score or None))
+            changes.append(ClaimChange(match.outcome, None, ref.text, related_id=match.related,
+                                       status=_split_status(by_id, match), similarity=match.score or None))
         elif claim is not None and ref is not None:
             status, reasons = status_after(claim, old_text=claim.text, new_text=ref.text,
-                                            citations_changed=cited_in(claim.text) != _cited_in_ref(ref))
+                                            citations_changed=cited_in(claim.text) != _cited_in_ref(ref),
+                                            verified=verified_texts(_history(claim)))
             changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reasons, status,
                                        claim.status, match.score))
     return ClaimReport(kept=kept, changes=tuple(changes))
@@ -269,7 +310,8 @@ def page_claims_sync(
             continue
         fresh = (ref.anchor, ref.section[:SECTION_MAX], ref.text, ref.key, match.sentence or 0)
         if claim is None:
-            claim = Claim(page=page, anchor=fresh[0], section=fresh[1], text=ref.text, key=ref.key, position=fresh[4])
+            claim = Claim(page=page, anchor=fresh[0], section=fresh[1], text=ref.text, key=ref.key, position=fresh[4],
+                          status=_split_status(by_id, match))
             new_claims.append((claim, ref, match))
             continue
         old_text, old_status = claim.text, claim.status
@@ -280,7 +322,8 @@ def page_claims_sync(
         else:
             citations_changed = cited_in(old_text) != _cited_in_ref(ref)
             claim.status, reasons = status_after(claim, old_text=old_text, new_text=ref.text,
-                                                  citations_changed=citations_changed)
+                                                  citations_changed=citations_changed,
+                                                  verified=verified_texts(_history(claim)))
             if citations_changed:
                 recite.append((claim, ref))
             history.append(ClaimRevision(
@@ -303,6 +346,8 @@ def page_claims_sync(
     )
     for claim, ref, match in new_claims:
         reasons = (summary("claim_split_from", claim=match.related),) if match.related else ()
+        if claim.status == ClaimStatus.DISPUTED:
+            reasons = (summary("claim_split_from_disputed", claim=match.related),)
         history.append(ClaimRevision(claim=claim, page_revision=revision, kind=ClaimRevision.Kind.CREATED, text=ref.text,
                                      status=claim.status, **reason_fields(reasons), related_claim_id=match.related,
                                      user=user))
@@ -356,9 +401,43 @@ def claim_report_unchanged(page: Page) -> ClaimReport:
 
 
 def claim_changes_between(*, page: Page, after: int, upto: int) -> ClaimReport:
-    """What the page's saves after revision ``after`` up to ``upto`` did to its claims (``kept`` is not counted). One query."""
-    rows = ClaimRevision.objects.between(page.pk, min(after, upto), max(after, upto))
-    return ClaimReport(kept=0, changes=tuple(_change_of(row) for row in rows))
+    """What the page's saves after revision ``after`` up to ``upto`` did to its claims (``kept`` is not counted), each
+    claim once (:func:`net_change`), in the order the saves first touched them. One query."""
+    steps: dict[int | None, list[ClaimChange]] = {}
+    for row in ClaimRevision.objects.between(page.pk, min(after, upto), max(after, upto)):
+        steps.setdefault(row.claim_id, []).append(_change_of(row))
+    changes = (net_change(claim_steps) for claim_steps in steps.values())
+    return ClaimReport(kept=0, changes=tuple(change for change in changes if change is not None))
+
+
+_GONE = (Outcome.ORPHANED.value, Outcome.MERGED.value)
+
+
+def net_change(steps: Sequence[ClaimChange]) -> ClaimChange | None:
+    """What several saves did to one claim, from before the first to after the last; None when it came back as it was
+    (the same text and status).
+
+    A claim that ends without a sentence is orphaned (or merged) with the text it had then; one created on the way
+    and still on the page is new; else the last step says what happened (reworded, split, restored), shown against
+    the text before the first. The reasons are those of each step that changed the status, then the last step's.
+    """
+    first, last = steps[0], steps[-1]
+    if len(steps) == 1:
+        return first
+    reasons: list[Summary] = []
+    for reason in [r for step in steps[:-1] if step.status_reset for r in step.reasons] + list(last.reasons):
+        if reason not in reasons:
+            reasons.append(reason)
+    if last.outcome in _GONE:
+        return replace(last, reasons=tuple(reasons), similarity=None)
+    if first.outcome == Outcome.NEW.value:
+        return replace(last, outcome=Outcome.NEW.value, previous_text="", previous_status="", reasons=tuple(reasons),
+                       related_id=first.related_id, similarity=None)
+    before = first.text if first.outcome in _GONE else first.previous_text
+    status_before = first.previous_status or first.status
+    if before == last.text and status_before == last.status:
+        return None
+    return replace(last, previous_text=before, previous_status=status_before, reasons=tuple(reasons), similarity=None)
 
 
 _OUTCOME_OF_KIND = {kind: outcome for outcome, kind in _KIND.items()}

@@ -33,6 +33,12 @@ CONTAINMENT = 0.8
 COVERAGE = 0.5
 # Pieces shorter than this many n-grams are too short to say where they came from.
 MIN_PIECE_FEATURES = 8
+# A split written in the claim's place (between the sentences of its neighbours) may reword its pieces more: each
+# piece has this share of its n-grams in the claim, and two or more pieces together cover this share of it.
+PLACE_CONTAINMENT = 0.6
+PLACE_COVERAGE = 0.6
+# An orphan is compared with at most this many of its earlier texts besides its current one.
+EARLIER_TEXTS = 8
 # At most this many characters (letters and digits; punctuation, spacing and case aside) change in a small edit.
 SMALL_EDIT_CHARS = 4
 # Candidate pairs are found through shared n-grams; one shared by more than this share of a large page's claims
@@ -59,12 +65,31 @@ class Outcome(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Previous:
-    """A claim the page had before the save: ``text`` is what is compared (citations left out by the caller)."""
+    """A claim the page had before the save: ``text`` is what is compared (citations left out by the caller).
+
+    ``earlier`` are texts an orphan had before (citations left out, most recent first): a sentence equal or close
+    to one of them restores the orphan as well as one close to its current text. Only the first
+    :data:`EARLIER_TEXTS` different ones count.
+    """
 
     id: int
     text: str
     position: int
     orphaned: bool = False
+    earlier: tuple[str, ...] = ()
+
+    def texts(self) -> list[str]:
+        """Its current text, then its different earlier texts (punctuation and spacing aside), most recent first."""
+        seen = {normalise(self.text)}
+        out = [self.text]
+        for text in self.earlier if self.orphaned else ():
+            key = normalise(text)
+            if key and key not in seen:
+                seen.add(key)
+                out.append(text)
+                if len(out) > EARLIER_TEXTS:
+                    break
+        return out
 
 
 @dataclass(frozen=True)
@@ -227,10 +252,12 @@ def match_claims(
 ) -> Plan:
     """Matches the sentences of the edited page to the page's previous claims.
 
-    In order: the same text (punctuation and spacing aside), a current claim's before an orphan's; the most
-    similar sentence above ``threshold``, claims orphaned by earlier saves competing with current ones, so
-    that a sentence coming back (a revert) restores its claim; then sentences split from one claim or merged
-    from several (one side keeps the claim, the editor is shown the other).
+    In order: the same text (punctuation and spacing aside), a current claim's before an orphan's, an orphan's
+    current text before its earlier ones; the most similar sentence above ``threshold``, claims orphaned by earlier
+    saves (by any of their texts) competing with current ones, so that a sentence coming back (a revert, an earlier
+    wording restored) restores its claim; then sentences split from one claim or merged from several (one side keeps
+    the claim, the editor is shown the other), and last a claim whose place now holds several sentences carrying
+    its text (:func:`_splits_in_place`).
     """
     current = [p for p in previous if not p.orphaned]
     orphans = [p for p in previous if p.orphaned]
@@ -240,25 +267,39 @@ def match_claims(
                 positions=_relative([s.position for s in sentences]))
     new_open = set(range(len(sentences)))
     groups = ((current, Outcome.REWORDED), (orphans, Outcome.RESTORED))
-    sides = [_Side(keys=[p.id for p in group], texts=[p.text for p in group],
-                   positions=_relative([p.position for p in group])) for group, _ in groups]
-    opens = [set(range(len(group))) for group, _ in groups]
+    # One item per text a claim is compared by: a current claim's text, an orphan's current and earlier texts.
+    texts = [[(k, text) for k, p in enumerate(group) for text in ([p.text] if group is current else p.texts())]
+             for group, _ in groups]
+    sides = []
+    for (group, _), items in zip(groups, texts, strict=True):
+        positions = _relative([p.position for p in group])
+        sides.append(_Side(keys=[k for k, _ in items], texts=[t for _, t in items], positions=[positions[k] for k, _ in items]))
+    opens = [set(range(len(items))) for items in texts]
+    items_of: list[dict[int, list[int]]] = [{} for _ in groups]
+    for rank, side in enumerate(sides):
+        for i, k in enumerate(side.keys):
+            items_of[rank].setdefault(k, []).append(i)
 
-    # The same text first, a current claim before an orphan, nearest in the page when it occurs more than once.
-    for (group, found), old, old_open in zip(groups, sides, opens, strict=True):
+    def take(rank: int, i: int, j: int, match: Match) -> None:
+        """Sentence ``j`` is the claim of item ``i``: neither is open any more, nor the claim's other texts."""
+        opens[rank].difference_update(items_of[rank][sides[rank].keys[i]])
+        new_open.discard(j)
+        by_sentence[j] = match
+
+    # The same text first, a current claim before an orphan, an orphan's current text before its earlier ones, nearest
+    # in the page when it occurs more than once.
+    for rank, ((group, found), old) in enumerate(zip(groups, sides, strict=True)):
         exact: dict[str, list[int]] = {}
-        for i, p in enumerate(group):
-            exact.setdefault(normalise(p.text), []).append(i)
+        for i, text in enumerate(old.texts):
+            exact.setdefault(normalise(text), []).append(i)
         for j in sorted(new_open):
-            olds = [i for i in exact.get(normalise(sentences[j].text), []) if i in old_open]
+            olds = [i for i in exact.get(normalise(sentences[j].text), []) if i in opens[rank]]
             if not olds:
                 continue
-            i = min(olds, key=lambda k: abs(old.positions[k] - new.positions[j]))
-            old_open.discard(i)
-            new_open.discard(j)
-            same = group[i].text == sentences[j].text
-            outcome = Outcome.KEPT if same and found is Outcome.REWORDED else found
-            by_sentence[j] = Match(outcome, j, group[i].id)
+            i = min(olds, key=lambda k: (items_of[rank][old.keys[k]][0] != k, abs(old.positions[k] - new.positions[j]), k))
+            claim = group[old.keys[i]]
+            same = claim.text == sentences[j].text
+            take(rank, i, j, Match(Outcome.KEPT if same and found is Outcome.REWORDED else found, j, claim.id))
 
     # Then the most similar, best score first, current claims and orphans alike (a current claim first on equal
     # scores): a sentence that comes back nearly as an orphan had it is that orphan, not a piece of another claim.
@@ -268,12 +309,11 @@ def match_claims(
     scored.sort()
     for _, rank, _, i, j, score in scored:
         if i in opens[rank] and j in new_open:
-            opens[rank].discard(i)
-            new_open.discard(j)
-            by_sentence[j] = Match(groups[rank][1], j, groups[rank][0][i].id, round(score, 3))
+            take(rank, i, j, Match(groups[rank][1], j, groups[rank][0][sides[rank].keys[i]].id, round(score, 3)))
 
     restored = {j for j, m in by_sentence.items() if m.outcome is Outcome.RESTORED}
-    _splits_and_merges(current, sides[0], opens[0], new, new_open, by_sentence, leftover, restored)
+    pairs = _splits_and_merges(current, sides[0], opens[0], new, new_open, by_sentence, leftover, restored)
+    _splits_in_place(current, sides[0], opens[0], new, new_open, by_sentence, pairs)
     for i in opens[0]:
         leftover[current[i].id] = Match(Outcome.ORPHANED, None, current[i].id, 0.0)
 
@@ -293,8 +333,9 @@ def _splits_and_merges(
     by_sentence: dict[int, Match],
     leftover: dict[int, Match],
     restored: set[int],
-) -> None:
-    """``restored`` are the sentences orphans took back: a claim they came out of counts them among its pieces."""
+) -> Iterable[tuple[int, int]]:
+    """``restored`` are the sentences orphans took back: a claim they came out of counts them among its pieces.
+    Returns the pairs it compared (open and reworded claims, open and reworded sentences)."""
     index_of = {p.id: i for i, p in enumerate(group)}
     # Only a reworded sentence can be one piece of a split or the sum of a merge; an unchanged one is neither.
     matched_old = {index_of[m.claim_id]: j for j, m in by_sentence.items()
@@ -318,10 +359,12 @@ def _splits_and_merges(
         if not _covers((new.grams[j] for j in members + back), old.grams[i]):
             continue
         if keeper is None:
-            keeper = max(js, key=lambda j: ((new.grams[j] & old.grams[i]).total(), -abs(old.positions[i] - new.positions[j])))
+            # No piece is the claim reworded: the first one in the page keeps it, as where the claim stood.
+            keeper = min(js)
             js.remove(keeper)
             old_open.discard(i)
             new_open.discard(keeper)
+            claimed.add(keeper)
         score = round(dice(old.grams[i], new.grams[keeper]), 3)
         if js:
             by_sentence[keeper] = Match(Outcome.SPLIT, keeper, group[i].id, score)
@@ -361,3 +404,73 @@ def _splits_and_merges(
             old_open.discard(i)
             leftover[group[i].id] = Match(Outcome.MERGED, None, group[i].id, round(dice(old.grams[i], new.grams[j]), 3),
                                           related=keeper_id)
+    return pairs.keys()
+
+
+def _splits_in_place(
+    group: Sequence[Previous],
+    old: _Side,
+    old_open: set[int],
+    new: _Side,
+    new_open: set[int],
+    by_sentence: dict[int, Match],
+    pairs: Iterable[tuple[int, int]],
+) -> None:
+    """A claim whose place (between the sentences its neighbours in the page went to) now holds two or more
+    sentences, each mostly made of its text and together carrying most of it: the claim was split, its pieces
+    reworded. A piece that is the claim reworded keeps it, else the first piece does; the others are new, split from it.
+
+    Only ``pairs`` are compared, those the split and merge step found sharing an n-gram; a sentence that could be a
+    piece of two claims is a piece of the one it holds more of.
+    """
+    if not new_open:
+        return
+    index_of = {p.id: i for i, p in enumerate(group)}
+    placed = {index_of[m.claim_id]: j for j, m in by_sentence.items() if m.claim_id in index_of}
+    reworded = {index_of[m.claim_id]: j for j, m in by_sentence.items()
+                if m.claim_id in index_of and m.outcome is Outcome.REWORDED}
+    targets = old_open | set(reworded)
+    if not targets:
+        return
+    order = sorted(range(len(group)), key=lambda i: (group[i].position, i))
+    rank = {i: r for r, i in enumerate(order)}
+    # The sentences before and after each claim's place: those its nearest placed neighbours went to.
+    low: dict[int, int] = {}
+    high: dict[int, int] = {}
+    below, above = -1, len(new.texts)
+    for i in order:
+        low[i] = below
+        below = placed.get(i, below)
+    for i in reversed(order):
+        high[i] = above
+        above = placed.get(i, above)
+    best: dict[int, tuple[float, int]] = {}
+    for (i, j) in pairs:
+        if i not in targets or j not in new_open:
+            continue
+        share = _contained(new.grams[j], old.grams[i]) if low[i] < j < high[i] else 0.0
+        # The claim it holds most of, the earlier in the page on equal shares.
+        if share >= PLACE_CONTAINMENT and (share, -rank[i]) > best.get(j, (0.0, 0)):
+            best[j] = (share, -rank[i])
+    pieces: dict[int, list[int]] = {}
+    for j, (_, r) in sorted(best.items()):
+        pieces.setdefault(order[-r], []).append(j)
+    for i, js in sorted(pieces.items(), key=lambda item: rank[item[0]]):
+        keeper = reworded.get(i)
+        if keeper is not None and not low[i] < keeper < high[i]:
+            continue
+        members = sorted(js + ([keeper] if keeper is not None else []))
+        union: Counter[str] = Counter()
+        for j in members:
+            union |= new.grams[j] & old.grams[i]
+        if len(members) < 2 or union.total() < PLACE_COVERAGE * old.grams[i].total():
+            continue
+        if keeper is None:
+            keeper = members[0]
+            old_open.discard(i)
+        by_sentence[keeper] = Match(Outcome.SPLIT, keeper, group[i].id, round(dice(old.grams[i], new.grams[keeper]), 3))
+        for j in members:
+            if j != keeper:
+                new_open.discard(j)
+                by_sentence[j] = Match(Outcome.NEW, j, None, round(dice(old.grams[i], new.grams[j]), 3), related=group[i].id)
+        new_open.discard(keeper)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -237,6 +239,10 @@ def test_history_lists_author_summary_and_size_change(client: Client, db: None) 
     assert response.status_code == 200
     text = response.content.decode()
     assert "historian" in text and "longer" in text and "(+3)" in text
+    # each revision after the first links what it changed, as a wiki's history does
+    diffs = re.findall(r'href="([^"]*/diff/\?[^"]*)"[^>]*>diff<', text)
+    assert [d.replace("&amp;", "&") for d in diffs] == [reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=1&to=2"]
+    assert client.get(diffs[0].replace("&amp;", "&")).status_code == 200
 
 
 def test_history_runs_a_fixed_number_of_queries(client: Client, db: None, django_assert_num_queries: DjangoAssertNumQueries) -> None:

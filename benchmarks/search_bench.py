@@ -12,7 +12,7 @@ through ``wiki.search.query.search`` (SQL + snippets, as the search page calls i
 runs under ``EXPLAIN (ANALYZE, BUFFERS)`` and the summary says whether every sort stayed in memory,
 whether the 100k-row table was scanned whole, and the rows the planner expected against the rows it
 got. ``--all`` adds a mixed set (Chinese bigrams, single characters, English words and prefixes, work
-names, filtered) and the API's latency and query count; ``--plans`` prints the full plans; ``--reindex``
+names, British spellings, accents, an arXiv ID, filtered) and the API's latency and query count; ``--plans`` prints the full plans; ``--reindex``
 rebuilds the index first.
 """
 
@@ -52,6 +52,7 @@ MIXED: list[tuple[str, dict[str, str]]] = [
         "StarHarness", "Agentic RL", "tree search", "evolution strategy", "verifier", "long-horizon web agents",
         "ES 参数", "GRPO 奖励", "rollout 成本", "agent 环境 奖励", "SFT 蒸馏", "PPO 策略", "Tool-Use RL", "reward hacking",
         "WebForge", "TreeRL", "Async Rollout", "Self-Play", "Off-Policy Correction",
+        "policy optimisation", "behaviour", "Müller", "arXiv:2307.13854v2",
     ]
 ] + [
     ("GRPO", {"kind": "claim"}), ("奖励", {"kind": "page"}), ("agent", {"kind": "source", "verdict": "strict"}),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from wiki.search.index import plain_text
+from wiki.search.plain import plain_text
 from wiki.text.spaces import collapse_spaces
 
 

@@ -1,16 +1,19 @@
 """Works and pages named exactly as a search (``skillforge`` leads straight to SkillForge), and those named close to
-a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄`` offers 通义深度研究.
+a search that found nothing: ``skilforge`` offers SkillForge, ``通义深度研宄`` offers 通义深度研究. A search that is a
+work's arXiv ID, DOI or BibTeX key (``arXiv:2307.13854v2``, ``https://doi.org/10.1145/…``) leads to that work as its
+name would (``wiki.search.identifiers``).
 
 Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
 apart), within a few edits (one per four characters typed, at least one; two letters swapped count as one), by
 RapidFuzz over every work's short name
-and every page's title. The names are read in two queries once per content version and kept in the cache, so a
+and every page's title. The names (and the works' identifiers) are read in two queries once per content version and kept in the cache, so a
 search that finds nothing costs no query more while the content stays the same.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.urls import reverse
@@ -19,6 +22,7 @@ from rapidfuzz.distance import OSA
 
 from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
+from wiki.search.identifiers import identifier_key, query_keys
 from wiki.search.terms import current_glossary, match_form
 
 MAX_CLOSE_NAMES = 5
@@ -49,6 +53,7 @@ class Names:
 
     forms: list[str]
     entries: list[tuple[str, str, str]]  # (kind, name, slug)
+    identifiers: dict[str, list[int]] = field(default_factory=dict)  # a work's arXiv ID, DOI, BibTeX key: its entries
 
     @cached_property
     def by_form(self) -> dict[str, list[int]]:
@@ -71,9 +76,11 @@ def _works_first(names: Names, index: int) -> bool:
 
 
 def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
-    """Works and pages named ``query`` once case and spacing are set aside, works first."""
+    """Works and pages named ``query`` once case, spacing and accents are set aside, and the work whose arXiv ID, DOI
+    or BibTeX key ``query`` is; works first."""
     names = current_names(version=version)
-    found = names.by_form.get(match_form(query), [])
+    identified = (index for key in query_keys(query) for index in names.identifiers.get(key, ()))
+    found = list(dict.fromkeys([*names.by_form.get(match_form(query), []), *identified]))
     ranked = sorted(found, key=lambda index: (_works_first(names, index), index))[:limit]
     kinds = [names.entries[index][0] for index in ranked]
     return [CloseName(*names.entries[index], ambiguous=kinds.count(names.entries[index][0]) > 1) for index in ranked]
@@ -120,13 +127,20 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
 
 
 def _load() -> Names:
-    forms: list[str] = []
-    entries: list[tuple[str, str, str]] = []
-    for kind, rows in (("source", Source.objects.order_by("pk").values_list("short_name", "slug")),
-                       ("page", Page.objects.order_by("pk").values_list("title", "slug"))):
-        for name, slug in rows:
-            form = match_form(name)
-            if form:
-                forms.append(form)
-                entries.append((kind, name, slug))
-    return Names(forms=forms, entries=entries)
+    names = Names(forms=[], entries=[])
+    works = Source.objects.order_by("pk").values_list("short_name", "slug", "arxiv_id", "doi", "bibtex_key")
+    for name, slug, *identifiers in works:
+        _add(names, "source", name, slug, identifiers)
+    for name, slug in Page.objects.order_by("pk").values_list("title", "slug"):
+        _add(names, "page", name, slug)
+    return names
+
+
+def _add(names: Names, kind: str, name: str, slug: str, identifiers: Iterable[str] = ()) -> None:
+    form = match_form(name)
+    if not form:
+        return
+    for identifier in filter(None, identifiers):
+        names.identifiers.setdefault(identifier_key(identifier), []).append(len(names.entries))
+    names.forms.append(form)
+    names.entries.append((kind, name, slug))

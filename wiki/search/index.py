@@ -21,7 +21,6 @@ that a query naming a mechanism or a verdict finds the works classified so throu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -29,11 +28,10 @@ from django.db import connection, transaction
 from django.db.models import Count, F
 from django.urls import reverse
 
-from wiki.markdown.wikilinks import WIKILINK_RE
 from wiki.models import Citation, Claim, Classification, OpenQuestion, Page, SearchDocument, Source, WikiLink
 from wiki.models.questions import PRIORITY_RANK, QuestionPriority, QuestionStatus
+from wiki.search.plain import plain_text
 from wiki.search.tokenize import document_text
-from wiki.text.spaces import collapse_spaces
 
 CHUNK_SIZE = 2000
 Kind = SearchDocument.Kind
@@ -47,10 +45,6 @@ def kind_marker(kind: str, tier: int | None = None) -> str:
     """``@claim`` on every claim; with ``tier`` 1 or 2, ``@claim1`` / ``@claim2`` on the ``TIERS`` most important."""
     return f"@{kind}{tier or ''}"
 
-# The renderer's own pattern: a snippet shows exactly the links the page shows.
-_WIKILINK_RE = re.compile(WIKILINK_RE)
-_MARKUP_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+\.\s+|>\s?)|[*_`|]+|^-{3,}\s*$|\$\$?")
-
 
 @dataclass(frozen=True)
 class Document:
@@ -63,13 +57,6 @@ class Document:
     mechanisms: tuple[str, ...] = ()
     verdicts: tuple[str, ...] = ()
     importance: int = 0
-
-
-def plain_text(markdown: str) -> str:
-    """Markdown as readable text for snippets: wiki links become their labels, markup characters go."""
-    text = _WIKILINK_RE.sub(lambda m: m.group(2) or m.group(1), markdown)
-    text = _MARKUP_RE.sub(" ", text)
-    return collapse_spaces(text, keep_lines=True)
 
 
 def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
@@ -194,7 +181,8 @@ def _citing_claims(source_ids: list[int]) -> dict[int, int]:
 
 
 def _source_documents(ids: list[int]) -> list[Document]:
-    sources = Source.objects.filter(pk__in=ids).only("id", "slug", "short_name", "title", "authors", "abstract", "notes")
+    sources = Source.objects.filter(pk__in=ids).only("id", "slug", "short_name", "title", "authors", "abstract", "notes",
+                                                     "arxiv_id", "doi", "bibtex_key")
     classes = _work_classifications(ids)
     citing = _citing_claims(ids)
     documents = []
@@ -207,7 +195,8 @@ def _source_documents(ids: list[int]) -> list[Document]:
                 title=title,
                 body="\n".join(part for part in (s.abstract, s.notes, s.authors) if part),
                 url=reverse("wiki:source-detail", kwargs={"slug": s.slug}),
-                heading=f"{s.short_name} {s.title}",
+                # its identifiers are words of its title: a search for one finds it first (wiki.search.identifiers)
+                heading=" ".join((s.short_name, s.title, s.arxiv_id, s.doi, s.bibtex_key)),
                 mechanisms=tuple(m for m, _ in pairs),
                 verdicts=tuple(v for _, v in pairs),
                 importance=citing.get(s.pk, 0),

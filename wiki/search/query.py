@@ -4,29 +4,31 @@
 names, and a mechanism or verdict it names also matches the works classified so, which rank first with the page
 defining the term. ``search_sql`` builds the statement from those words (:class:`Words`) and the filters;
 ``search`` runs it and turns the rows into hits grouped by kind, each with the sentence that matched, every
-matched name highlighted. A search that finds nothing suggests close glossary terms, and works and pages
-named close to it (``wiki.search.close``).
+matched name highlighted (``wiki.search.highlight``). A word with a British and an American spelling (``optimisation``) matches either, as a
+term's names do (``wiki.search.spelling``), and a query that is an arXiv ID or a DOI in any of its usual forms is
+searched as works hold it (``wiki.search.identifiers``). A search that finds nothing suggests close glossary
+terms, and works and pages named close to it (``wiki.search.close``).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from wiki.models import SearchDocument
 from wiki.search.close import CloseName, close_names, exact_names
+from wiki.search.highlight import highlight, highlighter, identifier_highlighter, snippet
+from wiki.search.identifiers import identifier_forms
 from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
+from wiki.search.spelling import other_spelling
 from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
-from wiki.search.tokenize import fold_variants, query_fragments, tsquery_text
+from wiki.search.tokenize import query_terms, tsquery_text
 
 MAX_QUERY_LENGTH = 200
 KIND_ORDER = [SearchDocument.Kind.PAGE, SearchDocument.Kind.CLAIM, SearchDocument.Kind.SOURCE, SearchDocument.Kind.QUESTION]
-SNIPPET_LENGTH = 220
 
 
 @dataclass(frozen=True)
@@ -82,87 +84,6 @@ class SearchResults:
     @property
     def total_capped(self) -> bool:
         return any(group.total_capped for group in self.groups)
-
-
-_LATIN_EDGE = "0-9A-Za-z\u00c0-\u024f"
-
-
-def _name_regex(name: str) -> str:
-    """A glossary name as it may be written: any case, words apart by spaces, hyphens or slashes; a Latin edge
-    not inside a longer word (``ES`` is not the end of ``uses``)."""
-    words = [re.escape(m.group()) for m in re.finditer(rf"[{_LATIN_EDGE}]+|[^\s{_LATIN_EDGE}\-/_]+", name)]
-    body = r"[\s\-/_‐–]*".join(words)
-    before = rf"(?<![{_LATIN_EDGE}])" if re.match(rf"[{_LATIN_EDGE}]", name) else ""
-    after = rf"(?![{_LATIN_EDGE}])" if re.search(rf"[{_LATIN_EDGE}]$", name) else ""
-    return f"{before}{body}{after}" if body else ""
-
-
-def _highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None) -> re.Pattern[str] | None:
-    """Matches what the query asked for in the original text with its Traditional characters folded
-    (:func:`~wiki.search.tokenize.fold_variants`): every name of the terms it named, then each other word or CJK
-    run (``rest``, the query itself by default), and the bigrams of such runs."""
-    pieces: set[str] = set()
-    for fragment in query_fragments(query if rest is None else rest):
-        pieces.add(re.escape(fragment))
-        if not fragment.isascii() and len(fragment) > 2:
-            pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
-    names = {regex for term in terms for name in term.names if (regex := _name_regex(fold_variants(name)))}
-    if not pieces and not names:
-        return None
-    # Longer alternatives first, so that a whole name wins over a piece of it.
-    alternatives = sorted(names, key=len, reverse=True) + sorted(pieces, key=len, reverse=True)
-    return re.compile("|".join(alternatives), re.IGNORECASE)
-
-
-# After Chinese sentence marks and line breaks; after a Latin one only when a space and a new sentence follow
-# (``pp.3-4``, ``&amp;`` and ``e.g. x`` stay whole).
-_SENTENCE_END_RE = re.compile(r"(?<=[。！？；\n])|(?<=[.?!])\s+(?=[A-Z\u4e00-\u9fff])")
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences: after Chinese and Latin sentence marks and line breaks."""
-    return [part.strip() for part in _SENTENCE_END_RE.split(text) if part.strip()]
-
-
-def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
-    """The sentence of ``text`` that matched: the one with the most different matches, then one that says more
-    than the match itself (not a bare list item), then the first; the text itself when nothing in it matches."""
-    if pattern is None:
-        return text
-    best, best_key = text, (0, False)
-    for sentence in sentences(text):
-        found = [m.group() for m in pattern.finditer(fold_variants(sentence))]
-        if not found:
-            continue
-        key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)
-        if key > best_key:
-            best, best_key = sentence, key
-    return best
-
-
-def snippet(text: str, pattern: re.Pattern[str] | None, *, length: int = 0) -> SafeString:
-    """The sentence that matched, cut to ``length`` around its first match, every match highlighted."""
-    return highlight(best_sentence(text, pattern), pattern, length=length or SNIPPET_LENGTH)
-
-
-def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None = None) -> SafeString:
-    """``text`` (cut to ``length`` around the first match) HTML-escaped, with every match wrapped in ``<mark>``."""
-    if length is not None and len(text) > length:
-        first = pattern.search(fold_variants(text)) if pattern else None
-        start = max(0, (first.start() if first else 0) - length // 3)
-        end = min(len(text), start + length)
-        prefix, suffix = ("…" if start > 0 else ""), ("…" if end < len(text) else "")
-        text = f"{prefix}{text[start:end]}{suffix}"
-    if pattern is None:
-        return escape(text)
-    out: list[str] = []
-    position = 0
-    for match in pattern.finditer(fold_variants(text)):
-        out.append(escape(text[position : match.start()]))
-        out.append(f"<mark>{escape(text[match.start() : match.end()])}</mark>")
-        position = match.end()
-    out.append(escape(text[position:]))
-    return mark_safe("".join(out))  # noqa: S308 - every piece of text was escaped above
 
 
 # How much one search reads, per kind. The GIN index is asked for the query's words among the
@@ -280,14 +201,26 @@ class Words:
         return cls(groups=(((tsquery, ()),),) if tsquery else ())
 
     @classmethod
+    def identifier(cls, forms: tuple[str, ...], *, exact_name: str = "") -> Words:
+        """An arXiv ID or DOI, in each form a work may hold it: its words in any of them."""
+        return cls(groups=(tuple((text, ()) for form in forms if (text := tsquery_text(form))),), exact_name=exact_name.strip())
+
+    @classmethod
     def expanded(cls, expansion: Expansion, *, exact_name: str = "") -> Words:
         groups: list[tuple[Alternative, ...]] = []
         for term in expansion.terms:
             alternatives = [(text, ()) for text in term.alternatives()] + [("", (marker,)) for marker in term.markers]
             if alternatives:
                 groups.append(tuple(alternatives))
-        if rest := tsquery_text(expansion.rest):
-            groups.append(((rest, ()),))
+        # A word with a British and an American spelling is its own condition, either spelling matching.
+        plain: list[str] = []
+        for word in query_terms(expansion.rest):
+            if other := other_spelling(word):
+                groups.append(((word, ()), (other, ())))
+            else:
+                plain.append(word)
+        if plain:
+            groups.append((((" & ".join(plain)), ()),))
         pages = tuple(dict.fromkeys(term.page_id for term in expansion.terms if term.page_id is not None))
         return cls(groups=tuple(groups), pinned_pages=pages, exact_name=exact_name.strip(),
                    pinned_mechanisms=tuple(dict.fromkeys(t.mechanism for t in expansion.terms if t.mechanism)),
@@ -409,7 +342,9 @@ def search(
     """Hits for ``query`` grouped by kind, best first; ``limit``/``offset`` apply within each kind.
 
     A glossary term the query names is searched by all its names; the works classified as the mechanism or
-    verdict it names, and the page defining it, come first. Mechanism and verdict filters keep the documents
+    verdict it names, and the page defining it, come first. A word spelled the British or the American way matches
+    either spelling (``wiki.search.spelling``); a query that is an arXiv ID or a DOI is searched in the forms a work
+    holds it (``wiki.search.identifiers``). Mechanism and verdict filters keep the documents
     that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
     group says so with ``total_capped``. Unfiltered, the first page names the works and pages named exactly as the
     query; nothing found, the results suggest close glossary terms and, unfiltered, works and pages named close to the
@@ -418,8 +353,14 @@ def search(
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
     glossary = current_glossary(version=version)
-    expansion = glossary.expand(query)
-    words = Words.expanded(expansion, exact_name=query)
+    if forms := identifier_forms(query):
+        expansion = Expansion()
+        words = Words.identifier(forms, exact_name=query)
+        pattern = identifier_highlighter(forms)
+    else:
+        expansion = glossary.expand(query)
+        words = Words.expanded(expansion, exact_name=query)
+        pattern = highlighter(query, expansion.terms, expansion.rest)
     if not words.groups:
         return SearchResults(query=query)
     wanted = [k.value for k in KIND_ORDER if (not kinds or k in kinds) and (not (mechanism or verdict) or k in _CLASSIFIED_KINDS)]
@@ -431,7 +372,6 @@ def search(
         cursor.execute(sql, params)
         columns = [c.name for c in cursor.description or ()]
         rows = [dict(zip(columns, values, strict=True)) for values in cursor.fetchall()]
-    pattern = _highlighter(query, expansion.terms, expansion.rest)
     hits: dict[str, list[Hit]] = {}
     totals: dict[str, tuple[int, bool]] = {}
     for row in rows:

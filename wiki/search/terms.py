@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 
 from wiki.caching.values import kept_per_version
 from wiki.models import GlossaryTerm
+from wiki.search.spelling import respelled
 from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
 
 MAX_SUGGESTIONS = 6
@@ -55,12 +56,19 @@ class Term:
     def markers(self) -> list[str]:
         return [m for m in (self.mechanism and mechanism_marker(self.mechanism), self.verdict and verdict_marker(self.verdict)) if m]
 
+    @property
+    def spellings(self) -> list[str]:
+        """Its names, then those spelled the other way, British or American (``preference optimisation`` beside
+        ``preference optimization``: ``wiki.search.spelling``)."""
+        forms = [match_form(name) for name in self.names]
+        return list(dict.fromkeys([*self.names, *(other for form in forms if (other := respelled(form)) != form)]))
+
     def alternatives(self) -> list[str]:
-        """Its names as ``to_tsquery('simple', …)`` texts, each the AND of the name's terms. A name whose terms
-        include all of another's adds nothing (``策略梯度方法`` beside ``策略梯度``) and is left out, so the index
-        reads no posting list it does not need."""
+        """Its names (in either spelling) as ``to_tsquery('simple', …)`` texts, each the AND of the name's terms. A
+        name whose terms include all of another's adds nothing (``策略梯度方法`` beside ``策略梯度``) and is left
+        out, so the index reads no posting list it does not need."""
         kept: list[list[str]] = []
-        for name in sorted(self.names, key=lambda n: len(query_terms(n))):
+        for name in sorted(self.spellings, key=lambda n: len(query_terms(n))):
             terms = query_terms(name)
             if terms and not any(_implied(other, by=terms) for other in kept):
                 kept = [other for other in kept if not _implied(terms, by=other)] + [terms]
@@ -95,6 +103,15 @@ class Glossary:
         return found
 
     @cached_property
+    def _by_spelling(self) -> dict[str, Term]:
+        """Every name's form, and the form of every name spelled the other way (British or American), with its term:
+        what a query may name a term by."""
+        found = dict(self._by_form)
+        for form, term in self._by_form.items():
+            found.setdefault(respelled(form), term)
+        return found
+
+    @cached_property
     def name_forms(self) -> list[tuple[str, str, Term]]:
         """Every name of every term with its form, a term's names in their order: read once per process and content
         version, as the glossary is."""
@@ -102,19 +119,20 @@ class Glossary:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
-        """Every name's form, longest first (so ``非严格`` wins over ``严格``); a form starting or ending with a Latin
-        letter must not continue a Latin word of the query."""
-        if not self._by_form:
+        """Every name's form in either spelling, longest first (so ``非严格`` wins over ``严格``); a form starting or
+        ending with a Latin letter must not continue a Latin word of the query."""
+        if not self._by_spelling:
             return None
         alternatives = []
-        for form in sorted(self._by_form, key=len, reverse=True):
+        for form in sorted(self._by_spelling, key=len, reverse=True):
             before = r"(?<![0-9a-z\u00df-\u024f])" if _is_latin(form[0]) else ""
             after = r"(?![0-9a-z\u00df-\u024f])" if _is_latin(form[-1]) else ""
             alternatives.append(f"{before}{re.escape(form)}{after}")
         return re.compile("|".join(alternatives))
 
     def expand(self, query: str) -> Expansion:
-        """The terms ``query`` names (each once, in the order typed) and what is left of it."""
+        """The terms ``query`` names, by any name in either spelling (each once, in the order typed), and what is left
+        of it."""
         form = match_form(query)
         if self._pattern is None or not form:
             return Expansion(rest=form)
@@ -122,7 +140,7 @@ class Glossary:
         rest: list[str] = []
         position = 0
         for match in self._pattern.finditer(form):
-            term = self._by_form[match.group()]
+            term = self._by_spelling[match.group()]
             terms.setdefault(term.slug, term)
             rest.append(form[position : match.start()])
             position = match.end()

@@ -8,7 +8,8 @@ skillf, …), so a query word matches longer words through an exact lexeme: a ``
 would make PostgreSQL merge the postings of every word starting with it on each query. Documents
 and queries go through the same functions, so both sides agree on every token. Both read Traditional
 characters as their Simplified forms (``強化學習`` finds 强化学习, and a page written in Traditional characters is
-found by a query in Simplified ones), one character for one, so a position in the folded text is the same
+found by a query in Simplified ones), and Latin letters without their accents (``Müller`` is found by ``Muller``
+and the other way round, ``café`` by ``cafe``), one character for one, so a position in the folded text is the same
 position in the text as written.
 """
 
@@ -64,10 +65,45 @@ def fold_variants(text: str) -> str:
     return text if _traditional().isdisjoint(text) else text.translate(_simplified_table())
 
 
+# Where Latin letters with accents are: Latin-1, Latin Extended-A and -B, and Latin Extended Additional (Vietnamese).
+_LATIN_RANGES = ((0xC0, 0x250), (0x1E00, 0x1F00))
+# Letters Unicode does not decompose, read as the letter they are written with (Sørensen, Łukasz, Đorđević).
+_UNDECOMPOSED = {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ħ": "h", "Ħ": "H"}
+
+
+@cache
+def _unaccented_table() -> dict[int, str]:
+    """Each Latin letter that is a letter and marks (``ü`` is ``u`` and a diaeresis) as that letter alone."""
+    table = {ord(char): base for char, base in _UNDECOMPOSED.items()}
+    for start, end in _LATIN_RANGES:
+        for code in range(start, end):
+            decomposed = unicodedata.normalize("NFD", chr(code))
+            letter, marks = decomposed[0], decomposed[1:]
+            if marks and letter.isascii() and letter.isalpha() and all(unicodedata.combining(m) for m in marks):
+                table[code] = letter
+    return table
+
+
+@cache
+def _accented() -> frozenset[str]:
+    return frozenset(map(chr, _unaccented_table()))
+
+
+def fold_accents(text: str) -> str:
+    """``text`` with Latin letters without their accents (``Jörg Müller`` → ``Jorg Muller``), the same length."""
+    return text if text.isascii() or _accented().isdisjoint(text) else text.translate(_unaccented_table())
+
+
+def fold_for_search(text: str) -> str:
+    """``text`` as search compares it, character for character: Simplified characters, Latin letters unaccented (case
+    kept, so that a match found in it is a match in ``text`` at the same place)."""
+    return fold_accents(fold_variants(text))
+
+
 def normalize(text: str) -> str:
-    """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms; then lower case and
-    Simplified characters."""
-    return fold_variants(unicodedata.normalize("NFKC", text).lower())
+    """NFKC folds full-width letters and digits (ＧＲＰＯ) into their ASCII forms and composes a letter typed with a
+    separate accent; then lower case, Simplified characters and Latin letters without accents."""
+    return fold_for_search(unicodedata.normalize("NFKC", text).lower())
 
 
 def _bigrams(run: str) -> list[str]:

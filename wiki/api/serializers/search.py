@@ -11,7 +11,8 @@ MAX_PAGE = 1_000
 
 class SearchParamsSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
-                              help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数); blank finds nothing.")
+                              help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数), accents and British or American "
+                                        "spelling aside, or a work's arXiv ID, DOI or BibTeX key; blank finds nothing.")
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this mechanism; with verdict, one classification having both.")
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this verdict.")
@@ -96,6 +97,7 @@ class SearchResultsSerializer(serializers.Serializer):
     suggestions = SearchSuggestionSerializer(many=True, help_text="Close glossary terms when nothing matched.")
     close = SearchCloseNameSerializer(many=True, help_text="Works and pages named close to the query when nothing matched "
                                                            "(a search without filters), closest first.")
-    exact = SearchCloseNameSerializer(many=True, help_text="Works and pages named exactly as the query, case and spacing "
-                                                           "aside (the first page of a search without filters), works first.")
+    exact = SearchCloseNameSerializer(many=True, help_text="Works and pages named exactly as the query, case, spacing and "
+                                                           "accents aside, and the work whose arXiv ID, DOI or BibTeX key it "
+                                                           "is (the first page of a search without filters), works first.")
     groups = SearchGroupSerializer(many=True, help_text="One per kind that matched, in the order pages, claims, sources, questions.")

@@ -1,0 +1,107 @@
+"""Showing why a document matched: its title and the sentence that matched, every matched word highlighted, escaped.
+
+A pattern (:func:`highlighter`) matches what the query asked for in the text as written, once Traditional
+characters and accents are folded as search folds them (:func:`~wiki.search.tokenize.fold_for_search`, one
+character for one, so a match in the folded text is a match in the text at the same place).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from wiki.search.spelling import other_spelling
+from wiki.search.terms import Term
+from wiki.search.tokenize import fold_for_search, query_fragments
+
+SNIPPET_LENGTH = 220
+
+_LATIN_EDGE = "0-9A-Za-z\u00c0-\u024f"
+
+
+def _name_regex(name: str) -> str:
+    """A glossary name as it may be written: any case, words apart by spaces, hyphens or slashes; a Latin edge
+    not inside a longer word (``ES`` is not the end of ``uses``)."""
+    words = [re.escape(m.group()) for m in re.finditer(rf"[{_LATIN_EDGE}]+|[^\s{_LATIN_EDGE}\-/_]+", name)]
+    body = r"[\s\-/_‐–]*".join(words)
+    before = rf"(?<![{_LATIN_EDGE}])" if re.match(rf"[{_LATIN_EDGE}]", name) else ""
+    after = rf"(?![{_LATIN_EDGE}])" if re.search(rf"[{_LATIN_EDGE}]$", name) else ""
+    return f"{before}{body}{after}" if body else ""
+
+
+def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None) -> re.Pattern[str] | None:
+    """Matches what the query asked for in the original text with its Traditional characters and accents folded
+    (:func:`~wiki.search.tokenize.fold_for_search`): every name of the terms it named, then each other word (in
+    either spelling, British or American) or CJK run (``rest``, the query itself by default), and the bigrams of
+    such runs."""
+    pieces: set[str] = set()
+    for fragment in query_fragments(query if rest is None else rest):
+        pieces.add(re.escape(fragment))
+        if other := other_spelling(fragment):
+            pieces.add(re.escape(other))
+        if not fragment.isascii() and len(fragment) > 2:
+            pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
+    names = {regex for term in terms for name in term.spellings if (regex := _name_regex(fold_for_search(name)))}
+    if not pieces and not names:
+        return None
+    # Longer alternatives first, so that a whole name wins over a piece of it.
+    alternatives = sorted(names, key=len, reverse=True) + sorted(pieces, key=len, reverse=True)
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def identifier_highlighter(forms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Matches an arXiv ID or a DOI in any of ``forms`` (``wiki.search.identifiers``), wherever it is written."""
+    return re.compile("|".join(re.escape(form) for form in forms), re.IGNORECASE) if forms else None
+
+
+# After Chinese sentence marks and line breaks; after a Latin one only when a space and a new sentence follow
+# (``pp.3-4``, ``&amp;`` and ``e.g. x`` stay whole).
+_SENTENCE_END_RE = re.compile(r"(?<=[。！？；\n])|(?<=[.?!])\s+(?=[A-Z\u4e00-\u9fff])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences: after Chinese and Latin sentence marks and line breaks."""
+    return [part.strip() for part in _SENTENCE_END_RE.split(text) if part.strip()]
+
+
+def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
+    """The sentence of ``text`` that matched: the one with the most different matches, then one that says more
+    than the match itself (not a bare list item), then the first; the text itself when nothing in it matches."""
+    if pattern is None:
+        return text
+    best, best_key = text, (0, False)
+    for sentence in sentences(text):
+        found = [m.group() for m in pattern.finditer(fold_for_search(sentence))]
+        if not found:
+            continue
+        key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)
+        if key > best_key:
+            best, best_key = sentence, key
+    return best
+
+
+def snippet(text: str, pattern: re.Pattern[str] | None, *, length: int = 0) -> SafeString:
+    """The sentence that matched, cut to ``length`` around its first match, every match highlighted."""
+    return highlight(best_sentence(text, pattern), pattern, length=length or SNIPPET_LENGTH)
+
+
+def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None = None) -> SafeString:
+    """``text`` (cut to ``length`` around the first match) HTML-escaped, with every match wrapped in ``<mark>``."""
+    if length is not None and len(text) > length:
+        first = pattern.search(fold_for_search(text)) if pattern else None
+        start = max(0, (first.start() if first else 0) - length // 3)
+        end = min(len(text), start + length)
+        prefix, suffix = ("…" if start > 0 else ""), ("…" if end < len(text) else "")
+        text = f"{prefix}{text[start:end]}{suffix}"
+    if pattern is None:
+        return escape(text)
+    out: list[str] = []
+    position = 0
+    for match in pattern.finditer(fold_for_search(text)):
+        out.append(escape(text[position : match.start()]))
+        out.append(f"<mark>{escape(text[match.start() : match.end()])}</mark>")
+        position = match.end()
+    out.append(escape(text[position:]))
+    return mark_safe("".join(out))  # noqa: S308 - every piece of text was escaped above

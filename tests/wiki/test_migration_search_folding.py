@@ -14,7 +14,7 @@ from wiki.search.query import search
 
 pytestmark = pytest.mark.django_db
 
-migration = importlib.import_module("wiki.migrations.0041_search_folds_accents_and_indexes_identifiers")
+migration = importlib.import_module("wiki.migrations.0038_search_folds_accents_and_indexes_identifiers")
 
 
 def test_documents_written_before_are_indexed_again() -> None:

@@ -54,6 +54,7 @@ app_name = "wiki"
 urlpatterns = [
     path("", home.home, name="home"),
     path("wiki/", pages.page_list, name="page-list"),
+    path("random/", pages.random_page, name="random-page"),
     path("wiki/new/", edit_pages.page_create, name="page-create"),
     path("wiki/wanted/", pages.wanted_pages, name="wanted-pages"),
     path("markdown/preview/", edit_pages.page_preview_fragment, name="page-preview"),

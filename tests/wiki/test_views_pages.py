@@ -55,6 +55,27 @@ def test_a_wanted_link_shows_as_wanted_and_its_page_is_a_404_listing_who_links_t
     assert 'href="/wiki/wants/"' in _backlinks(body)
 
 
+def test_an_address_no_page_has_or_links_to_is_not_called_wanted(client: Client) -> None:
+    missing = html_text(client.get("/wiki/Special:Random/").content.decode())
+
+    assert "wanted page" not in missing and "and no page links to it" in missing
+
+
+def test_random_page_leads_to_a_live_page_each_time_never_from_a_cache(client: Client) -> None:
+    from wiki.services.deletion import page_delete
+
+    for n in range(3):
+        page_save_revision(slug=f"live-{n}", title=f"Live {n}", body="x")
+    page_delete(page=page_save_revision(slug="gone", title="Gone", body="x").page, user=None, reason="test")
+
+    answers = [client.get(reverse("wiki:random-page")) for _ in range(12)]
+
+    assert {answer.status_code for answer in answers} == {302}
+    assert {answer["Location"] for answer in answers} <= {f"/wiki/live-{n}/" for n in range(3)}
+    assert len({answer["Location"] for answer in answers}) > 1
+    assert "no-cache" in answers[0]["Cache-Control"]
+
+
 def test_a_wanted_page_is_headed_by_the_title_its_links_give_it_not_its_lowered_address(client: Client) -> None:
     page_save_revision(slug="wants-more", title="Wants more", body="还缺 [[不存在的页面XYZ]] 和 [[Credit Assignment Survey]]。")
 
@@ -111,6 +132,7 @@ def test_a_slug_with_control_characters_is_not_found_rather_than_an_error(client
 
 
 def test_a_wanted_chinese_slug_is_a_wanted_page(client: Client) -> None:
+    page_save_revision(slug="router-notes", title="Router notes", body="见 [[工具路由]]。")
     response = client.get("/wiki/%E5%B7%A5%E5%85%B7%E8%B7%AF%E7%94%B1/")  # 工具路由, no page and no glossary term
     assert response.status_code == 404
     assert "工具路由" in html_text(response.content.decode())

@@ -6,8 +6,10 @@ from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_safe
 
 from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
@@ -75,6 +77,16 @@ def _not_found(slug: str) -> NoReturn:
 def page_list(request: HttpRequest) -> HttpResponse:
     page_obj = Paginator(Page.objects.for_listing(), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/page_list.html", {"page_obj": page_obj})
+
+
+@require_safe
+def random_page(request: HttpRequest) -> HttpResponse:
+    """A page picked at random, as a wiki's "random page" leads to (a new one each time: never cached); the list of
+    pages while there is none."""
+    slug = Page.objects.order_by("?").values_list("slug", flat=True).first()
+    response = redirect("wiki:page-detail", slug=slug) if slug is not None else redirect("wiki:page-list")
+    add_never_cache_headers(response)
+    return response
 
 
 @cached_for_readers

@@ -142,6 +142,25 @@ def test_duplicate_by_hand_changes_nothing_and_links_the_existing(editor_client:
     assert Source.objects.count() == count
 
 
+def test_a_title_close_to_a_works_asks_first_and_saves_once_told_it_is_another(editor_client: Client) -> None:
+    existing = make_source(slug="ppo", short_name="PPO", title="Proximal Policy Optimization Algorithms", year=2017)
+    count = Source.objects.count()
+    typed = {"short_name": "PPO-2", "title": "Proximal Policy Optimisation Algorithm", "kind": "paper", "year": "2017",
+             "save": "1"}
+
+    asked = editor_client.post(reverse("wiki:source-create"), typed)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and Source.objects.count() == count
+    assert "A work with a close title exists: “Proximal Policy Optimization Algorithms” (PPO)" in html
+    assert f'href="{existing.get_absolute_url()}"' in html and 'name="different_work"' in html
+
+    saved = editor_client.post(reverse("wiki:source-create"), {**typed, "different_work": "on"})
+    assert saved.status_code == 302 and Source.objects.count() == count + 1
+    # a title close to nothing is saved at once, with no question asked
+    plain = editor_client.get(reverse("wiki:source-create")).content.decode()
+    assert 'name="different_work"' not in plain
+
+
 def test_editing_a_source(editor_client: Client) -> None:
     source = make_source()
     data = {"short_name": source.short_name, "title": source.title, "kind": "survey", "year": "2024"}

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
 from wiki.models.rules import validate_bibtex_key, validate_optional_line
+from wiki.references.citation_matching import WorkRef
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
 from wiki.references.errors import ReferencesRefused
@@ -19,6 +20,7 @@ from wiki.references.formats import (
     detect_format,
 )
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short_name_key
+from wiki.services.citations import works_close_to
 from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
@@ -119,6 +121,12 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicate: Source | None = None
+        # Works whose title is close to a new work's, which the editor is asked to tell apart from it.
+        self.close_works: list[WorkRef] = []
+        if self.instance.pk is None:
+            self.fields["different_work"] = forms.BooleanField(
+                required=False, label=_("It is a different work"),
+                help_text=_("Tick it when the works named above are not this one, and save again."))
         # The work that has the short name typed, when another has it.
         self.name_taken: Source | None = None
         details = self.initial.get("bibliographic") or self.instance.bibliographic or {}
@@ -128,7 +136,8 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             self.initial.setdefault(BIBLIOGRAPHIC_PREFIX + name, details.get(name, ""))
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [field for field in self.visible_fields() if not self._written_back(field.name)]
+        return [field for field in self.visible_fields() if not self._written_back(field.name)
+                and (field.name != "different_work" or self.close_works or field.value())]
 
     def bibliographic_shown(self) -> bool:
         """Whether the bibliographic details open with the form: one of them is filled in or wrong."""
@@ -173,6 +182,15 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
                 % {"reason": reason, "name": duplicate.short_name},
                 code="duplicate",
             )
+        if self.instance.pk is None and not cleaned.get("different_work") and (title := cleaned.get("title")):
+            self.close_works = works_close_to(title)
+            if self.close_works:
+                raise forms.ValidationError(
+                    gettext("A work with a close title exists: %(works)s. Use it instead, or tick “It is a different "
+                            "work” and save again.")
+                    % {"works": gettext("; ").join(f"“{work.title}” ({work.short_name})" for work in self.close_works)},
+                    code="close",
+                )
         return cleaned
 
     def _check_short_name(self, short_name: str) -> None:

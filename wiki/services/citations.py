@@ -112,6 +112,12 @@ def _outcome(title: str, source: Source) -> CitationOutcome:
     return CitationOutcome.MERGED
 
 
+def works_close_to(title: str) -> list[WorkRef]:
+    """The works whose title or short name is close to ``title`` but not the same (a letter or two apart, another
+    spelling, a subtitle dropped or added), most alike first; one query."""
+    return _matcher().close(title)
+
+
 def _matcher() -> CloseMatcher:
     """Every work's title and short name, read once (one query)."""
     rows = Source.objects.order_by("pk").values_list("slug", "short_name", "title")

@@ -55,7 +55,7 @@ class MathStash:
         def dollars(prose: str) -> str:
             return DOLLAR_RE.sub(inline, prose).replace(ESCAPED_DOLLAR, "&#36;")
 
-        return _outside_code(_inline_formulas(_display_formulas(text, display), inline), dollars)
+        return _outside_code(inline_formulas(display_formulas(text, display), inline), dollars)
 
     def _tokens(self) -> re.Pattern[str]:
         return re.compile(rf"MATH{self.nonce}X(\d+)X")
@@ -105,7 +105,7 @@ class MathStash:
         return "".join(out)
 
 
-def _display_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+def display_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """``text`` with each ``$$…$$`` block replaced, in time linear in its length."""
     last = max((end.end() for end in DISPLAY_END_RE.finditer(text)), default=None)
     if last is None:
@@ -113,7 +113,7 @@ def _display_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str
     return DISPLAY_RE.sub(replace, text[:last]) + text[last:]
 
 
-def _inline_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+def inline_formulas(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """``text`` with each ``\\(…\\)`` replaced, line by line up to the line's last ``\\)`` (a formula stays on its line),
     in time linear in its length."""
     if INLINE_END not in text:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 
-from wiki.markdown.math import DISPLAY_RE, DOLLAR_RE, INLINE_RE
+from wiki.markdown.math import DOLLAR_RE, display_formulas, inline_formulas
 from wiki.markdown.sanitize import ALLOWED_TAGS, HTML_TAG
 from wiki.markdown.wikilinks import WIKILINK_RE
 from wiki.text.spaces import collapse_spaces
@@ -59,8 +59,8 @@ def plain_text(markdown: str) -> str:
     text = _ESCAPE_RE.sub(lambda m: chr(_ESCAPED_BASE + ord(m.group(1))), markdown)
     text = _COMMENT_RE.sub("", text)
     text = _FENCE_RE.sub("", text)
-    text = DISPLAY_RE.sub(_formula, text)
-    text = INLINE_RE.sub(_formula, text)
+    text = display_formulas(text, _formula)
+    text = inline_formulas(text, _formula)
     text = DOLLAR_RE.sub(_formula, text)
     text = _WIKILINK_RE.sub(lambda m: m.group(2) or m.group(1), text)
     text = _LINK_DEFINITION_RE.sub("", text)

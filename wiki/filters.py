@@ -311,8 +311,18 @@ class QuestionPageFilter(django_filters.CharFilter):
 QUESTION_PAGE_OPTIONS_ID = "page-slug-options"
 
 
+# ``?assigned=`` values: the questions no one is assigned, and those assigned to the reader (logged in only).
+ASSIGNED_TO_NOBODY = "nobody"
+ASSIGNED_TO_ME = "me"
+# ``?status=unresolved``: open or investigating.
+UNRESOLVED = "unresolved"
+
+
 class QuestionFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=QuestionStatus.choices, label=_("Status"), empty_label=_("Any status"))
+    status = django_filters.ChoiceFilter(
+        choices=[(UNRESOLVED, _("Unresolved (open or investigating)")), *QuestionStatus.choices], label=_("Status"),
+        empty_label=_("Any status"), method="filter_status",
+    )
     priority = django_filters.ChoiceFilter(choices=QuestionPriority.choices, label=_("Priority"), empty_label=_("Any priority"))
     # Named apart from ``page``, the API's page of results.
     # Typed, not chosen from a list: a list of every page would grow with the wiki.
@@ -321,7 +331,71 @@ class QuestionFilter(django_filters.FilterSet):
         queryset=get_user_model().objects.filter(groups__name=EDITOR_GROUP).only("id", "username").order_by("username"),
         to_field_name="username", label=_("Assignee"), empty_label=_("Anyone"),
     )
+    # Apart from ``assignee``, whose values are usernames: no account's name can be mistaken for one of these.
+    assigned = django_filters.ChoiceFilter(
+        choices=[(ASSIGNED_TO_NOBODY, _("To no one (unassigned)")), (ASSIGNED_TO_ME, _("To me"))], label=_("Assigned"),
+        empty_label=_("To anyone or no one"), method="filter_assigned",
+    )
 
     class Meta:
         model = OpenQuestion
-        fields = ["status", "priority", "page_slug", "assignee"]
+        fields = ["status", "priority", "page_slug", "assignee", "assigned"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self._reader_id():
+            # "To me" is a logged-in reader's choice: asked anonymously, it is refused as any unknown value is.
+            self.filters["assigned"].extra["choices"] = [(ASSIGNED_TO_NOBODY, _("To no one (unassigned)"))]
+
+    def _reader_id(self) -> int | None:
+        user = getattr(self.request, "user", None)
+        return user.pk if user is not None and user.is_authenticated else None
+
+    def filter_status(self, queryset: QuerySet[OpenQuestion], name: str, value: str) -> QuerySet[OpenQuestion]:
+        if value == UNRESOLVED:
+            return queryset.unresolved()  # type: ignore[attr-defined, no-any-return]
+        return queryset.filter(status=value)
+
+    def filter_assigned(self, queryset: QuerySet[OpenQuestion], name: str, value: str) -> QuerySet[OpenQuestion]:
+        reader = self._reader_id() if value == ASSIGNED_TO_ME else None
+        return queryset.assigned_to(reader)  # type: ignore[attr-defined, no-any-return]
+
+
+# ``?sort=`` of the queue (the API's ``?ordering=`` offers the same: ``priority,created_at``, ``-created_at``,
+# ``created_at``, ``-updated_at``). By priority, the answered and dropped questions come after the others.
+QUESTION_SORTS = {
+    "newest": ("-created_at", "-id"),
+    "oldest": ("created_at", "id"),
+    "changed": ("-updated_at", "-id"),
+}
+QUESTION_SORT_CHOICES = [
+    ("newest", _("Newest first")), ("oldest", _("Oldest first")), ("changed", _("Recently changed first")),
+]
+ALL_STATUSES = "all"
+
+
+class QuestionListFilter(QuestionFilter):
+    """The queue's filters: the API's, a sort (the API's ``ordering``), and the unresolved questions unless a status
+    is chosen (``all`` for every one)."""
+
+    status = django_filters.ChoiceFilter(
+        choices=[(UNRESOLVED, _("Unresolved (open or investigating)")), (ALL_STATUSES, _("Any status")),
+                 *QuestionStatus.choices],
+        label=_("Status"), empty_label=None, method="filter_status",
+    )
+    sort = django_filters.ChoiceFilter(choices=QUESTION_SORT_CHOICES, label=_("Sort"),
+                                       empty_label=_("Priority, then oldest first"), method="filter_sort")
+
+    class Meta(QuestionFilter.Meta):
+        fields = [*QuestionFilter.Meta.fields, "sort"]
+
+    def filter_queryset(self, queryset: QuerySet[OpenQuestion]) -> QuerySet[OpenQuestion]:
+        if not self.form.cleaned_data.get("status"):
+            queryset = queryset.unresolved()  # type: ignore[attr-defined]
+        return super().filter_queryset(queryset)
+
+    def filter_status(self, queryset: QuerySet[OpenQuestion], name: str, value: str) -> QuerySet[OpenQuestion]:
+        return queryset if value == ALL_STATUSES else super().filter_status(queryset, name, value)
+
+    def filter_sort(self, queryset: QuerySet[OpenQuestion], name: str, value: str) -> QuerySet[OpenQuestion]:
+        return queryset.order_by(*QUESTION_SORTS[value])

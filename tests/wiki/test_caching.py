@@ -292,11 +292,11 @@ def test_a_made_up_query_parameter_is_answered_but_never_kept_in_the_cache(clien
 
 def test_every_parameter_a_cached_view_reads_is_one_the_cache_keeps() -> None:
     from wiki.caching.responses import READ_PARAMETERS
-    from wiki.filters import PageFilter, QuestionFilter, SourceListFilter
+    from wiki.filters import PageFilter, QuestionListFilter, SourceListFilter
     from wiki.graph.forms import LocalGraphForm, MapFilterForm, WorkPickForm
     from wiki.search.forms import SearchForm
 
-    read = {*PageFilter.base_filters, *SourceListFilter.base_filters, *QuestionFilter.base_filters,
+    read = {*PageFilter.base_filters, *SourceListFilter.base_filters, *QuestionListFilter.base_filters,
             *MapFilterForm.base_fields, *WorkPickForm.base_fields, *LocalGraphForm.base_fields, *SearchForm.base_fields,
             "p", "format"}
     assert read <= READ_PARAMETERS

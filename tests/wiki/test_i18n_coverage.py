@@ -202,6 +202,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     source = classification.source.slug
     from wiki.services.deletion import page_delete, source_delete
 
+    # answered, then reopened; one of its claims has left its page's text
+    reopened = make_question(title="A reopened question", page=page, answer_claim=claim)
+    reopened.claims.add(claim, Claim.objects.create(page=page, text="A sentence taken out.", key="taken-out", is_orphaned=True))
     gone = make_page(slug="gone-page", title="Gone page")
     gone_question = make_question(title="A question of a gone page", page=gone)
     page_delete(page=gone, user=None, reason="Spam")
@@ -232,6 +235,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("reader", reverse("wiki:question-list"), None),
         ("reader", question.get_absolute_url(), None),
         ("reader", gone_question.get_absolute_url(), None),
+        ("reader", reopened.get_absolute_url(), None),
+        ("editor", reverse("wiki:question-list") + "?status=all&assigned=me&sort=changed", None),
         ("reader", reverse("wiki:search") + "?q=GRPO", None),
         ("reader", reverse("wiki:search") + "?q=zzzznothing", None),
         ("reader", reverse("wiki:search"), None),

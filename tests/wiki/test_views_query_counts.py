@@ -56,7 +56,10 @@ ANONYMOUS: dict[str, list[str]] = {
         "SELECT wiki_page", "COUNT wiki_openquestion", "DECLARE auth_user", "SELECT wiki_page",
         "SELECT wiki_openquestion",
     ],
-    "question detail": ["SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
+    # Unresolved, unassigned, recently changed first: the status, assignment and sort cost nothing more.
+    "question list sorted": ["COUNT wiki_openquestion", "DECLARE auth_user", "SELECT wiki_page", "SELECT wiki_openquestion"],
+    # The question and, in a subquery named first, when it was last answered and by whom.
+    "question detail": ["SELECT wiki_changeevent", "SELECT wiki_claim", "SELECT wiki_source"],
     "source list as BibTeX": ["SELECT wiki_source"],
     "source list as CSL-JSON": ["SELECT wiki_source"],
     "page as Markdown": ["SELECT wiki_page", "SELECT wiki_source"],
@@ -97,6 +100,7 @@ def _urls(wiki: SmallWiki) -> dict[str, str]:
         "source detail": reverse("wiki:source-detail", kwargs={"slug": work}),
         "question list": reverse("wiki:question-list"),
         "question list filtered": reverse("wiki:question-list") + f"?status=open&page_slug={page}",
+        "question list sorted": reverse("wiki:question-list") + "?status=unresolved&assigned=nobody&sort=changed",
         "question detail": wiki.question.get_absolute_url(),
         "source list as BibTeX": reverse("wiki:source-list") + "?mechanism=policy_gradient&format=bib",
         "source list as CSL-JSON": reverse("wiki:source-list") + "?format=csl",

@@ -36,17 +36,25 @@ def test_the_queue_is_sorted_by_priority_then_age(client: Client) -> None:
     assert _listed_ids(content) == [old_high.pk, new_high.pk, normal.pk, old_low.pk]
 
 
-def test_answered_and_dropped_questions_come_after_the_open_ones_whatever_their_priority(client: Client) -> None:
+def test_the_queue_shows_the_unresolved_questions_unless_any_status_is_chosen(client: Client) -> None:
     OpenQuestion.objects.all().delete()
     claim = Claim.objects.create(page=make_page(title="Answers"), text="An answer.", key="answer", anchor="claim-answer")
     answered = make_question(title="answered high", priority="high", status=QuestionStatus.ANSWERED, answer_claim=claim)
     low = make_question(title="open low", priority="low")
     dropped = make_question(title="dropped high", priority="high", status=QuestionStatus.DROPPED)
     high = make_question(title="investigating high", priority="high", status=QuestionStatus.INVESTIGATING)
+    url = reverse("wiki:question-list")
 
-    content = client.get(reverse("wiki:question-list")).content.decode()
+    default = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    unresolved = client.get(url, {"status": "unresolved", "priority": "low"}).content.decode()
+    every = client.get(url, {"status": "all"}).content.decode()
 
-    assert _listed_ids(content) == [high.pk, low.pk, answered.pk, dropped.pk]
+    assert _listed_ids(default) == [high.pk, low.pk]
+    assert '<option value="unresolved" selected>Unresolved (open or investigating)</option>' in default.replace(
+        '<option value="unresolved">', '<option value="unresolved" selected>')
+    assert _listed_ids(unresolved) == [low.pk]
+    # answered and dropped questions come after the others whatever their priority
+    assert _listed_ids(every) == [high.pk, low.pk, answered.pk, dropped.pk]
 
 
 def test_the_queue_filters_by_status_and_page(client: Client) -> None:
@@ -164,7 +172,7 @@ def test_the_page_filter_is_a_typed_slug_offering_the_pages_with_most_questions(
     offered = re.findall(r'<option value="([^"]+)"', datalist)
     assert offered.index("busy-page") < offered.index("quiet-page")
     assert "settled-page" not in offered
-    listed = _listed_ids(client.get(reverse("wiki:question-list"), {"page_slug": "settled-page"}).content.decode())
+    listed = _listed_ids(client.get(reverse("wiki:question-list"), {"page_slug": "settled-page", "status": "all"}).content.decode())
     assert listed == [OpenQuestion.objects.get(page=settled).pk]
 
 
@@ -262,3 +270,95 @@ def test_the_preview_warns_that_a_claim_taken_out_of_the_text_answers_a_question
     assert re.search(rf'<p class="notice" role="note" data-answers="{answered.pk}">Claim #{answered.answer_claim.pk} answers '
                      rf'the question <a href="{answered.get_absolute_url()}">{answered.title}</a>: once it leaves the text', preview)
     assert Claim.objects.get(pk=answered.answer_claim.pk).is_orphaned is False
+
+
+def test_a_reopened_question_shows_its_former_answer_as_such(small_wiki: SmallWiki) -> None:
+    from wiki.services.questions import question_update
+
+    question, answer, editor = small_wiki.question, small_wiki.claims[1], small_wiki.editor
+    question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "answer_claim": answer},
+                    claims=list(question.claims.all()), user=editor)
+    answered = Client().get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    question_update(question=question, fields={"status": QuestionStatus.OPEN}, claims=list(question.claims.all()), user=editor)
+    client = Client()
+
+    reopened = client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = html_text(client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+
+    answered_section = answered.split('id="answer-heading"')[1].split("</section>")[0]
+    assert "evidence-claim" in answered_section and "No claim answers it yet." not in answered_section
+    section = reopened.split('id="answer-heading"')[1].split("</section>")[0]
+    assert "No claim answers it yet." in section
+    former = re.search(r'<details class="former-answer muted">\s*<summary>(.*?)</summary>(.*?)</details>', section, re.DOTALL)
+    assert former is not None
+    day = timezone.localtime(timezone.now()).strftime("%Y-%m-%d")
+    assert html_text(former.group(1)) == f"Answered before, on {day}, by {editor.username}"
+    assert answer.text in html_text(former.group(2))
+    assert section.count("evidence-claim") == 1  # only inside the details
+    assert f"曾于 {day} 由 {editor.username} 回答" in chinese
+
+
+def test_a_question_answered_from_the_start_then_reopened_still_shows_the_former_answer(client: Client) -> None:
+    page = make_page(slug="answers", body="## 关键要点\n\n- LBYL 是 CUA safety 的前置检查。\n")
+    claim = Claim.objects.get(page=page, text__contains="LBYL 是 CUA safety")
+    question = make_question(title="reopened", status=QuestionStatus.INVESTIGATING, answer_claim=claim)
+
+    section = client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode().split(
+        'id="answer-heading"')[1].split("</section>")[0]
+
+    assert "<summary>Answered before</summary>" in section and "LBYL 是 CUA safety" in section
+    assert "is not verified" not in section
+
+
+def test_a_related_claim_taken_out_of_its_page_is_marked_orphaned_with_a_link_to_reattach_it(small_wiki: SmallWiki) -> None:
+    page, question = small_wiki.page, small_wiki.question
+    related = question.claims.get()
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None
+    sentence = next(line for line in latest.body.splitlines() if related.text[:12] in line)
+    page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body=latest.body.replace(sentence + "\n", ""),
+                       base_revision=latest.number)
+    client = Client()
+
+    content = client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = client.get(question.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+
+    assert Claim.objects.get(pk=related.pk).is_orphaned
+    item = content.split('id="claims-heading"')[1].split("</ul>")[0]
+    claim_url = reverse("wiki:claim-detail", args=[related.pk])
+    assert '<li class="claim-orphaned">' in item
+    assert f'<strong><a href="{claim_url}">orphaned: re-attach or retire</a></strong>' in item
+    assert f"#{related.anchor}" not in item  # no link to a place the page no longer has
+    assert "孤立" in html_text(chinese.split('id="claims-heading"')[1].split("</ul>")[0])
+
+
+def _autofocused(content: str) -> list[str]:
+    return re.findall(r"<(?:input|select|textarea)[^>]*\bautofocus\b[^>]*>", content)
+
+
+def test_the_question_form_shown_again_focuses_its_first_claim_only(editor_client: Client, small_wiki: SmallWiki) -> None:
+    url = reverse("wiki:question-create")
+    sent = {"title": "Focus", "status": "open", "priority": "normal", "show_claims": "1"}
+
+    new = editor_client.get(url, {"page": small_wiki.page.slug}).content.decode()
+    shown = editor_client.post(url, {**sent, "page": small_wiki.page.slug}).content.decode()
+    no_claims = editor_client.post(url, {**sent, "page": make_page(title="No claims here", body="Plain text").slug}).content.decode()
+    refused = editor_client.post(url, {"title": "", "status": "answered", "priority": "normal",
+                                       "page": small_wiki.page.slug}).content.decode()
+    edited = editor_client.post(reverse("wiki:question-edit", args=[small_wiki.question.pk]),
+                                {**sent, "page": small_wiki.page.slug}).content.decode()
+
+    assert shown.count('name="claims"') > 1
+    first = re.search(r'<input type="checkbox" name="claims"[^>]*>', shown)
+    assert first is not None and _autofocused(shown) == [first.group(0)]
+    assert len(_autofocused(edited)) == 1 and 'name="claims"' in _autofocused(edited)[0]
+    assert len(_autofocused(no_claims)) == 1 and 'name="page"' in _autofocused(no_claims)[0]
+    # opened, or refused (the error summary takes the focus): no field claims it
+    assert _autofocused(new) == [] and _autofocused(refused) == []
+
+
+def test_the_contrast_form_shown_again_focuses_one_field(editor_client: Client, small_wiki: SmallWiki) -> None:
+    shown = editor_client.post(reverse("wiki:contrast-create"), {
+        "left": small_wiki.strict.slug, "right": small_wiki.harness.slug, "axis": "", "show_choices": "1"}).content.decode()
+
+    assert len(_autofocused(shown)) == 1 and 'name="left_component"' in _autofocused(shown)[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
@@ -97,7 +97,9 @@ class StrictOrderingFilter(OrderingFilter):
         ordering = self.get_ordering(request, queryset, view)
         if not ordering:
             return queryset
-        terms = [_order_term(queryset, term) for term in ordering]
+        ranks: dict[str, Callable[[], Any]] = getattr(view, "ordering_ranks", {})
+        terms = [_ranked(ranks[term.lstrip("-")](), term) if isinstance(term, str) and term.lstrip("-") in ranks
+                 else _order_term(queryset, term) for term in ordering]
         # Rows equal on every term asked for (works of one year) would come in any order, page by page: a client walking
         # the pages would see some twice and miss others. The primary key settles the order.
         if not any(isinstance(term, str) and term.lstrip("-") in {"pk", "id"} for term in ordering):
@@ -111,9 +113,13 @@ class StrictOrderingFilter(OrderingFilter):
             field = "-?(" + "|".join(fields) + ")"
             for parameter in parameters:
                 parameter["description"] = (f"Comma-separated fields to order by, `-` first for descending: {', '.join(fields)}. "
-                                            "Any other field is refused (400).")
+                                            f"Any other field is refused (400).{getattr(view, 'ordering_notes', '')}")
                 parameter["schema"]["pattern"] = f"^{field}(,{field})*$"
         return parameters
+
+
+def _ranked(rank: Any, term: str) -> Any:
+    return rank.desc() if term.startswith("-") else rank.asc()
 
 
 def _order_term(queryset: QuerySet[Any], term: Any) -> Any:

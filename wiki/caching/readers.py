@@ -61,6 +61,20 @@ def audience(request: HttpRequest) -> str | None:
     return hashlib.blake2b(permissions_of(request).encode(), digest_size=8).hexdigest()
 
 
+# Query parameter values that stand for the reader (``?assigned=me``): what a request naming one answers differs from
+# one reader to the next, even among readers with the same permissions.
+READER_VALUES = frozenset({("assigned", "me")})
+
+
+def own_copy(request: HttpRequest) -> str:
+    """``""`` when the request's answer is the same for every reader of its audience; else a part of the cache key
+    naming this reader (a logged-in one: an anonymous reader asking is refused, and a refusal is not kept)."""
+    if request.user.is_authenticated and any((name, value) in READER_VALUES
+                                             for name, values in request.GET.lists() for value in values):
+        return f":reader-{request.user.pk}"
+    return ""
+
+
 def render_shared(request: HttpRequest) -> None:
     """Templates rendered for this request leave the reader's slots in place."""
     setattr(request, _SHARED, True)

@@ -41,7 +41,7 @@ _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-c
 # copy per made-up parameter would let anyone fill the cache with copies of one page.
 READ_PARAMETERS = frozenset({
     "p", "format", "q", "kind", "mechanism", "verdict", "classified", "cited_on", "year", "year_min", "year_max", "sort",
-    "status", "priority", "assignee", "page_slug", "works", "depth", "edges",
+    "status", "priority", "assignee", "assigned", "page_slug", "works", "depth", "edges",
 })
 
 
@@ -105,6 +105,8 @@ def cached_for_readers(view: View) -> View:
         audience = readers.audience(request)
         if audience is None or not _reads_only_known_parameters(request):
             return view(request, *args, **kwargs)
+        # A page that names its reader (the questions assigned to them) is kept for that reader alone.
+        audience += readers.own_copy(request)
         version = versions.for_request(request)
         key = _key(request, version, audience)
         stored = cast("tuple[int, list[tuple[str, str]], bytes] | None", copies.get(key))

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
+from wiki.forms.widgets import CheckboxList
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
 
@@ -51,7 +52,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "slug")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims.filter(on_page | ticked | linked)
-        self.fields["claims"].widget = forms.CheckboxSelectMultiple(choices=self.fields["claims"].choices)
+        self.fields["claims"].widget = CheckboxList(choices=self.fields["claims"].choices)
         self.fields["answer_claim"].queryset = claims.filter(on_page | picked | answer)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "
@@ -65,8 +66,10 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         initial: dict[str, Any] = {name: data.getlist(name) if name in QUESTION_LINKS else data.get(name)
                                    for name in [*QUESTION_FIELDS, "loaded_at"] if name in data}
         form = cls(initial=initial, instance=instance)
-        # The page comes back at the top: the editor goes on where the claims were filled in.
-        form.fields["claims"].widget.attrs["autofocus"] = True
+        # The page comes back at the top: the editor goes on where the claims were filled in (the first of them, the
+        # widget sees to it), or at the page when it has none to offer.
+        focused = "claims" if form.fields["claims"].queryset.exists() else "page"
+        form.fields[focused].widget.attrs["autofocus"] = True
         return form
 
     def _sent_ids(self, name: str) -> list[int]:

@@ -23,7 +23,25 @@ class QuestionPriority(models.TextChoices):
     LOW = "low", _("Low")
 
 
-PRIORITY_RANK = {QuestionPriority.HIGH: 0, QuestionPriority.NORMAL: 1, QuestionPriority.LOW: 2}
+PRIORITY_RANK: dict[str, int] = {QuestionPriority.HIGH: 0, QuestionPriority.NORMAL: 1, QuestionPriority.LOW: 2}
+# Statuses in the order a question goes through them, where their names would sort "answered" first.
+STATUS_RANK: dict[str, int] = {QuestionStatus.OPEN: 0, QuestionStatus.INVESTIGATING: 1, QuestionStatus.ANSWERED: 2, QuestionStatus.DROPPED: 3}
+UNRESOLVED = (QuestionStatus.OPEN, QuestionStatus.INVESTIGATING)
+
+
+def _rank(field: str, ranks: dict[str, int]) -> Case:
+    return Case(*(When(**{field: value}, then=Value(rank)) for value, rank in ranks.items()), default=Value(9),
+                output_field=IntegerField())
+
+
+def priority_order() -> Case:
+    """A question's priority as a number that sorts high first."""
+    return _rank("priority", PRIORITY_RANK)
+
+
+def status_order() -> Case:
+    """A question's status as a number that sorts open, investigating, answered, dropped."""
+    return _rank("status", STATUS_RANK)
 
 
 class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
@@ -33,17 +51,18 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         return self.filter(models.Q(page__isnull=True) | models.Q(page__deleted_at__isnull=True))
 
     def unresolved(self) -> OpenQuestionQuerySet:
-        return self.filter(status__in=[QuestionStatus.OPEN, QuestionStatus.INVESTIGATING])
+        """Open or investigating."""
+        return self.filter(status__in=UNRESOLVED)
+
+    def assigned_to(self, user_id: int | None) -> OpenQuestionQuerySet:
+        """Assigned to that account; to no one when ``user_id`` is None."""
+        return self.filter(assignee__isnull=True) if user_id is None else self.filter(assignee_id=user_id)
 
     def queue(self) -> OpenQuestionQuerySet:
         """:meth:`live` questions in the queue order: priority first, then oldest first; page and assignee joined."""
-        rank = Case(
-            *(When(priority=p, then=Value(r)) for p, r in PRIORITY_RANK.items()),
-            default=Value(9),
-            output_field=IntegerField(),
-        )
         return (
-            self.live().select_related("page", "assignee").annotate(priority_rank=rank).order_by("priority_rank", "created_at", "id")
+            self.live().select_related("page", "assignee").annotate(priority_rank=priority_order())
+            .order_by("priority_rank", "created_at", "id")
         )
 
     def resolved_last(self) -> OpenQuestionQuerySet:
@@ -60,6 +79,20 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         return self.select_related("answer_claim__page").prefetch_related(
             models.Prefetch("claims", queryset=Claim.objects.select_related("page").order_by("page__title", "position")),
             models.Prefetch("sources", queryset=Source.objects.only("id", "slug", "short_name", "title").order_by("short_name")),
+        )
+
+    def with_last_answer(self) -> OpenQuestionQuerySet:
+        """Annotates, in the same query, when the question was last marked answered and by whom (``answered_at``,
+        ``answered_by``, a username; None when no change records it: a question added answered, or by no one), from
+        the changes the services record: a question reopened since shows its answer as a former one."""
+        from wiki.models.changes import ChangeEvent
+
+        answered = ChangeEvent.objects.filter(
+            kind=ChangeEvent.Kind.QUESTION, object_id=models.OuterRef("pk"), summary_key="question_answered",
+        ).order_by("-created_at", "-id")
+        return self.annotate(
+            answered_at=models.Subquery(answered.values("created_at")[:1]),
+            answered_by=models.Subquery(answered.values("user__username")[:1]),
         )
 
 

@@ -2,7 +2,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
-from wiki.filters import QUESTION_PAGE_OPTIONS_ID, QuestionFilter
+from wiki.filters import QUESTION_PAGE_OPTIONS_ID, QuestionListFilter
 from wiki.models import OpenQuestion, Page
 from wiki.views.listing import render_filtered_list
 
@@ -12,14 +12,15 @@ PAGE_OPTIONS = 100
 
 @cached_for_readers
 def question_list(request: HttpRequest) -> HttpResponse:
-    filterset = QuestionFilter(request.GET or None, queryset=OpenQuestion.objects.resolved_last())
+    # Always bound: with no status chosen, the queue shows the unresolved questions.
+    filterset = QuestionListFilter(request.GET, queryset=OpenQuestion.objects.resolved_last(), request=request)
     page_options = {"id": QUESTION_PAGE_OPTIONS_ID, "pages": Page.objects.most_questioned(PAGE_OPTIONS)}
     return render_filtered_list(request, "wiki/question_list.html", filterset, {"page_options": page_options})
 
 
 @cached_for_readers
 def question_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    question = OpenQuestion.objects.queue().with_links().filter(pk=pk).first()
+    question = OpenQuestion.objects.queue().with_links().with_last_answer().filter(pk=pk).first()
     if question is not None:
         return render(request, "wiki/question_detail.html", {"question": question})
     # A deleted page's questions leave with it: its address says so, and where the page can be restored.

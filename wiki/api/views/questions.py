@@ -4,7 +4,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 
 from wiki.api.schema import QuestionDuplicateSerializer
@@ -19,13 +19,19 @@ from wiki.api.views.writes import (
     ServiceViewSet,
     saved_serializer,
 )
-from wiki.filters import QuestionFilter
-from wiki.models import Claim, OpenQuestion, Source
+from wiki.filters import ASSIGNED_TO_ME, ASSIGNED_TO_NOBODY, UNRESOLVED, QuestionFilter
+from wiki.models import Claim, OpenQuestion, QuestionStatus, Source
+from wiki.models.questions import priority_order, status_order
 from wiki.services.questions import question_create, question_update
 
 
 @extend_schema_view(
-    list=extend_schema(summary=gettext_lazy("List open questions")),
+    list=extend_schema(summary=gettext_lazy("List open questions"), parameters=[
+        OpenApiParameter("status", enum=[UNRESOLVED, *QuestionStatus.values], description=(
+            "One status, or `unresolved` for open and investigating; every status when left out.")),
+        OpenApiParameter("assigned", enum=[ASSIGNED_TO_NOBODY, ASSIGNED_TO_ME], description=(
+            "`nobody`: the questions assigned to no one; `me`: those assigned to the client's own account (refused "
+            "without one)."))]),
     retrieve=extend_schema(summary=gettext_lazy("An open question")),
     create=extend_schema(summary=gettext_lazy("Raise an open question"), responses={
         201: QuestionSerializer,
@@ -44,6 +50,12 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     filterset_class = QuestionFilter
     ordering_fields = ["created_at", "updated_at", "priority", "status", "title"]
     ordering = ["-created_at", "-id"]
+    # Ordered by what they mean, not by their names (which would put "low" between "high" and "normal").
+    ordering_ranks = {"priority": priority_order, "status": status_order}
+    ordering_notes = (" `priority` puts high first, then normal, then low (`-priority` low first); `status` open, "
+                      "investigating, answered, dropped. The queue's orders: `priority,created_at` (by priority, then "
+                      "oldest first), `-created_at` (newest first), `created_at` (oldest first), `-updated_at` "
+                      "(recently changed first).")
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[OpenQuestion]:

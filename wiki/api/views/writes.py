@@ -27,6 +27,7 @@ from wiki.api.conditional import check_if_match, conditional_response, represent
 from wiki.api.errors import Gone
 from wiki.api.filters import reject_repeated_parameters, reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
+from wiki.caching import readers
 from wiki.caching.values import cached_value
 from wiki.models.deletion import Deletable
 from wiki.models.etags import Validator
@@ -167,7 +168,8 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
         renderer = request.accepted_renderer
         media_type = request.accepted_media_type
-        where = (type(self).__name__, request.build_absolute_uri())
+        # Shared by every reader, but an answer that names its reader (``?assigned=me``), kept for that reader alone.
+        where = (type(self).__name__, request.build_absolute_uri(), readers.own_copy(request._request))
         if getattr(renderer, "format", None) != "json":
             # The browsable API draws forms for its reader: only the data is shared. The data itself may depend on
             # the format asked for (an export is BibTeX or CSL-JSON), so the format is part of the key.

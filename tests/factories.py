@@ -44,6 +44,7 @@ from wiki.services.glossary import glossary_term_create
 from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision
 from wiki.services.questions import question_create
+from wiki.services.tokens import api_token_create
 
 PASSWORD = "correct horse battery"
 
@@ -198,6 +199,11 @@ def make_reader(username: str = "", *, password: str = PASSWORD) -> Account:
     return ReaderFactory.create(password=hashed(password))
 
 
+def make_api_token(user: Account, *, name: str = "A script") -> str:
+    """A new API token of the editor ``user``: its key, which the wiki keeps only as a hash."""
+    return api_token_create(user=user, name=name).key
+
+
 def make_source(**fields: object) -> Source:
     return SourceFactory.create(**fields)
 
@@ -300,6 +306,7 @@ def make_wiki() -> SmallWiki:
     duplicate = SourceFactory.create(slug="skillloop-preprint", short_name="SkillLoop preprint",
                                      title="SkillLoop: Verified Skills for Agents (preprint)", year=2024)
     merge = source_merge(merged=duplicate, kept=strict, user=editor)
+    make_api_token(editor, name="Loop script")
     return SmallWiki(merge=merge, dismissal=dismissal, term=term, editor=editor, strict=strict, part=part, harness=harness, envs=envs, unclassified=unclassified,
                      page=page, notes=notes, claims=claims, contrast=contrast, question=question, answered=answered)
 

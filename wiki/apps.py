@@ -28,7 +28,11 @@ class WikiConfig(AppConfig):
         post_migrate.connect(_create_editor_group, sender=self, dispatch_uid="wiki.create_editor_group")
         # Before any migration writes: a write moves the content version, kept in that table by default.
         pre_migrate.connect(_create_cache_table, sender=self, dispatch_uid="wiki.create_cache_table")
+        from wiki.accounts import token_revocation
         from wiki.caching.versions import install, watch_outages
+
+        # A new password, a deactivation or leaving the editors revokes the account's API tokens.
+        token_revocation.connect()
 
         # Every write to a wiki table moves the content version that cached pages are keyed by.
         connection_created.connect(install, dispatch_uid="wiki.watch_writes")

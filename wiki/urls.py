@@ -110,6 +110,7 @@ urlpatterns = [
     path("glossary/<slug:slug>/", glossary.glossary_detail, name="glossary-detail"),
     path("glossary/<slug:slug>/edit/", edit_glossary.glossary_edit, name="glossary-edit"),
     path("account/token/", tokens.api_token, name="api-token"),
+    path("account/token/<int:pk>/revoke/", tokens.api_token_revoke, name="api-token-revoke"),
     path("account/preferences/", preferences.preferences, name="preferences"),
     path("account/language/", preferences.set_language, name="set-language"),
     path("graph/", graphs.graph_map, name="graph-map"),

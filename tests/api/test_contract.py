@@ -215,13 +215,13 @@ def test_a_text_over_its_limit_is_400_even_when_its_ends_are_blank(api: APIClien
 
 
 def test_bearer_is_an_alias_of_token(db: None) -> None:
-    from rest_framework.authtoken.models import Token
+    from tests.factories import make_api_token
 
-    token = Token.objects.create(user=make_editor())
+    key = make_api_token(make_editor())
     client = APIClient()
 
     bearer = client.post("/api/v1/questions/", {"title": "Asked with Bearer"}, format="json",
-                         HTTP_AUTHORIZATION=f"Bearer {token.key}")
+                         HTTP_AUTHORIZATION=f"Bearer {key}")
     wrong = client.post("/api/v1/questions/", {"title": "Wrong"}, format="json", HTTP_AUTHORIZATION="Bearer nope")
 
     assert bearer.status_code == 201

@@ -268,13 +268,15 @@ def test_a_query_string_beside_a_charset_naming_no_text_encoding_is_still_read(c
     from django.db import close_old_connections
 
     from config.wsgi import application
-    from wiki.services.tokens import api_token_get
+    from tests.factories import make_api_token
+
+    key = make_api_token(editor)
 
     def call(method: str, query: str, body: bytes) -> tuple[str, Any]:
         environ: dict[str, Any] = {"REQUEST_METHOD": method, "PATH_INFO": "/api/v1/sources/", "QUERY_STRING": query,
                                    "CONTENT_TYPE": f"application/json; charset={charset}", "CONTENT_LENGTH": str(len(body)),
                                    "wsgi.input": io.BytesIO(body), "SERVER_NAME": "testserver", "HTTP_HOST": "testserver",
-                                   "HTTP_AUTHORIZATION": f"Bearer {api_token_get(user=editor).key}"}
+                                   "HTTP_AUTHORIZATION": f"Bearer {key}"}
         setup_testing_defaults(environ)
         started: list[str] = []
 

@@ -11,9 +11,8 @@ from types import ModuleType
 
 import pytest
 from pytest_django.live_server_helper import LiveServer
-from rest_framework.authtoken.models import Token
 
-from tests.factories import make_classification, make_editor, make_page, make_source
+from tests.factories import make_api_token, make_classification, make_editor, make_page, make_source
 from wiki.references.formats import MEDIA_TYPES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,7 +63,7 @@ def test_every_generated_module_imports(generated: ModuleType) -> None:
 
 
 def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_server: LiveServer, generated: ModuleType) -> None:
-    token = Token.objects.create(user=make_editor()).key
+    token = make_api_token(make_editor())
     listed = make_page(title="Agentic RL")
     make_page()
     make_classification(make_source())

@@ -269,10 +269,10 @@ def test_writes_need_an_editor(api: APIClient, reader_api: APIClient, method: st
 
 
 def test_token_authenticated_editor_can_write(editor: Account) -> None:
-    from rest_framework.authtoken.models import Token
+    from tests.factories import make_api_token
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=editor).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {make_api_token(editor)}")
     claim = Claim.objects.current().first()
     assert claim is not None
 

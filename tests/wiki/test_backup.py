@@ -199,6 +199,29 @@ def test_a_row_with_a_password_hash_or_of_another_table_is_refused(tmp_path: Pat
     assert wiki_is_empty()
 
 
+def test_a_backup_holds_no_api_token_nor_its_hash(tmp_path: Path) -> None:
+    from tests.factories import make_api_token
+    from wiki.models import ApiToken
+
+    key = make_api_token(make_editor("scripted"), name="Nightly import")
+    token = ApiToken.objects.get()
+    path = tmp_path / "wiki.jsonl"
+
+    backup.wiki_export(path=path)
+
+    text = path.read_text()
+    assert '"model": "auth.user"' in text and "scripted" in text
+    assert not any(secret in text for secret in (key, token.digest, token.hint, "Nightly import", "wiki.apitoken"))
+    _wipe()
+    backup.wiki_import(path=path)
+    assert Account.objects.filter(username="scripted").exists() and not ApiToken.objects.exists()
+    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
+    _wipe()
+    _write(path, [header, {"model": "wiki.apitoken", "pk": 1, "fields": {"user": 1, "digest": "0" * 64}}])
+    with pytest.raises(CommandError, match="not part of a backup"):
+        call_command("import_wiki", str(path), verbosity=0)
+
+
 @pytest.mark.parametrize("name", ["wiki.jsonl", "wiki.jsonl.gz"])
 @pytest.mark.parametrize("failure, refusal", [
     (RuntimeError("a row that cannot be serialised"), RuntimeError),

@@ -317,6 +317,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:triage"), None),
         ("editor", reverse("wiki:classifier-agreement"), None),
         ("editor", reverse("wiki:api-token"), None),
+        # a token made: its key shown once, the list with its dates
+        ("editor", reverse("wiki:api-token"), {"name": "Nightly import", "lifetime": "30"}),
+        ("editor", reverse("wiki:api-token"), {"name": "", "lifetime": "0"}),
     ]
 
 

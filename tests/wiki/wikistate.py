@@ -9,7 +9,7 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth.models import Group
 
-from wiki.models import SearchDocument
+from wiki.models import ApiToken, SearchDocument
 from wiki.roles import Account
 
 _SEARCH_FIELDS = ("kind", "object_id", "title", "body", "url", "mechanisms", "verdicts", "importance")
@@ -30,7 +30,7 @@ def _rows(model: Any) -> list[dict[str, Any]]:
 def wiki_state() -> dict[str, Any]:
     state: dict[str, Any] = {}
     for model in apps.get_app_config("wiki").get_models():
-        if model is not SearchDocument:
+        if model not in (SearchDocument, ApiToken):  # the index is compared below; tokens are in no backup
             state[model._meta.label_lower] = _rows(model)
     state["search"] = list(SearchDocument.objects.order_by("kind", "object_id").values_list(*_SEARCH_FIELDS))
     state["users"] = [

@@ -1,5 +1,6 @@
-"""Token authentication that also reads ``Authorization: Bearer <key>``, the default of generated clients; session
-authentication whose CSRF failure is said in the reader's language."""
+"""Token authentication against the hashes of editors' keys (``wiki.models.tokens``), reading ``Authorization: Token
+<key>`` and ``Authorization: Bearer <key>`` (the default of generated clients); session authentication whose CSRF
+failure is said in the reader's language."""
 
 from __future__ import annotations
 
@@ -11,17 +12,34 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from wiki.models.tokens import ApiToken
+from wiki.roles import Account
+from wiki.services.tokens import api_token_record_use
+
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """``Authorization: Token <key>`` or ``Authorization: Bearer <key>``: the same token either way."""
+    """``Authorization: Token <key>`` or ``Authorization: Bearer <key>``: the same token either way, found by the
+    key's hash, refused once it expired; a use is recorded about once a minute."""
 
     keywords = ("Token", "Bearer")
+    model = ApiToken
 
     def authenticate(self, request: Request) -> Any:
         scheme = authentication.get_authorization_header(request).split(b" ", 1)[0].decode("latin-1")
         # DRF compares the header's first word with ``self.keyword``; the instance lives for one request.
         self.keyword = next((k for k in self.keywords if k.lower() == scheme.lower()), self.keywords[0])
         return super().authenticate(request)
+
+    def authenticate_credentials(self, key: str) -> tuple[Account, ApiToken]:
+        token = ApiToken.objects.matching(key)
+        if token is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if token.is_expired():
+            raise exceptions.AuthenticationFailed(_("This token has expired: make a new one on the API token page."))
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        api_token_record_use(token=token)
+        return token.user, token
 
 
 class CsrfFailed(exceptions.PermissionDenied):
@@ -52,7 +70,7 @@ class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore
     def get_security_definition(self, auto_schema: Any) -> list[dict[str, Any]]:
         return [
             {"type": "apiKey", "in": "header", "name": "Authorization",
-             "description": "`Token <key>`: the key from /account/token/ or `manage.py api_token`."},
+             "description": "`Token <key>`: a key made on /account/token/ or by `manage.py api_token`, shown once."},
             {"type": "http", "scheme": "bearer", "description": "The same key as `Bearer <key>`."},
         ]
 

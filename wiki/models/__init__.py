@@ -10,8 +10,10 @@ from wiki.models.readers import ReaderProfile
 from wiki.models.search import SearchDocument
 from wiki.models.sources import Component, Source, SourceKind
 from wiki.models.suggestions import StoredSuggestion
+from wiki.models.tokens import ApiToken
 
 __all__ = [
+    "ApiToken",
     "ChangeEvent",
     "Citation",
     "CitationKind",

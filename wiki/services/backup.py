@@ -6,7 +6,8 @@ grouped by model. Primary keys are kept, so the ids the changes feed, claim and 
 classification histories refer to stay true. Timestamps are written in full (ISO 8601 with microseconds
 and offset), not cut to milliseconds as Django's own JSON encoder does. Accounts come first, without
 their password hashes (they come back unable to log in until a password is set), groups by name.
-The search index is not written: it is rebuilt, with the pages' HTML, after an import.
+The search index is not written: it is rebuilt, with the pages' HTML, after an import. Nor are the API tokens, not
+even their hashes: a backup is no key to the wiki, and the editors make new tokens.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
 
-from wiki.models import SearchDocument
+from wiki.models import ApiToken, SearchDocument
 from wiki.roles import Account
 
 FORMAT_NAME = "agentic-rl-wiki-backup"
@@ -44,6 +45,8 @@ FORMAT_VERSION = 1
 BATCH = 1000
 # Derived from the other rows and rebuilt after an import.
 DERIVED_MODELS: tuple[type[Model], ...] = (SearchDocument,)
+# Credentials, never written to a backup nor read from one.
+SECRET_MODELS: tuple[type[Model], ...] = (ApiToken,)
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_staff", "is_superuser", "is_active",
                "date_joined", "last_login", "groups", "user_permissions")
 
@@ -62,8 +65,9 @@ class BackupReport:
 
 
 def content_models() -> list[type[Model]]:
-    """The wiki's models a backup holds, in a stable order (the search index, derived, is left out)."""
-    return [model for model in apps.get_app_config("wiki").get_models() if model not in DERIVED_MODELS]
+    """The wiki's models a backup holds, in a stable order (the search index, derived, and API tokens are left out)."""
+    left_out = DERIVED_MODELS + SECRET_MODELS
+    return [model for model in apps.get_app_config("wiki").get_models() if model not in left_out]
 
 
 class _Encoder(json.JSONEncoder):

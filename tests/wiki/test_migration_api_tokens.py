@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from tests.factories import make_editor
 from wiki.models import ApiToken
 
-migration = importlib.import_module("wiki.migrations.0043_api_tokens_hashed")
+migration = importlib.import_module("wiki.migrations.0039_api_tokens_hashed")
 
 pytestmark = pytest.mark.django_db
 

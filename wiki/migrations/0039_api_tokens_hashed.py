@@ -49,7 +49,7 @@ class Migration(migrations.Migration):
     """Editors' API tokens as hashes of their keys, the keys of the former tokens hashed in their place."""
 
     dependencies = [
-        ("wiki", "0037_contrast_updated_at"),
+        ("wiki", "0038_search_folds_accents_and_indexes_identifiers"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -294,6 +294,8 @@ SPECTACULAR_SETTINGS = {
         "SetByEnum": "wiki.models.classifications.SetBy",
         "SearchKindEnum": "wiki.models.search.SearchDocument.Kind",
         "FindingKindEnum": "wiki.reports.consistency.FINDING_KINDS",
+        "ChangeKindEnum": "wiki.models.changes.ChangeEvent.Kind",
+        "ChangeActionEnum": "wiki.models.changes.ChangeEvent.Action",
     },
 }
 

@@ -13,6 +13,7 @@ from wiki.views import (
     search,
     sources,
     tokens,
+    watchlist,
 )
 from wiki.views.editing import changes as edit_changes
 from wiki.views.editing import claims as edit_claims
@@ -27,7 +28,7 @@ from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
 from wiki.views.editing import sources as edit_sources
 from wiki.views.editing import triage
-from wiki.views.feeds import RecentChangesFeed
+from wiki.views.feeds import RecentChangesFeed, WatchlistFeed
 
 
 class PageSlugConverter:
@@ -95,6 +96,10 @@ urlpatterns = [
     path("contrasts/<int:pk>/delete/", edit_contrasts.contrast_delete_view, name="contrast-delete"),
     path("changes/", edit_changes.changes, name="changes"),
     path("changes/feed/", RecentChangesFeed(), name="changes-feed"),
+    path("watchlist/", watchlist.watchlist, name="watchlist"),
+    path("watchlist/edit/", watchlist.watchlist_edit, name="watchlist-edit"),
+    path("watchlist/feed/<int:user_id>/<str:token>/", WatchlistFeed(), name="watchlist-feed"),
+    path("watchlist/<str:kind>/<int:pk>/", watchlist.watch_toggle, name="watch"),
     path("questions/", questions.question_list, name="question-list"),
     path("questions/new/", edit_questions.question_create_view, name="question-create"),
     path("questions/<int:pk>/", questions.question_detail, name="question-detail"),

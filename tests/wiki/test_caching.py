@@ -156,10 +156,12 @@ def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client: 
 
     other = Client(enforce_csrf_checks=True)
     other.force_login(second)
-    # Stored by the first editor's read: the second runs no query for the page, only for their user and permissions.
-    with django_assert_max_num_queries(3) as captured:
+    # Stored by the first editor's read: the second runs no query for the page, only for their user and permissions, and
+    # whether they watch it (asked once, then kept: wiki.caching.watches).
+    with django_assert_max_num_queries(4) as captured:
         response = other.get(page.get_absolute_url())
     assert not [q for q in captured.captured_queries if "wiki_" in q["sql"]]
+    assert len([q for q in captured.captured_queries if "reader_watch" in q["sql"]]) == 1
     html = response.content.decode()
     assert "second-editor" in html and "first-editor" not in html
     assert "wiki-slot" not in html

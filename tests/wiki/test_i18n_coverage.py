@@ -253,6 +253,13 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("reader", reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + "?from=1&to=2", None),
         ("reader", reverse("wiki:classification-history", kwargs={"pk": classification.pk}), None),
         ("reader", reverse("wiki:preferences"), None),
+        ("plain", reverse("wiki:preferences"), None),
+        # watching a page, a work and a question (each answers with its page), then the watchlist and its editor
+        ("plain", reverse("wiki:watch", kwargs={"kind": "page", "pk": page.pk}), {"watch": "1"}),
+        ("plain", reverse("wiki:watch", kwargs={"kind": "source", "pk": classification.source.pk}), {"watch": "1"}),
+        ("plain", reverse("wiki:watch", kwargs={"kind": "question", "pk": question.pk}), {"watch": "1"}),
+        ("plain", reverse("wiki:watchlist"), None),
+        ("plain", reverse("wiki:watchlist-edit"), None),
         ("reader", reverse("login"), None),
         ("plain", reverse("password_change"), None),
         ("plain", reverse("password_change"), {"old_password": "wrong", "new_password1": "a", "new_password2": "b"}),
@@ -343,7 +350,8 @@ def test_every_page_template_reads_fully_in_both_languages(screens, settings) ->
         clients["plain"].force_login(plain)
         for who, url, data in screens:
             client = clients[who]
-            response = client.post(url, data) if data is not None else client.get(url)
+            # a form that redirects is read where it leads (a watch button, back to its page)
+            response = client.post(url, data, follow=True) if data is not None else client.get(url)
             assert response.status_code in (200, 400, 403, 404, 409, 410, 413), (language, url, response.status_code)
             html = response.content.decode()
             rendered |= {t.name for t in response.templates if t.name}

@@ -97,8 +97,8 @@ def test_page_meta_shows_last_editor_time_and_revision_count(client: Client, edi
     page_save_revision(slug="meta", title="Meta", body="One.")
     revision = page_save_revision(slug="meta", title="Meta", body="Two.", user=editor)
     content = client.get(reverse("wiki:page-detail", kwargs={"slug": "meta"})).content.decode()
-    meta = content.split('<p class="page-meta">')[1]
-    text = html_text(meta.split("</p>")[0])
+    meta = content.split('<div class="page-meta">')[1]
+    text = html_text(meta.split("</div>")[0])
     # Shown in the reader's time zone, the wiki's default until they choose one (UTC+8 is a day ahead
     # of UTC from 16:00 UTC).
     shown = timezone.localtime(revision.created_at, ZoneInfo(settings.TIME_ZONE))

@@ -9,7 +9,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
-from rest_framework.permissions import SAFE_METHODS, AllowAny
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -60,6 +60,11 @@ def _open_to_all(view: Any) -> bool:
     return all(permission is AllowAny for permission in getattr(view, "permission_classes", []))
 
 
+def _for_accounts(view: Any) -> bool:
+    """Whether the view answers logged-in clients only, whatever they do (a reader's own watchlist)."""
+    return any(permission is IsAuthenticated for permission in getattr(view, "permission_classes", []))
+
+
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
@@ -84,7 +89,7 @@ class WikiAutoSchema(AutoSchema):
     def get_auth(self) -> list[dict[str, list[str]]]:
         """Reads (and operations open to all) work without credentials too: an empty requirement says so."""
         auth = super().get_auth()
-        if (self.method in SAFE_METHODS or _open_to_all(self.view)) and {} not in auth:
+        if (self.method in SAFE_METHODS or _open_to_all(self.view)) and not _for_accounts(self.view) and {} not in auth:
             auth.append({})
         return auth
 
@@ -115,7 +120,11 @@ class WikiAutoSchema(AutoSchema):
         extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
             extra["400"] = _error("Invalid input; see errors.")
-        if self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
+        if _for_accounts(self.view):
+            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>`.")
+            if self.method not in SAFE_METHODS:
+                extra["403"] = _error("A logged-in session's change sent without its CSRF token.")
+        elif self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
             extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>`.")
             extra["403"] = _error("Logged in without the permission (editors only).")
         elif getattr(self.view, "authentication_classes", None):

@@ -19,13 +19,14 @@ from wiki.api.views import (
     questions,
     search,
     sources,
+    watchlist,
 )
 
 app_name = "api"
 
 # Addresses a script starts from besides the collections the router lists, by their URL names.
 ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "classify": "api:classify",
-               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list",
+               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list", "watchlist": "api:watchlist",
                "schema": "api-schema", "docs": "api-docs"}
 
 
@@ -62,6 +63,10 @@ urlpatterns = [
     path("v1/findings/", findings.FindingListView.as_view(), name="finding-list"),
     path("v1/findings/dismiss/", findings.FindingDismissView.as_view(), name="finding-dismiss"),
     path("v1/findings/reopen/", findings.FindingReopenView.as_view(), name="finding-reopen"),
+    path("v1/watchlist/", watchlist.WatchlistView.as_view(), name="watchlist"),
+    re_path(r"^v1/watchlist/pages/(?P<slug>[^/]+)/$", watchlist.PageWatchView.as_view(), name="watch-page"),
+    re_path(r"^v1/watchlist/sources/(?P<slug>[-a-zA-Z0-9_]+)/$", watchlist.SourceWatchView.as_view(), name="watch-source"),
+    path("v1/watchlist/questions/<int:id>/", watchlist.QuestionWatchView.as_view(), name="watch-question"),
     path("v1/", include(router.urls)),
     re_path(r"^v1/", fallback.not_found),
 ]

@@ -1,22 +1,26 @@
 """Who a cached page may be served to, and the two spots of a page that belong to one reader.
 
 Anonymous readers all get the same bytes. Logged-in readers with the same permissions get the same
-page too, except for their name in the header and the CSRF token of its forms: a copy shared among
-them is rendered with a slot in each of those places (the ``reader`` context processor), and the
-slots are filled for each request.
+page too, except for their name in the header, the CSRF token of its forms and the button that watches
+or unwatches the page, work or question shown: a copy shared among them is rendered with a slot in each
+of those places (the ``reader`` context processor, the ``watch_slot`` tag), and the slots are filled for
+each request, the watch button from the cache (``wiki.caching.watches``), so no query is made for it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import escape
 
+from wiki.caching import watches
 from wiki.caching.values import cached_value
 
 
@@ -29,6 +33,8 @@ def slot(name: str) -> str:
 
 NAME_SLOT = slot("reader-name")
 CSRF_SLOT = slot("csrf-token")
+WATCH_SLOT = slot("watch")
+_WATCH_MARK = re.compile(rf"{WATCH_SLOT}-(page|source|question)-(\d+)".encode())
 _SHARED = "_wiki_shared_copy"
 
 
@@ -81,12 +87,33 @@ def render_shared(request: HttpRequest) -> None:
 
 
 def fill_slots(request: HttpRequest, content: bytes) -> bytes:
-    """The shared copy with this reader's name and a CSRF token of theirs in its slots."""
+    """The shared copy with this reader's name, a CSRF token of theirs and their watch buttons in its slots."""
     if NAME_SLOT.encode() in content:
         content = content.replace(NAME_SLOT.encode(), escape(request.user.get_username()).encode())
     if CSRF_SLOT.encode() in content:
         content = content.replace(CSRF_SLOT.encode(), get_token(request).encode())
-    return content
+    return fill_watch_slots(request, content)
+
+
+def watch_mark(kind: str, object_id: int) -> str:
+    """Where the watch button of a page (``kind`` "page"), work ("source") or question goes in a logged-in reader's
+    page, shared copy or not: a page's fragments are cached with it (``{% wikicache %}``)."""
+    return f"{WATCH_SLOT}-{kind}-{object_id}"
+
+
+def fill_watch_slots(request: HttpRequest, content: bytes) -> bytes:
+    """``content`` with the logged-in reader's watch button in each watch slot: watch, or unwatch when they watch
+    the item already."""
+    if WATCH_SLOT.encode() not in content:
+        return content
+
+    def button(found: re.Match[bytes]) -> bytes:
+        kind, object_id = found[1].decode(), int(found[2])
+        context = {"kind": kind, "object_id": object_id, "csrf_token": get_token(request),
+                   "watching": watches.is_watching(int(request.user.pk or 0), kind, object_id)}
+        return render_to_string("includes/watch_button.html", context).strip().encode()
+
+    return _WATCH_MARK.sub(button, content)
 
 
 def reader(request: HttpRequest) -> dict[str, object]:

@@ -92,6 +92,13 @@ def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """A page rendered for one logged-in reader: their watch buttons in its slots, which its cached fragments hold."""
+    if request.user.is_authenticated and isinstance(response, HttpResponse) and not response.streaming:
+        response.content = readers.fill_watch_slots(request, response.content)
+    return response
+
+
 def cached_for_readers(view: View) -> View:
     """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience and
     full path.
@@ -104,7 +111,7 @@ def cached_for_readers(view: View) -> View:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         audience = readers.audience(request)
         if audience is None or not _reads_only_known_parameters(request):
-            return view(request, *args, **kwargs)
+            return _own(request, view(request, *args, **kwargs))
         # A page that names its reader (the questions assigned to them) is kept for that reader alone.
         audience += readers.own_copy(request)
         version = versions.for_request(request)

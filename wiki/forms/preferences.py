@@ -52,6 +52,12 @@ class PreferencesForm(forms.Form):
     colour_scheme = forms.ChoiceField(label=_("Colours"), choices=COLOUR_SCHEME_CHOICES, required=False,
                                       help_text=_("Kept on this device only."))
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    watch_edits = forms.BooleanField(label=_("Add pages I edit to my watchlist"), required=False,
+                                     help_text=_("A page you create or edit is watched for you."))
+
+    def __init__(self, *args: object, reader: bool = False, **kwargs: object) -> None:
+        """``reader``: a logged-in reader, whose profile keeps whether their edits watch what they edit."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["time_zone"].choices = time_zone_choices()  # type: ignore[attr-defined]
+        if not reader:
+            del self.fields["watch_edits"]

@@ -11,6 +11,7 @@ from wiki.models.search import SearchDocument
 from wiki.models.sources import Component, Source, SourceKind
 from wiki.models.suggestions import StoredSuggestion
 from wiki.models.tokens import ApiToken
+from wiki.models.watches import Watch
 
 __all__ = [
     "ApiToken",
@@ -39,5 +40,6 @@ __all__ = [
     "SourceKind",
     "SourceMerge",
     "StoredSuggestion",
+    "Watch",
     "WikiLink",
 ]

@@ -32,6 +32,34 @@ class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
             events = events.filter(created_at__gte=since)
         return events.filter(kind=kind) if kind else events
 
+    def watched_by(self, user_id: int) -> ChangeEventQuerySet:
+        """The changes to what the account watches (its watchlist): a watched page's edits, moves, deletions and its
+        claims' changes; a watched work's edits, its classifications and contrasts, and the merges of other works
+        into it; a watched question's changes. One query however many items are watched: each kind is a subquery of
+        the account's watches."""
+        from wiki.models.claims import Claim
+        from wiki.models.classifications import Classification, Contrast
+        from wiki.models.merges import SourceMerge
+        from wiki.models.watches import Watch
+
+        watches = Watch.objects.of(user_id)
+        pages = watches.filter(page__isnull=False).values("page_id")
+        sources = watches.filter(source__isnull=False).values("source_id")
+        questions = watches.filter(question__isnull=False).values("question_id")
+        kind, merges = ChangeEvent.Kind, (ChangeEvent.Action.MERGED, ChangeEvent.Action.UNMERGED)
+        return self.filter(
+            models.Q(kind=kind.PAGE, object_id__in=pages)
+            | models.Q(kind=kind.CLAIM, object_id__in=Claim.objects.filter(page_id__in=pages).values("pk"))
+            | models.Q(kind=kind.SOURCE, object_id__in=sources)
+            | models.Q(kind=kind.SOURCE, action__in=merges,
+                       object_id__in=SourceMerge.objects.filter(kept_id__in=sources).values("merged_id"))
+            | models.Q(kind=kind.CLASSIFICATION,
+                       object_id__in=Classification.all_objects.filter(source_id__in=sources).values("pk"))
+            | models.Q(kind=kind.CONTRAST, object_id__in=Contrast.all_objects.filter(
+                models.Q(left_id__in=sources) | models.Q(right_id__in=sources)).values("pk"))
+            | models.Q(kind=kind.QUESTION, object_id__in=questions)
+        )
+
     def with_history(self) -> ChangeEventQuerySet:
         """Annotates in the same query what each entry's diff and history links need (:meth:`ChangeEvent.diff_url`,
         :meth:`ChangeEvent.revision_url`, :meth:`ChangeEvent.history_url`): a page's slug now (none once deleted) and,

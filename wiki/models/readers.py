@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 
@@ -12,6 +13,9 @@ class ReaderProfile(models.Model):
                                 verbose_name=_("User"))
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    watch_edits = models.BooleanField(_("Add pages I edit to my watchlist"), default=True)
+    # Part of the watchlist feed's secret address: a new key makes the old address answer 404.
+    feed_key = models.CharField(_("watchlist feed key"), max_length=32, blank=True)
 
     class Meta:
         # Not "wiki_…": a reader's preference is not content, so saving it moves no content version.
@@ -21,3 +25,18 @@ class ReaderProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language or '-'}, {self.time_zone or '-'})"
+
+    @property
+    def feed_token(self) -> str:
+        """The secret in the address of the account's watchlist feed (feed readers do not log in): derived from the
+        secret key, the account and the profile's feed key, so that nothing else can guess it."""
+        return salted_hmac("wiki.watchlist.feed", f"{self.user_id}:{self.feed_key}", algorithm="sha256").hexdigest()[:32]
+
+
+def profile_of(user: object) -> ReaderProfile:
+    """The account's profile, or an unsaved one holding the defaults when it has none; no query for an account read
+    with its profile (as the cached account is, ``wiki.caching.users``)."""
+    try:
+        return user.reader_profile  # type: ignore[attr-defined, no-any-return]
+    except ReaderProfile.DoesNotExist:
+        return ReaderProfile(user_id=user.pk)  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ from wiki.models import (
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims, search_reindex_sources
 from wiki.services.changes import change_record
+from wiki.services.watches import watches_merge, watches_merge_undo
 
 _MERGE_FIELDS = ["deleted_at", "deleted_by", "deleted_reason", "merged_into"]
 
@@ -144,7 +145,7 @@ def source_merge(*, merged: Source, kept: Source, user: User | None) -> SourceMe
         "citations": moving, "citations_dropped": dropped,
         "claims_about": about, "claims_about_dropped": about_dropped,
         "questions": questions, "questions_dropped": questions_dropped,
-        "contrasts": contrasts, "merged_earlier": earlier,
+        "contrasts": contrasts, "merged_earlier": earlier, **watches_merge(merged=merged, kept=kept),
     })
     said = summary("merged", citations=len(moving), classifications=len(classifications), contrasts=len(contrasts),
                    questions=len(questions))
@@ -178,6 +179,7 @@ def source_merge_undo(*, merge: SourceMerge, user: User | None) -> Source:
     for contrast_id, side in moved["contrasts"]:
         Contrast.all_objects.filter(pk=contrast_id, **{f"{side}_id": kept.pk}).update(**{f"{side}_id": merged.pk})
     Source.all_objects.filter(pk__in=moved["merged_earlier"], merged_into=kept).update(merged_into=merged)
+    watches_merge_undo(merged=merged, kept=kept, moved=moved)
 
     merged.deleted_at, merged.deleted_by, merged.deleted_reason, merged.merged_into = None, None, "", None
     merged.save(update_fields=_MERGE_FIELDS)

@@ -22,6 +22,7 @@ from wiki.services.changes import change_record
 from wiki.services.citations import CitationOutcome, CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
 from wiki.services.sources import sources_by_title
+from wiki.services.watches import watch_edited
 
 
 class EditConflict(Exception):
@@ -274,6 +275,8 @@ def page_save(
     )
     search_reindex_page_with_claims(page.pk)
     search_reindex_linked_pages(relinked)
+    if action != ChangeEvent.Action.IMPORTED:
+        watch_edited(user=author, target=page)
     return PageSaved(revision=revision, citations=citations)
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.result import Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
+from wiki.caching.readers import watch_mark
 from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
@@ -436,3 +437,12 @@ def do_prose(parser: Parser, token: Token) -> ProseNode:
     nodelist = parser.parse(("endprose",))
     parser.delete_first_token()
     return ProseNode(nodelist)
+
+
+@register.simple_tag(takes_context=True)
+def watch_slot(context: template.Context, kind: str, object_id: int) -> str:
+    """Where a logged-in reader's watch button for the page, work or question goes (filled for each request, their
+    own state in it: ``wiki.caching.readers``); nothing for anonymous readers. A fragment holding it varies on
+    ``user.is_authenticated``."""
+    user = context.get("user")
+    return watch_mark(kind, object_id) if user is not None and user.is_authenticated else ""

@@ -1,4 +1,4 @@
-"""Recent changes as an Atom feed."""
+"""Recent changes, and a reader's watchlist, as Atom feeds."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.crypto import constant_time_compare
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -17,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
+from wiki.models.readers import profile_of
 from wiki.models.rules import strip_control
 from wiki.roles import Account, account_named
 
@@ -91,3 +94,37 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
 
     def item_author_name(self, item: ChangeEvent) -> str:
         return _who(item)
+
+
+class WatchlistFeed(RecentChangesFeed):
+    """One account's watchlist, at a secret address (``/watchlist/feed/<id>/<token>/``): feed readers do not log in.
+    A wrong token answers 404, as an account that does not exist does."""
+
+    subtitle = _("Changes to the pages, works and open questions you watch.")
+
+    def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().__call__(request, *args, **kwargs)
+        # Its address is a secret: no shared cache on the way keeps it.
+        patch_cache_control(response, private=True)
+        return response
+
+    def get_object(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Account:
+        owner = Account.objects.select_related("reader_profile").filter(pk=kwargs["user_id"], is_active=True).first()
+        if owner is None or not constant_time_compare(profile_of(owner).feed_token, kwargs["token"]):
+            raise Http404
+        return owner
+
+    def title(self, obj: Account | None) -> str:
+        assert obj is not None
+        return gettext("Agentic RL Wiki — %(name)s's watchlist") % {"name": obj.username}
+
+    def feed_guid(self, obj: Account | None) -> str:
+        assert obj is not None
+        return tag_uri(f"watchlist-{obj.pk}", FEED_TAG_DATE)
+
+    def link(self, obj: Account | None) -> str:
+        return reverse("wiki:watchlist")
+
+    def items(self, obj: Account | None) -> list[ChangeEvent]:
+        assert obj is not None
+        return list(ChangeEvent.objects.recent().watched_by(obj.pk)[:FEED_SIZE])

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from wiki.forms.preferences import PreferencesForm
+from wiki.models.readers import profile_of
 from wiki.preferences import colour_scheme, remember, valid_language
 from wiki.services.readers import reader_profile_save
 
@@ -44,17 +45,19 @@ def set_language(request: HttpRequest) -> HttpResponseBase:
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
     """Language, time zone and colours, for anyone: cookies, and the profile for a logged-in reader (the colours are
-    kept on the device alone).
+    kept on the device alone), with whether their edits watch what they edit.
 
     The form starts from what this request uses: for a logged-in reader, the profile's current choice (which the
     middleware read), so a session opened before a change elsewhere does not save the old language back."""
+    reader = request.user.is_authenticated
     initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name(),
-               "colour_scheme": colour_scheme(request)}
-    form = PreferencesForm(request.POST or None, initial=initial)
+               "colour_scheme": colour_scheme(request), "watch_edits": reader and profile_of(request.user).watch_edits}
+    form = PreferencesForm(request.POST or None, initial=initial, reader=reader)
     if request.method == "POST" and form.is_valid():
         language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
         if request.user.is_authenticated:
-            reader_profile_save(user=request.user, language=language, time_zone=zone)
+            reader_profile_save(user=request.user, language=language, time_zone=zone,
+                                watch_edits=form.cleaned_data["watch_edits"])
         translation.activate(language)
         messages.success(request, _("Preferences saved."))
         response = redirect("wiki:preferences")

@@ -1,0 +1,79 @@
+"""The watchlist through the API: the changes to what the client watches, and watching pages, works and questions."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
+from rest_framework.test import APIClient
+
+from tests.factories import make_page, make_question, make_reader, make_source
+from wiki.models import Watch
+from wiki.services.pages import page_save_revision
+from wiki.services.sources import source_update
+from wiki.services.watches import watch_add
+
+pytestmark = pytest.mark.django_db
+
+WATCHLIST = "/api/v1/watchlist/"
+
+
+def test_anonymous_clients_have_no_watchlist(api: APIClient) -> None:
+    page = make_page(title="Anonymous API")
+    for method, url in (("get", WATCHLIST), ("get", f"/api/v1/watchlist/pages/{page.slug}/"),
+                        ("put", f"/api/v1/watchlist/pages/{page.slug}/")):
+        response = getattr(api, method)(url)
+        assert response.status_code == 401, url
+        assert response.json()["code"] == "not_authenticated"
+    assert not Watch.objects.exists()
+
+
+def test_a_reader_watches_and_unwatches_a_page_a_work_and_a_question(reader_api: APIClient) -> None:
+    page, work, question = make_page(title="API page"), make_source(short_name="ApiWork"), make_question(title="API?")
+    for url in (f"/api/v1/watchlist/pages/{page.slug}/", f"/api/v1/watchlist/sources/{work.slug}/",
+                f"/api/v1/watchlist/questions/{question.pk}/"):
+        assert reader_api.get(url).json() == {"watching": False}
+        assert reader_api.put(url).json() == {"watching": True}
+        assert reader_api.put(url).json() == {"watching": True}  # once is enough
+        assert reader_api.get(url).json() == {"watching": True}
+        assert reader_api.delete(url).json() == {"watching": False}
+        assert reader_api.get(url).json() == {"watching": False}
+        assert reader_api.put(url).status_code == 200
+    assert Watch.objects.count() == 3
+    assert reader_api.put("/api/v1/watchlist/pages/no-such-page/").status_code == 404
+    assert reader_api.get("/api/v1/watchlist/questions/999999/").status_code == 404
+
+
+def test_the_watchlist_lists_the_changes_to_what_the_client_watches(reader_api: APIClient) -> None:
+    reader = reader_api.handler._force_user  # type: ignore[attr-defined]
+    page, ignored, work = make_page(title="Listed"), make_page(title="Not listed"), make_source(short_name="ListedWork")
+    watch_add(user=reader, target=page)
+    watch_add(user=reader, target=work)
+    page_save_revision(slug=page.slug, title=page.title, body="Edited.", comment="listed edit")
+    page_save_revision(slug=ignored.slug, title=ignored.title, body="Edited.", comment="unlisted edit")
+    source_update(source=work, fields={"notes": "Noted."}, summary="work note")
+    response = reader_api.get(WATCHLIST)
+    assert response.status_code == 200 and "private" in response["Cache-Control"]
+    rows = response.json()["results"]
+    assert [(r["kind"], r["action"], r["label"]) for r in rows] == [
+        ("source", "edited", "ListedWork"), ("page", "edited", "Listed"), ("page", "created", "Listed")]
+    assert rows[1]["summary"] == "listed edit" and rows[1]["user"] is None and rows[1]["url"] == page.get_absolute_url()
+    assert reader_api.get(WATCHLIST, {"kind": "page"}).status_code == 400
+
+
+def test_the_watchlist_runs_as_many_queries_however_long(django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    reader = make_reader("api-counter")
+    client = APIClient()
+    client.force_authenticate(reader)
+    watch_add(user=reader, target=make_page(title="First watched"))
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(WATCHLIST).status_code == 200
+    count = len(few.captured_queries)
+    for n in range(10):
+        page = make_page(title=f"API watched {n}")
+        watch_add(user=reader, target=page)
+        watch_add(user=reader, target=make_source(short_name=f"ApiWork{n}"))
+        page_save_revision(slug=page.slug, title=page.title, body="Again.")
+    with django_assert_num_queries(count):
+        assert len(client.get(WATCHLIST).json()["results"]) == 21

@@ -1,0 +1,165 @@
+"""The logged-in client's watchlist: the changes to what it watches, and watching or unwatching a page, a work or an
+open question."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from django.db.models import Model
+from django.http import Http404
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.pagination import WikiPagination
+from wiki.api.serializers.watchlist import ChangeSerializer, WatchStateSerializer
+from wiki.caching import watches as watch_state
+from wiki.models import ChangeEvent, OpenQuestion, Page, Source
+from wiki.models.watches import Watchable, watch_kind
+from wiki.roles import Account
+from wiki.services.watches import watch_add, watch_remove
+
+_ANONYMOUS = "Anonymous clients have no watchlist: this answers 401 without credentials."
+
+
+def _account(request: Request) -> Account:
+    return cast(Account, request.user)  # every view here is IsAuthenticated
+
+
+def _private(response: Response) -> Response:
+    # one account's own: no shared cache on the way keeps it
+    patch_cache_control(response, private=True)
+    return response
+
+
+class WatchlistView(APIView):
+    """The recent changes to the pages, works and open questions you watch, newest first: a page's edits, moves,
+    deletions and its claims' changes; a work's edits, classifications, contrasts and merges into it; a question's
+    changes. Needs credentials."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = WikiPagination
+
+    @extend_schema(summary=gettext_lazy("Your watchlist"), description=_ANONYMOUS, responses=ChangeSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        reject_unreadable_parameters(request, set())
+        paginator = WikiPagination()
+        events = ChangeEvent.objects.recent().watched_by(_account(request).pk)
+        page = paginator.paginate_queryset(events, request, view=self)
+        return _private(paginator.get_paginated_response(ChangeSerializer(page, many=True).data))
+
+
+class WatchView(APIView):
+    """Whether you watch one item (GET), watching it (PUT) and unwatching it (DELETE); each answers whether you watch
+    it now. A deleted page or work can still be read and unwatched, not watched anew."""
+
+    permission_classes = [IsAuthenticated]
+    model: type[Model]
+    lookup: str
+
+    def target(self, request: Request, key: Any, *, live: bool) -> Watchable:
+        manager = "objects" if live or self.model is OpenQuestion else "all_objects"
+        found = getattr(self.model, manager).filter(**{self.lookup: key}).first()
+        if found is None:
+            raise Http404
+        return found  # type: ignore[no-any-return]
+
+    def answer(self, request: Request, target: Watchable) -> Response:
+        watching = watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk)
+        return _private(Response(WatchStateSerializer({"watching": watching}).data))
+
+    def read(self, request: Request, key: Any) -> Response:
+        reject_unreadable_parameters(request, set())
+        return self.answer(request, self.target(request, key, live=False))
+
+    def watch(self, request: Request, key: Any) -> Response:
+        target = self.target(request, key, live=True)
+        watch_add(user=_account(request), target=target)
+        return _private(Response(WatchStateSerializer({"watching": True}).data))
+
+    def unwatch(self, request: Request, key: Any) -> Response:
+        target = self.target(request, key, live=False)
+        watch_remove(user=_account(request), target=target)
+        return _private(Response(WatchStateSerializer({"watching": False}).data))
+
+
+Handler = Callable[..., Response]
+
+
+def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise) -> dict[str, Callable[[Handler], Handler]]:
+    read, watch, unwatch = summaries
+    return {
+        "get": extend_schema(summary=read, description=_ANONYMOUS, parameters=[parameter], responses=WatchStateSerializer),
+        "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter], request=None,
+                             responses=WatchStateSerializer),
+        # answers 200 with the state, as the two others do, not 204
+        "delete": extend_schema(summary=unwatch, description=_ANONYMOUS, parameters=[parameter], request=None,
+                                responses={200: WatchStateSerializer}),
+    }
+
+
+_PAGE_SCHEMA = _watch_schema(
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The page's address (slug)."),
+    gettext_lazy("Whether you watch a page"), gettext_lazy("Watch a page"), gettext_lazy("Unwatch a page"))
+_SOURCE_SCHEMA = _watch_schema(
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The work's slug."),
+    gettext_lazy("Whether you watch a work"), gettext_lazy("Watch a work"), gettext_lazy("Unwatch a work"))
+_QUESTION_SCHEMA = _watch_schema(
+    OpenApiParameter("id", int, OpenApiParameter.PATH, description="The open question's id."),
+    gettext_lazy("Whether you watch an open question"), gettext_lazy("Watch an open question"),
+    gettext_lazy("Unwatch an open question"))
+
+
+class PageWatchView(WatchView):
+    model, lookup = Page, "slug"
+
+    @_PAGE_SCHEMA["get"]
+    def get(self, request: Request, slug: str) -> Response:
+        return self.read(request, slug)
+
+    @_PAGE_SCHEMA["put"]
+    def put(self, request: Request, slug: str) -> Response:
+        return self.watch(request, slug)
+
+    @_PAGE_SCHEMA["delete"]
+    def delete(self, request: Request, slug: str) -> Response:
+        return self.unwatch(request, slug)
+
+
+class SourceWatchView(WatchView):
+    model, lookup = Source, "slug"
+
+    @_SOURCE_SCHEMA["get"]
+    def get(self, request: Request, slug: str) -> Response:
+        return self.read(request, slug)
+
+    @_SOURCE_SCHEMA["put"]
+    def put(self, request: Request, slug: str) -> Response:
+        return self.watch(request, slug)
+
+    @_SOURCE_SCHEMA["delete"]
+    def delete(self, request: Request, slug: str) -> Response:
+        return self.unwatch(request, slug)
+
+
+class QuestionWatchView(WatchView):
+    model, lookup = OpenQuestion, "pk"
+
+    @_QUESTION_SCHEMA["get"]
+    def get(self, request: Request, id: int) -> Response:  # noqa: A002 - the path's name, as the questions' own
+        return self.read(request, id)
+
+    @_QUESTION_SCHEMA["put"]
+    def put(self, request: Request, id: int) -> Response:  # noqa: A002
+        return self.watch(request, id)
+
+    @_QUESTION_SCHEMA["delete"]
+    def delete(self, request: Request, id: int) -> Response:  # noqa: A002
+        return self.unwatch(request, id)

@@ -45,6 +45,7 @@ from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision
 from wiki.services.questions import question_create
 from wiki.services.tokens import api_token_create
+from wiki.services.watches import watch_add
 
 PASSWORD = "correct horse battery"
 
@@ -307,6 +308,7 @@ def make_wiki() -> SmallWiki:
                                      title="SkillLoop: Verified Skills for Agents (preprint)", year=2024)
     merge = source_merge(merged=duplicate, kept=strict, user=editor)
     make_api_token(editor, name="Loop script")
+    watch_add(user=editor, target=question)
     return SmallWiki(merge=merge, dismissal=dismissal, term=term, editor=editor, strict=strict, part=part, harness=harness, envs=envs, unclassified=unclassified,
                      page=page, notes=notes, claims=claims, contrast=contrast, question=question, answered=answered)
 

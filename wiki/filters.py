@@ -344,8 +344,12 @@ class QuestionFilter(django_filters.FilterSet):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self._reader_id():
-            # "To me" is a logged-in reader's choice: asked anonymously, it is refused as any unknown value is.
-            self.filters["assigned"].extra["choices"] = [(ASSIGNED_TO_NOBODY, _("To no one (unassigned)"))]
+            # "To me" is a logged-in reader's choice: asked anonymously, it is refused as any unknown value is. The
+            # form field is made again from these choices: one already made (the schema reads the filters' fields)
+            # would be copied with "To me" in it.
+            assigned = self.filters["assigned"]
+            assigned.extra["choices"] = [(ASSIGNED_TO_NOBODY, _("To no one (unassigned)"))]
+            vars(assigned).pop("_field", None)
 
     def _reader_id(self) -> int | None:
         user = getattr(self.request, "user", None)

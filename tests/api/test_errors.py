@@ -447,7 +447,10 @@ def test_the_api_root_lists_every_address_a_script_starts_from(api: APIClient) -
     assert {"pages", "sources", "claims", "classifications", "contrasts", "questions", "glossary"} <= set(root)
     assert {"search", "search-names", "classify", "graph-contrast", "graph-local", "findings", "schema", "docs"} <= set(root)
     assert root["schema"] == "http://testserver/api/schema/" and root["docs"] == "http://testserver/api/docs/"
+    assert "watchlist" in root
     for name, url in root.items():
         path = url.removeprefix("http://testserver")
-        if name not in {"search", "search-names", "classify", "graph-contrast", "graph-local"}:  # these ask for parameters
+        if name == "watchlist":  # an account's own: asked anonymously, it says to log in or send a token
+            assert api.get(path).status_code == 401
+        elif name not in {"search", "search-names", "classify", "graph-contrast", "graph-local"}:  # these ask for parameters
             assert api.get(path).status_code == 200, name

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.text import capfirst
 
 from wiki.forms.preferences import time_zone_choices
-from wiki.models import ReaderProfile
+from wiki.models import ReaderProfile, Watch
 from wiki.services.readers import reader_profile_save
 
 
@@ -44,3 +44,22 @@ class ReaderProfileAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: ReaderProfile, form: Any, change: bool) -> None:
         obj.pk = reader_profile_save(user=obj.user, language=obj.language, time_zone=obj.time_zone).pk
         obj.refresh_from_db()
+
+
+@admin.register(Watch)
+class WatchAdmin(admin.ModelAdmin):
+    """Who watches what. A reader watches and unwatches from the item's page or their watchlist; staff may take a
+    watch away here (its reader then no longer sees that item's changes), not add or change one."""
+
+    list_display = ("user", "page", "source", "question", "created_at")
+    list_select_related = ("user", "page", "source", "question")
+    search_fields = ("user__username", "page__title", "source__short_name", "question__title")
+    fields = ("user", "page", "source", "question", "created_at")
+    readonly_fields = fields
+    ordering = ("-created_at", "-pk")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -72,7 +72,12 @@ def test_leaving_an_edit_with_text_not_saved_asks_first_and_saving_does_not(page
     make_editor("leaving")
     log_in(page, base, "leaving")
     asked: list[str] = []
-    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
     page.goto(f"{base}{reverse('wiki:page-edit', kwargs={'slug': 'agentic-rl'})}")
 
     # Unchanged, the form is left without a question.

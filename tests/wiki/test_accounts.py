@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -225,7 +226,9 @@ def test_reset_mails_to_one_address_or_from_one_client_stop_past_their_limits(db
     reader = make_reader("flooded")
     reader.email = "flooded@example.org"
     reader.save()
-    ask = lambda email, address="203.0.113.5": Client(REMOTE_ADDR=address).post(reverse("password_reset"), {"email": email})  # noqa: E731
+
+    def ask(email: str, address: str = "203.0.113.5") -> HttpResponse:
+        return Client(REMOTE_ADDR=address).post(reverse("password_reset"), {"email": email})  # type: ignore[return-value]
 
     statuses = [ask("flooded@example.org").status_code for _ in range(4)]
     refused = ask("FLOODED@example.org ", address="198.51.100.20")

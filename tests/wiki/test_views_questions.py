@@ -362,3 +362,21 @@ def test_the_contrast_form_shown_again_focuses_one_field(editor_client: Client, 
         "left": small_wiki.strict.slug, "right": small_wiki.harness.slug, "axis": "", "show_choices": "1"}).content.decode()
 
     assert len(_autofocused(shown)) == 1 and 'name="left_component"' in _autofocused(shown)[0]
+
+
+@pytest.mark.django_db
+def test_a_page_with_more_questions_than_it_shows_links_to_its_own_in_the_queue(client: Client) -> None:
+    from wiki.views.listing import IN_PAGE
+
+    page, other = make_page(slug="busy", title="Busy page"), make_page(slug="quiet", title="Quiet page")
+    for n in range(IN_PAGE + 1):
+        make_question(page=page, title=f"Busy question {n}")
+    make_question(page=other, title="Quiet question")
+
+    html = client.get(page.get_absolute_url()).content.decode()
+    [link] = re.findall(r'<a href="([^"]*)">All of this page', html)
+    queue = html_text(client.get(link.replace("&amp;", "&")).content.decode())
+
+    assert link == reverse("wiki:question-list") + "?page_slug=busy"
+    assert "Busy question 0" in queue and "Quiet question" not in queue
+    assert "The whole queue" not in html

@@ -33,12 +33,13 @@ def test_a_reader_watches_and_unwatches_a_page_a_work_and_a_question(reader_api:
     page, work, question = make_page(title="API page"), make_source(short_name="ApiWork"), make_question(title="API?")
     for url in (f"/api/v1/watchlist/pages/{page.slug}/", f"/api/v1/watchlist/sources/{work.slug}/",
                 f"/api/v1/watchlist/questions/{question.pk}/"):
-        assert reader_api.get(url).json() == {"watching": False}
+        assert reader_api.get(url).json()["code"] == "not_watching"
         assert reader_api.put(url).json() == {"watching": True}
         assert reader_api.put(url).json() == {"watching": True}  # once is enough
         assert reader_api.get(url).json() == {"watching": True}
         assert reader_api.delete(url).json() == {"watching": False}
-        assert reader_api.get(url).json() == {"watching": False}
+        # the watch is a resource of its own: gone once unwatched, even for a client that sends If-None-Match: *
+        assert reader_api.get(url).status_code == reader_api.get(url, HTTP_IF_NONE_MATCH="*").status_code == 404
         assert reader_api.put(url).status_code == 200
     assert Watch.objects.count() == 3
     assert reader_api.put("/api/v1/watchlist/pages/no-such-page/").status_code == 404

@@ -9,9 +9,10 @@ from typing import Any, cast
 from django.db.models import Model
 from django.http import Http404
 from django.utils.cache import patch_cache_control
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,6 +20,7 @@ from rest_framework.views import APIView
 
 from wiki.api.filters import reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
+from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchStateSerializer
 from wiki.caching import watches as watch_state
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source
@@ -76,8 +78,12 @@ class WatchView(APIView):
         return _private(Response(WatchStateSerializer({"watching": watching}).data))
 
     def read(self, request: Request, key: Any) -> Response:
+        """The watch, as a resource of its own: there while you watch the item, gone (404) once you unwatch it."""
         reject_unreadable_parameters(request, set())
-        return self.answer(request, self.target(request, key, live=False))
+        target = self.target(request, key, live=False)
+        if not watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk):
+            raise NotFound(gettext("You do not watch it."), code="not_watching")
+        return self.answer(request, target)
 
     def watch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=True)
@@ -96,7 +102,10 @@ Handler = Callable[..., Response]
 def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise) -> dict[str, Callable[[Handler], Handler]]:
     read, watch, unwatch = summaries
     return {
-        "get": extend_schema(summary=read, description=_ANONYMOUS, parameters=[parameter], responses=WatchStateSerializer),
+        "get": extend_schema(summary=read, description=_ANONYMOUS, parameters=[parameter], responses={
+            200: WatchStateSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="You do not watch it (`code`: `not_watching`), or there is "
+                                                                "no such item.")}),
         "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter], request=None,
                              responses=WatchStateSerializer),
         # answers 200 with the state, as the two others do, not 204

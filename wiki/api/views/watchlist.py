@@ -41,6 +41,10 @@ def _private(response: Response) -> Response:
     return response
 
 
+def _state(*, watching: bool) -> Response:
+    return _private(Response(WatchStateSerializer({"watching": watching}).data))
+
+
 class WatchlistView(APIView):
     """The recent changes to the pages, works and open questions you watch, newest first: a page's edits, moves,
     deletions and its claims' changes; a work's edits, classifications, contrasts and merges into it; a question's
@@ -73,27 +77,23 @@ class WatchView(APIView):
             raise Http404
         return found  # type: ignore[no-any-return]
 
-    def answer(self, request: Request, target: Watchable) -> Response:
-        watching = watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk)
-        return _private(Response(WatchStateSerializer({"watching": watching}).data))
-
     def read(self, request: Request, key: Any) -> Response:
         """The watch, as a resource of its own: there while you watch the item, gone (404) once you unwatch it."""
         reject_unreadable_parameters(request, set())
         target = self.target(request, key, live=False)
         if not watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk):
             raise NotFound(gettext("You do not watch it."), code="not_watching")
-        return self.answer(request, target)
+        return _state(watching=True)
 
     def watch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=True)
         watch_add(user=_account(request), target=target)
-        return _private(Response(WatchStateSerializer({"watching": True}).data))
+        return _state(watching=True)
 
     def unwatch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=False)
         watch_remove(user=_account(request), target=target)
-        return _private(Response(WatchStateSerializer({"watching": False}).data))
+        return _state(watching=False)
 
 
 Handler = Callable[..., Response]

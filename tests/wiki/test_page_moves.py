@@ -43,7 +43,7 @@ def test_an_editor_moves_a_page_and_its_former_address_and_links_lead_to_it(note
     assert "/wiki/old-notes/ leads here" in moved.content.decode()
     page = Page.objects.get(pk=notes.pk)
     assert page.slug == "survey-notes" and page.revisions.count() == 1
-    assert editor_client.get("/wiki/old-notes/")["Location"] == "/wiki/survey-notes/"
+    assert editor_client.get("/wiki/old-notes/")["Location"] == "/wiki/survey-notes/?redirectedfrom=old-notes"
     history = editor_client.get("/wiki/survey-notes/history/", headers={"accept-language": "zh-CN"}).content.decode()
     assert '移动前的地址：<a href="/wiki/old-notes/">old-notes</a>（' in history
     linker = Page.objects.get(slug="linker").rendered_html
@@ -113,7 +113,7 @@ def test_a_page_moved_back_is_at_its_first_address_and_the_second_leads_there(no
 
     assert Page.objects.get(pk=notes.pk).slug == "old-notes"
     assert list(PageRedirect.objects.values_list("slug", flat=True)) == ["survey-notes"]
-    assert client.get("/wiki/survey-notes/")["Location"] == "/wiki/old-notes/"
+    assert client.get("/wiki/survey-notes/")["Location"] == "/wiki/old-notes/?redirectedfrom=survey-notes"
     assert _targets("linker") == {"old-notes"}
 
 
@@ -274,7 +274,7 @@ def test_a_retitled_pages_former_title_leads_to_it_until_a_page_takes_that_title
     linking = Page.objects.get(slug="tool-use-rl").rendered_html
     assert 'href="/wiki/reward-shaping/"' in linking and "wanted" not in linking
     typed = client.get("/wiki/奖励塑形/")
-    assert typed.status_code in (301, 302) and typed["Location"].endswith("/wiki/reward-shaping/")
+    assert typed.status_code in (301, 302) and typed["Location"].endswith("/wiki/reward-shaping/?redirectedfrom=%E5%A5%96%E5%8A%B1%E5%A1%91%E5%BD%A2")
     assert not WikiLink.objects.wanted().filter(target_title="奖励塑形").exists()
 
     page_save(slug="", title="奖励塑形", body="一个新的同名页面。", user=None)
@@ -290,3 +290,24 @@ def test_a_former_title_another_page_has_as_title_or_address_stays_that_pages() 
 
     assert not PageRedirect.objects.filter(slug="ppo").exists()
     assert Page.objects.get(slug="ppo").title == "PPO"
+
+
+def test_a_page_reached_by_its_former_address_says_so_under_its_title(notes: Page, client: Client) -> None:
+    page_move(page=notes, slug="survey-notes", user=None)
+
+    reached = client.get("/wiki/old-notes/", follow=True, headers={"accept-language": "zh-CN"})
+    assert reached.redirect_chain == [("/wiki/survey-notes/?redirectedfrom=old-notes", 302)]
+    assert '<p class="redirected-from">（重定向自 old-notes）</p>' in reached.content.decode()
+    english = client.get("/wiki/survey-notes/?redirectedfrom=old-notes", headers={"accept-language": "en"})
+    assert '<p class="redirected-from">(Redirected from old-notes)</p>' in english.content.decode()
+    # Its own address and its title, in any case, are not other names: no line to say.
+    assert client.get("/wiki/Survey-Notes/")["Location"] == "/wiki/survey-notes/"
+    assert "redirected-from" not in client.get("/wiki/survey-notes/").content.decode()
+
+
+def test_a_page_does_not_say_it_was_reached_from_a_name_that_does_not_lead_to_it(notes: Page, client: Client) -> None:
+    page_save(slug="other", title="Other", body="别处。")
+
+    for typed in ("Visit evil.example now", "other", "reading notes", "old-notes"):
+        response = client.get("/wiki/old-notes/", {"redirectedfrom": typed})
+        assert (response.status_code, response["Location"]) == (302, "/wiki/old-notes/"), typed

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, urlencode
 from django.views.decorators.http import require_safe
 
 from wiki.caching import versions
@@ -105,7 +105,10 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     # that title.
     named = Page.objects.named(slug) if page is None else []
     if len(named) == 1:
-        return redirect(named[0])
+        return redirect(_reached_from(named[0], slug))
+    redirected_from = request.GET.get("redirectedfrom", "")
+    if page is not None and redirected_from and not _leads_to(page, redirected_from):
+        return redirect(page)
     canonical = target_slug(slug)
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
@@ -126,12 +129,31 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     return render(
         request,
         "wiki/page_detail.html",
-        {"page": page, "slug": slug, "backlinks": backlinks,
+        {"page": page, "slug": slug, "backlinks": backlinks, "redirected_from": redirected_from,
          "questions": Bounded(OpenQuestion.objects.unresolved().filter(page=page).queue(), IN_PAGE),
          # The page's sources section, built from its citations: all of them (a page holds at most 2,000 citations).
          "cited_works": SimpleLazyObject(lambda: list(Source.objects.cited_on(page.pk))),
          "local_graph": SimpleLazyObject(lambda: local_graph_for(request, f"page:{slug}"))},
     )
+
+
+def _names_otherwise(page: Page, typed: str) -> bool:
+    """True when ``typed`` is neither the page's address nor its title (in any case): a former address, or a title or
+    address that leads to the page as a wiki link would."""
+    return target_slug(typed) != page.slug and typed.strip().casefold() != page.title.casefold()
+
+
+def _reached_from(page: Page, typed: str) -> str:
+    """Where an address naming ``page`` by ``typed`` redirects: the page, saying what it was reached from when that is
+    another name (a former address, another title), as a wiki says "(Redirected from …)"."""
+    url = page.get_absolute_url()
+    return f"{url}?{urlencode({'redirectedfrom': typed})}" if _names_otherwise(page, typed) else url
+
+
+def _leads_to(page: Page, typed: str) -> bool:
+    """True when ``typed`` is another name that leads to ``page`` (so that the page may say it was reached from it),
+    not any text put in the address; one or two queries, made only when the address names one."""
+    return _names_otherwise(page, typed) and [p.pk for p in Page.objects.named(typed)] == [page.pk]
 
 
 @follows_moves

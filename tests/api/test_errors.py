@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -8,6 +9,8 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, make_source
+from wiki.api.parsers import WikiJSONParser
+from wiki.models import Page
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
@@ -234,6 +237,21 @@ def test_a_body_that_is_not_json_says_where_in_one_translated_message(editor_api
     assert nan.json()["detail"] == "The body is not valid JSON: NaN is not a JSON value."
     for response in (english, digits, nan):
         assert "sys." not in response.json()["detail"] and "char" not in response.json()["detail"]
+
+
+def test_a_body_naming_a_key_twice_is_refused_and_changes_nothing(editor_api: APIClient) -> None:
+    body = b'{"title": "Twice", "body": "first", "nested": {"a": 1}, "body": "second"}'
+    english = editor_api.post("/api/v1/pages/", body, content_type="application/json")
+    chinese = editor_api.post("/api/v1/pages/", b'{"title": "Twice", "meta": {"k": 1, "k": 2}}',
+                              content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert english.status_code == 400 and _is_error(english.json(), "repeated_key")
+    assert english.json()["detail"] == "The body names the key “body” twice in one object; each key may appear once."
+    assert chinese.status_code == 400 and chinese.json()["detail"] == "请求正文在同一个对象中两次给出键“k”；每个键只能出现一次。"
+    assert not Page.objects.filter(title="Twice").exists()
+    # The same key in two objects is no repetition.
+    assert WikiJSONParser().parse(io.BytesIO(b'[{"body": 1}, {"body": 2, "o": {"body": 3}}]')) == [
+        {"body": 1}, {"body": 2, "o": {"body": 3}}]
 
 
 def test_a_json_body_after_a_byte_order_mark_is_read(editor_api: APIClient) -> None:

@@ -1,4 +1,5 @@
-"""Request bodies are JSON only, in UTF-8, and nested at most ``MAX_DEPTH`` levels (no write needs more than three)."""
+"""Request bodies are JSON only, in UTF-8, nested at most ``MAX_DEPTH`` levels (no write needs more than three), with
+each key once in an object."""
 
 from __future__ import annotations
 
@@ -37,7 +38,11 @@ class WikiJSONParser(JSONParser):
     before the JSON is read past, as many Windows tools write one.
 
     JSON is UTF-8 (RFC 8259, section 8.1): a body declared in another charset is refused rather than read in it
-    (which no other JSON reader does) or read as UTF-8 against what its client says it is."""
+    (which no other JSON reader does) or read as UTF-8 against what its client says it is.
+
+    An object naming a key twice is refused: RFC 8259 (section 4) leaves what it means to each reader, some keeping
+    the first value and some the last, so a proxy or a client's own checks may have read another value than the one
+    that would be saved."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         charset = parse_header_parameters(media_type or "")[1].get("charset", "").strip()
@@ -49,12 +54,15 @@ class WikiJSONParser(JSONParser):
         except UnicodeDecodeError:
             raise ParseError(gettext("The body is not valid JSON: it is not %(encoding)s text.") % {"encoding": "UTF-8"}) from None
         try:
-            data = json.loads(text.removeprefix("\ufeff"), parse_constant=_refuse_constant)
+            data = json.loads(text.removeprefix("\ufeff"), parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
         except RecursionError:
             raise ParseError(_too_deep()) from None
         except json.JSONDecodeError as error:
             raise ParseError(gettext("The body is not valid JSON: line %(line)s, column %(column)s.")
                              % {"line": error.lineno, "column": error.colno}) from None
+        except _RepeatedKey as error:
+            raise ParseError(gettext("The body names the key “%(key)s” twice in one object; each key may appear once.")
+                             % {"key": error.args[0]}, code="repeated_key") from None
         except _NotJSON as error:
             raise ParseError(gettext("The body is not valid JSON: %(name)s is not a JSON value.") % {"name": error.args[0]}) from None
         except ValueError:
@@ -67,6 +75,21 @@ class WikiJSONParser(JSONParser):
 
 class _NotJSON(ValueError):
     """NaN and Infinity, which Python's reader takes and JSON has not."""
+
+
+class _RepeatedKey(ValueError):
+    """A key an object names twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return data
 
 
 def _refuse_constant(name: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tests.factories import make_editor, make_page, make_question
 from tests.wiki.htmltext import sections_with_class
 from wiki.caching import release, versions
 from wiki.caching.release import code_digest
+from wiki.caching.responses import accepts_gzip
 from wiki.models import Page
 from wiki.services.pages import page_save_revision
 from wiki.views.listing import IN_PAGE
@@ -32,6 +34,41 @@ def test_a_second_anonymous_read_runs_no_query(client: Client, django_assert_num
         response = client.get(page.get_absolute_url())
     assert response.status_code == 200
     assert "Once rendered, then served." in response.content.decode()
+
+
+def test_a_browser_that_accepts_gzip_gets_the_stored_copy_compressed(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    page = make_page(title="Compressed", body="一段会被压缩的正文。" * 200)
+    plain = client.get(page.get_absolute_url())
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+
+    with django_assert_num_queries(0):
+        packed = client.get(page.get_absolute_url(), headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content and len(packed.content) * 4 < len(plain.content)
+    # Each encoding has its own validator, and each answers 304 to its own.
+    assert packed["ETag"] != plain["ETag"]
+    again = client.get(page.get_absolute_url(), headers={"Accept-Encoding": "gzip", "If-None-Match": packed["ETag"]})
+    assert again.status_code == 304
+    assert client.get(page.get_absolute_url(), headers={"If-None-Match": plain["ETag"]}).status_code == 304
+    # gzip refused by weight: the plain copy.
+    refused = client.get(page.get_absolute_url(), headers={"Accept-Encoding": "gzip;q=0, *;q=1"})
+    assert "Content-Encoding" not in refused and refused.content == plain.content
+
+
+def test_a_logged_in_reader_is_sent_their_own_copy_uncompressed(client: Client) -> None:
+    page = make_page(title="Long for editors", body="正文。" * 600)
+    client.force_login(make_editor("reader"))
+    response = client.get(page.get_absolute_url(), headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in response and "正文。" in response.content.decode()
+
+
+@pytest.mark.parametrize(("header", "accepted"), [
+    ("gzip", True), ("GZIP;q=0.5", True), ("deflate, x-gzip", True), ("*", True), ("br;q=1, *;q=0.1", True),
+    ("", False), ("identity", False), ("gzip;q=0", False), ("gzip;q=0.0, *", False), ("br, zstd", False),
+    ("gzip;q=nonsense", False),
+])
+def test_which_accept_encoding_headers_admit_gzip(rf: RequestFactory, header: str, accepted: bool) -> None:
+    assert accepts_gzip(rf.get("/", headers={"Accept-Encoding": header})) is accepted
 
 
 def test_an_edit_through_the_service_shows_at_the_next_read(client: Client) -> None:

@@ -16,7 +16,9 @@ from django.urls import reverse
 from tests.factories import make_page, make_source
 from wiki.models import Claim, GlossaryTerm, Page, SearchDocument
 from wiki.roles import Account
+from wiki.search.close import names_starting
 from wiki.search.query import Group, SearchResults, search
+from wiki.search.terms import current_glossary
 from wiki.services.classifications import classification_save
 from wiki.services.glossary import glossary_term_update
 
@@ -127,6 +129,31 @@ def test_an_empty_result_suggests_close_glossary_terms(seed: None, client: Clien
     assert '<a href="?q=policy%20gradient" lang="en">policy gradient</a>' in content
     assert reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"}) in content
     assert "Nothing matches “qqqqzzzz”." in client.get(reverse("wiki:search"), {"q": "qqqqzzzz"}).content.decode()
+
+
+@pytest.mark.parametrize(("typed", "chinese"), [
+    ("qianghua xuexi", "强化学习"), ("qianghuaxuexi", "强化学习"), ("Qiang Hua Xue Xi", "强化学习"),
+    ("celue tidu", "策略梯度"), ("celvetidu", "策略梯度"), ("xinyong fenpei", "信用分配"),
+])
+def test_a_chinese_term_typed_in_pinyin_finds_what_its_chinese_name_finds(seed: None, typed: str, chinese: str) -> None:
+    by_pinyin, by_name = search(typed), search(chinese)
+
+    assert [t.slug for t in by_pinyin.terms] == [t.slug for t in by_name.terms] != []
+    assert [(g.kind, [h.object_id for h in g.hits]) for g in by_pinyin.groups] == [
+        (g.kind, [h.object_id for h in g.hits]) for g in by_name.groups] != []
+
+
+def test_pinyin_leaves_english_words_and_other_text_as_they_are(seed: None) -> None:
+    # An English name is never read as pinyin, and pinyin inside a longer query is searched as typed.
+    assert [t.slug for t in search("reinforcement learning").terms] == ["reinforcement-learning"]
+    assert search("qianghua xuexi agents").terms == []
+
+
+def test_pinyin_typed_so_far_offers_the_term_by_its_chinese_name(seed: None) -> None:
+    assert ("term", "强化学习") in [(n.kind, n.name) for n in names_starting("qiangh")]
+    assert ("term", "奖励模型") in [(n.kind, n.name) for n in names_starting("jiangli")]
+    assert [(n.kind, n.name) for n in names_starting("qi")] == [(n.kind, n.name) for n in names_starting("qi") if n.name != "强化学习"]
+    assert "奖励模型" in [s.name for s in current_glossary().suggest("jiangli")]
 
 
 def test_the_search_page_says_which_terms_it_searched_and_groups_by_kind_with_counts(client: Client) -> None:

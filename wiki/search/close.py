@@ -89,7 +89,8 @@ def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
 def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
     """Works, pages and glossary terms whose name starts with ``typed`` (case and spacing aside), in that order and
     shortest first, then works and pages with a word starting with it: what the header's search box offers while a
-    reader types. A term is offered once, by its first name that matches. Nothing for a single character."""
+    reader types. A term is offered once, by its first name that matches, or by its Chinese name when what is typed
+    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single character."""
     prefix = match_form(typed)
     if len(prefix) < 2:
         return []
@@ -103,9 +104,13 @@ def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_C
         elif word in form:
             inner.append(index)
     terms: dict[str, CloseName] = {}
-    for form, name, term in current_glossary(version=version).name_forms:
+    glossary = current_glossary(version=version)
+    for form, name, term in glossary.name_forms:
         if form.startswith(prefix):
             terms.setdefault(term.slug, CloseName("term", name, term.slug))
+    # Typed in pinyin: the term by its Chinese name.
+    for term in glossary.pinyin_starting(prefix):
+        terms.setdefault(term.slug, CloseName("term", term.name_zh or term.names[0], term.slug))
 
     def ranked(found: list[int]) -> list[CloseName]:
         order = sorted(found, key=lambda i: (_works_first(names, i), len(names.forms[i]), i))

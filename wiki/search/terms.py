@@ -3,13 +3,15 @@
 A query naming a term (by any name or alias, in either language) searches for all of its names: the tsquery
 gets the OR of the names where the query had the one it typed. A term that names a mechanism or a verdict also
 matches the works classified so (markers in their search vectors, ``wiki.search.index``), and its defining page
-ranks first among pages. The glossary is read once per content version and kept in the cache, so a search costs
-no query for it.
+ranks first among pages. A term named in Chinese is also named by the name's pinyin, without tones and however the
+syllables are spaced (``qianghua xuexi``, ``qianghuaxuexi`` for 强化学习), as a reader without a Chinese input method
+types it. The glossary is read once per content version and kept in the cache, so a search costs no query for it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -19,8 +21,11 @@ from wiki.caching.values import kept_per_version
 from wiki.models import GlossaryTerm
 from wiki.search.spelling import respelled
 from wiki.search.tokenize import PREFIX_MAX_LENGTH, PREFIX_MIN_LENGTH, normalize, query_terms, token_pattern
+from wiki.text.slugs import in_pinyin
 
 MAX_SUGGESTIONS = 6
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+PINYIN_MIN_TYPED = 3
 
 
 def match_form(text: str) -> str:
@@ -51,6 +56,9 @@ class Term:
     mechanism: str = ""
     verdict: str = ""
     page_id: int | None = None
+    # The pinyin of each name with two Chinese characters or more, lower case, no tones, no spaces (强化学习:
+    # ``qianghuaxuexi``); a Latin word in the name stays as it is (参数空间 ES: ``canshukongjianes``).
+    pinyin: tuple[str, ...] = ()
 
     @property
     def markers(self) -> list[str]:
@@ -130,10 +138,25 @@ class Glossary:
             alternatives.append(f"{before}{re.escape(form)}{after}")
         return re.compile("|".join(alternatives))
 
+    @cached_property
+    def _by_pinyin(self) -> dict[str, Term]:
+        found: dict[str, Term] = {}
+        for term in self.terms:
+            for key in term.pinyin:
+                found.setdefault(key, term)
+        return found
+
+    def _named_in_pinyin(self, typed: str) -> Term | None:
+        """The term whose Chinese name ``typed`` (a query's form) spells in pinyin, spaced as it may be."""
+        key = typed.replace(" ", "")
+        return self._by_pinyin.get(key) if key.isascii() and key.isalpha() else None
+
     def expand(self, query: str) -> Expansion:
-        """The terms ``query`` names, by any name in either spelling (each once, in the order typed), and what is left
-        of it."""
+        """The terms ``query`` names, by any name in either spelling (each once, in the order typed), or a whole query
+        that is a Chinese name's pinyin, and what is left of it."""
         form = match_form(query)
+        if (term := self._named_in_pinyin(form)) is not None and form not in self._by_spelling:
+            return Expansion(terms=(term,))
         if self._pattern is None or not form:
             return Expansion(rest=form)
         terms: dict[str, Term] = {}
@@ -154,6 +177,8 @@ class Glossary:
         if not typed:
             return []
         scored: dict[str, tuple[tuple[int, int, str], Suggestion]] = {}
+        for term in self.pinyin_starting(typed):
+            scored[term.slug] = ((0, 0, ""), Suggestion(term=term, name=term.names[0]))
         for form, term in self._by_form.items():
             if form.startswith(typed) or (typed.startswith(form) and len(form) >= 2):
                 score = 0
@@ -170,6 +195,15 @@ class Glossary:
                 scored[term.slug] = (key, Suggestion(term=term, name=name))
         return [s for _, s in sorted(scored.values(), key=lambda item: item[0])][:limit]
 
+    def pinyin_starting(self, typed: str) -> list[Term]:
+        """Terms a Chinese name of which starts, in pinyin, with ``typed`` (a query's form, three letters at least, as
+        fewer begin too many names), shortest name first."""
+        key = typed.replace(" ", "")
+        if len(key) < PINYIN_MIN_TYPED or not key.isascii() or not key.isalpha():
+            return []
+        found = {term.slug: (len(spelled), term) for spelled, term in self._by_pinyin.items() if spelled.startswith(key)}
+        return [term for _, term in sorted(found.values(), key=lambda item: item[0])]
+
 
 def _implied(terms: list[str], *, by: list[str]) -> bool:
     """Whether a document matching all of ``by`` matches all of ``terms``: each term is one of them, or (a Latin
@@ -177,11 +211,18 @@ def _implied(terms: list[str], *, by: list[str]) -> bool:
     return all(any(t == b or (t.isascii() and PREFIX_MIN_LENGTH <= len(t) <= PREFIX_MAX_LENGTH and b.startswith(t)) for b in by) for t in terms)
 
 
+def pinyin_keys(names: Iterable[str]) -> tuple[str, ...]:
+    """Each name's pinyin as a term keeps it (:attr:`Term.pinyin`), for the names with two Chinese characters or more;
+    ü written both ways readers type it (策略: ``celve`` and ``celue``)."""
+    keys = [key for name in names if len(_HAN.findall(name)) >= 2 and (key := "".join(in_pinyin(match_form(name)).split()))]
+    return tuple(dict.fromkeys(spelled for key in keys for spelled in (key, key.replace("v", "u"))))
+
+
 def _load() -> Glossary:
     rows = GlossaryTerm.objects.only("slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "mechanism", "verdict", "page_id")
     return Glossary(terms=[
         Term(slug=t.slug, name_zh=t.name_zh, name_en=t.name_en, names=tuple(t.names), mechanism=t.mechanism,
-             verdict=t.verdict, page_id=t.page_id)
+             verdict=t.verdict, page_id=t.page_id, pinyin=pinyin_keys(t.names))
         for t in rows.order_by("id")
     ])
 

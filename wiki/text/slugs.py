@@ -51,16 +51,16 @@ def numbered_slug(base: str, taken: set[str]) -> str:
 def pinyin_slug(text: str, *, length: int) -> str:
     """The slug of ``text`` with its Chinese characters in pinyin: ``智能体 RL`` → ``zhi-neng-ti-rl``; empty when
     nothing in it can be read in ASCII."""
-    return cut_slug(ascii_slugify(_in_pinyin(text.replace(".", "-"))), length)
+    return cut_slug(ascii_slugify(in_pinyin(text.replace(".", "-"))), length)
 
 
 def pinyin_sort_key(text: str) -> str:
     """``text`` read in pinyin, syllables apart, in lower case: the order Chinese lists sort names in
     (``策略梯度`` → ``ce lue ti du``, before ``环境`` → ``huan jing``). Other letters are kept as they are."""
-    return _in_pinyin(text).lower()
+    return in_pinyin(text).lower()
 
 
-def _in_pinyin(text: str) -> str:
+def in_pinyin(text: str) -> str:
     """``text`` with its Chinese characters read in pinyin, a syllable a word; unchanged when it has none."""
     if not has_chinese(text):
         return text

@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
     "claim_status": gettext_noop("status %(before)s → %(after)s"),
     "claim_citations": gettext_noop("citations and works"),
     "claim_status_and_citations": gettext_noop("status %(before)s → %(after)s; citations and works"),
-    # A claim's citations as the claim form set them, apart from its page's text (ClaimRevision.reason_parts).
+    # A claim's citations as the claim form set them (ClaimRevision.reason_parts).
     "claim_cited": gettext_noop("citations: %(before)s → %(after)s"),
     "claim_reattached": gettext_noop("re-attached to a sentence"),
     "claim_retired": gettext_noop("retired: %(reason)s"),

@@ -258,7 +258,10 @@ def test_citations_an_editor_set_on_a_claim_survive_saving_the_page(db: None) ->
     extra = make_source()
     claim_update(claim=claim, status="verified", citations=[CitationInput(source=extra, locator="Table 2", kind="cited")],
                  about=[extra])
-    _save(page, KEY_POINTS + "\nMore text.\n", base=1)
+    # Written into the sentence as revision 2: a save from revision 1 would be a conflict, one from 2 keeps them.
+    page.refresh_from_db()
+    assert f"（来源：{extra.title}，Table 2）" in page.body
+    _save(page, page.body + "\nMore text.\n", base=2)
     claim.refresh_from_db()
     assert list(claim.citations.values_list("source_id", "locator")) == [(extra.pk, "Table 2")]
     assert list(claim.about.all()) == [extra]

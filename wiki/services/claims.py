@@ -28,6 +28,7 @@ from wiki.models.rules import max_length
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
+from wiki.services.claim_text import WrittenCitation, claim_cite_in_text, written_citations
 from wiki.services.page_claims import cited_in, reason_fields, status_after, verified_texts
 
 
@@ -63,32 +64,57 @@ def claim_update(
 ) -> Claim:
     """Sets the status, replaces the citations (in the given order, locators as typed) and the works it is about.
 
-    ``loaded_at`` is the claim's ``updated_at`` when the editor opened the form: if it was saved since,
-    :class:`StaleEdit` is raised and nothing is written, so one editor never silently undoes another's citations.
+    A claim whose sentence is on its page has its citations written into that sentence, as a revision of the page
+    by ``user`` (:func:`~wiki.services.claim_text.claim_cite_in_text`): the page's text, from which every save reads
+    the claims' citations, says what the claim cites, so the next edit of the page keeps them. The claim keeps its
+    identity and takes the status given; its history's entry for the change names the page's revision. An orphaned
+    or retired claim, which has no sentence, has its citations set on the claim alone.
+
+    ``loaded_at`` is the claim's ``updated_at`` when the editor opened the form: if it was saved since (its sentence
+    edited on the page too), :class:`StaleEdit` is raised and nothing is written, so one editor never silently undoes
+    another's citations. A text that cannot be written (see ``claim_cite_in_text``) raises ``ValidationError`` and
+    nothing is written either.
     """
-    claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    # The page first, as a page save takes its page and then its claims: another save of the page waits.
+    list(Page.all_objects.select_for_update().filter(pk=claim.page_id).values_list("pk", flat=True))
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("page").get(pk=claim.pk)
     check_not_stale(claim, loaded_at=loaded_at)
     old_status = claim.status
-    old_cited = _cited(claim.citations.order_by("position", "id").values_list("source__short_name", "locator"))
+    old_rows = list(claim.citations.order_by("position", "id").values_list("source_id", "source__short_name", "locator", "kind"))
+    old_cited = _cited((name, locator) for _, name, locator, _ in old_rows)
     old_about = set(claim.about.values_list("pk", flat=True))
     claim.status = status
     claim.full_clean(exclude=["key", "page"])
+    in_text = not claim.is_orphaned and claim.retired_at is None and claim.page.deleted_at is None
+    if in_text:
+        wanted = written_citations([(c.source, c.locator, c.kind) for c in citations])
+    else:
+        wanted = list({(c.source.pk, c.locator): WrittenCitation(c.source, c.locator, c.kind) for c in citations}.values())
+    now_cited = _cited((c.source.short_name, c.locator) for c in wanted)
+    cited_changed = {(c.source.pk, c.locator, c.kind) for c in wanted} != {(pk, locator, kind) for pk, _, locator, kind in old_rows}
+    revision = None
+    if in_text and cited_changed:
+        comment = gettext("Citations of claim #%(id)s edited: %(before)s → %(after)s") % {
+            "id": claim.pk, "before": old_cited, "after": now_cited}
+        revision = claim_cite_in_text(claim=claim, citations=wanted, comment=comment, user=user)
+    if revision is not None:
+        _check_cited(claim, wanted)
+        # The save recorded the claim's new sentence; it is the editor's change of its citations, in the status the
+        # claim had (the status the form sets is recorded next).
+        ClaimRevision.objects.filter(claim=claim, page_revision=revision).update(
+            kind=ClaimRevision.Kind.CITED, status=old_status, previous_status=old_status,
+            **reason_fields([summary("claim_cited", before=old_cited, after=now_cited)]))
+        claim.refresh_from_db(fields=["text", "key", "anchor", "section", "position"])
+    else:
+        claim.citations.all().delete()
+        Citation.objects.bulk_create(Citation(claim=claim, source=c.source, locator=c.locator, kind=c.kind, position=position)
+                                     for position, c in enumerate(wanted))
+        if now_cited != old_cited:
+            ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.CITED, text=claim.text, status=old_status,
+                                         user=account(user), **reason_fields([summary("claim_cited", before=old_cited, after=now_cited)]))
     claim.save(update_fields=["status", "updated_at"])
     _record_status(claim, old_status, user)
-    claim.citations.all().delete()
-    unique: dict[tuple[int, str], Citation] = {}
-    for position, cited in enumerate(citations):
-        unique.setdefault(
-            (cited.source.pk, cited.locator),
-            Citation(claim=claim, source=cited.source, locator=cited.locator, kind=cited.kind, position=position),
-        )
-    Citation.objects.bulk_create(unique.values())
     claim.about.set([source.pk for source in about])
-    now_cited = _cited((c.source.short_name, c.locator) for c in unique.values())
-    if now_cited != old_cited:
-        # Set here, apart from the page's text, which still cites as it did: the history says what was changed.
-        ClaimRevision.objects.create(claim=claim, kind=ClaimRevision.Kind.CITED, text=claim.text, status=claim.status,
-                                     user=account(user), **reason_fields([summary("claim_cited", before=old_cited, after=now_cited)]))
     others = now_cited != old_cited or old_about != {source.pk for source in about}
     if old_status != status:
         said = summary("claim_status_and_citations" if others else "claim_status", before=old_status, after=status)
@@ -99,6 +125,21 @@ def claim_update(
         url=claim.get_absolute_url(), summary=said, user=user,
     )
     return claim
+
+
+def _check_cited(claim: Claim, wanted: Sequence[WrittenCitation]) -> None:
+    """After its page's save, ``claim`` is still its sentence's claim and cites what it was to cite: else
+    ``ValidationError`` says why, and undoes the save."""
+    if not Claim.objects.filter(pk=claim.pk, is_orphaned=False).exists():
+        # A sentence outside the key points is a claim while it cites a work.
+        raise ValidationError(gettext_lazy(
+            "Without a citation the sentence of claim #%(id)s would be no claim: it is no key point. Edit the page to "
+            "take the sentence out, or cite another work."), code="no_longer_a_claim", params={"id": claim.pk})
+    cited = set(Citation.objects.filter(claim=claim).values_list("source_id", "locator", "kind"))
+    if cited != {(c.source.pk, c.locator, c.kind) for c in wanted}:
+        raise ValidationError(gettext_lazy(
+            "The citations of claim #%(id)s could not be written into the text of “%(page)s”: edit the page to change "
+            "them."), code="not_written", params={"id": claim.pk, "page": claim.page.title})
 
 
 def _cited(citations: Iterable[tuple[str, str]]) -> str:

@@ -440,7 +440,8 @@ def net_change(steps: Sequence[ClaimChange]) -> ClaimChange | None:
     return replace(last, previous_text=before, previous_status=status_before, reasons=tuple(reasons), similarity=None)
 
 
-_OUTCOME_OF_KIND = {kind: outcome for outcome, kind in _KIND.items()}
+# Citations an editor set through a claim's form are written into its sentence by a page save: its sentence reworded.
+_OUTCOME_OF_KIND = {**{kind: outcome for outcome, kind in _KIND.items()}, ClaimRevision.Kind.CITED: Outcome.REWORDED}
 
 
 def _reasons_of(row: ClaimRevision) -> tuple[Summary, ...]:

@@ -31,15 +31,21 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 if f.cleaned_data and not f.cleaned_data.get("DELETE")
             ]
             try:
-                claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
-                             about=list(form.cleaned_data["about"]), user=request.user,
-                             loaded_at=form.cleaned_data["loaded_at"])
+                saved = claim_update(claim=claim, status=form.cleaned_data["status"], citations=citations,
+                                     about=list(form.cleaned_data["about"]), user=request.user,
+                                     loaded_at=form.cleaned_data["loaded_at"])
             except StaleEdit as stale:
                 stale_form(form, stale, what="claim")
                 return render(request, "wiki/edit/claim_form.html",
                               {"claim": claim, "form": form, "formset": formset, "stale": True}, status=409)
+            except ValidationError as error:
+                # The citations cannot be written into the page's text: nothing was saved, the entries stay.
+                form.add_error(None, error)
+                return render(request, "wiki/edit/claim_form.html", {"claim": claim, "form": form, "formset": formset},
+                              status=400)
             messages.success(request, _("Claim saved."))
-            return redirect(claim)
+            # Its sentence may cite otherwise now, which gives it another anchor on the page.
+            return redirect(saved)
     else:
         form = ClaimForm(initial={"status": claim.status, "about": list(claim.about.all()),
                                   "loaded_at": claim.updated_at.isoformat()})

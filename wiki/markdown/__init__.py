@@ -21,6 +21,7 @@ from wiki.markdown.math import MathStash
 from wiki.markdown.raw_html import RawHtmlExtension
 from wiki.markdown.sanitize import heading_id, sanitize_html
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
+from wiki.text.sections import SECTION_LEVELS
 
 __all__ = [
     "ClaimRef",
@@ -96,7 +97,7 @@ def render(
     claims: list[ClaimRef] = []
     math = MathStash()
     # a heading's id and its entry in the contents read its formulas' LaTeX, not the tokens standing for them
-    toc = TocExtension(slugify=lambda title, separator: heading_id(math.plain(title), separator), toc_depth="2-4",
+    toc = TocExtension(slugify=lambda title, separator: heading_id(math.plain(title), separator), toc_depth=f"{SECTION_LEVELS.start}-{SECTION_LEVELS.stop - 1}",
                        permalink=False)
     md = markdown.Markdown(
         extensions=[

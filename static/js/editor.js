@@ -44,6 +44,12 @@
       var data = new FormData();
       data.append("body", body.value);
       if (pane.dataset.page) { data.append("slug", pane.dataset.page); }
+      // A section's preview says what saving it does to the whole page's claims: its number and the revision it is
+      // read from name the text it goes into.
+      ["section", "base_revision"].forEach(function (name) {
+        var input = body.form && body.form.elements.namedItem(name);
+        if (input && input.value) { data.append(name, input.value); }
+      });
       // Titles confirmed as new works stay confirmed in the refreshed preview.
       target.querySelectorAll("input[name=new_works]:checked").forEach(function (box) {
         data.append("new_works", box.value);

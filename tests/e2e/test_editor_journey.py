@@ -126,7 +126,7 @@ def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_
     lines = target.body.split("\n")
     first_body = "\n".join([lines[0] + " FIRST-EDIT", *lines[1:]])
     second_body = "\n".join([*lines[:-1], lines[-1] + " SECOND-EDIT"])
-    # The second editor is on a phone without JavaScript: the conflict screen must work there too.
+    # The second editor is on a phone without JavaScript: the merge and the conflict screen must work there too.
     other = page.context.browser.new_context(viewport={"width": 390, "height": 800}, java_script_enabled=False)
     phone = other.new_page()
     log_in(page, base, "first")
@@ -142,21 +142,67 @@ def test_two_editors_saving_the_same_page_together_lose_nothing(page: Any, live_
     page.wait_for_load_state()
     phone.wait_for_load_state()
 
-    assert "Edit conflict" in phone.title()
-    assert phone.input_value("input[name=comment]") == "second change"
-    assert phone.input_value("textarea[name=summary]") == "A summary typed by the second editor"
-    merged = phone.input_value("textarea[name=body]")
-    assert "FIRST-EDIT" in merged and "SECOND-EDIT" in merged and "<<<<<<<" not in merged
-    assert "SECOND-EDIT" in (phone.locator("details").nth(1).text_content() or "")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-
-    phone.click("button[name=save]")
-    phone.wait_for_load_state()
+    # Edits to different places merge cleanly: the second is saved at once, merged with the first, and says so.
+    assert "Edit conflict" not in phone.title()
+    assert "your edit was merged with it" in (phone.locator(".messages").text_content() or "")
     target.refresh_from_db()
     assert "FIRST-EDIT" in target.body and "SECOND-EDIT" in target.body
     assert target.summary == "A summary typed by the second editor"
     assert [r.comment for r in target.revisions.order_by("number")][1:] == ["first change", "second change"]
+
+    # Edits to the same line clash: nothing is saved, and the conflict screen holds both to resolve.
+    for tab, word in ((page, "FIRST-AGAIN"), (phone, "SECOND-AGAIN")):
+        tab.goto(edit_url)
+        tab.fill("textarea[name=body]", target.body.replace("FIRST-EDIT", word))
+        tab.fill("input[name=comment]", word.lower())
+    page.click("button[name=save]")
+    page.wait_for_load_state()
+    phone.click("button[name=save]")
+    phone.wait_for_load_state()
+    assert "Edit conflict" in phone.title()
+    assert phone.input_value("input[name=comment]") == "second-again"
+    merged = phone.input_value("textarea[name=body]")
+    assert "FIRST-AGAIN" in merged and "SECOND-AGAIN" in merged and "<<<<<<<" in merged
+    assert "SECOND-AGAIN" in (phone.locator("details").nth(1).text_content() or "")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    target.refresh_from_db()
+    phone.fill("textarea[name=body]", target.body.replace("FIRST-AGAIN", "FIRST-AGAIN SECOND-AGAIN"))
+    phone.click("button[name=save]")
+    phone.wait_for_load_state()
+    target.refresh_from_db()
+    assert "FIRST-AGAIN SECOND-AGAIN" in target.body and "SECOND-EDIT" in target.body
+    assert [r.comment for r in target.revisions.order_by("number")][3:] == ["first-again", "second-again"]
     other.close()
+
+
+def test_an_editor_edits_one_section_from_the_link_beside_its_heading(page: Any, live_server: Any, seed: None) -> None:
+    base = live_server.url
+    make_editor("sectioner")
+    target = Page.objects.get(slug="agentic-rl")
+    page.goto(f"{base}{target.get_absolute_url()}")
+    assert page.locator(".section-edit").count() == 0  # anonymous readers get none
+    log_in(page, base, "sectioner")
+    page.goto(f"{base}{target.get_absolute_url()}")
+    assert page.locator(".section-edit").count() == len(target.toc)
+
+    page.get_by_role("link", name="Edit section “定义”").click()
+    page.wait_for_load_state()
+    text = page.input_value("textarea[name=body]")
+    assert text.startswith("### 定义\n") and "### 关键要点" not in text
+    assert page.input_value("input[name=comment]") == "/* 定义 */ "
+    page.fill("textarea[name=body]", text.rstrip("\n") + "\n\n补充一句定义。\n")
+    # The live preview shows the section; what it does to the claims is read from the whole page: none is orphaned.
+    page.wait_for_selector("#preview-body >> text=补充一句定义。")
+    assert page.locator("#preview-body [data-outcome=orphaned]").count() == 0
+    assert "关键要点" not in (page.locator("#preview-body .prose").text_content() or "")
+    page.click("button[name=save]")
+    page.wait_for_load_state()
+
+    assert page.url.endswith(f"{target.get_absolute_url()}#定义") or page.url.endswith("#%E5%AE%9A%E4%B9%89")
+    target.refresh_from_db()
+    assert "补充一句定义。\n\n### 关键要点" in target.body
+    assert target.revisions.order_by("-number").first().comment == "/* 定义 */"  # type: ignore[union-attr]
 
 
 def test_history_diff_and_changes_fit_a_phone_screen(page: Any, live_server: Any, seed: None) -> None:

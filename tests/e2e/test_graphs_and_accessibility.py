@@ -128,6 +128,9 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
     editors = [
         reverse("wiki:consistency-report"),
         reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+        # the page with its sections' edit links, and one section's form
+        reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?section=2",
         reverse("wiki:page-create"),
         reverse("wiki:source-create"),
     ]

@@ -154,29 +154,81 @@ def test_oversized_body_is_a_field_error(editor_client: Client, settings: Settin
     assert page.revisions.count() == 1
 
 
-def test_stale_edit_shows_both_versions_and_a_clean_merge(editor_client: Client) -> None:
+def test_stale_edit_that_merges_cleanly_is_saved_with_both_edits_and_says_so(editor_client: Client) -> None:
     other = make_editor("other")
     page = make_page(body="intro\nmiddle\nend\n")
     page_save_revision(slug=page.slug, title=page.title, body="INTRO\nmiddle\nend\n", base_revision=1, user=other)
     response = editor_client.post(
         reverse("wiki:page-edit", kwargs={"slug": page.slug}),
-        {"title": page.title, "body": "intro\nmiddle\nEND\n", "base_revision": 1, "save": "1"},
+        {"title": page.title, "body": "intro\nmiddle\nEND\n", "comment": "the end", "base_revision": 1, "save": "1"},
     )
-    assert response.status_code == 409
-    form = response.context["form"]
-    assert form.initial["body"] == "INTRO\nmiddle\nEND\n"
-    assert form.initial["base_revision"] == 2
-    assert response.context["merge"].is_clean
-    assert b"other" in response.content
-    page.refresh_from_db()
-    assert page.body == "INTRO\nmiddle\nend\n"
-    resolved = editor_client.post(
-        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
-        {"title": page.title, "body": form.initial["body"], "base_revision": 2, "save": "1"},
-    )
-    assert resolved.status_code == 302
+    assert response.status_code == 302 and response["Location"] == page.get_absolute_url()
     page.refresh_from_db()
     assert page.body == "INTRO\nmiddle\nEND\n"
+    merged = page.revisions.get(number=3)
+    assert (merged.body, merged.comment, merged.author) == ("INTRO\nmiddle\nEND\n", "the end", Account.objects.get(username="editor"))
+    shown = editor_client.get(response["Location"])
+    [message] = [str(m) for m in shown.context["messages"]]
+    diff = reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=2&amp;to=3"
+    assert "Saved revision 3" in message
+    assert "Revision 2 was saved while you were editing: your edit was merged with it." in message
+    assert f'<a href="{diff}">What your edit changed in revision 2</a>' in message
+    assert editor_client.get(diff.replace("&amp;", "&")).status_code == 200
+
+
+def test_an_edit_merged_with_several_revisions_saved_meanwhile_names_them_in_chinese(editor_client: Client) -> None:
+    page = make_page(body="a\nb\nc\nd\n")
+    page_save_revision(slug=page.slug, title=page.title, body="A\nb\nc\nd\n", base_revision=1)
+    page_save_revision(slug=page.slug, title=page.title, body="A\nB\nc\nd\n", base_revision=2)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "a\nb\nc\nD\n", "base_revision": 1, "save": "1"},
+        follow=True, headers={"accept-language": "zh-hans"},
+    )
+    assert page.revisions.get(number=4).body == "A\nB\nc\nD\n"
+    [message] = [str(m) for m in response.context["messages"]]
+    assert "你编辑期间，修订版本 2 至 3 已被保存：你的编辑已与它们合并。" in message
+    assert "?from=3&amp;to=4" in message and "你的编辑对修订版本 3 做了哪些改动" in message
+
+
+def test_a_stale_edit_already_holding_what_was_saved_meanwhile_saves_nothing(editor_client: Client) -> None:
+    page = make_page(body="a\nb\n")
+    page_save_revision(slug=page.slug, title=page.title, body="a\nB\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "a\nb\n", "base_revision": 1, "save": "1"}, follow=True,
+    )
+    assert page.revisions.count() == 2
+    assert [str(m) for m in response.context["messages"]] == [f"No changes to save: “{page.title}” is still at revision 2."]
+
+
+def test_a_clean_merge_too_long_to_save_goes_to_the_conflict_screen_with_nothing_lost(
+    editor_client: Client, settings: Settings
+) -> None:
+    settings.WIKI_MAX_BODY_CHARS = 30
+    page = make_page(body="a\nb\nc\n")
+    page_save_revision(slug=page.slug, title=page.title, body="a long line\nb\nc\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "a\nb\nc, and a long end\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    assert response.context["merge"].is_clean
+    assert response.context["form"].initial["body"] == "a long line\nb\nc, and a long end\n"
+    assert page.revisions.count() == 2
+
+
+def test_a_clean_text_merge_with_a_clashing_summary_still_stops_on_the_conflict_screen(editor_client: Client) -> None:
+    page = make_page(body="a\nb\nc\n")
+    page_save_revision(slug=page.slug, title=page.title, summary="Theirs", body="A\nb\nc\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "summary": "Mine", "body": "a\nb\nC\n", "base_revision": 1, "save": "1"},
+    )
+    assert response.status_code == 409
+    assert response.context["form"].initial["body"] == "A\nb\nC\n"
+    assert response.context["form"].initial["summary"] == "Mine"
+    assert page.revisions.count() == 2
 
 
 def test_clashing_edit_marks_the_clash(editor_client: Client) -> None:
@@ -197,12 +249,12 @@ def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_
     page_save_revision(slug=page.slug, title=page.title, body="a\nb\nC\n", base_revision=1)
     response = editor_client.post(
         reverse("wiki:page-edit", kwargs={"slug": page.slug}),
-        {"title": page.title, "summary": "My summary", "body": "A\nb\nc\n", "comment": "Fix the intro",
+        {"title": page.title, "summary": "My summary", "body": "a\nb\nmine\n", "comment": "Fix the end",
          "base_revision": 1, "save": "1"},
     )
     assert response.status_code == 409
     html = response.content.decode()
-    assert 'name="comment" value="Fix the intro"' in html
+    assert 'name="comment" value="Fix the end"' in html
     assert "My summary</textarea>" in html
 
 

@@ -288,6 +288,11 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nPreviewed.", "base_revision": "2", "preview": "1"}),
+        # one section's form and preview, and a section the page does not have
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?section=2", None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"section": "1", "body": "## 摘要\n\nPreviewed section.\n", "base_revision": "2", "preview": "1"}),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?section=999", None),
         # citations close to a work (did you mean) and new ones
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "base_revision": "2", "preview": "1",

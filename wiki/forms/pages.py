@@ -75,6 +75,19 @@ class PageForm(forms.Form):
         return body
 
 
+class PageSectionForm(PageForm):
+    """One section of a page, edited alone: its text, an edit summary, the revision it was read from and its number
+    there. The page's title and summary are not part of it and stay as they are."""
+
+    section = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["title"], self.fields["summary"]
+        self.fields["body"].label = _("Section text")
+        self.fields["base_revision"].required = True
+
+
 class PageCreateForm(PageForm):
     slug = forms.CharField(
         max_length=200, required=False, help_text=_("Part of the address; left empty, it is made from the title.")

@@ -105,15 +105,25 @@ class PagePreview:
 
 
 @dataclass(frozen=True)
+class MergedEdit:
+    """An edit started from revision ``base`` and saved merged with the revisions saved since, up to ``theirs``."""
+
+    base: int
+    theirs: int
+
+
+@dataclass(frozen=True)
 class PageSaved:
     """The revision a save made, and how its citations resolved (the works it created, the titles left unresolved).
 
     ``unchanged``: the title, summary and text were those of the latest revision, so nothing was written and
-    ``revision`` is that latest revision."""
+    ``revision`` is that latest revision. ``merged``: the edit was merged with revisions saved after the one it
+    started from (:func:`wiki.services.page_edits.page_save_merging`)."""
 
     revision: Revision
     citations: CitationReport
     unchanged: bool = False
+    merged: MergedEdit | None = None
 
 
 def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:

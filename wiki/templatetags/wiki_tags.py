@@ -27,7 +27,8 @@ from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
-from wiki.models import Contrast, Source
+from wiki.markdown.section_links import with_section_links
+from wiki.models import Contrast, Page, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
@@ -408,6 +409,21 @@ def rendered_body(html: str) -> SafeString:
     could not be rendered and a footnote's back link get their explanations here (``wiki.markdown.for_reader``)."""
     note = escape(gettext("No source with this title"))
     return mark_safe(for_reader(_MISSING_CITATION.sub(f'class="cite cite-missing" title="{note}"', html)))  # noqa: S308 - sanitised when rendered
+
+
+@register.filter
+def section_edit_links(html: str, page: Page) -> SafeString:
+    """For editors (the page's fragment is cached per permissions): the page's HTML with a link at each heading that
+    starts a section, which edits that section alone."""
+    url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    label = gettext("Edit")
+
+    def link(number: int, title: str) -> str:
+        return format_html('<span class="section-edit"><a href="{}?{}" aria-label="{}">{}</a></span>',
+                           url, urlencode({"section": number}), gettext("Edit section “%(title)s”") % {"title": title},
+                           label)
+
+    return mark_safe(with_section_links(html, body=page.body, toc=page.toc, link=link))  # noqa: S308 - sanitised when rendered; the links escaped
 
 
 @register.filter

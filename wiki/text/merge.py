@@ -1,7 +1,9 @@
-"""Three-way merges of a page's text and of its one-line fields, for the edit-conflict screen."""
+"""Three-way merges of a page's text and of its one-line fields: an edit merged with what was saved meanwhile is saved
+at once when nothing clashes, else shown on the edit-conflict screen."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import merge3
@@ -99,3 +101,33 @@ def merge_field(*, base: str, theirs: str, mine: str) -> FieldMerge:
     if theirs == base:
         return FieldMerge(value=mine)
     return FieldMerge(value=mine, theirs=theirs, clash=True)
+
+
+# The parts of a page an edit changes, merged each on its own: the one-line fields, then the text.
+FIELDS = ("title", "summary")
+
+
+@dataclass(frozen=True)
+class EditMerge:
+    """An edit (``mine``) merged with the revision saved since the one it started from (``theirs``)."""
+
+    body: MergeResult
+    fields: Mapping[str, FieldMerge]
+
+    @property
+    def is_clean(self) -> bool:
+        """Nothing clashes: the merge holds both edits, and can be saved as it is."""
+        return self.body.is_clean and not any(field.clash for field in self.fields.values())
+
+    def values(self) -> dict[str, str]:
+        """The title, summary and text merged (clashes marked in the text, mine kept in a field)."""
+        return {**{name: field.value for name, field in self.fields.items()}, "body": self.body.text()}
+
+
+def merge_edit(*, base: Mapping[str, str], theirs: Mapping[str, str], mine: Mapping[str, str]) -> EditMerge:
+    """Merges an edit's title, summary and text (``mine``) with those saved meanwhile (``theirs``), both made from
+    ``base``."""
+    return EditMerge(
+        body=merge_texts(base=base["body"], theirs=theirs["body"], mine=mine["body"]),
+        fields={name: merge_field(base=base[name], theirs=theirs[name], mine=mine[name]) for name in FIELDS},
+    )

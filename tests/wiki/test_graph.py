@@ -387,3 +387,19 @@ def test_a_link_to_a_glossary_term_is_drawn_leading_to_the_term_not_as_a_wanted_
     term, missing = graph.nodes["page:奖励黑客"], graph.nodes["page:not-written-yet"]
     assert not term.get("wanted") and term["url"] == "/glossary/reward-hacking/"
     assert missing.get("wanted") == "1"
+
+
+def test_a_claims_neighbourhood_holds_the_contrasts_it_is_the_evidence_for(contrast_wiki: ContrastWiki) -> None:
+    from wiki.models import Contrast
+
+    contrast = Contrast.objects.select_related("left", "right").get(axis__startswith="SFT vs GRPO")
+    assert contrast.claim_id is not None
+    ends = (f"source:{contrast.left.slug}", f"source:{contrast.right.slug}")
+
+    graph = local_graph(f"claim:{contrast.claim_id}", depth=1)
+    only_contrasts = local_graph(f"claim:{contrast.claim_id}", depth=1, edge_types=[EdgeType.CONTRASTS])
+    without = local_graph(f"claim:{contrast.claim_id}", depth=1, edge_types=[EdgeType.CITES, EdgeType.ABOUT])
+
+    assert _edges(graph, "contrasts")[ends]["label"] == contrast.axis
+    assert ends in _edges(only_contrasts, "contrasts")
+    assert not _edges(without, "contrasts")

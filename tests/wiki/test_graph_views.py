@@ -417,3 +417,33 @@ def test_each_graph_offers_itself_as_graphml(client: Client, view: str, shown: s
     if "depth=2" in view:
         assert "depth=2" in address and "edge_types=cites%2Ccontrasts" in address
         assert {d["type"] for _u, _v, d in graph.edges(data=True)} <= {"cites", "contrasts"}
+
+
+def _drawn_and_downloaded(client: Client, address: str) -> tuple[set[str], set[str]]:
+    """The nodes a neighbourhood's page draws, and those of the GraphML file its download link gives."""
+    import io
+
+    import networkx as nx
+
+    html = client.get(address).content.decode()
+    drawn = set(re.findall(r'data-node="([^"]+)"', _svg(html, "local-graph")))
+    link = re.search(r'<a href="([^"]*format=graphml[^"]*)" download=', html)
+    assert link, "no GraphML link"
+    graphml = client.get(link.group(1).replace("&amp;", "&"))
+    assert graphml.status_code == 200
+    return drawn, set(nx.read_graphml(io.BytesIO(graphml.content)).nodes)
+
+
+@pytest.mark.parametrize("kind", ["page", "source", "claim"])
+def test_a_neighbourhoods_download_is_the_graph_its_page_draws(client: Client, kind: str) -> None:
+    key = {"page": "contrast-wiki", "source": "gripforge",
+           "claim": str(Contrast.objects.get(axis__startswith="SFT vs GRPO").claim_id)}[kind]
+    for depth in ("1", "2"):
+        address = reverse("wiki:graph-local", kwargs={"kind": kind, "key": key}) + f"?depth={depth}"
+        drawn, downloaded = _drawn_and_downloaded(client, address)
+
+        # nothing is left out of these small pictures: the file holds what they draw, and nothing else
+        assert "Not drawn" not in client.get(address, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert drawn == downloaded, (address, drawn ^ downloaded)
+    page_drawn, _ = _drawn_and_downloaded(client, reverse("wiki:page-detail", kwargs={"slug": "contrast-wiki"}))
+    assert kind != "page" or {"source:gripforge", "source:polarharness"} <= page_drawn

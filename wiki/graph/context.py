@@ -14,9 +14,8 @@ from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
 from wiki.graph.forms import LocalGraphForm
 from wiki.graph.layout import Drawing, draw
-from wiki.graph.local import UnknownNode, distance_priority, local_graph
+from wiki.graph.local import UnknownNode, neighbourhood, neighbourhood_priority
 from wiki.graph.nodes import EdgeType, split_node_id
-from wiki.graph.page import page_neighbourhood, works_first_priority
 
 
 @dataclass(frozen=True)
@@ -161,14 +160,10 @@ def local_graph_for(request: HttpRequest, center: str, *, standalone: bool = Fal
 
 
 def _local_drawing(center: str, depth: int, edges: list[str] | None) -> Drawing | None:
-    kind, key = split_node_id(center)
-    if kind == "page":
-        page_graph = page_neighbourhood(key, depth=depth, edge_types=[EdgeType(e) for e in edges] if edges else None)
-        if page_graph is None:
-            return None
-        return draw(page_graph, priority=works_first_priority(page_graph, center), center=center, positions="radial")
     try:
-        graph = local_graph(center, depth=depth, edge_types=edges)
+        graph = neighbourhood(center, depth=depth, edge_types=edges)
     except UnknownNode:
         return None
-    return draw(graph, priority=distance_priority(graph, center), center=center)
+    # a page's works are set around it in rings; other neighbourhoods find their own shape
+    positions = "radial" if split_node_id(center)[0] == "page" else "spring"
+    return draw(graph, priority=neighbourhood_priority(graph, center), center=center, positions=positions)

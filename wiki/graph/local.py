@@ -23,6 +23,7 @@ from wiki.graph.build import (
     _either_side,
 )
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id
+from wiki.graph.page import page_neighbourhood, works_first_priority
 from wiki.models import (
     Citation,
     Claim,
@@ -118,6 +119,9 @@ def _expand_claims(b: GraphBuilder, ids: list[int], types: frozenset[EdgeType]) 
     if EdgeType.ANSWERS in types:
         for qid, title, pk in OpenQuestion.objects.filter(answer_claim_id__in=ids).exclude(status=DROPPED).values_list("id", "title", "answer_claim_id")[:L]:
             b.edge(node_id("claim", pk), b.question(qid, title), EdgeType.ANSWERS)
+    if EdgeType.CONTRASTS in types:
+        # the contrasts a claim is the evidence for, as its own page lists them: the line between the two works
+        _add_contrast_rows(b, Contrast.objects.filter(claim_id__in=ids).order_by("id").values_list(*_CONTRAST_FIELDS)[:L])
 
 
 def _expand_subjects(b: GraphBuilder, slugs: list[str], components: list[tuple[str, str]], types: frozenset[EdgeType]) -> None:
@@ -226,3 +230,26 @@ def distance_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
     """Nodes nearest the centre first, so that cutting the picture keeps the closest neighbours."""
     distances = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), center)
     return sorted(graph, key=lambda n: (distances.get(n, 99), graph.nodes[n]["kind"] != "source", n))
+
+
+def neighbourhood(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | str] | None = None) -> nx.MultiDiGraph[str]:
+    """The neighbourhood of ``center`` as the wiki both draws and exports it: a page's works first (the works its
+    claims cite or are about, their contrasts, then linked pages and its questions; see :mod:`wiki.graph.page`),
+    any other node's :func:`local_graph`. One function for both, so that a download is the graph on screen.
+
+    Raises :class:`UnknownNode` when the centre does not exist.
+    """
+    kind, key = split_node_id(center)
+    if kind != "page":
+        return local_graph(center, depth=depth, edge_types=edge_types)
+    graph = page_neighbourhood(key, depth=depth, edge_types=[EdgeType(t) for t in edge_types] if edge_types else None)
+    if graph is None:
+        raise UnknownNode(center)
+    return graph
+
+
+def neighbourhood_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
+    """Which nodes of a :func:`neighbourhood` to keep when its picture must be cut."""
+    if split_node_id(center)[0] == "page":
+        return works_first_priority(graph, center)
+    return distance_priority(graph, center)

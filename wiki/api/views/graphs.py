@@ -26,8 +26,9 @@ from wiki.api.serializers.graphs import (
     MapSummarySerializer,
 )
 from wiki.caching.values import cached_value
-from wiki.graph import SubjectRef, UnknownNode, contrast_graph, local_graph, map_graph
+from wiki.graph import SubjectRef, UnknownNode, contrast_graph, map_graph
 from wiki.graph.build import now_named
+from wiki.graph.local import neighbourhood
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import Component, PageRedirect, Source
 
@@ -108,7 +109,8 @@ def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | No
 
 
 class LocalGraphView(APIView):
-    """The neighbourhood of one node (page, work, component, claim, mechanism or question)."""
+    """The neighbourhood of one node (page, work, component, claim, mechanism or question), the one its page draws:
+    a page's is the works its claims cite or are about, their contrasts, then linked pages and its questions."""
 
     permission_classes = [AllowAny]
     renderer_classes = GRAPH_RENDERERS
@@ -122,7 +124,7 @@ class LocalGraphView(APIView):
     def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)
         try:
-            graph = local_graph(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
+            graph = neighbourhood(data["node"], depth=data["depth"], edge_types=data.get("edge_types") or None)
         except UnknownNode:
             if (moved := _node_now(request, data["node"])) is not None:
                 return moved

@@ -27,6 +27,7 @@
       edges.forEach(function (e) { e.classList.remove("lit", "dim"); });
       nodes.forEach(function (n) { n.classList.remove("dim"); });
       if (status) { status.textContent = idle; status.classList.remove("naming"); }
+      shown = null;
     }
     // The label may be shortened; the node's title holds its kind, full name, mechanism and verdict.
     function name(n) {
@@ -39,16 +40,26 @@
     function show(n) { light(n.dataset.node); name(n); }
     // A line says what it is (its axis, the claims on it) the same way, pointed at or tapped: a touch screen
     // shows no tooltip.
+    var shown = null;  // the line whose words the status line holds
     function showLine(line) {
       edges.forEach(function (e) { e.classList.toggle("lit", e === line); e.classList.toggle("dim", e !== line); });
       nodes.forEach(function (n) { n.classList.toggle("dim", n.dataset.node !== line.dataset.from && n.dataset.node !== line.dataset.to); });
       name(line);
+      shown = line;
     }
     edges.forEach(function (e) {
       if (!e.classList.contains("edge")) return;
+      // A line that links (a contrast opens its contrast) is followed at once by a mouse, which has pointed at it
+      // already; a first tap on a touch screen says what it is, a second follows it.
+      var tapped = false;
+      e.addEventListener("pointerdown", function (ev) { tapped = ev.pointerType !== "mouse" && shown !== e; });
       e.addEventListener("mouseenter", function () { showLine(e); });
       e.addEventListener("mouseleave", clear);
-      e.addEventListener("click", function () { showLine(e); });
+      e.addEventListener("click", function (ev) {
+        if (tapped && e.closest("a")) ev.preventDefault();
+        tapped = false;
+        showLine(e);
+      });
     });
     nodes.forEach(function (n) {
       n.addEventListener("mouseenter", function () { show(n); });

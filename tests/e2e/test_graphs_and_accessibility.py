@@ -296,17 +296,37 @@ LINE_MIDDLE = """() => {
 }"""
 
 
+LINE_UNDER = "([x, y]) => document.elementFromPoint(x, y).closest('.edge').querySelector('title').textContent"
+
+
 @pytest.mark.parametrize("width", WIDTHS)
-def test_tapping_a_line_writes_what_it_says_under_the_picture(page: Any, live_server: Any, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 900})
+def test_tapping_a_line_writes_what_it_says_under_the_picture_and_a_second_tap_opens_its_contrast(
+        page: Any, live_server: Any, width: int) -> None:
+    address = live_server.url + reverse("wiki:page-detail", args=["agentic-rl"])
+    tab = page.context.browser.new_context(viewport={"width": width, "height": 900}, has_touch=True).new_page()
+    tab.goto(address)
+    tab.locator(".graph-viewport:visible").first.scroll_into_view_if_needed()
+    x, y = tab.evaluate(LINE_MIDDLE)
+    tab.touchscreen.tap(x, y)
+    # the line on top where the finger came down (another may cross there)
+    title = tab.evaluate(LINE_UNDER, [x, y])
+    status = tab.locator("[data-graph-status]:visible").first
+    assert status.inner_text() == title and "→" in title and tab.url == address
+    with tab.expect_navigation():
+        tab.touchscreen.tap(x, y)
+    assert "/contrast/" in tab.url
+
+
+def test_pointing_at_a_line_writes_what_it_says_and_clicking_a_contrast_opens_it(page: Any, live_server: Any) -> None:
     page.goto(live_server.url + reverse("wiki:page-detail", args=["agentic-rl"]))
     page.locator(".graph-viewport:visible").first.scroll_into_view_if_needed()
     x, y = page.evaluate(LINE_MIDDLE)
-    page.mouse.click(x, y)
-    # the line on top where the pointer came down (another may cross there)
-    title = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.edge').querySelector('title').textContent", [x, y])
-    status = page.locator("[data-graph-status]:visible").first
-    assert status.inner_text() == title and "→" in title
+    page.mouse.move(x, y)
+    title = page.evaluate(LINE_UNDER, [x, y])
+    assert page.locator("[data-graph-status]:visible").first.inner_text() == title and "→" in title
+    with page.expect_navigation():
+        page.mouse.click(x, y)
+    assert "/contrast/" in page.url and page.locator("h1").count() == 1
 
 
 QUOTE_WIDTH = """() => { const s = document.createElement('span'); s.textContent = '“'; document.querySelector('main').append(s);

@@ -403,3 +403,44 @@ def test_a_claims_neighbourhood_holds_the_contrasts_it_is_the_evidence_for(contr
     assert _edges(graph, "contrasts")[ends]["label"] == contrast.axis
     assert ends in _edges(only_contrasts, "contrasts")
     assert not _edges(without, "contrasts")
+
+
+def test_two_steps_from_a_work_draw_its_claims_and_pages_before_the_works_that_only_share_its_mechanism(
+        contrast_wiki: ContrastWiki) -> None:
+    from tests.factories import make_classification
+    from wiki.graph import distance_priority
+
+    for n in range(60):
+        make_classification(make_source(slug=f"sibling-{n:02d}", short_name=f"Sibling {n:02d}"))
+
+    graph = local_graph("source:gripforge", depth=2)
+    drawing = draw(graph, priority=distance_priority(graph, "source:gripforge"), center="source:gripforge")
+
+    drawn = {n.id for n in drawing.nodes}
+    assert {n for n, d in graph.nodes(data=True) if d["kind"] in {"claim", "page", "question"}} <= drawn
+    # the works it is contrasted with, and those its claims cite, are drawn; those that only share its mechanism wait
+    assert {"source:polarharness", "source:recurva", "source:tasksmith", "source:evoopt", "mechanism:policy_gradient"} <= drawn
+    # left out: what hangs off a mechanism hub (other works, a component, the hubs of the works drawn)
+    assert drawing.hidden and set(drawing.left_out) <= {"work", "component of a work", "mechanism"}
+    assert sum(n.id.startswith("source:sibling-") for n in drawing.omitted) > 10
+
+
+def test_claims_drawn_around_a_work_do_not_repeat_its_name_and_read_apart(contrast_wiki: ContrastWiki) -> None:
+    from wiki.graph import distance_priority
+    from wiki.graph.labels import told_apart, without_name
+
+    graph = local_graph("source:gripforge", depth=1)
+    drawing = draw(graph, priority=distance_priority(graph, "source:gripforge"), center="source:gripforge")
+    [claim] = [p for p in drawing.frames[0].nodes if p.node.label.startswith("GripForge 是严格")]
+
+    assert " ".join(claim.lines).startswith("是严格 Agentic RL")
+    assert claim.node.title.endswith(claim.node.label) and claim.abbreviated  # the whole text on hover, and in the list
+    assert without_name("GripForge: trains with GRPO", ["gripforge"]) == "trains with GRPO"
+    assert without_name("GripForger trains", ["GripForge"]) == "GripForger trains"
+    assert without_name("GripForge", ["GripForge"]) == "GripForge"
+    alike = {"a": "是严格 Agentic RL 的正例：GRPO 依据网页搜索中的 outcome reward 更新 agent policy（实验 1）",
+             "b": "是严格 Agentic RL 的正例：GRPO 依据终端任务中的 outcome reward 更新 agent policy（实验 2）",
+             "c": "FACET 是一个反例"}
+    apart = told_apart(alike, lambda text: wrap(text, 108))
+    assert apart == {"a": "…GRPO 依据网页搜索中的 outcome reward 更新 agent policy（实验 1）",
+                     "b": "…GRPO 依据终端任务中的 outcome reward 更新 agent policy（实验 2）", "c": "FACET 是一个反例"}

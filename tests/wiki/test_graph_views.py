@@ -242,7 +242,8 @@ def test_bad_local_graph_parameters_fall_back_and_say_so(client: Client) -> None
     response = client.get(reverse("wiki:graph-local", kwargs={"kind": "page", "key": "contrast-wiki"}) + "?depth=9&edges=telepathy")
 
     html = response.content.decode()
-    assert response.status_code == 200
+    # a bad request, as on the map, drawn as it would be without the choices refused
+    assert response.status_code == 400 and 'data-node="page:contrast-wiki"' in html
     # the choices open, each group that was refused tied to the message
     assert '<details class="graph-options" open>' in html and '<p class="form-error" id="graph-filter-error" role="alert">' in html
     assert html.count('<fieldset aria-describedby="graph-filter-error">') == 2

@@ -13,6 +13,7 @@ from typing import Any
 
 import networkx as nx
 from django.db.models import Case, Count, Q, Value, When
+from django.urls import reverse
 
 from classifier.taxonomy import Mechanism
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
@@ -89,12 +90,17 @@ def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str
 
 
 def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[Any, ...]]) -> int:
+    """Each contrast as an edge between its two works (or components), carrying its axis, its claim and the address
+    of the page that sets the two side by side."""
     added = 0
     for l_slug, l_name, lc_slug, lc_name, r_slug, r_name, rc_slug, rc_name, axis, claim in rows:
         left = b.subject(str(l_slug), str(l_name), lc_slug and str(lc_slug), lc_name and str(lc_name))
         right = b.subject(str(r_slug), str(r_name), rc_slug and str(rc_slug), rc_name and str(rc_name))
         b.edge(left, right, EdgeType.CONTRASTS, str(axis))
-        b.graph.edges[left, right, EdgeType.CONTRASTS.value]["claim"] = claim
+        edge = b.graph.edges[left, right, EdgeType.CONTRASTS.value]
+        edge["claim"] = claim
+        edge["url"] = reverse("wiki:contrast", args=[str(SubjectRef(str(l_slug), lc_slug and str(lc_slug))),
+                                                     str(SubjectRef(str(r_slug), rc_slug and str(rc_slug)))])
         added += 1
     return added
 

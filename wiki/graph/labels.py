@@ -7,6 +7,8 @@ browser draws them with whatever font it has.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 FONT_PX = 12.0
@@ -112,3 +114,62 @@ def wrap(text: str, max_px: float, *, max_lines: int = 2, font_px: float = FONT_
     if rest:
         lines.append(abbreviate(rest, max_px, font_px))
     return tuple(lines)
+
+
+# What may stand between a name that opens a sentence and the rest of it: "GripForge: …", "GripForge，…".
+_AFTER_NAME = " :：,，、-–—"
+
+
+def without_name(text: str, names: Iterable[str]) -> str:
+    """``text`` without the name (one of ``names``, case aside) it opens with, so that the claims drawn around a work
+    do not each repeat it; ``text`` itself when it opens with none of them, or with one inside a longer word
+    (``Grip`` in ``GripForge``), or is nothing but the name."""
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        if text[: len(name)].casefold() != name.casefold():
+            continue
+        rest = text[len(name):]
+        if rest[:1].isalnum() and not _is_cjk(rest[0]) and not _is_cjk(name[-1]):
+            continue
+        if rest := rest.lstrip(_AFTER_NAME):
+            return rest
+    return text
+
+
+# Where a clause ends (its start is read after them), or opens (its start is read from them).
+_CLAUSE_ENDS = "，。：；、,;:"
+_CLAUSE_OPENS = "（(“\""
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause that ``text[at]`` falls in starts (``actor-critic 依据…`` after ``正例：``); failing one, the
+    Latin word (letters, digits) it falls in; ``at`` in CJK text or between words."""
+    for i in range(min(at, len(text)) - 1, 0, -1):
+        if text[i] in _CLAUSE_ENDS:
+            return i + 1
+        if text[i] in _CLAUSE_OPENS:
+            return i
+    while 0 < at < len(text) and text[at - 1].isalnum() and not _is_cjk(text[at - 1]):
+        at -= 1
+    return at
+
+
+def _shared_length(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` have in common."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def told_apart(texts: dict[str, str], lines: Callable[[str], tuple[str, ...]]) -> dict[str, str]:
+    """``texts`` (by node) with those that would be drawn as the same ``lines`` each shown from the clause where it
+    departs from the others, after an ellipsis: five claims opening alike read as five labels, not one five times."""
+    alike: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for key, text in texts.items():
+        alike[lines(text)].append(key)
+    out = dict(texts)
+    for keys in alike.values():
+        for key in keys if len(keys) > 1 else ():
+            text = texts[key]
+            shared = max(_shared_length(text, texts[other]) for other in keys if other != key)
+            start = _clause_start(text, shared)
+            if 0 < start < len(text):
+                out[key] = ELLIPSIS + text[start:].lstrip()
+    return out

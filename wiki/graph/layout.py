@@ -17,14 +17,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 import numpy as np
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from classifier.taxonomy import Mechanism, Verdict
-from wiki.graph.labels import FONT_PX, LINE_PX, text_px, wrap
+from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
 from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
@@ -70,6 +70,7 @@ class DrawnNode:
     is_center: bool = False
     wanted: bool = False
     parts: bool = False
+    short: str = ""  # the label drawn, when not the whole of it (a claim without the name of the work at the centre)
 
     @property
     def css(self) -> str:
@@ -121,6 +122,7 @@ class DrawnEdge:
     type: str
     label: str
     claims: tuple[tuple[str, str], ...] = ()
+    url: str = ""  # a contrast's page, where the two works are set side by side
 
     @property
     def type_label(self) -> str:
@@ -395,7 +397,21 @@ Box = tuple[float, float, float, float]
 
 def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:  # wrap() is cached
     font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
-    return wrap(node.label, LABEL_PX[frame], max_lines=2, font_px=font)
+    return wrap(node.short or node.label, LABEL_PX[frame], max_lines=2, font_px=font)
+
+
+def _claim_labels(graph: nx.MultiDiGraph[str], nodes: dict[str, DrawnNode], center: str | None) -> None:
+    """Shortens the labels of the claims drawn so that they tell each other apart: around a work (or component), none
+    opens with its name (each is about it), and claims that would still read alike start where they differ."""
+    names: list[str] = []
+    if center is not None and center in graph and graph.nodes[center]["kind"] in {"source", "component"}:
+        names.append(graph.nodes[center]["label"])
+        names += [graph.nodes[v]["label"] for _, v, key in graph.out_edges(center, keys=True)
+                  if key == EdgeType.COMPONENT_OF.value]
+    claims = {n: without_name(node.label, names) for n, node in nodes.items() if node.kind == "claim"}
+    for n, text in told_apart(claims, lambda text: wrap(text, LABEL_PX["narrow"], max_lines=2)).items():
+        if text != nodes[n].label:
+            nodes[n] = replace(nodes[n], short=text)
 
 
 def _extent(node: DrawnNode, lines: tuple[str, ...]) -> tuple[float, float, float, float]:
@@ -640,9 +656,10 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     else:
         start = spring_positions(sub)
     nodes = {n: _drawn(n, sub.nodes[n], is_center=n == center or n in emphasis) for n in keep}
+    _claim_labels(graph, nodes, center)
     rest = [n for n in order if n in graph and n not in kept][:OMITTED_LISTED]
     omitted = [_drawn(n, graph.nodes[n]) for n in rest]
-    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"], tuple(d.get("claims", ())))
+    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"], tuple(d.get("claims", ())), d.get("url", ""))
              for u, v, d in sub.edges(data=True)]
     # contrast edges last, so that they are drawn over the faint classification spokes
     edges.sort(key=lambda e: (e.type == EdgeType.CONTRASTS.value, e.type))

@@ -227,9 +227,24 @@ def local_graph(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | 
 
 
 def distance_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
-    """Nodes nearest the centre first, so that cutting the picture keeps the closest neighbours."""
-    distances = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), center)
-    return sorted(graph, key=lambda n: (distances.get(n, 99), graph.nodes[n]["kind"] != "source", n))
+    """Nodes nearest the centre first, so that cutting the picture keeps the closest neighbours; the centre's own
+    neighbours before anything two steps out, and of those, what is reached only through a mechanism hub (every other
+    work classified so: siblings, not neighbours) after the claims, pages and works reached otherwise."""
+    undirected = graph.to_undirected(as_view=True)
+    distances = nx.single_source_shortest_path_length(undirected, center)
+
+    not_through_a_hub: nx.Graph[str] = nx.Graph()
+    not_through_a_hub.add_node(center)
+    not_through_a_hub.add_edges_from((u, v) for u, v, key in graph.edges(keys=True)
+                                     if key != EdgeType.CLASSIFIED_AS.value or center in (u, v))
+    direct = nx.single_source_shortest_path_length(not_through_a_hub, center)
+
+    def rank(n: str) -> tuple[int, int, bool, str]:
+        near = distances.get(n, 99)
+        sibling = near > 1 and n not in direct
+        return int(sibling), near, graph.nodes[n]["kind"] != "source", n
+
+    return sorted(graph, key=rank)
 
 
 def neighbourhood(center: str, *, depth: int = 1, edge_types: Iterable[EdgeType | str] | None = None) -> nx.MultiDiGraph[str]:

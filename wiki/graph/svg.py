@@ -56,14 +56,20 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
         f'<title id="{escape(title_id)}">{escape(title)}</title>',
         '<g class="edges">',
     ]
-    for placed in frame.edges:
+    for i, placed in enumerate(frame.edges):
         edge = placed.edge
         path = f'd="{placed.path}"'
-        out.append(
+        # a contrast line opens its contrast, a link named by what the line says (its title)
+        edge_title_id = f"{own_id}-edge-{i}"
+        named = f' id="{escape(edge_title_id)}"' if edge.url else ""
+        line = (
             f'<g class="edge edge-{edge.type}" data-from="{escape(edge.source.id)}" data-to="{escape(edge.target.id)}">'
-            f'<title lang="{content_lang(edge.title)}">{escape(edge.title)}</title>'
+            f'<title{named} lang="{content_lang(edge.title)}">{escape(edge.title)}</title>'
             f'<path {path}/><path class="edge-hit" {path}/></g>'
         )
+        if edge.url:
+            line = f'<a href="{escape(edge.url)}" class="edge-link" aria-labelledby="{escape(edge_title_id)}">{line}</a>'
+        out.append(line)
     if frame.axes:
         # the axes are listed with their contrasts in the text equivalent and the edges' titles
         out.append('</g><g class="axes" aria-hidden="true">')

@@ -49,6 +49,9 @@ def graph_map(request: HttpRequest) -> HttpResponse:
 def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if kind not in NODE_KINDS:
         raise Http404(f"No kind of node “{kind}”.")
+    if kind == "component" and "/" not in key and (ref := SubjectRef.parse(key.replace("：", ":"))).component:
+        # a component as every form and the contrast addresses write it, work:component
+        return HttpResponsePermanentRedirect(same_view_url(request, key=f"{ref.source}/{ref.component}"))
     local = local_graph_for(request, node_id(kind, key), standalone=True)
     if local is None:
         if kind == "page" and (moved := moved_page(request, key, argument="key")) is not None:
@@ -56,7 +59,9 @@ def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
         if kind == "source" and (merged := now_named([SubjectRef(key)])):
             return HttpResponsePermanentRedirect(same_view_url(request, key=merged[0].source))
         raise Http404(f"Nothing in the wiki is called {kind}:{key}.")
-    return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()})
+    # choices the form refuses are a bad request, as on the map; the neighbourhood is drawn as it would be without them
+    status = 400 if local.form.errors else 200
+    return render(request, "wiki/graph/local.html", {"local_graph": local, **_legend()}, status=status)
 
 
 def _contrast(request: HttpRequest, raw: str, url: Callable[[list[SubjectRef]], str] | None = None) -> HttpResponseBase:

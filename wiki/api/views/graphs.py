@@ -99,12 +99,15 @@ def _same_request(request: Request, **params: str) -> HttpResponsePermanentRedir
 
 def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
     """The same request naming ``node`` as it is now: a page by the address it was moved to, a work by the one it was
-    merged into; None when it is neither."""
+    merged into, a component written work:component as work/component; None when it is none of these."""
     kind, key = split_node_id(node)
     if kind == "page" and (slug := PageRedirect.objects.page_slug_at(key)) is not None:
         return _same_request(request, node=node_id("page", slug))
     if kind == "source" and (merged := now_named([SubjectRef(key)])):
         return _same_request(request, node=node_id("source", merged[0].source))
+    if kind == "component" and "/" not in key and (ref := SubjectRef.parse(key.replace("：", ":"))).component:
+        # written work:component, as the contrast graph takes it
+        return _same_request(request, node=node_id("component", f"{ref.source}/{ref.component}"))
     return None
 
 
@@ -118,8 +121,9 @@ class LocalGraphView(APIView):
     @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer, _FORMAT],
                    responses=_graph_responses(
                        GraphSerializer,
-                       {301: OpenApiResponse(description="The node names a page by an address it was moved from, or "
-                                                           "a work merged into another: `Location` names where it is now."),
+                       {301: OpenApiResponse(description="The node names a page by an address it was moved from, "
+                                                           "a work merged into another, or a component as "
+                                                           "`component:work:component`: `Location` names it as it is now."),
                         404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}))
     def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)

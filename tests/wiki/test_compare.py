@@ -210,3 +210,32 @@ def test_the_comparison_as_json_has_keys_the_same_in_every_language(client: Clie
     rl_update = next(r for r in en["rows"] if r["key"] == "rl_update")
     assert rl_update["differs"] is True and [c["value"] for c in rl_update["cells"]] == [False, True]
     assert next(r for r in zh["rows"] if r["key"] == "mechanism")["label"] == "机制"
+
+
+def test_the_evidence_gives_its_locator_once_when_the_claims_citation_says_it(client: Client) -> None:
+    # Herder's claim cites it "（来源：Herder…，§4.3）" and the classification names §4.3 too; GripForge's claim has none.
+    Classification.objects.filter(source__slug="gripforge").update(evidence_locator="p.1")
+    works = "?works=herder:branch-grpo,gripforge"
+
+    html = client.get(reverse("wiki:compare") + works).content.decode()
+    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(
+        client.get(reverse("wiki:compare") + works + "&format=csv").content.decode("utf-8-sig")))}
+    cells = next(r for r in client.get(reverse("wiki:compare") + works + "&format=json").json()["rows"] if r["key"] == "evidence")["cells"]
+
+    herder, gripforge = rows["Evidence"]
+    assert herder.count("§4.3") == 1 and herder.endswith("§4.3）")
+    assert gripforge.endswith(" (p.1)")
+    assert cells[0]["text"] == herder and cells[1]["text"] == gripforge
+    evidence = html.split('data-row="evidence">')[1].split("</tr>")[0]
+    # the cell and its full text each give it once: cut short, the cell names the locator after the ellipsis
+    assert "§4.3） (§4.3)" not in evidence and "§4.3）</p>" in evidence
+    assert "(p.1)" in evidence
+
+
+def test_a_locator_is_not_taken_for_part_of_a_longer_one() -> None:
+    from wiki.graph.compare import _says_locator
+
+    assert _says_locator("（来源：Shepherd，§4.3）", "§4.3")
+    assert _says_locator("（来源：EvoOpt，ｐｐ. 3-4）", "pp.3-4")
+    assert not _says_locator("（来源：EvoOpt，p.12）", "p.1")
+    assert not _says_locator("（来源：EvoOpt，§4.31）", "§4.3")

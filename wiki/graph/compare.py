@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -111,12 +113,26 @@ def _fact_cell(c: dict[str, Any] | None, key: str) -> Cell:
 EVIDENCE_CHARS = 140
 
 
+def _says_locator(text: str, locator: str) -> bool:
+    """Whether ``text`` gives ``locator`` itself, as a claim's citation does (``（来源：Shepherd…，§4.3）``): width and
+    spacing aside, and not as part of a longer one (``p.1`` is not in ``p.12``)."""
+    def folded(value: str) -> str:
+        return "".join(unicodedata.normalize("NFKC", value).split())
+
+    return re.search(rf"(?<![\w.]){re.escape(folded(locator))}(?!\w)", folded(text)) is not None
+
+
+def _with_locator(text: str, locator: str) -> str:
+    return text if not locator or _says_locator(text, locator) else f"{text} ({locator})"
+
+
 def _evidence_cell(c: dict[str, Any] | None, col: Column) -> Cell:
     if not c or not c["evidence_claim_id"]:
         return Cell("—", None)
-    locator = f" ({c['evidence_locator']})" if c["evidence_locator"] else ""
-    text = c["evidence_claim__text"]
-    return Cell(excerpt(text, EVIDENCE_CHARS) + locator, c["evidence_claim_id"], url=col.evidence_url, full=text + locator)
+    locator, text = c["evidence_locator"], c["evidence_claim__text"]
+    # the locator is written once: after the claim, unless its citation says it already
+    return Cell(_with_locator(excerpt(text, EVIDENCE_CHARS), locator), c["evidence_claim_id"], url=col.evidence_url,
+                full=_with_locator(text, locator))
 
 
 def _rationale_cell(c: dict[str, Any] | None, col: Column) -> Cell:

@@ -367,7 +367,7 @@ def test_a_nodes_title_takes_each_languages_colon_and_list_separator(client: Cli
     assert re.search(r"<title[^>]*>工作：GripForge — 策略梯度、严格 Agentic RL</title>", chinese)
     assert re.search(r"<title[^>]*>Work: GripForge — Policy gradient, Strict Agentic RL</title>", english)
     # a line's title too: its axis in each language's brackets
-    assert re.search(r"<title[^>]*>GripForge — 对照（[^<（]*） → PolarHarness</title>", chinese)
+    assert re.search(r"<title[^>]*>GripForge — 对比（[^<（]*） → PolarHarness</title>", chinese)
     assert re.search(r"<title[^>]*>GripForge — contrasts with \([^<(]*\) → PolarHarness</title>", english)
 
 

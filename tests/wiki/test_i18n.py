@@ -218,3 +218,24 @@ def test_the_chinese_interface_calls_a_work_gong_zuo_throughout() -> None:
                 other_words.append(text)
 
     assert other_words == []
+
+
+def test_the_chinese_interface_calls_a_contrast_dui_bi_throughout() -> None:
+    """对比 is the agreed term: 对照 (a control, in an experiment) beside it read as a second kind of thing."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+    from django.conf import settings as django_settings
+
+    base = Path(django_settings.BASE_DIR)
+    with (base / "locale/zh_Hans/LC_MESSAGES/django.po").open("rb") as po:
+        catalogue = read_po(po)
+    other_word = [text for message in catalogue
+                  for text in ([message.string] if isinstance(message.string, str) else list(message.string or ()))
+                  if "对照" in text]
+    contrast = next(m.string for m in catalogue if m.id == "Contrast graph")
+    written = [path.name for folder in ("templates", "static/js") for path in (base / folder).rglob("*.*")
+               if path.suffix in {".html", ".js", ".txt"} and "对照" in path.read_text(encoding="utf-8")]
+
+    assert other_word == [] and written == []
+    assert contrast == "对比图"

@@ -58,7 +58,7 @@ def test_the_contrast_form_refuses_a_component_against_its_own_work_in_the_reade
     assert english.status_code == 200
     assert (f"“{part.name}” is a component of {split.short_name}: a component cannot be contrasted with its own work"
             in html.unescape(english.content.decode()))
-    assert f"“{part.name}”是 {split.short_name} 的组件：组件不能与它所属的工作对照" in html.unescape(chinese.content.decode())
+    assert f"“{part.name}”是 {split.short_name} 的组件：组件不能与它所属的工作对比" in html.unescape(chinese.content.decode())
     assert not Contrast.objects.filter(left=split, left_component=part, right=split, right_component=None).exists()
 
 

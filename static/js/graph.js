@@ -1,8 +1,9 @@
-// Graphs read without this script. With it: hovering or focusing a node lights its edges (and dims the
-// axes of the others) and writes its full name in the status line under the picture, as pointing at or
+// Graphs read without this script. With it: hovering or focusing a node (a first tap, on a touch screen) lights its
+// edges (and dims the axes of the others) and writes its full name in the status line under the picture, as pointing at or
 // tapping a line writes what it says; each picture
-// zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging
-// when zoomed in, and two-finger pinch on touch screens; a node that has focus stays in view. A box above the
+// zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging with a mouse
+// when zoomed in, and two fingers on touch screens, where one finger scrolls the page; a node that has focus stays in
+// view. A box above the
 // picture finds a node by name and gives it the focus.
 (function () {
   function lighting(svg) {
@@ -10,6 +11,10 @@
     var nodes = Array.prototype.slice.call(svg.querySelectorAll(".node-link"));
     var figure = svg.closest("figure");
     var status = figure ? figure.querySelector("[data-graph-status]") : null;
+    // A screen that cannot point (a phone) is told what tapping does instead.
+    if (status && status.dataset.touchHint && window.matchMedia && window.matchMedia("(hover: none)").matches) {
+      status.textContent = status.dataset.touchHint;
+    }
     var idle = status ? status.textContent : "";
     if (status) status.hidden = false;
     function light(id) {
@@ -65,7 +70,20 @@
       n.addEventListener("mouseenter", function () { show(n); });
       n.addEventListener("focus", function () { show(n); });
       n.addEventListener("mouseleave", function () { if (document.activeElement !== n) clear(); else show(n); });
-      n.addEventListener("blur", clear);
+      n.addEventListener("blur", function () { armed = null; clear(); });
+    });
+    // On a touch screen, which shows no tooltip, the first tap on a node names it in the status line (its label may be
+    // shortened) and a second tap on the same node follows its link; a key or a mouse follows at once.
+    var touched = false, armed = null;
+    svg.addEventListener("pointerdown", function (e) { touched = e.pointerType === "touch"; }, true);
+    svg.addEventListener("keydown", function () { touched = false; }, true);
+    nodes.forEach(function (n) {
+      n.addEventListener("click", function (e) {
+        if (!touched || armed === n || e.defaultPrevented) return;
+        e.preventDefault();
+        armed = n;
+        show(n);
+      });
     });
   }
 
@@ -76,29 +94,54 @@
     var label = (document.documentElement.lang || "").indexOf("zh") === 0
       ? {in: "放大", out: "缩小", reset: "复原"} : {in: "Zoom in", out: "Zoom out", reset: "Reset zoom"};
 
+    function zoomed() { return view[2] < base[2] - 0.5; }
     function apply() {
       svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" "));
-      viewport.classList.toggle("zoomed", view[2] < base[2] - 0.5);
+      viewport.classList.toggle("zoomed", zoomed());
+    }
+    // Zoomed in, the picture is a window at most 70 % of the screen high (its height follows the view box's shape):
+    // a tall picture would otherwise stay taller than the screen, its zoom buttons out of sight.
+    function shape() {
+      var whole = base[3] / base[2];
+      if (!zoomed()) return whole;
+      var width = svg.getBoundingClientRect().width;
+      return width ? Math.min(whole, 0.7 * window.innerHeight / width) : whole;
     }
     function clamp() {
       view[2] = Math.min(base[2], Math.max(base[2] / 8, view[2]));
-      view[3] = view[2] * base[3] / base[2];
+      view[3] = view[2] * shape();
       view[0] = Math.min(base[0] + base[2] - view[2], Math.max(base[0], view[0]));
       view[1] = Math.min(base[1] + base[3] - view[3], Math.max(base[1], view[1]));
     }
     function zoom(factor, fx, fy) {  // fx, fy: the fixed point, as fractions of the picture
       fx = fx === undefined ? 0.5 : fx; fy = fy === undefined ? 0.5 : fy;
-      var w = view[2] / factor, h = view[3] / factor;
-      view[0] += (view[2] - w) * fx; view[1] += (view[3] - h) * fy;
-      view[2] = w; view[3] = h;
+      var before = svg.getBoundingClientRect();
+      var px = view[0] + fx * view[2], py = view[1] + fy * view[3];
+      view[2] /= factor;
+      clamp();
+      view[0] = px - fx * view[2]; view[1] = py - fy * view[3];
       clamp(); apply();
+      // When the picture's box shrinks to its window, the page moves with it so that the fixed point stays where it was
+      // on the screen (under the fingers, or in the middle of what was in sight).
+      var after = svg.getBoundingClientRect();
+      if (Math.abs(after.height - before.height) > 0.5) {
+        window.scrollBy(0, (after.top + fy * after.height) - (before.top + fy * before.height));
+      }
     }
     function pan(dx, dy) { view[0] += dx; view[1] += dy; clamp(); apply(); }
     function reset() { view = base.slice(); apply(); }
+    // The middle of the part of the picture on the screen, as fractions of the picture: the buttons zoom about it.
+    function inSight() {
+      var r = svg.getBoundingClientRect();
+      var top = Math.max(r.top, 0), bottom = Math.min(r.bottom, window.innerHeight);
+      var left = Math.max(r.left, 0), right = Math.min(r.right, window.innerWidth);
+      if (!r.width || !r.height || bottom <= top || right <= left) return {fx: 0.5, fy: 0.5};
+      return {fx: ((left + right) / 2 - r.left) / r.width, fy: ((top + bottom) / 2 - r.top) / r.height};
+    }
     // Tab walks the nodes in document order, zoomed or not: a node that gets focus outside the shown part
     // of the picture is brought to its middle, or the focus ring would be drawn where nobody sees it.
     function reveal(node) {
-      if (view[2] >= base[2] - 0.5) return;
+      if (!zoomed()) return;
       var box = node.getBBox();
       var inside = box.x >= view[0] && box.y >= view[1] &&
         box.x + box.width <= view[0] + view[2] && box.y + box.height <= view[1] + view[3];
@@ -126,7 +169,8 @@
 
     var bar = document.createElement("div");
     bar.className = "graph-zoom";
-    [["+", label.in, function () { zoom(1.5); }], ["−", label.out, function () { zoom(1 / 1.5); }],
+    [["+", label.in, function () { var at = inSight(); zoom(1.5, at.fx, at.fy); }],
+     ["−", label.out, function () { var at = inSight(); zoom(1 / 1.5, at.fx, at.fy); }],
      ["⟲", label.reset, reset]].forEach(function (b) {
       var button = document.createElement("button");
       button.type = "button"; button.textContent = b[0]; button.title = b[1];
@@ -134,8 +178,14 @@
       button.addEventListener("click", b[2]);
       bar.appendChild(button);
     });
-    viewport.insertBefore(bar, svg);
-
+    // The bar stays at the top of the screen while the picture is in sight (graph.css); the picture scrolls sideways in
+    // a pane of its own, since a box that scrolls would hold the bar inside it.
+    var pane = document.createElement("div");
+    pane.className = "graph-pane";
+    viewport.insertBefore(pane, svg);
+    pane.appendChild(svg);
+    viewport.insertBefore(bar, pane);
+    viewport.classList.add("graph-zoomable");
     svg.addEventListener("focusin", function (e) {
       var node = e.target.closest ? e.target.closest(".node-link") : null;
       if (node) reveal(node);
@@ -150,10 +200,10 @@
       if (e.key === "+" || e.key === "=") zoom(1.5, at ? at.fx : undefined, at ? at.fy : undefined);
       else if (e.key === "-" || e.key === "_") zoom(1 / 1.5, at ? at.fx : undefined, at ? at.fy : undefined);
       else if (e.key === "0") reset();
-      else if (e.key === "ArrowLeft" && view[2] < base[2]) pan(-step, 0);
-      else if (e.key === "ArrowRight" && view[2] < base[2]) pan(step, 0);
-      else if (e.key === "ArrowUp" && view[2] < base[2]) pan(0, -step);
-      else if (e.key === "ArrowDown" && view[2] < base[2]) pan(0, step);
+      else if (e.key === "ArrowLeft" && zoomed()) pan(-step, 0);
+      else if (e.key === "ArrowRight" && zoomed()) pan(step, 0);
+      else if (e.key === "ArrowUp" && zoomed()) pan(0, -step);
+      else if (e.key === "ArrowDown" && zoomed()) pan(0, step);
       else handled = false;
       if (handled) { e.preventDefault(); if (node) keep(node); }
     });
@@ -164,35 +214,46 @@
       zoom(Math.exp(-e.deltaY / 300), (e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
     }, {passive: false});
 
-    var pointers = {}, last = null, moved = false;
-    function spread() {
-      var p = Object.keys(pointers).map(function (k) { return pointers[k]; });
-      return p.length < 2 ? null : {d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2};
-    }
+    // A mouse or a pen drags the picture when it is zoomed in. On a touch screen one finger scrolls the page, over
+    // the picture too, and two fingers move and zoom the picture, as maps set in a page do (graph.css lets the
+    // browser pan, never pinch-zoom, there).
+    var drag = null, moved = false;
     svg.addEventListener("pointerdown", function (e) {
-      pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
-      last = spread(); moved = false;
+      if (e.pointerType === "touch" || !zoomed()) return;
+      drag = {id: e.pointerId, x: e.clientX, y: e.clientY}; moved = false;
     });
     svg.addEventListener("pointermove", function (e) {
-      var before = pointers[e.pointerId];
-      if (!before) return;
-      pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
-      var now = spread();
-      if (now && last) {
-        var r = svg.getBoundingClientRect();
-        zoom(now.d / last.d, (now.x - r.left) / r.width, (now.y - r.top) / r.height);
-        last = now; moved = true;
-      } else if (!now && view[2] < base[2]) {
-        var dx = e.clientX - before.x, dy = e.clientY - before.y;
-        if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
-        pan(-dx * scale(), -dy * scale());
-      }
+      if (!drag || drag.id !== e.pointerId) return;
+      var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
+      drag.x = e.clientX; drag.y = e.clientY;
+      pan(-dx * scale(), -dy * scale());
     });
-    function up(e) { delete pointers[e.pointerId]; last = spread(); }
+    function up(e) { if (drag && drag.id === e.pointerId) drag = null; }
     svg.addEventListener("pointerup", up);
     svg.addEventListener("pointercancel", up);
     // a drag that panned the picture must not also follow the link it started on
     svg.addEventListener("click", function (e) { if (moved) { e.preventDefault(); moved = false; } }, true);
+
+    var pinch = null;
+    function fingers(e) {
+      if (e.touches.length !== 2) return null;
+      var a = e.touches[0], b = e.touches[1];
+      return {d: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY), x: (a.clientX + b.clientX) / 2, y: (a.clientY + b.clientY) / 2};
+    }
+    svg.addEventListener("touchstart", function (e) { pinch = fingers(e); }, {passive: true});
+    svg.addEventListener("touchmove", function (e) {
+      var now = fingers(e);
+      // A page already scrolling (one finger moved before the second came down) goes on scrolling.
+      if (!now || !pinch || !e.cancelable) { pinch = now; return; }
+      e.preventDefault();
+      pan(-(now.x - pinch.x) * scale(), -(now.y - pinch.y) * scale());
+      var r = svg.getBoundingClientRect();
+      if (pinch.d > 0) zoom(now.d / pinch.d, (now.x - r.left) / r.width, (now.y - r.top) / r.height);
+      pinch = fingers(e);
+    }, {passive: false});
+    svg.addEventListener("touchend", function (e) { pinch = fingers(e); });
+    svg.addEventListener("touchcancel", function () { pinch = null; });
   }
 
   // Finding a node by name, in Chinese or English: its full name is its title; the frame on screen is searched.

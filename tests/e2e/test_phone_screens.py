@@ -1,0 +1,110 @@
+"""The wiki on a phone (390x844, a touch screen) and a tablet: graphs that zoom without trapping the page, taps that
+name a node before following it, edit screens that open where the reader works, lists, contents, footnotes,
+formulas and diffs that fit, the header at a tablet's width, and printing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.accounts import log_in
+from tests.factories import make_editor
+from wiki.services.pages import page_save_revision
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def _phone(page: Any, **options: Any) -> Any:
+    """A tab in a phone's browser: touch screen, 390x844."""
+    tab = page.context.browser.new_context(**PHONE, **options).new_page()
+    tab.set_default_timeout(15_000)
+    return tab
+
+
+def _drag(tab: Any, x: float, y_from: float, y_to: float, fingers: int = 1) -> None:
+    """Fingers put down side by side at (x, y_from), moved together to y_to and lifted, as a touch screen sends it."""
+    cdp = tab.context.new_cdp_session(tab)
+
+    def points(y: float) -> list[dict[str, float]]:
+        return [{"x": x + 40 * n, "y": y, "id": n} for n in range(fingers)]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(y_from)})
+    for step in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(y_from + (y_to - y_from) * step / 10)})
+        tab.wait_for_timeout(20)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    tab.wait_for_timeout(300)
+
+
+def _scroll_to(tab: Any, locator: Any, offset: float) -> None:
+    """Scrolls the page so that the top of ``locator`` is ``offset`` pixels below the top of the screen."""
+    tab.evaluate("(y) => window.scrollTo(0, y)", tab.evaluate("scrollY") + locator.bounding_box()["y"] - offset)
+    tab.wait_for_timeout(100)
+
+
+def test_on_a_phone_one_finger_scrolls_past_a_zoomed_graph_two_move_it_and_its_buttons_stay_in_sight(
+        page: Any, live_server: Any) -> None:
+    tab = _phone(page)
+    tab.goto(live_server.url + reverse("wiki:graph-map"))
+    viewport = tab.locator(".graph-viewport:visible").first
+    svg = viewport.locator("svg[data-graph]")
+    viewport.locator(".graph-zoom button").first.tap()
+    viewport.locator(".graph-zoom button").first.tap()
+
+    # zoomed in, the picture is a window at most 70 % of the screen high
+    assert svg.bounding_box()["height"] <= 0.7 * 844 + 1
+    _scroll_to(tab, svg, 40)
+    box, view, before = svg.bounding_box(), svg.get_attribute("viewBox"), tab.evaluate("scrollY")
+    _drag(tab, 150, box["y"] + box["height"] - 40, box["y"] + 60)
+    assert tab.evaluate("scrollY") > before + 100  # the page scrolled
+    assert svg.get_attribute("viewBox") == view  # the picture did not move
+
+    # the zoom buttons stay at the top of the screen while the picture is in sight
+    assert svg.bounding_box()["y"] < 0
+    reset = viewport.get_by_role("button", name="Reset zoom")
+    shown = reset.bounding_box()
+    assert 0 <= shown["y"] <= 844 - shown["height"]
+
+    _scroll_to(tab, svg, 60)
+    box, before = svg.bounding_box(), tab.evaluate("scrollY")
+    _drag(tab, 120, box["y"] + box["height"] - 60, box["y"] + 100, fingers=2)
+    assert tab.evaluate("scrollY") == before  # two fingers move the picture, not the page
+    assert svg.get_attribute("viewBox") != view
+
+    reset.tap()
+    assert [float(v) for v in svg.get_attribute("viewBox").split()] == [float(v) for v in svg.get_attribute("data-view-box").split()]
+
+
+def test_on_a_touch_screen_a_first_tap_names_a_node_and_a_second_opens_it(page: Any, live_server: Any) -> None:
+    tab = _phone(page)
+    url = live_server.url + reverse("wiki:contrast", args=["skillforge", "starharness"])
+    tab.goto(url)
+    svg = tab.locator("svg#contrast-graph-narrow")
+    status = svg.locator("xpath=ancestor::figure").locator("[data-graph-status]")
+    assert status.inner_text().startswith("Tap a node to read its full name here")
+    shortened = svg.locator("a.node-link", has=tab.locator("text.label", has_text="…")).first
+    full = shortened.locator("title").text_content()
+    target = shortened.get_attribute("href")
+    shortened.scroll_into_view_if_needed()
+
+    shortened.locator("circle, polygon, rect").first.tap()
+    tab.wait_for_timeout(300)
+    assert tab.url == url
+    assert status.inner_text() == full
+
+    with tab.expect_navigation():
+        shortened.locator("circle, polygon, rect").first.tap()
+    assert tab.url.split("#")[0].endswith(target.split("#")[0])
+
+
+def test_a_mouse_click_on_a_node_still_opens_it_at_once(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse("wiki:contrast", args=["skillforge", "starharness"]))
+    node = page.locator('#contrast-graph a.node-link[data-node="source:recuris"]')
+    target = node.get_attribute("href")
+    with page.expect_navigation():
+        node.locator("circle, polygon, rect").first.click()
+    assert page.url.endswith(target)

@@ -25,6 +25,14 @@
 
   // Live Markdown preview: re-render on the server a moment after typing stops.
   var pane = document.getElementById("live-preview");
+  // After "Preview" the page opens on the preview, which takes the focus (a screen reader reads it next) without the
+  // browser's own scrolling to it, which puts the middle of a tall preview in the middle of a phone's screen: its top
+  // is brought into view instead, where reading starts. A form sent back with errors keeps the focus on their summary.
+  if (pane && pane.hasAttribute("data-preview-shown") && !document.querySelector("[data-error-summary]")) {
+    pane.focus({ preventScroll: true });
+    var paneTop = pane.getBoundingClientRect().top;
+    if (paneTop < 0 || paneTop > window.innerHeight / 2) { pane.scrollIntoView({ block: "start" }); }
+  }
   var body = document.querySelector("textarea[name=body]");
   if (pane && body && window.fetch) {
     var target = document.getElementById("preview-body");
@@ -187,6 +195,48 @@
       });
     });
   });
+
+  // The edit-conflict screen: the merged text opens with its first clash (a line of <<<<<<<) selected and in sight
+  // inside its box, the focus left on the message above; "Jump to the conflict" goes to the box with the clash
+  // selected, and each further press to the next clash, after the last back to the first.
+  var jump = document.querySelector("[data-jump-conflict]");
+  var merged = jump ? document.getElementById(jump.getAttribute("href").slice(1)) : null;
+  if (merged) {
+    var MARKER = "<<<<<<<";
+    // How far down the box's text the character at ``at`` is, measured in a copy of the box laid out the same way.
+    var lineTop = function (at) {
+      var style = window.getComputedStyle(merged);
+      var copy = document.createElement("div");
+      ["fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing", "wordSpacing", "tabSize", "textIndent",
+       "paddingTop", "paddingRight", "paddingBottom", "paddingLeft"].forEach(function (name) { copy.style[name] = style[name]; });
+      copy.style.cssText += ";position:absolute;visibility:hidden;left:-9999px;top:0;box-sizing:border-box;border:0;" +
+        "white-space:pre-wrap;overflow-wrap:break-word;width:" + merged.clientWidth + "px";
+      copy.textContent = merged.value.slice(0, at);
+      var mark = copy.appendChild(document.createElement("span"));
+      mark.textContent = "\u200b";
+      document.body.appendChild(copy);
+      var top = mark.offsetTop;
+      copy.remove();
+      return top;
+    };
+    var selectClash = function (from) {
+      var at = merged.value.indexOf(MARKER, from);
+      if (at < 0) { at = merged.value.indexOf(MARKER); }
+      if (at < 0) { return false; }
+      var end = merged.value.indexOf("\n", at);
+      merged.setSelectionRange(at, end < 0 ? merged.value.length : end);
+      merged.scrollTop = Math.max(0, lineTop(at) - merged.clientHeight / 3);
+      return true;
+    };
+    selectClash(0);
+    jump.addEventListener("click", function (event) {
+      var from = document.activeElement === merged ? merged.selectionEnd : merged.selectionStart;
+      if (!selectClash(from)) { return; }  // no clash left: the link goes to the box as it would without the script
+      event.preventDefault();
+      merged.focus({ preventScroll: true });
+      merged.scrollIntoView({ block: "start" });
+    });
+  }
 
   // Leaving an edit form with changes not sent (a link, the language switch, closing the tab) asks first, as the
   // browser words it; sending the form does not.

@@ -108,3 +108,47 @@ def test_a_mouse_click_on_a_node_still_opens_it_at_once(page: Any, live_server: 
     with page.expect_navigation():
         node.locator("circle, polygon, rect").first.click()
     assert page.url.endswith(target)
+
+
+def test_after_preview_on_a_phone_the_preview_has_the_focus_and_its_top_is_on_screen(
+        page: Any, live_server: Any) -> None:
+    make_editor("thumbs")
+    tab = _phone(page)
+    log_in(tab, live_server.url, "thumbs")
+    tab.goto(live_server.url + reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}))
+    with tab.expect_navigation():
+        tab.locator(".form-actions button[name=preview]").tap()
+    tab.wait_for_timeout(300)
+    assert tab.evaluate("document.activeElement.id") == "live-preview"
+    top = tab.locator("#live-preview").bounding_box()["y"]
+    assert 0 <= top <= 40
+
+
+def test_the_edit_conflict_screen_selects_the_first_clash_and_jumps_to_it(page: Any, live_server: Any) -> None:
+    make_editor("first")
+    make_editor("second")
+    lines = "\n\n".join(f"Paragraph {n}, long enough to wrap on a phone's screen at least once or twice." for n in range(60))
+    page_save_revision(slug="clashing", title="Clashing", body=f"{lines}\n\nThe last line.\n", user=make_editor("author"))
+    edit_url = live_server.url + reverse("wiki:page-edit", kwargs={"slug": "clashing"})
+    first, second = page, _phone(page)
+    log_in(first, live_server.url, "first")
+    log_in(second, live_server.url, "second")
+    for tab, word in ((first, "FIRST"), (second, "SECOND")):
+        tab.goto(edit_url)
+        tab.fill("textarea[name=body]", f"{lines}\n\nThe last line, {word}.\n")
+    first.click("button[name=save]")
+    first.wait_for_load_state()
+    with second.expect_navigation():
+        second.click("button[name=save]")
+    assert "Edit conflict" in second.title()
+
+    body = second.locator("textarea[name=body]")
+    marker = body.input_value().index("<<<<<<<")
+    selected = body.evaluate("(t) => [t.selectionStart, t.value.slice(t.selectionStart, t.selectionEnd)]")
+    assert selected[0] == marker and selected[1].startswith("<<<<<<<")
+    assert body.evaluate("(t) => t.scrollTop") > 0  # the box shows the clash, far down its text
+    assert second.evaluate("scrollY") == 0  # the page itself opens on the message
+
+    second.get_by_role("link", name="Jump to the conflict").tap()
+    assert second.evaluate("document.activeElement.name") == "body"
+    assert -1 <= body.bounding_box()["y"] < 844

@@ -73,3 +73,19 @@ def test_a_logged_in_editors_choice_follows_them_to_another_browser(page: Any, l
     elsewhere.wait_for_load_state()
     assert elsewhere.locator("html").get_attribute("lang") == "en"
     assert "Log out" in elsewhere.locator(".account").inner_text()
+
+
+def test_switching_keeps_the_part_of_the_page_the_reader_was_at(page: Any, live_server: Any, seed: None) -> None:
+    tab = _chinese_browser(page)
+    tab.goto(f"{live_server.url}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}")
+    section = tab.locator(".prose h2[id]").nth(3)
+    fragment = "#" + section.get_attribute("id")
+    tab.goto(f"{live_server.url}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}{fragment}")
+    assert tab.evaluate("scrollY") > 0
+
+    tab.click(".language-switch button")
+    tab.wait_for_load_state()
+    assert tab.locator("html").get_attribute("lang") == "en"
+    assert tab.evaluate("decodeURIComponent(location.hash)") == fragment
+    assert tab.evaluate("scrollY") > 0
+    assert -1 <= tab.locator(fragment.replace("#", "[id='") + "']").bounding_box()["y"] < 100

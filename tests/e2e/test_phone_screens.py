@@ -152,3 +152,19 @@ def test_the_edit_conflict_screen_selects_the_first_clash_and_jumps_to_it(page: 
     second.get_by_role("link", name="Jump to the conflict").tap()
     assert second.evaluate("document.activeElement.name") == "body"
     assert -1 <= body.bounding_box()["y"] < 844
+
+
+def test_a_footnote_number_is_a_24px_target_and_the_note_it_leads_to_is_lit(page: Any, live_server: Any) -> None:
+    page_save_revision(slug="noted", title="Noted", user=make_editor("noter"),
+                       body="A claim with a note.[^1]\n\n" + "Filler.\n\n" * 40 + "[^1]: The note.\n")
+    tab = _phone(page)
+    tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "noted"}))
+    number = tab.locator("a.footnote-ref")
+    box = number.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24
+    note = tab.locator(".footnote li").first
+    unlit = note.evaluate("(li) => getComputedStyle(li).backgroundColor")
+    number.tap()
+    tab.wait_for_timeout(200)
+    assert note.evaluate("(li) => li.matches(':target')")
+    assert note.evaluate("(li) => getComputedStyle(li).backgroundColor") != unlit

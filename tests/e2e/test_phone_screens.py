@@ -168,3 +168,26 @@ def test_a_footnote_number_is_a_24px_target_and_the_note_it_leads_to_is_lit(page
     tab.wait_for_timeout(200)
     assert note.evaluate("(li) => li.matches(':target')")
     assert note.evaluate("(li) => getComputedStyle(li).backgroundColor") != unlit
+
+
+@pytest.mark.parametrize("list_name", ["wiki:source-list", "wiki:question-list"])
+def test_on_a_phone_a_lists_filters_fold_unless_one_is_set(page: Any, live_server: Any, list_name: str) -> None:
+    url = live_server.url + reverse(list_name)
+    tab = _phone(page)
+    tab.goto(url)
+    panel = tab.locator("details.filter-panel")
+    first_field = panel.locator("select, input").first
+    assert not first_field.is_visible()
+    assert tab.locator("table.list tbody tr").first.bounding_box()["y"] < 844  # the list starts on the first screen
+    panel.locator("summary").tap()
+    assert first_field.is_visible()
+
+    tab.goto(url + "?sort=" + ("-year" if list_name == "wiki:source-list" else "oldest"))
+    assert tab.locator("details.filter-panel").evaluate("(d) => d.open")
+
+    # wider screens show the filters whatever is set, without the summary, and they take the focus from the keyboard
+    page.goto(url)
+    assert page.locator("details.filter-panel select").first.is_visible()
+    assert not page.locator("details.filter-panel summary").is_visible()
+    page.locator("details.filter-panel select").first.focus()
+    assert page.evaluate("document.activeElement.tagName") == "SELECT"

@@ -99,6 +99,16 @@ def test_bad_queue_filters_show_errors_next_to_the_field(client: Client) -> None
     assert _listed_ids(content) == []
 
 
+@pytest.mark.parametrize(("params", "opened"), [
+    ({}, False), ({"status": ""}, False), ({"status": "answered"}, True), ({"sort": "oldest"}, True),
+])
+def test_the_queue_filters_open_on_a_phone_when_one_is_set(client: Client, params: dict[str, str], opened: bool) -> None:
+    """The unresolved questions shown when no status is chosen are no choice of the reader's: the filters stay folded."""
+    content = client.get(reverse("wiki:question-list"), params).content.decode()
+    assert ('<details class="filter-panel" open>' in content) == opened
+    assert '<details class="filter-panel"' in content
+
+
 def test_question_page_shows_text_resolution_claims_sources_and_answer(client: Client, small_wiki: SmallWiki) -> None:
     text = html_text(client.get(small_wiki.question.get_absolute_url()).content.decode())
     assert "SkillLoop 的结果尚需多 seed 验证。" in text

@@ -287,3 +287,14 @@ def test_authors_are_listed_as_the_readers_language_lists_people(client: Client)
 
     assert "张三、李四、Sutton, Richard S." in chinese
     assert "张三; 李四; Sutton, Richard S." in english
+
+
+@pytest.mark.parametrize(("params", "opened"), [
+    ({}, False), ({"p": "1"}, False), ({"kind": ""}, False),
+    ({"kind": "paper"}, True), ({"sort": "-year"}, True), ({"year": "twenty"}, True),
+])
+def test_the_filters_open_on_a_phone_when_one_is_set_or_wrong(client: Client, params: dict[str, str], opened: bool) -> None:
+    """A phone shows the filters folded, so that the list starts on the first screen, unless they say something."""
+    content = client.get(reverse("wiki:source-list"), params).content.decode()
+    panel = re.search(r'<details class="filter-panel"( open)?>\s*<summary>Filter sources</summary>\s*<form method="get" class="filters"', content)
+    assert panel and bool(panel.group(1)) == opened

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Generic, TypeVar
 
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django_filters import FilterSet
 
@@ -26,7 +26,17 @@ def render_filtered_list(request: HttpRequest, template: str, filterset: FilterS
     if filterset.is_valid() or not filterset.is_bound:
         page = Paginator(filterset.qs, PER_PAGE).get_page(request.GET.get("p"))
     status = 200 if page is not None else 400
-    return render(request, template, {"filter": filterset, "page_obj": page, **(extra or {})}, status=status)
+    context = {"filter": filterset, "page_obj": page, "filters_chosen": filters_chosen(filterset), **(extra or {})}
+    return render(request, template, context, status=status)
+
+
+def filters_chosen(filterset: FilterSet) -> bool:
+    """Whether the request sets any of the list's filters, its order included: on a phone their panel, folded
+    otherwise, then opens to show them (includes/filter_form.html)."""
+    data = filterset.data
+    if not filterset.is_bound or not isinstance(data, QueryDict):
+        return False
+    return any(value for name in filterset.form.fields for value in data.getlist(name))
 
 
 class Bounded(Generic[T]):

@@ -191,3 +191,26 @@ def test_on_a_phone_a_lists_filters_fold_unless_one_is_set(page: Any, live_serve
     assert not page.locator("details.filter-panel summary").is_visible()
     page.locator("details.filter-panel select").first.focus()
     assert page.evaluate("document.activeElement.tagName") == "SELECT"
+
+
+def test_on_a_phone_a_long_page_leads_back_to_its_contents_from_far_down(page: Any, live_server: Any) -> None:
+    tab = _phone(page)
+    tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
+    back = tab.locator("a.to-contents")
+    assert not back.is_visible()  # at the top the contents are in sight
+    tab.evaluate("window.scrollTo(0, 6000)")
+    tab.wait_for_timeout(200)
+    assert back.is_visible()
+    box = back.bounding_box()
+    assert box["y"] + box["height"] <= 844 and box["height"] >= 24
+    back.focus()
+    tab.keyboard.press("Enter")
+    tab.wait_for_timeout(300)
+    contents = tab.locator("details.toc-inline")
+    assert contents.evaluate("(d) => d.open")
+    first = contents.locator(".toc-list a").first
+    assert 0 <= first.bounding_box()["y"] < 844
+    # on a wide screen the contents stay beside the text
+    page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
+    page.evaluate("window.scrollTo(0, 6000)")
+    assert not page.locator("a.to-contents").is_visible()

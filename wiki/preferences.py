@@ -13,6 +13,8 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
@@ -28,6 +30,41 @@ COLOUR_SCHEMES = ("light", "dark")
 @lru_cache(maxsize=1)
 def time_zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
+
+
+# Areas the time zone database keeps for old names alone (US/Eastern, Canada/Pacific): left out of the zones offered
+# where no zone.tab says which names are current.
+_COMPATIBILITY_AREAS = ("Brazil/", "Canada/", "Chile/", "Etc/", "Mexico/", "US/")
+
+
+def _zone_table() -> str | None:
+    """The database's zone.tab, which lists its zones by country under their present names: the system's copy (in
+    ``zoneinfo.TZPATH``), else the tzdata package's, which zoneinfo reads on a system without one."""
+    for directory in zoneinfo.TZPATH:
+        path = Path(directory) / "zone.tab"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    try:
+        return (resources.files("tzdata") / "zoneinfo" / "zone.tab").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def offered_time_zone_names() -> frozenset[str]:
+    """The zones a reader is offered: each of the database's zones under its present name, and UTC.
+
+    Left out are the names kept for compatibility (PRC, ROC, Cuba, Eire, US/Eastern, Asia/Calcutta) and the Etc/
+    zones, whose signs run against the usual reading (Etc/GMT+8 is eight hours behind UTC): in a list of hundreds
+    either is easily picked for the place it is not. Every zone stays valid (``valid_time_zone``), so a reader who
+    chose one of them keeps it (``wiki.forms.preferences.time_zone_choices``)."""
+    names = time_zone_names()
+    table = _zone_table()
+    if table is None:
+        current = {name for name in names if "/" in name and not name.startswith(_COMPATIBILITY_AREAS)}
+    else:
+        current = {line.split("\t")[2] for line in table.splitlines() if line and not line.startswith("#")}
+    return frozenset((current & names) | {"UTC"})
 
 
 def valid_language(code: str | None) -> str | None:

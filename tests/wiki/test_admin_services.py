@@ -171,6 +171,18 @@ def test_a_profile_added_in_the_admin_takes_a_known_time_zone(admin_client: Clie
     assert (profile.language, profile.time_zone) == ("en", "Europe/Berlin")
 
 
+def test_a_profiles_old_zone_name_stays_a_choice_in_the_admin(admin_client: Client) -> None:
+    reader = make_reader("old-timer")
+    profile = ReaderProfile.objects.create(user=reader, language="en", time_zone="PRC")
+    url = reverse("admin:wiki_readerprofile_change", args=[profile.pk])
+    assert '<option value="PRC" selected>' in admin_client.get(url).content.decode()
+
+    assert admin_client.post(url, _profile_form(reader, language="zh-hans", time_zone="PRC")).status_code == 302
+    profile.refresh_from_db()
+    assert (profile.language, profile.time_zone) == ("zh-hans", "PRC")
+    assert 'value="PRC"' not in admin_client.get(reverse("admin:wiki_readerprofile_add")).content.decode()
+
+
 @pytest.mark.parametrize("model_name", ["openquestion", "component", "readerprofile"])
 def test_the_admin_pages_of_rows_saved_through_services_load(small_wiki: SmallWiki, admin_client: Client,
                                                              model_name: str) -> None:

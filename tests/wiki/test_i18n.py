@@ -148,6 +148,44 @@ def test_the_time_zones_are_named_by_their_place_in_the_readers_language(wiki_de
     assert re.search(r'value="UTC"[^>]*>UTC（UTC\+00:00）<', chinese)
 
 
+def _zone_select(html: str) -> str:
+    start = html.index('name="time_zone"')
+    return html[start:html.index("</select>", start)]
+
+
+def test_the_zones_offered_are_the_current_ones_grouped_by_region(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    """Old names kept for compatibility and the Etc/ zones are traps in a long list: PRC or Etc/GMT+8 (eight hours
+    behind UTC) are easily picked for Beijing."""
+    select = _zone_select(_html(Client().get(reverse("wiki:preferences"))))
+    offered = set(re.findall(r'<option value="([^"]*)"', select))
+    assert not offered & {"PRC", "ROC", "Cuba", "Eire", "Etc/GMT+8", "Etc/UTC", "US/Eastern", "Asia/Calcutta", "Europe/Kiev", "GMT"}
+    assert {"UTC", "Asia/Shanghai", "Asia/Taipei", "America/Havana", "Europe/Dublin", "Asia/Kolkata", "Europe/Kyiv"} <= offered
+    assert re.search(r'<optgroup label="亚洲">(?:(?!</optgroup>).)*value="Asia/Shanghai"', select, re.DOTALL)
+    assert re.search(r'<optgroup label="美洲">(?:(?!</optgroup>).)*value="America/Havana"', select, re.DOTALL)
+    assert select.index('value="UTC"') < select.index("<optgroup")
+
+
+def test_a_reader_who_chose_an_old_zone_name_keeps_it(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    editor = make_editor()
+    ReaderProfile.objects.create(user=editor, time_zone="PRC")
+    client = Client()
+    client.force_login(editor)
+    assert '<option value="PRC" selected>' in _zone_select(_html(client.get(reverse("wiki:preferences"))))
+    assert client.post(reverse("wiki:preferences"), {"language": "en", "time_zone": "PRC"}).status_code == 302
+    assert ReaderProfile.objects.get(user=editor).time_zone == "PRC"
+
+    # a reader kept by a cookie alone keeps it too
+    anonymous = Client()
+    anonymous.cookies[production.TIME_ZONE_COOKIE_NAME] = "Etc/GMT+8"
+    assert '<option value="Etc/GMT+8" selected>' in _zone_select(_html(anonymous.get(reverse("wiki:preferences"))))
+
+    # another reader is not offered it
+    other = Client()
+    other.force_login(make_editor())
+    assert 'value="PRC"' not in _zone_select(_html(other.get(reverse("wiki:preferences"))))
+    assert other.post(reverse("wiki:preferences"), {"language": "en", "time_zone": "PRC"}).status_code == 200
+
+
 def test_history_sizes_count_characters_not_bytes(client) -> None:  # type: ignore[no-untyped-def]
     make_page(slug="sized", title="Sized", body="策略梯度")
     page_save_revision(slug="sized", title="Sized", body="策略梯度与进化策略", base_revision=1)

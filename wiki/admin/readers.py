@@ -38,6 +38,16 @@ class ReaderProfileAdmin(admin.ModelAdmin):
                                      choices=[("", BLANK_CHOICE_DASH[0][1]), *time_zone_choices()])
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
+    def get_form(self, request: HttpRequest, obj: ReaderProfile | None = None, change: bool = False,
+                 **kwargs: Any) -> type[forms.ModelForm[ReaderProfile]]:
+        """A profile's zone stays among the choices when it is an old name no longer offered (PRC), as on the
+        preferences page: saving the profile for another field keeps it."""
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None and obj.time_zone:
+            field = form.base_fields["time_zone"]
+            field.choices = [("", BLANK_CHOICE_DASH[0][1]), *time_zone_choices(keep=obj.time_zone)]  # type: ignore[attr-defined]
+        return form
+
     def get_readonly_fields(self, request: HttpRequest, obj: ReaderProfile | None = None) -> tuple[str, ...]:
         return ("user",) if obj is not None else ()
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
-from wiki.preferences import time_zone_names
+from wiki.preferences import offered_time_zone_names, time_zone_names, valid_time_zone
 
 
 @lru_cache(maxsize=8)
@@ -36,11 +36,35 @@ def _zone_label(name: str, place: str | None) -> str:
     return gettext("%(place)s (%(zone)s, %(offset)s)") % {"place": place, "zone": name, "offset": utc}
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
-    """Every zone a reader can choose, by name, each labelled with its place in the reader's language and its offset
-    from UTC now."""
+# The regions the zones are grouped by, the first part of their names.
+REGIONS = {
+    "Africa": _("Africa"), "America": _("Americas"), "Antarctica": _("Antarctica"), "Arctic": _("Arctic"),
+    "Asia": _("Asia"), "Atlantic": _("Atlantic Ocean"), "Australia": _("Australia"), "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"), "Pacific": _("Pacific Ocean"),
+}
+
+ZoneChoices = list[tuple[str, str | list[tuple[str, str]]]]
+
+
+def time_zone_choices(keep: str | None = None) -> ZoneChoices:
+    """The zones a reader can choose (``offered_time_zone_names``), each labelled with its place in the reader's
+    language and its offset from UTC now: UTC first, then the others grouped by region, by name within each.
+
+    ``keep``: the zone the reader uses now, offered (beside UTC) even when it is an old name no longer listed (PRC),
+    so that the form shows their choice and saving it changes nothing they did not change."""
     places = _places(get_language() or settings.LANGUAGE_CODE)
-    return [(name, _zone_label(name, places.get(name))) for name in sorted(time_zone_names())]
+    names = set(offered_time_zone_names())
+    kept = valid_time_zone(keep)
+    regions: dict[str, list[tuple[str, str]]] = {}
+    loose = []
+    for name in sorted(names | ({kept} if kept else set())):
+        choice = (name, _zone_label(name, places.get(name)))
+        region = name.split("/")[0]
+        if name in names and region in REGIONS:
+            regions.setdefault(region, []).append(choice)
+        else:
+            loose.append(choice)
+    return [*loose, *((str(REGIONS[region]), choices) for region, choices in regions.items())]
 
 
 COLOUR_SCHEME_CHOICES = [("", _("As this device is set")), ("light", _("Light")), ("dark", _("Dark"))]
@@ -58,6 +82,6 @@ class PreferencesForm(forms.Form):
     def __init__(self, *args: object, reader: bool = False, **kwargs: object) -> None:
         """``reader``: a logged-in reader, whose profile keeps whether their edits watch what they edit."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["time_zone"].choices = time_zone_choices()  # type: ignore[attr-defined]
+        self.fields["time_zone"].choices = time_zone_choices(keep=self.initial.get("time_zone"))  # type: ignore[attr-defined]
         if not reader:
             del self.fields["watch_edits"]

@@ -50,7 +50,9 @@ def preferences(request: HttpRequest) -> HttpResponse:
     The form starts from what this request uses: for a logged-in reader, the profile's current choice (which the
     middleware read), so a session opened before a change elsewhere does not save the old language back."""
     reader = request.user.is_authenticated
-    initial = {"language": translation.get_language(), "time_zone": timezone.get_current_timezone_name(),
+    # The zone's own name: Django's name for a zone of one fixed offset is its abbreviation (Etc/GMT+8 is "-08").
+    zone = timezone.get_current_timezone()
+    initial = {"language": translation.get_language(), "time_zone": getattr(zone, "key", None) or str(zone),
                "colour_scheme": colour_scheme(request), "watch_edits": reader and profile_of(request.user).watch_edits}
     form = PreferencesForm(request.POST or None, initial=initial, reader=reader)
     if request.method == "POST" and form.is_valid():

@@ -214,3 +214,11 @@ def test_on_a_phone_a_long_page_leads_back_to_its_contents_from_far_down(page: A
     page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
     page.evaluate("window.scrollTo(0, 6000)")
     assert not page.locator("a.to-contents").is_visible()
+
+
+def test_a_formula_wider_than_a_phone_shows_a_shadow_where_it_scrolls(page: Any, live_server: Any) -> None:
+    tab = _phone(page)
+    tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
+    wide = tab.locator(".math-display").filter(has=tab.locator("math")).evaluate_all(
+        "(ds) => ds.filter(d => d.scrollWidth > d.clientWidth).map(d => getComputedStyle(d).backgroundImage)")
+    assert wide and all("radial-gradient" in background for background in wide)

@@ -222,3 +222,16 @@ def test_a_formula_wider_than_a_phone_shows_a_shadow_where_it_scrolls(page: Any,
     wide = tab.locator(".math-display").filter(has=tab.locator("math")).evaluate_all(
         "(ds) => ds.filter(d => d.scrollWidth > d.clientWidth).map(d => getComputedStyle(d).backgroundImage)")
     assert wide and all("radial-gradient" in background for background in wide)
+
+
+def test_on_a_phone_a_diff_stacks_its_sides_and_an_added_line_takes_the_width(page: Any, live_server: Any) -> None:
+    author = make_editor("differ")
+    page_save_revision(slug="grown", title="Grown", user=author, body="One.\n\nTwo.\n")
+    page_save_revision(slug="grown", title="Grown", user=author, body="One.\n\nAn added line, long enough to show its width.\n\nTwo.\n",
+                       base_revision=1)
+    tab = _phone(page)
+    tab.goto(live_server.url + reverse("wiki:page-diff", kwargs={"slug": "grown"}) + "?from=1&to=2")
+    added = tab.locator("table.diff tr.insert").first
+    assert not added.locator("td.old").is_visible()
+    assert added.locator("td.new").bounding_box()["width"] > 250
+    assert tab.evaluate("document.scrollingElement.scrollWidth") <= 390

@@ -235,3 +235,16 @@ def test_on_a_phone_a_diff_stacks_its_sides_and_an_added_line_takes_the_width(pa
     assert not added.locator("td.old").is_visible()
     assert added.locator("td.new").bounding_box()["width"] > 250
     assert tab.evaluate("document.scrollingElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("width", [820, 1024])
+def test_at_a_tablets_width_the_navigation_is_one_row(page: Any, live_server: Any, width: int) -> None:
+    make_editor("tablet")
+    tab = page.context.browser.new_context(viewport={"width": width, "height": 1180}, locale="zh-CN").new_page()
+    tab.set_extra_http_headers({"Accept-Language": "zh-Hans"})
+    for logged_in in (False, True):
+        if logged_in:
+            log_in(tab, live_server.url, "tablet")
+        tab.goto(live_server.url + reverse("wiki:home"))
+        tops = tab.locator(".site-nav a").evaluate_all("(links) => links.map(a => Math.round(a.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, (width, logged_in, tops)

@@ -18,5 +18,13 @@
   if (dark) {
     document.body.classList.add("redoc-dark");
   }
+  // Redoc's menu credits Redocly with a logo it loads from cdn.redoc.ly, which the page's Content Security Policy
+  // refuses (the page loads nothing from elsewhere), with an error in the console each time: the logo is left out,
+  // its image given no address (and hidden, redoc.css); the credit's words stay.
+  const source = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
+  Object.defineProperty(HTMLImageElement.prototype, "src", {
+    ...source,
+    set(value) { source.set.call(this, String(value).startsWith("https://cdn.redoc.ly/") ? "" : value); },
+  });
   Redoc.init(container.dataset.specUrl, dark ? { theme } : {}, container);
 })();

@@ -56,3 +56,17 @@ def test_the_reference_follows_a_dark_device_and_a_fixed_scheme(page: Any, live_
     for tab in (reference("light"), reference("dark", fixed="light")):
         assert tab.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
         assert not tab.evaluate("document.body.className")
+
+
+def test_the_reference_loads_nothing_from_elsewhere(page: Any, live_server: Any) -> None:
+    """Redoc's menu credits Redocly with a logo from cdn.redoc.ly, which the Content Security Policy refuses: the logo
+    is left out instead of an error logged on every visit."""
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if message.type == "error" else None)
+    page.on("requestfailed", lambda request: refused.append(request.url))
+    page.goto(f"{live_server.url}/api/redoc/")
+    page.wait_for_selector("#redoc-container h1")
+    page.wait_for_timeout(500)
+    assert refused == []
+    assert "API docs by Redocly" in page.locator("#redoc-container").inner_text()
+    assert page.evaluate("[...document.images].filter(i => i.src.includes('redoc.ly')).length") == 0

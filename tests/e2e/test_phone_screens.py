@@ -110,6 +110,32 @@ def test_a_mouse_click_on_a_node_still_opens_it_at_once(page: Any, live_server: 
     assert page.url.endswith(target)
 
 
+def test_printing_a_comparison_keeps_every_column_and_the_full_texts_and_leaves_out_the_form(
+        page: Any, live_server: Any) -> None:
+    # about the width of a sheet of A4
+    page.set_viewport_size({"width": 720, "height": 1000})
+    page.goto(live_server.url + reverse("wiki:compare") + "?works=skillforge,starharness,facet,shepherd,recuris")
+    assert page.locator("details.full-text").count() > 0
+    page.emulate_media(media="print")
+    box = page.locator(".table-scroll")
+    assert box.evaluate("(b) => getComputedStyle(b).overflowX") == "visible"
+    last = page.locator("table.comparison thead th").last.bounding_box()
+    assert last["x"] + last["width"] <= 720
+    full = page.locator("details.full-text p")
+    assert full.count() == full.locator("visible=true").count()
+    assert page.locator("details.full-text summary").locator("visible=true").count() == 0
+    assert not page.locator("form.pick-form").is_visible()
+    assert not page.get_by_role("heading", name="Choose works").is_visible()
+
+
+def test_printing_the_map_leaves_out_its_filter_and_keeps_the_picture_on_one_page(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse("wiki:graph-map"))
+    page.emulate_media(media="print")
+    assert not page.locator("form.graph-filter").is_visible()
+    # 24cm, which leaves room on an A4 page for the title above it
+    assert page.locator("svg.graph:visible").bounding_box()["height"] <= 24 / 2.54 * 96 + 1
+
+
 def test_after_preview_on_a_phone_the_preview_has_the_focus_and_its_top_is_on_screen(
         page: Any, live_server: Any) -> None:
     make_editor("thumbs")
@@ -248,3 +274,4 @@ def test_at_a_tablets_width_the_navigation_is_one_row(page: Any, live_server: An
         tab.goto(live_server.url + reverse("wiki:home"))
         tops = tab.locator(".site-nav a").evaluate_all("(links) => links.map(a => Math.round(a.getBoundingClientRect().top))")
         assert len(set(tops)) == 1, (width, logged_in, tops)
+

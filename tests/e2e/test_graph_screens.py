@@ -117,3 +117,30 @@ def test_markdown_table_columns_keep_their_alignment(page: Any, live_server: Any
     page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "aligned"}))
     aligns = page.locator(".prose table tbody td").evaluate_all("(tds) => tds.map(td => getComputedStyle(td).textAlign)")
     assert aligns == ["left", "center", "right"]
+
+
+TWELVE = "skillforge,starharness,recuris,facet,agentic-esopt,astar,lbyl,cua,prime-rl,harbor,openenv,traceforge"
+
+
+def test_a_comparison_of_twelve_works_keeps_its_names_and_properties_in_sight_as_it_scrolls(page: Any, live_server: Any) -> None:
+    _english(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + reverse("wiki:compare") + "?works=" + TWELVE)
+    table = page.locator("table.comparison")
+    table.scroll_into_view_if_needed()
+    table.evaluate("(table) => { const box = table.parentElement; box.scrollLeft = box.scrollWidth; box.scrollTop = box.scrollHeight; }")
+
+    seen = page.evaluate("""() => {
+      const box = document.querySelector('table.comparison').parentElement, edge = box.getBoundingClientRect();
+      const property = document.querySelector('table.comparison tbody tr:last-child th').getBoundingClientRect();
+      const work = document.querySelector('table.comparison thead th:last-child').getBoundingClientRect();
+      const cells = [...document.querySelectorAll('table.comparison td')].map(td => td.getBoundingClientRect().width);
+      return {scrolled: [box.scrollLeft, box.scrollTop], property: property.left - edge.left, work: work.top - edge.top,
+              narrowest: Math.min(...cells)};
+    }""")
+
+    assert min(seen["scrolled"]) > 0, seen
+    # the property's name at the box's left edge, the works' names at its top, however far it scrolled
+    assert abs(seen["property"]) <= 1 and abs(seen["work"]) <= 1, seen
+    # a work's column holds a line of words (the evidence no longer wraps a word a line)
+    assert seen["narrowest"] >= 180, seen

@@ -239,3 +239,45 @@ def test_a_locator_is_not_taken_for_part_of_a_longer_one() -> None:
     assert _says_locator("（来源：EvoOpt，ｐｐ. 3-4）", "pp.3-4")
     assert not _says_locator("（来源：EvoOpt，p.12）", "p.1")
     assert not _says_locator("（来源：EvoOpt，§4.31）", "§4.3")
+
+
+def test_only_the_rows_that_differ_are_shown_with_differs_in_the_table_the_csv_and_the_json(client: Client) -> None:
+    works = "?works=tasksmith,gripforge"
+    every = client.get(reverse("wiki:compare") + works, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html = client.get(reverse("wiki:compare") + works + "&differs=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    rows = list(csv.reader(io.StringIO(
+        client.get(reverse("wiki:compare") + works + "&differs=1&format=csv", HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig"))))
+    data = client.get(reverse("wiki:compare") + works + "&differs=1&format=json").json()
+
+    shown = re.findall(r'data-row="(\w+)"', html)
+    assert set(shown) < set(re.findall(r'data-row="(\w+)"', every))
+    assert "rl_update" in shown and "interactive_env" not in shown and "title" not in shown
+    assert all('class="differs' in row for row in re.findall(r"<tr class=\"[^\"]*\"[^>]*data-row=", html))
+    assert [row[0] for row in rows[3:]] == [r["label"] for r in data["rows"]] and all(r["differs"] for r in data["rows"])
+    assert len(data["rows"]) == len(shown)
+    # the switch is a checkbox in the form, ticked, and a link to every row again, both working without JavaScript
+    assert '<input type="checkbox" name="differs" value="1" checked>' in html
+    assert '<input type="checkbox" name="differs" value="1">' in every
+    assert '<a href="?works=tasksmith%2Cgripforge">Show every row</a>' in html
+    assert '<a href="?works=tasksmith%2Cgripforge&amp;differs=1">Show only the rows where they differ</a>' in every
+
+
+def test_a_work_alike_in_every_row_says_so_when_only_differences_are_asked_for(client: Client) -> None:
+    html = client.get(reverse("wiki:compare") + "?works=gripforge&differs=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "data-row=" not in html and "The works differ in no row: they are classified alike." in html
+
+
+def test_the_csv_gives_each_works_address_whole(client: Client) -> None:
+    response = client.get(reverse("wiki:compare") + "?works=tasksmith,herder:branch-grpo&format=csv", HTTP_ACCEPT_LANGUAGE="en")
+
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[2] == ["URL", "http://testserver/sources/tasksmith/", "http://testserver/sources/herder/#component-branch-grpo"]
+
+
+def test_the_comparison_of_only_differences_is_cached_for_readers(client: Client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("wiki:compare") + "?works=tasksmith,gripforge&differs=1"
+    client.get(url)
+
+    with django_assert_num_queries(0):
+        assert client.get(url).status_code == 200

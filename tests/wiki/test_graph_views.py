@@ -269,6 +269,7 @@ URLS = [
     ("wiki:graph-map", {}, "?mechanism=harness&verdict=not_strict"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&format=csv"),
+    ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&differs=1"),
 ]
 
 

@@ -52,7 +52,7 @@ _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-c
 # copy per made-up parameter would let anyone fill the cache with copies of one page.
 READ_PARAMETERS = frozenset({
     "p", "format", "q", "kind", "mechanism", "verdict", "classified", "cited_on", "year", "year_min", "year_max", "sort",
-    "status", "priority", "assignee", "assigned", "page_slug", "works", "depth", "edges", "redirectedfrom",
+    "status", "priority", "assignee", "assigned", "page_slug", "works", "depth", "edges", "redirectedfrom", "differs",
 })
 
 

@@ -10,7 +10,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -91,10 +91,13 @@ class Row:
 class Comparison:
     columns: list[Column] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    # only the rows where the works differ (the compare view's ?differs=1), in the table, the CSV and the JSON
+    differing_only: bool = False
 
     @property
     def rows(self) -> list[Row]:
-        return comparison_rows(self.columns)
+        rows = comparison_rows(self.columns)
+        return [row for row in rows if row.differs] if self.differing_only else rows
 
     @property
     def differing(self) -> list[str]:
@@ -217,13 +220,15 @@ def comparison_for(refs: Sequence[SubjectRef]) -> Comparison:
     return result
 
 
-def comparison_csv(comparison: Comparison) -> str:
-    """The table as CSV, with a byte-order mark so that spreadsheet programs read the Chinese text as UTF-8."""
+def comparison_csv(comparison: Comparison, *, absolute: Callable[[str], str]) -> str:
+    """The table as CSV, with a byte-order mark so that spreadsheet programs read the Chinese text as UTF-8; each
+    work's address whole (``absolute`` makes it so), to open from the spreadsheet."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow([gettext("Property"), *(_cell(c.name) for c in comparison.columns)])
     writer.writerow([gettext("Work"), *(str(c.ref) for c in comparison.columns)])
+    writer.writerow([gettext("URL"), *(_cell(absolute(c.url)) for c in comparison.columns)])
     for row in comparison.rows:
         writer.writerow([row.label, *(_cell(cell.full or cell.text) for cell in row.cells)])  # evidence whole, not cut
     return out.getvalue()

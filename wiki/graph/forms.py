@@ -31,6 +31,8 @@ class WorkPickForm(forms.Form):
         help_text=_("Slugs or short names separated by commas; a component as work:component (shepherd:tree-grpo)."),
     )
     q = forms.CharField(required=False, max_length=100, label=_("Find works"))
+    # the comparison table's switch (?differs=1): the rows where the works differ, the others left out
+    differs = forms.BooleanField(required=False, label=_("Only the rows where the works differ"))
 
     def clean_works(self) -> list[SubjectRef]:
         # a component as work:component, its colon of either width

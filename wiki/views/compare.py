@@ -18,24 +18,32 @@ EXPORT_FORMATS = ("json", "csv")
 @cached_for_readers
 def compare(request: HttpRequest) -> HttpResponseBase:
     export = request.GET.get("format") or None
-    form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", "")})
+    form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", ""),
+                         "differs": request.GET.get("differs", "")})
     if export is not None and (export not in EXPORT_FORMATS or not form.is_valid()):
         return _export_refused(export, form)
     if not form.is_valid():
         return render(request, "wiki/graph/compare.html", {"form": form, "choices": []}, status=400)
     works = form.cleaned_data["works"]
     comparison = comparison_for(works)
+    comparison.differing_only = form.cleaned_data["differs"]
     if comparison.unknown and (merged := merged_works_redirect(request, works)):
         return merged
     if export is not None:
         return _export(request, comparison, export)
     status = 404 if comparison.unknown else 200
     chosen, choices, more = pick_offer(comparison, form.cleaned_data["q"])
+    toggled = request.GET.copy()
+    if comparison.differing_only:
+        toggled.pop("differs")
+    else:
+        toggled["differs"] = "1"
     return render(
         request,
         "wiki/graph/compare.html",
         {"form": form, "comparison": comparison, "choices": choices, "chosen": chosen, "more_choices": more,
-         "csv_query": request.GET.urlencode(), "latest_contrasts": Contrast.objects.newest(LATEST_CONTRASTS)},
+         "csv_query": request.GET.urlencode(), "rows_toggle_query": toggled.urlencode(),
+         "latest_contrasts": Contrast.objects.newest(LATEST_CONTRASTS)},
         status=status,
     )
 
@@ -50,7 +58,7 @@ def _export(request: HttpRequest, comparison: Comparison, export: str) -> HttpRe
         data = comparison_data(comparison)
         data["works"] = [{**work, "url": request.build_absolute_uri(work["url"])} for work in data["works"]]
         return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
-    response = HttpResponse(comparison_csv(comparison), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(comparison_csv(comparison, absolute=request.build_absolute_uri), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="agentic-rl-comparison.csv"'
     return response
 

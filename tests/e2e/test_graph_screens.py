@@ -119,6 +119,20 @@ def test_markdown_table_columns_keep_their_alignment(page: Any, live_server: Any
     assert aligns == ["left", "center", "right"]
 
 
+def test_clicking_a_nodes_name_opens_it_as_clicking_its_shape_does(page: Any, live_server: Any) -> None:
+    page.goto(live_server.url + reverse("wiki:graph-map"))
+    x, y = page.evaluate("""() => {
+      const svg = [...document.querySelectorAll('svg[data-graph]')].find(s => s.getBoundingClientRect().width > 0);
+      const text = svg.querySelector('a.node-link[data-node="source:facet"] text.label').getBoundingClientRect();
+      return [text.left + text.width / 2, text.top + text.height / 2];
+    }""")
+
+    with page.expect_navigation():
+        page.mouse.click(x, y)
+
+    assert page.url == live_server.url + reverse("wiki:source-detail", args=["facet"])
+
+
 TWELVE = "skillforge,starharness,recuris,facet,agentic-esopt,astar,lbyl,cua,prime-rl,harbor,openenv,traceforge"
 
 

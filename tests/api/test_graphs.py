@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, make_source
 from wiki.graph.forms import MAX_WORKS
-from wiki.models import Source
+from wiki.models import Contrast, Source
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +168,50 @@ def test_graphml_leaves_out_what_xml_cannot_hold_and_errors_stay_json(contrast_w
     assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
     assert "nosuchwork" in missing.json()["detail"]
     assert unknown_format.status_code == 400 and "graphml" in unknown_format.json()["errors"]["format"][0]
+
+
+def test_the_map_as_a_file_holds_every_work_of_the_filter_not_only_those_drawn_and_says_where_it_is_cut(
+        contrast_wiki: ContrastWiki, api: APIClient, client: Client) -> None:
+    import networkx as nx
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import make_classification, make_contrast
+    from wiki.caching import versions
+    from wiki.graph.build import MAP_EXPORT_MAX, MAP_LIMIT
+
+    gripforge = Source.objects.get(slug="gripforge")
+    for n in range(2 * MAP_LIMIT):
+        work = make_source(slug=f"extra-{n:03d}", short_name=f"Extra {n:03d}")
+        make_classification(work, mechanism="harness", verdict="not_strict")
+        if n % 2:
+            make_contrast(work, gripforge, axis=f"extra {n}")
+    total = Source.objects.filter(classifications__isnull=False).distinct().count() + 1  # Herder counts its two parts
+
+    def graphml(address: str) -> tuple[nx.Graph[str], int]:
+        versions.bump()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(address)
+        assert response.status_code == 200, response.content
+        return nx.read_graphml(io.BytesIO(response.content), force_multigraph=True), len(captured.captured_queries)
+
+    html = client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    link = re.search(r'<a href="([^"]*format=graphml[^"]*)" download="works-map.graphml"', html)
+    assert link and f"Drawn: {MAP_LIMIT} of {total}" in html
+    whole, queries = graphml(link.group(1).replace("&amp;", "&"))
+    works = {n for n, d in whole.nodes(data=True) if d["kind"] in ("source", "component") and d.get("verdict")}
+    assert len(works) == total and {f"source:extra-{n:03d}" for n in range(2 * MAP_LIMIT)} <= works
+    assert sum(d["type"] == "contrasts" for _, _, d in whole.edges(data=True)) == Contrast.objects.count()
+    assert (whole.graph["total"], whole.graph["drawn"], whole.graph["cut"]) == (total, total, False)
+    assert whole.graph["note"].startswith(f"Classified works and components the filter asks for: all {total};")
+
+    cut, cut_queries = graphml(reverse("api:graph-map") + "?format=graphml&limit=10")
+    assert sum(d["kind"] in ("source", "component") and bool(d.get("verdict")) for _, d in cut.nodes(data=True)) >= 10
+    assert (cut.graph["drawn"], cut.graph["limit"], cut.graph["cut"]) == (10, 10, True)
+    assert cut.graph["contrasts_drawn"] <= 10 < cut.graph["contrasts"] == Contrast.objects.count()
+    assert cut.graph["note"].startswith(f"Cut at limit=10. Classified works and components the filter asks for: 10 of {total}")
+    # as many queries whatever the limit
+    assert cut_queries == queries
+
+    refused = [api.get("/api/v1/graph/map/", {"limit": limit}) for limit in (0, MAP_EXPORT_MAX + 1, "all")]
+    assert [r.status_code for r in refused] == [400, 400, 400] and all(list(r.json()["errors"]) == ["limit"] for r in refused)

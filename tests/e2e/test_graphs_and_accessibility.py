@@ -115,6 +115,8 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
         reverse("wiki:contrast-multi") + "?works=facet,skillforge,shepherd",
         reverse("wiki:compare") + "?works=facet,skillforge,shepherd",
         reverse("wiki:graph-map"),
+        # contrast lines are links there, named by their titles
+        reverse("wiki:graph-local", kwargs={"kind": "source", "key": "skillforge"}) + "?depth=2",
         reverse("wiki:question-list"),
         reverse("wiki:search") + "?q=GRPO",
         reverse("wiki:changes"),

@@ -444,3 +444,16 @@ def test_claims_drawn_around_a_work_do_not_repeat_its_name_and_read_apart(contra
     apart = told_apart(alike, lambda text: wrap(text, 108))
     assert apart == {"a": "…GRPO 依据网页搜索中的 outcome reward 更新 agent policy（实验 1）",
                      "b": "…GRPO 依据终端任务中的 outcome reward 更新 agent policy（实验 2）", "c": "FACET 是一个反例"}
+
+
+def test_the_map_draws_a_contrast_naming_a_work_classified_per_component_as_a_whole(contrast_wiki: ContrastWiki) -> None:
+    from tests.factories import make_contrast
+
+    make_contrast(contrast_wiki.split, contrast_wiki.grpo, axis="meta-agent vs policy")
+
+    graph, summary = map_graph()
+
+    assert ("source:herder", "source:gripforge") in _edges(graph, "contrasts")
+    assert graph.nodes["source:herder"]["parts"] == "1" and not graph.nodes["source:herder"]["verdict"]
+    assert ("component:herder/branch-grpo", "source:herder") in _edges(graph, "component_of")
+    assert summary.contrasts_drawn == summary.contrasts and not summary.cut

@@ -49,7 +49,7 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     assert len(nodes) >= 4
     assert ("/sources/recurva/", "source:recurva") in nodes
     assert all(href.startswith("/") for href, _ in nodes)
-    assert re.search(r"<title lang=\"zh-Hans\">GripForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → PolarHarness</title>", svg)
+    assert re.search(r"<title(?: id=\"[^\"]+\")? lang=\"zh-Hans\">GripForge — contrasts with \(策略更新 vs 外部 harness 演化[^<]*\) → PolarHarness</title>", svg)
     assert 'id="contrast-graph-text"' in html and "<caption>Nodes</caption>" in html
     assert 'class="graph-legend"' in html
 
@@ -270,6 +270,12 @@ URLS = [
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&format=csv"),
     ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&differs=1"),
+    ("wiki:compare", {}, "?works=tasksmith,gripforge,herder&format=json"),
+    ("wiki:graph-local", {"kind": "source", "key": "gripforge"}, "?depth=2&edges=bogus"),
+    ("api:graph-local", {}, "?node=page:contrast-wiki&depth=2&format=graphml"),
+    ("api:graph-local", {}, "?node=source:gripforge&depth=2"),
+    ("api:graph-map", {}, "?format=graphml"),
+    ("api:graph-map", {}, "?mechanism=harness&limit=100"),
 ]
 
 
@@ -278,14 +284,15 @@ def test_graph_views_run_as_many_queries_on_ten_times_the_data(client: Client, d
     for name, kwargs, query in URLS:
         url = reverse(name, kwargs=kwargs) + query
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(url).status_code == 200
-        small[url] = len(captured.captured_queries)
+            status = client.get(url).status_code
+            assert status in (200, 400)
+        small[url] = (len(captured.captured_queries), status)
 
     _grow_around_the_works()
 
-    for url, count in small.items():
+    for url, (count, status) in small.items():
         with django_assert_num_queries(count):
-            assert client.get(url).status_code == 200
+            assert client.get(url).status_code == status
 
 
 def test_page_and_source_views_draw_their_neighbourhood(client: Client) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+from xml.sax.saxutils import escape, quoteattr
 
-import networkx as nx
 from rest_framework import renderers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
@@ -69,10 +69,60 @@ def _xml_text(value: Any, absolute: Any = None) -> Any:
     return value
 
 
+def _graph_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What an answer says of its graph as a whole (its centre, its subjects, the map's ``summary``: how many works
+    and contrasts there are, how many it holds and where it was cut), as the graph's own GraphML data."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("nodes", "edges"):
+            continue
+        for name, item in value.items() if isinstance(value, Mapping) else [(key, value)]:
+            if isinstance(item, list):
+                item = " ".join(map(str, item))
+            if isinstance(item, bool | int | float | str):
+                out[name] = item
+    return out
+
+
+_GRAPHML_TYPES = ((bool, "boolean"), (int, "long"), (float, "double"))
+_GRAPHML_HEAD = ('<?xml version="1.0" encoding="utf-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://graphml.graphdrawing.org/'
+                 'xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">')
+
+
+def _graphml_type(value: Any) -> str:
+    return next((name for kind, name in _GRAPHML_TYPES if isinstance(value, kind)), "string")
+
+
+def _graphml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return escape(_xml_text(str(value)))
+
+
+def _graphml_keys(prefix: str, items: Iterable[Mapping[str, Any]], skip: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Each field of ``items`` (in the order first met) as a GraphML key: its id and its type."""
+    keys: dict[str, tuple[str, str]] = {}
+    for item in items:
+        for name, value in item.items():
+            if name not in skip and name not in keys and value is not None:
+                keys[name] = (f"{prefix}{len(keys)}", _graphml_type(value))
+    return keys
+
+
+def _absolute(site: str, url: Any) -> Any:
+    return site + url if isinstance(url, str) and url.startswith("/") else url
+
+
 class GraphMLRenderer(BaseRenderer):
     """A graph's nodes and edges as GraphML, which Gephi, Cytoscape and yEd open: every field of a node and an edge
     becomes an attribute of it (``label`` is the name those tools show), with the nodes' addresses made absolute so
-    that they still lead to the wiki from another program. An error body stays the JSON every error is."""
+    that they still lead to the wiki from another program; what the answer says of the graph as a whole (a map's
+    summary: how much of the wiki it holds, and where it was cut) becomes the graph's data. An error body stays the
+    JSON every error is.
+
+    Written out directly, one line per node and edge: a map of tens of thousands of works is written in a second or
+    so, in about twice the memory of the file, where building it as an XML tree took ten times both."""
 
     media_type = "application/graphml+xml"
     format = "graphml"
@@ -86,15 +136,32 @@ class GraphMLRenderer(BaseRenderer):
                 response["Content-Type"] = "application/json"
             return json.dumps(data, ensure_ascii=False).encode()
         request = context.get("request")
-        absolute = request.build_absolute_uri if request is not None else None
-        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+        # every address is the wiki's own path: one absolute prefix for them all
+        site = request.build_absolute_uri("/")[:-1] if request is not None else ""
+        graph = _graph_data(data)
+        keys = {
+            "graph": {name: (f"g{i}", _graphml_type(value)) for i, (name, value) in enumerate(graph.items())},
+            "node": _graphml_keys("n", data["nodes"], ("id",)),
+            "edge": _graphml_keys("e", data["edges"], ("source", "target")),
+        }
+        out = [_GRAPHML_HEAD]
+        for kind, of_kind in keys.items():
+            out.extend(f'<key id="{key}" for="{kind}" attr.name={quoteattr(name)} attr.type="{type_}"/>'
+                       for name, (key, type_) in of_kind.items())
+        out.append('<graph edgedefault="directed">')
+        out.extend(f'<data key="{keys["graph"][name][0]}">{_graphml_value(value)}</data>' for name, value in graph.items())
+
+        def fields(item: Mapping[str, Any], of: dict[str, tuple[str, str]]) -> str:
+            return "".join(f'<data key="{of[name][0]}">{_graphml_value(_absolute(site, value) if name == "url" else value)}</data>'
+                           for name, value in item.items() if name in of and value is not None)
+
         for node in data["nodes"]:
-            graph.add_node(node["id"], **{key: _xml_text(value, absolute if key == "url" else None)
-                                          for key, value in node.items() if key != "id"})
+            out.append(f'<node id={quoteattr(_xml_text(node["id"]))}>{fields(node, keys["node"])}</node>')
         for edge in data["edges"]:
-            graph.add_edge(edge["source"], edge["target"],
-                           **{key: _xml_text(value) for key, value in edge.items() if key not in ("source", "target")})
-        return "\n".join(nx.generate_graphml(graph, encoding="utf-8")).encode()
+            out.append(f'<edge source={quoteattr(_xml_text(edge["source"]))} target={quoteattr(_xml_text(edge["target"]))}>'
+                       f'{fields(edge, keys["edge"])}</edge>')
+        out.append("</graph></graphml>\n")
+        return "\n".join(out).encode()
 
 
 GRAPH_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, GraphMLRenderer]

@@ -13,13 +13,17 @@ from typing import Any
 
 import networkx as nx
 from django.db.models import Case, Count, Q, Value, When
-from django.urls import reverse
+from django.utils.translation import gettext
 
 from classifier.taxonomy import Mechanism
 from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
 from wiki.models import Citation, Claim, Classification, Contrast, Source
 
 MAP_LIMIT = 42
+# The map as a file (GraphML, JSON from the API) is for what is too large to draw: by default it holds this many
+# works and components of the filter's, and as many contrasts; ``?limit=`` asks for up to MAP_EXPORT_MAX of each.
+MAP_EXPORT_LIMIT = 5000
+MAP_EXPORT_MAX = 20000
 CONTRAST_CLAIM_LIMIT = 12
 NEIGHBOUR_LIMIT = 60
 CANDIDATE_LIMIT = 400
@@ -68,6 +72,7 @@ class MapSummary:
     unclassified: int = 0  # works no one has classified yet: not on the map, unless a contrast names them
     contrasts: int = 0
     contrasts_drawn: int = 0
+    limit: int = MAP_LIMIT  # how many of the filter's works the map may hold
 
     @property
     def hidden(self) -> int:
@@ -76,6 +81,24 @@ class MapSummary:
     @property
     def contrasts_hidden(self) -> int:
         return max(0, self.contrasts - self.contrasts_drawn)
+
+    @property
+    def cut(self) -> bool:
+        """Whether the map leaves out a work or a contrast of the filter's."""
+        return bool(self.hidden or self.contrasts_hidden)
+
+    @property
+    def note(self) -> str:
+        """What the map holds and what it leaves out, in words, in the active language."""
+        if not self.cut:
+            return gettext("Classified works and components the filter asks for: all %(works)d; contrasts with a side "
+                           "among them: all %(contrasts)d.") % {"works": self.total, "contrasts": self.contrasts}
+        return gettext(
+            "Cut at limit=%(limit)d. Classified works and components the filter asks for: %(works)d of %(total)d (those "
+            "in contrasts first, then by name); contrasts with a side among them: %(contrasts)d of %(all_contrasts)d "
+            "(the newest first). A larger limit, up to %(max)d, holds more."
+        ) % {"limit": self.limit, "works": self.drawn, "total": self.total, "contrasts": self.contrasts_drawn,
+             "all_contrasts": self.contrasts, "max": MAP_EXPORT_MAX}
 
 
 def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str | None, str | None, str, str]],
@@ -90,17 +113,12 @@ def _add_classification_rows(b: GraphBuilder, rows: Iterable[tuple[str, str, str
 
 
 def _add_contrast_rows(b: GraphBuilder, rows: Iterable[tuple[Any, ...]]) -> int:
-    """Each contrast as an edge between its two works (or components), carrying its axis, its claim and the address
-    of the page that sets the two side by side."""
     added = 0
     for l_slug, l_name, lc_slug, lc_name, r_slug, r_name, rc_slug, rc_name, axis, claim in rows:
         left = b.subject(str(l_slug), str(l_name), lc_slug and str(lc_slug), lc_name and str(lc_name))
         right = b.subject(str(r_slug), str(r_name), rc_slug and str(rc_slug), rc_name and str(rc_name))
         b.edge(left, right, EdgeType.CONTRASTS, str(axis))
-        edge = b.graph.edges[left, right, EdgeType.CONTRASTS.value]
-        edge["claim"] = claim
-        edge["url"] = reverse("wiki:contrast", args=[str(SubjectRef(str(l_slug), lc_slug and str(lc_slug))),
-                                                     str(SubjectRef(str(r_slug), rc_slug and str(rc_slug)))])
+        b.graph.edges[left, right, EdgeType.CONTRASTS.value]["claim"] = claim
         added += 1
     return added
 
@@ -110,17 +128,19 @@ _CONTRAST_FIELDS = ("left__slug", "left__short_name", "left_component__slug", "l
 
 
 def map_graph(
-    *, mechanism: str | None = None, verdict: str | None = None, limit: int = MAP_LIMIT
+    *, mechanism: str | None = None, verdict: str | None = None, limit: int = MAP_LIMIT, contrast_limit: int | None = None
 ) -> tuple[nx.MultiDiGraph[str], MapSummary]:
     """Works (or their components) joined to their mechanism, with the contrasts between them; with ``mechanism`` or
     ``verdict``, the works classified so, and every work a contrast sets against one of them, whatever its mechanism
     or verdict (a contrast across mechanisms is what the map is for), joined to its own mechanism.
 
-    At most ``limit`` works of the filter's: first those in contrasts (the newest contrasts first, at most half
-    ``limit`` of them), then the rest by name. Six queries whatever the size of the wiki; claims are never loaded.
+    At most ``limit`` works of the filter's: first those in contrasts (the newest contrasts first, at most
+    ``contrast_limit`` of them, half ``limit`` unless told), then the rest by name. Six queries whatever the size of
+    the wiki; claims are never loaded, and what is held in memory is bounded by the limits.
     """
+    contrast_limit = limit // 2 if contrast_limit is None else contrast_limit
     b = GraphBuilder()
-    summary = MapSummary()
+    summary = MapSummary(limit=limit)
     chosen = Classification.objects.all()
     if mechanism:
         chosen = chosen.filter(mechanism=mechanism)
@@ -137,11 +157,12 @@ def map_graph(
     for m in Mechanism:
         if not mechanism or m.value == mechanism:
             b.mechanism(m.value)
-    contrast_rows = list(contrasts.values_list(*_CONTRAST_FIELDS)[: limit // 2])
+    contrast_rows = list(contrasts.values_list(*_CONTRAST_FIELDS)[:contrast_limit])
     summary.contrasts = contrasts.count()
     slugs = {str(row[i]) for row in contrast_rows for i in (0, 4)}
+    # each contrast has two sides
     in_contrasts = list(Classification.objects.filter(source__slug__in=slugs).order_by("source__short_name", "component__name")
-                        .values_list(*_SUBJECT_FIELDS)[:limit])
+                        .values_list(*_SUBJECT_FIELDS)[:max(limit, 2 * contrast_limit)])
 
     def of_filter(row: tuple[str, str, str | None, str | None, str, str]) -> bool:
         return (not mechanism or row[4] == mechanism) and (not verdict or row[5] == verdict)
@@ -158,6 +179,11 @@ def map_graph(
     # a work in a contrast that nobody has classified yet is drawn as such, with its contrasts
     unclassified = {node_id("source", s) for s in slugs - {str(row[0]) for row in in_contrasts}}
     shown = set(drawn) | set(partners) | unclassified
+    # a work classified per component (its components are drawn) that a contrast names as a whole is drawn as such
+    for whole in {end for row in contrast_rows for end in _ends(row)} - shown:
+        if whole in b.graph and b.graph.nodes[whole]["kind"] == "source":
+            b.graph.nodes[whole]["parts"] = "1"
+            shown.add(whole)
     summary.contrasts_drawn = _add_contrast_rows(b, (row for row in contrast_rows if _ends(row) <= shown))
     # a work classified per component is drawn as its components, each named after it
     b.graph.remove_nodes_from([n for n, d in b.graph.nodes(data=True) if d["kind"] == "source" and n not in shown])

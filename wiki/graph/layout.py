@@ -21,11 +21,12 @@ from dataclasses import dataclass, field, replace
 
 import networkx as nx
 import numpy as np
+from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
-from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType
+from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, subject_ref
 from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
 from wiki.text.lists import joined
@@ -122,7 +123,13 @@ class DrawnEdge:
     type: str
     label: str
     claims: tuple[tuple[str, str], ...] = ()
-    url: str = ""  # a contrast's page, where the two works are set side by side
+
+    @property
+    def url(self) -> str:
+        """A contrast's page, where its two works (or components) are set side by side; empty for other lines."""
+        if self.type != EdgeType.CONTRASTS.value:
+            return ""
+        return reverse("wiki:contrast", args=[subject_ref(self.source.id), subject_ref(self.target.id)])
 
     @property
     def type_label(self) -> str:
@@ -659,7 +666,7 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     _claim_labels(graph, nodes, center)
     rest = [n for n in order if n in graph and n not in kept][:OMITTED_LISTED]
     omitted = [_drawn(n, graph.nodes[n]) for n in rest]
-    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"], tuple(d.get("claims", ())), d.get("url", ""))
+    edges = [DrawnEdge(nodes[u], nodes[v], d["type"], d["label"], tuple(d.get("claims", ())))
              for u, v, d in sub.edges(data=True)]
     # contrast edges last, so that they are drawn over the faint classification spokes
     edges.sort(key=lambda e: (e.type == EdgeType.CONTRASTS.value, e.type))

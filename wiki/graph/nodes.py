@@ -70,6 +70,11 @@ def subject_node(source_slug: str, component_slug: str | None) -> str:
     return node_id("component", f"{source_slug}/{component_slug}") if component_slug else node_id("source", source_slug)
 
 
+def subject_ref(nid: str) -> str:
+    """A work's or component's node as the contrast and comparison addresses name it: ``shepherd:tree-grpo``."""
+    return split_node_id(nid)[1].replace("/", ":", 1)
+
+
 class GraphBuilder:
     """Adds typed nodes and edges; a node seen twice keeps the attributes it already has."""
 
@@ -91,9 +96,10 @@ class GraphBuilder:
         return self._node(node_id("page", slug), kind="page", label=title or slug, url=url)
 
     def source(self, slug: str, short_name: str, *, mechanism: str = "", verdict: str = "") -> str:
-        url = reverse("wiki:source-detail", kwargs={"slug": slug})
-        return self._node(node_id("source", slug), kind="source", label=short_name or slug, url=url,
-                          mechanism=mechanism, verdict=verdict)
+        nid = node_id("source", slug)
+        # a work met again (each contrast and classification names it) keeps its address: reverse() is the cost of a large map
+        url = self.graph.nodes[nid]["url"] if nid in self.graph else reverse("wiki:source-detail", kwargs={"slug": slug})
+        return self._node(nid, kind="source", label=short_name or slug, url=url, mechanism=mechanism, verdict=verdict)
 
     def component(self, source_slug: str, slug: str, *, name: str, source_name: str,
                   mechanism: str = "", verdict: str = "") -> str:
@@ -115,9 +121,12 @@ class GraphBuilder:
         return self._node(node_id("claim", pk), kind="claim", label=text, url=url)
 
     def mechanism(self, value: str) -> str:
+        nid = node_id("mechanism", value)
+        if nid in self.graph:  # the hub of every work classified so
+            return nid
         label = mechanism_label(value)
         url = reverse("wiki:source-list") + f"?mechanism={value}"
-        return self._node(node_id("mechanism", value), kind="mechanism", label=label, url=url, mechanism=value)
+        return self._node(nid, kind="mechanism", label=label, url=url, mechanism=value)
 
     def question(self, pk: int, title: str) -> str:
         url = reverse("wiki:question-detail", kwargs={"pk": pk})

@@ -68,7 +68,9 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
             f'<path {path}/><path class="edge-hit" {path}/></g>'
         )
         if edge.url:
-            line = f'<a href="{escape(edge.url)}" class="edge-link" aria-labelledby="{escape(edge_title_id)}">{line}</a>'
+            # out of the Tab order, which walks the nodes: the keyboard opens each contrast from the list under the picture
+            line = (f'<a href="{escape(edge.url)}" class="edge-link" tabindex="-1" '
+                    f'aria-labelledby="{escape(edge_title_id)}">{line}</a>')
         out.append(line)
     if frame.axes:
         # the axes are listed with their contrasts in the text equivalent and the edges' titles

@@ -6,6 +6,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from wiki.graph import EdgeType
+from wiki.graph.build import MAP_EXPORT_LIMIT, MAP_EXPORT_MAX
 from wiki.graph.forms import MAX_WORKS
 from wiki.graph.nodes import NODE_KINDS
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
@@ -41,6 +42,11 @@ class MapGraphParamsSerializer(serializers.Serializer):
                                         help_text="Only works classified so, and the works their contrasts set them against.")
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False,
                                       help_text="Only works judged so, and the works their contrasts set them against.")
+    limit = serializers.IntegerField(min_value=1, max_value=MAP_EXPORT_MAX, default=MAP_EXPORT_LIMIT,
+                                     help_text=f"At most this many of the filter's works and components (those in "
+                                     f"contrasts first, then by name), and at most this many contrasts (the newest "
+                                     f"first); {MAP_EXPORT_LIMIT} unless asked, up to {MAP_EXPORT_MAX}. `summary` "
+                                     "says how many there are and how many the answer holds.")
 
 
 class LocalGraphParamsSerializer(serializers.Serializer):
@@ -95,6 +101,10 @@ class MapSummarySerializer(serializers.Serializer):
     contrasts = serializers.IntegerField(help_text="Contrasts with a side among them.")
     contrasts_drawn = serializers.IntegerField(help_text="Of those, how many the map holds (the newest first).")
     unclassified = serializers.IntegerField(help_text="Works nobody has classified yet (without a filter).")
+    limit = serializers.IntegerField(help_text="The `limit` the map was cut at: of works and components, and of contrasts.")
+    cut = serializers.BooleanField(help_text="Whether the map leaves out works or contrasts of the filter's (a larger "
+                                   "`limit` holds more).")
+    note = serializers.CharField(help_text="What the map holds and what it leaves out, in words, in the reader's language.")
 
 
 class MapGraphSerializer(serializers.Serializer):

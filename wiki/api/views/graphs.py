@@ -27,7 +27,7 @@ from wiki.api.serializers.graphs import (
 )
 from wiki.caching.values import cached_value
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, map_graph
-from wiki.graph.build import now_named
+from wiki.graph.build import MAP_EXPORT_LIMIT, now_named
 from wiki.graph.local import neighbourhood
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import Component, PageRedirect, Source
@@ -137,8 +137,10 @@ class LocalGraphView(APIView):
 
 
 class MapGraphView(APIView):
-    """The map of works, as the browser draws it: each work (or component) joined to its mechanism, the contrasts
-    between them, and how many of each it leaves out."""
+    """The map of works as a file, for what is too large to draw: each work (or component) the filter asks for
+    joined to its mechanism, and the contrasts between them, up to ``limit`` of each (the browser draws the first
+    few dozen); ``summary`` (in GraphML, the graph's data) says how many there are, how many it holds and where it
+    was cut. Six queries whatever the limit."""
 
     permission_classes = [AllowAny]
     renderer_classes = GRAPH_RENDERERS
@@ -147,8 +149,14 @@ class MapGraphView(APIView):
                    responses=_graph_responses(MapGraphSerializer))
     def get(self, request: Request) -> Response:
         params = query_parameters(request, MapGraphParamsSerializer)
-        mechanism, verdict = params.get("mechanism") or None, params.get("verdict") or None
-        graph, summary = cached_value(request, "api-map", mechanism, verdict,
-                                      build=lambda: map_graph(mechanism=mechanism, verdict=verdict))
-        data = _as_json(graph, center=None, subjects=[])
-        return Response({"nodes": data["nodes"], "edges": data["edges"], "summary": MapSummarySerializer(summary).data})
+        mechanism, verdict, limit = params.get("mechanism") or None, params.get("verdict") or None, params["limit"]
+
+        def build() -> dict[str, Any]:
+            graph, summary = map_graph(mechanism=mechanism, verdict=verdict, limit=limit, contrast_limit=limit)
+            data = _as_json(graph, center=None, subjects=[])
+            return {"nodes": data["nodes"], "edges": data["edges"], "summary": MapSummarySerializer(summary).data}
+
+        # the map as most ask for it is kept; another limit is built for its request alone, not to fill the cache
+        if limit == MAP_EXPORT_LIMIT:
+            return Response(cached_value(request, "api-map", mechanism, verdict, limit, build=build))
+        return Response(build())

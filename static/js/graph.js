@@ -3,8 +3,8 @@
 // tapping a line writes what it says; each picture
 // zooms and pans by buttons, keys (+ - 0 and arrows), Ctrl/⌘ + wheel (and trackpad pinch), dragging with a mouse
 // when zoomed in, and two fingers on touch screens, where one finger scrolls the page; a node that has focus stays in
-// view. A box above the
-// picture finds a node by name and gives it the focus.
+// view. A box above the picture finds a node by any of its names and gives it the focus, zooming in to it when the
+// picture is drawn small.
 (function () {
   function lighting(svg) {
     var edges = Array.prototype.slice.call(svg.querySelectorAll(".edge, .axis"));
@@ -86,6 +86,9 @@
       });
     });
   }
+
+  // CSS px per unit of a drawing at which its 12-unit labels read at 11px.
+  var READABLE = 11 / 12;
 
   function zooming(viewport) {
     var svg = viewport.querySelector("svg[data-graph]");
@@ -186,6 +189,26 @@
     pane.appendChild(svg);
     viewport.insertBefore(bar, pane);
     viewport.classList.add("graph-zoomable");
+
+    // A node found by name is shown: the picture zooms in about it while its labels are drawn smaller than 11px
+    // (a large drawing fitted to its frame), and the page, or a picture wider than its frame, scrolls to it.
+    svg.addEventListener("graph-show", function (e) {
+      var node = e.target.closest(".node-link");
+      var width = svg.getBoundingClientRect().width;
+      if (!node || !width) return;
+      if (width / view[2] < READABLE) {
+        var box = node.getBBox();
+        view[2] = Math.max(base[2] / 8, width / READABLE);
+        view[3] = view[2] * base[3] / base[2];
+        view[0] = box.x + box.width / 2 - view[2] / 2;
+        view[1] = box.y + box.height / 2 - view[3] / 2;
+        clamp(); apply();
+      } else {
+        keep(node);
+      }
+      node.scrollIntoView({block: "nearest", inline: "center"});
+    });
+
     svg.addEventListener("focusin", function (e) {
       var node = e.target.closest ? e.target.closest(".node-link") : null;
       if (node) reveal(node);
@@ -256,45 +279,150 @@
     svg.addEventListener("touchcancel", function () { pinch = null; });
   }
 
-  // Finding a node by name, in Chinese or English: its full name is its title; the frame on screen is searched.
+  // Names compared as the box compares them: case, width (ＧＲＰＯ, GRPO), spacing and joining punctuation aside.
+  function folded(text) {
+    return (text || "").normalize("NFKC").toLowerCase().replace(/[\s\-‐–—_/·・]+/g, " ").trim();
+  }
+
+  // Finding a node by name, in Chinese or English whatever the interface's: every name a node answers to is in its
+  // data-names (a claim's words are in its title). The frame on screen is searched, a name the same as what is typed
+  // first, then one starting with it, then one with a word starting with it, then one holding it. What no node is
+  // named is asked of the names the header's search offers: a glossary term's other name (PG, 策略梯度法) leads to
+  // the node named as the term is; a work or page of that name not drawn here is offered by a link.
   function finding(box) {
     var figure = box.closest("figure");
     var input = box.querySelector("input");
     var list = box.querySelector("datalist");
     var none = box.querySelector("[data-graph-find-none]");
+    var missing = box.querySelector("[data-graph-find-missing]");
+    var links = {page: box.querySelector("[data-graph-find-page]"), local: box.querySelector("[data-graph-find-local]"),
+                 search: box.querySelector("[data-graph-find-search]")};
+    var searchUrl = links.search.getAttribute("href");
+    var asking = null;
     function shown() {
       return Array.prototype.slice.call(figure.querySelectorAll("svg[data-graph]")).filter(function (svg) {
         return svg.getBoundingClientRect().width > 0;
       })[0];
     }
-    function named(node) {
+    function names(node) {
+      if (node.dataset.names) return node.dataset.names.split("\n");
       var title = node.querySelector("title");
-      return title ? title.textContent.trim() : "";
+      return title ? [title.textContent.trim()] : [];
     }
     function nodes() {
       var svg = shown();
       return svg ? Array.prototype.slice.call(svg.querySelectorAll(".node-link")) : [];
     }
     function fill() {
-      list.replaceChildren.apply(list, nodes().map(function (node) {
-        var option = document.createElement("option");
-        option.value = named(node);
-        return option;
-      }));
+      var seen = {};
+      var options = [];
+      nodes().forEach(function (node) {
+        names(node).forEach(function (name) {
+          if (seen[folded(name)]) return;
+          seen[folded(name)] = true;
+          var option = document.createElement("option");
+          option.value = name;
+          options.push(option);
+        });
+      });
+      list.replaceChildren.apply(list, options);
     }
-    function go(exact) {
-      var typed = input.value.trim().toLowerCase();
-      if (!typed) { none.hidden = true; return; }
-      var found = nodes().filter(function (node) {
-        var name = named(node).toLowerCase();
-        return exact ? name === typed : name.indexOf(typed) !== -1;
-      })[0];
-      none.hidden = !!found || exact;
-      if (found) found.focus();
+    // How well a name matches: 0 the same, 1 starts with it, 2 a word of it does, 3 holds it; -1 not at all.
+    function rank(name, typed) {
+      var at = name.indexOf(typed);
+      if (at < 0) return -1;
+      if (name === typed) return 0;
+      if (at === 0) return 1;
+      return name.indexOf(" " + typed) >= 0 ? 2 : 3;
+    }
+    function compare(a, b) {
+      for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+      return 0;
+    }
+    // The node best named by what is typed (or by any of several names): its match, then the shorter name, the
+    // node's own name before its other language's, the drawing's order.
+    function best(typed) {
+      var found = null;
+      nodes().forEach(function (node, order) {
+        names(node).forEach(function (name, position) {
+          var form = folded(name);
+          var key = typed.reduce(function (least, each) {
+            var r = rank(form, each);
+            return r >= 0 && (least < 0 || r < least) ? r : least;
+          }, -1);
+          if (key < 0) return;
+          key = [key, form.length, position, order];
+          if (!found || compare(key, found.key) < 0) found = {node: node, key: key};
+        });
+      });
+      return found;
+    }
+    function show(node) {
+      node.focus({preventScroll: true});
+      node.dispatchEvent(new CustomEvent("graph-show", {bubbles: true}));
+    }
+    function say(what, raw) {
+      none.hidden = what !== "none";
+      missing.hidden = what !== "missing";
+      if (what === "missing") missing.querySelector("[data-graph-find-name]").textContent = raw;
+      links.page.hidden = links.local.hidden = links.search.hidden = true;
+      if (what === "none") {
+        links.search.href = searchUrl + "?q=" + encodeURIComponent(raw);
+        links.search.hidden = false;
+      }
+    }
+    function offer(named) {
+      links.page.href = named.url;
+      links.page.hidden = false;
+      links.local.href = box.dataset.localUrl.replace("KIND", named.kind).replace("KEY", encodeURIComponent(named.slug));
+      links.local.hidden = false;
+    }
+    function ask(url, signal) {
+      return fetch(url, {headers: {Accept: "application/json"}, credentials: "same-origin", signal: signal})
+        .then(function (response) { return response.ok ? response.json() : null; });
+    }
+    // What the wiki has named exactly as typed: a glossary term, whose names lead to a node drawn here, or else a
+    // work or page, not drawn here (or it would have been found), offered by its page and its neighbourhood graph.
+    function elsewhere(raw, typed) {
+      if (asking) asking.abort();
+      if (!window.fetch || !window.AbortController) return;
+      asking = new AbortController();
+      var signal = asking.signal;
+      var url = new URL(box.dataset.namesUrl, window.location.href);
+      url.searchParams.set("q", raw);
+      url.searchParams.set("limit", "20");
+      ask(url.toString(), signal).then(function (listed) {
+        var same = (Array.isArray(listed) ? listed : []).filter(function (n) { return folded(n.name) === typed; });
+        var term = same.filter(function (n) { return n.kind === "term"; })[0];
+        var named = same.filter(function (n) { return n.kind !== "term"; })[0];
+        var termNode = !term ? Promise.resolve(null) : ask(box.dataset.termUrl.replace("SLUG", encodeURIComponent(term.slug)), signal)
+          .then(function (t) {
+            if (!t) return null;
+            var all = [t.name_zh, t.name_en].concat(t.aliases_zh || [], t.aliases_en || []).map(folded);
+            var hit = best(all);
+            return hit && hit.key[0] === 0 ? hit.node : null;
+          });
+        return termNode.then(function (node) {
+          if (node) { say("", raw); show(node); }
+          else if (named) { say("missing", raw); offer(named); }
+        });
+      }).catch(function () { /* aborted or offline: what was found (or the search link) stays */ });
+    }
+    function go(picked) {
+      var raw = input.value.trim(), typed = folded(raw);
+      say("", raw);
+      if (asking) { asking.abort(); asking = null; }
+      if (!typed) return;
+      var found = best([typed]);
+      var whole = found && found.key[0] === 0;
+      if (found && (whole || !picked)) show(found.node);
+      if (whole || picked) return;
+      if (!found) say("none", raw);
+      elsewhere(raw, typed);
     }
     box.hidden = false;
     input.addEventListener("focus", fill);
-    // A name picked from the list (not typed) is gone to at once; Enter goes to the first name holding what is typed.
+    // A name picked from the list (not typed) is gone to at once; Enter goes to the name nearest what is typed.
     input.addEventListener("input", function (event) {
       if (!(event instanceof InputEvent) || event.inputType === "insertReplacementText") go(true);
     });

@@ -119,6 +119,56 @@ def test_markdown_table_columns_keep_their_alignment(page: Any, live_server: Any
     assert aligns == ["left", "center", "right"]
 
 
+# The picture on screen: its size and its frame's, how far its frame scrolls sideways, how large its labels are drawn,
+# and the labels that stand out of the frame.
+FITTED = """() => {
+  const svg = [...document.querySelectorAll('svg[data-graph]')].find(s => s.getBoundingClientRect().width > 0);
+  const frame = svg.closest('.graph-viewport'), box = frame.getBoundingClientRect();
+  const cut = [...svg.querySelectorAll('a.node-link text.label')].map(t => t.getBoundingClientRect())
+    .filter(r => r.left < box.left - 1 || r.right > box.right + 1).length;
+  return {width: svg.getBoundingClientRect().width, frame: frame.clientWidth, scrolls: frame.scrollWidth - frame.clientWidth,
+          units: svg.viewBox.baseVal.width, label: 12 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, cut};
+}"""
+
+
+def test_a_large_graph_fits_its_frame_and_a_node_found_at_its_edge_is_zoomed_into_view(page: Any, live_server: Any) -> None:
+    from wiki.devtools.generate import wiki_generate
+
+    wiki_generate(works=300, claims=60, pages=6, seed=3)
+    url = live_server.url + reverse("wiki:graph-map") + "?mechanism=policy_gradient"
+    widths = {}
+    for width in (1920, 1280):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.goto(url)
+        fitted = page.evaluate(FITTED)
+        widths[width] = fitted["frame"]
+        # the whole drawing is in its frame, nothing to scroll to and no label cut at its edge
+        assert fitted["scrolls"] <= 0 and fitted["cut"] == 0 and fitted["width"] <= fitted["frame"] + 1, (width, fitted)
+    # a wide screen gives the picture its width (the column was 950px whatever the screen)
+    assert widths[1920] > widths[1280] + 400, widths
+    # at 1280px this drawing is shown smaller than its labels' 11px (the premise of what follows)
+    assert fitted["label"] < 10.9, fitted
+
+    # the node furthest right, found by its name, is zoomed in to where its label reads at 11px or more, in view
+    node, name = page.evaluate("""() => {
+      const svg = [...document.querySelectorAll('svg[data-graph]')].find(s => s.getBoundingClientRect().width > 0);
+      const right = [...svg.querySelectorAll('a.node-link[data-node^="source:"]')]
+        .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)[0];
+      return [right.dataset.node, right.dataset.names.split("\\n")[0]];
+    }""")
+    page.locator("#works-map-find").fill(name)
+    page.locator("#works-map-find").press("Enter")
+    shown = page.evaluate("""() => {
+      const a = document.activeElement, svg = a.ownerSVGElement, box = a.getBBox(), view = svg.viewBox.baseVal;
+      const frame = svg.closest('.graph-viewport').getBoundingClientRect(), r = a.getBoundingClientRect();
+      return {node: a.dataset.node, label: 12 * svg.getBoundingClientRect().width / view.width,
+              inView: box.x >= view.x && box.x + box.width <= view.x + view.width && box.y >= view.y && box.y + box.height <= view.y + view.height,
+              onScreen: r.left >= frame.left && r.right <= frame.right && r.top >= 0 && r.bottom <= innerHeight};
+    }""")
+    assert shown["node"] == node and shown["inView"] and shown["onScreen"], shown
+    assert shown["label"] >= 10.95, shown
+
+
 def test_clicking_a_nodes_name_opens_it_as_clicking_its_shape_does(page: Any, live_server: Any) -> None:
     page.goto(live_server.url + reverse("wiki:graph-map"))
     x, y = page.evaluate("""() => {

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.e2e.accounts import log_in
-from tests.factories import PASSWORD, make_editor
+from tests.factories import PASSWORD, make_classification, make_editor, make_source
 from wiki.models import Citation, Page, Revision
 from wiki.services.pages import page_save_revision
 
@@ -377,26 +377,46 @@ def test_a_facts_mark_is_drawn_for_the_eye_and_said_once_in_words(page: Any, liv
     assert "✓" not in snapshot and "✗" not in snapshot, snapshot
 
 
-def test_a_node_is_found_by_its_chinese_or_english_name_and_gets_the_focus(page: Any, live_server: Any, seed: None) -> None:
+def test_a_node_is_found_by_any_of_its_names_in_either_language_the_same_name_first(page: Any, live_server: Any, seed: None) -> None:
+    # drawn before SkillForge (the map draws its nodes in the order of their ids) and holding its name
+    make_classification(make_source(slug="a-skillforge-replica", short_name="SkillForge Replica"))
+    # a work not drawn (unclassified, in no contrast) and one drawn whose name starts with its name
+    make_source(slug="orphan-bench", short_name="Orphan Bench")
+    make_classification(make_source(slug="orphan-bench-pro", short_name="Orphan Bench Pro"))
     page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_extra_http_headers({"Accept-Language": "en"})
     page.goto(f"{live_server.url}{reverse('wiki:graph-map')}")
     find = page.locator("#works-map-find")
 
-    find.fill("starharn")
-    find.press("Enter")
-    focused = page.evaluate("document.activeElement.dataset.node")
-    lit = page.locator(".graph-wide .edge.lit").count()
+    def found(name: str) -> Any:
+        find.fill(name)
+        find.press("Enter")
+        return page.evaluate("document.activeElement.dataset.node")
 
-    assert focused == "source:starharness" and lit > 0
-    find.fill("policy grad")
+    assert found("starharn") == "source:starharness" and page.locator(".graph-wide .edge.lit").count() > 0
+    assert found("skillforge") == "source:skillforge"
+    assert found("ＦＡＣＥＴ") == "source:facet"
+    assert found("policy grad") == "mechanism:policy_gradient"
+    # in the English interface by the Chinese name, and by a glossary term's other name (asked of the API)
+    assert found("策略梯度") == "mechanism:policy_gradient"
+    found("starharness")
+    find.fill("PG")
     find.press("Enter")
-    assert page.evaluate("document.activeElement.dataset.node") == "mechanism:policy_gradient"
-    # in the Chinese interface, by the Chinese name
-    page.context.add_cookies([{"name": "wiki_language", "value": "zh-hans", "url": live_server.url}])
-    page.goto(f"{live_server.url}{reverse('wiki:graph-map')}")
-    find.fill("策略梯度")
-    find.press("Enter")
-    assert page.evaluate("document.activeElement.dataset.node") == "mechanism:policy_gradient"
+    page.wait_for_function("() => document.activeElement.dataset.node === 'mechanism:policy_gradient'")
+    # a name only a work not drawn has: the nearest drawn is shown, and the work offered by its page
+    assert found("Orphan Bench") == "source:orphan-bench-pro"
+    missing = page.locator("[data-graph-find-missing]").first
+    missing.wait_for()
+    assert missing.inner_text() == "“Orphan Bench” is not drawn in this graph."
+    assert page.locator("[data-graph-find-page]").first.get_attribute("href") == reverse("wiki:source-detail", args=["orphan-bench"])
+    assert page.locator("[data-graph-find-local]").first.get_attribute("href") == reverse("wiki:graph-local", args=["source", "orphan-bench"])
     find.fill("no such node anywhere")
     find.press("Enter")
-    assert page.locator("[data-graph-find-none]").first.is_visible()
+    assert page.locator("[data-graph-find-none]").first.is_visible() and not missing.is_visible()
+    assert page.locator("[data-graph-find-search]").first.get_attribute("href") == reverse("wiki:search") + "?q=no%20such%20node%20anywhere"
+    # in the Chinese interface, by the English name
+    page.set_extra_http_headers({"Accept-Language": "zh-hans"})
+    page.goto(f"{live_server.url}{reverse('wiki:graph-map')}")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    assert found("policy gradient") == "mechanism:policy_gradient"
+    assert found("策略梯度") == "mechanism:policy_gradient"

@@ -109,14 +109,21 @@ def test_axis_labels_name_the_ends_of_their_line_so_they_dim_with_it(client: Cli
     assert len(axes) == html.count('class="label axis-label"') > 0
 
 
-def test_each_picture_is_never_drawn_so_small_that_labels_fall_under_11px(client: Client, contrast_wiki: ContrastWiki) -> None:
+def test_a_phones_picture_is_never_drawn_so_small_that_labels_fall_under_11px_and_a_desktops_fits_its_column(
+    client: Client, contrast_wiki: ContrastWiki
+) -> None:
     html = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"])).content.decode()
-    svgs = re.findall(r'<svg class="graph"[^>]*viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"[^>]*style="min-width:(\d+)px;max-width:(\d+)px"', html)
-    assert len(svgs) == 2
-    for *_, width, _height, min_px, max_px in svgs:
-        # the labels are 12 units high
-        assert 12 * int(min_px) / float(width) >= 11 and int(max_px) > int(min_px)
+    svgs = dict(re.findall(r'<svg class="graph" id="contrast-graph(-narrow)?"[^>]*style="([^"]*)"', html))
+    narrow = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"[^>]*style="min-width:(\d+)px;max-width:(\d+)px"',
+                       html.split('id="contrast-graph-narrow"', 1)[1])
+
+    assert narrow is not None
+    width, min_px, max_px = narrow.groups()
+    # the labels are 12 units high
+    assert 12 * int(min_px) / float(width) >= 11 and int(max_px) > int(min_px)
     assert MIN_SCALE * 12 >= 11
+    # the wide frame is never wider than its column (it scales down to fit), only never blown up
+    assert re.fullmatch(r"max-width:\d+px", svgs[""])
 
 
 def test_frames_fit_a_phone_and_a_desktop_column_at_readable_size(contrast_wiki: ContrastWiki) -> None:

@@ -45,7 +45,7 @@ def test_contrast_view_draws_every_node_as_a_link_and_lists_the_same_data(client
     assert 'role="img"' not in svg and 'aria-labelledby="contrast-graph-wide-title"' in svg
     assert '<figure class="graph-figure" aria-labelledby="contrast-graph-caption">' in html
     assert '<a class="skip-graph" href="#contrast-graph-caption">' in html
-    nodes = re.findall(r'<a href="([^"]+)" class="node-link" data-node="([^"]+)"', svg)
+    nodes = re.findall(r'<a href="([^"]+)" class="node-link"(?: data-names="[^"]*")? data-node="([^"]+)"', svg)
     assert len(nodes) >= 4
     assert ("/sources/recurva/", "source:recurva") in nodes
     assert all(href.startswith("/") for href, _ in nodes)
@@ -456,3 +456,14 @@ def test_a_neighbourhoods_download_is_the_graph_its_page_draws(client: Client, k
         assert drawn == downloaded, (address, drawn ^ downloaded)
     page_drawn, _ = _drawn_and_downloaded(client, reverse("wiki:page-detail", kwargs={"slug": "contrast-wiki"}))
     assert kind != "page" or {"source:gripforge", "source:polarharness"} <= page_drawn
+
+
+@pytest.mark.parametrize("language, names", [("en", "Policy gradient&#10;策略梯度"), ("zh-hans", "策略梯度&#10;Policy gradient")])
+def test_every_node_carries_its_names_in_both_languages_for_the_finder(client: Client, language: str, names: str) -> None:
+    html = client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    contrast = client.get(reverse("wiki:contrast", args=["gripforge", "polarharness"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert f'data-names="{names}" data-node="mechanism:policy_gradient">' in html
+    assert 'data-names="GripForge" data-node="source:gripforge">' in html
+    # a claim is found by its words in its title, not written out a second time
+    assert 'class="node-link" data-node="claim:' in contrast and not re.search(r'data-names="[^"]*" data-node="claim:', contrast)

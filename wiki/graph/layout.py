@@ -24,6 +24,7 @@ import numpy as np
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, subject_ref
@@ -102,6 +103,15 @@ class DrawnNode:
     @property
     def mechanism_label(self) -> str:
         return mechanism_label(self.mechanism) if self.mechanism else ""
+
+    @property
+    def names(self) -> list[str]:
+        """What the graph's finder knows the node by, whatever the interface's language: its label, and a mechanism's
+        name in both languages (its record holds them), the reader's first."""
+        names = [self.label]
+        if self.kind == "mechanism" and self.mechanism in RECORD_BY_KEY:
+            names += [RECORD_BY_KEY[self.mechanism].label_en, RECORD_BY_KEY[self.mechanism].label_zh]
+        return list(dict.fromkeys(name for name in names if name.strip()))
 
     @property
     def verdict_label(self) -> str:

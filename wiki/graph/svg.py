@@ -49,10 +49,13 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
     """The ``<svg>`` of ``frame``; the first frame takes ``svg_id`` itself, the others ``svg_id-name``."""
     own_id = svg_id if first else f"{svg_id}-{frame.name}"
     title_id = f"{svg_id}-{frame.name}-title"
+    # Never blown up past MAX_SCALE. The wide frame is fitted to its column, whatever the drawing's size: the whole of
+    # it is in sight, and zoom (or finding a node) brings labels drawn small to a readable size. The narrow frame, a
+    # phone's, is never drawn so small that a label falls under 11px: its viewport scrolls instead.
+    least = f"min-width:{frame.min_px}px;" if frame.name == "narrow" else ""
     out = [
-        # never drawn so small that a label falls under 11px (the viewport scrolls instead), nor blown up past MAX_SCALE
         f'<svg class="graph" id="{escape(own_id)}" viewBox="{frame.view_box}" aria-labelledby="{escape(title_id)}" '
-        f'style="min-width:{frame.min_px}px;max-width:{frame.max_px}px" data-graph data-view-box="{frame.view_box}">',
+        f'style="{least}max-width:{frame.max_px}px" data-graph data-view-box="{frame.view_box}">',
         f'<title id="{escape(title_id)}">{escape(title)}</title>',
         '<g class="edges">',
     ]
@@ -79,8 +82,11 @@ def frame_svg(frame: Frame, *, svg_id: str, title: str, first: bool) -> SafeStri
     out.append('</g><g class="nodes">')
     for p in frame.nodes:
         node = p.node
+        # the names the finder above the picture knows the node by, one a line; a claim is found by its title's words
+        names = "" if node.kind == "claim" else "&#10;".join(escape(name) for name in node.names)
+        names_attr = f' data-names="{names}"' if names else ""
         out.append(
-            f'<a href="{escape(node.url)}" class="node-link" data-node="{escape(node.id)}">\n'
+            f'<a href="{escape(node.url)}" class="node-link"{names_attr} data-node="{escape(node.id)}">\n'
             f'<title lang="{content_lang(node.title)}">{escape(node.title)}</title>\n'
             f'<g class="{node.css}"{_colour(node.colour)}>{_shape(p)}{_label(p)}</g></a>'
         )

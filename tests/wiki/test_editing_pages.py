@@ -258,6 +258,24 @@ def test_conflict_screen_carries_the_edit_summary_and_typed_summary_over(editor_
     assert "My summary</textarea>" in html
 
 
+def test_the_conflict_screens_boxes_of_text_that_scroll_take_the_focus_and_say_their_language(editor_client: Client) -> None:
+    """A box that scrolls with nothing in it to focus is reached by the keyboard itself (WCAG 2.1.1), named as a
+    region, and a Chinese page's text in it is read in a Chinese voice whatever the interface's language."""
+    page = make_page(body="第一段保持不变。\nb\nc\n")
+    page_save_revision(slug=page.slug, title=page.title, body="第一段保持不变。\nb\nC\n", base_revision=1)
+    response = editor_client.post(
+        reverse("wiki:page-edit", kwargs={"slug": page.slug}),
+        {"title": page.title, "body": "第一段保持不变。\nB\nc\n", "base_revision": 1, "save": "1"},
+        headers={"accept-language": "en"},
+    )
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert '<pre class="clean" tabindex="0" role="region" aria-label="Text neither edit changed" lang="zh-Hans">第一段保持不变。' in html
+    versions = re.findall(r'<summary id="([a-z-]+)">.*?</summary><pre class="version" tabindex="0" role="region" '
+                          r'aria-labelledby="([a-z-]+)" lang="zh-Hans">', html)
+    assert versions == [("saved-version-label", "saved-version-label"), ("your-version-label", "your-version-label")]
+
+
 def test_conflict_keeps_a_title_and_summary_saved_meanwhile(editor_client: Client) -> None:
     page = make_page(title="Old title", body="a\n")
     page_save_revision(slug=page.slug, title="Their title", summary="Their summary", body="a\nb\n", base_revision=1)

@@ -353,7 +353,7 @@ def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(ed
     assert refused.status_code == 409
     html = refused.content.decode()
     assert "Someone saved this claim after you opened it" in html
-    assert "TheirWork, p.3" in html and 'value="Table 2"' in html
+    assert '<span lang="en">TheirWork</span>, p.3' in html and 'value="Table 2"' in html
     claim.refresh_from_db()
     assert claim.status == "verified"
     assert list(claim.citations.values_list("source__short_name", flat=True)) == ["TheirWork"]

@@ -170,3 +170,60 @@ def test_a_forms_text_is_marked_in_the_language_it_is_written_in_whatever_the_in
     assert re.search(r'<textarea[^>]*name="body"[^>]*lang="zh-Hans"|<textarea[^>]*lang="zh-Hans"[^>]*name="body"', html)
     assert re.search(r'<input[^>]*name="title"[^>]*lang="en"|<input[^>]*lang="en"[^>]*name="title"', html)
     assert not re.search(r'<textarea[^>]*name="body"[^>]*lang=', new)  # nothing typed yet: the interface's language
+
+
+def test_the_words_searched_for_are_named_in_their_own_language(client: Client) -> None:
+    make_wiki()
+    found = _html(client, reverse("wiki:search") + "?q=环境回报")
+    nothing = _html(client, reverse("wiki:search") + "?q=无此词句")
+    assert re.search(r'<p class="result-count" role="status">\d+ results? for “<span lang="zh-Hans">环境回报</span>”\.</p>', found)
+    assert "Nothing matches “<span lang=\"zh-Hans\">无此词句</span>”." in nothing
+
+
+def test_each_language_is_offered_in_its_own_language_on_the_preferences_page(client: Client) -> None:
+    english = _html(client, reverse("wiki:preferences"))
+    chinese = _html(client, reverse("wiki:preferences"), CHINESE)
+    assert '<option value="zh-hans" lang="zh-Hans">简体中文</option>' in english
+    assert '<option value="en" lang="en">English</option>' in chinese
+
+
+def test_claims_offered_as_choices_carry_their_language(client: Client) -> None:
+    """An option or a checkbox's label holds one piece of text: the claim decides its lang, not the interface."""
+    wiki = make_wiki()
+    client.force_login(make_editor())
+    question = _html(client, reverse("wiki:question-edit", args=[wiki.question.pk]))
+    claim = wiki.claims[0]
+    # the claims to tick, and the one that answers
+    assert re.search(rf'<label for="id_claims_\d+"><input [^>]*value="{claim.pk}"[^>]*>\s*<span lang="zh-Hans">Loop Wiki: SkillLoop', question)
+    assert re.search(rf'<option value="{claim.pk}" lang="zh-Hans">Loop Wiki: SkillLoop', question)
+    card = wiki.strict.classifications.get(component=None)
+    evidence = _html(client, reverse("wiki:classification-edit", args=[card.pk]))
+    options = re.findall(r'<select name="evidence_claim"[^>]*>(.*?)</select>', evidence, re.S)
+    assert options and re.search(r'<option value="\d+" lang="zh-Hans">Loop Wiki: ', options[0])
+    assert '<option value="" selected>' in options[0]  # the empty choice speaks the interface's language
+
+
+def test_chinese_examples_in_a_help_text_are_marked_in_the_english_interface_only(client: Client) -> None:
+    client.force_login(make_editor())
+    english = _html(client, reverse("wiki:page-create"))
+    chinese = _html(client, reverse("wiki:page-create"), CHINESE)
+    assert 'Citations: <span lang="zh-Hans">（来源：Title，pp.3-4）</span> or <span lang="zh-Hans">（综合：Title）;</span>' in english
+    help_text = re.search(r'<p class="help muted" id="id_body_helptext">(.*?)</p>', chinese, re.S)
+    assert help_text is not None and "<span" not in help_text.group(1)
+
+
+def test_a_claims_page_and_section_are_each_in_their_own_language_on_its_edit_form(client: Client) -> None:
+    wiki = make_wiki()
+    client.force_login(make_editor())
+    html = _html(client, reverse("wiki:claim-edit", args=[wiki.claims[0].pk]))
+    assert '">Loop Wiki</a>' not in html
+    assert '<span lang="en">Loop Wiki</span></a> · <span lang="zh-Hans">关键要点</span>' in html
+
+
+def test_the_sides_and_axis_of_a_contrast_statement_carry_their_language(client: Client) -> None:
+    wiki = make_wiki()
+    html = _html(client, reverse("wiki:contrast", args=[wiki.strict.slug, wiki.harness.slug]), CHINESE)
+    statements = re.findall(r'<ul class="statements"[^>]*>(.*?)</ul>', html, re.S)
+    assert statements
+    assert re.search(r'<li><a href="[^"]+" lang="en">[^<]+</a> <span class="vs">对比</span> <a href="/sources/harnesskit/" lang="en">HarnessKit</a>'
+                     r'：<span class="axis" lang="en">policy update vs harness evolution</span>', statements[0])

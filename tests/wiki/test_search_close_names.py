@@ -32,7 +32,7 @@ def test_a_misspelt_work_or_page_name_offers_the_work_or_page(client: Client) ->
     assert _close("credit asignment") == [("page", "credit-assignment")]
 
     content = client.get(reverse("wiki:search"), {"q": "skilforge"}).content.decode()
-    assert "Nothing matches “skilforge”." in content
+    assert 'Nothing matches “<span lang="en">skilforge</span>”.' in content
     assert "Sources and pages with a close name:" in content
     assert f'<a href="{reverse("wiki:source-detail", kwargs={"slug": "skillforge"})}" lang="en">SkillForge</a>' in content
 

@@ -128,7 +128,7 @@ def test_an_empty_result_suggests_close_glossary_terms(seed: None, client: Clien
     assert "Close terms in the glossary" in content
     assert '<a href="?q=policy%20gradient" lang="en">policy gradient</a>' in content
     assert reverse("wiki:glossary-detail", kwargs={"slug": "policy-gradient"}) in content
-    assert "Nothing matches “qqqqzzzz”." in client.get(reverse("wiki:search"), {"q": "qqqqzzzz"}).content.decode()
+    assert 'Nothing matches “<span lang="en">qqqqzzzz</span>”.' in client.get(reverse("wiki:search"), {"q": "qqqqzzzz"}).content.decode()
 
 
 @pytest.mark.parametrize(("typed", "chinese"), [

@@ -157,7 +157,7 @@ def test_editor_reattaches_an_orphaned_claim_to_the_sentence_that_replaced_it(ed
     assert facet.is_orphaned
     sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="FACET 的训练信号")
     detail = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk})).content.decode()
-    assert f'<option value="{sentence.pk}">' in detail
+    assert f'<option value="{sentence.pk}" lang="zh-Hans">' in detail
     response = editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": facet.pk}), {"sentence": sentence.pk})
     assert response.status_code == 302
     facet.refresh_from_db()
@@ -178,7 +178,7 @@ def test_editor_reattaches_to_a_sentence_of_another_page(editor_client: Client) 
                        base_revision=1)
     detail = editor_client.get(reverse("wiki:claim-detail", kwargs={"pk": facet.pk}) + f"?page={other.slug}")
     sentence = Claim.objects.get(page=other)
-    assert f'<option value="{sentence.pk}">' in detail.content.decode()
+    assert f'<option value="{sentence.pk}" lang="zh-Hans">' in detail.content.decode()
     editor_client.post(reverse("wiki:claim-reattach", kwargs={"pk": facet.pk}), {"sentence": sentence.pk})
     facet.refresh_from_db()
     assert (facet.page_id, facet.is_orphaned) == (other.pk, False)

@@ -265,8 +265,9 @@ def test_a_list_filter_that_finds_nothing_offers_the_same_words_to_search(client
     english = client.get(reverse("wiki:source-list"), {"q": "循环信用 & co"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     found = client.get(reverse("wiki:source-list"), {"q": "SkillLoop"}).content.decode()
 
-    link = '<a href="/search/?kind=source&amp;q=%E5%BE%AA%E7%8E%AF%E4%BF%A1%E7%94%A8+%26+co">“循环信用 &amp; co”</a>'
+    link = '<a href="/search/?kind=source&amp;q=%E5%BE%AA%E7%8E%AF%E4%BF%A1%E7%94%A8+%26+co">“<span lang="zh-Hans">循环信用 &amp; co</span>”</a>'
     assert f"改为搜索{link}：" in chinese and f" Search for {link} instead" in english
+    assert '(<span lang="zh-Hans">策略梯度</span> finds policy gradient)' in english
     assert "/search/?kind=source" not in found
 
 

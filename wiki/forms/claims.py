@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.pickers import WorkChoiceField, WorkMultipleChoiceField, works_named
+from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
 from wiki.models.rules import max_length
 from wiki.references.locators import is_valid_locator
@@ -75,6 +76,8 @@ CitationFormSet = forms.formset_factory(CitationForm, formset=BaseCitationFormSe
 
 
 class SentenceChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    widget = ChoicesInTheirLanguage
+
     def label_from_instance(self, obj: Claim) -> str:
         text = obj.text if len(obj.text) <= 140 else obj.text[:139] + "…"
         return f"#{obj.pk} · {obj.section} · {text}" if obj.section else f"#{obj.pk} · {text}"

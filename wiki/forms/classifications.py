@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.forms.claim_choices import claim_label
+from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import Claim, Classification, Component, Source
 from wiki.models.rules import validate_line
 from wiki.references.locators import is_valid_locator
@@ -53,7 +54,8 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
             "component", "mechanism", "algorithm", "updated", *FACT_FIELDS, "narrow", "verdict", "rationale",
             "evidence_claim", "evidence_locator",
         ]
-        widgets = {"rationale": forms.Textarea(attrs={"rows": 4}), **{name: FactChoice() for name in FACT_FIELDS}}
+        widgets = {"rationale": forms.Textarea(attrs={"rows": 4}), "evidence_claim": ChoicesInTheirLanguage(),
+                   **{name: FactChoice() for name in FACT_FIELDS}}
 
     def __init__(self, *args: Any, source: Source, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

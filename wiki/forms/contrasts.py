@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import WorkChoiceField, works_named
+from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import Claim, Component, Contrast, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
 
@@ -21,12 +22,13 @@ class ContrastForm(forms.Form):
 
     left = WorkChoiceField(label=_("One work"))
     left_component = forms.ModelChoiceField(queryset=Component.objects.none(), required=False,
-                                            label=_("…or one of its components"))
+                                            label=_("…or one of its components"), widget=ChoicesInTheirLanguage)
     right = WorkChoiceField(label=_("The other work"))
     right_component = forms.ModelChoiceField(queryset=Component.objects.none(), required=False,
-                                             label=_("…or one of its components"))
+                                             label=_("…or one of its components"), widget=ChoicesInTheirLanguage)
     axis = forms.CharField(max_length=300, label=_("What they differ on"), help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
-    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"))
+    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"),
+                                   widget=ChoicesInTheirLanguage)
 
     fields: dict[str, Any]  # the component and claim fields' querysets and labels are set by __init__
 
@@ -107,7 +109,8 @@ class ContrastEditForm(forms.Form):
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
     axis = forms.CharField(max_length=300, label=_("What they differ on"),
                            help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
-    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"))
+    claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"),
+                                   widget=ChoicesInTheirLanguage)
 
     fields: dict[str, Any]  # the claim field's queryset and labels are set by __init__
 

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.preferences import offered_time_zone_names, time_zone_names, valid_time_zone
 
 
@@ -71,7 +72,7 @@ COLOUR_SCHEME_CHOICES = [("", _("As this device is set")), ("light", _("Light"))
 
 
 class PreferencesForm(forms.Form):
-    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, widget=ChoicesInTheirLanguage)
     time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Times across the wiki are shown in this zone."))
     colour_scheme = forms.ChoiceField(label=_("Colours"), choices=COLOUR_SCHEME_CHOICES, required=False,
                                       help_text=_("Kept on this device only."))

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
 from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
-from wiki.forms.widgets import CheckboxList
+from wiki.forms.widgets import CheckboxListInTheirLanguage, ChoicesInTheirLanguage
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
 
@@ -31,7 +31,8 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = OpenQuestion
         fields = QUESTION_FIELDS
-        widgets = {"text": forms.Textarea(attrs={"rows": 4}), "resolution_criteria": forms.Textarea(attrs={"rows": 3})}
+        widgets = {"text": forms.Textarea(attrs={"rows": 4}), "resolution_criteria": forms.Textarea(attrs={"rows": 3}),
+                   "answer_claim": ChoicesInTheirLanguage()}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -52,7 +53,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "slug")
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims.filter(on_page | ticked | linked)
-        self.fields["claims"].widget = CheckboxList(choices=self.fields["claims"].choices)
+        self.fields["claims"].widget = CheckboxListInTheirLanguage(choices=self.fields["claims"].choices)
         self.fields["answer_claim"].queryset = claims.filter(on_page | picked | answer)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "

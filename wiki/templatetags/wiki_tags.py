@@ -17,7 +17,7 @@ from django.utils.dates import MONTHS
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier.result import Suggestion
@@ -35,6 +35,7 @@ from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, ve
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
+from wiki.text.lang import chinese_runs
 from wiki.text.lang import content_lang as text_lang
 from wiki.text.spaces import prose
 
@@ -337,6 +338,17 @@ def in_lang(text: object) -> SafeString:
     """``text`` escaped in a span of its own ``lang``, for content set into a sentence of the interface
     (``Edit “<span lang="zh-Hans">优势函数</span>”``)."""
     return format_html('<span lang="{}">{}</span>', text_lang(text), text)
+
+
+@register.filter
+def chinese_marked(text: object) -> SafeString:
+    """``text`` of the interface escaped, its Chinese runs in spans of their ``lang`` when the interface is in another
+    language: a help text's example (``（来源：Title，pp.3-4）``, ``/wiki/信用分配/``) is read in a Chinese voice."""
+    source = str(text or "")
+    if (get_language() or "").startswith("zh"):
+        return escape(source)
+    return mark_safe("".join(  # noqa: S308 - every run is escaped
+        format_html('<span lang="zh-Hans">{}</span>', run) if chinese else escape(run) for run, chinese in chinese_runs(source)))
 
 
 _QUOTED = re.compile(r"“([^”]*)”")

@@ -63,6 +63,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--sample", type=int, default=2000, help="random pages and works to address (default 2000)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="shared cache; '' for the database cache")
     parser.add_argument("--only", default="", help="case names to run, separated by semicolons")
+    parser.add_argument("--gzip", action="store_true",
+                        help="send Accept-Encoding: gzip, as browsers do (anonymous pages then come compressed)")
     return parser.parse_args()
 
 
@@ -123,9 +125,10 @@ def cases(sample: int) -> tuple[list[Case], str]:
     ], cookie
 
 
-def lua_script(paths: list[str], cookie: str | None) -> str:
+def lua_script(paths: list[str], cookie: str | None, *, gzip: bool = False) -> str:
     quoted = ",\n".join('"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in paths)
     header = f'wrk.headers["Cookie"] = "{cookie}"\n' if cookie else ""
+    header += 'wrk.headers["Accept-Encoding"] = "gzip"\n' if gzip else ""
     return (
         f"{header}local paths = {{\n{quoted}\n}}\nlocal n = #paths\nlocal i = 0\n"
         "request = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[math.random(n)])\nend\n"
@@ -144,7 +147,7 @@ def _ms(text: str) -> float:
 
 def run_wrk(base: str, case: Case, cookie: str, args: argparse.Namespace, workdir: Path) -> Figures:
     script = workdir / "case.lua"
-    script.write_text(lua_script(case.paths, cookie if case.logged_in else None), encoding="utf-8")
+    script.write_text(lua_script(case.paths, cookie if case.logged_in else None, gzip=args.gzip), encoding="utf-8")
     out = subprocess.run(
         ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script), base],
         capture_output=True, text=True, check=True,

@@ -66,7 +66,7 @@ def test_a_contrast_line_opens_its_contrast_in_the_picture_and_in_the_list(contr
     # no other line is a link
     assert svg.group(0).count('class="edge-link"') == svg.group(0).count('class="edge edge-contrasts"')
     table = html[html.index('id="works-map-text"'):]
-    assert f'<a href="{pair}">contrasts with</a>' in table
+    assert f'<a href="{pair}" lang="en">contrasts with</a>' in table
     assert client.get(pair).status_code == client.get(components).status_code == 200
 
 

@@ -63,10 +63,8 @@ EXPORT_RENDERERS = [BibTeXRenderer, CSLJSONRenderer, JSONRenderer]
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _xml_text(value: Any, absolute: Any = None) -> Any:
-    if isinstance(value, str):
-        return _NOT_XML.sub("", absolute(value) if absolute else value)
-    return value
+def _xml_text(value: Any) -> str:
+    return _NOT_XML.sub("", str(value))
 
 
 def _graph_data(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -97,7 +95,7 @@ def _graphml_type(value: Any) -> str:
 def _graphml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return escape(_xml_text(str(value)))
+    return escape(_xml_text(value))
 
 
 def _graphml_keys(prefix: str, items: Iterable[Mapping[str, Any]], skip: tuple[str, ...]) -> dict[str, tuple[str, str]]:

@@ -39,6 +39,8 @@ View = Callable[..., HttpResponseBase]
 Stored = tuple[int, list[tuple[str, str]], bytes, bytes]
 # Smaller than this, the gzip header and a round of inflating cost more than the bytes saved.
 COMPRESS_MIN_BYTES = 1024
+_VARY = ("Cookie", "Accept-Language")
+_VARY_COMPRESSED = (*_VARY, "Accept-Encoding")
 _COMPRESSIBLE = ("text/", "application/json", "application/xml", "application/atom+xml", "image/svg+xml",
                  "application/graphml+xml")
 # Statuses that depend only on the content: a missing page with its backlinks is as cacheable as a page.
@@ -109,21 +111,19 @@ def accepts_gzip(request: HttpRequest) -> bool:
 def _validated(request: HttpRequest, response: HttpResponse, version: versions.ContentVersion,
                compressed: bytes = b"") -> HttpResponseBase:
     etag = _etag(request, version)
-    if compressed:
+    if compressed and accepts_gzip(request):
         # One copy in two encodings: each has its own validator, as RFC 9110 (8.8.3) asks of a strong one.
-        patch_vary_headers(response, ("Accept-Encoding",))
-        if accepts_gzip(request):
-            response.content = compressed
-            response["Content-Encoding"] = "gzip"
-            etag = f'{etag[:-1]}-gzip"'
+        response.content = compressed
+        response["Content-Encoding"] = "gzip"
+        etag = f'{etag[:-1]}-gzip"'
     # The later of the last write and the release: a page is new to a client when either is.
     modified = max(int(version.changed_at.timestamp()), release.RELEASED_AT)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(modified)
     patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
     # A logged-in reader, or one who chose a language, time zone or colours (cookies), gets another page; so does a
-    # browser asking for another language.
-    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    # browser asking for another language, and, of a copy kept compressed too, one that does or does not accept gzip.
+    patch_vary_headers(response, _VARY_COMPRESSED if compressed else _VARY)
     if response.status_code != 200:
         return response
     conditional = get_conditional_response(request, etag=etag, last_modified=modified, response=response)

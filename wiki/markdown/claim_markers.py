@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from wiki.markdown import ClaimRef, render
 from wiki.markdown.citations import CitationGroup, find_citations, parse_citation_body
+from wiki.markdown.wikilinks import WIKILINK_RE
 
 # A private-use character no page holds: a probe's title is it around a number.
 _PROBE = "\ue000"
@@ -24,7 +25,7 @@ _PROBE_TITLE = re.compile(rf"{_PROBE}(\d+){_PROBE}")
 SENTENCE_END = "。！？.!?"
 # Markup a line may end with after its last visible character (emphasis, a wiki link, code, a formula, a tag).
 _TRAILING_MARKUP = re.compile(r"(?:[*_~`\]\)$>\\]|<[^<>]*>)+$")
-_WIKILINK = re.compile(r"\[\[([^\]|]*)(?:\|([^\]]*))?\]\]")
+_WIKILINK = re.compile(WIKILINK_RE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # How many lines ending like the sentence are tried, one render each, before giving up.
 _END_TRIES = 8

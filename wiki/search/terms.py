@@ -148,8 +148,8 @@ class Glossary:
 
     def _named_in_pinyin(self, typed: str) -> Term | None:
         """The term whose Chinese name ``typed`` (a query's form) spells in pinyin, spaced as it may be."""
-        key = typed.replace(" ", "")
-        return self._by_pinyin.get(key) if key.isascii() and key.isalpha() else None
+        key = _pinyin_key(typed)
+        return self._by_pinyin.get(key) if key else None
 
     def expand(self, query: str) -> Expansion:
         """The terms ``query`` names, by any name in either spelling (each once, in the order typed), or a whole query
@@ -198,8 +198,8 @@ class Glossary:
     def pinyin_starting(self, typed: str) -> list[Term]:
         """Terms a Chinese name of which starts, in pinyin, with ``typed`` (a query's form, three letters at least, as
         fewer begin too many names), shortest name first."""
-        key = typed.replace(" ", "")
-        if len(key) < PINYIN_MIN_TYPED or not key.isascii() or not key.isalpha():
+        key = _pinyin_key(typed)
+        if len(key) < PINYIN_MIN_TYPED:
             return []
         found = {term.slug: (len(spelled), term) for spelled, term in self._by_pinyin.items() if spelled.startswith(key)}
         return [term for _, term in sorted(found.values(), key=lambda item: item[0])]
@@ -209,6 +209,12 @@ def _implied(terms: list[str], *, by: list[str]) -> bool:
     """Whether a document matching all of ``by`` matches all of ``terms``: each term is one of them, or (a Latin
     word long enough to be indexed as a prefix) starts one of them (``hack`` is implied by ``hacking``)."""
     return all(any(t == b or (t.isascii() and PREFIX_MIN_LENGTH <= len(t) <= PREFIX_MAX_LENGTH and b.startswith(t)) for b in by) for t in terms)
+
+
+def _pinyin_key(typed: str) -> str:
+    """A query's form as it may spell a name in pinyin (its letters, unspaced), or "" when it has anything else."""
+    key = typed.replace(" ", "")
+    return key if key.isascii() and key.isalpha() else ""
 
 
 def pinyin_keys(names: Iterable[str]) -> tuple[str, ...]:

@@ -75,11 +75,9 @@ def claim_cite_in_text(*, claim: Claim, citations: Sequence[WrittenCitation], co
     offered = [name for c in citations for name in (c.source.title, c.source.short_name, c.source.arxiv_id, c.source.doi)
                if is_writable_title(name)]
     resolved = {title: source.pk for title, source in sources_by_title(dict.fromkeys(written + offered)).items()}
+    # Each work by the name the sentence already writes it with, else the first name of it a citation can hold.
     names: dict[int, str] = {}
-    for title in written:
-        if title in resolved:
-            names.setdefault(resolved[title], title)
-    for name in offered:
+    for name in [*written, *offered]:
         if name in resolved:
             names.setdefault(resolved[name], name)
     for cited in citations:

@@ -69,3 +69,18 @@ def test_ten_thousand_works_are_searched_quickly() -> None:
     close = matcher.close("ReAct: Synergizing Reasoning and Acting in Language Model")
     assert close == [REACT]
     assert time.perf_counter() - started < 5
+
+
+def test_a_piece_many_works_share_bounds_the_comparisons_not_the_match() -> None:
+    from wiki.references.citation_matching import PIECE_HITS, PIECES
+    from wiki.references.identifiers import normalize_title
+
+    series = [WorkRef(f"s{n}", f"S{n}", f"Title number {n} of the agent benchmark series, volume {n}")
+              for n in range(1_000)]
+    matcher = CloseMatcher([*series, REACT])
+    # Every piece but the last is in a thousand titles: each is looked for in PIECE_HITS of them at most.
+    cited = "Title number 1 of the agent benchmark series, volume 1 yxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+    assert len(list(matcher._candidates(normalize_title(cited)))) <= PIECES * PIECE_HITS
+    # A title of its own kind among them is still found by its distinctive pieces.
+    assert matcher.close("ReAct: Synergizing Reasoning and Acting in Language Model") == [REACT]
+    assert matcher.close("Title number 777 of the agent benchmark serie, volume 777")[:1] == [series[777]]

@@ -28,6 +28,10 @@ PIECES = 4
 # Shorter titles are compared with every work's strings of about the same length instead.
 SHORT = 16
 SUGGESTIONS = 3
+# The strings a piece of a cited title is looked for in, at most: a piece that many works share ("Title of …", a
+# series' name) says little, and the title's other pieces find its work; without a bound, a page citing a thousand
+# titles of one pattern compared each with every work.
+PIECE_HITS = 50
 _DIGITS = re.compile(r"\d+")
 
 
@@ -112,7 +116,7 @@ class CloseMatcher:
         return [self.works[i] for i in ranked[:limit]]
 
     def _candidates(self, norm: str) -> Iterable[int]:
-        """Indexes into ``strings`` that could be within a few edits of ``norm``."""
+        """Indexes into ``strings`` that could be within a few edits of ``norm``: at most ``PIECES * PIECE_HITS``."""
         if len(norm) < SHORT:
             low, high = int(len(norm) * CLOSE_RATIO / (2 - CLOSE_RATIO)), int(len(norm) * (2 - CLOSE_RATIO) / CLOSE_RATIO) + 1
             for length in range(low, high + 1):
@@ -122,9 +126,10 @@ class CloseMatcher:
         pieces = {norm[i * size : (i + 1) * size if i < PIECES - 1 else len(norm)] for i in range(PIECES)}
         seen: set[int] = set()
         for piece in pieces:
-            at = self.blob.find(piece)
-            while at >= 0:
+            at, hits = self.blob.find(piece), 0
+            while at >= 0 and hits < PIECE_HITS:
                 index = bisect_right(self.starts, at) - 1
+                hits += 1
                 if index not in seen:
                     seen.add(index)
                     yield index

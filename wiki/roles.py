@@ -7,6 +7,7 @@ from typing import TypeAlias, TypeGuard
 from django.contrib.auth import models as auth_models
 from django.contrib.auth.models import AnonymousUser, Group, Permission
 from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Case, Value, When
 
 Account: TypeAlias = auth_models.User
 """A signed-in account (``AUTH_USER_MODEL``), as the wiki's rows record it."""
@@ -43,11 +44,14 @@ def is_editor(user: object) -> TypeGuard[Account]:
 
 
 def account_named(name: str) -> Account | None:
-    """The account of that username as typed (trimmed), or None: none is longer than a username can be or holds a
+    """The account of that username as typed (trimmed), whatever its case, or None: none is longer than a username can be or holds a
     control character (PostgreSQL refuses NUL), so such a name is not looked up."""
     from wiki.models.rules import is_control_free
 
     name = name.strip()
     if not name or len(name) > Account._meta.get_field("username").max_length or not is_control_free(name):  # type: ignore[operator]
         return None
-    return Account.objects.filter(username=name).only("id", "username").first()
+    # Names are told apart by case (``Ed`` and ``ed`` may both exist): the one spelt so first, else the one spelt so
+    # but for case, as a reader typing ``ED2`` means ``ed2``.
+    spelt_so = Case(When(username=name, then=Value(0)), default=Value(1))
+    return Account.objects.filter(username__iexact=name).order_by(spelt_so, "username").only("id", "username").first()

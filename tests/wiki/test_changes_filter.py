@@ -84,3 +84,22 @@ def test_a_large_change_is_grouped_in_english_and_not_in_chinese(client: Client)
 
         assert "+12047" in chinese and "-1500" in chinese and "12,047" not in chinese
         assert "+12,047" in english and "-1,500" in english
+
+
+def test_an_account_is_found_whatever_the_case_typed_and_named_as_it_is_spelt(client: Client) -> None:
+    alice, shouting = make_editor("alice"), make_editor("ALICE")
+    make_indexed_question(title="Alice asks", user=alice)
+    make_indexed_question(title="ALICE asks", user=shouting)
+    make_indexed_question(title="Bob asks", user=make_editor("Bob2"))
+
+    # Spelt as typed first: two accounts told apart by case stay apart.
+    assert ["ALICE asks" in row for row in _rows(client.get(reverse("wiki:changes"), {"user": "ALICE"}).content.decode())] == [True]
+    assert ["Alice asks" in row for row in _rows(client.get(reverse("wiki:changes"), {"user": "alice"}).content.decode())] == [True]
+    # Otherwise the account spelt so but for case, named as it spells itself.
+    bob = client.get(reverse("wiki:changes"), {"user": "bob2"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert bob.status_code == 200
+    content = bob.content.decode()
+    assert ["Bob asks" in row for row in _rows(content)] == [True]
+    assert "Bob2" in content.split("<h1", 1)[1].split("</h1>", 1)[0]
+    feed = client.get(reverse("wiki:changes-feed"), {"user": "BOB2"})
+    assert feed.status_code == 200 and b"changes by Bob2" in feed.content

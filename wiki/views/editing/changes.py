@@ -38,7 +38,9 @@ def changes(request: HttpRequest) -> HttpResponse:
     if raw_days and days is None:
         errors["days"] = _("“%(days)s” is not a number of days to show; choose one from the list.") % {"days": raw_days[:40]}
     account = account_named(username) if username else None
-    if username and account is None:
+    if account is not None:
+        context["username"] = account.username  # as the account spells it, whatever the case typed
+    elif username:
         errors["user"] = _("No account is called “%(name)s”.") % {"name": username}
     if errors:
         return render(request, "wiki/changes.html", {**context, "changes": None, "errors": errors}, status=400)

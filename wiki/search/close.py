@@ -23,6 +23,7 @@ from rapidfuzz.distance import OSA
 from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
 from wiki.search.identifiers import identifier_key, query_keys
+from wiki.search.syntax import understand
 from wiki.search.terms import current_glossary, match_form
 
 MAX_CLOSE_NAMES = 5
@@ -90,8 +91,13 @@ def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_C
     """Works, pages and glossary terms whose name starts with ``typed`` (case and spacing aside), in that order and
     shortest first, then works and pages with a word starting with it: what the header's search box offers while a
     reader types. A term is offered once, by its first name that matches, or by its Chinese name when what is typed
-    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single character."""
-    prefix = match_form(typed)
+    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single character, nor for a search that excludes
+    something or offers a choice (``reward -hacking``, ``GRPO OR PPO``: ``wiki.search.syntax``); a name typed in quotes
+    is offered as the name."""
+    understood = understand(typed)
+    if understood.excluded or understood.alternatives:
+        return []
+    prefix = match_form(understood.positive_text)
     if len(prefix) < 2:
         return []
     names = current_names(version=version)

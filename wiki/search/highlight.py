@@ -8,17 +8,21 @@ character for one, so a match in the folded text is a match in the text at the s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import pairwise
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from wiki.search.spelling import other_spelling
 from wiki.search.terms import Term
-from wiki.search.tokenize import fold_for_search, query_fragments
+from wiki.search.tokenize import CJK, fold_for_search, normalize, query_fragments, token_pattern
 
 SNIPPET_LENGTH = 220
 
 _LATIN_EDGE = "0-9A-Za-z\u00c0-\u024f"
+# What may stand between two words of a phrase: anything that is neither a letter or digit nor a CJK character.
+_BETWEEN = rf"[^{_LATIN_EDGE}{CJK}]"
 
 
 def _name_regex(name: str) -> str:
@@ -31,11 +35,13 @@ def _name_regex(name: str) -> str:
     return f"{before}{body}{after}" if body else ""
 
 
-def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None) -> re.Pattern[str] | None:
+def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None, *,
+                phrases: Iterable[str] = ()) -> re.Pattern[str] | None:
     """Matches what the query asked for in the original text with its Traditional characters and accents folded
-    (:func:`~wiki.search.tokenize.fold_for_search`): every name of the terms it named, then each other word (in
-    either spelling, British or American) or CJK run (``rest``, the query itself by default), and the bigrams of
-    such runs."""
+    (:func:`~wiki.search.tokenize.fold_for_search`): each of its ``phrases`` whole, every name of the terms it named,
+    then each other word (in either spelling, British or American) or CJK run (``rest``, the query itself by
+    default), and the bigrams of such runs."""
+    whole = {regex for phrase in phrases if (regex := _phrase_regex(phrase))}
     pieces: set[str] = set()
     for fragment in query_fragments(query if rest is None else rest):
         pieces.add(re.escape(fragment))
@@ -44,11 +50,27 @@ def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = Non
         if not fragment.isascii() and len(fragment) > 2:
             pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
     names = {regex for term in terms for name in term.spellings if (regex := _name_regex(fold_for_search(name)))}
-    if not pieces and not names:
+    if not pieces and not names and not whole:
         return None
-    # Longer alternatives first, so that a whole name wins over a piece of it.
-    alternatives = sorted(names, key=len, reverse=True) + sorted(pieces, key=len, reverse=True)
+    # Longer alternatives first, so that a whole phrase or name wins over a piece of it.
+    alternatives = [*sorted(whole, key=len, reverse=True), *sorted(names, key=len, reverse=True),
+                    *sorted(pieces, key=len, reverse=True)]
     return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _phrase_regex(phrase: str) -> str:
+    """A quoted phrase as the index matched it: its words and CJK runs in order, anything but letters and digits
+    between them (something between two Latin words or two CJK runs, as a document's tokens keep them apart), a
+    Latin edge not inside a longer word."""
+    runs = [(m.group(), m.lastgroup == "cjk") for m in token_pattern().finditer(normalize(phrase))]
+    if not runs:
+        return ""
+    parts = [re.escape(runs[0][0])]
+    for (_, before_cjk), (run, cjk) in pairwise(runs):
+        parts.append(_BETWEEN + ("+" if before_cjk == cjk else "*") + re.escape(run))
+    before = "" if runs[0][1] else rf"(?<![{_LATIN_EDGE}])"
+    after = "" if runs[-1][1] else rf"(?![{_LATIN_EDGE}])"
+    return f"{before}{''.join(parts)}{after}"
 
 
 def identifier_highlighter(forms: tuple[str, ...]) -> re.Pattern[str] | None:

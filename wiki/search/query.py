@@ -6,8 +6,10 @@ defining the term. ``search_sql`` builds the statement from those words (:class:
 ``search`` runs it and turns the rows into hits grouped by kind, each with the sentence that matched, every
 matched name highlighted (``wiki.search.highlight``). A word with a British and an American spelling (``optimisation``) matches either, as a
 term's names do (``wiki.search.spelling``), and a query that is an arXiv ID or a DOI in any of its usual forms is
-searched as works hold it (``wiki.search.identifiers``). A search that finds nothing suggests close glossary
-terms, and works and pages named close to it (``wiki.search.close``).
+searched as works hold it (``wiki.search.identifiers``). Quoted phrases, excluded words and phrases and OR
+(``wiki.search.syntax``) are read into the same words (``wiki.search.words``), and the results say what was
+understood. A search that finds nothing suggests close glossary terms, and works and pages named close to it
+(``wiki.search.close``).
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ from wiki.models import SearchDocument
 from wiki.search.close import CloseName, close_names, exact_names
 from wiki.search.highlight import highlight, highlighter, identifier_highlighter, snippet
 from wiki.search.identifiers import identifier_forms
-from wiki.search.index import SOURCE_TITLE_SEPARATOR, kind_marker
-from wiki.search.spelling import other_spelling
-from wiki.search.terms import Expansion, Suggestion, Term, current_glossary
-from wiki.search.tokenize import query_terms, tsquery_text
+from wiki.search.index import kind_marker
+from wiki.search.syntax import Understood, understand
+from wiki.search.terms import Suggestion, Term, current_glossary
+from wiki.search.words import Words, read_query, tsquery_operand
 
 MAX_QUERY_LENGTH = 200
 KIND_ORDER = [SearchDocument.Kind.PAGE, SearchDocument.Kind.CLAIM, SearchDocument.Kind.SOURCE, SearchDocument.Kind.QUESTION]
@@ -76,6 +78,7 @@ class SearchResults:
     suggestions: list[Suggestion] = field(default_factory=list)  # close terms, when nothing matched
     close: list[CloseName] = field(default_factory=list)  # works and pages named close, when nothing matched
     exact: list[CloseName] = field(default_factory=list)  # works and pages named exactly as the query, unfiltered
+    understood: Understood = field(default_factory=Understood)  # its phrases, exclusions and ORs
 
     @property
     def total(self) -> int:
@@ -179,104 +182,6 @@ _EVERYTHING_STEP = """SELECT * FROM (
           AND (SELECT count(*) FROM top1 WHERE kind = %(kind_{i})s) <= %(cap)s
         LIMIT %(full_scan)s
     ) all_{i}"""
-# One alternative of a search: a ``to_tsquery('simple', …)`` text of words AND'ed (empty for none) and markers.
-Alternative = tuple[str, tuple[str, ...]]
-
-
-@dataclass(frozen=True)
-class Words:
-    """What a search asks the index for: the AND of its groups, each the OR of its alternatives (a term's names,
-    and the markers of the works classified as what it names, ``@mechanism-…``), and what ranks first: the works
-    with the mechanisms or verdicts named, the pages defining the terms named."""
-
-    groups: tuple[tuple[Alternative, ...], ...] = ()
-    pinned_pages: tuple[int, ...] = ()
-    pinned_mechanisms: tuple[str, ...] = ()
-    pinned_verdicts: tuple[str, ...] = ()
-    exact_name: str = ""  # the query as typed: a page, work or question called exactly so ranks first of all
-
-    @classmethod
-    def of(cls, tsquery: str) -> Words:
-        """Plain words: a tsquery text and nothing pinned."""
-        return cls(groups=(((tsquery, ()),),) if tsquery else ())
-
-    @classmethod
-    def identifier(cls, forms: tuple[str, ...], *, exact_name: str = "") -> Words:
-        """An arXiv ID or DOI, in each form a work may hold it: its words in any of them."""
-        return cls(groups=(tuple((text, ()) for form in forms if (text := tsquery_text(form))),), exact_name=exact_name.strip())
-
-    @classmethod
-    def expanded(cls, expansion: Expansion, *, exact_name: str = "") -> Words:
-        groups: list[tuple[Alternative, ...]] = []
-        for term in expansion.terms:
-            alternatives = [(text, ()) for text in term.alternatives()] + [("", (marker,)) for marker in term.markers]
-            if alternatives:
-                groups.append(tuple(alternatives))
-        # A word with a British and an American spelling is its own condition, either spelling matching.
-        plain: list[str] = []
-        for word in query_terms(expansion.rest):
-            if other := other_spelling(word):
-                groups.append(((word, ()), (other, ())))
-            else:
-                plain.append(word)
-        if plain:
-            groups.append((((" & ".join(plain)), ()),))
-        pages = tuple(dict.fromkeys(term.page_id for term in expansion.terms if term.page_id is not None))
-        return cls(groups=tuple(groups), pinned_pages=pages, exact_name=exact_name.strip(),
-                   pinned_mechanisms=tuple(dict.fromkeys(t.mechanism for t in expansion.terms if t.mechanism)),
-                   pinned_verdicts=tuple(dict.fromkeys(t.verdict for t in expansion.terms if t.verdict)))
-
-    def sql(self) -> tuple[str, list[list[str]], str, dict[str, object]]:
-        """The whole tsquery (for ranking), the conditions to match (each the OR of its alternatives, the conditions
-        AND'ed; each alternative a tsquery expression), how pinned a document ``d`` is (2: called exactly what
-        the query says; 1: a work classified as, or the page defining, a term it names; 0: neither), and their
-        parameters."""
-        params: dict[str, object] = {}
-
-        def expression(text: str, markers: tuple[str, ...], name: str) -> str:
-            parts = []
-            if text:
-                params[f"{name}_words"] = text
-                parts.append(f"to_tsquery('simple', %({name}_words)s)")
-            if markers:
-                params[f"{name}_markers"] = " & ".join(_quoted(m) for m in markers)
-                parts.append(f"%({name}_markers)s::tsquery")
-            return "(" + " && ".join(parts) + ")"
-
-        by_group = [[expression(text, markers, f"g{i}_{j}") for j, (text, markers) in enumerate(group)]
-                    for i, group in enumerate(self.groups)]
-        whole = " && ".join("(" + " || ".join(group) + ")" for group in by_group)
-        # Each group is matched on its own (each posting list is read once a step, whatever the other groups).
-        conditions = by_group
-        # From plain columns: reading the candidates' vectors again would cost more than the search itself.
-        pinned = []
-        if self.pinned_mechanisms:
-            params["pinned_mechanisms"] = list(self.pinned_mechanisms)
-            pinned.append("d.mechanisms && %(pinned_mechanisms)s::varchar[]")
-        if self.pinned_verdicts:
-            params["pinned_verdicts"] = list(self.pinned_verdicts)
-            pinned.append("d.verdicts && %(pinned_verdicts)s::varchar[]")
-        if self.pinned_pages:
-            params["pinned_pages"] = list(self.pinned_pages)
-            pinned.append(f"(d.kind = '{SearchDocument.Kind.PAGE.value}' AND d.object_id = ANY(%(pinned_pages)s::bigint[]))")
-        ranked_first = "false"
-        if self.exact_name:
-            # A work's document title is its short name, or "short name — title" when they differ.
-            params["exact_name"] = self.exact_name.lower()
-            params["exact_prefix"] = f"{self.exact_name.lower()}{SOURCE_TITLE_SEPARATOR}"
-            params["exact_suffix"] = f"{SOURCE_TITLE_SEPARATOR}{self.exact_name.lower()}"
-            ranked_first = (
-                f"(d.kind <> '{SearchDocument.Kind.CLAIM.value}' AND (lower(d.title) = %(exact_name)s"
-                f" OR (d.kind = '{SearchDocument.Kind.SOURCE.value}' AND (starts_with(lower(d.title), %(exact_prefix)s)"
-                " OR right(lower(d.title), char_length(%(exact_suffix)s)) = %(exact_suffix)s))))"
-            )
-        return f"({whole})", conditions, f"(CASE WHEN {ranked_first} THEN 2 WHEN {' OR '.join(pinned) or 'false'} THEN 1 ELSE 0 END)", params
-
-
-def _quoted(lexeme: str) -> str:
-    """A marker as a tsquery operand (markers hold no quotes)."""
-    return f"'{lexeme}'"
-
 
 # Only sources carry a mechanism and a verdict: with either filter, the other kinds are not read at all.
 _CLASSIFIED_KINDS = {SearchDocument.Kind.SOURCE}
@@ -302,12 +207,12 @@ def search_sql(
     (in that order) for ``words`` (or a ``to_tsquery('simple', …)`` text), with mechanism/verdict filters.
     """
     words = Words.of(words) if isinstance(words, str) else words
-    query, conditions, pinned, params = words.sql()
-    filters = _classification_filter(mechanism, verdict)
+    query, conditions, pinned, excluding, params = words.sql()
+    filters = _classification_filter(mechanism, verdict) + excluding
     params |= {
         "kinds": kinds, "mechanism": mechanism, "verdict": verdict, "cap": plan.cap,
         "ranked": plan.ranked, "full_scan": plan.full_scan, "first": offset, "last": offset + limit,
-        "top1": " | ".join(_quoted(kind_marker(k, 1)) for k in kinds),
+        "top1": " | ".join(tsquery_operand(kind_marker(k, 1)) for k in kinds),
     }
 
     def match(marker: str, *, hidden: bool = False) -> str:
@@ -320,7 +225,7 @@ def search_sql(
 
     top2, everything = [], []
     for i, kind in enumerate(kinds):
-        params |= {f"kind_{i}": kind, f"top2_{i}": _quoted(kind_marker(kind, 2)), f"all_{i}": _quoted(kind_marker(kind))}
+        params |= {f"kind_{i}": kind, f"top2_{i}": tsquery_operand(kind_marker(kind, 2)), f"all_{i}": tsquery_operand(kind_marker(kind))}
         top2.append(_TOP2_STEP.format(match=match(f"top2_{i}"), filters=filters, pinned=pinned, i=i))
         everything.append(_EVERYTHING_STEP.format(match=match(f"all_{i}", hidden=True), filters=filters, pinned=pinned, i=i))
     union = "\n    UNION ALL\n    "
@@ -353,19 +258,23 @@ def search(
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
     glossary = current_glossary(version=version)
-    if forms := identifier_forms(query):
-        expansion = Expansion()
+    understood = Understood() if (forms := identifier_forms(query)) else understand(query)
+    # What names are compared with: the query, or what it looks for when it has operators.
+    named = understood.positive_text if understood.has_operators else query
+    terms: tuple[Term, ...] = ()
+    if forms:
         words = Words.identifier(forms, exact_name=query)
         pattern = identifier_highlighter(forms)
     else:
-        expansion = glossary.expand(query)
-        words = Words.expanded(expansion, exact_name=query)
-        pattern = highlighter(query, expansion.terms, expansion.rest)
+        reading = read_query(understood, glossary, exact_name=named)
+        words, terms = reading.words, reading.terms
+        phrases = [piece.text for clause in understood.clauses for piece in clause if piece.phrase]
+        pattern = highlighter(named, terms, reading.rest, phrases=phrases)
     if not words.groups:
-        return SearchResults(query=query)
+        return SearchResults(query=query, understood=understood)
     wanted = [k.value for k in KIND_ORDER if (not kinds or k in kinds) and (not (mechanism or verdict) or k in _CLASSIFIED_KINDS)]
     if not wanted:
-        return SearchResults(query=query, terms=list(expansion.terms))
+        return SearchResults(query=query, terms=list(terms), understood=understood)
     sql, params = search_sql(words, kinds=wanted, mechanism=mechanism, verdict=verdict,
                              plan=SearchPlan.for_window(offset=offset, limit=limit), offset=offset, limit=limit)
     with connection.cursor() as cursor:
@@ -398,8 +307,8 @@ def search(
         for k in KIND_ORDER if k in hits
     ]
     filtered = bool(kinds or mechanism or verdict)
-    exact = [] if filtered or offset else exact_names(query, version=version)
+    exact = [] if filtered or offset else exact_names(named, version=version)
     if any(group.hits for group in groups) or offset:
-        return SearchResults(query=query, groups=groups, terms=list(expansion.terms), exact=exact)
-    return SearchResults(query=query, terms=list(expansion.terms), suggestions=glossary.suggest(query),
-                         close=[] if filtered else close_names(query, version=version), exact=exact)
+        return SearchResults(query=query, groups=groups, terms=list(terms), exact=exact, understood=understood)
+    return SearchResults(query=query, terms=list(terms), suggestions=glossary.suggest(named),
+                         close=[] if filtered else close_names(named, version=version), exact=exact, understood=understood)

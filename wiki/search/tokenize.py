@@ -21,9 +21,9 @@ from functools import cache
 
 import opencc
 
-# Han (with extensions and compatibility ideographs), kana and Hangul syllables.
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
-_TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<latin>[0-9a-z\u00df-\u00f6\u00f8-\u024f]+)")
+# Han (with extensions and compatibility ideographs), kana and Hangul syllables: a character class's contents.
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
+_TOKEN_RE = re.compile(rf"(?P<cjk>[{CJK}]+)|(?P<latin>[0-9a-z\u00df-\u00f6\u00f8-\u024f]+)")
 # A Latin word this long in a query also matches longer words starting with it (``skill`` → SkillForge):
 # documents index the prefixes of their words from this length up to PREFIX_MAX_LENGTH.
 PREFIX_MIN_LENGTH = 4
@@ -154,3 +154,22 @@ def tsquery_text(query: str) -> str:
     Terms hold only letters and digits, so nothing in them can be read as a tsquery operator.
     """
     return " & ".join(query_terms(query))
+
+
+def phrase_tsquery_text(phrase: str) -> str:
+    """``to_tsquery('simple', …)`` input for ``phrase``: its tokens in order, each following the one before (``<->``),
+    as documents index them (Latin words, then the bigrams of each CJK run, one position each). A lone CJK character
+    between other runs has no position of its own in a document (it is indexed after the text), so it is only
+    required somewhere; a phrase that is one character or one word is that term.
+    """
+    chained: list[str] = []
+    loose: list[str] = []
+    for match in _TOKEN_RE.finditer(normalize(phrase)):
+        run = match.group()
+        if match.lastgroup == "latin":
+            chained.append(run)
+        elif len(run) == 1:
+            loose.append(run)
+        else:
+            chained.extend(_bigrams(run))
+    return " & ".join(part for part in (" <-> ".join(chained), *dict.fromkeys(loose)) if part)

@@ -12,7 +12,10 @@ MAX_PAGE = 1_000
 class SearchParamsSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
                               help_text="Words in Chinese, English or both (信用分配, GRPO, ES 参数), accents and British or American "
-                                        "spelling aside, or a work's arXiv ID, DOI or BibTeX key; blank finds nothing.")
+                                        "spelling aside, or a work's arXiv ID, DOI or BibTeX key; blank finds nothing. "
+                                        '"Quoted words" are found in that order, next to each other, as written (not by '
+                                        "a glossary term's other names); -word and -\"a phrase\" leave out what "
+                                        "contains them (a hyphen inside a word is part of it); GRPO OR PPO finds either.")
     kind = serializers.ChoiceField(choices=SearchDocument.Kind.choices, required=False, help_text="Only this kind of result.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this mechanism; with verdict, one classification having both.")
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, required=False, help_text="Sources with a classification (the work's or a component's) of this verdict.")
@@ -87,6 +90,20 @@ class SearchNameSerializer(SearchCloseNameSerializer):
     url = serializers.CharField(help_text="The work, page or glossary entry in the browser.")
 
 
+class SearchPieceSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    phrase = serializers.BooleanField(help_text="Quoted: its words in this order, next to each other, as written.")
+
+
+class SearchUnderstoodSerializer(serializers.Serializer):
+    """What the query's quotes, minus signs and ORs asked for; all empty for plain words."""
+
+    phrases = SearchPieceSerializer(many=True, help_text="Phrases every result holds.")
+    either = serializers.ListField(source="alternatives", child=SearchPieceSerializer(many=True),
+                                   help_text="Each OR: the words or phrases any one of which a result holds.")
+    excluded = SearchPieceSerializer(many=True, help_text="Words and phrases no result holds.")
+
+
 class SearchResultsSerializer(serializers.Serializer):
     query = serializers.CharField()
     total = serializers.IntegerField(help_text="Matches of every kind (the sum of the groups' totals), the same on every page.")
@@ -100,4 +117,5 @@ class SearchResultsSerializer(serializers.Serializer):
     exact = SearchCloseNameSerializer(many=True, help_text="Works and pages named exactly as the query, case, spacing and "
                                                            "accents aside, and the work whose arXiv ID, DOI or BibTeX key it "
                                                            "is (the first page of a search without filters), works first.")
+    understood = SearchUnderstoodSerializer()
     groups = SearchGroupSerializer(many=True, help_text="One per kind that matched, in the order pages, claims, sources, questions.")

@@ -40,7 +40,7 @@ class SearchView(APIView):
         )
         page = SimpleNamespace(query=results.query, total=results.total, total_capped=results.total_capped, groups=results.groups, page=data["page"],
                                page_size=data["page_size"], terms=results.terms, suggestions=results.suggestions,
-                               close=results.close, exact=results.exact)
+                               close=results.close, exact=results.exact, understood=results.understood)
         return Response(SearchResultsSerializer(page).data)
 
 

@@ -13,6 +13,7 @@ from tests.factories import make_claim, make_classification, make_editor, make_p
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete, page_restore, source_delete
+from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +205,51 @@ def test_a_refusal_says_whether_the_page_needs_an_editor_or_staff(editor_client:
     assert response.status_code == 403
     assert EDITOR_MESSAGES[language] in response.content.decode()
     assert STAFF_MESSAGES[language] not in response.content.decode()
+
+
+@pytest.mark.parametrize("typed", ["Reward Shaping Pitfalls", "reward-shaping-pitfalls"])
+def test_links_naming_a_deleted_pages_former_title_or_address_are_wanted_until_it_is_restored(staff: Account, typed: str) -> None:
+    page = page_save_revision(slug="", title="Reward Shaping Pitfalls", body="正文。").page
+    page_move(page=page, slug="reward-pitfalls", user=staff)
+    page_save_revision(slug="reward-pitfalls", title="Pitfalls of reward shaping", body="正文。")
+    linking = make_page(slug="linking", title="Linking", body=f"见 [[{typed}]]。")
+    reader = Client()
+
+    def shown() -> tuple[str, set[str], list[str], str]:
+        return (Page.objects.get(pk=linking.pk).rendered_html,
+                {row["target_slug"] for row in WikiLink.objects.wanted()},
+                [link.source_page.slug for link in WikiLink.objects.backlinks_to("reward-pitfalls")],
+                reader.get(reverse("wiki:wanted-pages")).content.decode())
+
+    html, wanted, backlinks, _listed = shown()
+    assert 'class="wikilink" href="/wiki/reward-pitfalls/"' in html and not wanted and backlinks == ["linking"]
+
+    page_delete(page=Page.objects.get(pk=page.pk), user=staff, reason="重复")
+
+    html, wanted, backlinks, listed = shown()
+    assert 'class="wikilink wanted" href="/wiki/reward-shaping-pitfalls/"' in html
+    assert wanted == {"reward-shaping-pitfalls"} and backlinks == [] and "/wiki/reward-shaping-pitfalls/" in listed
+    assert [link.source_page.slug for link in WikiLink.objects.backlinks_to("reward-shaping-pitfalls")] == ["linking"]
+
+    page_restore(page=Page.all_objects.get(pk=page.pk), user=staff)
+
+    html, wanted, backlinks, listed = shown()
+    assert 'class="wikilink" href="/wiki/reward-pitfalls/"' in html and "wanted" not in html
+    assert not wanted and backlinks == ["linking"] and "/wiki/reward-shaping-pitfalls/" not in listed
+    assert not WikiLink.objects.backlinks_to("reward-shaping-pitfalls").exists()
+
+
+def test_restoring_a_moved_page_relinks_its_former_names_in_a_fixed_number_of_queries(staff: Account) -> None:
+    def queries(n: int, slug: str) -> int:
+        page = page_save_revision(slug=slug, title=f"{slug} notes", body="x").page
+        page_move(page=page, slug=f"{slug}-moved", user=staff)
+        for i in range(n):
+            make_page(slug=f"{slug}-linking-{i}", title=f"{slug} linking {i}", body=f"[[{slug}]]")
+        page_delete(page=Page.objects.get(pk=page.pk), user=staff, reason="test")
+        with CaptureQueriesContext(connection) as restored:
+            page_restore(page=Page.all_objects.get(pk=page.pk), user=staff)
+        assert set(WikiLink.objects.filter(target_slug=slug).values_list("source_page__slug", flat=True)) == set()
+        assert WikiLink.objects.filter(target_slug=f"{slug}-moved").count() == n
+        return len(restored.captured_queries)
+
+    assert queries(2, "few") == queries(12, "many")

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from wiki.models import ChangeEvent, Claim, Page, Source
+from wiki.models import ChangeEvent, Claim, Page, PageRedirect, Source
 from wiki.models.rules import is_control_free, max_length
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_linked_pages, search_reindex_page_with_claims, search_reindex_sources
@@ -36,8 +36,11 @@ def _reason(reason: str) -> str:
 def _rerender_linking(page: Page) -> None:
     from wiki.services.pages import pages_rerender_linking
 
-    # A link to a deleted page reads as wanted (or leads to another page of its title); to a restored one, as a link again.
-    pages_rerender_linking(page)
+    # A link to a deleted page reads as wanted (or leads to another page of its title); to a restored one, as a link
+    # again. Links naming one of its former addresses or titles do too: while it is deleted they are stored under the
+    # name they typed, which is no address of the page.
+    former = PageRedirect.objects.filter(page=page).values_list("slug", flat=True)
+    pages_rerender_linking(page, also=list(former))
 
 
 def _reindex_linked(page: Page) -> None:

@@ -72,6 +72,11 @@ MESSAGES: dict[str, str] = {
     "reclassified": gettext_noop("%(mechanism)s, %(verdict)s (changed %(fields)s)"),
     "page_moved": gettext_noop("moved from %(before)s to %(after)s"),
     "page_moved_because": gettext_noop("moved from %(before)s to %(after)s: %(reason)s"),
+    # A page's new title, said beside whatever else the change says (in "clauses"), summary or none.
+    "page_retitled": gettext_noop("Title: %(before)s → %(after)s"),
+    # An editor's own words beside a message of the wiki's (in "clauses"): shown as typed, or in the reader's language
+    # when the wiki wrote them (a revert's); not translated.
+    "comment": "%(comment)s",
     # Not a sentence of its own, so not translated: several of these messages, apart by the language's clause
     # separator (_clauses).
     "clauses": "%(clauses)s",
@@ -111,6 +116,7 @@ LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "question_status": {"before": _choice(QuestionStatus), "after": _choice(QuestionStatus)},
     "question_priority": {"before": _choice(QuestionPriority), "after": _choice(QuestionPriority)},
     "clauses": {"clauses": _clauses},
+    "comment": {"comment": lambda comment: comment_for_reader(str(comment))},
     "classified": {"mechanism": mechanism_label, "verdict": verdict_label},
     "reclassified": {"mechanism": mechanism_label, "verdict": verdict_label, "fields": _fields},
 }
@@ -149,6 +155,17 @@ def clauses(*parts: Summary) -> Summary:
     if len(parts) == 1:
         return parts[0]
     return Summary("clauses", {"clauses": [{"key": part.key, "values": dict(part.values)} for part in parts]})
+
+
+def with_title_change(said: str | Summary, *, before: str, after: str) -> str | Summary:
+    """What a change of a page says (an editor's summary, or the wiki's), with its new title first when the change
+    retitled it (``before`` is not ``after``): a title is changed in plain sight, whether or not a summary says so."""
+    if before == after:
+        return said
+    retitled = summary("page_retitled", before=before, after=after)
+    if isinstance(said, Summary):
+        return clauses(retitled, said)
+    return clauses(retitled, summary("comment", comment=said)) if said.strip() else retitled
 
 
 @cache

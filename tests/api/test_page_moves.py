@@ -140,3 +140,18 @@ def test_an_edit_sent_to_a_former_address_is_sent_on_to_the_page_as_it_was(notes
     assert (moved.status_code, moved["Location"]) == (308, "http://testserver/api/v1/pages/survey-notes/?lang=en")
     assert saved.status_code == 200, saved.json()
     assert saved.json()["revision"] == 2 and Page.objects.get(slug="survey-notes").body == "新的笔记。"
+
+
+def test_a_move_with_a_title_renames_the_page_and_an_address_left_out_is_made_from_it(notes: Page, editor_api: APIClient) -> None:
+    moved = editor_api.post("/api/v1/pages/old-notes/move/", {"title": "Survey Notes"}, format="json")
+
+    assert moved.status_code == 200, moved.json()
+    assert (moved.json()["slug"], moved.json()["title"]) == ("survey-notes", "Survey Notes")
+    revisions = editor_api.get("/api/v1/pages/survey-notes/revisions/").json()["results"]
+    assert [(r["number"], r["title"]) for r in revisions] == [(2, "Survey Notes"), (1, "Reading notes")]
+    former_title = editor_api.get("/api/v1/pages/reading-notes/")
+    assert (former_title.status_code, former_title["Location"]) == (301, "http://testserver/api/v1/pages/survey-notes/")
+
+    refused = editor_api.post("/api/v1/pages/survey-notes/move/", {}, format="json")
+
+    assert refused.status_code == 400 and set(refused.json()["errors"]) == {"slug"}

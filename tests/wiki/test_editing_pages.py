@@ -321,8 +321,8 @@ def test_history_runs_a_fixed_number_of_queries(client: Client, db: None, django
     authors = [make_editor() for _ in range(3)]
     for n in range(2, 4):
         page_save_revision(slug=small.slug, title=small.title, body=str(n), base_revision=n - 1, user=authors[0])
-    for n in range(2, 41):
-        page_save_revision(slug=large.slug, title=large.title, body=str(n), base_revision=n - 1, user=authors[n % 3])
+    for n in range(2, 41):  # every fifth revision retitles the page
+        page_save_revision(slug=large.slug, title=f"{large.title} {n // 5}", body=str(n), base_revision=n - 1, user=authors[n % 3])
     for n in range(30):  # the addresses it had before
         PageRedirect.objects.create(slug=f"{large.slug}-before-{n}", page=large)
     # the page, its revisions with their authors, the count for the pagination, the former addresses
@@ -331,6 +331,7 @@ def test_history_runs_a_fixed_number_of_queries(client: Client, db: None, django
     with django_assert_num_queries(4):
         response = client.get(reverse("wiki:page-history", kwargs={"slug": large.slug}))
     assert len(response.context["revisions"]) == 40 and len(response.context["former"]) == 20
+    assert response.content.decode().count('class="title-change"') == 9
 
 
 def test_diff_between_two_revisions(client: Client, db: None) -> None:

@@ -10,13 +10,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import make_editor, make_reader
 from wiki.models import ChangeEvent, Page, PageRedirect, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete
 from wiki.services.page_moves import page_move
-from wiki.services.pages import page_save
+from wiki.services.pages import page_revert, page_save
+from wiki.services.watches import watch_add
 
 pytestmark = pytest.mark.django_db
 
@@ -125,18 +127,21 @@ def test_the_former_address_of_a_deleted_page_leads_nowhere(notes: Page, client:
     assert "wikilink wanted" in Page.objects.get(slug="linker").rendered_html
 
 
-def _queries_to_move_a_page_linked_from(n: int, slug: str, editor: Account) -> int:
+def _queries_to_move_a_page_linked_from(n: int, slug: str, *, title: str | None = None) -> int:
+    editor = make_editor(f"{slug}-mover")  # who has watched nothing yet, each time
     page = page_save(slug=slug, title=slug, body="x").revision.page
     for i in range(n):
         page_save(slug=f"{slug}-linking-{i}", title=f"{slug} linking {i}", body=f"[[{slug}]]")
     with CaptureQueriesContext(connection) as moved:
-        page_move(page=page, slug=f"{slug}-moved", user=editor)
+        page_move(page=page, slug=f"{slug}-moved", title=title and f"{slug} {title}", user=editor)
     assert all(_targets(f"{slug}-linking-{i}") == {f"{slug}-moved"} for i in range(n))
     return len(moved.captured_queries)
 
 
-def test_moving_a_page_runs_as_many_queries_however_many_pages_link_to_it(editor: Account) -> None:
-    assert _queries_to_move_a_page_linked_from(2, "few", editor) == _queries_to_move_a_page_linked_from(12, "many", editor)
+@pytest.mark.parametrize("title", [None, "renamed"])
+def test_moving_a_page_runs_as_many_queries_however_many_pages_link_to_it(title: str | None) -> None:
+    assert (_queries_to_move_a_page_linked_from(2, "few", title=title)
+            == _queries_to_move_a_page_linked_from(12, "many", title=title))
 
 
 def test_moving_to_an_address_a_wanted_link_names_makes_it_a_link(notes: Page) -> None:
@@ -311,3 +316,127 @@ def test_a_page_does_not_say_it_was_reached_from_a_name_that_does_not_lead_to_it
     for typed in ("Visit evil.example now", "other", "reading notes", "old-notes"):
         response = client.get("/wiki/old-notes/", {"redirectedfrom": typed})
         assert (response.status_code, response["Location"]) == (302, "/wiki/old-notes/"), typed
+
+
+def _feed(client: Client, url: str, language: str) -> str:
+    return client.get(url, headers={"accept-language": language}).content.decode().replace("&gt;", ">")
+
+
+def test_a_move_renames_title_and_address_together_and_the_old_title_leads_to_the_page(editor: Account,
+                                                                                   editor_client: Client) -> None:
+    page = page_save(slug="", title="Reward Shaping Pitfalls", body="正文。", user=editor).revision.page
+    page_save(slug="linker", title="Linker", body="见 [[Reward Shaping Pitfalls]]。")
+    watcher = make_reader("watcher")
+    watch_add(user=watcher, target=page)
+    url = reverse("wiki:page-move", kwargs={"slug": "reward-shaping-pitfalls"})
+    form = editor_client.get(url).content.decode()
+    assert 'name="title" value="Reward Shaping Pitfalls"' in form and 'name="slug"' in form
+
+    # The address left empty is made from the new title, as a new page's is.
+    moved = editor_client.post(url, {"title": "奖励塑形的陷阱", "slug": "", "reason": "中文标题"}, follow=True)
+
+    assert moved.redirect_chain == [("/wiki/%E5%A5%96%E5%8A%B1%E5%A1%91%E5%BD%A2%E7%9A%84%E9%99%B7%E9%98%B1/", 302)]
+    page = Page.objects.get(pk=page.pk)
+    assert (page.slug, page.title) == ("奖励塑形的陷阱", "奖励塑形的陷阱")
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None and (latest.number, latest.title, latest.body, latest.comment) == (2, "奖励塑形的陷阱", "正文。", "中文标题")
+    assert Page.objects.named("Reward Shaping Pitfalls") == [page]
+    assert editor_client.get("/wiki/Reward Shaping Pitfalls/")["Location"].startswith(page.get_absolute_url())
+    linker = Page.objects.get(slug="linker").rendered_html
+    assert f'href="{page.get_absolute_url()}"' in linker and "wanted" not in linker
+    assert not WikiLink.objects.wanted().exists()
+    # One entry in the changes feed: the move, saying the new title first.
+    event = ChangeEvent.objects.get(kind="page", object_id=page.pk, action=ChangeEvent.Action.MOVED)
+    assert not ChangeEvent.objects.filter(kind="page", object_id=page.pk, action=ChangeEvent.Action.EDITED).exists()
+    assert event.label == "奖励塑形的陷阱"
+    history = _feed(editor_client, reverse("wiki:page-history", kwargs={"slug": page.slug}), "zh-CN")
+    assert '标题：<span lang="en">Reward Shaping Pitfalls</span> → <span lang="zh-Hans">奖励塑形的陷阱</span>' in history
+    changes = _feed(editor_client, reverse("wiki:changes"), "en")
+    assert ("Title: Reward Shaping Pitfalls → 奖励塑形的陷阱; moved from reward-shaping-pitfalls to 奖励塑形的陷阱: 中文标题"
+            in changes)
+    assert "标题：Reward Shaping Pitfalls → 奖励塑形的陷阱；从 reward-shaping-pitfalls 移至 奖励塑形的陷阱：中文标题" in _feed(
+        editor_client, reverse("wiki:changes"), "zh-CN")
+    watching = Client()
+    watching.force_login(watcher)
+    assert "Title: Reward Shaping Pitfalls → 奖励塑形的陷阱" in _feed(watching, reverse("wiki:watchlist"), "en")
+
+
+def test_a_move_that_keeps_the_address_retitles_the_page_as_an_edit(notes: Page, editor_client: Client) -> None:
+    url = reverse("wiki:page-move", kwargs={"slug": "old-notes"})
+
+    retitled = editor_client.post(url, {"title": "Survey reading notes", "slug": "old-notes"}, follow=True,
+                                  headers={"accept-language": "en"})
+
+    assert retitled.redirect_chain == [("/wiki/old-notes/", 302)]
+    assert "“Reading notes” is now titled “Survey reading notes”, at the same address." in retitled.content.decode()
+    page = Page.objects.get(pk=notes.pk)
+    assert (page.slug, page.title, page.revisions.count()) == ("old-notes", "Survey reading notes", 2)
+    assert not ChangeEvent.objects.filter(action=ChangeEvent.Action.MOVED).exists()
+    event = ChangeEvent.objects.filter(kind="page", object_id=page.pk).latest("id")
+    assert (event.action, event.summary) == (ChangeEvent.Action.EDITED, "Title: Reading notes → Survey reading notes")
+    assert Page.objects.named("Reading notes") == [page]
+
+
+def test_a_move_changing_neither_title_nor_address_is_refused(notes: Page, editor_client: Client) -> None:
+    url = reverse("wiki:page-move", kwargs={"slug": "old-notes"})
+    for sent, message in (({"title": "Reading notes", "slug": ""}, "Type the page&#x27;s new address or a new title."),
+                          ({"title": "Reading notes", "slug": "old-notes"}, "The page is at “old-notes” already."),
+                          ({"title": "？！", "slug": ""}, "The title gives no usable address; type a slug."),
+                          ({"title": "two\nlines", "slug": "fine"}, "")):
+        response = editor_client.post(url, sent, headers={"accept-language": "en"})
+        assert response.status_code == 400 and message in response.content.decode(), sent
+    page = Page.objects.get(pk=notes.pk)
+    assert (page.slug, page.title, page.revisions.count()) == ("old-notes", "Reading notes", 1)
+    assert not ChangeEvent.objects.filter(action__in=[ChangeEvent.Action.MOVED, ChangeEvent.Action.EDITED]).exists()
+
+
+def test_a_title_changed_in_the_edit_form_without_a_summary_shows_in_history_changes_and_watchlists(
+    editor: Account, editor_client: Client
+) -> None:
+    page = page_save(slug="ppo-notes", title="PPO notes", body="笔记。", user=editor).revision.page
+    watcher = make_reader("watcher")
+    watch_add(user=watcher, target=page)
+    url = reverse("wiki:page-edit", kwargs={"slug": "ppo-notes"})
+
+    saved = editor_client.post(url, {"title": "近端策略优化笔记", "summary": "", "body": "笔记。", "comment": "",
+                                     "base_revision": 1, "save": "1"})
+    editor_client.post(url, {"title": "近端策略优化（PPO）笔记", "summary": "", "body": "笔记。", "comment": "加上缩写",
+                             "base_revision": 2, "save": "1"})
+
+    assert saved.status_code == 302 and Page.objects.get(pk=page.pk).revisions.count() == 3
+    events = ChangeEvent.objects.filter(kind="page", object_id=page.pk, action=ChangeEvent.Action.EDITED).order_by("id")
+    assert [(e.summary_key, e.summary) for e in events] == [
+        ("page_retitled", "Title: PPO notes → 近端策略优化笔记"),
+        ("clauses", "Title: 近端策略优化笔记 → 近端策略优化（PPO）笔记; 加上缩写"),
+    ]
+    history = _feed(editor_client, reverse("wiki:page-history", kwargs={"slug": "ppo-notes"}), "en")
+    assert 'Title: <span lang="en">PPO notes</span> → <span lang="zh-Hans">近端策略优化笔记</span></span></td>' in history
+    assert ('Title: <span lang="zh-Hans">近端策略优化笔记</span> → <span lang="zh-Hans">近端策略优化（PPO）笔记</span></span>; '
+            '<span lang="zh-Hans">加上缩写</span>') in history
+    changes = _feed(editor_client, reverse("wiki:changes"), "zh-CN")
+    assert "标题：PPO notes → 近端策略优化笔记" in changes
+    assert "标题：近端策略优化笔记 → 近端策略优化（PPO）笔记；加上缩写" in changes
+    watching = Client()
+    watching.force_login(watcher)
+    watchlist = _feed(watching, reverse("wiki:watchlist"), "en")
+    assert "Title: PPO notes → 近端策略优化笔记" in watchlist
+    assert "Title: 近端策略优化笔记 → 近端策略优化（PPO）笔记; 加上缩写" in watchlist
+
+
+def test_a_revert_that_changes_the_title_says_so_in_the_readers_language(editor: Account, client: Client) -> None:
+    page = page_save(slug="ppo-notes", title="PPO notes", body="笔记。", user=editor).revision.page
+    page_save(slug="ppo-notes", title="PPO", body="笔记。", user=editor)
+
+    page_revert(page=page, number=1, user=editor)
+
+    event = ChangeEvent.objects.filter(kind="page", object_id=page.pk).latest("id")
+    assert event.action == ChangeEvent.Action.REVERTED
+    assert "标题：PPO → PPO notes；回退到修订版本 1" in _feed(client, reverse("wiki:changes"), "zh-CN")
+
+
+def test_the_move_form_runs_a_fixed_number_of_queries(notes: Page, editor_client: Client,
+                                                      django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    url = reverse("wiki:page-move", kwargs={"slug": "old-notes"})
+    editor_client.get(url)
+    with django_assert_num_queries(3):  # the session, the account, the page
+        editor_client.get(url)

@@ -4,16 +4,23 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Page
-from wiki.models.rules import max_length
+from wiki.models.rules import max_length, validate_line
 from wiki.services.page_moves import MAX_REASON_CHARS
 
 
 class PageMoveForm(forms.Form):
-    """Where a page moves, and why; what the address may be is the service's to say (:func:`page_move`)."""
+    """Where a page moves, under which title, and why; what the address and title may be is the service's to say
+    (:func:`page_move`)."""
 
-    slug = forms.CharField(label=_("New address"), max_length=max_length(Page, "slug"),
-                           help_text=_("Letters in lower case, Chinese characters, digits and hyphens, as in /wiki/agentic-rl/ or /wiki/信用分配/. "
-                                       "The former address keeps leading here, and so do links naming it."))
+    title = forms.CharField(label=_("New title"), max_length=max_length(Page, "title"), required=False,
+                            validators=[validate_line],
+                            help_text=_("The page's title now, to change if you like; a new one is saved as a revision, "
+                                        "and the former title keeps leading here."))
+    slug = forms.CharField(label=_("New address"), max_length=max_length(Page, "slug"), required=False,
+                           help_text=_("Left empty, it is made from the new title, as a new page's is; type the present "
+                                       "address to keep it. Letters in lower case, Chinese characters, digits and "
+                                       "hyphens, as in /wiki/agentic-rl/ or /wiki/信用分配/. The former address keeps "
+                                       "leading here, and so do links naming it."))
     reason = forms.CharField(label=_("Why is it moved?"), max_length=MAX_REASON_CHARS, required=False,
                              help_text=_("Optional; shown in the changes feed."))
     # Asked only when the address is a former address of another page (see :meth:`ask_to_take_over`).

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import MD5
+from django.db.models.functions import MD5, Lag
 from django.urls import reverse
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
@@ -213,6 +213,19 @@ class Page(Deletable):
         return make_validator(f"r{parts[1]}", *parts, last_modified=latest(self.updated_at, parts[4]))
 
 
+class RevisionQuerySet(models.QuerySet["Revision"]):
+    def for_history(self) -> RevisionQuerySet:
+        """These revisions (of one page) for its history, the latest first: who saved each, when, its summary and
+        size, its title and ``previous_title``, the title of the revision before it (None for the first), read in the
+        same query, so that a title change is shown whether or not a summary says it."""
+        return (
+            self.select_related("author")
+            .only("id", "number", "title", "comment", "size", "size_delta", "created_at", "author__username")
+            .annotate(previous_title=models.Window(Lag("title"), order_by=models.F("number").asc()))
+            .order_by("-number")
+        )
+
+
 class Revision(models.Model):
     """One saved state of a page; revisions are numbered from 1 per page and never change."""
 
@@ -228,6 +241,8 @@ class Revision(models.Model):
     size_delta = models.IntegerField(_("Size change"), default=0)
     created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
+    objects = RevisionQuerySet.as_manager()
+
     class Meta:
         ordering = ["page", "-number"]
         verbose_name = _("Revision")
@@ -239,6 +254,13 @@ class Revision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} r{self.number}"
+
+    @property
+    def retitled_from(self) -> str:
+        """The title the page had before this revision gave it another, else ""; needs
+        :meth:`RevisionQuerySet.for_history`."""
+        previous = getattr(self, "previous_title", None)
+        return previous if previous is not None and previous != self.title else ""
 
 
 class WikiLinkQuerySet(models.QuerySet["WikiLink"]):

@@ -69,7 +69,8 @@ def page_save_merging(
             values = edit.values()
             merged = MergedEdit(base=base_revision, theirs=latest.number)
             base_revision = latest.number
-    saved = page_save(slug=slug, **values, comment=comment, user=user, base_revision=base_revision, new_works=new_works)
+    saved = page_save(slug=slug, title=values["title"], summary=values["summary"], body=values["body"], comment=comment,
+                      user=user, base_revision=base_revision, new_works=new_works)
     return saved if merged is None or saved.unchanged else replace(saved, merged=merged)
 
 

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
-from wiki.change_summaries import MESSAGES
+from wiki.change_summaries import MESSAGES, with_title_change
 from wiki.markdown import RenderResult, SourceRef
 from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
@@ -182,8 +182,12 @@ def page_save(
     base_revision: int | None = None,
     action: str = ChangeEvent.Action.EDITED,
     new_works: Collection[str] = (),
+    record_change: bool = True,
 ) -> PageSaved:
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
+
+    The changes feed records the save (``record_change`` false leaves that to the caller, which records the change
+    the revision is part of, a move), saying first when it changed the page's title, with or without a summary.
 
     A cited title close to an existing work (:mod:`wiki.services.citations`) is left unresolved, and creates
     nothing, unless ``new_works`` names it; the answer's ``citations`` says so, and which works were created.
@@ -273,16 +277,17 @@ def page_save(
     kept_title = _former_title_kept(page, former_title) if retitled else ""
     if created or retitled:
         pages_rerender_linking(page, also=(released, kept_title))
-    change_record(
-        kind=ChangeEvent.Kind.PAGE,
-        action=ChangeEvent.Action.CREATED if created else action,
-        obj=page,
-        label=page.title,
-        url=page.get_absolute_url(),
-        summary=comment,
-        size_delta=revision.size_delta,
-        user=author,
-    )
+    if record_change:
+        change_record(
+            kind=ChangeEvent.Kind.PAGE,
+            action=ChangeEvent.Action.CREATED if created else action,
+            obj=page,
+            label=page.title,
+            url=page.get_absolute_url(),
+            summary=with_title_change(comment, before=latest.title if latest is not None else title, after=title),
+            size_delta=revision.size_delta,
+            user=author,
+        )
     search_reindex_page_with_claims(page.pk)
     search_reindex_linked_pages(relinked)
     if action != ChangeEvent.Action.IMPORTED:

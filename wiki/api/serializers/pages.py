@@ -191,10 +191,18 @@ class RevisionDetailSerializer(RevisionSerializer):
 
 
 class PageMoveSerializer(JSONTypes, serializers.Serializer):
-    """Where a page moves, and why; the service refuses an address that is taken, reserved or the page's own."""
+    """Where a page moves, under which title, and why; the service refuses an address that is taken, reserved or the
+    page's own when the title is its own too."""
 
-    slug = serializers.CharField(max_length=200, validators=[validate_page_slug],
-                                 help_text="The new address, stored lower-cased; the former one keeps leading to the page.")
+    slug = serializers.CharField(max_length=200, validators=[validate_page_slug], required=False, allow_blank=True,
+                                 default="",
+                                 help_text="The new address, stored lower-cased; the former one keeps leading to the page. "
+                                           "Left out, it is made from the new `title`, as a new page's is.")
+    title = serializers.CharField(max_length=300, validators=[validate_line], required=False, allow_blank=True,
+                                  default="",
+                                  help_text="The new title, saved as a revision whose history entry says "
+                                            "`Title: old → new`; the former title keeps leading to the page. Left out, "
+                                            "the title stays.")
     reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
                                    validators=[validate_optional_line], help_text="Shown in the changes feed.")
     take_over = serializers.BooleanField(required=False, default=False,

@@ -31,12 +31,7 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(
         Page.objects.only("id", "slug", "title").annotate(latest_number=Max("revisions__number")), slug=slug
     )
-    revisions = (
-        Revision.objects.filter(page=page)
-        .select_related("author")
-        .only("id", "number", "comment", "size", "size_delta", "created_at", "author__username")
-        .order_by("-number")
-    )
+    revisions = Revision.objects.filter(page=page).for_history()
     paginator = Paginator(revisions, HISTORY_PAGE_SIZE)
     listing = paginator.get_page(request.GET.get("p"))
     # The addresses it had before it was moved, which still lead here: the latest first.

@@ -1,4 +1,4 @@
-"""Moving a page to another address: editors, after a form naming the address and, if they like, why."""
+"""Moving a page to another address and title: editors, after a form naming them and, if they like, why."""
 
 from __future__ import annotations
 
@@ -17,18 +17,22 @@ from wiki.views.editing import editor_required
 @editor_required("wiki.change_page", forms=[PageMoveForm])
 def page_move_view(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
-    form = PageMoveForm(request.POST or None, initial={"slug": page.slug})
+    form = PageMoveForm(request.POST or None, initial={"title": page.title})
     if request.method == "POST" and form.is_valid():
-        former = page.slug
+        former, former_title = page.slug, page.title
         try:
-            page = page_move(page=page, slug=form.cleaned_data["slug"], reason=form.cleaned_data["reason"], user=request.user,
-                             take_over=form.cleaned_data["take_over"])
+            page = page_move(page=page, slug=form.cleaned_data["slug"], title=form.cleaned_data["title"],
+                             reason=form.cleaned_data["reason"], user=request.user, take_over=form.cleaned_data["take_over"])
         except ValidationError as error:
             form.add_error(None, error)
             if form.has_error("take_over", "former_address"):
                 form.ask_to_take_over()
         else:
-            messages.success(request, _("“%(title)s” is now at /wiki/%(slug)s/; /wiki/%(former)s/ leads here.")
-                             % {"title": page.title, "slug": page.slug, "former": former})
+            if page.slug != former:
+                messages.success(request, _("“%(title)s” is now at /wiki/%(slug)s/; /wiki/%(former)s/ leads here.")
+                                 % {"title": page.title, "slug": page.slug, "former": former})
+            else:
+                messages.success(request, _("“%(former)s” is now titled “%(title)s”, at the same address.")
+                                 % {"title": page.title, "former": former_title})
             return redirect(page)
     return render(request, "wiki/edit/page_move.html", {"page": page, "form": form}, status=400 if form.errors else 200)

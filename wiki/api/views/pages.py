@@ -206,8 +206,10 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return self._or_moved(request, read)
 
     @extend_schema(summary=gettext_lazy("Move a page to another address"),
-                   description="The former address, and the wiki links naming it, keep leading to the page until a "
-                               "page is created there. A taken, reserved or unchanged address answers 400.",
+                   description="The former address and title, and the wiki links naming them, keep leading to the "
+                               "page until a page is created there. A new `title` is saved as a revision; without a "
+                               "`slug` the address is made from it. A taken or reserved address, or neither address "
+                               "nor title changed, answers 400.",
                    request=PageMoveSerializer, responses={200: PageDetailSerializer, **_GONE}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def move(self, request: Request, slug: str) -> Response:

@@ -298,6 +298,10 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
          {"title": page.title, "summary": page.summary, "base_revision": "2", "preview": "1",
           "body": page.body + "\n\n- 一句。（来源：SkillForge: Evolving Verifiable Skill for Reinforcement Learning Agents）"
                               "（来源：A Work Cited for the First Time）"}),
+        # markup of other wikis, named with what to write instead
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title, "summary": page.summary, "base_revision": "2", "preview": "1",
+          "body": page.body + "\n\n#REDIRECT [[Agentic RL]]\n\n[[Category:Reward design]] [[User:ed2]] [[File:a.png]] ~~~~"}),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nStale.", "base_revision": "1", "save": "1"}),
         # the page was deleted while being edited: the text comes back in the new-page form

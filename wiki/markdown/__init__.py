@@ -16,6 +16,7 @@ from markdown.extensions.toc import TocExtension
 from wiki.markdown.citation_markers import CitationExtension, SourceRef
 from wiki.markdown.citations import CitationProblem, find_citations
 from wiki.markdown.claims import ClaimExtension, ClaimRef
+from wiki.markdown.foreign_markup import ForeignMarkup, foreign_markup
 from wiki.markdown.limits import limit_problem
 from wiki.markdown.math import MathStash
 from wiki.markdown.raw_html import RawHtmlExtension
@@ -25,6 +26,7 @@ from wiki.text.sections import SECTION_LEVELS
 
 __all__ = [
     "ClaimRef",
+    "ForeignMarkup",
     "LinkRef",
     "MarkdownTooComplex",
     "RenderResult",
@@ -52,6 +54,8 @@ class RenderResult:
     links: list[LinkRef] = field(default_factory=list)
     claims: list[ClaimRef] = field(default_factory=list)
     problems: list[CitationProblem] = field(default_factory=list)
+    # MediaWiki markup this wiki reads otherwise, for the editor to be told (nothing refuses it).
+    foreign: list[ForeignMarkup] = field(default_factory=list)
 
 
 def check_complexity(text: str) -> None:
@@ -120,12 +124,14 @@ def render(
     html = md.convert(math.cut(text))
     html = math.restore(sanitize_html(html))
     _, problems = find_citations(text)
+    linked = {link.target_title for link in links if link.target_slug in existing_pages or link.target_slug in (terms or {})}
     return RenderResult(
         html=html,
         toc=[{**entry, "title": math.plain(str(entry["title"]))} for entry in _flatten_toc(getattr(md, "toc_tokens", []))],
         links=_unique_links(links),
         claims=claims,
         problems=problems,
+        foreign=foreign_markup(text, linked=linked),
     )
 
 

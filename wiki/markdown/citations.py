@@ -28,7 +28,7 @@ _NOT_PROSE_RE = re.compile(
 )
 
 
-def _blank_non_prose(text: str) -> str:
+def blank_non_prose(text: str) -> str:
     """``text`` with code and HTML comments blanked out; offsets and line numbers unchanged."""
     return _NOT_PROSE_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
@@ -100,7 +100,7 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
     refs: list[CitationRef] = []
     problems: list[CitationProblem] = []
     covered: set[int] = set()
-    text = _blank_non_prose(text)
+    text = blank_non_prose(text)
     for match in CITATION_RE.finditer(text):
         covered.add(match.start())
         parsed = parse_citation_body(match.group(1), match.group(2))

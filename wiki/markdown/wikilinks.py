@@ -32,13 +32,19 @@ class LinkRef:
 MAX_SLUG_LENGTH = 200  # Page.slug
 
 
+# A colon, of either width, parts the words around it as a space does.
+COLON_RE = re.compile(r"[:：]")
+
+
 def target_slug(target: str) -> str:
-    """``Agentic RL`` → ``agentic-rl``; ``信用分配`` → ``信用分配``; a slug stays as it is."""
+    """``Agentic RL`` → ``agentic-rl``; ``信用分配`` → ``信用分配``; a slug stays as it is. A colon parts words as a
+    space does, never glues them: ``Category:Reward design`` → ``category-reward-design`` (not
+    ``categoryreward-design``), and ``Agentic AI 03: Survey`` → ``agentic-ai-03-survey`` as it always has."""
     target = target.strip()
     if SLUG_RE.match(target) and target == target.lower():
         return target[:MAX_SLUG_LENGTH]
     # Cut to the length a page's slug can have: a link to a very long title still points where its page would be.
-    return slugify(target, allow_unicode=True)[:MAX_SLUG_LENGTH].rstrip("-")
+    return slugify(COLON_RE.sub(" ", target), allow_unicode=True)[:MAX_SLUG_LENGTH].rstrip("-")
 
 
 def split_target(target: str) -> tuple[str, str]:

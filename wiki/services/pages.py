@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from wiki import markdown as wiki_markdown
 from wiki.change_summaries import MESSAGES, with_title_change
-from wiki.markdown import RenderResult, SourceRef
+from wiki.markdown import ForeignMarkup, RenderResult, SourceRef
 from wiki.markdown.citation_markers import missing_citation_titles
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import ChangeEvent, GlossaryTerm, Page, PageRedirect, Revision, Source, WikiLink
@@ -118,12 +118,15 @@ class PageSaved:
 
     ``unchanged``: the title, summary and text were those of the latest revision, so nothing was written and
     ``revision`` is that latest revision. ``merged``: the edit was merged with revisions saved after the one it
-    started from (:func:`wiki.services.page_edits.page_save_merging`)."""
+    started from (:func:`wiki.services.page_edits.page_save_merging`). ``foreign``: the MediaWiki markup the saved
+    text holds, which this wiki reads otherwise (the editor is told; nothing is refused)."""
 
     revision: Revision
     citations: CitationReport
     unchanged: bool = False
     merged: MergedEdit | None = None
+    # MediaWiki markup the text holds, which this wiki reads otherwise (wiki.markdown.foreign_markup).
+    foreign: tuple[ForeignMarkup, ...] = ()
 
 
 def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
@@ -292,7 +295,7 @@ def page_save(
     search_reindex_linked_pages(relinked)
     if action != ChangeEvent.Action.IMPORTED:
         watch_edited(user=author, target=page)
-    return PageSaved(revision=revision, citations=citations)
+    return PageSaved(revision=revision, citations=citations, foreign=tuple(result.foreign))
 
 
 def _former_title_kept(page: Page, key: str) -> str:

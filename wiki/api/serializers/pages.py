@@ -12,6 +12,7 @@ from rest_framework.exceptions import ErrorDetail
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.json_types import JSONTypes
 from wiki.markdown.citations import MAX_TITLE_LENGTH
+from wiki.markdown.foreign_markup import ForeignKind
 from wiki.models import Page, Revision, WikiLink
 from wiki.models.rules import (
     MAX_PAGE_SUMMARY_CHARS,
@@ -103,17 +104,33 @@ class CitationMatchSerializer(serializers.Serializer):
     suggestions = WorkRefSerializer(many=True, read_only=True, help_text="Existing works close to the title.")
 
 
+class ForeignMarkupSerializer(serializers.Serializer):
+    """A construct of MediaWiki's markup that this wiki reads otherwise; the save went through all the same."""
+
+    kind = serializers.ChoiceField(choices=[(k.value, k.value) for k in ForeignKind], read_only=True,
+                                   help_text="redirect (`#REDIRECT [[…]]`, a heading here), category, user or "
+                                             "namespace (`[[Category:…]]`, `[[User:…]]`, `[[File:…]]`…: links to pages "
+                                             "of those names), signature (`~~~~`, kept as typed).")
+    line = serializers.IntegerField(read_only=True)
+    text = serializers.CharField(read_only=True, help_text="The construct as typed.")
+    advice = serializers.CharField(read_only=True, help_text="What it does here and what to write instead, in the "
+                                                             "reader's language.")
+
+
 class PageSavedSerializer(PageDetailSerializer):
     """The page as saved, what the save did to its claims (kept, reworded, split, merged, new, orphaned), how its
-    cited titles resolved ("did you mean …" for those close to an existing work) and the works it created."""
+    cited titles resolved ("did you mean …" for those close to an existing work), the works it created and the
+    markup of other wikis its text holds."""
 
     unchanged = serializers.BooleanField(read_only=True, help_text="True when the save changed nothing, so made no revision.")
     claim_changes = ClaimReportSerializer(read_only=True)
     citation_matches = CitationMatchSerializer(many=True, read_only=True)
     created_sources = WorkRefSerializer(many=True, read_only=True, help_text="Works this save created from citations.")
+    foreign_markup = ForeignMarkupSerializer(many=True, read_only=True)
 
     class Meta(PageDetailSerializer.Meta):
-        fields = [*PageDetailSerializer.Meta.fields, "unchanged", "claim_changes", "citation_matches", "created_sources"]
+        fields = [*PageDetailSerializer.Meta.fields, "unchanged", "claim_changes", "citation_matches", "created_sources",
+                  "foreign_markup"]
         read_only_fields = fields
 
 

@@ -22,6 +22,7 @@ from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
     BacklinkSerializer,
     CitationMatchSerializer,
+    ForeignMarkupSerializer,
     PageDetailSerializer,
     PageEditSerializer,
     PageListSerializer,
@@ -170,6 +171,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             "claim_changes": ClaimReportSerializer(report).data,
             "citation_matches": CitationMatchSerializer(citations.matches, many=True).data,
             "created_sources": WorkRefSerializer([m.work for m in citations.created], many=True).data,
+            "foreign_markup": ForeignMarkupSerializer(self.saved.foreign, many=True).data,
         }
         return response
 

@@ -4,7 +4,7 @@ ended, or with a token that expired meanwhile, loses nothing the editor typed wi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeAlias
@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from wiki.field_labels import field_label_of, form_field_label
+from wiki.markdown import ForeignMarkup
 from wiki.models import Revision
 from wiki.services.changes import StaleEdit
 from wiki.services.citations import CitationReport
@@ -183,10 +184,14 @@ def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     form.add_error(None, forms.ValidationError(STALE_MESSAGES[what], code="stale"))
 
 
-def saved_message(revision: Revision, *, text: str, citations: CitationReport | None = None) -> SafeString:
+def saved_message(revision: Revision, *, text: str, citations: CitationReport | None = None,
+                  foreign: Sequence[ForeignMarkup] = ()) -> SafeString:
     """The save result: ``text``, then the works it created and the citations it left unresolved ("did you
-    mean …"), then what the save did to the page's claims."""
+    mean …"), the markup of other wikis the text holds and what to write instead, then what the save did to the
+    page's claims."""
     report = claim_report_for(revision)
     cited = render_to_string("includes/citation_matches.html", {"citations": citations, "saved": True}) \
         if citations is not None and citations.needs_attention else ""
-    return format_html("<p>{}</p>{}{}", text, cited, render_to_string("includes/claim_changes.html", {"report": report}))
+    markup = render_to_string("includes/foreign_markup.html", {"foreign": foreign, "saved": True}) if foreign else ""
+    return format_html("<p>{}</p>{}{}{}", text, cited, markup,
+                       render_to_string("includes/claim_changes.html", {"report": report}))

@@ -107,7 +107,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
     text = _("Saved revision %(number)s of “%(title)s”.") % {"number": revision.number, "title": revision.page.title}
     if saved.merged is not None:
         text = format_html("{} {}", text, _merged_note(revision, saved.merged))
-    messages.success(request, saved_message(revision, text=text, citations=saved.citations))
+    messages.success(request, saved_message(revision, text=text, citations=saved.citations, foreign=saved.foreign))
     return redirect(address)
 
 

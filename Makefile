@@ -28,12 +28,11 @@ messages: $(MO_FILES)
 
 install: $(BIN)/.installed messages
 
-# Migrates and loads the Agentic RL wiki (idempotent) into DATABASE_URL or, when it is unset, the embedded
-# PostgreSQL that manage.py starts (config/embedded_db.py).
+# Migrates, loads the Agentic RL wiki (idempotent) and renders its pages into DATABASE_URL or, when it is unset, the
+# embedded PostgreSQL that manage.py starts (config/embedded_db.py); servers starting at once on one database take
+# turns (an advisory lock).
 db: install
-	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py load_wiki
-	$(BIN)/python manage.py render_pages
+	$(BIN)/python manage.py prepare_wiki
 
 run: db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)

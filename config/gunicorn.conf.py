@@ -27,8 +27,11 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # No control socket: its default path is one per user, which a second server on the host would take over.
 control_socket_disable = True
-# Time, client, request line, status, bytes, milliseconds: what an operator reads first.
-access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms'
+# Time, client, request line, status, bytes, milliseconds, request id: what an operator reads first. The client is the
+# address X-Forwarded-For names behind WIKI_TRUSTED_PROXIES proxies, as the app counts it; with WIKI_LOG_FORMAT=json
+# each line is a JSON object instead (config/access_log.py).
+access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms %({x-request-id}o)s'
+logger_class = "config.access_log.GunicornLogger"
 
 
 def pre_fork(server: object, worker: object) -> None:

@@ -42,6 +42,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.logs.RequestIdMiddleware",
+    # Before anything reads the Host: a load balancer's probe names the server's address, which ALLOWED_HOSTS need not.
+    "wiki.views.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -83,10 +86,17 @@ if not _database_url:
         "DATABASE_URL is not set: run through manage.py (which starts the embedded PostgreSQL), "
         "or set it, e.g. DATABASE_URL=$(python -m config.embedded_db)."
     )
-DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))}
+# A connection is kept for DATABASE_CONN_MAX_AGE seconds, and checked before a request first uses it: one that
+# PostgreSQL closed meanwhile (a restart, a failover, pg_terminate_backend) is replaced instead of failing the request.
+_conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60)
+DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=_conn_max_age, conn_health_checks=True)}
 # Streaming replicas of the primary, comma-separated: reads go to them, writes and an editor's next reads to the primary.
+# A replica that cannot be connected to within a few seconds is left out for DATABASE_REPLICA_RETRY_SECONDS
+# (config/routers.py), its reads going to the primary.
 for _n, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
-    DATABASES[f"replica{_n}"] = dj_database_url.parse(_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+    DATABASES[f"replica{_n}"] = dj_database_url.parse(_url, conn_max_age=_conn_max_age, conn_health_checks=True)
+    DATABASES[f"replica{_n}"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
+DATABASE_REPLICA_RETRY_SECONDS = env_int("DATABASE_REPLICA_RETRY_SECONDS", 5)
 # The wiki's queries are short: PostgreSQL's JIT compiles a search over a large index for longer than it runs
 # (334 of 387 ms at 100,000 pages).
 # A query that runs longer than WIKI_STATEMENT_TIMEOUT seconds (set for the served app by config/gunicorn.conf.py) is
@@ -314,16 +324,26 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# One line per event with its time, level and source, on standard error (gunicorn adds its access log).
+# One line per event with its time, level and source, on standard error (gunicorn adds its access log); with
+# WIKI_LOG_FORMAT=json one JSON object a line instead, with the request's id (config/logs.py), gunicorn's lines too.
+LOG_FORMAT = env_str("WIKI_LOG_FORMAT", "line")
+if LOG_FORMAT not in {"line", "json"}:
+    raise ImproperlyConfigured(f"WIKI_LOG_FORMAT must be line or json, got {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s [%(name)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}, "one_line_warning": {"()": "config.logs.OneLineWarning"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s [%(name)s] %(message)s"},
+                   "json": {"()": "config.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING").upper()},
-    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is the client's doing, answered 413 (wiki.api.errors.bad_request) and
-    # logged as such by django.request, in one line: not as an ERROR with a traceback.
-    "loggers": {"django.security.RequestDataTooBig": {"level": "CRITICAL"}},
+    "loggers": {
+        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is the client's doing, answered 413 (wiki.api.errors.bad_request) and
+        # logged as such by django.request, in one line: not as an ERROR with a traceback.
+        "django.security.RequestDataTooBig": {"level": "CRITICAL"},
+        # So is a Host that ALLOWED_HOSTS does not list (answered 400): one warning naming it, not 14 lines of ERROR.
+        "django.security.DisallowedHost": {"filters": ["one_line_warning"]},
+    },
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC
 

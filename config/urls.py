@@ -2,6 +2,7 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path, re_path
+from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
 from wiki.api.views import fallback
@@ -23,7 +24,9 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
     # Pages that are not the wiki's own (the browsable API, Redoc) name no icon, so browsers ask for this one.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    # Its address is looked up when asked for: with hashed names, in a manifest that collectstatic may not have written
+    # yet when a command (migrate, check) imports the URLs.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=True)),
     path("api/", include("wiki.api.urls")),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", _docs_csp(SwaggerView.as_view(url_name="api-schema")), name="api-docs"),

@@ -1,22 +1,69 @@
-"""With read replicas: reads go to a replica, writes to the primary, and an editor reads their own writes."""
+"""With read replicas: reads go to a replica, writes to the primary, and an editor reads their own writes; a replica
+that cannot be reached is left out for a few seconds, its reads going to the primary, and the health check says so."""
 
 from __future__ import annotations
 
+import copy
+import logging
+import socket
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+from django.db import connections
 from django.http import HttpRequest, HttpResponse
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from pytest_django import Settings
 
+from config import routers
 from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter, primary_reads
 from tests.factories import make_source
 from wiki import suggestions
 from wiki.models import Page, StoredSuggestion
 
 
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Replica:
+    """A database alias ``replica1`` for the test's time: the test database itself (a replica that answers), or an
+    address where nothing listens."""
+
+    alias = "replica1"
+
+    def __init__(self) -> None:
+        self.connected = False
+        self.answering = copy.deepcopy(connections["default"].settings_dict)
+        self.dead = {**copy.deepcopy(self.answering), "HOST": "127.0.0.1", "PORT": str(_closed_port())}
+
+    def use(self, settings_dict: dict[str, Any]) -> None:
+        """Connects ``replica1`` to ``settings_dict`` in this thread, as a connection made by the test itself (which
+        Django's test case lets through; an alias of the settings would have to be set up as a test database)."""
+        self.close()
+        connections[self.alias] = type(connections["default"])(settings_dict, self.alias)
+        self.connected = True
+
+    def close(self) -> None:
+        if self.connected:
+            connections[self.alias].close()
+            del connections[self.alias]
+            self.connected = False
+
+
 @pytest.fixture
-def with_replica(settings: Settings) -> None:
-    settings.DATABASE_REPLICAS = ["replica1"]
+def replica(settings: Settings, db: None) -> Iterator[Replica]:
+    settings.DATABASE_REPLICAS = [Replica.alias]
+    settings.DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
     settings.DATABASE_PRIMARY_PIN_SECONDS = 10
+    settings.DATABASE_REPLICA_RETRY_SECONDS = 5
+    replica = Replica()
+    replica.use(replica.answering)
+    yield replica
+    replica.close()
+    routers._unreachable.pop(Replica.alias, None)
 
 
 def _route_during(request: HttpRequest) -> tuple[str, HttpResponse]:
@@ -34,14 +81,14 @@ def test_without_replicas_everything_reads_the_primary() -> None:
     assert ReplicaRouter().db_for_read(Page) == "default"
 
 
-def test_reads_go_to_a_replica_and_writes_to_the_primary(with_replica: None) -> None:
+def test_reads_go_to_a_replica_and_writes_to_the_primary(replica: Replica) -> None:
     read, response = _route_during(RequestFactory().get("/wiki/agentic-rl/"))
     assert read == "replica1"
     assert ReplicaRouter().db_for_write(Page) == "default"
     assert PIN_COOKIE not in response.cookies
 
 
-def test_a_write_and_the_same_browsers_next_reads_use_the_primary(with_replica: None) -> None:
+def test_a_write_and_the_same_browsers_next_reads_use_the_primary(replica: Replica) -> None:
     read, response = _route_during(RequestFactory().post("/wiki/agentic-rl/edit/"))
     assert read == "default"
     assert response.cookies[PIN_COOKIE]["max-age"] == 10
@@ -51,8 +98,7 @@ def test_a_write_and_the_same_browsers_next_reads_use_the_primary(with_replica: 
     assert ReplicaRouter().db_for_read(Page) == "replica1"  # the pin ends with the request
 
 
-
-def test_primary_reads_pin_reads_to_the_primary_for_as_long_as_they_last(with_replica: None) -> None:
+def test_primary_reads_pin_reads_to_the_primary_for_as_long_as_they_last(replica: Replica) -> None:
     with primary_reads():
         assert ReplicaRouter().db_for_read(Page) == "default"
     assert ReplicaRouter().db_for_read(Page) == "replica1"
@@ -67,3 +113,41 @@ def test_a_refresh_of_stored_suggestions_reads_the_primary(settings: Settings) -
     assert suggestions.suggestions_refresh()
     with primary_reads():
         assert StoredSuggestion.objects.filter(source__short_name="Replicated").exists()
+
+
+def test_a_replica_that_cannot_be_reached_is_left_out_for_a_few_seconds_then_tried_again(
+    replica: Replica, caplog: pytest.LogCaptureFixture
+) -> None:
+    replica.use(replica.dead)
+    with caplog.at_level(logging.WARNING, logger="config.routers"):
+        assert ReplicaRouter().db_for_read(Page) == "default"
+        replica.use(replica.answering)  # back already, but not asked again before the time is up
+        assert ReplicaRouter().db_for_read(Page) == "default"
+        assert connections[replica.alias].connection is None
+
+        routers._unreachable[replica.alias] = 0.0  # the time is up
+        assert ReplicaRouter().db_for_read(Page) == replica.alias
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [
+        "Replica replica1 cannot be reached", "Replica replica1 answers again: reads go to it"]
+
+
+def test_reads_fall_back_to_the_primary_while_the_only_replica_is_down(replica: Replica) -> None:
+    replica.use(replica.dead)
+    make_source(short_name="Primary only")
+    reader = Client()
+
+    sources = reader.get("/api/v1/sources/")
+    assert sources.status_code == 200
+    assert [row["short_name"] for row in sources.json()["results"]] == ["Primary only"]
+    assert reader.get("/sources/?year=2024").status_code == 200
+
+
+def test_the_health_check_reports_each_replica_and_fails_only_when_strict(replica: Replica) -> None:
+    reader = Client()
+    assert reader.get("/health/").json()["replicas"] == {"replica1": "ok"}
+
+    replica.use(replica.dead)
+    health = reader.get("/health/")
+    assert health.status_code == 200
+    assert health.json() == {"status": "degraded", "database": "ok", "cache": "ok", "replicas": {"replica1": "unreachable"}}
+    assert reader.get("/health/?strict=1").status_code == 503

@@ -170,3 +170,22 @@ def test_behind_https_the_health_check_is_answered_over_plain_http_and_the_langu
 
     assert values == "['^health/$'] True"
     assert _settings_values("s.LANGUAGE_COOKIE_SECURE") == "False"
+
+
+def test_commands_run_with_hashed_static_names_before_collectstatic_wrote_the_manifest(tmp_path: Path) -> None:
+    result = _manage("check", WIKI_HASHED_STATIC="1", WIKI_VAR_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+
+
+def test_every_database_connection_is_checked_before_a_request_uses_it_and_a_replica_connects_briefly() -> None:
+    values = _settings_values("[(a, d['CONN_HEALTH_CHECKS'], d['CONN_MAX_AGE']) for a, d in s.DATABASES.items()], "
+                              "s.DATABASES['replica2']['OPTIONS']['connect_timeout'], s.DATABASE_REPLICA_RETRY_SECONDS",
+                              DATABASE_REPLICA_URLS="postgres://r@10.0.0.7/wiki,postgres://r@10.0.0.8/wiki")
+    assert values == "[('default', True, 60), ('replica1', True, 60), ('replica2', True, 60)] 2 5"
+
+
+def test_log_lines_are_json_when_asked_and_another_format_is_refused() -> None:
+    assert _settings_values("s.LOGGING['handlers']['console']['formatter']") == "line"
+    assert _settings_values("s.LOGGING['handlers']['console']['formatter']", WIKI_LOG_FORMAT="json") == "json"
+    result = _setting("s.LOG_FORMAT", WIKI_LOG_FORMAT="yaml")
+    assert result.returncode != 0 and "ImproperlyConfigured: WIKI_LOG_FORMAT must be line or json" in result.stderr

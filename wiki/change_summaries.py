@@ -32,6 +32,14 @@ if TYPE_CHECKING:
 MESSAGES: dict[str, str] = {
     "imported": gettext_noop("Imported from file"),
     "reverted": gettext_noop("Reverted to revision %(number)s"),
+    # Undoing one revision's change (its edit summary, prefilled in the edit form).
+    "undone": gettext_noop("Undo revision %(number)s by %(user)s"),
+    "undone_imported": gettext_noop("Undo revision %(number)s (imported)"),
+    # A rollback of the latest editor's run of edits, to the last revision someone else saved (or an import).
+    "rolled_back_one": gettext_noop("Reverted edits by %(user)s (1 edit) to the last revision by %(other)s"),
+    "rolled_back": gettext_noop("Reverted edits by %(user)s (%(count)s edits) to the last revision by %(other)s"),
+    "rolled_back_one_to_import": gettext_noop("Reverted edits by %(user)s (1 edit) to the last imported revision"),
+    "rolled_back_to_import": gettext_noop("Reverted edits by %(user)s (%(count)s edits) to the last imported revision"),
     "created_from_citation": gettext_noop("created from a citation"),
     "changed_fields": gettext_noop("changed %(fields)s"),
     "no_change": gettext_noop("no change"),
@@ -166,17 +174,32 @@ def with_title_change(said: str | Summary, *, before: str, after: str) -> str | 
     if isinstance(said, Summary):
         return clauses(retitled, said)
     return clauses(retitled, summary("comment", comment=said)) if said.strip() else retitled
+# The messages a revision's edit summary holds as the wiki wrote it (in the language of whoever saved it, or English),
+# read back in each reader's language: the more particular first, where one reads as another would.
+READ_BACK = ("imported", "reverted", "undone_imported", "undone", "rolled_back_one_to_import", "rolled_back_to_import",
+             "rolled_back_one", "rolled_back")
+# The values that are numbers; any other is a username (the characters Django's validator allows), so that words an
+# editor adds after the message are not read as part of a name.
+_NUMBERS = frozenset({"number", "count"})
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _pattern(sentence: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(sentence)
+    pattern = "".join(re.escape(part) if index % 2 == 0 else rf"(?P<{part}>\d+)" if part in _NUMBERS else rf"(?P<{part}>[\w.@+-]+)"
+                      for index, part in enumerate(parts))
+    return re.compile(pattern)
 
 
 @cache
 def _in_every_language(key: str) -> tuple[re.Pattern[str], ...]:
-    """The message ``key`` as each of the wiki's languages writes it, its number a group: a summary stored in the
-    language of whoever made it before messages were stored as such reads in each reader's language all the same."""
+    """The message ``key`` as each of the wiki's languages writes it, its values groups: a summary stored in the
+    language of whoever made it reads in each reader's language all the same."""
     sentences = {MESSAGES[key]}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             sentences.add(gettext(MESSAGES[key]))
-    return tuple(re.compile(re.escape(sentence).replace(re.escape("%(number)s"), r"(\d+)")) for sentence in sentences)
+    return tuple(_pattern(sentence) for sentence in sorted(sentences))
 
 
 def is_message(comment: str, key: str, **values: Any) -> bool:
@@ -188,14 +211,29 @@ def is_message(comment: str, key: str, **values: Any) -> bool:
     return comment.strip() in sentences
 
 
+def read_back(comment: str) -> Summary | None:
+    """The message of :data:`READ_BACK` ``comment`` is, in whichever of the wiki's languages, with its values; None
+    when it is an editor's own words."""
+    for key in READ_BACK:
+        for pattern in _in_every_language(key):
+            if (found := pattern.fullmatch(comment)) is not None:
+                return Summary(key, {name: int(value) if name in _NUMBERS else value
+                                     for name, value in found.groupdict().items()})
+    return None
+
+
+def comment_in_english(comment: str) -> str:
+    """A summary as it is stored: one the wiki writes (an undo's, prefilled in the reader's language and sent as it
+    was) in English, each reader then reading it in theirs; an editor's own words as typed."""
+    written = read_back(comment.strip())
+    return written.english() if written is not None else comment
+
+
 def comment_for_reader(comment: str) -> str:
-    """A revision's summary in the active language when the wiki wrote it (an import, a revert), else as typed."""
-    if any(pattern.fullmatch(comment) for pattern in _in_every_language("imported")):
-        return Summary("imported").text()
-    for pattern in _in_every_language("reverted"):
-        if reverted := pattern.fullmatch(comment):
-            return Summary("reverted", {"number": int(reverted[1])}).text()
-    return comment
+    """A revision's summary in the active language when the wiki wrote it (an import, a revert, an undo, a
+    rollback), else as typed."""
+    written = read_back(comment)
+    return written.text() if written is not None else comment
 
 
 def summary_for_reader(event: ChangeEvent) -> str:

@@ -67,6 +67,7 @@ urlpatterns = [
     path("wiki/<pageslug:slug>/revisions/<int:number>/", pages.page_revision, name="page-revision"),
     path("wiki/<pageslug:slug>/diff/", edit_history.page_diff, name="page-diff"),
     path("wiki/<pageslug:slug>/revert/<int:number>/", edit_history.page_revert_view, name="page-revert"),
+    path("wiki/<pageslug:slug>/rollback/", edit_history.page_rollback_view, name="page-rollback"),
     path("wiki/<pageslug:slug>/move/", edit_moves.page_move_view, name="page-move"),
     path("wiki/<pageslug:slug>/delete/", edit_deletion.page_delete_view, name="page-delete"),
     path("wiki/<pageslug:slug>/restore/", edit_deletion.page_restore_view, name="page-restore"),

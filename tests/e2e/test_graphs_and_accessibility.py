@@ -209,6 +209,9 @@ def test_axe_finds_no_violation_on_the_editor_screens_in_chinese_and_english(aud
         reverse("wiki:page-move", kwargs={"slug": "agentic-rl"}),
         reverse("wiki:page-claims", kwargs={"slug": "agentic-rl"}),
         reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
+        # the diff of the latest edit with its rollback and undo, and the undo's form
+        reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?undo=2",
         reverse("wiki:page-detail", kwargs={"slug": "agentic-rll"}),
         "/no-such-screen/",
     ]

@@ -218,6 +218,14 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     source_delete(source=make_source(slug="renamed-work", short_name="Twice Named", title="The first of two"), user=None,
                   reason="Deleted")
     make_source(slug="twice-named", short_name="Twice Named", title="The second of two")
+    # a page whose latest edit is an editor's after an import (to roll back, or undo), and one whose first edit the
+    # second changed again (an undo that clashes)
+    make_page(slug="rolled", title="Rolled", body="Imported text.\n")
+    page_save_revision(slug="rolled", title="Rolled", body="Spam.\n", comment="/* Intro */ spam", base_revision=1,
+                       user=make_editor("spammer"))
+    make_page(slug="clashing", title="Clashing", body="One line.\n")
+    page_save_revision(slug="clashing", title="Clashing", body="One line, changed.\n", base_revision=1)
+    page_save_revision(slug="clashing", title="Clashing", body="One line, changed again.\n", base_revision=2)
     return [
         ("reader", reverse("wiki:home"), None),
         ("reader", reverse("wiki:page-list"), None),
@@ -310,6 +318,12 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         # a form over the upload limit (lowered by the test to 1 MB)
         ("editor", reverse("wiki:page-create"), {"title": "Big", "body": "x" * (1024 * 1024 + 1), "save": "1"}),
         ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),
+        ("editor", reverse("wiki:page-history", kwargs={"slug": "rolled"}), None),
+        ("editor", reverse("wiki:page-diff", kwargs={"slug": "rolled"}) + "?from=1&to=2", None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?undo=2", None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "clashing"}) + "?undo=2", None),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "clashing"}) + "?undo=1", None),
+        ("editor", reverse("wiki:page-rollback", kwargs={"slug": "clashing"}), {"base_revision": "3"}),
         ("editor", reverse("wiki:page-move", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:page-move", kwargs={"slug": "agentic-rl"}), {"slug": "wanted", "reason": "Refused"}),
         ("editor", reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), None),

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
-from wiki.text.sections import sections
+from wiki import markdown as wiki_markdown
+from wiki.markdown import sanitize
+from wiki.text.sections import SECTION_LEVELS, sections
 
 _HEADING_END = {level: re.compile(rf"</h{level}\s*>") for level in range(1, 7)}
 
@@ -40,3 +43,26 @@ def with_section_links(html: str, *, body: str, toc: Sequence[Mapping[str, objec
         position = end.start()
     parts.append(html[position:])
     return "".join(parts)
+
+
+# A title holding none of these reads as typed once rendered (no emphasis, link, code, formula, citation, entity or
+# HTML): its id is the renderer's slug of it, with no need to render it.
+_MARKUP = re.compile(r"[\\`*_\[\]<>&$~^{}|（(]")
+
+
+def heading_anchor(title: str) -> str:
+    """The id the renderer gives a heading titled ``title`` as typed (a section's title as :mod:`wiki.text.sections`
+    reads it, which an edit summary's ``/* … */`` names): the slug of the text it renders to, its markup read as the
+    page's is. The first such heading of a page has it; a later one of the same title has a suffix."""
+    if not _MARKUP.search(title):
+        return sanitize.heading_id(title.strip())
+    return _rendered_anchor(title)
+
+
+@lru_cache(maxsize=1024)
+def _rendered_anchor(title: str) -> str:
+    try:
+        toc = wiki_markdown.render(f"{'#' * SECTION_LEVELS.start} {title}", sources={}, existing_pages=frozenset()).toc
+    except wiki_markdown.MarkdownTooComplex:
+        toc = []
+    return str(toc[0]["id"]) if toc else sanitize.heading_id(title.strip())

@@ -169,6 +169,14 @@ class ChangeEvent(models.Model):
             return ""
         return reverse("wiki:page-revision", kwargs={"slug": revision[0], "number": revision[1]})
 
+    def page_url(self) -> str:
+        """A page's change: the page's address, where it is now when known (``with_history``), else where it was
+        then (a former address leads to it); "" for any other change."""
+        if self.kind != self.Kind.PAGE:
+            return ""
+        slug = getattr(self, "page_slug", None)
+        return reverse("wiki:page-detail", kwargs={"slug": slug}) if slug else self.url
+
     def history_url(self) -> str:
         """Where the object's history is read: a page's (while it is not deleted), a claim's, a classification's."""
         if self.kind == self.Kind.PAGE:

@@ -220,10 +220,14 @@ class RevisionQuerySet(models.QuerySet["Revision"]):
         same query, so that a title change is shown whether or not a summary says it."""
         return (
             self.select_related("author")
-            .only("id", "number", "title", "comment", "size", "size_delta", "created_at", "author__username")
+            .only("id", "page_id", "number", "title", "comment", "size", "size_delta", "created_at", "author__username")
             .annotate(previous_title=models.Window(Lag("title"), order_by=models.F("number").asc()))
             .order_by("-number")
         )
+    def before_run_of(self, latest: Revision) -> RevisionQuerySet:
+        """The revisions of ``latest``'s page before the run of consecutive revisions its author saved (an import's
+        run being those with no author), the latest first: the first is where a rollback of that run leads."""
+        return self.filter(page_id=latest.page_id, number__lt=latest.number).exclude(author_id=latest.author_id).order_by("-number")
 
 
 class Revision(models.Model):

@@ -17,6 +17,7 @@ from django.utils.dates import MONTHS
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import Truncator
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -27,7 +28,7 @@ from wiki.change_summaries import comment_for_reader, summary_for_reader
 from wiki.field_labels import form_field_label
 from wiki.graph.layout import axis_text
 from wiki.markdown import for_reader
-from wiki.markdown.section_links import with_section_links
+from wiki.markdown.section_links import heading_anchor, with_section_links
 from wiki.models import Contrast, Page, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
 from wiki.suggestions import signed_weight
@@ -37,6 +38,7 @@ from wiki.taxonomy import verdict_label as _verdict_label
 from wiki.text.claim_matching import char_diff as claim_char_diff
 from wiki.text.lang import chinese_runs
 from wiki.text.lang import content_lang as text_lang
+from wiki.text.sections import section_summary
 from wiki.text.spaces import prose
 
 if TYPE_CHECKING:
@@ -440,8 +442,28 @@ def section_edit_links(html: str, page: Page) -> SafeString:
 
 @register.filter
 def edit_summary(comment: str) -> str:
-    """A revision's summary in the reader's language when the wiki wrote it (an import, a revert), else as typed."""
+    """A revision's summary in the reader's language when the wiki wrote it (an import, a revert, an undo, a
+    rollback), else as typed."""
     return comment_for_reader(comment)
+
+
+@register.simple_tag
+def summary_with_section(text: str, page_url: str = "", limit: int = 0) -> SafeString:
+    """An edit summary as a page's history and the lists of changes show it, escaped: one that opens by naming the
+    section edited (``/* Heading */ rest``, as a section's edit form prefills it) as "→Heading", a link to that
+    section of the page at ``page_url`` (the heading's own id), then the rest of it; ``limit`` characters at most
+    (0: all of it)."""
+    def cut(words: str, room: int) -> str:
+        return Truncator(words).chars(max(room, 1)) if limit else words
+
+    named = section_summary(text) if page_url else None
+    if named is None:
+        return escape(cut(text, limit))
+    link = format_html('<a class="section-summary" href="{}#{}">→{}</a>', page_url, heading_anchor(named.title),
+                       cut(named.title, limit))
+    if not named.rest:
+        return link
+    return format_html("{}{}{}", link, pgettext("label separator", ": "), cut(named.rest, limit - len(named.title) - 1))
 
 
 @register.filter

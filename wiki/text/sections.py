@@ -146,3 +146,24 @@ def section_splice(text: str, number: int, replacement: str) -> str:
         missing = (len(old) - len(old.rstrip("\n"))) - (len(replacement) - len(replacement.rstrip("\n")))
         replacement += "\n" * max(0, missing)
     return text[:part.start] + replacement + rest
+
+
+# The opening of an edit summary that names the section edited (``/* Section title */ what changed``), as a section's
+# edit form prefills it.
+_SECTION_SUMMARY = re.compile(r"\s*/\*\s*(?P<title>.*?)\s*\*/\s*(?P<rest>.*)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class SectionSummary:
+    """An edit summary that opens by naming a section: its title as typed, then the rest of the summary."""
+
+    title: str
+    rest: str
+
+
+def section_summary(comment: str) -> SectionSummary | None:
+    """The section ``comment`` opens by naming (``/* Heading */ rest``); None when it names none."""
+    found = _SECTION_SUMMARY.fullmatch(comment)
+    if found is None or not found["title"]:
+        return None
+    return SectionSummary(title=found["title"], rest=found["rest"])

@@ -1,4 +1,5 @@
-"""A page's history, the diff between two of its revisions, and reverting to one."""
+"""A page's history, the diff between two of its revisions, reverting to one, and rolling back the latest editor's run
+of edits."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from wiki.change_summaries import is_message
 from wiki.models import Page, Revision
 from wiki.paginator import Paginator
 from wiki.services.page_claims import claim_changes_between
+from wiki.services.page_reverts import RollbackRefused, page_rollback, rollback_for
 from wiki.services.pages import EditConflict, page_revert
 from wiki.text.diff import side_by_side
 from wiki.views.editing import editor_required, saved_message
@@ -36,8 +38,12 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     listing = paginator.get_page(request.GET.get("p"))
     # The addresses it had before it was moved, which still lead here: the latest first.
     former = page.redirects.only("slug", "created_at", "page").order_by("-created_at", "-id")[:FORMER_ADDRESSES_SHOWN]
-    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": page.latest_number,  # type: ignore[attr-defined]  # annotated above
-                                                           "former": former})
+    latest = page.latest_number  # type: ignore[attr-defined]  # annotated above
+    # The current revision's row offers editors the rollback of its author's run of edits.
+    rows = list(listing)
+    rollback = rollback_for(rows[0]) if rows and rows[0].number == latest and request.user.has_perm("wiki.change_page") else None
+    return render(request, "wiki/edit/page_history.html", {"page": page, "revisions": listing, "latest": latest,
+                                                           "former": former, "rollback": rollback})
 
 
 def _number(raw: str | None) -> int | None:
@@ -61,27 +67,36 @@ def _diff_error(raw_from: str | None, raw_to: str | None, *, found: dict[int, Re
 @require_safe
 @follows_moves
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
-    page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
-    if "from" not in request.GET and "to" not in request.GET:
+    page = get_object_or_404(
+        Page.objects.only("id", "slug", "title").annotate(latest_number=Max("revisions__number")), slug=slug
+    )
+    latest = page.latest_number or 0  # type: ignore[attr-defined]  # annotated above
+    if "from" not in request.GET and "to" not in request.GET and latest >= 2:
         # The diff page alone shows the latest change, as a wiki's "diff=cur" does.
-        latest = page.revisions.aggregate(n=Max("number"))["n"] or 0
-        if latest >= 2:
-            return redirect(f"{request.path}?{urlencode({'from': latest - 1, 'to': latest})}")
-    numbers = [n for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))) if n is not None]
+        return redirect(f"{request.path}?{urlencode({'from': latest - 1, 'to': latest})}")
+    first, second = _number(request.GET.get("from")), _number(request.GET.get("to"))
+    if first is not None and second is not None and first > second:
+        # A diff reads from the older revision to the newer, whichever order the address names them in.
+        return redirect(f"{request.path}?{urlencode({'from': second, 'to': first})}")
     revisions = {
         r.number: r
-        for r in Revision.objects.filter(page=page, number__in=numbers).select_related("author")
+        for r in Revision.objects.filter(page=page, number__in=[n for n in (first, second) if n is not None])
+        .select_related("author")
     }
-    old, new = (revisions.get(n) if n is not None else None for n in (_number(request.GET.get("from")), _number(request.GET.get("to"))))
+    old, new = (revisions.get(n) if n is not None else None for n in (first, second))
     if old is None or new is None:
         return render(
             request, "wiki/edit/page_diff.html",
             {"page": page, "error": _diff_error(request.GET.get("from"), request.GET.get("to"), found=revisions)}, status=404,
         )
     claims = claim_changes_between(page=page, after=old.number, upto=new.number)
+    # Between consecutive revisions the diff is one edit's: it leads to the edits before and after it, and undoes it.
+    consecutive = new.number == old.number + 1
+    rollback = rollback_for(new) if new.number == latest and request.user.has_perm("wiki.change_page") else None
     return render(
         request, "wiki/edit/page_diff.html",
-        {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body), "claims": claims},
+        {"page": page, "old": old, "new": new, "diff": side_by_side(old.body, new.body), "claims": claims,
+         "latest": latest, "consecutive": consecutive, "rollback": rollback},
     )
 
 
@@ -118,4 +133,42 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
                       % {"title": page.title, "number": revision.number})
         return redirect(page)
     messages.success(request, saved_message(revision, text=_("Reverted to revision %(old)s: saved as revision %(new)s.") % {"old": number, "new": revision.number}))
+    return redirect(page)
+
+
+ROLLBACK_REFUSED = {
+    "imported": _("The latest revision was imported, not saved by an editor: there is no run of edits to roll back. "
+                  "Revert to an older revision instead."),
+    "only_author": _("Every revision of this page was saved by %(user)s: there is no revision by someone else to roll "
+                     "back to. Revert to an older revision instead."),
+}
+
+
+@require_POST
+@editor_required("wiki.change_page")
+def page_rollback_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Rolls back the latest editor's run of edits, as shown when the button was rendered (``base_revision``)."""
+    page = get_object_or_404(Page.objects, slug=slug)
+    base = _number(request.POST.get("base_revision"))
+    if base is None:
+        messages.error(request, _("The rollback does not say which revision it was offered for; nothing was rolled back."))
+        return redirect("wiki:page-history", slug=page.slug)
+    try:
+        rolled = page_rollback(page=page, user=request.user, base_revision=base)
+    except EditConflict as conflict:
+        messages.error(request, _("The page was saved again (revision %(number)s) after the rollback was offered for "
+                                  "revision %(base)s; nothing was rolled back. Check its history again.")
+                       % {"number": conflict.current.number, "base": base})
+        return redirect("wiki:page-history", slug=page.slug)
+    except RollbackRefused as refused:
+        author = refused.latest.author
+        messages.error(request, ROLLBACK_REFUSED[refused.reason] % {"user": author.get_username() if author else ""})
+        return redirect("wiki:page-history", slug=page.slug)
+    if rolled.unchanged:
+        messages.info(request, _("No changes to save: “%(title)s” is still at revision %(number)s.")
+                      % {"title": page.title, "number": rolled.revision.number})
+        return redirect(page)
+    text = _("%(summary)s: saved as revision %(number)s.") % {"summary": rolled.rollback.comment().text(),
+                                                              "number": rolled.revision.number}
+    messages.success(request, saved_message(rolled.revision, text=text))
     return redirect(page)

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from wiki import markdown as wiki_markdown
+from wiki.change_summaries import comment_in_english
 from wiki.forms.pages import PageCreateForm, PageForm, PageSectionForm, new_works_from
 from wiki.markdown.section_links import section_ids
 from wiki.models import Page, Revision
@@ -29,6 +30,7 @@ from wiki.services.pages import EditConflict, MergedEdit, PageDeleted, PagePrevi
 from wiki.text.merge import FIELDS, merge_edit
 from wiki.text.sections import SectionNotFound, section
 from wiki.views.editing import SESSION_ENDED_PREVIEW, editor_required, saved_message
+from wiki.views.editing.undo import undo_form
 from wiki.views.pages import follows_moves
 
 # The longest section title an edit summary is prefilled with (the summary holds 500 characters).
@@ -71,6 +73,9 @@ def _number(value: str) -> int | None:
 
 def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None) -> HttpResponse:
     data = form.cleaned_data
+    # An undo's summary, sent as prefilled in the editor's language, is kept as the wiki's own: each reader reads it
+    # in theirs.
+    data["comment"] = comment_in_english(data["comment"])
     try:
         if isinstance(form, PageSectionForm) and page is not None:
             saved = page_save_section(page=page, section=data["section"], text=data["body"], comment=data["comment"],
@@ -230,6 +235,8 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         whole = _section_edit(page, form.cleaned_data) if preview is not None else None
     elif "section" in request.GET:
         return _section_form(request, page)
+    elif "undo" in request.GET:
+        return undo_form(request, page)
     else:
         latest = page.revisions.order_by("-number").only("number").first()
         form = PageForm(

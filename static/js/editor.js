@@ -33,6 +33,12 @@
     var paneTop = pane.getBoundingClientRect().top;
     if (paneTop < 0 || paneTop > window.innerHeight / 2) { pane.scrollIntoView({ block: "start" }); }
   }
+  // After "Show changes" the page opens on the diff, above the form, as it opens on the preview after "Preview".
+  var changes = document.querySelector("[data-changes-shown]");
+  if (changes && !document.querySelector("[data-error-summary]")) {
+    changes.focus({ preventScroll: true });
+    changes.scrollIntoView({ block: "start" });
+  }
   var body = document.querySelector("textarea[name=body]");
   if (pane && body && window.fetch) {
     var target = document.getElementById("preview-body");

@@ -7,8 +7,8 @@ The REST API keeps :func:`wiki.services.pages.page_save`'s answer to a stale edi
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,6 +19,7 @@ from wiki.models import Page, Revision
 from wiki.models.rules import normalize_page_slug
 from wiki.roles import User
 from wiki.services.pages import MergedEdit, PageSaved, page_save, page_validate
+from wiki.text.diff import Diff, side_by_side
 from wiki.text.merge import merge_edit
 from wiki.text.sections import SectionNotFound, section_splice
 
@@ -80,15 +81,55 @@ def section_edit_values(*, page: Page, base_revision: int, section: int, text: s
     on the field naming it."""
     base = page.revisions.filter(number=base_revision).only("title", "summary", "body").first()
     if base is None:
-        raise ValidationError({"base_revision": [ValidationError(
-            gettext_lazy("This page has no revision %(number)s."), code="no_revision", params={"number": base_revision})]})
+        raise _no_revision(base_revision)
+    return _spliced(base, section=section, text=text)
+
+
+def _no_revision(number: int) -> ValidationError:
+    return ValidationError({"base_revision": [ValidationError(
+        gettext_lazy("This page has no revision %(number)s."), code="no_revision", params={"number": number})]})
+
+
+def _spliced(base: Revision, *, section: int, text: str) -> dict[str, str]:
     try:
         body = section_splice(base.body, section, text)
     except SectionNotFound as missing:
         raise ValidationError({"section": [ValidationError(
             gettext_lazy("Revision %(number)s of this page has no section %(section)s."), code="no_section",
-            params={"number": base_revision, "section": section})]}) from missing
+            params={"number": base.number, "section": section})]}) from missing
     return {"title": base.title, "summary": base.summary, "body": body}
+
+
+@dataclass(frozen=True)
+class EditChanges:
+    """What saving an edit would change in the revision it started from (``base``): the title, summary and text the
+    page would have (``values``), and the side-by-side diff of the text."""
+
+    base: Revision
+    values: dict[str, str]
+    diff: Diff
+
+    @property
+    def is_empty(self) -> bool:
+        return self.diff.is_empty and edit_values(self.base) == self.values
+
+
+def edit_changes(*, page: Page, values: Mapping[str, str], base_revision: int | None,
+                 section: int | None = None) -> EditChanges:
+    """The changes an edit makes to revision ``base_revision`` of ``page`` (the latest when it names none), without
+    saving anything: "Show changes". ``values`` are the edited title, summary and text; for one section's edit
+    (``section``) only its text, which is spliced into the revision's whole text, so that the diff is of the whole
+    page, numbered by its lines, as its history's diff will read once it is saved. A revision or a section that is
+    not there is a ``ValidationError`` on the field naming it, as in :func:`section_edit_values`."""
+    revisions = page.revisions.select_related("author")
+    base = (revisions.filter(number=base_revision) if base_revision else revisions.order_by("-number")).first()
+    if base is None:
+        raise _no_revision(base_revision or 0)
+    if section is not None:
+        edited = _spliced(base, section=section, text=values["body"])
+    else:
+        edited = {name: values[name] for name in ("title", "summary", "body")}
+    return EditChanges(base=base, values=edited, diff=side_by_side(base.body, edited["body"]))
 
 
 def page_save_section(

@@ -1,5 +1,6 @@
-"""Creating and editing pages, a whole page or one section of it, with a server-rendered preview; an edit merged with
-what was saved meanwhile, and the edit-conflict screen when the two clash."""
+"""Creating and editing pages, a whole page or one section of it, with a server-rendered preview and the diff of the
+edit against the revision it started from ("Show changes"); an edit merged with what was saved meanwhile, and the
+edit-conflict screen when the two clash."""
 
 from __future__ import annotations
 
@@ -25,7 +26,14 @@ from wiki.markdown.section_links import section_ids
 from wiki.models import Page, Revision
 from wiki.models.rules import is_control_free, max_length
 from wiki.services.page_claims import page_claims_plan
-from wiki.services.page_edits import edit_values, page_save_merging, page_save_section, section_edit_values
+from wiki.services.page_edits import (
+    EditChanges,
+    edit_changes,
+    edit_values,
+    page_save_merging,
+    page_save_section,
+    section_edit_values,
+)
 from wiki.services.pages import EditConflict, MergedEdit, PageDeleted, PagePreview, page_preview
 from wiki.text.merge import FIELDS, merge_edit
 from wiki.text.sections import SectionNotFound, section
@@ -41,6 +49,25 @@ def _preview(form: PageForm) -> PagePreview | None:
     if "preview" not in form.data or not form.is_valid():
         return None
     return page_preview(body=form.cleaned_data["body"], new_works=new_works_from(form.data))
+
+
+def _changes(form: PageForm, page: Page) -> EditChanges | None:
+    """For "Show changes": what the edit changes in the revision it started from, saving nothing; a revision or
+    section the form names and the page lacks is an error on the form."""
+    if "diff" not in form.data or not form.is_valid():
+        return None
+    data = form.cleaned_data
+    try:
+        return edit_changes(page=page, values=data, base_revision=data.get("base_revision"), section=data.get("section"))
+    except ValidationError as error:
+        for name, errors in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    return None
+
+
+def _sent_to_save(request: HttpRequest) -> bool:
+    """The form was sent with "Save", not to preview it or show its changes."""
+    return "preview" not in request.POST and "diff" not in request.POST
 
 
 def _preview_context(preview: PagePreview | None, page: Page | None, *,
@@ -197,7 +224,7 @@ def page_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PageCreateForm(request.POST)
         preview = _preview(form)
-        if preview is None and "preview" not in request.POST and form.is_valid():
+        if _sent_to_save(request) and form.is_valid():
             # Base 0: a page created by someone else meanwhile is a conflict, not an overwrite.
             form.cleaned_data["base_revision"] = 0
             return _save(request, form, slug=form.cleaned_data["slug"], page=None)
@@ -226,11 +253,11 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return _deleted(request, page) if request.method == "POST" else redirect(page)
     if request.method == "POST":
         form = _page_form_class(request)(request.POST)
-        preview = _preview(form)
+        preview, changes = _preview(form), _changes(form, page)
         if moved:
             messages.info(request, _("While you were editing, the page moved from %(old)s to %(new)s: your edit goes to "
                                      "its new address.") % {"old": slug, "new": page.slug})
-        if preview is None and "preview" not in request.POST and form.is_valid():
+        if _sent_to_save(request) and form.is_valid():
             return _save(request, form, slug=page.slug, page=page)
         whole = _section_edit(page, form.cleaned_data) if preview is not None else None
     elif "section" in request.GET:
@@ -243,8 +270,9 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
             initial={"title": page.title, "summary": page.summary, "body": page.body,
                      "base_revision": latest.number if latest else None}
         )
-        preview = whole = None
-    return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, page, whole=whole)})
+        preview = whole = changes = None
+    return render(request, "wiki/edit/page_form.html", {"form": form, "changes": changes,
+                                                        **_preview_context(preview, page, whole=whole)})
 
 
 def _section_form(request: HttpRequest, page: Page) -> HttpResponse:

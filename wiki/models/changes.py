@@ -32,6 +32,12 @@ class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
             events = events.filter(created_at__gte=since)
         return events.filter(kind=kind) if kind else events
 
+    def latest_per_object(self) -> ChangeEventQuerySet:
+        """Of these changes, only the latest to each object (a page, a work, a claim…), in one query: the others
+        are left out by a subquery of the same changes, one per object (PostgreSQL's DISTINCT ON)."""
+        latest = self.order_by("kind", "object_id", "-created_at", "-id").distinct("kind", "object_id").values("pk")
+        return self.filter(pk__in=latest)
+
     def watched_by(self, user_id: int) -> ChangeEventQuerySet:
         """The changes to what the account watches (its watchlist): a watched page's edits, moves, deletions and its
         claims' changes; a watched work's edits, its classifications and contrasts, and the merges of other works

@@ -1,5 +1,6 @@
-"""A reader's watchlist: the recent changes to the pages, works and questions they watch, the watch button of each,
-and the list of what they watch, to take items off it."""
+"""A reader's watchlist: the recent changes to the pages, works and questions they watch (filtered as recent changes
+are, and to the latest change to each item), the watch button of each, and the list of what they watch, to take items
+off it."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from wiki.filters.changes import WatchlistFilter
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source, Watch
 from wiki.models.readers import profile_of
 from wiki.models.watches import Watchable
 from wiki.paginator import Paginator
 from wiki.roles import Account
 from wiki.services.watches import watch_add, watch_remove, watches_remove, watchlist_feed_reset
+from wiki.views.listing import filters_chosen
 
 WATCHLIST_PAGE_SIZE = 50
 _TARGETS: dict[str, type[Page] | type[Source] | type[OpenQuestion]] = {
@@ -48,10 +51,13 @@ def feed_url(request: HttpRequest) -> str:
 @require_safe
 def watchlist(request: HttpRequest) -> HttpResponse:
     reader = cast(Account, request.user)
-    events = ChangeEvent.objects.recent().watched_by(reader.pk).with_history()
-    listing = Paginator(events, WATCHLIST_PAGE_SIZE).get_page(request.GET.get("p"))
-    return render(request, "wiki/watchlist.html", {"changes": listing, "feed_url": feed_url(request),
-                                                   "watched": Watch.objects.of(reader.pk).count()})
+    filters = WatchlistFilter(request.GET, queryset=ChangeEvent.objects.recent().watched_by(reader.pk), request=request)
+    context = {"filter": filters, "filters_chosen": filters_chosen(filters), "feed_url": feed_url(request),
+               "watched": Watch.objects.of(reader.pk).count()}
+    if not filters.is_valid():
+        return render(request, "wiki/watchlist.html", {**context, "changes": None}, status=400)
+    listing = Paginator(filters.changes.with_history(), WATCHLIST_PAGE_SIZE).get_page(request.GET.get("p"))
+    return render(request, "wiki/watchlist.html", {**context, "changes": listing})
 
 
 @never_cache

@@ -103,8 +103,9 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
     page = audited
     editor = make_editor("axe")
     current = Page.objects.get(slug="agentic-rl")
+    # a minor edit: its mark in the history and the watchlist is audited too
     page_save_revision(slug="agentic-rl", title=current.title, body=current.body + "\n\n补充一句。\n", summary=current.summary,
-                       comment="axe", user=editor)
+                       comment="axe", user=editor, minor=True)
     revisions = list(Revision.objects.filter(page__slug="agentic-rl").order_by("number").values_list("number", flat=True))
     diff = reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}) + f"?from={revisions[0]}&to={revisions[-1]}"
     readers = [
@@ -183,8 +184,9 @@ def test_axe_finds_no_violation_on_the_editor_screens_in_chinese_and_english(aud
     page = audited
     editor = make_editor("axe-editor")
     current = Page.objects.get(slug="agentic-rl")
+    # a minor edit: its mark in the history and the watchlist is audited too
     page_save_revision(slug="agentic-rl", title=current.title, body=current.body + "\n\n补充一句。\n", summary=current.summary,
-                       comment="axe", user=editor)
+                       comment="axe", user=editor, minor=True)
     claim = Claim.objects.filter(page__slug="agentic-rl", is_orphaned=False).order_by("pk").first()
     question = OpenQuestion.objects.order_by("pk").first()
     card = Classification.objects.filter(source__slug="skillforge").order_by("pk").first()

@@ -192,7 +192,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     wiki's pages, whose every kind of content the walk reads in both languages."""
     unclassified = make_source(short_name="Unclassified Work", title="An unclassified work", abstract="We train a web agent with GRPO.")
     page = Page.objects.get(slug="agentic-rl")
-    page_save_revision(slug=page.slug, title=page.title, body=page.body + "\n\nOne more sentence.", summary=page.summary, base_revision=1)
+    # a minor edit, marked as such in history, recent changes and the watchlist
+    page_save_revision(slug=page.slug, title=page.title, body=page.body + "\n\nOne more sentence.", summary=page.summary, base_revision=1,
+                       minor=True)
     claim = Claim.objects.filter(page=page).first()
     assert claim is not None
     question = OpenQuestion.objects.first()
@@ -267,6 +269,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("plain", reverse("wiki:watch", kwargs={"kind": "source", "pk": classification.source.pk}), {"watch": "1"}),
         ("plain", reverse("wiki:watch", kwargs={"kind": "question", "pk": question.pk}), {"watch": "1"}),
         ("plain", reverse("wiki:watchlist"), None),
+        ("plain", reverse("wiki:watchlist") + "?kind=page&days=7&hidemine=1&hideminor=1&latest=1", None),
+        ("plain", reverse("wiki:watchlist") + "?kind=question", None),
+        ("plain", reverse("wiki:watchlist") + "?days=2", None),
         ("plain", reverse("wiki:watchlist-edit"), None),
         ("reader", reverse("login"), None),
         ("plain", reverse("password_change"), None),
@@ -296,6 +301,14 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}), None),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
          {"title": page.title, "summary": page.summary, "body": page.body + "\n\nPreviewed.", "base_revision": "2", "preview": "1"}),
+        # its changes shown before saving, the whole page's and a section's, and changes there are none of
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title + " (new)", "summary": "", "body": page.body + "\n\nShown.", "base_revision": "2", "diff": "1"}),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"section": "1", "body": "## 摘要\n\nShown section.\n", "base_revision": "2", "diff": "1"}),
+        ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),
+         {"title": page.title, "summary": page.summary, "body": page.body + "\n\nOne more sentence.", "base_revision": "2",
+          "diff": "1"}),
         # one section's form and preview, and a section the page does not have
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?section=2", None),
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}),

@@ -13,7 +13,7 @@ from wiki.models import Page, Revision
 
 class RevisionInline(ReadOnlyInline):
     model = Revision
-    fields = ("number", "title", "comment", "author", "size", "size_delta", "created_at")
+    fields = ("number", "title", "comment", "author", "size", "size_delta", "minor", "created_at")
     readonly_fields = fields
     ordering = ("-number",)
 
@@ -38,8 +38,8 @@ class PageAdmin(EditedInTheWikiAdmin, DeletedInTheWikiAdmin):
 class RevisionAdmin(ReadOnlyAdmin):
     """Read-only: revisions are written by page saves only, so that the page, its claims and links stay in step."""
 
-    list_display = ("page", "number", "author", "comment", "size_delta", "created_at")
-    list_filter = ("created_at",)
+    list_display = ("page", "number", "author", "comment", "size_delta", "minor", "created_at")
+    list_filter = ("created_at", "minor")
     search_fields = ("page__title", "page__slug", "comment")
     list_select_related = ("page", "author")
 

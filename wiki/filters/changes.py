@@ -68,8 +68,9 @@ class TickFilter(django_filters.Filter):
 
 
 class ChangeFilter(django_filters.FilterSet):
-    """Recent changes of one kind, by one account, over the last days, and for a logged-in reader without their own
-    edits (``hidemine``, not offered to anyone else: asked anonymously, it is ignored)."""
+    """Recent changes of one kind, by one account, over the last days, without minor edits (``hideminor``), and for a
+    logged-in reader without their own edits (``hidemine``, not offered to anyone else: asked anonymously, it is
+    ignored)."""
 
     kind = ListedChoiceFilter(
         choices=ChangeEvent.Kind.choices, label=_("Kind"),
@@ -80,13 +81,14 @@ class ChangeFilter(django_filters.FilterSet):
         method="filter_days",
         error_messages={"invalid_choice": _("“%(value)s” is not a number of days to show; choose one from the list.")})
     hidemine = TickFilter(label=_("Hide my edits"), method="filter_hidemine")
+    hideminor = TickFilter(label=_("Hide minor edits"), method="filter_hideminor")
 
     class Meta:
         model = ChangeEvent
-        fields = ["kind", "user", "days", "hidemine"]
+        fields = ["kind", "user", "days", "hidemine", "hideminor"]
 
     # The filters that are boxes to tick (the others are lists, and a name).
-    ticks: tuple[str, ...] = ("hidemine",)
+    ticks: tuple[str, ...] = ("hidemine", "hideminor")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,6 +109,9 @@ class ChangeFilter(django_filters.FilterSet):
     def changes(self) -> ChangeEventQuerySet:
         """The changes the filters keep (``qs``), as the QuerySet they are."""
         return cast(ChangeEventQuerySet, self.qs)
+
+    def filter_hideminor(self, queryset: ChangeEventQuerySet, name: str, value: bool) -> ChangeEventQuerySet:
+        return queryset.exclude(minor=True) if value else queryset
 
     def filter_hidemine(self, queryset: ChangeEventQuerySet, name: str, value: bool) -> ChangeEventQuerySet:
         reader = self._reader_id()

@@ -51,6 +51,10 @@ class PageForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 24, "class": "markdown-input", "spellcheck": "false"}),
     )
     comment = forms.CharField(label=_("Edit summary"), max_length=500, required=False, validators=[validate_optional_line])
+    minor = forms.BooleanField(
+        label=_("This is a minor edit"), required=False,
+        help_text=_("A typo, formatting or a small rewording, nothing a reader of the page needs to check: readers can "
+                    "hide minor edits from recent changes and their watchlist."))
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -93,6 +97,11 @@ class PageCreateForm(PageForm):
         max_length=200, required=False, help_text=_("Part of the address; left empty, it is made from the title.")
     )
     field_order = ["title", "slug", "summary", "body", "comment"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A new page is never a minor edit.
+        del self.fields["minor"]
 
     def clean_slug(self) -> str:
         # Typed capitals are lower-cased, as a wiki link to the page would be.

@@ -22,7 +22,7 @@ class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
         one account made, ``since`` to those made from then on; ``hiding_user_id`` leaves out one account's."""
         events = self.select_related("user").only(
             "id", "kind", "action", "object_id", "label", "url", "summary", "summary_key", "summary_values", "size_delta",
-            "created_at", "user__username",
+            "minor", "created_at", "user__username",
         ).order_by("-created_at", "-id")
         if user_id is not None:
             events = events.filter(user_id=user_id)
@@ -131,6 +131,9 @@ class ChangeEvent(models.Model):
     summary_key = models.CharField(_("Summary's message"), max_length=40, blank=True)
     summary_values = models.JSONField(_("Summary's values"), default=dict, blank=True)
     size_delta = models.IntegerField(_("Size change"), null=True, blank=True)
+    # A page's edit whose revision its editor marked minor (Revision.minor), kept here too so that a list hides
+    # minor edits without reading the revisions.
+    minor = models.BooleanField(_("Minor edit"), default=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                              verbose_name=_("User"))
     created_at = models.DateTimeField(_("Created at"), auto_now_add=True, db_index=True)
@@ -145,6 +148,10 @@ class ChangeEvent(models.Model):
             models.Index(fields=["kind", "object_id"], name="changeevent_object"),
             # one account's changes, newest first, without reading everyone's
             models.Index(fields=["user", "-created_at", "-id"], name="changeevent_by_user"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(minor=False) | ~models.Q(action="created"),
+                                   name="changeevent_creation_not_minor"),
         ]
 
     def __str__(self) -> str:

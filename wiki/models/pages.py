@@ -220,7 +220,7 @@ class RevisionQuerySet(models.QuerySet["Revision"]):
         same query, so that a title change is shown whether or not a summary says it."""
         return (
             self.select_related("author")
-            .only("id", "page_id", "number", "title", "comment", "size", "size_delta", "created_at", "author__username")
+            .only("id", "page_id", "number", "title", "comment", "size", "size_delta", "minor", "created_at", "author__username")
             .annotate(previous_title=models.Window(Lag("title"), order_by=models.F("number").asc()))
             .order_by("-number")
         )
@@ -243,6 +243,9 @@ class Revision(models.Model):
                                verbose_name=_("Author"))
     size = models.PositiveIntegerField(_("Size"), default=0)
     size_delta = models.IntegerField(_("Size change"), default=0)
+    # Marked by its editor as a typo, formatting or a small rewording, which readers may hide from recent changes and
+    # their watchlist; a page's creation never is.
+    minor = models.BooleanField(_("Minor edit"), default=False)
     created_at = models.DateTimeField(_("Created at"), auto_now_add=True)
 
     objects = RevisionQuerySet.as_manager()
@@ -254,6 +257,7 @@ class Revision(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["page", "number"], name="revision_unique_number_per_page"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="revision_number_positive"),
+            models.CheckConstraint(condition=models.Q(minor=False) | models.Q(number__gt=1), name="revision_first_not_minor"),
         ]
 
     def __str__(self) -> str:

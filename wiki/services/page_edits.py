@@ -49,6 +49,7 @@ def page_save_merging(
     user: User | None = None,
     base_revision: int | None = None,
     new_works: Collection[str] = (),
+    minor: bool = False,
 ) -> PageSaved:
     """:func:`page_save`, except that an edit from a revision someone has saved after (``base_revision`` older than
     the latest) is merged three ways with the latest (:func:`wiki.text.merge.merge_edit`), and the merge is saved
@@ -71,7 +72,8 @@ def page_save_merging(
             merged = MergedEdit(base=base_revision, theirs=latest.number)
             base_revision = latest.number
     saved = page_save(slug=slug, title=values["title"], summary=values["summary"], body=values["body"], comment=comment,
-                      user=user, base_revision=base_revision, new_works=new_works)
+                      user=user, base_revision=base_revision, new_works=new_works,
+                      minor=minor)
     return saved if merged is None or saved.unchanged else replace(saved, merged=merged)
 
 
@@ -141,10 +143,11 @@ def page_save_section(
     user: User | None = None,
     base_revision: int,
     new_works: Collection[str] = (),
+    minor: bool = False,
 ) -> PageSaved:
     """Saves ``text`` as section ``section`` of ``page`` as it read at revision ``base_revision`` (where the editor
     read the section): spliced into that revision's text (:func:`section_edit_values`), then saved as any edit from
     that revision is (:func:`page_save_merging`), merged with what was saved since."""
     values = section_edit_values(page=page, base_revision=base_revision, section=section, text=text)
     return page_save_merging(slug=page.slug, **values, comment=comment, user=user, base_revision=base_revision,
-                             new_works=new_works)
+                             new_works=new_works, minor=minor)

@@ -167,10 +167,11 @@ def page_save_revision(
     base_revision: int | None = None,
     action: str = ChangeEvent.Action.EDITED,
     new_works: Collection[str] = (),
+    minor: bool = False,
 ) -> Revision:
     """:func:`page_save`, for callers that need only the revision."""
     return page_save(slug=slug, title=title, body=body, summary=summary, comment=comment, user=user,
-                     base_revision=base_revision, action=action, new_works=new_works).revision
+                     base_revision=base_revision, action=action, new_works=new_works, minor=minor).revision
 
 
 @transaction.atomic
@@ -186,11 +187,14 @@ def page_save(
     action: str = ChangeEvent.Action.EDITED,
     new_works: Collection[str] = (),
     record_change: bool = True,
+    minor: bool = False,
 ) -> PageSaved:
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
 
     The changes feed records the save (``record_change`` false leaves that to the caller, which records the change
     the revision is part of, a move), saying first when it changed the page's title, with or without a summary.
+    ``minor``: the editor marks the edit minor (a typo, formatting, a small rewording), on its revision and its entry
+    in recent changes; a page's creation never is, whatever it says.
 
     A cited title close to an existing work (:mod:`wiki.services.citations`) is left unresolved, and creates
     nothing, unless ``new_works`` names it; the answer's ``citations`` says so, and which works were created.
@@ -254,6 +258,7 @@ def page_save(
     previous_size = latest.size if latest else 0
     # In characters: a byte count says little of Chinese text, three bytes a character.
     size = len(body)
+    minor = minor and not created
     revision = Revision.objects.create(
         page=page,
         number=(latest.number + 1) if latest else 1,
@@ -264,6 +269,7 @@ def page_save(
         author=author,
         size=size,
         size_delta=size - previous_size,
+        minor=minor,
     )
     relinked = _sync_links(page, result)
     # Citations the text's blanking of code and comments did not see but the renderer did (none, normally).
@@ -289,6 +295,7 @@ def page_save(
             url=page.get_absolute_url(),
             summary=with_title_change(comment, before=latest.title if latest is not None else title, after=title),
             size_delta=revision.size_delta,
+            minor=minor,
             user=author,
         )
     search_reindex_page_with_claims(page.pk)

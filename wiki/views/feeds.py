@@ -24,6 +24,8 @@ from wiki.models.rules import strip_control
 from wiki.roles import Account, account_named
 
 FEED_SIZE = 50
+# The Atom category term of a minor edit's entry.
+MINOR_CATEGORY = "minor"
 # The day the feed's own tag: id was minted; it never changes.
 FEED_TAG_DATE = "2026-11-29"
 
@@ -70,7 +72,12 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
 
     def item_title(self, item: ChangeEvent) -> str:
         # XML cannot hold control characters, which older rows (or a future bug) may have: one must not break the feed.
-        return strip_control(f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}")
+        title = strip_control(f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}")
+        return gettext("%(title)s (minor edit)") % {"title": title} if item.minor else title
+
+    def item_categories(self, item: ChangeEvent) -> list[str]:
+        # For a feed reader's own filters: a minor edit is a category of its own.
+        return [MINOR_CATEGORY] if item.minor else []
 
     def item_description(self, item: ChangeEvent) -> str:
         # Atom carries the summary as HTML: an edit summary is plain text and must not become markup in a reader.

@@ -194,10 +194,12 @@ class PageEditSerializer(PageWriteSerializer):
 
 class RevisionSerializer(serializers.ModelSerializer):
     author = serializers.CharField(source="author.get_username", read_only=True, allow_null=True, default=None)
+    minor = serializers.BooleanField(read_only=True, help_text="Marked by its editor as a minor edit (a typo, formatting, "
+                                                                "a small rewording); a page's first revision never is.")
 
     class Meta:
         model = Revision
-        fields = ["number", "title", "comment", "author", "size", "size_delta", "created_at"]
+        fields = ["number", "title", "comment", "author", "size", "size_delta", "minor", "created_at"]
         read_only_fields = fields
 
 

@@ -20,6 +20,7 @@ class ChangeSerializer(serializers.Serializer):
     url = serializers.CharField(allow_blank=True, help_text="Where the object is read in the browser (a path); may be empty.")
     summary = serializers.SerializerMethodField(help_text="The editor's summary, or the wiki's, in the reader's language.")
     size_delta = serializers.IntegerField(allow_null=True, help_text="Characters added (or removed, negative) to a page.")
+    minor = serializers.BooleanField(help_text="A page's edit its editor marked minor.")
     user = serializers.CharField(source="user.username", allow_null=True, default=None,
                                  help_text="Who made the change; null for imports.")
     created_at = serializers.DateTimeField()

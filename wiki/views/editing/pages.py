@@ -107,7 +107,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         if isinstance(form, PageSectionForm) and page is not None:
             saved = page_save_section(page=page, section=data["section"], text=data["body"], comment=data["comment"],
                                       user=request.user, base_revision=data["base_revision"],
-                                      new_works=new_works_from(form.data))
+                                      new_works=new_works_from(form.data), minor=data["minor"])
         else:
             saved = page_save_merging(
                 slug=slug,
@@ -118,6 +118,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
                 user=request.user,
                 base_revision=data.get("base_revision"),
                 new_works=new_works_from(form.data),
+                minor=data.get("minor", False),
             )
     except EditConflict as conflict:
         return _conflict(request, form, conflict)
@@ -173,7 +174,8 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     # Title and summary are merged too: a change saved meanwhile must not be undone by the resolved save.
     edit = merge_edit(base=edit_values(base) if base else dict.fromkeys((*FIELDS, "body"), ""),
                       theirs=edit_values(current), mine=mine)
-    merged_form = PageForm(initial={**edit.values(), "comment": form.cleaned_data["comment"], "base_revision": current.number})
+    merged_form = PageForm(initial={**edit.values(), "comment": form.cleaned_data["comment"],
+                                    "minor": form.cleaned_data.get("minor", False), "base_revision": current.number})
     for name, field in edit.fields.items():
         if field.clash:
             merged_form.fields[name].help_text = _("Changed meanwhile too, to “%(theirs)s”; yours is kept here: choose.") % {"theirs": field.theirs}

@@ -50,9 +50,11 @@ class PageForm(forms.Form):
         validators=[validate_text],
         widget=forms.Textarea(attrs={"rows": 24, "class": "markdown-input", "spellcheck": "false"}),
     )
-    comment = forms.CharField(label=_("Edit summary"), max_length=500, required=False, validators=[validate_optional_line])
+    # The keys a wiki's editors know: Alt+Shift+B (or the browser's own combination) for the summary, I for minor.
+    comment = forms.CharField(label=_("Edit summary"), max_length=500, required=False, validators=[validate_optional_line],
+                              widget=forms.TextInput(attrs={"accesskey": "b"}))
     minor = forms.BooleanField(
-        label=_("This is a minor edit"), required=False,
+        label=_("This is a minor edit"), required=False, widget=forms.CheckboxInput(attrs={"accesskey": "i"}),
         help_text=_("A typo, formatting or a small rewording, nothing a reader of the page needs to check: readers can "
                     "hide minor edits from recent changes and their watchlist."))
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

@@ -415,6 +415,26 @@ def test_preview_fragment_reports_too_complex_text(editor_client: Client) -> Non
     assert "markup characters" in response.content.decode()
 
 
+def _not_reached(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a text over the limits had its citations read")
+
+
+def test_an_oversized_live_preview_is_refused_before_its_citations_are_read(
+        editor_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Some 800,000 characters of citations, each to a title of its own: matching them all takes minutes.
+    body = "\n".join(f"C{n}（来源：Title number {n} y{'x' * 40}，p.1）" for n in range(12_000))
+    edit_form = editor_client.post(reverse("wiki:page-create"), {"title": "Huge", "body": body, "preview": "1"})
+    monkeypatch.setattr("wiki.services.pages.citations_resolve", _not_reached)
+    monkeypatch.setattr("wiki.markdown.find_citations", _not_reached)
+
+    response = editor_client.post(reverse("wiki:page-preview"), {"body": body})
+
+    assert response.status_code == 422
+    message = f"The text is {len(body):,} characters long; the limit is 200,000."
+    assert message in response.content.decode()
+    assert edit_form.context["form"].errors["body"] == [message]
+
+
 def test_diff_with_bad_revision_numbers_says_which_value_is_wrong(client: Client, db: None) -> None:
     page = make_page(body="one")
     response = client.get(reverse("wiki:page-diff", kwargs={"slug": page.slug}) + "?from=abc&to=999")

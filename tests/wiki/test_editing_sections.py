@@ -10,9 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pytest_django import Settings
 
 from tests.factories import make_editor, make_page, make_reader
 from tests.queries import query_names
+from wiki import markdown as wiki_markdown
 from wiki.caching import versions
 from wiki.markdown.section_links import section_ids
 from wiki.models import Page
@@ -202,6 +204,30 @@ def test_the_live_preview_of_a_section_reads_the_claims_of_the_whole_page(editor
     assert [change.outcome for change in alone.context["claims"].changes] == ["orphaned"]
     assert spliced.context["claims"].changes == () and spliced.context["claims"].kept == 1
     assert "data-outcome" not in spliced.content.decode()
+
+
+def test_a_section_that_makes_the_page_too_long_is_refused_before_the_page_is_read_for_citations(
+        editor_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = make_page(body=BODY)
+    settings.WIKI_MAX_BODY_CHARS = len(BODY) + 10
+    longer = {"body": "## End\n\nThe end, now said at much greater length.\n", "section": "4", "base_revision": "1"}
+
+    read = wiki_markdown.cited_titles
+
+    def cited_titles(text: str) -> list[str]:
+        assert len(text) <= settings.WIKI_MAX_BODY_CHARS, "a text over the limits had its citations read"
+        return read(text)
+
+    monkeypatch.setattr("wiki.markdown.cited_titles", cited_titles)
+    preview = editor_client.post(_edit_url(page), {**longer, "comment": "", "preview": "1"})
+    live = editor_client.post(reverse("wiki:page-preview"), {**longer, "slug": page.slug})
+    saved = editor_client.post(_edit_url(page), _post(**longer))
+
+    message = f"the limit is {len(BODY) + 10:,}"
+    assert preview.status_code == 200 and message in preview.context["form"].errors["body"][0]
+    assert live.status_code == 422 and message in live.content.decode()
+    assert saved.status_code == 200 and message in saved.context["form"].errors["body"][0]
+    assert page.revisions.count() == 1
 
 
 def test_a_section_saved_from_an_older_revision_is_merged(editor_client: Client) -> None:

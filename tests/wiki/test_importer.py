@@ -81,6 +81,18 @@ def test_reimport_reports_what_it_did_to_claims_and_keeps_a_reworded_one(tmp_pat
     assert Claim.objects.get(pk=claim.pk).is_orphaned is False
 
 
+def test_a_file_over_the_limits_is_refused_before_its_citations_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "\n".join(f"C{n}（来源：Title number {n}，p.1）" for n in range(12_000))
+
+    def not_reached(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a text over the limits had its citations read")
+
+    monkeypatch.setattr("wiki.markdown.find_citations", not_reached)
+    with pytest.raises(PageImportError) as error:
+        parse_page_file(f"# Huge\n\n{body}\n".encode(), filename="huge.md")
+    assert "the limit is 200,000" in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [

@@ -59,7 +59,10 @@ def page_save_merging(
 
     The page's row is locked from reading the latest revision until the merge is saved: a save landing meanwhile
     waits and is then merged with in turn, and one that landed before is the latest read, never overwritten.
+
+    A text over the limits raises :class:`~wiki.markdown.MarkdownTooComplex` before anything is read or merged.
     """
+    wiki_markdown.check_complexity(body)
     values = {"title": title, "summary": summary, "body": body}
     merged = None
     page = Page.objects.select_for_update().only("id").filter(slug=normalize_page_slug(slug)).first()

@@ -121,12 +121,14 @@ def parse_page_file(raw: bytes, *, filename: str = "") -> PageFile:
         problems.append(f"the slug “{slug}” is reserved; choose another")
     if len(title) > TITLE_MAX:
         problems.append(f"the title is {len(title)} characters long; at most {TITLE_MAX} are allowed")
-    _, citation_problems = wiki_markdown.find_citations(body)
-    problems += [f"line {p.line}: {p.message}: {p.excerpt}" for p in citation_problems]
+    # The limits first: the citations of a text over them are not read.
     try:
         wiki_markdown.check_complexity(body)
     except wiki_markdown.MarkdownTooComplex as error:
         problems.append(str(error))
+    else:
+        _, citation_problems = wiki_markdown.find_citations(body)
+        problems += [f"line {p.line}: {p.message}: {p.excerpt}" for p in citation_problems]
     if problems:
         raise PageImportError(problems)
     return PageFile(slug=slug, title=title, summary=meta.get("summary", ""), body=body)

@@ -131,7 +131,11 @@ class PageSaved:
 
 def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
     """Renders ``body`` without writing anything: unknown citations show as missing sources, and the report says
-    which of them are close to an existing work and which saving would create."""
+    which of them are close to an existing work and which saving would create.
+
+    A text over the limits raises :class:`~wiki.markdown.MarkdownTooComplex` before its citations are read or matched
+    against the works, the dearest step (some seconds for thousands of titles)."""
+    wiki_markdown.check_complexity(body)
     sources, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works)
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     return PagePreview(result=result, citations=report)

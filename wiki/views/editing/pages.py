@@ -273,8 +273,13 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
                      "base_revision": latest.number if latest else None}
         )
         preview = whole = changes = None
-    return render(request, "wiki/edit/page_form.html", {"form": form, "changes": changes,
-                                                        **_preview_context(preview, page, whole=whole)})
+    try:
+        context = _preview_context(preview, page, whole=whole)
+    except wiki_markdown.MarkdownTooComplex as error:
+        # A section within the limits that makes the page exceed them: saving it would be refused the same way.
+        form.add_error("body", str(error))
+        context = _preview_context(None, page)
+    return render(request, "wiki/edit/page_form.html", {"form": form, "changes": changes, **context})
 
 
 def _section_form(request: HttpRequest, page: Page) -> HttpResponse:

@@ -38,7 +38,8 @@ run: db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production: gunicorn (config/gunicorn.conf.py), DEBUG off, static files hashed and cached for a year.
-# Set DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY (with DJANGO_SECURE=1 behind HTTPS) as .env.example says.
+# Set DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY (with DJANGO_SECURE=1 behind HTTPS) as .env.example says: without a
+# key of its own, gunicorn refuses to start.
 serve: db
 	WIKI_HASHED_STATIC=1 $(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	DJANGO_DEBUG=0 WIKI_HASHED_STATIC=1 HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi

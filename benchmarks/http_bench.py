@@ -20,6 +20,7 @@ import argparse
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -77,6 +78,8 @@ def free_port() -> int:
 def setup_django(redis_url: str) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
     os.environ["REDIS_URL"] = redis_url
+    # gunicorn with DEBUG off needs a key of its own; it is shared with this process, which logs the editor in.
+    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
     import django
 
     django.setup()

@@ -44,16 +44,26 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 # Keys published with the code (.env.example, the development default, Django's template): anyone can read them.
-PLACEHOLDER_SECRET_KEYS = frozenset({"change-me", "changeme", "secret", "insecure-development-key-change-me"})
+DEVELOPMENT_SECRET_KEY = "insecure-development-key-change-me"
+PLACEHOLDER_SECRET_KEYS = frozenset({"change-me", "changeme", "secret", DEVELOPMENT_SECRET_KEY})
 SECRET_KEY_MIN_LENGTH = 50
 
 
-def secret_key_refused(key: str) -> None:
+class AppServer:
+    """Whether this process serves the wiki through an application server (gunicorn for `make serve`, or any WSGI or
+    ASGI server): its entry points, config/wsgi.py and config/asgi.py, say so before the settings are read. manage.py
+    (the development server of `make run`, the commands) and the tests read the settings without it."""
+
+    running = False
+
+
+def secret_key_refused(key: str, *, needed_because: str) -> None:
     """Raises when ``key`` cannot protect a deployment: empty, a published placeholder, or short or repetitive
-    enough for ``check --deploy`` to call it weak (fewer than 50 characters or 5 distinct ones)."""
+    enough for ``check --deploy`` to call it weak (fewer than 50 characters or 5 distinct ones). ``needed_because``
+    says, when the key is missing, why this process needs one."""
     how = 'e.g. python -c "import secrets; print(secrets.token_urlsafe(50))"'
     if not key:
-        raise ImproperlyConfigured(f"DJANGO_SECURE is on: set DJANGO_SECRET_KEY to a long random value ({how}).")
+        raise ImproperlyConfigured(f"{needed_because}: set DJANGO_SECRET_KEY to a long random value ({how}).")
     if key.strip().lower() in PLACEHOLDER_SECRET_KEYS or key.startswith("django-insecure-"):
         raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is a published placeholder: set a long random value ({how}).")
     if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < 5:

@@ -9,18 +9,32 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.embedded_db import var_dir
-from config.env import env_bool, env_int, env_list, env_str, secret_key_refused
+from config.env import (
+    DEVELOPMENT_SECRET_KEY,
+    AppServer,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    secret_key_refused,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = var_dir()
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
-# Off for `make run` and the tests on one machine; on for a deployment reached over HTTPS, where a
-# missing secret key must stop the start rather than fall back to a key anyone can read here.
+# Off for `make run` and the tests on one machine; on for a deployment reached over HTTPS.
 SECURE = env_bool("DJANGO_SECURE", default=False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ("" if SECURE else "insecure-development-key-change-me")
+# The key signs sessions, CSRF tokens, password-reset links and the readers' slots in shared pages. A key anyone can
+# read here would let anyone forge them, so a deployment refuses to start without one of its own: an application
+# server (gunicorn: `make serve`) with DEBUG off, or any process with DJANGO_SECURE on. The development server of
+# `make run` and the tests fall back to the published development key.
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if SECURE:
-    secret_key_refused(SECRET_KEY)
+    secret_key_refused(SECRET_KEY, needed_because="DJANGO_SECURE is on")
+elif AppServer.running and not DEBUG:
+    secret_key_refused(SECRET_KEY, needed_because="DJANGO_DEBUG is off in an application server (gunicorn, make serve)")
+SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 

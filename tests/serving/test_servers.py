@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -57,7 +58,7 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
 def servers(transactional_db: None) -> Iterator[list[str]]:
     prefix = f"test-servers-{uuid.uuid4().hex}"  # keys of this test's own, whatever else shares the database
     env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": prefix,
-           "DJANGO_DEBUG": "0",
+           "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "API_ANON_RATE": f"{ANON_RATE}/minute", "WEB_CONCURRENCY": "2", "WEB_THREADS": "2", "WEB_ACCESS_LOG": "",
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     started = []

@@ -59,6 +59,45 @@ def test_local_use_needs_no_secret_key() -> None:
     assert result.stdout.split() == ["False", "False", "None", "0", "False"]
 
 
+def _free_port() -> str:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("env", [{}, {"DJANGO_DEBUG": "0"}, {"DJANGO_SECRET_KEY": "insecure-development-key-change-me"},
+                                 {"DJANGO_SECRET_KEY": "change-me"}])
+def test_make_serves_gunicorn_refuses_to_start_without_a_secret_key_of_its_own(env: dict[str, str]) -> None:
+    result = _run([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
+                  {"PORT": _free_port(), "WEB_CONCURRENCY": "1", **env}, timeout=60)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: " in result.stderr and "DJANGO_SECRET_KEY" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("module", ["config.wsgi", "config.asgi"])
+def test_any_application_server_with_debug_off_needs_a_key_and_starts_with_one(module: str) -> None:
+    code = f"import {module}; from django.conf import settings; print(settings.SECRET_KEY)"
+    refused = _run([sys.executable, "-c", code], {})
+    assert refused.returncode != 0
+    assert refused.stderr.strip() == ("ImproperlyConfigured: DJANGO_DEBUG is off in an application server (gunicorn, "
+                                      "make serve): set DJANGO_SECRET_KEY to a long random value (e.g. python -c "
+                                      '"import secrets; print(secrets.token_urlsafe(50))").')
+    assert _run([sys.executable, "-c", code], {"DJANGO_SECRET_KEY": RANDOM_KEY}).stdout.strip() == RANDOM_KEY
+    # DEBUG on is development, whatever serves it.
+    assert _run([sys.executable, "-c", code], {"DJANGO_DEBUG": "1"}).returncode == 0
+
+
+def test_make_runs_development_server_needs_no_secret_key() -> None:
+    """`make run` is manage.py runserver, which reads the settings first and then loads the WSGI application."""
+    served = _manage("shell", "-c", "from django.core.servers.basehttp import get_internal_wsgi_application; "
+                                    "get_internal_wsgi_application(); print('serving')")
+    assert served.returncode == 0, served.stderr
+    assert served.stdout.strip().endswith("serving")
+
+
 @pytest.mark.parametrize("key", ["change-me", "insecure-development-key-change-me", "short-but-random-Zx81", "x" * 60,
                                  "django-insecure-" + "k2j3h4g5f6d7s8a9" * 3])
 def test_secure_deployment_refuses_a_placeholder_or_weak_key_in_one_line(key: str) -> None:
@@ -132,12 +171,12 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return _run([sys.executable, "manage.py", *args], env)
 
 
-def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _run(command: list[str], env: dict[str, str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     import os
 
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_"))}
     clean.setdefault("DATABASE_URL", "postgres://unused@127.0.0.1:1/unused")
-    return subprocess.run(command, cwd=ROOT, env={**clean, **env}, capture_output=True, text=True)
+    return subprocess.run(command, cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=timeout)
 
 
 def _settings_values(expression: str, **env: str) -> str:

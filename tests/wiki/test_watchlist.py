@@ -3,13 +3,16 @@ the list, the feed, and what edits, deletions and merges do to it."""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import (
@@ -22,14 +25,13 @@ from tests.factories import (
     make_source,
 )
 from wiki.models import ChangeEvent, ReaderProfile, Watch
-from wiki.models.readers import profile_of
 from wiki.services.claims import claim_set_status
 from wiki.services.deletion import page_delete
 from wiki.services.merges import source_merge, source_merge_undo
 from wiki.services.pages import page_save_revision
 from wiki.services.questions import question_update
 from wiki.services.sources import source_update
-from wiki.services.watches import watch_add
+from wiki.services.watches import watch_add, watchlist_feed_token
 
 pytestmark = pytest.mark.django_db
 
@@ -179,6 +181,8 @@ def test_the_watchlist_runs_as_many_queries_however_many_items_are_watched_and_c
     client.force_login(reader)
     first = make_page(title="Only one")
     watch_add(user=reader, target=first)
+    # The first visit gives the account its profile, with the feed's key; the next reads the account anew.
+    client.get(reverse("wiki:watchlist"))
     client.get(reverse("wiki:watchlist"))
     with CaptureQueriesContext(connection) as few:
         assert client.get(reverse("wiki:watchlist")).status_code == 200
@@ -269,7 +273,7 @@ def test_the_watchlist_feed_is_read_at_a_secret_address_that_can_be_replaced(cli
     watch_add(user=reader, target=page)
     page_save_revision(slug=page.slug, title=page.title, body="Fed edit.", comment="for the feed")
     make_page(title="Not fed")
-    url = reverse("wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": profile_of(reader).feed_token})
+    url = reverse("wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": watchlist_feed_token(user=reader)})
     response = client.get(url)
     assert response.status_code == 200 and response["Content-Type"].startswith("application/atom+xml")
     assert "private" in response["Cache-Control"]
@@ -285,6 +289,40 @@ def test_the_watchlist_feed_is_read_at_a_secret_address_that_can_be_replaced(cli
     reader.refresh_from_db()
     assert client.get(reverse("wiki:watchlist-feed", kwargs={
         "user_id": reader.pk, "token": ReaderProfile.objects.get(user=reader).feed_token})).status_code == 200
+
+
+def test_no_feed_address_follows_from_the_account_and_the_server_key_alone(client: Client) -> None:
+    reader = make_reader("keyless-reader")
+    watch_add(user=reader, target=make_page(title="Private interest"))
+    # What anyone holding the server's key computes for a profile without a key of its own, or for no profile.
+    guessed = salted_hmac("wiki.watchlist.feed", f"{reader.pk}:", algorithm="sha256").hexdigest()[:32]
+    assert client.get(reverse("wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": guessed})).status_code == 404
+
+    owner = Client()
+    owner.force_login(reader)
+    shown = re.search(r"/watchlist/feed/\d+/([0-9a-f]{32})/", owner.get(reverse("wiki:watchlist")).content.decode())
+    assert shown is not None and shown.group(1) != guessed
+    assert client.get(reverse("wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": shown.group(1)})).status_code == 200
+    assert shown.group(0) in owner.get(reverse("wiki:watchlist-edit")).content.decode()
+
+
+def test_every_reader_profile_has_a_random_feed_key_of_its_own() -> None:
+    made = [ReaderProfile.objects.create(user=make_reader(f"keyed-{n}")) for n in range(3)]
+    keys = [profile.feed_key for profile in ReaderProfile.objects.filter(pk__in=[p.pk for p in made])]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", key) for key in keys) and len(set(keys)) == 3
+
+
+def test_the_migration_gives_every_profile_without_a_feed_key_one() -> None:
+    migration = importlib.import_module("wiki.migrations.0043_watchlist_feed_keys")
+    keyless = [ReaderProfile.objects.create(user=make_reader(f"old-profile-{n}")) for n in range(3)]
+    kept = ReaderProfile.objects.create(user=make_reader("kept-key"))
+    ReaderProfile.objects.filter(pk__in=[p.pk for p in keyless]).update(feed_key="")
+
+    migration.fill(apps, None)
+
+    keys = dict(ReaderProfile.objects.filter(pk__in=[p.pk for p in keyless]).values_list("pk", "feed_key"))
+    assert all(re.fullmatch(r"[0-9a-f]{32}", key) for key in keys.values()) and len(set(keys.values())) == 3
+    assert ReaderProfile.objects.get(pk=kept.pk).feed_key == kept.feed_key
 
 
 def test_watching_something_that_is_not_there_is_404_and_a_bad_request_400() -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.db import transaction
 
 from wiki.caching import watches as watch_state
 from wiki.models import ReaderProfile, Source, Watch
-from wiki.models.readers import profile_of
+from wiki.models.readers import new_feed_key, profile_of
 from wiki.models.watches import Watchable, watch_kind
 from wiki.roles import Account, User, account
 
@@ -75,10 +74,19 @@ def watches_merge_undo(*, merged: Source, kept: Source, moved: dict[str, Any]) -
     watch_state.remember([(user_id, "source", merged.pk) for user_id in [*back, *dropped]], watching=True)
 
 
+def watchlist_feed_token(*, user: Account) -> str:
+    """The secret in the address of the account's watchlist feed. An account without a profile is given one now, with a
+    random feed key of its own (:func:`wiki.models.readers.new_feed_key`)."""
+    profile = profile_of(user)
+    if profile.pk is None:
+        profile, _ = ReaderProfile.objects.get_or_create(user=user)
+    return profile.feed_token
+
+
 @transaction.atomic
 def watchlist_feed_reset(*, user: Account) -> ReaderProfile:
     """A new secret address for the account's watchlist feed; the old one answers 404 from now on."""
     profile, _ = ReaderProfile.objects.select_for_update().get_or_create(user=user)
-    profile.feed_key = secrets.token_hex(16)
+    profile.feed_key = new_feed_key()
     profile.save(update_fields=["feed_key"])
     return profile

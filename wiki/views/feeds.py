@@ -11,7 +11,6 @@ from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.crypto import constant_time_compare
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -117,7 +116,7 @@ class WatchlistFeed(RecentChangesFeed):
 
     def get_object(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Account:
         owner = Account.objects.select_related("reader_profile").filter(pk=kwargs["user_id"], is_active=True).first()
-        if owner is None or not constant_time_compare(profile_of(owner).feed_token, kwargs["token"]):
+        if owner is None or not profile_of(owner).opens_feed(kwargs["token"]):
             raise Http404
         return owner
 

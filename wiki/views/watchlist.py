@@ -18,11 +18,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from wiki.filters.changes import WatchlistFilter
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source, Watch
-from wiki.models.readers import profile_of
 from wiki.models.watches import Watchable
 from wiki.paginator import Paginator
 from wiki.roles import Account
-from wiki.services.watches import watch_add, watch_remove, watches_remove, watchlist_feed_reset
+from wiki.services.watches import (
+    watch_add,
+    watch_remove,
+    watches_remove,
+    watchlist_feed_reset,
+    watchlist_feed_token,
+)
 from wiki.views.listing import filters_chosen
 
 WATCHLIST_PAGE_SIZE = 50
@@ -42,7 +47,7 @@ def _name(target: Watchable) -> str:
 
 def feed_url(request: HttpRequest) -> str:
     """The secret address of the reader's watchlist feed, absolute, for a feed reader to take."""
-    token = profile_of(request.user).feed_token
+    token = watchlist_feed_token(user=cast(Account, request.user))
     return request.build_absolute_uri(reverse("wiki:watchlist-feed", kwargs={"user_id": request.user.pk, "token": token}))
 
 

@@ -7,6 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from wiki.graph.compare import PICK_LIMIT
 from wiki.models import Claim, Classification, Source
@@ -281,3 +282,20 @@ def test_the_comparison_of_only_differences_is_cached_for_readers(client: Client
 
     with django_assert_num_queries(0):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("export", ["csv", "json"])
+def test_a_cached_export_holds_the_addresses_of_the_host_and_scheme_it_was_asked_at(
+        client: Client, export: str, django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    url = reverse("wiki:compare") + f"?works=tasksmith,gripforge&format={export}"
+    asked = [("localhost:8101", False), ("127.0.0.1:8101", False), ("127.0.0.1:8101", True)]
+
+    answers = [client.get(url, HTTP_HOST=host, secure=secure) for host, secure in asked]
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_HOST="127.0.0.1:8101")
+
+    for (host, secure), response in zip(asked, answers, strict=True):
+        found = set(re.findall(r"https?://[^/\"]+/sources/", response.content.decode("utf-8-sig")))
+        assert found == {f"{'https' if secure else 'http'}://{host}/sources/"}
+    assert len({response["ETag"] for response in answers}) == 3
+    assert again.content == answers[1].content and again["ETag"] == answers[1]["ETag"]

@@ -67,18 +67,26 @@ def is_anonymous_read(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and not request.user.is_authenticated
 
 
+def _origin(request: HttpRequest) -> str:
+    """The scheme and host the request was sent to: a response may hold absolute addresses made from them (a
+    comparison's CSV and JSON), which a reader of another host, or of HTTPS asking after one of plain HTTP, must not
+    be given."""
+    return f"{request.scheme}://{request.get_host()}"
+
+
 def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) -> str:
-    path = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+    path = hashlib.blake2b(f"{_origin(request)}{request.get_full_path()}".encode(), digest_size=16).hexdigest()
     return (f"wiki:response:{release.RELEASE}:{version.number}:{translation.get_language()}:"
             f"{timezone.get_current_timezone_name()}:{colour_scheme(request)}:{audience}:{path}")
 
 
 def _etag(request: HttpRequest, version: versions.ContentVersion) -> str:
-    # Per URL: the same release, version, language, time zone and colour scheme give the same bytes for every
-    # anonymous reader.
-    zone = hashlib.blake2b(timezone.get_current_timezone_name().encode(), digest_size=4).hexdigest()
+    # Per URL: the same release, version, language, time zone, colour scheme, scheme and host give the same bytes for
+    # every anonymous reader.
+    where = f"{timezone.get_current_timezone_name()} {_origin(request)}"
+    place = hashlib.blake2b(where.encode(), digest_size=4).hexdigest()
     scheme = colour_scheme(request)
-    return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{zone}{"-" + scheme if scheme else ""}"'
+    return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{place}{"-" + scheme if scheme else ""}"'
 
 
 def _compressed(response: HttpResponse) -> bytes:
@@ -146,8 +154,8 @@ def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
 
 
 def cached_for_readers(view: View) -> View:
-    """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience and
-    full path.
+    """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience, and
+    the scheme, host and full path asked for.
 
     Anonymous readers get the stored bytes with validators (and 304s); logged-in readers with the same
     permissions share one copy, with their own name and CSRF token filled in (``wiki.caching.readers``).

@@ -247,6 +247,13 @@ CACHES: dict[str, dict[str, Any]] = {"default": {"BACKEND": _cache_backend, "LOC
 if REDIS_URL:
     # A Redis that stops answering costs a request a second or two, not a hung worker: the wiki serves on without it.
     CACHES["default"]["OPTIONS"] = {"socket_connect_timeout": 1, "socket_timeout": 2}
+elif _cache_backend.startswith(("django.core.cache.backends.db.", "django.core.cache.backends.locmem.",
+                                "django.core.cache.backends.filebased.")):
+    # Past this many entries a write first drops the expired ones, then one in CULL_FREQUENCY. Django's 300 would hold
+    # a few dozen pages with their fragments, sessions and throttle counts: a few hundred requests for other addresses
+    # would push everything out.
+    CACHES["default"]["OPTIONS"] = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20_000),
+                                    "CULL_FREQUENCY": env_int("CACHE_CULL_FREQUENCY", 5)}
 # How long a rendered page or fragment is kept; a write makes it unreachable at once whatever this says.
 WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
 # What rendered a cached page (wiki/caching/release.py): a deploy's name for its release, or by default a

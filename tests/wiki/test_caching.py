@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group
@@ -18,6 +19,7 @@ from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 from tests.factories import make_editor, make_page, make_question
 from tests.wiki.htmltext import sections_with_class
 from wiki.caching import release, versions
+from wiki.caching.local import copies
 from wiki.caching.release import code_digest
 from wiki.caching.responses import accepts_gzip
 from wiki.models import Page
@@ -325,20 +327,81 @@ def test_a_made_up_query_parameter_is_answered_but_never_kept_in_the_cache(clien
             response = client.get(f"{page.get_absolute_url()}?utm_junk={n}")
             assert response.status_code == 200 and "Answered whatever is appended." in response.content.decode()
         assert not [call for call in stored.call_args_list if call.args[0].startswith("wiki:response:")]
-        client.get(f"{page.get_absolute_url()}?p=2")  # a parameter a cached view reads is kept as before
+        client.get(f"{page.get_absolute_url()}?depth=2")  # a parameter the view reads is kept as before
         assert len([call for call in stored.call_args_list if call.args[0].startswith("wiki:response:")]) == 1
 
 
-def test_every_parameter_a_cached_view_reads_is_one_the_cache_keeps() -> None:
-    from wiki.caching.responses import READ_PARAMETERS
-    from wiki.filters import PageFilter, QuestionListFilter, SourceListFilter
-    from wiki.graph.forms import LocalGraphForm, MapFilterForm, WorkPickForm
-    from wiki.search.forms import SearchForm
+def _kept_keys(calls: list[Any], kind: str) -> list[str]:
+    return [call.args[0] for call in calls if call.args[0].startswith(f"wiki:{kind}:")]
 
-    read = {*PageFilter.base_filters, *SourceListFilter.base_filters, *QuestionListFilter.base_filters,
-            *MapFilterForm.base_fields, *WorkPickForm.base_fields, *LocalGraphForm.base_fields, *SearchForm.base_fields,
-            "p", "format"}
-    assert read <= READ_PARAMETERS
+
+def test_a_parameter_the_view_does_not_read_keeps_neither_the_page_nor_its_fragments(client: Client) -> None:
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    page = make_page(title="Paged", body="A page has no pages: ?p= is not read here.")
+    with mock.patch.object(cache, "set", wraps=cache.set) as stored:
+        for n in range(2, 6):
+            assert "A page has no pages" in client.get(f"{page.get_absolute_url()}?p={n}").content.decode()
+        assert _kept_keys(stored.call_args_list, "response") == [] and _kept_keys(stored.call_args_list, "fragment") == []
+        client.get(page.get_absolute_url())
+        assert len(_kept_keys(stored.call_args_list, "response")) == 1 and _kept_keys(stored.call_args_list, "fragment")
+
+
+def test_a_search_for_a_text_is_answered_with_validators_but_never_kept(client: Client) -> None:
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    make_page(title="Searched", body="Reinforcement learning for agents.")
+    with mock.patch.object(cache, "set", wraps=cache.set) as stored:
+        first = client.get(reverse("wiki:search"), {"q": "reinforcement"})
+        again = client.get(reverse("wiki:search"), {"q": "reinforcement"}, headers={"If-None-Match": first["ETag"]})
+        client.get(reverse("wiki:search"), {"q": "reinforcement", "kind": "page"})
+        assert _kept_keys(stored.call_args_list, "response") == []
+        client.get(reverse("wiki:search"), {"kind": "page"})  # the form alone is the same for every reader: kept
+        assert len(_kept_keys(stored.call_args_list, "response")) == 1
+    assert first.status_code == 200 and "Searched" in first.content.decode() and first["Last-Modified"]
+    assert again.status_code == 304
+
+
+def test_a_few_hundred_searches_push_no_page_out_of_the_cache(
+        client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    # The tests' cache keeps 300 entries, as Django's database cache did by default.
+    page = make_page(title="Read by everyone", body="Kept while anyone searches.")
+    client.get(page.get_absolute_url())
+    for n in range(300):
+        assert client.get(reverse("wiki:search"), {"q": f"made up {n}"}).status_code == 200
+    copies.clear()  # read as another worker reads it: from the shared cache
+
+    with django_assert_num_queries(0):
+        assert "Kept while anyone searches." in client.get(page.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize("address", [
+    "/sources/?mechanism=policy_gradient&verdict=strict&classified=true&kind=paper&year_min=2020&year_max=2026&sort=year&p=1",
+    "/sources/?year=2026&cited_on=contrast-wiki&format=bib",
+    "/questions/?status=all&priority=high&page_slug=contrast-wiki&assigned=nobody&sort=newest&p=1",
+    "/search/?kind=source&mechanism=policy_gradient&verdict=strict",
+    "/graph/?mechanism=policy_gradient&verdict=strict",
+    "/graph/local/source/gripforge/?depth=2&edges=contrasts",
+    "/wiki/contrast-wiki/?depth=2&edges=cites",
+    "/wiki/contrast-wiki/?format=md",
+    "/sources/gripforge/?depth=2",
+    "/sources/gripforge/claims/?p=1",
+    "/compare/?works=tasksmith,gripforge&differs=1&format=csv",
+    "/contrast/?works=tasksmith,gripforge",
+    "/glossary/?p=1",
+])
+@pytest.mark.usefixtures("contrast_wiki")
+def test_what_each_cached_view_reads_is_kept(client: Client, django_assert_num_queries: DjangoAssertNumQueries,
+                                             address: str) -> None:
+    first = client.get(address)
+    assert first.status_code == 200, address
+
+    with django_assert_num_queries(0):
+        assert client.get(address).content == first.content
 
 
 def test_no_text_an_editor_writes_can_hold_a_readers_slot(client: Client, settings: Settings) -> None:

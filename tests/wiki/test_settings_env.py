@@ -228,3 +228,13 @@ def test_log_lines_are_json_when_asked_and_another_format_is_refused() -> None:
     assert _settings_values("s.LOGGING['handlers']['console']['formatter']", WIKI_LOG_FORMAT="json") == "json"
     result = _setting("s.LOG_FORMAT", WIKI_LOG_FORMAT="yaml")
     assert result.returncode != 0 and "ImproperlyConfigured: WIKI_LOG_FORMAT must be line or json" in result.stderr
+
+
+def test_the_cache_in_the_database_keeps_thousands_of_entries_and_culls_a_fifth() -> None:
+    options = "s.CACHES['default'].get('OPTIONS')"
+    assert _setting(options, REDIS_URL="").stdout.strip() == "{'MAX_ENTRIES': 20000, 'CULL_FREQUENCY': 5}"
+    assert _setting(options, REDIS_URL="", CACHE_MAX_ENTRIES="100000", CACHE_CULL_FREQUENCY="10").stdout.strip() == (
+        "{'MAX_ENTRIES': 100000, 'CULL_FREQUENCY': 10}")
+    # Redis drops what it needs to by its own policy (allkeys-lru); a memcached client would refuse the options.
+    assert "MAX_ENTRIES" not in _setting(options, REDIS_URL="redis://127.0.0.1:6379/0").stdout
+    assert "MAX_ENTRIES" not in _setting(options, REDIS_URL="", CACHE_BACKEND="django.core.cache.backends.memcached.PyMemcacheCache").stdout

@@ -49,17 +49,25 @@ CACHEABLE_STATUSES = {200, 404}
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "expires", "content-length"}
 
 
-# The query parameters the cached views read (their filters' and forms' fields, the list's page, an export's format).
-# A request naming any other is answered as the view answers it, but neither read from nor kept in the cache: one
-# copy per made-up parameter would let anyone fill the cache with copies of one page.
-READ_PARAMETERS = frozenset({
-    "p", "format", "q", "kind", "mechanism", "verdict", "classified", "cited_on", "year", "year_min", "year_max", "sort",
-    "status", "priority", "assignee", "assigned", "page_slug", "works", "depth", "edges", "redirectedfrom", "differs",
-})
+# Query parameters holding free text to search for: every reader types their own, so a copy kept per text would be
+# read again by almost no one, while anyone could fill the cache with copies (and push the pages everyone reads out).
+FREE_TEXT_PARAMETERS = frozenset({"q"})
+# Set on a request whose answer is not kept: its fragments are not kept either (``{% wikicache %}``).
+_NOT_KEPT = "_wiki_not_kept"
 
 
-def _reads_only_known_parameters(request: HttpRequest) -> bool:
-    return READ_PARAMETERS.issuperset(request.GET)
+def _kept(request: HttpRequest, reads: frozenset[str]) -> bool:
+    """Whether the answer to ``request`` is kept, for a view that reads the query parameters ``reads``: not when it
+    names another (one copy per made-up parameter would let anyone fill the cache with copies of one page), nor when
+    it holds free text to search for."""
+    return reads.issuperset(request.GET) and not any(
+        value.strip() for name in FREE_TEXT_PARAMETERS for value in request.GET.getlist(name))
+
+
+def keeps_fragments(request: HttpRequest) -> bool:
+    """False while answering a request whose answer is not kept: fragments keyed by its query would not be read
+    again either."""
+    return not getattr(request, _NOT_KEPT, False)
 
 
 def is_anonymous_read(request: HttpRequest) -> bool:
@@ -153,51 +161,75 @@ def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     return response
 
 
-def cached_for_readers(view: View) -> View:
+def cached_for_readers(*parameters: str) -> Callable[[View], View]:
     """Serves GET/HEAD from the cache, keyed by content version, language, time zone, colour scheme, audience, and
     the scheme, host and full path asked for.
 
     Anonymous readers get the stored bytes with validators (and 304s); logged-in readers with the same
     permissions share one copy, with their own name and CSRF token filled in (``wiki.caching.readers``).
+
+    ``parameters`` are the query parameters the view reads (``@cached_for_readers("p")``). A request naming another,
+    or holding free text to search for (``q``), is answered as the view answers it, anonymous readers with validators,
+    but neither it nor its fragments are kept.
     """
+    if not all(isinstance(name, str) for name in parameters):
+        raise TypeError('cached_for_readers takes the query parameters its view reads: @cached_for_readers("p")')
+    reads = frozenset(parameters)
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        audience = readers.audience(request)
-        if audience is None or not _reads_only_known_parameters(request):
-            return _own(request, view(request, *args, **kwargs))
-        # A page that names its reader (the questions assigned to them) is kept for that reader alone.
-        audience += readers.own_copy(request)
-        version = versions.for_request(request)
-        key = _key(request, version, audience)
-        stored = cast("Stored | None", copies.get(key))
-        if stored is None:
-            stored = cache.get(key)
-            if stored is not None:
-                copies.put(key, stored, len(stored[2]) + len(stored[3]))
+    def decorator(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            audience = readers.audience(request)
+            if not _kept(request, reads):
+                setattr(request, _NOT_KEPT, True)
+                return _answered(request, _own(request, view(request, *args, **kwargs)), anonymous=audience == "")
+            if audience is None:
+                return _own(request, view(request, *args, **kwargs))
+            return _from_cache(request, audience, lambda: view(request, *args, **kwargs))
+
+        # a page to read answers GET and HEAD only, as the reading views that are not cached do
+        return require_safe(wrapper)
+
+    return decorator
+
+
+def _answered(request: HttpRequest, response: HttpResponseBase, *, anonymous: bool) -> HttpResponseBase:
+    """A response not kept in the cache; an anonymous reader's with the validators a kept one would have."""
+    if anonymous and isinstance(response, HttpResponse) and _storable(request, response):
+        return _validated(request, response, versions.for_request(request))
+    return response
+
+
+def _from_cache(request: HttpRequest, audience: str, render: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+    # A page that names its reader (the questions assigned to them) is kept for that reader alone.
+    audience += readers.own_copy(request)
+    version = versions.for_request(request)
+    key = _key(request, version, audience)
+    stored = cast("Stored | None", copies.get(key))
+    if stored is None:
+        stored = cache.get(key)
         if stored is not None:
-            status, headers, content, compressed = stored
-            hit = HttpResponse(content, status=status)
-            for name, value in headers:
-                hit[name] = value
-            return _validated(request, hit, version, compressed) if not audience else _personal(request, hit)
-        if audience:
-            readers.render_shared(request)
-        response = view(request, *args, **kwargs)
-        if not isinstance(response, HttpResponse) or response.streaming:
-            return response
-        if _storable(request, response):
-            headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
-            compressed = b"" if audience else _compressed(response)
-            stored = (response.status_code, headers, response.content, compressed)
-            cache.set(key, stored, settings.WIKI_CACHE_SECONDS)
-            copies.put(key, stored, len(response.content) + len(compressed))
-            if not audience:
-                return _validated(request, response, version, compressed)
-        return _personal(request, response) if audience else response
-
-    # a page to read answers GET and HEAD only, as the reading views that are not cached do
-    return require_safe(wrapper)
+            copies.put(key, stored, len(stored[2]) + len(stored[3]))
+    if stored is not None:
+        status, headers, content, compressed = stored
+        hit = HttpResponse(content, status=status)
+        for name, value in headers:
+            hit[name] = value
+        return _validated(request, hit, version, compressed) if not audience else _personal(request, hit)
+    if audience:
+        readers.render_shared(request)
+    response = render()
+    if not isinstance(response, HttpResponse) or response.streaming:
+        return response
+    if _storable(request, response):
+        headers = [(name, value) for name, value in response.items() if name.lower() not in _PER_RESPONSE_HEADERS]
+        compressed = b"" if audience else _compressed(response)
+        stored = (response.status_code, headers, response.content, compressed)
+        cache.set(key, stored, settings.WIKI_CACHE_SECONDS)
+        copies.put(key, stored, len(response.content) + len(compressed))
+        if not audience:
+            return _validated(request, response, version, compressed)
+    return _personal(request, response) if audience else response
 
 
 def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:

@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from wiki.caching import release, versions
 from wiki.caching.local import copies
 from wiki.caching.readers import permissions_of
+from wiki.caching.responses import keeps_fragments
 
 register = template.Library()
 
@@ -34,6 +35,9 @@ class WikiCacheNode(template.Node):
 
     def render(self, context: Context) -> SafeString:
         request = context["request"]
+        if not keeps_fragments(request):
+            # A made-up query or a text searched for: a fragment keyed by it would not be read again.
+            return mark_safe(self.nodelist.render(context))  # noqa: S308 - the template rendered it, escaping as it went
         version = versions.for_request(request)
         parts = [permissions_of(request), *(str(var.resolve(context)) for var in self.vary_on)]
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()

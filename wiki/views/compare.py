@@ -15,7 +15,7 @@ LATEST_CONTRASTS = 12
 EXPORT_FORMATS = ("json", "csv")
 
 
-@cached_for_readers
+@cached_for_readers(*WorkPickForm.base_fields, "format")
 def compare(request: HttpRequest) -> HttpResponseBase:
     export = request.GET.get("format") or None
     form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", ""),

@@ -12,7 +12,7 @@ from wiki.paginator import Paginator
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def glossary_list(request: HttpRequest) -> HttpResponse:
     # Chinese readers find a term where a Chinese list would have it: by its Chinese name, in pinyin order
     terms = GlossaryTerm.objects.listed(by_pinyin=get_language().startswith("zh"))
@@ -20,7 +20,7 @@ def glossary_list(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/glossary_list.html", {"page_obj": page})
 
 
-@cached_for_readers
+@cached_for_readers()
 def glossary_detail(request: HttpRequest, slug: str) -> HttpResponse:
     term = get_object_or_404(GlossaryTerm.objects.listed(), slug=slug)
     linking = Bounded(WikiLink.objects.linking_to_any(term.link_keys), IN_PAGE)

@@ -12,7 +12,7 @@ from wiki.graph import draw, map_graph
 from wiki.graph.build import SubjectRef, now_named
 from wiki.graph.compare import Comparison, comparison_for, pick_offer
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
-from wiki.graph.forms import MapFilterForm, WorkPickForm, split_subjects
+from wiki.graph.forms import LocalGraphForm, MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
 from wiki.graph.nodes import NODE_KINDS, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
@@ -34,7 +34,7 @@ def _map(mechanism: str | None, verdict: str | None) -> dict[str, object]:
                        for m in Mechanism]}
 
 
-@cached_for_readers
+@cached_for_readers(*MapFilterForm.base_fields)
 def graph_map(request: HttpRequest) -> HttpResponse:
     form = MapFilterForm(request.GET)
     if not form.is_valid():
@@ -45,7 +45,7 @@ def graph_map(request: HttpRequest) -> HttpResponse:
                   {**drawn, "form": form, "mechanism": mechanism, "verdict": verdict, **_legend()})
 
 
-@cached_for_readers
+@cached_for_readers(*LocalGraphForm.base_fields)
 def graph_local(request: HttpRequest, kind: str, key: str) -> HttpResponseBase:
     if kind not in NODE_KINDS:
         raise Http404(f"No kind of node “{kind}”.")
@@ -96,12 +96,12 @@ def _pair_url(request: HttpRequest, refs: list[SubjectRef]) -> str:
     return same_view_url(request, left=str(refs[0]), right=str(refs[1]))
 
 
-@cached_for_readers
+@cached_for_readers("q")
 def contrast(request: HttpRequest, left: str, right: str) -> HttpResponseBase:
     return _contrast(request, f"{left},{right}", lambda refs: _pair_url(request, refs))
 
 
-@cached_for_readers
+@cached_for_readers("works", "q")
 def contrast_multi(request: HttpRequest) -> HttpResponseBase:
     return _contrast(request, split_subjects(request.GET.getlist("works")))
 

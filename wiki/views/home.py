@@ -10,7 +10,7 @@ QUEUE_HEAD = 5
 RECENT_PAGES = 50
 
 
-@cached_for_readers
+@cached_for_readers()
 def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,

@@ -15,6 +15,7 @@ from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
+from wiki.graph.forms import LocalGraphForm
 from wiki.markdown import MarkdownTooComplex
 from wiki.markdown.wikilinks import target_slug
 from wiki.models import GlossaryTerm, OpenQuestion, Page, PageRedirect, Revision, Source, WikiLink
@@ -73,7 +74,7 @@ def _not_found(slug: str) -> NoReturn:
     raise Http404(f"No page is called “{slug}”.")
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def page_list(request: HttpRequest) -> HttpResponse:
     page_obj = Paginator(Page.objects.for_listing(), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/page_list.html", {"page_obj": page_obj})
@@ -89,14 +90,14 @@ def random_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def wanted_pages(request: HttpRequest) -> HttpResponse:
     """Pages that are linked to but not written yet, most wanted first."""
     page_obj = Paginator(WikiLink.objects.wanted(), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/wanted_pages.html", {"page_obj": page_obj})
 
 
-@cached_for_readers
+@cached_for_readers("format", "redirectedfrom", *LocalGraphForm.base_fields)
 def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     if request.GET.get("format") == "md":
         return page_export_markdown(request, slug)
@@ -157,7 +158,7 @@ def _leads_to(page: Page, typed: str) -> bool:
 
 
 @follows_moves
-@cached_for_readers
+@cached_for_readers()
 def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     """One saved state of a page as it read then (its permanent link): rendered against today's works and pages, with
     who saved it, when, and the way to the current revision and the changes since."""
@@ -173,7 +174,7 @@ def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseB
     return render(request, "wiki/page_revision.html", context)
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def page_backlinks(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every page that links to ``slug`` (which may be a wanted page, or the former address of a moved one: then the
     page's backlinks where it is now), paginated."""
@@ -185,7 +186,7 @@ def page_backlinks(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 
 @follows_moves
-@cached_for_readers
+@cached_for_readers()
 def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
     """The page's Markdown with its front matter, then the works it cites as references (two queries); a deleted
     page answers 410, as its address does."""

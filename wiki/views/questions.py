@@ -10,7 +10,7 @@ from wiki.views.listing import render_filtered_list
 PAGE_OPTIONS = 100
 
 
-@cached_for_readers
+@cached_for_readers(*QuestionListFilter.base_filters, "p")
 def question_list(request: HttpRequest) -> HttpResponse:
     # Always bound: with no status chosen, the queue shows the unresolved questions.
     filterset = QuestionListFilter(request.GET, queryset=OpenQuestion.objects.resolved_last(), request=request)
@@ -18,7 +18,7 @@ def question_list(request: HttpRequest) -> HttpResponse:
     return render_filtered_list(request, "wiki/question_list.html", filterset, {"page_options": page_options})
 
 
-@cached_for_readers
+@cached_for_readers()
 def question_detail(request: HttpRequest, pk: int) -> HttpResponse:
     question = OpenQuestion.objects.queue().with_links().with_last_answer().filter(pk=pk).first()
     if question is not None:

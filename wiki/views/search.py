@@ -7,7 +7,7 @@ from wiki.search.forms import SearchForm
 from wiki.search.query import search
 
 
-@cached_for_readers
+@cached_for_readers(*SearchForm.base_fields)
 def search_results(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     results = None

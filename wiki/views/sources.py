@@ -11,6 +11,7 @@ from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.filters import SOURCE_SORT_CHOICES, SourceListFilter
 from wiki.graph.context import local_graph_for
+from wiki.graph.forms import LocalGraphForm
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
 from wiki.paginator import Paginator
 from wiki.references.exports import EXPORTS
@@ -19,7 +20,7 @@ from wiki.suggestions import SuggestionView, suggestions_for_source
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded, render_filtered_list
 
 
-@cached_for_readers
+@cached_for_readers(*SourceListFilter.base_filters, "p", "format")
 def source_list(request: HttpRequest) -> HttpResponse:
     """The works, filtered and sorted; with ``format=bib`` or ``format=csl``, the whole filtered list as BibTeX or
     CSL-JSON (another format is refused, 400, like a filter value that is not one)."""
@@ -65,7 +66,7 @@ def _cards(source: Source) -> Cards:
     return Cards(list(zip(classifications, suggestions, strict=False)), None if classifications else suggestions[0])
 
 
-@cached_for_readers
+@cached_for_readers(*LocalGraphForm.base_fields)
 def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     source = cached_value(request, "source", slug, build=lambda: Source.objects.filter(slug=slug).first())
     if source is None and (deleted := Source.all_objects.gone(slug)) is not None:
@@ -92,7 +93,7 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def source_claims(request: HttpRequest, slug: str) -> HttpResponse:
     """Every current claim citing the work or about it, paginated."""
     source = get_object_or_404(Source.objects.only("id", "slug", "short_name"), slug=slug)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -113,6 +114,86 @@ def test_page_text_cannot_take_the_ids_the_layout_relies_on(client: Client, edit
     assert '<h2 id="section-local-graph">Local graph</h2>' in content
     assert '<a href="#section-local-graph">Local graph</a>' in content
     assert 'id="own-anchor"' in content
+
+
+def test_page_text_cannot_take_the_ids_of_the_contents_and_the_cited_works(client: Client, editor: Account) -> None:
+    body = ('## Contents list\n\nSee <span id="cited-works">the works</span> and <span id="preview-status">this</span>.\n\n'
+            '## Cited works heading\n\nText.\n\n## Component analysis\n\nMore.\n')
+    page = page_save_revision(slug="contents-clash", title="Contents clash", body=body, user=editor).page
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": page.slug})).content.decode()
+
+    assert content.count('id="contents-list"') == 1 and '<ol class="toc-list" id="contents-list">' in content
+    assert content.count('id="cited-works"') == 1 and content.count('id="cited-works-heading"') == 1
+    assert 'id="preview-status"' not in content
+    assert '<h2 id="section-contents-list">Contents list</h2>' in content
+    assert '<a href="#section-contents-list">Contents list</a>' in content
+    assert '<h2 id="section-component-analysis">Component analysis</h2>' in content
+
+
+ROOT = Path(__file__).resolve().parents[2]
+_ID = re.compile(r"""\bid=(?:"([^"]*)"|'([^']*)')""")
+_TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
+
+
+def _template_values() -> dict[str, list[str]]:
+    """What each piece of template code an id is built from can be: every value it takes, or samples of its kind. A
+    new way of making an id fails the test below until it is added here, and reserved."""
+    from wiki.filters import QUESTION_PAGE_OPTIONS_ID
+    from wiki.models import SearchDocument
+    from wiki.reports.consistency import FINDING_KINDS
+
+    templates = "".join(path.read_text(encoding="utf-8") for path in ROOT.joinpath("templates").rglob("*.*"))
+    findings = [f"finding-{kind}-{key}" for kind, _ in FINDING_KINDS for key in ("classification-12", "contrast-5-claim-40")]
+    return {
+        "{{ field.auto_id }}": ["id_body", "id_works", "id_q"],
+        "{{ svg_id }}": re.findall(r'svg_id="([^"]+)"', templates),
+        "{{ list_id }}": re.findall(r'list_id="([^"]+)"', templates),
+        "{{ page_options.id }}": [QUESTION_PAGE_OPTIONS_ID],
+        "{{ group.kind }}": list(SearchDocument.Kind.values),
+        "{{ section.key }}": [kind for kind, _ in FINDING_KINDS],
+        "{{ finding.anchor }}": findings,
+        "{{ item.finding.anchor }}": findings,
+        "{{ source.slug }}": ["tree-grpo", "contents-list"],
+        "{{ c.component.slug }}": ["tree-grpo", "main"],
+        "{% if c.component %}{{ c.component.slug }}{% else %}work{% endif %}": ["tree-grpo", "work"],
+        "{{ c.pk }}": ["7"],
+        "{{ w.pk }}": ["12"],
+        "{{ forloop.counter }}": ["1", "10"],
+        "{{ day.grouper|date:'Y-m-d' }}": ["2026-12-06"],
+    }
+
+
+def _ids_of(template: str, values: dict[str, list[str]]) -> list[str]:
+    ids: list[str] = []
+    for raw in (double or single for double, single in _ID.findall(template)):
+        made = [raw]
+        for code in sorted(values, key=len, reverse=True):  # the longest first: one may hold another
+            made = [id_.replace(code, value) for id_ in made for value in values[code]] if code in raw else made
+        unknown = [code for id_ in made for code in _TEMPLATE_CODE.findall(id_) or re.findall(r"\{.*", id_)]
+        assert unknown == [], f"an id made from {unknown[0]}: say in _template_values what it can be"
+        ids += made
+    return ids
+
+
+def test_every_id_the_layout_gives_is_one_page_text_cannot_take() -> None:
+    from wiki.markdown.sanitize import is_layout_id
+
+    values = _template_values()
+    given = {(path.name, id_) for path in ROOT.joinpath("templates").rglob("*.html")
+             for id_ in _ids_of(path.read_text(encoding="utf-8"), values)}
+    scripts = "".join(path.read_text(encoding="utf-8") for path in ROOT.joinpath("static", "js").glob("*.js"))
+    given |= {("static/js", id_) for id_ in re.findall(r'getElementById\("([^"]+)"\)', scripts)}
+    # The ids the scripts make: each assignment, and what it makes.
+    made = {'list.id = (input.id || "picker-" + index) + "-options";': ["id_works-options", "picker-0-options"],
+            'list.id = input.id + "-options";': ["site-search-q-options"]}
+    assert set(re.findall(r"[\w.]+\.id = [^;]*;", scripts)) == set(made)
+    given |= {("static/js", id_) for ids in made.values() for id_ in ids}
+    # The graph's pictures (wiki/graph/svg.py): a frame, its title, each line's title.
+    given |= {("wiki/graph/svg.py", f"{svg_id}-{frame}{part}") for svg_id in values["{{ svg_id }}"]
+              for frame in ("wide", "narrow") for part in ("", "-title", "-edge-0")}
+
+    assert len(given) > 100
+    assert sorted((where, id_) for where, id_ in given if id_ and not is_layout_id(id_)) == []
 
 
 def test_page_text_cannot_dress_itself_as_the_sites_messages_and_links(client: Client, editor: Account) -> None:

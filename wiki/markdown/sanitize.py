@@ -22,21 +22,41 @@ ALLOWED_ATTRIBUTES = {
 }
 URL_SCHEMES = {"http", "https", "mailto"}
 
-# Ids the page around the text uses (skip link, landmarks, graph and preview scripts, form fields):
-# a heading or typed HTML that took one would capture the skip link or the script's element.
+# Ids the page around the text uses (skip link, landmarks, contents, form fields and their errors, graph and preview
+# scripts): a heading or typed HTML that took one would capture the skip link, a label or the script's element. Every
+# id templates/ and static/js/ give is reserved here (tests/wiki/test_sanitize.py reads them all).
 LAYOUT_IDS = frozenset({
-    "answer-heading", "api-token-key", "backlinks-heading", "changes-heading", "chart-caption",
-    "chart-heading", "claims-heading", "classification-form", "classification-heading",
-    "classifications-heading", "contrast-graph", "contrast-graph-heading", "contrasts-heading",
-    "counts-heading", "kind", "legend-heading", "live-preview", "local-graph", "local-graph-heading",
-    "main", "map-mechanism", "page-title", "pages-heading", "pick-heading", "preview-body",
-    "questions-heading", "queue-heading", "resolution-heading", "site-search-q", "statements-heading",
-    "toc-heading", "works-error", "works-help", "works-map",
+    "answer-heading", "api-token-key", "attached-heading", "backlinks-heading", "changes-heading", "chart-caption",
+    "chart-heading", "citations-heading", "cited-works", "cited-works-heading", "claims-heading",
+    "classification-form", "classification-heading", "classifications-heading", "comment-errors", "confusion-heading",
+    "contents-list", "contrast-graph", "contrast-graph-heading", "contrasts-heading", "counts-heading", "days",
+    "days_error", "decide-heading", "definition-heading", "deleted-pages-heading", "deleted-works-heading",
+    "editor-tools-heading", "error-summary", "error-summary-list", "feed-heading", "graph-filter-error",
+    "history-heading", "kept-heading", "kind", "kind_error", "legend-heading", "linking-heading", "live-preview",
+    "local-graph", "local-graph-heading", "main", "map-filter-error", "map-mechanism", "map-verdict",
+    "other-contrasts-heading", "own-contrasts-heading", "page-deleted", "page-form", "page-slug-options", "page-title",
+    "pages-heading", "pick-heading", "preview-body", "preview-status", "questions-heading", "queue-heading",
+    "redoc-container", "resolution-heading", "saved-version-label", "site-search-q", "site-search-q-options",
+    "source-deleted", "statements-heading", "swagger-ui", "toc-heading", "token-made-heading", "triage-status", "user",
+    "user_error", "where-heading", "works-error", "works-help", "works-map", "works-unknown", "your-version-label",
+    # the search results' groups, one a kind
+    "group-page", "group-claim", "group-source", "group-question",
+    # the consistency report's sections, one a kind of finding, with their headings
+    *(f"{kind}{part}" for kind in ("verdict_disagrees", "no_evidence", "rl_name_not_rl", "missing_locator",
+                                   "one_sided_contrast", "contrast_after_reclassification")
+      for part in ("", "-title", "-dismissed")),
 })
+# Ids the layout makes from a value (a form field's name, a work's slug, a number, a day, a finding, a graph's frame
+# and lines): any id of these forms.
+_LAYOUT_ID_FORMS = re.compile(
+    r"(?:id_|classification-|component-|triage-|finding-|reason-finding-|reason-error-finding-|contrast-graph-|"
+    r"local-graph-|works-map-).*|(?:kept|remove)-[0-9]+|picker-[0-9]+-options|day-[0-9]{4}-[0-9]{2}-[0-9]{2}",
+    re.DOTALL,
+)
 
 
 def is_layout_id(value: str) -> bool:
-    return value in LAYOUT_IDS or value.startswith("id_")
+    return value in LAYOUT_IDS or _LAYOUT_ID_FORMS.fullmatch(value) is not None
 
 
 def heading_id(title: str, separator: str = "-") -> str:

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -98,6 +99,7 @@ def test_gunicorn_writes_json_lines_with_the_forwarded_client_and_the_request_id
         "WIKI_LOG_FORMAT": "json",
         "WIKI_TRUSTED_PROXIES": "1",
         "LOG_LEVEL": "info",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),  # an application server refuses the development key
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],

@@ -139,6 +139,7 @@ def _template_values() -> dict[str, list[str]]:
     """What each piece of template code an id is built from can be: every value it takes, or samples of its kind. A
     new way of making an id fails the test below until it is added here, and reserved."""
     from wiki.filters import QUESTION_PAGE_OPTIONS_ID
+    from wiki.filters.changes import ChangeFilter, WatchlistFilter
     from wiki.models import SearchDocument
     from wiki.reports.consistency import FINDING_KINDS
 
@@ -146,6 +147,9 @@ def _template_values() -> dict[str, list[str]]:
     findings = [f"finding-{kind}-{key}" for kind, _ in FINDING_KINDS for key in ("classification-12", "contrast-5-claim-40")]
     return {
         "{{ field.auto_id }}": ["id_body", "id_works", "id_q"],
+        "{{ side }}": ["old", "new"],
+        "{{ form_id }}": re.findall(r'form_id="([^"]+)"', templates),
+        "{{ field.name }}": sorted({*ChangeFilter.base_filters, *WatchlistFilter.base_filters}),
         "{{ svg_id }}": re.findall(r'svg_id="([^"]+)"', templates),
         "{{ list_id }}": re.findall(r'list_id="([^"]+)"', templates),
         "{{ page_options.id }}": [QUESTION_PAGE_OPTIONS_ID],

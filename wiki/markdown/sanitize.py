@@ -39,6 +39,9 @@ LAYOUT_IDS = frozenset({
     "redoc-container", "resolution-heading", "saved-version-label", "site-search-q", "site-search-q-options",
     "source-deleted", "statements-heading", "swagger-ui", "toc-heading", "token-made-heading", "triage-status", "user",
     "user_error", "where-heading", "works-error", "works-help", "works-map", "works-unknown", "your-version-label",
+    # the edit form's changes, an undo's notice, a diff's sides, the rollback button's form, the changes filters' errors
+    "edit-changes", "edit-changes-heading", "undo-heading", "diff-side-old", "diff-side-new", "rollback-form",
+    "hidemine_error", "hideminor_error", "latest_error",
     # the search results' groups, one a kind
     "group-page", "group-claim", "group-source", "group-question",
     # the consistency report's sections, one a kind of finding, with their headings

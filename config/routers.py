@@ -2,7 +2,9 @@
 
 Active when ``DATABASE_REPLICA_URLS`` lists replicas. A request that wrote (any unsafe method) sets a
 short-lived cookie; while it lasts, that browser's reads go to the primary, so an editor never sees a
-replica that has not caught up with their edit.
+replica that has not caught up with their edit. A replica that has not yet applied the versions the reading thread
+keys its cache entries by answers none of its reads (:mod:`wiki.caching.replicas`): nothing rendered from it is
+cached as newer than it is.
 
 A replica that cannot be connected to is left out, and reads go to another or to the primary: the process
 remembers it for ``DATABASE_REPLICA_RETRY_SECONDS``, then tries it again. The check costs nothing while a
@@ -22,6 +24,8 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
+
+from wiki.caching.replicas import may_read
 
 PIN_COOKIE = "wiki_primary"
 _state = threading.local()
@@ -62,9 +66,8 @@ class ReplicaRouter:
         replicas: list[str] = settings.DATABASE_REPLICAS
         if not replicas or getattr(_state, "pinned", False):
             return DEFAULT_DB_ALIAS
-        if len(replicas) == 1:
-            return replicas[0] if replica_usable(replicas[0]) else DEFAULT_DB_ALIAS
-        return next((alias for alias in random.sample(replicas, len(replicas)) if replica_usable(alias)), DEFAULT_DB_ALIAS)
+        return next((alias for alias in random.sample(replicas, len(replicas)) if replica_usable(alias) and may_read(alias)),
+                    DEFAULT_DB_ALIAS)
 
     def db_for_write(self, model: type, **hints: Any) -> str:
         return DEFAULT_DB_ALIAS

@@ -259,6 +259,12 @@ WIKI_CACHE_SECONDS = env_int("WIKI_CACHE_SECONDS", 24 * 60 * 60)
 # What rendered a cached page (wiki/caching/release.py): a deploy's name for its release, or by default a
 # digest of the code, templates and data that render.
 WIKI_RELEASE = env_str("WIKI_RELEASE")
+# How long a process keys pages by the versions it last read from PostgreSQL, where every write moves them, before it
+# reads them again (one query); meanwhile the shared cache's copy, which every server writes its moves to, is trusted
+# as well. The longest a page is served older than the last saved edit by a server that could not reach Redis.
+WIKI_VERSION_CHECK_SECONDS = env_int("WIKI_VERSION_CHECK_SECONDS", 1)
+if WIKI_VERSION_CHECK_SECONDS < 0:
+    raise ImproperlyConfigured(f"WIKI_VERSION_CHECK_SECONDS must be 0 or more, got {WIKI_VERSION_CHECK_SECONDS}")
 # Each worker also keeps the pages it served last in its own memory (never stale: keys hold the version).
 WIKI_LOCAL_CACHE_BYTES = env_int("WIKI_LOCAL_CACHE_MB", 32) * 1024 * 1024
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

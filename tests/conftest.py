@@ -99,10 +99,13 @@ def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -
 
 @pytest.fixture(autouse=True, scope="session")
 def _cache_in_memory() -> Iterator[None]:
-    """Tests keep the cache in process memory, so counted queries are the views' own; the shared backends have their own tests."""
+    """Tests keep the cache in process memory, so counted queries are the views' own; the shared backends have their own
+    tests. The versions are read from PostgreSQL when the cache holds no copy (once a test) and after each move, never
+    on a timer, so a count does not depend on how long the test took; their reading has its own tests."""
     from django.test import override_settings
 
-    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
+    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+                           WIKI_VERSION_CHECK_SECONDS=24 * 60 * 60):
         yield
 
 
@@ -129,10 +132,12 @@ def _empty_cache(_cache_in_memory: None) -> None:
     """What was cached from a test's database, which is rolled back after it, goes with it."""
     from django.core.cache import cache
 
+    from wiki.caching import versions
     from wiki.caching.local import copies
 
     cache.clear()
     copies.clear()
+    versions.forget()
 
 
 @pytest.fixture

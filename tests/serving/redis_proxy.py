@@ -1,5 +1,6 @@
 """A TCP proxy in front of the machine's Redis that a test can cut and restore: Redis going away and coming back with
-everything it held, as after a network fault."""
+everything it held, as after a network fault; or freeze and thaw: a Redis that hangs (stopped by SIGSTOP, its socket
+still accepting connections) and then goes on."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ class RedisProxy:
         self._listener: socket.socket | None = None
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._running = threading.Event()
+        self._running.set()
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
         self.port = probe.getsockname()[1]
@@ -44,6 +47,13 @@ class RedisProxy:
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
 
+    def freeze(self) -> None:
+        """Connections are still accepted and commands still sent, but nothing is answered until :meth:`thaw`."""
+        self._running.clear()
+
+    def thaw(self) -> None:
+        self._running.set()
+
     def _accept(self, listener: socket.socket) -> None:
         while True:
             try:
@@ -56,10 +66,10 @@ class RedisProxy:
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._running.wait()
                 sink.sendall(data)
         except OSError:
             pass

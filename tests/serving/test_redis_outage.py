@@ -60,7 +60,7 @@ def test_an_unreachable_redis_is_a_miss_for_every_read_and_drops_every_write(
         assert [r.getMessage().split(" (")[0] for r in caplog.records] == ["Redis cannot be reached"]
 
         proxy.start()
-        backend._retry_at = 0.0  # the next call tries at once
+        backend.availability.retry_now()  # the next call tries at once
         assert backend.get("kept") == 1  # what Redis held is there again
         assert backend.reachable and recovered == [1]
         assert backend.get("kept") == 1 and recovered == [1]  # once per outage
@@ -94,7 +94,7 @@ def test_pages_are_served_while_redis_is_away_and_none_from_before_after_it_come
         proxy.start()
         backend = caches["default"]
         assert isinstance(backend, RedisCache)
-        backend._retry_at = 0.0
+        backend.availability.retry_now()
         after = reader.get("/wiki/outage/")
         assert after.status_code == 200 and "第二版" in after.content.decode()
         assert Client().get("/health/?strict=1").json() == {"status": "ok", "database": "ok", "cache": "ok"}

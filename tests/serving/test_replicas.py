@@ -13,13 +13,16 @@ import pytest
 from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
-from pytest_django import Settings
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from config import routers
 from config.routers import PIN_COOKIE, PrimaryAfterWriteMiddleware, ReplicaRouter, primary_reads
-from tests.factories import make_source
+from tests.factories import make_page, make_source
 from wiki import suggestions
+from wiki.caching import replicas, version_row, versions
+from wiki.caching.version_row import VersionRow
 from wiki.models import Page, StoredSuggestion
+from wiki.services.pages import page_save_revision
 
 
 def _closed_port() -> int:
@@ -64,6 +67,14 @@ def replica(settings: Settings, db: None) -> Iterator[Replica]:
     yield replica
     replica.close()
     routers._unreachable.pop(Replica.alias, None)
+@pytest.fixture
+def with_replica(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replica that has applied every version there is."""
+    settings.DATABASE_REPLICAS = ["replica1"]
+    settings.DATABASE_PRIMARY_PIN_SECONDS = 10
+    monkeypatch.setattr(replicas, "_applied", replicas._Applied())
+    monkeypatch.setattr(version_row, "read", lambda using: VersionRow(2**62, 2**62))
+    monkeypatch.setattr(routers, "replica_usable", lambda alias: True)  # one that answers
 
 
 def _route_during(request: HttpRequest) -> tuple[str, HttpResponse]:
@@ -151,3 +162,68 @@ def test_the_health_check_reports_each_replica_and_fails_only_when_strict(replic
     assert health.status_code == 200
     assert health.json() == {"status": "degraded", "database": "ok", "cache": "ok", "replicas": {"replica1": "unreachable"}}
     assert reader.get("/health/?strict=1").status_code == 503
+@pytest.fixture
+def lagging_replica(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A replica whose version row is one move behind the primary's; the list counts how often it is read."""
+    settings.DATABASE_REPLICAS = ["replica1"]  # no such database: a read sent there fails
+    settings.DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
+    monkeypatch.setattr(replicas, "_applied", replicas._Applied())
+    real_read = version_row.read
+    looked: list[int] = []
+
+    def read(using: str = "default") -> VersionRow:
+        if using == "default":
+            return real_read()
+        looked.append(1)
+        primary = real_read()
+        return VersionRow(primary.content - 1, primary.accounts)
+
+    monkeypatch.setattr(version_row, "read", read)
+    monkeypatch.setattr(replicas, "LOOK_AGAIN_SECONDS", 60)
+    monkeypatch.setattr(routers, "replica_usable", lambda alias: True)  # it answers, only late
+    return looked
+
+
+@pytest.mark.django_db
+def test_a_replica_behind_the_version_read_answers_none_of_the_reads(lagging_replica: list[int]) -> None:
+    versions.bump()
+    versions.current()  # what this thread keys its cache entries by
+    assert [ReplicaRouter().db_for_read(Page) for _ in range(5)] == ["default"] * 5
+    assert len(lagging_replica) == 1  # looked at once, then not again for a while
+
+
+@pytest.mark.django_db
+def test_a_replica_that_has_applied_the_version_read_answers_the_reads(settings: Settings,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.DATABASE_REPLICAS = ["replica1"]
+    monkeypatch.setattr(replicas, "_applied", replicas._Applied())
+    versions.bump()
+    keyed = VersionRow(versions.current().number, versions.accounts_version())
+    looked: list[str] = []
+
+    def read(using: str = "default") -> VersionRow:
+        looked.append(using)
+        return keyed
+
+    monkeypatch.setattr(version_row, "read", read)
+    monkeypatch.setattr(routers, "replica_usable", lambda alias: True)
+    assert [ReplicaRouter().db_for_read(Page) for _ in range(5)] == ["replica1"] * 5
+    assert looked == ["replica1"]  # once per version, whatever the number of reads
+
+
+@pytest.mark.django_db
+def test_a_page_read_after_an_edit_while_the_replica_lags_is_rendered_from_the_primary_and_cached_so(
+        client: Client, lagging_replica: list[int], django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    page = make_page(slug="replicated", title="Replicated", body="The first sentence.")
+    page_save_revision(slug="replicated", title="Replicated", body="The second sentence.", base_revision=1)
+    versions.bump()  # committed: readers key by the edit's version, which the replica has not applied
+    response = client.get(page.get_absolute_url())
+    assert response.status_code == 200 and "The second sentence." in response.content.decode()
+    with django_assert_num_queries(0):
+        assert "The second sentence." in client.get(page.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_transaction_that_wrote_reads_the_primary(with_replica: None) -> None:
+    make_page(slug="written", title="Written")
+    assert ReplicaRouter().db_for_read(Page) == "default"

@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,7 +29,10 @@ from tests.factories import make_api_token, make_editor, make_page
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+SPLIT_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 ANON_RATE = 12
+# Nothing listens there: a server that cannot reach Redis.
+CLOSED_REDIS_URL = "redis://127.0.0.1:1/0"
 
 
 def _free_port() -> int:
@@ -54,39 +58,49 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-@pytest.fixture
-def servers(transactional_db: None) -> Iterator[list[str]]:
+@contextmanager
+def _running(redis_urls: list[str]) -> Iterator[list[str]]:
+    """One gunicorn server (two workers of two threads) per Redis address given, on the test database."""
     prefix = f"test-servers-{uuid.uuid4().hex}"  # keys of this test's own, whatever else shares the database
-    env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": REDIS_URL, "CACHE_KEY_PREFIX": prefix,
-           "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    env = {**os.environ, "DATABASE_URL": _database_url(), "CACHE_KEY_PREFIX": prefix, "DJANGO_DEBUG": "0",
+           "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "API_ANON_RATE": f"{ANON_RATE}/minute", "WEB_CONCURRENCY": "2", "WEB_THREADS": "2", "WEB_ACCESS_LOG": "",
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     started = []
-    for _ in range(2):
+    for redis_url in redis_urls:
         port = _free_port()
         process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-                                   cwd=ROOT, env={**env, "PORT": str(port)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        started.append((process, f"http://127.0.0.1:{port}"))
+                                   cwd=ROOT, env={**env, "REDIS_URL": redis_url, "PORT": str(port)},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started.append((process, f"http://127.0.0.1:{port}", redis_url))
     try:
-        for process, base in started:
+        for process, base, redis_url in started:
             for _ in range(120):
                 if process.poll() is not None:
                     pytest.fail(f"gunicorn stopped: {process.stderr.read().decode() if process.stderr else ''}")
                 try:
-                    if _get(base + "/health/")[0] == 200:
+                    # A server without Redis answers 503 (its cache is away), but answers.
+                    if _get(base + "/health/")[0] in ((200,) if redis_url != CLOSED_REDIS_URL else (200, 503)):
                         break
                 except OSError:
                     time.sleep(0.25)
             else:
                 pytest.fail("gunicorn did not answer /health/")
-        yield [base for _, base in started]
+        yield [base for _, base, _ in started]
     finally:
-        for process, _ in started:
+        for process, _, _ in started:
             process.terminate()
             process.wait(timeout=30)
-        client = redis.Redis.from_url(REDIS_URL)
-        for key in client.scan_iter(f"{prefix}:*"):
-            client.delete(key)
+        for redis_url in set(redis_urls) - {CLOSED_REDIS_URL}:
+            client = redis.Redis.from_url(redis_url)
+            for key in client.scan_iter(f"{prefix}:*"):
+                client.delete(key)
+
+
+@pytest.fixture
+def servers(transactional_db: None) -> Iterator[list[str]]:
+    with _running([REDIS_URL, REDIS_URL]) as bases:
+        yield bases
 
 
 def test_an_edit_through_one_server_shows_at_once_on_every_worker_of_the_other(servers: list[str]) -> None:
@@ -107,6 +121,39 @@ def test_an_edit_through_one_server_shows_at_once_on_every_worker_of_the_other(s
         status, html = _get(other + page.get_absolute_url())
         assert status == 200
         assert "The second sentence." in html and "The first sentence." not in html
+
+
+def _edit(base: str, token: str, slug: str, body: str, revision: int) -> None:
+    data = json.dumps({"body": body, "base_revision": revision}).encode()
+    request = urllib.request.Request(f"{base}/api/v1/pages/{slug}/", data=data, method="PATCH",
+                                     headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 200
+
+
+def test_an_edit_through_a_server_without_redis_shows_on_the_other_within_the_check_period(
+        transactional_db: None) -> None:
+    """One server cannot reach Redis: its edits move the version in PostgreSQL, which the other reads once a second."""
+    page = make_page(slug="split", title="Split", body="The first sentence.")
+    token = make_api_token(make_editor("split-editor"))
+    with _running([SPLIT_REDIS_URL, CLOSED_REDIS_URL]) as (shared, alone):
+        for _ in range(4):  # both workers have it cached, in Redis and in their memory
+            assert "The first sentence." in _get(shared + page.get_absolute_url())[1]
+
+        _edit(alone, token, "split", "The second sentence.", 1)
+        edited_at = time.monotonic()
+        assert "The second sentence." in _get(alone + page.get_absolute_url())[1]
+        seen: list[float] = []
+        while time.monotonic() - edited_at < 5 and len(seen) < 4:
+            status, html = _get(shared + page.get_absolute_url())
+            assert status == 200
+            if "The second sentence." in html:
+                seen.append(time.monotonic() - edited_at)
+            else:
+                assert not seen, "a worker went back to the old page"
+                time.sleep(0.05)
+        # WIKI_VERSION_CHECK_SECONDS (1), and the time a busy machine takes to answer.
+        assert len(seen) == 4 and seen[0] < 2.5
 
 
 def _at_the_start_of_a_window(seconds: int = 60, needed: float = 15.0) -> None:

@@ -305,15 +305,21 @@ def test_with_the_cache_in_the_database_the_version_moves_when_the_write_commits
     from django.core.management import call_command
     from django.test import override_settings
 
+    from wiki.caching import version_row
+
     with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}):
         call_command("createcachetable")
         before = versions.current().number
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             make_page(title="Committed later")
-            assert versions.current().number == before  # no row of the cache is locked by the writer
+            # No row is locked by the writer: the version every other reader reads moves at the commit, and the
+            # writing transaction meanwhile reads one of its own.
+            assert version_row.read().content == before
+            assert versions.current().number != before
         for callback in callbacks:
             callback()
-        assert versions.current().number > before
+        after = versions.current().number
+        assert after > before and after == version_row.read().content
 
 
 def test_a_made_up_query_parameter_is_answered_but_never_kept_in_the_cache(client: Client) -> None:

@@ -175,7 +175,7 @@ def test_the_render_result_carries_the_foreign_markup_of_unresolved_links_only()
     assert result.foreign == []
 
 
-migration = importlib.import_module("wiki.migrations.0041_colons_part_words_in_link_targets")
+migration = importlib.import_module("wiki.migrations.0042_colons_part_words_in_link_targets")
 
 
 def test_the_migration_reads_colon_titles_and_links_anew() -> None:

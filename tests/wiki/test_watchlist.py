@@ -313,7 +313,7 @@ def test_every_reader_profile_has_a_random_feed_key_of_its_own() -> None:
 
 
 def test_the_migration_gives_every_profile_without_a_feed_key_one() -> None:
-    migration = importlib.import_module("wiki.migrations.0043_watchlist_feed_keys")
+    migration = importlib.import_module("wiki.migrations.0044_watchlist_feed_keys")
     keyless = [ReaderProfile.objects.create(user=make_reader(f"old-profile-{n}")) for n in range(3)]
     kept = ReaderProfile.objects.create(user=make_reader("kept-key"))
     ReaderProfile.objects.filter(pk__in=[p.pk for p in keyless]).update(feed_key="")

@@ -4,20 +4,26 @@ Django's backend builds a new ``redis.Redis`` client (with its table of response
 cache call, which costs more than the round trip it makes; every request makes a few. A client is safe
 to share between threads (its connection pool hands each command a connection), so one is kept per pool.
 
-Redis holds nothing the wiki cannot make again, so while it cannot be reached every read is a miss and every
-write is dropped: pages are rendered from PostgreSQL, sessions read from their table, the API throttles let
-requests through. The versions that key every entry cannot be read then either, so each request starts one of its
-own from the clock and no entry is shared; and the writes to the wiki made meanwhile could not move them. So the
-first time a process reaches Redis again, it moves both versions (:func:`on_recovery`) before it reads anything, and
-no entry from before the outage is served after it.
+Redis holds nothing the wiki cannot make again, so while it cannot be reached, or refuses commands (a full Redis
+under ``noeviction``, a replica that became read-only after a failover), every read is a miss and every write is
+dropped: pages are rendered from PostgreSQL, sessions read from their table, the API throttles let requests through.
+Django makes a backend per thread; whether Redis answers is known per process (:class:`Availability`), so one failed
+call spares every thread of the process the wait for the next ``RETRY_SECONDS``, the outage is logged once, and one
+call a period tries again, with a write, since a Redis that answers reads may still refuse writes. The versions that
+key every entry live in PostgreSQL (:mod:`wiki.caching.versions`), so no write made meanwhile is lost. What is not
+keyed by a version (a session, whether a reader watches an item) is another matter: Redis may still hold the value a
+refused write should have replaced or deleted (a log-out's). So a process remembers the keys of the writes Redis did
+not take, and deletes them when Redis answers again, before anything is read; then its :func:`on_recovery` callbacks
+run, once.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import redis
@@ -47,9 +53,23 @@ logger = logging.getLogger(__name__)
 
 # What a Redis that cannot be reached raises (a refused or broken connection, a timeout).
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+# What a Redis that answers but refuses a command raises: OOM (full, under noeviction), READONLY (a replica), MISCONF
+# (cannot persist), NOPERM and the like.
+REFUSED = (redis.exceptions.ResponseError,)
 RETRY_SECONDS = 2.0
-# Called by the first call that reaches Redis again after an outage (every thread has a backend of its own).
+# Keys of writes Redis did not take kept by a process for deleting later; past this many, the rest is only logged.
+LEFT_BEHIND_MAX = 100_000
+_PROBE_KEY = "wiki:availability-probe"
+# Called once per process by the call that finds Redis answering again after an outage.
 _RECOVERY: list[Callable[[], None]] = []
+# Sets each number key to its number unless it holds a greater one already, in one round trip.
+_RAISE_SCRIPT = """
+for i, key in ipairs(KEYS) do
+    local held = tonumber(redis.call('GET', key))
+    if held == nil or held < tonumber(ARGV[i]) then redis.call('SET', key, ARGV[i]) end
+end
+return 1
+"""
 
 
 def on_recovery(callback: Callable[[], None]) -> None:
@@ -58,41 +78,143 @@ def on_recovery(callback: Callable[[], None]) -> None:
         _RECOVERY.append(callback)
 
 
+class Availability:
+    """Whether the Redis at one address answers, shared by every thread of a process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down = False
+        self._retry_at = 0.0
+        self._left_behind: set[str] = set()
+        self._lost = 0
+
+    def may_call(self) -> bool:
+        """True while Redis answers; during an outage, True for one call every ``RETRY_SECONDS`` (the one that tries
+        again: the others keep being answered without waiting for it)."""
+        if not self.down:
+            return True
+        with self._lock:
+            now = time.monotonic()
+            if not self.down or now >= self._retry_at:
+                self._retry_at = now + RETRY_SECONDS
+                return True
+            return False
+
+    def failed(self, error: Exception) -> None:
+        with self._lock:
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            if self.down:
+                return
+            self.down = True
+        if isinstance(error, REFUSED):
+            logger.warning("Redis refuses commands (%s): serving without the shared cache", error)
+        else:
+            logger.warning("Redis cannot be reached (%s): serving without the shared cache", error)
+
+    def answered(self) -> bool:
+        """Marks Redis as answering; True for the one call that ends an outage."""
+        if not self.down:
+            return False
+        with self._lock:
+            ended, self.down = self.down, False
+        return ended
+
+    def left_behind(self, keys: Iterable[str]) -> None:
+        """``keys`` were written while Redis did not take it: what it holds there is to be deleted."""
+        with self._lock:
+            for key in keys:
+                if len(self._left_behind) < LEFT_BEHIND_MAX:
+                    self._left_behind.add(key)
+                else:
+                    self._lost += 1
+
+    def to_delete(self) -> tuple[list[str], int]:
+        """The keys left behind, and how many more were not kept, forgotten both (``left_behind`` them again should
+        deleting fail)."""
+        with self._lock:
+            keys, lost = list(self._left_behind), self._lost
+            self._left_behind, self._lost = set(), 0
+        return keys, lost
+
+    def retry_now(self) -> None:
+        """The next call tries Redis at once."""
+        with self._lock:
+            self._retry_at = 0.0
+
+
+_AVAILABILITY: dict[str, Availability] = {}
+_TRACKERS: dict[str, Tracker] = {}
+
+
+def _forget_after_fork() -> None:
+    # A forked worker learns for itself whether Redis answers, and never reads its parent's tracking socket.
+    _AVAILABILITY.clear()
+    _TRACKERS.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def availability(location: str) -> Availability:
+    """The process's knowledge of the Redis at ``location``."""
+    found = _AVAILABILITY.get(location)
+    return found if found is not None else _AVAILABILITY.setdefault(location, Availability())
+
+
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClients
-        self._trackers: dict[str, Tracker] = {}
-        self._outage = threading.Event()
-        self._retry_at = 0.0
+        self._location = server if isinstance(server, str) else ",".join(server)
 
-    def _soft(self, call: Callable[[], Any], default: Any) -> Any:
-        """``call()``, or ``default`` when Redis cannot be reached; after an outage, ``on_recovery`` first. Once a
-        call failed, the calls of the next ``RETRY_SECONDS`` do not try (a Redis that drops packets would make each
-        wait for its timeout)."""
-        if self._outage.is_set() and time.monotonic() < self._retry_at:
+    @property
+    def availability(self) -> Availability:
+        return availability(self._location)
+
+    def _soft(self, call: Callable[[], Any], default: Any, writes: Iterable[str] = ()) -> Any:
+        """``call()``, or ``default`` when Redis cannot be reached or refuses the command; ``writes`` are the keys the
+        call writes. During an outage, only the process's one call a period tries: first with a write, then deleting
+        what the writes Redis did not take left behind, then ``call()``; after an outage, ``on_recovery`` first."""
+        state = self.availability
+        if not state.may_call():
+            state.left_behind(writes)
             return default
         try:
+            if state.down:
+                # A Redis that reads but refuses writes would hand out entries its refused writes should have replaced.
+                DjangoRedisCache.set(self, _PROBE_KEY, 1, 10)
+                self._delete_left_behind(state)
             result = call()
-        except UNREACHABLE as error:
-            self._retry_at = time.monotonic() + RETRY_SECONDS
-            if not self._outage.is_set():
-                self._outage.set()
-                logger.warning("Redis cannot be reached (%s): serving without the shared cache", error)
+        except (*UNREACHABLE, *REFUSED) as error:
+            state.left_behind(writes)
+            state.failed(error)
             return default
-        if self._outage.is_set():
-            self._outage.clear()
-            logger.warning("Redis answers again: moving the content versions past what was cached before")
+        if state.answered():
+            logger.warning("Redis answers again")
             for callback in _RECOVERY:
                 callback()
-            # What was read came before the callbacks moved the versions.
-            return self._soft(call, default)
         return result
+
+    def _delete_left_behind(self, state: Availability) -> None:
+        keys, lost = state.to_delete()
+        try:
+            client = self._cache.get_client(None, write=True)
+            for start in range(0, len(keys), 1000):
+                client.delete(*keys[start:start + 1000])
+        except (*UNREACHABLE, *REFUSED):
+            state.left_behind(keys)
+            raise
+        if lost:
+            logger.warning("Redis did not take %d writes more than could be remembered: their keys may hold what they "
+                           "should have replaced until it expires", lost)
+
+    def _key(self, key: Any, version: int | None) -> str:
+        return self.make_and_validate_key(key, version=version)
 
     @property
     def reachable(self) -> bool:
-        """Whether the last call reached Redis."""
-        return not self._outage.is_set()
+        """Whether this process's last call reached Redis."""
+        return not self.availability.down
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         return self._soft(lambda: super(RedisCache, self).get(key, default, version), default)
@@ -102,26 +224,30 @@ class RedisCache(DjangoRedisCache):
         return found
 
     def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> None:
-        self._soft(lambda: super(RedisCache, self).set(key, value, timeout, version), None)
+        self._soft(lambda: super(RedisCache, self).set(key, value, timeout, version), None, [self._key(key, version)])
 
     def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
-        added: bool = self._soft(lambda: super(RedisCache, self).add(key, value, timeout, version), False)
+        added: bool = self._soft(lambda: super(RedisCache, self).add(key, value, timeout, version), False,
+                                 [self._key(key, version)])
         return added
 
     def set_many(self, data: dict[Any, Any], timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> list[Any]:
-        failed: list[Any] = self._soft(lambda: super(RedisCache, self).set_many(data, timeout, version), list(data))
+        failed: list[Any] = self._soft(lambda: super(RedisCache, self).set_many(data, timeout, version), list(data),
+                                       [self._key(key, version) for key in data])
         return failed
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
-        touched: bool = self._soft(lambda: super(RedisCache, self).touch(key, timeout, version), False)
+        touched: bool = self._soft(lambda: super(RedisCache, self).touch(key, timeout, version), False,
+                                   [self._key(key, version)])
         return touched
 
     def delete(self, key: Any, version: int | None = None) -> bool:
-        deleted: bool = self._soft(lambda: super(RedisCache, self).delete(key, version), False)
+        deleted: bool = self._soft(lambda: super(RedisCache, self).delete(key, version), False, [self._key(key, version)])
         return deleted
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
-        self._soft(lambda: super(RedisCache, self).delete_many(keys, version), None)
+        self._soft(lambda: super(RedisCache, self).delete_many(keys, version), None,
+                   [self._key(key, version) for key in keys])
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
         found: bool = self._soft(lambda: super(RedisCache, self).has_key(key, version), False)
@@ -129,17 +255,30 @@ class RedisCache(DjangoRedisCache):
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
         # A missing key is still Django's ValueError; an unreachable Redis counts nothing.
-        number: int = self._soft(lambda: super(RedisCache, self).incr(key, delta, version), 0)
+        number: int = self._soft(lambda: super(RedisCache, self).incr(key, delta, version), 0, [self._key(key, version)])
         return number
 
     def tracker(self, prefix: str) -> Tracker:
         """Copies in process memory of the keys under ``prefix``, kept until Redis says one changed
-        (:mod:`wiki.caching.tracking`); tracked on the server that takes the writes."""
-        tracker = self._trackers.get(prefix)
+        (:mod:`wiki.caching.tracking`); tracked on the server that takes the writes, by one connection a process."""
+        full = self.make_key(prefix)
+        key = f"{self._location} {full}"
+        tracker = _TRACKERS.get(key)
         if tracker is None:
-            # _servers is Django's list of the LOCATION's servers, the first taking the writes.
-            tracker = self._trackers[prefix] = Tracker(self._servers[0], self.make_key(prefix))  # type: ignore[attr-defined]
+            # _servers is Django's list of the LOCATION's servers, the first taking the writes; _options its OPTIONS.
+            servers: list[str] = self._servers  # type: ignore[attr-defined]
+            options: dict[str, Any] = self._options  # type: ignore[attr-defined]
+            made = Tracker(servers[0], full, connect_timeout=options.get("socket_connect_timeout"),
+                           timeout=options.get("socket_timeout"))
+            tracker = _TRACKERS.setdefault(key, made)
         return tracker
+
+    def raise_numbers(self, numbers: Mapping[str, int]) -> None:
+        """Sets each key of ``numbers`` to its number unless it holds a greater one: writers racing each other never
+        move a number back."""
+        keys = [self.make_and_validate_key(key) for key in numbers]
+        client = self._cache.get_client(keys[0], write=True)
+        self._soft(lambda: client.eval(_RAISE_SCRIPT, len(keys), *keys, *numbers.values()), None, keys)
 
     def count(self, key: str, timeout: int) -> int:
         """Adds one to the whole number at ``key`` (1 when there is none) and keeps it ``timeout`` seconds from
@@ -153,5 +292,5 @@ class RedisCache(DjangoRedisCache):
             return int(pipe.execute()[0])
 
         # Without Redis nothing is counted: a limit lets the request through rather than refuse everyone.
-        number: int = self._soft(counted, 1)
+        number: int = self._soft(counted, 1, [full])
         return number

@@ -1,7 +1,7 @@
 """A small in-process copy of what a worker last served, in front of the shared cache.
 
-Keys hold the content version, which is still read from the shared cache on every request, so this
-copy is never stale; it only saves fetching the same bytes from Redis again. Bounded in bytes, least
+Keys hold the content version, which is still read on every request (:mod:`wiki.caching.versions`), so this copy is
+no staler than the shared cache's; it only saves fetching the same bytes from Redis again. Bounded in bytes, least
 recently used first out.
 """
 

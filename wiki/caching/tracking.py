@@ -9,7 +9,9 @@ commit) and answered, the message is in every other worker's socket; a reader po
 (without waiting) before it trusts its copy. The writing process drops its own copies at once.
 
 A copy is trusted for ``max_age`` seconds at most, and not at all while the tracking connection is
-down (the messages sent meanwhile are lost): then every read goes to Redis, as without tracking.
+down (the messages sent meanwhile are lost): then every read goes to Redis, as without tracking. A connection is
+made by one thread at a time, within the cache's timeouts and outside the lock, so that a Redis that hangs (stopped,
+its socket still accepting) holds no other thread up.
 """
 
 from __future__ import annotations
@@ -29,18 +31,22 @@ RETRY_SECONDS = 5.0
 class Tracker:
     """Copies of values under ``prefix`` (full Redis key names), dropped when Redis says one changed."""
 
-    def __init__(self, url: str, prefix: str, *, max_age: float = 5.0) -> None:
+    def __init__(self, url: str, prefix: str, *, max_age: float = 5.0, connect_timeout: float | None = None,
+                 timeout: float | None = None) -> None:
         self.url, self.prefix, self.max_age = url, prefix, max_age
+        self._timeouts = {"socket_connect_timeout": connect_timeout, "socket_timeout": timeout}
         self._lock = threading.Lock()
         self._pid = 0
         self._connection: Any = None
         self._generation = 0  # moved by every message: a read that started before one is not kept
         self._copies: dict[tuple[str, ...], tuple[float, Any]] = {}
         self._retry_at = 0.0  # after a failed connection, when to try again
+        self._connecting = False
 
     def get(self, keys: Sequence[str], read: Callable[[], Any]) -> Any:
         """The value of ``keys`` from the copy, or ``read()`` (which reads them from Redis) kept as the copy."""
         names = tuple(keys)
+        self._connect_when_due()
         with self._lock:
             tracking = self._poll()
             kept = self._copies.get(names)
@@ -61,11 +67,8 @@ class Tracker:
 
     def _poll(self) -> bool:
         """Reads the messages waiting, dropping the copies; False when not tracking (and so not to be trusted)."""
-        if self._pid != os.getpid():
-            # A forked worker never reads its parent's socket.
-            self._connection, self._pid = None, os.getpid()
-            self._copies.clear()
-        if self._connection is None and (time.monotonic() < self._retry_at or not self._connect()):
+        self._forked()
+        if self._connection is None:
             return False
         try:
             while self._connection.can_read(timeout=0):
@@ -77,22 +80,39 @@ class Tracker:
             return False
         return True
 
-    def _connect(self) -> bool:
+    def _forked(self) -> None:
+        if self._pid != os.getpid():
+            # A forked worker never reads its parent's socket.
+            self._connection, self._pid, self._connecting = None, os.getpid(), False
+            self._copies.clear()
+
+    def _connect_when_due(self) -> None:
+        """Without a connection, one thread at a time makes one, at most once every ``RETRY_SECONDS``."""
+        if self._connection is not None:
+            return  # a forked worker's inherited one is dropped by the next _poll
+        with self._lock:
+            self._forked()
+            if self._connection is not None or self._connecting or time.monotonic() < self._retry_at:
+                return
+            self._connecting = True
+            self._retry_at = time.monotonic() + RETRY_SECONDS
         # redis-py types its connections' methods loosely; the connection is used only here.
-        connection: Any = ConnectionPool.from_url(self.url, protocol=3).make_connection()
+        connection: Any = ConnectionPool.from_url(self.url, protocol=3, **self._timeouts).make_connection()
         try:
             connection.connect()
             connection.send_command("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", self.prefix)
             connection.read_response()
         except (redis.RedisError, OSError):
             connection.disconnect()
-            self._retry_at = time.monotonic() + RETRY_SECONDS
-            return False
-        self._connection = connection
-        # Whatever changed before tracking began was never announced.
-        self._generation += 1
-        self._copies.clear()
-        return True
+            connection = None
+        with self._lock:
+            self._connecting = False
+            if connection is None or self._pid != os.getpid():
+                return
+            self._connection = connection
+            # Whatever changed before tracking began was never announced.
+            self._generation += 1
+            self._copies.clear()
 
     def _disconnect(self) -> None:
         if self._connection is not None:

@@ -19,7 +19,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wiki', '0042_minor_edits'),
+        ('wiki', '0043_minor_edits'),
     ]
 
     operations = [

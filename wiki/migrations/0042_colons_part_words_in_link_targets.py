@@ -89,6 +89,6 @@ def backward(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("wiki", "0040_watchlist")]
+    dependencies = [("wiki", "0041_content_version")]
 
     operations = [migrations.RunPython(forward, backward)]

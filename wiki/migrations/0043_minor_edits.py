@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wiki', '0041_colons_part_words_in_link_targets'),
+        ('wiki', '0042_colons_part_words_in_link_targets'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

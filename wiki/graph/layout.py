@@ -489,9 +489,13 @@ def axis_text(axis: str) -> str:
     return axis
 
 
+# The room an axis label keeps clear around its text: two units each side, one above and below its lines.
+_AXIS_PAD_X, _AXIS_PAD_Y = 2.0, 1.0
+
+
 def _axis_extent(lines: tuple[str, ...]) -> tuple[float, float, float, float]:
-    half = max(text_px(line) for line in lines) / 2 + 2
-    tall = LINE_PX * len(lines) / 2 + 1
+    half = max(text_px(line) for line in lines) / 2 + _AXIS_PAD_X
+    tall = LINE_PX * len(lines) / 2 + _AXIS_PAD_Y
     return -half, -tall, half, tall
 
 
@@ -501,8 +505,12 @@ _GRID = np.array(sorted(((float(dx), float(dy)) for dx in range(-160, 161, 4) fo
 
 
 def _axis_offsets(extent: tuple[float, float, float, float]) -> np.ndarray:
-    """The offsets of ``_GRID`` at which a box of ``extent`` comes within AXIS_REACH of the line's middle."""
+    """The offsets of ``_GRID`` at which the text of a label of ``extent`` comes within AXIS_REACH of the line's
+    middle: its lines' ink, from the top of the first (a font size above its baseline) to the foot of the last line's
+    height, not the room kept clear around it."""
     ex0, ey0, ex1, ey1 = extent
+    ex0, ex1 = ex0 + _AXIS_PAD_X, ex1 - _AXIS_PAD_X
+    ey1 -= 2 * _AXIS_PAD_Y
     gx, gy = _GRID[:, 0], _GRID[:, 1]
     # distance from the middle (the origin) to the nearest point of the box, per axis
     out_x = np.maximum(gx + ex0, 0.0) + np.maximum(-(gx + ex1), 0.0)

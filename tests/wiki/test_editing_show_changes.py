@@ -62,7 +62,7 @@ def test_the_edit_form_offers_show_changes_and_the_new_page_form_does_not(editor
     section = editor_client.get(_edit_url(page) + "?section=2").content.decode()
     new = editor_client.get(reverse("wiki:page-create")).content.decode()
 
-    button = '<button type="submit" name="diff" value="1" class="secondary">Show changes</button>'
+    button = '<button type="submit" name="diff" value="1" class="secondary" accesskey="v">Show changes</button>'
     assert button in whole and button in section
     assert 'name="diff"' not in new
     assert (

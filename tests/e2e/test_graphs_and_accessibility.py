@@ -114,6 +114,11 @@ def test_axe_finds_no_violation_on_the_pages_of_the_readme(audited: Any, live_se
         reverse("wiki:page-detail", kwargs={"slug": Page.objects.exclude(slug="agentic-rl").values_list("slug", flat=True).first()}),
         reverse("wiki:page-history", kwargs={"slug": "agentic-rl"}),
         diff,
+        reverse("wiki:page-info", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-cite", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:orphaned-pages"),
+        reverse("wiki:dead-end-pages"),
+        reverse("wiki:pages-without-citations"),
         reverse("wiki:source-list"),
         reverse("wiki:source-detail", kwargs={"slug": "skillforge"}),
         reverse("wiki:contrast", args=["skillforge", "starharness"]),
@@ -215,6 +220,12 @@ def test_axe_finds_no_violation_on_the_editor_screens_in_chinese_and_english(aud
         reverse("wiki:page-diff", kwargs={"slug": "agentic-rl"}),
         reverse("wiki:page-edit", kwargs={"slug": "agentic-rl"}) + "?undo=2",
         reverse("wiki:page-detail", kwargs={"slug": "agentic-rll"}),
+        # a page's information and citation, and the lists of pages beside the wanted ones
+        reverse("wiki:page-info", kwargs={"slug": "agentic-rl"}),
+        reverse("wiki:page-cite", kwargs={"slug": "agentic-rl"}) + "?revision=1",
+        reverse("wiki:orphaned-pages"),
+        reverse("wiki:dead-end-pages"),
+        reverse("wiki:pages-without-citations"),
         "/no-such-screen/",
     ]
     page.on("dialog", _leave_without_asking)

@@ -63,6 +63,31 @@ class ReservedSlugs:
 
 RESERVED_SLUGS = ReservedSlugs()
 
+# A Chinese character, as wiki.text.lang reads one: PostgreSQL's regular expressions take the same ranges.
+_CHINESE = "[\u3400-\u9fff\uf900-\ufaff]"
+
+
+def holds_chinese(*fields: str) -> models.ExpressionWrapper[Any]:
+    """Whether any of the text ``fields`` of the row holds a Chinese character (the language its content is read
+    in, as ``wiki.text.lang.content_lang`` says), without reading the text out of the database."""
+    found = models.Q()
+    for field in fields:
+        found |= models.Q(**{f"{field}__regex": _CHINESE})
+    return models.ExpressionWrapper(found, output_field=models.BooleanField())
+
+
+class _Count(models.Subquery):
+    template = "(SELECT COUNT(*) FROM (%(subquery)s) AS counted)"
+    output_field = models.IntegerField()
+
+
+def _count_of(rows: models.QuerySet[Any, Any], distinct: str = "") -> models.Subquery:
+    """How many of ``rows`` there are (with ``distinct``, how many different non-null values of that column), as a
+    subquery of the outer query's row: 0 when none."""
+    if distinct:
+        return _Count(rows.order_by().filter(**{f"{distinct}__isnull": False}).values(distinct).distinct())
+    return _Count(rows.order_by().values("pk"))
+
 
 class PageQuerySet(models.QuerySet["Page"]):
     def live(self) -> PageQuerySet:
@@ -100,6 +125,88 @@ class PageQuerySet(models.QuerySet["Page"]):
         return (
             self.live().annotate(unresolved_questions=models.Count("questions", filter=unresolved))
             .filter(unresolved_questions__gt=0).only("id", "slug", "title").order_by("-unresolved_questions", "title", "id")[:limit]
+        )
+
+    def orphaned(self) -> PageQuerySet:
+        """:meth:`for_listing` of the live pages no other live page links to, by their address or by one they had
+        before a move or a new title (a link naming it leads to the page as a redirect does), by title."""
+        by_address = WikiLink.objects.from_live_pages().filter(target_slug=models.OuterRef("slug"))
+        # each of its former addresses (a few at most), looked up among the links' targets by its index
+        by_former = PageRedirect.objects.filter(page=models.OuterRef("pk")).filter(models.Exists(
+            WikiLink.objects.from_live_pages().filter(target_slug=models.OuterRef("slug"))
+            .exclude(source_page=models.OuterRef("page_id"))
+        ))
+        return self.live().for_listing().exclude(
+            models.Exists(by_address.exclude(source_page=models.OuterRef("pk")))
+        ).exclude(models.Exists(by_former)).order_by("title", "id")
+
+    def dead_ends(self) -> PageQuerySet:
+        """:meth:`for_listing` of the live pages that link to no other live page (by its address or a former one): a
+        link to a page not written yet, a deleted one or a glossary term leads to no page. By title."""
+        # A page's links to itself, by any of its names, are never stored (wiki.services.pages._link_rows).
+        to_page = (models.Q(target_slug__in=Page.objects.values("slug"))
+                   | models.Q(target_slug__in=PageRedirect.objects.live().values("slug")))
+        return self.live().for_listing().exclude(
+            models.Exists(WikiLink.objects.filter(to_page, source_page=models.OuterRef("pk")))
+        ).order_by("title", "id")
+
+    def without_citations(self) -> PageQuerySet:
+        """:meth:`for_listing` of the live pages none of whose claims in their text cites a work, by title;
+        ``claim_count`` annotated (their claims in the text, citing nothing)."""
+        from wiki.models.claims import Citation, Claim
+
+        current = Claim.objects.filter(page=models.OuterRef("pk"), is_orphaned=False)
+        cited = Citation.objects.filter(claim__page=models.OuterRef("pk"), claim__is_orphaned=False)
+        return self.live().for_listing().exclude(models.Exists(cited)).annotate(
+            claim_count=_count_of(current),
+        ).order_by("title", "id")
+
+    def with_info(self) -> PageQuerySet:
+        """:meth:`with_meta` with, in the same query, what the page's information tells (no body read): the current
+        revision's ``current_revision`` and ``size``; the first one's ``created_first_at`` and ``creator`` (a username
+        or None); ``author_count`` (accounts that saved a revision) and ``unattributed_revisions`` (saved by none:
+        imported); ``watcher_count``; ``holds_chinese``; ``backlink_count`` (other live pages linking to it, by its
+        address or a former one); ``page_link_count`` (pages it links to) and ``wanted_link_count`` (pages not
+        written yet it links to); its claims in the text by status (``verified_claims``, ``unverified_claims``,
+        ``disputed_claims``) and ``orphan_claims`` (out of the text, awaiting a decision); ``cited_work_count``;
+        ``unresolved_questions`` and ``question_count``."""
+        from wiki.models.claims import Citation, Claim, ClaimStatus
+        from wiki.models.glossary import GlossaryTerm
+        from wiki.models.questions import UNRESOLVED, OpenQuestion
+        from wiki.models.watches import Watch
+
+        pk = models.OuterRef("pk")
+        revisions = Revision.objects.filter(page=pk)
+        first, latest = revisions.order_by("number"), revisions.order_by("-number")
+        linking = WikiLink.objects.from_live_pages().exclude(source_page=pk)
+        names = models.Q(target_slug=models.OuterRef("slug")) | models.Q(
+            target_slug__in=PageRedirect.objects.filter(page=models.OuterRef(pk)).values("slug"))
+        links = WikiLink.objects.filter(source_page=pk)
+        to_page = (models.Q(target_slug__in=Page.objects.values("slug"))
+                   | models.Q(target_slug__in=PageRedirect.objects.live().values("slug")))
+        terms = GlossaryTerm.objects.annotate(
+            target=models.Func(models.F("link_keys"), function="unnest", output_field=models.CharField())).values("target")
+        claims = Claim.objects.filter(page=pk, is_orphaned=False)
+        questions = OpenQuestion.objects.filter(page=pk)
+        return self.with_meta().annotate(
+            current_revision=models.Subquery(latest.values("number")[:1]),
+            size=models.Subquery(latest.values("size")[:1]),
+            created_first_at=models.Subquery(first.values("created_at")[:1]),
+            creator=models.Subquery(first.values("author__username")[:1]),
+            author_count=_count_of(revisions.filter(author__isnull=False), "author_id"),
+            unattributed_revisions=_count_of(revisions.filter(author__isnull=True)),
+            watcher_count=_count_of(Watch.objects.filter(page=pk)),
+            holds_chinese=holds_chinese("title", "body"),
+            backlink_count=_count_of(linking.filter(names), "source_page_id"),
+            page_link_count=_count_of(links.filter(to_page)),
+            wanted_link_count=_count_of(links.exclude(to_page).exclude(target_slug__in=terms)),
+            verified_claims=_count_of(claims.filter(status=ClaimStatus.VERIFIED)),
+            unverified_claims=_count_of(claims.filter(status=ClaimStatus.NEEDS_VERIFICATION)),
+            disputed_claims=_count_of(claims.filter(status=ClaimStatus.DISPUTED)),
+            orphan_claims=_count_of(Claim.objects.filter(page=pk).awaiting_decision()),
+            cited_work_count=_count_of(Citation.objects.filter(claim__page=pk, claim__is_orphaned=False), "source_id"),
+            unresolved_questions=_count_of(questions.filter(status__in=UNRESOLVED)),
+            question_count=_count_of(questions),
         )
 
     def recently_updated(self) -> PageQuerySet:
@@ -224,6 +331,16 @@ class RevisionQuerySet(models.QuerySet["Revision"]):
             .annotate(previous_title=models.Window(Lag("title"), order_by=models.F("number").asc()))
             .order_by("-number")
         )
+
+    def for_citation(self) -> RevisionQuerySet:
+        """These revisions without their text, with who saved each joined and ``holds_chinese`` (whether its title or
+        text holds Chinese, the language a citation gives it) annotated, in one query."""
+        return (
+            self.select_related("author")
+            .only("id", "page_id", "number", "title", "created_at", "author__username")
+            .annotate(holds_chinese=holds_chinese("title", "body"))
+        )
+
     def before_run_of(self, latest: Revision) -> RevisionQuerySet:
         """The revisions of ``latest``'s page before the run of consecutive revisions its author saved (an import's
         run being those with no author), the latest first: the first is where a rollback of that run leads."""

@@ -81,7 +81,7 @@ def _starts_reference(text: str, index: int) -> bool:
     return html.unescape(chunk) != chunk
 
 
-def _rich_text_escaped(text: str) -> str:
+def rich_text_escaped(text: str) -> str:
     """``text`` as CSL rich text that :func:`_rich_text` reads back unchanged: an ``&`` that would start a character
     reference, and the ``<`` and ``>`` of what would be read as markup, are escaped; every other character is kept
     as it is, for readers that do not decode entities."""
@@ -292,9 +292,9 @@ def csl_item(source: Source) -> dict[str, Any]:
     # the type its entry type says (the kind, where it differs, goes in ``custom``), else one its kind calls for
     csl_type = CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type) or TYPE_BY_KIND.get(source.kind, "article")
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
-                            "title": _rich_text_escaped(source.title)}
+                            "title": rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
-        item["title-short"] = _rich_text_escaped(source.short_name)
+        item["title-short"] = rich_text_escaped(source.short_name)
     persons = [name.strip() for name in source.authors.split(";") if name.strip()]
     if persons:
         item["author"] = [
@@ -314,7 +314,7 @@ def csl_item(source: Source) -> dict[str, Any]:
         venue_name, venue = "publisher", source.venue or details.get("school") or details.get("institution", "")
     else:
         venue_name, venue = "container-title", source.venue or details.get("journal") or details.get("booktitle", "")
-    for key, value in ((venue_name, _rich_text_escaped(venue)), ("URL", source.url), ("DOI", source.doi),
+    for key, value in ((venue_name, rich_text_escaped(venue)), ("URL", source.url), ("DOI", source.doi),
                        ("abstract", source.abstract), ("note", source.notes)):
         if value:
             item[key] = value

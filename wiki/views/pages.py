@@ -26,7 +26,7 @@ from wiki.services.pages import page_preview
 from wiki.views.listing import IN_PAGE, PER_PAGE, Bounded
 
 
-def _deleted(request: HttpRequest, slug: str) -> HttpResponse | None:
+def deleted_page(request: HttpRequest, slug: str) -> HttpResponse | None:
     """What the address of a deleted page answers, with who deleted it and why (410); None when no page was there."""
     deleted = Page.all_objects.deleted().filter(slug=slug).first()
     return None if deleted is None else render(request, "wiki/deleted.html", {"object": deleted, "kind": "page"}, status=410)
@@ -70,7 +70,7 @@ def same_view_url(request: HttpRequest, **arguments: str) -> str:
     return reverse(match.view_name, args=match.args, kwargs={**match.kwargs, **arguments}) + (f"?{query}" if query else "")
 
 
-def _not_found(slug: str) -> NoReturn:
+def page_not_found(slug: str) -> NoReturn:
     raise Http404(f"No page is called “{slug}”.")
 
 
@@ -113,7 +113,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     canonical = target_slug(slug)
     # Read only when the template's cached fragment is missing.
     backlinks = Bounded(WikiLink.objects.backlinks_to(slug), IN_PAGE)
-    if page is None and (gone := _deleted(request, slug)) is not None:
+    if page is None and (gone := deleted_page(request, slug)) is not None:
         return gone
     if page is None:
         # A link to a term without a page of its own leads to the term's glossary entry.
@@ -164,7 +164,7 @@ def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseB
     who saved it, when, and the way to the current revision and the changes since."""
     page = Page.objects.only("id", "slug", "title").filter(slug=slug).first()
     if page is None:
-        return _deleted(request, slug) or _not_found(slug)
+        return deleted_page(request, slug) or page_not_found(slug)
     revision = get_object_or_404(Revision.objects.select_related("author"), page=page, number=number)
     context: dict[str, object] = {"page": page, "revision": revision, "latest": page.revisions.aggregate(n=Max("number"))["n"]}
     try:
@@ -192,7 +192,7 @@ def page_export_markdown(request: HttpRequest, slug: str) -> HttpResponse:
     page answers 410, as its address does."""
     page = Page.objects.filter(slug=slug).only("id", "slug", "title", "summary", "body").first()
     if page is None:
-        return _deleted(request, slug) or _not_found(slug)
+        return deleted_page(request, slug) or page_not_found(slug)
     text = page_markdown(page=page, works=list(Source.objects.cited_on(page.pk).only(
         "id", "slug", "short_name", "title", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key")))
     response = HttpResponse(text, content_type="text/markdown; charset=utf-8")

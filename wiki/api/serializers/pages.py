@@ -25,6 +25,7 @@ from wiki.models.rules import (
     validate_text,
 )
 from wiki.references.citation_matching import WorkRef
+from wiki.reports.page_info import PageInfo
 from wiki.services.citations import CitationOutcome
 
 
@@ -71,6 +72,62 @@ class PageDetailSerializer(serializers.ModelSerializer):
     @extend_schema_field(BacklinkSerializer(many=True))
     def get_backlinks(self, page: Page) -> object:
         return BacklinkSerializer(WikiLink.objects.backlinks_to(page.slug), many=True).data
+
+
+class ClaimCountsSerializer(serializers.Serializer):
+    """The page's claims in its text by status, and those out of it awaiting an editor's decision."""
+
+    verified = serializers.IntegerField(read_only=True)
+    needs_verification = serializers.IntegerField(read_only=True)
+    disputed = serializers.IntegerField(read_only=True)
+    orphaned = serializers.IntegerField(read_only=True, help_text="Claims whose sentence left the text, not yet "
+                                                                  "re-attached or retired.")
+
+
+class PageInfoSerializer(serializers.Serializer):
+    """What the page's "Page information" tells: its names, its history in figures, its watchers, its links, its
+    claims, the works it cites and its questions."""
+
+    slug = serializers.CharField(source="page.slug", read_only=True)
+    title = serializers.CharField(source="page.title", read_only=True)
+    html_url = serializers.SerializerMethodField(help_text="The page in the browser.")
+    former_slugs = serializers.SerializerMethodField(
+        help_text="Addresses it had before a move or a new title, the latest first (at most 20): each leads to the page.")
+    more_former_slugs = serializers.BooleanField(source="more_former_addresses", read_only=True)
+    former_titles = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                          help_text="Titles its revisions had before, the latest first (at most 20).")
+    more_former_titles = serializers.BooleanField(read_only=True)
+    content_language = serializers.CharField(read_only=True, help_text="zh-Hans when the page holds Chinese, else en.")
+    size = serializers.IntegerField(read_only=True, help_text="The current text's length, in characters.")
+    watchers = serializers.IntegerField(source="watchers_shown", read_only=True, allow_null=True,
+                                        help_text="How many accounts watch the page; null when fewer than "
+                                                  "watchers_shown_from, so that nobody can tell who watches it.")
+    watchers_shown_from = serializers.IntegerField(read_only=True)
+    revision = serializers.IntegerField(read_only=True, help_text="The current revision's number.")
+    revisions = serializers.IntegerField(source="revision_count", read_only=True)
+    authors = serializers.IntegerField(source="author_count", read_only=True,
+                                       help_text="Accounts that saved a revision of it.")
+    unattributed_revisions = serializers.IntegerField(read_only=True, help_text="Revisions saved by no account (imported).")
+    created_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    created_by = serializers.CharField(source="creator", read_only=True, allow_null=True,
+                                       help_text="Who saved the first revision; null when it was imported.")
+    last_edited_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    last_edited_by = serializers.CharField(source="last_editor", read_only=True, allow_null=True)
+    backlinks = serializers.IntegerField(source="backlink_count", read_only=True,
+                                         help_text="Other pages linking to it, by its address or a former one.")
+    links_to_pages = serializers.IntegerField(source="page_link_count", read_only=True)
+    links_to_wanted_pages = serializers.IntegerField(source="wanted_link_count", read_only=True,
+                                                     help_text="Pages it links to that are not written yet.")
+    claims = ClaimCountsSerializer(read_only=True)
+    works_cited = serializers.IntegerField(source="cited_work_count", read_only=True)
+    unresolved_questions = serializers.IntegerField(read_only=True, help_text="Its questions open or under investigation.")
+    questions = serializers.IntegerField(source="question_count", read_only=True)
+
+    def get_html_url(self, info: PageInfo) -> str:
+        return info.page.get_absolute_url()
+
+    def get_former_slugs(self, info: PageInfo) -> list[str]:
+        return [former.slug for former in info.former_addresses]
 
 
 class WorkRefSerializer(serializers.Serializer):

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.conditional import PreconditionFailed
+from wiki.api.filters import reject_unknown_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
@@ -25,6 +26,7 @@ from wiki.api.serializers.pages import (
     ForeignMarkupSerializer,
     PageDetailSerializer,
     PageEditSerializer,
+    PageInfoSerializer,
     PageListSerializer,
     PageMoveSerializer,
     PageSavedSerializer,
@@ -37,6 +39,7 @@ from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMi
 from wiki.filters import PageFilter
 from wiki.models import Page, PageRedirect, Revision, WikiLink
 from wiki.models.etags import Validator
+from wiki.reports.page_info import PageInfo, page_info
 from wiki.services.page_claims import claim_report_for, claim_report_unchanged
 from wiki.services.page_moves import page_move
 from wiki.services.pages import EditConflict, PageSaved, page_save
@@ -206,6 +209,20 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
 
         return self._or_moved(request, read)
+
+    @extend_schema(summary=gettext_lazy("A page's information: its names, history, watchers, links, claims and questions"),
+                   responses={200: PageInfoSerializer, **_MOVED, **_GONE}, filters=False)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def info(self, request: Request, slug: str) -> HttpResponseBase:
+        reject_unknown_parameters(request, frozenset())
+
+        def found() -> PageInfo:
+            info = page_info(slug)
+            if info is None:
+                raise Http404
+            return info
+
+        return self._or_moved(request, lambda: Response(PageInfoSerializer(self.live(found)).data))
 
     @extend_schema(summary=gettext_lazy("Move a page to another address"),
                    description="The former address and title, and the wiki links naming them, keep leading to the "

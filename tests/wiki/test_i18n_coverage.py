@@ -29,7 +29,8 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 LOCALE = Path(settings.BASE_DIR) / "locale"
 CODE = [Path(settings.BASE_DIR) / "wiki", Path(settings.BASE_DIR) / "config"]
 KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "gettext_lazy": None, "gettext_noop": None, "ngettext": (1, 2),
-            "ngettext_lazy": (1, 2), "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2)}
+            "ngettext_lazy": (1, 2), "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3)}
 
 # Names and notations that read the same in both languages.
 SAME_IN_BOTH = {
@@ -51,15 +52,18 @@ def _template_files() -> list[Path]:
     return sorted(TEMPLATES.rglob("*.html"))
 
 
-# What templatize writes for a translate tag, a blocktranslate (its singular) and _("…") in a tag.
-_CALL = re.compile(r"""\b(?:n?gettext|_)\(\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+# What templatize writes for a translate tag, a blocktranslate and _("…") in a tag: gettext(u'…'), ngettext(u'…',
+# u'…', n), pgettext(u'context', u'…') and npgettext(u'context', u'…', u'…', n).
+_LITERAL = r"""u?('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+_CALL = re.compile(rf"\b(n?p?gettext|_)\(\s*{_LITERAL}(?:\s*,\s*{_LITERAL})?")
 
 
 def _marked_in_templates() -> set[str]:
-    found = set()
+    found: set[str] = set()
     for path in _template_files():
         source = templatize(path.read_text(encoding="utf-8"), origin=str(path))
-        found |= {ast.literal_eval(literal) for literal in _CALL.findall(source)}
+        for function, first, second in _CALL.findall(source):
+            found.add(ast.literal_eval(second if function.endswith("pgettext") else first))
     return {m for m in found if m}
 
 
@@ -72,7 +76,7 @@ def _marked_in_code() -> set[str]:
             with path.open("rb") as handle:
                 for _, function, message, _ in extract_python(handle, KEYWORDS, [], {}):
                     # pgettext's first argument is the context, its message the second.
-                    text = message[function.startswith("pgettext")] if isinstance(message, tuple) else message
+                    text = message[function.startswith(("pgettext", "npgettext"))] if isinstance(message, tuple) else message
                     if isinstance(text, str) and text:
                         found.add(text)
     return found
@@ -88,7 +92,10 @@ def test_every_message_has_its_translation_in_both_catalogues(language: str) -> 
 
 def test_every_string_marked_in_templates_and_code_is_in_the_catalogues() -> None:
     known = {_msgid(m) for m in _catalogue("zh_Hans") if m.id}
-    missing = sorted((_marked_in_templates() | _marked_in_code()) - known)
+    in_templates = _marked_in_templates()
+    assert len(in_templates) > 800  # every template's messages are read, not a few
+    assert {"Show changes", "Cite this page", "Permanent link"} <= in_templates
+    missing = sorted((in_templates | _marked_in_code()) - known)
     assert missing == [], "run makemessages and translate: " + repr(missing[:20])
 
 

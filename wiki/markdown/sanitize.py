@@ -42,6 +42,9 @@ LAYOUT_IDS = frozenset({
     # the edit form's changes, an undo's notice, a diff's sides, the rollback button's form, the changes filters' errors
     "edit-changes", "edit-changes-heading", "undo-heading", "diff-side-old", "diff-side-new", "rollback-form",
     "hidemine_error", "hideminor_error", "latest_error",
+    # a page's information and its citations, with their copy button's status
+    "info-basic", "info-claims", "info-history", "info-links", "cite-apa", "cite-bibtex", "cite-csl", "cite-details",
+    "cite-gbt", "cite-styles", "copy-status", "style-apa", "style-bibtex", "style-csl", "style-gbt",
     # the search results' groups, one a kind
     "group-page", "group-claim", "group-source", "group-question",
     # the consistency report's sections, one a kind of finding, with their headings

@@ -4,6 +4,7 @@ screen gives one key to two of them."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -57,3 +58,16 @@ def test_a_reader_s_screens_offer_no_key_twice(client: Client) -> None:
         keys = _keys(client.get(url).content.decode())
         assert keys and all(len(tags) == 1 for tags in keys.values()), (url, keys)
         assert "e" not in keys  # no edit link for a reader
+
+
+def test_a_printed_page_says_where_it_was_read_instead_of_its_tools(editor_client: Client) -> None:
+    page = make_page(slug="reward-shaping", title="Reward shaping", body="Text.")
+
+    html = editor_client.get(page.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    permanent = reverse("wiki:page-revision", kwargs={"slug": page.slug, "number": 1})
+    assert f'<p class="printed-from">取自 http://testserver{permanent}</p>' in html
+    tools = html.split('<span class="page-tools">', 1)[1].split("</span>\n", 1)[0]
+    assert 'accesskey="e"' in tools and 'accesskey="h"' in tools and "watch-button" in tools
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "wiki.css").read_text(encoding="utf-8")
+    printed = css.split("@media print {", 2)[2].split("\n}", 1)[0]
+    assert ".page-tools { display: none; }" in printed and ".printed-from { display: block;" in printed

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms, template
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.forms import BoundField
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.dates import MONTHS
@@ -57,6 +58,12 @@ def verdict_badge(verdict: str) -> SafeString:
 @register.simple_tag
 def mechanism_badge(mechanism: str) -> SafeString:
     return format_html('<span class="badge mech mech-{}">{}</span>', mechanism, _mechanism_label(mechanism))
+
+
+@register.filter
+def absolute_url(request: HttpRequest, path: str) -> str:
+    """``path`` as an address with the scheme and host the request was made at."""
+    return request.build_absolute_uri(path)
 
 
 @register.filter

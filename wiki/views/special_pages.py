@@ -65,16 +65,16 @@ def _report(request: HttpRequest, report: PageReport) -> HttpResponse:
     return render(request, "wiki/special_pages.html", {"report": report, "page_obj": page_obj})
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def orphaned_pages(request: HttpRequest) -> HttpResponse:
     return _report(request, ORPHANED)
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def dead_end_pages(request: HttpRequest) -> HttpResponse:
     return _report(request, DEAD_ENDS)
 
 
-@cached_for_readers
+@cached_for_readers("p")
 def pages_without_citations(request: HttpRequest) -> HttpResponse:
     return _report(request, WITHOUT_CITATIONS)

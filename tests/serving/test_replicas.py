@@ -57,7 +57,9 @@ class Replica:
 
 
 @pytest.fixture
-def replica(settings: Settings, db: None) -> Iterator[Replica]:
+def replica(settings: Settings, db: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Replica]:
+    """A replica that has applied every version (how far one has is for the tests of ``wiki.caching.replicas``)."""
+    monkeypatch.setattr(routers, "may_read", lambda alias: True)
     settings.DATABASE_REPLICAS = [Replica.alias]
     settings.DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
     settings.DATABASE_PRIMARY_PIN_SECONDS = 10

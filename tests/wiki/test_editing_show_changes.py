@@ -66,7 +66,7 @@ def test_the_edit_form_offers_show_changes_and_the_new_page_form_does_not(editor
     assert button in whole and button in section
     assert 'name="diff"' not in new
     assert (
-        '<button type="submit" name="diff" value="1" class="secondary">显示更改</button>'
+        '<button type="submit" name="diff" value="1" class="secondary" accesskey="v">显示更改</button>'
         in editor_client.get(_edit_url(page), headers={"accept-language": "zh-Hans"}).content.decode()
     )
 

@@ -15,11 +15,10 @@ from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import make_editor, make_page, make_reader
 from wiki.models import ChangeEvent, Page, Revision
-from wiki.models.readers import profile_of
 from wiki.roles import Account
 from wiki.services.page_edits import page_save_merging
 from wiki.services.pages import page_save, page_save_revision
-from wiki.services.watches import watch_add
+from wiki.services.watches import watch_add, watchlist_feed_token
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +48,7 @@ def test_the_edit_forms_offer_the_box_and_the_new_page_form_does_not(editor_clie
     chinese = editor_client.get(_edit_url(page), headers={"accept-language": "zh-Hans"}).content.decode()
 
     box = (
-        '<input type="checkbox" name="minor" aria-describedby="id_minor_helptext" id="id_minor"> <label for="id_minor">'
+        '<input type="checkbox" name="minor" accesskey="i" aria-describedby="id_minor_helptext" id="id_minor"> <label for="id_minor">'
     )
     assert box + "This is a minor edit</label>" in whole and box in section
     assert 'name="minor"' not in new
@@ -110,7 +109,7 @@ def test_the_conflict_screen_keeps_the_box_ticked(editor_client: Client) -> None
     )
 
     assert clash.status_code == 409
-    assert '<input type="checkbox" name="minor" aria-describedby="id_minor_helptext" id="id_minor" checked>' in (
+    assert '<input type="checkbox" name="minor" accesskey="i" aria-describedby="id_minor_helptext" id="id_minor" checked>' in (
         clash.content.decode()
     )
 
@@ -199,7 +198,7 @@ def test_the_feeds_say_which_edits_are_minor(client: Client) -> None:
     page_save_revision(slug=page.slug, title=page.title, body="One!", minor=True)
     page_save_revision(slug=page.slug, title=page.title, body="One! Two.")
     watchlist_feed = reverse(
-        "wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": profile_of(reader).feed_token}
+        "wiki:watchlist-feed", kwargs={"user_id": reader.pk, "token": watchlist_feed_token(user=reader)}
     )
 
     for url in (reverse("wiki:changes-feed"), watchlist_feed):

@@ -39,8 +39,9 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from wiki.models import Claim, OpenQuestion, Page, SearchDocument, Source  # noqa: E402
 from wiki.search.index import search_reindex_all  # noqa: E402
-from wiki.search.query import KIND_ORDER, SearchPlan, Words, search, search_sql  # noqa: E402
+from wiki.search.query import KIND_ORDER, SearchPlan, search, search_sql  # noqa: E402
 from wiki.search.terms import current_glossary  # noqa: E402
+from wiki.search.words import Words  # noqa: E402
 
 HEADLINE = ["reward", "环境", "策略梯度"]
 RARE_DEFAULT = "Shepherd"

@@ -177,8 +177,9 @@ def test_every_search_is_one_sql_query_once_the_glossary_is_read(seed: None) -> 
 
 
 def test_the_plan_reads_the_gin_index(seed: None) -> None:
-    from wiki.search.query import KIND_ORDER, SearchPlan, Words, search_sql
+    from wiki.search.query import KIND_ORDER, SearchPlan, search_sql
     from wiki.search.terms import current_glossary
+    from wiki.search.words import Words
 
     words = Words.expanded(current_glossary().expand("策略梯度"))
     sql, params = search_sql(words, kinds=[k.value for k in KIND_ORDER], plan=SearchPlan.for_window(offset=0, limit=10),

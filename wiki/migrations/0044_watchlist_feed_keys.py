@@ -2,13 +2,14 @@
 followed from the account's id and the server's secret key alone."""
 
 import secrets
+from typing import Any
 
 from django.db import migrations, models
 
 import wiki.models.readers
 
 
-def fill(apps, schema_editor):
+def fill(apps: Any, schema_editor: Any) -> None:
     ReaderProfile = apps.get_model("wiki", "ReaderProfile")
     keyless = list(ReaderProfile.objects.filter(feed_key="").only("pk"))
     for profile in keyless:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,17 +13,6 @@ from pytest_django import DjangoAssertNumQueries
 from wiki.caching.backends import RedisCache
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    """A key prefix of this test's own: whatever else shares the Redis database (another run of the suite, another
-    test) never meets its keys, which go when it ends."""
-    prefix = f"test-{uuid.uuid4().hex}"
-    yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import logging
 import os
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -27,24 +26,6 @@ from wiki.services.pages import page_save_revision
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TIMEOUTS = {"socket_connect_timeout": 0.3, "socket_timeout": 0.3}
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    prefix = f"test-{uuid.uuid4().hex}"
-    yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
-
-
-@pytest.fixture
-def proxy() -> Iterator[RedisProxy]:
-    proxy = RedisProxy(REDIS_URL)
-    proxy.start()
-    yield proxy
-    proxy.thaw()
-    proxy.cut()
 
 
 def _outages(caplog: pytest.LogCaptureFixture) -> list[str]:

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
-import uuid
-from collections.abc import Iterator
 
 import pytest
-import redis
 from django.core.cache import caches
 from django.test import Client, override_settings
 
@@ -20,23 +17,6 @@ from wiki.caching.backends import RedisCache
 from wiki.services.pages import page_save
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
-
-
-@pytest.fixture
-def proxy() -> Iterator[RedisProxy]:
-    proxy = RedisProxy(REDIS_URL)
-    proxy.start()
-    yield proxy
-    proxy.cut()
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    prefix = f"test-{uuid.uuid4().hex}"
-    yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
 
 
 def test_an_unreachable_redis_is_a_miss_for_every_read_and_drops_every_write(

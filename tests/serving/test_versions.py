@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
-from collections.abc import Iterator
 
 import pytest
-import redis
 from pytest_django import DjangoAssertNumQueries, Settings
 
 from wiki.caching import version_row, versions
@@ -18,15 +15,6 @@ from wiki.caching.backends import RedisCache
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    prefix = f"test-{uuid.uuid4().hex}"
-    yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
 
 
 def test_a_move_redis_never_heard_of_is_keyed_by_within_the_check_period(

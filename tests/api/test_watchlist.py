@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 from rest_framework.test import APIClient
 
-from tests.factories import make_page, make_question, make_reader, make_source
-from wiki.models import Watch
+from tests.factories import make_editor, make_page, make_question, make_reader, make_source
+from wiki.models import ChangeEvent, Watch
 from wiki.services.pages import page_save_revision
 from wiki.services.sources import source_update
 from wiki.services.watches import watch_add
@@ -60,7 +63,36 @@ def test_the_watchlist_lists_the_changes_to_what_the_client_watches(reader_api: 
     assert [(r["kind"], r["action"], r["label"]) for r in rows] == [
         ("source", "edited", "ListedWork"), ("page", "edited", "Listed"), ("page", "created", "Listed")]
     assert rows[1]["summary"] == "listed edit" and rows[1]["user"] is None and rows[1]["url"] == page.get_absolute_url()
-    assert reader_api.get(WATCHLIST, {"kind": "page"}).status_code == 400
+    assert reader_api.get(WATCHLIST, {"who": "me"}).status_code == 400
+
+
+def test_the_watchlist_takes_the_filters_of_the_watchlist_page(reader_api: APIClient) -> None:
+    reader = reader_api.handler._force_user  # type: ignore[attr-defined]
+    editor = make_editor("api-filter-editor")
+    page, work = make_page(title="Filtered"), make_source(short_name="FilteredWork")
+    watch_add(user=reader, target=page)
+    watch_add(user=reader, target=work)
+    page_save_revision(slug=page.slug, title=page.title, body="Typo fixed.", user=editor, minor=True)
+    page_save_revision(slug=page.slug, title=page.title, body="Rewritten.", user=reader, comment="mine")
+    source_update(source=work, fields={"notes": "Noted."}, summary="work note", user=editor)
+
+    def rows(**params: str) -> list[tuple[str, str, str]]:
+        response = reader_api.get(WATCHLIST, params)
+        assert response.status_code == 200, response.json()
+        return [(r["kind"], r["action"], r["summary"]) for r in response.json()["results"]]
+
+    assert rows(kind="source") == [("source", "edited", "work note")]
+    assert [row for row in rows(kind="page", hidemine="1") if row[1] == "edited"] == [("page", "edited", "")]
+    assert [row for row in rows(kind="page", hideminor="1") if row[1] == "edited"] == [("page", "edited", "mine")]
+    assert rows(kind="page", latest="1") == [("page", "edited", "mine")]
+    ChangeEvent.objects.filter(kind="source").update(created_at=timezone.now() - timedelta(days=2))
+    assert [row[0] for row in rows(days="1")] == ["page", "page", "page"]
+    assert sorted(row[0] for row in rows(days="3")) == ["page", "page", "page", "source"]
+
+    for params in ({"kind": "bogus"}, {"days": "2"}, {"hideminor": "true"}, {"latest": "0"}, {"user": "api-filter-editor"}):
+        refused = reader_api.get(WATCHLIST, params)
+        assert refused.status_code == 400, params
+        assert set(refused.json()["errors"]) == set(params), refused.json()
 
 
 def test_the_watchlist_runs_as_many_queries_however_long(django_assert_num_queries: DjangoAssertNumQueries) -> None:

@@ -28,7 +28,7 @@ def test_an_old_revision_reads_as_it_was_saved_and_leads_to_the_changes_since(cl
     assert 'class="wikilink wanted"' in html  # a link rendered against today's pages
     assert "The page has changed since (current revision: 2)." in html
     assert f'href="{reverse("wiki:page-diff", kwargs={"slug": "notes"})}?from=1&amp;to=2"' in html
-    assert "saved by reviser" in second.content.decode() and "It is the current revision." in second.content.decode()
+    assert 'saved by <a href="/changes/?user=reviser">reviser</a>' in second.content.decode() and "It is the current revision." in second.content.decode()
     history = client.get(reverse("wiki:page-history", kwargs={"slug": "notes"})).content.decode()
     assert f'href="{reverse("wiki:page-revision", kwargs={"slug": "notes", "number": 1})}"' in history
     current = client.get(reverse("wiki:page-detail", kwargs={"slug": "notes"})).content.decode()

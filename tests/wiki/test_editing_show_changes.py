@@ -206,3 +206,21 @@ def test_show_changes_runs_as_many_queries_whatever_the_page_s_history(editor_cl
 
     count(short, 1)  # the editor's account, read once, then kept
     assert count(short, 1) == count(long, 31) == count(long, 2)
+
+
+def test_show_changes_says_what_the_edit_does_to_the_claims_as_preview_does(editor_client: Client) -> None:
+    body = "## 关键要点\n\n- SkillForge 用 GRPO 更新策略。\n- StarHarness 只进化外部 harness。\n"
+    page = make_page(title="Claims shown", body=body)
+
+    response = editor_client.post(
+        _edit_url(page),
+        {"title": page.title, "summary": "", "base_revision": 1, "diff": "1",
+         "body": body.replace("只进化外部 harness", "只进化外部 harness，不更新参数") + "- Recuris 也是 harness。\n"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+
+    changes = _changes(response.content.decode())
+    report = changes.split('<section class="claim-changes"', 1)[1].split("</section>", 1)[0]
+    assert "1 new" in report and "1 reworded" in report, report
+    assert 'data-outcome="new"' in report and 'data-outcome="reworded"' in report
+    assert page.claims.count() == 2  # nothing saved

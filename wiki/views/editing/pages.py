@@ -25,7 +25,7 @@ from wiki.forms.pages import PageCreateForm, PageForm, PageSectionForm, new_work
 from wiki.markdown.section_links import section_ids
 from wiki.models import Page, Revision
 from wiki.models.rules import is_control_free, max_length
-from wiki.services.page_claims import page_claims_plan
+from wiki.services.page_claims import ClaimReport, page_claims_plan
 from wiki.services.page_edits import (
     EditChanges,
     edit_changes,
@@ -279,7 +279,20 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         # A section within the limits that makes the page exceed them: saving it would be refused the same way.
         form.add_error("body", str(error))
         context = _preview_context(None, page)
-    return render(request, "wiki/edit/page_form.html", {"form": form, "changes": changes, **context})
+    return render(request, "wiki/edit/page_form.html",
+                  {"form": form, "changes": changes, "changed_claims": _changed_claims(changes, page), **context})
+
+
+def _changed_claims(changes: EditChanges | None, page: Page) -> ClaimReport | None:
+    """What saving the edit shown by "Show changes" would do to the page's claims, as Preview says it; None when
+    nothing is shown or the text is past the limits (the form says so)."""
+    if changes is None or changes.is_empty:
+        return None
+    try:
+        refs = page_preview(body=changes.values["body"]).result.claims
+    except wiki_markdown.MarkdownTooComplex:
+        return None
+    return page_claims_plan(page=page, refs=refs)
 
 
 def _section_form(request: HttpRequest, page: Page) -> HttpResponse:

@@ -134,9 +134,11 @@ def _empty_cache(_cache_in_memory: None) -> None:
 
     from wiki.caching import versions
     from wiki.caching.local import copies
+    from wiki.caching.responses import asked_before
 
     cache.clear()
     copies.clear()
+    asked_before.clear()
     versions.forget()
 
 

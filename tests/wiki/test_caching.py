@@ -355,7 +355,8 @@ def test_a_parameter_the_view_does_not_read_keeps_neither_the_page_nor_its_fragm
         assert len(_kept_keys(stored.call_args_list, "response")) == 1 and _kept_keys(stored.call_args_list, "fragment")
 
 
-def test_a_search_for_a_text_is_answered_with_validators_but_never_kept(client: Client) -> None:
+def test_a_search_for_a_text_is_kept_once_it_is_asked_again_and_answered_with_validators_before(
+        client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     from unittest import mock
 
     from django.core.cache import cache
@@ -363,13 +364,19 @@ def test_a_search_for_a_text_is_answered_with_validators_but_never_kept(client: 
     make_page(title="Searched", body="Reinforcement learning for agents.")
     with mock.patch.object(cache, "set", wraps=cache.set) as stored:
         first = client.get(reverse("wiki:search"), {"q": "reinforcement"})
-        again = client.get(reverse("wiki:search"), {"q": "reinforcement"}, headers={"If-None-Match": first["ETag"]})
         client.get(reverse("wiki:search"), {"q": "reinforcement", "kind": "page"})
+        # Asked once each: answered, kept nowhere.
         assert _kept_keys(stored.call_args_list, "response") == []
-        client.get(reverse("wiki:search"), {"kind": "page"})  # the form alone is the same for every reader: kept
+        # Asked a second time: kept, and the reader's copy is still current.
+        again = client.get(reverse("wiki:search"), {"q": "reinforcement"}, headers={"If-None-Match": first["ETag"]})
         assert len(_kept_keys(stored.call_args_list, "response")) == 1
+        client.get(reverse("wiki:search"), {"kind": "page"})  # the form alone is the same for every reader: kept
+        assert len(_kept_keys(stored.call_args_list, "response")) == 2
     assert first.status_code == 200 and "Searched" in first.content.decode() and first["Last-Modified"]
     assert again.status_code == 304
+    copies.clear()  # read as another worker reads it: from the shared cache
+    with django_assert_num_queries(0):
+        assert "Searched" in client.get(reverse("wiki:search"), {"q": "reinforcement"}).content.decode()
 
 
 def test_a_few_hundred_searches_push_no_page_out_of_the_cache(

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
@@ -49,9 +51,41 @@ CACHEABLE_STATUSES = {200, 404}
 _PER_RESPONSE_HEADERS = {"set-cookie", "date", "etag", "last-modified", "cache-control", "expires", "content-length"}
 
 
-# Query parameters holding free text to search for: every reader types their own, so a copy kept per text would be
-# read again by almost no one, while anyone could fill the cache with copies (and push the pages everyone reads out).
+# Query parameters holding free text to search for: most texts are typed once, and a copy kept for each would let
+# anyone fill the cache with copies (and push the pages everyone reads out). A text is kept once it is asked again.
 FREE_TEXT_PARAMETERS = frozenset({"q"})
+# How many searches a process remembers having answered once, the least recent forgotten first.
+SEARCHES_REMEMBERED = 10_000
+
+
+class _AskedBefore:
+    """The searches this process answered once (a digest of each one's host and full path), so that the second asking
+    of one is kept in the cache and later readers of it are served from there: a search asked by many is kept, one
+    typed once is not, and made-up texts, however many, write nothing to the cache. Bounded, thread-safe."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._seen: OrderedDict[bytes, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def again(self, request: HttpRequest) -> bool:
+        """True when this request was answered before in this process; remembers it otherwise."""
+        digest = hashlib.blake2b(f"{request.get_host()} {request.get_full_path()}".encode(), digest_size=16).digest()
+        with self._lock:
+            if digest in self._seen:
+                self._seen.move_to_end(digest)
+                return True
+            self._seen[digest] = None
+            if len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+            return False
+
+    def clear(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+
+asked_before = _AskedBefore(SEARCHES_REMEMBERED)
 # Set on a request whose answer is not kept: its fragments are not kept either (``{% wikicache %}``).
 _NOT_KEPT = "_wiki_not_kept"
 
@@ -59,9 +93,11 @@ _NOT_KEPT = "_wiki_not_kept"
 def _kept(request: HttpRequest, reads: frozenset[str]) -> bool:
     """Whether the answer to ``request`` is kept, for a view that reads the query parameters ``reads``: not when it
     names another (one copy per made-up parameter would let anyone fill the cache with copies of one page), nor when
-    it holds free text to search for."""
-    return reads.issuperset(request.GET) and not any(
-        value.strip() for name in FREE_TEXT_PARAMETERS for value in request.GET.getlist(name))
+    it holds free text to search for that this process has not answered before."""
+    if not reads.issuperset(request.GET):
+        return False
+    searches = any(value.strip() for name in FREE_TEXT_PARAMETERS for value in request.GET.getlist(name))
+    return not searches or asked_before.again(request)
 
 
 def keeps_fragments(request: HttpRequest) -> bool:
@@ -169,8 +205,8 @@ def cached_for_readers(*parameters: str) -> Callable[[View], View]:
     permissions share one copy, with their own name and CSRF token filled in (``wiki.caching.readers``).
 
     ``parameters`` are the query parameters the view reads (``@cached_for_readers("p")``). A request naming another,
-    or holding free text to search for (``q``), is answered as the view answers it, anonymous readers with validators,
-    but neither it nor its fragments are kept.
+    or holding free text to search for (``q``) that this process has not answered before, is answered as the view
+    answers it, anonymous readers with validators, but neither it nor its fragments are kept.
     """
     if not all(isinstance(name, str) for name in parameters):
         raise TypeError('cached_for_readers takes the query parameters its view reads: @cached_for_readers("p")')

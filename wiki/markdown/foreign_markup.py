@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 
 from wiki.markdown.citations import blank_non_prose
 from wiki.markdown.wikilinks import COLON_RE, WIKILINK_RE, split_target
@@ -37,6 +37,27 @@ class ForeignKind(StrEnum):
     SIGNATURE = "signature"
 
 
+# What each construct does here and what to do instead.
+_ADVICE = {
+    ForeignKind.REDIRECT: gettext_lazy(
+        "This makes no redirect here: it shows as a heading. To have another name lead to a page, move the page "
+        "(its former title and address keep leading to it); to send readers to another page, link to it in a "
+        "sentence."),
+    ForeignKind.CATEGORY: gettext_lazy(
+        "This wiki has no categories: this is a link to a page of that name. Group pages by linking them from "
+        "one another, or through the glossary (a term and the page that defines it)."),
+    ForeignKind.USER: gettext_lazy(
+        "This wiki has no user pages: this is a link to a page of that name. Write the person's name as plain "
+        "text."),
+    ForeignKind.NAMESPACE: gettext_lazy(
+        "This wiki has no namespaces (File:, Template:, Talk: …): this is a link to a page of that name. Link "
+        "a page by its title or address."),
+    ForeignKind.SIGNATURE: gettext_lazy(
+        "Signatures are not expanded here: this shows as typed. The history records who saved each revision "
+        "and when; remove it."),
+}
+
+
 @dataclass(frozen=True)
 class ForeignMarkup:
     """One construct of another wiki's markup: which, as typed (cut to :data:`MAX_EXCERPT` characters), and its line."""
@@ -48,24 +69,7 @@ class ForeignMarkup:
     @property
     def advice(self) -> str:
         """What the text does here and what to do instead, in the active language."""
-        return {
-            ForeignKind.REDIRECT: lambda: gettext(
-                "This makes no redirect here: it shows as a heading. To have another name lead to a page, move the page "
-                "(its former title and address keep leading to it); to send readers to another page, link to it in a "
-                "sentence."),
-            ForeignKind.CATEGORY: lambda: gettext(
-                "This wiki has no categories: this is a link to a page of that name. Group pages by linking them from "
-                "one another, or through the glossary (a term and the page that defines it)."),
-            ForeignKind.USER: lambda: gettext(
-                "This wiki has no user pages: this is a link to a page of that name. Write the person's name as plain "
-                "text."),
-            ForeignKind.NAMESPACE: lambda: gettext(
-                "This wiki has no namespaces (File:, Template:, Talk: …): this is a link to a page of that name. Link "
-                "a page by its title or address."),
-            ForeignKind.SIGNATURE: lambda: gettext(
-                "Signatures are not expanded here: this shows as typed. The history records who saved each revision "
-                "and when; remove it."),
-        }[self.kind]()
+        return str(_ADVICE[self.kind])
 
 
 def _namespace(target: str) -> ForeignKind | None:

@@ -60,21 +60,8 @@ WITHOUT_CITATIONS = PageReport(
 )
 
 
-def _report(request: HttpRequest, report: PageReport) -> HttpResponse:
+@cached_for_readers("p")
+def page_report(request: HttpRequest, report: PageReport) -> HttpResponse:
+    """One list of pages needing an editor (``report``, given by the address: orphaned, dead-end, uncited)."""
     page_obj = Paginator(report.pages(), PER_PAGE).get_page(request.GET.get("p"))
     return render(request, "wiki/special_pages.html", {"report": report, "page_obj": page_obj})
-
-
-@cached_for_readers("p")
-def orphaned_pages(request: HttpRequest) -> HttpResponse:
-    return _report(request, ORPHANED)
-
-
-@cached_for_readers("p")
-def dead_end_pages(request: HttpRequest) -> HttpResponse:
-    return _report(request, DEAD_ENDS)
-
-
-@cached_for_readers("p")
-def pages_without_citations(request: HttpRequest) -> HttpResponse:
-    return _report(request, WITHOUT_CITATIONS)

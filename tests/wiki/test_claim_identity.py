@@ -392,3 +392,29 @@ def test_reattaching_an_orphan_to_a_sentence_it_had_while_verified_keeps_it_veri
     claim_reattach(claim=claim, sentence=other.claims.get())
     claim.refresh_from_db()
     assert (claim.is_orphaned, claim.status, claim.page_id) == (False, "verified", other.pk)
+
+
+def test_key_points_converted_to_traditional_characters_keep_every_claim_with_its_status_question_and_contrast(
+        page: Page) -> None:
+    import opencc
+
+    to_traditional = opencc.OpenCC("s2t").convert
+    facet = _verify(_claim(page, FACET))
+    question = OpenQuestion.objects.create(page=page, title="FACET 是否更新参数？")
+    question.claims.add(facet)
+    contrasts = set(Contrast.objects.filter(claim=facet).values_list("pk", flat=True))
+    before = {c.pk: c.status for c in page.claims.current()}
+    # Each sentence converted, its citation left as the wiki writes it.
+    lines = [to_traditional(line.partition("（来源")[0]) + "（来源" + line.partition("（来源")[2] if "（来源" in line else line
+             for line in page.body.splitlines()]
+    converted = "\n".join(lines)
+    assert to_traditional("非严格反例") in converted and "非严格反例" not in converted
+
+    revision = _save(page, converted)
+
+    assert {c.pk: c.status for c in page.claims.current()} == before
+    assert not page.claims.filter(is_orphaned=True).exists()
+    after = Claim.objects.get(pk=facet.pk)
+    assert (after.status, list(after.questions.all())) == ("verified", [question])
+    assert set(Contrast.objects.filter(claim=after).values_list("pk", flat=True)) == contrasts
+    assert {c.outcome for c in claim_report_for(revision).changes} == {"reworded"}

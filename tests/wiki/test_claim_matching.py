@@ -169,3 +169,35 @@ def test_a_split_with_no_piece_reworded_enough_to_be_the_claim_keeps_it_on_the_f
     assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
         (Outcome.SPLIT, 7, None), (Outcome.NEW, None, 7), (Outcome.NEW, None, 7),
     ]
+
+
+CREDIT = "强化学习需要设计奖励函数并处理信用分配问题。"
+CREDIT_TRADITIONAL = "強化學習需要設計獎勵函數並處理信用分配問題。"
+
+
+def test_a_sentence_rewritten_in_traditional_characters_is_the_same_claim_word_for_word() -> None:
+    assert normalise(CREDIT_TRADITIONAL) == normalise(CREDIT)
+    assert edit_size(CREDIT, CREDIT_TRADITIONAL) == 0
+    assert _plan([CREDIT, FACET], [CREDIT_TRADITIONAL, FACET]) == [("reworded", 1), ("kept", 2)]
+
+
+def test_traditional_characters_full_width_letters_and_accents_are_read_as_search_reads_them() -> None:
+    assert normalise("ＧＲＰＯ在強化學習中由 Müller 提出") == normalise("GRPO 在强化学习中由 Muller 提出")
+    assert similarity(SKILL, SKILL.replace("更新环境动作", "更新環境動作")) > 0.9
+
+
+# Two verified key points of a page, as an editor left them after taking out the spaces between Chinese and Latin and
+# converting part of one to Traditional characters, then merged into one sentence (their citations left out).
+SKILLFORGE_EDITED = "SkillForge用GRPO同时更新环境动作和skill calling,是严格Agentic RL的正例."
+SHEPHERD_EDITED = ("Shepherd 的 Tree-GRPO 利用共享前綴的 terminal rollout 計算 sibling outcome advantage，"
+                   "再用 clipped GRPO 更新 worker policy。")
+BOTH = ("SkillForge 用 GRPO 同时更新环境动作和 skill calling，Shepherd 的 Tree-GRPO 则利用共享前缀的 terminal rollout "
+        "计算 sibling outcome advantage 后再用 clipped GRPO 更新 worker policy，两者都是严格 Agentic RL 的正例。")
+
+
+def test_two_claims_merged_after_a_partial_conversion_keep_one_claim_and_the_other_is_merged_into_it() -> None:
+    previous = [Previous(id=21, text=SKILLFORGE_EDITED, position=0), Previous(id=22, text=SHEPHERD_EDITED, position=1)]
+    plan = match_claims(previous, [Sentence(text=BOTH, position=0)])
+    kept, merged = plan.matches
+    assert (kept.outcome, merged.outcome) == (Outcome.REWORDED, Outcome.MERGED)
+    assert {kept.claim_id, merged.claim_id} == {21, 22} and merged.related == kept.claim_id

@@ -9,6 +9,10 @@ are the Dice coefficient of the two multisets; the position in the page breaks t
 The thresholds were measured on edit pairs built from the wiki's own sentences
 (``benchmarks/claim_matching.py``): true rewordings score 0.6 or more, the most similar different
 claims below 0.5.
+
+Texts are compared as search reads them (:func:`wiki.search.tokenize.normalize`): full-width letters and digits as
+ASCII, Traditional characters as Simplified, Latin letters without accents, so a paragraph run through a converter or
+pasted from a source written in Traditional characters keeps its claims.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from __future__ import annotations
 import difflib
 import enum
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from wiki.search.tokenize import normalize as search_normalize
 
 # A sentence reworded within this Dice score of its earlier self keeps the claim.
 THRESHOLD = 0.55
@@ -126,9 +132,16 @@ class Plan:
         return [m for m in self.matches if m.sentence is None]
 
 
+@lru_cache(maxsize=8192)
+def folded(text: str) -> str:
+    """``text`` as search reads it, case-folded: width, Traditional characters, accents and case change nothing.
+    Kept for the texts seen last: a save reads each sentence and each claim's text more than once."""
+    return search_normalize(text).casefold()
+
+
 def normalise(text: str) -> str:
-    """Letters and digits only, case-folded and width-folded: re-punctuating or re-spacing changes nothing."""
-    return "".join(_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
+    """Letters and digits only, folded (:func:`folded`): re-punctuating, re-spacing or converting changes nothing."""
+    return "".join(_RUN.findall(folded(text)))
 
 
 def features(text: str) -> Counter[str]:
@@ -137,7 +150,7 @@ def features(text: str) -> Counter[str]:
     A Latin word counts once, about what a CJK character carries: counting its letters instead lets one shared
     term ("agentic") make two short, different sentences look alike.
     """
-    runs = _RUN.findall(unicodedata.normalize("NFKC", text).casefold())
+    runs = _RUN.findall(folded(text))
     cjk = "".join(run for run in runs if _IS_CJK.match(run))
     grams: Counter[str] = Counter(cjk[i : i + 2] for i in range(len(cjk) - 1))
     if len(cjk) == 1:

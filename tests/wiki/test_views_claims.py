@@ -380,3 +380,53 @@ def test_citations_set_in_the_claim_form_are_in_its_history_and_the_change_names
     # The same citations sent again change nothing in the history.
     editor_client.post(reverse("wiki:claim-edit", kwargs={"pk": facet.pk}), {**data, "loaded_at": ""})
     assert facet.revisions.filter(kind="cited").count() == 1
+
+
+def test_two_verified_claims_merged_after_spacing_and_traditional_edits_keep_one_and_the_other_says_into_which(
+        client: Client) -> None:
+    skillforge = "SkillForge 用 GRPO 同时更新环境动作和 skill calling，是严格 Agentic RL 的正例。（来源：SkillForge，§3）"
+    shepherd = ("Shepherd 的 Tree-GRPO 利用共享前缀的 terminal rollout 计算 sibling outcome advantage，"
+                "再用 clipped GRPO 更新 worker policy。（来源：Shepherd，§4.2）")
+    page = make_page(slug="grpo-agents", title="GRPO agents", body=f"## 关键要点\n\n- {skillforge}\n- {shepherd}\n")
+    first = Claim.objects.get(page=page, text__startswith="SkillForge")
+    second = Claim.objects.get(page=page, text__startswith="Shepherd")
+    Claim.objects.filter(pk__in=[first.pk, second.pk]).update(status="verified")
+    # The spaces between Chinese and Latin taken out of one, part of the other converted to Traditional characters.
+    edited = (f"## 关键要点\n\n- SkillForge用GRPO同时更新环境动作和skill calling,是严格Agentic RL的正例.（来源：SkillForge，§3）\n"
+              f"- {shepherd.replace('前缀', '前綴').replace('计算', '計算')}\n")
+    page_save_revision(slug=page.slug, title=page.title, body=edited, base_revision=1)
+    assert set(Claim.objects.filter(page=page, is_orphaned=False).values_list("pk", "status")) == {
+        (first.pk, "verified"), (second.pk, "verified")}
+    merged = ("## 关键要点\n\n- SkillForge 用 GRPO 同时更新环境动作和 skill calling，Shepherd 的 Tree-GRPO 则利用共享前缀的 "
+              "terminal rollout 计算 sibling outcome advantage 后再用 clipped GRPO 更新 worker policy，两者都是严格 Agentic RL "
+              "的正例。（来源：SkillForge，§3；Shepherd，§4.2）\n")
+    revision = page_save_revision(slug=page.slug, title=page.title, body=merged, base_revision=2)
+
+    kept = Claim.objects.get(page=page, is_orphaned=False)
+    assert kept.pk in {first.pk, second.pk}
+    gone = Claim.objects.get(pk=({first.pk, second.pk} - {kept.pk}).pop())
+    assert gone.is_orphaned is True
+    assert {c.claim_id: c.outcome for c in claim_report_for(revision).changes} == {kept.pk: "reworded", gone.pk: "merged"}
+    assert kept.revisions.filter(kind="reworded").count() == 2  # its history goes on
+    with translation.override("zh-hans"):
+        html = client.get(reverse("wiki:claim-detail", kwargs={"pk": gone.pk}), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    detail = reverse("wiki:claim-detail", kwargs={"pk": kept.pk})
+    assert f'孤立：它的句子已合并到<a href="{detail}">论断 #{kept.pk}</a>' in html
+    assert "已从页面中删除" not in html
+
+
+def test_an_orphan_whose_sentence_was_removed_says_so_and_one_merged_into_a_claim_since_gone_says_merged(
+        client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    page_save_revision(slug=page.slug, title=page.title, body=BODY.replace(f"- {star.text}\n", ""), base_revision=1)
+    html = client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "orphaned: its sentence was removed from the page" in html
+    # Its latest loss a merge into a claim deleted since (as a re-attachment deletes the claim it replaces).
+    ClaimRevision.objects.create(claim=star, kind=ClaimRevision.Kind.MERGED, text=star.text, status=star.status,
+                                 related_claim=facet)
+    facet.delete()
+    html = client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "orphaned: its sentence was merged into another claim’s" in html
+    assert "removed from the page" not in html

@@ -20,7 +20,7 @@ from tqdm import tqdm
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki import markdown as wiki_markdown
 from wiki.markdown import SourceRef
-from wiki.markdown.wikilinks import target_slug
+from wiki.markdown.wikilinks import link_key, target_slug
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -306,7 +306,7 @@ def wiki_generate(*, works: int, claims: int, pages: int | None = None, seed: in
             body, pairs = _page_body(title=title, works=chosen, n_claims=per_page + (1 if i < extra else 0), rng=rng,
                                      page_titles=page_titles, serial=i + 1)
             out = wiki_markdown.render(body, sources=refs, existing_pages=existing, terms=fixed.terms)
-            page_rows.append(Page(slug=target_slug(title), title=title, title_key=target_slug(title), summary=f"{title}：生成的测试页面。", body=body,
+            page_rows.append(Page(slug=target_slug(title), title=title, title_key=link_key(title), summary=f"{title}：生成的测试页面。", body=body,
                                   rendered_html=out.html, toc=out.toc))
             rendered.append(out)
             pairs_by_page.append(pairs)

@@ -1,6 +1,7 @@
 """``[[Target]]``, ``[[Target|label]]`` and ``[[Target#section]]`` wiki links. A link leads to the page of that address,
 else to the page that had that address before it was moved, else to the page of that title, else to the glossary entry
-of the term it names; failing all of these it is marked wanted."""
+of the term it names; failing all of these it is marked wanted. Past the address, a target is read as search reads
+Chinese (:func:`link_key`): ``[[強化學習]]`` leads to the page or term 强化学习."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 
 from wiki.markdown.sanitize import heading_id
+from wiki.search.tokenize import fold_variants
 
 WIKILINK_RE = r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]"
 # A slug as typed: word characters and hyphens, at least one of them a letter or a digit ("---" is no address).
@@ -45,6 +47,14 @@ def target_slug(target: str) -> str:
         return target[:MAX_SLUG_LENGTH]
     # Cut to the length a page's slug can have: a link to a very long title still points where its page would be.
     return slugify(COLON_RE.sub(" ", target), allow_unicode=True)[:MAX_SLUG_LENGTH].rstrip("-")
+
+
+def link_key(target: str) -> str:
+    """What a link naming ``target`` is known by once no page has it as its address: its address (:func:`target_slug`)
+    with Traditional characters in their Simplified forms, as search reads them. Titles and glossary names are kept
+    under theirs, and a link that leads to no page is stored under it, so ``[[強化學習]]`` and ``[[强化学习]]`` name
+    the same page, term or wanted page."""
+    return fold_variants(target_slug(target))
 
 
 def split_target(target: str) -> tuple[str, str]:
@@ -83,7 +93,7 @@ class WikiLinkProcessor(InlineProcessor):
         if not slug:
             return None, m.start(0), m.end(0)
         if slug not in self.existing:
-            slug = self.aliases.get(slug, slug)
+            slug = self.aliases.get(slug) or link_key(page)
         self.links.append(LinkRef(target_slug=slug, target_title=page, label=label))
         term = self.terms.get(slug)
         if slug in self.existing or term is None:
@@ -103,8 +113,8 @@ class WikiLinkProcessor(InlineProcessor):
 
 class WikiLinkExtension(Extension):
     """``existing``: the slugs of pages that exist; ``aliases``: link targets that are no page's address → the slug of the
-    page they name (by a former address or its title); ``terms``: link targets without a page → the glossary term they
-    name."""
+    page they name (by a former address or its title); ``terms``: the :func:`link_key` of link targets without a page →
+    the glossary term they name."""
 
     def __init__(self, *, existing: frozenset[str], links: list[LinkRef], terms: Mapping[str, str],
                  aliases: Mapping[str, str]) -> None:

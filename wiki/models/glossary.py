@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact
-from wiki.markdown.wikilinks import target_slug
+from wiki.markdown.wikilinks import link_key
 from wiki.models.pages import Page
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_source_slug
 from wiki.taxonomy import FACT_LABELS, MECHANISM_CHOICES, VERDICT_CHOICES
@@ -83,7 +83,8 @@ class GlossaryTerm(models.Model):
     page = models.ForeignKey(Page, null=True, blank=True, on_delete=models.SET_NULL, related_name="glossary_terms",
                              verbose_name=_("defining page"))
     # Derived on save: every name compared as name_key does (no name may belong to two terms), and as a wiki
-    # link's target slug (so that [[Policy Gradient]] and [[策略梯度]] lead here).
+    # link's key (wiki.markdown.wikilinks.link_key: [[Policy Gradient]] and [[策略梯度]] lead here, and [[強化學習]] to
+    # the term 强化学习).
     name_keys = ArrayField(models.CharField(max_length=MAX_NAME_CHARS), default=list, editable=False,
                            verbose_name=_("Names as compared"))
     link_keys = ArrayField(models.CharField(max_length=200), default=list, editable=False,
@@ -129,5 +130,5 @@ class GlossaryTerm(models.Model):
 
     def derive_keys(self) -> None:
         self.name_keys = [name_key(n) for n in self.names]
-        self.link_keys = sorted({self.slug, *(s for s in (target_slug(n) for n in self.names) if s)})
+        self.link_keys = sorted({self.slug, *(s for s in (link_key(n) for n in self.names) if s)})
         self.pinyin_key = pinyin_sort_key(self.name_zh)[:600]

@@ -100,13 +100,14 @@ class PageQuerySet(models.QuerySet["Page"]):
     def named(self, typed: str) -> list[Page]:
         """Those of these pages that ``typed`` names (id, slug and title read): the page of that slug or that a wiki
         link of that text leads to (``Agentic RL``: ``agentic-rl``), else the page that had that address before it was
-        moved, else those of that title in any case; one query, two when no address matches."""
-        from wiki.markdown.wikilinks import target_slug
+        moved, else those of that title in any case; one query, two when no address matches. An address typed in
+        Traditional characters finds the page at the one in Simplified characters."""
+        from wiki.markdown.wikilinks import link_key, target_slug
 
         typed = typed.strip()
         if not typed or not is_control_free(typed):  # no page is named with a control character; PostgreSQL refuses NUL
             return []
-        keys = {typed, target_slug(typed)}
+        keys = {typed, target_slug(typed), link_key(typed)}
         pages = self.select_related(None).only("id", "slug", "title")
         by_slug = sorted(pages.filter(models.Q(slug__in=keys) | models.Q(redirects__slug__in=keys)).distinct(),
                          key=lambda page: (page.slug not in keys, page.slug != typed))
@@ -261,8 +262,8 @@ class Page(Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
     slug = models.CharField(field_label("slug"), max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
     title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
-    # Where a wiki link of the title would lead (``Agentic AI 03: …`` → ``agentic-ai-03-…``): a link that names no page's
-    # address finds the page by its title through this.
+    # Where a wiki link of the title would lead (``Agentic AI 03: …`` → ``agentic-ai-03-…``, ``強化學習`` → ``强化学习``:
+    # wiki.markdown.wikilinks.link_key): a link that names no page's address finds the page by its title through this.
     title_key = models.CharField(_("Title as a link target"), max_length=200, db_index=True, editable=False, default="")
     summary = models.TextField(field_label("summary"), blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
     body = models.TextField(field_label("body"), blank=True, validators=[validate_text, validate_no_conflict_markers],
@@ -291,9 +292,9 @@ class Page(Deletable):
 
     def derive_keys(self) -> None:
         """Sets the title as a wiki link of it is looked up; ``save()`` does, ``bulk_create`` does not."""
-        from wiki.markdown.wikilinks import target_slug
+        from wiki.markdown.wikilinks import link_key
 
-        self.title_key = target_slug(self.title)
+        self.title_key = link_key(self.title)
 
     def save(self, *args: object, **kwargs: object) -> None:
         self.derive_keys()

@@ -12,12 +12,13 @@ from wiki import markdown as wiki_markdown
 from wiki.change_summaries import MESSAGES, with_title_change
 from wiki.markdown import ForeignMarkup, RenderResult, SourceRef
 from wiki.markdown.citation_markers import missing_citation_titles
-from wiki.markdown.wikilinks import target_slug
+from wiki.markdown.wikilinks import link_key, target_slug
 from wiki.models import ChangeEvent, GlossaryTerm, Page, PageRedirect, Revision, Source, WikiLink
 from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import fit, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_linked_pages, search_reindex_page_with_claims
+from wiki.search.tokenize import fold_variants
 from wiki.services.changes import change_record
 from wiki.services.citations import CitationOutcome, CitationReport, citations_ensure, citations_resolve
 from wiki.services.page_claims import page_claims_sync
@@ -76,23 +77,36 @@ def _render(body: str, *, sources: dict[str, Source], targets: LinkTargets) -> R
 
 def link_targets(slugs: Iterable[str]) -> LinkTargets:
     """Which of ``slugs`` are pages' addresses, which of the others are a page's former address or name its title,
-    and which glossary term each of the rest names (four queries at most).
+    and which glossary term each of the rest names, by its :func:`~wiki.markdown.wikilinks.link_key` (four queries at
+    most). Past the address, Traditional characters are read as Simplified: ``強化學習`` names the page at 强化学习, the
+    page titled 强化学习 and the term 强化学习.
 
-    An address wins over a former address, that over a title, and a page over a term; of pages sharing a title, the
-    oldest is the one linked. A term whose own slug is the link's wins over one that only has a name slugifying to it.
+    An address wins over a former address, that over an address once Traditional characters are read, that over a
+    title, and a page over a term; of pages sharing a title, the oldest is the one linked. A term whose own slug is the
+    link's wins over one that only has a name slugifying to it.
     """
     wanted = set(slugs)
     pages = frozenset(Page.objects.filter(slug__in=wanted).values_list("slug", flat=True))
     rest = wanted - pages
+    # Past the address, a target is compared in Simplified characters (wiki.markdown.wikilinks.link_key).
+    keys = {slug: fold_variants(slug) for slug in rest}
     aliases: dict[str, str] = {}
     if rest:
-        aliases.update(PageRedirect.objects.live().filter(slug__in=rest).values_list("slug", "page__slug"))
+        former = dict(PageRedirect.objects.live().filter(slug__in=rest | set(keys.values())).values_list("slug", "page__slug"))
+        aliases.update((slug, former.get(slug) or former[keys[slug]]) for slug in rest if {slug, keys[slug]} & former.keys())
         rest -= aliases.keys()
     if rest:
-        for key, slug in Page.objects.filter(title_key__in=rest).order_by("pk").values_list("title_key", "slug"):
-            aliases.setdefault(key, slug)
+        folded = {keys[slug] for slug in rest}
+        by_address: dict[str, str] = {}
+        by_title: dict[str, str] = {}
+        named = Page.objects.filter(Q(slug__in=folded) | Q(title_key__in=folded)).order_by("pk")
+        for slug, key in named.values_list("slug", "title_key"):
+            if slug in folded:
+                by_address[slug] = slug
+            by_title.setdefault(key, slug)
+        aliases.update((slug, page) for slug in rest if (page := by_address.get(keys[slug]) or by_title.get(keys[slug])))
         rest -= aliases.keys()
-    terms = GlossaryTerm.objects.slugs_linked_as(rest)
+    terms = GlossaryTerm.objects.slugs_linked_as({keys[slug] for slug in rest})
     return LinkTargets(pages=pages | frozenset(aliases.values()), terms=terms, aliases=aliases)
 
 
@@ -250,7 +264,7 @@ def page_save(
     sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     unresolved_before = missing_citation_titles(page.rendered_html)
-    former_title = page.title_key if not created and page.title_key != target_slug(title) else ""
+    former_title = page.title_key if not created and page.title_key != link_key(title) else ""
     retitled = bool(former_title)
     page.title = title
     page.summary = summary
@@ -358,7 +372,7 @@ def pages_rerender_linking(page: Page, *, also: Collection[str] = ()) -> int:
     whose title is this page's address, as an address wins over a title. Those links change when the page is created,
     retitled, moved, deleted or restored. An empty slug in ``also`` (no such page) is left out."""
     keys = {page.slug, page.title_key, *also} - {""}
-    shadowed = Page.objects.filter(title_key=page.slug).exclude(pk=page.pk).values("slug")
+    shadowed = Page.objects.filter(title_key=fold_variants(page.slug)).exclude(pk=page.pk).values("slug")
     linking = Page.objects.filter(Q(outgoing_links__target_slug__in=keys) | Q(outgoing_links__target_slug__in=shadowed))
     return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())
 

@@ -17,7 +17,7 @@ from wiki.caching.values import cached_value
 from wiki.graph.context import local_graph_for
 from wiki.graph.forms import LocalGraphForm
 from wiki.markdown import MarkdownTooComplex
-from wiki.markdown.wikilinks import target_slug
+from wiki.markdown.wikilinks import link_key, target_slug
 from wiki.models import GlossaryTerm, OpenQuestion, Page, PageRedirect, Revision, Source, WikiLink
 from wiki.paginator import Paginator
 from wiki.references.markdown_export import page_markdown
@@ -117,7 +117,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         return gone
     if page is None:
         # A link to a term without a page of its own leads to the term's glossary entry.
-        term = GlossaryTerm.objects.linked_as({slug, canonical}).first()
+        term = GlossaryTerm.objects.linked_as({slug, canonical, link_key(slug)}).first()
         if term is not None:
             return redirect(term)
         # "Create this page" starts from the title the links name it by, not from its address (read from the

@@ -82,6 +82,14 @@ def test_a_link_to_a_section_leads_to_its_heading_and_counts_as_a_link_to_the_pa
     assert wiki_markdown.find_link_targets("[[Agentic RL#定义]]") == {"agentic-rl"}
 
 
+def test_a_point_between_digits_stays_apart_in_a_headings_id_and_in_the_links_to_it() -> None:
+    body = "## 2.1 节：公式与“引号”\n\n## 21 节\n\n## v1.5 与 e.g. 用法\n\n见 [[#2.1 节：公式与“引号”]] 与 [[奖励塑形的陷阱#2.1 节：公式与“引号”]]。"
+    result = wiki_markdown.render(body, sources={}, existing_pages=frozenset({"奖励塑形的陷阱"}))
+    assert [entry["id"] for entry in result.toc] == ["2-1-节公式与引号", "21-节", "v1-5-与-eg-用法"]
+    assert '<a class="wikilink" href="#2-1-节公式与引号"' in result.html
+    assert 'href="/wiki/%E5%A5%96%E5%8A%B1%E5%A1%91%E5%BD%A2%E7%9A%84%E9%99%B7%E9%98%B1/#2-1-节公式与引号"' in result.html
+
+
 @pytest.mark.django_db
 def test_a_saved_link_to_a_section_is_a_backlink_not_a_wanted_page() -> None:
     make_page(slug="agentic-rl", title="Agentic RL", body="## 定义\n\n正文。")
@@ -209,3 +217,32 @@ def test_footnotes_are_no_key_points_and_their_marks_are_no_words_of_a_claim() -
         ("", "脚注里的引用（来源：StarHarness，p.2）。"),
     ]
     assert 'class="footnote"' in result.html and 'href="#fn:1"' in result.html
+
+
+@pytest.mark.django_db
+def test_the_migration_renders_again_the_pages_whose_heading_ids_and_section_links_part_a_point() -> None:
+    import importlib
+
+    from django.apps import apps
+    from django.db import connection
+
+    migration = importlib.import_module("wiki.migrations.0045_links_and_headings_read_anew")
+    make_page(slug="traps", title="Traps", body="## 2.1 节：公式\n\n正文。\n\n2.2 节\n------\n\n更多。")
+    make_page(slug="linker", title="Linker", body="见 [[Traps#2.1 节：公式]]。")
+    make_page(slug="plain", title="Plain", body="## 定义\n\n版本 2.1 的说明。")
+    # As the wiki rendered them before: the point dropped from the ids.
+    for slug in ("traps", "linker"):
+        page = Page.objects.get(slug=slug)
+        Page.objects.filter(pk=page.pk).update(rendered_html=page.rendered_html.replace("2-1-", "21-").replace("2-2-", "22-"),
+                                               toc=[{**entry, "id": str(entry["id"]).replace("-", "", 1)} for entry in page.toc])
+    plain = Page.objects.get(slug="plain")
+    Page.objects.filter(pk=plain.pk).update(rendered_html="<p>as it was</p>")
+
+    with connection.schema_editor() as schema_editor:
+        migration.forward(apps, schema_editor)
+
+    traps = Page.objects.get(slug="traps")
+    assert 'id="2-1-节公式"' in traps.rendered_html and 'id="2-2-节"' in traps.rendered_html
+    assert [entry["id"] for entry in traps.toc] == ["2-1-节公式", "2-2-节"]
+    assert 'href="/wiki/traps/#2-1-节公式"' in Page.objects.get(slug="linker").rendered_html
+    assert Page.objects.get(slug="plain").rendered_html == "<p>as it was</p>"  # no heading or section link to change

@@ -50,6 +50,8 @@ def test_a_summary_names_a_section_only_by_opening_with_it(comment: str, expecte
         "definitions",
         "C# notes",
         "Tools: browser, shell",
+        "2.1 节：公式与“引号”",
+        "**2.1** 节",
     ],
 )
 def test_a_sections_anchor_is_the_id_the_renderer_gives_its_heading(title: str) -> None:

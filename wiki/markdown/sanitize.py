@@ -65,9 +65,14 @@ def is_layout_id(value: str) -> bool:
     return value in LAYOUT_IDS or _LAYOUT_ID_FORMS.fullmatch(value) is not None
 
 
+# A point between digits (2.1, v1.5, of either width): the slug drops a point, which would read section 2.1 as 21.
+_DECIMAL_POINT = re.compile(r"(?<=\d)[.．](?=\d)")
+
+
 def heading_id(title: str, separator: str = "-") -> str:
-    """The id a heading titled ``title`` gets (and a ``[[Page#title]]`` link leads to), never one the layout uses."""
-    slug = slugify_unicode(title, separator)
+    """The id a heading titled ``title`` gets (and a ``[[Page#title]]`` link leads to), never one the layout uses. A
+    point between digits parts them as a space does: ``2.1 节：公式`` → ``2-1-节公式``, not ``21-节公式``."""
+    slug = slugify_unicode(_DECIMAL_POINT.sub(separator, title), separator)
     return f"section{separator}{slug}" if is_layout_id(slug) else slug
 
 

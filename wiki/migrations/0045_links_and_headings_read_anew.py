@@ -2,7 +2,9 @@
 to the page titled 强化学习 and to the term 强化学习. The title keys and glossary link keys of names written with
 Traditional characters are read again in Simplified ones; a former title of a page written so, kept under the key it
 had, is kept under the new one too; and the pages whose links name something in Traditional characters, or name a key
-read anew, are rendered again, so that those links lead where they now do."""
+read anew, are rendered again, so that those links lead where they now do. So are the pages whose headings, or links
+to a section, hold a point between digits, which now parts them in a heading's id (``## 2.1 节`` is ``#2-1-节``, no
+longer ``#21-节``), so that a page's headings and the links to them agree."""
 
 import re
 from typing import Any
@@ -82,14 +84,21 @@ def _keep_former_titles(apps: Any) -> None:
         PageRedirect._default_manager.create(slug=new, page_id=page_id)
 
 
+# A heading, or a link to a section, holding a point between digits (``## 2.1 节``, ``[[Page#2.1 节]]``), whose id is
+# no longer ``21-节`` but ``2-1-节``: a line with a ``#`` before such a number, or a Setext heading's line.
+_DECIMAL_HEADING = r"#[^\n]*[0-9０-９][.．][0-9０-９]|[0-9０-９][.．][0-9０-９][^\n]*\n *(=+|-+) *(\n|$)"
+
+
 def _rerender(keys: set[str]) -> None:
-    # The renderer of today, as 0042 renders with it: these pages' links are to lead where a link leads now.
+    # The renderer of today, as 0042 renders with it: these pages' links are to lead where a link leads now, and their
+    # headings to have the ids links to them are given now.
     from wiki.models import Page
     from wiki.services.pages import pages_rerender
 
     # A wiki link whose page part holds a Traditional character, or whose target is a key that now names a page or term.
     traditional = Q(body__regex=r"\[\[[^]\[|#\n]*" + _traditional())
-    pages_rerender(pages=Page.all_objects.filter(traditional | Q(outgoing_links__target_slug__in=keys)).distinct())
+    renamed = Q(body__regex=_DECIMAL_HEADING)
+    pages_rerender(pages=Page.all_objects.filter(traditional | renamed | Q(outgoing_links__target_slug__in=keys)).distinct())
 
 
 def forward(apps: Any, schema_editor: Any) -> None:

@@ -16,6 +16,7 @@ from tests.wiki.htmltext import html_text
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageForm
 from wiki.models import Page, WikiLink
+from wiki.services.glossary import glossary_term_create
 
 
 def _html(text: str, *, pages: frozenset[str] = frozenset()) -> str:
@@ -80,6 +81,15 @@ def test_a_link_to_a_section_leads_to_its_heading_and_counts_as_a_link_to_the_pa
     assert '<a class="wikilink" href="#摘要"' in result.html
     assert [(link.target_slug, link.target_title) for link in result.links] == [("agentic-rl", "Agentic RL")]
     assert wiki_markdown.find_link_targets("[[Agentic RL#定义]]") == {"agentic-rl"}
+
+
+def test_a_link_to_a_section_of_a_glossary_term_leads_to_the_term_labelled_with_its_name() -> None:
+    body = "[[组相对策略优化#优势估计]] [[組相對策略優化#优势估计]] [[组相对策略优化#优势估计|优势]] [[Agentic RL#定义]] [[未写#一节]]"
+    result = wiki_markdown.render(body, sources={}, existing_pages=frozenset({"agentic-rl"}), terms={"组相对策略优化": "grpo"})
+    assert re.findall(r"<a [^>]*>([^<]*)</a>", result.html) == [
+        "组相对策略优化", "組相對策略優化", "优势", "Agentic RL#定义", "未写#一节"]
+    assert result.html.count('class="wikilink term" href="/glossary/grpo/"') == 3
+    assert [link.label for link in result.links if link.target_slug == "组相对策略优化"] == ["组相对策略优化"]
 
 
 def test_a_point_between_digits_stays_apart_in_a_headings_id_and_in_the_links_to_it() -> None:
@@ -220,7 +230,7 @@ def test_footnotes_are_no_key_points_and_their_marks_are_no_words_of_a_claim() -
 
 
 @pytest.mark.django_db
-def test_the_migration_renders_again_the_pages_whose_heading_ids_and_section_links_part_a_point() -> None:
+def test_the_migration_renders_again_the_pages_whose_heading_ids_and_section_links_change() -> None:
     import importlib
 
     from django.apps import apps
@@ -230,6 +240,9 @@ def test_the_migration_renders_again_the_pages_whose_heading_ids_and_section_lin
     make_page(slug="traps", title="Traps", body="## 2.1 节：公式\n\n正文。\n\n2.2 节\n------\n\n更多。")
     make_page(slug="linker", title="Linker", body="见 [[Traps#2.1 节：公式]]。")
     make_page(slug="plain", title="Plain", body="## 定义\n\n版本 2.1 的说明。")
+    glossary_term_create(fields={"slug": "grpo", "name_zh": "组相对策略优化", "name_en": "GRPO"})
+    make_page(slug="term-linker", title="Term linker", body="见 [[组相对策略优化#优势估计]]。")
+    Page.objects.filter(slug="term-linker").update(rendered_html="<p>组相对策略优化#优势估计</p>")
     # As the wiki rendered them before: the point dropped from the ids.
     for slug in ("traps", "linker"):
         page = Page.objects.get(slug=slug)
@@ -246,3 +259,5 @@ def test_the_migration_renders_again_the_pages_whose_heading_ids_and_section_lin
     assert [entry["id"] for entry in traps.toc] == ["2-1-节公式", "2-2-节"]
     assert 'href="/wiki/traps/#2-1-节公式"' in Page.objects.get(slug="linker").rendered_html
     assert Page.objects.get(slug="plain").rendered_html == "<p>as it was</p>"  # no heading or section link to change
+    assert '<a class="wikilink term" href="/glossary/grpo/" rel="noopener noreferrer">组相对策略优化</a>' in \
+        Page.objects.get(slug="term-linker").rendered_html

@@ -94,8 +94,11 @@ class WikiLinkProcessor(InlineProcessor):
             return None, m.start(0), m.end(0)
         if slug not in self.existing:
             slug = self.aliases.get(slug) or link_key(page)
+        term = None if slug in self.existing else self.terms.get(slug)
+        if term is not None and m.group(2) is None:
+            # A glossary entry has no sections: the link leads to the term, and says so.
+            label = element.text = page
         self.links.append(LinkRef(target_slug=slug, target_title=page, label=label))
-        term = self.terms.get(slug)
         if slug in self.existing or term is None:
             element.set("href", reverse("wiki:page-detail", kwargs={"slug": slug}) + anchor)
         if slug in self.existing:

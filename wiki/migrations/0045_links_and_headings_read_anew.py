@@ -4,7 +4,9 @@ Traditional characters are read again in Simplified ones; a former title of a pa
 had, is kept under the new one too; and the pages whose links name something in Traditional characters, or name a key
 read anew, are rendered again, so that those links lead where they now do. So are the pages whose headings, or links
 to a section, hold a point between digits, which now parts them in a heading's id (``## 2.1 节`` is ``#2-1-节``, no
-longer ``#21-节``), so that a page's headings and the links to them agree."""
+longer ``#21-节``), so that a page's headings and the links to them agree; and those linking to a section without a
+label of their own, since a link of a glossary term's name with a section (``[[组相对策略优化#优势估计]]``) leads to the term
+and is labelled with its name alone."""
 
 import re
 from typing import Any
@@ -98,7 +100,10 @@ def _rerender(keys: set[str]) -> None:
     # A wiki link whose page part holds a Traditional character, or whose target is a key that now names a page or term.
     traditional = Q(body__regex=r"\[\[[^]\[|#\n]*" + _traditional())
     renamed = Q(body__regex=_DECIMAL_HEADING)
-    pages_rerender(pages=Page.all_objects.filter(traditional | renamed | Q(outgoing_links__target_slug__in=keys)).distinct())
+    # A link to a section with no label of its own: one leading to a glossary term is labelled with the term's name.
+    to_section = Q(body__regex=r"\[\[[^]\[|#\n]+#[^]\[|\n]*\]\]")
+    linking = traditional | renamed | to_section | Q(outgoing_links__target_slug__in=keys)
+    pages_rerender(pages=Page.all_objects.filter(linking).distinct())
 
 
 def forward(apps: Any, schema_editor: Any) -> None:

@@ -23,6 +23,20 @@
     });
   });
 
+  // Acts on what is typed in ``field``: ``delay`` milliseconds after typing stops (at once when there is none), never
+  // on the letters an input method holds before they are committed (the pinyin "qiang'hua" on the way to 强化): the
+  // end of the composition counts as the typing.
+  var afterTyping = function (field, delay, act) {
+    var timer = null;
+    var typed = function () {
+      clearTimeout(timer);
+      if (delay) { timer = setTimeout(act, delay); } else { act(); }
+    };
+    field.addEventListener("input", function (event) { if (!event.isComposing) { typed(); } });
+    field.addEventListener("compositionstart", function () { clearTimeout(timer); });
+    field.addEventListener("compositionend", typed);
+  };
+
   // Live Markdown preview: re-render on the server a moment after typing stops.
   var pane = document.getElementById("live-preview");
   // After "Preview" the page opens on the preview, which takes the focus (a screen reader reads it next) without the
@@ -43,7 +57,6 @@
   if (pane && body && window.fetch) {
     var target = document.getElementById("preview-body");
     var status = document.getElementById("preview-status");
-    var timer = null;
     var pending = null;
     var say = function (text) {
       var note = document.createElement("p");
@@ -93,10 +106,7 @@
       });
     };
     var saidWarnings = -1;
-    body.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(refresh, 600);
-    });
+    afterTyping(body, 600, refresh);
   }
 
   // Enter in a one-line field sends the form with its first button: the page form's is a hidden "Preview", so Enter
@@ -107,7 +117,7 @@
     var list = document.getElementById(input.dataset.filterChoices);
     if (!list) { return; }
     input.closest("label").hidden = false;
-    input.addEventListener("input", function () {
+    afterTyping(input, 0, function () {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
       list.querySelectorAll("label").forEach(function (label) {
         var text = label.textContent.toLowerCase();
@@ -128,7 +138,6 @@
     list.id = (input.id || "picker-" + index) + "-options";
     input.insertAdjacentElement("afterend", list);
     input.setAttribute("list", list.id);
-    var timer = null;
     var pending = null;
     var fill = function () {
       var comma = multiple ? input.value.lastIndexOf(",") : -1;
@@ -156,10 +165,7 @@
         }));
       }).catch(function () { /* aborted or offline: the field still takes a typed name */ });
     };
-    input.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(fill, 250);
-    });
+    afterTyping(input, 250, fill);
   });
 
   // Rubric: show the verdict the four facts give while they are set (a fact holds only when it is "yes").

@@ -427,7 +427,8 @@
       if (!(event instanceof InputEvent) || event.inputType === "insertReplacementText") go(true);
     });
     input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") { event.preventDefault(); go(false); }
+      // Enter that commits an input method's composition is the input method's, not a search.
+      if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); go(false); }
     });
   }
 

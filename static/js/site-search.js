@@ -64,12 +64,19 @@
       })
       .catch(function () { /* aborted or offline: the box still searches */ });
   };
+  var later = function () {
+    clearTimeout(timer);
+    timer = setTimeout(fill, 200);
+  };
   input.addEventListener("input", function (event) {
     // A name picked from the list (not typed) opens its work or page.
     if (!(event instanceof InputEvent) || event.inputType === "insertReplacementText") {
       if (urls[input.value]) { window.location.assign(urls[input.value]); return; }
     }
-    clearTimeout(timer);
-    timer = setTimeout(fill, 200);
+    // Letters an input method holds before they are committed (pinyin on the way to 强化) are not looked up: the
+    // end of the composition is.
+    if (!event.isComposing) { later(); }
   });
+  input.addEventListener("compositionstart", function () { clearTimeout(timer); });
+  input.addEventListener("compositionend", later);
 })();

@@ -278,4 +278,130 @@
   });
   // Back from another page (the browser's cache may restore the page as it was left): a new leave may ask again.
   window.addEventListener("pageshow", function () { sending = false; });
+
+  document.querySelectorAll("form[data-draft]").forEach(keepDraft);
+
+  // A page's text as it is typed, kept in this browser (localStorage) until it is saved: a crash, a closed window
+  // or a lost connection loses nothing. A draft is the page's (or a new page's), of one section or the whole text,
+  // started from one revision. Coming back to the form puts the draft back, with a notice that says so and a button
+  // that discards it; one started from an older revision comes back with that revision as the edit's base, so that
+  // saving merges it with what was saved since (or shows where they clash) instead of overwriting it. "Save" marks
+  // the draft as sent: a form that comes back (an error, a conflict, an ended session) keeps it, and it is dropped
+  // once the save went through.
+  function keepDraft(form) {
+    var PREFIX = "wiki-draft:";
+    var KEPT_DAYS = 30;
+    var model = form.querySelector("template[data-draft-notice]");
+    var store = (function () { try { return window.localStorage; } catch (e) { return null; } })();
+    if (!store || !model || !model.content) { return; }
+    var named = function (name) { return form.elements.namedItem(name); };
+    var baseInput = named("base_revision");
+    var sectionInput = named("section");
+    var fields = Array.prototype.filter.call(form.elements, function (field) {
+      return field.name && (field.tagName === "TEXTAREA" || (field.tagName === "INPUT" && /^(text|search|url|)$/.test(field.getAttribute("type") || "")));
+    });
+    var existingPage = form.dataset.draft !== "new-page";
+    var page = PREFIX + form.dataset.draft + ":" + (sectionInput ? sectionInput.value : "") + ":";
+    var keyFor = function (base) { return page + (base || ""); };
+    var openingBase = baseInput ? baseInput.value : "";
+    var values = function () {
+      var found = {};
+      fields.forEach(function (field) { found[field.name] = field.value; });
+      return found;
+    };
+    var opening = values();
+    var same = function (a, b) { return fields.every(function (field) { return (a[field.name] || "") === (b[field.name] || ""); }); };
+    var read = function (key) {
+      try { var draft = JSON.parse(store.getItem(key)); return draft && draft.fields ? draft : null; } catch (e) { return null; }
+    };
+    var write = function (key, draft) { try { store.setItem(key, JSON.stringify(draft)); } catch (e) { /* full: the prompt on leaving still asks */ } };
+    var keys = function (prefix) {
+      var found = [];
+      for (var i = 0; i < store.length; i += 1) {
+        var key = store.key(i);
+        if (key && key.indexOf(prefix) === 0) { found.push(key); }
+      }
+      return found;
+    };
+    // A form that opens holding text not saved yet (sent back by the server, or merged on an edit conflict) keeps it
+    // as a draft even when nothing more is typed.
+    var posted = form.hasAttribute("data-posted");
+    var holdsUnsaved = posted || form.hasAttribute("data-unsaved");
+    var submitted = false;
+    var keep = function (sent) {
+      if (submitted) { return; }
+      var key = keyFor(baseInput ? baseInput.value : "");
+      var now = values();
+      if (!sent && !holdsUnsaved && same(now, opening) && (!baseInput || baseInput.value === openingBase)) {
+        store.removeItem(key);
+        return;
+      }
+      write(key, { fields: now, base: baseInput ? baseInput.value : "", saved: Date.now(), sent: !!sent });
+    };
+
+    var old = Date.now() - KEPT_DAYS * 24 * 60 * 60 * 1000;
+    keys(PREFIX).forEach(function (key) {
+      var draft = read(key);
+      if (!draft || !(draft.saved > old)) { store.removeItem(key); }
+    });
+    var here = keyFor(openingBase);
+    var waiting = [];
+    keys(page).forEach(function (key) {
+      var draft = read(key);
+      if (!draft) { return; }
+      if (draft.sent) {
+        if (posted && key === here) {
+          draft.sent = false;  // the form came back from the server: nothing was saved
+          write(key, draft);
+          return;
+        }
+        // The same revision still the latest and another text in the form: the save never reached the wiki.
+        if (!(existingPage && key === here && !same(draft.fields, opening))) {
+          store.removeItem(key);
+          return;
+        }
+      }
+      // What the form holds already has nothing to give back; from another revision, it is saved there.
+      if (same(draft.fields, opening)) {
+        if (key !== here) { store.removeItem(key); }
+        return;
+      }
+      waiting.push({ key: key, draft: draft });
+    });
+    waiting.sort(function (a, b) { return b.draft.saved - a.draft.saved; });
+    var restored = waiting[0];
+    if (restored) {
+      waiting.slice(1).forEach(function (other) { store.removeItem(other.key); });
+      fields.forEach(function (field) {
+        if (Object.prototype.hasOwnProperty.call(restored.draft.fields, field.name)) { field.value = restored.draft.fields[field.name]; }
+      });
+      var older = baseInput && restored.draft.base && restored.draft.base !== openingBase;
+      if (older) { baseInput.value = restored.draft.base; }
+      var notice = model.content.firstElementChild.cloneNode(true);
+      notice.querySelector("[data-draft-older]").hidden = !older;
+      var discard = notice.querySelector("[data-draft-discard]");
+      discard.addEventListener("click", function () {
+        fields.forEach(function (field) { field.value = opening[field.name]; });
+        if (baseInput) { baseInput.value = openingBase; }
+        keys(page).forEach(function (key) { store.removeItem(key); });
+        notice.querySelector("[data-draft-restored]").hidden = true;
+        notice.querySelector("[data-draft-discarded]").hidden = false;
+        discard.parentNode.remove();
+        var body = named("body");
+        if (body) { body.dispatchEvent(new Event("input")); }
+      });
+      model.insertAdjacentElement("afterend", notice);
+      var text = named("body");
+      if (text) { text.dispatchEvent(new Event("input")); }
+    } else if (holdsUnsaved) {
+      keep(false);
+    }
+    fields.forEach(function (field) { afterTyping(field, 400, function () { keep(false); }); });
+    form.addEventListener("submit", function (event) {
+      keep(!!(event.submitter && event.submitter.name === "save"));
+      submitted = true;  // a pause in typing that ends while the form is on its way must not unmark it
+    });
+    // Back to this form from the browser's cache: what is typed now is kept again.
+    window.addEventListener("pageshow", function (event) { if (event.persisted) { submitted = false; } });
+  }
 })();

@@ -166,7 +166,7 @@ def test_the_reset_email_carries_a_working_link_in_the_readers_language(db: None
     assert response["Location"] == reverse("password_reset_done")
     assert "请查收电子邮件" in client.get(response["Location"]).content.decode()
     [message] = mail.outbox
-    assert message.subject == "你在 Agentic RL Wiki 的密码"
+    assert message.subject == "重置你在 Agentic RL Wiki 的密码"
     assert "要设置新密码，请打开此链接" in message.body and "你的用户名：resetter" in message.body
     link = re.search(r"http://testserver(/accounts/reset/\S+)", str(message.body))
     assert link is not None

@@ -49,7 +49,7 @@ def test_the_summary_and_the_title_are_in_chinese_for_a_chinese_reader(editor_cl
 
     assert _title(html).startswith("错误：")
     summary = _summary(html)
-    assert "有问题需要修改" in summary
+    assert "请修正以下问题" in summary
     # The field's name and its error are parted by a full-width colon in Chinese, as everywhere in the interface.
     assert re.search(r'<li><a href="#id_title">标题：[^<:]+</a></li>', summary), summary
 

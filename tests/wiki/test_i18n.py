@@ -277,3 +277,30 @@ def test_the_chinese_interface_calls_a_contrast_dui_bi_throughout() -> None:
 
     assert other_word == [] and written == []
     assert contrast == "对比图"
+
+
+def test_chinese_screens_word_what_they_say_as_chinese_writes_it(editor_client: Client) -> None:
+    from tests.factories import make_wiki
+    from wiki.models import Claim
+
+    wiki = make_wiki()
+    page, sentence = wiki.page, wiki.claims[0]
+    body = "\n".join(line for line in page.body.splitlines() if "SkillLoop 用 GRPO" not in line)
+    page_save_revision(slug=page.slug, title=page.title, body=body, summary=page.summary, user=wiki.editor)
+    assert Claim.objects.get(pk=sentence.pk).is_orphaned
+    card = wiki.strict.classifications.order_by("pk").first()
+    assert card is not None
+
+    orphan = _html(editor_client.get(reverse("wiki:claim-detail", args=[sentence.pk]), HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    edit = _html(editor_client.get(reverse("wiki:page-edit", args=[page.slug]), HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    classify = _html(editor_client.get(reverse("wiki:classification-edit", args=[card.pk]), HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    token = _html(editor_client.get(reverse("wiki:api-token"), HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    changes = _html(editor_client.get(reverse("wiki:changes"), HTTP_ACCEPT_LANGUAGE="zh-hans"))
+
+    # A claim's history says what each step did (操作); recent changes name what was changed (对象).
+    assert '<th scope="col">页面修订版本</th><th scope="col">操作</th>' in orphan
+    assert '<th scope="col" class="nowrap">对象</th>' in changes
+    assert "该句子现有的论断将被本论断取代，其问题和对比会转移到本论断。" in orphan and "让位" not in orphan
+    assert "仅修正错别字、格式或个别措辞，无需他人复核；读者可在最近更改和关注列表中隐藏小编辑。" in edit
+    assert "按判定标准应为：<output" in classify
+    assert "本 wiki 只保存每个密钥的指纹" in token and "维基" not in token

@@ -75,3 +75,21 @@ def test_entry_ids_are_tag_uris_that_do_not_depend_on_the_host_or_scheme(client:
 def test_the_tag_authority_is_the_configured_one(client: Client) -> None:
     _events()
     assert (_feed(client).findtext(f"{ATOM}id") or "").startswith("tag:wiki.example.org,")
+
+
+def test_an_entrys_title_says_what_was_done_in_the_readers_word_order(client: Client) -> None:
+    ChangeEvent.objects.create(kind="page", action="moved", object_id=1, label="GRPO 在智能体训练中的应用", url="/wiki/p/",
+                               summary_key="page_moved_because",
+                               summary_values={"before": "组相对策略优化", "after": "grpo-在智能体训练中的应用", "reason": "标题改用缩写"})
+    ChangeEvent.objects.create(kind="claim", action="edited", object_id=2, label="策略梯度方法需要估计优势函数。", minor=True)
+    ChangeEvent.objects.create(kind="source", action="unmerged", object_id=3, label="SkillForge")
+
+    chinese = {e.findtext(f"{ATOM}title"): e.findtext(f"{ATOM}summary") for e in _feed(client, "zh-Hans").findall(f"{ATOM}entry")}
+    english = {e.findtext(f"{ATOM}title") for e in _feed(client).findall(f"{ATOM}entry")}
+
+    assert set(chinese) == {"移动了页面“GRPO 在智能体训练中的应用”", "编辑了论断“策略梯度方法需要估计优势函数。”（小编辑）",
+                            "撤销了来源“SkillForge”的合并"}
+    assert chinese["移动了页面“GRPO 在智能体训练中的应用”"] == (
+        "从“组相对策略优化”移至“grpo-在智能体训练中的应用”。原因：标题改用缩写 — 导入")
+    assert english == {"Page “GRPO 在智能体训练中的应用” moved", "Claim “策略梯度方法需要估计优势函数。” edited (minor edit)",
+                       "Source “SkillForge” merge undone"}

@@ -57,7 +57,7 @@ def test_an_editor_moves_a_page_and_its_former_address_and_links_lead_to_it(note
     event = ChangeEvent.objects.get(action=ChangeEvent.Action.MOVED)
     assert event.url == "/wiki/survey-notes/"
     feed = editor_client.get(reverse("wiki:changes"), headers={"accept-language": "zh-CN"}).content.decode()
-    assert "从 old-notes 移至 survey-notes：更准确的地址" in feed
+    assert "从“old-notes”移至“survey-notes”。原因：更准确的地址" in feed
     assert "moved from old-notes to survey-notes: 更准确的地址" in editor_client.get(
         reverse("wiki:changes"), headers={"accept-language": "en"}).content.decode()
 
@@ -255,7 +255,7 @@ def test_an_edit_opened_before_the_move_is_saved_at_the_new_address_with_the_mov
     assert saved.redirect_chain == [("/wiki/survey-notes/", 302)]
     page = Page.objects.get(pk=notes.pk)
     assert page.slug == "survey-notes" and page.body == "笔记。\n\n新的一段。"
-    assert "你编辑期间，页面已从 old-notes 移至 survey-notes：你的修改将保存到新地址。" in saved.content.decode()
+    assert "你编辑期间，页面已从“old-notes”移至“survey-notes”：你的修改将保存到新地址。" in saved.content.decode()
 
 
 def test_an_edit_opened_before_the_move_of_a_page_since_deleted_keeps_what_was_typed(
@@ -354,7 +354,7 @@ def test_a_move_renames_title_and_address_together_and_the_old_title_leads_to_th
     changes = _feed(editor_client, reverse("wiki:changes"), "en")
     assert ("Title: Reward Shaping Pitfalls → 奖励塑形的陷阱; moved from reward-shaping-pitfalls to 奖励塑形的陷阱: 中文标题"
             in changes)
-    assert "标题：Reward Shaping Pitfalls → 奖励塑形的陷阱；从 reward-shaping-pitfalls 移至 奖励塑形的陷阱：中文标题" in _feed(
+    assert "标题：Reward Shaping Pitfalls → 奖励塑形的陷阱；从“reward-shaping-pitfalls”移至“奖励塑形的陷阱”。原因：中文标题" in _feed(
         editor_client, reverse("wiki:changes"), "zh-CN")
     watching = Client()
     watching.force_login(watcher)

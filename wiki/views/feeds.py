@@ -15,6 +15,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
@@ -27,6 +28,24 @@ FEED_SIZE = 50
 MINOR_CATEGORY = "minor"
 # The day the feed's own tag: id was minted; it never changes.
 FEED_TAG_DATE = "2026-11-29"
+
+
+# An entry's title, by what was done: the reader's language puts the words in its own order (Chinese says
+# 移动了页面“…”, not 页面“…”移动).
+_Action = ChangeEvent.Action
+ENTRY_TITLES: dict[str, StrOrPromise] = {
+    _Action.CREATED: _("%(kind)s “%(name)s” created"),
+    _Action.EDITED: _("%(kind)s “%(name)s” edited"),
+    _Action.REVERTED: _("%(kind)s “%(name)s” reverted"),
+    _Action.IMPORTED: _("%(kind)s “%(name)s” imported"),
+    _Action.DELETED: _("%(kind)s “%(name)s” deleted"),
+    _Action.DISMISSED: _("%(kind)s “%(name)s” dismissed"),
+    _Action.REOPENED: _("%(kind)s “%(name)s” reopened"),
+    _Action.RESTORED: _("%(kind)s “%(name)s” restored"),
+    _Action.MOVED: _("%(kind)s “%(name)s” moved"),
+    _Action.MERGED: _("%(kind)s “%(name)s” merged"),
+    _Action.UNMERGED: _("%(kind)s “%(name)s” merge undone"),
+}
 
 
 def tag_uri(specific: str, date: str) -> str:
@@ -71,7 +90,10 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
 
     def item_title(self, item: ChangeEvent) -> str:
         # XML cannot hold control characters, which older rows (or a future bug) may have: one must not break the feed.
-        title = strip_control(f"{item.get_kind_display()} “{item.label}” {item.get_action_display()}")
+        said = ENTRY_TITLES.get(item.action)
+        kind = item.get_kind_display()
+        title = strip_control(str(said) % {"kind": kind, "name": item.label} if said is not None
+                              else f"{kind} “{item.label}” {item.get_action_display()}")
         return gettext("%(title)s (minor edit)") % {"title": title} if item.minor else title
 
     def item_categories(self, item: ChangeEvent) -> list[str]:

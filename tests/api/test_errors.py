@@ -472,3 +472,22 @@ def test_the_api_root_lists_every_address_a_script_starts_from(api: APIClient) -
             assert api.get(path).status_code == 401
         elif name not in {"search", "search-names", "classify", "graph-contrast", "graph-local"}:  # these ask for parameters
             assert api.get(path).status_code == 200, name
+
+
+def test_chinese_messages_read_as_chinese_writes_them(api: APIClient, editor_api: APIClient) -> None:
+    past_the_last = api.get("/api/v1/pages/", {"page": "99"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    not_a_year = api.get("/api/v1/sources/", {"year": "abc"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    delete = editor_api.delete("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    fields = editor_api.post("/api/v1/pages/", {"slug": "!!", "title": ""}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    english = editor_api.post("/api/v1/pages/", {"slug": "!!", "title": ""}, format="json")
+
+    # A page of results (页码), not a wiki's page (页面).
+    assert past_the_last.status_code == 404 and past_the_last.json()["detail"] == "页码无效。"
+    assert not_a_year.json()["detail"] == "year：请输入整数。"
+    assert delete.status_code == 405 and delete.json()["detail"] == "不允许使用 DELETE 方法。"
+    # One sentence, its clauses apart by "；", each field named as a label is: "。; " read as two marks.
+    assert fields.json()["detail"] == ("slug：" + fields.json()["errors"]["slug"][0].removesuffix("。") + "；title：该字段不能为空；"
+                                       "body：该字段是必填项。")
+    assert english.json()["detail"] == ("slug: " + english.json()["errors"]["slug"][0] + "; title: This field may not be blank.; "
+                                        "body: This field is required.")
+    assert api.get("/api/v1/pages/", {"page": "99"}).json()["detail"] == "Invalid page."

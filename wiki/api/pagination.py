@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -32,6 +32,8 @@ def _positive_int(request: Request, name: str, *, maximum: int | None = None) ->
 class WikiPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
+    # REST framework's words, in the wiki's catalogue: a page of results (页码), not a wiki's page (页面).
+    invalid_page_message = gettext_lazy("Invalid page.")  # type: ignore[assignment]  # DRF's own is lazy too
 
     def get_page_size(self, request: Request) -> int | None:
         # DRF silently falls back to the default (or clamps) on a bad size, which hides a script's mistake.

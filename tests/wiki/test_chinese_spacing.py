@@ -97,3 +97,23 @@ def test_chinese_screens_write_labels_and_counts_with_full_width_marks(client: C
         text = html_text(editor_client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
         # (the syntax of a component, 工作:组件, is typed so)
         assert _HALF_WIDTH_MARK.findall(text.replace("工作:组件", "")) == [], name
+
+
+@pytest.mark.django_db
+def test_a_pages_tools_and_a_claims_page_set_chinese_marks_in_chinese(client: Client) -> None:
+    wiki = make_wiki()
+    screens = {
+        "page information": reverse("wiki:page-info", args=[wiki.page.slug]),
+        "cite": reverse("wiki:page-cite", args=[wiki.page.slug]),
+        "claim": reverse("wiki:claim-detail", args=[wiki.claims[0].pk]),
+    }
+    pages = {name: client.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode() for name, url in screens.items()}
+
+    for name, markup in pages.items():
+        assert _stray_spaces(markup) == [], name
+    # "0（指向尚未撰写的页面…）", not "0 （…": no page is wanted.
+    assert re.search(r"\d<span class=\"muted\">（指向尚未撰写的页面", pages["page information"])
+    claim = html_text(pages["claim"])
+    assert "SkillLoop，§3.1（来源）" in claim
+    english = html_text(client.get(screens["claim"], HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "SkillLoop, §3.1 (cited)" in english

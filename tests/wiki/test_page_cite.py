@@ -63,7 +63,7 @@ def test_the_citation_names_the_current_revision_by_its_absolute_permanent_link(
 
     permanent = "http://testserver/wiki/shaping/revisions/2/"
     assert f'<a href="{permanent}" class="address">{permanent}</a>' in html
-    assert f"{today} <span" in html and "(today, in your time zone)" in html
+    assert f'{today}<span class="muted"> (today, in your time zone)</span>' in html
     assert "revision 2</a>, the current one" in html
     for element_id in ("cite-apa", "cite-gbt", "cite-bibtex", "cite-csl"):
         assert permanent in _pre(html, element_id)
@@ -194,6 +194,31 @@ def test_moved_and_deleted_pages(client: Client) -> None:
 
     assert client.get(_cite_url("reward-shaping")).status_code == 410
     assert client.get(_cite_url("never-written")).status_code == 404
+
+
+def test_a_chinese_address_reads_in_its_characters_where_people_read_it_and_links_percent_encoded(client: Client) -> None:
+    make_page(slug="奖励塑形", title="奖励塑形", body="中文。")
+    readable, encoded = "http://testserver/wiki/奖励塑形/revisions/1/", "http://testserver/wiki/%E5%A5%96%E5%8A%B1%E5%A1%91%E5%BD%A2/revisions/1/"
+
+    html = client.get(_cite_url("奖励塑形"), headers={"accept-language": "zh-CN"}).content.decode()
+
+    assert f'<a href="{encoded}" class="address">{readable}</a>' in html
+    assert _pre(html, "cite-gbt").endswith(f"[EB/OL]. ({timezone.localdate().isoformat()})[{timezone.localdate().isoformat()}]. {readable}.")
+    assert _pre(html, "cite-apa").endswith(f", from {readable}")
+    assert encoded in _pre(html, "cite-bibtex") and encoded in _pre(html, "cite-csl")
+    assert "%E5" not in _pre(html, "cite-gbt") + _pre(html, "cite-apa")
+
+
+def test_the_author_is_named_in_the_readers_language(client: Client) -> None:
+    _tricky_page()
+
+    chinese = client.get(_cite_url("shaping"), headers={"accept-language": "zh-CN"}).content.decode()
+    english = client.get(_cite_url("shaping"), headers={"accept-language": "en"}).content.decode()
+
+    assert '<dt>作者</dt>\n      <dd lang="zh-Hans">Agentic RL Wiki 编者</dd>' in chinese
+    assert '<dt>Author</dt>\n      <dd lang="en">Agentic RL Wiki contributors</dd>' in english
+    # The styles name it as each style does, whatever the reader's language.
+    assert _pre(chinese, "cite-apa").startswith("Agentic RL Wiki contributors. ")
 
 
 def test_the_copy_buttons_are_a_script_of_the_wiki_not_inline(client: Client) -> None:

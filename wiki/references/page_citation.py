@@ -5,7 +5,8 @@ by).
 The page's title is the only text that comes from an editor, and each format escapes it as it must: LaTeX's specials
 in BibTeX (read back the same by the wiki's own importer), CSL's rich-text markup in CSL-JSON, nothing in the plain
 styles (the page that shows them escapes them as HTML). The permanent link is percent-encoded, as an address sent on
-the web is, and BibTeX keeps it verbatim (``url`` is a verbatim field).
+the web is, in BibTeX (``url`` is a verbatim field) and CSL-JSON, which programs read; the plain styles, which people
+read and paste, give it as they read it (an IRI: ``/wiki/奖励塑形/``, not ``/wiki/%E5%A5%96…/``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from django.utils.encoding import uri_to_iri
 
 from wiki.models.rules import BIBTEX_KEY
 from wiki.references.bibtex_export import latex_escaped
@@ -67,6 +70,15 @@ class PageCitation:
     @property
     def author(self) -> str:
         return AUTHOR
+
+    def author_for(self, language: str) -> str:
+        """The author as a reader of ``language`` (a language code) names it: 编者 in Chinese, as GB/T 7714 does."""
+        return AUTHOR_ZH if language.lower().startswith("zh") else AUTHOR
+
+    @property
+    def readable_url(self) -> str:
+        """The permanent link as a reader reads it: a Chinese address in its characters, not percent-encoded."""
+        return uri_to_iri(self.url)
 
     @property
     def publisher(self) -> str:
@@ -125,7 +137,7 @@ class PageCitation:
         return StyledCitation(
             before=f"{AUTHOR}. ({self.revised.year}, {_english(self.revised, year=False)}). ",
             title=self.title,
-            after=f" (revision {self.revision}). In {WIKI_NAME}. Retrieved {_english(self.retrieved)}, from {self.url}",
+            after=f" (revision {self.revision}). In {WIKI_NAME}. Retrieved {_english(self.retrieved)}, from {self.readable_url}",
         )
 
     @property
@@ -135,7 +147,7 @@ class PageCitation:
         return StyledCitation(
             before=f"{AUTHOR_ZH}. ",
             title=self.title,
-            after=f"[EB/OL]. ({self.revised.isoformat()})[{self.retrieved.isoformat()}]. {self.url}.",
+            after=f"[EB/OL]. ({self.revised.isoformat()})[{self.retrieved.isoformat()}]. {self.readable_url}.",
         )
 
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import uri_to_iri
 from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -79,7 +80,8 @@ def page_cite(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
     if export is not None:
         return _download(citation, export)
-    context = {"page": page, "latest": latest, "revision": revision, "citation": citation}
+    context = {"page": page, "latest": latest, "revision": revision, "citation": citation,
+               "author": citation.author_for(get_language())}
     return render(request, "wiki/page_cite.html", context)
 
 

@@ -440,3 +440,21 @@ def test_the_move_form_runs_a_fixed_number_of_queries(notes: Page, editor_client
     editor_client.get(url)
     with django_assert_num_queries(3):  # the session, the account, the page
         editor_client.get(url)
+
+
+def test_a_title_of_latin_and_chinese_gives_the_address_the_move_form_shows_where_links_by_title_lead(
+        editor: Account, editor_client: Client) -> None:
+    page = page_save(slug="", title="组相对策略优化在智能体训练中的应用", body="正文。", user=editor).revision.page
+    page_save(slug="linker", title="Linker", body="见 [[GRPO 在智能体训练中的应用]]。")
+    url = reverse("wiki:page-move", kwargs={"slug": page.slug})
+    form = editor_client.get(url, headers={"accept-language": "zh-CN"}).content.decode()
+    assert "“GRPO 在智能体训练中的应用”生成 /wiki/grpo-在智能体训练中的应用/" in form
+
+    editor_client.post(url, {"title": "GRPO 在智能体训练中的应用", "slug": "", "reason": "标题改用缩写"})
+
+    # In lower case, a hyphen for the space: the address a wiki link by the title finds, as the form says.
+    page = Page.objects.get(pk=page.pk)
+    assert page.slug == "grpo-在智能体训练中的应用"
+    assert f'href="{page.get_absolute_url()}"' in Page.objects.get(slug="linker").rendered_html
+    create_form = editor_client.get(reverse("wiki:page-create"), headers={"accept-language": "zh-CN"}).content.decode()
+    assert "“GRPO 在智能体训练中的应用”生成 grpo-在智能体训练中的应用" in create_form

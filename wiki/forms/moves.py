@@ -17,10 +17,13 @@ class PageMoveForm(forms.Form):
                             help_text=_("The page's title now, to change if you like; a new one is saved as a revision, "
                                         "and the former title keeps leading here."))
     slug = forms.CharField(label=_("New address"), max_length=max_length(Page, "slug"), required=False,
-                           help_text=_("Left empty, it is made from the new title, as a new page's is; type the present "
-                                       "address to keep it. Letters in lower case, Chinese characters, digits and "
-                                       "hyphens, as in /wiki/agentic-rl/ or /wiki/信用分配/. The former address keeps "
-                                       "leading here, and so do links naming it."))
+                           help_text=_("Left empty, it is made from the new title, as a new page's is: letters in lower "
+                                       "case, a hyphen for each space, Chinese characters as they are (“GRPO "
+                                       "在智能体训练中的应用” gives /wiki/grpo-在智能体训练中的应用/, where the link "
+                                       "[[GRPO 在智能体训练中的应用]] leads). Type the present address to keep it, or "
+                                       "another: letters in lower case, Chinese characters, digits and hyphens, as in "
+                                       "/wiki/agentic-rl/ or /wiki/信用分配/. The former address keeps leading here, and "
+                                       "so do links naming it."))
     reason = forms.CharField(label=_("Why is it moved?"), max_length=MAX_REASON_CHARS, required=False,
                              help_text=_("Optional; shown in the changes feed."))
     # Asked only when the address is a former address of another page (see :meth:`ask_to_take_over`).

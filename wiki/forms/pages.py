@@ -96,7 +96,10 @@ class PageSectionForm(PageForm):
 
 class PageCreateForm(PageForm):
     slug = forms.CharField(
-        max_length=200, required=False, help_text=_("Part of the address; left empty, it is made from the title.")
+        max_length=200, required=False,
+        help_text=_("Part of the address; left empty, it is made from the title: letters in lower case, a hyphen for "
+                    "each space, Chinese characters as they are (“GRPO 在智能体训练中的应用” gives "
+                    "grpo-在智能体训练中的应用).")
     )
     field_order = ["title", "slug", "summary", "body", "comment"]
 

@@ -63,8 +63,25 @@ def test_imported_works_named_only_in_chinese_get_readable_slugs_not_numbers(db:
 
     slugs = [result.source.slug for result in sources_import(text=bib).results if result.source]
 
-    # Cut within 60 characters at a syllable, as a long English title is cut at a word.
-    assert slugs == ["ji-yu-qiang-hua-xue-xi-de-wang-ye-zhi-neng-ti-xun-lian-fang", "zhi-neng-ti", "zhi-neng-ti-2"]
+    # Read whole, up to 100 characters, rather than cut within a word (方法, 研究).
+    assert slugs == ["ji-yu-qiang-hua-xue-xi-de-wang-ye-zhi-neng-ti-xun-lian-fang-fa-yan-jiu", "zhi-neng-ti", "zhi-neng-ti-2"]
+
+
+def test_a_long_chinese_title_is_cut_where_a_word_surely_ends_not_within_one(db: None) -> None:
+    title = "基于深度强化学习的多智能体协同决策与控制方法在复杂动态环境下的应用研究以及其在智能交通系统中的实践与验证"
+    # 决策与控制: cut before 与, not after "kong" of 控制 or "yan" of 研究
+    assert _created(f"@phdthesis{{li2024, title={{{title}}}, author={{李雷}}, year={{2024}}}}").slug == \
+        "ji-yu-shen-du-qiang-hua-xue-xi-de-duo-zhi-neng-ti-xie-tong-jue-ce"
+
+
+def test_a_long_title_is_cut_at_a_word_and_a_non_breaking_hyphen_is_a_hyphen(db: None) -> None:
+    long_title = ("Outcome of unrelated MLC-compatible donor transplants versus matched sibling donor transplants in "
+                  "children with acute leukemia")
+    assert _created(f"@article{{a, title={{{long_title}}}, year={{2001}}}}").slug == (
+        "outcome-of-unrelated-mlc-compatible-donor-transplants-versus-matched-sibling-donor-transplants-in")
+    nb = "Challenges of real\u2011world reinforcement learning: definitions, benchmarks and analysis"
+    assert _created(f'@article{{ dulac:rl-challenges2021, title = "{nb}", year = "2021"}}').slug == (
+        "challenges-of-real-world-reinforcement-learning")
 
 
 def test_import_references_gives_a_chinese_named_work_the_slug_of_its_title(db: None, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.models import Component, Source
 from wiki.models.rules import max_length
 from wiki.references.identifiers import short_name_key
-from wiki.text.slugs import ascii_slugify, numbered_slug, pinyin_slug
+from wiki.text.slugs import ascii_slugify, cut_slug, numbered_slug, pinyin_slug
 
 
 def component_slug(name: str, *, taken: set[str]) -> str:
@@ -17,7 +17,7 @@ def component_slug(name: str, *, taken: set[str]) -> str:
     letters and digits, a Chinese name's pinyin (``监督器`` → ``jian-du-qi``), ``part`` when neither gives one,
     numbered from 2 when taken."""
     length = max_length(Component, "slug") - 4
-    base = ascii_slugify(name)[:length].strip("-") or pinyin_slug(name, length=length) or "part"
+    base = cut_slug(ascii_slugify(name), length) or pinyin_slug(name, length=length) or "part"
     return numbered_slug(base, taken)
 
 

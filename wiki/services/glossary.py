@@ -21,7 +21,7 @@ from wiki.models.rules import max_length
 from wiki.roles import User
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.pages import pages_rerender
-from wiki.text.slugs import ascii_slugify, numbered_slug, pinyin_slug
+from wiki.text.slugs import ascii_slugify, cut_slug, numbered_slug, pinyin_slug
 
 NAME_FIELDS = ("name_zh", "name_en", "aliases_zh", "aliases_en")
 
@@ -44,7 +44,7 @@ def glossary_slug(*, name_en: str, name_zh: str) -> str:
     """An address for a new term that has none typed: its English name's (``credit-assignment``), else its Chinese
     name's in pinyin (``xin-yong-fen-pei``), numbered from 2 when a term has it; empty when neither gives one."""
     length = max_length(GlossaryTerm, "slug") - 4
-    base = ascii_slugify(name_en)[:length].strip("-") or pinyin_slug(name_zh, length=length)
+    base = cut_slug(ascii_slugify(name_en), length) or pinyin_slug(name_zh, length=length)
     if not base:
         return ""
     # slugify and pinyin_slug leave only [a-z0-9-], none of them special in a regular expression.

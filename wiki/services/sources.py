@@ -59,12 +59,15 @@ class Named(Protocol):
 _ASCII_LETTER = re.compile(r"[a-z]")
 _PLUS = re.compile(r"\+")
 _TITLE_SLUG_CHARS = 60
+# A name's slug, and a Chinese reading kept whole rather than cut within a word, run to this many characters.
+_NAME_SLUG_CHARS = 100
 
 
 def _slug_base(work: str | Named) -> str:
     """The slug before it is made unique: from the short name; when that has nothing ASCII to give (``中文名字``,
     ``🙂``), from an English title (cut at a word within 60 characters), else from the short name or the title read
-    in pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``), else the arXiv ID or the DOI, else ``source``.
+    in pinyin (``通义深度研究`` → ``tong-yi-shen-du-yan-jiu``; whole up to 100 characters, else cut where a word surely
+    ends, not within 研究), else the arXiv ID or the DOI, else ``source``. A long name is cut at a word, too.
 
     A name or title mixing Chinese and Latin words is read whole in pinyin (``基于LLM的智能体`` →
     ``ji-yu-llm-de-zhi-neng-ti``), and ``+`` is ``plus`` (``REINFORCE++`` → ``reinforce-plus-plus``), so that neither
@@ -73,17 +76,18 @@ def _slug_base(work: str | Named) -> str:
     if isinstance(work, str):
         work = SourceDraft(short_name=work)
     name = _PLUS.sub(" plus ", work.short_name)  # REINFORCE++ is not REINFORCE
-    base = ascii_slugify(name.replace(".", "-"))[:100]
+    base = cut_slug(ascii_slugify(name.replace(".", "-")), _NAME_SLUG_CHARS)
     if base and has_chinese(name):
         # a Chinese name with a Latin word in it is read whole (基于LLM的智能体 → ji-yu-llm-de-zhi-neng-ti, not llm)
-        return pinyin_slug(name, length=_TITLE_SLUG_CHARS) or base
+        return pinyin_slug(name, length=_TITLE_SLUG_CHARS, longer=_NAME_SLUG_CHARS) or base
     if base:
         return base
     title = ascii_slugify(work.title.replace(".", "-"))
     # a Chinese title with a Latin word in it is read in pinyin too (基于 GRPO 的网页智能体训练 is not grpo)
     if _ASCII_LETTER.search(title) and not has_chinese(work.title):
         return cut_slug(title, _TITLE_SLUG_CHARS)
-    read = pinyin_slug(work.short_name, length=_TITLE_SLUG_CHARS) or pinyin_slug(work.title, length=_TITLE_SLUG_CHARS)
+    read = (pinyin_slug(work.short_name, length=_TITLE_SLUG_CHARS, longer=_NAME_SLUG_CHARS)
+            or pinyin_slug(work.title, length=_TITLE_SLUG_CHARS, longer=_NAME_SLUG_CHARS))
     if read:
         return read
     for prefix, identifier in (("arxiv", work.arxiv_id), ("doi", work.doi)):

@@ -8,6 +8,8 @@ Chinese reader can read back, rather than a number.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.text import slugify
 
 from wiki.text.lang import has_chinese
@@ -26,9 +28,15 @@ _UNDECOMPOSED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", 
                                    strict=True) for case in (letter, letter.upper())}})
 
 
+# Dashes other than the hyphen-minus join or part words as it does: a non-breaking hyphen (``real‑world``), an en or em
+# dash, a minus sign, a full-width hyphen.
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"))
+
+
 def ascii_slugify(text: str) -> str:
-    """:func:`django.utils.text.slugify`, keeping the Latin letters it would drop as the ASCII they are written as."""
-    return slugify(text.translate(_UNDECOMPOSED))
+    """:func:`django.utils.text.slugify`, keeping the Latin letters it would drop as the ASCII they are written as, and
+    any dash as a hyphen (``real‑world`` with a non-breaking hyphen is ``real-world``, not ``realworld``)."""
+    return slugify(text.translate(_UNDECOMPOSED).translate(_DASHES))
 
 
 def cut_slug(slug: str, length: int) -> str:
@@ -48,10 +56,28 @@ def numbered_slug(base: str, taken: set[str]) -> str:
     return slug
 
 
-def pinyin_slug(text: str, *, length: int) -> str:
+# Where Chinese surely parts two words: before the particle 的 (not 的确), before the conjunctions 与 and 及 (not 参与,
+# 给与, 以及, 涉及, 普及), at punctuation and spaces. Chinese writes no spaces between words, so a reading cut anywhere
+# else may cut a word in two (研究, "research", read yan-jiu, cut after yan).
+_CHINESE_WORD_BREAK = re.compile(r"(?=的(?!确))|(?<![参给赋])(?=与)|(?<![以涉普危])(?=及)|[\s\W]+")
+
+
+def pinyin_slug(text: str, *, length: int, longer: int | None = None) -> str:
     """The slug of ``text`` with its Chinese characters in pinyin: ``智能体 RL`` → ``zhi-neng-ti-rl``; empty when
-    nothing in it can be read in ASCII."""
-    return cut_slug(ascii_slugify(in_pinyin(text.replace(".", "-"))), length)
+    nothing in it can be read in ASCII. A reading longer than ``length`` is cut where a word surely ends, or, given
+    ``longer``, kept whole up to that many characters rather than cut within a word; cut at a syllable only when
+    neither can be."""
+    whole = ascii_slugify(in_pinyin(text.replace(".", "-")))
+    if not has_chinese(text):
+        return cut_slug(whole, length)
+    longest = max(length, longer or length)
+    if len(whole) <= longest:
+        return whole
+    ends = [found.start() for found in _CHINESE_WORD_BREAK.finditer(text) if found.start() > 0]
+    heads = [head for end in ends if len(head := ascii_slugify(in_pinyin(text[:end].replace(".", "-")))) <= longest]
+    if heads and len(heads[-1]) >= length // 2:
+        return heads[-1]
+    return cut_slug(whole, length)
 
 
 def pinyin_sort_key(text: str) -> str:

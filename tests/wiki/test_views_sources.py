@@ -77,7 +77,7 @@ def test_filtering_by_kind_and_year(client: Client) -> None:
         ({"verdict": "very_strict"}, "verdict", "Select a valid choice"),
         ({"mechanism": "magic"}, "mechanism", "Select a valid choice"),
         ({"year": "twenty"}, "year", "Enter a whole number"),
-        ({"year": "1200"}, "year", "greater than or equal to 1900"),
+        ({"year": "1200"}, "year", "greater than or equal to 1400"),
     ],
 )
 def test_bad_filter_values_show_an_error_next_to_the_field(client, params, field, message) -> None:  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Source
-from wiki.models.rules import validate_bibtex_key, validate_optional_line
+from wiki.models.rules import LinkURLFormField, validate_bibtex_key, validate_optional_line
 from wiki.references.citation_matching import WorkRef
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
@@ -97,7 +97,7 @@ def _entry_type_choices() -> list[tuple[str, str]]:
 
 
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
-    url = forms.URLField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
+    url = LinkURLFormField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
 

@@ -11,14 +11,24 @@ import unicodedata
 from typing import Any, cast
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxLengthValidator, RegexValidator
+from django.core.validators import (
+    DomainNameValidator,
+    MaxLengthValidator,
+    MaxValueValidator,
+    MinValueValidator,
+    RegexValidator,
+    URLValidator,
+)
 from django.db import models
 from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-YEAR_MIN = 1900
+# The years a work may be dated: from the first printed books (a classic such as Maxwell's "On Governors", 1867, or a
+# reprint of a Ming edition, is cited as any paper is) to a century ahead.
+YEAR_MIN = 1400
 YEAR_MAX = 2100
 
 MAX_PAGE_SUMMARY_CHARS = 2_000
@@ -106,6 +116,20 @@ validate_source_slug = FullMatchValidator(
     SOURCE_SLUG_PATTERN, gettext_lazy("Use a-z, digits, hyphens and underscores, with at least one letter or digit."),
     code="invalid_slug",
 )
+
+
+@deconstructible
+class YearFromValidator(MinValueValidator):
+    """The earliest year a work may have, said in the wiki's words."""
+
+    message = gettext_lazy("%(show_value)s is earlier than the works the wiki keeps: give a year from %(limit_value)s on.")
+
+
+@deconstructible
+class YearToValidator(MaxValueValidator):
+    """The latest year a work may have, said in the wiki's words."""
+
+    message = gettext_lazy("%(show_value)s is later than the works the wiki keeps: give a year up to %(limit_value)s.")
 
 
 def validate_lowercase(value: str) -> None:
@@ -200,6 +224,40 @@ def percent_encode_url(url: str) -> str:
         parts.scheme, netloc, quote(parts.path, safe=_URL_SAFE), quote(parts.query, safe=_QUERY_SAFE),
         quote(parts.fragment, safe=_QUERY_SAFE),
     ))
+
+
+_UNICODE_LETTERS = "\u00a1-\uffff"
+
+
+@deconstructible
+class LinkURLValidator(URLValidator):
+    """A web address as reference managers and publishers write them: Django's rule, with a host name that may hold
+    underscores (``http://example_url.com``, ``my_site.blogspot.com``, which browsers open though DNS's rules for
+    host names leave them out); the message names the address refused."""
+
+    hostname_re = rf"[a-z{_UNICODE_LETTERS}0-9_](?:[a-z{_UNICODE_LETTERS}0-9_-]{{0,61}}[a-z{_UNICODE_LETTERS}0-9_])?"
+    domain_re = rf"(?:\.(?!-)[a-z{_UNICODE_LETTERS}0-9_-]{{1,63}}(?<!-))*"
+    host_re = "(" + hostname_re + domain_re + DomainNameValidator.tld_re + "|localhost)"
+    regex = re.compile(
+        r"^(?:[a-z0-9.+-]*)://(?:[^\s:@/]+(?::[^\s:@/]*)?@)?"
+        r"(?:" + URLValidator.ipv4_re + "|" + URLValidator.ipv6_re + "|" + host_re + ")"
+        r"(?::[0-9]{1,5})?(?:[/?#][^\s]*)?\Z",
+        re.IGNORECASE,
+    )
+    message = gettext_lazy("“%(value)s” is not a web address (http://, https://, ftp://…) the wiki can link to.")
+
+
+class LinkURLField(models.URLField):  # type: ignore[type-arg]
+    """A URL field checked by :class:`LinkURLValidator`, in forms too."""
+
+    default_validators = [LinkURLValidator()]
+
+    def formfield(self, **kwargs: Any) -> Any:
+        return super().formfield(**{"form_class": LinkURLFormField, **kwargs})
+
+
+class LinkURLFormField(forms.URLField):
+    default_validators = [LinkURLValidator()]
 
 
 def is_control_free(text: str) -> bool:

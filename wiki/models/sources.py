@@ -4,7 +4,6 @@ from collections.abc import Iterable
 
 from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
@@ -20,6 +19,9 @@ from wiki.models.rules import (
     MAX_TEXT_CHARS,
     YEAR_MAX,
     YEAR_MIN,
+    LinkURLField,
+    YearFromValidator,
+    YearToValidator,
     percent_encode_url,
     text_limit,
     validate_arxiv_id,
@@ -181,9 +183,9 @@ class Source(Deletable):
     kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
     authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
-                                            validators=[MinValueValidator(YEAR_MIN), MaxValueValidator(YEAR_MAX)])
+                                            validators=[YearFromValidator(YEAR_MIN), YearToValidator(YEAR_MAX)])
     venue = models.CharField(field_label("venue"), max_length=300, blank=True, validators=[validate_optional_line])
-    url = models.URLField(field_label("url"), max_length=500, blank=True, help_text=_("Stored percent-encoded."))
+    url = LinkURLField(field_label("url"), max_length=500, blank=True, help_text=_("Stored percent-encoded."))
     arxiv_id = models.CharField(field_label("arxiv_id"), max_length=40, blank=True,
                                 validators=[validate_optional_line, validate_arxiv_id],
                                 help_text=_("Normalised, without version (2307.13854)."))

@@ -76,7 +76,7 @@ ENTRY_TYPE_LABELS = {
 _DEGREE = re.compile(r"(?P<phd>ph\.?\s?d|doctor|dissertation|博士)|(?P<master>master|mathesis|m\.?\s?a\b|m\.?\s?sc|硕士)", re.IGNORECASE)
 # A date as reference managers write one, year first: 2024-02-05 (biblatex, CSL's raw), 2024/11/04/ and 2024/11// (RIS).
 _DATE_MONTH = re.compile(r"^\s*\d{4}[-/](\d{1,2})(?:[-/]|\s*$)")
-_YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|2[0-9][0-9][0-9])(?![0-9])")
+_YEAR = re.compile(r"(?<![0-9])(1[4-9][0-9][0-9]|2[0-9][0-9][0-9])(?![0-9])")
 # How Chinese separates the names of a list: 、 and ；, and ， between two names written in Chinese.
 _CHINESE_LIST_SEPARATOR = re.compile(r"\s*[、；]\s*|(?<=[\u3400-\u9fff])\s*，\s*(?=[\u3400-\u9fff])")
 _REPOSITORY_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|gitee\.com|codeberg\.org|huggingface\.co)/",

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes
-from wiki.models import Claim, Classification, Component, Contrast, Source
+from wiki.models import Claim, Classification, Component, Contrast, Source, rules
 from wiki.models.classifications import VERDICT_CHOICES
-from wiki.models.rules import validate_arxiv_id, validate_doi, validate_optional_line
+from wiki.models.rules import LinkURLValidator, validate_arxiv_id, validate_doi, validate_optional_line
 from wiki.models.rules import validate_bibtex_key as bibtex_key_rule
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS, clean_bibliographic
 from wiki.references.locators import is_valid_locator
@@ -124,10 +127,20 @@ class ContrastSerializer(JSONTypes, serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class LinkURLField(serializers.URLField):
+    """A work's URL as the model checks it (:class:`~wiki.models.rules.LinkURLValidator`: a host with an underscore
+    is one), rather than by DRF's stricter rule, so that a work imported with one can be written back as it is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [LinkURLValidator() if isinstance(v, URLValidator) else v for v in self.validators]
+
+
 class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
     """The fields an editor sets on a source; the slug is made from the short name, identifiers are normalised."""
 
     read_only_names = frozenset(SourceSerializer.Meta.fields)
+    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping, rules.LinkURLField: LinkURLField}
 
     entry_type = serializers.ChoiceField(
         choices=list(ENTRY_TYPE_LABELS),

@@ -370,6 +370,9 @@ LOGGING = {
         "django.security.RequestDataTooBig": {"level": "CRITICAL"},
         # So is a Host that ALLOWED_HOSTS does not list (answered 400): one warning naming it, not 14 lines of ERROR.
         "django.security.DisallowedHost": {"filters": ["one_line_warning"]},
+        # An entry bibtexparser cannot read is the typist's doing, which the import's report says in the reader's words
+        # and with its line: not a warning of the server's, nor a line on the command line's standard error.
+        "bibtexparser": {"level": "ERROR"},
     },
 }
 WHITENOISE_USE_FINDERS = not WIKI_HASHED_STATIC

@@ -44,6 +44,8 @@ MESSAGES: dict[str, str] = {
     "changed_fields": gettext_noop("changed %(fields)s"),
     "no_change": gettext_noop("no change"),
     "identifiers_added": gettext_noop("added the identifiers of another version"),
+    # Fields an editor took from an imported reference manager's record of the work (wiki.services.source_updates).
+    "updated_from_import": gettext_noop("took %(fields)s from an imported reference"),
     "claim_status": gettext_noop("status %(before)s → %(after)s"),
     "claim_citations": gettext_noop("citations and works"),
     "claim_status_and_citations": gettext_noop("status %(before)s → %(after)s; citations and works"),
@@ -116,6 +118,7 @@ _QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPrio
 # How a value is shown, where it is a key rather than words: by message, then by value name.
 LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "changed_fields": {"fields": _fields},
+    "updated_from_import": {"fields": _fields},
     "claim_status": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
     "claim_status_and_citations": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
     "question_created": {"priority": _choice(QuestionPriority)},

@@ -22,17 +22,22 @@ FIELD_LABELS: dict[str, Promise | str] = {
     "evidence_claim": _("Evidence claim"), "evidence_locator": _("Evidence locator"), "narrow": _("Narrow"),
     "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
     "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
-    "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"),
+    "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"), "entry_type": _("Entry type"),
     "updated": _("What is updated"), "set_by": _("Set by"), "comment": _("Edit summary"),
 }
 
 
 def field_label_of(name: str) -> str:
-    """The field ``name`` in the reader's language (a rubric fact by its label; an unknown name as it is)."""
+    """The field ``name`` in the reader's language (a rubric fact by its label, a work's bibliographic detail by its
+    own; an unknown name as it is)."""
+    from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
+
     if name in FIELD_LABELS:
         return str(FIELD_LABELS[name])
     if name in {fact.value for fact in Fact}:
         return fact_label(name)
+    if name in BIBLIOGRAPHIC_FIELDS:
+        return str(BIBLIOGRAPHIC_FIELDS[name])
     return name.replace("_", " ")
 
 

@@ -85,6 +85,7 @@ urlpatterns = [
     path("sources/<slug:slug>/claims/", sources.source_claims, name="source-claims"),
     path("sources/<slug:slug>/edit/", edit_sources.source_edit, name="source-edit"),
     path("sources/<slug:slug>/identifiers/", edit_sources.source_add_identifiers, name="source-add-identifiers"),
+    path("sources/<slug:slug>/take-updates/", edit_sources.source_take_updates_view, name="source-take-updates"),
     path("sources/<slug:slug>/delete/", edit_deletion.source_delete_view, name="source-delete"),
     path("sources/<slug:slug>/restore/", edit_deletion.source_restore_view, name="source-restore"),
     path("deleted/", edit_deletion.deleted_list, name="deleted-list"),

@@ -22,6 +22,7 @@ from wiki.references.bibtex_export import dump_bibtex
 from wiki.references.citation_keys import citation_keys
 from wiki.references.formats import ReferenceFormat
 from wiki.services.source_import import ImportResult, sources_import, usable_bibtex_key
+from wiki.services.sources import source_update
 
 CHINESE_BIB = "@misc{zh, shorttitle={中文智能体}, title={Agents That Read Chinese: A Study}, year={2025}}"
 CHINESE_CSL = json.dumps([{"id": "zh", "type": "article", "title": "Agents That Read Chinese: A Study",
@@ -148,13 +149,85 @@ def test_a_title_head_yields_to_a_later_short_title(db: None) -> None:
         ("created", "Mirage: Seeing Things"), ("created", "Mirage")]
 
 
-def test_a_head_whose_whole_title_is_taken_too_is_refused_naming_the_work_with_that_title(db: None) -> None:
+def test_a_head_whose_whole_title_is_taken_too_is_told_apart_by_its_year(db: None) -> None:
     make_source(short_name="Survey: Agents That Learn", title="Survey: Agents That Learn", year=2020)
     results = sources_import(text="@misc{a, title={Survey: Agents That Learn}, author={Doe, Ann}, year={2024}}\n"
                                   "@misc{b, title={Survey}, year={2023}}").results
-    assert [r.status for r in results] == ["refused", "created"]
-    assert results[0].message == ("the short name “Survey: Agents That Learn” is that of another work, “Survey: Agents "
-                                  "That Learn”: give this entry a short title of its own")
+    assert [(r.status, r.source.short_name if r.source else "") for r in results] == [
+        ("created", "Survey: Agents That Learn (2024)"), ("created", "Survey")]
+    assert results[0].message == ("another work, “Survey: Agents That Learn”, is called “Survey: Agents That Learn”: "
+                                  "this work is called “Survey: Agents That Learn (2024)”")
+
+
+# Works with one title: "Artificial Intelligence" (Rich 1983) beside Russell and Norvig's, two chapters "Introduction".
+RICH = "@book(Rich:83,\n\tauthor =\t{Elaine Rich},\n\tyear =\t\t{1983},\n\tpublisher =\t{McGraw-Hill},\n" \
+       "\ttitle =\t\t{Artificial Intelligence}\n)\n"
+INTRODUCTIONS = """@incollection{Miller2005Introduction,
+  author = {Miller, Daniel}, booktitle = {Clothing as Material Culture}, date = {2005}, pages = {1--19},
+  title = {Introduction}
+}
+@incollection{Hicks2010Introduction,
+  author = {Hicks, Dan and Beaudry, Mary Carolyn}, booktitle = {The {{Oxford Handbook}} of {{Material Culture Studies}}},
+  date = {2010}, pages = {1--21}, title = {Introduction}
+}
+@incollection{Roe2010Introduction, author = {Roe, Jane}, date = {2010}, title = {Introduction}, doi = {10.1000/roe.a}}
+@incollection{Roe2010Introduction2, author = {Roe, Jane}, date = {2010}, title = {Introduction}, doi = {10.1000/roe.b}}
+"""
+
+
+def test_a_work_whose_title_is_another_works_short_name_is_told_apart_by_its_year_not_refused(db: None) -> None:
+    make_source(short_name="Artificial Intelligence", title="Artificial Intelligence: A Modern Approach",
+                authors="Russell, Stuart J; Norvig, Peter", year=2016)
+    result = _one(RICH)
+    assert result.status == "created", result.message
+    assert result.source is not None and result.source.short_name == "Artificial Intelligence (1983)"
+    assert result.message == ("another work, “Artificial Intelligence: A Modern Approach”, is called “Artificial "
+                              "Intelligence”: this work is called “Artificial Intelligence (1983)”")
+    assert result.possible is None  # another first author: not the same work
+    assert _one(RICH).status == "duplicate"  # and found again
+
+
+def test_works_of_one_title_in_a_file_are_told_apart_by_year_then_first_author_then_both(db: None) -> None:
+    results = sources_import(text=INTRODUCTIONS).results
+    assert [(r.status, r.source.short_name if r.source else r.message) for r in results] == [
+        ("created", "Introduction"), ("created", "Introduction (2010)"), ("created", "Introduction (Roe)"),
+        ("created", "Introduction (Roe, 2010)")]
+    assert results[1].message == "the entry on line 1 is called “Introduction”: this work is called “Introduction (2010)”"
+    assert [r.possible for r in results] == [None] * 4  # other years, first authors or DOIs: other works
+
+
+def test_a_chinese_title_another_work_has_as_its_name_is_told_apart_in_full_width_brackets(db: None) -> None:
+    edition = make_source(short_name="红楼梦", title="红楼梦：脂砚斋全评本", authors="曹雪芹", year=2006)
+    results = sources_import(text="@book{hlm1982, title={红楼梦}, author={曹雪芹}, year={1982}}\n"
+                                  "@book{hlm2006, title={红楼梦}, author={曹雪芹}, year={2006}, publisher={人民文学出版社}}").results
+    assert [(r.status, r.source.short_name if r.source else r.message) for r in results] == [
+        ("created", "红楼梦（1982）"), ("created", "红楼梦（曹雪芹，2006）")]
+    # its title without the subtitle, by the same author in the same year: maybe the same book, for the editor to judge
+    assert (results[0].possible, results[1].possible) == (None, edition)
+    assert results[1].possible_reason == "its title without the subtitle"
+
+
+def test_a_short_title_the_entry_gives_itself_is_still_refused_when_another_work_has_it(db: None) -> None:
+    make_source(short_name="Introduction", title="Introduction", year=2005)
+    result = _one("@misc{x, shorttitle={Introduction}, title={A Longer Introduction to Agents}, year={2010}}")
+    assert result.status == "refused"
+    assert "give this entry a short title of its own" in result.message
+
+
+def test_reimporting_a_file_after_a_work_was_retitled_finds_every_entry_again(db: None) -> None:
+    text = ("@article{wang2023survey, title={A Survey on Large Language Model based Autonomous Agents},\n"
+            "  author={Wang, Lei and Ma, Chen and others}, journal={arXiv preprint arXiv:2308.11432}, year={2023}}\n"
+            "@article{wang2024survey, title={A Survey on Large Language Model Based Autonomous Agents},\n"
+            "  author={Wang, Xiaomeng and Zhou, Haoping}, journal={Frontiers of Computer Science}, year={2024},\n"
+            "  doi={10.1007/s11704-024-40231-1}}\n")
+    first = sources_import(text=text).results
+    assert [r.status for r in first] == ["created", "created"], [r.message for r in first]
+    for result in first:
+        assert result.source is not None
+        source_update(source=result.source, fields={"title": result.source.title + " (edited by librarian)"})
+    again = sources_import(text=text).results
+    assert [(r.status, r.source) for r in again] == [("duplicate", r.source) for r in first]
+    assert Source.objects.count() == 2
 
 
 def _queries_to_import(count: int) -> int:

@@ -120,7 +120,7 @@ def test_what_the_parser_says_of_an_unreadable_entry_is_said_in_chinese(db: None
 
     assert [(r.label, r.message) for r in report.of(ImportStatus.REFUSED)] == [
         ("noequals2025", "字段名后面没有 =：先出现的是“{”"),
-        ("open", "下一个条目（@article）开始之前，有 { 或 \" 没有闭合"),
+        ("open", "这个条目到第 3 行下一个条目（@article）开始时仍未闭合：缺少结尾的 }，或其中有 { 或 \" 没有闭合"),
     ]
 
 

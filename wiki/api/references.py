@@ -75,6 +75,12 @@ class RISShortParser(_ReferenceFileParser):
 REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, BibTeXTextParser, BibLaTeXParser, CiteprocJSONParser, RISShortParser]
 
 
+class FieldUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    field = serializers.CharField(source="name", help_text="The work's field, or a bibliographic detail by BibTeX's name.")
+    current = serializers.CharField(help_text="What the work has (empty when it has nothing).")
+    offered = serializers.CharField(help_text="What the entry gives.")
+
+
 class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     line = serializers.IntegerField(allow_null=True, help_text="Where the entry starts in the file.")
     key = serializers.CharField(source="label", help_text="The entry's citation key (or item id).")
@@ -84,6 +90,14 @@ class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     missing = serializers.DictField(child=serializers.CharField(), help_text=(
         "For a duplicate that is another version of the work: identifiers it has and the work lacks "
         "(arxiv_id, doi), to add with a PATCH of the work if you judge them the same work."))
+    warnings = serializers.ListField(child=serializers.CharField(), help_text=(
+        "What was mended or left out to read the entry (a DOI that is no DOI, a second URL, control characters)."))
+    updates = FieldUpdateSerializer(many=True, help_text=(
+        "For a duplicate: each field the entry gives otherwise than the work in the wiki, to take with a PATCH of "
+        "the work (a bibliographic detail, such as volume or pages, in its bibliographic object) if you judge so."))
+    possible_duplicate = serializers.CharField(allow_null=True, help_text=(
+        "For a work created: the slug of another it may be the same as (one title is the other's with a subtitle, or "
+        "the same title by a first author of the same family name), to merge them if it is."))
 
 
 class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -96,7 +110,9 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
 def _entry(result: ImportResult) -> dict[str, Any]:
     source = result.source
     return {"line": result.line, "label": result.label, "slug": source.slug if source else None,
-            "title": source.title if source else None, "message": result.message, "missing": result.missing}
+            "title": source.title if source else None, "message": result.message, "missing": result.missing,
+            "warnings": result.warnings, "updates": result.updates,
+            "possible_duplicate": result.possible.slug if result.possible is not None else None}
 
 
 def report_data(report: ImportReport) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from wiki.references.formats import (
     detect_format,
 )
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short_name_key
+from wiki.references.updates import UPDATED_FIELDS
 from wiki.services.citations import works_close_to
 from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
 
@@ -214,3 +215,17 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             return
         self.instance.slug = self.instance.slug or "unsaved"
         super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs
+
+
+class TakeUpdatesForm(forms.Form):
+    """The fields an import offered for a work in the wiki that the editor ticked (``field``), each with the value the
+    file gave (``value-<field>``), and when the work was last saved as the import found it."""
+
+    field = forms.MultipleChoiceField(choices=[(name, name) for name in (*UPDATED_FIELDS, *BIBLIOGRAPHIC_FIELDS)],
+                                      required=False)
+    loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        cleaned["values"] = {name: str(self.data.get(f"value-{name}", "")) for name in cleaned.get("field", [])}
+        return cleaned

@@ -5,7 +5,8 @@ bibtexparser (v2) splits the file into entries, ``@string``, ``@preamble`` and c
 such as a ``# Related Works`` heading or JabRef's ``% Encoding: UTF-8`` line, is a comment); pylatexenc decodes
 LaTeX in the values. Zotero, Better BibTeX, JabRef and Google Scholar differ in where they put identifiers:
 ``eprint``/``eprinttype``/``archivePrefix``, ``journal = {arXiv preprint arXiv:…}``, ``howpublished = {\\url{…}}``,
-``doi``, ``url``; biblatex has ``date`` where BibTeX has ``year``.
+``doi``, ``url``; biblatex has ``date`` where BibTeX has ``year``, and a title's ``subtitle`` apart, which biber and Zotero
+join to it (``Title: Subtitle``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
     SourceDraft,
-    draft_errors,
+    checked_draft,
+    doi_or_warning,
     field_limit,
     find_year,
     is_repository_url,
@@ -39,10 +41,10 @@ from wiki.references.identifiers import (
     find_arxiv_id,
     find_doi,
     normalize_arxiv_id,
-    normalize_doi,
 )
 from wiki.references.latex import latex_to_text
 from wiki.references.parse_errors import bibtex_reason
+from wiki.text.lang import has_chinese
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -63,7 +65,7 @@ _ENTRY_KEY = re.compile(r"@\w+\s*[{(]\s*(?P<key>[^,\s{}()=]+)")
 # The fields read, each bounded by the draft field it gives (or one like it): the others, however long or whatever
 # macros they use, are neither expanded nor decoded.
 READ_FIELDS = {
-    "title": "title", "shorttitle": "short_name", "author": "authors", "editor": "authors", "abstract": "abstract",
+    "title": "title", "subtitle": "title", "titleaddon": "title", "shorttitle": "short_name", "author": "authors", "editor": "authors", "abstract": "abstract",
     "note": "notes", "url": "url", "pdf": "url", "howpublished": "url", "journal": "venue", "booktitle": "venue",
     "journaltitle": "venue", "institution": "venue", "school": "venue", "publisher": "venue", "organization": "venue", "year": "title",
     "date": "title", "urldate": "title", "eprint": "title", "archiveprefix": "title", "eprinttype": "title",
@@ -85,6 +87,7 @@ class ParsedEntry:
     label: str
     draft: SourceDraft | None = None
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what was mended or left out for the draft to be saved
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
 
@@ -112,7 +115,7 @@ def _year(fields: dict[str, str], errors: list[str]) -> int | None:
     return year
 
 
-def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -> tuple[str, str, str]:
+def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str], warnings: list[str]) -> tuple[str, str, str]:
     """The arXiv ID, the DOI and the URL, wherever the reference manager put them."""
     arxiv, doi = "", ""
     eprint = text.get("eprint", "")
@@ -122,9 +125,7 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str]) -
         if not arxiv:
             errors.append(gettext("eprint “%(value)s” is not an arXiv ID") % {"value": eprint})
     if text.get("doi"):
-        doi = normalize_doi(text["doi"]) or ""
-        if not doi:
-            errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": text["doi"]})
+        doi = doi_or_warning(text["doi"], warnings)
     written = _written_url(raw.get("url", ""))
     # A note is text: a URL in it is the work's address only when marked as one (\url{…}).
     found = [_URL_ESCAPE.sub(r"\1", url) for name in ("howpublished", "pdf") for url in _URL.findall(raw.get(name, ""))]
@@ -186,18 +187,38 @@ def _kind(entry_type: str, text: dict[str, str], arxiv: str, url: str) -> str:
     return kind
 
 
-def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[SourceDraft, list[str]]:
-    """A draft from one entry's fields (names in any case, values as written); the errors found in them."""
+_TERMINAL_PUNCTUATION = frozenset(".?!:;。？！：；")
+
+
+def with_subtitle(title: str, subtitle: str) -> str:
+    """``title`` and biblatex's ``subtitle`` as one title, as biber prints it and Zotero imports it: ``Policy Gradient
+    Methods: For Reinforcement Learning…``; a Chinese title with a full-width colon, ``红楼梦：脂砚斋全评本``; after a title
+    ending in its own punctuation (``Why?``), a space only."""
+    title, subtitle = title.strip(), subtitle.strip()
+    if not title or not subtitle:
+        return title or subtitle
+    if has_chinese(title[-1]) or has_chinese(subtitle[0]):
+        return f"{title}{subtitle}" if title[-1] in _TERMINAL_PUNCTUATION else f"{title}：{subtitle}"
+    return f"{title} {subtitle}" if title[-1] in _TERMINAL_PUNCTUATION else f"{title}: {subtitle}"
+
+
+def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[SourceDraft, list[str], list[str]]:
+    """A draft from one entry's fields (names in any case, values as written); the errors found in them, and the
+    warnings of what was mended or left out to import it."""
     errors: list[str] = []
+    warnings: list[str] = []
     entry_type = entry_type.lower()
     raw = {name.lower(): value for name, value in raw.items()}
     text = {name: latex_to_text(value, paragraphs=name in _MULTI_LINE) for name, value in raw.items()
             if name not in {"author", "editor"}}
-    title = text.get("title", "")
+    head = text.get("title", "")
+    title = with_subtitle(head, text.get("subtitle", "")) if head else ""
     if not title:
         errors.append(gettext("no title"))
+    if addition := text.get("titleaddon", "").strip():
+        warnings.append(gettext("the title's addition “%(addition)s” (titleaddon) is not kept") % {"addition": addition})
     year = _year(text, errors)
-    arxiv, doi, url = _identifiers(raw, text, errors)
+    arxiv, doi, url = _identifiers(raw, text, errors, warnings)
     authors = _persons(raw.get("author", "")) or _persons(raw.get("editor", ""))
     note = text.get("note", "")
     # biblatex's entrysubtype says what the entry type cannot (the wiki writes it for a survey, a benchmark…).
@@ -220,7 +241,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         entry_type if entry_type in KIND_BY_ENTRY_TYPE else "",
         bibliographic=_bibliographic(text),
     )
-    return draft, errors + draft_errors(draft)
+    return checked_draft(draft, errors, warnings)
 
 
 def _bibliographic(text: dict[str, str]) -> dict[str, str]:
@@ -263,8 +284,23 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
 
 
 def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
-    draft, errors = draft_from_fields(read.entry_type, read.key, read.fields) if not read.errors else (None, [])
-    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors, raw=raw, repeats=repeats)
+    draft, errors, warnings = draft_from_fields(read.entry_type, read.key, read.fields) if not read.errors else (None, [], [])
+    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors, warnings=warnings, raw=raw,
+                       repeats=repeats)
+
+
+_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
+
+
+def _next_entry_line(text: str, *, after: int) -> int | None:
+    """The line (from 1) of the first ``@type{`` starting a line after line ``after``."""
+    offset = 0
+    for _ in range(after):
+        offset = text.find("\n", offset) + 1
+        if offset == 0:
+            return None
+    found = _ENTRY_START.search(text, offset)
+    return text.count("\n", 0, found.start()) + 1 if found else None
 
 
 def parse_bibtex(text: str) -> list[ParsedEntry]:
@@ -290,7 +326,8 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
         raw = (block.raw or "").strip()
         key = _ENTRY_KEY.match(raw)
         label = key["key"] if key else raw.splitlines()[0][:80] if raw else "?"
-        message = bibtex_reason(getattr(error, "abort_reason", None) or str(error or ""))
+        message = bibtex_reason(getattr(error, "abort_reason", None) or str(error or ""),
+                                next_entry_line=_next_entry_line(text, after=(block.start_line or 0) + 1))
         parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=label, errors=[message], raw=raw))
     left_out = resolve_crossrefs([fields for fields, *_ in read])
     parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats)

@@ -24,7 +24,8 @@ from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import (
     SourceDraft,
-    draft_errors,
+    checked_draft,
+    doi_or_warning,
     find_year,
     is_repository_url,
     month_of,
@@ -33,7 +34,7 @@ from wiki.references.draft import (
     thesis_entry_type,
 )
 from wiki.references.errors import ReferencesRefused
-from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
 from wiki.references.parse_errors import json_reason
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
@@ -160,14 +161,14 @@ def _not_strings(item: dict[str, Any]) -> list[str]:
             for name in _STRINGS if isinstance(item.get(name), (list, dict, bool))]
 
 
-def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
+def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[str]]:
+    """A draft from one CSL-JSON item; the errors that refuse it, and the warnings of what was left out to import it."""
     errors: list[str] = _not_strings(item)
+    warnings: list[str] = []
     title = _rich_text(item.get("title", ""))
     if not title and not errors:
         errors.append(gettext("no title"))
-    doi = normalize_doi(_text(item.get("DOI", ""))) or ""
-    if isinstance(item.get("DOI"), (str, int, float)) and item["DOI"] and not doi:
-        errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": _text(item["DOI"])})
+    doi = doi_or_warning(_text(item.get("DOI", "")), warnings)
     url = _text(item.get("URL", ""))
     arxiv = ""
     for name in ("number", "archive_location", "URL", "note", "container-title", "publisher"):
@@ -204,7 +205,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         entry_type=_entry_type(item),
         bibliographic=_bibliographic(item, venue),
     )
-    return draft, errors + draft_errors(draft)
+    return checked_draft(draft, errors, warnings)
 
 
 def _entry_type(item: dict[str, Any]) -> str:
@@ -277,10 +278,10 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
     parsed = []
     first_line: dict[str, int] = {}  # where each id was first given: a repeated id is refused, as a repeated BibTeX key is
     for number, (item, line) in enumerate(zip(data, lines, strict=False), start=1):
-        draft, errors = draft_from_item(item)
+        draft, errors, warnings = draft_from_item(item)
         item_id = _text(item.get("id", ""))
         parsed.append(ParsedEntry(line=line, label=item_id or gettext("item %(number)s") % {"number": number}, draft=draft,
-                                  errors=errors, raw=json.dumps(item, ensure_ascii=False, indent=2),
+                                  errors=errors, warnings=warnings, raw=json.dumps(item, ensure_ascii=False, indent=2),
                                   repeats=first_line.get(item_id)))
         if item_id:
             first_line.setdefault(item_id, line)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,6 +17,7 @@ from wiki.models.rules import (
     MAX_TEXT_CHARS,
     fit,
     max_length,
+    strip_control,
     validate_optional_line,
 )
 from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
@@ -200,6 +201,48 @@ def draft_errors(draft: SourceDraft) -> list[str]:
     elif draft.url and not _SCHEME.match(draft.url):
         errors.append(gettext("the URL “%(url)s” has no scheme: write it whole, with https://") % {"url": draft.url})
     return errors
+
+
+_WHOLE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
+
+
+def mended_draft(draft: SourceDraft) -> tuple[SourceDraft, list[str]]:
+    """The draft with what would refuse it for a minor field mended, and a warning for each: control characters taken
+    out of its text (an abstract copied from a PDF), and of a URL field holding several addresses apart by spaces (as
+    Mendeley and Better BibTeX write a record's URLs), the first kept."""
+    changes: dict[str, object] = {}
+    warnings = []
+    # Control characters other than tab and line breaks: text copied from a PDF brings them (a form feed, U+0002).
+    for name, label in FIELD_LABELS.items():
+        value = getattr(draft, name)
+        if (stripped := strip_control(value)) != value:
+            changes[name] = stripped
+            warnings.append(gettext("control characters taken out of the %(field)s") % {"field": label})
+    if any(strip_control(value) != value for value in draft.bibliographic.values()):
+        changes["bibliographic"] = {name: strip_control(value) for name, value in draft.bibliographic.items()}
+        warnings.append(gettext("control characters taken out of the bibliographic details"))
+    urls = draft.url.split()
+    if len(urls) > 1 and all(_WHOLE_URL.fullmatch(url) for url in urls):
+        changes["url"] = urls[0]
+        warnings.append(gettext("the URL field holds %(count)s addresses: “%(url)s” is kept, %(others)s left out") % {
+            "count": len(urls), "url": urls[0], "others": ", ".join(f"“{url}”" for url in urls[1:])})
+    return replace(draft, **changes), warnings  # type: ignore[arg-type]
+
+
+def checked_draft(draft: SourceDraft, errors: list[str], warnings: list[str]) -> tuple[SourceDraft, list[str], list[str]]:
+    """The draft a reader made, mended (:func:`mended_draft`), with the errors that refuse it (``errors`` and
+    :func:`draft_errors`) and the warnings of what was mended or left out to save it."""
+    draft, mended = mended_draft(draft)
+    return draft, errors + draft_errors(draft), warnings + mended
+
+
+def doi_or_warning(raw: str, warnings: list[str]) -> str:
+    """The DOI ``raw`` is, normalised; for one that is not (``j.desal.2005.02.017``, its ``10.1016/`` prefix lost), ""
+    and a warning saying it is left out: the entry is imported without it."""
+    doi = normalize_doi(raw) or ""
+    if raw.strip() and not doi:
+        warnings.append(gettext("DOI “%(value)s” is not a DOI: it is left out") % {"value": raw.strip()})
+    return doi
 
 
 def draft_from_identifier(raw: str) -> SourceDraft | None:

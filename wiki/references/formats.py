@@ -1,11 +1,13 @@
 """Which reference format a text is in, and reading it whole: BibTeX/biblatex, CSL-JSON or RIS.
 
 One import holds at most :data:`MAX_IMPORT_BYTES` and :data:`MAX_IMPORT_ENTRIES` entries; a larger file is refused
-whole, with nothing imported, rather than half-imported.
+whole, with nothing imported, rather than half-imported. The entries are counted before they are read, so that a
+file of too many is refused at once. The command line takes any number of entries, in batches of that many.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from enum import StrEnum
 
@@ -58,8 +60,35 @@ def detect_format(text: str) -> ReferenceFormat | None:
     return None
 
 
-def parse_references(text: str, fmt: ReferenceFormat | None = None) -> tuple[ReferenceFormat, list[ParsedEntry]]:
-    """Every entry of ``text`` read in ``fmt`` (detected when not given); raises :class:`ReferencesRefused`."""
+# An entry's start, as BibTeX writes one at the head of a line: @string, @preamble and @comment are no entries.
+_BIBTEX_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*(?!(?:string|preamble|comment)\b)[A-Za-z]+[ \t]*[{(]",
+                                 re.MULTILINE | re.IGNORECASE)
+
+
+def count_entries(text: str, fmt: ReferenceFormat) -> int:
+    """How many entries ``text`` holds, counted without reading them: BibTeX's ``@type{`` at the head of a line,
+    RIS's ``TY  -`` lines, a CSL-JSON array's items (0 for text that is no JSON, which reading it then says)."""
+    if fmt is ReferenceFormat.RIS:
+        return len(_RIS_START.findall(text))
+    if fmt is ReferenceFormat.BIBTEX:
+        return len(_BIBTEX_ENTRY_START.findall(text))
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return 0
+    items = data.get("items", [data]) if isinstance(data, dict) else data
+    return len(items) if isinstance(items, list) else 0
+
+
+def _too_many(count: int, limit: int) -> ReferencesRefused:
+    return ReferencesRefused(gettext("%(count)s entries; at most %(limit)s are imported at once.")
+                             % {"count": f"{count:,}", "limit": f"{limit:,}"}, code="too_many_entries")
+
+
+def parse_references(text: str, fmt: ReferenceFormat | None = None, *,
+                     max_entries: int | None = MAX_IMPORT_ENTRIES) -> tuple[ReferenceFormat, list[ParsedEntry]]:
+    """Every entry of ``text`` read in ``fmt`` (detected when not given); raises :class:`ReferencesRefused`, for more
+    than ``max_entries`` entries before reading them (None: any number)."""
     if len(text.encode()) > MAX_IMPORT_BYTES:
         raise ReferencesRefused(gettext("The file is larger than %(size)s MB; import it in parts.") % {"size": MAX_IMPORT_BYTES // (1024 * 1024)},
                                 code="too_large")
@@ -67,12 +96,12 @@ def parse_references(text: str, fmt: ReferenceFormat | None = None) -> tuple[Ref
     if fmt is None:
         raise ReferencesRefused(gettext("Not BibTeX (entries start with @article{…), CSL-JSON (a JSON array) or RIS (TY  - …)."),
                                 code="unknown_format")
+    if max_entries is not None and (counted := count_entries(text, fmt)) > max_entries:
+        raise _too_many(counted, max_entries)
     reader = {ReferenceFormat.BIBTEX: parse_bibtex, ReferenceFormat.CSL_JSON: parse_csl_json, ReferenceFormat.RIS: parse_ris}[fmt]
     entries = reader(text)
     if not entries:
         raise ReferencesRefused(gettext("No %(format)s entry found.") % {"format": fmt.label}, code="no_entries")
-    if len(entries) > MAX_IMPORT_ENTRIES:
-        raise ReferencesRefused(gettext("%(count)s entries; at most %(limit)s are imported at once.")
-                                % {"count": f"{len(entries):,}", "limit": f"{MAX_IMPORT_ENTRIES:,}"},
-                                code="too_many_entries")
+    if max_entries is not None and len(entries) > max_entries:
+        raise _too_many(len(entries), max_entries)
     return fmt, entries

@@ -21,9 +21,11 @@ _ARXIV_WHOLE = re.compile(
     re.IGNORECASE,
 )
 _ARXIV_IN_TEXT = re.compile(rf"(?<![\w.])(?:arxiv[:.]\s*)?{_ID}(?![\w/])", re.IGNORECASE)
-_DOI_BODY = r"(?P<doi>10\.\d{4,9}/\S+)"
+# A DOI, or a shortDOI (``10/fqd6hj``, shortdoi.org's handle for one, which doi.org resolves as it does the DOI).
+_DOI_BODY = r"(?P<doi>10\.\d{4,9}/\S+|10/[a-z0-9]+)"
 _DOI_WHOLE = re.compile(rf"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?{_DOI_BODY}", re.IGNORECASE)
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_SHORT_DOI_IN_URL = re.compile(r"doi\.org/(10/[a-z0-9]+)(?![\w.-])", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # A title's main part ends at its first colon, ASCII or full-width (通义深度研究：面向长程任务的智能体).
 SUBTITLE_COLON = re.compile("[:：]")
@@ -102,15 +104,17 @@ def arxiv_number(arxiv_id: str) -> str:
 
 
 def normalize_doi(raw: str) -> str | None:
-    """``https://doi.org/10.1145/X``, ``doi:10.1145/X`` → ``10.1145/x``; None unless ``raw`` is one DOI and nothing else
+    """``https://doi.org/10.1145/X``, ``doi:10.1145/X`` → ``10.1145/x``, a shortDOI ``10/FQD6HJ`` → ``10/fqd6hj`` (kept as
+    written: resolving it to the DOI it stands for needs the network); None unless ``raw`` is one DOI and nothing else
     (a full stop or comma after it, as copied from a sentence, is not part of it)."""
     match = _DOI_WHOLE.fullmatch(raw.strip().rstrip(".,;"))
     return match.group("doi").lower() if match else None
 
 
 def find_doi(text: str) -> str | None:
-    """The first DOI written in ``text``, normalised (trailing punctuation is not part of it)."""
-    match = _DOI_IN_TEXT.search(text.strip())
+    """The first DOI written in ``text``, normalised (trailing punctuation is not part of it); a shortDOI only in a
+    doi.org address (``https://doi.org/10/fqd6hj``), where it cannot be a fraction."""
+    match = _DOI_IN_TEXT.search(text.strip()) or _SHORT_DOI_IN_URL.search(text)
     return match.group(1).rstrip(".,;)").lower() if match else None
 
 
@@ -147,14 +151,55 @@ def identifiers_from_url(url: str) -> tuple[str, str]:
     return arxiv, doi
 
 
+def _first_author(authors: str) -> tuple[str, str]:
+    """The first author's family name and given names as written (``Wang, Lei`` and ``Lei Wang`` → ``Wang``, ``Lei``;
+    a name written without a comma, as Chinese is, wholly the family name: ``张昆``); empty when none is known."""
+    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
+    if not first or first.lower().startswith("et al"):
+        return "", ""
+    if "," in first:
+        family, given = first.split(",", 1)
+        return family.strip(), given.strip()
+    words = first.split()
+    return words[-1], " ".join(words[:-1])
+
+
+def _fold(name: str) -> str:
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
+    return _NON_WORD.sub("", folded.casefold())
+
+
 def first_author_key(authors: str) -> str:
     """The first author's family name, folded for comparison: ``Yao, Shunyu; …`` and ``Shunyu Yao and …`` → ``yao``.
 
     Empty when no author is known (``et al.`` alone, an organisation in braces counts as its first word).
     """
-    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
-    if not first or first.lower().startswith("et al"):
-        return ""
-    family = first.split(",", 1)[0] if "," in first else first.split()[-1]
-    folded = unicodedata.normalize("NFKD", family).encode("ascii", "ignore").decode() or family
-    return _NON_WORD.sub("", folded.casefold())
+    return _fold(_first_author(authors)[0])
+
+
+def first_author_family(authors: str) -> str:
+    """The first author's family name as written (``Rich`` of ``Rich, Elaine``, ``张昆`` of ``张昆; 冯立群``)."""
+    return _first_author(authors)[0]
+
+
+def _first_given(given: str) -> str:
+    """The first of the given names, folded (``Xiao-Meng`` → ``xiaomeng``, ``T. R.`` → ``t``)."""
+    names = [_fold(name) for name in re.split(r"[\s.]+", given)]
+    return next((name for name in names if name), "")
+
+
+def same_first_author(authors: str, other: str) -> bool | None:
+    """Whether two author lists start with the same person: the same family name and, when both give one, the same
+    first given name, or its initial when either gives only that (``Wang, L.`` is ``Wang, Lei``; ``Wang, Xiaomeng``
+    is not). None when either names no author."""
+    (family, given), (other_family, other_given) = _first_author(authors), _first_author(other)
+    if not _fold(family) or not _fold(other_family):
+        return None
+    if _fold(family) != _fold(other_family):
+        return False
+    first, other_first = _first_given(given), _first_given(other_given)
+    if not first or not other_first:
+        return True
+    if len(first) == 1 or len(other_first) == 1:
+        return first[0] == other_first[0]
+    return first == other_first

@@ -1,23 +1,36 @@
 """When two references are one work, as a librarian judges it (plain Python over anything with the fields of a
 source: saved sources, unsaved ones, drafts).
 
-Same arXiv ID (any version) or same DOI: one work. Otherwise the same normalised full title, with compatible years
-(equal, or a year apart: a preprint and its published version) and the same first author's family name when both
-name one; identifiers that differ (two arXiv IDs, two DOIs) make them two works. A short name alone is never a
-match. A work created from a citation, with nothing but its title, is the entry whose title before the colon is
+Same arXiv ID (any version) or same DOI: one work. Then the same citation key, when one work has it, as a reference
+manager keeps it for its record whatever else is corrected (Better BibTeX's pinned keys): the record unless its
+identifiers or both its first author and its title say otherwise. Otherwise the same normalised full title, with
+compatible years (equal, or a year apart: a preprint and its published version) and the same first author when both
+name one (the family name, and the first given name or its initial when both give one: ``Wang, Lei`` is not
+``Wang, Xiaomeng``); identifiers that differ (two arXiv IDs, two DOIs) make them two works. A short name alone is never
+a match. A work created from a citation, with nothing but its title, is the entry whose title before the colon is
 that title. A match that brings an identifier the existing work lacks, or a year apart, is another version of it:
 the identifier is offered, the editor decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Protocol
 
 from django.utils.translation import gettext
 
-from wiki.references.identifiers import SUBTITLE_COLON, arxiv_match_key, first_author_key, normalize_title
+from wiki.references.identifiers import (
+    SUBTITLE_COLON,
+    arxiv_match_key,
+    first_author_key,
+    normalize_title,
+    same_first_author,
+)
+
+# How alike two normalised titles must be (difflib's ratio) for a key to name the record despite a corrected title.
+_KEY_TITLE_RATIO = 0.8
 
 
 class Reference(Protocol):
@@ -26,6 +39,7 @@ class Reference(Protocol):
     year: int | None
     arxiv_id: str
     doi: str
+    bibtex_key: str
 
 
 @dataclass(frozen=True)
@@ -65,10 +79,31 @@ def _same_arxiv_id(a: str, b: str) -> bool:
     return bool(a and b) and arxiv_match_key(a) == arxiv_match_key(b)
 
 
+def _identifiers_differ(reference: Reference, work: Reference) -> bool:
+    return bool((reference.arxiv_id and work.arxiv_id and not _same_arxiv_id(reference.arxiv_id, work.arxiv_id)) or (
+        reference.doi and work.doi and reference.doi != work.doi))
+
+
+def _titles_alike(title: str, other: str) -> bool:
+    """The same title, or one corrected by a few characters or a subtitle."""
+    norm, other_norm = normalize_title(title), normalize_title(other)
+    if not norm or not other_norm:
+        return False
+    if norm == other_norm or norm == main_title(other) or other_norm == main_title(title):
+        return True
+    return SequenceMatcher(None, norm, other_norm, autojunk=False).ratio() >= _KEY_TITLE_RATIO
+
+
+def _key_match(reference: Reference, work: Reference) -> bool:
+    """Whether ``work``, the one work with the reference's key, is its record: neither an identifier nor both the
+    first author and the title say otherwise (a key such as ``smith2020`` may name another work in another file)."""
+    if _identifiers_differ(reference, work):
+        return False
+    return bool(same_first_author(reference.authors, work.authors)) or _titles_alike(reference.title, work.title)
+
+
 def _title_match(reference: Reference, work: Reference) -> str | None:
-    if (reference.arxiv_id and work.arxiv_id and not _same_arxiv_id(reference.arxiv_id, work.arxiv_id)) or (
-        reference.doi and work.doi and reference.doi != work.doi
-    ):
+    if _identifiers_differ(reference, work):
         return None
     title, other = normalize_title(reference.title), normalize_title(work.title)
     if not title or not other:
@@ -81,13 +116,15 @@ def _title_match(reference: Reference, work: Reference) -> str | None:
         return None
     if not _years_compatible(reference.year, work.year):
         return None
-    first, other_first = first_author_key(reference.authors), first_author_key(work.authors)
-    if first and other_first and first != other_first:
+    same = same_first_author(reference.authors, work.authors)
+    if same is False:
         return None
     if reference.year and work.year and reference.year != work.year:
+        if same is None:
+            return gettext("same title, a year apart (%(year)s and %(other)s)") % {"year": work.year, "other": reference.year}
         return gettext("same title and first author, a year apart (%(year)s and %(other)s)") % {
             "year": work.year, "other": reference.year}
-    same_author, same_year = bool(first and other_first), bool(reference.year and work.year)
+    same_author, same_year = bool(same), bool(reference.year and work.year)
     if same_author and same_year:
         return gettext("same title, first author and year")
     if same_author:
@@ -95,8 +132,12 @@ def _title_match(reference: Reference, work: Reference) -> str | None:
     return gettext("same title and year") if same_year else gettext("same title")
 
 
-def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | None:
-    """The first of ``works`` that is the same work as ``reference`` (identifiers before titles), or None."""
+def find_work(reference: Reference, works: Iterable[Reference], *, keyed: Sequence[Reference] = ()) -> WorkMatch | None:
+    """The first of ``works`` that is the same work as ``reference`` (identifiers, then the key, then titles), or None.
+
+    ``keyed`` are the works holding the reference's key, as the caller judges them (saved works only: an entry
+    repeating a key within its file is no record of it); one alone is the reference's record, if nothing says
+    otherwise."""
     works = list(works)
     if reference.arxiv_id:
         for work in works:
@@ -106,11 +147,40 @@ def find_work(reference: Reference, works: Iterable[Reference]) -> WorkMatch | N
         for work in works:
             if work.doi == reference.doi:
                 return WorkMatch(work, gettext("same DOI %(doi)s") % {"doi": reference.doi}, _missing(reference, work))
+    if len(keyed) == 1 and _key_match(reference, keyed[0]):
+        work = keyed[0]
+        apart = bool(reference.year and work.year and reference.year != work.year)
+        return WorkMatch(work, gettext("same key %(key)s") % {"key": reference.bibtex_key}, _missing(reference, work),
+                         years_apart=apart)
     for work in works:
         reason = _title_match(reference, work)
         if reason is not None:
             apart = bool(reference.year and work.year and reference.year != work.year)
             return WorkMatch(work, reason, _missing(reference, work), years_apart=apart)
+    return None
+
+
+def possibly_same_work(reference: Reference, work: Reference) -> str | None:
+    """Why ``reference`` may be ``work`` though they are not found to be one (:func:`find_work`), for the editor to
+    judge: one's title is the other's with a subtitle, or the same title by a first author of the same family name
+    (``Wang, Lei`` and ``Wang, Xiaomeng``), in compatible years; None when nothing says so."""
+    if _identifiers_differ(reference, work) or not _years_compatible(reference.year, work.year):
+        return None
+    if first_author_key(reference.authors) and first_author_key(work.authors) and \
+            first_author_key(reference.authors) != first_author_key(work.authors):
+        return None
+    title, other = normalize_title(reference.title), normalize_title(work.title)
+    if not title or not other:
+        return None
+    if title == other:
+        if same_first_author(reference.authors, work.authors) is False:
+            return gettext("the same title, by “%(author)s” and “%(other)s”") % {
+                "author": reference.authors.split(";")[0].strip(), "other": work.authors.split(";")[0].strip()}
+        return gettext("the same title")
+    if title == main_title(work.title):
+        return gettext("its title without the subtitle")
+    if other == main_title(reference.title):
+        return gettext("its title with a subtitle")
     return None
 
 

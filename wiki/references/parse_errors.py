@@ -44,9 +44,19 @@ _JSON_MESSAGES: dict[str, Callable[[], str]] = {
 }
 
 
-def bibtex_reason(reason: str) -> str:
-    """The splitter's ``reason`` for leaving an entry unread, in the reader's language."""
+# The splitter met the next entry's ``@type`` while still inside this one.
+_NEXT_ENTRY = re.compile(r"Unexpected block start: `(?P<next>@[^`]*)`|found `(?P<found>@[^`]*)`")
+
+
+def bibtex_reason(reason: str, *, next_entry_line: int | None = None) -> str:
+    """The splitter's ``reason`` for leaving an entry unread, in the reader's language; an entry the next one's start
+    interrupted is said to be not closed, with the line where the next begins."""
     said = " ".join(reason.split())
+    interrupted = _NEXT_ENTRY.search(said)
+    if interrupted and next_entry_line is not None:
+        return gettext("this entry is not closed before line %(line)s, where the next entry (%(next)s) starts: its "
+                       "closing } is missing, or a { or \" inside it is not closed") % {
+            "line": next_entry_line, "next": interrupted["next"] or interrupted["found"]}
     for pattern, say in _BIBTEX_REASONS:
         match = pattern.search(said)
         if match:

@@ -14,7 +14,8 @@ from wiki.models import SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import (
     SourceDraft,
-    draft_errors,
+    checked_draft,
+    doi_or_warning,
     find_year,
     is_repository_url,
     month_of,
@@ -22,7 +23,7 @@ from wiki.references.draft import (
     short_name_from_title,
     thesis_entry_type,
 )
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id
 from wiki.text.spaces import collapse_spaces
 
 KIND_BY_TYPE = {
@@ -56,19 +57,21 @@ def _first(entry: dict[str, Any], *names: str) -> str:
     return ""
 
 
-def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
+def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], list[str]]:
+    """A draft from one RIS record; the errors that refuse it, and the warnings of what was mended or left out to
+    import it (a record with only a short title, ST, takes it as its title)."""
     errors: list[str] = []
+    warnings: list[str] = []
     title = _first(entry, "title", "primary_title", "translated_title")
+    if not title and (title := _first(entry, "short_title")):
+        warnings.append(gettext("no title (TI): its short title (ST) “%(title)s” is taken as the title") % {"title": title})
     if not title:
         errors.append(gettext("no title"))
     raw_year = _first(entry, "year", "publication_year", "date")
     year = find_year(raw_year)
     if raw_year and year is None:
         errors.append(gettext("year “%(value)s” is not a year") % {"value": raw_year})
-    raw_doi = _first(entry, "doi")
-    doi = normalize_doi(raw_doi) or ""
-    if raw_doi and not doi:
-        errors.append(gettext("DOI “%(value)s” is not a DOI") % {"value": raw_doi})
+    doi = doi_or_warning(_first(entry, "doi"), warnings)
     urls = [str(url) for url in entry.get("urls", []) or []]
     arxiv = next((find_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
     for name in ("journal_name", "secondary_title", "notes", "number", "publisher"):
@@ -97,7 +100,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str]]:
         arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=_notes(entry),
         entry_type=entry_type, bibliographic=_bibliographic(entry, entry_type, venue),
     )
-    return draft, errors + draft_errors(draft)
+    return checked_draft(draft, errors, warnings)
 
 
 def _person(name: str) -> str:
@@ -161,7 +164,7 @@ def parse_ris(text: str) -> list[ParsedEntry]:
                                       raw=chunk.strip()))
             continue
         for record in found:
-            draft, errors = draft_from_record(record)
+            draft, errors, warnings = draft_from_record(record)
             parsed.append(ParsedEntry(line=line, label=_first(record, "id") or label, draft=draft, errors=errors,
-                                      raw=chunk.strip()))
+                                      warnings=warnings, raw=chunk.strip()))
     return parsed

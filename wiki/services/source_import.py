@@ -2,10 +2,14 @@
 
 Each entry is created, found to be a work the wiki (or an earlier entry of the same file) already has, or refused
 with its reason and line. Works are named as when an editor adds one: a short name is one work's (pages cite works
-by it), a slug comes from the title when the short name gives none, and a key the exports could not use is made
-usable, the report saying so. The whole file is one transaction: when the request fails, nothing of it is kept. The
-queries do not grow with the file: one for the candidate duplicates, one for the short names, one for the slugs, one for the keys,
-then bulk inserts.
+by it; :mod:`wiki.services.source_import_names`), a slug comes from the title when the short name gives none, and a
+key the exports could not use is made usable, the report saying so. A field mended or left out to import an entry
+(a DOI that is no DOI, a second URL, control characters) is a warning, not a refusal. A work found already in the
+wiki comes with each field the file gives otherwise (:mod:`wiki.references.updates`), for the editor to take.
+
+The whole file is one transaction: when the request fails, nothing of it is kept. It is imported in batches of at
+most :data:`~wiki.references.formats.MAX_IMPORT_ENTRIES` entries, and the queries do not grow with a batch: one for
+the candidate duplicates, one or two for the short names, one for the slugs, one for the keys, then bulk inserts.
 """
 
 from __future__ import annotations
@@ -22,19 +26,19 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext, pgettext
 
 from wiki.models import ChangeEvent, Source
-from wiki.models.rules import BIBTEX_KEY, fit, max_length
+from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.draft import FIELD_LABELS, SourceDraft, short_name_from_title
-from wiki.references.formats import ReferenceFormat, parse_references
+from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
+from wiki.references.updates import FieldUpdate, field_label, offered_updates
 from wiki.roles import User
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
+from wiki.services.source_import_names import ShortNames, head_or_short_name, own_names, told_apart_note
 from wiki.services.sources import (
     duplicate_candidates,
     find_source,
     sources_lock_creation,
-    sources_named,
     taken_source_slugs,
     unique_source_slug,
 )
@@ -49,7 +53,8 @@ class ImportStatus(StrEnum):
 @dataclass(frozen=True)
 class ImportResult:
     """What became of one entry: created, a duplicate (of ``source``) or refused (``message`` says why); a created
-    entry's ``message`` says what of it was changed to be saved (a key the exports could not use)."""
+    entry's ``message`` says what of it was changed to be saved (a key the exports could not use, a short name told
+    apart from another work's)."""
 
     label: str
     status: ImportStatus
@@ -58,6 +63,12 @@ class ImportResult:
     line: int | None = None
     raw: str = ""  # the entry as written, offered again to fix when it was refused
     missing: dict[str, str] = field(default_factory=dict)  # identifiers a duplicate brings that ``source`` lacks
+    warnings: list[str] = field(default_factory=list)  # what was mended or left out to read the entry
+    # For a work already in the wiki: each field the entry gives otherwise, for the editor to take.
+    updates: list[FieldUpdate] = field(default_factory=list)
+    # For a work created: another it may be the same as, and why, for the editor to merge them if it is.
+    possible: Source | None = None
+    possible_reason: str = ""
 
     @property
     def is_version(self) -> bool:
@@ -81,7 +92,7 @@ def _messages(error: ValidationError) -> str:
     """The error's messages as one line in the reader's language, each field's under its label."""
     if hasattr(error, "error_dict"):
         return _clauses(" ".join(msgs) if name == NON_FIELD_ERRORS
-                        else gettext("%(label)s: %(error)s") % {"label": FIELD_LABELS.get(name, name), "error": " ".join(msgs)}
+                        else gettext("%(label)s: %(error)s") % {"label": field_label(name), "error": " ".join(msgs)}
                         for name, msgs in error.message_dict.items())
     return _clauses(error.messages)
 
@@ -135,7 +146,7 @@ def _unsaved_source(entry: ParsedEntry) -> Source:
     exports cannot use is made usable (:func:`usable_bibtex_key`)."""
     assert entry.draft is not None
     fields = entry.draft.as_fields()
-    fields["short_name"] = _head_or_short_name(entry.draft)
+    fields["short_name"] = head_or_short_name(entry.draft)
     fields["bibtex_key"] = usable_bibtex_key(fields["bibtex_key"])
     source = Source(slug="unsaved", **fields)
     # The duplicate checks above stand in for the unique constraints, which would cost a query per entry.
@@ -144,102 +155,115 @@ def _unsaved_source(entry: ParsedEntry) -> Source:
     return source
 
 
-def _head_or_short_name(draft: SourceDraft) -> str:
-    return fit(Source, "short_name", draft.short_name or short_name_from_title(draft.title))
-
-
-def _is_head(short_name: str, title: str) -> bool:
-    """Whether ``short_name`` is only the head of ``title`` (``ReAct`` of ``ReAct: …``), not a name of its own."""
-    return short_name == short_name_from_title(title) and fit(Source, "short_name", title) != short_name
-
-
-def _own_names(entries: list[ParsedEntry]) -> dict[str, int]:
-    """The short names entries give themselves (a short title, or a title that is its own name), folded: the line of
-    the first to give each. A title's head yields to them wherever the entry stands in the file."""
-    own: dict[str, int] = {}
+def _repeated_keys(entries: list[ParsedEntry]) -> set[str]:
+    """The keys more than one entry of the file gives (in any case): none of them names one record."""
+    seen: set[str] = set()
+    repeated: set[str] = set()
     for entry in entries:
-        draft = entry.draft
-        if draft is not None and not entry.errors and not _is_head(draft.short_name, draft.title):
-            own.setdefault(short_name_key(draft.short_name), entry.line)
-    return own
+        if entry.draft is not None and (key := entry.draft.bibtex_key.lower()):
+            (repeated if key in seen else seen).add(key)
+    return repeated
 
 
-def _own_short_name(source: Source, *, named: dict[str, list[Source]], in_file: dict[str, int],
-                    own_in_file: dict[str, int]) -> str:
-    """The short name the entry's work is saved under, that no live work nor other entry has: its own; when that
-    is only its title's head (``ReAct`` of ``ReAct: …``), the whole title instead, as an editor's work is named, also
-    when an entry later in the file calls itself by that head (``Survey`` after ``Survey: A``).
+@dataclass
+class _File:
+    """What the import of one file knows across its batches."""
 
-    An entry that names itself as another work is called is refused, as a key naming another work is: it is not that
-    work (it would be a duplicate, found above), and pages cite works by short name, so it comes back to be given a
-    short title of its own. Raises ``ValidationError``."""
-    head = _is_head(source.short_name, source.title)
-    names = [source.short_name, fit(Source, "short_name", source.title)] if head else [source.short_name]
-    for name in names:
-        key = short_name_key(name)
-        yields = head and name == source.short_name and key in own_in_file
-        if not key or (key not in named and key not in in_file and not yields):
-            return name
-    name = names[-1]  # the last name tried is another work's: the whole title of an entry named by its head
-    key = short_name_key(name)
-    if key in in_file:
-        raise ValidationError(gettext("the short name “%(name)s” is that of another work, on line %(line)s: give this "
-                                      "entry a short title of its own") % {"name": name, "line": in_file[key]},
-                              code="short_name_taken")
-    holder = named[key][0]
-    raise ValidationError(gettext("the short name “%(name)s” is that of another work, “%(title)s”: give this entry a "
-                                  "short title of its own") % {"name": name, "title": holder.title},
-                          code="short_name_taken")
+    user: User | None
+    own_in_file: dict[str, int] = field(default_factory=dict)
+    repeated_keys: set[str] = field(default_factory=set)
+    names_in_file: dict[str, tuple[int, Source]] = field(default_factory=dict)  # each new work's folded name
+    # The line of each work created: by id() until it is saved, then by its primary key.
+    unsaved_lines: dict[int, int] = field(default_factory=dict)
+    saved_lines: dict[int, int] = field(default_factory=dict)
+
+    def line_of(self, work: Source) -> int | None:
+        return self.unsaved_lines.get(id(work)) if work.pk is None else self.saved_lines.get(work.pk)
 
 
-@transaction.atomic
-def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User | None = None) -> ImportReport:
-    """Imports every entry of ``text``; raises :class:`~wiki.references.formats.ReferencesRefused` for a file that
-    cannot be imported at all (too large, too many entries, no format the wiki reads), with nothing written."""
-    fmt, entries = parse_references(text, fmt)
-    sources_lock_creation()
+def _keyed(key: str, candidates: list[Source], file: _File) -> list[Source]:
+    """The saved works (other than this file's) holding ``key``, one per work a merged one lives on as."""
+    if not key or key.lower() in file.repeated_keys:
+        return []
+    holders: dict[int, Source] = {}
+    for candidate in candidates:
+        work = candidate.merged_into or candidate
+        if candidate.bibtex_key.lower() == key.lower() and work.pk not in file.saved_lines:
+            holders.setdefault(work.pk, candidate)
+    return list(holders.values())
+
+
+def _updates(entry: ParsedEntry, work: Source, candidates: list[Source], *, in_file: bool) -> list[FieldUpdate]:
+    """What the entry gives otherwise than ``work``: no identifier another row has, and its key only when no other
+    work has it and ``work`` is not one an earlier entry of the file created (which has that entry's key)."""
+    assert entry.draft is not None
+    draft = replace(entry.draft, bibtex_key=usable_bibtex_key(entry.draft.bibtex_key))
+    others = [c for c in candidates if c.pk != work.pk]
+    held = {c.bibtex_key.lower() for c in others if (c.merged_into or c).pk != work.pk and c.bibtex_key}
+    # an identifier another row has (a work merged into this one keeps its own) is no field to take
+    identifiers = {value for c in others for value in (c.arxiv_id, c.doi) if value}
+    return [update for update in offered_updates(draft, work)
+            if not (update.name == "bibtex_key" and (in_file or update.offered.lower() in held))
+            and not (update.name in ("arxiv_id", "doi") and update.offered in identifiers)]
+
+
+def _import_batch(entries: list[ParsedEntry], file: _File) -> list[ImportResult]:
     drafts = [entry.draft for entry in entries if entry.draft is not None and not entry.errors]
-    known: list[Source] = list(duplicate_candidates(drafts))
-    named = sources_named(name for draft in drafts
-                          for name in (_head_or_short_name(draft), fit(Source, "short_name", draft.title)))
-    names_in_file: dict[str, int] = {}  # the short name of each entry created, folded: its line
-    own_in_file = _own_names(entries)
-    new_by_line: dict[int, int] = {}
+    candidates = duplicate_candidates(drafts, keys=[d.bibtex_key for d in drafts
+                                                    if d.bibtex_key.lower() not in file.repeated_keys])
+    known: list[Source] = list(candidates)
+    names = ShortNames(drafts, own_in_file=file.own_in_file, in_file=file.names_in_file)
     results: list[ImportResult] = []
     created: list[Source] = []
     keys_made: dict[int, str] = {}  # for the result at each index, the key as written, when it was not usable
+    numbered: list[tuple[int, str, Source | None, int | None]] = []  # results whose name is to be numbered
     for entry in entries:
         if entry.errors or entry.draft is None:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(entry.errors), line=entry.line,
-                                        raw=entry.raw))
+                                        raw=entry.raw, warnings=entry.warnings))
             continue
-        match = find_source(entry.draft, known)
+        match = find_source(entry.draft, known, keyed=_keyed(entry.draft.bibtex_key, candidates, file))
         if match is None and entry.repeats is not None:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, line=entry.line, raw=entry.raw,
                                         message=gettext("the key %(key)s names another work on line %(line)s")
-                                        % {"key": entry.label, "line": entry.repeats}))
+                                        % {"key": entry.label, "line": entry.repeats}, warnings=entry.warnings))
             continue
         if match is not None:
             work: Source = match.work  # type: ignore[assignment]
-            reason = match.reason
-            if work.pk is None:
-                reason = gettext("repeats the entry on line %(line)s (%(reason)s)") % {"line": new_by_line[id(work)], "reason": reason}
-            results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, work, reason, entry.line, missing=match.missing))
+            reason, line = match.reason, file.line_of(work)
+            if line is not None:
+                reason = gettext("repeats the entry on line %(line)s (%(reason)s)") % {"line": line, "reason": reason}
+            results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, work, reason, entry.line, missing=match.missing,
+                                        warnings=entry.warnings,
+                                        updates=_updates(entry, work, candidates, in_file=line is not None)))
             continue
         try:
             source = _unsaved_source(entry)
-            source.short_name = _own_short_name(source, named=named, in_file=names_in_file, own_in_file=own_in_file)
+            naming = names.name(source)
         except ValidationError as error:
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_messages(error), line=entry.line,
-                                        raw=entry.raw))
+                                        raw=entry.raw, warnings=entry.warnings))
             continue
-        new_by_line[id(source)] = entry.line
-        names_in_file[short_name_key(source.short_name)] = entry.line
+        source.short_name = naming.name
+        if naming.numbered:
+            numbered.append((len(results), naming.name, naming.other, naming.other_line))
+        else:
+            file.names_in_file[short_name_key(source.short_name)] = (entry.line, source)
+        file.unsaved_lines[id(source)] = entry.line
         known.append(source)
         created.append(source)
         if source.bibtex_key != entry.draft.bibtex_key:
             keys_made[len(results)] = entry.draft.bibtex_key
-        results.append(ImportResult(entry.label, ImportStatus.CREATED, source, line=entry.line))
+        results.append(ImportResult(entry.label, ImportStatus.CREATED, source, naming.note, line=entry.line,
+                                    warnings=entry.warnings, possible=naming.possible,
+                                    possible_reason=naming.possible_reason))
+    for (index, base, other, line), name in zip(numbered, names.number([base for _, base, *_ in numbered]), strict=True):
+        named = results[index].source
+        assert named is not None
+        named.short_name = name
+        named.derive_keys()
+        file.names_in_file[short_name_key(name)] = (results[index].line or 0, named)
+        results[index] = replace(results[index], message=told_apart_note(base, name, other, line))
     taken = taken_source_slugs(created)
     for source in created:
         source.slug = unique_source_slug(source, taken=taken)
@@ -248,15 +272,32 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
         assert keyed is not None
         # A key with no letter to keep (in Chinese) is the slug, which the exports would use for a work without one.
         keyed.bibtex_key = keyed.bibtex_key or keyed.slug
-        results[index] = replace(results[index], message=gettext(
-            "“%(key)s” cannot be a BibTeX key: the work is saved with the key “%(saved)s”")
-            % {"key": written, "saved": keyed.bibtex_key})
+        said = gettext("“%(key)s” cannot be a BibTeX key: the work is saved with the key “%(saved)s”") % {
+            "key": written, "saved": keyed.bibtex_key}
+        results[index] = replace(results[index], message=_clauses(filter(None, (results[index].message, said))))
     _keys_of_their_own(created, results)
     Source.objects.bulk_create(created)
+    for source in created:
+        file.saved_lines[source.pk] = file.unsaved_lines.pop(id(source))
     ChangeEvent.objects.bulk_create(
         change_event(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.IMPORTED, obj=source, label=source.short_name,
-                     url=source.get_absolute_url(), summary=source.title, user=user)
+                     url=source.get_absolute_url(), summary=source.title, user=file.user)
         for source in created
     )
     search_reindex_sources([source.pk for source in created])
+    return results
+
+
+@transaction.atomic
+def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User | None = None,
+                   max_entries: int | None = MAX_IMPORT_ENTRIES) -> ImportReport:
+    """Imports every entry of ``text``; raises :class:`~wiki.references.formats.ReferencesRefused` for a file that
+    cannot be imported at all (too large, more than ``max_entries`` entries, no format the wiki reads), with nothing
+    written. ``max_entries`` None takes a file of any number of entries (the command line's), in batches."""
+    fmt, entries = parse_references(text, fmt, max_entries=max_entries)
+    sources_lock_creation()
+    file = _File(user, own_in_file=own_names(entries), repeated_keys=_repeated_keys(entries))
+    results: list[ImportResult] = []
+    for start in range(0, len(entries), MAX_IMPORT_ENTRIES):
+        results += _import_batch(entries[start:start + MAX_IMPORT_ENTRIES], file)
     return ImportReport(format=fmt, results=results)

@@ -9,7 +9,7 @@ Reference files are imported by :mod:`wiki.services.source_import`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
@@ -292,15 +293,21 @@ class SourceDuplicate(Exception):
         self.missing = missing or {}
 
 
-_CANDIDATE_FIELDS = ("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind")
+# What a match is judged by, and what an import compares with what it found (wiki.references.updates).
+_CANDIDATE_FIELDS = ("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind", "bibtex_key",
+                     "venue", "url", "abstract", "entry_type", "bibliographic", "updated_at")
 
 
-def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None) -> list[Source]:
-    """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title), in one query: the
-    live ones first, then those merged into a live work (a merged work keeps its identifiers, which no other work may
-    take), each with the work it was merged into; :func:`find_source` reads a match of one as that work."""
+def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None,
+                         keys: Iterable[str] = ()) -> list[Source]:
+    """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title, or one of ``keys``
+    as their citation key in any case), in one query: the live ones first, then those merged into a live work (a
+    merged work keeps its identifiers, which no other work may take), each with the work it was merged into;
+    :func:`find_source` reads a match of one as that work."""
     arxiv, doi, titles = lookup_keys(references)
     condition = Q(pk__in=[])
+    if keys := {key.lower() for key in keys if key}:
+        condition |= Q(key_lower__in=keys)
     if arxiv:
         condition |= Q(arxiv_id__in=arxiv)
     # An old-style ID names one paper with or without its subject class (math/0309136, math.GT/0309136).
@@ -311,7 +318,7 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
         condition |= Q(doi__in=doi)
     if titles:
         condition |= Q(normalized_title__in=titles)
-    candidates = (Source.all_objects.filter(condition)
+    candidates = (Source.all_objects.annotate(key_lower=Lower("bibtex_key")).filter(condition)
                   .filter(Q(deleted_at__isnull=True) | Q(merged_into__isnull=False, merged_into__deleted_at__isnull=True))
                   .select_related("merged_into").order_by(F("merged_into").asc(nulls_first=True), "pk"))
     if exclude_pk is not None:
@@ -319,10 +326,11 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
     return list(candidates.only(*_CANDIDATE_FIELDS, "merged_into", *(f"merged_into__{name}" for name in _CANDIDATE_FIELDS)))
 
 
-def find_source(reference: Reference, candidates: Iterable[Source]) -> WorkMatch | None:
-    """The work of ``candidates`` (:func:`duplicate_candidates`) that ``reference`` is, as :func:`find_work` finds it;
-    a match of a merged work is the work it was merged into, with no identifier to gain (they are the merged one's)."""
-    match = find_work(reference, candidates)
+def find_source(reference: Reference, candidates: Iterable[Source], *, keyed: Sequence[Source] = ()) -> WorkMatch | None:
+    """The work of ``candidates`` (:func:`duplicate_candidates`) that ``reference`` is, as :func:`find_work` finds it
+    (``keyed``: the works holding its key); a match of a merged work is the work it was merged into, with no
+    identifier to gain (they are the merged one's)."""
+    match = find_work(reference, candidates, keyed=keyed)
     merged_into = getattr(match.work, "merged_into", None) if match is not None else None
     if match is not None and merged_into is not None:
         return replace(match, work=merged_into, missing={})

@@ -11,12 +11,13 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from wiki.change_summaries import summary
-from wiki.forms.sources import BIBLIOGRAPHIC_PREFIX, EDITED_FIELDS, SourceForm, SourceImportForm
+from wiki.forms.sources import BIBLIOGRAPHIC_PREFIX, EDITED_FIELDS, SourceForm, SourceImportForm, TakeUpdatesForm
 from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.errors import ReferencesRefused
 from wiki.services.changes import StaleEdit
 from wiki.services.source_import import ImportStatus, sources_import
+from wiki.services.source_updates import source_take_updates
 from wiki.services.sources import (
     SourceDeleted,
     SourceDuplicate,
@@ -164,4 +165,34 @@ def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Not added: %(errors)s") % {"errors": pgettext("clause separator", "; ").join(error.messages)})
     else:
         messages.success(request, _("“%(name)s” now has both versions' identifiers.") % {"name": saved.short_name})
+    return redirect(source)
+
+
+# Posts the fields an import offered that the editor ticked, with the values the file gave.
+@editor_required("wiki.change_source", forms=[])
+@require_POST
+def source_take_updates_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Takes into the work the fields of a reference manager's record the editor ticked in an import's report."""
+    source = _source_or_404(slug)
+    form = TakeUpdatesForm(request.POST)
+    if not form.is_valid() or not form.cleaned_data["values"]:
+        messages.info(request, _("No field was ticked: “%(name)s” is as it was.") % {"name": source.short_name})
+        return redirect(source)
+    try:
+        saved = source_take_updates(source=source, values=form.cleaned_data["values"], user=request.user,
+                                    loaded_at=form.cleaned_data["loaded_at"])
+    except StaleEdit:
+        messages.error(request, _("“%(name)s” was changed after the import read it: nothing was taken. Import the file "
+                                  "again to see what it gives now.") % {"name": source.short_name})
+    except SourceDeleted as deleted:
+        messages.error(request, " ".join(deleted.messages))
+    except SourceDuplicate as duplicate:
+        messages.error(request, _("Not taken: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
+    except ValidationError as error:
+        messages.error(request, _("Not taken: %(errors)s") % {"errors": pgettext("clause separator", "; ").join(error.messages)})
+    else:
+        if saved.unchanged:
+            messages.info(request, _("No changes to save: “%(name)s” is as it was.") % {"name": saved.source.short_name})
+        else:
+            messages.success(request, _("“%(name)s” now has the fields ticked from the import.") % {"name": saved.source.short_name})
     return redirect(source)

@@ -1,0 +1,95 @@
+"""What a reference file says of a work the wiki has that the wiki does not (plain Python over a draft and a source).
+
+A reference manager's record changes after it was imported: the published version's DOI, venue, volume and pages are
+added, a typo in the title or the year is corrected, an abstract is pasted in. Found again in a file, the work is
+"already in the wiki", and each field the file gives otherwise is offered to the editor, field by field, as a
+reference manager's merge dialog offers them (Zotero's "merge items", JabRef's "merge entries"): a field the wiki has
+empty is filled when the editor takes it, one the wiki has otherwise is changed only when the editor picks it, and a
+field the file leaves empty never empties the wiki's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
+
+from wiki.models.rules import percent_encode_url
+from wiki.references.draft import (
+    BIBLIOGRAPHIC_FIELDS,
+    FIELD_LABELS,
+    SourceDraft,
+    clean_bibliographic,
+    separated_authors,
+)
+
+# The fields a file's record may update, in the order a reference's details are read.
+UPDATED_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv_id", "url", "entry_type", "bibtex_key", "abstract")
+_LABELS = {**FIELD_LABELS, "year": gettext_lazy("year"), "doi": "DOI", "arxiv_id": "arXiv ID",
+           "entry_type": gettext_lazy("entry type")}
+
+
+@dataclass(frozen=True)
+class FieldUpdate:
+    """The file's ``offered`` value of the work's field ``name`` (a source field, or a bibliographic detail by BibTeX's
+    name), which the wiki has as ``current`` (empty when it has none)."""
+
+    name: str
+    current: str
+    offered: str
+
+    @property
+    def label(self) -> str:
+        return field_label(self.name)
+
+    @property
+    def fills(self) -> bool:
+        """Whether the wiki has the field empty: taking it loses nothing."""
+        return not self.current
+
+
+def field_label(name: str) -> str:
+    """A work's field, or a bibliographic detail, by its name in the reader's language, as a sentence names it."""
+    return str(_LABELS.get(name) or BIBLIOGRAPHIC_FIELDS.get(name) or name)
+
+
+def is_updatable(name: str) -> bool:
+    return name in UPDATED_FIELDS or name in BIBLIOGRAPHIC_FIELDS
+
+
+def _shown(name: str, value: Any) -> str:
+    if value is None:
+        return ""
+    text = str(value).strip()
+    return " ".join(text.split()) if name != "abstract" else text
+
+
+def _same(name: str, offered: str, current: str) -> bool:
+    """Whether the file's value is the wiki's, once read as the wiki keeps it."""
+    if name == "authors":
+        return separated_authors(offered) == current
+    if name == "url":
+        return percent_encode_url(offered) == current
+    if name == "abstract":
+        return " ".join(offered.split()) == " ".join(current.split())
+    if name == "bibtex_key":
+        return offered.lower() == current.lower()
+    return offered == current
+
+
+def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:
+    """Each field the draft gives and ``work`` (a source) has otherwise, or not at all."""
+    updates = []
+    details = getattr(work, "bibliographic", None) or {}
+    try:
+        given = clean_bibliographic(draft.bibliographic)  # as the work keeps them: a month as its number
+    except ValidationError:
+        given = draft.bibliographic
+    pairs = [(name, _shown(name, getattr(draft, name)), _shown(name, getattr(work, name))) for name in UPDATED_FIELDS]
+    pairs += [(name, _shown(name, value), _shown(name, details.get(name))) for name, value in given.items()]
+    for name, offered, current in pairs:
+        if offered and not _same(name, offered, current):
+            updates.append(FieldUpdate(name, current, offered))
+    return updates

@@ -9,7 +9,7 @@ import wiki.models.rules
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("wiki", "0044_watchlist_feed_keys"),
+        ("wiki", "0045_links_and_headings_read_anew"),
     ]
 
     operations = [

@@ -105,6 +105,10 @@ class WikiAutoSchema(AutoSchema):
                 schema.update(inner)
             else:
                 schema["anyOf"] = schema.pop("oneOf")
+                # The default ("") belongs to the whole field, which the empty alternative admits; left inside the
+                # patterned alternative it is a default its own schema refuses, which openapi-spec-validator rejects.
+                if "default" in inner:
+                    schema["default"] = inner.pop("default")
 
     def _map_serializer(self, serializer: Any, direction: Literal["request", "response"], bypass_extensions: bool = False) -> dict[str, Any]:
         """A request body holds the fields the serializer writes and no other (any other is a 400 naming it)."""

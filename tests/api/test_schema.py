@@ -20,6 +20,8 @@ from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
 from schemathesis.config import SchemathesisConfig
 
+from tests.factories import SmallWiki
+
 pytestmark = pytest.mark.django_db
 
 
@@ -41,6 +43,45 @@ def test_the_served_schema_passes_openapi_spec_validator(client: Client, lang: s
 
     validate(schema)
     assert move["default"] == "" and all("default" not in alternative for alternative in move["anyOf"])
+
+
+# Fields a request may leave out that every answer holds (null where there is no value), as generated clients read them.
+ALWAYS_ANSWERED = {
+    "Source": {"slug", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "entry_type", "abstract", "notes"},
+    "SourceSaved": {"slug", "kind", "authors", "year", "unchanged"},
+    "Classification": {"component", "algorithm", "updated", "interactive_env", "multi_step", "verifiable_reward", "rl_update",
+                       "narrow", "rationale", "evidence_claim", "evidence_locator"},
+    "ClassificationSaved": {"rationale", "narrow"},
+    "Question": {"text", "status", "priority", "page", "resolution_criteria", "claims", "sources", "answer_claim"},
+    "QuestionSaved": {"status"},
+    "Claim": {"status"}, "ClaimSaved": {"status"},
+    "Change": {"user"}, "Dismissal": {"dismissed_by"}, "FindingDismissal": {"dismissed_by", "reopened_by"},
+    "Duplicate": {"missing"},
+}
+
+
+def test_every_field_an_answer_holds_is_required_in_its_schema(client: Client) -> None:
+    schemas = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+
+    for name, fields in ALWAYS_ANSWERED.items():
+        assert fields <= set(schemas[name]["required"]), name
+    answers = {name: schema for name, schema in schemas.items()
+               # request bodies keep their optional fields; a list's page is the paginator's
+               if "properties" in schema and not name.endswith("Request") and not name.startswith("Paginated")}
+    assert len(answers) > 40
+    for name, schema in answers.items():
+        assert set(schema["properties"]) <= set(schema.get("required", [])), name
+    assert "slug" not in schemas["SourceWriteRequest"].get("required", [])
+
+
+def test_an_answer_holds_every_field_its_schema_names(small_wiki: SmallWiki, client: Client) -> None:
+    schemas = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+    for name, url in (("Source", f"/api/v1/sources/{small_wiki.unclassified.slug}/"),
+                      ("Question", f"/api/v1/questions/{small_wiki.question.pk}/"),
+                      ("Claim", f"/api/v1/claims/{small_wiki.claims[0].pk}/")):
+        assert set(client.get(url).json()) == set(schemas[name]["required"]), name
+    for row in client.get("/api/v1/classifications/").json()["results"]:
+        assert set(row) == set(schemas["Classification"]["required"])
 
 
 def test_schema_names_each_enum_once(client: Client) -> None:

@@ -119,6 +119,15 @@ class WikiAutoSchema(AutoSchema):
             schema["additionalProperties"] = False
         return schema
 
+    def _map_basic_serializer(self, serializer: Any, direction: Literal["request", "response"]) -> dict[str, Any]:
+        """An answer holds every field its serializer reads, null where it has no value: a field optional in a request
+        (``required=False``, a default) is always there in the response, so a generated client types it as present."""
+        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+        if direction == "response" and schema.get("properties"):
+            written_only = {name for name, field in force_instance(serializer).fields.items() if field.write_only}  # type: ignore[no-untyped-call]
+            schema["required"] = sorted({*schema.get("required", []), *(set(schema["properties"]) - written_only)})
+        return schema
+
     def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}

@@ -84,12 +84,13 @@ def test_the_watchlist_takes_the_filters_of_the_watchlist_page(reader_api: APICl
     assert rows(kind="source") == [("source", "edited", "work note")]
     assert [row for row in rows(kind="page", hidemine="1") if row[1] == "edited"] == [("page", "edited", "")]
     assert [row for row in rows(kind="page", hideminor="1") if row[1] == "edited"] == [("page", "edited", "mine")]
-    assert rows(kind="page", latest="1") == [("page", "edited", "mine")]
+    assert rows(kind="page", latest="1") == rows(kind="page", latest="true") == [("page", "edited", "mine")]
+    assert len(rows(kind="page", latest="false")) == len(rows(kind="page", latest="0")) == 3
     ChangeEvent.objects.filter(kind="source").update(created_at=timezone.now() - timedelta(days=2))
     assert [row[0] for row in rows(days="1")] == ["page", "page", "page"]
     assert sorted(row[0] for row in rows(days="3")) == ["page", "page", "page", "source"]
 
-    for params in ({"kind": "bogus"}, {"days": "2"}, {"hideminor": "true"}, {"latest": "0"}, {"user": "api-filter-editor"}):
+    for params in ({"kind": "bogus"}, {"days": "2"}, {"hideminor": "yes"}, {"latest": "2"}, {"user": "api-filter-editor"}):
         refused = reader_api.get(WATCHLIST, params)
         assert refused.status_code == 400, params
         assert set(refused.json()["errors"]) == set(params), refused.json()

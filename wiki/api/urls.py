@@ -7,6 +7,7 @@ from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from wiki.api.views import (
+    changes,
     claims,
     classifications,
     classify,
@@ -26,13 +27,13 @@ app_name = "api"
 
 # Addresses a script starts from besides the collections the router lists, by their URL names.
 ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "classify": "api:classify",
-               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list", "watchlist": "api:watchlist",
+               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list", "changes": "api:changes", "watchlist": "api:watchlist",
                "schema": "api-schema", "docs": "api-docs"}
 
 
 class WikiAPIRootView(APIRootView):
-    """Every address of the API a script starts from: its collections, search, classify, the graphs and the
-    consistency findings, with the OpenAPI schema and its documentation."""
+    """Every address of the API a script starts from: its collections, search, classify, the graphs, the
+    consistency findings and recent changes, with the OpenAPI schema and its documentation."""
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().get(request, *args, **kwargs)
@@ -63,6 +64,7 @@ urlpatterns = [
     path("v1/findings/", findings.FindingListView.as_view(), name="finding-list"),
     path("v1/findings/dismiss/", findings.FindingDismissView.as_view(), name="finding-dismiss"),
     path("v1/findings/reopen/", findings.FindingReopenView.as_view(), name="finding-reopen"),
+    path("v1/changes/", changes.RecentChangesView.as_view(), name="changes"),
     path("v1/watchlist/", watchlist.WatchlistView.as_view(), name="watchlist"),
     re_path(r"^v1/watchlist/pages/(?P<slug>[^/]+)/$", watchlist.PageWatchView.as_view(), name="watch-page"),
     re_path(r"^v1/watchlist/sources/(?P<slug>[-a-zA-Z0-9_]+)/$", watchlist.SourceWatchView.as_view(), name="watch-source"),

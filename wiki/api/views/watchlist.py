@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,15 +22,15 @@ from wiki.api.filters import reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchStateSerializer
+from wiki.api.views.changes import change_filter_parameters, read_change_filters
 from wiki.caching import watches as watch_state
-from wiki.filters.changes import DAYS_CHOICES, WatchlistFilter
+from wiki.filters.changes import WatchlistFilter
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source
 from wiki.models.watches import Watchable, watch_kind
 from wiki.roles import Account
 from wiki.services.watches import watch_add, watch_remove
 
 _ANONYMOUS = "Anonymous clients have no watchlist: this answers 401 without credentials."
-_TICKED = ("1",)
 
 
 def _account(request: Request) -> Account:
@@ -57,30 +57,15 @@ class WatchlistView(APIView):
 
     @extend_schema(
         summary=gettext_lazy("Your watchlist"), description=_ANONYMOUS, responses=ChangeSerializer(many=True),
-        parameters=[
-            OpenApiParameter("kind", str, enum=ChangeEvent.Kind.values, description="Changes of this kind only."),
-            OpenApiParameter("days", str, enum=[str(n) for n in DAYS_CHOICES],
-                             description="Changes of the last 1, 3, 7 or 30 days only."),
-            *(OpenApiParameter(name, str, enum=list(_TICKED), description=meaning) for name, meaning in (
-                ("hidemine", "1: without your own edits."),
-                ("hideminor", "1: without minor edits."),
-                ("latest", "1: only the latest change to each page, work, question or claim, among those kept."))),
-        ],
+        parameters=change_filter_parameters(
+            ("hidemine", "True: without your own edits"),
+            ("hideminor", "True: without minor edits"),
+            ("latest", "True: only the latest change to each page, work, question or claim, among those kept")),
     )
     def get(self, request: Request) -> Response:
-        reject_unreadable_parameters(request, set(WatchlistFilter.base_filters) - {"user"})
-        # A box is ticked with 1 and left out otherwise, as the watchlist page's form sends it: any other value is a
-        # client's mistake, never read as "no".
-        wrong = sorted(name for name in WatchlistFilter.ticks if request.query_params.get(name, "1") not in _TICKED)
-        if wrong:
-            raise ValidationError({name: [gettext("Send 1 to tick this box, or leave it out.")] for name in wrong},
-                                  code="invalid")
-        filters = WatchlistFilter(request.query_params,
-                                  queryset=ChangeEvent.objects.recent().watched_by(_account(request).pk), request=request)
-        if not filters.is_valid():
-            raise ValidationError(filters.errors, code="invalid")
+        changes = read_change_filters(request, WatchlistFilter, ChangeEvent.objects.recent().watched_by(_account(request).pk))
         paginator = WikiPagination()
-        page = paginator.paginate_queryset(filters.changes, request, view=self)
+        page = paginator.paginate_queryset(changes, request, view=self)
         return _private(paginator.get_paginated_response(ChangeSerializer(page, many=True).data))
 
 

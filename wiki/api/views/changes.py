@@ -1,0 +1,88 @@
+"""Recent changes across the wiki, filtered as the recent changes page filters them (``wiki.filters.changes``); the
+watchlist reads its changes with the same parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext, gettext_lazy
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.pagination import WikiPagination
+from wiki.api.serializers.watchlist import ChangeSerializer
+from wiki.filters.changes import DAYS_CHOICES, ChangeFilter
+from wiki.models import ChangeEvent
+from wiki.models.changes import ChangeEventQuerySet
+
+# A box is ticked with true (or 1, as the pages' forms send it) and left unticked with false, 0 or by leaving it out.
+TICKED = frozenset({"true", "1"})
+UNTICKED = frozenset({"false", "0"})
+# Boxes only an account can tick: its own edits.
+ACCOUNT_TICKS = frozenset({"hidemine"})
+
+
+def change_filter_parameters(*ticks: tuple[str, str]) -> list[OpenApiParameter]:
+    """The schema of the filters: a kind, a number of days, and the boxes ``ticks`` names with their meaning."""
+    return [
+        OpenApiParameter("kind", str, enum=ChangeEvent.Kind.values, description="Changes of this kind only."),
+        OpenApiParameter("days", int, enum=list(DAYS_CHOICES), description="Changes of the last 1, 3, 7 or 30 days only."),
+        *(OpenApiParameter(name, bool, description=f"{meaning} (`1` and `0` are read as `true` and `false`).")
+          for name, meaning in ticks),
+    ]
+
+
+def read_change_filters(request: Request, filterset_class: type[ChangeFilter], queryset: ChangeEventQuerySet) -> ChangeEventQuerySet:
+    """The changes the query's filters keep: a parameter the FilterSet has not, or a value it refuses, is a 400; a
+    box ticked by an anonymous client that only an account has (``hidemine``) is a 401."""
+    # the filters of this list (the watchlist has no ``user``), with those an anonymous client is refused below
+    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS)
+    params: QueryDict = request.query_params.copy()
+    errors: dict[str, list[str]] = {}
+    for name in filterset_class.ticks:
+        value = params.get(name)
+        if value is None:
+            continue
+        if value.lower() in UNTICKED:
+            del params[name]
+        elif value.lower() in TICKED:
+            params[name] = "1"
+            if name in ACCOUNT_TICKS and not request.user.is_authenticated:
+                raise NotAuthenticated(gettext("Only a logged-in client has its own edits to hide: send your token, "
+                                               "or leave %(name)s out.") % {"name": name})
+        else:
+            del params[name]
+            errors[name] = [gettext("Send true (or 1) to tick this box, false (or 0) or nothing to leave it unticked.")]
+    filters = filterset_class(params, queryset=queryset, request=request)
+    if not filters.is_valid() or errors:
+        raise ValidationError({**filters.errors, **errors}, code="invalid")
+    return filters.changes
+
+
+class RecentChangesView(APIView):
+    """The wiki's recent changes, newest first: the edits, moves and deletions of pages, the changes of works, claims,
+    classifications, contrasts and open questions, as the recent changes page lists them."""
+
+    permission_classes = [AllowAny]
+    pagination_class = WikiPagination
+
+    @extend_schema(
+        summary=gettext_lazy("Recent changes"), responses=ChangeSerializer(many=True),
+        parameters=[
+            OpenApiParameter("user", str, description="The changes this account made (its username)."),
+            *change_filter_parameters(
+                ("hidemine", "True: without your own edits (needs credentials: 401 without)"),
+                ("hideminor", "True: without minor edits")),
+        ],
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        changes = read_change_filters(request, ChangeFilter, ChangeEvent.objects.recent())
+        paginator = WikiPagination()
+        page = paginator.paginate_queryset(changes, request, view=self)
+        return paginator.get_paginated_response(ChangeSerializer(page, many=True).data)

@@ -314,3 +314,19 @@ def test_an_api_write_from_a_browser_session_without_the_csrf_token_is_refused_i
     body = response.json()
     assert body["code"] == "csrf_failed" and said in body["detail"] and "CSRF Failed" not in body["detail"]
     assert not Source.objects.filter(title="Sent from another site").exists()
+
+
+def test_a_token_is_answered_in_its_accounts_language_unless_the_request_asks_for_one(editor: Account) -> None:
+    from wiki.models import ReaderProfile
+
+    ReaderProfile.objects.create(user=editor, language="zh-hans")
+    key = make_api_token(editor)
+
+    def past_the_end(**headers: str) -> tuple[str, str]:
+        response = APIClient().get("/api/v1/sources/", {"page": 99}, HTTP_AUTHORIZATION=f"Token {key}", **headers)
+        return response.json()["detail"], response["Content-Language"]
+
+    assert past_the_end() == ("无效页面。", "zh-hans")
+    assert past_the_end(HTTP_ACCEPT_LANGUAGE="en") == ("Invalid page.", "en")
+    # an account that chose no language gets the wiki's default, as anonymous clients do
+    assert APIClient().get("/api/v1/sources/", {"page": 99}, HTTP_AUTHORIZATION=f"Token {make_api_token(make_editor())}").json()["detail"] == "Invalid page."

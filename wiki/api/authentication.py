@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -13,6 +15,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from wiki.models.tokens import ApiToken
+from wiki.preferences import profile_choices
 from wiki.roles import Account
 from wiki.services.tokens import api_token_record_use
 
@@ -28,7 +31,10 @@ class TokenAuthentication(authentication.TokenAuthentication):
         scheme = authentication.get_authorization_header(request).split(b" ", 1)[0].decode("latin-1")
         # DRF compares the header's first word with ``self.keyword``; the instance lives for one request.
         self.keyword = next((k for k in self.keywords if k.lower() == scheme.lower()), self.keywords[0])
-        return super().authenticate(request)
+        found = super().authenticate(request)
+        if found is not None:
+            _speak_as_account(request, found[0])
+        return found
 
     def authenticate_credentials(self, key: str) -> tuple[Account, ApiToken]:
         token = ApiToken.objects.matching(key)
@@ -40,6 +46,17 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         api_token_record_use(token=token)
         return token.user, token
+
+
+def _speak_as_account(request: Request, user: Account) -> None:
+    """A token acts as its account, in the language the account chose, as its session would; a script asking for a
+    language with Accept-Language (or the language cookie) is answered in that one."""
+    if "HTTP_ACCEPT_LANGUAGE" in request.META or settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+        return
+    language, _zone = profile_choices(user)
+    if language:
+        translation.activate(language)
+        request._request.LANGUAGE_CODE = translation.get_language()
 
 
 class CsrfFailed(exceptions.PermissionDenied):

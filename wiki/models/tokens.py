@@ -50,8 +50,9 @@ class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
         return self.filter(expires_at__lte=now or timezone.now())
 
     def matching(self, key: str) -> ApiToken | None:
-        """The token of ``key``, expired or not, with its account joined; None when no token has that key."""
-        return self.select_related("user").filter(digest=key_digest(key)).first()
+        """The token of ``key``, expired or not, with its account and the account's preferences joined; None when no
+        token has that key."""
+        return self.select_related("user__reader_profile").filter(digest=key_digest(key)).first()
 
 
 class ApiToken(models.Model):

@@ -124,3 +124,33 @@ def test_an_export_answers_the_format_asked_whatever_was_asked_before(
 
     assert response.status_code == 200 and response["Content-Type"].startswith(second_type)
     assert response.content.decode().lstrip().startswith(second_start)
+
+
+@pytest.mark.django_db
+def test_a_retried_edit_that_went_through_is_answered_as_done_not_412(editor_api: APIClient) -> None:
+    """The answer to an edit was lost and the client sends it again with the If-Match it had: what it asks is saved
+    already, so it is told so (unchanged); an edit asking for something else from that version is still refused."""
+    from tests.factories import make_question
+
+    work = make_source(short_name="Retried", notes="")
+    url = f"/api/v1/sources/{work.slug}/"
+    etag = editor_api.get(url)["ETag"]
+
+    first = editor_api.patch(url, {"notes": "n1", "year": 2024}, format="json", HTTP_IF_MATCH=etag)
+    again = editor_api.patch(url, {"notes": "n1", "year": 2024}, format="json", HTTP_IF_MATCH=etag)
+    other = editor_api.patch(url, {"notes": "n2"}, format="json", HTTP_IF_MATCH=etag)
+    nothing = editor_api.patch(url, {}, format="json", HTTP_IF_MATCH=etag)
+
+    assert first.status_code == 200 and first.json()["unchanged"] is False
+    assert again.status_code == 200 and again.json()["unchanged"] is True
+    assert again.json()["notes"] == "n1" and again["ETag"] == first["ETag"]
+    assert other.status_code == nothing.status_code == 412
+
+    claims = list(Claim.objects.filter(page=make_page(body=BODY))[:2])
+    question = make_question(title="Retried question?")
+    url = f"/api/v1/questions/{question.pk}/"
+    etag = editor_api.get(url)["ETag"]
+    body = {"status": "investigating", "claims": [claims[1].pk, claims[0].pk]}
+    assert editor_api.patch(url, body, format="json", HTTP_IF_MATCH=etag).status_code == 200
+    assert editor_api.patch(url, body, format="json", HTTP_IF_MATCH=etag).json()["unchanged"] is True
+    assert editor_api.patch(url, {**body, "claims": [claims[0].pk]}, format="json", HTTP_IF_MATCH=etag).status_code == 412

@@ -159,6 +159,10 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             raise
         return self.saved.revision.page
 
+    def already_applied(self, instance: Page, data: dict[str, Any]) -> bool:
+        # A page's retry names its revision in base_revision, which the service answers as unchanged itself.
+        return False
+
     def unchanged(self, instance: Page, saved: Page) -> bool:
         return self.saved.unchanged
 

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any, TypeVar, cast
 
 from django.db import models
-from django.db.models import QuerySet
+from django.db.models import Manager, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseBase
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
@@ -23,7 +23,13 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.conditional import check_if_match, conditional_response, representation_etag, with_validator
+from wiki.api.conditional import (
+    PreconditionFailed,
+    check_if_match,
+    conditional_response,
+    representation_etag,
+    with_validator,
+)
 from wiki.api.errors import Gone
 from wiki.api.filters import reject_repeated_parameters, reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
@@ -34,6 +40,7 @@ from wiki.models.etags import Validator
 from wiki.models.rules import is_control_free
 
 T = TypeVar("T")
+_ABSENT = object()
 
 IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
@@ -220,14 +227,38 @@ class ServiceUpdateMixin:
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
         instance = self.get_live_object()
-        if check_if_match(request, self.validator_of(instance).etag, required=self.if_match_required):
-            self.loaded_at = instance.updated_at
+        try:
+            if check_if_match(request, self.validator_of(instance).etag, required=self.if_match_required):
+                self.loaded_at = instance.updated_at
+        except PreconditionFailed:
+            # A retry of an edit that went through (its answer lost) names the version before it: what it asks is
+            # saved already, so it is answered as done (RFC 9110 §13.1.1), as a page's retry from its old revision is.
+            retried = self.get_write_serializer(instance, data=request.data, partial=partial)
+            if not (retried.is_valid() and self.already_applied(instance, dict(retried.validated_data))):
+                raise
+            response: Response = self.answer(instance)
+            response.data = {**response.data, "unchanged": True}
+            return response
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         saved = self.service_update(instance, dict(serializer.validated_data))
         response: Response = self.answer(saved)
         response.data = {**response.data, "unchanged": self.unchanged(instance, saved)}
         return response
+
+    def already_applied(self, instance: Any, data: dict[str, Any]) -> bool:
+        """Whether every field sent holds the value sent already (the objects a list names, in any order); a field
+        the object has not (a component to add) or nothing sent at all is no change made."""
+        if not data:
+            return False
+        for name, value in data.items():
+            current = getattr(instance, name, _ABSENT)
+            if isinstance(current, Manager):
+                if {item.pk for item in current.all()} != {item.pk for item in value}:
+                    return False
+            elif current is _ABSENT or current != value:
+                return False
+        return True
 
     def unchanged(self, instance: Any, saved: Any) -> bool:
         """Whether the save wrote nothing: a service that changes nothing leaves ``updated_at`` as it was."""

@@ -21,7 +21,7 @@ def test_a_close_title_is_did_you_mean_and_creates_nothing_a_new_one_is_created(
     close, fresh = data["citation_matches"]
     assert (close["title"], close["outcome"], close["work"]) == (TYPO, "close", None)
     assert [(w["slug"], w["html_url"], w["api_url"]) for w in close["suggestions"]] == [
-        ("react", "/sources/react/", "/api/v1/sources/react/")]
+        ("react", "http://testserver/sources/react/", "http://testserver/api/v1/sources/react/")]
     assert (fresh["title"], fresh["outcome"], fresh["work"]["title"]) == ("A Fresh Work on Tool Use", "created",
                                                                           "A Fresh Work on Tool Use")
     assert [w["title"] for w in data["created_sources"]] == ["A Fresh Work on Tool Use"]

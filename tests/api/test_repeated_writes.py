@@ -97,6 +97,7 @@ def test_the_same_question_asked_twice_is_one_question(editor_api: APIClient) ->
     assert first.status_code == 201
     assert again.status_code == 409 and again.json()["code"] == "duplicate"
     assert again.json()["existing"] == first.json()["id"] and again.json()["html_url"] == first.json()["html_url"]
+    assert again.json()["html_url"] == f"http://testserver/questions/{first.json()['id']}/"
     assert elsewhere.status_code == 201
     assert OpenQuestion.objects.filter(title="API dup q").count() == 2
 

@@ -188,6 +188,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         body = {"detail": str(detail), "code": getattr(detail, "code", None) or exc.default_code, "errors": {}}
         if isinstance(exc, Conflict):
             body.update(exc.extra)
+            if "html_url" in body and context.get("request") is not None:  # absolute, as in every answer
+                body["html_url"] = context["request"].build_absolute_uri(body["html_url"])
     response.data = body
     return response
 

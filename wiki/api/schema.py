@@ -53,7 +53,7 @@ class QuestionDuplicateSerializer(ErrorSerializer):
     """409: the same question (title, text and page) is in the queue already, unresolved."""
 
     existing = serializers.IntegerField(help_text="Id of the existing question.")
-    html_url = serializers.CharField(help_text="The existing question in the browser.")
+    html_url = serializers.URLField(help_text="The existing question in the browser (an absolute URL).")
 
 
 def _open_to_all(view: Any) -> bool:

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes
+from wiki.api.serializers.links import BrowserURLField
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, PageRedirect, Source
 
 
@@ -28,7 +29,7 @@ class ClaimSerializer(JSONTypes, serializers.ModelSerializer):
     page_title = serializers.CharField(source="page.title", read_only=True)
     citations = CitationSerializer(many=True, read_only=True)
     about: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
-    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    html_url = BrowserURLField()
 
     class Meta:
         model = Claim
@@ -111,7 +112,7 @@ class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
     sources = serializers.SlugRelatedField(slug_field="slug", many=True, queryset=Source.objects.all(), required=False)
     answer_claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)
     assignee = serializers.CharField(source="assignee.get_username", read_only=True, allow_null=True, default=None)
-    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    html_url = BrowserURLField()
 
     class Meta:
         model = OpenQuestion

@@ -11,6 +11,7 @@ from rest_framework.exceptions import ErrorDetail
 
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.json_types import JSONTypes
+from wiki.api.serializers.links import BrowserURLField, absolute
 from wiki.markdown.citations import MAX_TITLE_LENGTH
 from wiki.markdown.foreign_markup import ForeignKind
 from wiki.models import Page, Revision, WikiLink
@@ -30,7 +31,7 @@ from wiki.services.citations import CitationOutcome
 
 
 class PageListSerializer(serializers.ModelSerializer):
-    html_url = serializers.CharField(source="get_absolute_url", read_only=True, help_text="The page in the browser.")
+    html_url = BrowserURLField(help_text="The page in the browser (an absolute URL).")
 
     class Meta:
         model = Page
@@ -57,7 +58,7 @@ class TocEntrySerializer(serializers.Serializer):
 class PageDetailSerializer(serializers.ModelSerializer):
     """A page with its Markdown, sanitised HTML, table of contents, current revision number and backlinks."""
 
-    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    html_url = BrowserURLField()
     toc = TocEntrySerializer(many=True, read_only=True)
     revision = serializers.IntegerField(read_only=True, source="current_revision", allow_null=True,
                                         help_text="Number of the latest revision: send it back as base_revision to edit.")
@@ -90,7 +91,7 @@ class PageInfoSerializer(serializers.Serializer):
 
     slug = serializers.CharField(source="page.slug", read_only=True)
     title = serializers.CharField(source="page.title", read_only=True)
-    html_url = serializers.SerializerMethodField(help_text="The page in the browser.")
+    html_url = BrowserURLField(source="page.get_absolute_url", help_text="The page in the browser (an absolute URL).")
     former_slugs = serializers.SerializerMethodField(
         help_text="Addresses it had before a move or a new title, the latest first (at most 20): each leads to the page.")
     more_former_slugs = serializers.BooleanField(source="more_former_addresses", read_only=True)
@@ -123,9 +124,6 @@ class PageInfoSerializer(serializers.Serializer):
     unresolved_questions = serializers.IntegerField(read_only=True, help_text="Its questions open or under investigation.")
     questions = serializers.IntegerField(source="question_count", read_only=True)
 
-    def get_html_url(self, info: PageInfo) -> str:
-        return info.page.get_absolute_url()
-
     def get_former_slugs(self, info: PageInfo) -> list[str]:
         return [former.slug for former in info.former_addresses]
 
@@ -136,14 +134,14 @@ class WorkRefSerializer(serializers.Serializer):
     slug = serializers.CharField(read_only=True)
     short_name = serializers.CharField(read_only=True)
     title = serializers.CharField(read_only=True)
-    html_url = serializers.SerializerMethodField(help_text="The work in the browser.")
-    api_url = serializers.SerializerMethodField(help_text="The work in the API.")
+    html_url = serializers.SerializerMethodField(help_text="The work in the browser (an absolute URL).")
+    api_url = serializers.SerializerMethodField(help_text="The work in the API (an absolute URL).")
 
     def get_html_url(self, work: WorkRef) -> str:
-        return reverse("wiki:source-detail", kwargs={"slug": work.slug})
+        return absolute(self.context, reverse("wiki:source-detail", kwargs={"slug": work.slug}))
 
     def get_api_url(self, work: WorkRef) -> str:
-        return reverse("api:source-detail", kwargs={"slug": work.slug})
+        return absolute(self.context, reverse("api:source-detail", kwargs={"slug": work.slug}))
 
 
 class CitationMatchSerializer(serializers.Serializer):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from wiki.api.serializers.json_types import JSONTypes
+from wiki.api.serializers.links import BrowserURLField
 from wiki.models import Claim, Classification, Component, Contrast, Source, rules
 from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import LinkURLValidator, validate_arxiv_id, validate_doi, validate_optional_line
@@ -96,7 +97,7 @@ class SourceClassificationSerializer(serializers.ModelSerializer):
 class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     """A cited work with its classifications (the work's and its components')."""
 
-    html_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    html_url = BrowserURLField()
     classifications = SourceClassificationSerializer(many=True, read_only=True)
     components = ComponentSerializer(many=True, read_only=True)
     bibliographic = serializers.DictField(

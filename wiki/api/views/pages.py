@@ -176,8 +176,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             **response.data,
             "unchanged": self.saved.unchanged,
             "claim_changes": ClaimReportSerializer(report).data,
-            "citation_matches": CitationMatchSerializer(citations.matches, many=True).data,
-            "created_sources": WorkRefSerializer([m.work for m in citations.created], many=True).data,
+            "citation_matches": CitationMatchSerializer(citations.matches, many=True, context=self.get_serializer_context()).data,
+            "created_sources": WorkRefSerializer([m.work for m in citations.created], many=True,
+                                                 context=self.get_serializer_context()).data,
             "foreign_markup": ForeignMarkupSerializer(self.saved.foreign, many=True).data,
         }
         return response
@@ -226,7 +227,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                 raise Http404
             return info
 
-        return self._or_moved(request, lambda: Response(PageInfoSerializer(self.live(found)).data))
+        return self._or_moved(request, lambda: Response(PageInfoSerializer(self.live(found), context=self.get_serializer_context()).data))
 
     @extend_schema(summary=gettext_lazy("Move a page to another address"),
                    description="The former address and title, and the wiki links naming them, keep leading to the "

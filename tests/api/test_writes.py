@@ -449,3 +449,27 @@ def test_a_component_is_added_and_classified_in_one_request_or_not_at_all(editor
     url = f"/api/v1/classifications/{created.json()['id']}/"
     renamed = editor_api.patch(url, {"new_component": "Planner"}, format="json", **if_match(editor_api, url))
     assert renamed.status_code == 400 and Component.objects.filter(source=shepherd).count() == 2
+
+
+def test_a_created_object_is_answered_with_its_address_and_absolute_links(editor_api: APIClient) -> None:
+    page = editor_api.post("/api/v1/pages/", NEW_PAGE, format="json")
+    work = editor_api.post("/api/v1/sources/", {"title": "Located: A Work", "authors": "Doe, Jane"}, format="json")
+    contrast = editor_api.post("/api/v1/contrasts/", {"left": "tasksmith", "right": "polarharness", "axis": "located"},
+                               format="json")
+    question = editor_api.post("/api/v1/questions/", {"title": "Where is it?"}, format="json")
+    classification = editor_api.post("/api/v1/classifications/", {
+        "source": work.json()["slug"], "mechanism": "harness", "verdict": "not_strict", "interactive_env": False,
+        "multi_step": False, "verifiable_reward": False, "rl_update": False}, format="json")
+
+    for created, path in ((page, f"/api/v1/pages/{NEW_PAGE['slug']}/"), (work, f"/api/v1/sources/{work.json()['slug']}/"),
+                          (contrast, f"/api/v1/contrasts/{contrast.json()['id']}/"),
+                          (question, f"/api/v1/questions/{question.json()['id']}/"),
+                          (classification, f"/api/v1/classifications/{classification.json()['id']}/")):
+        assert created.status_code == 201, created.json()
+        assert created["Location"] == f"http://testserver{path}"
+        assert editor_api.get(created["Location"]).json() == editor_api.get(path).json()
+    assert page.json()["html_url"] == f"http://testserver/wiki/{NEW_PAGE['slug']}/"
+    assert work.json()["html_url"] == f"http://testserver/sources/{work.json()['slug']}/"
+    assert question.json()["html_url"].startswith("http://testserver/questions/")
+    claim = editor_api.get("/api/v1/claims/", {"page_slug": NEW_PAGE["slug"]}).json()["results"][0]
+    assert claim["html_url"].startswith(f"http://testserver/wiki/{NEW_PAGE['slug']}/#claim-")

@@ -207,12 +207,17 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
 
 class ServiceCreateMixin:
-    """POST: the write serializer validates, ``service_create`` writes, the object is answered as read (201)."""
+    """POST: the write serializer validates, ``service_create`` writes, the object is answered as read (201), its
+    address in ``Location``."""
 
     def create(self: Any, request: Request, *args: object, **kwargs: object) -> Response:
         serializer = self.get_write_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        response: Response = self.answer(self.service_create(dict(serializer.validated_data)), status=status.HTTP_201_CREATED)
+        saved = self.service_create(dict(serializer.validated_data))
+        response: Response = self.answer(saved, status=status.HTTP_201_CREATED)
+        # the new object's address, where a client reads and edits it
+        lookup = getattr(saved, self.lookup_field)
+        response["Location"] = self.reverse_action("detail", kwargs={self.lookup_url_kwarg or self.lookup_field: lookup})
         return response
 
 

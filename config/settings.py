@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "wiki.api.conditional.ApiConditionalGetMiddleware",
+    "wiki.api.throttles.RateLimitHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "wiki.preferences.ReaderPreferencesMiddleware",
@@ -296,13 +297,15 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "wiki.api.negotiation.StrictContentNegotiation",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle", "wiki.api.throttles.AccountThrottle"],
     # DRF's default (None) takes the whole X-Forwarded-For as the client, so a client escapes every limit by changing it.
     "NUM_PROXIES": WIKI_TRUSTED_PROXIES,
     "EXCEPTION_HANDLER": "wiki.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "600/minute"),
         "classify": env_str("API_CLASSIFY_RATE", "60/minute"),
+        "user": env_str("API_USER_RATE", "1200/minute"),
+        "schema": env_str("API_SCHEMA_RATE", "30/minute"),
     },
 }
 

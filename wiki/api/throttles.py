@@ -8,15 +8,20 @@ twice the rate across the boundary of two windows, the usual price of fixed wind
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import caches
+from django.http import HttpRequest, HttpResponseBase
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import (
     AnonRateThrottle,
     ScopedRateThrottle,
     SimpleRateThrottle,
+    UserRateThrottle,
 )
 
 from wiki.caching.backends import RedisCache
@@ -46,10 +51,49 @@ class WindowCounting(SimpleRateThrottle):
         window = int(now // duration)
         count = _count(f"{self.key}:{window}", duration + 1)
         self.wait_seconds = (window + 1) * duration - now
+        _note(request, Budget(limit=num_requests, remaining=max(0, num_requests - count),
+                              reset=math.ceil(self.wait_seconds), window=duration))
         return count <= num_requests
 
     def wait(self) -> float | None:
         return self.wait_seconds
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one limit leaves a client: ``remaining`` of ``limit`` requests until the window ends in ``reset`` seconds."""
+
+    limit: int
+    remaining: int
+    reset: int
+    window: int
+
+
+def _note(request: Request, budget: Budget) -> None:
+    """Keeps on the request the tightest of the limits it was counted against, for :class:`RateLimitHeadersMiddleware`."""
+    http_request = request._request
+    kept: Budget | None = getattr(http_request, "rate_limit", None)
+    if kept is None or budget.remaining < kept.remaining:
+        http_request.rate_limit = budget
+
+
+class RateLimitHeadersMiddleware:
+    """Tells an API client its budget on every answer counted against a limit (a 429 too), in the IETF draft's
+    headers (draft-ietf-httpapi-ratelimit-headers): ``RateLimit-Limit``, ``RateLimit-Remaining``, ``RateLimit-Reset``
+    (seconds) and ``RateLimit-Policy`` (``600;w=60``: 600 requests in windows of 60 seconds)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        budget: Budget | None = getattr(request, "rate_limit", None)
+        if budget is not None:
+            response["RateLimit-Limit"] = str(budget.limit)
+            response["RateLimit-Remaining"] = str(budget.remaining)
+            response["RateLimit-Reset"] = str(budget.reset)
+            response["RateLimit-Policy"] = f"{budget.limit};w={budget.window}"
+        return response
 
 
 def _count(key: str, timeout: int) -> int:
@@ -65,6 +109,16 @@ def _count(key: str, timeout: int) -> int:
 
 class AnonThrottle(WindowCounting, AnonRateThrottle):
     """Anonymous clients, limited per IP address at ``DEFAULT_THROTTLE_RATES["anon"]``."""
+
+
+class AccountThrottle(WindowCounting, UserRateThrottle):
+    """Logged-in clients (a token or a session), limited per account at ``DEFAULT_THROTTLE_RATES["user"]``; anonymous
+    ones are :class:`AnonThrottle`'s."""
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return super().get_cache_key(request, view)
 
 
 class ScopedThrottle(WindowCounting, ScopedRateThrottle):

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from classifier import classify
 from wiki.api.serializers.classify import ClassifyRequestSerializer, SuggestionSerializer
-from wiki.api.throttles import AnonThrottle, ScopedThrottle
+from wiki.api.throttles import AccountThrottle, AnonThrottle, ScopedThrottle
 
 
 class ClassifyView(APIView):
@@ -17,7 +17,7 @@ class ClassifyView(APIView):
     Nothing is saved, so anyone may ask; each request costs far more than a read, so it has its own, tighter rate."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [AnonThrottle, ScopedThrottle]
+    throttle_classes = [AnonThrottle, AccountThrottle, ScopedThrottle]
     throttle_scope = "classify"
 
     @extend_schema(summary=gettext_lazy("Suggest a classification for a text"), request=ClassifyRequestSerializer, responses={200: SuggestionSerializer})

@@ -17,10 +17,18 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.throttles import ScopedThrottle
+
 SCHEMA_LANGUAGE = "en"
 
 
 class SchemaView(SpectacularAPIView):
+    """The schema, fetched by generators and the docs pages: counted at its own rate (``API_SCHEMA_RATE``), not
+    against the reads of an anonymous client's budget."""
+
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "schema"
+
     @extend_schema(exclude=True)
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # drf-spectacular reads ?lang= itself; without it, the schema's language is ours, not the request's

@@ -125,6 +125,8 @@ def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: AP
         assert response.status_code == 412, url
         assert response["Content-Type"].startswith("application/json"), url
         assert response.json()["code"] == "precondition_failed", url
+        named = "If-Match" if "HTTP_IF_MATCH" in header else "If-Unmodified-Since"
+        assert f"({named})" in response.json()["detail"], url
 
 
 def test_a_read_naming_its_own_version_is_answered(api: APIClient) -> None:
@@ -190,3 +192,15 @@ def test_if_match_star_saves_over_whatever_is_saved(editor_api: APIClient) -> No
 
     assert saved.status_code == 200 and saved.json()["revision"] == 2
     assert Page.objects.get(pk=page.pk).body == "Second."
+
+
+def test_an_error_carries_no_etag_a_client_could_send_back(settings: Any, api: APIClient) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/minute"}}
+
+    refused = api.get("/api/v1/sources/", {"year": "abc"})
+    missing = api.get("/api/v1/sources/no-such-work/")
+    throttled = [api.get("/api/v1/pages/") for _ in range(2)][-1]
+
+    assert (refused.status_code, missing.status_code, throttled.status_code) == (400, 404, 429)
+    assert not any(response.has_header("ETag") or response.has_header("Last-Modified")
+                   for response in (refused, missing, throttled))

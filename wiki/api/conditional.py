@@ -36,6 +36,15 @@ class PreconditionFailed(APIException):
     default_code = "precondition_failed"
 
 
+class ModifiedSince(PreconditionFailed):
+    default_detail = _("The object changed after the date you sent (If-Unmodified-Since): read it again.")
+
+
+def precondition_failed(request: HttpRequest | Request) -> PreconditionFailed:
+    """The 412 naming the header that failed: If-Match when sent (it is checked first), else If-Unmodified-Since."""
+    return PreconditionFailed() if request.headers.get("If-Match") else ModifiedSince()
+
+
 class PreconditionRequired(APIException):
     status_code = status.HTTP_428_PRECONDITION_REQUIRED
     default_detail = _("Send the ETag you read as If-Match, so that no one else's change is overwritten "
@@ -77,7 +86,7 @@ def conditional_response(request: Request, headers: dict[str, str], build: Calla
     if response is not None and response.status_code == status.HTTP_412_PRECONDITION_FAILED:
         # If-Match or If-Unmodified-Since names another version: this one is not sent, nor a 304 that would tell
         # the client its copy is current.
-        raise PreconditionFailed()
+        raise precondition_failed(request)
     answer: R | Response = Response(status=status.HTTP_304_NOT_MODIFIED) if response is not None else build()
     for name, value in headers.items():
         answer[name] = value
@@ -97,12 +106,18 @@ class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if not request.path.startswith(API_PREFIX):
             return response
+        if response.status_code >= status.HTTP_400_BAD_REQUEST:
+            # An error is no version of the resource: a client keeping ETags by address must not send one back.
+            for header in ("ETag", "Last-Modified"):
+                if response.has_header(header):
+                    del response[header]
+            return response
         if request.method == "GET" and response.status_code == 200:
             # The representation varies with the format asked for (JSON, the browsable API).
             patch_vary_headers(response, ["Accept"])
         answer = super().process_response(request, response)
         if answer.status_code == status.HTTP_412_PRECONDITION_FAILED and answer is not response:
             # Django answers a failed If-Match with an empty HTML body; a client reads the API's one error shape.
-            failed = PreconditionFailed()
+            failed = precondition_failed(request)
             return error_response(failed.status_code, failed.default_code, str(failed.detail))
         return answer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import subprocess
 import sys
 import urllib.request
@@ -73,6 +74,12 @@ def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_
 
     pages = _module(v1 + "v1_pages_list").sync(client=client)
     assert pages.count >= 2 and any(page.slug == listed.slug for page in pages.results)
+
+    # a read takes a plain client too (typed so, for mypy), and answers it as an anonymous one
+    sources_list = _module(v1 + "v1_sources_list")
+    assert "client.Client" in str(inspect.signature(sources_list.sync).parameters["client"].annotation)
+    assert "client.Client" not in str(inspect.signature(_module(v1 + "v1_sources_create").sync).parameters["client"].annotation)
+    assert sources_list.sync(client=generated.Client(base_url=live_server.url)).count >= 1
 
     strict_pg = _module(v1 + "v1_sources_list").sync(
         client=client, mechanism=models.V1SourcesListMechanism("policy_gradient"), verdict=models.V1SourcesListVerdict("strict"),

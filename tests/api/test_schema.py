@@ -123,6 +123,19 @@ def test_either_token_scheme_is_enough_for_an_operation(client: Client) -> None:
     assert all(len(requirement) <= 1 for requirement in security)
 
 
+def test_anonymous_reads_declare_no_credentials_so_generated_clients_call_them_without(client: Client) -> None:
+    """openapi-python-client types any operation with a security requirement as taking an AuthenticatedClient only,
+    the empty requirement ({}) included: an operation anonymous clients may call has none."""
+    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+
+    for path, method in (("/api/v1/sources/", "get"), ("/api/v1/sources/{slug}/", "get"), ("/api/v1/changes/", "get"),
+                         ("/api/v1/questions/", "get"), ("/api/v1/classify/", "post")):
+        assert "security" not in paths[path][method], (path, method)
+    for path, method in (("/api/v1/sources/", "post"), ("/api/v1/sources/{slug}/", "patch"), ("/api/v1/watchlist/", "get"),
+                         ("/api/v1/watchlist/pages/{slug}/", "get"), ("/api/v1/findings/dismiss/", "post")):
+        assert {} not in paths[path][method]["security"] and {"tokenAuth": []} in paths[path][method]["security"]
+
+
 def test_schema_says_null_and_conditional_reads_as_openapi_3_1_does(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     text = json.dumps(schema)

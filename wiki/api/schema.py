@@ -87,10 +87,15 @@ class WikiAutoSchema(AutoSchema):
         return parameters
 
     def get_auth(self) -> list[dict[str, list[str]]]:
-        """Reads (and operations open to all) work without credentials too: an empty requirement says so."""
-        auth = super().get_auth()
-        if (self.method in SAFE_METHODS or _open_to_all(self.view)) and not _for_accounts(self.view) and {} not in auth:
-            auth.append({})
+        """Reads (and operations open to all) work without credentials: they declare no requirement at all.
+
+        OpenAPI says "credentials optional" with an empty requirement beside the schemes, but generators read any
+        requirement as "credentials needed" (openapi-python-client types such an operation as taking an
+        ``AuthenticatedClient`` only, so an anonymous script could not call a read), while a token sent to a read
+        is still read (its account's language, budget and ``assigned=me``)."""
+        if (self.method in SAFE_METHODS or _open_to_all(self.view)) and not _for_accounts(self.view):
+            return []
+        auth: list[dict[str, list[str]]] = super().get_auth()
         return auth
 
     def _insert_field_validators(self, field: Any, schema: dict[str, Any]) -> None:

@@ -321,6 +321,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The error responses and headers every operation may answer, declared once for the whole schema.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "wiki.api.schema_hooks.declare_shared_responses"],
     # OpenAPI 3.1: a field that may be null is oneOf its type and null, which 3.0's `nullable` beside a $ref cannot say
     "OAS_VERSION": "3.1.0",
     "ENUM_NAME_OVERRIDES": {

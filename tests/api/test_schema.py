@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
@@ -82,6 +83,47 @@ def test_an_answer_holds_every_field_its_schema_names(small_wiki: SmallWiki, cli
         assert set(client.get(url).json()) == set(schemas[name]["required"]), name
     for row in client.get("/api/v1/classifications/").json()["results"]:
         assert set(row) == set(schemas["Classification"]["required"])
+
+
+def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: Client) -> None:
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    components = schema["components"]
+    assert components["responses"]["Error"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert {"ETag", "Last-Modified", "Location", "Retry-After", "RateLimit-Remaining"} <= set(components["headers"])
+
+    operations = [(path, method, operation) for path, item in schema["paths"].items() for method, operation in item.items()]
+    assert len(operations) > 60
+    for path, method, operation in operations:
+        responses = operation["responses"]
+        assert responses["default"] == {"$ref": "#/components/responses/Error"}, (path, method)
+        assert "406" in responses and "Retry-After" in responses["429"]["headers"], (path, method)
+        if method == "get":
+            headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
+            assert {"If-None-Match", "If-Match", "If-Unmodified-Since"} <= headers, path
+            assert "412" in responses and "ETag" in responses["200"]["headers"], path
+        if "requestBody" in operation:
+            assert {"413", "415"} <= set(responses), (path, method)
+        if "201" in responses:
+            assert "Location" in responses["201"]["headers"], (path, method)
+    source = schema["paths"]["/api/v1/sources/{slug}/"]
+    assert "Last-Modified" in source["get"]["responses"]["200"]["headers"]
+    assert "ETag" in source["patch"]["responses"]["200"]["headers"]
+    assert "Location" in schema["paths"]["/api/v1/pages/{slug}/"]["get"]["responses"]["301"]["headers"]
+
+
+@pytest.mark.parametrize(("method", "path", "extra", "status"), [
+    ("post", "/api/v1/sources/", {"data": {"title": "Form"}}, 415),
+    ("get", "/api/v1/sources/", {"HTTP_ACCEPT": "application/xml"}, 406),
+    ("get", "/api/v1/sources/", {"HTTP_IF_MATCH": '"another-version"'}, 412),
+])
+def test_the_statuses_the_api_sends_are_declared_where_it_sends_them(editor_client: Client, method: str, path: str,
+                                                                      extra: dict[str, Any], status: int) -> None:
+    operation = editor_client.get("/api/schema/", {"format": "json"}).json()["paths"][path][method]
+
+    response = getattr(editor_client, method)(path, **extra)
+
+    assert response.status_code == status and str(status) in operation["responses"]
+    assert response.json()["code"] in ("unsupported_media_type", "not_acceptable", "precondition_failed")
 
 
 def test_schema_names_each_enum_once(client: Client) -> None:

@@ -135,7 +135,7 @@ class WikiAutoSchema(AutoSchema):
 
     def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
-        extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests from an anonymous client.")}
+        extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests.")}
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
             extra["400"] = _error("Invalid input; see errors.")
         if _for_accounts(self.view):

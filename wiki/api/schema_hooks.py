@@ -1,0 +1,105 @@
+"""What every operation may answer besides its own responses, added to the whole schema once (a drf-spectacular
+postprocessing hook): the shared error responses and the headers the API sends, as components each operation refers
+to, and the conditional headers every read takes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+BODY_METHODS = frozenset({"post", "put", "patch"})
+# Reads answering Last-Modified as well as an ETag (the others' dates would not show an item leaving a list).
+DATED_READS = frozenset({"/api/v1/pages/{slug}/", "/api/v1/sources/{slug}/"})
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": ERROR_CONTENT}
+
+
+RESPONSES: dict[str, dict[str, Any]] = {
+    "Error": _error("Any other error, in the one error shape (`detail`, `code`, `errors`): 405 for a method the address "
+                    "does not take, 5xx for a failure on the server."),
+    "NotAcceptable": _error("The Accept header names no format this address answers in (`not_acceptable`)."),
+    "PreconditionFailed": _error("If-Match or If-Unmodified-Since names another version than the one saved "
+                                 "(`precondition_failed`): nothing is sent or written."),
+    "TooLarge": _error("The body is larger than the limit (`too_large`, 16 MB): nothing was saved."),
+    "UnsupportedMediaType": _error("The body is not JSON (`unsupported_media_type`): send Content-Type: application/json."),
+}
+
+
+def _header(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "schema": schema}
+
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ETag": _header("The version of the object or list (a strong validator): send it back as If-None-Match to read it "
+                    "again (304 while unchanged), or as If-Match to change it.", {"type": "string"}),
+    "Last-Modified": _header("When the object last changed, for If-Modified-Since.", {"type": "string"}),
+    "Location": _header("The address (absolute) of the object: the one created, or where the one asked for is now.",
+                        {"type": "string", "format": "uri"}),
+    "Retry-After": _header("Seconds to wait before the next request.", {"type": "integer"}),
+    "RateLimit-Limit": _header("Requests the client may send in the window (IETF draft RateLimit headers).", {"type": "integer"}),
+    "RateLimit-Remaining": _header("Requests left in the window.", {"type": "integer"}),
+    "RateLimit-Reset": _header("Seconds until the window ends and the budget is whole again.", {"type": "integer"}),
+    "RateLimit-Policy": _header("The limit and the window's length in seconds, as `600;w=60`.", {"type": "string"}),
+}
+BUDGET = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+
+PRECONDITION_PARAMETERS = [
+    {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+     "description": "An ETag (or several, or `*`): when the answer's ETag is not among them, the answer is 412."},
+    {"in": "header", "name": "If-Modified-Since", "required": False, "schema": {"type": "string"},
+     "description": "An HTTP date: while the object is not newer, the answer is 304 (objects with Last-Modified)."},
+    {"in": "header", "name": "If-Unmodified-Since", "required": False, "schema": {"type": "string"},
+     "description": "An HTTP date: when the object changed after it, the answer is 412."},
+]
+
+
+def _ref(kind: str, name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def _add_headers(response: dict[str, Any], *names: str) -> None:
+    if "$ref" in response:
+        return
+    headers = response.setdefault("headers", {})
+    for name in names:
+        headers.setdefault(name, _ref("headers", name))
+
+
+def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
+    responses: dict[str, Any] = operation["responses"]
+    responses.setdefault("406", _ref("responses", "NotAcceptable"))
+    if method in BODY_METHODS and "requestBody" in operation:
+        responses.setdefault("413", _ref("responses", "TooLarge"))
+        if "application/json" in operation["requestBody"].get("content", {}):
+            responses.setdefault("415", _ref("responses", "UnsupportedMediaType"))
+    if method == "get":
+        responses.setdefault("412", _ref("responses", "PreconditionFailed"))
+        named = {parameter.get("name") for parameter in operation.get("parameters", [])}
+        operation.setdefault("parameters", []).extend(p for p in PRECONDITION_PARAMETERS if p["name"] not in named)
+    responses.setdefault("default", _ref("responses", "Error"))
+    for code, response in responses.items():
+        if code.startswith("2"):
+            validators = ("ETag", "Last-Modified") if method == "get" and path in DATED_READS else ("ETag",)
+            _add_headers(response, *(validators if method in ("get", "put", "patch") or code == "201" else ()),
+                         *(("Location",) if code == "201" else ()), *BUDGET)
+        elif code == "304":
+            _add_headers(response, "ETag", *(("Last-Modified",) if path in DATED_READS else ()))
+        elif code in ("301", "308"):
+            _add_headers(response, "Location")
+        elif code == "429":
+            _add_headers(response, "Retry-After", *BUDGET)
+            response["description"] = "Too many requests: wait Retry-After seconds (the RateLimit headers say the budget)."
+
+
+def declare_shared_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: see the module's docstring."""
+    components = result.setdefault("components", {})
+    components.setdefault("responses", {}).update(RESPONSES)
+    components.setdefault("headers", {}).update(HEADERS)
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if isinstance(operation, dict) and "responses" in operation:
+                _declare(path, method, operation)
+    return result

@@ -147,3 +147,19 @@ def test_the_migration_reads_titles_names_and_links_in_traditional_characters_an
 
     assert Page.objects.get(pk=titled.pk).title_key == TITLE_TRADITIONAL
     assert GlossaryTerm.objects.get(pk=term.pk).link_keys == ["reinforcement-learning", "強化學習"]
+
+
+def test_a_page_at_an_address_in_traditional_characters_takes_its_links_back_when_restored() -> None:
+    from wiki.services.deletion import page_delete, page_restore
+
+    page = page_save(slug="強化學習", title="RL", body="x").revision.page
+    linker = page_save(slug="linker", title="Linker", body="[[強化學習]]").revision.page
+    assert _targets(linker) == {"強化學習"}
+
+    page_delete(page=page, user=None, reason="test")
+    linker.refresh_from_db()
+    assert "wikilink wanted" in linker.rendered_html and _targets(linker) == {"强化学习"}
+
+    page_restore(page=Page.all_objects.get(slug="強化學習"), user=None)
+    linker.refresh_from_db()
+    assert "wanted" not in linker.rendered_html and _targets(linker) == {"強化學習"}

@@ -370,8 +370,9 @@ def pages_rerender_linking(page: Page, *, also: Collection[str] = ()) -> int:
     """Renders again the pages whose links lead to ``page`` by its address or its title, or would now, or lead to
     ``also`` (its former address, the page whose former address it took); and those linking by title to another page
     whose title is this page's address, as an address wins over a title. Those links change when the page is created,
-    retitled, moved, deleted or restored. An empty slug in ``also`` (no such page) is left out."""
-    keys = {page.slug, page.title_key, *also} - {""}
+    retitled, moved, deleted or restored. An empty slug in ``also`` (no such page) is left out. A link leading to no
+    page is stored under its key in Simplified characters, so each address is looked for in that form too."""
+    keys = {key for name in (page.slug, page.title_key, *also) for key in (name, fold_variants(name))} - {""}
     shadowed = Page.objects.filter(title_key=fold_variants(page.slug)).exclude(pk=page.pk).values("slug")
     linking = Page.objects.filter(Q(outgoing_links__target_slug__in=keys) | Q(outgoing_links__target_slug__in=shadowed))
     return pages_rerender(pages=linking.exclude(pk=page.pk).distinct())

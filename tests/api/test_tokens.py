@@ -323,7 +323,9 @@ def test_a_token_is_answered_in_its_accounts_language_unless_the_request_asks_fo
     key = make_api_token(editor)
 
     def past_the_end(**headers: str) -> tuple[str, str]:
-        response = APIClient().get("/api/v1/sources/", {"page": 99}, HTTP_AUTHORIZATION=f"Token {key}", **headers)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}", **headers)
+        response = client.get("/api/v1/sources/", {"page": 99})
         return response.json()["detail"], response["Content-Language"]
 
     assert past_the_end() == ("无效页面。", "zh-hans")

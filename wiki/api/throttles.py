@@ -74,7 +74,7 @@ def _note(request: Request, budget: Budget) -> None:
     http_request = request._request
     kept: Budget | None = getattr(http_request, "rate_limit", None)
     if kept is None or budget.remaining < kept.remaining:
-        http_request.rate_limit = budget
+        http_request.rate_limit = budget  # type: ignore[attr-defined]  # read back by the middleware
 
 
 class RateLimitHeadersMiddleware:

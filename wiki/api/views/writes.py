@@ -241,9 +241,9 @@ class ServiceUpdateMixin:
             retried = self.get_write_serializer(instance, data=request.data, partial=partial)
             if not (retried.is_valid() and self.already_applied(instance, dict(retried.validated_data))):
                 raise
-            response: Response = self.answer(instance)
-            response.data = {**response.data, "unchanged": True}
-            return response
+            done: Response = self.answer(instance)
+            done.data = {**done.data, "unchanged": True}
+            return done
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         saved = self.service_update(instance, dict(serializer.validated_data))

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _is_error(body: dict[str, Any], code: str) -> bool:
-    return set(body) >= {"detail", "code", "errors"} and body["code"] == code and isinstance(body["detail"], str)
+    return set(body) >= {"detail", "code", "errors", "codes"} and body["code"] == code and isinstance(body["detail"], str)
 
 
 def test_invalid_filter_is_400_with_field_errors(api: APIClient) -> None:
@@ -491,3 +491,28 @@ def test_chinese_messages_read_as_chinese_writes_them(api: APIClient, editor_api
     assert english.json()["detail"] == ("slug: " + english.json()["errors"]["slug"][0] + "; title: This field may not be blank.; "
                                         "body: This field is required.")
     assert api.get("/api/v1/pages/", {"page": "99"}).json()["detail"] == "Invalid page."
+
+
+def test_each_field_error_has_its_code_beside_its_message(api: APIClient) -> None:
+    body = api.get("/api/v1/sources/", {"year": "abc", "kind": "zzz"}).json()
+
+    assert set(body["errors"]) == set(body["codes"]) == {"year", "kind"}
+    assert body["codes"] == {"year": ["invalid"], "kind": ["invalid_choice"]}
+    assert body["code"] == body["codes"][next(iter(body["errors"]))][0]
+    assert api.get("/api/v1/sources/no-such-work/").json()["codes"] == {}
+
+
+def test_a_field_the_endpoint_does_not_write_is_named_with_the_other_mistakes(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/sources/", {"title": "T", "year": "20x5", "kind": "weird", "bogus": 1}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["codes"] == {"bogus": ["unknown_field"], "year": ["invalid"], "kind": ["invalid_choice"]}
+    assert response.json()["code"] == "unknown_field"
+
+
+def test_dismissing_a_finding_the_report_has_not_is_404(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/findings/dismiss/", {"kind": "rl_name_not_rl", "key": "no-such-work",
+                                                              "reason": "Not a mistake."}, format="json")
+
+    assert response.status_code == 404 and _is_error(response.json(), "not_found")
+    assert list(response.json()["errors"]) == ["key"]

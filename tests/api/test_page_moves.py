@@ -91,8 +91,16 @@ def test_the_local_graph_of_a_page_named_by_its_former_address_answers_301(notes
     assert editor_api.get("/api/v1/graph/local/", {"node": "page:never-was"}).status_code == 404
 
 
+def test_a_move_to_another_pages_address_is_409_exists_as_creating_a_page_there(notes: Page, editor_api: APIClient) -> None:
+    refused = editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "linker"}, format="json")
+    created = editor_api.post("/api/v1/pages/", {"slug": "linker", "title": "Linker", "body": "Text."}, format="json")
+
+    assert (refused.status_code, refused.json()["code"]) == (created.status_code, created.json()["code"]) == (409, "exists")
+    assert list(refused.json()["errors"]) == ["slug"]
+    assert Page.objects.get(pk=notes.pk).slug == "old-notes" and not PageRedirect.objects.exists()
+
+
 @pytest.mark.parametrize(("sent", "field", "code"), [
-    ({"slug": "linker"}, "slug", "taken"),
     ({"slug": "old-notes"}, "slug", "unchanged"),
     ({"slug": "wanted"}, "slug", "reserved"),
     ({"slug": "two words"}, "slug", "invalid_slug"),

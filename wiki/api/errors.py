@@ -1,4 +1,5 @@
-"""One error shape for every 4xx answer: ``{"detail": str, "code": str, "errors": {field: [messages]}}``.
+"""One error shape for every 4xx answer: ``{"detail": str, "code": str, "errors": {field: [messages]},
+"codes": {field: [codes]}}``.
 
 This is also the one place where the services' errors become API errors (:func:`from_domain`): views call a
 service and let what it raises through.
@@ -6,7 +7,7 @@ service and let what it raises through.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from django.conf import settings
@@ -177,15 +178,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             "detail": _one_line(messages) or gettext("Invalid input."),
             "code": _first_code(exc.get_codes()),
             "errors": errors,
+            # each message's code, beside it: the first field's alone is ``code``
+            "codes": _flatten(exc.get_codes()),
         }
-        # The input is fine but for an object that exists already (a work classified, a contrast made): a conflict,
-        # as for a page or a source, not a 400.
+        # The input is fine but for an object that exists already (a work classified, a contrast made, a page's
+        # address): a conflict, as for a page or a source, not a 400; or it names something that is not there.
         if _codes(exc.get_codes()) == {"exists"}:
             response.status_code = status.HTTP_409_CONFLICT
+        elif _codes(exc.get_codes()) == {"not_found"}:
+            response.status_code = status.HTTP_404_NOT_FOUND
     else:
         assert isinstance(exc, APIException)  # DRF answers only those (Http404 and PermissionDenied converted above)
         detail = exc.detail
-        body = {"detail": str(detail), "code": getattr(detail, "code", None) or exc.default_code, "errors": {}}
+        body = {"detail": str(detail), "code": getattr(detail, "code", None) or exc.default_code, "errors": {}, "codes": {}}
         if isinstance(exc, Conflict):
             body.update(exc.extra)
             if "html_url" in body and context.get("request") is not None:  # absolute, as in every answer
@@ -208,9 +213,11 @@ def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
     return [ErrorDetail(str(message), code=error.code or "invalid") for error in errors for message in error]
 
 
-def error_response(status_code: int, code: str, detail: str) -> JsonResponse:
-    """The API's error shape for an answer made outside DRF's views (Django's handlers, a middleware)."""
-    return JsonResponse({"detail": detail, "code": code, "errors": {}}, status=status_code)
+def error_response(status_code: int, code: str, detail: str, *, fields: Collection[str] = ()) -> JsonResponse:
+    """The API's error shape for an answer made outside DRF's views (Django's handlers, a middleware); ``fields``
+    are the ones ``detail`` is about, each with it and ``code``."""
+    return JsonResponse({"detail": detail, "code": code, "errors": {name: [detail] for name in fields},
+                         "codes": {name: [code] for name in fields}}, status=status_code)
 
 
 def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str, html: Callable[..., HttpResponse],

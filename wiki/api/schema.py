@@ -24,6 +24,11 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400.",
     )
+    codes = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="The machine-readable code of each message in errors, field by field, in the same order "
+                  "(invalid, required, invalid_choice, unknown_field, read_only, max_length, …); code is the first one's.",
+    )
 
 
 class RevisionContentSerializer(serializers.Serializer):

@@ -65,7 +65,8 @@ def _refuse_taken(page: Page, slug: str) -> None:
     if taken is not None and taken.is_deleted:
         raise _refuse("slug", "A deleted page has the address “%(slug)s”; staff can restore it.", "deleted", slug=slug)
     if taken is not None:
-        raise _refuse("slug", "Another page has the address “%(slug)s”.", "taken", slug=slug)
+        # the code a page created at a taken address has too: the API answers both 409
+        raise _refuse("slug", "Another page has the address “%(slug)s”.", "exists", slug=slug)
 
 
 def _refuse_former_address(page: Page, slug: str) -> None:

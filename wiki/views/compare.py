@@ -70,14 +70,16 @@ def _export_refused(export: str, form: Form) -> HttpResponse:
         message = _("No format “%(format)s”: ask for json or csv, or leave format out for the page.") % {"format": export}
         return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
     errors = {field: [str(e) for e in field_errors] for field, field_errors in form.errors.items()}
+    codes = {field: [e.code or "invalid" for e in field_errors] for field, field_errors in form.errors.as_data().items()}
     message = "; ".join(f"{field}: {texts[0]}" for field, texts in errors.items())
-    return _export_error(export, message, code="invalid", status=400, errors=errors)
+    return _export_error(export, message, code="invalid", status=400, errors=errors, codes=codes)
 
 
-def _export_error(export: str, message: str, *, code: str, status: int,
-                  errors: dict[str, list[str]] | None = None) -> HttpResponse:
-    """An error as the API answers one (``detail``, ``code``, ``errors``) for JSON; its message as plain text for CSV."""
+def _export_error(export: str, message: str, *, code: str, status: int, errors: dict[str, list[str]] | None = None,
+                  codes: dict[str, list[str]] | None = None) -> HttpResponse:
+    """An error as the API answers one (``detail``, ``code``, ``errors``, ``codes``) for JSON; its message as plain
+    text for CSV."""
     if export == "json":
-        return JsonResponse({"detail": message, "code": code, "errors": errors or {}}, status=status,
+        return JsonResponse({"detail": message, "code": code, "errors": errors or {}, "codes": codes or {}}, status=status,
                             json_dumps_params={"ensure_ascii": False})
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")

@@ -11,7 +11,7 @@ has a bug the API should name. So has one sending a field the endpoint does not 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
@@ -45,20 +45,27 @@ class JSONTypes:
         return fields
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            _refuse_unwritable(self.fields, data, read_only=self.read_only_names,
-                               tolerated=self.tolerated_names | FORM_FIELDS)
-            wrong = {}
-            for name, field in self.fields.items():
-                problem = None if field.read_only or name not in data else _type_problem(field, data[name])
-                if problem:
-                    wrong[name] = [problem]
-            if wrong:
-                raise serializers.ValidationError(wrong, code="invalid")
-        return super().to_internal_value(data)  # type: ignore[misc]  # the serializer this is mixed into
+        if not isinstance(data, Mapping):
+            return super().to_internal_value(data)  # type: ignore[misc]  # the serializer this is mixed into
+        wrong = _unwritable(self.fields, data, read_only=self.read_only_names, tolerated=self.tolerated_names | FORM_FIELDS)
+        for name, field in self.fields.items():
+            problem = None if field.read_only or name not in data else _type_problem(field, data[name])
+            if problem:
+                wrong[name] = [ErrorDetail(problem, code="invalid")]
+        if not wrong:
+            return super().to_internal_value(data)  # type: ignore[misc]
+        # The other fields are read all the same, so that one answer names every mistake, not the first kind found.
+        try:
+            super().to_internal_value({name: value for name, value in data.items() if name not in wrong})  # type: ignore[misc]
+        except serializers.ValidationError as error:
+            if isinstance(error.detail, dict):
+                wrong.update((name, cast(list[ErrorDetail], errors)) for name, errors in error.detail.items() if name not in wrong)
+        raise serializers.ValidationError(wrong)
 
 
-def _refuse_unwritable(fields: Any, data: Mapping[str, Any], *, read_only: frozenset[str], tolerated: frozenset[str]) -> None:
+def _unwritable(fields: Any, data: Mapping[str, Any], *, read_only: frozenset[str],
+                tolerated: frozenset[str]) -> dict[str, list[ErrorDetail]]:
+    """The fields sent that the serializer does not write (read-only, or unknown), each with why."""
     wrong: dict[str, list[ErrorDetail]] = {}
     for name in data:
         if name in tolerated or (name in fields and not fields[name].read_only):
@@ -67,8 +74,7 @@ def _refuse_unwritable(fields: Any, data: Mapping[str, Any], *, read_only: froze
             wrong[str(name)] = [ErrorDetail(str(_("This field is read-only: it cannot be written here.")), code="read_only")]
         else:
             wrong[str(name)] = [ErrorDetail(str(_("Unknown field: this request has no field of that name.")), code="unknown_field")]
-    if wrong:
-        raise serializers.ValidationError(wrong)
+    return wrong
 
 
 def _type_problem(field: serializers.Field, value: Any) -> str | None:

@@ -3,12 +3,13 @@ watchlist reads its changes with the same parameters."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
+from django_filters.utils import translate_validation
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotAuthenticated, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -44,7 +45,7 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
     # the filters of this list (the watchlist has no ``user``), with those an anonymous client is refused below
     reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS)
     params: QueryDict = request.query_params.copy()
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[ErrorDetail]] = {}
     for name in filterset_class.ticks:
         value = params.get(name)
         if value is None:
@@ -58,10 +59,13 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
                                                "or leave %(name)s out.") % {"name": name})
         else:
             del params[name]
-            errors[name] = [gettext("Send true (or 1) to tick this box, false (or 0) or nothing to leave it unticked.")]
+            errors[name] = [ErrorDetail(gettext("Send true (or 1) to tick this box, false (or 0) or nothing to leave it "
+                                                "unticked."), code="invalid")]
     filters = filterset_class(params, queryset=queryset, request=request)
     if not filters.is_valid() or errors:
-        raise ValidationError({**filters.errors, **errors}, code="invalid")
+        # each message with its code (the form's), as the other lists' filters answer
+        refused = cast(ValidationError, translate_validation(filters.errors))  # typed as a dict in django-filter's stubs
+        raise ValidationError({**cast(dict[str, Any], refused.detail), **errors})
     return filters.changes
 
 

@@ -78,7 +78,8 @@ class FindingDismissView(APIView):
     permission_classes = [EditorsReview]
 
     @extend_schema(summary=gettext_lazy("Dismiss a consistency finding"), request=FindingDismissRequestSerializer,
-                   responses={201: FindingDismissalSerializer, **CONFLICT})
+                   responses={201: FindingDismissalSerializer, **CONFLICT, status.HTTP_404_NOT_FOUND: OpenApiResponse(
+                       ErrorSerializer, description="No such finding in the report (`not_found`).")})
     def post(self, request: Request) -> Response:
         params = FindingDismissRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)

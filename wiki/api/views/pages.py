@@ -35,7 +35,14 @@ from wiki.api.serializers.pages import (
     RevisionSerializer,
     WorkRefSerializer,
 )
-from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet
+from wiki.api.views.writes import (
+    EXISTS,
+    IF_MATCH,
+    PRECONDITION_FAILED,
+    ServiceCreateMixin,
+    ServiceUpdateMixin,
+    ServiceViewSet,
+)
 from wiki.filters import PageFilter
 from wiki.models import Page, PageRedirect, Revision, WikiLink
 from wiki.models.etags import Validator
@@ -232,9 +239,10 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary=gettext_lazy("Move a page to another address"),
                    description="The former address and title, and the wiki links naming them, keep leading to the "
                                "page until a page is created there. A new `title` is saved as a revision; without a "
-                               "`slug` the address is made from it. A taken or reserved address, or neither address "
-                               "nor title changed, answers 400.",
-                   request=PageMoveSerializer, responses={200: PageDetailSerializer, **_GONE}, filters=False)
+                               "`slug` the address is made from it. An address another page has answers 409 "
+                               "(`exists`, as creating a page there); a reserved address, or neither address nor title "
+                               "changed, answers 400.",
+                   request=PageMoveSerializer, responses={200: PageDetailSerializer, **EXISTS, **_GONE}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def move(self, request: Request, slug: str) -> Response:
         page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug))

@@ -49,7 +49,7 @@ def _json_elsewhere(request: HttpRequest) -> HttpResponse:
     address = request.build_absolute_uri(reverse("api:changes") + (f"?{query.urlencode()}" if query else ""))
     response = JsonResponse({
         "detail": _("This page is HTML only; the recent changes as JSON are at %(address)s (the same filters).") % {"address": address},
-        "code": "not_acceptable", "errors": {}, "url": address,
+        "code": "not_acceptable", "errors": {}, "codes": {}, "url": address,
     }, status=406, json_dumps_params={"ensure_ascii": False})
     response["Link"] = f'<{address}>; rel="alternate"; type="application/json"'
     patch_vary_headers(response, ["Accept"])

@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "wiki.api.encoding.QueryEncodingMiddleware",
     "wiki.api.conditional.ApiConditionalGetMiddleware",
     "wiki.api.throttles.RateLimitHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -232,6 +233,10 @@ WIKI_PASSWORD_RESET_WINDOW = env_int("WIKI_PASSWORD_RESET_WINDOW", 60 * 60)
 WIKI_TRUSTED_PROXIES = env_int("WIKI_TRUSTED_PROXIES", 0)
 if WIKI_TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured(f"WIKI_TRUSTED_PROXIES must be 0 or more, got {WIKI_TRUSTED_PROXIES}")
+# Authorization schemes the API lets through as no credentials at all: a site behind a proxy asking for HTTP Basic
+# authentication (a staging server) sets "Basic", which browsers then send with every request. Any other scheme than
+# Token and Bearer is a 401, so that a script sending credentials the API does not read is not answered as anonymous.
+API_IGNORED_AUTH_SCHEMES = frozenset(scheme.lower() for scheme in env_list("API_IGNORED_AUTH_SCHEMES", []))
 
 # One cache shared by every worker and server: rendered pages and fragments, the content version that
 # invalidates them, sessions and API throttles. Redis in production (REDIS_URL); otherwise a table in

@@ -510,9 +510,37 @@ def test_a_field_the_endpoint_does_not_write_is_named_with_the_other_mistakes(ed
     assert response.json()["code"] == "unknown_field"
 
 
+def test_asking_anonymously_for_ones_own_questions_needs_credentials(api: APIClient, reader_api: APIClient) -> None:
+    anonymous = api.get("/api/v1/questions/", {"assigned": "me"})
+
+    assert anonymous.status_code == 401 and _is_error(anonymous.json(), "not_authenticated")
+    assert anonymous["WWW-Authenticate"].startswith("Token")
+    assert reader_api.get("/api/v1/questions/", {"assigned": "me"}).status_code == 200
+    assert api.get("/api/v1/questions/", {"assigned": "nobody"}).status_code == 200
+
+
 def test_dismissing_a_finding_the_report_has_not_is_404(editor_api: APIClient) -> None:
     response = editor_api.post("/api/v1/findings/dismiss/", {"kind": "rl_name_not_rl", "key": "no-such-work",
                                                               "reason": "Not a mistake."}, format="json")
 
     assert response.status_code == 404 and _is_error(response.json(), "not_found")
     assert list(response.json()["errors"]) == ["key"]
+
+
+@pytest.mark.parametrize("query", ["q=%ff", "q=ok&kind=%c3", "%ff=1"])
+def test_a_query_string_that_is_not_utf8_is_400(api: APIClient, query: str) -> None:
+    response = api.get(f"/api/v1/search/?{query}")
+
+    assert response.status_code == 400 and _is_error(response.json(), "invalid_encoding")
+    assert all(codes == ["invalid_encoding"] for codes in response.json()["codes"].values()) and response.json()["codes"]
+    assert api.get("/api/v1/search/", {"q": "强化学习"}).status_code == 200
+
+
+def test_credentials_of_a_scheme_the_api_does_not_read_are_401(settings: Settings, api: APIClient) -> None:
+    response = api.get("/api/v1/sources/", HTTP_AUTHORIZATION="Basic YWxpY2U6YWxpY2UtcGFzcw==")
+
+    assert response.status_code == 401 and _is_error(response.json(), "authentication_failed")
+    assert response["WWW-Authenticate"].startswith("Token") and "Basic" in response.json()["detail"]
+    # a site behind a proxy asking for Basic authentication lets the browsers' header through as no credentials
+    settings.API_IGNORED_AUTH_SCHEMES = frozenset({"basic"})
+    assert api.get("/api/v1/sources/", HTTP_AUTHORIZATION="Basic YWxpY2U6YWxpY2UtcGFzcw==").status_code == 200

@@ -29,6 +29,12 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate(self, request: Request) -> Any:
         scheme = authentication.get_authorization_header(request).split(b" ", 1)[0].decode("latin-1")
+        if scheme and scheme.lower() not in {k.lower() for k in self.keywords}:
+            if scheme.lower() in settings.API_IGNORED_AUTH_SCHEMES:
+                return None
+            # Credentials the API does not read: answered as anonymous, a script would never learn they were ignored.
+            raise exceptions.AuthenticationFailed(_("The API reads no “%(scheme)s” credentials: send Authorization: "
+                                                    "Token <key> or Bearer <key>.") % {"scheme": scheme[:20]})
         # DRF compares the header's first word with ``self.keyword``; the instance lives for one request.
         self.keyword = next((k for k in self.keywords if k.lower() == scheme.lower()), self.keywords[0])
         found = super().authenticate(request)

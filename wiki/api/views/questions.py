@@ -3,9 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.utils.translation import gettext_lazy
+from django.http import HttpResponseBase
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
 
 from wiki.api.schema import QuestionDuplicateSerializer
 from wiki.api.serializers.claims import QuestionSerializer
@@ -30,8 +33,8 @@ from wiki.services.questions import question_create, question_update
         OpenApiParameter("status", enum=[UNRESOLVED, *QuestionStatus.values], description=(
             "One status, or `unresolved` for open and investigating; every status when left out.")),
         OpenApiParameter("assigned", enum=[ASSIGNED_TO_NOBODY, ASSIGNED_TO_ME], description=(
-            "`nobody`: the questions assigned to no one; `me`: those assigned to the client's own account (refused "
-            "without one)."))]),
+            "`nobody`: the questions assigned to no one; `me`: those assigned to the client's own account (401 "
+            "without credentials)."))]),
     retrieve=extend_schema(summary=gettext_lazy("An open question")),
     create=extend_schema(summary=gettext_lazy("Raise an open question"), responses={
         201: QuestionSerializer,
@@ -57,6 +60,14 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                       "oldest first), `-created_at` (newest first), `created_at` (oldest first), `-updated_at` "
                       "(recently changed first).")
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
+
+    def list(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
+        # The HTML queue offers "me" to logged-in readers only; asked for anonymously it needs credentials, not a
+        # choice of another value.
+        if request.query_params.get("assigned") == ASSIGNED_TO_ME and not request.user.is_authenticated:
+            raise NotAuthenticated(gettext("Only a logged-in client has questions assigned to it: send your token, or "
+                                           "leave assigned=me out."))
+        return super().list(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[OpenQuestion]:
         return (

@@ -1,8 +1,10 @@
 """Sources written as BibTeX/biblatex that LaTeX, reference managers and our own importer read back the same.
 
-bibtexparser writes the entries; pylatexenc encodes the values (``Vulić`` → ``Vuli{\\'c}``, ``&`` → ``{\\&}``),
-with ``"`` braced and TeX's ligatures (``--``, two backquotes or apostrophes, ``!`` or ``?`` before a backquote,
-``,,``) kept apart so that they do not turn into dashes, quotes and inverted marks. A person's name is written as
+bibtexparser writes the entries, in UTF-8 as the file says (Better BibTeX's default): letters of any script are
+written as they are (``Vulić``, ``Καρυωτάκης``, ``张昆``), and only what BibTeX and LaTeX read as markup is escaped
+(``&`` → ``{\\&}``, ``_``, ``%``, ``#``, ``$``, braces, ``"`` braced), with TeX's ligatures (``--``, two backquotes or
+apostrophes, ``!`` or ``?`` before a backquote, ``,,``) kept apart so that they do not turn into dashes, quotes and
+inverted marks; a Unicode sub- or superscript is math (CuInS₂ → ``CuInS$_2$``). A person's name is written as
 BibTeX splits it (``Xu, Frank F.``, ``Frank F. Xu``, ``Ludwig van Beethoven``); an organisation's is braced whole
 (``{Qwen Team of Alibaba}``). Each entry carries what the importer reads: ``shorttitle`` (the short name),
 ``eprint`` with ``archivePrefix`` for arXiv, ``doi``, ``url``, and biblatex's ``entrysubtype`` for a kind the
@@ -20,13 +22,19 @@ from collections.abc import Iterable
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
-from pylatexenc.latexencode import RULE_DICT, UnicodeToLatexConversionRule, UnicodeToLatexEncoder
+from pylatexenc.latexencode import (
+    RULE_DICT,
+    UnicodeToLatexConversionRule,
+    UnicodeToLatexEncoder,
+    get_builtin_conversion_rules,
+)
 
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
 from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS
+from wiki.references.latex import scripts_as_math
 
 # Where an entry type puts the work's venue.
 VENUE_FIELD_BY_ENTRY_TYPE = {
@@ -40,11 +48,14 @@ ENTRY_TYPE_BY_KIND: dict[str, str] = {
     SourceKind.NOTE: "report", SourceKind.SURVEY: "article", SourceKind.ENVIRONMENT: "software",
     SourceKind.FRAMEWORK: "software",
 }
+# pylatexenc's rules for the ASCII characters LaTeX reads as markup (& % # _ $ { } \\ ~ ^ < >), every other
+# character kept as it is.
+_SPECIALS = {code: latex for code, latex in get_builtin_conversion_rules("defaults")[0].rule.items() if code < 128}
 _ENCODER = UnicodeToLatexEncoder(
     non_ascii_only=False, replacement_latex_protection="braces-all", unknown_char_policy="keep",
     unknown_char_warning=False,
-    conversion_rules=[UnicodeToLatexConversionRule(RULE_DICT, {ord('"'): '{"}', ord("^"): r"{\textasciicircum}"}),
-                      "defaults"],
+    conversion_rules=[UnicodeToLatexConversionRule(RULE_DICT, {**_SPECIALS, ord('"'): '{"}',
+                                                               ord("^"): r"{\textasciicircum}"})],
 )
 
 
@@ -68,7 +79,12 @@ _URL_IN_VENUE = re.compile(r"https?://", re.IGNORECASE)
 
 
 def latex_escaped(value: str) -> str:
-    """``value`` as LaTeX that decodes back to it: specials escaped, accents as commands, other scripts kept."""
+    """``value`` as UTF-8 LaTeX that decodes back to it: specials escaped, letters of every script as they are,
+    sub- and superscripts as math and math the work kept as written as it is (:func:`scripts_as_math`)."""
+    return scripts_as_math(value, _escaped_text)
+
+
+def _escaped_text(value: str) -> str:
     return _LIGATURE.sub(lambda m: m.group() + "{}", _ENCODER.unicode_to_latex(value))
 
 

@@ -35,8 +35,9 @@ _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u221
 
 def ascii_slugify(text: str) -> str:
     """:func:`django.utils.text.slugify`, keeping the Latin letters it would drop as the ASCII they are written as, and
-    any dash as a hyphen (``real‑world`` with a non-breaking hyphen is ``real-world``, not ``realworld``)."""
-    return slugify(text.translate(_UNDECOMPOSED).translate(_DASHES))
+    any dash as a hyphen (``real‑world`` with a non-breaking hyphen is ``real-world``, not ``realworld``); letters,
+    digits and hyphens only, an underscore parting words as a space does (``OCL_h`` → ``ocl-h``)."""
+    return slugify(text.translate(_UNDECOMPOSED).translate(_DASHES).replace("_", " ")).strip("-")
 
 
 def cut_slug(slug: str, length: int) -> str:

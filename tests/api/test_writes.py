@@ -119,7 +119,7 @@ def test_editor_adds_a_source_and_a_duplicate_is_409(editor_api: APIClient) -> N
 def test_bad_source_fields_are_400_and_change_nothing(editor_api: APIClient) -> None:
     before = Source.objects.count()
 
-    response = editor_api.post("/api/v1/sources/", {"title": "X", "year": 1492, "doi": "nonsense", "kind": "poem"}, format="json")
+    response = editor_api.post("/api/v1/sources/", {"title": "X", "year": 1066, "doi": "nonsense", "kind": "poem"}, format="json")
 
     assert response.status_code == 400
     assert set(response.json()["errors"]) == {"year", "doi", "kind"}

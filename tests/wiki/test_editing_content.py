@@ -106,7 +106,8 @@ def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(edito
     assert "@article{broken, title={Never closed" in retry and "@misc{notitle" in retry
     assert "fresh" not in retry and "dup-arxiv" not in retry
     assert "Never closed" in response.content.decode().split("Fix the refused entries")[1]
-    assert results[3].message == "a { or \" is not closed before the next entry (@misc) starts"
+    assert results[3].message == ("this entry is not closed before line 5, where the next entry (@misc) starts: its "
+                                  "closing } is missing, or a { or \" inside it is not closed")
     assert results[3].label == "broken"
 
 

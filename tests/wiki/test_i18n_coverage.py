@@ -356,6 +356,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:claim-edit", kwargs={"pk": claim.pk}), None),
         ("editor", reverse("wiki:source-create"), None),
         ("editor", reverse("wiki:source-create"), {"entry": "@article{x, title={A Work Imported}, year={2025}}\n@article{broken", "import": "1"}),
+        # found again with a field to take and a warning, and a work that may be another's
+        ("editor", reverse("wiki:source-create"), {"import": "1", "entry": "@article{x, title={A Work Imported}, year={2025}, "
+                                                   "volume={3}, doi={j.bad}}\n@article{y, title={A Work Imported: Part Two}, year={2025}}"}),
         ("editor", reverse("wiki:source-edit", kwargs={"slug": source}), None),
         # the work was deleted, or merged, while being edited: the entries come back with who, when and why
         ("editor", reverse("wiki:source-edit", kwargs={"slug": "gone-work"}), {"short_name": "Gone Work", "notes": "Kept."}),

@@ -40,7 +40,7 @@ def test_a_deleted_work_is_gone_with_the_error_shape(api: APIClient, editor: Any
     chinese = api.get("/api/v1/sources/spam/", HTTP_ACCEPT_LANGUAGE="zh-hans")
 
     assert response.status_code == 410
-    assert response.json() == {"detail": "The work “Spam” was deleted.", "code": "gone", "errors": {}}
+    assert response.json() == {"detail": "The work “Spam” was deleted.", "code": "gone", "errors": {}, "codes": {}}
     assert chinese.status_code == 410 and chinese.json()["detail"] == "工作“Spam”已被删除。"
 
 

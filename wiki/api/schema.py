@@ -115,10 +115,10 @@ class WikiAutoSchema(AutoSchema):
                 schema.update(inner)
             else:
                 schema["anyOf"] = schema.pop("oneOf")
-                # The default ("") belongs to the whole field, which the empty alternative admits; left inside the
-                # patterned alternative it is a default its own schema refuses, which openapi-spec-validator rejects.
-                if "default" in inner:
-                    schema["default"] = inner.pop("default")
+                # Left inside the patterned alternative, a default "" is one its own schema refuses (which
+                # openapi-spec-validator rejects); "" means what leaving the field out means, so none is given, and
+                # a generated client sends nothing for a field its caller left out.
+                inner.pop("default", None)
 
     def _map_serializer(self, serializer: Any, direction: Literal["request", "response"], bypass_extensions: bool = False) -> dict[str, Any]:
         """A request body holds the fields the serializer writes and no other (any other is a 400 naming it)."""

@@ -328,7 +328,7 @@ def test_a_token_is_answered_in_its_accounts_language_unless_the_request_asks_fo
         response = client.get("/api/v1/sources/", {"page": 99})
         return response.json()["detail"], response["Content-Language"]
 
-    assert past_the_end() == ("无效页面。", "zh-hans")
+    assert past_the_end() == ("页码无效。", "zh-hans")
     assert past_the_end(HTTP_ACCEPT_LANGUAGE="en") == ("Invalid page.", "en")
     # an account that chose no language gets the wiki's default, as anonymous clients do
     assert APIClient().get("/api/v1/sources/", {"page": 99}, HTTP_AUTHORIZATION=f"Token {make_api_token(make_editor())}").json()["detail"] == "Invalid page."

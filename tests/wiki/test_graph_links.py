@@ -112,7 +112,7 @@ def test_a_comparison_asked_for_as_data_answers_its_errors_in_that_format(contra
     status, kind, body = get("tasksmith,atlantis", "json")
     assert (status, kind) == (404, "application/json")
     assert client.get(reverse("wiki:compare"), {"works": "tasksmith,atlantis", "format": "json"}).json() == {
-        "detail": "No work in the wiki is called “atlantis”.", "code": "not_found", "errors": {}}
+        "detail": "No work in the wiki is called “atlantis”.", "code": "not_found", "errors": {}, "codes": {}}
     assert get("tasksmith,atlantis", "csv") == (404, "text/plain; charset=utf-8", "No work in the wiki is called “atlantis”.")
     status, kind, body = get("tasksmith,<bad>", "json")
     assert (status, kind) == (400, "application/json") and '"code": "invalid"' in body and '"works": [' in body

@@ -147,8 +147,8 @@ def test_assigned_to_me_is_a_logged_in_readers_choice(client: Client) -> None:
 
     assert '<option value="nobody">To no one (unassigned)</option>' in anonymous
     assert 'value="me"' not in anonymous
-    assert refused.status_code == 400 and api_refused.status_code == 400
-    assert "assigned" in api_refused.json()["errors"]
+    assert refused.status_code == 400 and api_refused.status_code == 401
+    assert api_refused.json()["code"] == "not_authenticated" and "assigned=me" in api_refused.json()["detail"]
     assert '<option value="me">To me</option>' in logged_in
 
 

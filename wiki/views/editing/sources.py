@@ -147,6 +147,17 @@ def source_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # Posts the identifiers an import found, nothing typed.
+def _refusal_message(refusal: Exception, duplicate_text: str, invalid_text: str) -> str:
+    """What an editor is told when a save into a work is refused: it was deleted, another work holds an identifier, or a
+    value is invalid."""
+    if isinstance(refusal, SourceDeleted):
+        return " ".join(refusal.messages)
+    if isinstance(refusal, SourceDuplicate):
+        return duplicate_text % {"reason": refusal.reason, "name": refusal.source.short_name}
+    assert isinstance(refusal, ValidationError)
+    return invalid_text % {"errors": pgettext("clause separator", "; ").join(refusal.messages)}
+
+
 @editor_required("wiki.change_source", forms=[])
 @require_POST
 def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
@@ -156,13 +167,9 @@ def source_add_identifiers(request: HttpRequest, slug: str) -> HttpResponse:
               if request.POST.get(name, "").strip() and not getattr(source, name)}
     try:
         saved = source_update(source=source, fields=fields, user=request.user, summary=summary("identifiers_added"))
-    except SourceDeleted as deleted:
-        # The work's address then says it is deleted, or leads to the work it was merged into.
-        messages.error(request, " ".join(deleted.messages))
-    except SourceDuplicate as duplicate:
-        messages.error(request, _("Not added: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
-    except ValidationError as error:
-        messages.error(request, _("Not added: %(errors)s") % {"errors": pgettext("clause separator", "; ").join(error.messages)})
+    except (SourceDeleted, SourceDuplicate, ValidationError) as refusal:
+        # A deleted work's address then says it is deleted, or leads to the work it was merged into.
+        messages.error(request, _refusal_message(refusal, _("Not added: %(reason)s is “%(name)s”."), _("Not added: %(errors)s")))
     else:
         messages.success(request, _("“%(name)s” now has both versions' identifiers.") % {"name": saved.short_name})
     return redirect(source)
@@ -184,12 +191,8 @@ def source_take_updates_view(request: HttpRequest, slug: str) -> HttpResponse:
     except StaleEdit:
         messages.error(request, _("“%(name)s” was changed after the import read it: nothing was taken. Import the file "
                                   "again to see what it gives now.") % {"name": source.short_name})
-    except SourceDeleted as deleted:
-        messages.error(request, " ".join(deleted.messages))
-    except SourceDuplicate as duplicate:
-        messages.error(request, _("Not taken: %(reason)s is “%(name)s”.") % {"reason": duplicate.reason, "name": duplicate.source.short_name})
-    except ValidationError as error:
-        messages.error(request, _("Not taken: %(errors)s") % {"errors": pgettext("clause separator", "; ").join(error.messages)})
+    except (SourceDeleted, SourceDuplicate, ValidationError) as refusal:
+        messages.error(request, _refusal_message(refusal, _("Not taken: %(reason)s is “%(name)s”."), _("Not taken: %(errors)s")))
     else:
         if saved.unchanged:
             messages.info(request, _("No changes to save: “%(name)s” is as it was.") % {"name": saved.source.short_name})

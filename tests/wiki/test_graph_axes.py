@@ -155,6 +155,23 @@ def test_spring_layout_is_the_same_whatever_order_the_rows_came_in() -> None:
     assert spring_positions(one) == spring_positions(other)
 
 
+def test_spring_layout_does_not_change_with_the_ids_the_rows_got() -> None:
+    def graph(ids: dict[str, int]) -> nx.MultiDiGraph[str]:
+        g: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+        for text, pk in ids.items():
+            g.add_node(f"claim:{pk}", kind="claim", label=text)
+        g.add_node("source:a", kind="source", label="A")
+        g.add_node("source:b", kind="source", label="B")
+        g.add_edges_from([(f"claim:{ids['first']}", "source:a"), (f"claim:{ids['second']}", "source:b"),
+                          (f"claim:{ids['third']}", "source:a"), ("source:a", "source:b")])
+        return g
+
+    # "3" < "12" as numbers, but not as text: the rows of a second load sort the other way round
+    one, other = graph({"first": 3, "second": 12, "third": 7}), graph({"first": 103, "second": 95, "third": 99})
+    by_label = [{g.nodes[n]["label"]: p for n, p in spring_positions(g).items()} for g in (one, other)]
+    assert by_label[0] == by_label[1]
+
+
 def test_the_map_of_one_mechanism_finds_its_contrasts_without_joining_classifications_twice(contrast_wiki: ContrastWiki) -> None:
     everything, _ = map_graph()
     with CaptureQueriesContext(connection) as captured:

@@ -16,7 +16,7 @@ from django.db.models import Case, Count, Q, Value, When
 from django.utils.translation import gettext
 
 from classifier.taxonomy import Mechanism
-from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id, subject_node
+from wiki.graph.nodes import EdgeType, GraphBuilder, content_key, node_id, split_node_id, subject_node
 from wiki.models import Citation, Claim, Classification, Contrast, Source
 
 MAP_LIMIT = 42
@@ -278,5 +278,5 @@ def contrast_priority(graph: nx.MultiDiGraph[str], subjects: Sequence[SubjectRef
     """Which nodes to keep when the picture must be cut: the subjects, their works, contrasts, claims, the rest."""
     first = [s.node for s in subjects] + [node_id("source", s.source) for s in subjects]
     order = {"component": 1, "source": 1, "mechanism": 2, "claim": 3, "page": 4, "question": 5}
-    rest = sorted((n for n in graph if n not in first), key=lambda n: (order.get(graph.nodes[n]["kind"], 9), n))
+    rest = sorted((n for n in graph if n not in first), key=lambda n: (order.get(graph.nodes[n]["kind"], 9), content_key(graph, n)))
     return list(dict.fromkeys([n for n in first if n in graph] + rest))

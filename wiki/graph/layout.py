@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import networkx as nx
@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
-from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, subject_ref
+from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, content_key, subject_ref
 from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
 from wiki.text.lists import joined
@@ -202,6 +202,8 @@ class PlacedAxis:
     # the middle of the contrast line the axis belongs to
     mid_x: float = 0.0
     mid_y: float = 0.0
+    # a marker drawn over part of a label, its line having no free point near its middle
+    covers: bool = False
 
     @property
     def text(self) -> str:
@@ -344,20 +346,26 @@ def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
     return {n: ((x - mx) / sx, (y - my) / sy) for n, (x, y) in pos.items()}
 
 
-def spring_positions(graph: nx.MultiDiGraph[str]) -> dict[str, tuple[float, float]]:
+# The springs' starting points: a picture whose contrast lines could not all carry their axes is tried again from the
+# next ones, and the try that crowds its labels least is drawn.
+SPRING_SEEDS = (11, 1, 2, 3)
+
+
+def spring_positions(graph: nx.MultiDiGraph[str], seed: int = SPRING_SEEDS[0]) -> dict[str, tuple[float, float]]:
     if len(graph) <= 1:
         return dict.fromkeys(graph, (0.0, 0.0))
     # The springs see the graph as a plain one whose weights count the edges between two nodes, either way: the
     # same matrix networkx derives from an undirected view of the multigraph, at a fraction of the cost (reading
     # a view of a subgraph view walks every edge through two filters).
     plain: nx.Graph[str] = nx.Graph()
-    plain.add_nodes_from(sorted(graph))  # in one order whatever the order of the rows, so the layout is too
+    # in one order whatever the rows' order and ids, so the layout is too
+    plain.add_nodes_from(sorted(graph, key=lambda n: content_key(graph, n)))
     for u, v in graph.edges():
         if plain.has_edge(u, v):
             plain[u][v]["weight"] += 1
         else:
             plain.add_edge(u, v, weight=1)
-    pos = nx.spring_layout(plain, seed=11, k=1.6 / math.sqrt(len(graph)), iterations=50)
+    pos = nx.spring_layout(plain, seed=seed, k=1.6 / math.sqrt(len(graph)), iterations=50)
     return _normalise({n: (float(p[0]), float(p[1])) for n, p in pos.items()})
 
 
@@ -568,13 +576,14 @@ def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, Placed
     r = MARKER_R + 1
     along = _marker_offsets(b.x - a.x, b.y - a.y)
     k = placer.free(along, x, y, (-r, -r, r, r))
-    if k < 0:
+    covers = k < 0
+    if covers:
         # with no free point at all, the marker still sits on its line, where it covers the least of what is
         # placed: a disc over part of a label beats a lost axis
         k = placer.least_covered(along, x, y, r)
     dx, dy = float(along[k][0]), float(along[k][1])
     placer.add((x + dx - r, y + dy - r, x + dx + r, y + dy + r))
-    return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1))
+    return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1), covers)
 
 
 def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float,
@@ -657,12 +666,18 @@ def _spread(n: int) -> float:
     return min(1.0, math.sqrt(n / FULL_SPREAD))
 
 
+def _crowding(frames: list[Frame]) -> tuple[int, int]:
+    """How far a try falls short: its markers drawn over a label, then its axes numbered rather than written."""
+    markers = [a for f in frames for a in f.markers]
+    return sum(a.covers for a in markers), len(markers)
+
+
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
          emphasis: Sequence[str] = (), label_contrasts: bool = False) -> Drawing:
     """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels;
     with ``label_contrasts``, each contrast line is labelled with its axis as well."""
-    order = list(priority) if priority is not None else sorted(graph)
+    order = list(priority) if priority is not None else sorted(graph, key=lambda n: content_key(graph, n))
     keep = [n for n in order if n in graph][:limit]
     kept = set(keep)
     left_out: Counter[str] = Counter()
@@ -674,12 +689,6 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     sub = graph.subgraph(keep)
     if not len(sub):
         return Drawing(hidden=hidden, left_out=dict(left_out))
-    if positions == "map":
-        start = map_positions(sub)
-    elif positions == "radial" and center is not None and center in sub:
-        start = radial_positions(sub, center)
-    else:
-        start = spring_positions(sub)
     nodes = {n: _drawn(n, sub.nodes[n], is_center=n == center or n in emphasis) for n in keep}
     _claim_labels(graph, nodes, center)
     rest = [n for n in order if n in graph and n not in kept][:OMITTED_LISTED]
@@ -693,8 +702,21 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
     axes = [e for e in edges if e.type == EdgeType.CONTRASTS.value and e.label] if label_contrasts else []
     # The map keeps its whole frame, and so does a drawing whose contrast lines carry their axes (room to write them).
     spread = 1.0 if positions == "map" or axes else _spread(len(ordered))
-    frames = [_place(ordered, start, "wide", width, height, axes, spread),
-              _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread)]
+    starts: Iterable[dict[str, tuple[float, float]]]
+    if positions == "map":
+        starts = [map_positions(sub)]
+    elif positions == "radial" and center is not None and center in sub:
+        starts = [radial_positions(sub, center)]
+    else:  # laid out again only while an axis is numbered
+        starts = (spring_positions(sub, seed) for seed in (SPRING_SEEDS if axes else SPRING_SEEDS[:1]))
+    frames: list[Frame] = []
+    for start in starts:
+        tried = [_place(ordered, start, "wide", width, height, axes, spread),
+                 _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread)]
+        if not frames or _crowding(tried) < _crowding(frames):
+            frames = tried
+        if _crowding(frames) == (0, 0):
+            break
     for frame in frames:
         _frame_edges(frame, edges)
     return Drawing(nodes=ordered, edges=edges, hidden=hidden, left_out=dict(left_out), frames=frames, omitted=omitted)

@@ -22,7 +22,7 @@ from wiki.graph.build import (
     _decorate_sources,
     _either_side,
 )
-from wiki.graph.nodes import EdgeType, GraphBuilder, node_id, split_node_id
+from wiki.graph.nodes import EdgeType, GraphBuilder, content_key, node_id, split_node_id
 from wiki.graph.page import page_neighbourhood, works_first_priority
 from wiki.models import (
     Citation,
@@ -239,10 +239,10 @@ def distance_priority(graph: nx.MultiDiGraph[str], center: str) -> list[str]:
                                      if key != EdgeType.CLASSIFIED_AS.value or center in (u, v))
     direct = nx.single_source_shortest_path_length(not_through_a_hub, center)
 
-    def rank(n: str) -> tuple[int, int, bool, str]:
+    def rank(n: str) -> tuple[int, int, bool, tuple[str, str, str]]:
         near = distances.get(n, 99)
         sibling = near > 1 and n not in direct
-        return int(sibling), near, graph.nodes[n]["kind"] != "source", n
+        return int(sibling), near, graph.nodes[n]["kind"] != "source", content_key(graph, n)
 
     return sorted(graph, key=rank)
 

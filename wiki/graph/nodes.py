@@ -17,6 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from wiki.taxonomy import mechanism_label
 
 
+def content_key(graph: nx.MultiDiGraph[str], n: str) -> tuple[str, str, str]:
+    """Where node ``n`` goes in an order that the rows' ids do not change, so that a wiki loaded twice is drawn the
+    same way: by kind, then by slug, or by label for a node named by its row's id (``claim:12`` and ``claim:3`` by
+    their text, not by ``"12" < "3"``)."""
+    kind, _, rest = n.partition(":")
+    return kind, graph.nodes[n].get("label", "") if rest.isdigit() else rest, n
+
+
 class EdgeType(str, Enum):
     CITES = "cites"
     ABOUT = "about"

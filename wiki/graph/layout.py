@@ -359,7 +359,8 @@ def spring_positions(graph: nx.MultiDiGraph[str], seed: int = SPRING_SEEDS[0]) -
     # a view of a subgraph view walks every edge through two filters).
     plain: nx.Graph[str] = nx.Graph()
     # in one order whatever the rows' order and ids, so the layout is too
-    plain.add_nodes_from(sorted(graph, key=lambda n: content_key(graph, n)))
+    names: list[str] = sorted(graph, key=lambda n: content_key(graph, n))
+    plain.add_nodes_from(names)
     for u, v in graph.edges():
         if plain.has_edge(u, v):
             plain[u][v]["weight"] += 1

@@ -33,6 +33,7 @@ from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision, pages_rerender
 from wiki.services.questions import question_create
 from wiki.services.readers import reader_profile_save
+from wiki.text.sort_keys import sort_key
 
 pytestmark = pytest.mark.django_db
 
@@ -281,3 +282,23 @@ def test_a_backup_written_before_titles_were_link_targets_restores_the_links_by_
     assert Page.objects.get(slug="agentic-rl-survey-notes").title_key == "agentic-ai-03-agentic-rl-survey-reading-notes"
     assert 'href="/wiki/agentic-rl-survey-notes/"' in Page.objects.get(slug="linker").rendered_html
     assert list(Page.objects.get(slug="linker").outgoing_links.values_list("target_slug", flat=True)) == ["agentic-rl-survey-notes"]
+
+
+def test_a_backup_without_sort_keys_restores_the_names_in_pinyin_order(tmp_path: Path) -> None:
+    for slug, title in (("zhong-wen", "中文"), ("grpo", "GRPO"), ("ce-lue", "策略梯度")):
+        page_save_revision(slug=slug, title=title, body="正文。")
+        make_source(slug=slug, short_name=title, title=f"{title}: a study")
+    path = tmp_path / "wiki.jsonl"
+    backup.wiki_export(path=path)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        for key in ("title_sort", "name_sort"):
+            record.get("fields", {}).pop(key, None)
+    path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records))
+    _wipe()
+
+    backup.wiki_import(path=path)
+
+    assert list(Page.objects.for_listing().values_list("slug", flat=True)) == ["ce-lue", "grpo", "zhong-wen"]
+    assert list(Source.objects.for_listing().values_list("slug", flat=True)) == ["ce-lue", "grpo", "zhong-wen"]
+    assert Source.objects.get(slug="ce-lue").title_sort == sort_key("策略梯度: a study")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 from django.db import models
 from django.http import HttpRequest
 from django.urls import reverse
@@ -13,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Page, Source
+from wiki.models.sort_keys import key_path
 
 # A page's text and HTML, which a row joined with its page never shows: a changelist of 100 rows would read them all.
 PAGE_TEXT = ("body", "rendered_html", "toc")
@@ -21,6 +23,20 @@ PAGE_TEXT = ("body", "rendered_html", "toc")
 def without_text(queryset: models.QuerySet[Any], *pages: str) -> models.QuerySet[Any]:
     """``queryset`` with the pages reached through ``pages`` (field paths) joined, without their text."""
     return queryset.select_related(*pages).defer(*(f"{page}__{field}" for page in pages for field in PAGE_TEXT))
+
+
+class _NamesSortedChangeList(ChangeList):
+    def get_ordering_field(self, field_name: Any) -> Any:
+        found = super().get_ordering_field(field_name)
+        return (key_path(self.model, found) or found) if isinstance(found, str) else found
+
+
+class NamesSortedAdmin(admin.ModelAdmin):
+    """A column of names (a title, a short name) sorts as the wiki's lists do, by its sort key
+    (``wiki.text.sort_keys``: a Chinese name by its pinyin, among the Latin ones)."""
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return _NamesSortedChangeList
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

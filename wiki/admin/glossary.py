@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
+from wiki.admin.base import NamesSortedAdmin
 from wiki.forms.glossary import GLOSSARY_FIELDS, GlossaryTermForm
 from wiki.models import GlossaryTerm
 from wiki.models.glossary import ORDER as GLOSSARY_ORDER
@@ -13,7 +14,7 @@ from wiki.services.glossary import glossary_term_create, glossary_term_delete, g
 
 
 @admin.register(GlossaryTerm)
-class GlossaryTermAdmin(admin.ModelAdmin):
+class GlossaryTermAdmin(NamesSortedAdmin):
     """Edited with the wiki's own form and saved through its service, so that no name is shared by two terms and
     pages linking to the term are rendered again."""
 

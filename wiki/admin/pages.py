@@ -7,7 +7,14 @@ from django.db import models
 from django.http import HttpRequest
 from django.urls import reverse
 
-from wiki.admin.base import DeletedInTheWikiAdmin, EditedInTheWikiAdmin, ReadOnlyAdmin, ReadOnlyInline, without_text
+from wiki.admin.base import (
+    DeletedInTheWikiAdmin,
+    EditedInTheWikiAdmin,
+    NamesSortedAdmin,
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    without_text,
+)
 from wiki.models import Page, Revision
 
 
@@ -22,7 +29,7 @@ class RevisionInline(ReadOnlyInline):
 
 
 @admin.register(Page)
-class PageAdmin(EditedInTheWikiAdmin, DeletedInTheWikiAdmin):
+class PageAdmin(NamesSortedAdmin, EditedInTheWikiAdmin, DeletedInTheWikiAdmin):
     list_display = ("title", "slug", "updated_at", "created_at", "deleted_at")
     search_fields = ("title", "slug", "summary")
     date_hierarchy = "updated_at"

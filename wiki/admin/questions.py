@@ -10,14 +10,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from wiki.admin.base import without_text
+from wiki.admin.base import NamesSortedAdmin, without_text
 from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
 from wiki.models import OpenQuestion
 from wiki.services.questions import QuestionDuplicate, question_create, question_update
 
 
 @admin.register(OpenQuestion)
-class OpenQuestionAdmin(admin.ModelAdmin):
+class OpenQuestionAdmin(NamesSortedAdmin):
     """Edited with the wiki's own form and saved through the question service: the change is in recent changes, the
     search index follows the title and status at once, and a question sent twice is asked once.
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext
 
-from wiki.admin.base import DeletedInTheWikiAdmin
+from wiki.admin.base import DeletedInTheWikiAdmin, NamesSortedAdmin
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm
 from wiki.models import Component, Source
 from wiki.references.draft import SourceDraft
@@ -25,7 +25,7 @@ class ComponentInline(admin.TabularInline):
 
 
 @admin.register(Source)
-class SourceAdmin(DeletedInTheWikiAdmin):
+class SourceAdmin(NamesSortedAdmin, DeletedInTheWikiAdmin):
     """Saved through the wiki's source service with the wiki's own form: identifiers normalised, duplicates of
     another work refused, the change recorded and the search index brought up to date."""
 
@@ -64,7 +64,7 @@ class SourceAdmin(DeletedInTheWikiAdmin):
 
 
 @admin.register(Component)
-class ComponentAdmin(admin.ModelAdmin):
+class ComponentAdmin(NamesSortedAdmin):
     """Renamed here (or on its work's admin page), and added here too as editors add them when they classify one (the
     classification form's "new component"); what follows from a name (cached pages, stored suggestions) follows any
     write to the table.

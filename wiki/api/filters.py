@@ -15,6 +15,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
 
+from wiki.models.sort_keys import key_path
+
 # Parameters every list reads besides its filters: the page of results, its size, the order, the format.
 COMMON_PARAMETERS = frozenset({"page", "page_size", "ordering", "format"})
 
@@ -123,13 +125,16 @@ def _ranked(rank: Any, term: str) -> Any:
 
 
 def _order_term(queryset: QuerySet[Any], term: Any) -> Any:
-    """One term of an ordering as readers expect it: a text field case-insensitively (``arXiv…`` before ``Biblatex``,
-    as the HTML lists order), a nullable field with its empty values last both ways (``-year``: newest first, then the
-    undated works), where PostgreSQL puts NULLs first in descending order. A view's own default ordering may be
-    expressions: kept as they are."""
+    """One term of an ordering as readers expect it: a name (a title, a short name, here or through a relation:
+    ``page__title``) by its sort key, as the HTML lists order (``wiki.text.sort_keys``: 策略梯度 among the Cs, case
+    aside); another text field case-insensitively; a nullable field with its empty values last both ways (``-year``:
+    newest first, then the undated works), where PostgreSQL puts NULLs first in descending order. A view's own default
+    ordering may be expressions: kept as they are."""
     if not isinstance(term, str):
         return term
     name = term.lstrip("-")
+    if (key := key_path(queryset.model, name)) is not None:
+        return f"-{key}" if term.startswith("-") else key
     try:
         field = queryset.model._meta.get_field(name)
     except FieldDoesNotExist:

@@ -14,7 +14,6 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
@@ -214,8 +213,8 @@ class SourceFilter(django_filters.FilterSet):
 
 # ``?sort=`` of the HTML list, as the API's ``?ordering=`` offers them; works without a year come last either way.
 SOURCE_SORTS = {
-    "title": (Lower("title"), "pk"),
-    "-title": (Lower("title").desc(), "-pk"),
+    "title": ("title_sort", "pk"),
+    "-title": ("-title_sort", "-pk"),
     "year": (F("year").asc(nulls_last=True), "name_sort", "pk"),
     "-year": (F("year").desc(nulls_last=True), "name_sort", "pk"),
     "added": ("created_at", "pk"),

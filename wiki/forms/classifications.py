@@ -71,7 +71,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
             self.fields["component"].disabled = True
             del self.fields["new_component"]
         self.fields["evidence_claim"].queryset = (
-            Claim.objects.current().filter(about=source).select_related("page").order_by("page__title", "position").distinct()
+            Claim.objects.current().filter(about=source).select_related("page").in_page_order().distinct()
         )
         self.fields["evidence_claim"].label_from_instance = claim_label
         self.fields["evidence_claim"].required = False

@@ -38,9 +38,10 @@ class ContrastForm(forms.Form):
         chosen = [work.pk for work in works.values()]
         for side in SIDES:
             self.fields[f"{side}_component"].queryset = (
-                Component.objects.filter(source_id__in=chosen).select_related("source").order_by("source__short_name", "name"))
+                Component.objects.filter(source_id__in=chosen).select_related("source").order_by(
+                    "source__name_sort", "source_id", "name_sort", "pk"))
         self.fields["claim"].queryset = (
-            Claim.objects.current().about_or_citing(chosen).select_related("page").order_by("page__title", "position")
+            Claim.objects.current().about_or_citing(chosen).select_related("page").in_page_order()
             if chosen else Claim.objects.none())
         self.fields["claim"].label_from_instance = claim_label
         self.fields["claim"].help_text = (
@@ -119,7 +120,7 @@ class ContrastEditForm(forms.Form):
         now = Q(pk=contrast.claim_id) if contrast.claim_id else Q(pk__in=[])
         claims = Claim.objects.current().about_or_citing([contrast.left_id, contrast.right_id])
         self.fields["claim"].queryset = (Claim.objects.filter(Q(pk__in=claims.values("pk")) | now)
-                                         .select_related("page").order_by("page__title", "position"))
+                                         .select_related("page").in_page_order())
         self.fields["claim"].label_from_instance = claim_label
         self.fields["claim"].help_text = _("The current claims that cite either work or are about it.")
 

@@ -47,7 +47,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         picked = Q(pk__in=current.filter(pk__in=self._sent_ids("answer_claim")).values("pk"))
         linked = Q(pk__in=self.instance.claims.values("pk")) if self.instance.pk else Q(pk__in=[])
         answer = Q(pk=self.instance.answer_claim_id) if self.instance.answer_claim_id else Q(pk__in=[])
-        claims = Claim.objects.select_related("page").order_by("page__title", "position")
+        claims = Claim.objects.select_related("page").in_page_order()
         # A question keeps its page while the page is deleted (it leaves the lists, and comes back with the page).
         own_page = Q(pk=self.instance.page_id) if self.instance.page_id else Q(pk__in=[])
         self.fields["page"].queryset = Page.all_objects.filter(Q(deleted_at__isnull=True) | own_page).only("id", "slug")

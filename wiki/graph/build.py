@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from classifier.taxonomy import Mechanism
 from wiki.graph.nodes import EdgeType, GraphBuilder, content_key, node_id, split_node_id, subject_node
 from wiki.models import Citation, Claim, Classification, Contrast, Source
+from wiki.models.classifications import SUBJECT_ORDER
 
 MAP_LIMIT = 42
 # The map as a file (GraphML, JSON from the API) is for what is too large to draw: by default it holds this many
@@ -161,7 +162,7 @@ def map_graph(
     summary.contrasts = contrasts.count()
     slugs = {str(row[i]) for row in contrast_rows for i in (0, 4)}
     # each contrast has two sides
-    in_contrasts = list(Classification.objects.filter(source__slug__in=slugs).order_by("source__short_name", "component__name")
+    in_contrasts = list(Classification.objects.filter(source__slug__in=slugs).in_subject_order()
                         .values_list(*_SUBJECT_FIELDS)[:max(limit, 2 * contrast_limit)])
 
     def of_filter(row: tuple[str, str, str | None, str | None, str, str]) -> bool:
@@ -171,7 +172,7 @@ def map_graph(
     in_contrast_first = Case(When(source__slug__in=slugs, then=Value(0)), default=Value(1))
     drawn = _add_classification_rows(
         b, chosen.annotate(in_contrast_first=in_contrast_first)
-        .order_by("in_contrast_first", "source__short_name", "component__name").values_list(*_SUBJECT_FIELDS)[:limit],
+        .order_by("in_contrast_first", *SUBJECT_ORDER).values_list(*_SUBJECT_FIELDS)[:limit],
         hubs=True,
     )
     # the other side of a contrast, classified otherwise than the filter asks
@@ -252,7 +253,7 @@ def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph[str]
     refs = [s if isinstance(s, SubjectRef) else SubjectRef.parse(s) for s in subjects]
     slugs = sorted({r.source for r in refs})
     b = GraphBuilder()
-    rows = Classification.objects.filter(source__slug__in=slugs).order_by("source__short_name", "component__name")
+    rows = Classification.objects.filter(source__slug__in=slugs).in_subject_order()
     _add_classification_rows(b, rows.values_list(*_SUBJECT_FIELDS), hubs=True)
     for slug, name in Source.objects.filter(slug__in=slugs).values_list("slug", "short_name"):
         b.source(slug, name)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
@@ -279,5 +278,5 @@ def pick_choices(query: str, *, limit: int) -> list[tuple[str, str]]:
     sources = Source.objects.all()
     if query:
         sources = sources.filter(short_name__icontains=query) | sources.filter(title__icontains=query)
-    # as the sources list orders them, case aside: qwen3-runtime among the Qs, not after every capital
-    return list(sources.order_by(Lower("short_name"), "short_name", "pk").values_list("slug", "short_name")[:limit])
+    # as the sources list orders them: qwen3-runtime among the Qs, 通义 among the Ts
+    return list(sources.in_name_order().values_list("slug", "short_name")[:limit])

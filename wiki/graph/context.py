@@ -16,6 +16,7 @@ from wiki.graph.forms import LocalGraphForm
 from wiki.graph.layout import Drawing, draw
 from wiki.graph.local import UnknownNode, neighbourhood, neighbourhood_priority
 from wiki.graph.nodes import EdgeType, split_node_id
+from wiki.text.sort_keys import sort_key
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ def _link(graph: nx.MultiDiGraph[str], n: str, note: str = "") -> Link:
 
 
 def contrast_statements(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) -> list[Statement]:
-    """Every contrast edge of the graph; those between two of ``subjects`` first."""
+    """Every contrast edge of the graph; those between two of ``subjects`` first, then by the works' names as Chinese
+    readers sort names."""
     chosen = set(subjects) | {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
     out = []
     for u, v, data in graph.edges(data=True):
@@ -60,11 +62,12 @@ def contrast_statements(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) ->
         claim = f"claim:{data.get('claim')}"
         out.append(Statement(_link(graph, u), _link(graph, v), data["label"],
                              _link(graph, claim) if claim in graph else None, u in chosen and v in chosen))
-    return sorted(out, key=lambda s: (not s.between_subjects, s.left.label, s.right.label))
+    return sorted(out, key=lambda s: (not s.between_subjects, sort_key(s.left.label), sort_key(s.right.label)))
 
 
 def claim_entries(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) -> list[ClaimEntry]:
-    """The claims of the graph, those that name more of ``subjects`` first."""
+    """The claims of the graph, those that name more of ``subjects`` first, then by their text as Chinese readers sort
+    it."""
     works = {f"source:{split_node_id(s)[1].split('/')[0]}" for s in subjects}
     entries = []
     for n, data in graph.nodes(data=True):
@@ -81,7 +84,7 @@ def claim_entries(graph: nx.MultiDiGraph[str], subjects: Iterable[str]) -> list[
             touched.add(v)
         entry.subjects = len(touched & works)
         entries.append(entry)
-    return sorted(entries, key=lambda e: (-e.subjects, e.text.label))
+    return sorted(entries, key=lambda e: (-e.subjects, sort_key(e.text.label)))
 
 
 @dataclass

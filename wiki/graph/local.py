@@ -163,7 +163,7 @@ def _expand_subjects(b: GraphBuilder, slugs: list[str], components: list[tuple[s
 
 def _expand_mechanisms(b: GraphBuilder, values: list[str], types: frozenset[EdgeType]) -> None:
     if EdgeType.CLASSIFIED_AS in types:
-        rows = Classification.objects.filter(mechanism__in=values).order_by("source__short_name", "component__name")
+        rows = Classification.objects.filter(mechanism__in=values).in_subject_order()
         _add_classification_rows(b, rows.values_list(*_SUBJECT_FIELDS)[:L], hubs=True)
 
 

@@ -7,12 +7,12 @@ from django.db import migrations, models
 
 def fill(apps: Any, schema_editor: Any) -> None:
     """The key save() derives, for the terms saved before it was."""
-    from wiki.text.slugs import pinyin_sort_key
+    from wiki.text.slugs import in_pinyin
 
     GlossaryTerm = apps.get_model("wiki", "GlossaryTerm")
     terms = list(GlossaryTerm.objects.only("id", "name_zh"))
     for term in terms:
-        term.pinyin_key = pinyin_sort_key(term.name_zh)[:600]
+        term.pinyin_key = in_pinyin(term.name_zh).lower()[:600]
     GlossaryTerm.objects.bulk_update(terms, ["pinyin_key"], batch_size=500)
 
 

@@ -26,7 +26,16 @@ class CitationKind(models.TextChoices):
 HISTORY_FOR_MATCHING = 30
 
 
+# Claims page by page in the pages' title order (``Page.title_sort``), each page's in the order of its text.
+PAGE_ORDER = ("page__title_sort", "page_id", "position", "id")
+
+
 class ClaimQuerySet(models.QuerySet["Claim"]):
+    def in_page_order(self) -> ClaimQuerySet:
+        """Page by page, the pages in title order as Chinese readers sort names, each page's claims in the order of
+        its text."""
+        return self.order_by(*PAGE_ORDER)
+
     def current(self) -> ClaimQuerySet:
         """Claims still present in their page's text, on a page not deleted."""
         return self.filter(is_orphaned=False, page__deleted_at__isnull=True)
@@ -73,8 +82,8 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         from wiki.models.questions import OpenQuestion
 
         return self.with_citations().prefetch_related(
-            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status").order_by("title")),
-            Prefetch("answers", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").order_by("title")),
+            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status").in_title_order()),
+            Prefetch("answers", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").in_title_order()),
             Prefetch("contrasts", queryset=Contrast.objects.select_related(
                 "left", "left_component", "right", "right_component").order_by("id")),
         )
@@ -114,7 +123,7 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
                     to_attr="source_citations",
                 )
             )
-            .order_by("page__title", "position")
+            .in_page_order()
         )
 
 

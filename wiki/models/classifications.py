@@ -21,7 +21,16 @@ class SetBy(models.TextChoices):
     CLASSIFIER = "classifier", _("Classifier suggestion")
 
 
+# Classifications by their work's short name, then their component's name, as Chinese readers sort names
+# (``wiki.text.sort_keys``); a work's own classification after its components'.
+SUBJECT_ORDER = ("source__name_sort", "source_id", "component__name_sort", "pk")
+
+
 class ClassificationQuerySet(models.QuerySet["Classification"]):
+    def in_subject_order(self) -> ClassificationQuerySet:
+        """In :data:`SUBJECT_ORDER`."""
+        return self.order_by(*SUBJECT_ORDER)
+
     def with_related(self) -> ClassificationQuerySet:
         """Joins the source, component, evidence claim (and its page) and the user who set it."""
         return self.select_related("source", "component", "evidence_claim__page", "set_by_user")
@@ -37,7 +46,7 @@ class ClassificationQuerySet(models.QuerySet["Classification"]):
                     "id", "claim_id", "locator", "kind", "position", "source__slug", "source__short_name"
                 ).order_by("position"),
             )
-        ).order_by(models.F("component__name").asc(nulls_first=True))
+        ).order_by(models.F("component__name_sort").asc(nulls_first=True), "pk")
 
     def decisions(self) -> ClassificationQuerySet:
         """Every saved classification, as a labelled example for the classifier; selects the source and component."""
@@ -250,7 +259,7 @@ class Contrast(models.Model):
     all_objects = ContrastQuerySet.as_manager()
 
     class Meta:
-        ordering = ["left__short_name", "right__short_name"]
+        ordering = ["left__name_sort", "right__name_sort", "id"]
         default_manager_name = "all_objects"
         verbose_name = _("Contrast")
         verbose_name_plural = _("Contrasts")

@@ -10,7 +10,6 @@ import unicodedata
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -18,8 +17,8 @@ from classifier.taxonomy import Fact
 from wiki.markdown.wikilinks import link_key
 from wiki.models.pages import Page
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_source_slug
+from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
 from wiki.taxonomy import FACT_LABELS, MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.text.slugs import pinyin_sort_key
 
 MAX_NAME_CHARS = 100
 FACT_CHOICES = [(f.value, FACT_LABELS[f]) for f in Fact]
@@ -31,12 +30,12 @@ def name_key(name: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", name)).strip().lower()
 
 
-class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
+class GlossaryTermQuerySet(SortKeyedQuerySet["GlossaryTerm"]):
     def listed(self, *, by_pinyin: bool = False) -> GlossaryTermQuerySet:
         """In English-name order whatever the case (``actor-critic`` beside ``Actor-Critic``, before ``ReAct``), or
-        with ``by_pinyin`` in the order of the Chinese names read in pinyin (策略梯度 before 环境), with the defining
-        page's slug and title joined."""
-        order = ("pinyin_key", "name_zh", "id") if by_pinyin else ORDER
+        with ``by_pinyin`` in the order of the Chinese names as Chinese readers sort them (策略梯度, cè, before 环境,
+        huán; ``wiki.text.sort_keys``), with the defining page's slug and title joined."""
+        order = ZH_ORDER if by_pinyin else ORDER
         return self.select_related("page").only(*LISTED_FIELDS).order_by(*order)
 
     def sharing_names(self, names: list[str]) -> GlossaryTermQuerySet:
@@ -58,13 +57,15 @@ class GlossaryTermQuerySet(models.QuerySet["GlossaryTerm"]):
         return terms
 
 
-# The database's collation sorts upper case before lower case; readers expect the dictionary's order.
-ORDER = (Lower("name_en"), "name_en", "id")
+# The names as a dictionary sorts them (``wiki.text.sort_keys``), where the database's collation may put every capital
+# first.
+ORDER = ("name_en_sort", "id")
+ZH_ORDER = ("name_zh_sort", "id")
 LISTED_FIELDS = ("id", "slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "definition_zh", "definition_en",
                  "mechanism", "verdict", "fact", "page__slug", "page__title", "page__deleted_at", "updated_at")
 
 
-class GlossaryTerm(models.Model):
+class GlossaryTerm(SortKeyed):
     slug = models.CharField(_("address"), max_length=100, unique=True, validators=[validate_source_slug],
                             help_text=_("Latin letters, digits and hyphens: the address of its entry."))
     name_zh = models.CharField(_("Chinese name"), max_length=MAX_NAME_CHARS, validators=[validate_line])
@@ -89,8 +90,9 @@ class GlossaryTerm(models.Model):
                            verbose_name=_("Names as compared"))
     link_keys = ArrayField(models.CharField(max_length=200), default=list, editable=False,
                            verbose_name=_("Link targets"))
-    # Derived on save too: the Chinese name in pinyin, the Chinese glossary's order.
-    pinyin_key = models.CharField(_("Chinese name in pinyin"), max_length=600, blank=True, editable=False)
+    # Derived on save too: the Chinese glossary's order (the Chinese names in pinyin) and the English one.
+    name_zh_sort = SortKeyField(_("Chinese name as sorted"), source="name_zh")
+    name_en_sort = SortKeyField(_("English name as sorted"), source="name_en")
     updated_at = models.DateTimeField(_("Updated at"), auto_now=True)
 
     objects = GlossaryTermQuerySet.as_manager()
@@ -102,6 +104,8 @@ class GlossaryTerm(models.Model):
         indexes = [
             GinIndex(fields=["name_keys"], name="glossaryterm_name_keys"),
             GinIndex(fields=["link_keys"], name="glossaryterm_link_keys"),
+            models.Index(fields=["name_en_sort", "id"], name="glossaryterm_name_en_sort"),
+            models.Index(fields=["name_zh_sort", "id"], name="glossaryterm_name_zh_sort"),
         ]
 
     def __str__(self) -> str:
@@ -131,4 +135,3 @@ class GlossaryTerm(models.Model):
     def derive_keys(self) -> None:
         self.name_keys = [name_key(n) for n in self.names]
         self.link_keys = sorted({self.slug, *(s for s in (link_key(n) for n in self.names) if s)})
-        self.pinyin_key = pinyin_sort_key(self.name_zh)[:600]

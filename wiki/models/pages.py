@@ -26,6 +26,7 @@ from wiki.models.rules import (
     validate_page_slug,
     validate_text,
 )
+from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
 
 
 @cache
@@ -76,6 +77,10 @@ def holds_chinese(*fields: str) -> models.ExpressionWrapper[Any]:
     return models.ExpressionWrapper(found, output_field=models.BooleanField())
 
 
+# Titles as Chinese readers sort them (``Page.title_sort``), the older page first among equal titles.
+TITLE_ORDER = ("title_sort", "id")
+
+
 class _Count(models.Subquery):
     template = "(SELECT COUNT(*) FROM (%(subquery)s) AS counted)"
     output_field = models.IntegerField()
@@ -89,9 +94,14 @@ def _count_of(rows: models.QuerySet[Any, Any], distinct: str = "") -> models.Sub
     return _Count(rows.order_by().values("pk"))
 
 
-class PageQuerySet(models.QuerySet["Page"]):
+class PageQuerySet(SortKeyedQuerySet["Page"]):
     def live(self) -> PageQuerySet:
         return self.filter(deleted_at__isnull=True)
+
+    def in_title_order(self) -> PageQuerySet:
+        """By title as Chinese readers sort names: a Chinese title by its pinyin, among the Latin ones
+        (``wiki.text.sort_keys``)."""
+        return self.order_by(*TITLE_ORDER)
 
     def deleted(self) -> PageQuerySet:
         """Deleted pages, the latest deleted first, with who deleted them joined."""
@@ -114,8 +124,8 @@ class PageQuerySet(models.QuerySet["Page"]):
         return by_slug[:1] or list(pages.filter(title__iexact=typed)[:2])
 
     def for_listing(self) -> PageQuerySet:
-        """Pages without their bodies, for lists."""
-        return self.only("id", "slug", "title", "summary", "updated_at").order_by("title")
+        """Pages without their bodies, for lists, in :meth:`in_title_order`."""
+        return self.only("id", "slug", "title", "summary", "updated_at").in_title_order()
 
     def most_questioned(self, limit: int) -> PageQuerySet:
         """The ``limit`` live pages with the most unresolved questions (those without any left out), the most first;
@@ -125,7 +135,7 @@ class PageQuerySet(models.QuerySet["Page"]):
         unresolved = models.Q(questions__status__in=[QuestionStatus.OPEN, QuestionStatus.INVESTIGATING])
         return (
             self.live().annotate(unresolved_questions=models.Count("questions", filter=unresolved))
-            .filter(unresolved_questions__gt=0).only("id", "slug", "title").order_by("-unresolved_questions", "title", "id")[:limit]
+            .filter(unresolved_questions__gt=0).only("id", "slug", "title").order_by("-unresolved_questions", *TITLE_ORDER)[:limit]
         )
 
     def orphaned(self) -> PageQuerySet:
@@ -139,7 +149,7 @@ class PageQuerySet(models.QuerySet["Page"]):
         ))
         return self.live().for_listing().exclude(
             models.Exists(by_address.exclude(source_page=models.OuterRef("pk")))
-        ).exclude(models.Exists(by_former)).order_by("title", "id")
+        ).exclude(models.Exists(by_former))
 
     def dead_ends(self) -> PageQuerySet:
         """:meth:`for_listing` of the live pages that link to no other live page (by its address or a former one): a
@@ -149,7 +159,7 @@ class PageQuerySet(models.QuerySet["Page"]):
                    | models.Q(target_slug__in=PageRedirect.objects.live().values("slug")))
         return self.live().for_listing().exclude(
             models.Exists(WikiLink.objects.filter(to_page, source_page=models.OuterRef("pk")))
-        ).order_by("title", "id")
+        )
 
     def without_citations(self) -> PageQuerySet:
         """:meth:`for_listing` of the live pages none of whose claims in their text cites a work, by title;
@@ -160,7 +170,7 @@ class PageQuerySet(models.QuerySet["Page"]):
         cited = Citation.objects.filter(claim__page=models.OuterRef("pk"), claim__is_orphaned=False)
         return self.live().for_listing().exclude(models.Exists(cited)).annotate(
             claim_count=_count_of(current),
-        ).order_by("title", "id")
+        )
 
     def with_info(self) -> PageQuerySet:
         """:meth:`with_meta` with, in the same query, what the page's information tells (no body read): the current
@@ -258,13 +268,14 @@ class LivePageManager(_PageQuerySetManager["Page"]):
         return PageQuerySet(self.model, using=self._db).live()
 
 
-class Page(Deletable):
+class Page(SortKeyed, Deletable):
     # A CharField: SlugField would add its own \w pattern, which means ASCII only to the API's clients.
     slug = models.CharField(field_label("slug"), max_length=200, unique=True, validators=[validate_page_slug, validate_lowercase])
     title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
     # Where a wiki link of the title would lead (``Agentic AI 03: …`` → ``agentic-ai-03-…``, ``強化學習`` → ``强化学习``:
     # wiki.markdown.wikilinks.link_key): a link that names no page's address finds the page by its title through this.
     title_key = models.CharField(_("Title as a link target"), max_length=200, db_index=True, editable=False, default="")
+    title_sort = SortKeyField(_("Title as sorted"), source="title")
     summary = models.TextField(field_label("summary"), blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
     body = models.TextField(field_label("body"), blank=True, validators=[validate_text, validate_no_conflict_markers],
                             help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
@@ -277,12 +288,15 @@ class Page(Deletable):
     all_objects = PageQuerySet.as_manager()
 
     class Meta:
-        ordering = ["title"]
+        ordering = TITLE_ORDER
         default_manager_name = "all_objects"
         verbose_name = _("Page")
         verbose_name_plural = _("Pages")
-        # the home page and the recent-changes lists read the newest pages without sorting them all
-        indexes = [models.Index(fields=["-updated_at", "-id"], name="page_updated_at")]
+        indexes = [
+            # the home page and the recent-changes lists read the newest pages without sorting them all
+            models.Index(fields=["-updated_at", "-id"], name="page_updated_at"),
+            models.Index(fields=["title_sort", "id"], name="page_title_sort"),
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -301,7 +315,7 @@ class Page(Deletable):
         written = kwargs.get("update_fields")
         if isinstance(written, (list, tuple, set, frozenset)) and "title" in written:
             kwargs["update_fields"] = [*written, "title_key"]
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     @property
     def body_opens_with_summary(self) -> bool:
@@ -413,24 +427,24 @@ class WikiLinkQuerySet(models.QuerySet["WikiLink"]):
         )
 
     def linking_to_any(self, slugs: list[str]) -> WikiLinkQuerySet:
-        """One link per page linking to any of ``slugs``, with the page's slug and title, by title."""
+        """One link per page linking to any of ``slugs``, with the page's slug and title, in title order."""
         return (
             self.from_live_pages().filter(target_slug__in=slugs)
             .select_related("source_page")
             .only("target_slug", "label", "source_page__slug", "source_page__title")
-            .order_by("source_page__title", "source_page_id")
-            .distinct("source_page__title", "source_page_id")
+            .order_by("source_page__title_sort", "source_page_id")
+            .distinct("source_page__title_sort", "source_page_id")
         )
 
     def backlinks_to(self, slug: str) -> WikiLinkQuerySet:
         """Links pointing at ``slug`` from pages not deleted, with the title each typed and their source page's slug
-        and title."""
+        and title, in the linking pages' title order."""
         return (
             self.from_live_pages().filter(target_slug=slug)
             .select_related("source_page")
             .only("target_slug", "target_title", "label", "source_page__slug", "source_page__title")
-            .order_by("source_page__title")
-            .distinct("source_page__title", "source_page_id")
+            .order_by("source_page__title_sort", "source_page_id")
+            .distinct("source_page__title_sort", "source_page_id")
         )
 
 

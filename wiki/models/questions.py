@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models.labels import field_label
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line
+from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
 
 
 class QuestionStatus(models.TextChoices):
@@ -44,7 +45,11 @@ def status_order() -> Case:
     return _rank("status", STATUS_RANK)
 
 
-class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
+class OpenQuestionQuerySet(SortKeyedQuerySet["OpenQuestion"]):
+    def in_title_order(self) -> OpenQuestionQuerySet:
+        """By title as Chinese readers sort names: a Chinese title by its pinyin (``wiki.text.sort_keys``)."""
+        return self.order_by("title_sort", "id")
+
     def live(self) -> OpenQuestionQuerySet:
         """Questions of no page or of a page not deleted: a deleted page's questions leave the lists with it, and
         come back when it is restored."""
@@ -77,8 +82,8 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         from wiki.models.sources import Source
 
         return self.select_related("answer_claim__page").prefetch_related(
-            models.Prefetch("claims", queryset=Claim.objects.select_related("page").order_by("page__title", "position")),
-            models.Prefetch("sources", queryset=Source.objects.only("id", "slug", "short_name", "title").order_by("short_name")),
+            models.Prefetch("claims", queryset=Claim.objects.select_related("page").in_page_order()),
+            models.Prefetch("sources", queryset=Source.objects.only("id", "slug", "short_name", "title").in_name_order()),
         )
 
     def with_last_answer(self) -> OpenQuestionQuerySet:
@@ -96,12 +101,13 @@ class OpenQuestionQuerySet(models.QuerySet["OpenQuestion"]):
         )
 
 
-class OpenQuestion(models.Model):
+class OpenQuestion(SortKeyed):
     """A question to verify, from a page's 待核实问题 or a survey's open problems."""
 
     page = models.ForeignKey("wiki.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="questions",
                              verbose_name=field_label("page"))
     title = models.CharField(field_label("title"), max_length=300, validators=[validate_line])
+    title_sort = SortKeyField(_("Title as sorted"), source="title")
     text = models.TextField(field_label("text"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     status = models.CharField(field_label("status"), max_length=20, choices=QuestionStatus.choices, default=QuestionStatus.OPEN)
     priority = models.CharField(field_label("priority"), max_length=10, choices=QuestionPriority.choices,
@@ -130,6 +136,7 @@ class OpenQuestion(models.Model):
                 name="question_answered_has_claim",
             ),
         ]
+        indexes = [models.Index(fields=["title_sort", "id"], name="question_title_sort")]
 
     def __str__(self) -> str:
         return self.title

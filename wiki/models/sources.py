@@ -6,7 +6,6 @@ from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Prefetch
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -30,6 +29,7 @@ from wiki.models.rules import (
     validate_optional_line,
     validate_source_slug,
 )
+from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
 
 
 class SourceKind(models.TextChoices):
@@ -43,9 +43,18 @@ class SourceKind(models.TextChoices):
     FRAMEWORK = "framework", _("Framework")
 
 
-class SourceQuerySet(models.QuerySet["Source"]):
+class SourceQuerySet(SortKeyedQuerySet["Source"]):
     def live(self) -> SourceQuerySet:
         return self.filter(deleted_at__isnull=True)
+
+    def in_name_order(self) -> SourceQuerySet:
+        """By short name as Chinese readers sort names: case aside, a Chinese name by its pinyin, among the Latin ones
+        (``wiki.text.sort_keys``: 阿里巴巴通义 among the A's)."""
+        return self.order_by(*NAME_ORDER)
+
+    def in_title_order(self) -> SourceQuerySet:
+        """By full title, sorted as :meth:`in_name_order` sorts short names."""
+        return self.order_by(*TITLE_ORDER)
 
     def deleted(self) -> SourceQuerySet:
         """Deleted works, the latest deleted first, with who deleted them joined."""
@@ -92,7 +101,8 @@ class SourceQuerySet(models.QuerySet["Source"]):
         return self.prefetch_related(
             Prefetch(
                 "classifications",
-                queryset=Classification.objects.select_related("component").order_by("component__name"),
+                queryset=Classification.objects.select_related("component").order_by(
+                    models.F("component__name_sort").asc(nulls_first=True), "pk"),
             )
         )
 
@@ -147,17 +157,20 @@ class SourceQuerySet(models.QuerySet["Source"]):
             cited_locators=ArrayAgg("citations__locator", order_by=("citations__claim__position", "citations__position")),
             plainly_cited=models.Count("citations", filter=models.Q(citations__kind=CitationKind.CITED)),
             claims_citing_here=models.Count("citations__claim", distinct=True),
-        ).only("id", "slug", "short_name", "title", "year", "authors").order_by("first_cited", Lower("short_name"))
+        ).only("id", "slug", "short_name", "title", "year", "authors").order_by("first_cited", *NAME_ORDER)
 
     def for_export(self) -> SourceQuerySet:
-        """Every field a reference file holds, in the list's order; prefetches nothing."""
-        return self.order_by("name_sort", "short_name", "pk")
+        """Every field a reference file holds, in the list's order (:meth:`in_name_order`); prefetches nothing."""
+        return self.in_name_order()
 
     def for_listing(self) -> SourceQuerySet:
-        """Sources for the list view: classifications prefetched, ordered by short name as Chinese lists sort names
-        (case aside, a Chinese name by its pinyin: ``name_sort``)."""
-        return self.with_classification().order_by("name_sort", "short_name", "pk")
+        """Sources for the list view: classifications prefetched, in :meth:`in_name_order`."""
+        return self.with_classification().in_name_order()
 
+
+# Short names and titles as Chinese readers sort them (``wiki.text.sort_keys``), the older work first among equals.
+NAME_ORDER = ("name_sort", "pk")
+TITLE_ORDER = ("title_sort", "pk")
 
 _SourceQuerySetManager = models.Manager.from_queryset(SourceQuerySet)
 
@@ -169,7 +182,7 @@ class LiveSourceManager(_SourceQuerySetManager["Source"]):
         return SourceQuerySet(self.model, using=self._db).live()
 
 
-class Source(Deletable):
+class Source(SortKeyed, Deletable):
     """A cited work: paper, preprint, project, blog post, audit note, benchmark or framework."""
 
     slug = models.SlugField(field_label("slug"), max_length=120, unique=True, validators=[validate_source_slug])
@@ -178,8 +191,9 @@ class Source(Deletable):
     normalized_title = models.CharField(_("Normalised title"), max_length=500, db_index=True, editable=False)
     # The short name with case, width, spacing and punctuation folded: what a typed name is looked up by.
     name_key = models.TextField(_("Folded short name"), db_index=True, editable=False, default="")
-    # The short name as lists sort it: lower case, a Chinese name read in pinyin (阿里巴巴通义 among the A's).
-    name_sort = models.TextField(_("Short name as sorted"), db_index=True, editable=False, default="")
+    # The short name and the title as lists sort them: a Chinese name read in pinyin (阿里巴巴通义 among the A's).
+    name_sort = SortKeyField(_("Short name as sorted"), source="short_name")
+    title_sort = SortKeyField(_("Title as sorted"), source="title")
     kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
     authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
@@ -210,10 +224,14 @@ class Source(Deletable):
     all_objects = SourceQuerySet.as_manager()
 
     class Meta:
-        ordering = ["short_name"]
+        ordering = NAME_ORDER
         default_manager_name = "all_objects"
         verbose_name = _("Source")
         verbose_name_plural = _("Sources")
+        indexes = [
+            models.Index(fields=["name_sort", "id"], name="source_name_sort"),
+            models.Index(fields=["title_sort", "id"], name="source_title_sort"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),
             models.UniqueConstraint(fields=["doi"], condition=~models.Q(doi=""), name="source_unique_doi"),
@@ -251,23 +269,21 @@ class Source(Deletable):
                                                           code="max_length")})
 
     def derive_keys(self) -> None:
-        """Sets the title and short name as they are looked up, folded, and as lists sort the short name; ``save()``
-        does, ``bulk_create`` does not."""
+        """Sets the title and short name as they are looked up, folded; ``save()`` does, ``bulk_create`` does not
+        (the sort keys are set by both)."""
         from wiki.references.identifiers import normalize_title, short_name_key
-        from wiki.text.slugs import pinyin_sort_key
 
         self.normalized_title = normalize_title(self.title)
         self.name_key = short_name_key(self.short_name)
-        self.name_sort = pinyin_sort_key(self.short_name)
 
     def save(self, *args: object, **kwargs: object) -> None:
         self.derive_keys()
         written = kwargs.get("update_fields")
         if isinstance(written, (list, tuple, set, frozenset)):
             # A save of the title or short name alone writes what is derived from them too.
-            derived = {"title": ["normalized_title"], "short_name": ["name_key", "name_sort"]}
+            derived = {"title": ["normalized_title"], "short_name": ["name_key"]}
             kwargs["update_fields"] = [*written, *(field for name in derived if name in written for field in derived[name])]
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("wiki:source-detail", kwargs={"slug": self.slug})
@@ -290,15 +306,24 @@ class Source(Deletable):
         return make_validator("s", *parts, last_modified=latest(self.updated_at, changed))
 
 
-class Component(models.Model):
+class ComponentQuerySet(SortKeyedQuerySet["Component"]):
+    def in_name_order(self) -> ComponentQuerySet:
+        """By name as Chinese readers sort names (监督器, jian4…, after CRO and before Tree-GRPO)."""
+        return self.order_by("name_sort", "pk")
+
+
+class Component(SortKeyed):
     """A separately classified part of a work (Shepherd's Tree-GRPO vs its supervisor and CRO)."""
 
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="components", verbose_name=field_label("source"))
     slug = models.SlugField(field_label("slug"), max_length=120, validators=[validate_source_slug])
     name = models.CharField(_("Name"), max_length=200, validators=[validate_line])
+    name_sort = SortKeyField(_("Name as sorted"), source="name")
+
+    objects = ComponentQuerySet.as_manager()
 
     class Meta:
-        ordering = ["source", "name"]
+        ordering = ["source", "name_sort", "id"]
         verbose_name = _("Component")
         verbose_name_plural = _("Components")
         constraints = [models.UniqueConstraint(fields=["source", "slug"], name="component_unique_slug_per_source")]

@@ -31,7 +31,7 @@ class WatchQuerySet(models.QuerySet["Watch"]):
             "source__id", "source__slug", "source__short_name", "source__deleted_at",
             "source__merged_into__id", "source__merged_into__slug", "source__merged_into__short_name",
             "question__id", "question__title",
-        ).order_by("page__title", "source__short_name", "question__title", "id")
+        ).order_by("page__title_sort", "source__name_sort", "question__title_sort", "id")
 
 
 class Watch(models.Model):

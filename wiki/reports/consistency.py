@@ -168,7 +168,7 @@ def consistency_report() -> ConsistencyReport:
     classifications = list(
         Classification.objects.select_related("source", "component")
         .only("mechanism", "verdict", "evidence_claim_id", "source__short_name", "source__slug", "component__name")
-        .order_by("source__short_name", "component__name")
+        .in_subject_order()
     )
     suggested: dict[tuple[int, int | None], tuple[str, str]] = {
         (source_id, component_id): (verdict, rationale)

@@ -163,7 +163,7 @@ def _work_classifications(source_ids: list[int]) -> dict[int, list[tuple[str, st
     found: dict[int, list[tuple[str, str]]] = {}
     rows = (
         Classification.objects.filter(source_id__in=source_ids)
-        .order_by("source_id", F("component__name").asc(nulls_first=True), "pk")
+        .order_by("source_id", F("component__name_sort").asc(nulls_first=True), "pk")
         .values_list("source_id", "mechanism", "verdict")
     )
     for source_id, mechanism, verdict in rows:

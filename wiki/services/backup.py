@@ -38,6 +38,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from wiki.models import ApiToken, SearchDocument
+from wiki.models.sort_keys import fill_sort_keys
 from wiki.roles import Account
 
 FORMAT_NAME = "agentic-rl-wiki-backup"
@@ -211,10 +212,11 @@ class _Writer:
             for item in batch:
                 item.object.password = make_password(None)  # type: ignore[attr-defined]
         for item in batch:
-            # What a row derives from its own fields (a page's title as a link target, a work's folded names) is
-            # derived again: a backup written before such a key existed holds none.
+            # What a row derives from its own fields (a page's title as a link target, a work's folded names, the
+            # names' sort keys) is derived again: a backup written before such a key existed holds none.
             if callable(derive := getattr(item.object, "derive_keys", None)):
                 derive()
+            fill_sort_keys(item.object)
         fields = model._meta.local_concrete_fields
         model._base_manager._insert([item.object for item in batch], fields=fields, raw=True)  # type: ignore[attr-defined]
         for name in {name for item in batch for name in (item.m2m_data or {})}:

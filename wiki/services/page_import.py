@@ -169,7 +169,7 @@ def page_import(*, page_file: PageFile, user: User | None = None) -> ImportRepor
         )
         revision = saved.revision
         page = revision.page
-        new_sources = Source.objects.exclude(pk__in=sources_before).order_by("short_name")
+        new_sources = Source.objects.exclude(pk__in=sources_before).in_name_order()
         report = ImportReport(
             page=page,
             created_page=existing is None,

@@ -81,12 +81,6 @@ def pinyin_slug(text: str, *, length: int, longer: int | None = None) -> str:
     return cut_slug(whole, length)
 
 
-def pinyin_sort_key(text: str) -> str:
-    """``text`` read in pinyin, syllables apart, in lower case: the order Chinese lists sort names in
-    (``策略梯度`` → ``ce lue ti du``, before ``环境`` → ``huan jing``). Other letters are kept as they are."""
-    return in_pinyin(text).lower()
-
-
 def in_pinyin(text: str) -> str:
     """``text`` with its Chinese characters read in pinyin, a syllable a word; unchanged when it has none."""
     if not has_chinese(text):

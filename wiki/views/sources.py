@@ -97,6 +97,6 @@ def source_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def source_claims(request: HttpRequest, slug: str) -> HttpResponse:
     """Every current claim citing the work or about it, paginated."""
     source = get_object_or_404(Source.objects.only("id", "slug", "short_name"), slug=slug)
-    page_obj = Paginator(Claim.objects.concerning(source.pk).order_by("page__title", "position", "id"), PER_PAGE).get_page(
+    page_obj = Paginator(Claim.objects.concerning(source.pk).in_page_order(), PER_PAGE).get_page(
         request.GET.get("p"))
     return render(request, "wiki/source_claims.html", {"source": source, "page_obj": page_obj})

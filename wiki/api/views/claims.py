@@ -21,6 +21,7 @@ from wiki.api.serializers.claims import (
 from wiki.api.views.writes import IF_MATCH_REQUIRED, PRECONDITIONS, ServiceUpdateMixin, ServiceViewSet, saved_serializer
 from wiki.filters import ClaimFilter
 from wiki.models import Claim, ClaimRevision
+from wiki.models.claims import PAGE_ORDER
 from wiki.services.claims import claim_reattach, claim_retire, claim_set_status
 
 # The page text columns, which claim and question responses never show.
@@ -42,7 +43,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     serializer_class = ClaimSerializer
     filterset_class = ClaimFilter
     ordering_fields = ["id", "position", "status", "updated_at", "created_at"]
-    ordering = ["page__title", "position", "id"]
+    ordering = list(PAGE_ORDER)
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Claim]:

@@ -79,7 +79,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def get_queryset(self) -> QuerySet[Source]:
         sources = Source.objects.with_classification().prefetch_related(
-            Prefetch("components", queryset=Component.objects.order_by("name"))
+            Prefetch("components", queryset=Component.objects.in_name_order())
         )
         if self.action == "export":
             return Source.objects.for_export()

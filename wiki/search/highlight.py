@@ -1,8 +1,9 @@
 """Showing why a document matched: its title and the sentence that matched, every matched word highlighted, escaped.
 
-A pattern (:func:`highlighter`) matches what the query asked for in the text as written, once Traditional
-characters and accents are folded as search folds them (:func:`~wiki.search.tokenize.fold_for_search`, one
-character for one, so a match in the folded text is a match in the text at the same place).
+A pattern (:func:`highlighter`) matches what the query asked for in the text once it is folded as search folds it
+(:func:`~wiki.search.tokenize.fold_with_positions`: full-width letters, Traditional characters, accents; case aside),
+and each match is highlighted where it was written: ``grpo`` marks ``ＧＲＰＯ``, ``強化學習`` marks ``强化学习``, however
+folding changed the length of the text before it (``ﬁ`` is two letters folded).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.search.spelling import other_spelling
 from wiki.search.terms import Term
-from wiki.search.tokenize import CJK, fold_for_search, normalize, query_fragments, token_pattern
+from wiki.search.tokenize import CJK, fold_with_positions, normalize, query_fragments, token_pattern
 
 SNIPPET_LENGTH = 220
 
@@ -37,8 +38,8 @@ def _name_regex(name: str) -> str:
 
 def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = None, *,
                 phrases: Iterable[str] = ()) -> re.Pattern[str] | None:
-    """Matches what the query asked for in the original text with its Traditional characters and accents folded
-    (:func:`~wiki.search.tokenize.fold_for_search`): each of its ``phrases`` whole, every name of the terms it named,
+    """Matches what the query asked for in the text folded (:func:`~wiki.search.tokenize.fold_with_positions`): each
+    of its ``phrases`` whole, every name of the terms it named,
     then each other word (in either spelling, British or American) or CJK run (``rest``, the query itself by
     default), and the bigrams of such runs."""
     whole = {regex for phrase in phrases if (regex := _phrase_regex(phrase))}
@@ -49,7 +50,7 @@ def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = Non
             pieces.add(re.escape(other))
         if not fragment.isascii() and len(fragment) > 2:
             pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
-    names = {regex for term in terms for name in term.spellings if (regex := _name_regex(fold_for_search(name)))}
+    names = {regex for term in terms for name in term.spellings if (regex := _name_regex(fold_with_positions(name).text))}
     if not pieces and not names and not whole:
         return None
     # Longer alternatives first, so that a whole phrase or name wins over a piece of it.
@@ -95,7 +96,7 @@ def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
         return text
     best, best_key = text, (0, False)
     for sentence in sentences(text):
-        found = [m.group() for m in pattern.finditer(fold_for_search(sentence))]
+        found = [m.group() for m in pattern.finditer(fold_with_positions(sentence).text)]
         if not found:
             continue
         key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)
@@ -112,8 +113,9 @@ def snippet(text: str, pattern: re.Pattern[str] | None, *, length: int = 0) -> S
 def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None = None) -> SafeString:
     """``text`` (cut to ``length`` around the first match) HTML-escaped, with every match wrapped in ``<mark>``."""
     if length is not None and len(text) > length:
-        first = pattern.search(fold_for_search(text)) if pattern else None
-        start = max(0, (first.start() if first else 0) - length // 3)
+        folded = fold_with_positions(text)
+        first = pattern.search(folded.text) if pattern else None
+        start = max(0, (folded.written(*first.span())[0] if first else 0) - length // 3)
         end = min(len(text), start + length)
         prefix, suffix = ("…" if start > 0 else ""), ("…" if end < len(text) else "")
         text = f"{prefix}{text[start:end]}{suffix}"
@@ -121,9 +123,15 @@ def highlight(text: str, pattern: re.Pattern[str] | None, *, length: int | None 
         return escape(text)
     out: list[str] = []
     position = 0
-    for match in pattern.finditer(fold_for_search(text)):
-        out.append(escape(text[position : match.start()]))
-        out.append(f"<mark>{escape(text[match.start() : match.end()])}</mark>")
-        position = match.end()
+    folded = fold_with_positions(text)
+    for match in pattern.finditer(folded.text):
+        start, end = folded.written(*match.span())
+        # two matches within one character folded into several: the character is marked once
+        start = max(start, position)
+        if end <= start:
+            continue
+        out.append(escape(text[position:start]))
+        out.append(f"<mark>{escape(text[start:end])}</mark>")
+        position = end
     out.append(escape(text[position:]))
     return mark_safe("".join(out))  # noqa: S308 - every piece of text was escaped above

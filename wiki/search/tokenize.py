@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import cache
 
 import opencc
@@ -98,6 +99,51 @@ def fold_for_search(text: str) -> str:
     """``text`` as search compares it, character for character: Simplified characters, Latin letters unaccented (case
     kept, so that a match found in it is a match in ``text`` at the same place)."""
     return fold_accents(fold_variants(text))
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Text as highlighting matches it (:func:`fold_with_positions`) and where each of its characters was written."""
+
+    text: str
+    # For each character of ``text``, where the characters it was folded from start and end in the text as written;
+    # None when every character is folded one for one.
+    starts: tuple[int, ...] | None = None
+    ends: tuple[int, ...] | None = None
+
+    def written(self, start: int, end: int) -> tuple[int, int]:
+        """Where the folded ``text[start:end]`` is in the text as written: whole characters, so that a match of part
+        of a character folded into several (``fi`` of ``ﬁ``) is the character."""
+        if self.starts is None or self.ends is None:
+            return start, end
+        if start >= len(self.starts):
+            return (self.ends[-1], self.ends[-1]) if self.ends else (0, 0)
+        if end <= start:
+            return self.starts[start], self.starts[start]
+        return self.starts[start], self.ends[end - 1]
+
+
+def fold_with_positions(text: str) -> Folded:
+    """``text`` as search compares it, case kept: NFKC (full-width letters and digits in their ASCII forms: ``ＧＲＰＯ``
+    → ``GRPO``, ``ﬁ`` → ``fi``), then :func:`fold_for_search`; with the place in ``text`` of each folded character,
+    since NFKC may write a character as several (``Ⅻ`` → ``XII``) or several as one (an ``e`` and a combining accent)."""
+    if unicodedata.is_normalized("NFKC", text):
+        return Folded(fold_for_search(text))
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    start = 0
+    while start < len(text):
+        # a letter with the accents that follow it: NFKC composes them into one character
+        end = start + 1
+        while end < len(text) and unicodedata.combining(text[end]):
+            end += 1
+        folded = fold_for_search(unicodedata.normalize("NFKC", text[start:end]))
+        pieces.append(folded)
+        starts.extend([start] * len(folded))
+        ends.extend([end] * len(folded))
+        start = end
+    return Folded("".join(pieces), tuple(starts), tuple(ends))
 
 
 def normalize(text: str) -> str:

@@ -296,6 +296,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["wiki.api.permissions.ModelPermissionsOrAnonReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "wiki.api.filters.StrictFilterBackend",
+        "wiki.api.filters.UpdatedAfterFilter",
         "wiki.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",

@@ -143,6 +143,9 @@ def test_page_past_the_last_is_404(contrast_wiki: ContrastWiki, api: APIClient) 
 
     assert response.status_code == 404
     assert _is_error(response.json(), "not_found")
+    # the parameter at fault is named, which tells a page past the end from an address that names nothing
+    assert response.json()["codes"] == {"page": ["not_found"]}
+    assert api.get("/api/v1/nothing-here/").json()["codes"] == {}
 
 
 def test_anonymous_write_is_401_asking_for_a_token(api: APIClient) -> None:
@@ -383,7 +386,7 @@ def test_a_detail_refuses_a_parameter_it_does_not_read_as_a_list_does(contrast_w
     response = api.get("/api/v1/pages/contrast-wiki/", {"mechanism": "policy_gradient"})
 
     assert response.status_code == 400 and _is_error(response.json(), "unknown_parameter")
-    assert response.json()["errors"] == {"mechanism": ["Unknown parameter; this endpoint reads format, ordering, page, page_size."]}
+    assert response.json()["errors"] == {"mechanism": ["Unknown parameter; this endpoint reads after, format, ordering, page, page_size."]}
     assert api.get("/api/v1/sources/gripforge/", {"year": "2026"}).status_code == 400
     assert api.get("/api/v1/glossary/policy-gradient/", {"q": "x"}).status_code == 400
     assert api.get("/api/v1/pages/contrast-wiki/", {"format": "json"}).status_code == 200

@@ -51,6 +51,15 @@ class FindingConflict(APIException):
     default_code = "conflict"
 
 
+class PageOutOfRange(NotFound):
+    """404 ``not_found``: a page number past the list's last page. ``fields`` names the parameter in ``errors`` and
+    ``codes``, as a 400 names those at fault, which tells it from an address that names nothing."""
+
+    def __init__(self, detail: str, *, fields: Collection[str]) -> None:
+        super().__init__(detail=detail)
+        self.fields = tuple(fields)
+
+
 class Gone(APIException):
     """410: the object was deleted, and nothing took its place."""
 
@@ -190,7 +199,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:
         assert isinstance(exc, APIException)  # DRF answers only those (Http404 and PermissionDenied converted above)
         detail = exc.detail
-        body = {"detail": str(detail), "code": getattr(detail, "code", None) or exc.default_code, "errors": {}, "codes": {}}
+        code = getattr(detail, "code", None) or exc.default_code
+        fields = getattr(exc, "fields", ())
+        body = {"detail": str(detail), "code": code, "errors": {name: [str(detail)] for name in fields},
+                "codes": {name: [code] for name in fields}}
         if isinstance(exc, Conflict):
             body.update(exc.extra)
             if "html_url" in body and context.get("request") is not None:  # absolute, as in every answer

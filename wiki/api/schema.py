@@ -22,7 +22,8 @@ class ErrorSerializer(serializers.Serializer):
     )
     errors = serializers.DictField(  # type: ignore[assignment]  # a field named like Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
-        help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400.",
+        help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400, "
+                  "or a 404 naming the parameter at fault (`page`, a number past the last page).",
     )
     codes = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -155,10 +156,12 @@ class WikiAutoSchema(AutoSchema):
         if self.method == "GET":
             extra["400"] = _error("Invalid query parameters (filters, ordering, page size).")
             extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")
+        past_the_last = "a page number past the last page (`not_found`, naming `page` in `errors` and `codes`)"
         if "{" in self.path:
-            extra["404"] = _error("No such object.")
+            paged = self.method == "GET" and self._is_list_view() and getattr(self.view, "pagination_class", None) is not None
+            extra["404"] = _error(f"No such object, or {past_the_last}." if paged else "No such object.")
         elif self.method == "GET" and self._is_list_view():
-            extra["404"] = _error("No such page of results.")
+            extra["404"] = _error(f"No such page of results: {past_the_last}.")
         for code, response in extra.items():
             if code not in responses:
                 answer = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular

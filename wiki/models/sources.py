@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
 from django.core.exceptions import ValidationError
@@ -116,6 +117,14 @@ class SourceQuerySet(SortKeyedQuerySet["Source"]):
         # Through ``all_objects``: the live manager would join the work a second time, which the planner estimated
         # at one row and answered with millions of scans.
         return self.filter(models.Exists(Classification.all_objects.filter(source=models.OuterRef("pk"), **conditions)))
+
+    def changed_after(self, moment: datetime) -> SourceQuerySet:
+        """Works edited after ``moment``, or one of whose classifications was: what a work shows changed, as its
+        Last-Modified says."""
+        from wiki.models.classifications import Classification
+
+        reclassified = Classification.all_objects.filter(source=models.OuterRef("pk"), updated_at__gt=moment)
+        return self.filter(models.Q(updated_at__gt=moment) | models.Exists(reclassified))
 
     def with_validator(self) -> SourceQuerySet:
         """Annotates what :attr:`Source.validator` reads: when its classifications last changed, and how many it

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from wiki.api.filters import reject_unreadable_parameters
-from wiki.api.pagination import WikiPagination
+from wiki.api.pagination import NumberedPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.findings import (
     FindingDismissalSerializer,
@@ -43,7 +43,7 @@ class FindingListView(APIView):
     """Where the wiki may contradict itself, each finding with the editor's dismissal when it was dismissed."""
 
     permission_classes = [EditorsReview]
-    pagination_class = WikiPagination
+    pagination_class = NumberedPagination
 
     @extend_schema(summary=gettext_lazy("List consistency findings"), parameters=[FindingListParamsSerializer],
                    responses=FindingSerializer(many=True))
@@ -62,7 +62,7 @@ class FindingListView(APIView):
                 rows += [_row(finding, None) for finding in section.open]
             if dismissed is not False:
                 rows += [_row(item.finding, item.dismissal) for item in section.dismissed]
-        paginator = WikiPagination()
+        paginator = NumberedPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(FindingSerializer(page, many=True).data)
 

@@ -190,6 +190,29 @@ def test_schema_says_null_and_conditional_reads_as_openapi_3_1_does(client: Clie
     assert "If-None-Match" in {p["name"] for p in read["parameters"]} and "304" in read["responses"]
 
 
+def test_schema_documents_cursors_updated_after_and_a_page_past_the_last(client: Client) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+
+    def parameters(path: str) -> dict[str, Any]:
+        return {p["name"]: p for p in schema["paths"][path]["get"]["parameters"]}
+
+    changing = {"/api/v1/pages/", "/api/v1/sources/", "/api/v1/claims/", "/api/v1/classifications/",
+                "/api/v1/contrasts/", "/api/v1/questions/", "/api/v1/glossary/"}
+    for path in changing | {"/api/v1/changes/", "/api/v1/watchlist/", "/api/v1/pages/{slug}/revisions/"}:
+        assert "invalid_cursor" in parameters(path)["after"]["description"], path
+        assert parameters(path)["after"]["schema"]["type"] == "string", path
+        assert ("updated_after" in parameters(path)) == (path in changing), path
+    updated_after = parameters("/api/v1/sources/")["updated_after"]
+    assert updated_after["schema"] == {"type": "string", "format": "date-time"}
+    assert settings.TIME_ZONE in updated_after["description"]
+    # computed whole, the findings page by number only
+    assert "after" not in parameters("/api/v1/findings/") and "page" in parameters("/api/v1/findings/")
+    for path in ("/api/v1/sources/", "/api/v1/pages/{slug}/revisions/"):
+        assert "`not_found`, naming `page`" in schema["paths"][path]["get"]["responses"]["404"]["description"], path
+    links = schema["components"]["schemas"]["PaginatedClaimList"]["properties"]
+    assert links["next"]["type"] == links["previous"]["type"] == ["string", "null"]
+
+
 def test_docs_pages_load_their_assets_from_static(client: Client) -> None:
     swagger = client.get("/api/docs/").content.decode()
     redoc = client.get("/api/redoc/").content.decode()

@@ -18,7 +18,7 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="What went wrong, for a person.")
     code = serializers.CharField(
         help_text="Machine-readable: invalid, required, parse_error, not_authenticated, authentication_failed, "
-        "permission_denied, not_found, method_not_allowed, edit_conflict, throttled, …"
+        "permission_denied, not_found, method_not_allowed, edit_conflict, invalid_cursor, throttled, …"
     )
     errors = serializers.DictField(  # type: ignore[assignment]  # a field named like Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
@@ -154,7 +154,7 @@ class WikiAutoSchema(AutoSchema):
         elif getattr(self.view, "authentication_classes", None):
             extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` header (reads need none).")
         if self.method == "GET":
-            extra["400"] = _error("Invalid query parameters (filters, ordering, page size).")
+            extra["400"] = _error("Invalid query parameters (filters, ordering, page size, cursor).")
             extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")
         past_the_last = "a page number past the last page (`not_found`, naming `page` in `errors` and `codes`)"
         if "{" in self.path:

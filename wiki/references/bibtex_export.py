@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
+from bibtexparser.middlewares.parsestack import default_unparse_stack
 from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import (
     RULE_DICT,
@@ -57,6 +58,10 @@ _ENCODER = UnicodeToLatexEncoder(
     conversion_rules=[UnicodeToLatexConversionRule(RULE_DICT, {**_SPECIALS, ord('"'): '{"}',
                                                                ord("^"): r"{\textasciicircum}"})],
 )
+# The encoder's rules apply to one character at a time and keep every other character: the same rules as a table for
+# str.translate, which costs a pass in C where the encoder spent some 40 µs on each value (0.4 s on 10,000 works).
+_ESCAPES = str.maketrans({chr(code): _ENCODER.unicode_to_latex(chr(code)) for code in range(128)
+                          if _ENCODER.unicode_to_latex(chr(code)) != chr(code)})
 
 
 # Pairs TeX reads as one character: -- and --- (dashes), `` and '' (quotes), !` and ?` (¡ ¿), ,, (T1's „).
@@ -85,7 +90,7 @@ def latex_escaped(value: str) -> str:
 
 
 def _escaped_text(value: str) -> str:
-    return _LIGATURE.sub(lambda m: m.group() + "{}", _ENCODER.unicode_to_latex(value))
+    return _LIGATURE.sub(lambda m: m.group() + "{}", value.translate(_ESCAPES))
 
 
 def is_organisation(name: str) -> bool:
@@ -175,4 +180,6 @@ def dump_bibtex(sources: Iterable[Source]) -> str:
     library = Library([bibtex_entry(source, keys[source.pk]) for source in sources])
     # A first line even when no work matched: an empty body would be no file at all to some clients.
     header = f"% {len(sources)} {'work' if len(sources) == 1 else 'works'}, UTF-8\n"
-    return header + write_string(library)
+    # The entries are this call's own: braced in place, not deep-copied first (a third of the time, and
+    # bibtexparser warns of the copy from 10,000 entries on).
+    return header + write_string(library, unparse_stack=default_unparse_stack(allow_inplace_modification=True))

@@ -341,5 +341,14 @@ def csl_items(sources: Iterable[Source]) -> list[dict[str, Any]]:
     return [{**csl_item(source), "id": keys[source.pk]} for source in sources]
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def dump_csl_json(sources: Iterable[Source]) -> str:
-    return json.dumps(csl_items(sources), ensure_ascii=False, indent=2) + "\n"
+    """The items as a JSON array, each variable of an item on a line of its own and its value (a list of names, a
+    date) on that line: as readable as ``indent=2`` and written by json's C encoder, which ``indent`` turns off (it
+    took half of the export's time)."""
+    sources = list(sources)
+    items = ("  {\n" + ",\n".join(f"    {_ENCODE(name)}: {_ENCODE(value)}" for name, value in item.items()) + "\n  }"
+             for item in csl_items(sources))
+    return "[\n" + ",\n".join(items) + "\n]\n" if sources else "[]\n"

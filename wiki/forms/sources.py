@@ -111,7 +111,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             "notes": forms.Textarea(attrs={"rows": 4}),
         }
         labels = {"url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key")}
-        help_texts = {"authors": _("Separated by semicolons (or 、): Family, Given; …"), "arxiv_id": _("Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."),
+        help_texts = {"authors": _("Separated by semicolons (or 、): Family, Given; …; an organisation's name in braces, {Google DeepMind}, is kept whole."), "arxiv_id": _("Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."),
                       "doi": _("Bare or as a doi.org URL.")}
 
     entry_type = forms.ChoiceField(

@@ -43,6 +43,7 @@ from wiki.references.identifiers import (
     normalize_arxiv_id,
 )
 from wiki.references.latex import latex_to_text
+from wiki.references.names import ET_AL, is_braced, is_et_al, kept_whole, unbraced
 from wiki.references.parse_errors import bibtex_reason
 from wiki.text.lang import has_chinese
 
@@ -93,12 +94,17 @@ class ParsedEntry:
 
 
 def _persons(value: str) -> str:
-    """``Vuli\\'c, Ivan and others`` → ``Vulić, Ivan; et al.``: names split by bibtexparser, each decoded."""
+    """``Vuli\\'c, Ivan and {World Health Organization} and others`` → ``Vulić, Ivan; World Health Organization; et
+    al.``: names split by bibtexparser, each decoded; a name braced whole is an organisation's, kept whole
+    (:func:`~wiki.references.names.kept_whole`)."""
     names = []
     for name in split_multiple_persons_names(value):
+        if is_braced(name):
+            names.append(kept_whole(latex_to_text(unbraced(name))))
+            continue
         text = latex_to_text(name)
-        if text.lower() in {"others", "et al", "et al."}:
-            names.append("et al.")
+        if is_et_al(text):
+            names.append(ET_AL)
         elif text:
             family, comma, given = text.partition(",")
             names.append(person_name(family, given) if comma else text)

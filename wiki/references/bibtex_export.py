@@ -36,6 +36,7 @@ from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS
 from wiki.references.latex import scripts_as_math
+from wiki.references.names import author_names, bibtex_name, is_et_al, is_organisation, unbraced
 
 # Where an entry type puts the work's venue.
 VENUE_FIELD_BY_ENTRY_TYPE = {
@@ -66,19 +67,6 @@ _ESCAPES = str.maketrans({chr(code): _ENCODER.unicode_to_latex(chr(code)) for co
 
 # Pairs TeX reads as one character: -- and --- (dashes), `` and '' (quotes), !` and ?` (¡ ¿), ,, (T1's „).
 _LIGATURE = re.compile(r"(?<!\\)([-`',])(?=\1)|(?<!\\)([!?])(?=`)")
-# Lower-case words of a personal name before the family name (Ludwig van Beethoven, Paco de la Fuente).
-_PARTICLES = frozenset({
-    "van", "von", "de", "der", "den", "del", "della", "dei", "degli", "di", "da", "das", "dos", "do", "du", "la", "le",
-    "les", "lo", "ten", "ter", "te", "zu", "zum", "zur", "y", "e", "bin", "binti", "ibn", "al", "el", "af", "av",
-})
-# Words that make a name an organisation: BibTeX would otherwise take its last word for a family name.
-_ORGANISATION_WORDS = frozenset({
-    "team", "lab", "labs", "laboratory", "laboratories", "group", "inc", "ltd", "llc", "gmbh", "corp", "corporation",
-    "company", "university", "institute", "foundation", "project", "community", "consortium", "research", "center",
-    "centre", "committee", "council", "association", "society", "organization", "organisation", "department",
-    "contributors", "developers", "authors", "ai",
-})
-
 
 _URL_IN_VENUE = re.compile(r"https?://", re.IGNORECASE)
 
@@ -93,19 +81,6 @@ def _escaped_text(value: str) -> str:
     return _LIGATURE.sub(lambda m: m.group() + "{}", value.translate(_ESCAPES))
 
 
-def is_organisation(name: str) -> bool:
-    """Whether an author as the wiki keeps it (``Family, Given``, ``Given Family``, or a body's name) is not a person:
-    a word that names a body (Team, Lab, University…), ``and``, or a lower-case word that is no particle (of, for)."""
-    words = [word.strip(".,()").lower() for word in name.split()]
-    if any(word in _ORGANISATION_WORDS for word in words) or "and" in words or "&" in name:
-        return True
-    if "," in name or len(words) < 2:
-        return False
-    # A lower-case word with an apostrophe is a particle too: d'Alembert, dell'Acqua.
-    return any(not word[:1].isalpha() or (raw[:1].islower() and word not in _PARTICLES and "'" not in word)
-               for word, raw in zip(words, name.split(), strict=True))
-
-
 def _pages(pages: str) -> str:
     """A page range as BibTeX writes one, its dash two hyphens (``12248--12267``)."""
     return "--".join(latex_escaped(part) for part in re.split(r"\s*[–—]\s*|-{1,3}", str(pages)))
@@ -113,12 +88,14 @@ def _pages(pages: str) -> str:
 
 def _persons(authors: str) -> str:
     names = []
-    for name in (part.strip() for part in authors.split(";")):
-        if name == "et al.":
+    for name in author_names(authors):
+        if is_et_al(name):
             names.append("others")
-        elif name:
-            # An organisation is braced, so that BibTeX neither splits it nor takes its last word for a family name.
-            names.append(f"{{{latex_escaped(name)}}}" if is_organisation(name) else latex_escaped(name))
+        elif is_organisation(name):
+            # braced, so that BibTeX neither splits it nor takes its last word for a family name
+            names.append(f"{{{latex_escaped(unbraced(name))}}}")
+        else:
+            names.append(latex_escaped(bibtex_name(name)))
     return " and ".join(names)
 
 

@@ -29,12 +29,12 @@ from wiki.references.draft import (
     find_year,
     is_repository_url,
     month_of,
-    person_name,
     short_name_from_title,
     thesis_entry_type,
 )
 from wiki.references.errors import ReferencesRefused
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
+from wiki.references.names import author_names, csl_name, name_from_csl
 from wiki.references.parse_errors import json_reason
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
@@ -103,20 +103,6 @@ def _rich_text(value: Any) -> str:
     """A title or container title as plain text: CSL's rich-text markup (``<i>``, ``<b>``, ``<sup>``,
     ``<span class="nocase">``) removed and entities (``&amp;``) decoded."""
     return _text(html.unescape(_RICH_TEXT_TAG.sub("", value))) if isinstance(value, str) else _text(value)
-
-
-def _person(person: Any) -> str:
-    if isinstance(person, str):
-        literal = _text(person)
-        return "et al." if literal.lower() in {"others", "et al", "et al."} else literal
-    if not isinstance(person, dict):
-        return ""
-    if person.get("literal"):
-        literal = _text(person["literal"])
-        return "et al." if literal.lower() in {"others", "et al", "et al."} else literal
-    family = " ".join(_text(person.get(part, "")) for part in ("non-dropping-particle", "family") if person.get(part))
-    given = _text(person.get("given", ""))
-    return person_name(family, given)
 
 
 def _year(item: dict[str, Any], errors: list[str]) -> int | None:
@@ -192,7 +178,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
     if isinstance(persons, str):
         # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
-    authors = "; ".join(filter(None, (_person(p) for p in persons))) if isinstance(persons, list) else ""
+    authors = "; ".join(filter(None, (name_from_csl(p) for p in persons))) if isinstance(persons, list) else ""
     # Zotero's id is the item's URI (http://zotero.org/users/…/items/…), no citation key: the wiki's own is made then
     key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))
@@ -296,14 +282,8 @@ def csl_item(source: Source) -> dict[str, Any]:
                             "title": rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
         item["title-short"] = rich_text_escaped(source.short_name)
-    persons = [name.strip() for name in source.authors.split(";") if name.strip()]
-    if persons:
-        item["author"] = [
-            {"literal": "others"} if name == "et al." else
-            {"family": name.split(",", 1)[0].strip(), "given": name.split(",", 1)[1].strip()} if "," in name else
-            {"literal": name}
-            for name in persons
-        ]
+    if persons := author_names(source.authors):
+        item["author"] = [csl_name(name) for name in persons]
     if source.year:
         month = source.bibliographic.get("month", "")
         item["issued"] = {"date-parts": [[source.year, int(month)] if month.isdigit() and 1 <= int(month) <= 12

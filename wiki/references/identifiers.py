@@ -151,10 +151,17 @@ def identifiers_from_url(url: str) -> tuple[str, str]:
     return arxiv, doi
 
 
+def _first_name(authors: str) -> str:
+    """The first name of an author list, an organisation's without the braces that keep it whole: ``{Google
+    DeepMind}`` is read as the same first author as ``Google DeepMind`` written before it was braced."""
+    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
+    return first[1:-1].strip() if first.startswith("{") and first.endswith("}") else first
+
+
 def _first_author(authors: str) -> tuple[str, str]:
     """The first author's family name and given names as written (``Wang, Lei`` and ``Lei Wang`` → ``Wang``, ``Lei``;
     a name written without a comma, as Chinese is, wholly the family name: ``张昆``); empty when none is known."""
-    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
+    first = _first_name(authors)
     if not first or first.lower().startswith("et al"):
         return "", ""
     if "," in first:
@@ -172,13 +179,18 @@ def _fold(name: str) -> str:
 def first_author_key(authors: str) -> str:
     """The first author's family name, folded for comparison: ``Yao, Shunyu; …`` and ``Shunyu Yao and …`` → ``yao``.
 
-    Empty when no author is known (``et al.`` alone, an organisation in braces counts as its first word).
+    Empty when no author is known (``et al.`` alone); an organisation in braces counts as its last word, as it did
+    before it was braced.
     """
     return _fold(_first_author(authors)[0])
 
 
 def first_author_family(authors: str) -> str:
-    """The first author's family name as written (``Rich`` of ``Rich, Elaine``, ``张昆`` of ``张昆; 冯立群``)."""
+    """The first author's family name as written (``Rich`` of ``Rich, Elaine``, ``张昆`` of ``张昆; 冯立群``); an
+    organisation braced whole, its whole name (``Google DeepMind``)."""
+    first = re.split(r";|\band\b", authors, maxsplit=1)[0].strip()
+    if first.startswith("{") and first.endswith("}"):
+        return first[1:-1].strip()
     return _first_author(authors)[0]
 
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from wiki.models import Page, Source
 from wiki.references.citation_keys import citation_keys
 from wiki.references.front_matter import front_matter_value
+from wiki.references.names import author_names, unbraced
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
 REFERENCES_MARKER = "<!-- wiki-references: made from the page's citations; import_page reads nothing from here on -->"
@@ -29,7 +30,8 @@ def reference_line(source: Source, key: str) -> str:
     """``[key] Authors (Year). *Title*. Venue. arXiv:… · doi:… · <url> — cited at: §3; pp.3-4``."""
     parts = [f"[{key}]"]
     if source.authors:
-        parts.append(_escaped(source.authors) + (f" ({source.year})." if source.year else "."))
+        authors = "; ".join(unbraced(name) for name in author_names(source.authors))
+        parts.append(_escaped(authors) + (f" ({source.year})." if source.year else "."))
     elif source.year:
         parts.append(f"({source.year}).")
     parts.append(f"*{_escaped(source.title)}*.")

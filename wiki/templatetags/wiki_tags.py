@@ -32,6 +32,7 @@ from wiki.markdown import for_reader
 from wiki.markdown.section_links import heading_anchor, with_section_links
 from wiki.models import Contrast, Page, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
+from wiki.references.names import author_names, unbraced
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
@@ -329,8 +330,9 @@ def _detail(name: str, value: str) -> str:
 @register.filter
 def authors_list(authors: str) -> str:
     """A work's authors (kept apart by semicolons) apart as the reader's language lists people: ``张三、李四`` in
-    Chinese, ``Sutton, Richard S.; Barto, Andrew G.`` in English, whose names hold commas."""
-    return pgettext("author separator", "; ").join(name.strip() for name in authors.split(";") if name.strip())
+    Chinese, ``Sutton, Richard S.; Barto, Andrew G.`` in English, whose names hold commas; an organisation without
+    the braces that keep it whole."""
+    return pgettext("author separator", "; ").join(unbraced(name) for name in author_names(authors))
 
 
 @register.filter

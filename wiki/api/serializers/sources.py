@@ -161,7 +161,9 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
             "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
             "authors": {"help_text": "People separated by semicolons (、 and ； read as such), each as Family, Given: "
                                      "\"Yao, Shunyu; Zhao, Jeffrey; et al.\", \"张伟; 李娜\". Not BibTeX's \"and\": "
-                                     "\"A and B\" is one author (an organisation's name)."},
+                                     "\"A and B\" is one author (an organisation's name). An organisation's name in "
+                                     "braces, \"{Google DeepMind}\", is kept whole: written braced in BibTeX, as a "
+                                     "literal name in CSL-JSON, and shown without the braces."},
             # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check;
             # identifiers are checked and normalised by Source.clean, whichever way the source is saved.
             "arxiv_id": {"validators": [validate_optional_line, validate_arxiv_id],

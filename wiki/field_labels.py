@@ -23,6 +23,7 @@ FIELD_LABELS: dict[str, Promise | str] = {
     "left_component": _("…or one of its components"), "right_component": _("…or one of its components"),
     "claim": _("Claim"), "sentence": _("Sentence"), "DELETE": _("Delete"),
     "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"), "entry_type": _("Entry type"),
+    "extra_fields": _("Other fields"),
     "updated": _("What is updated"), "set_by": _("Set by"), "comment": _("Edit summary"),
 }
 

@@ -47,7 +47,8 @@ def test_a_biblatex_subtitle_is_part_of_the_title_as_biber_and_zotero_read_it(db
 }""")
     assert (work.title, work.short_name) == (
         "Policy Gradient Methods: For Reinforcement Learning with Function Approximation", "Policy Gradient Methods")
-    assert warnings == ["the title's addition “Extended version” (titleaddon) is not kept"]
+    # the addition is no part of the title: kept among the work's other fields, and written back as it came
+    assert warnings == [] and Source.objects.get(pk=work.pk).extra_fields == {"titleaddon": "Extended version"}
 
 
 def test_a_chinese_subtitle_follows_a_full_width_colon_and_finds_the_work_with_that_title(db: None) -> None:

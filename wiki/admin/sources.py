@@ -33,7 +33,7 @@ class SourceAdmin(NamesSortedAdmin, DeletedInTheWikiAdmin):
     list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi", "deleted_at", "merged_into")
     list_filter = ("kind", "year")
     search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
-    readonly_fields = ("slug", "normalized_title", "entry_type", "bibliographic", "created_at", "updated_at", "delete_in_wiki")
+    readonly_fields = ("slug", "normalized_title", "entry_type", "bibliographic", "extra_fields", "created_at", "updated_at", "delete_in_wiki")
     fields = [*SOURCE_FIELDS, *readonly_fields]
     inlines = [ComponentInline]
     delete_view_name = "wiki:source-delete"

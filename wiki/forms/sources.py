@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -12,6 +13,7 @@ from wiki.references.citation_matching import WorkRef
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
 from wiki.references.errors import ReferencesRefused
+from wiki.references.extra_fields import clean_extra_fields as kept_extra_fields
 from wiki.references.formats import (
     FORMAT_BY_EXTENSION,
     MAX_IMPORT_BYTES,
@@ -26,7 +28,7 @@ from wiki.services.sources import source_find_duplicate, source_identifiers, sou
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 # What the form gives the services: the fields above, and how the work is written back in the exports.
-EDITED_FIELDS = [*SOURCE_FIELDS, "entry_type", "bibliographic"]
+EDITED_FIELDS = [*SOURCE_FIELDS, "entry_type", "bibliographic", "extra_fields"]
 BIBLIOGRAPHIC_PREFIX = "bib_"
 
 
@@ -119,6 +121,13 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         help_text=_("How the work is written in BibTeX and CSL-JSON exports; left empty, its kind decides."),
     )
 
+    extra_fields = forms.CharField(
+        label=_("Other fields"), required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text=_("What the reference file said that the wiki has no place for, one field a line as BibTeX names it: "
+                    "keywords = agents, reinforcement learning. Written back in the exports."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicate: Source | None = None
@@ -135,6 +144,9 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             self.fields[BIBLIOGRAPHIC_PREFIX + name] = forms.CharField(
                 label=label, required=False, max_length=MAX_BIBLIOGRAPHIC_CHARS, validators=[validate_optional_line])
             self.initial.setdefault(BIBLIOGRAPHIC_PREFIX + name, details.get(name, ""))
+        others = self.initial.get("extra_fields", self.instance.extra_fields)
+        if isinstance(others, dict):
+            self.initial["extra_fields"] = "\n".join(f"{name} = {value}" for name, value in others.items())
 
     def main_fields(self) -> list[forms.BoundField]:
         return [field for field in self.visible_fields() if not self._written_back(field.name)
@@ -151,7 +163,33 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
 
     @staticmethod
     def _written_back(name: str) -> bool:
-        return name == "entry_type" or name.startswith(BIBLIOGRAPHIC_PREFIX)
+        return name in ("entry_type", "extra_fields") or name.startswith(BIBLIOGRAPHIC_PREFIX)
+
+    def clean_extra_fields(self) -> dict[str, str]:
+        """``name = value`` a line, read as the work keeps its other fields
+        (:func:`~wiki.references.extra_fields.clean_extra_fields`)."""
+        values: dict[str, str] = {}
+        errors = []
+        for number, line in enumerate(str(self.cleaned_data.get("extra_fields") or "").splitlines(), start=1):
+            name, equals, value = line.partition("=")
+            if not line.strip():
+                continue
+            if not equals or not name.strip():
+                errors.append(forms.ValidationError(
+                    _("Line %(line)s is no field: write it as name = value."), code="invalid", params={"line": number}))
+            elif name.strip().lower() in values:
+                errors.append(forms.ValidationError(
+                    _("Line %(line)s gives “%(name)s” again."), code="invalid",
+                    params={"line": number, "name": name.strip().lower()}))
+            else:
+                values[name.strip().lower()] = value.strip()
+        if errors:
+            raise forms.ValidationError(errors)
+        try:
+            return kept_extra_fields(values)
+        except ValidationError as error:
+            raise forms.ValidationError([forms.ValidationError(message, code="invalid")
+                                         for message in error.messages]) from None
 
     def clean_bibtex_key(self) -> str:
         key = str(self.cleaned_data.get("bibtex_key") or "").strip()

@@ -221,6 +221,11 @@ class Source(SortKeyed, Deletable):
                                   help_text=_("The BibTeX entry type it was imported as (inproceedings, phdthesis…)."))
     bibliographic = models.JSONField(_("Bibliographic details"), default=dict, blank=True,
                                      help_text=_("Pages, volume, number, publisher and the like, as imported."))
+    # The reference file's fields the wiki has no place for (keywords, language, an editor…), by their BibTeX names,
+    # for the exports to give back (wiki.references.extra_fields).
+    extra_fields = models.JSONField(_("Other fields"), default=dict, blank=True,
+                                    help_text=_("Fields of the reference file the wiki has no place for (keywords, "
+                                                "language…), by their BibTeX names; written back in the exports."))
     abstract = models.TextField(field_label("abstract"), blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))
     notes = models.TextField(field_label("notes"), blank=True, validators=text_limit(MAX_NOTES_CHARS))
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_from",
@@ -255,9 +260,11 @@ class Source(SortKeyed, Deletable):
 
     def clean(self) -> None:
         """Identifiers in their normal form (any version, URL or prefix is accepted), the URL percent-encoded, the entry
-        type one the exports write, the bibliographic details one line each (:func:`clean_bibliographic`) and the
+        type one the exports write, the bibliographic details and other fields one line each
+        (:func:`clean_bibliographic`, :func:`~wiki.references.extra_fields.clean_extra_fields`) and the
         authors separated as the wiki keeps them (:func:`separated_authors`)."""
         from wiki.references.draft import ENTRY_TYPE_LABELS, clean_bibliographic, separated_authors
+        from wiki.references.extra_fields import clean_extra_fields
         from wiki.references.identifiers import normalize_arxiv_id, normalize_doi
 
         if self.entry_type and self.entry_type not in ENTRY_TYPE_LABELS:
@@ -268,6 +275,10 @@ class Source(SortKeyed, Deletable):
             self.bibliographic = clean_bibliographic(self.bibliographic)
         except ValidationError as error:
             raise ValidationError({"bibliographic": error}) from None
+        try:
+            self.extra_fields = clean_extra_fields(self.extra_fields)
+        except ValidationError as error:
+            raise ValidationError({"extra_fields": error}) from None
         self.authors = separated_authors(self.authors)
         # The field validators have refused what cannot be normalised.
         self.arxiv_id = normalize_arxiv_id(self.arxiv_id) or "" if self.arxiv_id.strip() else ""

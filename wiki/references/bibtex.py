@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass, field
 
 from bibtexparser.entrypoint import parse_string
-from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from django.utils.translation import gettext
 
 from wiki.models import SourceKind
 from wiki.references.bibtex_crossref import FieldsRead, resolve_crossrefs
+from wiki.references.bibtex_extra import extra_fields
 from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
@@ -31,10 +31,10 @@ from wiki.references.draft import (
     find_year,
     is_repository_url,
     month_of,
-    person_name,
     short_name_from_title,
     thesis_entry_type,
 )
+from wiki.references.extra_fields import MAX_EXTRA_CHARS, is_local
 from wiki.references.identifiers import (
     arxiv_id_alone,
     arxiv_id_from_doi,
@@ -43,7 +43,7 @@ from wiki.references.identifiers import (
     normalize_arxiv_id,
 )
 from wiki.references.latex import latex_to_text
-from wiki.references.names import ET_AL, is_braced, is_et_al, kept_whole, unbraced
+from wiki.references.names import from_bibtex
 from wiki.references.parse_errors import bibtex_reason
 from wiki.text.lang import has_chinese
 
@@ -91,24 +91,6 @@ class ParsedEntry:
     warnings: list[str] = field(default_factory=list)  # what was mended or left out for the draft to be saved
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
-
-
-def _persons(value: str) -> str:
-    """``Vuli\\'c, Ivan and {World Health Organization} and others`` → ``Vulić, Ivan; World Health Organization; et
-    al.``: names split by bibtexparser, each decoded; a name braced whole is an organisation's, kept whole
-    (:func:`~wiki.references.names.kept_whole`)."""
-    names = []
-    for name in split_multiple_persons_names(value):
-        if is_braced(name):
-            names.append(kept_whole(latex_to_text(unbraced(name))))
-            continue
-        text = latex_to_text(name)
-        if is_et_al(text):
-            names.append(ET_AL)
-        elif text:
-            family, comma, given = text.partition(",")
-            names.append(person_name(family, given) if comma else text)
-    return "; ".join(names)
 
 
 def _year(fields: dict[str, str], errors: list[str]) -> int | None:
@@ -208,9 +190,11 @@ def with_subtitle(title: str, subtitle: str) -> str:
     return f"{title} {subtitle}" if title[-1] in _TERMINAL_PUNCTUATION else f"{title}: {subtitle}"
 
 
-def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[SourceDraft, list[str], list[str]]:
-    """A draft from one entry's fields (names in any case, values as written); the errors found in them, and the
-    warnings of what was mended or left out to import it."""
+def draft_from_fields(entry_type: str, key: str, raw: dict[str, str], *,
+                      unread: dict[str, str] | None = None) -> tuple[SourceDraft, list[str], list[str]]:
+    """A draft from one entry's fields (names in any case, values as written; ``unread``: the fields the wiki keeps
+    among the work's other fields, by lower-case names); the errors found in them, and the warnings of what was
+    mended or left out to import it."""
     errors: list[str] = []
     warnings: list[str] = []
     entry_type = entry_type.lower()
@@ -221,21 +205,22 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
     title = with_subtitle(head, text.get("subtitle", "")) if head else ""
     if not title:
         errors.append(gettext("no title"))
-    if addition := text.get("titleaddon", "").strip():
-        warnings.append(gettext("the title's addition “%(addition)s” (titleaddon) is not kept") % {"addition": addition})
     year = _year(text, errors)
     arxiv, doi, url = _identifiers(raw, text, errors, warnings)
-    authors = _persons(raw.get("author", "")) or _persons(raw.get("editor", ""))
+    authors = from_bibtex(raw.get("author", ""))
+    authors_from_editor = not authors
+    authors = authors or from_bibtex(raw.get("editor", ""))
     note = text.get("note", "")
     # biblatex's entrysubtype says what the entry type cannot (the wiki writes it for a survey, a benchmark…).
     subtype = text.get("entrysubtype", "").strip().lower()
+    venue = _venue(text, arxiv)
     draft = SourceDraft(
         title=title,
         short_name=text.get("shorttitle", "") or (short_name_from_title(title) if title else key),
         kind=subtype if subtype in SourceKind.values else _kind(entry_type, text, arxiv, url),
         authors=authors,
         year=year,
-        venue=_venue(text, arxiv),
+        venue=venue,
         url=url,
         arxiv_id=arxiv,
         doi=doi,
@@ -246,6 +231,8 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str]) -> tuple[S
         entry_type=thesis_entry_type(text.get("type", "")) if entry_type == "thesis" else
         entry_type if entry_type in KIND_BY_ENTRY_TYPE else "",
         bibliographic=_bibliographic(text),
+        extra_fields=extra_fields(entry_type, raw, text, unread or {}, arxiv=arxiv, venue=venue,
+                                  authors_from_editor=authors_from_editor, warnings=warnings),
     )
     return checked_draft(draft, errors, warnings)
 
@@ -262,9 +249,16 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
     """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
     ``@string`` defines, which BibTeX would read as nothing)."""
     fields, errors = {}, []
+    unread: dict[str, str] = {}
+    local: list[str] = []
+    warnings: list[str] = []
     for f in entry.fields:
         name = f.key.lower()
         if name not in READ_FIELDS:
+            if is_local(name):
+                local.append(name)
+            else:
+                _read_other(name, str(f.value), macros, unread, warnings)
             continue
         limit = field_limit(READ_FIELDS[name])
         try:
@@ -286,13 +280,37 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
             continue
         errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
                    % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
-    return FieldsRead(entry.key, entry.entry_type, fields, errors)
+    if local or "pdf" in fields:
+        warnings.insert(0, gettext("%(fields)s left out: the reference manager's record of its own copy (where its "
+                                   "files lie, when it was added), not the work's")
+                        % {"fields": ", ".join([*local, *(["pdf"] if "pdf" in fields else [])])})
+    return FieldsRead(entry.key, entry.entry_type, fields, errors, unread, warnings)
+
+
+def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str], warnings: list[str]) -> None:
+    """A field the wiki keeps among the work's other fields, macros expanded into ``unread``; one it cannot expand
+    (too long, a macro no ``@string`` defines) is left out with a warning rather than refuse the entry."""
+    try:
+        value, undefined = macros.expand(written, limit=MAX_EXTRA_CHARS * _LATEX_PER_CHARACTER)
+    except TooLong as error:
+        warnings.append(gettext("%(field)s is left out: it is longer than %(limit)s characters (it has %(count)s as "
+                                "written)") % {"field": name, "limit": f"{MAX_EXTRA_CHARS:,}", "count": f"{error.length:,}"})
+        return
+    except NotOneValue:
+        warnings.append(gettext("%(field)s is left out: its value goes on after it closes") % {"field": name})
+        return
+    if undefined:
+        warnings.append(gettext("%(field)s is left out: it uses “%(name)s”, which no @string defines")
+                        % {"field": name, "name": undefined[0]})
+        return
+    unread[name] = value
 
 
 def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
-    draft, errors, warnings = draft_from_fields(read.entry_type, read.key, read.fields) if not read.errors else (None, [], [])
-    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors, warnings=warnings, raw=raw,
-                       repeats=repeats)
+    draft, errors, warnings = (draft_from_fields(read.entry_type, read.key, read.fields, unread=read.unread)
+                               if not read.errors else (None, [], []))
+    return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors,
+                       warnings=read.warnings + warnings if draft is not None else [], raw=raw, repeats=repeats)
 
 
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.MULTILINE)

@@ -11,7 +11,7 @@ entry of the file is an error only of an entry that lacks what it would give (it
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
@@ -24,12 +24,15 @@ MIN_CROSSREFS = 2
 
 @dataclass
 class FieldsRead:
-    """One entry's key, type and the fields the wiki reads, macros expanded; the errors found reading them."""
+    """One entry's key, type and the fields the wiki reads, macros expanded; the errors found reading them. ``unread``:
+    the entry's other fields (wiki.references.bibtex_extra), with ``warnings`` of those left out."""
 
     key: str
     entry_type: str
     fields: dict[str, str]
     errors: list[str]
+    unread: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 def resolve_crossrefs(entries: list[FieldsRead]) -> set[int]:

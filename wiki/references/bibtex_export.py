@@ -35,6 +35,7 @@ from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
 from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS
+from wiki.references.extra_fields import KEPT_ELSEWHERE, NAME_FIELDS, VERBATIM_FIELDS
 from wiki.references.latex import scripts_as_math
 from wiki.references.names import author_names, bibtex_name, is_et_al, is_organisation, unbraced
 
@@ -69,6 +70,8 @@ _ESCAPES = str.maketrans({chr(code): _ENCODER.unicode_to_latex(chr(code)) for co
 _LIGATURE = re.compile(r"(?<!\\)([-`',])(?=\1)|(?<!\\)([!?])(?=`)")
 
 _URL_IN_VENUE = re.compile(r"https?://", re.IGNORECASE)
+# What would not stay one value written verbatim (an identifier or a date holds none of it).
+_TEX_MARKUP = re.compile(r"[{}\\]")
 
 
 def latex_escaped(value: str) -> str:
@@ -137,9 +140,27 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         fields.append(("abstract", latex_escaped(source.abstract)))
     if source.notes:
         fields.append(("note", latex_escaped(source.notes)))
-    if _kind(entry_type, plain, source.arxiv_id, source.url) != source.kind:
-        fields.append(("entrysubtype", source.kind))
+    subtype = [("entrysubtype", source.kind)] if _kind(entry_type, plain, source.arxiv_id, source.url) != source.kind else []
+    fields += _other_fields(source, written={name for name, _ in fields + subtype}) + subtype
     return Entry(entry_type, key, [_month(value) if name == "month" else Field(name, value) for name, value in fields])
+
+
+def _other_fields(source: Source, *, written: set[str]) -> list[tuple[str, str]]:
+    """The fields the reference file gave that the wiki has no place for, as they came, but for one the entry writes
+    already, and a ``date`` that no longer agrees with the work's year (the year was corrected since)."""
+    fields = []
+    for name, value in source.extra_fields.items():
+        if name in written or name in KEPT_ELSEWHERE or not value:
+            continue
+        if name == "date" and not (source.year and value.startswith(str(source.year))):
+            continue
+        if name in NAME_FIELDS:
+            fields.append((name, _persons(value)))
+        elif name in VERBATIM_FIELDS and not _TEX_MARKUP.search(value):
+            fields.append((name, value))  # as biblatex reads them: verbatim, no LaTeX
+        else:
+            fields.append((name, latex_escaped(value)))
+    return fields
 
 
 def _month(value: str) -> Field:

@@ -33,6 +33,7 @@ from wiki.references.draft import (
     thesis_entry_type,
 )
 from wiki.references.errors import ReferencesRefused
+from wiki.references.extra_fields import csl_variables, extra_from_csl, fitting
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
 from wiki.references.names import author_names, csl_name, name_from_csl
 from wiki.references.parse_errors import json_reason
@@ -190,8 +191,23 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         notes="" if arxiv_id_alone(note) else note,
         entry_type=_entry_type(item),
         bibliographic=_bibliographic(item, venue),
+        extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)), warnings),
     )
     return checked_draft(draft, errors, warnings)
+
+
+def _read_variables(item: dict[str, Any], venue: str) -> frozenset[str]:
+    """The variables of those the wiki keeps among a work's other fields that the work's own fields took already: the
+    place and issue (its bibliographic details), a thesis' genre (its entry type), the event that was its venue, the
+    editors when there were no authors."""
+    read = {"publisher-place", "issue"}
+    if _text(item.get("type", "")) == "thesis":
+        read.add("genre")
+    if not _rich_text(item.get("container-title", "")) and _rich_text(item.get("event-title", "")) == venue:
+        read.add("event-title")
+    if not item.get("author"):
+        read.add("editor")
+    return frozenset(read)
 
 
 def _entry_type(item: dict[str, Any]) -> str:
@@ -309,6 +325,8 @@ def csl_item(source: Source) -> dict[str, Any]:
     elif csl_type == "report" and details.get("number"):
         item["number"] = details["number"]  # a report's number; a journal's issue is CSL's "issue"
         item.pop("issue", None)
+    for variable, value in csl_variables(source.extra_fields).items():
+        item.setdefault(variable, value)  # what the work's own fields wrote goes first (a thesis' genre)
     if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
         item["custom"] = {KIND_FIELD: source.kind}
     return item

@@ -41,6 +41,7 @@ class SourceDraft:
     notes: str = ""
     entry_type: str = ""
     bibliographic: dict[str, str] = field(default_factory=dict)
+    extra_fields: dict[str, str] = field(default_factory=dict)  # wiki.references.extra_fields
 
     def as_fields(self) -> dict[str, Any]:
         return asdict(self)
@@ -221,6 +222,9 @@ def mended_draft(draft: SourceDraft) -> tuple[SourceDraft, list[str]]:
     if any(strip_control(value) != value for value in draft.bibliographic.values()):
         changes["bibliographic"] = {name: strip_control(value) for name, value in draft.bibliographic.items()}
         warnings.append(gettext("control characters taken out of the bibliographic details"))
+    if any(strip_control(value) != value for value in draft.extra_fields.values()):
+        changes["extra_fields"] = {name: strip_control(value) for name, value in draft.extra_fields.items()}
+        warnings.append(gettext("control characters taken out of the other fields"))
     urls = draft.url.split()
     if len(urls) > 1 and all(_WHOLE_URL.fullmatch(url) for url in urls):
         changes["url"] = urls[0]

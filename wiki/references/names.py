@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bibtexparser.middlewares.names import parse_single_name_into_parts
+from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
 from wiki.references.draft import person_name
+from wiki.references.latex import latex_to_text
 from wiki.text.spaces import collapse_spaces
 
 ET_AL = "et al."
@@ -103,6 +104,24 @@ def kept_whole(name: str) -> str:
     if not name or is_organisation(name) or not re.search(r"[\s,]", name):
         return name
     return f"{{{name}}}"
+
+
+def from_bibtex(value: str) -> str:
+    """A BibTeX name list as the wiki keeps one: ``Vuli\\'c, Ivan and {World Health Organization} and others`` →
+    ``Vulić, Ivan; World Health Organization; et al.``; names split by bibtexparser, each decoded, a name braced
+    whole an organisation's (:func:`kept_whole`)."""
+    names = []
+    for name in split_multiple_persons_names(value):
+        if is_braced(name):
+            names.append(kept_whole(latex_to_text(unbraced(name))))
+            continue
+        text = latex_to_text(name)
+        if is_et_al(text):
+            names.append(ET_AL)
+        elif text:
+            family, comma, given = text.partition(",")
+            names.append(person_name(family, given) if comma else text)
+    return "; ".join(names)
 
 
 def _unbraced_words(words: list[str]) -> str:

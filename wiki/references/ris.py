@@ -23,6 +23,7 @@ from wiki.references.draft import (
     short_name_from_title,
     thesis_entry_type,
 )
+from wiki.references.extra_fields import fitting
 from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id
 from wiki.text.spaces import collapse_spaces
 
@@ -99,8 +100,17 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
         url=urls[0] if urls else "",
         arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=_notes(entry),
         entry_type=entry_type, bibliographic=_bibliographic(entry, entry_type, venue),
+        # KW a line each, as BibTeX's keywords list them; LA as written
+        extra_fields=fitting({name: value for name, value in (("keywords", ", ".join(_all(entry, "keywords"))),
+                                                              ("language", _first(entry, "language"))) if value},
+                             warnings),
     )
     return checked_draft(draft, errors, warnings)
+
+
+def _all(entry: dict[str, Any], name: str) -> list[str]:
+    values = entry.get(name) or []
+    return [text for value in (values if isinstance(values, list) else [values]) if (text := collapse_spaces(str(value)))]
 
 
 def _person(name: str) -> str:

@@ -32,6 +32,7 @@ from wiki.markdown import for_reader
 from wiki.markdown.section_links import heading_anchor, with_section_links
 from wiki.models import Contrast, Page, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
+from wiki.references.extra_fields import NAME_FIELDS
 from wiki.references.names import author_names, unbraced
 from wiki.suggestions import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
@@ -318,6 +319,14 @@ def bibliographic_details(source: Source) -> list[tuple[str, str]]:
     the reader's language, in a fixed order."""
     return [(str(label), _detail(name, str(source.bibliographic[name]))) for name, label in BIBLIOGRAPHIC_FIELDS.items()
             if source.bibliographic.get(name) and source.bibliographic[name] != source.venue]
+
+
+@register.filter
+def other_fields(source: Source) -> list[tuple[str, str]]:
+    """The fields of the reference file the wiki has no place for, by their BibTeX names as the exports write them,
+    in the order the file gave them; people listed as the authors are."""
+    return [(name, authors_list(value) if name in NAME_FIELDS else str(value))
+            for name, value in source.extra_fields.items() if value]
 
 
 def _detail(name: str, value: str) -> str:

@@ -14,6 +14,7 @@ from wiki.models.classifications import VERDICT_CHOICES
 from wiki.models.rules import LinkURLValidator, validate_arxiv_id, validate_doi, validate_optional_line
 from wiki.models.rules import validate_bibtex_key as bibtex_key_rule
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS, clean_bibliographic
+from wiki.references.extra_fields import MAX_EXTRA_CHARS, clean_extra_fields
 from wiki.references.locators import is_valid_locator
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
@@ -103,11 +104,16 @@ class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     bibliographic = serializers.DictField(
         child=serializers.CharField(), read_only=True,
         help_text="Pages, volume, number, publisher and the like, by BibTeX's field names; written back in the exports.")
+    extra_fields = serializers.DictField(
+        child=serializers.CharField(), read_only=True,
+        help_text="What the reference file said that the wiki has no place for (keywords, langid, urldate, editor…), "
+                  "by BibTeX's field names; written back in the exports (CSL-JSON: those it has a variable for).")
 
     class Meta:
         model = Source
         fields = ["slug", "short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi",
-                  "bibtex_key", "entry_type", "bibliographic", "abstract", "notes", "components", "classifications",
+                  "bibtex_key", "entry_type", "bibliographic", "extra_fields", "abstract", "notes", "components",
+                  "classifications",
                   "created_at", "updated_at", "html_url"]
         read_only_fields = ["created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": False}}
@@ -152,11 +158,17 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
         required=False,
         help_text=f"Pages, volume, number, publisher and the like, by BibTeX's field names ({', '.join(BIBLIOGRAPHIC_FIELDS)}), "
                   "one line each; sent, it replaces the details saved (an empty value leaves that one out).")
+    extra_fields = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=True, max_length=MAX_EXTRA_CHARS),
+        required=False,
+        help_text="Any other field of the reference file by its BibTeX name (keywords, langid, urldate, editor…), one line "
+                  "each; not a name the work keeps in a field of its own (title, pages…). Sent, it replaces the other "
+                  "fields saved (an empty value leaves that one out).")
 
     class Meta:
         model = Source
         fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key",
-                  "entry_type", "bibliographic", "abstract", "notes"]
+                  "entry_type", "bibliographic", "extra_fields", "abstract", "notes"]
         extra_kwargs = {
             "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
             "authors": {"help_text": "People separated by semicolons (、 and ； read as such), each as Family, Given: "
@@ -176,6 +188,12 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
     def validate_bibliographic(self, value: dict[str, str]) -> dict[str, str]:
         try:
             return clean_bibliographic(value)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages, code="invalid") from None
+
+    def validate_extra_fields(self, value: dict[str, str]) -> dict[str, str]:
+        try:
+            return clean_extra_fields(value)
         except DjangoValidationError as error:
             raise serializers.ValidationError(error.messages, code="invalid") from None
 

@@ -123,9 +123,12 @@ def bibtex_entry(source: Source, key: str) -> Entry:
         venue_field = next((name for name in VENUE_FIELDS if source.bibliographic.get(name) == source.venue), "") or (
             VENUE_FIELD_BY_ENTRY_TYPE.get(entry_type)
             or ("organization" if entry_type == "online" or _URL_IN_VENUE.search(source.venue) else "howpublished"))
-        fields.append((venue_field, latex_escaped(source.venue)))
+        # the venue as the file wrote it where the wiki read it as arXiv ("arXiv preprint arXiv:2210.03629")
+        given = source.bibliographic.get(venue_field, "")
+        venue = given if source.venue == "arXiv" and given.lower().startswith("arxiv") else source.venue
+        fields.append((venue_field, latex_escaped(venue)))
         if venue_field in ("journal", "booktitle"):
-            plain[venue_field] = source.venue
+            plain[venue_field] = venue
     # what the reference file said besides (pages, volume, the publisher of proceedings…), the venue as edited
     fields += [(name, _pages(value) if name == "pages" else latex_escaped(str(value)))
                for name, value in source.bibliographic.items()

@@ -290,10 +290,27 @@ def parse_csl_json(text: str) -> list[ParsedEntry]:
     return parsed
 
 
+# The entry types an arXiv preprint comes as from reference managers, and the kinds of work one is.
+_PREPRINT_ENTRY_TYPES = frozenset({"", "article", "misc", "unpublished", "online", "electronic", "www"})
+_PREPRINT_KINDS = frozenset({SourceKind.PREPRINT, SourceKind.PAPER, SourceKind.SURVEY})
+
+
+def is_arxiv_preprint(source: Source) -> bool:
+    """Whether ``source`` is an arXiv preprint: an arXiv ID and no venue but arXiv, a paper's kind, and an entry type a
+    preprint comes as (a report on arXiv stays a report)."""
+    return (bool(source.arxiv_id) and (not source.venue or source.venue.lower().startswith("arxiv"))
+            and source.entry_type in _PREPRINT_ENTRY_TYPES and source.kind in _PREPRINT_KINDS)
+
+
 def csl_item(source: Source) -> dict[str, Any]:
-    """One source as a CSL-JSON item: no field the work does not have (no venue or URL made from its identifiers)."""
-    # the type its entry type says (the kind, where it differs, goes in ``custom``), else one its kind calls for
-    csl_type = CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type) or TYPE_BY_KIND.get(source.kind, "article")
+    """One source as a CSL-JSON item: no field the work does not have (no venue or URL made from its identifiers). An
+    arXiv preprint is written as Zotero writes one, and as citeproc-js styles cite one: type ``article``, its arXiv ID
+    as ``number`` (``arXiv:2210.03629``), the repository it names as ``publisher``."""
+    # the type its entry type says (the kind, where it differs, goes in ``custom``), else one its kind calls for; an
+    # arXiv preprint is CSL's "article" whatever BibTeX type it came as (Google Scholar's and Zotero's @article)
+    preprint = is_arxiv_preprint(source)
+    csl_type = "article" if preprint else (CSL_TYPE_BY_ENTRY_TYPE.get(source.entry_type)
+                                           or TYPE_BY_KIND.get(source.kind, "article"))
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
                             "title": rich_text_escaped(source.title)}
     if source.short_name and source.short_name != source.title:
@@ -307,7 +324,10 @@ def csl_item(source: Source) -> dict[str, Any]:
     # a book's, a report's or a thesis' venue is who published it, not a container it is printed in; without a
     # venue, the detail that names one (a journal, proceedings, school or institution)
     details = source.bibliographic
-    if csl_type in _PUBLISHED_WHOLE:
+    if preprint:
+        # the repository, as Zotero writes a preprint's (its "repository" is CSL's publisher), where the work names it
+        venue_name, venue = "publisher", source.venue
+    elif csl_type in _PUBLISHED_WHOLE:
         venue_name, venue = "publisher", source.venue or details.get("school") or details.get("institution", "")
     else:
         venue_name, venue = "container-title", source.venue or details.get("journal") or details.get("booktitle", "")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
@@ -90,16 +91,19 @@ def _pages(pages: str) -> str:
 
 
 def _persons(authors: str) -> str:
-    names = []
-    for name in author_names(authors):
-        if is_et_al(name):
-            names.append("others")
-        elif is_organisation(name):
-            # braced, so that BibTeX neither splits it nor takes its last word for a family name
-            names.append(f"{{{latex_escaped(unbraced(name))}}}")
-        else:
-            names.append(latex_escaped(bibtex_name(name)))
-    return " and ".join(names)
+    return " and ".join(_person(name) for name in author_names(authors))
+
+
+@lru_cache(maxsize=65536)
+def _person(name: str) -> str:
+    """One author as BibTeX's name list holds it; kept once worked out, as a library names the same people again and
+    again (a third of an export's time went on telling people from organisations)."""
+    if is_et_al(name):
+        return "others"
+    if is_organisation(name):
+        # braced, so that BibTeX neither splits it nor takes its last word for a family name
+        return f"{{{latex_escaped(unbraced(name))}}}"
+    return latex_escaped(bibtex_name(name))
 
 
 def bibtex_entry(source: Source, key: str) -> Entry:

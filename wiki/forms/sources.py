@@ -153,13 +153,14 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
                 and (field.name != "different_work" or self.close_works or field.value())]
 
     def bibliographic_shown(self) -> bool:
-        """Whether the bibliographic details open with the form: one of them is filled in or wrong."""
-        return any(field.value() or field.errors for field in self.bibliographic_fields())
+        """Whether the bibliographic details open with the form: one of them, or an other field, is filled in or
+        wrong."""
+        return any(field.value() or field.errors for field in [*self.bibliographic_fields(), self["extra_fields"]])
 
     def bibliographic_fields(self) -> list[forms.BoundField]:
         """How the work is written back in the exports: its entry type, then pages, volume, publisher and the like,
-        each a field of its own, shown together."""
-        return [field for field in self.visible_fields() if self._written_back(field.name)]
+        each a field of its own, shown together (the other fields after them, a line each)."""
+        return [field for field in self.visible_fields() if self._written_back(field.name) and field.name != "extra_fields"]
 
     @staticmethod
     def _written_back(name: str) -> bool:

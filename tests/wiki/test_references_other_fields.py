@@ -132,8 +132,8 @@ def test_a_reference_managers_own_fields_and_paths_are_left_out_and_said_so() ->
     assert entry.warnings == ["owner, creationdate, groups, file, localfile, mendeley-tags left out: the reference "
                               "manager's record of its own copy (where its files lie, when it was added), not the work's"]
     # a path in a field of another name is no more the work's
-    path = _entry("@misc{p, title = {P}, attachment = {/Users/anna/papers/p.pdf}, series-note = {kept}}")
-    assert path.draft.extra_fields == {"series-note": "kept"}
+    path = _entry("@misc{p, title = {P}, attachment = {/Users/anna/papers/p.pdf}, forum = {/r/MachineLearning}}")
+    assert path.draft.extra_fields == {"forum": "/r/MachineLearning"}
     assert path.warnings == ["attachment “/Users/anna/papers/p.pdf” is left out: a path on one computer, not the work's"]
 
 

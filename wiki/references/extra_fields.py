@@ -58,7 +58,8 @@ _CSL_NAMES = frozenset({"editor", "translator", "container-author"})
 # Each CSL variable read back into the field it was written from (language from language, not langid).
 FIELD_BY_CSL_VARIABLE = {variable: name for name, variable in CSL_VARIABLE.items() if name != "langid"}
 _ISO_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
-_LOCAL_PATH = re.compile(r"^(?:file:|/|~/|[A-Za-z]:[\\/])")
+# A path on one computer: a file: URL, a home directory, a Windows drive, the usual Unix and macOS roots.
+_LOCAL_PATH = re.compile(r"^(?:file:|~/|[A-Za-z]:[\\/]|/(?:Users|home|Volumes|mnt|media|private|tmp|var|opt)/)")
 
 
 def is_local(name: str, value: str = "") -> bool:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wiki', '0046_source_years_from_1400_and_link_urls'),
+        ('wiki', '0047_names_sorted_as_chinese_readers_expect'),
     ]
 
     operations = [

@@ -1,4 +1,4 @@
-"""Through the API, any filtered list of works as BibTeX or CSL-JSON."""
+"""Through the API, any filtered list of works as BibTeX, CSL-JSON or RIS."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from tests.factories import ContrastWiki
 from wiki.models import Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.citation_keys import citation_keys
+from wiki.references.ris import parse_ris
 
 URL = "/api/v1/sources/export/"
 
@@ -74,11 +75,33 @@ def test_an_unknown_format_is_refused(api: APIClient, contrast_wiki: ContrastWik
     assert api.get(URL, HTTP_ACCEPT="text/html").status_code == 406
 
 
-def test_the_schema_declares_both_media_types(api: APIClient, db: None) -> None:
+@pytest.mark.parametrize(("accept", "query"), [
+    ("application/x-research-info-systems", ""),
+    ("*/*", "&format=ris"),
+])
+def test_ris_by_accept_or_format(api: APIClient, contrast_wiki: ContrastWiki, accept: str, query: str) -> None:
+    response = api.get(URL + "?kind=paper" + query, HTTP_ACCEPT=accept)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/x-research-info-systems; charset=utf-8"
+    entries = parse_ris(response.content.decode())
+    assert {entry.label for entry in entries} == _papers()
+    assert all(entry.errors == [] for entry in entries)
+
+
+def test_a_bad_filter_asked_as_ris_is_a_json_400(api: APIClient, contrast_wiki: ContrastWiki) -> None:
+    response = api.get(URL + "?year=abc", HTTP_ACCEPT="application/x-research-info-systems")
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("application/json") and response.json()["code"]
+
+
+def test_the_schema_declares_every_media_type(api: APIClient, db: None) -> None:
     schema = api.get("/api/schema/?format=json").json()
     operation = schema["paths"][URL]["get"]
     assert set(operation["responses"]["200"]["content"]) == {
-        "application/x-bibtex", "application/vnd.citationstyles.csl+json", "application/json"}
+        "application/x-bibtex", "application/vnd.citationstyles.csl+json", "application/x-research-info-systems",
+        "application/json"}
     assert {"kind", "mechanism", "cited_on", "format"} <= {p["name"] for p in operation["parameters"]}
 
 

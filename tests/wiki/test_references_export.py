@@ -1,4 +1,4 @@
-"""BibTeX and CSL-JSON out: what the wiki exports, its own importer reads back as the same works."""
+"""BibTeX, CSL-JSON and RIS out: what the wiki exports, its own importer reads back as the same works."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from wiki.references.citation_keys import citation_keys
 from wiki.references.csl import dump_csl_json, parse_csl_json
 from wiki.references.latex import LATEX_LEFT, latex_to_text
 from wiki.references.names import author_names, csl_name
+from wiki.references.ris import parse_ris
+from wiki.references.ris_export import dump_ris
 from wiki.services.deletion import page_delete
 from wiki.services.source_import import sources_import
 
@@ -107,7 +109,7 @@ def test_exported_bibtex_reads_back_as_the_same_works(seed: None) -> None:
             assert not LATEX_LEFT.search(entry.draft.title + entry.draft.authors)
 
 
-@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json])
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json, dump_ris])
 def test_importing_the_export_finds_every_work_already_there(seed: None, dump: Callable[[Iterable[Source]], str]) -> None:
     _tricky()
     count = Source.objects.count()
@@ -162,6 +164,7 @@ def test_exported_csl_json_reads_back_as_the_same_works(seed: None) -> None:
 @pytest.mark.parametrize(("fmt", "media_type", "extension"), [
     ("bib", "application/x-bibtex", "bib"),
     ("csl", "application/vnd.citationstyles.csl+json", "json"),
+    ("ris", "application/x-research-info-systems", "ris"),
 ])
 def test_the_source_list_exports_the_whole_filtered_list(client: Client, seed: None, fmt: str, media_type: str,
                                                          extension: str) -> None:
@@ -176,7 +179,8 @@ def test_the_source_list_exports_the_whole_filtered_list(client: Client, seed: N
     text = response.content.decode()
     expected = set(Source.objects.classified_as(mechanism="policy_gradient", verdict="strict").values_list("slug", flat=True))
     keys = citation_keys(list(Source.objects.filter(slug__in=expected)))
-    found = {entry.label for entry in parse_bibtex(text)} if fmt == "bib" else {item["id"] for item in json.loads(text)}
+    found = ({entry.label for entry in parse_bibtex(text)} if fmt == "bib" else {entry.label for entry in parse_ris(text)}
+             if fmt == "ris" else {item["id"] for item in json.loads(text)})
     assert found == set(keys.values())
     assert len(found) > 100
 
@@ -185,6 +189,7 @@ def test_the_source_list_offers_the_export_of_what_it_shows(client: Client, seed
     html = client.get(reverse("wiki:source-list") + "?kind=paper&p=1").content.decode()
     assert 'href="?kind=paper&amp;format=bib"' in html
     assert 'href="?kind=paper&amp;format=csl"' in html
+    assert 'href="?kind=paper&amp;format=ris"' in html
     assert 'href="?format=bib"' in client.get(reverse("wiki:source-list")).content.decode()
 
 
@@ -194,7 +199,7 @@ def test_an_invalid_filter_exports_nothing_and_says_why(client: Client, seed: No
     assert response["Content-Type"].startswith("text/html")
 
 
-@pytest.mark.parametrize("fmt", ["bib", "csl"])
+@pytest.mark.parametrize("fmt", ["bib", "csl", "ris"])
 def test_exports_take_as_many_queries_for_ten_times_the_works(client: Client, seed: None, fmt: str) -> None:
     url = reverse("wiki:source-list") + f"?format={fmt}"
 
@@ -253,7 +258,7 @@ def _notes_venues_and_paragraphs() -> list[Source]:
     ]
 
 
-@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json])
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json, dump_ris])
 def test_notes_venues_and_paragraphs_read_back_as_written_into_an_empty_wiki(
     db: None, dump: Callable[[Iterable[Source]], str],
 ) -> None:

@@ -1,5 +1,5 @@
-"""The API's renderers: JSON, the browsable pages, reference files as response bodies (BibTeX and CSL-JSON, chosen
-by ``Accept`` or ``?format=bib|csl``) and graphs as GraphML (``?format=graphml``)."""
+"""The API's renderers: JSON, the browsable pages, reference files as response bodies (BibTeX, CSL-JSON and RIS,
+chosen by ``Accept`` or ``?format=bib|csl|ris``) and graphs as GraphML (``?format=graphml``)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,13 @@ class BibTeXRenderer(BaseRenderer):
         return json.dumps(data, ensure_ascii=False).encode()
 
 
+class RISRenderer(BibTeXRenderer):
+    """RIS, as text; an error body as JSON, as for BibTeX."""
+
+    media_type = MEDIA_TYPES[ReferenceFormat.RIS]
+    format = "ris"
+
+
 class CSLJSONRenderer(JSONRenderer):
     """CSL-JSON is JSON with its own media type."""
 
@@ -56,7 +63,7 @@ class CSLJSONRenderer(JSONRenderer):
         return super().render(data, accepted_media_type, renderer_context)
 
 
-EXPORT_RENDERERS = [BibTeXRenderer, CSLJSONRenderer, JSONRenderer]
+EXPORT_RENDERERS = [BibTeXRenderer, CSLJSONRenderer, RISRenderer, JSONRenderer]
 
 
 # Characters XML 1.0 cannot carry, even escaped: a title holding one would make the whole file unreadable.

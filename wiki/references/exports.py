@@ -1,4 +1,4 @@
-"""The reference formats a list of works can be downloaded in: BibTeX/biblatex and CSL-JSON."""
+"""The reference formats a list of works can be downloaded in: BibTeX/biblatex, CSL-JSON and RIS."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from wiki.models import Source
 from wiki.references.bibtex_export import dump_bibtex
 from wiki.references.csl import dump_csl_json
 from wiki.references.formats import MEDIA_TYPES, ReferenceFormat
+from wiki.references.ris_export import dump_ris
 
 
 @dataclass(frozen=True)
@@ -26,4 +27,5 @@ class Export:
 EXPORTS = {
     "bib": Export(ReferenceFormat.BIBTEX, dump_bibtex, "bib"),
     "csl": Export(ReferenceFormat.CSL_JSON, dump_csl_json, "json"),
+    "ris": Export(ReferenceFormat.RIS, dump_ris, "ris"),
 }

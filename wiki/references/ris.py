@@ -1,4 +1,12 @@
-"""RIS (EndNote, Zotero, Mendeley, publishers' “export citation”) read by rispy into drafts."""
+"""RIS (EndNote, Zotero, Mendeley, publishers' “export citation”) read by rispy into drafts.
+
+A value may run over several lines, as Zotero and EndNote write an abstract or a note: the lines that follow a tag's
+line without a tag of their own continue it, a blank one parting paragraphs. Zotero's "Extra" field (``M2``) may say
+in ``tex.<field>: value`` lines, as Better BibTeX reads them, what RIS has no tag for: the BibTeX entry type
+(``tex.entrytype``), the wiki's kind of work (``tex.entrysubtype``, as the BibTeX export writes it) and a
+bibliographic detail by BibTeX's name (``tex.organization``); the wiki's RIS export writes them there
+(:mod:`wiki.references.ris_export`).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +21,8 @@ from django.utils.translation import gettext
 from wiki.models import SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import (
+    BIBLIOGRAPHIC_FIELDS,
+    ENTRY_TYPE_LABELS,
     SourceDraft,
     checked_draft,
     doi_or_warning,
@@ -24,8 +34,8 @@ from wiki.references.draft import (
     thesis_entry_type,
 )
 from wiki.references.extra_fields import fitting
-from wiki.references.identifiers import arxiv_id_from_doi, find_arxiv_id
-from wiki.text.spaces import collapse_spaces
+from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
+from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 KIND_BY_TYPE = {
     "JOUR": SourceKind.PAPER, "JFULL": SourceKind.PAPER, "CONF": SourceKind.PAPER, "CPAPER": SourceKind.PAPER,
@@ -43,9 +53,28 @@ ENTRY_TYPE_BY_TYPE = {
     "GEN": "misc", "PREPRINT": "misc", "MANSCPT": "unpublished",
 }
 # Where a book's or a chapter's SN is its ISBN; elsewhere it is the journal's ISSN.
-_BOOKS = frozenset({"book", "collection", "incollection"})
+BOOK_TYPES = frozenset({"book", "collection", "incollection"})
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
+# Zotero's "Extra" (not in RIS's own list of tags), and a line of it naming a BibTeX field.
+TAGS = {**rispy.TAG_KEY_MAPPING, "M2": "extra"}
+_EXTRA_LINE = re.compile(r"^tex\.(?P<name>[a-z]+)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+class _Parser(rispy.RisParser):
+    """rispy's reader, a value's next lines kept as lines: joined by a line break, not a space, so that an abstract's
+    or a note's paragraphs survive; a note's next lines continue that note rather than start another."""
+
+    def _add_tag(self, record: dict[str, Any], tag: str, content: str, extend_multiline: bool = False) -> None:
+        name = self.mapping.get(tag)
+        if not extend_multiline or name is None or name not in record:
+            super()._add_tag(record, tag, content, extend_multiline)
+            return
+        value = record[name]
+        if isinstance(value, list) and value:
+            value[-1] = f"{value[-1]}\n{content}"
+        elif isinstance(value, str):
+            record[name] = f"{value}\n{content}"
 
 
 def _first(entry: dict[str, Any], *names: str) -> str:
@@ -75,31 +104,35 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
     doi = doi_or_warning(_first(entry, "doi"), warnings)
     urls = [str(url) for url in entry.get("urls", []) or []]
     arxiv = next((find_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
-    for name in ("journal_name", "secondary_title", "notes", "number", "publisher"):
+    for name in ("accession_number", "journal_name", "secondary_title", "number", "publisher"):
         value = _first(entry, name)
         if not arxiv and "arxiv" in value.lower() and find_arxiv_id(value):
             arxiv = find_arxiv_id(value) or ""
+    notes = _notes(entry)
+    # A note names the work's arXiv ID when it is that ID alone (Zotero's "arXiv:2210.03629 [cs]"), as in BibTeX.
+    if arxiv_id_alone(notes):
+        arxiv, notes = arxiv or arxiv_id_alone(notes) or "", ""
     if doi and arxiv_id_from_doi(doi):
         arxiv, doi = arxiv or arxiv_id_from_doi(doi) or "", ""
     venue = _first(entry, "secondary_title", "journal_name", "alternate_title3", "publisher")
-    kind = KIND_BY_TYPE.get(_first(entry, "type_of_reference").upper(), SourceKind.PAPER)
-    if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
-        kind = SourceKind.PREPRINT
-    if kind == SourceKind.BLOG and urls and is_repository_url(urls[0]):
-        kind = SourceKind.PROJECT
+    extra = _extra(entry)
+    kind = extra.pop("entrysubtype", "") or kind_of_record(_first(entry, "type_of_reference"), arxiv=arxiv, venue=venue,
+                                                             url=urls[0] if urls else "")
     if arxiv and venue.lower().startswith("arxiv"):
         venue = "arXiv"  # a venue is never made up from the identifier alone
-    abstract = _first(entry, "abstract", "notes_abstract")
+    abstract = collapse_spaces_in_paragraphs(str(_values(entry, "abstract") or _values(entry, "notes_abstract")))
     authors = [_person(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
     key = _first(entry, "id")
-    entry_type = _entry_type(entry)
+    entry_type = extra.pop("entrytype", "") or _entry_type(entry)
+    # Zotero's and EndNote's short title is the work's short name, as BibTeX's shorttitle and CSL's title-short are.
+    short_name = _first(entry, "short_title") or (short_name_from_title(title) if title else key)
     draft = SourceDraft(
-        title=title, short_name=short_name_from_title(title) if title else key, kind=kind,
+        title=title, short_name=short_name, kind=kind,
         authors="; ".join(a for a in authors if a), year=year,
         venue=venue,
         url=urls[0] if urls else "",
-        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=_notes(entry),
-        entry_type=entry_type, bibliographic=_bibliographic(entry, entry_type, venue),
+        arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=abstract, notes=notes,
+        entry_type=entry_type, bibliographic={**_bibliographic(entry, entry_type, venue), **extra},
         # KW a line each, as BibTeX's keywords list them; LA as written
         extra_fields=fitting({name: value for name, value in (("keywords", ", ".join(_all(entry, "keywords"))),
                                                               ("language", _first(entry, "language"))) if value},
@@ -111,6 +144,40 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
 def _all(entry: dict[str, Any], name: str) -> list[str]:
     values = entry.get(name) or []
     return [text for value in (values if isinstance(values, list) else [values]) if (text := collapse_spaces(str(value)))]
+
+
+def kind_of_record(type_of_reference: str, *, arxiv: str, venue: str, url: str) -> str:
+    """The kind a RIS type says; a paper or post with an arXiv ID and no other venue than arXiv is a preprint, a web
+    page on a code host a project."""
+    kind = KIND_BY_TYPE.get(type_of_reference.upper(), SourceKind.PAPER)
+    if arxiv and (not venue or venue.lower().startswith("arxiv")) and kind in (SourceKind.PAPER, SourceKind.BLOG):
+        return SourceKind.PREPRINT
+    if kind == SourceKind.BLOG and url and is_repository_url(url):
+        return SourceKind.PROJECT
+    return kind
+
+
+def _values(entry: dict[str, Any], name: str) -> str:
+    """A tag's value as written, its lines kept (the first, when the tag was repeated)."""
+    value = entry.get(name)
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value or "")
+
+
+def _extra(entry: dict[str, Any]) -> dict[str, str]:
+    """What Zotero's "Extra" (``M2``) says in ``tex.<field>: value`` lines of the BibTeX entry type (``entrytype``), the
+    kind (``entrysubtype``) and the bibliographic details by BibTeX's names; a name or value the wiki does not keep is
+    left out."""
+    extra = entry.get("extra") or []
+    found: dict[str, str] = {}
+    for text in extra if isinstance(extra, list) else [extra]:
+        for line in _EXTRA_LINE.finditer(str(text)):
+            name, value = line["name"].lower(), collapse_spaces(line["value"])
+            if (name == "entrytype" and value in ENTRY_TYPE_LABELS) or (name == "entrysubtype" and value in SourceKind.values) \
+                    or (name in BIBLIOGRAPHIC_FIELDS and value):
+                found.setdefault(name, value)
+    return found
 
 
 def _person(name: str) -> str:
@@ -133,7 +200,7 @@ def _bibliographic(entry: dict[str, Any], entry_type: str, venue: str) -> dict[s
         "volume": _first(entry, "volume"), "number": _first(entry, "number"), "edition": _first(entry, "edition"),
         "series": _first(entry, "tertiary_title"), "address": _first(entry, "place_published"),
         "publisher": publisher if (publisher := _first(entry, "publisher")) != venue else "",
-        "isbn" if entry_type in _BOOKS else "issn": _first(entry, "issn"),
+        "isbn" if entry_type in BOOK_TYPES else "issn": _first(entry, "issn"),
         "month": month_of(_first(entry, "date")) or month_of(_first(entry, "year")),
     }
     return {name: value for name, value in details.items() if value}
@@ -168,7 +235,8 @@ def parse_ris(text: str) -> list[ParsedEntry]:
     for number, (line, chunk) in enumerate(_records(text), start=1):
         label = gettext("record %(number)s") % {"number": number}
         try:
-            found = rispy.loads(chunk, skip_unknown_tags=True, enforce_list_tags=False)
+            found = rispy.loads(chunk, implementation=_Parser, mapping=TAGS, skip_unknown_tags=True,
+                                enforce_list_tags=False)
         except Exception as error:  # noqa: BLE001 - rispy raises plain IOError/ValueError/KeyError on a malformed record
             parsed.append(ParsedEntry(line=line, label=label, errors=[gettext("not RIS: %(error)s") % {"error": error}],
                                       raw=chunk.strip()))

@@ -42,6 +42,7 @@ from wiki.references.formats import (
     MEDIA_TYPES,
     ReferenceFormat,
 )
+from wiki.references.ris_export import dump_ris
 from wiki.services.source_import import sources_import
 from wiki.services.sources import source_create, source_update
 
@@ -146,18 +147,20 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return Response(report_data(report))
 
     @extend_schema(
-        summary=gettext_lazy("Export sources as BibTeX or CSL-JSON"),
+        summary=gettext_lazy("Export sources as BibTeX, CSL-JSON or RIS"),
         description=(
             "Every source matching the filters (the same as the list's; not paginated) as a reference file: BibTeX "
             "with `?format=bib` or `Accept: application/x-bibtex`, CSL-JSON with `?format=csl` or "
-            "`Accept: application/vnd.citationstyles.csl+json` (`application/json` gives the same items). "
+            "`Accept: application/vnd.citationstyles.csl+json` (`application/json` gives the same items), RIS with "
+            "`?format=ris` or `Accept: application/x-research-info-systems`. "
             "Citation keys are stable: the work's BibTeX key when it has one, else its slug. "
             "`?cited_on=<page slug>` exports the works a page cites."
         ),
-        parameters=[OpenApiParameter("format", str, enum=["bib", "csl", "json"], required=False,
+        parameters=[OpenApiParameter("format", str, enum=["bib", "csl", "ris", "json"], required=False,
                                      description="The format, instead of an Accept header.")],
         responses={
             (200, MEDIA_TYPES[ReferenceFormat.BIBTEX]): OpenApiResponse(OpenApiTypes.STR, description="A BibTeX file."),
+            (200, MEDIA_TYPES[ReferenceFormat.RIS]): OpenApiResponse(OpenApiTypes.STR, description="A RIS file."),
             (200, MEDIA_TYPES[ReferenceFormat.CSL_JSON]): OpenApiResponse(
                 {"type": "array", "items": {"type": "object", "required": ["id", "type", "title"]}},
                 description="CSL-JSON items."),
@@ -175,6 +178,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             sources = list(self.filter_queryset(self.get_queryset()))
             if request.accepted_renderer.format == "bib":
                 return Response(dump_bibtex(sources))
+            if request.accepted_renderer.format == "ris":
+                return Response(dump_ris(sources))
             return Response(csl_items(sources))
 
         return self._cached_read(request, "export", build)

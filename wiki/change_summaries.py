@@ -94,6 +94,11 @@ MESSAGES: dict[str, str] = {
         "moved %(citations)s citations, %(classifications)s classifications, %(contrasts)s contrast sides, "
         "%(questions)s questions"
     ),
+    # A work an import created, deleted with the whole import when it was undone (wiki.services.source_import_undo).
+    "import_undone": gettext_noop("import #%(number)s undone"),
+    # The fields a kept work took from the work merged into it (wiki.services.merge_fields).
+    "merged_fields": gettext_noop("moved %(citations)s citations, %(classifications)s classifications, %(contrasts)s "
+                                  "contrast sides, %(questions)s questions; took %(fields)s from the merged work"),
 }
 
 
@@ -119,6 +124,7 @@ _QUESTION = {"status": _choice(QuestionStatus), "priority": _choice(QuestionPrio
 LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "changed_fields": {"fields": _fields},
     "updated_from_import": {"fields": _fields},
+    "merged_fields": {"fields": _fields},
     "claim_status": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
     "claim_status_and_citations": {"before": _choice(ClaimStatus), "after": _choice(ClaimStatus)},
     "question_created": {"priority": _choice(QuestionPriority)},

@@ -28,8 +28,8 @@ from wiki.views.editing import merges as edit_merges
 from wiki.views.editing import moves as edit_moves
 from wiki.views.editing import pages as edit_pages
 from wiki.views.editing import questions as edit_questions
+from wiki.views.editing import source_imports, triage
 from wiki.views.editing import sources as edit_sources
-from wiki.views.editing import triage
 from wiki.views.feeds import RecentChangesFeed, WatchlistFeed
 
 
@@ -89,6 +89,9 @@ urlpatterns = [
     path("sources/<slug:slug>/delete/", edit_deletion.source_delete_view, name="source-delete"),
     path("sources/<slug:slug>/restore/", edit_deletion.source_restore_view, name="source-restore"),
     path("deleted/", edit_deletion.deleted_list, name="deleted-list"),
+    path("imports/", source_imports.import_list, name="import-list"),
+    path("imports/<int:pk>/", source_imports.import_detail, name="import-detail"),
+    path("imports/<int:pk>/undo/", source_imports.import_undo, name="import-undo"),
     path("sources/<slug:slug>/merge/", edit_merges.source_merge_view, name="source-merge"),
     path("merges/<int:pk>/undo/", edit_merges.source_merge_undo_view, name="source-merge-undo"),
     path("triage/", triage.triage_queue, name="triage"),

@@ -19,6 +19,7 @@ from tests.factories import (
     make_source,
 )
 from tests.queries import query_names
+from tests.wiki.web_imports import web_import
 from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import (
     ChangeEvent,
@@ -81,7 +82,7 @@ def test_readers_get_403_from_every_edit_form(client, objects) -> None:  # type:
 
 
 def test_bibtex_import_shows_per_entry_results(editor_client: Client) -> None:
-    response = editor_client.post(reverse("wiki:source-create"), {"entry": BIBTEX, "import": "1"})
+    response = web_import(editor_client, {"entry": BIBTEX})
     assert response.status_code == 200
     statuses = [r.status for r in response.context["report"].results]
     assert statuses == ["created", "refused"]
@@ -98,7 +99,7 @@ def test_bibtex_import_of_five_entries_offers_the_failed_ones_again_to_fix(edito
         "@article{broken, title={Never closed, author={Y}\n"
         "@misc{notitle, author={Z}}\n"
     )
-    response = editor_client.post(reverse("wiki:source-create"), {"entry": text, "import": "1"})
+    response = web_import(editor_client, {"entry": text})
     results = response.context["report"].results
     assert [r.status for r in results] == ["created", "duplicate", "duplicate", "refused", "refused"]
     assert {r.source for r in results if r.status == "duplicate"} == {existing}

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from tests.factories import make_source
+from tests.wiki.web_imports import web_import
 from wiki.models import Source
 from wiki.models.rules import BIBTEX_KEY
 from wiki.references import citation_keys as citation_keys_module
@@ -96,7 +96,7 @@ def test_import_references_gives_a_chinese_named_work_the_slug_of_its_title(db: 
 
 def test_the_upload_form_gives_a_chinese_named_work_the_slug_of_its_title(editor_client: Client) -> None:
     upload = SimpleUploadedFile("chinese.json", CHINESE_CSL.encode(), content_type="application/json")
-    response = editor_client.post(reverse("wiki:source-create"), {"file": upload, "import": "1"})
+    response = web_import(editor_client, {"file": upload})
     assert response.status_code == 200
     assert 'href="/sources/agents-that-read-chinese-a-study/"' in response.content.decode()
 

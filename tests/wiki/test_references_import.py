@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_source
+from tests.wiki.web_imports import web_import
 from wiki.models import ChangeEvent, Source
 from wiki.references.bibtex import parse_bibtex
 from wiki.references.bibtex_export import dump_bibtex
@@ -401,7 +402,7 @@ def test_the_form_reads_an_upload_in_the_encoding_windows_tools_write(editor_cli
 
     text = "@misc{win, title={\u201cSmart\u201d quotes cost 10 \u20ac}, author={M\u00fcller, J\u00fcrgen}}\n"
     upload = SimpleUploadedFile("library.bib", text.encode(encoding), content_type="application/x-bibtex")
-    response = editor_client.post(reverse("wiki:source-create"), {"file": upload, "import": "1"})
+    response = web_import(editor_client, {"file": upload})
     assert response.context["report"].counts == {"created": 1, "duplicate": 0, "refused": 0}
     source = Source.objects.get(bibtex_key="win")
     assert (source.title, source.authors) == ("“Smart” quotes cost 10 €", "Müller, Jürgen")

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_source
+from tests.wiki.web_imports import web_import
 from wiki.models import ChangeEvent, Source
 from wiki.services.source_import import ImportResult, sources_import
 
@@ -116,7 +117,7 @@ def test_the_published_versions_fields_are_offered_for_the_preprint(db: None) ->
 
 def test_the_web_report_offers_each_field_and_takes_only_those_ticked(editor_client: Client) -> None:
     _one(PREPRINT)
-    response = editor_client.post(reverse("wiki:source-create"), {"entry": PUBLISHED, "import": "1"})
+    response = web_import(editor_client, {"entry": PUBLISHED})
     page = response.content.decode()
     work = Source.objects.get()
     assert f'action="{reverse("wiki:source-take-updates", args=[work.slug])}"' in page

@@ -3,6 +3,7 @@ from wiki.models.claims import Citation, CitationKind, Claim, ClaimRevision, Cla
 from wiki.models.classifications import Classification, ClassificationChange, Contrast, SetBy
 from wiki.models.findings import FindingDismissal
 from wiki.models.glossary import GlossaryTerm
+from wiki.models.imports import SourceImport
 from wiki.models.merges import SourceMerge
 from wiki.models.pages import Page, PageRedirect, Revision, WikiLink
 from wiki.models.questions import OpenQuestion, QuestionPriority, QuestionStatus
@@ -37,6 +38,7 @@ __all__ = [
     "SearchDocument",
     "SetBy",
     "Source",
+    "SourceImport",
     "SourceKind",
     "SourceMerge",
     "StoredSuggestion",

@@ -10,10 +10,19 @@ wiki comes with each field the file gives otherwise (:mod:`wiki.references.updat
 The whole file is one transaction: when the request fails, nothing of it is kept. It is imported in batches of at
 most :data:`~wiki.references.formats.MAX_IMPORT_ENTRIES` entries, and the queries do not grow with a batch: one for
 the candidate duplicates, one or two for the short names, one for the slugs, one for the keys, then bulk inserts.
+Each import is recorded (:class:`~wiki.models.SourceImport`: who, when, what came of its entries, the works it
+created), so that it can be undone as a whole (:mod:`wiki.services.source_import_undo`).
+
+A file of at most one batch can be previewed first (:func:`sources_import_preview`): the report the import would give,
+read without writing anything. Its :attr:`ImportReport.digest` sums up what the import would do; confirmed with that
+digest, an import that would now do anything else (the wiki changed meanwhile) raises :class:`ImportChanged` and
+writes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -25,13 +34,13 @@ from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext, pgettext
 
-from wiki.models import ChangeEvent, Source
+from wiki.models import ChangeEvent, Source, SourceImport
 from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
 from wiki.references.updates import FieldUpdate, field_label, offered_updates
-from wiki.roles import User
+from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
 from wiki.services.source_import_names import ShortNames, head_or_short_name, own_names, told_apart_note
@@ -75,10 +84,22 @@ class ImportResult:
         return bool(self.missing)
 
 
+def _outcome(result: ImportResult) -> list[object]:
+    """What an entry's result does to the wiki, in no language: its status, the work it creates (name, address, key)
+    or is found to be, what that work would be offered, and the work a new one may be the same as."""
+    source, possible = result.source, result.possible
+    made = [source.short_name, source.bibtex_key] if source is not None and result.status is ImportStatus.CREATED else []
+    return [result.status.value, result.label, result.line, source.slug if source is not None else None, *made,
+            sorted(result.missing.items()), [[u.name, u.current, u.offered] for u in result.updates],
+            possible.slug if possible is not None else None]
+
+
 @dataclass(frozen=True)
 class ImportReport:
     format: ReferenceFormat
     results: list[ImportResult]
+    # The import's record; None for a preview, which writes nothing.
+    record: SourceImport | None = None
 
     def of(self, status: ImportStatus) -> list[ImportResult]:
         return [result for result in self.results if result.status == status]
@@ -86,6 +107,22 @@ class ImportReport:
     @property
     def counts(self) -> dict[str, int]:
         return {status.value: len(self.of(status)) for status in ImportStatus}
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of what the import does, the same for its preview and for the import itself while the wiki
+        does not change: any other outcome of any entry gives another."""
+        outcomes = [self.format.value, *(_outcome(result) for result in self.results)]
+        return hashlib.sha256(json.dumps(outcomes, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+class ImportChanged(Exception):
+    """The import would not do what its preview showed (``expected`` is the preview's digest): the wiki changed since.
+    Nothing was written."""
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(expected)
+        self.expected = expected
 
 
 def _messages(error: ValidationError) -> str:
@@ -207,7 +244,8 @@ def _updates(entry: ParsedEntry, work: Source, candidates: list[Source], *, in_f
             and not (update.name in ("arxiv_id", "doi") and update.offered in identifiers)]
 
 
-def _import_batch(entries: list[ParsedEntry], file: _File) -> list[ImportResult]:
+def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportResult], list[Source]]:
+    """What becomes of each entry, and the works to create, unsaved: nothing is written."""
     drafts = [entry.draft for entry in entries if entry.draft is not None and not entry.errors]
     candidates = duplicate_candidates(drafts, keys=[d.bibtex_key for d in drafts
                                                     if d.bibtex_key.lower() not in file.repeated_keys])
@@ -276,6 +314,10 @@ def _import_batch(entries: list[ParsedEntry], file: _File) -> list[ImportResult]
             "key": written, "saved": keyed.bibtex_key}
         results[index] = replace(results[index], message=_clauses(filter(None, (results[index].message, said))))
     _keys_of_their_own(created, results)
+    return results, created
+
+
+def _save_batch(created: list[Source], file: _File) -> None:
     Source.objects.bulk_create(created)
     for source in created:
         file.saved_lines[source.pk] = file.unsaved_lines.pop(id(source))
@@ -285,19 +327,45 @@ def _import_batch(entries: list[ParsedEntry], file: _File) -> list[ImportResult]
         for source in created
     )
     search_reindex_sources([source.pk for source in created])
-    return results
+
+
+def sources_import_preview(*, text: str, fmt: ReferenceFormat | None = None) -> ImportReport:
+    """What importing ``text`` would do now, entry by entry, with nothing written (the works to create are unsaved);
+    raises :class:`~wiki.references.formats.ReferencesRefused` as :func:`sources_import` does. At most one batch:
+    :data:`~wiki.references.formats.MAX_IMPORT_ENTRIES` entries."""
+    fmt, entries = parse_references(text, fmt, max_entries=MAX_IMPORT_ENTRIES)
+    file = _File(None, own_in_file=own_names(entries), repeated_keys=_repeated_keys(entries))
+    results, _ = _plan_batch(entries, file)
+    return ImportReport(format=fmt, results=results)
 
 
 @transaction.atomic
 def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User | None = None,
-                   max_entries: int | None = MAX_IMPORT_ENTRIES) -> ImportReport:
-    """Imports every entry of ``text``; raises :class:`~wiki.references.formats.ReferencesRefused` for a file that
-    cannot be imported at all (too large, more than ``max_entries`` entries, no format the wiki reads), with nothing
-    written. ``max_entries`` None takes a file of any number of entries (the command line's), in batches."""
+                   max_entries: int | None = MAX_IMPORT_ENTRIES, expect: str | None = None,
+                   via: str = SourceImport.Via.COMMAND, file_name: str = "") -> ImportReport:
+    """Imports every entry of ``text`` and records the import; raises
+    :class:`~wiki.references.formats.ReferencesRefused` for a file that cannot be imported at all (too large, more than
+    ``max_entries`` entries, no format the wiki reads), with nothing written. ``max_entries`` None takes a file of any
+    number of entries (the command line's), in batches. With ``expect``, the digest of the preview the editor
+    confirmed: an import that would do anything else raises :class:`ImportChanged`, and nothing is kept."""
     fmt, entries = parse_references(text, fmt, max_entries=max_entries)
     sources_lock_creation()
     file = _File(user, own_in_file=own_names(entries), repeated_keys=_repeated_keys(entries))
     results: list[ImportResult] = []
     for start in range(0, len(entries), MAX_IMPORT_ENTRIES):
-        results += _import_batch(entries[start:start + MAX_IMPORT_ENTRIES], file)
-    return ImportReport(format=fmt, results=results)
+        batch, created = _plan_batch(entries[start:start + MAX_IMPORT_ENTRIES], file)
+        if expect is not None and len(entries) <= MAX_IMPORT_ENTRIES \
+                and ImportReport(format=fmt, results=batch).digest != expect:
+            raise ImportChanged(expect)
+        _save_batch(created, file)
+        results += batch
+    report = ImportReport(format=fmt, results=results)
+    if expect is not None and report.digest != expect:
+        raise ImportChanged(expect)  # the whole transaction, every batch written, is rolled back
+    counts = report.counts
+    record = SourceImport.objects.create(
+        user=account(user), via=via, format=fmt.value, file_name=file_name[:255], entries=len(results),
+        created_count=counts[ImportStatus.CREATED], duplicate_count=counts[ImportStatus.DUPLICATE],
+        refused_count=counts[ImportStatus.REFUSED],
+        created_ids=[r.source.pk for r in report.of(ImportStatus.CREATED) if r.source is not None])
+    return replace(report, record=record)

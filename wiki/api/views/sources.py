@@ -30,7 +30,7 @@ from wiki.api.views.writes import (
     saved_serializer,
 )
 from wiki.filters import SourceFilter
-from wiki.models import Component, Source
+from wiki.models import Component, Source, SourceImport
 from wiki.models.etags import Validator
 from wiki.references.bibtex_export import dump_bibtex
 from wiki.references.csl import csl_items
@@ -143,7 +143,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         if not isinstance(text, str) or not text.strip():
             raise ValidationError({"body": [gettext("The request body is empty: send the reference file itself.")]}, code="empty")
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
-        report = sources_import(text=text, fmt=fmt, user=request.user)
+        report = sources_import(text=text, fmt=fmt, user=request.user, via=SourceImport.Via.API)
         return Response(report_data(report))
 
     @extend_schema(

@@ -54,7 +54,8 @@ class Command(WikiCommand):
             # Read as an uploaded file is: its byte-order mark, else UTF-8, else Windows' Western encoding.
             text = decode_reference_file(read_bytes(path), fallback=LEGACY_ENCODING)
             with transaction.atomic():
-                report = sources_import(text=text, fmt=FORMAT_BY_EXTENSION.get(path.suffix.lower()), max_entries=None)
+                report = sources_import(text=text, fmt=FORMAT_BY_EXTENSION.get(path.suffix.lower()), max_entries=None,
+                                        file_name=path.name)
                 taken = self._take(report, options)
                 self._print(report, taken, quiet=options["quiet"])
                 if options["dry_run"]:

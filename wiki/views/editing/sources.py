@@ -16,7 +16,6 @@ from wiki.models import Source
 from wiki.references.draft import SourceDraft, draft_from_identifier
 from wiki.references.errors import ReferencesRefused
 from wiki.services.changes import StaleEdit
-from wiki.services.source_import import ImportStatus, sources_import
 from wiki.services.source_updates import source_take_updates
 from wiki.services.sources import (
     SourceDeleted,
@@ -28,6 +27,7 @@ from wiki.services.sources import (
     source_update,
 )
 from wiki.views.editing import editor_required, stale_form
+from wiki.views.editing.source_imports import import_confirmed, import_preview
 
 
 def _form_page(request: HttpRequest, *, import_form: SourceImportForm, form: SourceForm, status: int = 200,
@@ -47,15 +47,13 @@ def _name_taken(form: SourceForm, taken: SourceNameTaken) -> None:
 def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse:
     data = import_form.cleaned_data
     if not data["identifier"]:
+        # A reference file is previewed first: nothing is written until the editor confirms.
+        upload = request.FILES.get("file")
         try:
-            report = sources_import(text=data["text"], fmt=data["format"], user=request.user)
+            return import_preview(request, text=data["text"], fmt=data["format"], file_name=upload.name if upload else "")
         except ReferencesRefused as refused:
             import_form.add_error(None, ValidationError(str(refused), code=refused.code))
             return _form_page(request, import_form=import_form, form=SourceForm())
-        # The entries that were refused come back in the import box, as written, to be fixed and imported again.
-        failed = "\n\n".join(r.raw for r in report.of(ImportStatus.REFUSED) if r.raw)
-        retry = SourceImportForm(initial={"entry": failed}) if failed else None
-        return render(request, "wiki/edit/source_import_results.html", {"report": report, "retry_form": retry})
     draft = draft_from_identifier(data["identifier"]) or SourceDraft()
     found = source_find_duplicate(arxiv_id=draft.arxiv_id, doi=draft.doi)
     if found is not None:
@@ -76,6 +74,8 @@ def source_create_view(request: HttpRequest) -> HttpResponse:
         if not import_form.is_valid():
             return _form_page(request, import_form=import_form, form=SourceForm())
         return _import(request, import_form)
+    if "confirm" in request.POST:
+        return import_confirmed(request)
     form = SourceForm(request.POST)
     if form.is_valid():
         try:

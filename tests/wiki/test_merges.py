@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_classification, make_page, make_question, make_source
+from tests.wiki.web_merges import web_merge
 from tests.wiki.wikistate import wiki_state
 from wiki.models import (
     ChangeEvent,
@@ -60,7 +61,7 @@ def test_merging_moves_everything_to_the_kept_work_and_its_address_redirects(wor
     alpha, beta = works["alpha"], works["beta"]
     history = ClassificationChange.objects.filter(classification__source=alpha).count()
 
-    response = editor_client.post(reverse("wiki:source-merge", kwargs={"slug": "alpha"}), {"into": "http://wiki.example/sources/beta/"})
+    response = web_merge(editor_client, "alpha", "http://wiki.example/sources/beta/")
 
     assert response.status_code == 302 and response["Location"] == beta.get_absolute_url()
     reader = Client()
@@ -164,7 +165,7 @@ def test_a_merge_form_names_a_work_other_than_itself(works: dict[str, Any], edit
 
 
 def test_a_merge_form_takes_the_kept_work_by_its_short_name_in_any_case(works: dict[str, Any], editor_client: Client) -> None:
-    response = editor_client.post(reverse("wiki:source-merge", kwargs={"slug": "alpha"}), {"into": "ＢＥＴＡ"})
+    response = web_merge(editor_client, "alpha", "ＢＥＴＡ")
 
     assert response.status_code == 302
     assert SourceMerge.objects.get().kept == Source.objects.get(slug="beta")

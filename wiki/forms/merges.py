@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.pickers import WorkChoiceField
 from wiki.models import Source
+from wiki.services.merge_fields import FieldChoice
 
 _ADDRESS = re.compile(r"/sources/(?P<slug>[^/?#]+)")
 
@@ -35,3 +39,34 @@ class MergeForm(forms.Form):
         if kept.pk == self.merged.pk:
             raise forms.ValidationError(_("A work cannot be merged into itself."), code="same")
         return kept
+
+
+# The value a field of the kept work takes in a merge: its own, or the merged work's.
+KEEP, TAKE = "kept", "merged"
+
+
+class MergeFieldsForm(forms.Form):
+    """For each field the two works give otherwise (:func:`~wiki.services.merge_fields.merge_field_choices`), which
+    value the kept work takes (its own unless another is picked), and when each work was last saved as the editor
+    compared them."""
+
+    kept_at = forms.DateTimeField(widget=forms.HiddenInput)
+    merged_at = forms.DateTimeField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, choices: Sequence[FieldChoice], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = list(choices)
+        for choice in self.choices:
+            self.fields[f"take_{choice.name}"] = forms.ChoiceField(
+                label=choice.label, choices=[(KEEP, choice.kept_shown), (TAKE, choice.merged_shown)], initial=KEEP,
+                required=False, widget=forms.RadioSelect)
+
+    def rows(self) -> list[tuple[FieldChoice, forms.BoundField]]:
+        return [(choice, self[f"take_{choice.name}"]) for choice in self.choices]
+
+    def taken(self) -> list[str]:
+        """The fields whose merged work's value was picked."""
+        return [choice.name for choice in self.choices if self.cleaned_data.get(f"take_{choice.name}") == TAKE]
+
+    def seen(self, *, kept: Source, merged: Source) -> dict[int, datetime]:
+        return {kept.pk: self.cleaned_data["kept_at"], merged.pk: self.cleaned_data["merged_at"]}

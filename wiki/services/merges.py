@@ -5,11 +5,14 @@ What pointed at the merged work moves to the kept one: citations, the claims abo
 work has already (a claim citing both at the same locator, a question linked to both) is dropped from the
 merged work rather than doubled, and recorded. The merged work is hidden like a deleted one and its
 address leads to the kept work. :class:`SourceMerge` records exactly what moved, so the undo moves back
-those rows and only those, and restores the merged work.
+those rows and only those, and restores the merged work. The kept work may take some of the merged work's values,
+field by field (:mod:`wiki.services.merge_fields`); the undo gives those fields back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -32,7 +35,8 @@ from wiki.models import (
 )
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims, search_reindex_sources
-from wiki.services.changes import change_record
+from wiki.services.changes import StaleEdit, change_record
+from wiki.services.merge_fields import merge_fields_give_back, merge_fields_take
 from wiki.services.watches import watches_merge, watches_merge_undo
 
 _MERGE_FIELDS = ["deleted_at", "deleted_by", "deleted_reason", "merged_into"]
@@ -103,11 +107,22 @@ def _after_move(kept: Source, merged: Source) -> None:
 
 
 @transaction.atomic
-def source_merge(*, merged: Source, kept: Source, user: User | None) -> SourceMerge:
+def source_merge(*, merged: Source, kept: Source, user: User | None, take: Collection[str] = (),
+                 seen: dict[int, datetime] | None = None) -> SourceMerge:
     """Merges ``merged`` into ``kept`` (see the module's docstring); ``kept``'s own classification stands when both
-    have one, the merged work's staying with it (it comes back on undo)."""
+    have one, the merged work's staying with it (it comes back on undo). ``kept`` takes ``merged``'s value of each
+    field of ``take``. ``seen``: each work's ``updated_at`` when the editor compared them; a save since raises
+    :class:`~wiki.services.changes.StaleEdit` (the kept work, as saved now) and nothing is merged."""
+    if take:
+        # As a save of the kept work's title or name does: no work is added as it meanwhile.
+        from wiki.services.sources import sources_lock_creation
+
+        sources_lock_creation()
     locked = {s.pk: s for s in Source.all_objects.select_for_update().filter(pk__in=[merged.pk, kept.pk]).order_by("pk")}
     merged, kept = locked[merged.pk], locked[kept.pk]
+    for work in (kept, merged):
+        if seen is not None and work.pk in seen and work.updated_at != seen[work.pk]:
+            raise StaleEdit(work)
     if merged.pk == kept.pk:
         raise ValidationError({"into": ValidationError(_("A work cannot be merged into itself."), code="same")})
     if merged.is_deleted or kept.is_deleted:
@@ -140,15 +155,18 @@ def source_merge(*, merged: Source, kept: Source, user: User | None) -> SourceMe
     merged.deleted_at, merged.deleted_by, merged.merged_into = timezone.now(), account(user), kept
     merged.deleted_reason = f"merged into {kept.short_name}"[:500]
     merged.save(update_fields=_MERGE_FIELDS)
+    fields = merge_fields_take(kept=kept, merged=merged, names=list(take)) if take else {}
     merge = SourceMerge.objects.create(kept=kept, merged=merged, user=account(user), moved={
         "components": component_ids, "classifications": classifications,
         "citations": moving, "citations_dropped": dropped,
         "claims_about": about, "claims_about_dropped": about_dropped,
         "questions": questions, "questions_dropped": questions_dropped,
         "contrasts": contrasts, "merged_earlier": earlier, **watches_merge(merged=merged, kept=kept),
+        "fields": fields,
     })
-    said = summary("merged", citations=len(moving), classifications=len(classifications), contrasts=len(contrasts),
-                   questions=len(questions))
+    counts = {"citations": len(moving), "classifications": len(classifications), "contrasts": len(contrasts),
+              "questions": len(questions)}
+    said = summary("merged_fields", **counts, fields=list(fields)) if fields else summary("merged", **counts)
     change_record(kind=ChangeEvent.Kind.SOURCE, action=ChangeEvent.Action.MERGED, obj=merged,
                   label=f"{merged.short_name} → {kept.short_name}", url=kept.get_absolute_url(), user=user, summary=said)
     _after_move(kept, merged)
@@ -180,6 +198,7 @@ def source_merge_undo(*, merge: SourceMerge, user: User | None) -> Source:
         Contrast.all_objects.filter(pk=contrast_id, **{f"{side}_id": kept.pk}).update(**{f"{side}_id": merged.pk})
     Source.all_objects.filter(pk__in=moved["merged_earlier"], merged_into=kept).update(merged_into=merged)
     watches_merge_undo(merged=merged, kept=kept, moved=moved)
+    merge_fields_give_back(kept=kept, taken=moved.get("fields", {}))
 
     merged.deleted_at, merged.deleted_by, merged.deleted_reason, merged.merged_into = None, None, "", None
     merged.save(update_fields=_MERGE_FIELDS)

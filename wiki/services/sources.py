@@ -301,7 +301,7 @@ _CANDIDATE_FIELDS = ("id", "slug", "short_name", "title", "authors", "year", "ar
 def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None,
                          keys: Iterable[str] = ()) -> list[Source]:
     """The existing sources any of ``references`` could be (same arXiv ID, DOI or normalised title, or one of ``keys``
-    as their citation key in any case), in one query: the live ones first, then those merged into a live work (a
+    as their citation key in any case), other than ``exclude_pk`` and the works merged into it, in one query: the live ones first, then those merged into a live work (a
     merged work keeps its identifiers, which no other work may take), each with the work it was merged into;
     :func:`find_source` reads a match of one as that work."""
     arxiv, doi, titles = lookup_keys(references)
@@ -322,7 +322,8 @@ def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | N
                   .filter(Q(deleted_at__isnull=True) | Q(merged_into__isnull=False, merged_into__deleted_at__isnull=True))
                   .select_related("merged_into").order_by(F("merged_into").asc(nulls_first=True), "pk"))
     if exclude_pk is not None:
-        candidates = candidates.exclude(pk=exclude_pk)
+        # nor is a work a duplicate of one merged into it, whose title or identifiers it may well share
+        candidates = candidates.exclude(Q(pk=exclude_pk) | Q(merged_into_id=exclude_pk))
     return list(candidates.only(*_CANDIDATE_FIELDS, "merged_into", *(f"merged_into__{name}" for name in _CANDIDATE_FIELDS)))
 
 

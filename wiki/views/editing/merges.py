@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from wiki.forms.merges import MergeForm
+from wiki.forms.merges import MergeFieldsForm, MergeForm
 from wiki.models import Source, SourceMerge
+from wiki.services.changes import StaleEdit
+from wiki.services.merge_fields import merge_field_choices
 from wiki.services.merges import MergeAlreadyUndone, source_merge, source_merge_undo, source_merged_here
 from wiki.views.editing import editor_required
 
@@ -28,16 +30,43 @@ def _merged_here(form: MergeForm, merged: Source) -> SourceMerge | None:
     return merge
 
 
+def _compare(request: HttpRequest, *, merged: Source, kept: Source, form: MergeForm, fields: MergeFieldsForm | None = None,
+             changed: bool = False, status: int = 200) -> HttpResponse:
+    """The two works' values side by side, field by field, each to keep or take (the kept work's chosen unless the
+    editor picks the other), before the merge is made."""
+    if fields is None:
+        fields = MergeFieldsForm(choices=merge_field_choices(kept=kept, merged=merged),
+                                 initial={"kept_at": kept.updated_at, "merged_at": merged.updated_at})
+    return render(request, "wiki/edit/source_merge_fields.html",
+                  {"source": merged, "kept": kept, "form": form, "fields": fields, "changed": changed}, status=status)
+
+
 @editor_required("wiki.change_source", forms=[MergeForm])
 def source_merge_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The work to keep; then, when the two works give a field otherwise, the value the kept work takes of each; then
+    the merge."""
     merged = get_object_or_404(Source.objects, slug=slug)
     form = MergeForm(request.POST or None, merged=merged)
     merged_here = None
     if request.method == "POST" and form.is_valid():
         kept: Source = form.cleaned_data["into"]
+        choices = merge_field_choices(kept=kept, merged=merged)
+        if "compared" not in request.POST and choices:
+            return _compare(request, merged=merged, kept=kept, form=form)
+        fields = MergeFieldsForm(request.POST, choices=choices)
+        if "compared" in request.POST and not fields.is_valid():
+            return _compare(request, merged=merged, kept=kept, form=form, fields=fields, status=400)
         try:
-            source_merge(merged=merged, kept=kept, user=request.user)
+            source_merge(merged=merged, kept=kept, user=request.user, take=fields.taken() if choices else (),
+                         seen=fields.seen(kept=kept, merged=merged) if "compared" in request.POST else None)
+        except StaleEdit:
+            # One of the works was saved since the editor compared them: compared again, as they are now.
+            kept, merged = Source.all_objects.get(pk=kept.pk), Source.all_objects.get(pk=merged.pk)
+            return _compare(request, merged=merged, kept=kept, form=form, changed=True, status=409)
         except ValidationError as error:
+            if "compared" in request.POST and choices:
+                fields.add_error(None, error)
+                return _compare(request, merged=merged, kept=kept, form=form, fields=fields, status=400)
             form.add_error(None, error)
         else:
             messages.success(request, _("“%(merged)s” is merged into “%(kept)s”; its address leads here. The merge can be undone below.")

@@ -44,6 +44,7 @@ from wiki.services.glossary import glossary_term_create
 from wiki.services.merges import source_merge
 from wiki.services.pages import page_save_revision
 from wiki.services.questions import question_create
+from wiki.services.source_import import sources_import
 from wiki.services.tokens import api_token_create
 from wiki.services.watches import watch_add
 
@@ -309,6 +310,8 @@ def make_wiki() -> SmallWiki:
     merge = source_merge(merged=duplicate, kept=strict, user=editor)
     make_api_token(editor, name="Loop script")
     watch_add(user=editor, target=question)
+    # a reference manager's file naming a work the wiki has: recorded, nothing created
+    sources_import(text=f"@article{{skillloop, title={{{strict.title}}}, year={{2025}}}}", user=editor)
     return SmallWiki(merge=merge, dismissal=dismissal, term=term, editor=editor, strict=strict, part=part, harness=harness, envs=envs, unclassified=unclassified,
                      page=page, notes=notes, claims=claims, contrast=contrast, question=question, answered=answered)
 

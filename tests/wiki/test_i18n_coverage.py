@@ -35,7 +35,7 @@ KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "gettext_lazy": None, "g
 # Names and notations that read the same in both languages.
 SAME_IN_BOTH = {
     "Agentic", "RL", "Wiki", "API", "CSV", "BibTeX", "CSL-JSON", "arXiv", "DOI", "URL", "GRPO", "ES", "LLM", "Atom", "English",
-    "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS", "ID", "ISBN", "ISSN",
+    "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS", "ID", "ISBN", "ISSN", "RIS",
 }
 
 
@@ -232,6 +232,14 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     make_page(slug="rolled", title="Rolled", body="Imported text.\n")
     page_save_revision(slug="rolled", title="Rolled", body="Spam.\n", comment="/* Intro */ spam", base_revision=1,
                        user=make_editor("spammer"))
+    # an import whose work a page cites since (its undo refused), and a file previewed, to be confirmed
+    from wiki.services.source_import import sources_import, sources_import_preview
+
+    used = sources_import(text="@article{used, title={A Work Cited Since Its Import}, year={2024}}").record
+    assert used is not None
+    make_page(slug="cites-import", title="Cites an import", body="- 一句。（来源：A Work Cited Since Its Import）\n")
+    confirmed = ("@article{confirmed, title={A Work Imported After Its Preview}, year={2025}}\n"
+                 "@article{again, title={An unclassified work}, volume={3}}\n")  # found again, with a field to take
     make_page(slug="clashing", title="Clashing", body="One line.\n")
     page_save_revision(slug="clashing", title="Clashing", body="One line, changed.\n", base_revision=1)
     page_save_revision(slug="clashing", title="Clashing", body="One line, changed again.\n", base_revision=2)
@@ -359,6 +367,15 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         # found again with a field to take and a warning, and a work that may be another's
         ("editor", reverse("wiki:source-create"), {"import": "1", "entry": "@article{x, title={A Work Imported}, year={2025}, "
                                                    "volume={3}, doi={j.bad}}\n@article{y, title={A Work Imported: Part Two}, year={2025}}"}),
+        ("editor", reverse("wiki:source-create"), {"confirm": "1", "text": confirmed, "format": "bibtex",
+                                                   "digest": sources_import_preview(text=confirmed).digest}),
+        ("editor", reverse("wiki:source-create"), {"confirm": "1", "text": confirmed, "digest": "stale"}),
+        ("editor", reverse("wiki:import-list"), None),
+        ("editor", used.get_absolute_url(), None),
+        ("editor", reverse("wiki:import-undo", kwargs={"pk": used.pk}), {}),
+        ("reader", reverse("wiki:source-cite", kwargs={"slug": source}), None),
+        # the works' values side by side, to keep or take
+        ("editor", reverse("wiki:source-merge", kwargs={"slug": "gone-work-2"}), {"into": "kept-work"}),
         ("editor", reverse("wiki:source-edit", kwargs={"slug": source}), None),
         # the work was deleted, or merged, while being edited: the entries come back with who, when and why
         ("editor", reverse("wiki:source-edit", kwargs={"slug": "gone-work"}), {"short_name": "Gone Work", "notes": "Kept."}),

@@ -105,7 +105,7 @@ def test_the_imports_page_lists_who_imported_what_and_when(editor_client: Client
     assert response.status_code == 200
     text = html_text(response.content.decode())
     assert f"#{record.pk}" in text and "ada" in text and "through the command line" in text
-    rows = [row for row in response.context["page_obj"]]
+    rows = list(response.context["page_obj"])
     assert [(r.entries, r.created_count, r.duplicate_count, r.refused_count) for r in rows] == [(1, 1, 0, 0), (3, 3, 0, 0)]
     detail = editor_client.get(record.get_absolute_url()).content.decode()
     assert "First Imported Work" in detail and _undo_url(record) in detail

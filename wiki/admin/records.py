@@ -1,5 +1,5 @@
-"""What the wiki records or derives as it is written: changes, dismissals, merges, links, former page addresses,
-search documents, stored suggestions (all read-only but the dismissals)."""
+"""What the wiki records or derives as it is written: changes, dismissals, merges, imports, links, former page
+addresses, search documents, stored suggestions (all read-only but the dismissals)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from wiki.models import (
     FindingDismissal,
     PageRedirect,
     SearchDocument,
+    SourceImport,
     SourceMerge,
     StoredSuggestion,
     WikiLink,
@@ -47,6 +48,16 @@ class SourceMergeAdmin(ReadOnlyAdmin):
     list_display = ("merged", "kept", "user", "created_at", "undone_at")
     list_select_related = ("merged", "kept", "user")
     search_fields = ("merged__short_name", "kept__short_name")
+
+
+@admin.register(SourceImport)
+class SourceImportAdmin(ReadOnlyAdmin):
+    """Read-only: an import is made and undone in the wiki (/imports/), which deletes the works it records."""
+
+    list_display = ("created_at", "user", "via", "format", "file_name", "entries", "created_count", "undone_at")
+    list_filter = ("via", "format", "created_at")
+    search_fields = ("file_name",)
+    list_select_related = ("user",)
 
 
 @admin.register(WikiLink)

@@ -61,7 +61,7 @@ TAGS = {**rispy.TAG_KEY_MAPPING, "M2": "extra"}
 _EXTRA_LINE = re.compile(r"^tex\.(?P<name>[a-z]+)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
-class _Parser(rispy.RisParser):
+class _Parser(rispy.RisParser):  # type: ignore[misc]  # rispy has no type hints
     """rispy's reader, a value's next lines kept as lines: joined by a line break, not a space, so that an abstract's
     or a note's paragraphs survive; a note's next lines continue that note rather than start another."""
 

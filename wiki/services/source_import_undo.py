@@ -78,8 +78,8 @@ def _uses(works: dict[int, Source], record: SourceImport) -> list[WorkUse]:
     limit = NAMED_USES + 1
     for citation in Citation.objects.filter(source_id__in=ids).select_related("claim__page").order_by("pk")[:limit]:
         add(citation.source_id, _("cited on the page “%(page)s”") % {"page": citation.claim.page.title})
-    for link in Claim.about.through.objects.filter(source_id__in=ids).select_related("claim__page").order_by("pk")[:limit]:
-        add(link.source_id, _("a claim on the page “%(page)s” is about it") % {"page": link.claim.page.title})
+    for about in Claim.about.through.objects.filter(source_id__in=ids).select_related("claim__page").order_by("pk")[:limit]:
+        add(about.source_id, _("a claim on the page “%(page)s” is about it") % {"page": about.claim.page.title})
     for classification in Classification.all_objects.filter(source_id__in=ids).order_by("pk")[:limit]:
         add(classification.source_id, _("classified since the import"))
     for component in Component.objects.filter(source_id__in=ids).order_by("pk")[:limit]:
@@ -87,9 +87,9 @@ def _uses(works: dict[int, Source], record: SourceImport) -> list[WorkUse]:
     for contrast in Contrast.all_objects.filter(Q(left_id__in=ids) | Q(right_id__in=ids)).order_by("pk")[:limit]:
         for side in (contrast.left_id, contrast.right_id):
             add(side, _("in a contrast (#%(number)s)") % {"number": contrast.pk})
-    for link in OpenQuestion.sources.through.objects.filter(source_id__in=ids).select_related("openquestion") \
+    for asked in OpenQuestion.sources.through.objects.filter(source_id__in=ids).select_related("openquestion") \
             .order_by("pk")[:limit]:
-        add(link.source_id, _("linked to the question “%(question)s”") % {"question": link.openquestion.title})
+        add(asked.source_id, _("linked to the question “%(question)s”") % {"question": asked.openquestion.title})
     for merge in SourceMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids)).order_by("pk")[:limit]:
         add(merge.kept_id, _("another work was merged into it"))
         add(merge.merged_id, _("merged into another work"))

@@ -47,7 +47,7 @@ def import_confirmed(request: HttpRequest) -> HttpResponse:
     form = SourceImportConfirmForm(request.POST)
     if not form.is_valid():
         said = form.errors.get("digest") if "digest" in form.errors and "text" not in form.errors else None
-        return _form_page(request, error=said[0] if said else _(
+        return _form_page(request, error=str(said[0]) if said else _(
             "The confirmation did not carry the file previewed: import the file again."))
     data = form.cleaned_data
     try:
@@ -118,7 +118,7 @@ def import_undo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, error.messages[0])
         return redirect(record)
     count = len(record.created_ids)
-    messages.success(request, ngettext("Import #%(number)s is undone: the work it created is deleted.",
+    messages.success(request, ngettext("Import #%(number)s is undone: the %(count)s work it created is deleted.",
                                        "Import #%(number)s is undone: the %(count)s works it created are deleted.", count)
                      % {"number": record.pk, "count": count})
     return redirect("wiki:import-list")

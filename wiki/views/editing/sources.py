@@ -50,7 +50,7 @@ def _import(request: HttpRequest, import_form: SourceImportForm) -> HttpResponse
         # A reference file is previewed first: nothing is written until the editor confirms.
         upload = request.FILES.get("file")
         try:
-            return import_preview(request, text=data["text"], fmt=data["format"], file_name=upload.name if upload else "")
+            return import_preview(request, text=data["text"], fmt=data["format"], file_name=upload.name or "" if upload else "")
         except ReferencesRefused as refused:
             import_form.add_error(None, ValidationError(str(refused), code=refused.code))
             return _form_page(request, import_form=import_form, form=SourceForm())

@@ -36,6 +36,10 @@ def test_editor_imports_classifies_cites_and_resolves(page: Any, live_server: An
     page.goto(f"{base}{reverse('wiki:source-create')}")
     page.fill("textarea[name=entry]", BIBTEX)
     page.click("button[name=import]")
+    # First what the import will do, nothing written; then the import, once confirmed.
+    page.wait_for_selector("text=Import preview")
+    assert page.locator("td.result-created").count() == 1 and not Source.objects.filter(arxiv_id="2507.01234").exists()
+    page.click("button[name=confirm]")
     page.wait_for_selector("text=Import results")
     assert page.locator("td.result-created").count() == 1
     source = Source.objects.get(arxiv_id="2507.01234")
@@ -266,6 +270,9 @@ def test_every_column_of_the_editors_tables_and_preferences_is_on_a_phone_screen
         page.fill("textarea[name=entry]", BIBTEX + "\n@article{untitled-entry,\n  author = {Nobody}\n}\n")
         page.click("button[name=import]")
         page.wait_for_selector("table.import-results")
+        _fits_a_phone(page, (language, "import preview"))
+        page.click("button[name=confirm]")
+        page.wait_for_selector("p.import-record")
         _fits_a_phone(page, (language, "import results"))
         for path in (
             reverse("wiki:page-history", kwargs={"slug": target.slug}),

@@ -154,3 +154,14 @@ def test_the_cite_page_runs_one_query_whatever_the_work(client: Client, django_a
     for work in (small, big):
         with django_assert_num_queries(1):
             assert client.get(_url(work.slug)).status_code == 200
+
+
+def test_a_work_out_on_arxiv_only_is_cited_as_a_preprint_whatever_its_kind() -> None:
+    survey = Source(title="The Landscape of Agentic RL: A Survey", kind=SourceKind.SURVEY, year=2025,
+                    authors="Zhang, Guibin", arxiv_id="2509.02547", venue="arXiv")
+
+    assert plain(apa(survey)) == ("Zhang, G. (2025). The Landscape of Agentic RL: A Survey (arXiv:2509.02547). arXiv. "
+                                  "https://doi.org/10.48550/arXiv.2509.02547")
+    assert apa(survey)[1].italic
+    assert plain(gbt7714(survey, cited=DAY)) == ("Zhang G. The Landscape of Agentic RL: A Survey[EB/OL]. arXiv, (2025)"
+                                                 "[2025-03-05]. https://arxiv.org/abs/2509.02547.")

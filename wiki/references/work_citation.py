@@ -101,6 +101,13 @@ def _entry_type(source: Source) -> str:
     return source.entry_type or ENTRY_TYPE_BY_KIND.get(source.kind, "misc")
 
 
+def _preprint(source: Source) -> bool:
+    """Whether the work is cited as a preprint: it is one, or it is out on arXiv only (no venue but arXiv, and no entry
+    type saying it is anything else)."""
+    on_arxiv = bool(source.arxiv_id) and (not source.venue or source.venue.lower().startswith("arxiv"))
+    return source.kind == SourceKind.PREPRINT or (on_arxiv and not source.entry_type)
+
+
 def _link(source: Source) -> str:
     if source.doi:
         return f"https://doi.org/{source.doi}"
@@ -146,7 +153,7 @@ def apa(source: Source) -> list[Part]:
     preprint's own title in italics, a preprint's arXiv number after it."""
     details = source.bibliographic
     entry_type = _entry_type(source)
-    preprint = source.kind == SourceKind.PREPRINT
+    preprint = _preprint(source)
     whole = preprint or entry_type in ("book", "collection", "phdthesis", "mastersthesis", "thesis", "techreport", "report")
     authors = _apa_authors(persons(source.authors))
     year = f"({source.year})" if source.year else "(n.d.)"
@@ -186,8 +193,10 @@ def _gbt_authors(people: list[Person], *, chinese: bool) -> str:
 def gbt_type(source: Source) -> str:
     """The work's kind of document as GB/T 7714 marks it; other than a paper or a book, one with an address or a
     preprint is read online (``EB/OL``)."""
+    if _preprint(source):
+        return "EB/OL"
     code = GBT_TYPE_BY_ENTRY_TYPE.get(_entry_type(source), "Z")
-    return "EB/OL" if code == "Z" and (source.kind == SourceKind.PREPRINT or source.url) else code
+    return "EB/OL" if code == "Z" and source.url else code
 
 
 def gbt7714(source: Source, *, cited: date) -> list[Part]:

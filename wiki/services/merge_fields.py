@@ -16,10 +16,10 @@ from typing import Any, cast
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from wiki.field_labels import field_label_of
 from wiki.models import Source, SourceKind
 from wiki.models.rules import validate_bibtex_key
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
-from wiki.references.updates import field_label
 from wiki.services.sources import source_find_duplicate, source_named
 
 # A work's own fields a merge may take from the merged work, in the order its form shows them.
@@ -37,7 +37,7 @@ class FieldChoice:
 
     @property
     def label(self) -> str:
-        return field_label(self.name)
+        return field_label_of(self.name)
 
     def shown(self, value: Any) -> str:
         """A value as the work's page says it: a kind or an entry type by its label."""

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wiki', '0046_source_years_from_1400_and_link_urls'),
+        ('wiki', '0048_source_extra_fields'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -77,6 +77,14 @@ def test_a_preprint_a_chinese_thesis_a_paper_in_proceedings_and_a_work_without_a
     assert plain(gbt7714(guide, cited=DAY)) == "The ultimate guide?[EB/OL]. [2025-03-05]. https://example.org/g."
 
 
+def test_an_organisation_kept_in_braces_a_particle_and_a_suffix_are_cited_as_the_exports_read_them() -> None:
+    work = Source(title="Scaling Agents", entry_type="article", year=2025, venue="Nature",
+                  authors="{Google DeepMind}; van der Maaten, Laurens; King, Jr., Martin Luther")
+
+    assert plain(apa(work)).startswith("Google DeepMind, van der Maaten, L., & King, M. L., Jr. (2025).")
+    assert plain(gbt7714(work, cited=DAY)).startswith("Google DeepMind, van der Maaten L, King M L Jr. Scaling Agents[J].")
+
+
 def test_apa_lists_twenty_authors_and_folds_more_with_an_ellipsis() -> None:
     many = Source(title="Big", year=2024, authors="; ".join(f"Author{n}, A." for n in range(1, 41)))
 

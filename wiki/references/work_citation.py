@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from datetime import date
 
 from wiki.models import Source, SourceKind
-from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND, is_organisation
+from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND
+from wiki.references.names import is_et_al, person, unbraced
 from wiki.text.lang import has_chinese
 
 # The most authors APA lists; above it, the first nineteen, an ellipsis and the last.
 APA_MOST_AUTHORS = 20
 # The authors GB/T 7714 lists before 等 / et al.
 GBT_AUTHORS = 3
-_PARTICLES = frozenset({"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "la", "le", "ten", "ter"})
 # GB/T 7714's code for the kind of document, by the BibTeX entry type (a work without one by its kind's).
 GBT_TYPE_BY_ENTRY_TYPE = {
     "article": "J", "inproceedings": "C", "conference": "C", "proceedings": "C", "incollection": "M", "inbook": "M",
@@ -56,20 +56,20 @@ class Person:
     family: str
     given: str = ""
     whole: bool = False
+    suffix: str = ""  # Jr., III: after the initials
 
     @classmethod
     def parse(cls, name: str) -> Person:
+        """One author as the wiki keeps it, split as the exports split it (``wiki.references.names``): ``van der
+        Maaten, Laurens`` has the family name ``van der Maaten``; an organisation, written whole, loses its braces."""
         name = " ".join(name.split())
-        if has_chinese(name) or is_organisation(name) or name == "et al.":
-            return cls(name, whole=True)
-        if "," in name:
-            family, given = (part.strip() for part in name.split(",", 1))
-            return cls(family, given)
-        words = name.split(" ")
-        start = len(words) - 1
-        while start > 1 and words[start - 1].lower() in _PARTICLES:
-            start -= 1
-        return cls(" ".join(words[start:]), " ".join(words[:start])) if start else cls(name, whole=True)
+        if is_et_al(name):
+            return cls("et al.", whole=True)
+        parsed = None if has_chinese(name) else person(name)
+        if parsed is None:
+            return cls(unbraced(name), whole=True)
+        family = " ".join(part for part in (parsed.particle, parsed.family) if part)
+        return cls(family, parsed.given, suffix=parsed.suffix)
 
     def initials(self, *, points: bool) -> str:
         """The given names as initials (``Richard S.`` → ``R. S.``; ``Jean-Paul`` → ``J.-P.``), without points for
@@ -85,12 +85,12 @@ class Person:
     def apa(self) -> str:
         if self.whole or not self.given:
             return self.family
-        return f"{self.family}, {self.initials(points=True)}"
+        return ", ".join(part for part in (self.family, self.initials(points=True), self.suffix) if part)
 
     def gbt(self) -> str:
         if self.whole or not self.given:
             return self.family
-        return f"{self.family} {self.initials(points=False)}"
+        return " ".join(part for part in (self.family, self.initials(points=False), self.suffix) if part)
 
 
 def persons(authors: str) -> list[Person]:

@@ -23,6 +23,7 @@ from wiki.references.csl import csl_item, parse_csl_json
 from wiki.references.extra_fields import is_local
 from wiki.references.latex import latex_to_text
 from wiki.references.ris import parse_ris
+from wiki.references.ris_export import dump_ris
 from wiki.roles import Account
 from wiki.services.source_import import sources_import
 
@@ -183,6 +184,18 @@ def test_zoteros_csl_json_keeps_its_keywords_language_and_access_date() -> None:
 def test_ris_keeps_its_keywords_and_language() -> None:
     [entry] = parse_ris("TY  - JOUR\nTI  - Mastering the Game of Go\nKW  - Go\nKW  - Monte Carlo tree search\n"
                         "LA  - en\nER  - \n")
+    assert entry.draft is not None
+    assert entry.draft.extra_fields == {"keywords": "Go, Monte Carlo tree search", "language": "en"}
+
+
+def test_ris_writes_its_keywords_and_language_back(db: None) -> None:
+    work = make_source(slug="alphago", title="Mastering the Game of Go",
+                       extra_fields={"keywords": "Go, Monte Carlo tree search", "language": "en", "urldate": "2024-09-04"})
+
+    text = dump_ris([work])
+
+    assert "KW  - Go\nKW  - Monte Carlo tree search\n" in text and "LA  - en\n" in text
+    [entry] = parse_ris(text)
     assert entry.draft is not None
     assert entry.draft.extra_fields == {"keywords": "Go, Monte Carlo tree search", "language": "en"}
 

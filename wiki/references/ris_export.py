@@ -117,6 +117,10 @@ def _fields(source: Source, key: str) -> list[tuple[str, str]]:
         fields.append(("AB", abstract))
     if source.notes.strip():
         fields.append(("N1", _notes(source.notes)))
+    # the other fields RIS has a tag for: a keyword a line, as the importer reads them back into BibTeX's list
+    fields += [("KW", word) for word in (w.strip() for w in source.extra_fields.get("keywords", "").split(",")) if word]
+    if language := source.extra_fields.get("language") or source.extra_fields.get("langid"):
+        fields.append(("LA", language))
     fields.append(("ID", key))
     return fields
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
-import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.serving import free_port, setup_django  # noqa: E402
 
 BARE_DJANGO = "/bench/bare/"
 BARE_DRF = "/bench/bare-api/"
@@ -69,22 +69,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--redis", default="", help="shared cache, e.g. redis://127.0.0.1:6379/15; '' for the database cache")
     return parser.parse_args()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def setup_django(redis_url: str) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
-    os.environ["REDIS_URL"] = redis_url
-    # gunicorn with DEBUG off needs a key of its own; it is shared with this process, which generates the wiki.
-    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
-    import django
-
-    django.setup()
 
 
 def ensure_wiki(works: int, claims: int) -> tuple[int, int]:

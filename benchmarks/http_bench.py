@@ -20,10 +20,8 @@ import argparse
 import os
 import random
 import re
-import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.serving import free_port, setup_django  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -67,22 +67,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--gzip", action="store_true",
                         help="send Accept-Encoding: gzip, as browsers do (anonymous pages then come compressed)")
     return parser.parse_args()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def setup_django(redis_url: str) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
-    os.environ["REDIS_URL"] = redis_url
-    # gunicorn with DEBUG off needs a key of its own; it is shared with this process, which logs the editor in.
-    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
-    import django
-
-    django.setup()
 
 
 def cases(sample: int) -> tuple[list[Case], str]:

@@ -141,12 +141,16 @@ def _template_values() -> dict[str, list[str]]:
     from wiki.filters import QUESTION_PAGE_OPTIONS_ID
     from wiki.filters.changes import ChangeFilter, WatchlistFilter
     from wiki.models import SearchDocument
+    from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
     from wiki.reports.consistency import FINDING_KINDS
+    from wiki.services.merge_fields import TAKEN_FIELDS
 
     templates = "".join(path.read_text(encoding="utf-8") for path in ROOT.joinpath("templates").rglob("*.*"))
     findings = [f"finding-{kind}-{key}" for kind, _ in FINDING_KINDS for key in ("classification-12", "contrast-5-claim-40")]
     return {
         "{{ field.auto_id }}": ["id_body", "id_works", "id_q"],
+        # a merge's choice of value, field by field: the kept work's (0) or the merged work's (1)
+        "{{ radio.id_for_label }}": [f"id_take_{name}_{n}" for name in (*TAKEN_FIELDS, *BIBLIOGRAPHIC_FIELDS) for n in (0, 1)],
         "{{ side }}": ["old", "new"],
         "{{ form_id }}": re.findall(r'form_id="([^"]+)"', templates),
         "{{ field.name }}": sorted({*ChangeFilter.base_filters, *WatchlistFilter.base_filters}),

@@ -44,7 +44,10 @@ LAYOUT_IDS = frozenset({
     "hidemine_error", "hideminor_error", "latest_error",
     # a page's information and its citations, with their copy button's status
     "info-basic", "info-claims", "info-history", "info-links", "cite-apa", "cite-bibtex", "cite-csl", "cite-details",
-    "cite-gbt", "cite-styles", "copy-status", "style-apa", "style-bibtex", "style-csl", "style-gbt",
+    "cite-gbt", "cite-ris", "cite-styles", "copy-status", "style-apa", "style-bibtex", "style-csl", "style-gbt",
+    "style-ris",
+    # an import's page: the works it created
+    "created-heading",
     # the search results' groups, one a kind
     "group-page", "group-claim", "group-source", "group-question",
     # the consistency report's sections, one a kind of finding, with their headings

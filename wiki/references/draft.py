@@ -21,6 +21,7 @@ from wiki.models.rules import (
     validate_optional_line,
 )
 from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.text.spaces import collapse_spaces
 
 
 @dataclass
@@ -138,6 +139,25 @@ def details_following_venue(details: dict[str, str], *, venue: str, was: str) ->
     return {name: value for name, value in followed.items() if value}
 
 
+def one_line(name: str, value: object, limit: int, errors: list[str]) -> str:
+    """The value of the field ``name`` as one line of text, spacing folded; "" when it is empty, or when it is no text,
+    is longer than ``limit`` characters or holds what a line cannot, which ``errors`` is then told."""
+    if not isinstance(value, str):
+        errors.append(gettext("“%(name)s” is not text.") % {"name": name})
+        return ""
+    if len(value := collapse_spaces(value)) > limit:
+        errors.append(gettext("“%(name)s” is longer than %(limit)s characters (it has %(count)s).")
+                      % {"name": name, "limit": f"{limit:,}", "count": f"{len(value):,}"})
+        return ""
+    if value:
+        try:
+            validate_optional_line(value)
+        except ValidationError as error:
+            errors.append(gettext("“%(name)s”: %(error)s") % {"name": name, "error": error.messages[0]})
+            return ""
+    return value
+
+
 def clean_bibliographic(values: object) -> dict[str, str]:
     """``values`` as a work keeps them: a mapping of BIBLIOGRAPHIC_FIELDS' names to one line of text each, spacing
     folded, empty ones left out. Anything else raises ``ValidationError``, a message for each detail that is wrong."""
@@ -148,18 +168,8 @@ def clean_bibliographic(values: object) -> dict[str, str]:
         if name not in BIBLIOGRAPHIC_FIELDS:
             errors.append(gettext("“%(name)s” is no bibliographic detail the wiki keeps (%(names)s).")
                           % {"name": name, "names": ", ".join(BIBLIOGRAPHIC_FIELDS)})
-        elif not isinstance(value, str):
-            errors.append(gettext("“%(name)s” is not text.") % {"name": name})
-        elif len(value := " ".join(value.split())) > MAX_BIBLIOGRAPHIC_CHARS:
-            errors.append(gettext("“%(name)s” is longer than %(limit)s characters (it has %(count)s).")
-                          % {"name": name, "limit": MAX_BIBLIOGRAPHIC_CHARS, "count": f"{len(value):,}"})
-        elif value:
-            try:
-                validate_optional_line(value)
-            except ValidationError as error:
-                errors.append(gettext("“%(name)s”: %(error)s") % {"name": name, "error": error.messages[0]})
-            else:
-                cleaned[name] = month_number(value) if name == "month" else value
+        elif value := one_line(name, value, MAX_BIBLIOGRAPHIC_CHARS, errors):
+            cleaned[name] = month_number(value) if name == "month" else value
     if errors:
         raise ValidationError([ValidationError(message, code="invalid") for message in errors])
     return cleaned

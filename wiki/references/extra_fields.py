@@ -17,8 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from wiki.models.rules import validate_optional_line
-from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, one_line
 from wiki.references.names import author_names, csl_name, name_from_csl
 from wiki.text.spaces import collapse_spaces
 
@@ -83,18 +82,8 @@ def clean_extra_fields(values: object) -> dict[str, str]:
         elif name in KEPT_ELSEWHERE:
             errors.append(gettext("“%(name)s” is kept in the work's own fields or bibliographic details, not among "
                                   "its other fields.") % {"name": name})
-        elif not isinstance(value, str):
-            errors.append(gettext("“%(name)s” is not text.") % {"name": name})
-        elif len(value := collapse_spaces(value)) > MAX_EXTRA_CHARS:
-            errors.append(gettext("“%(name)s” is longer than %(limit)s characters (it has %(count)s).")
-                          % {"name": name, "limit": f"{MAX_EXTRA_CHARS:,}", "count": f"{len(value):,}"})
-        elif value:
-            try:
-                validate_optional_line(value)
-            except ValidationError as error:
-                errors.append(gettext("“%(name)s”: %(error)s") % {"name": name, "error": error.messages[0]})
-            else:
-                cleaned[name] = value
+        elif value := one_line(name, value, MAX_EXTRA_CHARS, errors):
+            cleaned[name] = value
     if len(cleaned) > MAX_EXTRA_FIELDS:
         errors.append(gettext("A work keeps at most %(limit)s other fields (these are %(count)s).")
                       % {"limit": MAX_EXTRA_FIELDS, "count": len(cleaned)})

@@ -38,6 +38,9 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "/api/v1/classifications/": ["COUNT wiki_classification", "SELECT wiki_classification"],
     "/api/v1/contrasts/": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
+    # A classification or a contrast changed since also when its works did: a join, no query more.
+    "/api/v1/classifications/?updated_after=2000-01-01": ["COUNT wiki_classification", "SELECT wiki_classification"],
+    "/api/v1/contrasts/?updated_after=2000-01-01": ["COUNT wiki_contrast", "SELECT wiki_contrast"],
     "/api/v1/questions/": ["COUNT wiki_openquestion", "SELECT wiki_openquestion", "SELECT wiki_claim", "SELECT wiki_source"],
     # The works' and pages' names (once per content version), for those named exactly as the search, or close to it
     # when nothing is found.
@@ -65,6 +68,8 @@ def _urls(wiki: SmallWiki) -> list[str]:
         f"/api/v1/claims/?about={wiki.strict.slug}",
         "/api/v1/classifications/",
         "/api/v1/contrasts/",
+        "/api/v1/classifications/?updated_after=2000-01-01",
+        "/api/v1/contrasts/?updated_after=2000-01-01",
         "/api/v1/questions/",
         "/api/v1/search/?q=GRPO",
         "/api/v1/search/?q=qqqqzzzz",

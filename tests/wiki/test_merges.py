@@ -34,6 +34,10 @@ MOVED_TABLES = ("wiki.citation", "wiki.classification", "wiki.classificationchan
                 "wiki.source", "wiki.claim", "wiki.openquestion", "wiki.page")
 
 
+def _untimed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{name: value for name, value in row.items() if name != "updated_at"} for row in rows]
+
+
 @pytest.fixture
 def works(editor: Any) -> dict[str, Any]:
     alpha = make_source(slug="alpha", short_name="Alpha", title=ALPHA)
@@ -138,7 +142,8 @@ def test_undoing_a_merge_moves_back_exactly_what_moved(works: dict[str, Any], ed
     assert response.status_code == 302 and response["Location"] == works["alpha"].get_absolute_url()
     after = wiki_state()
     for table in MOVED_TABLES:
-        assert after[table] == before[table], table
+        # The rows are as they were; their times moved, as what each shows changed twice (?updated_after= finds them).
+        assert _untimed(after[table]) == _untimed(before[table]), table
     assert Client().get("/sources/alpha/").status_code == 200
     assert ChangeEvent.objects.filter(kind="source", action="unmerged", object_id=works["alpha"].pk).exists()
     assert SourceMerge.objects.get().undone_at is not None

@@ -89,8 +89,9 @@ class StrictFilterBackend(DjangoFilterBackend):
 
 class UpdatedAfterFilter(BaseFilterBackend):
     """``?updated_after=<ISO 8601>``: the items changed after that moment, on the lists whose items have an
-    ``updated_at``; a model's QuerySet may say more of what changing is (``changed_after``: a work and its
-    classifications)."""
+    ``updated_at``, which the database moves also when what an item shows lives in other rows (migration 0050: a
+    claim's citations, a question's links, a page or work renamed); a model's QuerySet may say more of what changing
+    is (``changed_after``: a work and its classifications, a classification or a contrast and its works)."""
 
     @staticmethod
     def parameters(model: type[Any]) -> set[str]:
@@ -123,8 +124,10 @@ class UpdatedAfterFilter(BaseFilterBackend):
         return [{
             "name": UPDATED_AFTER, "required": False, "in": "query",
             "description": (
-                "ISO 8601: only the items changed after this moment (their `updated_at` later than it; a work also "
-                "when one of its classifications changed), so that a mirror reads what changed since its last walk. "
+                "ISO 8601: only the items changed after this moment (their `updated_at` later than it, which moves "
+                "with whatever the item shows, its citations, links and the names of the pages and works it names "
+                "included; a work also when one of its classifications changed, a classification or a contrast when "
+                "one of its works did), so that a mirror reads what changed since its last walk. "
                 "With an offset (`2025-03-01T08:00:00Z`, `…+08:00`) it is read as it says; without one, in the wiki's "
                 f"time zone ({settings.TIME_ZONE}). Deleted items leave the list: `/api/v1/changes/` says which. A "
                 "value that is no date and time is a 400."),

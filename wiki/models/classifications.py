@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -51,6 +52,12 @@ class ClassificationQuerySet(models.QuerySet["Classification"]):
     def decisions(self) -> ClassificationQuerySet:
         """Every saved classification, as a labelled example for the classifier; selects the source and component."""
         return self.select_related("source", "component").order_by("pk")
+
+    def changed_after(self, moment: datetime) -> ClassificationQuerySet:
+        """Classifications set after ``moment``, or whose work was saved since (renamed, a component added or
+        renamed, merged into: the work's name and slug, and the component's name, are part of what a classification
+        shows)."""
+        return self.filter(models.Q(updated_at__gt=moment) | models.Q(source__updated_at__gt=moment))
 
     def counts_by_mechanism_and_verdict(self) -> models.QuerySet[Any, Any]:
         """Rows of ``mechanism``, ``verdict`` and ``n`` (classified works and components)."""
@@ -217,6 +224,12 @@ class ContrastQuerySet(models.QuerySet["Contrast"]):
 
     def involving(self, source_ids: list[int]) -> ContrastQuerySet:
         return self.filter(models.Q(left_id__in=source_ids) | models.Q(right_id__in=source_ids))
+
+    def changed_after(self, moment: datetime) -> ContrastQuerySet:
+        """Contrasts saved after ``moment``, or one of whose works was (renamed, a component added or renamed, a work
+        merged into it: what a contrast shows of its sides)."""
+        return self.filter(models.Q(updated_at__gt=moment) | models.Q(left__updated_at__gt=moment)
+                           | models.Q(right__updated_at__gt=moment))
 
     def newest(self, limit: int) -> ContrastQuerySet:
         """The ``limit`` contrasts added last, both sides and their components joined (one query)."""

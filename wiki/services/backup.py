@@ -259,6 +259,9 @@ def wiki_import(*, path: Path) -> BackupReport:
         raise BackupRefused("the database is not empty: a backup is imported into a freshly migrated database")
     report = BackupReport()
     writer = _Writer(report)
+    with connection.cursor() as cursor:
+        # Each row's time as the backup has it: a citation restored does not make its claim's time now (migration 0050).
+        cursor.execute("SET LOCAL wiki.keep_times = 'on'")
     try:
         for number, record in lines:
             for item in _deserialized(number, record):

@@ -39,7 +39,7 @@ from wiki.services.changes import StaleEdit, change_record
 from wiki.services.merge_fields import merge_fields_give_back, merge_fields_take
 from wiki.services.watches import watches_merge, watches_merge_undo
 
-_MERGE_FIELDS = ["deleted_at", "deleted_by", "deleted_reason", "merged_into"]
+_MERGE_FIELDS = ["deleted_at", "deleted_by", "deleted_reason", "merged_into", "updated_at"]
 
 
 class MergeAlreadyUndone(ValidationError):
@@ -99,6 +99,11 @@ def _contrast_sides(merged: Source, kept: Source, components: set[int]) -> list[
 
 def _after_move(kept: Source, merged: Source) -> None:
     from wiki.services.pages import pages_rerender
+
+    # The kept work shows other classifications and components now, and the classifications and contrasts moved name
+    # it: its time moves (the merged work's is saved with its mark), so that ``?updated_after=`` finds them all.
+    kept.updated_at = timezone.now()
+    Source.all_objects.filter(pk=kept.pk).update(updated_at=kept.updated_at)
 
     # Citation markers and the works pages link to follow the citations; search documents count the claims citing.
     pages_rerender(pages=Page.objects.filter(claims__citations__source__in=[kept.pk, merged.pk]).distinct())

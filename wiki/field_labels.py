@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.forms.utils import pretty_name
 from django.utils.functional import Promise
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Fact
@@ -33,6 +34,8 @@ def field_label_of(name: str) -> str:
     own; an unknown name as it is)."""
     from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
 
+    if name.startswith("extra_fields."):  # one of a work's other fields, as an import offers it
+        return gettext("%(name)s (other field)") % {"name": name.removeprefix("extra_fields.")}
     if name in FIELD_LABELS:
         return str(FIELD_LABELS[name])
     if name in {fact.value for fact in Fact}:

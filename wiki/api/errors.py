@@ -120,10 +120,13 @@ def from_domain(exc: Exception) -> APIException | None:
     from wiki.services.findings import FindingAlreadyDismissed, FindingNotDismissed
     from wiki.services.pages import EditConflict, PageExists, UnknownBaseRevision
     from wiki.services.questions import QuestionDuplicate
+    from wiki.services.source_import_undo import ImportUnchanging, ImportUndone, ImportUndoRefused
     from wiki.services.sources import SourceDeleted, SourceDuplicate
 
     if isinstance(exc, SourceDeleted):  # deleted or merged after the request found it: as if it had been before
         return Gone(" ".join(exc.messages))
+    if isinstance(exc, (ImportUndone, ImportUnchanging, ImportUndoRefused)):
+        return import_undo_conflict(exc)
     if isinstance(exc, DjangoValidationError):
         return from_django(exc)
     if isinstance(exc, MarkdownTooComplex):
@@ -168,6 +171,19 @@ def from_domain(exc: Exception) -> APIException | None:
     if isinstance(exc, ReferencesRefused):
         return ValidationError({"non_field_errors": [ErrorDetail(str(exc), code=exc.code)]})
     return None
+
+
+def import_undo_conflict(refusal: Exception) -> Conflict:
+    """409 for an import that cannot be undone (what :mod:`wiki.services.source_import_undo` refuses): undone already,
+    nothing to undo, or its works in use, each use named."""
+    from wiki.services.source_import_undo import ImportUndone, ImportUndoRefused
+
+    assert isinstance(refusal, DjangoValidationError)
+    uses = refusal.uses if isinstance(refusal, ImportUndoRefused) else []
+    code = "already_undone" if isinstance(refusal, ImportUndone) else refusal.code or "in_use"
+    return Conflict(" ".join(refusal.messages), code=code, extra={
+        "uses": [{"work": use.work, "use": use.use} for use in uses],
+        "more": isinstance(refusal, ImportUndoRefused) and refusal.more})
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.urls import reverse
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
+from wiki.api.serializers.links import absolute
 from wiki.references.encoding import decode_reference_file
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import MAX_IMPORT_BYTES, MEDIA_TYPES, ReferenceFormat
@@ -76,7 +78,9 @@ REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, BibTeXTextParser, B
 
 
 class FieldUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    field = serializers.CharField(source="name", help_text="The work's field, or a bibliographic detail by BibTeX's name.")
+    field = serializers.CharField(source="name", help_text=(
+        "The work's field, a bibliographic detail by BibTeX's name, or extra_fields.<name> for one of its other fields "
+        "(keywords, language, urldate, editor…)."))
     current = serializers.CharField(help_text="What the work has (empty when it has nothing).")
     offered = serializers.CharField(help_text="What the entry gives.")
 
@@ -94,13 +98,17 @@ class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
         "What was mended or left out to read the entry (a DOI that is no DOI, a second URL, control characters)."))
     updates = FieldUpdateSerializer(many=True, help_text=(
         "For a duplicate: each field the entry gives otherwise than the work in the wiki, to take with a PATCH of "
-        "the work (a bibliographic detail, such as volume or pages, in its bibliographic object) if you judge so."))
+        "the work if you judge so (a bibliographic detail, such as volume or pages, in its bibliographic object; one "
+        "of its other fields, named extra_fields.<name>, in its extra_fields object)."))
     possible_duplicate = serializers.CharField(allow_null=True, help_text=(
         "For a work created: the slug of another it may be the same as (one title is the other's with a subtitle, or "
         "the same title by a first author of the same family name), to merge them if it is."))
 
 
 class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField(help_text="The import's record: read it, and undo the import as a whole, at api_url.")
+    api_url = serializers.URLField(help_text="The import in the API (an absolute URL).")
+    html_url = serializers.URLField(help_text="The import's page in the browser (an absolute URL).")
     format = serializers.ChoiceField(choices=[f.value for f in ReferenceFormat])
     created = ImportedEntrySerializer(many=True)
     duplicate = ImportedEntrySerializer(many=True, help_text="Already in the wiki (or earlier in the file): linked, not added.")
@@ -115,8 +123,14 @@ def _entry(result: ImportResult) -> dict[str, Any]:
             "possible_duplicate": result.possible.slug if result.possible is not None else None}
 
 
-def report_data(report: ImportReport) -> dict[str, Any]:
-    data: dict[str, Any] = {"format": report.format.value}
+def report_data(report: ImportReport, context: Mapping[str, Any]) -> dict[str, Any]:
+    """The report of an import made (``report.record`` is its record), its addresses absolute for the request in
+    ``context``."""
+    record = report.record
+    assert record is not None  # an import made, not a preview
+    data: dict[str, Any] = {
+        "id": record.pk, "api_url": absolute(context, reverse("api:import-detail", kwargs={"pk": record.pk})),
+        "html_url": absolute(context, record.get_absolute_url()), "format": report.format.value}
     for outcome in ImportStatus:
         data[outcome.value] = ImportedEntrySerializer([_entry(r) for r in report.of(outcome)], many=True).data
     return data

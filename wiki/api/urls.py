@@ -16,6 +16,7 @@ from wiki.api.views import (
     findings,
     glossary,
     graphs,
+    imports,
     pages,
     questions,
     search,
@@ -53,6 +54,7 @@ router.register("classifications", classifications.ClassificationViewSet, basena
 router.register("contrasts", contrasts.ContrastViewSet, basename="contrast")
 router.register("questions", questions.QuestionViewSet, basename="question")
 router.register("glossary", glossary.GlossaryTermViewSet, basename="glossary-term")
+router.register("imports", imports.SourceImportViewSet, basename="import")
 
 urlpatterns = [
     path("v1/search/", search.SearchView.as_view(), name="search"),

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from wiki.models import Source
+from wiki.models import Source, SourceImport
 from wiki.models.rules import LinkURLFormField, validate_bibtex_key, validate_optional_line
 from wiki.references.citation_matching import WorkRef
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS, MAX_BIBLIOGRAPHIC_CHARS
@@ -22,7 +22,7 @@ from wiki.references.formats import (
     detect_format,
 )
 from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short_name_key
-from wiki.references.updates import UPDATED_FIELDS
+from wiki.references.updates import is_updatable
 from wiki.services.citations import works_close_to
 from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
 
@@ -256,13 +256,22 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         super()._post_clean()  # type: ignore[misc]  # ModelForm's model validation step, absent from the stubs
 
 
+class _UpdatedFields(forms.MultipleChoiceField):
+    """The names of fields an import offers (wiki.references.updates): a work's own, its bibliographic details and
+    ``extra_fields.<name>`` for each of its other fields, which no list of choices holds."""
+
+    def valid_value(self, value: Any) -> bool:
+        return is_updatable(str(value))
+
+
 class TakeUpdatesForm(forms.Form):
     """The fields an import offered for a work in the wiki that the editor ticked (``field``), each with the value the
-    file gave (``value-<field>``), and when the work was last saved as the import found it."""
+    file gave (``value-<field>``), when the work was last saved as the import found it, and the import (whose undo
+    gives the fields back)."""
 
-    field = forms.MultipleChoiceField(choices=[(name, name) for name in (*UPDATED_FIELDS, *BIBLIOGRAPHIC_FIELDS)],
-                                      required=False)
+    field = _UpdatedFields(required=False)
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    source_import = forms.ModelChoiceField(queryset=SourceImport.objects.all(), required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

@@ -32,6 +32,11 @@ class SourceImport(models.Model):
     refused_count = models.PositiveIntegerField(_("Refused"))
     created_ids = models.JSONField(_("Works created"), default=list, blank=True,
                                    help_text=_("The ids of the works the import created, deleted when it is undone."))
+    # {"<work id>": {"<field>": [before, after]}}, by the names wiki.references.updates offers them.
+    updated_fields = models.JSONField(
+        _("Fields taken"), default=dict, blank=True,
+        help_text=_("The fields taken from the file into works already in the wiki, each with its value before and "
+                    "after; given back when the import is undone."))
     created_at = models.DateTimeField(_("Created at"), auto_now_add=True, db_index=True)
     undone_at = models.DateTimeField(_("Undone at"), null=True, blank=True)
     undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -59,3 +64,17 @@ class SourceImport(models.Model):
     @property
     def is_undone(self) -> bool:
         return self.undone_at is not None
+
+    @property
+    def updated_ids(self) -> list[int]:
+        """The works already in the wiki that took fields from the file."""
+        return [int(pk) for pk in self.updated_fields]
+
+    @property
+    def updated_count(self) -> int:
+        return len(self.updated_fields)
+
+    @property
+    def has_changes(self) -> bool:
+        """Whether the import created a work or gave one fields: whether undoing it would change anything."""
+        return bool(self.created_ids or self.updated_fields)

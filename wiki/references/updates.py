@@ -5,7 +5,10 @@ added, a typo in the title or the year is corrected, an abstract is pasted in. F
 "already in the wiki", and each field the file gives otherwise is offered to the editor, field by field, as a
 reference manager's merge dialog offers them (Zotero's "merge items", JabRef's "merge entries"): a field the wiki has
 empty is filled when the editor takes it, one the wiki has otherwise is changed only when the editor picks it, and a
-field the file leaves empty never empties the wiki's.
+field the file leaves empty never empties the wiki's. The work's other fields (``Source.extra_fields``:
+``keywords``, ``language``, ``urldate``, an ``editor``…) are offered one by one too, each named
+``extra_fields.<its BibTeX name>`` (:func:`extra_field_update`), since a BibTeX name such as biblatex's ``venue`` may
+also be a field of the work's own.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
+from wiki.field_labels import field_label_of
 from wiki.models.rules import percent_encode_url
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
@@ -24,9 +28,12 @@ from wiki.references.draft import (
     clean_bibliographic,
     separated_authors,
 )
+from wiki.references.extra_fields import KEPT_ELSEWHERE, NAME
 
 # The fields a file's record may update, in the order a reference's details are read.
 UPDATED_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv_id", "url", "entry_type", "bibtex_key", "abstract")
+# The prefix naming one of the work's other fields among the fields an import updates.
+EXTRA_PREFIX = "extra_fields."
 _LABELS = {**FIELD_LABELS, "year": gettext_lazy("year"), "doi": "DOI", "arxiv_id": "arXiv ID",
            "entry_type": gettext_lazy("entry type")}
 
@@ -50,12 +57,29 @@ class FieldUpdate:
         return not self.current
 
 
+def extra_field_update(name: str) -> str:
+    """The name under which an import offers the work's other field ``name`` (``extra_fields.keywords``)."""
+    return EXTRA_PREFIX + name
+
+
+def extra_field_name(name: str) -> str | None:
+    """The other field an update's ``name`` is (``keywords`` for ``extra_fields.keywords``), or None for a field of the
+    work's own or a bibliographic detail."""
+    return name.removeprefix(EXTRA_PREFIX) if name.startswith(EXTRA_PREFIX) else None
+
+
 def field_label(name: str) -> str:
-    """A work's field, or a bibliographic detail, by its name in the reader's language, as a sentence names it."""
+    """A work's field, a bibliographic detail or one of its other fields, by its name in the reader's language, as a
+    sentence names it."""
+    if extra_field_name(name) is not None:
+        return field_label_of(name)
     return str(_LABELS.get(name) or BIBLIOGRAPHIC_FIELDS.get(name) or name)
 
 
 def is_updatable(name: str) -> bool:
+    extra = extra_field_name(name)
+    if extra is not None:
+        return bool(NAME.fullmatch(extra)) and extra not in KEPT_ELSEWHERE
     return name in UPDATED_FIELDS or name in BIBLIOGRAPHIC_FIELDS
 
 
@@ -80,7 +104,8 @@ def _same(name: str, offered: str, current: str) -> bool:
 
 
 def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:
-    """Each field the draft gives and ``work`` (a source) has otherwise, or not at all."""
+    """Each field the draft gives and ``work`` (a source) has otherwise, or not at all: its own fields, then its
+    bibliographic details, then its other fields."""
     updates = []
     details = getattr(work, "bibliographic", None) or {}
     try:
@@ -89,6 +114,9 @@ def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:
         given = draft.bibliographic
     pairs = [(name, _shown(name, getattr(draft, name)), _shown(name, getattr(work, name))) for name in UPDATED_FIELDS]
     pairs += [(name, _shown(name, value), _shown(name, details.get(name))) for name, value in given.items()]
+    extra = getattr(work, "extra_fields", None) or {}
+    pairs += [(extra_field_update(name), _shown(name, value), _shown(name, extra.get(name)))
+              for name, value in sorted(draft.extra_fields.items())]
     for name, offered, current in pairs:
         if offered and not _same(name, offered, current):
             updates.append(FieldUpdate(name, current, offered))

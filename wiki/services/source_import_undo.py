@@ -4,8 +4,11 @@ Only while nothing else uses them: a claim citing one or about one, a classifica
 an open question, a merge into or out of it, or an edit of it since the import all keep the import; the refusal names
 each, and nothing is deleted. The works go for good (a deleted work would keep its arXiv ID and DOI from the next
 import of the corrected file), with an entry in recent changes for each; the import's record stays, marked undone.
+The fields taken from the file into works already in the wiki (:mod:`wiki.services.source_updates`) are given back
+the values they had, each unless it was edited since, as one edit of each work.
 
-A fixed number of queries however many works the import created: one per kind of use.
+A fixed number of queries however many works the import created: one per kind of use; then one save per work given
+back its fields.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from wiki.change_summaries import summary
+from wiki.change_summaries import Summary, summary
 from wiki.models import (
     ChangeEvent,
     Citation,
@@ -36,7 +39,8 @@ from wiki.models import (
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
-from wiki.services.sources import sources_lock_creation
+from wiki.services.source_updates import source_give_back_updates
+from wiki.services.sources import SourceDuplicate, sources_lock_creation
 
 # How many uses of the works a refusal names (and then how many more there are).
 NAMED_USES = 10
@@ -48,6 +52,21 @@ class WorkUse:
 
     work: str
     use: str
+
+
+class ImportUndone(ValidationError):
+    """The import is undone already: nothing to do again."""
+
+    def __init__(self) -> None:
+        super().__init__(_("This import is undone already."), code="undone")
+
+
+class ImportUnchanging(ValidationError):
+    """The import created no work and gave none a field: undoing it would change nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(_("This import created no work and changed none: there is nothing to undo."),
+                         code="nothing_to_undo")
 
 
 class ImportUndoRefused(ValidationError):
@@ -102,20 +121,43 @@ def _uses(works: dict[int, Source], record: SourceImport) -> list[WorkUse]:
     return uses
 
 
+def _created(record: SourceImport, *, lock: bool) -> dict[int, Source]:
+    works = Source.all_objects.filter(pk__in=record.created_ids)
+    if lock:
+        works = works.select_for_update()
+    return {work.pk: work for work in works.only("id", "slug", "short_name", "updated_at", "deleted_at").order_by("pk")}
+
+
+def _refusal(record: SourceImport, works: dict[int, Source]) -> ValidationError | None:
+    if record.is_undone:
+        return ImportUndone()
+    if not record.has_changes:
+        return ImportUnchanging()
+    uses = _uses(works, record)
+    if uses:
+        return ImportUndoRefused(uses[:NAMED_USES], more=len(uses) > NAMED_USES)
+    return None
+
+
+def source_import_undo_refusal(*, record: SourceImport) -> ValidationError | None:
+    """Why ``record`` cannot be undone now (:class:`ImportUndone`, :class:`ImportUnchanging` or
+    :class:`ImportUndoRefused`), or None when it can: what :func:`source_import_undo` would raise, read without a lock
+    (one query for its works and one per kind of use)."""
+    return _refusal(record, _created(record, lock=False))
+
+
 @transaction.atomic
 def source_import_undo(*, record: SourceImport, user: User | None) -> SourceImport:
-    """Deletes the works ``record``'s import created and marks it undone; raises ``ValidationError`` when it is undone
-    already and :class:`ImportUndoRefused` when anything else uses those works, with nothing deleted."""
+    """Deletes the works ``record``'s import created, gives the works it updated back their fields, and marks it
+    undone; raises :class:`ImportUndone` when it is undone already, :class:`ImportUnchanging` when it changed nothing,
+    and :class:`ImportUndoRefused` when anything else uses the works it created, with nothing changed."""
     # As on creation: no page save cites one of these works between the check and the deletion.
     sources_lock_creation()
     record = SourceImport.objects.select_for_update().get(pk=record.pk)
-    if record.is_undone:
-        raise ValidationError(_("This import is undone already."), code="undone")
-    works = {work.pk: work for work in Source.all_objects.select_for_update().filter(pk__in=record.created_ids)
-             .only("id", "slug", "short_name", "updated_at", "deleted_at").order_by("pk")}
-    uses = _uses(works, record)
-    if uses:
-        raise ImportUndoRefused(uses[:NAMED_USES], more=len(uses) > NAMED_USES)
+    works = _created(record, lock=True)
+    refusal = _refusal(record, works)
+    if refusal is not None:
+        raise refusal
     said = summary("import_undone", number=record.pk)
     url = reverse("wiki:import-detail", kwargs={"pk": record.pk})
     ChangeEvent.objects.bulk_create(
@@ -125,6 +167,21 @@ def source_import_undo(*, record: SourceImport, user: User | None) -> SourceImpo
     )
     Source.all_objects.filter(pk__in=list(works)).delete()
     search_reindex_sources(list(works))
+    _give_back(record, user=user, said=said)
     record.undone_at, record.undone_by = timezone.now(), account(user)
     record.save(update_fields=["undone_at", "undone_by"])
     return record
+
+
+def _give_back(record: SourceImport, *, user: User | None, said: Summary) -> None:
+    """Gives each work the import updated back the values the file's fields replaced; a work deleted or merged since
+    keeps them (its page is gone), and a value the wiki would refuse now refuses the undo."""
+    for work in Source.all_objects.select_for_update().filter(pk__in=record.updated_ids).order_by("pk"):
+        if work.is_deleted:
+            continue
+        try:
+            source_give_back_updates(work=work, taken=record.updated_fields[str(work.pk)], user=user, said=said)
+        except SourceDuplicate as duplicate:
+            use = _("its former values would make it the same work as “%(other)s” (%(reason)s)") % {
+                "other": duplicate.source.short_name, "reason": duplicate.reason}
+            raise ImportUndoRefused([WorkUse(work.short_name, use)], more=False) from None

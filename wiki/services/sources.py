@@ -295,7 +295,7 @@ class SourceDuplicate(Exception):
 
 # What a match is judged by, and what an import compares with what it found (wiki.references.updates).
 _CANDIDATE_FIELDS = ("id", "slug", "short_name", "title", "authors", "year", "arxiv_id", "doi", "kind", "bibtex_key",
-                     "venue", "url", "abstract", "entry_type", "bibliographic", "updated_at")
+                     "venue", "url", "abstract", "entry_type", "bibliographic", "extra_fields", "updated_at")
 
 
 def duplicate_candidates(references: Iterable[Reference], *, exclude_pk: int | None = None,

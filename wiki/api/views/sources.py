@@ -118,7 +118,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         description=(
             "The request body is the file itself, with its media type. Every entry is created, reported as already in "
             "the wiki (`duplicate`, with the work it is) or refused with its reason and line; the import is one "
-            f"transaction. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries. "
+            "transaction, recorded: the answer's `id` and `api_url` name the import, to read and undo as a whole at "
+            f"/api/v1/imports/<id>/. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries. "
             "The other names of these media types are read too: text/x-bibtex, application/x-biblatex, "
             "application/citeproc+json, application/x-ris."
         ),
@@ -144,7 +145,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             raise ValidationError({"body": [gettext("The request body is empty: send the reference file itself.")]}, code="empty")
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
         report = sources_import(text=text, fmt=fmt, user=request.user, via=SourceImport.Via.API)
-        return Response(report_data(report))
+        return Response(report_data(report, self.get_serializer_context()))
 
     @extend_schema(
         summary=gettext_lazy("Export sources as BibTeX, CSL-JSON or RIS"),

@@ -79,7 +79,7 @@ class Command(WikiCommand):
                 continue
             try:
                 saved = source_take_updates(source=result.source, values={u.name: u.offered for u in chosen},
-                                            only_empty=mode != "all")
+                                            only_empty=mode != "all", record=report.record)
             except SourceDuplicate as duplicate:
                 said[index] = f"not updated: {duplicate.reason} is {duplicate.source.short_name}"
             except (SourceDeleted, ValidationError) as error:

@@ -17,6 +17,7 @@ from wiki.models import Source, SourceImport
 from wiki.paginator import Paginator
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat
+from wiki.references.updates import field_label
 from wiki.services.source_import import (
     ImportChanged,
     ImportReport,
@@ -25,6 +26,8 @@ from wiki.services.source_import import (
     sources_import_preview,
 )
 from wiki.services.source_import_undo import ImportUndoRefused, source_import_undo
+from wiki.services.source_updates import update_order
+from wiki.text.lists import joined
 from wiki.views.editing import editor_required
 from wiki.views.listing import PER_PAGE
 
@@ -95,8 +98,14 @@ def _detail(request: HttpRequest, record: SourceImport, *, refusal: ImportUndoRe
     works = Source.all_objects.filter(pk__in=record.created_ids).only(
         "id", "slug", "short_name", "title", "year", "deleted_at").order_by("name_sort", "pk")
     page_obj = Paginator(works, PER_PAGE).get_page(request.GET.get("p"))
+    # The works it gave fields (the first PER_PAGE by id: an import updates far fewer than it creates), with their labels.
+    updated = list(Source.all_objects.filter(pk__in=sorted(record.updated_ids)[:PER_PAGE]).only(
+        "id", "slug", "short_name", "deleted_at").order_by("name_sort", "pk"))
+    taken = [(work, joined(field_label(name) for name in sorted(record.updated_fields[str(work.pk)], key=update_order)))
+             for work in updated]
     return render(request, "wiki/imports/import_detail.html",
-                  {"record": record, "page_obj": page_obj, "refusal": refusal}, status=status)
+                  {"record": record, "page_obj": page_obj, "refusal": refusal, "taken": taken,
+                   "more_taken": len(record.updated_fields) - len(taken)}, status=status)
 
 
 @editor_required("wiki.add_source", forms=[])
@@ -108,7 +117,8 @@ def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @editor_required("wiki.add_source", forms=[])
 @require_POST
 def import_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Deletes the works the import created, when nothing else uses them; otherwise says what does (409)."""
+    """Deletes the works the import created, when nothing else uses them, and gives back the fields it took into works
+    already in the wiki; otherwise says what uses them (409)."""
     record = get_object_or_404(SourceImport.objects.for_history(), pk=pk)
     try:
         source_import_undo(record=record, user=request.user)
@@ -118,7 +128,15 @@ def import_undo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, error.messages[0])
         return redirect(record)
     count = len(record.created_ids)
-    messages.success(request, ngettext("Import #%(number)s is undone: the %(count)s work it created is deleted.",
-                                       "Import #%(number)s is undone: the %(count)s works it created are deleted.", count)
-                     % {"number": record.pk, "count": count})
+    if count or not record.updated_fields:
+        messages.success(request, ngettext("Import #%(number)s is undone: the %(count)s work it created is deleted.",
+                                           "Import #%(number)s is undone: the %(count)s works it created are deleted.",
+                                           count) % {"number": record.pk, "count": count})
+    if record.updated_fields:
+        updated = len(record.updated_fields)
+        messages.success(request, ngettext(
+            "Import #%(number)s: the fields it took into %(count)s work already in the wiki are given back, each unless "
+            "it was edited since.",
+            "Import #%(number)s: the fields it took into %(count)s works already in the wiki are given back, each unless "
+            "it was edited since.", updated) % {"number": record.pk, "count": updated})
     return redirect("wiki:import-list")

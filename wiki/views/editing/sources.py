@@ -187,7 +187,7 @@ def source_take_updates_view(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(source)
     try:
         saved = source_take_updates(source=source, values=form.cleaned_data["values"], user=request.user,
-                                    loaded_at=form.cleaned_data["loaded_at"])
+                                    loaded_at=form.cleaned_data["loaded_at"], record=form.cleaned_data["source_import"])
     except StaleEdit:
         messages.error(request, _("“%(name)s” was changed after the import read it: nothing was taken. Import the file "
                                   "again to see what it gives now.") % {"name": source.short_name})

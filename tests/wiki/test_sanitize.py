@@ -141,6 +141,7 @@ def _template_values() -> dict[str, list[str]]:
     from wiki.filters import QUESTION_PAGE_OPTIONS_ID
     from wiki.filters.changes import ChangeFilter, WatchlistFilter
     from wiki.models import SearchDocument
+    from wiki.references.citation_files import BLOCKS
     from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
     from wiki.reports.consistency import FINDING_KINDS
     from wiki.services.merge_fields import TAKEN_FIELDS
@@ -167,6 +168,7 @@ def _template_values() -> dict[str, list[str]]:
         "{{ c.pk }}": ["7"],
         "{{ w.pk }}": ["12"],
         "{{ forloop.counter }}": ["1", "10"],
+        "{{ file.anchor }}": [block.anchor for block in BLOCKS.values()],
         "{{ day.grouper|date:'Y-m-d' }}": ["2026-12-06"],
     }
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from wiki.models import Page, Revision
+from wiki.references.citation_files import citation_files
 from wiki.references.formats import MEDIA_TYPES, ReferenceFormat
 from wiki.references.page_citation import PageCitation
 from wiki.reports.page_info import page_info
@@ -80,7 +81,9 @@ def page_cite(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
     if export is not None:
         return _download(citation, export)
-    context = {"page": page, "latest": latest, "revision": revision, "citation": citation,
+    files = citation_files({"bib": citation.bibtex, "csl": citation.csl_json},
+                           url=reverse("wiki:page-cite", kwargs={"slug": page.slug}), query={"revision": revision.number})
+    context = {"page": page, "latest": latest, "revision": revision, "citation": citation, "files": files,
                "author": citation.author_for(get_language())}
     return render(request, "wiki/page_cite.html", context)
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from wiki.models import Source
+from wiki.references.citation_files import citation_files
 from wiki.references.citation_keys import citation_keys
 from wiki.references.exports import EXPORTS
 from wiki.references.work_citation import ONLINE_TYPES, apa, gbt7714, gbt_type, plain
@@ -43,7 +44,7 @@ def source_cite(request: HttpRequest, slug: str) -> HttpResponseBase:
         response["Content-Disposition"] = content_disposition_header(True, f"{key}.{export.extension}") or ""
         return response
     styles = {"apa": apa(source), "gbt": gbt7714(source, cited=timezone.localdate())}
-    files = {name: export.write([source]) for name, export in EXPORTS.items()}
+    files = citation_files({name: export.write([source]) for name, export in EXPORTS.items()})
     return render(request, "wiki/source_cite.html", {
         "source": source, "key": key, "styles": styles, "plain": {name: plain(parts) for name, parts in styles.items()},
         "files": files, "retrieved": timezone.localdate(), "cited_online": gbt_type(source) in ONLINE_TYPES,

@@ -1,5 +1,7 @@
-"""The names of the wiki's fields in the reader's language: a form's label where Django would make one from the field's
-name (which cannot be translated), and the fields a change lists in recent changes."""
+"""The names of the wiki's fields in the reader's language, one name for each wherever it is shown: the models' verbose
+names (``wiki.models.labels``), a form's label where Django would make one from the field's name (which cannot be
+translated), the fields a change lists in recent changes, a merge's and a reference file's fields offered field by
+field, and the field an import's error names."""
 
 from __future__ import annotations
 
@@ -30,8 +32,8 @@ FIELD_LABELS: dict[str, Promise | str] = {
 
 
 def field_label_of(name: str) -> str:
-    """The field ``name`` in the reader's language (a rubric fact by its label, a work's bibliographic detail by its
-    own; an unknown name as it is)."""
+    """The field ``name`` in the reader's language, as a label (a rubric fact by its label, a work's bibliographic
+    detail by its own with a capital, as the work's page shows it: ``Pages``; an unknown name as it is)."""
     from wiki.references.draft import BIBLIOGRAPHIC_FIELDS
 
     if name.startswith("extra_fields."):  # one of a work's other fields, as an import offers it
@@ -41,7 +43,7 @@ def field_label_of(name: str) -> str:
     if name in {fact.value for fact in Fact}:
         return fact_label(name)
     if name in BIBLIOGRAPHIC_FIELDS:
-        return str(BIBLIOGRAPHIC_FIELDS[name])
+        return capfirst(str(BIBLIOGRAPHIC_FIELDS[name]))
     return name.replace("_", " ")
 
 

@@ -36,7 +36,7 @@ def test_the_wikis_own_summaries_read_in_each_readers_language(client: Client) -
     assert stored["changed_fields"] == "changed Venue, Year"
     assert stored["classified"] == "Inference-time search, Not strict"
     chinese, english = _changes(client, "zh-Hans"), _changes(client, "en")
-    for said in ("状态 待核实 → 已核实", "修改了发表于、年份", "优先级：高"):
+    for said in ("状态 待核实 → 已核实", "修改了发表处、年份", "优先级：高"):
         assert said in chinese
     for said in ("status Needs verification → Verified", "changed Venue, Year", "priority High"):
         assert said in english

@@ -68,7 +68,7 @@ def test_the_kept_work_takes_the_values_picked_and_keeps_its_own_of_the_others(
     assert (kept.arxiv_id, kept.doi) == ("2210.03629", "")  # identifiers stay where they were
     assert kept.abstract == "We explore the use of LLMs to generate reasoning traces."
     event = ChangeEvent.objects.get(action="merged")
-    assert "took Title, Year, Venue, Kind, pages from the merged work" in event.summary
+    assert "took Title, Year, Venue, Kind, Pages from the merged work" in event.summary
 
 
 def test_undoing_the_merge_gives_the_fields_back_unless_edited_since(pair: tuple[Source, Source]) -> None:

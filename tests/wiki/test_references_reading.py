@@ -143,7 +143,7 @@ def test_a_work_of_the_nineteenth_century_is_imported(db: None) -> None:
 def test_a_year_no_work_can_have_is_refused_in_the_wikis_words(db: None) -> None:
     with translation.override("en"):
         result = _one('[{"id": "x", "title": "Domesday Book", "issued": {"date-parts": [[1086]]}}]')
-    assert result.message == "year: 1086 is earlier than the works the wiki keeps: give a year from 1400 on."
+    assert result.message == "Year: 1086 is earlier than the works the wiki keeps: give a year from 1400 on."
     with translation.override("zh-hans"):
         result = _one('[{"id": "x", "title": "Domesday Book", "issued": {"date-parts": [[1086]]}}]')
     assert result.message == "年份：1086 早于本 wiki 收录的工作：请给出 1400 年及以后的年份。"

@@ -134,7 +134,7 @@ def test_the_web_report_offers_each_field_and_takes_only_those_ticked(editor_cli
     assert (work.doi, work.year, work.bibliographic.get("pages"), work.venue) == (
         "10.1007/s11704-024-40231-1", 2024, "186345", "arXiv")
     event = ChangeEvent.objects.filter(action="edited", object_id=work.pk).get()
-    assert event.summary == "took Year, DOI, pages from an imported reference"
+    assert event.summary == "took Year, DOI, Pages from an imported reference"
 
 
 def test_fields_are_not_taken_into_a_work_changed_since_the_import(editor_client: Client) -> None:
@@ -160,11 +160,11 @@ def test_the_command_line_reports_the_fields_offered_and_takes_them_when_asked(d
     path = tmp_path / "published.bib"
     path.write_text(PUBLISHED, encoding="utf-8")
     said = _cli(path)
-    assert "  the file gives DOI “10.1007/s11704-024-40231-1” (the wiki has empty)" in said
-    assert "  the file gives year “2024” (the wiki has “2023”)" in said
+    assert "  DOI: the file gives “10.1007/s11704-024-40231-1” (the wiki has empty)" in said
+    assert "  Year: the file gives “2024” (the wiki has “2023”)" in said
     assert Source.objects.get().doi == ""
     said = _cli(path, "--update")
-    assert "  updated: DOI, abstract, volume, number, pages" in said
+    assert "  updated: DOI, Abstract, Volume, Number, Pages" in said
     work = Source.objects.get()
     assert (work.doi, work.year, work.venue, work.bibliographic["pages"]) == ("10.1007/s11704-024-40231-1", 2023, "arXiv",
                                                                             "186345")

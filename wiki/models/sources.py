@@ -217,13 +217,13 @@ class Source(SortKeyed, Deletable):
     bibtex_key = models.CharField(field_label("bibtex_key"), max_length=200, blank=True, validators=[validate_optional_line])
     # What a reference file said of the work beyond the fields above, for writing it back as it came: its BibTeX entry
     # type (inproceedings, phdthesis…) and fields such as pages, volume, number, publisher (BIBLIOGRAPHIC_FIELDS).
-    entry_type = models.CharField(_("Entry type"), max_length=30, blank=True, validators=[validate_optional_line],
+    entry_type = models.CharField(field_label("entry_type"), max_length=30, blank=True, validators=[validate_optional_line],
                                   help_text=_("The BibTeX entry type it was imported as (inproceedings, phdthesis…)."))
     bibliographic = models.JSONField(_("Bibliographic details"), default=dict, blank=True,
                                      help_text=_("Pages, volume, number, publisher and the like, as imported."))
     # The reference file's fields the wiki has no place for (keywords, language, an editor…), by their BibTeX names,
     # for the exports to give back (wiki.references.extra_fields).
-    extra_fields = models.JSONField(_("Other fields"), default=dict, blank=True,
+    extra_fields = models.JSONField(field_label("extra_fields"), default=dict, blank=True,
                                     help_text=_("Fields of the reference file the wiki has no place for (keywords, "
                                                 "language…), by their BibTeX names; written back in the exports."))
     abstract = models.TextField(field_label("abstract"), blank=True, validators=text_limit(MAX_ABSTRACT_CHARS))

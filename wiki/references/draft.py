@@ -176,10 +176,11 @@ def clean_bibliographic(values: object) -> dict[str, str]:
 
 
 # What a reference file may give of each field, as the form and the API allow it: a longer value is refused with
-# the entry, never cut (a cut title would make another work, and a duplicate of it on the next import).
-FIELD_LABELS = {
-    "title": gettext_lazy("title"), "short_name": gettext_lazy("short title"), "authors": gettext_lazy("authors"),
-    "venue": gettext_lazy("venue"), "url": "URL", "bibtex_key": gettext_lazy("key"),
+# the entry, never cut (a cut title would make another work, and a duplicate of it on the next import). Each field as
+# a sentence names it ("the title is longer…"): as its label does (wiki.field_labels), in a sentence's case and number.
+SENTENCE_LABELS = {
+    "title": gettext_lazy("title"), "short_name": gettext_lazy("short name"), "authors": gettext_lazy("authors"),
+    "venue": gettext_lazy("venue"), "url": "URL", "bibtex_key": gettext_lazy("BibTeX key"),
     "abstract": gettext_lazy("abstract"), "notes": gettext_lazy("note"),
 }
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -194,7 +195,7 @@ def field_limit(name: str) -> int:
 def over_long_fields(draft: SourceDraft) -> list[str]:
     """Why the draft cannot be saved as it is: each field longer than the wiki keeps, with its length."""
     errors = []
-    fields = [(label, getattr(draft, name), field_limit(name)) for name, label in FIELD_LABELS.items()]
+    fields = [(label, getattr(draft, name), field_limit(name)) for name, label in SENTENCE_LABELS.items()]
     fields += [(BIBLIOGRAPHIC_FIELDS[name], value, MAX_BIBLIOGRAPHIC_CHARS) for name, value in draft.bibliographic.items()]
     for label, value, limit in fields:
         if len(value) > limit:
@@ -224,7 +225,7 @@ def mended_draft(draft: SourceDraft) -> tuple[SourceDraft, list[str]]:
     changes: dict[str, object] = {}
     warnings = []
     # Control characters other than tab and line breaks: text copied from a PDF brings them (a form feed, U+0002).
-    for name, label in FIELD_LABELS.items():
+    for name, label in SENTENCE_LABELS.items():
         value = getattr(draft, name)
         if (stripped := strip_control(value)) != value:
             changes[name] = stripped

@@ -17,13 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy
 
 from wiki.field_labels import field_label_of
 from wiki.models.rules import percent_encode_url
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
-    FIELD_LABELS,
     SourceDraft,
     clean_bibliographic,
     separated_authors,
@@ -34,8 +32,6 @@ from wiki.references.extra_fields import KEPT_ELSEWHERE, NAME
 UPDATED_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv_id", "url", "entry_type", "bibtex_key", "abstract")
 # The prefix naming one of the work's other fields among the fields an import updates.
 EXTRA_PREFIX = "extra_fields."
-_LABELS = {**FIELD_LABELS, "year": gettext_lazy("year"), "doi": "DOI", "arxiv_id": "arXiv ID",
-           "entry_type": gettext_lazy("entry type")}
 
 
 @dataclass(frozen=True)
@@ -49,7 +45,7 @@ class FieldUpdate:
 
     @property
     def label(self) -> str:
-        return field_label(self.name)
+        return field_label_of(self.name)
 
     @property
     def fills(self) -> bool:
@@ -66,14 +62,6 @@ def extra_field_name(name: str) -> str | None:
     """The other field an update's ``name`` is (``keywords`` for ``extra_fields.keywords``), or None for a field of the
     work's own or a bibliographic detail."""
     return name.removeprefix(EXTRA_PREFIX) if name.startswith(EXTRA_PREFIX) else None
-
-
-def field_label(name: str) -> str:
-    """A work's field, a bibliographic detail or one of its other fields, by its name in the reader's language, as a
-    sentence names it."""
-    if extra_field_name(name) is not None:
-        return field_label_of(name)
-    return str(_LABELS.get(name) or BIBLIOGRAPHIC_FIELDS.get(name) or name)
 
 
 def is_updatable(name: str) -> bool:

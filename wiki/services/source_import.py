@@ -34,12 +34,13 @@ from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext, pgettext
 
+from wiki.field_labels import field_label_of
 from wiki.models import ChangeEvent, Source, SourceImport
 from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
-from wiki.references.updates import FieldUpdate, field_label, offered_updates
+from wiki.references.updates import FieldUpdate, offered_updates
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
 from wiki.services.changes import change_event
@@ -129,7 +130,7 @@ def _messages(error: ValidationError) -> str:
     """The error's messages as one line in the reader's language, each field's under its label."""
     if hasattr(error, "error_dict"):
         return _clauses(" ".join(msgs) if name == NON_FIELD_ERRORS
-                        else gettext("%(label)s: %(error)s") % {"label": field_label(name), "error": " ".join(msgs)}
+                        else gettext("%(label)s: %(error)s") % {"label": field_label_of(name), "error": " ".join(msgs)}
                         for name, msgs in error.message_dict.items())
     return _clauses(error.messages)
 

@@ -27,7 +27,7 @@ def _shown(update: FieldUpdate) -> str:
         return value if len(value) <= 80 else value[:79] + "…"
 
     was = f"“{cut(update.current)}”" if update.current else "empty"
-    return f"{update.label} “{cut(update.offered)}” (the wiki has {was})"
+    return f"{update.label}: the file gives “{cut(update.offered)}” (the wiki has {was})"
 
 
 class Command(WikiCommand):
@@ -114,7 +114,7 @@ class Command(WikiCommand):
                 version = f"; another version of it, which lacks {lacks}"
             self.stdout.write(f"{where}: already in the wiki as {source.short_name} ({result.message}){version}")
             for update in result.updates:
-                self.stdout.write(f"  the file gives {_shown(update)}")
+                self.stdout.write(f"  {_shown(update)}")
             if taken:
                 self.stdout.write(f"  {taken}")
         else:

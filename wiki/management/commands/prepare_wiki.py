@@ -11,7 +11,8 @@ PREPARE_LOCK = 0x77696B69  # "wiki"
 
 class Command(WikiCommand):
     help = (
-        "Brings the database up to date for serving: migrate, load the Agentic RL wiki, render the pages again "
+        "Brings the database up to date for serving: migrate, load the Agentic RL wiki, make the names' sort keys again "
+        "(rekey_names), render the pages again "
         "(what `make run` and `make serve` do at every start). Servers starting at once on one database take turns "
         "(a PostgreSQL advisory lock): the second finds the work done instead of racing the first."
     )
@@ -29,6 +30,9 @@ class Command(WikiCommand):
             verbosity = options["verbosity"]
             call_command("migrate", interactive=False, verbosity=verbosity, stdout=self.stdout, stderr=self.stderr)
             call_command("load_wiki", verbosity=verbosity, stdout=self.stdout, stderr=self.stderr)
+            # Reads every name (half a second on 2,000 works and pages, most of it pypinyin's loading) and writes none
+            # unless a name reads otherwise.
+            call_command("rekey_names", verbosity=max(verbosity - 1, 0), stdout=self.stdout, stderr=self.stderr)
             call_command("render_pages", verbosity=verbosity, stdout=self.stdout, stderr=self.stderr)
         finally:
             lock.close()  # ends the session, and the lock with it

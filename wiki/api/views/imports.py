@@ -17,8 +17,8 @@ from wiki.api.errors import import_undo_conflict
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.imports import SourceImportDetailSerializer, SourceImportSerializer, UndoConflictSerializer
 from wiki.api.views.writes import ServiceViewSet
+from wiki.field_labels import field_label_of
 from wiki.models import Source, SourceImport
-from wiki.references.updates import field_label
 from wiki.services.source_import_undo import source_import_undo, source_import_undo_refusal
 from wiki.services.source_updates import update_order
 
@@ -48,7 +48,7 @@ def _with_details(record: SourceImport) -> SourceImport:
         work.fields_taken = [  # type: ignore[attr-defined]
             {
                 "field": name,
-                "field_label": field_label(name),
+                "field_label": field_label_of(name),
                 "before": "" if before is None else str(before),
                 "after": "" if after is None else str(after),
             }

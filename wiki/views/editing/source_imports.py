@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from wiki.field_labels import field_label_of
 from wiki.forms.imports import SourceImportConfirmForm
 from wiki.forms.sources import SourceImportForm
 from wiki.models import Source, SourceImport
 from wiki.paginator import Paginator
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat
-from wiki.references.updates import field_label
 from wiki.services.source_import import (
     ImportChanged,
     ImportReport,
@@ -101,7 +101,7 @@ def _detail(request: HttpRequest, record: SourceImport, *, refusal: ImportUndoRe
     # The works it gave fields (the first PER_PAGE by id: an import updates far fewer than it creates), with their labels.
     updated = list(Source.all_objects.filter(pk__in=sorted(record.updated_ids)[:PER_PAGE]).only(
         "id", "slug", "short_name", "deleted_at").order_by("name_sort", "pk"))
-    taken = [(work, joined(field_label(name) for name in sorted(record.updated_fields[str(work.pk)], key=update_order)))
+    taken = [(work, joined(field_label_of(name) for name in sorted(record.updated_fields[str(work.pk)], key=update_order)))
              for work in updated]
     return render(request, "wiki/imports/import_detail.html",
                   {"record": record, "page_obj": page_obj, "refusal": refusal, "taken": taken,

@@ -46,8 +46,8 @@ LAYOUT_IDS = frozenset({
     "info-basic", "info-claims", "info-history", "info-links", "cite-apa", "cite-bibtex", "cite-csl", "cite-details",
     "cite-gbt", "cite-ris", "cite-styles", "copy-status", "style-apa", "style-bibtex", "style-csl", "style-gbt",
     "style-ris",
-    # an import's page: the works it created
-    "created-heading",
+    # an import's page: the works it created and the fields it took
+    "created-heading", "taken-heading",
     # the search results' groups, one a kind
     "group-page", "group-claim", "group-source", "group-question",
     # the consistency report's sections, one a kind of finding, with their headings

@@ -16,9 +16,21 @@ from django.utils import translation
 
 from tests.factories import ContrastWiki
 from wiki.graph import SubjectRef, map_graph
+from wiki.graph.compare import comparison_for
 from wiki.graph.context import contrast_picture
-from wiki.graph.labels import text_px
-from wiki.graph.layout import AXIS_REACH, MIN_SCALE, Drawing, Frame, PlacedAxis, spring_positions
+from wiki.graph.labels import FONT_PX, LINE_PX, text_px
+from wiki.graph.layout import (
+    AXIS_REACH,
+    HUB_FONT_PX,
+    MARKER_R,
+    MIN_SCALE,
+    Drawing,
+    Frame,
+    PlacedAxis,
+    draw,
+    spring_positions,
+)
+from wiki.graph.nodes import EdgeType, GraphBuilder
 from wiki.graph.svg import frame_svg
 from wiki.models import Contrast
 
@@ -35,21 +47,27 @@ def _distance_to_box(x: float, y: float, box: tuple[float, float, float, float])
 
 
 def _misplaced_axes(frame: Frame) -> list[tuple[str, float]]:
-    """Every axis of ``frame`` farther than AXIS_REACH from the middle of its own line, with how far it is."""
+    """Every axis of ``frame`` written farther than AXIS_REACH from the middle of its own line, or numbered off it,
+    with how far it is."""
     at = {p.node.id: p for p in frame.nodes}
     far = []
     for a in frame.axes:
         left, right = at[a.edge.source.id], at[a.edge.target.id]
         mx, my = (left.x + right.x) / 2, (left.y + right.y) / 2
         if a.marker:
-            # a numbered disc sits on the line itself, near its middle
+            # a numbered disc sits on the line itself, or its leader leaves the line, between its ends
+            fx, fy = a.leader_from or (a.x, a.y)
             ux, uy = right.x - left.x, right.y - left.y
-            off_line = abs(ux * (a.y - left.y) - uy * (a.x - left.x)) / (math.hypot(ux, uy) or 1.0)
-            distance = max(math.hypot(a.x - mx, a.y - my), off_line * AXIS_REACH)
-        else:
-            half = max(text_px(line) for line in a.lines) / 2
-            box = (a.x - half, a.y - 12, a.x + half, a.y - 12 + 15 * len(a.lines))
-            distance = _distance_to_box(mx, my, box)
+            length = math.hypot(ux, uy) or 1.0
+            off_line = abs(ux * (fy - left.y) - uy * (fx - left.x)) / length
+            along = (ux * (fx - left.x) + uy * (fy - left.y)) / length
+            # positions are rounded to a tenth of a unit
+            if max(off_line, -along, along - length) > 0.2:
+                far.append((a.text, round(max(off_line, -along, along - length), 1)))
+            continue
+        half = max(text_px(line) for line in a.lines) / 2
+        box = (a.x - half, a.y - 12, a.x + half, a.y - 12 + 15 * len(a.lines))
+        distance = _distance_to_box(mx, my, box)
         # positions are rounded to a tenth of a unit
         if distance > AXIS_REACH + 0.5:
             far.append((a.text, round(distance, 1)))
@@ -75,6 +93,90 @@ def test_every_axis_of_the_seed_contrasts_is_on_or_beside_its_own_line_in_both_f
                 assert _misplaced_axes(frame) == [], (works, frame.name)
                 # the key numbers the markers 1, 2, 3… in the order it lists them
                 assert [a.marker for a in frame.markers] == list(range(1, len(frame.markers) + 1))
+
+
+def _covered_by_markers(frame: Frame) -> list[tuple[int, str]]:
+    """What the numbered markers of ``frame`` (the square round each disc) cover of the labels, nodes and other markers
+    drawn: the estimate of each text's width the layout makes, the shape of each node, from the frame's own values."""
+    boxes: list[tuple[str, tuple[float, float, float, float]]] = []
+    for p in frame.nodes:
+        font = HUB_FONT_PX if p.node.kind == "mechanism" else FONT_PX
+        half = max(text_px(line, font) for line in p.lines) / 2
+        top = p.label_y - FONT_PX
+        boxes.append((p.node.label, (p.x - half, top, p.x + half, top + LINE_PX * len(p.lines))))
+        r = p.node.size * 1.25  # a diamond's corners reach out that far
+        boxes.append((f"node {p.node.label}", (p.x - r, p.y - r, p.x + r, p.y + r)))
+    for a in frame.axes:
+        if a.marker:
+            boxes.append((f"marker {a.marker}", (a.x - MARKER_R, a.y - MARKER_R, a.x + MARKER_R, a.y + MARKER_R)))
+        else:
+            half = max(text_px(line) for line in a.lines) / 2
+            boxes.append((a.text, (a.x - half, a.y - FONT_PX, a.x + half, a.y - FONT_PX + LINE_PX * len(a.lines))))
+    covered = []
+    for a in frame.markers:
+        disc = (a.x - MARKER_R, a.y - MARKER_R, a.x + MARKER_R, a.y + MARKER_R)
+        for name, box in boxes:
+            if name != f"marker {a.marker}" and disc[0] < box[2] and box[0] < disc[2] and disc[1] < box[3] and box[1] < disc[3]:
+                covered.append((a.marker, name))
+    return covered
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_marker_of_the_seed_contrasts_covers_a_label_a_node_or_another_marker(seed: None, language: str) -> None:
+    numbered = 0
+    with translation.override(language):
+        for works in _subject_sets():
+            refs = [SubjectRef.parse(w) for w in works]
+            # as the tests above draw them, and as the contrast page does, in the order of its comparison's columns
+            for drawn in (refs, [column.ref for column in comparison_for(refs).columns]):
+                drawing = contrast_picture(drawn).drawing
+                for frame in drawing.frames:
+                    numbered += len(frame.markers)
+                    assert _covered_by_markers(frame) == [], (works, frame.name)
+    # the ten works' picture numbers some of its axes in each language: the check is not vacuous
+    assert numbered
+
+
+def _crowded_contrast() -> nx.MultiDiGraph[str]:
+    """Twelve works, each set against four others on a long axis, and thirty claims each about two of them: more axes
+    than their lines have room for."""
+    builder = GraphBuilder()
+    works = [builder.source(f"work-{i}", f"Work number {i}", mechanism="policy_gradient", verdict="strict") for i in range(12)]
+    for i, work in enumerate(works):
+        for step in (1, 3, 4, 6):
+            if i < (i + step) % 12 or step == 6:
+                builder.edge(work, works[(i + step) % 12], EdgeType.CONTRASTS,
+                             f"a long axis of contrast number {i}-{step} / 第 {i}-{step} 个很长的对比维度")
+    for k in range(30):
+        claim = builder.claim(1000 + k, f"Claim {k} says that work {k % 12} and work {(k * 5) % 12} differ", page_slug="p", anchor="")
+        builder.edge(claim, works[k % 12], EdgeType.ABOUT)
+        builder.edge(claim, works[(k * 5) % 12], EdgeType.ABOUT)
+    return builder.graph
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_marker_of_a_crowded_contrast_covers_a_label_a_node_or_another_marker(language: str) -> None:
+    with translation.override(language):
+        drawing = draw(_crowded_contrast(), label_contrasts=True)
+    for frame in drawing.frames:
+        assert len(frame.markers) >= 3, frame.name
+        assert _covered_by_markers(frame) == [], frame.name
+        assert _misplaced_axes(frame) == [], frame.name
+
+
+def test_a_marker_beside_its_line_is_drawn_with_a_leader_from_the_line() -> None:
+    with translation.override("en"):
+        drawing = draw(_crowded_contrast(), label_contrasts=True)
+    beside = [a for frame in drawing.frames for a in frame.markers if a.leader_from]
+    assert beside
+    svg = "".join(frame_svg(frame, svg_id="g", title="T", first=not i) for i, frame in enumerate(drawing.frames))
+    a = beside[0]
+    fx, fy = a.leader_from or (0.0, 0.0)
+    assert (f'<line x1="{fx}" y1="{fy}" x2="{a.x}" y2="{a.y}" class="axis-leader"/>'
+            f'<circle cx="{fx}" cy="{fy}" r="2.5" class="axis-foot"/>'
+            f'<circle cx="{a.x}" cy="{a.y}" r="{MARKER_R:g}"/>') in svg
+    # a marker on its line has none
+    assert svg.count('class="axis-leader"') == len(beside)
 
 
 def test_most_axes_of_the_ten_work_contrast_are_written_not_numbered(seed: None) -> None:

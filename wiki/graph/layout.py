@@ -6,9 +6,11 @@ of its units, its 12-unit labels read at 11 CSS px or more. Each node is placed 
 one box, in priority order, at its starting position or the nearest free spot on a spiral around
 it, so no two labels (or a label and a node) overlap. A contrast's axis is placed as soon as both
 its ends are, on or right beside the middle of its line; when there is no room that near, the line
-gets a numbered marker that the key under the picture spells out, never a label far away. The view
-box is then fitted to what was placed, so no label is cut and the picture fills its card. The whole
-is a pure function of the graph.
+gets a numbered marker that the key under the picture spells out, never a label far away. A marker,
+like a label, covers nothing placed: it sits on its line near the middle or, once every node is
+placed, farther along it or in the nearest free spot beside it, tied to the line by a thin leader
+(``wiki.graph.markers``). The view box is then fitted to what was placed, so no label is cut and the
+picture fills its card. The whole is a pure function of the graph.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
+from wiki.graph.markers import beside
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, content_key, subject_ref
 from wiki.graph.routing import routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
@@ -192,7 +195,8 @@ class PlacedEdge:
 @dataclass(frozen=True)
 class PlacedAxis:
     """What a contrast line sets against what, written beside the line (``y`` is the first line's baseline),
-    or, with a ``marker`` number, a numbered disc on the line centred at ``x``, ``y`` that the key spells out."""
+    or, with a ``marker`` number, a numbered disc centred at ``x``, ``y`` that the key spells out: on the line, or
+    beside it at the end of a leader drawn from ``leader_from``, the nearest point of the line."""
 
     edge: DrawnEdge
     x: float
@@ -202,8 +206,11 @@ class PlacedAxis:
     # the middle of the contrast line the axis belongs to
     mid_x: float = 0.0
     mid_y: float = 0.0
-    # a marker drawn over part of a label, its line having no free point near its middle
-    covers: bool = False
+    # where the leader of a marker drawn beside its line leaves the line; None for a marker on it
+    leader_from: tuple[float, float] | None = None
+    # a marker whose leader passes under part of a label or across another contrast's line, or whose disc sits on
+    # one: nowhere clearer was free
+    tangled: bool = False
 
     @property
     def text(self) -> str:
@@ -550,20 +557,15 @@ class _Placer:
         self.boxes[self.count] = box
         self.count += 1
 
-    def least_covered(self, offsets: np.ndarray, x: float, y: float, r: float) -> int:
-        """The index of the offset at which a square of half-side ``r`` overlaps the least area of the boxes placed."""
-        boxes = self.boxes[: self.count]
-        cx, cy = x + offsets[:, 0:1], y + offsets[:, 1:2]
-        wide = np.clip(np.minimum(cx + r, boxes[:, 2][None, :]) - np.maximum(cx - r, boxes[:, 0][None, :]), 0, None)
-        tall = np.clip(np.minimum(cy + r, boxes[:, 3][None, :]) - np.maximum(cy - r, boxes[:, 1][None, :]), 0, None)
-        return int(np.argmin((wide * tall).sum(axis=1)))
-
     def bottom(self) -> float:
         return float(self.boxes[: self.count, 3].max()) if self.count else 0.0
 
 
-def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, PlacedNode], frame: str, marker: int) -> PlacedAxis:
-    """The axis of ``edge`` written on or beside the middle of its line; failing that, marker number ``marker``."""
+def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, PlacedNode], frame: str,
+                marker: int) -> tuple[PlacedAxis, bool]:
+    """The axis of ``edge`` written on or beside the middle of its line; failing that, marker number ``marker`` on the
+    line near its middle. With no room there either, the marker is left at the line's middle, unplaced (False), for
+    ``_place_beside`` to place once every node is."""
     a, b = ends
     x, y = (a.x + b.x) / 2, (a.y + b.y) / 2
     lines = wrap(axis_text(edge.label), LABEL_PX[frame], max_lines=3)
@@ -573,23 +575,37 @@ def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, Placed
     if k >= 0:
         dx, dy = float(offsets[k][0]), float(offsets[k][1])
         placer.add((x + dx + extent[0], y + dy + extent[1], x + dx + extent[2], y + dy + extent[3]))
-        return PlacedAxis(edge, round(x + dx, 1), round(y + dy + extent[1] + FONT_PX, 1), lines, 0, round(x, 1), round(y, 1))
+        written = PlacedAxis(edge, round(x + dx, 1), round(y + dy + extent[1] + FONT_PX, 1), lines, 0, round(x, 1), round(y, 1))
+        return written, True
     r = MARKER_R + 1
     along = _marker_offsets(b.x - a.x, b.y - a.y)
     k = placer.free(along, x, y, (-r, -r, r, r))
-    covers = k < 0
-    if covers:
-        # with no free point at all, the marker still sits on its line, where it covers the least of what is
-        # placed: a disc over part of a label beats a lost axis
-        k = placer.least_covered(along, x, y, r)
+    if k < 0:
+        return PlacedAxis(edge, round(x, 1), round(y, 1), lines, marker, round(x, 1), round(y, 1)), False
     dx, dy = float(along[k][0]), float(along[k][1])
     placer.add((x + dx - r, y + dy - r, x + dx + r, y + dy + r))
-    return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1), covers)
+    return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1)), True
+
+
+def _place_beside(placer: _Placer, axis: PlacedAxis, ends: tuple[PlacedNode, PlacedNode], contrasts: np.ndarray,
+                  lines: np.ndarray, narrow: bool) -> PlacedAxis:
+    """A marker whose line had no room for it near its middle, once every node is placed: farther along the line or
+    beside it, tied to it by a leader, covering nothing placed (see ``wiki.graph.markers``), and off the picture's
+    other ``contrasts`` and other ``lines`` if it can be."""
+    a, b = ends
+    r = MARKER_R + 1
+    spot = beside((a.x, a.y), (b.x, b.y), r=r, gap=GAP, boxes=placer.boxes[: placer.count], contrasts=contrasts,
+                  lines=lines, spiral=_SPIRALS[narrow])
+    placer.add((spot.x - r, spot.y - r, spot.x + r, spot.y + r))
+    x, y, foot = round(spot.x, 1), round(spot.y, 1), (round(spot.foot_x, 1), round(spot.foot_y, 1))
+    return replace(axis, x=x, y=y, leader_from=None if foot == (x, y) else foot, tangled=spot.tangled)
 
 
 def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame: str, width: float, height: float,
-           axes: Sequence[DrawnEdge] = (), spread: float = 1.0) -> Frame:
-    """Nodes with their labels in order, each contrast's axis as soon as both its ends are placed; none overlapping."""
+           axes: Sequence[DrawnEdge] = (), spread: float = 1.0, links: Sequence[DrawnEdge] = ()) -> Frame:
+    """Nodes with their labels in order, each contrast's axis as soon as both its ends are placed, and last the markers
+    that had no room on their lines, beside them and off the picture's other ``links`` where they can be; none
+    overlapping."""
     narrow = frame == "narrow"
     placer = _Placer(len(nodes) + len(axes))
     out: list[PlacedNode] = []
@@ -600,6 +616,7 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
         by_end.setdefault(edge.source.id, []).append(edge)
         by_end.setdefault(edge.target.id, []).append(edge)
     placed_axes: list[PlacedAxis] = []
+    unplaced: list[int] = []
     for node in nodes:
         sx, sy = start.get(node.id, (0.0, 0.0))
         x, y = sx * spread * width / 2, sy * spread * height / 2
@@ -620,7 +637,19 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
             ends = at.get(edge.source.id), at.get(edge.target.id)
             if ends[0] is not None and ends[1] is not None:
                 marker = 1 + sum(1 for a in placed_axes if a.marker)
-                placed_axes.append(_place_axis(placer, edge, (ends[0], ends[1]), frame, marker))
+                axis, fits = _place_axis(placer, edge, (ends[0], ends[1]), frame, marker)
+                unplaced += [] if fits else [len(placed_axes)]
+                placed_axes.append(axis)
+    if unplaced:
+        drawn = [e for e in links if e.source.id in at and e.target.id in at]
+        segments = np.array([(at[e.source.id].x, at[e.source.id].y, at[e.target.id].x, at[e.target.id].y)
+                             for e in drawn]).reshape(-1, 4)
+        contrast = np.array([e.type == EdgeType.CONTRASTS.value for e in drawn], dtype=bool)
+        for i in unplaced:
+            axis = placed_axes[i]
+            others = np.array([e is not axis.edge for e in drawn], dtype=bool)
+            placed_axes[i] = _place_beside(placer, axis, (at[axis.edge.source.id], at[axis.edge.target.id]),
+                                           segments[others & contrast], segments[others & ~contrast], narrow)
     if not placer.count:
         return Frame(frame, width=width, height=height)
     boxes = placer.boxes[: placer.count]
@@ -667,10 +696,11 @@ def _spread(n: int) -> float:
     return min(1.0, math.sqrt(n / FULL_SPREAD))
 
 
-def _crowding(frames: list[Frame]) -> tuple[int, int]:
-    """How far a try falls short: its markers drawn over a label, then its axes numbered rather than written."""
+def _crowding(frames: list[Frame]) -> tuple[int, int, int]:
+    """How far a try falls short: its axes numbered rather than written, then its markers tangled with other labels
+    and lines, then its markers drawn beside their lines rather than on them."""
     markers = [a for f in frames for a in f.markers]
-    return sum(a.covers for a in markers), len(markers)
+    return len(markers), sum(a.tangled for a in markers), sum(a.leader_from is not None for a in markers)
 
 
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
@@ -712,11 +742,11 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
         starts = (spring_positions(sub, seed) for seed in (SPRING_SEEDS if axes else SPRING_SEEDS[:1]))
     frames: list[Frame] = []
     for start in starts:
-        tried = [_place(ordered, start, "wide", width, height, axes, spread),
-                 _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread)]
+        tried = [_place(ordered, start, "wide", width, height, axes, spread, edges),
+                 _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread, edges)]
         if not frames or _crowding(tried) < _crowding(frames):
             frames = tried
-        if _crowding(frames) == (0, 0):
+        if _crowding(frames) == (0, 0, 0):
             break
     for frame in frames:
         _frame_edges(frame, edges)

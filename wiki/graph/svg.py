@@ -38,7 +38,12 @@ def _axis(a: PlacedAxis) -> str:
     # the axis names its line's ends, so that lighting a node dims the axes of the lines it dims
     ends = f'data-from="{escape(a.edge.source.id)}" data-to="{escape(a.edge.target.id)}"'
     if a.marker:
-        return (f'<g class="axis axis-marker" {ends}><circle cx="{a.x}" cy="{a.y}" r="{MARKER_R:g}"/>'
+        # a marker beside its line is tied to it by a leader, drawn first so that the disc sits on its end, from a dot
+        # that tells the line it leaves from a line it crosses
+        leader = (f'<line x1="{a.leader_from[0]}" y1="{a.leader_from[1]}" x2="{a.x}" y2="{a.y}" class="axis-leader"/>'
+                  f'<circle cx="{a.leader_from[0]}" cy="{a.leader_from[1]}" r="2.5" class="axis-foot"/>'
+                  if a.leader_from else "")
+        return (f'<g class="axis axis-marker" {ends}>{leader}<circle cx="{a.x}" cy="{a.y}" r="{MARKER_R:g}"/>'
                 f'<text x="{a.x}" y="{round(a.y + 4, 1)}" text-anchor="middle" class="label axis-label">{a.marker}</text></g>')
     step = f' dy="{LINE_PX:g}"'
     spans = "".join(f'<tspan x="{a.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(a.lines))

@@ -1,0 +1,200 @@
+"""Where a contrast's numbered marker goes when its line has no room for it near its middle.
+
+Like a label, a marker never covers what was placed before it (labels, nodes, other markers): the picture grows
+rather than hide text under a disc. It is set on its line farther from the middle, or beside the line, tied to it by
+a thin leader at right angles to it. Of the free spots, the first kind found is taken: the leader passing under no
+label, and neither the disc sitting on another contrast's line (where it would seem to number that one) nor the
+leader crossing one; among those, the one touching the fewest other lines, then the nearest the line's middle.
+Farther out (a frame's spiral around the middle, the leader from the nearest point of the line), the same; failing
+all, the spot whose leader passes under the fewest labels, whose text a thin line under it leaves readable. A pure
+function of what was placed, like the layout.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from wiki.graph.routing import CLEARANCE
+
+# How long a marker's leader may be before the marker is sought farther out, and the step of the search.
+LEADER_REACH = 56.0
+_STEP = 4.0
+_ACROSS = np.array(sorted((float(d) for d in np.arange(-LEADER_REACH, LEADER_REACH + 1, _STEP)), key=abs))
+# Beyond it, the nearer stretch of a frame's spiral is searched, then, when nothing there is free, the rest of it.
+_SPIRAL_NEAR = 1200
+# How many free spots of each stretch are weighed, the nearest the line's middle first.
+_WEIGHED = 400
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A marker's centre, where its leader leaves the line (the centre itself for a marker on it), and whether it is
+    tangled: its leader passing under part of a label or across another contrast's line, or its disc on that line."""
+
+    x: float
+    y: float
+    foot_x: float
+    foot_y: float
+    tangled: bool
+
+
+def boxes_crossed(starts: np.ndarray, ends: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """How many of ``boxes`` (x0, y0, x1, y1) each segment from ``starts`` to ``ends`` passes through."""
+    if not len(boxes):
+        return np.zeros(len(starts), dtype=int)
+    # the stretch of each segment (0 to 1) inside each box's slab, per axis: it meets the box where the two overlap
+    lo, hi = np.zeros((len(starts), len(boxes))), np.ones((len(starts), len(boxes)))
+    for axis in (0, 1):
+        s, d = starts[:, axis : axis + 1], ends[:, axis : axis + 1] - starts[:, axis : axis + 1]
+        b0, b1 = boxes[:, axis][None, :], boxes[:, axis + 2][None, :]
+        flat = np.abs(d) < 1e-9
+        safe = np.where(flat, 1.0, d)
+        t0, t1 = (b0 - s) / safe, (b1 - s) / safe
+        inside = (b0 <= s) & (s <= b1)
+        lo = np.where(flat, np.where(inside, lo, 2.0), np.maximum(lo, np.minimum(t0, t1)))
+        hi = np.where(flat, hi, np.minimum(hi, np.maximum(t0, t1)))
+    counts: np.ndarray = (lo <= hi).sum(axis=1)
+    return counts
+
+
+def _turn(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """Which side of the line from a to b each point p lies on: 1, -1, or 0 on it."""
+    side: np.ndarray = np.sign((bx - ax) * (py - ay) - (by - ay) * (px - ax))
+    return side
+
+
+def _lines_crossed(starts: np.ndarray, ends: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """How many of ``lines`` (x1, y1, x2, y2) each segment from ``starts`` to ``ends`` crosses."""
+    if not len(lines) or not len(starts):
+        return np.zeros(len(starts), dtype=int)
+    sx, sy, ex, ey = starts[:, 0:1], starts[:, 1:2], ends[:, 0:1], ends[:, 1:2]
+    lx1, ly1, lx2, ly2 = (lines[:, i][None, :] for i in range(4))
+    apart = (_turn(sx, sy, ex, ey, lx1, ly1) * _turn(sx, sy, ex, ey, lx2, ly2) < 0) & (
+        _turn(lx1, ly1, lx2, ly2, sx, sy) * _turn(lx1, ly1, lx2, ly2, ex, ey) < 0
+    )
+    counts: np.ndarray = apart.sum(axis=1)
+    return counts
+
+
+def _on_lines(points: np.ndarray, lines: np.ndarray, r: float) -> np.ndarray:
+    """Whether a disc of radius ``r`` at each of ``points`` comes within CLEARANCE of any of ``lines``."""
+    if not len(lines) or not len(points):
+        return np.zeros(len(points), dtype=bool)
+    ax, ay = lines[:, 0][None, :], lines[:, 1][None, :]
+    dx, dy = lines[:, 2][None, :] - ax, lines[:, 3][None, :] - ay
+    px, py = points[:, 0:1], points[:, 1:2]
+    t = np.clip(((px - ax) * dx + (py - ay) * dy) / np.maximum(dx * dx + dy * dy, 1e-9), 0.0, 1.0)
+    near: np.ndarray = (np.hypot(px - ax - t * dx, py - ay - t * dy) < r + CLEARANCE).any(axis=1)
+    return near
+
+
+def _free(points: np.ndarray, r: float, boxes: np.ndarray, gap: float) -> np.ndarray:
+    """Whether a square of half-side ``r`` at each of ``points`` keeps ``gap`` from every box."""
+    if not len(boxes):
+        return np.ones(len(points), dtype=bool)
+    cx, cy = points[:, 0:1], points[:, 1:2]
+    hit: np.ndarray = (
+        (cx - r < boxes[:, 2][None, :] + gap)
+        & (boxes[:, 0][None, :] < cx + r + gap)
+        & (cy - r < boxes[:, 3][None, :] + gap)
+        & (boxes[:, 1][None, :] < cy + r + gap)
+    )
+    free: np.ndarray = np.logical_not(hit.any(axis=1))
+    return free
+
+
+def _by_the_line(a: Point, b: Point) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Spots on the line from ``a`` to ``b`` and at right angles to it up to LEADER_REACH away, the feet of their
+    leaders, and how far each is from the line's middle (along it counting half: a short leader near the middle, or
+    none a little farther out)."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    unit, normal = np.array([b[0] - a[0], b[1] - a[1]]) / length, np.array([a[1] - b[1], b[0] - a[0]]) / length
+    half = np.arange(0.0, length / 2, _STEP)
+    along = np.concatenate([half, -half[1:]])
+    t, d = (grid.ravel() for grid in np.meshgrid(along, _ACROSS))
+    middle = (np.array(a) + np.array(b)) / 2
+    feet = middle + t[:, None] * unit
+    points = feet + d[:, None] * normal
+    return points, feet, np.abs(d) + np.abs(t) / 2
+
+
+def _round_the_middle(a: Point, b: Point, spiral: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Spots at ``spiral``'s offsets from the middle of the line from ``a`` to ``b``, the feet of their leaders (the
+    nearest point of the line), and their order in the spiral."""
+    start, end = np.array(a), np.array(b)
+    points = (start + end) / 2 + spiral
+    span = end - start
+    t = np.clip((points - start) @ span / max(float(span @ span), 1e-9), 0.0, 1.0)
+    return points, start + t[:, None] * span, np.arange(len(spiral), dtype=float)
+
+
+def _stretches(a: Point, b: Point, spiral: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The spots searched, a stretch at a time: by the line, then round its middle, nearer then farther."""
+    yield _by_the_line(a, b)
+    yield _round_the_middle(a, b, spiral[:_SPIRAL_NEAR])
+    yield _round_the_middle(a, b, spiral[_SPIRAL_NEAR:])
+
+
+def _clearest(
+    points: np.ndarray, feet: np.ndarray, *, r: float, boxes: np.ndarray, contrasts: np.ndarray, lines: np.ndarray
+) -> tuple[int, tuple[int, int, int]]:
+    """The index of the clearest of the spots ``points`` (leaders from ``feet``), nearest first, and how it is tangled.
+    Each test in turn keeps the spots that do best at it: the leader under the fewest labels, the disc on the fewest
+    other contrasts' lines, the leader across the fewest, then the fewest other lines touched."""
+    left = np.arange(len(points))
+    key: list[int] = []
+    for test in (
+        lambda k: boxes_crossed(feet[k], points[k], boxes),
+        lambda k: _on_lines(points[k], contrasts, r).astype(int),
+        lambda k: _lines_crossed(feet[k], points[k], contrasts),
+        lambda k: _on_lines(points[k], lines, r) + _lines_crossed(feet[k], points[k], lines),
+    ):
+        scores = test(left)
+        key.append(int(scores.min()))
+        left = left[scores == scores.min()]
+    return int(left[0]), (key[0], key[1], key[2])
+
+
+def beside(
+    a: Point,
+    b: Point,
+    *,
+    r: float,
+    gap: float,
+    boxes: np.ndarray,
+    contrasts: np.ndarray,
+    lines: np.ndarray,
+    spiral: np.ndarray,
+) -> Spot:
+    """Where the marker (a square of half-side ``r``) of the line from ``a`` to ``b`` goes: clear of ``boxes`` by
+    ``gap`` and, if it can be, of the picture's other ``contrasts`` (whose markers and axes it could be taken for) and
+    its other ``lines``; ``spiral`` (offsets, nearest first) is searched when no spot by the line will do."""
+    best: tuple[tuple[int, int, int], Spot] | None = None
+    for far, (points, feet, distance) in enumerate(_stretches(a, b, spiral)):
+        if best is not None and far == 2:
+            break  # the far stretch only when nothing nearer is free: a long leader helps no one
+        # the free spots, nearest first, as many as are worth weighing
+        free = np.flatnonzero(_free(points, r, boxes, gap))
+        free = free[np.argsort(distance[free], kind="stable")][:_WEIGHED]
+        if not free.size:
+            continue
+        k, tangled = _clearest(points[free], feet[free], r=r, boxes=boxes, contrasts=contrasts, lines=lines)
+        k = int(free[k])
+        spot = Spot(
+            float(points[k][0]), float(points[k][1]), float(feet[k][0]), float(feet[k][1]), tangled != (0, 0, 0)
+        )
+        if not spot.tangled:
+            return spot
+        if best is None or tangled < best[0]:
+            best = (tangled, spot)
+    if best is not None:
+        return best[1]
+    # nowhere free near: below everything placed, as a node with no room goes
+    x, y = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    return Spot(x, (float(boxes[:, 3].max()) if len(boxes) else y) + gap + r, x, y, True)

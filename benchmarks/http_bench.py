@@ -12,11 +12,21 @@ Django view, reads every sampled address once so that the cache holds what reade
 then runs wrk (Debian's package) over each case and prints req/s, p50 and p99 latency, and the ratio
 to the bare view measured in the same round. The machine may be noisy: compare ratios, not absolute
 figures, and run several rounds.
+
+With ``--after-writes N`` it then times what a reader waits for right after an editor saves: for each kind of
+write (a page's text edited, a claim added to a page, a work added, a work classified, each through the services),
+N times, the write, then one request of each of searches for a common and a rare word and the map (the first,
+whose cached answer the write made stale, then the same again, warm), one request at a time, beside the bare view;
+it prints the medians in ms and as a multiple of the bare view's. With it, wrk runs only the cases ``--only`` names
+(none unless told)::
+
+    DATABASE_URL=postgres://… python benchmarks/http_bench.py --after-writes 7
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import re
@@ -29,6 +39,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +74,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=1, help="rounds over every case (default 1)")
     parser.add_argument("--sample", type=int, default=2000, help="random pages and works to address (default 2000)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="shared cache; '' for the database cache")
-    parser.add_argument("--only", default="", help="case names to run, separated by semicolons")
+    parser.add_argument("--only", default="", help="case names to run, separated by semicolons (with --after-writes: none "
+                        "unless named)")
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
+    parser.add_argument("--after-writes", type=int, default=0, metavar="N",
+                        help="time searches and the map right after each kind of write, N times each (default 0: not)")
     parser.add_argument("--gzip", action="store_true",
                         help="send Accept-Encoding: gzip, as browsers do (anonymous pages then come compressed)")
     return parser.parse_args()
@@ -171,6 +186,68 @@ def warm(base: str, case: Case, cookie: str) -> list[tuple[str, int]]:
     return failed
 
 
+# What is read right after a write, when the cached answer has to be made again.
+AFTER_WRITE_PATHS = {"search reward": "/search/?q=reward", "search rare term": "/search/?q=skillforge", "map /graph/": "/graph/"}
+
+
+def writes() -> dict[str, Callable[[], object]]:
+    """One write of each kind an editor makes, through the services, each a new one every time it is called."""
+    from wiki.models import Page, Source
+    from wiki.references.draft import SourceDraft
+    from wiki.services.classifications import classification_save
+    from wiki.services.pages import page_save
+    from wiki.services.sources import source_create
+
+    count = itertools.count(int(time.time()))
+    pages = list(Page.objects.filter(slug__contains="-g0r1-").order_by("pk").values_list("slug", flat=True)[:500])
+    unclassified = list(Source.objects.classified(False).order_by("pk").values_list("pk", flat=True)[:500])
+    cited = Source.objects.order_by("pk").values_list("title", flat=True).first()
+
+    def add_to_page(text: str) -> None:
+        page = Page.objects.get(slug=pages[next(count) % len(pages)])
+        page_save(slug=page.slug, title=page.title, body=f"{page.body}\n\n{text}", comment="benchmark")
+
+    def classify() -> None:
+        classification_save(source=Source.objects.get(pk=unclassified.pop()), fields={
+            "mechanism": "policy_gradient", "verdict": "strict", "interactive_env": True, "multi_step": True,
+            "verifiable_reward": True, "rl_update": True})
+
+    return {
+        "edit a page": lambda: add_to_page(f"补充说明 {next(count)}。"),
+        "add a claim": lambda: add_to_page(f"新的论断 {next(count)}。（来源：{cited}，§1）"),
+        "add a work": lambda: source_create(draft=SourceDraft(
+            title=f"Benchmark work {(n := next(count))} on agents", short_name=f"BenchWork{n}", year=2025)),
+        "classify a work": classify,
+    }
+
+
+def timed_get(base: str, path: str) -> float:
+    started = time.perf_counter()
+    with urllib.request.urlopen(base + path, timeout=120) as response:
+        response.read()
+    return (time.perf_counter() - started) * 1000
+
+
+def after_writes(base: str, repeats: int) -> None:
+    """Prints the median ms of each read right after each kind of write (cold) and read again (warm), and of the bare
+    view, one request at a time."""
+    for path in AFTER_WRITE_PATHS.values():
+        for _ in range(2 * 4):  # each worker has answered each search before: its answer is kept (wiki.caching.responses)
+            timed_get(base, path)
+    print(f"\nright after a write, one request at a time: median ms of {repeats} (÷ bare: as many bare views)")
+    print(f"{'write':16} {'read':18} {'cold ms':>8} {'warm ms':>8} {'bare ms':>8} {'cold ÷ bare':>12} {'warm ÷ bare':>12}")
+    for write_name, write in writes().items():
+        for read_name, path in AFTER_WRITE_PATHS.items():
+            cold, warm, bare = [], [], []
+            for _ in range(repeats):
+                write()
+                cold.append(timed_get(base, path))
+                warm.append(timed_get(base, path))
+                bare.append(timed_get(base, "/bench/bare/"))
+            c, w, b = statistics.median(cold), statistics.median(warm), statistics.median(bare)
+            print(f"{write_name:16} {read_name:18} {c:8.1f} {w:8.1f} {b:8.1f} {c / b:12.1f} {w / b:12.1f}", flush=True)
+
+
 def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
     children = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split()
     sizes = []
@@ -185,23 +262,23 @@ def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
 
 def main() -> None:
     args = parse_args()
-    if not shutil.which("wrk"):
-        sys.exit("wrk is not installed: apt-get install wrk")
     setup_django(args.redis)
     from django.core.cache import cache
 
     cache.clear()
     all_cases, cookie = cases(args.sample)
-    if args.only:
+    if args.only or args.after_writes:
         wanted = {n.strip() for n in args.only.split(";")}
         all_cases = [c for c in all_cases if c.name in wanted]
+    if all_cases and not shutil.which("wrk"):
+        sys.exit("wrk is not installed: apt-get install wrk")
 
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings", "DJANGO_DEBUG": "0", "WIKI_HASHED_STATIC": "1",
            "REDIS_URL": args.redis, "WEB_CONCURRENCY": str(args.workers), "WEB_ACCESS_LOG": "", "LOG_LEVEL": "warning",
            # The load generator is one client: the anonymous API rate would answer most of its requests 429.
            "API_ANON_RATE": "100000000/minute"}
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
-    port = free_port()
+    port = args.port or free_port()
     env["PORT"] = str(port)
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
@@ -227,7 +304,7 @@ def main() -> None:
         rows: dict[str, list[tuple[Figures, float]]] = {c.name: [] for c in all_cases}
         bare_rows: list[Figures] = []
         with tempfile.TemporaryDirectory() as tmp:
-            for round_number in range(1, args.rounds + 1):
+            for round_number in range(1, args.rounds + 1 if all_cases else 1):
                 before = run_wrk(base, bare, cookie, args, Path(tmp))
                 results = [(case, run_wrk(base, case, cookie, args, Path(tmp))) for case in all_cases]
                 after = run_wrk(base, bare, cookie, args, Path(tmp))
@@ -239,7 +316,9 @@ def main() -> None:
                 for case, f in results:
                     rows[case.name].append((f, f.rps / bare_rps))
                     print(f"{case.name:34} {f.rps:9,.0f} {f.p50_ms:8.2f} {f.p99_ms:8.2f} {f.rps / bare_rps:8.1%} {f.errors:7d}", flush=True)
-        if args.rounds > 1:
+        if args.after_writes:
+            after_writes(base, args.after_writes)
+        if args.rounds > 1 and all_cases:
             print(f"\nmedian of {args.rounds} rounds")
             print(f"{'case':34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'÷ bare':>8}")
             for name, found in rows.items():

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -14,9 +15,10 @@ from pytest_django import DjangoAssertNumQueries
 
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism
-from tests.factories import SourceFactory
+from tests.factories import SourceFactory, make_classification, make_page, make_source
 from wiki.devtools.generate import wiki_generate
 from wiki.models import Citation, Claim, Contrast, Source
+from wiki.services.pages import page_save
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("contrast_wiki")]
 
@@ -467,3 +469,31 @@ def test_every_node_carries_its_names_in_both_languages_for_the_finder(client: C
     assert 'data-names="GripForge" data-node="source:gripforge">' in html
     # a claim is found by its words in its title, not written out a second time
     assert 'class="node-link" data-node="claim:' in contrast and not re.search(r'data-names="[^"]*" data-node="claim:', contrast)
+
+
+def test_a_write_that_leaves_the_map_as_it_was_does_not_draw_it_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wiki.graph import draw
+
+    drawn: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(1)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr("wiki.views.graphs.draw", counted)
+    before = client.get(reverse("wiki:graph-map")).content.decode()
+    page = make_page(slug="unrelated", title="Unrelated", body="Nothing the map shows.")
+    page_save(slug=page.slug, title=page.title, body="Still nothing the map shows.")
+    after = client.get(reverse("wiki:graph-map")).content.decode()
+
+    assert len(drawn) == 1
+    assert _svg(after, "works-map") == _svg(before, "works-map")
+
+    make_classification(make_source(slug="newly-classified", short_name="Newly Classified"), mechanism="harness",
+                        verdict="not_strict")
+    changed = client.get(reverse("wiki:graph-map")).content.decode()
+
+    assert len(drawn) == 2
+    assert 'data-node="source:newly-classified"' in _svg(changed, "works-map")

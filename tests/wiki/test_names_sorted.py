@@ -218,7 +218,7 @@ def test_a_generated_wiki_has_every_key() -> None:
     for model in (Page, Source, Component, OpenQuestion):
         for key in sort_key_fields(model):
             rows = model._base_manager.values_list(key.source, key.name)
-            assert rows and all(stored == sort_key(name) for name, stored in rows), (model.__name__, key.name)
+            assert rows and all(stored == key.derive(name) for name, stored in rows), (model.__name__, key.name)
 
 
 def test_the_migration_derives_the_keys_of_existing_rows_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,7 +227,8 @@ def test_the_migration_derives_the_keys_of_existing_rows_in_batches(monkeypatch:
     make_question(title="强化学习是否可复现？")
     glossary_term_create(fields={"slug": "env", "name_zh": "环境", "name_en": "Environment"}, user=None)
     Component.objects.create(source=Source.objects.get(slug="grpo"), slug="part", name="监督器")
-    keyed = [(model, key) for model in (Page, Source, Component, OpenQuestion, GlossaryTerm) for key in sort_key_fields(model)]
+    keyed = [(model, key) for model in (Page, Source, Component, OpenQuestion, GlossaryTerm) for key in sort_key_fields(model)
+             if key.orders]  # the names' search forms are 0050's
     with connection.cursor() as cursor:
         for model, key in keyed:
             cursor.execute(f'UPDATE {model._meta.db_table} SET "{key.column}" = %s', [""])

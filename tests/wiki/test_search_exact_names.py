@@ -3,14 +3,22 @@ the browser and the API; filtered searches and later pages of results do not rep
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_page, make_source
+from wiki.models import Page, Source
 from wiki.roles import Account
+from wiki.search.close import exact_names
 from wiki.search.query import search
 from wiki.services.deletion import source_delete
+from wiki.services.pages import page_save
+from wiki.services.sources import source_save
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +66,52 @@ def test_pages_titled_alike_are_offered_each_with_its_address(client: Client) ->
     assert '<span class="muted"> (Page · <span lang="en">agentic-rl</span>)</span>' in html
     assert '<span class="muted"> (Page · <span lang="en">agentic-rl-draft</span>)</span>' in html
     assert '<span class="muted"> (Source)</span>' in alone
+
+
+def test_a_renamed_work_or_page_is_found_by_its_new_name_however_it_was_written(editor: Account) -> None:
+    work = make_source(slug="old-forge", short_name="Old Forge", bibtex_key="Forge2025")
+    other = make_source(slug="other", short_name="Other")
+    page = make_page(slug="notes", title="Old Notes")
+
+    source_save(source=work, fields={"short_name": "New Forge"}, user=editor)
+    page_save(slug="notes", title="Fresh Notes", body=page.body, user=editor)
+    Source.objects.filter(pk=other.pk).update(short_name="Renamed Other")
+
+    assert _exact("old forge") == [] and _exact("new  forge") == [("source", "old-forge")]
+    assert _exact("old notes") == [] and _exact("FRESH notes") == [("page", "notes")]
+    assert _exact("other") == [] and _exact("renamed other") == [("source", "other")]
+    other.short_name = "Bulk Other"
+    Source.objects.bulk_update([other], ["short_name"])
+    assert _exact("renamed other") == [] and _exact("bulk other") == [("source", "other")]
+    # a work is also named by its BibTeX key, case aside
+    assert _exact("forge2025") == [("source", "old-forge")]
+
+
+def test_the_names_a_search_leads_to_are_one_query_whatever_the_wiki_holds() -> None:
+    for n in range(30):
+        make_source(slug=f"work-{n}", short_name=f"Work {n}")
+        make_page(slug=f"page-{n}", title=f"Work {n}")
+
+    with CaptureQueriesContext(connection) as queries:
+        found = exact_names("work 7")
+
+    assert [(e.kind, e.slug) for e in found] == [("source", "work-7"), ("page", "page-7")]
+    assert len(queries) == 1
+
+
+def test_the_migration_derives_the_forms_of_existing_names_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("wiki.migrations.0050_names_searched_by_stored_form")
+    for n in range(3):
+        make_source(slug=f"forge-{n}", short_name=f"Forge-{n}")
+        make_page(slug=f"note-{n}", title=f"Notes　Ｎo. {n}")
+    Source.objects.update(name_form="")
+    Page.objects.update(title_form="")
+    assert _exact("forge 1") == []
+    monkeypatch.setattr(migration, "BATCH", 2)
+
+    with connection.schema_editor() as schema_editor:
+        migration.fill(apps, schema_editor)
+
+    assert _exact("forge 1") == [("source", "forge-1")] and _exact("notes no 2") == [("page", "note-2")]

@@ -12,7 +12,7 @@ from wiki.models import Claim, SearchDocument
 from wiki.search.highlight import highlight, highlighter, snippet
 from wiki.search.plain import plain_text
 from wiki.search.query import search
-from wiki.search.tokenize import fold_with_positions
+from wiki.search.tokenize import fold_with_positions, folded_text
 from wiki.services.pages import page_save_revision
 
 
@@ -44,6 +44,23 @@ def test_folded_positions_lead_back_to_whole_characters() -> None:
     assert folded.written(3, 7) == (2, 6)
     assert folded.written(1, 2) == (0, 1)  # the i of ﬁ is the ligature
     assert fold_with_positions("plain text").starts is None
+
+
+def test_text_read_in_runs_folds_and_leads_back_as_read_a_character_at_a_time() -> None:
+    # plain runs (ASCII, CJK) beside characters NFKC changes, and letters a combining accent follows
+    text = "（来源：SkillForge，§2.1）e\u0301cole 中\u0301文 ＧＲＰＯ Ⅻ ab\u0301c 學習"
+
+    folded = fold_with_positions(text)
+
+    assert folded.text == "(来源:SkillForge,§2.1)ecole 中\u0301文 GRPO XII ab\u0301c 学习" == folded_text(text)
+    assert folded.starts is not None and folded.ends is not None
+    assert [text[folded.starts[i]:folded.ends[i]] for i in range(len(folded.text))][:4] == ["（", "来", "源", "："]
+    accented = folded.text.index("ecole")
+    assert folded.written(accented, accented + 1) == (text.index("e\u0301"), text.index("e\u0301") + 2)
+    after = folded.text.index("文")
+    assert folded.written(after - 2, after - 1) == folded.written(after - 1, after)  # 中 and its accent, one cluster
+    roman = folded.text.index("XII")
+    assert folded.written(roman, roman + 3) == (text.index("Ⅻ"), text.index("Ⅻ") + 1)
 
 
 def test_a_snippet_is_cut_around_the_match_after_text_that_folds_longer() -> None:

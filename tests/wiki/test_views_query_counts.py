@@ -65,12 +65,15 @@ ANONYMOUS: dict[str, list[str]] = {
     "page as Markdown": ["SELECT wiki_page", "SELECT wiki_source"],
     "glossary": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "glossary term": ["SELECT wiki_glossaryterm", "SELECT wiki_glossaryterm", "SELECT wiki_wikilink"],
-    # The glossary, read once per content version, then one statement for every kind of result; the works' and
-    # pages' names (once per content version too), to lead to those named exactly as the search.
-    "search finding works": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
-    # Nothing found (no page or claim of this wiki is indexed): the same names offer those named close.
-    "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
-    "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "SELECT wiki_source", "SELECT wiki_page"],
+    # The glossary, read once per content version, then one statement for every kind of result, and one look-up of the
+    # works and pages named exactly as the search, by their stored forms (whatever the size of the wiki).
+    "search finding works": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "(SELECT wiki_source"],
+    # Nothing found (no page or claim of this wiki is indexed): every work's and page's name (once per content version)
+    # offers those named close.
+    "search naming a term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "(SELECT wiki_source", "SELECT wiki_source",
+                             "SELECT wiki_page"],
+    "search by a misspelt term": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "(SELECT wiki_source",
+                                  "SELECT wiki_source", "SELECT wiki_page"],
 }
 # An editor's account comes from the cache; its permissions (its own, then its groups') are read once a request.
 PERMISSIONS = ["SELECT auth_permission", "SELECT auth_permission"]

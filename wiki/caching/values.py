@@ -1,4 +1,5 @@
-"""Values computed from the content (graphs, layouts, counts), kept until the content version moves."""
+"""Values computed from the content (graphs, layouts, counts), kept until the content version moves; a value made from
+a small part of the content that can be named whole (a graph's layout) is kept by that part instead, across versions."""
 
 from __future__ import annotations
 
@@ -25,6 +26,14 @@ def cached_value(request: HttpRequest, name: str, *parts: object, build: Callabl
     version = versions.for_request(request)
     digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=16).hexdigest()
     return kept(f"wiki:value:{release.RELEASE}:{version.number}:{translation.get_language()}:{name}:{digest}", build)
+
+
+def cached_by_content(name: str, content: str, build: Callable[[], T]) -> T:
+    """``build()``, computed once per release, language, ``name`` and ``content`` (a text naming everything the value
+    is made from), whatever the content version: after a write that leaves ``content`` as it was, readers get the
+    value already made instead of waiting for it to be made again."""
+    digest = hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
+    return kept(f"wiki:by-content:{release.RELEASE}:{translation.get_language()}:{name}:{digest}", build)
 
 
 _per_version: dict[str, tuple[int, object]] = {}

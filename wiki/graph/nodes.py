@@ -7,6 +7,7 @@ Node ids read like ``page:agentic-rl``, ``source:skillforge``, ``component:sheph
 
 from __future__ import annotations
 
+import json
 from enum import Enum
 from typing import Any
 
@@ -23,6 +24,13 @@ def content_key(graph: nx.MultiDiGraph[str], n: str) -> tuple[str, str, str]:
     their text, not by ``"12" < "3"``)."""
     kind, _, rest = n.partition(":")
     return kind, graph.nodes[n].get("label", "") if rest.isdigit() else rest, n
+
+
+def graph_text(graph: nx.MultiDiGraph[str]) -> str:
+    """Everything a drawing of ``graph`` is made from, as one text: its nodes and edges in order, with their
+    attributes. Two graphs with the same text are drawn the same."""
+    return json.dumps([list(graph.nodes(data=True)), list(graph.edges(keys=True, data=True)), graph.graph],
+                      sort_keys=True, default=str, ensure_ascii=False)
 
 
 class EdgeType(str, Enum):

@@ -26,7 +26,7 @@ from wiki.models.rules import (
     validate_page_slug,
     validate_text,
 )
-from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
+from wiki.models.sort_keys import NameFormField, SortKeyed, SortKeyedQuerySet, SortKeyField
 
 
 @cache
@@ -276,6 +276,8 @@ class Page(SortKeyed, Deletable):
     # wiki.markdown.wikilinks.link_key): a link that names no page's address finds the page by its title through this.
     title_key = models.CharField(_("Title as a link target"), max_length=200, db_index=True, editable=False, default="")
     title_sort = SortKeyField(_("Title as sorted"), source="title")
+    # The title as searches compare it: a search named so offers the page (wiki.search.close).
+    title_form = NameFormField(_("Title as searched"), source="title")
     summary = models.TextField(field_label("summary"), blank=True, validators=text_limit(MAX_PAGE_SUMMARY_CHARS))
     body = models.TextField(field_label("body"), blank=True, validators=[validate_text, validate_no_conflict_markers],
                             help_text=_("Markdown with [[wiki links]] and （来源：Title，locator） citations."))
@@ -296,6 +298,7 @@ class Page(SortKeyed, Deletable):
             # the home page and the recent-changes lists read the newest pages without sorting them all
             models.Index(fields=["-updated_at", "-id"], name="page_updated_at"),
             models.Index(fields=["title_sort", "id"], name="page_title_sort"),
+            models.Index(fields=["title_form", "id"], name="page_title_form"),
         ]
 
     def __str__(self) -> str:

@@ -1,5 +1,5 @@
 """Stored sort keys of names (``wiki.text.sort_keys``): each sortable name has a :class:`SortKeyField` beside it,
-which lists order by.
+which lists order by; a name searches look up whole has a :class:`NameFormField` beside it, derived the same way.
 
 The key is derived from its name whenever the row is written, however it is written: ``save()`` (and ``create``,
 ``update_or_create``) and ``bulk_create`` through the field's ``pre_save``; a save of some fields only
@@ -38,13 +38,33 @@ class SortKeyField(models.TextField):  # type: ignore[type-arg]
         name, path, args, kwargs = super().deconstruct()
         return name, path, args, {**kwargs, "source": self.source}
 
+    # Lists order by it (:func:`key_path`); a derived key that is only looked up says False.
+    orders = True
+
+    def derive(self, name: str) -> str:
+        return sort_key(name)
+
     def key_of(self, instance: models.Model) -> str:
-        return sort_key(getattr(instance, self.source) or "")
+        return self.derive(getattr(instance, self.source) or "")
 
     def pre_save(self, model_instance: models.Model, add: bool) -> str:
         key = self.key_of(model_instance)
         setattr(model_instance, self.attname, key)
         return key
+
+
+class NameFormField(SortKeyField):
+    """The form searches compare the name ``source`` in (:func:`wiki.search.terms.match_form`: its tokens, lower case,
+    one space apart), stored and indexed so that a search finds the works and pages named as it by one look-up
+    instead of folding every name after each write; kept as the sort keys are."""
+
+    description = "Search form of a name"
+    orders = False
+
+    def derive(self, name: str) -> str:
+        from wiki.search.terms import match_form  # the search package reads the models
+
+        return match_form(name)
 
 
 def sort_key_fields(model: type[models.Model]) -> list[SortKeyField]:
@@ -64,7 +84,7 @@ def key_path(model: type[models.Model], path: str) -> str | None:
             return None
         model = field.related_model
     for key in sort_key_fields(model):
-        if name in (key.source, key.name):
+        if key.orders and name in (key.source, key.name):
             return "__".join([*relations, key.name])
     return None
 
@@ -119,5 +139,5 @@ class SortKeyedQuerySet(models.QuerySet[_M]):
                 if not isinstance(value, str):
                     raise TypeError(f"{self.model.__name__}.{key.source} is sorted by a key Python derives: "
                                     f"update it to a text, not {type(value).__name__}")
-                kwargs[key.name] = sort_key(value)
+                kwargs[key.name] = key.derive(value)
         return super().update(**kwargs)

@@ -7,6 +7,7 @@ from django.contrib.postgres.aggregates import ArrayAgg, StringAgg
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Prefetch
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -30,7 +31,7 @@ from wiki.models.rules import (
     validate_optional_line,
     validate_source_slug,
 )
-from wiki.models.sort_keys import SortKeyed, SortKeyedQuerySet, SortKeyField
+from wiki.models.sort_keys import NameFormField, SortKeyed, SortKeyedQuerySet, SortKeyField
 
 
 class SourceKind(models.TextChoices):
@@ -203,6 +204,8 @@ class Source(SortKeyed, Deletable):
     # The short name and the title as lists sort them: a Chinese name read in pinyin (阿里巴巴通义 among the A's).
     name_sort = SortKeyField(_("Short name as sorted"), source="short_name")
     title_sort = SortKeyField(_("Title as sorted"), source="title")
+    # The short name as searches compare it: a search named so offers the work (wiki.search.close).
+    name_form = NameFormField(_("Short name as searched"), source="short_name")
     kind = models.CharField(field_label("kind"), max_length=20, choices=SourceKind.choices, default=SourceKind.PAPER)
     authors = models.TextField(field_label("authors"), blank=True, validators=text_limit(MAX_TEXT_CHARS))
     year = models.PositiveSmallIntegerField(field_label("year"), null=True, blank=True,
@@ -245,6 +248,9 @@ class Source(SortKeyed, Deletable):
         indexes = [
             models.Index(fields=["name_sort", "id"], name="source_name_sort"),
             models.Index(fields=["title_sort", "id"], name="source_title_sort"),
+            models.Index(fields=["name_form", "id"], name="source_name_form"),
+            # a search that is a work's BibTeX key offers the work (wiki.search.close), case aside
+            models.Index(Lower("bibtex_key"), name="source_bibtex_key_folded"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),

@@ -6,23 +6,26 @@ name would (``wiki.search.identifiers``).
 Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
 apart), within a few edits (one per four characters typed, at least one; two letters swapped count as one), by
 RapidFuzz over every work's short name
-and every page's title. The names (and the works' identifiers) are read in two queries once per content version and kept in the cache, so a
-search that finds nothing costs no query more while the content stays the same.
+and every page's title. Each name is stored beside its form (``Source.name_form``, ``Page.title_form``), so the works
+and pages named exactly as a search are one indexed look-up, whatever the size of the wiki and however recent the last
+write. The close names are compared with every name: those (with their stored forms) are read in two queries once per
+content version and kept in the cache, so a search that finds nothing costs no query more while the content stays the
+same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
+from django.db.models import Q, Value
+from django.db.models.functions import Lower
 from django.urls import reverse
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from wiki.caching.values import kept_per_version
 from wiki.models import Page, Source
-from wiki.search.identifiers import identifier_key, query_keys
+from wiki.search.identifiers import identifier_forms, query_keys
 from wiki.search.syntax import understand
 from wiki.search.terms import current_glossary, match_form
 
@@ -54,15 +57,6 @@ class Names:
 
     forms: list[str]
     entries: list[tuple[str, str, str]]  # (kind, name, slug)
-    identifiers: dict[str, list[int]] = field(default_factory=dict)  # a work's arXiv ID, DOI, BibTeX key: its entries
-
-    @cached_property
-    def by_form(self) -> dict[str, list[int]]:
-        """Where each form is in the lists: built once per process and content version, not kept in the cache."""
-        found: dict[str, list[int]] = {}
-        for index, form in enumerate(self.forms):
-            found.setdefault(form, []).append(index)
-        return found
 
 
 def current_names(*, version: int | None = None) -> Names:
@@ -76,15 +70,38 @@ def _works_first(names: Names, index: int) -> bool:
     return names.entries[index][0] != "source"
 
 
-def exact_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
+def exact_names(query: str, *, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
     """Works and pages named ``query`` once case, spacing and accents are set aside, and the work whose arXiv ID, DOI
-    or BibTeX key ``query`` is; works first."""
-    names = current_names(version=version)
-    identified = (index for key in query_keys(query) for index in names.identifiers.get(key, ()))
-    found = list(dict.fromkeys([*names.by_form.get(match_form(query), []), *identified]))
-    ranked = sorted(found, key=lambda index: (_works_first(names, index), index))[:limit]
-    kinds = [names.entries[index][0] for index in ranked]
-    return [CloseName(*names.entries[index], ambiguous=kinds.count(names.entries[index][0]) > 1) for index in ranked]
+    or BibTeX key ``query`` is; works first, then the older first (one query, through the indexes of the stored
+    forms and of the identifiers)."""
+    form = match_form(query)
+    keys = query_keys(query)
+    # arXiv IDs and DOIs are stored normalised (lower case), BibTeX keys as typed: compared as identifier_key reads them
+    identified = [*identifier_forms(query), *keys]
+    work = Q(arxiv_id__in=identified) | Q(doi__in=identified) | Q(bibtex_key_folded__in=keys)
+    if form:
+        work |= Q(name_form=form)
+    works = (
+        Source.objects.exclude(name_form="")
+        .annotate(bibtex_key_folded=Lower("bibtex_key"))
+        .filter(work)
+        .annotate(order=Value(0))
+        .order_by("pk")
+        .values_list("order", "pk", "short_name", "slug")[:limit]
+    )
+    pages = (
+        Page.objects.filter(title_form=form)
+        .exclude(title_form="")
+        .annotate(order=Value(1))
+        .order_by("pk")
+        .values_list("order", "pk", "title", "slug")[:limit]
+    )
+    ranked = sorted(works.union(pages, all=True))[:limit]
+    kinds = [order for order, *_ in ranked]
+    return [
+        CloseName("source" if order == 0 else "page", name, slug, ambiguous=kinds.count(order) > 1)
+        for order, _, name, slug in ranked
+    ]
 
 
 def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
@@ -139,19 +156,11 @@ def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOS
 
 def _load() -> Names:
     names = Names(forms=[], entries=[])
-    works = Source.objects.order_by("pk").values_list("short_name", "slug", "arxiv_id", "doi", "bibtex_key")
-    for name, slug, *identifiers in works:
-        _add(names, "source", name, slug, identifiers)
-    for name, slug in Page.objects.order_by("pk").values_list("title", "slug"):
-        _add(names, "page", name, slug)
+    for kind, rows in (
+        ("source", Source.objects.exclude(name_form="").order_by("pk").values_list("short_name", "slug", "name_form")),
+        ("page", Page.objects.exclude(title_form="").order_by("pk").values_list("title", "slug", "title_form")),
+    ):
+        for name, slug, form in rows:
+            names.forms.append(form)
+            names.entries.append((kind, name, slug))
     return names
-
-
-def _add(names: Names, kind: str, name: str, slug: str, identifiers: Iterable[str] = ()) -> None:
-    form = match_form(name)
-    if not form:
-        return
-    for identifier in filter(None, identifiers):
-        names.identifiers.setdefault(identifier_key(identifier), []).append(len(names.entries))
-    names.forms.append(form)
-    names.entries.append((kind, name, slug))

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.search.spelling import other_spelling
 from wiki.search.terms import Term
-from wiki.search.tokenize import CJK, fold_with_positions, normalize, query_fragments, token_pattern
+from wiki.search.tokenize import CJK, fold_with_positions, folded_text, normalize, query_fragments, token_pattern
 
 SNIPPET_LENGTH = 220
 
@@ -96,7 +96,7 @@ def best_sentence(text: str, pattern: re.Pattern[str] | None) -> str:
         return text
     best, best_key = text, (0, False)
     for sentence in sentences(text):
-        found = [m.group() for m in pattern.finditer(fold_with_positions(sentence).text)]
+        found = [m.group() for m in pattern.finditer(folded_text(sentence))]
         if not found:
             continue
         key = (len({f.lower() for f in found}), len(sentence) > sum(map(len, found)) + 8)

@@ -253,7 +253,8 @@ def search(
     that carry them (sources). Totals are counted up to ``COUNT_CAP`` (or ``offset + limit`` if larger); a capped
     group says so with ``total_capped``. Unfiltered, the first page names the works and pages named exactly as the
     query; nothing found, the results suggest close glossary terms and, unfiltered, works and pages named close to the
-    query. One SQL query (and one for the glossary, two for the names, when the cache does not hold them);
+    query. One SQL query, one more unfiltered for the works and pages named as the query (and one for the glossary,
+    and two for every name when nothing was found, when the cache does not hold them);
     ``version`` is the content version the caller already read, if any.
     """
     query = query.strip()[:MAX_QUERY_LENGTH]
@@ -307,7 +308,7 @@ def search(
         for k in KIND_ORDER if k in hits
     ]
     filtered = bool(kinds or mechanism or verdict)
-    exact = [] if filtered or offset else exact_names(named, version=version)
+    exact = [] if filtered or offset else exact_names(named)
     if any(group.hits for group in groups) or offset:
         return SearchResults(query=query, groups=groups, terms=list(terms), exact=exact, understood=understood)
     return SearchResults(query=query, terms=list(terms), suggestions=glossary.suggest(named),

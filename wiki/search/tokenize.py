@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -123,6 +124,28 @@ class Folded:
         return self.starts[start], self.ends[end - 1]
 
 
+# A run of characters that NFKC leaves as they are, one for one: ASCII and the CJK Unified Ideographs, none followed by
+# a combining mark (which NFKC may compose with the letter before it).
+_PLAIN_RUN = re.compile(r"(?:[\x00-\x7f\u4e00-\u9fff](?=[\x00-\x7f\u4e00-\u9fff]|$))+")
+
+
+def _nfkc_pieces(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """``text`` in pieces, each with where it starts and ends in ``text``, its NFKC form, and whether it is a plain run
+    (its characters kept one for one); any other piece is a letter with the accents that follow it, which NFKC
+    composes into one character. Plain runs are taken whole: most text is read at the speed of a regex."""
+    start = 0
+    while start < len(text):
+        if (plain := _PLAIN_RUN.match(text, start)) is not None:
+            yield start, plain.end(), plain.group(), True
+            start = plain.end()
+            continue
+        end = start + 1
+        while end < len(text) and unicodedata.combining(text[end]):
+            end += 1
+        yield start, end, unicodedata.normalize("NFKC", text[start:end]), False
+        start = end
+
+
 def fold_with_positions(text: str) -> Folded:
     """``text`` as search compares it, case kept: NFKC (full-width letters and digits in their ASCII forms: ``ＧＲＰＯ``
     → ``GRPO``, ``ﬁ`` → ``fi``), then :func:`fold_for_search`; with the place in ``text`` of each folded character,
@@ -132,18 +155,23 @@ def fold_with_positions(text: str) -> Folded:
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    start = 0
-    while start < len(text):
-        # a letter with the accents that follow it: NFKC composes them into one character
-        end = start + 1
-        while end < len(text) and unicodedata.combining(text[end]):
-            end += 1
-        folded = fold_for_search(unicodedata.normalize("NFKC", text[start:end]))
-        pieces.append(folded)
-        starts.extend([start] * len(folded))
-        ends.extend([end] * len(folded))
-        start = end
-    return Folded("".join(pieces), tuple(starts), tuple(ends))
+    for start, end, piece, plain in _nfkc_pieces(text):
+        pieces.append(piece)
+        if plain:
+            starts.extend(range(start, end))
+            ends.extend(range(start + 1, end + 1))
+        else:
+            starts.extend([start] * len(piece))
+            ends.extend([end] * len(piece))
+    # fold_for_search changes each character by itself: folding the pieces joined folds each of them
+    return Folded(fold_for_search("".join(pieces)), tuple(starts), tuple(ends))
+
+
+def folded_text(text: str) -> str:
+    """``fold_with_positions(text).text``, without the positions: what a match is looked for in."""
+    if unicodedata.is_normalized("NFKC", text):
+        return fold_for_search(text)
+    return fold_for_search("".join(piece for _, _, piece, _ in _nfkc_pieces(text)))
 
 
 def normalize(text: str) -> str:

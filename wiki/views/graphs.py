@@ -3,18 +3,20 @@ from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from classifier.taxonomy import Mechanism, Verdict
 from wiki.caching.responses import cached_for_readers
-from wiki.caching.values import cached_value
+from wiki.caching.values import cached_by_content, cached_value
 from wiki.graph import draw, map_graph
 from wiki.graph.build import SubjectRef, now_named
 from wiki.graph.compare import Comparison, comparison_for, pick_offer
 from wiki.graph.context import ContrastPicture, contrast_picture, local_graph_for
 from wiki.graph.forms import LocalGraphForm, MapFilterForm, WorkPickForm, split_subjects
 from wiki.graph.layout import VERDICT_SHAPES
-from wiki.graph.nodes import NODE_KINDS, node_id
+from wiki.graph.nodes import NODE_KINDS, graph_text, node_id
 from wiki.taxonomy import mechanisms_shown, verdicts_shown
 from wiki.views.merged_works import merged_works_redirect, works_query
 from wiki.views.pages import moved_page, same_view_url
@@ -29,7 +31,16 @@ def _legend() -> dict[str, object]:
 
 def _map(mechanism: str | None, verdict: str | None) -> dict[str, object]:
     graph, summary = map_graph(mechanism=mechanism, verdict=verdict)
-    return {"drawing": draw(graph, positions="map", limit=len(graph)), "summary": summary,
+
+    def figure() -> str:
+        drawing = draw(graph, positions="map", limit=len(graph))
+        return render_to_string("wiki/graph/svg.html", {
+            "drawing": drawing, "svg_id": "works-map", "svg_title": gettext("Map of works by mechanism"),
+            "svg_desc": gettext("Works grouped around their mechanism, with contrast edges between them.")})
+
+    # Laid out and drawn once for what the map holds: after a write that changes nothing on it (a page's text, a
+    # claim), its readers wait for the map's queries, not for its layout and its markup.
+    return {"figure": cached_by_content("map-figure", graph_text(graph), figure), "summary": summary,
             "counts": [(m, [(v, summary.counts.get(m.value, Counter()).get(v.value, 0)) for v in Verdict])
                        for m in Mechanism]}
 

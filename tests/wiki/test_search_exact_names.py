@@ -102,7 +102,7 @@ def test_the_names_a_search_leads_to_are_one_query_whatever_the_wiki_holds() -> 
 def test_the_migration_derives_the_forms_of_existing_names_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     from django.apps import apps
 
-    migration = importlib.import_module("wiki.migrations.0050_names_searched_by_stored_form")
+    migration = importlib.import_module("wiki.migrations.0052_search_forms_and_live_works_index")
     for n in range(3):
         make_source(slug=f"forge-{n}", short_name=f"Forge-{n}")
         make_page(slug=f"note-{n}", title=f"Notes　Ｎo. {n}")

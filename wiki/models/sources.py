@@ -251,6 +251,8 @@ class Source(SortKeyed, Deletable):
             models.Index(fields=["name_form", "id"], name="source_name_form"),
             # a search that is a work's BibTeX key offers the work (wiki.search.close), case aside
             models.Index(Lower("bibtex_key"), name="source_bibtex_key_folded"),
+            # the live works' ids alone: what the map's counts and every join to live works read, without the rows
+            models.Index(fields=["id"], condition=models.Q(deleted_at__isnull=True), name="source_live"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["arxiv_id"], condition=~models.Q(arxiv_id=""), name="source_unique_arxiv_id"),

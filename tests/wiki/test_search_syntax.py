@@ -242,14 +242,15 @@ def test_a_phrase_is_highlighted_whole_in_its_snippet(client: Client, corpus: Co
 def test_a_search_with_operators_runs_the_same_queries_on_a_larger_wiki(client: Client, corpus: Corpus) -> None:
     url = reverse("wiki:search")
     query = {"q": 'reward -hacking "proxy dense rewards" GRPO OR PPO'}
+    # A search that finds something in both (one that finds nothing also reads the names to suggest close ones).
+    make_page(slug="all-three", title="Everything", body="GRPO learns from proxy dense rewards as its reward.")
     with CaptureQueriesContext(connection) as small:
         response = client.get(url, query)
     assert response.status_code == 200
-    assert [hit.url for group in response.context["results"].groups for hit in group.hits] == []
+    assert [hit.url for group in response.context["results"].groups for hit in group.hits] == ["/wiki/all-three/"]
 
     wiki_generate(works=200, claims=300, pages=20, seed=5)
     search_reindex_all()
-    make_page(slug="all-three", title="Everything", body="GRPO learns from proxy dense rewards as its reward.")
     with CaptureQueriesContext(connection) as large:
         response = client.get(url, query)
 

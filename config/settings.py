@@ -273,7 +273,9 @@ if WIKI_VERSION_CHECK_SECONDS < 0:
     raise ImproperlyConfigured(f"WIKI_VERSION_CHECK_SECONDS must be 0 or more, got {WIKI_VERSION_CHECK_SECONDS}")
 # Each worker also keeps the pages it served last in its own memory (never stale: keys hold the version).
 WIKI_LOCAL_CACHE_BYTES = env_int("WIKI_LOCAL_CACHE_MB", 32) * 1024 * 1024
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Django's cached_db (the cache in front of PostgreSQL); with Redis each worker keeps the sessions it read until Redis
+# says one changed (wiki/caching/sessions.py), so a logged-in request makes no round trip for its session.
+SESSION_ENGINE = "wiki.caching.sessions"
 # Every logged-in request reads its account: from the cache, keyed by a version that account writes move.
 AUTHENTICATION_BACKENDS = ["wiki.caching.users.CachedModelBackend"]
 

@@ -211,6 +211,32 @@ def test_editors_share_one_rendering_with_their_own_name_and_csrf_token(client: 
     assert "_auth_user_id" not in other.session
 
 
+def test_editors_sharing_a_copy_each_get_their_own_watch_button_with_a_token_of_their_own(client: Client) -> None:
+    from django.test import Client
+
+    from wiki.services.watches import watch_add
+
+    page = make_page(title="Watched by one of two", body="One copy, two buttons.")
+    first, second = make_editor("not-watching"), make_editor("watching")
+    watch_add(user=second, target=page)
+    client.force_login(first)
+    assert "not-watching" in client.get(page.get_absolute_url()).content.decode()
+
+    other = Client(enforce_csrf_checks=True)
+    other.force_login(second)
+    for reader, watching in ((other, True), (client, False), (other, True)):  # the same stored copy, read again
+        html = reader.get(page.get_absolute_url()).content.decode()
+        assert "wiki-slot" not in html
+        form = html.split('class="inline-form watch-form">')[1].split("</form>")[0]
+        assert ('name="watch" value="0"' in form) is watching and ("watching" in form) is watching
+    # The button's token is the reader's own, as the header's: unwatching with it works.
+    token = form.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert token == html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    unwatch = other.post(reverse("wiki:watch", kwargs={"kind": "page", "pk": page.pk}), {"csrfmiddlewaretoken": token, "watch": "0"})
+    assert unwatch.status_code == 302
+    assert 'name="watch" value="1"' in other.get(page.get_absolute_url()).content.decode()
+
+
 def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_changes(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     from django.contrib.auth import get_user_model
 

@@ -4,18 +4,22 @@ Anonymous readers all get the same bytes. Logged-in readers with the same permis
 page too, except for their name in the header, the CSRF token of its forms and the button that watches
 or unwatches the page, work or question shown: a copy shared among them is rendered with a slot in each
 of those places (the ``reader`` context processor, the ``watch_slot`` tag), and the slots are filled for
-each request, the watch button from the cache (``wiki.caching.watches``), so no query is made for it.
+each request, the watch button from the cache (``wiki.caching.watches``), so no query is made for it. Each button is
+rendered once per process with a slot for the token, and every slot of a response gets one token of the reader's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.urls import get_script_prefix
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import escape
@@ -35,6 +39,7 @@ NAME_SLOT = slot("reader-name")
 CSRF_SLOT = slot("csrf-token")
 WATCH_SLOT = slot("watch")
 _WATCH_MARK = re.compile(rf"{WATCH_SLOT}-(page|source|question)-(\d+)".encode())
+_NAME_MARK, _CSRF_MARK, _WATCH_PREFIX = NAME_SLOT.encode(), CSRF_SLOT.encode(), WATCH_SLOT.encode()
 _SHARED = "_wiki_shared_copy"
 
 
@@ -88,10 +93,8 @@ def render_shared(request: HttpRequest) -> None:
 
 def fill_slots(request: HttpRequest, content: bytes) -> bytes:
     """The shared copy with this reader's name, a CSRF token of theirs and their watch buttons in its slots."""
-    if NAME_SLOT.encode() in content:
-        content = content.replace(NAME_SLOT.encode(), escape(request.user.get_username()).encode())
-    if CSRF_SLOT.encode() in content:
-        content = content.replace(CSRF_SLOT.encode(), get_token(request).encode())
+    if _NAME_MARK in content:
+        content = content.replace(_NAME_MARK, escape(request.user.get_username()).encode())
     return fill_watch_slots(request, content)
 
 
@@ -102,18 +105,28 @@ def watch_mark(kind: str, object_id: int) -> str:
 
 
 def fill_watch_slots(request: HttpRequest, content: bytes) -> bytes:
-    """``content`` with the logged-in reader's watch button in each watch slot: watch, or unwatch when they watch
-    the item already."""
-    if WATCH_SLOT.encode() not in content:
-        return content
+    """``content`` with the logged-in reader's watch button in each watch slot (watch, or unwatch when they watch
+    the item already), and one CSRF token of theirs in every CSRF slot, the buttons' included."""
+    if _WATCH_PREFIX in content:
+        user_id = int(request.user.pk or 0)
 
-    def button(found: re.Match[bytes]) -> bytes:
-        kind, object_id = found[1].decode(), int(found[2])
-        context = {"kind": kind, "object_id": object_id, "csrf_token": get_token(request),
-                   "watching": watches.is_watching(int(request.user.pk or 0), kind, object_id)}
-        return render_to_string("includes/watch_button.html", context).strip().encode()
+        def button(found: re.Match[bytes]) -> bytes:
+            kind, object_id = found[1].decode(), int(found[2])
+            return _button(translation.get_language(), get_script_prefix(), kind, object_id,
+                           watches.is_watching(user_id, kind, object_id))
 
-    return _WATCH_MARK.sub(button, content)
+        content = _WATCH_MARK.sub(button, content)
+    if _CSRF_MARK in content:
+        content = content.replace(_CSRF_MARK, get_token(request).encode())
+    return content
+
+
+@lru_cache(maxsize=4096)
+def _button(language: str | None, prefix: str, kind: str, object_id: int, watching: bool) -> bytes:
+    """The watch button of one item, with a CSRF slot for the reader's token: the same bytes for every reader of a
+    language (and address prefix, which its form's action holds), so it is rendered once per process."""
+    context = {"kind": kind, "object_id": object_id, "csrf_token": CSRF_SLOT, "watching": watching}
+    return render_to_string("includes/watch_button.html", context).strip().encode()
 
 
 def reader(request: HttpRequest) -> dict[str, object]:

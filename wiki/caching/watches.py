@@ -2,8 +2,10 @@
 
 Every logged-in read of a page, work or question shows its watch button, filled into the page's shared copy
 (``wiki.caching.readers``); the answer is kept per account and item, so such a read runs no query once it was
-asked. A watch's service drops the answer, and writes the new one once its transaction commits; a reader that
-read the database before only adds its answer where none is (``cache.add``), so the writer's stands.
+asked, and each worker keeps the answers it read until Redis says one changed (client tracking,
+``wiki.caching.tracking``), so such a read makes no round trip either. A watch's service drops the answer, and
+writes the new one once its transaction commits; a reader that read the database before only adds its answer where
+none is (``cache.add``), so the writer's stands.
 """
 
 from __future__ import annotations
@@ -11,17 +13,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
+
+from wiki.caching.backends import RedisCache
+from wiki.caching.tracking import Tracker
+
+_PREFIX = "wiki:watching:"
 
 
 def _key(user_id: int, kind: str, object_id: int) -> str:
-    return f"wiki:watching:{user_id}:{kind}:{object_id}"
+    return f"{_PREFIX}{user_id}:{kind}:{object_id}"
 
 
 def is_watching(user_id: int, kind: str, object_id: int) -> bool:
     key = _key(user_id, kind, object_id)
-    found = cache.get(key)
+    tracker = _tracker()
+    # Each worker keeps the answers it read until Redis says one changed (wiki.caching.tracking): no round trip.
+    found = cache.get(key) if tracker is None else tracker.get([cache.make_key(key)], lambda: cache.get(key))
     if found is not None:
         return bool(found)
     from wiki.models import Watch
@@ -39,4 +48,22 @@ def remember(changed: Iterable[tuple[int, str, int]], *, watching: bool) -> None
     keys = {_key(*item): watching for item in changed}
     if keys:
         cache.delete_many(list(keys))
-        transaction.on_commit(lambda: cache.set_many(keys, settings.WIKI_CACHE_SECONDS))
+        _forget()
+
+        def written() -> None:
+            cache.set_many(keys, settings.WIKI_CACHE_SECONDS)
+            _forget()
+
+        transaction.on_commit(written)
+
+
+def _tracker() -> Tracker | None:
+    backend = caches["default"]
+    return backend.tracker(_PREFIX) if isinstance(backend, RedisCache) and backend.reachable else None
+
+
+def _forget() -> None:
+    """This process's own message may not have been read yet: its next reads go to Redis."""
+    tracker = _tracker()
+    if tracker is not None:
+        tracker.forget()

@@ -457,3 +457,21 @@ def test_no_text_an_editor_writes_can_hold_a_readers_slot(client: Client, settin
     assert typed.split() != [CSRF_SLOT, NAME_SLOT]
     settings.SECRET_KEY = "another secret key, another deployment"
     assert slot("csrf-token") != CSRF_SLOT
+
+
+def test_a_shared_copy_rendered_under_another_secret_key_is_not_served(rf: RequestFactory, settings: Settings,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process started after the key was rotated makes other slot marks: it must not be handed a copy whose marks it
+    # cannot fill (an editor would see a mark where their name and CSRF token go).
+    from wiki.caching import readers
+
+    editor = make_editor()
+    request = rf.get("/")
+    request.user = editor
+    request.session = {}  # type: ignore[assignment]
+    before = readers.audience(request)
+
+    settings.SECRET_KEY = "a-rotated-secret-key-of-fifty-characters-or-so-0123456789"
+    monkeypatch.setattr(readers, "NAME_SLOT", readers.slot("reader-name"))
+
+    assert before is not None and readers.audience(request) not in (None, before)

@@ -69,7 +69,9 @@ def audience(request: HttpRequest) -> str | None:
         return ""
     if request.COOKIES.get(CookieStorage.cookie_name) or "_messages" in request.session:
         return None
-    return hashlib.blake2b(permissions_of(request).encode(), digest_size=8).hexdigest()
+    # The slots' marks too: a copy rendered under another secret key (a key rotated, the old one a fallback) has
+    # marks this process would not fill.
+    return hashlib.blake2b(f"{permissions_of(request)}:{NAME_SLOT}".encode(), digest_size=8).hexdigest()
 
 
 # Query parameter values that stand for the reader (``?assigned=me``): what a request naming one answers differs from

@@ -151,8 +151,12 @@ def forget() -> None:
 
 def keyed_by() -> tuple[int, int] | None:
     """The content and accounts versions this thread last keyed what it caches by; None while its transaction has
-    written (it reads versions of its own, and its reads belong where its writes are)."""
+    written (it reads versions of its own, and its reads belong where its writes are), and before it has keyed
+    anything (a command, or a thread's first work before a request: no version holds a replica to what it must have
+    applied, so the primary answers)."""
     if _private("content") is not None or _private("accounts") is not None:
+        return None
+    if not hasattr(_thread, "keyed_content"):
         return None
     return getattr(_thread, "keyed_content", 0), getattr(_thread, "keyed_accounts", 0)
 

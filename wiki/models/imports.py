@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from wiki.models.sources import Source
 
 
 class SourceImportQuerySet(models.QuerySet["SourceImport"]):
@@ -69,6 +74,20 @@ class SourceImport(models.Model):
     def updated_ids(self) -> list[int]:
         """The works already in the wiki that took fields from the file."""
         return [int(pk) for pk in self.updated_fields]
+
+    def works_created(self) -> models.QuerySet[Source]:
+        """The works it created still in the wiki, deleted ones included, by name."""
+        return self._works(self.created_ids)
+
+    def works_updated(self, ids: list[int] | None = None) -> models.QuerySet[Source]:
+        """The works it gave fields (those of ``ids`` among them), deleted ones included, by name."""
+        return self._works(self.updated_ids if ids is None else ids)
+
+    @staticmethod
+    def _works(ids: list[int]) -> models.QuerySet[Source]:
+        from wiki.models.sources import Source
+
+        return Source.all_objects.filter(pk__in=ids).order_by("name_sort", "pk")
 
     @property
     def updated_count(self) -> int:

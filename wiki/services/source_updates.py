@@ -32,6 +32,13 @@ def update_order(name: str) -> tuple[int, int, str]:
     return 2, 0, name
 
 
+def fields_taken(record: SourceImport, work_id: int) -> list[tuple[str, Any, Any]]:
+    """The fields the import ``record`` took into the work ``work_id``, each with its value before and after, in the
+    order of a work's form."""
+    taken = record.updated_fields[str(work_id)]
+    return [(name, *taken[name]) for name in sorted(taken, key=update_order)]
+
+
 def update_value(work: Source, name: str) -> Any:
     """What ``work`` has of the field an import names ``name`` (empty when it has none)."""
     extra = extra_field_name(name)

@@ -18,9 +18,9 @@ from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.imports import SourceImportDetailSerializer, SourceImportSerializer, UndoConflictSerializer
 from wiki.api.views.writes import ServiceViewSet
 from wiki.field_labels import field_label_of
-from wiki.models import Source, SourceImport
+from wiki.models import SourceImport
 from wiki.services.source_import_undo import source_import_undo, source_import_undo_refusal
-from wiki.services.source_updates import update_order
+from wiki.services.source_updates import fields_taken
 
 _EDITORS_ONLY = {
     status.HTTP_403_FORBIDDEN: OpenApiResponse(
@@ -40,21 +40,13 @@ class ImportEditors(BasePermission):
 def _with_details(record: SourceImport) -> SourceImport:
     """``record`` with the works it created (those still in the wiki, by name) and those it gave fields, each with
     the fields taken, and why it cannot be undone now (None when it can): a fixed number of queries."""
-    record.created_works = list(  # type: ignore[attr-defined]
-        Source.all_objects.filter(pk__in=record.created_ids).only(*_WORK_FIELDS).order_by("name_sort", "pk")
-    )
-    updated = list(Source.all_objects.filter(pk__in=record.updated_ids).only(*_WORK_FIELDS).order_by("name_sort", "pk"))
+    record.created_works = list(record.works_created().only(*_WORK_FIELDS))  # type: ignore[attr-defined]
+    updated = list(record.works_updated().only(*_WORK_FIELDS))
     for work in updated:
         work.fields_taken = [  # type: ignore[attr-defined]
-            {
-                "field": name,
-                "field_label": field_label_of(name),
-                "before": "" if before is None else str(before),
-                "after": "" if after is None else str(after),
-            }
-            for name, (before, after) in sorted(
-                record.updated_fields[str(work.pk)].items(), key=lambda item: update_order(item[0])
-            )
+            {"field": name, "field_label": field_label_of(name), "before": "" if before is None else str(before),
+             "after": "" if after is None else str(after)}
+            for name, before, after in fields_taken(record, work.pk)
         ]
     record.updated_works = updated  # type: ignore[attr-defined]
     refusal = source_import_undo_refusal(record=record)

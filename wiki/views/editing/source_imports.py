@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from wiki.field_labels import field_label_of
 from wiki.forms.imports import SourceImportConfirmForm
 from wiki.forms.sources import SourceImportForm
-from wiki.models import Source, SourceImport
+from wiki.models import SourceImport
 from wiki.paginator import Paginator
 from wiki.references.errors import ReferencesRefused
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat
@@ -26,7 +26,7 @@ from wiki.services.source_import import (
     sources_import_preview,
 )
 from wiki.services.source_import_undo import ImportUndoRefused, source_import_undo
-from wiki.services.source_updates import update_order
+from wiki.services.source_updates import fields_taken
 from wiki.text.lists import joined
 from wiki.views.editing import editor_required
 from wiki.views.listing import PER_PAGE
@@ -95,13 +95,11 @@ def import_list(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, record: SourceImport, *, refusal: ImportUndoRefused | None = None,
             status: int = 200) -> HttpResponse:
-    works = Source.all_objects.filter(pk__in=record.created_ids).only(
-        "id", "slug", "short_name", "title", "year", "deleted_at").order_by("name_sort", "pk")
+    works = record.works_created().only("id", "slug", "short_name", "title", "year", "deleted_at")
     page_obj = Paginator(works, PER_PAGE).get_page(request.GET.get("p"))
     # The works it gave fields (the first PER_PAGE by id: an import updates far fewer than it creates), with their labels.
-    updated = list(Source.all_objects.filter(pk__in=sorted(record.updated_ids)[:PER_PAGE]).only(
-        "id", "slug", "short_name", "deleted_at").order_by("name_sort", "pk"))
-    taken = [(work, joined(field_label_of(name) for name in sorted(record.updated_fields[str(work.pk)], key=update_order)))
+    updated = list(record.works_updated(sorted(record.updated_ids)[:PER_PAGE]).only("id", "slug", "short_name", "deleted_at"))
+    taken = [(work, joined(field_label_of(name) for name, _before, _after in fields_taken(record, work.pk)))
              for work in updated]
     return render(request, "wiki/imports/import_detail.html",
                   {"record": record, "page_obj": page_obj, "refusal": refusal, "taken": taken,

@@ -294,3 +294,20 @@ class RedisCache(DjangoRedisCache):
         # Without Redis nothing is counted: a limit lets the request through rather than refuse everyone.
         number: int = self._soft(counted, 1, [full])
         return number
+
+
+def tracker_of(alias: str, prefix: str) -> Tracker | None:
+    """This process's tracked copies of the keys under ``prefix`` in the cache ``alias`` (:meth:`RedisCache.tracker`),
+    or None when that cache is not Redis or did not answer this process's last call (its copies are not to be trusted)."""
+    from django.core.cache import caches
+
+    backend = caches[alias]
+    return backend.tracker(prefix) if isinstance(backend, RedisCache) and backend.reachable else None
+
+
+def forget_tracked(alias: str, prefix: str) -> None:
+    """Drops this process's copies under ``prefix``: it has just written one, and Redis's message saying so may not
+    have been read yet, so its next reads go to Redis."""
+    tracker = tracker_of(alias, prefix)
+    if tracker is not None:
+        tracker.forget()

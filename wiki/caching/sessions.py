@@ -18,19 +18,12 @@ from django.conf import settings
 from django.contrib.sessions.backends import cached_db
 from django.core.cache import caches
 
-from wiki.caching.backends import RedisCache
-from wiki.caching.tracking import Tracker
+from wiki.caching.backends import forget_tracked, tracker_of
 
 
 class SessionStore(cached_db.SessionStore):
-    def _tracker(self) -> Tracker | None:
-        backend = caches[settings.SESSION_CACHE_ALIAS]  # the cache cached_db keeps sessions in
-        if not isinstance(backend, RedisCache) or not backend.reachable:
-            return None
-        return backend.tracker(cached_db.KEY_PREFIX)
-
     def load(self) -> dict[str, Any]:
-        tracker = self._tracker()
+        tracker = tracker_of(settings.SESSION_CACHE_ALIAS, cached_db.KEY_PREFIX)  # where cached_db keeps sessions
         if tracker is None or self.session_key is None:
             return super().load()
         backend = caches[settings.SESSION_CACHE_ALIAS]
@@ -49,7 +42,4 @@ class SessionStore(cached_db.SessionStore):
         self._forget()
 
     def _forget(self) -> None:
-        # This process's own message may not have been read yet: its next read goes to Redis.
-        tracker = self._tracker()
-        if tracker is not None:
-            tracker.forget()
+        forget_tracked(settings.SESSION_CACHE_ALIAS, cached_db.KEY_PREFIX)

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.db import transaction
 
-from wiki.caching.backends import RedisCache
-from wiki.caching.tracking import Tracker
+from wiki.caching.backends import forget_tracked, tracker_of
 
 _PREFIX = "wiki:watching:"
 
@@ -28,7 +27,7 @@ def _key(user_id: int, kind: str, object_id: int) -> str:
 
 def is_watching(user_id: int, kind: str, object_id: int) -> bool:
     key = _key(user_id, kind, object_id)
-    tracker = _tracker()
+    tracker = tracker_of("default", _PREFIX)
     # Each worker keeps the answers it read until Redis says one changed (wiki.caching.tracking): no round trip.
     found = cache.get(key) if tracker is None else tracker.get([cache.make_key(key)], lambda: cache.get(key))
     if found is not None:
@@ -48,22 +47,11 @@ def remember(changed: Iterable[tuple[int, str, int]], *, watching: bool) -> None
     keys = {_key(*item): watching for item in changed}
     if keys:
         cache.delete_many(list(keys))
-        _forget()
+        forget_tracked("default", _PREFIX)
 
         def written() -> None:
             cache.set_many(keys, settings.WIKI_CACHE_SECONDS)
-            _forget()
+            forget_tracked("default", _PREFIX)
 
         transaction.on_commit(written)
 
-
-def _tracker() -> Tracker | None:
-    backend = caches["default"]
-    return backend.tracker(_PREFIX) if isinstance(backend, RedisCache) and backend.reachable else None
-
-
-def _forget() -> None:
-    """This process's own message may not have been read yet: its next reads go to Redis."""
-    tracker = _tracker()
-    if tracker is not None:
-        tracker.forget()

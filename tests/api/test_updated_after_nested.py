@@ -181,3 +181,24 @@ def test_a_work_given_a_component_is_listed_with_its_classifications(api: APICli
     _seen_only_by_a_walk_from_before(api, lambda: Component.objects.filter(pk=component.pk).update(name="CRO"),
                                      (SOURCES, work.slug, "slug"), (CLASSIFICATIONS, classification.pk, "id"))
     assert Source.objects.get(pk=work.pk).components.get().name == "CRO"
+
+
+def test_what_named_a_claim_deleted_outright_is_listed(api: APIClient, claim: Claim) -> None:
+    work = claim.citations.get().source
+    contrast = make_contrast(work, make_source(short_name="StarHarness"), claim=claim)
+    question = make_question(answer_claim=claim)
+    classification = make_classification(work, evidence_claim=claim)
+
+    _seen_only_by_a_walk_from_before(
+        api, lambda: Claim.objects.get(pk=claim.pk).delete(),
+        (CONTRASTS, contrast.pk, "id"), (QUESTIONS, question.pk, "id"), (CLASSIFICATIONS, classification.pk, "id"),
+    )
+    assert OpenQuestion.objects.get(pk=question.pk).answer_claim is None
+
+
+def test_a_save_that_sets_its_own_time_keeps_it(claim: Claim) -> None:
+    question = make_question()
+    question.answer_claim = claim
+    question.save()
+
+    assert OpenQuestion.objects.get(pk=question.pk).updated_at == question.updated_at

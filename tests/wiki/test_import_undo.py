@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -109,6 +111,31 @@ def test_the_imports_page_lists_who_imported_what_and_when(editor_client: Client
     assert [(r.entries, r.created_count, r.duplicate_count, r.refused_count) for r in rows] == [(1, 1, 0, 0), (3, 3, 0, 0)]
     detail = editor_client.get(record.get_absolute_url()).content.decode()
     assert "First Imported Work" in detail and _undo_url(record) in detail
+
+
+def test_the_imports_page_says_which_imports_can_be_undone_now(editor_client: Client) -> None:
+    free = _import(_bib(2, 0))
+    edited = _import(_bib(2, 10))
+    source_update(source=Source.objects.get(bibtex_key="k10"), fields={"venue": "ICLR"})
+    classified = _import(_bib(2, 20))
+    make_classification(Source.objects.get(bibtex_key="k21"))
+    undone = _import(_bib(1, 30))
+    source_import_undo(record=undone, user=None)
+    unchanging = _import(_bib(1, 0))
+    given_fields = SourceImport.objects.create(
+        via=SourceImport.Via.COMMAND, format="bibtex", entries=1, created_count=0, duplicate_count=1, refused_count=0,
+        updated_fields={str(make_source(short_name="Kept").pk): {"venue": [None, "ICLR"]}})
+
+    response = editor_client.get(reverse("wiki:import-list"))
+
+    assert response.context["undoable"] == {free.pk, given_fields.pk}
+    rows = {cells[0]: cells[-1] for cells in (
+        [html_text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr>(.*?)</tr>", response.content.decode(), re.S)) if cells}
+    assert rows[f"#{free.pk}"] == rows[f"#{given_fields.pk}"] == "Undo…"
+    assert rows[f"#{edited.pk}"] == rows[f"#{classified.pk}"] == "cannot be undone now"
+    assert rows[f"#{undone.pk}"].startswith("undone")
+    assert rows[f"#{unchanging.pk}"] == "nothing created"
 
 
 def test_readers_cannot_see_or_undo_imports(client: Client) -> None:

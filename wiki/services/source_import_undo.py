@@ -13,7 +13,9 @@ back its fields.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -144,6 +146,36 @@ def source_import_undo_refusal(*, record: SourceImport) -> ValidationError | Non
     :class:`ImportUndoRefused`), or None when it can: what :func:`source_import_undo` would raise, read without a lock
     (one query for its works and one per kind of use)."""
     return _refusal(record, _created(record, lock=False))
+
+
+def source_imports_undoable(records: Iterable[SourceImport]) -> set[int]:
+    """The ids of ``records`` that :func:`source_import_undo` would undo now, as far as what uses their works tells
+    (a list of imports shows it): one query for their works and one per kind of use, however many records."""
+    pending = [record for record in records if not record.is_undone and record.has_changes]
+    ids = {pk for record in pending for pk in record.created_ids}
+    used: set[int] = set()
+    kept: dict[int, tuple[datetime, bool]] = {}
+    if ids:
+        for queryset, columns in (
+            (Citation.objects.filter(source_id__in=ids), ("source_id",)),
+            (Claim.about.through.objects.filter(source_id__in=ids), ("source_id",)),
+            (Classification.all_objects.filter(source_id__in=ids), ("source_id",)),
+            (Component.objects.filter(source_id__in=ids), ("source_id",)),
+            (Contrast.all_objects.filter(Q(left_id__in=ids) | Q(right_id__in=ids)), ("left_id", "right_id")),
+            (OpenQuestion.sources.through.objects.filter(source_id__in=ids), ("source_id",)),
+            (SourceMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids)), ("kept_id", "merged_id")),
+        ):
+            used.update(pk for row in queryset.order_by().values_list(*columns).distinct() for pk in row)
+        kept = {pk: (stamp, deleted is not None) for pk, stamp, deleted
+                in Source.all_objects.filter(pk__in=ids).values_list("pk", "updated_at", "deleted_at")}
+    undoable = set()
+    for record in pending:
+        created = set(record.created_ids)
+        # as in _uses: a work edited since the import (stamped after its record was saved) or deleted keeps it
+        if created & used or any(kept[pk][0] > record.created_at or kept[pk][1] for pk in created & kept.keys()):
+            continue
+        undoable.add(record.pk)
+    return undoable
 
 
 @transaction.atomic

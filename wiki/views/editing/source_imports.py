@@ -25,7 +25,7 @@ from wiki.services.source_import import (
     sources_import,
     sources_import_preview,
 )
-from wiki.services.source_import_undo import ImportUndoRefused, source_import_undo
+from wiki.services.source_import_undo import ImportUndoRefused, source_import_undo, source_imports_undoable
 from wiki.services.source_updates import fields_taken
 from wiki.text.lists import joined
 from wiki.views.editing import editor_required
@@ -88,9 +88,11 @@ def _results(request: HttpRequest, report: ImportReport) -> HttpResponse:
 
 @editor_required("wiki.add_source", forms=[])
 def import_list(request: HttpRequest) -> HttpResponse:
-    """Every import, newest first: who, when, through what, and what came of its entries (two queries a page)."""
+    """Every import, newest first: who, when, through what, what came of its entries, and whether it can be undone
+    now (a fixed number of queries a page)."""
     page_obj = Paginator(SourceImport.objects.for_history(), PER_PAGE).get_page(request.GET.get("p"))
-    return render(request, "wiki/imports/import_list.html", {"page_obj": page_obj})
+    undoable = source_imports_undoable(page_obj)
+    return render(request, "wiki/imports/import_list.html", {"page_obj": page_obj, "undoable": undoable})
 
 
 def _detail(request: HttpRequest, record: SourceImport, *, refusal: ImportUndoRefused | None = None,

@@ -30,9 +30,11 @@ import itertools
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import statistics
+import string
 import subprocess
 import sys
 import tempfile
@@ -108,7 +110,9 @@ def cases(sample: int) -> tuple[list[Case], str]:
     session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
-    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    # as a browser holds them once logged in: the session, and the CSRF secret its first form set
+    csrf_secret = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}; {settings.CSRF_COOKIE_NAME}={csrf_secret}"
 
     search = reverse("wiki:search")
     return [

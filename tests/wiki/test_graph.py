@@ -438,6 +438,10 @@ def test_claims_drawn_around_a_work_do_not_repeat_its_name_and_read_apart(contra
     assert without_name("GripForge: trains with GRPO", ["gripforge"]) == "trains with GRPO"
     assert without_name("GripForger trains", ["GripForge"]) == "GripForger trains"
     assert without_name("GripForge", ["GripForge"]) == "GripForge"
+    # the name as the possessor goes with its mark: the rest names the part of the work the claim is about
+    assert without_name("Herder 的 Branch-GRPO 是严格正例", ["Herder"]) == "Branch-GRPO 是严格正例"
+    assert without_name("Herder's Branch-GRPO is strict", ["herder"]) == "Branch-GRPO is strict"
+    assert without_name("Herder 的确更新了 policy", ["Herder"]) == "的确更新了 policy"
     alike = {"a": "是严格 Agentic RL 的正例：GRPO 依据网页搜索中的 outcome reward 更新 agent policy（实验 1）",
              "b": "是严格 Agentic RL 的正例：GRPO 依据终端任务中的 outcome reward 更新 agent policy（实验 2）",
              "c": "FACET 是一个反例"}

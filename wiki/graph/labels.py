@@ -7,6 +7,7 @@ browser draws them with whatever font it has.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -118,17 +119,22 @@ def wrap(text: str, max_px: float, *, max_lines: int = 2, font_px: float = FONT_
 
 # What may stand between a name that opens a sentence and the rest of it: "GripForge: …", "GripForge，…".
 _AFTER_NAME = " :：,，、-–—"
+# A name that opens a sentence as the possessor ("Shepherd 的 Tree-GRPO …", "Shepherd's Tree-GRPO …") goes with its
+# possessive mark: the rest names the part of the work the claim is about.
+_POSSESSIVE = re.compile(r"(?:的(?!确)|['’]s\b) *")
 
 
 def without_name(text: str, names: Iterable[str]) -> str:
     """``text`` without the name (one of ``names``, case aside) it opens with, so that the claims drawn around a work
     do not each repeat it; ``text`` itself when it opens with none of them, or with one inside a longer word
-    (``Grip`` in ``GripForge``), or is nothing but the name."""
+    (``Grip`` in ``GripForge``), or is nothing but the name. A possessive mark after the name goes with it."""
     for name in sorted(filter(None, names), key=len, reverse=True):
         if text[: len(name)].casefold() != name.casefold():
             continue
         rest = text[len(name):]
-        if rest[:1].isalnum() and not _is_cjk(rest[0]) and not _is_cjk(name[-1]):
+        if possessive := _POSSESSIVE.match(rest.lstrip(" ")):
+            rest = rest.lstrip(" ")[possessive.end():]
+        elif rest[:1].isalnum() and not _is_cjk(rest[0]) and not _is_cjk(name[-1]):
             continue
         if rest := rest.lstrip(_AFTER_NAME):
             return rest

@@ -233,6 +233,18 @@ def test_the_neighbourhood_opens_on_its_own_page_as_deep_as_shown_and_that_page_
     assert "Open the neighbourhood on its own page" not in standalone and f'href="{own_address}' not in standalone
 
 
+def test_the_neighbourhoods_own_page_is_titled_with_what_it_is_drawn_around(client: Client) -> None:
+    url = reverse("wiki:graph-local", kwargs={"kind": "component", "key": "herder/branch-grpo"})
+
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    # tabs and bookmarks of several neighbourhoods tell them apart
+    assert re.search(r"<title>Neighbourhood of Herder Branch-GRPO · ", english)
+    assert re.search(r"<title>Herder Branch-GRPO的邻域 · ", chinese)
+    assert english.count("Neighbourhood of <a ") == 1
+
+
 def test_local_graph_of_a_component_and_unknown_nodes(client: Client) -> None:
     ok = client.get(reverse("wiki:graph-local", kwargs={"kind": "component", "key": "herder/branch-grpo"}))
     assert ok.status_code == 200 and "Branch-GRPO" in ok.content.decode()

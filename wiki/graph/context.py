@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from wiki.caching.values import cached_value
 from wiki.graph.build import SubjectRef, contrast_graph, contrast_priority
 from wiki.graph.forms import LocalGraphForm
-from wiki.graph.layout import Drawing, draw
+from wiki.graph.layout import Drawing, DrawnNode, draw
 from wiki.graph.local import UnknownNode, neighbourhood, neighbourhood_priority
 from wiki.graph.nodes import EdgeType, split_node_id
 from wiki.text.sort_keys import sort_key
@@ -137,6 +137,11 @@ class LocalGraph:
     @property
     def is_page(self) -> bool:
         return self.center.startswith("page:")
+
+    @property
+    def center_node(self) -> DrawnNode | None:
+        """The node the neighbourhood is drawn around, which names it."""
+        return next((node for node in self.drawing.nodes if node.id == self.center), None)
 
 
 def local_graph_for(request: HttpRequest, center: str, *, standalone: bool = False) -> LocalGraph | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -66,3 +68,21 @@ def test_a_work_classified_per_component_is_found_by_each_components_mechanism_a
     [api_hit] = answer["groups"][0]["results"]
     assert api_hit["mechanisms"] == ["harness", "policy_gradient"] and api_hit["verdicts"] == ["not_strict", "strict"]
     assert (api_hit["mechanism"], api_hit["verdict"]) == ("harness", "not_strict")
+
+
+@pytest.mark.django_db
+def test_a_works_verdicts_that_differ_by_component_are_said_apart_in_the_results(client: Client) -> None:
+    work = SourceFactory.create(slug="tandem", short_name="Tandem", title="Tandem: A Trainer and a Scaffold")
+    for name, mechanism, verdict in (("Trainer", "policy_gradient", "strict"), ("Scaffold", "harness", "not_strict")):
+        ClassificationFactory.create(source=work, component=ComponentFactory.create(source=work, name=name),
+                                     mechanism=mechanism, verdict=verdict)
+    single = SourceFactory.create(slug="tandem-solo", short_name="Tandem Solo", title="Tandem Solo")
+    ClassificationFactory.create(source=single, mechanism="policy_gradient", verdict="strict")
+
+    page = client.get("/search/", {"q": "tandem", "kind": "source"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    hits = dict(re.findall(r'<a class="hit-title" href="/sources/([^/]+)/"[^>]*>.*?</a>(.*?)</li>', page, re.DOTALL))
+    # read as words, not "Not strictStrict Agentic RL", and said to be the components'
+    assert re.sub(r"<[^>]+>", "", hits["tandem"]).split() == "Classified per component: Not strict Strict Agentic RL".split()
+    assert "per component" not in hits["tandem-solo"] and "Strict Agentic RL" in hits["tandem-solo"]
+    chinese = client.get("/search/", {"q": "tandem", "kind": "source"}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert '<span class="muted">按组件分类：</span>' in chinese

@@ -104,3 +104,10 @@ def test_flash_messages_are_a_list_inside_a_status_region(editor_client: Client)
     html = response.content.decode()
     assert re.search(r'<div class="messages-region" role="status"><ul class="messages"><li class="message success">', html)
     assert '<ul class="messages" role="status">' not in html
+
+
+def test_a_text_too_long_is_refused_in_plain_chinese_words(client: Client) -> None:
+    chinese = client.get(reverse("wiki:search"), {"q": "长" * 300}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    # not Django's stock "确保该变量包含不超过 200 字符 (目前字符数 300)", with its half-width bracket
+    assert "最多 200 个字符，现有 300 个。" in chinese and "该变量" not in chinese

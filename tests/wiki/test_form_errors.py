@@ -111,3 +111,10 @@ def test_a_text_too_long_is_refused_in_plain_chinese_words(client: Client) -> No
 
     # not Django's stock "确保该变量包含不超过 200 字符 (目前字符数 300)", with its half-width bracket
     assert "最多 200 个字符，现有 300 个。" in chinese and "该变量" not in chinese
+
+
+def test_a_value_that_is_not_one_of_the_choices_is_refused_in_chinese_words(client: Client) -> None:
+    chinese = client.get(reverse("wiki:source-list"), {"mechanism": "alchemy"}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    # not Django's stock "选择一个有效的选项。 alchemy 不在可用的选项中。", with its stray space after the full stop
+    assert "“alchemy”不是可选的值；请从列表中选择。" in chinese and "选择一个有效的选项" not in chinese

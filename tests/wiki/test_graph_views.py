@@ -180,7 +180,7 @@ def test_an_unknown_mechanism_on_the_map_is_refused_in_the_readers_language(clie
     assert response.status_code == 400
     html = response.content.decode()
     assert re.search(r'<div id="map-filter-error" role="alert"><ul class="errorlist"><li>机制：[^<]*bogus[^<]*</li>', html)
-    assert "选择一个有效的选项" in html
+    assert "“bogus”不是可选的值；请从列表中选择。" in html
     assert 'aria-invalid="true"' in html and 'id="works-map"' not in html
 
 

@@ -220,6 +220,19 @@ def test_on_a_phone_a_lists_filters_fold_unless_one_is_set(page: Any, live_serve
     assert page.evaluate("document.activeElement.tagName") == "SELECT"
 
 
+@pytest.mark.parametrize("language", ["zh-CN", "en-GB"])
+def test_on_a_phone_each_label_of_the_maps_filter_stays_on_the_line_of_its_list(
+        page: Any, live_server: Any, seed: None, language: str) -> None:
+    tab = _phone(page, locale=language)
+    tab.goto(live_server.url + reverse("wiki:graph-map"))
+    for field in ("map-mechanism", "map-verdict"):
+        label = tab.locator(f"label[for={field}]").bounding_box()
+        select = tab.locator(f"#{field}").bounding_box()
+        middle = label["y"] + label["height"] / 2
+        assert select["y"] <= middle <= select["y"] + select["height"], field
+        assert label["x"] < select["x"]
+
+
 def test_on_a_phone_a_long_page_leads_back_to_its_contents_from_far_down(page: Any, live_server: Any) -> None:
     tab = _phone(page)
     tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))

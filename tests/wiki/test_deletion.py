@@ -44,6 +44,20 @@ def _linked_pages() -> tuple[Page, Page]:
     return target, linking
 
 
+@pytest.mark.parametrize("view", ["wiki:page-history", "wiki:page-diff", "wiki:page-claims", "wiki:page-info",
+                                  "wiki:page-cite"])
+def test_every_view_of_a_deleted_page_says_it_was_deleted_and_why(client: Client, staff: Account, view: str) -> None:
+    page, _ = _linked_pages()
+    page_delete(page=page, user=staff, reason="Spam page")
+
+    response = client.get(reverse(view, kwargs={"slug": "doomed"}))
+
+    # a bookmark to its history or its claims says what became of it, as its own address does, not "not found"
+    assert response.status_code == 410
+    assert "Spam page" in response.content.decode() and "This page was deleted" in response.content.decode()
+    assert client.get(reverse(view, kwargs={"slug": "never-was"})).status_code == 404
+
+
 def test_staff_delete_a_page_with_a_reason_and_readers_no_longer_find_it(staff_client: Client, staff: Account) -> None:
     page, linking = _linked_pages()
     claim_ids = list(page.claims.values_list("id", flat=True))

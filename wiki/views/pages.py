@@ -34,17 +34,19 @@ def deleted_page(request: HttpRequest, slug: str) -> HttpResponse | None:
 
 def follows_moves(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """A GET of a view of a page at an address the page had before it was moved (``/wiki/old-notes/history/``)
-    redirects to the same view where the page is now, its query kept; the one query is made only when the view found
-    no page."""
+    redirects to the same view where the page is now, its query kept; one of a deleted page answers that it was deleted,
+    when and why (410), as the page's own address does. The queries are made only when the view found no page."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
         try:
             response = view(request, slug=slug, **kwargs)
         except Http404:
-            if (moved := moved_page(request, slug)) is None:
-                raise
-            return moved
+            if (moved := moved_page(request, slug)) is not None:
+                return moved
+            if request.method in ("GET", "HEAD") and (gone := deleted_page(request, slug)) is not None:
+                return gone
+            raise
         return (moved_page(request, slug) if response.status_code == 404 else None) or response
 
     return wrapper

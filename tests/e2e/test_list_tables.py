@@ -1,5 +1,5 @@
-"""A page's claims as a table at a desktop's width: styled as the wiki's other lists, each section and status read on
-one line beside the sentence, not one character a line."""
+"""Lists as tables at a desktop's width: their short columns (a claim's section and status, who dismissed a finding and
+when) read on one line beside the long text, not squeezed to a character or a word a line."""
 
 from __future__ import annotations
 
@@ -14,10 +14,14 @@ _LINES = """(cell) => { const range = document.createRange(); range.selectNodeCo
   return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
 
 
+def _desktop(page: Any, language: str) -> Any:
+    return page.context.browser.new_context(viewport={"width": 1280, "height": 900}, locale=language).new_page()
+
+
 @pytest.mark.parametrize("language", ["zh-CN", "en-GB"])
 def test_a_pages_claims_read_their_section_and_status_on_one_line(page: Any, live_server: Any, seed: None,
                                                                  language: str) -> None:
-    tab = page.context.browser.new_context(viewport={"width": 1280, "height": 900}, locale=language).new_page()
+    tab = _desktop(page, language)
     tab.goto(live_server.url + reverse("wiki:page-claims", kwargs={"slug": "agentic-rl"}))
     table = tab.locator("table.page-claims")
     for column in (2, 4):
@@ -27,3 +31,15 @@ def test_a_pages_claims_read_their_section_and_status_on_one_line(page: Any, liv
             assert cell.evaluate(_LINES) == 1, cell.inner_text()
     # ruled and spaced as the wiki's other lists
     assert table.locator("tbody td").first.evaluate("(td) => getComputedStyle(td).borderBottomStyle") == "solid"
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "en-GB"])
+def test_who_dismissed_a_finding_and_when_read_on_one_line(page: Any, live_server: Any, seed: None, language: str) -> None:
+    tab = _desktop(page, language)
+    tab.goto(live_server.url + reverse("wiki:consistency-report"))
+    rows = tab.locator("table.dismissed tbody tr").all()
+    assert rows
+    for row in rows:
+        for column in (4, 5):  # "loaded with the wiki", "2026-12-06 19:50 UTC+8"
+            cell = row.locator(f"td:nth-child({column})")
+            assert cell.evaluate(_LINES) == 1, cell.inner_text()

@@ -118,3 +118,22 @@ def test_a_value_that_is_not_one_of_the_choices_is_refused_in_chinese_words(clie
 
     # not Django's stock "选择一个有效的选项。 alchemy 不在可用的选项中。", with its stray space after the full stop
     assert "“alchemy”不是可选的值；请从列表中选择。" in chinese and "选择一个有效的选项" not in chinese
+
+
+@pytest.mark.parametrize(("view", "kwargs", "query"), [
+    ("wiki:source-list", {}, {"mechanism": "alchemy"}),
+    ("wiki:question-list", {}, {"status": "pondering"}),
+    ("wiki:changes", {}, {"days": "forever"}),
+    ("wiki:graph-local", {"kind": "page", "key": "filtered"}, {"depth": "9"}),
+])
+def test_a_list_whose_filter_is_refused_says_so_first_in_its_title(
+        client: Client, view: str, kwargs: dict[str, str], query: dict[str, str]) -> None:
+    make_page(slug="filtered", title="Filtered")
+    url = reverse(view, kwargs=kwargs)
+
+    refused = client.get(url, query)
+    shown = client.get(url)
+
+    # as the map and search do: the first thing a screen reader says of the page that came back
+    assert refused.status_code == 400 and _title(refused.content.decode()).startswith("Error: ")
+    assert shown.status_code == 200 and not _title(shown.content.decode()).startswith("Error")

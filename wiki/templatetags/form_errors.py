@@ -7,12 +7,18 @@ from django.forms import BaseForm, BaseFormSet, BoundField
 from django.template import Context
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
+from django_filters import FilterSet
+
+from wiki.graph.context import LocalGraph
 
 register = template.Library()
 
 
 def _rejected(value: object) -> bool:
     # type(), not isinstance(): isinstance() asks a lazy value (the request's user) its class, which loads it
+    if issubclass(type(value), FilterSet | LocalGraph):
+        # a list's filter, or a neighbourhood's choices, are a form too
+        return _rejected(value.form)  # type: ignore[attr-defined]  # both hold the form they validate
     if not issubclass(type(value), BaseForm | BaseFormSet):
         return False
     assert isinstance(value, BaseForm | BaseFormSet)

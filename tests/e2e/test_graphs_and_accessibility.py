@@ -433,6 +433,23 @@ def test_curly_quotes_are_full_width_in_the_chinese_interface_only(page: Any, li
     assert chinese > 0.9 and english < 0.5, (chinese, english)
 
 
+QUOTE_WIDTH_IN = """(selector) => { const s = document.createElement('span'); s.textContent = '“';
+  document.querySelector(selector).append(s); return s.getBoundingClientRect().width / parseFloat(getComputedStyle(s).fontSize); }"""
+
+
+def test_content_keeps_the_quotes_of_its_own_language_in_either_interface(page: Any, live_server: Any) -> None:
+    url = live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"})
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(url)
+    # the Chinese page read in the English interface: “执行了 Agent” full-width, as Chinese sets it
+    chinese_text = page.evaluate(QUOTE_WIDTH_IN, ".page-body")
+    page.set_extra_http_headers({"Accept-Language": "zh-CN"})
+    page.goto(url)
+    # an English title in the Chinese interface: narrow, as English sets it
+    english_text = page.evaluate(QUOTE_WIDTH_IN, "h1[lang=en]")
+    assert chinese_text > 0.9 and english_text < 0.75, (chinese_text, english_text)
+
+
 def test_the_text_grows_with_the_font_size_the_reader_chose_in_the_browser(page: Any, live_server: Any) -> None:
     sizes = {}
     for standard in (16, 32):

@@ -117,3 +117,19 @@ def test_a_pages_tools_and_a_claims_page_set_chinese_marks_in_chinese(client: Cl
     assert "SkillLoop，§3.1（来源）" in claim
     english = html_text(client.get(screens["claim"], HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert "SkillLoop, §3.1 (cited)" in english
+
+
+# A space between two Chinese characters, which Chinese never sets (the syntax 工作:组件 is set apart as typed).
+_SPACE_BETWEEN_HAN = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
+
+
+@pytest.mark.django_db
+def test_unknown_works_are_named_in_chinese_punctuation_with_no_space_between_chinese_characters(client: Client) -> None:
+    make_wiki()
+    html = client.get(reverse("wiki:contrast", args=["no-such-work", "another"]), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    main = html[html.index("<main"):html.index("</main>")]
+    text = html_text(main)
+
+    assert "请在工作列表中核对 slug" in text and "名为“no-such-work”、“another”的工作" in text
+    within_lines = [html_text(part).replace(" 工作:组件", "") for part in _BLOCK_EDGE.split(main)]
+    assert [found for line in within_lines for found in _SPACE_BETWEEN_HAN.findall(line)] == []

@@ -2,6 +2,7 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import Comparison, comparison_csv, comparison_data, comparison_for, pick_offer
@@ -52,7 +53,7 @@ def _export(request: HttpRequest, comparison: Comparison, export: str) -> HttpRe
     """The comparison as JSON (each work's address absolute, as in the graphs' GraphML) or CSV; a work that does not
     exist is a 404 in the format asked for."""
     if comparison.unknown:
-        message = _("No work in the wiki is called “%(works)s”.") % {"works": "”, “".join(comparison.unknown)}
+        message = _("No work in the wiki is called “%(works)s”.") % {"works": pgettext("between quoted names", "”, “").join(comparison.unknown)}
         return _export_error(export, message, code="not_found", status=404)
     if export == "json":
         data = comparison_data(comparison)

@@ -408,6 +408,32 @@ def test_the_form_reads_an_upload_in_the_encoding_windows_tools_write(editor_cli
     assert (source.title, source.authors) == ("“Smart” quotes cost 10 €", "Müller, Jürgen")
 
 
+@pytest.mark.parametrize(("title", "encoding"), [
+    ("强化学习智能体综述：“GRPO”与工具调用", "gb2312"),
+    ("強化學習：測試繁體中文標題", "gbk"),
+])
+def test_the_form_reads_a_chinese_upload_without_a_byte_order_mark_as_gb18030(
+        editor_client: Client, title: str, encoding: str) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = f"@misc{{zh, title={{{title}}}, author={{张, 三 and Müller, Jürgen}}, year={{2024}}}}\n"
+    upload = SimpleUploadedFile("library.bib", text.encode(encoding), content_type="application/x-bibtex")
+    response = web_import(editor_client, {"file": upload})
+    assert response.context["report"].counts == {"created": 1, "duplicate": 0, "refused": 0}
+    source = Source.objects.get(bibtex_key="zh")
+    assert (source.title, source.authors) == (title, "张三; Müller, Jürgen")
+
+
+def test_the_form_reads_western_accents_as_windows_1252_not_as_chinese(editor_client: Client) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = "@misc{fr, title={Référé à Größe}, author={Pàmies, Marc}, year={2020}}\n"
+    upload = SimpleUploadedFile("library.bib", text.encode("cp1252"), content_type="application/x-bibtex")
+    response = web_import(editor_client, {"file": upload})
+    assert response.context["report"].counts == {"created": 1, "duplicate": 0, "refused": 0}
+    assert Source.objects.get(bibtex_key="fr").title == "Référé à Größe"
+
+
 def test_the_form_refuses_an_upload_it_cannot_decode_and_says_why(editor_client: Client) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 

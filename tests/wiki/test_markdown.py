@@ -126,6 +126,20 @@ def test_inline_and_display_formulas_render_as_mathml(client: Client) -> None:
     assert "\\sum" not in content
 
 
+@pytest.mark.parametrize(("begin", "end"), [
+    ("\\begin{aligned}", "\\end{aligned}"),
+    ("\\begin{alignedat}{2}", "\\end{alignedat}"),
+    ("\\begin{gathered}", "\\end{gathered}"),
+])
+def test_a_multi_line_formula_renders_one_row_per_line(client: Client, begin: str, end: str) -> None:
+    body = f"$$\n{begin}\nJ(\\theta) &= \\mathbb{{E}}[R] \\\\\n\\nabla J &= 0\n{end}\n$$\n"
+    page_save_revision(slug="rows", title="Rows", body=body)
+    content = client.get(reverse("wiki:page-detail", kwargs={"slug": "rows"})).content.decode()
+    formula = content[content.index('<div class="math-display"'):content.index("</math>")]
+    assert formula.count("<mtr>") == 2
+    assert "&amp;" not in formula and "math-error" not in formula and "aligned" not in formula
+
+
 def test_source_created_from_a_citation_is_linked_from_the_marker(client: Client) -> None:
     page_save_revision(slug="new-cite", title="New cite", body="- 一个论断（来源：Fresh Work: Something New，§2）。")
     source = Source.objects.get(title="Fresh Work: Something New")

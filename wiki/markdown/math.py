@@ -136,11 +136,31 @@ def _outside_code(text: str, change: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
+# amsmath's environments that latex2mathml does not know, written as the ones it knows and lays out the same way:
+# without this, ``aligned`` (what MathJax and KaTeX users write inside $$…$$) came out on one line, its & shown.
+_ENVIRONMENTS = (
+    (re.compile(r"\\begin\{aligned\}|\\begin\{alignedat\}\{\d+\}"), r"\\begin{align*}"),
+    (re.compile(r"\\end\{(?:aligned|alignedat)\}"), r"\\end{align*}"),
+    (re.compile(r"\\begin\{(?:gathered|gather\*?)\}"), r"\\begin{array}{c}"),
+    (re.compile(r"\\end\{(?:gathered|gather\*?)\}"), r"\\end{array}"),
+)
+
+
+def _known_environments(latex: str) -> str:
+    """``latex`` with ``aligned``, ``alignedat``, ``gathered`` and ``gather`` written as ``align*`` and a centred
+    ``array``: rows broken at ``\\\\``, columns aligned at ``&``."""
+    if "\\begin{" not in latex:
+        return latex
+    for pattern, known in _ENVIRONMENTS:
+        latex = pattern.sub(known, latex)
+    return latex
+
+
 def to_mathml(latex: str, *, display: bool) -> str:
     """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted (its explanation is added in
     the reader's language when shown: :func:`wiki.markdown.for_reader`)."""
     try:
-        mathml = convert(latex, display="block" if display else "inline")
+        mathml = convert(_known_environments(latex), display="block" if display else "inline")
     except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on malformed input
         return f'<code class="math-error">{html.escape(latex)}</code>'
     return sanitize_mathml(mathml)

@@ -140,6 +140,23 @@ def test_a_multi_line_formula_renders_one_row_per_line(client: Client, begin: st
     assert "&amp;" not in formula and "math-error" not in formula and "aligned" not in formula
 
 
+def _formula(latex: str) -> str:
+    html = wiki_markdown.render(f"$$\n{latex}\n$$\n", sources={}, existing_pages=frozenset()).html
+    return html[html.index("<math"):html.index("</math>")]
+
+
+def test_a_formula_copied_from_a_paper_shows_no_label_or_numbering_commands() -> None:
+    formula = _formula("J(\\theta) = \\mathbb{E}[R] \\label{eq:objective} \\nonumber")
+    assert "label" not in formula and "objective" not in formula and "nonumber" not in formula
+    assert "<mo>=</mo>" in formula
+
+
+def test_a_starred_operator_name_is_one_upright_name_with_its_limit_below() -> None:
+    formula = _formula("\\pi^* = \\operatorname*{arg\\,max}_{\\pi} J(\\pi)")
+    assert "<munder><mo>arg\u2009max</mo><mrow><mi>π</mi></mrow></munder>" in formula
+    assert "<mo>*</mo></munder>" not in formula and "<mi>r</mi>" not in formula
+
+
 def test_source_created_from_a_citation_is_linked_from_the_marker(client: Client) -> None:
     page_save_revision(slug="new-cite", title="New cite", body="- 一个论断（来源：Fresh Work: Something New，§2）。")
     source = Source.objects.get(title="Fresh Work: Something New")

@@ -144,23 +144,38 @@ _ENVIRONMENTS = (
     (re.compile(r"\\begin\{(?:gathered|gather\*?)\}"), r"\\begin{array}{c}"),
     (re.compile(r"\\end\{(?:gathered|gather\*?)\}"), r"\\end{array}"),
 )
+# What a formula copied from a paper's source carries for LaTeX's cross-references, which show nothing where it stands;
+# latex2mathml would print them as text ("\label eq:1").
+_REFERENCE_MARKS = re.compile(r"\\label\{[^{}]*\}|\\(?:nonumber|notag)(?![A-Za-z])")
+# ``\operatorname{arg\,max}`` and its starred form (limits under it, as \max has them): latex2mathml reads a spacing
+# command inside the name as letters of a formula, and the star as a symbol of its own.
+_OPERATOR_NAME = re.compile(r"\\operatorname(\*?)\{([^{}]*)\}")
+_NAME_SPACES = re.compile(r"\\[,:;> ]|~")
 
 
-def _known_environments(latex: str) -> str:
-    """``latex`` with ``aligned``, ``alignedat``, ``gathered`` and ``gather`` written as ``align*`` and a centred
-    ``array``: rows broken at ``\\\\``, columns aligned at ``&``."""
-    if "\\begin{" not in latex:
+def _known_latex(latex: str, *, display: bool) -> str:
+    """``latex`` as latex2mathml reads it: ``aligned``, ``alignedat``, ``gathered`` and ``gather`` written as ``align*``
+    and a centred ``array`` (rows broken at ``\\\\``, columns aligned at ``&``), ``\\label``, ``\\nonumber`` and
+    ``\\notag`` left out, and an operator's name with its spaces as thin spaces."""
+    if "\\" not in latex:
         return latex
     for pattern, known in _ENVIRONMENTS:
         latex = pattern.sub(known, latex)
-    return latex
+    latex = _REFERENCE_MARKS.sub("", latex)
+
+    def operator(match: re.Match[str]) -> str:
+        name = _NAME_SPACES.sub("\u2009", match[2]).replace("\\!", "")
+        limits = "\\limits" if match[1] and display else ""
+        return f"\\operatorname{{{name}}}{limits}"
+
+    return _OPERATOR_NAME.sub(operator, latex)
 
 
 def to_mathml(latex: str, *, display: bool) -> str:
     """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted (its explanation is added in
     the reader's language when shown: :func:`wiki.markdown.for_reader`)."""
     try:
-        mathml = convert(_known_environments(latex), display="block" if display else "inline")
+        mathml = convert(_known_latex(latex, display=display), display="block" if display else "inline")
     except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on malformed input
         return f'<code class="math-error">{html.escape(latex)}</code>'
     return sanitize_mathml(mathml)

@@ -51,6 +51,8 @@ MESSAGES: dict[str, str] = {
     "claim_status_and_citations": gettext_noop("status %(before)s → %(after)s; citations and works"),
     # A claim's citations as the claim form set them (ClaimRevision.reason_parts).
     "claim_cited": gettext_noop("citations: %(before)s → %(after)s"),
+    # The page's revision that writes a claim's citations from the claim form into its sentence.
+    "claim_cited_in_text": gettext_noop("Citations of claim #%(id)s edited: %(before)s → %(after)s"),
     "claim_reattached": gettext_noop("re-attached to a sentence"),
     "claim_retired": gettext_noop("retired: %(reason)s"),
     # Why a claim's history records a step (ClaimRevision.reason_parts).
@@ -186,16 +188,19 @@ def with_title_change(said: str | Summary, *, before: str, after: str) -> str | 
 # The messages a revision's edit summary holds as the wiki wrote it (in the language of whoever saved it, or English),
 # read back in each reader's language: the more particular first, where one reads as another would.
 READ_BACK = ("imported", "reverted", "undone_imported", "undone", "rolled_back_one_to_import", "rolled_back_to_import",
-             "rolled_back_one", "rolled_back")
-# The values that are numbers; any other is a username (the characters Django's validator allows), so that words an
-# editor adds after the message are not read as part of a name.
-_NUMBERS = frozenset({"number", "count"})
+             "rolled_back_one", "rolled_back", "claim_cited_in_text")
+# The values that are numbers, and those that are any text (a claim's citations, "SkillForge, §3.1; ReAct"); any other
+# is a username (the characters Django's validator allows), so that words an editor adds after the message are not
+# read as part of a name.
+_NUMBERS = frozenset({"number", "count", "id"})
+_TEXTS = frozenset({"before", "after"})
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def _pattern(sentence: str) -> re.Pattern[str]:
     parts = _PLACEHOLDER.split(sentence)
-    pattern = "".join(re.escape(part) if index % 2 == 0 else rf"(?P<{part}>\d+)" if part in _NUMBERS else rf"(?P<{part}>[\w.@+-]+)"
+    pattern = "".join(re.escape(part) if index % 2 == 0 else rf"(?P<{part}>\d+)" if part in _NUMBERS
+                      else rf"(?P<{part}>.+)" if part in _TEXTS else rf"(?P<{part}>[\w.@+-]+)"
                       for index, part in enumerate(parts))
     return re.compile(pattern)
 

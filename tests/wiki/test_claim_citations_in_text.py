@@ -86,6 +86,20 @@ def test_the_revision_comment_is_in_the_editors_language(db: None) -> None:
         f"编辑了论断 #{claim.pk} 的引用：SkillForge, pp.3-4 → SkillForge, pp.3-4; StarHarness")
 
 
+def test_the_revision_comment_reads_in_each_readers_language(client: Client) -> None:
+    page = _page()
+    claim = _claim(page, "SkillForge")
+    star = make_source(short_name="StarHarness", title=STAR)
+    with translation.override("zh-hans"):
+        claim_update(claim=claim, status=claim.status, about=[], user=make_editor(),
+                     citations=[CitationInput(_work(SKILL), "pp.3-4", "cited"), CitationInput(star, "§3.1", "cited")])
+    english = f"Citations of claim #{claim.pk} edited: SkillForge, pp.3-4 → SkillForge, pp.3-4; StarHarness, §3.1"
+    for url in (reverse("wiki:page-history", kwargs={"slug": page.slug}), reverse("wiki:changes")):
+        read = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert english in read and "编辑了论断" not in read
+        assert f"编辑了论断 #{claim.pk} 的引用" in client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+
 def test_a_citation_removed_in_the_claim_form_is_taken_out_of_the_sentence(editor_client: Client) -> None:
     star = make_source(short_name="StarHarness", title=STAR)
     page = _page(BODY.replace("pp.3-4）", f"pp.3-4；{STAR}，§3.1）"))

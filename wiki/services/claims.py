@@ -94,8 +94,7 @@ def claim_update(
     cited_changed = {(c.source.pk, c.locator, c.kind) for c in wanted} != {(pk, locator, kind) for pk, _, locator, kind in old_rows}
     revision = None
     if in_text and cited_changed:
-        comment = gettext("Citations of claim #%(id)s edited: %(before)s → %(after)s") % {
-            "id": claim.pk, "before": old_cited, "after": now_cited}
+        comment = summary("claim_cited_in_text", id=claim.pk, before=old_cited, after=now_cited).text()
         revision = claim_cite_in_text(claim=claim, citations=wanted, comment=comment, user=user)
     if revision is not None:
         _check_cited(claim, wanted)

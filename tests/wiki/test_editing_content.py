@@ -287,6 +287,25 @@ def test_two_editors_editing_one_classification_the_second_sees_both_and_loses_n
     assert (classification.verdict, classification.rationale) == ("strict_narrow", "my reading")
 
 
+def test_a_classification_field_only_someone_else_changed_keeps_their_value_after_a_conflict(editor_client: Client) -> None:
+    from wiki.services.classifications import classification_save
+
+    classification = make_classification(make_source(), algorithm="", updated="")
+    url = reverse("wiki:classification-edit", kwargs={"pk": classification.pk})
+    hidden = editor_client.get(url).context["form"].initial
+    classification_save(source=classification.source, classification=classification,
+                        fields={"algorithm": "GRPO", "updated": "the acting policy"})
+    data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
+            "rl_update": "true", "verdict": "strict", "rationale": "my reading", "loaded_at": hidden["loaded_at"],
+            "opened": hidden["opened"]}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    classification.refresh_from_db()
+    assert (classification.algorithm, classification.updated, classification.rationale) == (
+        "GRPO", "the acting policy", "my reading")
+
+
 def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client: Client) -> None:
     classification = make_classification(make_source())
     data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
@@ -402,6 +421,63 @@ def test_two_editors_editing_one_source_the_second_sees_both_and_loses_nothing(e
     assert saved.status_code == 302
     source.refresh_from_db()
     assert source.title == "Racer: A Study of Mine"
+
+
+def _opened(client: Client, url: str) -> dict[str, str]:
+    """The hidden values of the edit form at ``url`` as a browser gets them, to be sent back with the fields."""
+    form = client.get(url).context["form"]
+    return {"loaded_at": form.initial["loaded_at"], "opened": form.initial["opened"]}
+
+
+def test_a_question_field_only_someone_else_changed_keeps_their_value_after_a_conflict(editor_client: Client) -> None:
+    from wiki.services.questions import question_update
+
+    question = make_question(title="Is Tree-GRPO strict?", text="Ours to check.", resolution_criteria="")
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    hidden = _opened(editor_client, url)
+    question_update(question=question, fields={"text": "Their answer to check.", "status": "investigating"})
+    mine = {"title": "Is Tree-GRPO strict? (mine)", "text": "Ours to check.", "status": "open", "priority": "normal",
+            "resolution_criteria": "A run of its code.", **hidden}
+    refused = editor_client.post(url, mine)
+    assert refused.status_code == 409
+    shown = refused.context["form"].data
+    assert (shown["title"], shown["text"], shown["status"]) == ("Is Tree-GRPO strict? (mine)", "Their answer to check.", "investigating")
+    assert not refused.context["form"].has_error("text")
+    assert editor_client.post(url, shown).status_code == 302
+    question.refresh_from_db()
+    assert (question.title, question.text, question.status, question.resolution_criteria) == (
+        "Is Tree-GRPO strict? (mine)", "Their answer to check.", "investigating", "A run of its code.")
+
+
+def test_a_question_field_both_editors_changed_keeps_mine_and_names_theirs(editor_client: Client) -> None:
+    from wiki.services.questions import question_update
+
+    question = make_question(title="Is Tree-GRPO strict?", text="Ours to check.")
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    hidden = _opened(editor_client, url)
+    question_update(question=question, fields={"text": "Their wording."})
+    refused = editor_client.post(url, {"title": question.title, "text": "My wording.", "status": "open",
+                                       "priority": "normal", **hidden}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert refused.status_code == 409
+    assert refused.context["form"].data["text"] == "My wording."
+    assert refused.context["form"].errors["text"] == ["他人已在此期间保存：“Their wording.”。这里保留的是你填写的内容：保留它，或改写为对方的内容。"]
+    question.refresh_from_db()
+    assert question.text == "Their wording."
+
+
+def test_a_source_field_only_someone_else_changed_keeps_their_value_after_a_conflict(editor_client: Client) -> None:
+    from wiki.services.sources import source_update
+
+    source = make_source(short_name="Racer", title="Racer: A Study", year=2024)
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    hidden = _opened(editor_client, url)
+    source_update(source=source, fields={"notes": "Their reading notes.", "abstract": "Their abstract."})
+    mine = {"short_name": "Racer", "title": "Racer: A Study of Mine", "kind": source.kind, "year": "2024", **hidden}
+    refused = editor_client.post(url, mine)
+    assert refused.status_code == 409
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    source.refresh_from_db()
+    assert (source.title, source.notes, source.abstract) == ("Racer: A Study of Mine", "Their reading notes.", "Their abstract.")
 
 
 @pytest.mark.usefixtures("small_wiki")

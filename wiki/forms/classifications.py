@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.forms.claim_choices import claim_label
+from wiki.forms.opened import OpenedField, remember_opened
 from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import Claim, Classification, Component, Source
 from wiki.models.rules import validate_line
@@ -40,6 +41,7 @@ class FactChoice(forms.RadioSelect):
 class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the classification was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    opened = OpenedField()
     # A part of the work not classified apart before, added with this classification (a new classification only).
     new_component = forms.CharField(
         max_length=200, required=False, validators=[validate_line], label=_("…or a new component of it"),
@@ -75,6 +77,7 @@ class ClassificationForm(forms.ModelForm):  # type: ignore[type-arg]
         )
         self.fields["evidence_claim"].label_from_instance = claim_label
         self.fields["evidence_claim"].required = False
+        remember_opened(self)
 
     def clean_evidence_locator(self) -> str:
         locator: str = self.cleaned_data["evidence_locator"].strip()

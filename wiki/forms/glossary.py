@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.opened import OpenedField, remember_opened
 from wiki.forms.pickers import one_page_named
 from wiki.models import GlossaryTerm, Page
 from wiki.services.glossary import NAME_FIELDS, glossary_check_names, glossary_slug
@@ -42,6 +43,7 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
                                 help_text=_("The address or title of the wiki page that defines the term, if there is one."))
     # When the term was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    opened = OpenedField()
 
     class Meta:
         model = GlossaryTerm
@@ -58,6 +60,7 @@ class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]
             self.fields["slug"].required = False
             self.fields["slug"].help_text = _("Latin letters, digits and hyphens: the address of its entry. Left empty, "
                                               "it is made from the English name, or from the Chinese one in pinyin.")
+        remember_opened(self)
 
     def clean_page_slug(self) -> Page | None:
         typed = self.cleaned_data["page_slug"].strip()

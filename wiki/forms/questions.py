@@ -10,6 +10,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
+from wiki.forms.opened import OPENED, OpenedField, remember_opened
 from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
 from wiki.forms.widgets import CheckboxListInTheirLanguage, ChoicesInTheirLanguage
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
@@ -23,6 +24,7 @@ QUESTION_LINKS = ("claims", "sources")
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    opened = OpenedField()
     sources = WorkMultipleChoiceField(required=False)
     page = PageSlugField(Page.all_objects.none(), required=False, label=capfirst(OpenQuestion._meta.get_field("page").verbose_name))
 
@@ -60,12 +62,13 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
                                             "another page's claims, choose the page and press “Show the page's claims”.")
         for name in ("claims", "answer_claim"):
             self.fields[name].label_from_instance = claim_label
+        remember_opened(self)
 
     @classmethod
     def shown_again(cls, data: QueryDict, instance: OpenQuestion | None = None) -> QuestionForm:
         """The form as sent, not saved and without errors, offering the claims of the page chosen in it."""
         initial: dict[str, Any] = {name: data.getlist(name) if name in QUESTION_LINKS else data.get(name)
-                                   for name in [*QUESTION_FIELDS, "loaded_at"] if name in data}
+                                   for name in [*QUESTION_FIELDS, "loaded_at", OPENED] if name in data}
         form = cls(initial=initial, instance=instance)
         # The page comes back at the top: the editor goes on where the claims were filled in (the first of them, the
         # widget sees to it), or at the page when it has none to offer.

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.opened import OpenedField, remember_opened
 from wiki.models import Source, SourceImport
 from wiki.models.rules import LinkURLFormField, validate_bibtex_key, validate_optional_line
 from wiki.references.citation_matching import WorkRef
@@ -103,6 +104,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = LinkURLFormField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    opened = OpenedField()
 
     class Meta:
         model = Source
@@ -147,6 +149,7 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
         others = self.initial.get("extra_fields", self.instance.extra_fields)
         if isinstance(others, dict):
             self.initial["extra_fields"] = "\n".join(f"{name} = {value}" for name, value in others.items())
+        remember_opened(self)
 
     def main_fields(self) -> list[forms.BoundField]:
         return [field for field in self.visible_fields() if not self._written_back(field.name)

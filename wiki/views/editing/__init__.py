@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from wiki.field_labels import field_label_of, form_field_label
+from wiki.forms.opened import OPENED, merge_saved_meanwhile
 from wiki.markdown import ForeignMarkup
 from wiki.models import Revision
 from wiki.services.changes import StaleEdit
@@ -177,7 +178,11 @@ STALE_MESSAGES = {
 
 def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     """Someone saved since the form was opened: nothing was saved. The editor's entries stay in the form, now
-    stamped with the current save so that the next submission goes through, and the form says so."""
+    stamped with the current save so that the next submission goes through, and the form says so; in a form that
+    knows what it was opened with, each field the editor left as it was takes what was saved since
+    (:func:`~wiki.forms.opened.merge_saved_meanwhile`)."""
+    if isinstance(form, forms.ModelForm) and OPENED in form.fields:
+        merge_saved_meanwhile(form, stale.current)
     data = form.data.copy()  # type: ignore[attr-defined]  # a QueryDict from the request; the stubs say Mapping
     data["loaded_at"] = stale.current.updated_at.isoformat()  # type: ignore[attr-defined]  # every editable model has it
     form.data = data

@@ -228,6 +228,23 @@ def test_editing_keeps_the_terms_own_names_and_refuses_a_stale_form(editor_clien
     assert term.definition_en == "Which step deserves the credit."
 
 
+@pytest.mark.usefixtures("terms")
+def test_a_stale_form_sent_again_keeps_the_aliases_and_definition_saved_meanwhile(editor_client: Client, editor: Account) -> None:
+    term = GlossaryTerm.objects.get(slug="credit-assignment")
+    url = reverse("wiki:glossary-edit", kwargs={"slug": term.slug})
+    opened = editor_client.get(url).context["form"]
+    shown = {name: opened[name].value() for name in opened.fields if not opened.fields[name].disabled}
+    sent = _form(**{name: "" if value is None else str(value) for name, value in shown.items()})
+    glossary_term_update(term=term, fields={"aliases_en": ["CA"], "definition_zh": "哪一步应得到回报。"}, user=editor)
+
+    refused = editor_client.post(url, sent | {"definition_en": "Which step deserves the credit."})
+    assert refused.status_code == 409
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    term.refresh_from_db()
+    assert (term.aliases_en, term.definition_zh, term.definition_en) == (
+        ["CA"], "哪一步应得到回报。", "Which step deserves the credit.")
+
+
 def test_readers_cannot_add_terms(client: Client) -> None:
     reader = get_user_model().objects.create_user(username="r", password="pw-pw-pw-pw")
     client.force_login(reader)

@@ -384,6 +384,29 @@ def test_two_editors_editing_one_claim_the_second_sees_both_and_loses_nothing(ed
     assert (claim.status, list(claim.citations.values_list("locator", flat=True))) == ("disputed", ["Table 2"])
 
 
+@pytest.mark.usefixtures("small_wiki")
+def test_a_claims_status_someone_else_set_meanwhile_is_kept_when_the_form_is_sent_again(editor_client: Client) -> None:
+    from wiki.services.claims import claim_set_status
+
+    claim = Claim.objects.current().exclude(status="disputed").first()
+    assert claim is not None
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    hidden = _opened(editor_client, url)
+    claim_set_status(claim=claim, status="disputed")
+    about = make_source(short_name="AboutWork")
+    cited = list(claim.citations.order_by("position").values_list("source__slug", "locator", "kind"))
+    data = {"status": claim.status, "about": about.slug, "citations-TOTAL_FORMS": str(len(cited)),
+            "citations-INITIAL_FORMS": str(len(cited)), **hidden}
+    for row, (slug, locator, kind) in enumerate(cited):
+        data |= {f"citations-{row}-source": slug, f"citations-{row}-locator": locator, f"citations-{row}-kind": kind}
+    refused = editor_client.post(url, data)
+    assert refused.status_code == 409
+    assert refused.context["form"].data["status"] == "disputed"
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    claim.refresh_from_db()
+    assert (claim.status, list(claim.about.values_list("short_name", flat=True))) == ("disputed", ["AboutWork"])
+
+
 def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.questions import question_update
 

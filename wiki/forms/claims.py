@@ -6,6 +6,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.opened import OpenedField
 from wiki.forms.pickers import WorkChoiceField, WorkMultipleChoiceField, works_named
 from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
@@ -18,6 +19,12 @@ class ClaimForm(forms.Form):
     about = WorkMultipleChoiceField(required=False, label=_("Works it is about"))
     # When the claim was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    opened = OpenedField()
+
+    @staticmethod
+    def values_of(claim: Claim) -> dict[str, Any]:
+        """The claim's fields this form edits (its citations are the formset's)."""
+        return {"status": claim.status, "about": list(claim.about.all())}
 
 
 class CitationForm(forms.Form):

@@ -27,13 +27,15 @@ class OpenedField(forms.CharField):
         super().__init__(required=False, strip=False, widget=forms.HiddenInput)
 
 
-def remember_opened(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
-    """Puts the instance's fields, as a newly opened ``form`` shows them, in its hidden ``opened`` value."""
-    if not form.is_bound and form.instance.pk is not None:
-        form.initial[OPENED] = json.dumps(_saved(form, form.instance))
+def remember_opened(form: forms.BaseForm, instance: models.Model | None = None) -> None:
+    """Puts the fields of ``instance`` (a model form's own by default), as a newly opened ``form`` shows them, in
+    its hidden ``opened`` value."""
+    row = instance if instance is not None else getattr(form, "instance", None)
+    if not form.is_bound and row is not None and row.pk is not None:
+        form.initial[OPENED] = json.dumps(_saved(form, row))
 
 
-def merge_saved_meanwhile(form: forms.ModelForm, current: models.Model) -> None:  # type: ignore[type-arg]
+def merge_saved_meanwhile(form: forms.BaseForm, current: models.Model) -> None:
     """``form``'s data with ``current`` (the row as someone else saved it since the form was opened) merged in:
     each field the editor did not change takes its value in ``current``; each field both changed stays as the editor
     sent it, with an error naming the value saved. The ``opened`` value becomes ``current``'s fields."""
@@ -60,13 +62,16 @@ def merge_saved_meanwhile(form: forms.ModelForm, current: models.Model) -> None:
             code="saved_meanwhile", params={"value": _shown(current, name)}))
 
 
-def _names(form: forms.ModelForm) -> list[str]:  # type: ignore[type-arg]
-    model_fields = {field.name for field in form._meta.model._meta.get_fields()}
-    return [name for name in form.fields if name in model_fields and not form.fields[name].disabled]
-
-
-def _saved(form: forms.ModelForm, instance: models.Model) -> dict[str, Any]:  # type: ignore[type-arg]
-    values = model_to_dict(instance, fields=_names(form))
+def _saved(form: forms.BaseForm, instance: models.Model) -> dict[str, Any]:
+    """The fields of ``instance`` that ``form`` edits: a form of its own shape says which (``values_of``), a model
+    form edits the model's fields it has."""
+    values_of = getattr(form, "values_of", None)
+    if callable(values_of):
+        values: dict[str, Any] = values_of(instance)
+    else:
+        model_fields = {field.name for field in instance._meta.get_fields()}
+        values = model_to_dict(instance, fields=[name for name in form.fields
+                                                 if name in model_fields and not form.fields[name].disabled])
     return {name: _canonical(form.fields[name], value) for name, value in values.items()}
 
 

@@ -181,7 +181,7 @@ def stale_form(form: forms.BaseForm, stale: StaleEdit, *, what: str) -> None:
     stamped with the current save so that the next submission goes through, and the form says so; in a form that
     knows what it was opened with, each field the editor left as it was takes what was saved since
     (:func:`~wiki.forms.opened.merge_saved_meanwhile`)."""
-    if isinstance(form, forms.ModelForm) and OPENED in form.fields:
+    if OPENED in form.fields:
         merge_saved_meanwhile(form, stale.current)
     data = form.data.copy()  # type: ignore[attr-defined]  # a QueryDict from the request; the stubs say Mapping
     data["loaded_at"] = stale.current.updated_at.isoformat()  # type: ignore[attr-defined]  # every editable model has it

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from wiki.forms.claims import CitationForm, CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
+from wiki.forms.opened import remember_opened
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, ClaimAlreadyRetired, claim_reattach, claim_retire, claim_update
@@ -49,6 +50,7 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         form = ClaimForm(initial={"status": claim.status, "about": list(claim.about.all()),
                                   "loaded_at": claim.updated_at.isoformat()})
+        remember_opened(form, claim)
         formset = CitationFormSet(
             prefix="citations",
             initial=[{"source": c.source, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],

@@ -380,6 +380,23 @@ def test_revert_from_a_stale_history_screen_changes_nothing(editor_client: Clien
     assert Revision.objects.filter(page=page).count() == 3
 
 
+def test_a_stale_revert_asks_again_with_its_summary_kept_and_reverts_on_confirming(editor_client: Client) -> None:
+    page = make_page(body="good")
+    page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)
+    page_save_revision(slug=page.slug, title=page.title, body="fixed", base_revision=2)
+    url = reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})
+
+    stale = editor_client.post(url, {"base_revision": 2, "comment": "back to the reviewed text"})
+    assert stale.status_code == 409 and page.revisions.count() == 3
+    html = stale.content.decode()
+    assert "The page changed while you were looking at its history; nothing was reverted." in html
+    assert 'value="back to the reviewed text"' in html and 'name="base_revision" value="3"' in html
+
+    assert editor_client.post(url, {"base_revision": 3, "comment": "back to the reviewed text"}).status_code == 302
+    latest = page.revisions.latest("number")
+    assert (latest.number, latest.body, latest.comment) == (4, "good", "back to the reviewed text")
+
+
 def test_revert_asks_for_confirmation_and_an_edit_summary(editor_client: Client) -> None:
     page = make_page(body="good")
     page_save_revision(slug=page.slug, title=page.title, body="bad", base_revision=1)

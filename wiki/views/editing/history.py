@@ -120,8 +120,11 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
     except EditConflict:
-        messages.error(request, _("The page changed while you were looking at its history; nothing was reverted. Check again."))
-        return redirect("wiki:page-history", slug=page.slug)
+        # Asked again against the page as it is now (its diff link shows what the revert would change now), with the
+        # summary as typed.
+        return render(request, "wiki/edit/page_revert.html",
+                      {**context, "default": request.POST.get("comment") or default, "conflict": True,
+                       "latest": page.revisions.aggregate(n=Max("number"))["n"]}, status=409)
     except ValidationError as refused:
         # An edit summary the form's limits would have stopped (too long, control characters): shown, nothing reverted.
         return render(request, "wiki/edit/page_revert.html",

@@ -19,6 +19,7 @@ from tests.factories import (
     make_source,
 )
 from tests.queries import query_names
+from tests.wiki.htmltext import html_text
 from tests.wiki.web_imports import web_import
 from wiki.forms.classifications import FACT_FIELDS
 from wiki.models import (
@@ -501,6 +502,28 @@ def test_a_source_field_only_someone_else_changed_keeps_their_value_after_a_conf
     assert editor_client.post(url, refused.context["form"].data).status_code == 302
     source.refresh_from_db()
     assert (source.title, source.notes, source.abstract) == ("Racer: A Study of Mine", "Their reading notes.", "Their abstract.")
+
+
+def test_what_is_saved_now_reads_as_chinese_sentences_on_a_conflict(editor_client: Client) -> None:
+    from wiki.services.questions import question_update
+    from wiki.services.sources import source_update
+
+    source = make_source(short_name="Racer", title="Racer: A Study", year=2024, arxiv_id="2401.00001")
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    hidden = _opened(editor_client, url)
+    source_update(source=source, fields={"notes": "Theirs."})
+    refused = editor_client.post(url, {"short_name": "Racer", "title": "Racer: Mine", "kind": source.kind, "year": "2024",
+                                       **hidden}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "（2024）、arXiv 2401.00001。" in html_text(refused.content.decode())
+    assert "查看已保存的来源</a>。" in refused.content.decode()
+
+    question = make_question(title="Is Tree-GRPO strict?")
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+    hidden = _opened(editor_client, url)
+    question_update(question=question, fields={"priority": "high"})
+    refused = editor_client.post(url, {"title": "Mine?", "status": "open", "priority": "normal", **hidden},
+                                 HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "优先级 高。" in html_text(refused.content.decode())
 
 
 @pytest.mark.usefixtures("small_wiki")

@@ -78,6 +78,21 @@ def test_creating_a_page_that_exists_is_refused_next_to_the_slug(editor_client: 
     assert [e.code for e in response.context["form"].errors.as_data()["slug"]] == ["exists"]
 
 
+def test_a_new_page_form_sent_twice_leads_to_the_page_it_made_and_saves_nothing_more(
+        editor_client: Client, editor: Account) -> None:
+    sent = {"title": "树搜索 GRPO", "slug": "", "summary": "", "body": "正文 [[Agentic RL]]。\r\n\r\n第二段。",
+            "comment": "", "save": "1"}
+    first = editor_client.post(reverse("wiki:page-create"), sent)
+    again = editor_client.post(reverse("wiki:page-create"), sent, HTTP_ACCEPT_LANGUAGE="zh-hans", follow=True)
+    page = Page.objects.get(title="树搜索 GRPO")
+    assert first["Location"] == page.get_absolute_url() == again.redirect_chain[-1][0]
+    assert page.revisions.count() == 1
+    assert "这个页面已用同样的文字创建；没有再次保存。" in again.content.decode()
+    # Someone else's page at that address, or other text, is still refused next to the slug.
+    other = editor_client.post(reverse("wiki:page-create"), {**sent, "body": "另一段文字。"})
+    assert [e.code for e in other.context["form"].errors.as_data()["slug"]] == ["exists"]
+
+
 @pytest.mark.parametrize(("language", "said"), [
     ("zh-Hans", "请只用字母（拉丁、希腊、西里尔字母及中日韩文字）"), ("en", "Use letters (Latin, Greek, Cyrillic, Chinese, Japanese, Korean)"),
 ])

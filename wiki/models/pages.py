@@ -103,6 +103,12 @@ class PageQuerySet(SortKeyedQuerySet["Page"]):
         (``wiki.text.sort_keys``)."""
         return self.order_by(*TITLE_ORDER)
 
+    def created_as(self, *, slug: str, title: str, body: str, author: Any) -> Page | None:
+        """The page at ``slug`` that ``author`` created with ``title`` and ``body`` and nobody has saved since: what
+        a new-page form sent twice (a double click, the back button) made the first time."""
+        return (self.filter(slug=slug, title=title, body=body, revisions__number=1, revisions__author=author)
+                .exclude(revisions__number__gt=1).first())
+
     def deleted(self) -> PageQuerySet:
         """Deleted pages, the latest deleted first, with who deleted them joined."""
         return self.filter(deleted_at__isnull=False).select_related("deleted_by").order_by("-deleted_at", "-id")

@@ -230,6 +230,12 @@ def page_create(request: HttpRequest) -> HttpResponse:
             # Base 0: a page created by someone else meanwhile is a conflict, not an overwrite.
             form.cleaned_data["base_revision"] = 0
             return _save(request, form, slug=form.cleaned_data["slug"], page=None)
+        if _sent_to_save(request) and form.has_error("slug", "exists"):
+            created = Page.objects.created_as(slug=form.cleaned_data["slug"], title=form.cleaned_data.get("title", ""),
+                                              body=form.cleaned_data.get("body", ""), author=request.user)
+            if created is not None:
+                messages.info(request, _("This page was created already with this text; nothing was saved again."))
+                return redirect(created)
     else:
         # From a wanted link: its address, and the title the links name it by ("未来页面 Future", not "未来页面 future").
         slug = request.GET.get("slug", "")

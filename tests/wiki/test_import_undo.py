@@ -75,6 +75,14 @@ def test_an_import_whose_works_are_cited_is_not_undone_and_the_refusal_names_wha
     assert record.undone_at is None
 
 
+def test_the_refusal_names_each_works_use_with_the_readers_punctuation(editor_client: Client) -> None:
+    record = _import()
+    make_classification(Source.objects.get(bibtex_key="two"))
+    response = editor_client.post(_undo_url(record), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 409
+    assert "Second Imported Work：导入后已被分类" in html_text(response.content.decode())
+
+
 def test_a_work_edited_since_the_import_keeps_the_import() -> None:
     record = _import()
     work = Source.objects.get(bibtex_key="one")

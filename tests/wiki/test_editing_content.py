@@ -295,16 +295,19 @@ def test_a_classification_field_only_someone_else_changed_keeps_their_value_afte
     url = reverse("wiki:classification-edit", kwargs={"pk": classification.pk})
     hidden = editor_client.get(url).context["form"].initial
     classification_save(source=classification.source, classification=classification,
-                        fields={"algorithm": "GRPO", "updated": "the acting policy"})
+                        fields={"algorithm": "GRPO", "updated": "the acting policy", "multi_step": False, "narrow": True,
+                                "verdict": "not_strict"})
     data = {"mechanism": "policy_gradient", "interactive_env": "true", "multi_step": "true", "verifiable_reward": "true",
             "rl_update": "true", "verdict": "strict", "rationale": "my reading", "loaded_at": hidden["loaded_at"],
             "opened": hidden["opened"]}
     refused = editor_client.post(url, data)
     assert refused.status_code == 409
+    assert 'value="false" id="id_multi_step_1" checked' in refused.content.decode().replace('\n', ' ')
     assert editor_client.post(url, refused.context["form"].data).status_code == 302
     classification.refresh_from_db()
     assert (classification.algorithm, classification.updated, classification.rationale) == (
         "GRPO", "the acting policy", "my reading")
+    assert (classification.multi_step, classification.narrow, classification.verdict) == (False, True, "not_strict")
 
 
 def test_departing_from_the_rubric_without_rationale_changes_nothing(editor_client: Client) -> None:

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import make_editor, make_source
 from tests.wiki.test_references_import import SAME_WORKS_BIBTEX, SAME_WORKS_CSL, SAME_WORKS_RIS
-from wiki.models import Component, Source
+from wiki.models import Component, Source, SourceImport
 
 URL = "/api/v1/sources/import/"
 
@@ -93,6 +93,22 @@ def test_a_csl_body_that_is_not_an_array_of_objects_is_a_400_and_changes_nothing
     assert response.status_code == 400, response.content
     assert response.json()["code"] == code
     assert Source.objects.count() == before
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (b"[" * 5000 + b"]" * 5000, "too_deep"),  # deeper than Python's reader recurses
+    (b'[{"id": "deep", "title": "Deep", "note": ' + b"[" * 600 + b"]" * 600 + b"}]", "too_deep"),
+    (b'[{"id": "big", "title": "Big", "issued": {"date-parts": [[1' + b"0" * 5000 + b"]]}}]", "not_json"),
+])
+def test_a_csl_body_nested_too_deeply_or_with_too_long_a_number_is_a_400_that_says_so_and_changes_nothing(
+        api: APIClient, body: bytes, code: str) -> None:
+    before = (Source.objects.count(), SourceImport.objects.count())
+    response = api.post(URL, data=body, content_type="application/vnd.citationstyles.csl+json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == code
+    assert "32" in response.json()["detail"] if code == "too_deep" else "Exceeds" not in response.json()["detail"]
+    assert (Source.objects.count(), SourceImport.objects.count()) == before
 
 
 def test_a_body_in_a_declared_charset_is_read_in_it(api: APIClient) -> None:

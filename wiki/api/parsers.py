@@ -13,23 +13,10 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from wiki.charsets import text_encoding
+from wiki.json_depth import MAX_DEPTH, depth_of
 
-MAX_DEPTH = 32
 # The charsets a JSON body may declare: UTF-8, and ASCII, which is UTF-8 too.
 _UTF8 = frozenset({"utf-8", "utf-8-sig", "ascii"})
-
-
-def depth_of(data: Any) -> int:
-    """How deeply ``data`` nests lists and objects, counted without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            deepest = max(deepest, depth)
-            if depth > MAX_DEPTH:
-                return depth
-            stack.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
-    return deepest
 
 
 class WikiJSONParser(JSONParser):

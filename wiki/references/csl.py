@@ -19,6 +19,7 @@ from typing import Any
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from django.utils.translation import gettext
 
+from wiki.json_depth import MAX_DEPTH, depth_of
 from wiki.models import Source, SourceKind
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.citation_keys import citation_keys
@@ -256,16 +257,35 @@ def _item_lines(text: str, count: int) -> list[int]:
     return lines + [0] * (count - len(lines))
 
 
+def read_json(text: str) -> Any:
+    """``text`` read as JSON; raises :class:`~wiki.references.errors.ReferencesRefused` for text that is not JSON,
+    saying where, and for JSON nested deeper than :data:`~wiki.json_depth.MAX_DEPTH` levels or holding a number of
+    more digits than Python reads, which no reference manager writes."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReferencesRefused(gettext("Not JSON (line %(line)s, column %(column)s): %(error)s") % {
+            "line": error.lineno, "column": error.colno, "error": json_reason(error.msg),
+        }, code="not_json") from None
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:
+        # Python refuses integers of more than sys.get_int_max_str_digits() digits.
+        raise ReferencesRefused(gettext("Not JSON: a number has too many digits."), code="not_json") from None
+    if depth_of(data) > MAX_DEPTH:
+        raise _too_deep()
+    return data
+
+
+def _too_deep() -> ReferencesRefused:
+    return ReferencesRefused(gettext("Not CSL-JSON: nested deeper than %(depth)s levels.") % {"depth": MAX_DEPTH},
+                             code="too_deep")
+
+
 def parse_csl_json(text: str) -> list[ParsedEntry]:
     """Every item of a CSL-JSON array (or a single item, or ``{"items": […]}``); raises
     :class:`~wiki.references.errors.ReferencesRefused` for text that is not JSON or not items that are objects."""
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise ReferencesRefused(gettext("Not JSON (line %(line)s, column %(column)s): %(error)s") % {
-            "line": getattr(error, "lineno", 1), "column": getattr(error, "colno", 1),
-            "error": json_reason(str(getattr(error, "msg", error))),
-        }, code="not_json") from None
+    data = read_json(text)
     if isinstance(data, dict):
         data = data.get("items", [data])
     if not isinstance(data, list):

@@ -7,14 +7,13 @@ file of too many is refused at once. The command line takes any number of entrie
 
 from __future__ import annotations
 
-import json
 import re
 from enum import StrEnum
 
 from django.utils.translation import gettext
 
 from wiki.references.bibtex import ParsedEntry, parse_bibtex
-from wiki.references.csl import parse_csl_json
+from wiki.references.csl import parse_csl_json, read_json
 from wiki.references.errors import ReferencesRefused
 from wiki.references.ris import parse_ris
 
@@ -67,14 +66,15 @@ _BIBTEX_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*(?!(?:string|preamble|comment)\
 
 def count_entries(text: str, fmt: ReferenceFormat) -> int:
     """How many entries ``text`` holds, counted without reading them: BibTeX's ``@type{`` at the head of a line,
-    RIS's ``TY  -`` lines, a CSL-JSON array's items (0 for text that is no JSON, which reading it then says)."""
+    RIS's ``TY  -`` lines, a CSL-JSON array's items (0 for text that is no JSON, or JSON nested too deeply, which
+    reading it then says)."""
     if fmt is ReferenceFormat.RIS:
         return len(_RIS_START.findall(text))
     if fmt is ReferenceFormat.BIBTEX:
         return len(_BIBTEX_ENTRY_START.findall(text))
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = read_json(text)
+    except ReferencesRefused:
         return 0
     items = data.get("items", [data]) if isinstance(data, dict) else data
     return len(items) if isinstance(items, list) else 0

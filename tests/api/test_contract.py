@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
-from tests.factories import make_classification, make_editor, make_page, make_question, make_source
+from tests.factories import cite, make_classification, make_editor, make_page, make_question, make_source
 from wiki.models import ChangeEvent, Claim, Page, Source
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +161,43 @@ def test_a_boolean_filter_still_filters(api: APIClient) -> None:
     current = api.get("/api/v1/claims/?is_orphaned=false").json()["count"]
 
     assert orphaned + current == Claim.objects.count() and current == Claim.objects.current().count()
+
+
+@pytest.mark.parametrize(("path", "query"), [
+    ("/api/v1/changes/", "ordering=created_at"),  # newest first always: an oldest-first walk would be answered otherwise
+    ("/api/v1/watchlist/", "ordering=created_at"),
+    ("/api/v1/findings/", "ordering=kind"),
+    ("/api/v1/pages/paged/revisions/", "ordering=number"),
+    ("/api/v1/pages/paged/revisions/", "foo=1"),
+    ("/api/v1/pages/paged/backlinks/", "page=2"),
+    ("/api/v1/pages/paged/revisions/1/", "foo=1"),
+    ("/api/v1/claims/{claim}/history/", "page=2"),
+    ("/api/v1/search/", "q=GRPO&ordering=title"),
+    ("/api/v1/search/names/", "q=GRPO&page=2"),
+    ("/api/v1/graph/map/", "page_size=5"),
+    ("/api/v1/graph/local/", "node=source:paged-work&after=x"),
+    ("/api/v1/sources/export/", "format=bib&page=2"),  # every work, not a page of them
+])
+def test_ordering_and_paging_sent_where_nothing_is_ordered_or_paged_are_refused(
+        editor_api: APIClient, path: str, query: str) -> None:
+    work = make_source(slug="paged-work", short_name="Paged work")
+    page = make_page(slug="paged", body=f"- A claim.{cite(work)}")
+    claim = Claim.objects.get(page=page)
+
+    response = editor_api.get(f"{path.format(claim=claim.pk)}?{query}")
+
+    name = query.split("&")[-1].split("=")[0]
+    assert set(_error(response, 400, "unknown_parameter")["errors"]) == {name}
+    assert name not in response.json()["errors"][name][0].split("reads ")[1]
+
+
+def test_the_lists_still_read_their_paging_and_ordering(editor_api: APIClient) -> None:
+    make_page(slug="paged", body="Text.")
+
+    for url in ("/api/v1/changes/?page=1&page_size=1", "/api/v1/pages/paged/revisions/?page_size=1",
+                "/api/v1/search/?q=text&page=1", "/api/v1/pages/?ordering=-title&page_size=1",
+                "/api/v1/sources/export/?format=bib&ordering=-year", "/api/v1/pages/paged/?ordering=title&page=1"):
+        assert editor_api.get(url).status_code == 200, (url, editor_api.get(url).content[:300])
 
 
 def test_search_and_graphs_refuse_unknown_parameters(api: APIClient) -> None:

@@ -84,7 +84,9 @@ def _queries(client: APIClient, url: str, page_size: int) -> tuple[list[str], in
     separator = "&" if "?" in url else "?"
     versions.bump()  # a response cached before is stale: count what it costs to make
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(f"{url}{separator}page_size={page_size}")
+        # the names search is not paged: it answers up to ``limit`` names (20 at most)
+        size = f"limit={min(page_size, 20)}" if "/search/names/" in url else f"page_size={page_size}"
+        response = client.get(f"{url}{separator}{size}")
     assert response.status_code == 200, (url, response.content[:300])
     body = response.json()
     rows = len(body) if isinstance(body, list) else len(body.get("results", body.get("groups", [])))

@@ -20,21 +20,35 @@ from rest_framework.request import Request
 
 from wiki.models.sort_keys import key_path
 
-# Parameters every list reads besides its filters: the page of results (by number or cursor), its size, the order,
-# the format.
-COMMON_PARAMETERS = frozenset({"page", "after", "page_size", "ordering", "format"})
+# The format, which every endpoint reads.
+FORMAT = frozenset({"format"})
+# What a list that pages reads: the page of results (by number or cursor) and its size.
+PAGING = frozenset({"page", "after", "page_size"})
+ORDERING = "ordering"
+# Let through to one object's address, which reads none of them: a client may keep the list's parameters it came from.
+COMMON_PARAMETERS = FORMAT | PAGING | {ORDERING}
 UPDATED_AFTER = "updated_after"
 
 
 def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]) -> None:
-    """400 for a query parameter no filter reads: a misspelt filter would otherwise answer everything."""
-    unknown = sorted(set(request.query_params) - set(known) - COMMON_PARAMETERS)
+    """400 for a query parameter the endpoint does not read (``known``, and the format): a misspelt filter would
+    otherwise answer everything, and ``ordering`` or ``page`` sent where nothing is ordered or paged would answer
+    another order or page than the one asked for."""
+    reads = set(known) | FORMAT
+    unknown = sorted(set(request.query_params) - reads)
     if unknown:
         raise ValidationError(
-            {name: [gettext("Unknown parameter; this endpoint reads %(known)s.") % {"known": ", ".join(sorted(known | COMMON_PARAMETERS)) or gettext("none")}]
+            {name: [gettext("Unknown parameter; this endpoint reads %(known)s.") % {"known": ", ".join(sorted(reads))}]
              for name in unknown},
             code="unknown_parameter",
         )
+
+
+def list_parameters(view: Any) -> frozenset[str]:
+    """What a list view reads besides its filters: the paging parameters when it pages, ``ordering`` when it orders."""
+    ordered = getattr(view, "ordering_fields", None) and any(
+        issubclass(backend, OrderingFilter) for backend in getattr(view, "filter_backends", ()))
+    return (PAGING if getattr(view, "paginator", None) is not None else frozenset()) | ({ORDERING} if ordered else frozenset())
 
 
 def reject_repeated_parameters(request: Request) -> None:
@@ -83,7 +97,7 @@ class StrictFilterBackend(DjangoFilterBackend):
         filterset_class = self.get_filterset_class(view, queryset)
         if getattr(view, "action", None) in ("list", None):
             known = set(filterset_class.base_filters) if filterset_class else set()
-            reject_unreadable_parameters(request, known | UpdatedAfterFilter.parameters(queryset.model))
+            reject_unreadable_parameters(request, known | UpdatedAfterFilter.parameters(queryset.model) | list_parameters(view))
         return super().filter_queryset(request, queryset, view)
 
 

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.filters import PAGING, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.serializers.watchlist import ChangeSerializer
 from wiki.filters.changes import DAYS_CHOICES, ChangeFilter
@@ -43,7 +43,7 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
     """The changes the query's filters keep: a parameter the FilterSet has not, or a value it refuses, is a 400; a
     box ticked by an anonymous client that only an account has (``hidemine``) is a 401."""
     # the filters of this list (the watchlist has no ``user``), with those an anonymous client is refused below
-    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS)
+    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS | PAGING)
     params: QueryDict = request.query_params.copy()
     errors: dict[str, list[ErrorDetail]] = {}
     for name in filterset_class.ticks:

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.filters import reject_unreadable_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.claims import (
     ClaimReattachSerializer,
@@ -53,6 +54,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
                    responses=ClaimRevisionSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def history(self, request: Request, pk: str) -> Response:
+        reject_unreadable_parameters(request, frozenset())
         # as the claim itself: a claim of a deleted page is not found
         claim = get_object_or_404(Claim.objects.on_live_pages().only("id"), pk=pk)
         return Response(ClaimRevisionSerializer(ClaimRevision.objects.history().filter(claim=claim), many=True).data)

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.filters import PAGING, reject_unreadable_parameters
 from wiki.api.pagination import NumberedPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.findings import (
@@ -48,7 +48,7 @@ class FindingListView(APIView):
     @extend_schema(summary=gettext_lazy("List consistency findings"), parameters=[FindingListParamsSerializer],
                    responses=FindingSerializer(many=True))
     def get(self, request: Request) -> Response:
-        reject_unreadable_parameters(request, set(FindingListParamsSerializer().fields))
+        reject_unreadable_parameters(request, set(FindingListParamsSerializer().fields) | PAGING)
         params = FindingListParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         kind = params.validated_data.get("kind")

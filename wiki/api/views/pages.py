@@ -16,7 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.conditional import PreconditionFailed
-from wiki.api.filters import reject_unknown_parameters
+from wiki.api.filters import (
+    COMMON_PARAMETERS,
+    PAGING,
+    reject_repeated_parameters,
+    reject_unknown_parameters,
+    reject_unreadable_parameters,
+)
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
@@ -193,6 +199,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary=gettext_lazy("Revisions of a page, newest first"), responses={200: RevisionSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None)
     def revisions(self, request: Request, slug: str) -> HttpResponseBase:
+        reject_unreadable_parameters(request, PAGING)
         if isinstance(self.paginator, WikiPagination):
             self.paginator.check_parameters(request)
 
@@ -206,6 +213,9 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary=gettext_lazy("One revision of a page, with its text"), responses={200: RevisionDetailSerializer, **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)", filterset_class=None)
     def revision(self, request: Request, slug: str, number: str) -> HttpResponseBase:
+        reject_unknown_parameters(request, COMMON_PARAMETERS)
+        reject_repeated_parameters(request)
+
         def read() -> Response:
             revision = self.live(lambda: get_object_or_404(Revision.objects.select_related("author"), page__slug=slug,
                                                            page__deleted_at__isnull=True, number=int(number)))
@@ -216,6 +226,8 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     @extend_schema(summary=gettext_lazy("Pages linking here"), responses={200: BacklinkSerializer(many=True), **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def backlinks(self, request: Request, slug: str) -> HttpResponseBase:
+        reject_unreadable_parameters(request, frozenset())
+
         def read() -> Response:
             self._live_page(slug)
             return Response(BacklinkSerializer(WikiLink.objects.backlinks_to(slug), many=True).data)
@@ -226,7 +238,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                    responses={200: PageInfoSerializer, **_MOVED, **_GONE}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def info(self, request: Request, slug: str) -> HttpResponseBase:
-        reject_unknown_parameters(request, frozenset())
+        reject_unknown_parameters(request, COMMON_PARAMETERS)
 
         def found() -> PageInfo:
             info = page_info(slug)

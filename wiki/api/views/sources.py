@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.errors import Gone
-from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.filters import ORDERING, reject_unreadable_parameters
 from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data
 from wiki.api.renderers import EXPORT_RENDERERS
 from wiki.api.schema import DuplicateSerializer, ErrorSerializer
@@ -173,7 +173,7 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     )
     @action(detail=False, methods=["get"], renderer_classes=EXPORT_RENDERERS, pagination_class=None)
     def export(self, request: Request) -> HttpResponseBase:
-        reject_unreadable_parameters(request, set(SourceFilter.base_filters))
+        reject_unreadable_parameters(request, set(SourceFilter.base_filters) | {ORDERING})
 
         def build() -> Response:
             sources = list(self.filter_queryset(self.get_queryset()))

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchStateSerializer
@@ -86,7 +86,7 @@ class WatchView(APIView):
 
     def read(self, request: Request, key: Any) -> Response:
         """The watch, as a resource of its own: there while you watch the item, gone (404) once you unwatch it."""
-        reject_unreadable_parameters(request, set())
+        reject_unreadable_parameters(request, COMMON_PARAMETERS)
         target = self.target(request, key, live=False)
         if not watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk):
             raise NotFound(gettext("You do not watch it."), code="not_watching")

@@ -31,7 +31,7 @@ from wiki.api.conditional import (
     with_validator,
 )
 from wiki.api.errors import Gone
-from wiki.api.filters import reject_repeated_parameters, reject_unknown_parameters
+from wiki.api.filters import COMMON_PARAMETERS, reject_repeated_parameters, reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.caching import readers
 from wiki.caching.values import cached_value
@@ -142,7 +142,7 @@ class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:
         # As on a list: a parameter no endpoint reads (a filter sent to an object's address) is a 400; the paging
         # parameters every list reads are let through.
-        reject_unknown_parameters(request, frozenset())
+        reject_unknown_parameters(request, COMMON_PARAMETERS)
         reject_repeated_parameters(request)
 
         def build() -> Response:

@@ -49,6 +49,31 @@ def test_a_reader_watches_and_unwatches_a_page_a_work_and_a_question(reader_api:
     assert reader_api.get("/api/v1/watchlist/questions/999999/").status_code == 404
 
 
+@pytest.mark.parametrize(("body", "field", "code"), [
+    ({"watching": False}, "watching", "invalid"),  # unwatching is a DELETE, not a watch made
+    ({"watching": "no"}, "watching", "invalid"),
+    ({"watchin": True}, "watchin", "unknown_field"),
+])
+def test_a_put_whose_body_says_other_than_watching_is_a_400_and_watches_nothing(
+        reader_api: APIClient, body: dict[str, object], field: str, code: str) -> None:
+    url = f"/api/v1/watchlist/pages/{make_page(title='Put body').slug}/"
+
+    response = reader_api.put(url, body, format="json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["codes"] == {field: [code]}
+    assert not Watch.objects.exists()
+
+
+def test_a_put_sends_nothing_or_the_watch_as_read(reader_api: APIClient) -> None:
+    url = f"/api/v1/watchlist/pages/{make_page(title='Put as read').slug}/"
+
+    assert reader_api.put(url, {"watching": True}, format="json").json() == {"watching": True}
+    assert reader_api.put(url, {}, format="json").json() == {"watching": True}
+    assert reader_api.put(url, "x", content_type="text/plain").status_code == 415
+    assert Watch.objects.count() == 1
+
+
 def test_the_watchlist_lists_the_changes_to_what_the_client_watches(reader_api: APIClient) -> None:
     reader = reader_api.handler._force_user  # type: ignore[attr-defined]
     page, ignored, work = make_page(title="Listed"), make_page(title="Not listed"), make_source(short_name="ListedWork")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from wiki.api.serializers.json_types import JSONTypes
 from wiki.change_summaries import summary_for_reader
 from wiki.models import ChangeEvent
 
@@ -31,3 +33,15 @@ class ChangeSerializer(serializers.Serializer):
 
 class WatchStateSerializer(serializers.Serializer):
     watching = serializers.BooleanField(help_text="Whether the item is on your watchlist (after the request).")
+
+
+class WatchSerializer(JSONTypes, serializers.Serializer):
+    """What a PUT of a watch may send: nothing, or the watch as a GET reads it. Unwatching is a DELETE: a PUT saying
+    ``false`` would otherwise be answered as the watch it makes."""
+
+    watching = serializers.BooleanField(required=False, help_text="true, or leave it out: DELETE unwatches.")
+
+    def validate_watching(self, value: bool) -> bool:
+        if not value:
+            raise serializers.ValidationError(_("A PUT watches the item: send DELETE to unwatch it."), code="invalid")
+        return value

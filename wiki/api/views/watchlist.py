@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
-from wiki.api.serializers.watchlist import ChangeSerializer, WatchStateSerializer
+from wiki.api.serializers.watchlist import ChangeSerializer, WatchSerializer, WatchStateSerializer
 from wiki.api.views.changes import change_filter_parameters, read_change_filters
 from wiki.caching import watches as watch_state
 from wiki.filters.changes import WatchlistFilter
@@ -94,6 +94,7 @@ class WatchView(APIView):
 
     def watch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=True)
+        WatchSerializer(data=request.data).is_valid(raise_exception=True)
         watch_add(user=_account(request), target=target)
         return _state(watching=True)
 
@@ -113,7 +114,7 @@ def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise) -> dict
             200: WatchStateSerializer,
             404: OpenApiResponse(ErrorSerializer, description="You do not watch it (`code`: `not_watching`), or there is "
                                                                 "no such item.")}),
-        "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter], request=None,
+        "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter], request=WatchSerializer,
                              responses=WatchStateSerializer),
         # answers 200 with the state, as the two others do, not 204
         "delete": extend_schema(summary=unwatch, description=_ANONYMOUS, parameters=[parameter], request=None,

@@ -22,7 +22,7 @@ def test_a_list_reads_in_a_browser_with_a_breadcrumb_of_real_steps_and_no_inline
     assert "<style" not in html
     assert "style-src 'self'" in response["Content-Security-Policy"]
     # Any other address under the API is still the API's 404.
-    missing = api.get("/api/v1/pages")
+    missing = api.get("/api/v1/no-such-list/")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 
 

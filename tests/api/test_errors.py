@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, make_source
 from wiki.api.parsers import WikiJSONParser
-from wiki.models import Page
+from wiki.models import OpenQuestion, Page
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +42,26 @@ def test_unknown_object_is_404(api: APIClient) -> None:
 
     assert response.status_code == 404
     assert _is_error(response.json(), "not_found")
+
+
+def test_an_address_without_its_final_slash_is_redirected_to_it_a_write_with_308(editor_api: APIClient) -> None:
+    read = editor_api.get("/api/v1/sources?year=2024&page_size=1")
+    head = editor_api.head("/api/v1/pages")
+    write = editor_api.post("/api/v1/questions", {"title": "Sent without the slash?"}, format="json")
+
+    assert (read.status_code, read["Location"]) == (301, "http://testserver/api/v1/sources/?year=2024&page_size=1")
+    assert (head.status_code, head["Location"]) == (301, "http://testserver/api/v1/pages/")
+    # repeated there with its method and body, not turned into a GET, and not made here
+    assert (write.status_code, write["Location"]) == (308, "http://testserver/api/v1/questions/")
+    assert not OpenQuestion.objects.exists()
+    assert editor_api.post(write["Location"], {"title": "Sent without the slash?"}, format="json").status_code == 201
+
+
+def test_an_address_no_endpoint_has_with_or_without_its_slash_is_a_404_naming_no_methods(api: APIClient) -> None:
+    for url in ("/api/v1/no-such-list", "/api/v1/no-such-list/", "/api/v1/sources/a/b/c"):
+        response = api.post(url) if url.endswith("c") else api.get(url)
+        assert response.status_code == 404 and _is_error(response.json(), "not_found"), url
+        assert not response.has_header("Allow"), url
 
 
 def test_anonymous_write_is_refused(api: APIClient) -> None:

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "wiki.api.encoding.QueryEncodingMiddleware",
+    "wiki.api.write_parameters.WriteParametersMiddleware",
     "wiki.api.conditional.ApiConditionalGetMiddleware",
     "wiki.api.throttles.RateLimitHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

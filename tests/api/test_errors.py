@@ -8,9 +8,9 @@ import pytest
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from tests.factories import ContrastWiki, make_source
+from tests.factories import ContrastWiki, make_page, make_source
 from wiki.api.parsers import WikiJSONParser
-from wiki.models import OpenQuestion, Page
+from wiki.models import OpenQuestion, Page, Source
 from wiki.roles import Account
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +62,38 @@ def test_an_address_no_endpoint_has_with_or_without_its_slash_is_a_404_naming_no
         response = api.post(url) if url.endswith("c") else api.get(url)
         assert response.status_code == 404 and _is_error(response.json(), "not_found"), url
         assert not response.has_header("Allow"), url
+
+
+@pytest.mark.parametrize(("method", "path", "query"), [
+    ("post", "/api/v1/sources/import/", "dry_run=1"),  # as manage.py import_references --dry-run: imported for good else
+    ("post", "/api/v1/questions/", "title=Sent+in+the+query"),
+    ("patch", "/api/v1/pages/written/", "minor=1"),
+    ("delete", "/api/v1/watchlist/pages/written/", "all=1"),
+])
+def test_a_write_with_a_query_parameter_it_does_not_read_is_a_400_naming_it_and_writes_nothing(
+        editor_api: APIClient, method: str, path: str, query: str) -> None:
+    page = make_page(slug="written", title="Written", body="Text.")
+    revisions = page.revisions.count()
+    body: object = {"title": "Sent in the body", "summary": "Changed?", "base_revision": revisions}
+
+    if path.endswith("import/"):
+        response = editor_api.post(f"{path}?{query}", b"@misc{w, title={Imported Or Not}}", content_type="application/x-bibtex")
+    else:
+        response = getattr(editor_api, method)(f"{path}?{query}", body, format="json", HTTP_IF_MATCH="*")
+
+    assert response.status_code == 400, response.content
+    name = query.split("=")[0]
+    assert _is_error(response.json(), "unknown_parameter") and set(response.json()["errors"]) == {name}
+    assert response.json()["detail"].startswith(f"{name}: ")
+    assert not Source.objects.exists() and not OpenQuestion.objects.exists()
+    assert page.revisions.count() == revisions
+
+
+def test_a_write_keeps_the_format_and_the_list_parameters_of_the_address_it_was_read_from(editor_api: APIClient) -> None:
+    response = editor_api.post("/api/v1/questions/?format=json&page_size=5&ordering=title", {"title": "Kept?"}, format="json")
+
+    assert response.status_code == 201, response.content
+    assert editor_api.post("/api/v1/no-such-list/?x=1").status_code == 404
 
 
 def test_anonymous_write_is_refused(api: APIClient) -> None:

@@ -142,10 +142,10 @@ def test_an_edit_sent_to_a_former_address_is_sent_on_to_the_page_as_it_was(notes
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
     edit = {"title": "Reading notes", "body": "新的笔记。", "base_revision": 1}
 
-    moved = getattr(editor_api, method)("/api/v1/pages/old-notes/?lang=en", edit, format="json")
+    moved = getattr(editor_api, method)("/api/v1/pages/old-notes/?format=json", edit, format="json")
     saved = getattr(editor_api, method)(moved["Location"], edit, format="json")
 
-    assert (moved.status_code, moved["Location"]) == (308, "http://testserver/api/v1/pages/survey-notes/?lang=en")
+    assert (moved.status_code, moved["Location"]) == (308, "http://testserver/api/v1/pages/survey-notes/?format=json")
     assert saved.status_code == 200, saved.json()
     assert saved.json()["revision"] == 2 and Page.objects.get(slug="survey-notes").body == "新的笔记。"
 

@@ -248,6 +248,15 @@ def error_response(status_code: int, code: str, detail: str, *, fields: Collecti
                          "codes": {name: [code] for name in fields}}, status=status_code)
 
 
+def fields_error_response(status_code: int, code: str, message: str, *, fields: Collection[str]) -> JsonResponse:
+    """:func:`error_response` for one ``message`` about each of ``fields``, its detail naming them as a view's 400
+    does (``field: message``)."""
+    label = pgettext("label separator", ": ")
+    return JsonResponse({"detail": _one_line([f"{name}{label}{message}" for name in fields]), "code": code,
+                         "errors": {name: [message] for name in fields}, "codes": {name: [code] for name in fields}},
+                        status=status_code)
+
+
 def _api_or_html(request: HttpRequest, status_code: int, code: str, detail: str, html: Callable[..., HttpResponse],
                  **kwargs: Any) -> HttpResponse:
     if request.path.startswith("/api/"):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 import io
 from collections.abc import Callable
 from typing import Any
@@ -94,6 +95,23 @@ def test_a_write_keeps_the_format_and_the_list_parameters_of_the_address_it_was_
 
     assert response.status_code == 201, response.content
     assert editor_api.post("/api/v1/no-such-list/?x=1").status_code == 404
+
+
+@pytest.mark.parametrize(("path", "media_type", "body"), [
+    ("/api/v1/questions/", "application/json", b'{"title": "Compressed?"}'),
+    ("/api/v1/sources/import/", "application/x-bibtex", b"@misc{gz, title={Compressed Or Not}}"),
+])
+def test_a_compressed_body_is_a_415_saying_so_not_a_400_about_its_bytes(
+        editor_api: APIClient, path: str, media_type: str, body: bytes) -> None:
+    response = editor_api.post(path, gzip.compress(body), content_type=media_type, HTTP_CONTENT_ENCODING="gzip",
+                               HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 415, response.content
+    assert _is_error(response.json(), "unsupported_encoding") and "gzip" in response.json()["detail"]
+    assert "UTF-8" not in response.json()["detail"]
+    assert not OpenQuestion.objects.exists() and not Source.objects.exists()
+    uncoded = editor_api.post(path, body, content_type=media_type, HTTP_CONTENT_ENCODING="identity")
+    assert uncoded.status_code in (200, 201), uncoded.content
 
 
 def test_anonymous_write_is_refused(api: APIClient) -> None:

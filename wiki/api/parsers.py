@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import JSONParser
 
 from wiki.charsets import text_encoding
@@ -32,6 +32,7 @@ class WikiJSONParser(JSONParser):
     that would be saved."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
+        refuse_content_coding(parser_context)
         charset = parse_header_parameters(media_type or "")[1].get("charset", "").strip()
         if charset and text_encoding(charset) not in _UTF8:
             raise ParseError(gettext("JSON is read as UTF-8 (RFC 8259): send the body in UTF-8, with no charset or "
@@ -58,6 +59,17 @@ class WikiJSONParser(JSONParser):
         if depth_of(data) > MAX_DEPTH:
             raise ParseError(_too_deep())
         return data
+
+
+def refuse_content_coding(parser_context: Mapping[str, Any] | None) -> None:
+    """415 for a body sent compressed (``Content-Encoding: gzip``), which the API does not read (RFC 9110, section
+    15.5.16), rather than a 400 saying that its compressed bytes are not UTF-8."""
+    request = (parser_context or {}).get("request")
+    coding = request.META.get("HTTP_CONTENT_ENCODING", "").strip() if request is not None else ""
+    if coding and coding.lower() != "identity":
+        raise UnsupportedMediaType(coding, detail=gettext(
+            "The body is sent with Content-Encoding “%(coding)s”, which the API does not read: send it uncompressed.")
+            % {"coding": coding}, code="unsupported_encoding")
 
 
 class _NotJSON(ValueError):

@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
+from wiki.api.parsers import refuse_content_coding
 from wiki.api.serializers.links import absolute
 from wiki.references.encoding import decode_reference_file
 from wiki.references.errors import ReferencesRefused
@@ -34,6 +35,7 @@ class _ReferenceFileParser(BaseParser):
     # The body is the file's text: a string where DRF's parsers give a mapping.
     def parse(self, stream: Any, media_type: str | None = None,  # type: ignore[override]
               parser_context: Mapping[str, Any] | None = None) -> str:
+        refuse_content_coding(parser_context)
         data = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
         if len(data) > MAX_IMPORT_BYTES:
             raise BodyTooLarge(gettext("The file is larger than %(size)s MB; import it in parts.")

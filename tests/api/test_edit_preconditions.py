@@ -11,9 +11,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
-from tests.factories import make_claim, make_classification, make_editor, make_page, make_question, make_source
+from tests.factories import (
+    make_claim,
+    make_classification,
+    make_contrast,
+    make_editor,
+    make_page,
+    make_question,
+    make_source,
+)
 from wiki.api.views.writes import ServiceViewSet
-from wiki.models import ChangeEvent, Claim, Classification, OpenQuestion, Source
+from wiki.models import ChangeEvent, Claim, Classification, Contrast, OpenQuestion, Source
 from wiki.roles import Account
 from wiki.services.claims import claim_set_status
 from wiki.services.classifications import classification_save
@@ -54,6 +62,38 @@ def test_if_match_star_overwrites_whatever_is_saved(editor_api: APIClient, kind:
 
     assert saved.status_code == 200 and saved.json()["unchanged"] is False
     assert all(saved.json()[name] == value for name, value in change.items())
+
+
+@pytest.mark.parametrize("kind", ["source", "classification", "question", "claim", "page"])
+@pytest.mark.parametrize("none_match", ["*", "held"])
+def test_an_edit_sent_with_if_none_match_naming_the_saved_version_is_412_and_writes_nothing(
+        editor_api: APIClient, kind: str, none_match: str) -> None:
+    objects = {**_objects(), "page": ("/api/v1/pages/none-match/", {"summary": "mine"})}
+    make_page(slug="none-match")
+    url, change = objects[kind]
+    read = editor_api.get(url)
+    held = read["ETag"] if none_match == "held" else "*"
+
+    refused = editor_api.patch(url, change, format="json", HTTP_IF_MATCH=read["ETag"], HTTP_IF_NONE_MATCH=held)
+    weakly = editor_api.patch(url, change, format="json", HTTP_IF_MATCH="*", HTTP_IF_NONE_MATCH=f"W/{read['ETag']}")
+
+    assert refused.status_code == 412 and refused.json()["code"] == "precondition_failed", refused.content
+    assert weakly.status_code == 412  # If-None-Match compares weakly
+    assert editor_api.get(url).json() == read.json()
+    other = editor_api.patch(url, change, format="json", HTTP_IF_MATCH=read["ETag"], HTTP_IF_NONE_MATCH='"another"')
+    assert other.status_code == 200, other.content
+
+
+def test_deleting_a_contrast_with_if_none_match_star_is_412_and_deletes_nothing(editor_api: APIClient) -> None:
+    contrast = make_contrast(make_source(short_name="Left"), make_source(short_name="Right"))
+    url = f"/api/v1/contrasts/{contrast.pk}/"
+    etag = editor_api.get(url)["ETag"]
+
+    refused = editor_api.delete(url, HTTP_IF_MATCH=etag, HTTP_IF_NONE_MATCH="*")
+
+    assert refused.status_code == 412 and refused.json()["code"] == "precondition_failed"
+    assert Contrast.objects.filter(pk=contrast.pk).exists()
+    assert editor_api.delete(url, HTTP_IF_MATCH=etag).status_code == 204
 
 
 def test_a_page_edit_still_names_its_revision_in_the_body_or_as_if_match(editor_api: APIClient) -> None:

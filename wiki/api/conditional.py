@@ -52,6 +52,27 @@ class PreconditionRequired(APIException):
     default_code = "precondition_required"
 
 
+class ExistsAlready(APIException):
+    """412 for a write sent with an ``If-None-Match`` that the object's version matches: ``*`` (write only what does not
+    exist yet) or the ETag of the version saved now. Not a :class:`PreconditionFailed`: no retry of a write that went
+    through sends it, so it is never answered as done."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = _("The object exists in the version If-None-Match names (or * was sent): nothing was changed.")
+    default_code = "precondition_failed"
+
+
+def check_if_none_match(request: Request, etag: str) -> None:
+    """Raises :class:`ExistsAlready` when a write's ``If-None-Match`` is ``*`` or names ``etag`` (weakly compared,
+    RFC 9110 section 13.1.2): the object exists, in that version, and the client asked to write only if it did not."""
+    header = request.headers.get("If-None-Match", "").strip()
+    if not header:
+        return
+    tags = parse_etags(header)
+    if "*" in tags or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in tags}:
+        raise ExistsAlready()
+
+
 def representation_etag(data: object) -> str:
     """The strong ETag of a JSON representation, as the middleware computes it for a GET of the same object."""
     return f'"{hashlib.md5(JSONRenderer().render(data), usedforsecurity=False).hexdigest()}"'

@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from wiki.api.conditional import (
     PreconditionFailed,
     check_if_match,
+    check_if_none_match,
     conditional_response,
     representation_etag,
     with_validator,
@@ -232,8 +233,9 @@ class ServiceUpdateMixin:
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
         instance = self.get_live_object()
+        etag = self.validator_of(instance).etag
         try:
-            if check_if_match(request, self.validator_of(instance).etag, required=self.if_match_required):
+            if check_if_match(request, etag, required=self.if_match_required):
                 self.loaded_at = instance.updated_at
         except PreconditionFailed:
             # A retry of an edit that went through (its answer lost) names the version before it: what it asks is
@@ -244,6 +246,7 @@ class ServiceUpdateMixin:
             done: Response = self.answer(instance)
             done.data = {**done.data, "unchanged": True}
             return done
+        check_if_none_match(request, etag)
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         saved = self.service_update(instance, dict(serializer.validated_data))

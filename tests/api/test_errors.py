@@ -575,6 +575,24 @@ def test_each_field_error_has_its_code_beside_its_message(api: APIClient) -> Non
     assert api.get("/api/v1/sources/no-such-work/").json()["codes"] == {}
 
 
+def test_a_body_breaking_a_fields_rule_gets_that_rules_code_as_drf_would_give_it(editor_api: APIClient) -> None:
+    make_source(slug="coded-work", short_name="Coded")
+    long_text = editor_api.post("/api/v1/classify/", {"text": "GRPO " * 5000}, format="json")
+    long_title = editor_api.post("/api/v1/sources/", {"title": "T" * 501}, format="json")
+    control_at_end = editor_api.post("/api/v1/sources/", {"title": "Title\x1f"}, format="json")
+    no_such = editor_api.post("/api/v1/questions/", {"title": "Q?", "sources": ["coded\x01work"]}, format="json")
+    not_a_list = editor_api.post("/api/v1/questions/", {"title": "Q?", "sources": "coded-work"}, format="json")
+
+    assert long_text.json()["codes"] == {"text": ["max_length"]}
+    assert long_title.json()["codes"] == {"title": ["max_length"]}
+    assert control_at_end.json()["codes"] == {"title": ["invalid_characters"]}
+    assert no_such.json()["codes"] == {"sources": ["does_not_exist"]}
+    assert not_a_list.json()["codes"] == {"sources": ["not_a_list"]}
+    # DRF's own codes for the same mistakes where it finds them itself
+    assert editor_api.post("/api/v1/questions/", {"title": "Q?", "sources": ["no-such"]}, format="json").json()["codes"] == {
+        "sources": ["does_not_exist"]}
+
+
 def test_a_field_the_endpoint_does_not_write_is_named_with_the_other_mistakes(editor_api: APIClient) -> None:
     response = editor_api.post("/api/v1/sources/", {"title": "T", "year": "20x5", "kind": "weird", "bogus": 1}, format="json")
 

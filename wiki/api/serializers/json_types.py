@@ -51,7 +51,8 @@ class JSONTypes:
         for name, field in self.fields.items():
             problem = None if field.read_only or name not in data else _type_problem(field, data[name])
             if problem:
-                wrong[name] = [ErrorDetail(problem, code="invalid")]
+                # the code of the rule broken, as DRF would give it for the same mistake; else invalid
+                wrong[name] = [problem if isinstance(problem, ErrorDetail) else ErrorDetail(problem, code="invalid")]
         if not wrong:
             return super().to_internal_value(data)  # type: ignore[misc]
         # The other fields are read all the same, so that one answer names every mistake, not the first kind found.
@@ -85,7 +86,7 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return None
     if isinstance(field, serializers.ManyRelatedField):
         if not isinstance(value, list):
-            return str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__)
+            return ErrorDetail(str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__), code="not_a_list")
         if isinstance(field.child_relation, serializers.SlugRelatedField) and not all(isinstance(item, str) for item in value):
             return str(_("Not a valid string."))
         if isinstance(field.child_relation, serializers.SlugRelatedField):
@@ -93,7 +94,7 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return None
     if isinstance(field, serializers.ListField) and isinstance(field.child, serializers.CharField):
         if not isinstance(value, list):
-            return str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__)
+            return ErrorDetail(str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__), code="not_a_list")
         if not all(isinstance(item, str) for item in value):
             return str(_("Not a valid string."))
         return None
@@ -101,7 +102,7 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return str(_("Not a valid string."))
     if isinstance(field, serializers.CharField) and field.max_length is not None and len(value) > field.max_length:
         # The schema's maxLength counts what was sent; DRF counts after trimming the ends.
-        return str(field.error_messages["max_length"]).format(max_length=field.max_length)
+        return ErrorDetail(str(field.error_messages["max_length"]).format(max_length=field.max_length), code="max_length")
     if isinstance(field, serializers.CharField) and field.trim_whitespace and _control_only_at_the_ends(value):
         # DRF trims the ends before the character rules run, and Python counts U+001C–U+001F and U+0085 as white
         # space: refused as sent, as the schema's pattern refuses it, rather than trimmed away and saved.
@@ -113,7 +114,8 @@ def _type_problem(field: serializers.Field, value: Any) -> str | None:
         return str(_("A valid integer is required."))
     if isinstance(field, serializers.SlugRelatedField) and value == "":
         # DRF reads "" as null for a related field that may be null; the schema asks for a slug or null.
-        return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value="")
+        return ErrorDetail(str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value=""),
+                           code="does_not_exist")
     if isinstance(field, serializers.SlugRelatedField):
         return _no_such_slug(field, value)
     return None
@@ -127,7 +129,7 @@ def _refusal(validator: FullMatchValidator, value: str) -> str | None:
     try:
         validator(value)
     except DjangoValidationError as error:
-        return str(error.messages[0])
+        return ErrorDetail(str(error.messages[0]), code=error.error_list[0].code or "invalid")
     return None
 
 
@@ -135,4 +137,5 @@ def _no_such_slug(field: serializers.SlugRelatedField, value: str) -> str | None
     """No slug holds a control character, and PostgreSQL cannot even look up a text holding NUL (a 500)."""
     if is_control_free(value):
         return None
-    return str(field.error_messages["does_not_exist"]).format(slug_name=field.slug_field, value=value.encode("unicode_escape").decode())
+    return ErrorDetail(str(field.error_messages["does_not_exist"]).format(
+        slug_name=field.slug_field, value=value.encode("unicode_escape").decode()), code="does_not_exist")

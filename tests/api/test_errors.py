@@ -593,6 +593,15 @@ def test_a_body_breaking_a_fields_rule_gets_that_rules_code_as_drf_would_give_it
         "sources": ["does_not_exist"]}
 
 
+@pytest.mark.parametrize("path", ["/api/v1/questions/", "/api/v1/classify/", "/api/v1/sources/"])
+def test_a_body_that_is_json_null_is_a_400_said_in_the_readers_language(editor_api: APIClient, path: str) -> None:
+    response = editor_api.post(path, b"null", content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 400 and _is_error(response.json(), "null")
+    assert response.json()["detail"] == "请求正文是 null：请发送一个 JSON 对象。"
+    assert not OpenQuestion.objects.exists() and not Source.objects.exists()
+
+
 def test_a_field_the_endpoint_does_not_write_is_named_with_the_other_mistakes(editor_api: APIClient) -> None:
     response = editor_api.post("/api/v1/sources/", {"title": "T", "year": "20x5", "kind": "weird", "bogus": 1}, format="json")
 

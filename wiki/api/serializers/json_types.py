@@ -18,6 +18,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
+from rest_framework.settings import api_settings
 
 from wiki.models.rules import FullMatchValidator, is_control_free
 
@@ -34,6 +35,14 @@ class JSONTypes:
     read_only_names: ClassVar[frozenset[str]] = frozenset()
     # Fields the serializer checks itself before these checks (a page's slug, sent unchanged).
     tolerated_names: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def errors(self) -> Any:
+        errors = super().errors  # type: ignore[misc]  # the serializer this is mixed into
+        # DRF says of a body that is JSON null, in English whatever the client reads, "No data provided".
+        if [getattr(error, "code", None) for error in errors.get(api_settings.NON_FIELD_ERRORS_KEY, ())] == ["null"]:
+            errors[api_settings.NON_FIELD_ERRORS_KEY] = [ErrorDetail(str(_("The body is null: send a JSON object.")), code="null")]
+        return errors
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields: dict[str, serializers.Field] = super().get_fields()  # type: ignore[misc]  # the serializer this is mixed into

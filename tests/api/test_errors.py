@@ -95,6 +95,10 @@ def test_a_write_keeps_the_format_and_the_list_parameters_of_the_address_it_was_
 
     assert response.status_code == 201, response.content
     assert editor_api.post("/api/v1/no-such-list/?x=1").status_code == 404
+    # a method the endpoint does not answer stays its 405, whatever the query
+    assert editor_api.generic("TRACE", "/api/v1/graph/map/?limit=5").status_code == 405
+    assert editor_api.post("/api/v1/graph/map/?limit=5").status_code == 405
+    assert editor_api.delete("/api/v1/claims/1/?x=1").status_code == 405
 
 
 @pytest.mark.parametrize(("path", "media_type", "body"), [

@@ -17,7 +17,7 @@ from wiki.api.views import fallback
 API_PREFIX = "/api/"
 # What a write may leave as the address it was read from carries them: the format asked for, a list's paging and order.
 READ_ALONG = COMMON_PARAMETERS
-_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class WriteParametersMiddleware:
@@ -31,7 +31,7 @@ class WriteParametersMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any) -> HttpResponseBase | None:
-        if request.method in _READS or not request.path_info.startswith(API_PREFIX) or view is fallback.not_found:
+        if request.method not in _WRITES or not request.path_info.startswith(API_PREFIX) or not _handles(view, request.method):
             return None
         unknown = sorted(set(request.GET) - READ_ALONG)
         if not unknown:
@@ -39,3 +39,14 @@ class WriteParametersMiddleware:
         return fields_error_response(400, "unknown_parameter", gettext(
             "A write reads no query parameter: send what it reads in the body (this endpoint's schema names it)."),
             fields=unknown)
+
+
+def _handles(view: Callable[..., Any], method: str) -> bool:
+    """Whether the API view answers ``method`` (a viewset by its actions): any other is its 405, not this 400, and an
+    address no endpoint has stays a 404."""
+    cls = getattr(view, "cls", None)
+    if cls is None or view is fallback.not_found:
+        return False
+    name = method.lower()
+    actions = getattr(view, "actions", None)
+    return name in cls.http_method_names and (name in actions if actions is not None else hasattr(cls, name))

@@ -75,24 +75,25 @@ def test_a_citation_added_in_the_claim_form_is_written_into_the_sentence_as_a_re
     assert revision.comment in watchlist
 
 
-def test_the_revision_comment_is_in_the_editors_language(db: None) -> None:
+def _cite_star_in_chinese(locator: str) -> tuple[Page, Claim]:
+    """A page's SkillForge claim given a second citation, of StarHarness at ``locator``, by an editor reading Chinese."""
     page = _page()
     claim = _claim(page, "SkillForge")
     star = make_source(short_name="StarHarness", title=STAR)
     with translation.override("zh-hans"):
         claim_update(claim=claim, status=claim.status, about=[], user=make_editor(),
-                     citations=[CitationInput(_work(SKILL), "pp.3-4", "cited"), CitationInput(star, "", "cited")])
+                     citations=[CitationInput(_work(SKILL), "pp.3-4", "cited"), CitationInput(star, locator, "cited")])
+    return page, claim
+
+
+def test_the_revision_comment_is_in_the_editors_language(db: None) -> None:
+    page, claim = _cite_star_in_chinese("")
     assert page.revisions.get(number=2).comment == (
         f"编辑了论断 #{claim.pk} 的引用：SkillForge, pp.3-4 → SkillForge, pp.3-4; StarHarness")
 
 
 def test_the_revision_comment_reads_in_each_readers_language(client: Client) -> None:
-    page = _page()
-    claim = _claim(page, "SkillForge")
-    star = make_source(short_name="StarHarness", title=STAR)
-    with translation.override("zh-hans"):
-        claim_update(claim=claim, status=claim.status, about=[], user=make_editor(),
-                     citations=[CitationInput(_work(SKILL), "pp.3-4", "cited"), CitationInput(star, "§3.1", "cited")])
+    page, claim = _cite_star_in_chinese("§3.1")
     english = f"Citations of claim #{claim.pk} edited: SkillForge, pp.3-4 → SkillForge, pp.3-4; StarHarness, §3.1"
     for url in (reverse("wiki:page-history", kwargs={"slug": page.slug}), reverse("wiki:changes")):
         read = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()

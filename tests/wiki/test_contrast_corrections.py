@@ -47,6 +47,26 @@ def test_an_editor_corrects_a_contrasts_axis_and_claim_in_the_form(client: Clien
     assert contrast.axis.startswith("SFT vs GRPO 策略更新")
 
 
+def test_a_claim_someone_else_set_meanwhile_is_kept_when_the_form_is_sent_again(client: Client,
+                                                                             contrast_wiki: ContrastWiki) -> None:
+    client.force_login(make_editor())
+    contrast = _contrast(contrast_wiki)
+    url = f"/contrasts/{contrast.pk}/edit/"
+    form = client.get(url).context["form"]
+    hidden = {"loaded_at": form.initial["loaded_at"], "opened": form.initial["opened"]}
+    theirs = Claim.objects.current().get(text__startswith="GripForge")
+    contrast_update(contrast=contrast, fields={"axis": contrast.axis, "claim": theirs}, user=make_editor())
+
+    refused = client.post(url, {"axis": "SFT vs a GRPO policy update", "claim": contrast.claim_id or "", **hidden})
+
+    assert refused.status_code == 409
+    shown = refused.context["form"].data
+    assert (shown["axis"], shown["claim"]) == ("SFT vs a GRPO policy update", str(theirs.pk))
+    assert client.post(url, shown).status_code == 302
+    contrast.refresh_from_db()
+    assert (contrast.axis, contrast.claim_id) == ("SFT vs a GRPO policy update", theirs.pk)
+
+
 def test_an_editor_deletes_a_contrast_set_up_by_mistake(client: Client, contrast_wiki: ContrastWiki) -> None:
     client.force_login(make_editor())
     contrast = _contrast(contrast_wiki)

@@ -8,6 +8,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
+from wiki.forms.opened import OpenedField, remember_opened
 from wiki.forms.pickers import WorkChoiceField, works_named
 from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import Claim, Component, Contrast, Source
@@ -112,11 +113,13 @@ class ContrastEditForm(forms.Form):
                            help_text=_("What they differ on, e.g. “policy update vs external harness evolution”."))
     claim = forms.ModelChoiceField(queryset=Claim.objects.none(), required=False, label=_("Evidence claim"),
                                    widget=ChoicesInTheirLanguage)
+    opened = OpenedField()
 
     fields: dict[str, Any]  # the claim field's queryset and labels are set by __init__
 
     def __init__(self, *args: Any, contrast: Contrast, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        remember_opened(self, contrast)
         now = Q(pk=contrast.claim_id) if contrast.claim_id else Q(pk__in=[])
         claims = Claim.objects.current().about_or_citing([contrast.left_id, contrast.right_id])
         self.fields["claim"].queryset = (Claim.objects.filter(Q(pk__in=claims.values("pk")) | now)

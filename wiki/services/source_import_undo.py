@@ -13,13 +13,14 @@ back its fields.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -86,9 +87,50 @@ class ImportUndoRefused(ValidationError):
         self.more = more
 
 
+@dataclass(frozen=True)
+class _Uses:
+    """The rows of each kind that use any of a set of works, by the columns naming the work."""
+
+    citations: QuerySet[Citation]
+    abouts: QuerySet[Any]
+    classifications: QuerySet[Classification]
+    components: QuerySet[Component]
+    contrasts: QuerySet[Contrast]
+    questions: QuerySet[Any]
+    merges: QuerySet[SourceMerge]
+
+    @classmethod
+    def of(cls, ids: Collection[int]) -> _Uses:
+        return cls(
+            citations=Citation.objects.filter(source_id__in=ids),
+            abouts=Claim.about.through.objects.filter(source_id__in=ids),
+            classifications=Classification.all_objects.filter(source_id__in=ids),
+            components=Component.objects.filter(source_id__in=ids),
+            contrasts=Contrast.all_objects.filter(Q(left_id__in=ids) | Q(right_id__in=ids)),
+            questions=OpenQuestion.sources.through.objects.filter(source_id__in=ids),
+            merges=SourceMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids)),
+        )
+
+    def works_used(self) -> set[int]:
+        """The ids of the works any of them uses: one query per kind."""
+        columns = ((self.citations, ("source_id",)), (self.abouts, ("source_id",)),
+                   (self.classifications, ("source_id",)), (self.components, ("source_id",)),
+                   (self.contrasts, ("left_id", "right_id")), (self.questions, ("source_id",)),
+                   (self.merges, ("kept_id", "merged_id")))
+        return {pk for rows, named in columns for row in rows.order_by().values_list(*named).distinct() for pk in row}
+
+
+def _changed_since(record: SourceImport, updated_at: datetime, deleted: bool) -> str | None:
+    """Why a work ``record`` created keeps it by itself: edited since (bulk_create stamped the works before the record
+    was saved, so a later stamp is an edit since) or deleted since; None when neither."""
+    if updated_at > record.created_at:
+        return _("edited since the import")
+    return _("deleted since the import") if deleted else None
+
+
 def _uses(works: dict[int, Source], record: SourceImport) -> list[WorkUse]:
     """What uses each of ``works``, read in one query per kind of use (each bounded to what a refusal names)."""
-    ids = list(works)
+    rows = _Uses.of(list(works))
     names = {pk: work.short_name for pk, work in works.items()}
     uses: list[WorkUse] = []
 
@@ -97,29 +139,25 @@ def _uses(works: dict[int, Source], record: SourceImport) -> list[WorkUse]:
             uses.append(WorkUse(names[pk], use))
 
     limit = NAMED_USES + 1
-    for citation in Citation.objects.filter(source_id__in=ids).select_related("claim__page").order_by("pk")[:limit]:
+    for citation in rows.citations.select_related("claim__page").order_by("pk")[:limit]:
         add(citation.source_id, _("cited on the page “%(page)s”") % {"page": citation.claim.page.title})
-    for about in Claim.about.through.objects.filter(source_id__in=ids).select_related("claim__page").order_by("pk")[:limit]:
+    for about in rows.abouts.select_related("claim__page").order_by("pk")[:limit]:
         add(about.source_id, _("a claim on the page “%(page)s” is about it") % {"page": about.claim.page.title})
-    for classification in Classification.all_objects.filter(source_id__in=ids).order_by("pk")[:limit]:
+    for classification in rows.classifications.order_by("pk")[:limit]:
         add(classification.source_id, _("classified since the import"))
-    for component in Component.objects.filter(source_id__in=ids).order_by("pk")[:limit]:
+    for component in rows.components.order_by("pk")[:limit]:
         add(component.source_id, _("its component “%(name)s”") % {"name": component.name})
-    for contrast in Contrast.all_objects.filter(Q(left_id__in=ids) | Q(right_id__in=ids)).order_by("pk")[:limit]:
+    for contrast in rows.contrasts.order_by("pk")[:limit]:
         for side in (contrast.left_id, contrast.right_id):
             add(side, _("in a contrast (#%(number)s)") % {"number": contrast.pk})
-    for asked in OpenQuestion.sources.through.objects.filter(source_id__in=ids).select_related("openquestion") \
-            .order_by("pk")[:limit]:
+    for asked in rows.questions.select_related("openquestion").order_by("pk")[:limit]:
         add(asked.source_id, _("linked to the question “%(question)s”") % {"question": asked.openquestion.title})
-    for merge in SourceMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids)).order_by("pk")[:limit]:
+    for merge in rows.merges.order_by("pk")[:limit]:
         add(merge.kept_id, _("another work was merged into it"))
         add(merge.merged_id, _("merged into another work"))
     for work in works.values():
-        # bulk_create stamped the works before the record was saved: a later stamp is an edit since
-        if work.updated_at > record.created_at:
-            add(work.pk, _("edited since the import"))
-        elif work.is_deleted:
-            add(work.pk, _("deleted since the import"))
+        if (why := _changed_since(record, work.updated_at, work.is_deleted)) is not None:
+            add(work.pk, why)
     return uses
 
 
@@ -153,29 +191,12 @@ def source_imports_undoable(records: Iterable[SourceImport]) -> set[int]:
     (a list of imports shows it): one query for their works and one per kind of use, however many records."""
     pending = [record for record in records if not record.is_undone and record.has_changes]
     ids = {pk for record in pending for pk in record.created_ids}
-    used: set[int] = set()
-    kept: dict[int, tuple[datetime, bool]] = {}
-    if ids:
-        for queryset, columns in (
-            (Citation.objects.filter(source_id__in=ids), ("source_id",)),
-            (Claim.about.through.objects.filter(source_id__in=ids), ("source_id",)),
-            (Classification.all_objects.filter(source_id__in=ids), ("source_id",)),
-            (Component.objects.filter(source_id__in=ids), ("source_id",)),
-            (Contrast.all_objects.filter(Q(left_id__in=ids) | Q(right_id__in=ids)), ("left_id", "right_id")),
-            (OpenQuestion.sources.through.objects.filter(source_id__in=ids), ("source_id",)),
-            (SourceMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids)), ("kept_id", "merged_id")),
-        ):
-            used.update(pk for row in queryset.order_by().values_list(*columns).distinct() for pk in row)
-        kept = {pk: (stamp, deleted is not None) for pk, stamp, deleted
-                in Source.all_objects.filter(pk__in=ids).values_list("pk", "updated_at", "deleted_at")}
-    undoable = set()
-    for record in pending:
-        created = set(record.created_ids)
-        # as in _uses: a work edited since the import (stamped after its record was saved) or deleted keeps it
-        if created & used or any(kept[pk][0] > record.created_at or kept[pk][1] for pk in created & kept.keys()):
-            continue
-        undoable.add(record.pk)
-    return undoable
+    used = _Uses.of(ids).works_used() if ids else set()
+    stamps = {pk: (updated_at, deleted_at is not None) for pk, updated_at, deleted_at
+              in Source.all_objects.filter(pk__in=ids).values_list("pk", "updated_at", "deleted_at")} if ids else {}
+    return {record.pk for record in pending
+            if not set(record.created_ids) & used
+            and not any(_changed_since(record, *stamps[pk]) for pk in record.created_ids if pk in stamps)}
 
 
 @transaction.atomic

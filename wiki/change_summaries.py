@@ -67,6 +67,8 @@ MESSAGES: dict[str, str] = {
     "claim_split_from": gettext_noop("Split from claim #%(claim)s."),
     "claim_split_from_disputed": gettext_noop(
         "Split from claim #%(claim)s, which is disputed: disputed too until an editor settles it."),
+    "claim_merged_disputed": gettext_noop(
+        "Claim #%(claim)s, which is disputed, was merged into it: disputed too until an editor settles it."),
     "claim_reattached_to": gettext_noop("Re-attached to a sentence of “%(page)s”, which was claim #%(claim)s."),
     "question_created": gettext_noop("priority %(priority)s"),
     "question_answered": gettext_noop("answered"),

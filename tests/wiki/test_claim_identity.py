@@ -10,10 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import cite, make_contrast, make_page, make_source
+from wiki.markdown import render
 from wiki.models import Claim, ClaimRevision, Contrast, OpenQuestion, Page, Revision
 from wiki.models.claims import ClaimStatus
 from wiki.services.claims import claim_reattach, claim_set_status
-from wiki.services.page_claims import claim_report_for
+from wiki.services.page_claims import ClaimReport, claim_report_for, page_claims_plan
 from wiki.services.pages import page_revert, page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -59,6 +60,11 @@ def _verify(claim: Claim) -> Claim:
     Claim.objects.filter(pk=claim.pk).update(status="verified")
     claim.refresh_from_db()
     return claim
+
+
+def _plan(page: Page, body: str) -> ClaimReport:
+    """What saving ``body`` would do to the page's claims, as the preview tells it."""
+    return page_claims_plan(page=page, refs=render(body, sources={}, existing_pages=frozenset()).claims)
 
 
 def _bullet(body: str, fragment: str) -> str:
@@ -146,6 +152,32 @@ def test_merged_sentences_keep_one_claim_and_orphan_the_other_saying_into_which(
     assert gone.is_orphaned is True
     entry = gone.revisions.get(page_revision=revision)
     assert (entry.kind, entry.related_claim_id) == ("merged", kept.pk)
+
+
+def test_a_disputed_claim_merged_into_another_leaves_the_merged_sentence_disputed_and_says_why(page: Page) -> None:
+    flash, mimo = _claim(page, FLASH), _claim(page, MIMO)
+    flash_line, mimo_line = _bullet(page.body, FLASH), _bullet(page.body, MIMO)
+    merged = flash_line + " " + mimo_line.removeprefix("- ")
+    body = page.body.replace(flash_line + "\n" + mimo_line, merged)
+    # Whichever of the two the merge orphans is the disputed one, the other verified.
+    kept_before = next(c.claim_id for c in _plan(page, body).changes if c.outcome == "reworded")
+    assert kept_before is not None
+    gone_before = ({flash.pk, mimo.pk} - {kept_before}).pop()
+    Claim.objects.filter(pk=kept_before).update(status="verified")
+    Claim.objects.filter(pk=gone_before).update(status="disputed")
+
+    planned = {c.claim_id: c for c in _plan(page, body).changes}
+    revision = _save(page, body)
+
+    kept = Claim.objects.get(pk=kept_before)
+    assert (kept.is_orphaned, kept.status) == (False, "disputed")
+    assert Claim.objects.get(pk=gone_before).is_orphaned is True
+    entry = kept.revisions.get(page_revision=revision)
+    assert (entry.previous_status, entry.status) == ("verified", "disputed")
+    assert entry.reason == f"Claim #{gone_before}, which is disputed, was merged into it: disputed too until an editor settles it."
+    report = {c.claim_id: c for c in claim_report_for(revision).changes}
+    assert report[kept.pk].status == planned[kept.pk].status == "disputed"
+    assert report[gone_before].outcome == "merged"
 
 
 def test_deleted_key_point_orphans_its_claim_and_revert_restores_it_with_its_questions(page: Page) -> None:

@@ -246,9 +246,27 @@ def _split_status(by_id: dict[int, Claim], match: Match) -> str:
     return ClaimStatus.DISPUTED if origin is not None and origin.status == ClaimStatus.DISPUTED else ClaimStatus.NEEDS_VERIFICATION
 
 
+def _merged_disputes(by_id: dict[int, Claim], matches: Iterable[Match]) -> dict[int, int]:
+    """The claim each disputed claim merged away went into, keyed by that claim: it holds the disputed statement now,
+    so it is disputed too (a dispute is not shed by merging sentences, as it is not by splitting one)."""
+    return {match.related: match.claim_id for match in matches
+            if match.outcome is Outcome.MERGED and match.related is not None and match.claim_id is not None
+            and by_id[match.claim_id].status == ClaimStatus.DISPUTED}
+
+
+def _status_merging(claim: Claim, status: str, reasons: tuple[Summary, ...],
+                    disputes: Mapping[int, int]) -> tuple[str, tuple[Summary, ...]]:
+    """``status`` and ``reasons`` of a sentence's claim, disputed when a disputed claim was merged into it (the
+    dispute is then the reason, not a verification asked for again that the status does not show)."""
+    if claim.pk not in disputes or status == ClaimStatus.DISPUTED:
+        return status, reasons
+    return ClaimStatus.DISPUTED, (summary("claim_merged_disputed", claim=disputes[claim.pk]),)
+
+
 def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimReport:
     """What saving ``refs`` (the claims of the rendered text) would do to the page's claims; writes nothing. One query."""
     by_id, matches = _match(page, refs)
+    disputes = _merged_disputes(by_id, matches)
     kept = 0
     changes: list[ClaimChange] = []
     for match in matches:
@@ -266,6 +284,7 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
             status, reasons = status_after(claim, old_text=claim.text, new_text=ref.text,
                                             citations_changed=cited_in(claim.text) != _cited_in_ref(ref),
                                             verified=verified_texts(_history(claim)))
+            status, reasons = _status_merging(claim, status, reasons, disputes)
             changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reasons, status,
                                        claim.status, match.score))
     return ClaimReport(kept=kept, changes=tuple(changes))
@@ -285,6 +304,7 @@ def page_claims_sync(
     A fixed number of queries.
     """
     by_id, matches = _match(page, refs)
+    disputes = _merged_disputes(by_id, matches)
     now = timezone.now()
     kept = 0
     new_claims: list[tuple[Claim, ClaimRef, Match]] = []
@@ -324,6 +344,7 @@ def page_claims_sync(
             claim.status, reasons = status_after(claim, old_text=old_text, new_text=ref.text,
                                                   citations_changed=citations_changed,
                                                   verified=verified_texts(_history(claim)))
+            claim.status, reasons = _status_merging(claim, claim.status, reasons, disputes)
             if citations_changed:
                 recite.append((claim, ref))
             history.append(ClaimRevision(

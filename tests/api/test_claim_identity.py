@@ -67,6 +67,15 @@ def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(editor_api: 
     assert (retired.status_code, retired.json()["retired_reason"]) == (200, "moved to another page")
 
 
+def test_a_removed_sentence_is_reported_as_deleted_in_its_claims_diff(editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    data = _put(editor_api, page, "## 关键要点\n\n- SkillForge 用 GRPO 同时更新环境动作和 skill calling。\n")
+    (change,) = data["claim_changes"]["changes"]
+    assert (change["outcome"], change["claim"]) == ("orphaned", facet.pk)
+    assert change["diff"] == [["delete", facet.text]]
+
+
 def test_readers_cannot_retire_and_claims_cannot_be_created(long_page: Page, api: APIClient, editor_api: APIClient) -> None:
     claim = Claim.objects.filter(page=long_page).first()
     assert claim is not None

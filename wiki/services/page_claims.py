@@ -58,6 +58,9 @@ OUTCOME_LABELS = {
     Outcome.ORPHANED: _("orphaned"),
 }
 
+# The outcomes that leave a claim without a sentence.
+_GONE = (Outcome.ORPHANED.value, Outcome.MERGED.value)
+
 
 def outcome_label(outcome: str) -> str:
     try:
@@ -110,7 +113,10 @@ class ClaimChange:
 
     @property
     def diff(self) -> tuple[tuple[str, str], ...]:
-        """Per-character diff of the sentence before and after."""
+        """Per-character diff of the sentence before and after: a claim orphaned or merged away has no sentence after,
+        its text (the one it had last) is deleted."""
+        if self.outcome in _GONE:
+            return char_diff(self.text, "")
         return char_diff(self.previous_text, self.text)
 
     @property
@@ -430,8 +436,6 @@ def claim_changes_between(*, page: Page, after: int, upto: int) -> ClaimReport:
     changes = (net_change(claim_steps) for claim_steps in steps.values())
     return ClaimReport(kept=0, changes=tuple(change for change in changes if change is not None))
 
-
-_GONE = (Outcome.ORPHANED.value, Outcome.MERGED.value)
 
 
 def net_change(steps: Sequence[ClaimChange]) -> ClaimChange | None:

@@ -52,7 +52,8 @@ class ClaimChangeSerializer(serializers.Serializer):
     reason = serializers.CharField()
     similarity = serializers.FloatField(allow_null=True)
     diff = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
-                                 help_text='Per-character diff: ["equal" | "delete" | "insert", text] parts.')
+                                 help_text='Per-character diff: ["equal" | "delete" | "insert", text] parts; a claim '
+                                           'orphaned or merged away has its last text deleted.')
 
 
 class ClaimReportSerializer(serializers.Serializer):

@@ -138,6 +138,19 @@ def test_unassigned_and_assigned_to_me_combine_with_the_other_filters(client: Cl
         assert sorted(_api_ids(client, **params)) == listed(**params)
 
 
+def test_the_page_filter_finds_a_page_by_its_title_typed_in_traditional_characters(client: Client) -> None:
+    page = make_page(slug="claims-under-test", title="论断测试")
+    make_page(slug="other-page", title="论断测试之外")
+    here = make_question(title="here", page=page)
+    make_question(title="elsewhere")
+
+    for typed in ("论断测试", "論斷測試"):
+        response = client.get(QUEUE, {"page_slug": typed})
+        assert response.status_code == 200, typed
+        assert _listed_ids(response.content.decode()) == [here.pk]
+        assert _api_ids(client, page_slug=typed) == [here.pk]
+
+
 def test_assigned_to_me_is_a_logged_in_readers_choice(client: Client) -> None:
     anonymous = client.get(QUEUE, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     refused = client.get(QUEUE, {"assigned": "me"})

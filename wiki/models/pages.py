@@ -116,8 +116,10 @@ class PageQuerySet(SortKeyedQuerySet["Page"]):
     def named(self, typed: str) -> list[Page]:
         """Those of these pages that ``typed`` names (id, slug and title read): the page of that slug or that a wiki
         link of that text leads to (``Agentic RL``: ``agentic-rl``), else the page that had that address before it was
-        moved, else those of that title in any case; one query, two when no address matches. An address typed in
-        Traditional characters finds the page at the one in Simplified characters."""
+        moved, else those of that title in any case, or of the title a wiki link of that text is known by (a title
+        typed in Traditional characters, as ``[[論斷測試]]`` leads to 论断测试), a title written so first; one query, two
+        when no address matches. An address typed in Traditional characters finds the page at the one in Simplified
+        characters."""
         from wiki.markdown.wikilinks import link_key, target_slug
 
         typed = typed.strip()
@@ -127,7 +129,12 @@ class PageQuerySet(SortKeyedQuerySet["Page"]):
         pages = self.select_related(None).only("id", "slug", "title")
         by_slug = sorted(pages.filter(models.Q(slug__in=keys) | models.Q(redirects__slug__in=keys)).distinct(),
                          key=lambda page: (page.slug not in keys, page.slug != typed))
-        return by_slug[:1] or list(pages.filter(title__iexact=typed)[:2])
+        if by_slug:
+            return by_slug[:1]
+        written = models.Q(title__iexact=typed)
+        titled = list(pages.filter(written | models.Q(title_key=link_key(typed)) if link_key(typed) else written)
+                      .order_by(models.Case(models.When(written, then=0), default=1), "pk")[:2])
+        return [page for page in titled if page.title.casefold() == typed.casefold()] or titled
 
     def for_listing(self) -> PageQuerySet:
         """Pages without their bodies, for lists, in :meth:`in_title_order`."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
@@ -167,6 +168,14 @@ def test_works_separated_by_a_semicolon_in_one_citation_are_each_cited_at_its_ow
     rendered = page.rendered_html
     assert "SkillForge</a>，<span class=\"locator\">p.3</span>；<a" in rendered
     assert "SkillForge</a>，<span class=\"locator\">§2</span>）" in rendered
+
+
+@pytest.mark.parametrize("opener", ["來源", "綜合"])
+def test_a_citation_written_in_traditional_characters_is_a_problem_not_plain_text(opener: str) -> None:
+    refs, [problem] = wiki_markdown.find_citations(f"- 對照。（{opener}：SkillForge，p.3）\n")
+
+    assert refs == []
+    assert f"（{opener}：" in problem.message and "（来源：" in problem.message
 
 
 def test_an_empty_part_of_a_citation_is_refused() -> None:

@@ -13,9 +13,10 @@ from wiki.references.locators import is_valid_locator
 KIND_BY_WORD = {"来源": "cited", "综合": "synthesised"}
 
 CITATION_RE = re.compile(r"（(来源|综合)：([^（）\n]*)）")
-# Anything that looks like the start of a citation, in the wiki's form or a near miss.
+# Anything that looks like the start of a citation, in the wiki's form or a near miss (its words in Traditional
+# characters too: a sentence converted to them would otherwise lose its citation unseen).
 CITATION_START_RE = re.compile(
-    r"[（(]\s*(来源|综合|出处|参见|引用|引自|source|sources|cf\.)\s*[:：]", re.IGNORECASE
+    r"[（(]\s*(来源|综合|來源|綜合|出处|出處|参见|參見|引用|引自|source|sources|cf\.)\s*[:：]", re.IGNORECASE
 )
 
 

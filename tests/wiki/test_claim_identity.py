@@ -105,6 +105,24 @@ def test_changed_locator_keeps_the_claim_rewrites_its_citation_and_asks_for_veri
     assert "citations or locators changed" in after.revisions.get(page_revision=revision).reason
 
 
+def test_a_citation_retyped_in_full_width_letters_and_spaced_keeps_a_verified_claim_verified(page: Page) -> None:
+    claim = _verify(_claim(page, FACET))
+    citations = list(claim.citations.values_list("source_id", "locator"))
+    cited = "（来源：FACET: Preserving Source Intent and Executable State in Terminal Task Synthesis，§3.1 / §5）"
+    retyped = "（来源：ＦＡＣＥＴ: Preserving Source Intent and Executable State in Terminal Task Synthesis，§ ３.１/§５）"
+    assert cited in page.body
+
+    planned = _plan(page, page.body.replace(cited, retyped)).changes
+    revision = _save(page, page.body.replace(cited, retyped))
+
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "verified")
+    assert list(after.citations.values_list("source_id", "locator")) == citations
+    assert [(c.outcome, c.status, c.reason) for c in planned] == [("reworded", "verified", "")]
+    entry = after.revisions.get(page_revision=revision)
+    assert (entry.previous_status, entry.status, entry.reason) == ("verified", "verified", "")
+
+
 def test_repunctuation_keeps_the_claim_and_a_verified_status(page: Page) -> None:
     claim = _verify(_claim(page, SKILLFORGE))
     line = _bullet(page.body, SKILLFORGE)

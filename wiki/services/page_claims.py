@@ -29,6 +29,7 @@ from wiki.text.claim_matching import (
     Sentence,
     char_diff,
     edit_size,
+    folded,
     is_small_edit,
     match_claims,
     normalise,
@@ -81,14 +82,20 @@ def statement(text: str) -> str:
     return CITATION_RE.sub("", text).strip() or text
 
 
+def _cited(title: str, locator: str, kind: str) -> tuple[str, str, str]:
+    """A citation as compared: its title and locator read as search reads them (width, Traditional characters and case
+    aside) without spacing, so that retyping ``SkillForge，§3`` as ``ＳｋｉｌｌＦｏｒｇｅ，§３`` changes no citation."""
+    return "".join(folded(title).split()), "".join(folded(locator).split()), kind
+
+
 def cited_in(text: str) -> tuple[tuple[str, str, str], ...]:
-    """(title, locator, kind) of each citation written in a claim's text, in order."""
+    """(title, locator, kind) of each citation written in a claim's text, in order, as compared (:func:`_cited`)."""
     refs, _ = find_citations(text)
-    return tuple((title, ref.locator, ref.kind) for ref in refs for title in ref.titles)
+    return tuple(_cited(title, ref.locator, ref.kind) for ref in refs for title in ref.titles)
 
 
 def _cited_in_ref(ref: ClaimRef) -> tuple[tuple[str, str, str], ...]:
-    return tuple((c.title, c.locator, c.kind) for c in ref.citations)
+    return tuple(_cited(c.title, c.locator, c.kind) for c in ref.citations)
 
 
 @dataclass(frozen=True)

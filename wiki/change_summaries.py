@@ -69,6 +69,8 @@ MESSAGES: dict[str, str] = {
         "Split from claim #%(claim)s, which is disputed: disputed too until an editor settles it."),
     "claim_merged_disputed": gettext_noop(
         "Claim #%(claim)s, which is disputed, was merged into it: disputed too until an editor settles it."),
+    "claim_reattached_disputed": gettext_noop(
+        "The sentence was claim #%(claim)s, which is disputed: disputed too until an editor settles it."),
     "claim_reattached_to": gettext_noop("Re-attached to a sentence of “%(page)s”, which was claim #%(claim)s."),
     "question_created": gettext_noop("priority %(priority)s"),
     "question_answered": gettext_noop("answered"),

@@ -444,6 +444,22 @@ def test_reattaching_an_orphan_to_a_sentence_it_had_while_verified_keeps_it_veri
     assert (claim.is_orphaned, claim.status, claim.page_id) == (False, "verified", other.pk)
 
 
+def test_an_orphan_reattached_to_a_disputed_sentence_is_disputed_and_says_why(page: Page) -> None:
+    claim = _verify(_claim(page, FACET))
+    original = _bullet(page.body, FACET)
+    _save(page, page.body.replace(original + "\n", ""))
+    other = make_page(slug="facet-elsewhere", title="FACET elsewhere", body="## 关键要点\n\n" + original + "\n")
+    sentence = claim_set_status(claim=other.claims.get(), status="disputed")
+
+    claim_reattach(claim=Claim.objects.get(pk=claim.pk), sentence=sentence)
+
+    claim.refresh_from_db()
+    assert (claim.is_orphaned, claim.status, claim.page_id) == (False, "disputed", other.pk)
+    entry = claim.revisions.get(kind="reattached")
+    assert (entry.previous_status, entry.status) == ("verified", "disputed")
+    assert f"The sentence was claim #{sentence.pk}, which is disputed" in entry.reason
+
+
 def test_key_points_converted_to_traditional_characters_keep_every_claim_with_its_status_question_and_contrast(
         page: Page) -> None:
     import opencc

@@ -18,6 +18,7 @@ from wiki.models import (
     Citation,
     Claim,
     ClaimRevision,
+    ClaimStatus,
     Classification,
     Contrast,
     OpenQuestion,
@@ -178,7 +179,8 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
     attached to it (questions, contrasts, classification evidence, works it is about) moves over.
     ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
-    changed (to other than a text it had while verified), which asks for verification again. Search finds ``claim`` where the sentence's claim was.
+    changed (to other than a text it had while verified), which asks for verification again, or the sentence's claim
+    was disputed, which leaves ``claim`` disputed. Search finds ``claim`` where the sentence's claim was.
     """
     # Pages before claims, the order a page save takes them in: moving the claim to the sentence's page checks
     # that page's row, which a save of that page holds while it rewrites its claims.
@@ -201,6 +203,9 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     history = claim.revisions.values("text", "status", "previous_text", "previous_status")
     claim.status, recheck = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed,
                                          verified=verified_texts(history))
+    if sentence.status == ClaimStatus.DISPUTED and claim.status != ClaimStatus.DISPUTED:
+        # The sentence's dispute goes with it to the claim that takes it, as a split or merged sentence's does.
+        claim.status, recheck = ClaimStatus.DISPUTED, (summary("claim_reattached_disputed", claim=sentence.pk),)
     Through = OpenQuestion.claims.through
     taken = set(Through.objects.filter(claim=claim).values_list("openquestion_id", flat=True))
     Through.objects.filter(claim=sentence).exclude(openquestion_id__in=taken).update(claim=claim)

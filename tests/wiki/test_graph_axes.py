@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
 import networkx as nx
+import numpy as np
 import pytest
 from django.db import connection
 from django.template.loader import render_to_string
@@ -21,6 +23,7 @@ from wiki.graph.context import contrast_picture
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px
 from wiki.graph.layout import (
     AXIS_REACH,
+    GAP,
     HUB_FONT_PX,
     MARKER_R,
     MIN_SCALE,
@@ -30,7 +33,9 @@ from wiki.graph.layout import (
     draw,
     spring_positions,
 )
+from wiki.graph.markers import beside
 from wiki.graph.nodes import EdgeType, GraphBuilder
+from wiki.graph.routing import curve_points
 from wiki.graph.svg import frame_svg
 from wiki.models import Contrast
 
@@ -135,6 +140,56 @@ def test_no_marker_of_the_seed_contrasts_covers_a_label_a_node_or_another_marker
                     assert _covered_by_markers(frame) == [], (works, frame.name)
     # the ten works' picture numbers some of its axes in each language: the check is not vacuous
     assert numbered
+
+
+def _side(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]) -> int:
+    turn = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+    return (turn > 0) - (turn < 0)
+
+
+def _leaders_across_contrasts(frame: Frame) -> list[tuple[int, str]]:
+    """Each numbered marker of ``frame`` whose leader crosses another contrast's line as drawn (a curve followed
+    point by point), with that line's ends."""
+    crossed = []
+    for a in frame.markers:
+        if a.leader_from is None:
+            continue
+        foot, disc = a.leader_from, (a.x, a.y)
+        for placed in frame.edges:
+            # another contrast between the same two works is drawn along the leader's own line
+            same = {placed.edge.source.id, placed.edge.target.id} == {a.edge.source.id, a.edge.target.id}
+            if placed.edge.type != EdgeType.CONTRASTS.value or same:
+                continue
+            if placed.cx is None or placed.cy is None:
+                points = [(placed.x1, placed.y1), (placed.x2, placed.y2)]
+            else:
+                points = [tuple(p) for p in curve_points(placed.x1, placed.y1, placed.cx, placed.cy, placed.x2, placed.y2).tolist()]
+            for p, q in itertools.pairwise(points):
+                if _side(foot, disc, p) * _side(foot, disc, q) < 0 and _side(p, q, foot) * _side(p, q, disc) < 0:
+                    crossed.append((a.marker, f"{placed.edge.source.label} – {placed.edge.target.label}"))
+                    break
+    return crossed
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_leader_of_the_seed_contrasts_crosses_another_contrasts_line(seed: None, language: str) -> None:
+    leaders = 0
+    with translation.override(language):
+        for works in _subject_sets():
+            refs = [SubjectRef.parse(w) for w in works]
+            for drawn in (refs, [column.ref for column in comparison_for(refs).columns]):
+                for frame in contrast_picture(drawn).drawing.frames:
+                    leaders += sum(a.leader_from is not None for a in frame.markers)
+                    assert _leaders_across_contrasts(frame) == [], (works, frame.name)
+    # the ten works' picture ties some of its markers to their lines by leaders: the check is not vacuous
+    assert leaders
+
+
+def test_a_marker_sits_on_its_line_though_another_contrast_of_the_same_two_works_runs_along_it() -> None:
+    # two axes of the same two works are drawn along one line: the other one is no line to keep the marker off
+    spot = beside((0.0, 0.0), (100.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=np.zeros((0, 4)),
+                  contrasts=np.array([[100.0, 0.0, 0.0, 0.0]]), lines=np.zeros((0, 4)), spiral=np.zeros((0, 2)))
+    assert (spot.x, spot.y, spot.foot_x, spot.foot_y, spot.tangled) == (50.0, 0.0, 50.0, 0.0, False)
 
 
 def _crowded_contrast() -> nx.MultiDiGraph[str]:

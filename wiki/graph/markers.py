@@ -2,12 +2,14 @@
 
 Like a label, a marker never covers what was placed before it (labels, nodes, other markers): the picture grows
 rather than hide text under a disc. It is set on its line farther from the middle, or beside the line, tied to it by
-a thin leader at right angles to it. Of the free spots, the first kind found is taken: the leader passing under no
-label, and neither the disc sitting on another contrast's line (where it would seem to number that one) nor the
-leader crossing one; among those, the one touching the fewest other lines, then the nearest the line's middle.
-Farther out (a frame's spiral around the middle, the leader from the nearest point of the line), the same; failing
-all, the spot whose leader passes under the fewest labels, whose text a thin line under it leaves readable. A pure
-function of what was placed, like the layout.
+a thin leader at right angles to it. Of the free spots, the first kind found is taken: neither the disc sitting on
+another contrast's line (where it would seem to number that one) nor the leader crossing one, and the leader passing
+under no label; among those, the one touching the fewest other lines, then the nearest the line's middle. Farther
+out (a frame's spiral around the middle, the leader from the nearest point of the line), the same; failing all, the
+spot on and across the fewest other contrasts' lines (the far stretch of the spiral is searched for one clear of them)
+whose leader passes under the fewest labels, whose text a thin line under it leaves readable: a leader across
+another contrast ties the marker to the wrong line, a label over a thin line still reads. A pure function of what
+was placed, like the layout.
 """
 
 from __future__ import annotations
@@ -145,14 +147,14 @@ def _clearest(
     points: np.ndarray, feet: np.ndarray, *, r: float, boxes: np.ndarray, contrasts: np.ndarray, lines: np.ndarray
 ) -> tuple[int, tuple[int, int, int]]:
     """The index of the clearest of the spots ``points`` (leaders from ``feet``), nearest first, and how it is tangled.
-    Each test in turn keeps the spots that do best at it: the leader under the fewest labels, the disc on the fewest
-    other contrasts' lines, the leader across the fewest, then the fewest other lines touched."""
+    Each test in turn keeps the spots that do best at it: the disc on the fewest other contrasts' lines, the leader
+    across the fewest, the leader under the fewest labels, then the fewest other lines touched."""
     left = np.arange(len(points))
     key: list[int] = []
     for test in (
-        lambda k: boxes_crossed(feet[k], points[k], boxes),
         lambda k: _on_lines(points[k], contrasts, r).astype(int),
         lambda k: _lines_crossed(feet[k], points[k], contrasts),
+        lambda k: boxes_crossed(feet[k], points[k], boxes),
         lambda k: _on_lines(points[k], lines, r) + _lines_crossed(feet[k], points[k], lines),
     ):
         scores = test(left)
@@ -175,10 +177,13 @@ def beside(
     """Where the marker (a square of half-side ``r``) of the line from ``a`` to ``b`` goes: clear of ``boxes`` by
     ``gap`` and, if it can be, of the picture's other ``contrasts`` (whose markers and axes it could be taken for) and
     its other ``lines``; ``spiral`` (offsets, nearest first) is searched when no spot by the line will do."""
+    # another contrast between the same two ends runs along this very line, which no spot can keep off
+    own = np.array([*a, *b]), np.array([*b, *a])
+    contrasts = contrasts[~((contrasts == own[0]).all(axis=1) | (contrasts == own[1]).all(axis=1))]
     best: tuple[tuple[int, int, int], Spot] | None = None
     for far, (points, feet, distance) in enumerate(_stretches(a, b, spiral)):
-        if best is not None and far == 2:
-            break  # the far stretch only when nothing nearer is free: a long leader helps no one
+        if best is not None and far == 2 and best[0][:2] == (0, 0):
+            break  # the far stretch only when nothing nearer is free of other contrasts: a long leader helps no one
         # the free spots, nearest first, as many as are worth weighing
         free = np.flatnonzero(_free(points, r, boxes, gap))
         free = free[np.argsort(distance[free], kind="stable")][:_WEIGHED]

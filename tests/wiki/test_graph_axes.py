@@ -171,8 +171,25 @@ def _leaders_across_contrasts(frame: Frame) -> list[tuple[int, str]]:
     return crossed
 
 
+def _leaders_from_nodes(frame: Frame) -> list[tuple[int, str]]:
+    """Each numbered marker of ``frame`` whose leader leaves its line inside the shape of a node at one of its ends
+    (or the dot at its foot touches it), where it would seem to leave the node rather than the line."""
+    at = {p.node.id: p for p in frame.nodes}
+    inside = []
+    for a in frame.markers:
+        if a.leader_from is None:
+            continue
+        for end in (at[a.edge.source.id], at[a.edge.target.id]):
+            # a diamond's corners reach out 1.25 times a node's size; the foot's dot is 2.5 units across
+            if math.hypot(a.leader_from[0] - end.x, a.leader_from[1] - end.y) < end.node.size * 1.25 + 2.5:
+                inside.append((a.marker, end.node.label))
+    return inside
+
+
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_no_leader_of_the_seed_contrasts_crosses_another_contrasts_line(seed: None, language: str) -> None:
+def test_every_leader_of_the_seed_contrasts_leaves_its_line_between_its_nodes_and_crosses_no_other_contrast(
+    seed: None, language: str
+) -> None:
     leaders = 0
     with translation.override(language):
         for works in _subject_sets():
@@ -181,6 +198,7 @@ def test_no_leader_of_the_seed_contrasts_crosses_another_contrasts_line(seed: No
                 for frame in contrast_picture(drawn).drawing.frames:
                     leaders += sum(a.leader_from is not None for a in frame.markers)
                     assert _leaders_across_contrasts(frame) == [], (works, frame.name)
+                    assert _leaders_from_nodes(frame) == [], (works, frame.name)
     # the ten works' picture ties some of its markers to their lines by leaders: the check is not vacuous
     assert leaders
 
@@ -217,6 +235,7 @@ def test_no_marker_of_a_crowded_contrast_covers_a_label_a_node_or_another_marker
         assert len(frame.markers) >= 3, frame.name
         assert _covered_by_markers(frame) == [], frame.name
         assert _misplaced_axes(frame) == [], frame.name
+        assert _leaders_from_nodes(frame) == [], frame.name
 
 
 def test_a_marker_beside_its_line_is_drawn_with_a_leader_from_the_line() -> None:

@@ -2,14 +2,15 @@
 
 Like a label, a marker never covers what was placed before it (labels, nodes, other markers): the picture grows
 rather than hide text under a disc. It is set on its line farther from the middle, or beside the line, tied to it by
-a thin leader at right angles to it. Of the free spots, the first kind found is taken: neither the disc sitting on
-another contrast's line (where it would seem to number that one) nor the leader crossing one, and the leader passing
-under no label; among those, the one touching the fewest other lines, then the nearest the line's middle. Farther
-out (a frame's spiral around the middle, the leader from the nearest point of the line), the same; failing all, the
-spot on and across the fewest other contrasts' lines (the far stretch of the spiral is searched for one clear of them)
-whose leader passes under the fewest labels, whose text a thin line under it leaves readable: a leader across
-another contrast ties the marker to the wrong line, a label over a thin line still reads. A pure function of what
-was placed, like the layout.
+a thin leader at right angles to it that leaves the line clear of the nodes at its ends (where it would seem to leave
+a node). Of the free spots, the first kind found is taken: neither the disc sitting on another contrast's line (where
+it would seem to number that one) nor the leader crossing one, and the leader passing under no label; among those,
+the one touching the fewest other lines, then the nearest the line's middle. Farther out (a frame's spiral around the
+middle, the leader from the nearest point of the line clear of its ends), the same; failing all, the spot on and
+across the fewest other contrasts' lines (the far stretch of the spiral is searched for one clear of them) whose
+leader passes under the fewest labels, whose text a thin line under it leaves readable: a leader across another
+contrast ties the marker to the wrong line, a label over a thin line still reads. A pure function of what was placed,
+like the layout.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ import numpy as np
 
 from wiki.graph.routing import CLEARANCE
 
+# How far from either end of its line a leader leaves it: past the shape of a work drawn there (a diamond reaches
+# 12.5 units out) and the dot at the leader's foot.
+END_CLEARANCE = 16.0
 # How long a marker's leader may be before the marker is sought farther out, and the step of the search.
 LEADER_REACH = 56.0
 _STEP = 4.0
@@ -112,12 +116,12 @@ def _free(points: np.ndarray, r: float, boxes: np.ndarray, gap: float) -> np.nda
 
 
 def _by_the_line(a: Point, b: Point) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Spots on the line from ``a`` to ``b`` and at right angles to it up to LEADER_REACH away, the feet of their
-    leaders, and how far each is from the line's middle (along it counting half: a short leader near the middle, or
-    none a little farther out)."""
+    """Spots on the line from ``a`` to ``b`` clear of the nodes at its ends and at right angles to it up to
+    LEADER_REACH away, the feet of their leaders, and how far each is from the line's middle (along it counting half:
+    a short leader near the middle, or none a little farther out)."""
     length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
     unit, normal = np.array([b[0] - a[0], b[1] - a[1]]) / length, np.array([a[1] - b[1], b[0] - a[0]]) / length
-    half = np.arange(0.0, length / 2, _STEP)
+    half = np.arange(0.0, max(length / 2 - END_CLEARANCE, _STEP), _STEP)
     along = np.concatenate([half, -half[1:]])
     t, d = (grid.ravel() for grid in np.meshgrid(along, _ACROSS))
     middle = (np.array(a) + np.array(b)) / 2
@@ -128,11 +132,14 @@ def _by_the_line(a: Point, b: Point) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def _round_the_middle(a: Point, b: Point, spiral: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Spots at ``spiral``'s offsets from the middle of the line from ``a`` to ``b``, the feet of their leaders (the
-    nearest point of the line), and their order in the spiral."""
+    nearest point of the line clear of the nodes at its ends, so that a leader never seems to leave a node), and
+    their order in the spiral."""
     start, end = np.array(a), np.array(b)
     points = (start + end) / 2 + spiral
     span = end - start
-    t = np.clip((points - start) @ span / max(float(span @ span), 1e-9), 0.0, 1.0)
+    length = max(float(np.hypot(*span)), 1e-9)
+    clear = min(0.5, END_CLEARANCE / length)
+    t = np.clip((points - start) @ span / (length * length), clear, 1.0 - clear)
     return points, start + t[:, None] * span, np.arange(len(spiral), dtype=float)
 
 

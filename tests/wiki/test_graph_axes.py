@@ -203,6 +203,36 @@ def test_every_leader_of_the_seed_contrasts_leaves_its_line_between_its_nodes_an
     assert leaders
 
 
+def _contrasts_side_by_side(frame: Frame) -> list[tuple[str, str, str]]:
+    """Each pair of contrast lines of ``frame`` leaving one node less than 10 degrees apart, as drawn: the node and the
+    two other ends."""
+    leaving: dict[str, list[tuple[str, float]]] = {}
+    for placed in frame.edges:
+        if placed.edge.type != EdgeType.CONTRASTS.value:
+            continue
+        ends = ((placed.edge.source, placed.x1, placed.y1), (placed.edge.target, placed.x2, placed.y2))
+        for (here, hx, hy), (there, tx, ty) in (ends, ends[::-1]):
+            leaving.setdefault(here.label, []).append((there.label, math.degrees(math.atan2(ty - hy, tx - hx))))
+    close = []
+    for node, lines in leaving.items():
+        for (one, a), (other, b) in itertools.combinations(lines, 2):
+            if min(abs(a - b) % 360, 360 - abs(a - b) % 360) < 10:
+                close.append((node, one, other))
+    return close
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_two_contrast_lines_of_the_seed_contrasts_leave_a_work_side_by_side(seed: None, language: str) -> None:
+    # SkillForge's lines to Recuris and to FACET ran a few degrees apart, each axis written between both
+    with translation.override(language):
+        for works in _subject_sets():
+            refs = [SubjectRef.parse(w) for w in works]
+            for drawn in (refs, [column.ref for column in comparison_for(refs).columns]):
+                for frame in contrast_picture(drawn).drawing.frames:
+                    assert len([e for e in frame.edges if e.edge.type == EdgeType.CONTRASTS.value]) >= 1
+                    assert _contrasts_side_by_side(frame) == [], (works, frame.name)
+
+
 def test_a_marker_sits_on_its_line_though_another_contrast_of_the_same_two_works_runs_along_it() -> None:
     # two axes of the same two works are drawn along one line: the other one is no line to keep the marker off
     spot = beside((0.0, 0.0), (100.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=np.zeros((0, 4)),

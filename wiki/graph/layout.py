@@ -353,8 +353,8 @@ def _normalise(pos: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
     return {n: ((x - mx) / sx, (y - my) / sy) for n, (x, y) in pos.items()}
 
 
-# The springs' starting points: a picture whose contrast lines could not all carry their axes is tried again from the
-# next ones, and the try that crowds its labels least is drawn.
+# The springs' starting points: a picture whose contrast lines run side by side or could not all carry their axes is
+# tried again from the next ones, and the try that crowds its lines and labels least is drawn.
 SPRING_SEEDS = (11, 1, 2, 3)
 
 
@@ -696,11 +696,35 @@ def _spread(n: int) -> float:
     return min(1.0, math.sqrt(n / FULL_SPREAD))
 
 
-def _crowding(frames: list[Frame]) -> tuple[int, int, int]:
-    """How far a try falls short: its axes numbered rather than written, then its markers tangled with other labels
-    and lines, then its markers drawn beside their lines rather than on them."""
+# Two contrast lines leaving one node closer than this many degrees apart run side by side, their axes between both.
+SIDE_BY_SIDE_DEGREES = 10.0
+
+
+def _side_by_side(frame: Frame) -> int:
+    """How many pairs of the contrast lines of ``frame`` that carry an axis leave one node so nearly the same way
+    that neither line can be told from the other, nor which axis is whose."""
+    at = {p.node.id: p for p in frame.nodes}
+    bearings: dict[str, list[float]] = {}
+    for a in frame.axes:
+        ends = (at[a.edge.source.id], at[a.edge.target.id])
+        for here, there in (ends, ends[::-1]):
+            bearings.setdefault(here.node.id, []).append(math.atan2(there.y - here.y, there.x - here.x))
+    close = 0
+    for angles in bearings.values():
+        for i, first in enumerate(angles):
+            for second in angles[i + 1:]:
+                apart = abs(math.degrees(first - second)) % 360
+                close += min(apart, 360 - apart) < SIDE_BY_SIDE_DEGREES
+    return close
+
+
+def _crowding(frames: list[Frame]) -> tuple[int, int, int, int]:
+    """How far a try falls short: its contrast lines running side by side from one node, then its axes numbered
+    rather than written, then its markers tangled with other labels and lines, then its markers drawn beside their
+    lines rather than on them."""
     markers = [a for f in frames for a in f.markers]
-    return len(markers), sum(a.tangled for a in markers), sum(a.leader_from is not None for a in markers)
+    return (sum(_side_by_side(f) for f in frames), len(markers), sum(a.tangled for a in markers),
+            sum(a.leader_from is not None for a in markers))
 
 
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
@@ -738,7 +762,7 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
         starts = [map_positions(sub)]
     elif positions == "radial" and center is not None and center in sub:
         starts = [radial_positions(sub, center)]
-    else:  # laid out again only while an axis is numbered
+    else:  # laid out again only while two contrast lines run side by side or an axis is numbered
         starts = (spring_positions(sub, seed) for seed in (SPRING_SEEDS if axes else SPRING_SEEDS[:1]))
     frames: list[Frame] = []
     for start in starts:
@@ -746,7 +770,7 @@ def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, 
                  _place(ordered, start, "narrow", NARROW_WIDTH, narrow_height, axes, spread, edges)]
         if not frames or _crowding(tried) < _crowding(frames):
             frames = tried
-        if _crowding(frames) == (0, 0, 0):
+        if not any(_crowding(frames)):
             break
     for frame in frames:
         _frame_edges(frame, edges)

@@ -67,6 +67,24 @@ def test_an_orphaned_claim_is_reattached_or_retired_through_the_api(editor_api: 
     assert (retired.status_code, retired.json()["retired_reason"]) == (200, "moved to another page")
 
 
+def test_a_claim_replaced_by_a_reattached_one_leads_to_it(editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。", "WebArena 只评测固定模型。"))
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="WebArena")
+    assert editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": sentence.pk}, format="json").status_code == 200
+    assert not Claim.objects.filter(pk=sentence.pk).exists()
+
+    read = editor_api.get(f"/api/v1/claims/{sentence.pk}/?format=json")
+    assert (read.status_code, read["Location"]) == (301, f"http://testserver/api/v1/claims/{facet.pk}/?format=json")
+    history = editor_api.get(f"/api/v1/claims/{sentence.pk}/history/")
+    assert (history.status_code, history["Location"]) == (301, f"http://testserver/api/v1/claims/{facet.pk}/history/")
+    write = editor_api.patch(f"/api/v1/claims/{sentence.pk}/", {"status": "disputed"}, format="json")
+    assert (write.status_code, write["Location"]) == (308, f"http://testserver/api/v1/claims/{facet.pk}/")
+    assert Claim.objects.get(pk=facet.pk).status != "disputed"
+    assert editor_api.get(f"/api/v1/claims/{facet.pk + sentence.pk + 1000}/").status_code == 404
+
+
 def test_a_removed_sentence_is_reported_as_deleted_in_its_claims_diff(editor_api: APIClient) -> None:
     page = make_page(body=BODY)
     facet = Claim.objects.get(page=page, text__startswith="FACET")

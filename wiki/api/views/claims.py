@@ -3,7 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -31,9 +33,15 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 
 @extend_schema_view(
     list=extend_schema(summary=gettext_lazy("List claims with their citations")),
-    retrieve=extend_schema(summary=gettext_lazy("A claim with its citations and locators")),
+    retrieve=extend_schema(summary=gettext_lazy("A claim with its citations and locators"),
+                           responses={200: ClaimSerializer, status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(
+                               description="The claim gave its sentence to a re-attached one: `Location` is that claim.")}),
     partial_update=extend_schema(summary=gettext_lazy("Set a claim's status (verified, needs verification, disputed)"),
-                                 parameters=[IF_MATCH_REQUIRED], responses={200: saved_serializer(ClaimSerializer), **PRECONDITIONS}),
+                                 parameters=[IF_MATCH_REQUIRED], responses={
+                                     200: saved_serializer(ClaimSerializer), **PRECONDITIONS,
+                                     status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
+                                         description="The claim gave its sentence to a re-attached one: send the same "
+                                                     "request to `Location`, that claim.")}),
 )
 class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
@@ -49,6 +57,23 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
 
     def get_queryset(self) -> QuerySet[Claim]:
         return Claim.objects.on_live_pages().with_citations().defer(*PAGE_TEXT)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """A claim that gave its sentence to a re-attached one lives on as that claim, as its HTML page does: a read
+        of it (or of its history) is a 301 to the same read of that claim, a write a 308, which a client repeats as
+        it was sent."""
+        pk = str(self.kwargs.get("pk", ""))
+        match = self.request.resolver_match if pk.isdigit() else None
+        if isinstance(exc, Http404) and match is not None:
+            replaced = ClaimRevision.objects.replacing(int(pk)).first()
+            if replaced is not None:
+                url = reverse(f"{match.namespace}:{match.url_name}", kwargs={**match.kwargs, "pk": replaced.claim_id})
+                query = self.request.META.get("QUERY_STRING", "")
+                moved = HttpResponsePermanentRedirect(self.request.build_absolute_uri(f"{url}?{query}" if query else url))
+                if self.request.method not in ("GET", "HEAD"):
+                    moved.status_code = status.HTTP_308_PERMANENT_REDIRECT
+                return moved  # type: ignore[return-value]
+        return super().handle_exception(exc)
 
     @extend_schema(summary=gettext_lazy("A claim's history across page revisions, oldest first"),
                    responses=ClaimRevisionSerializer(many=True), filters=False)

@@ -129,6 +129,19 @@ def test_claim_page_shows_status_attachments_and_text_history(client: Client) ->
     assert "只演化外部<ins>的</ins> harness" in html
 
 
+def test_a_question_the_claim_answers_is_listed_once_as_answered(client: Client) -> None:
+    page = make_page(body=BODY)
+    star = Claim.objects.get(page=page, text__startswith="StarHarness")
+    answered = make_question(title="StarHarness 是否更新参数？", answer_claim=star, status="answered")
+    answered.claims.add(star)
+    related = make_question(title="StarHarness 的 harness 如何演化？")
+    related.claims.add(star)
+    html = client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk})).content.decode()
+    assert html.count("StarHarness 是否更新参数？") == 1
+    assert f'data-answers="{answered.pk}"' in html and f'data-question="{answered.pk}"' not in html
+    assert f'data-question="{related.pk}"' in html
+
+
 def test_claim_page_takes_the_same_queries_for_a_short_or_long_history(client: Client) -> None:
     counts = []
     for saves in (1, 10):

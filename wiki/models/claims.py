@@ -82,7 +82,7 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         from wiki.models.questions import OpenQuestion
 
         return self.with_citations().prefetch_related(
-            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status").in_title_order()),
+            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").in_title_order()),
             Prefetch("answers", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").in_title_order()),
             Prefetch("contrasts", queryset=Contrast.objects.select_related(
                 "left", "left_component", "right", "right_component").order_by("id")),

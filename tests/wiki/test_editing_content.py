@@ -507,6 +507,52 @@ def test_a_source_field_only_someone_else_changed_keeps_their_value_after_a_conf
     assert (source.title, source.notes, source.abstract) == ("Racer: A Study of Mine", "Their reading notes.", "Their abstract.")
 
 
+def test_a_works_details_and_other_fields_only_someone_else_changed_keep_their_values_after_a_conflict(
+        editor_client: Client) -> None:
+    from wiki.services.sources import source_update
+
+    source = make_source(short_name="Racer", title="Racer: A Study", year=2024, authors="Lee, Ann",
+                         bibliographic={"pages": "1-10", "volume": "3"}, extra_fields={"keywords": "agents"})
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    hidden = _opened(editor_client, url)
+    source_update(source=source, fields={"authors": "Lee, Ann; Kim, Bo", "bibliographic": {"pages": "11-20", "publisher": "ACM"},
+                                         "extra_fields": {"keywords": "agents, RL", "langid": "english"}})
+    mine = {"short_name": "Racer", "title": "Racer: A Study of Mine", "kind": source.kind, "year": "2024",
+            "authors": "Lee, Ann", "bib_pages": "1-10", "bib_volume": "3", "extra_fields": "keywords = agents", **hidden}
+    refused = editor_client.post(url, mine)
+    assert refused.status_code == 409
+    form = refused.context["form"]
+    assert (form.data["bib_pages"], form.data["bib_volume"], form.data["bib_publisher"]) == ("11-20", "", "ACM")
+    assert form.data["extra_fields"] == "langid = english\nkeywords = agents, RL"  # as jsonb orders them
+    assert not any(form.has_error(name) for name in ("authors", "bib_pages", "bib_volume", "bib_publisher", "extra_fields"))
+    assert editor_client.post(url, form.data).status_code == 302
+    source.refresh_from_db()
+    assert (source.title, source.authors, source.bibliographic, source.extra_fields) == (
+        "Racer: A Study of Mine", "Lee, Ann; Kim, Bo", {"pages": "11-20", "publisher": "ACM"},
+        {"keywords": "agents, RL", "langid": "english"})
+
+
+def test_a_works_detail_both_editors_changed_keeps_mine_and_names_theirs(editor_client: Client) -> None:
+    from wiki.services.sources import source_update
+
+    source = make_source(short_name="Racer", title="Racer: A Study", bibliographic={"pages": "1-10"},
+                         extra_fields={"keywords": "agents"})
+    url = reverse("wiki:source-edit", kwargs={"slug": source.slug})
+    hidden = _opened(editor_client, url)
+    source_update(source=source, fields={"bibliographic": {"pages": "11-20"}, "extra_fields": {"keywords": "theirs"}})
+    refused = editor_client.post(url, {"short_name": "Racer", "title": "Racer: A Study", "kind": source.kind,
+                                       "bib_pages": "5-6", "extra_fields": "keywords = mine", **hidden},
+                                 HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert refused.status_code == 409
+    form = refused.context["form"]
+    assert (form.data["bib_pages"], form.data["extra_fields"]) == ("5-6", "keywords = mine")
+    assert form.errors["bib_pages"] == ["他人已在此期间保存：“11-20”。这里保留的是你填写的内容：保留它，或改写为对方的内容。"]
+    assert form.errors["extra_fields"] == ["他人已在此期间保存：“keywords = theirs”。这里保留的是你填写的内容：保留它，或改写为对方的内容。"]
+    assert editor_client.post(url, form.data).status_code == 302
+    source.refresh_from_db()
+    assert (source.bibliographic, source.extra_fields) == ({"pages": "5-6"}, {"keywords": "mine"})
+
+
 def test_what_is_saved_now_reads_as_chinese_sentences_on_a_conflict(editor_client: Client) -> None:
     from wiki.services.questions import question_update
     from wiki.services.sources import source_update

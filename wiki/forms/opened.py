@@ -43,7 +43,8 @@ def merge_saved_meanwhile(form: forms.BaseForm, current: models.Model) -> None:
         opened = json.loads(form.data.get(OPENED) or "{}")
     except ValueError:
         opened = {}
-    saved = _saved(form, current)
+    values = _values(form, current)
+    saved = {name: _canonical(form.fields[name], value) for name, value in values.items()}
     data = form.data.copy()  # type: ignore[attr-defined]  # a QueryDict from the request
     data[OPENED] = json.dumps(saved)
     clashes: list[str] = []
@@ -59,20 +60,24 @@ def merge_saved_meanwhile(form: forms.BaseForm, current: models.Model) -> None:
     for name in clashes:
         form.add_error(name, ValidationError(
             _("Saved meanwhile by someone else: “%(value)s”. Your entry is kept here: keep it, or write theirs."),
-            code="saved_meanwhile", params={"value": _shown(current, name)}))
+            code="saved_meanwhile", params={"value": _shown(form, current, name, values[name])}))
 
 
 def _saved(form: forms.BaseForm, instance: models.Model) -> dict[str, Any]:
-    """The fields of ``instance`` that ``form`` edits: a form of its own shape says which (``values_of``), a model
-    form edits the model's fields it has."""
+    return {name: _canonical(form.fields[name], value) for name, value in _values(form, instance).items()}
+
+
+def _values(form: forms.BaseForm, instance: models.Model) -> dict[str, Any]:
+    """The fields of ``instance`` that ``form`` edits: a form of another shape than its model's (a claim's, a work's
+    with its details a field each) says which and how it shows them (``values_of``), a model form edits the model's
+    fields it has."""
     values_of = getattr(form, "values_of", None)
     if callable(values_of):
         values: dict[str, Any] = values_of(instance)
-    else:
-        model_fields = {field.name for field in instance._meta.get_fields()}
-        values = model_to_dict(instance, fields=[name for name in form.fields
-                                                 if name in model_fields and not form.fields[name].disabled])
-    return {name: _canonical(form.fields[name], value) for name, value in values.items()}
+        return values
+    model_fields = {field.name for field in instance._meta.get_fields()}
+    return model_to_dict(instance, fields=[name for name in form.fields
+                                           if name in model_fields and not form.fields[name].disabled])
 
 
 def _posted(form: forms.BaseForm, name: str) -> Any:
@@ -110,11 +115,17 @@ def _put(data: Any, field: forms.Field, name: str, value: Any) -> None:
         data[name] = value
 
 
-def _shown(instance: models.Model, name: str) -> str:
+def _shown(form: forms.BaseForm, instance: models.Model, name: str, value: Any) -> str:
+    """The field ``name`` as saved in ``instance``, as a reader says it: a choice by its label, a row by its name,
+    several by theirs. ``value`` is the field as a form of its own shape shows it (``values_of``): a work's details
+    are no attributes of the work."""
     display = getattr(instance, f"get_{name}_display", None)
     if callable(display):
         return str(display())
-    value = getattr(instance, name)
+    if not callable(getattr(form, "values_of", None)):
+        value = getattr(instance, name)
     if isinstance(value, models.Manager):
-        return ", ".join(str(item) for item in value.all()) or "—"
+        value = list(value.all())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(item) for item in value) or "—"
     return "—" if value in (None, "") else str(value)

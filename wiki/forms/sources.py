@@ -4,6 +4,7 @@ from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.models import model_to_dict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -100,6 +101,11 @@ def _entry_type_choices() -> list[tuple[str, str]]:
     return [("", "—"), *((name, f"{name} — {label}") for name, label in ENTRY_TYPE_LABELS.items())]
 
 
+def _lines(fields: dict[str, str]) -> str:
+    """A work's other fields as its form shows them: ``name = value``, a line each."""
+    return "\n".join(f"{name} = {value}" for name, value in fields.items())
+
+
 class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
     url = LinkURLFormField(label=_("URL"), max_length=500, required=False, assume_scheme="https")
     # When the source was last saved as the editor saw it: a save by someone else since is a conflict.
@@ -148,8 +154,18 @@ class SourceForm(forms.ModelForm):  # type: ignore[type-arg]
             self.initial.setdefault(BIBLIOGRAPHIC_PREFIX + name, details.get(name, ""))
         others = self.initial.get("extra_fields", self.instance.extra_fields)
         if isinstance(others, dict):
-            self.initial["extra_fields"] = "\n".join(f"{name} = {value}" for name, value in others.items())
+            self.initial["extra_fields"] = _lines(others)
         remember_opened(self)
+
+    @staticmethod
+    def values_of(source: Source) -> dict[str, Any]:
+        """The work's fields this form edits as it shows them: its own, each bibliographic detail a field, its other
+        fields a line each."""
+        values: dict[str, Any] = model_to_dict(source, fields=[*SOURCE_FIELDS, "entry_type"])
+        details = source.bibliographic or {}
+        values |= {BIBLIOGRAPHIC_PREFIX + name: details.get(name, "") for name in BIBLIOGRAPHIC_FIELDS}
+        values["extra_fields"] = _lines(source.extra_fields or {})
+        return values
 
     def main_fields(self) -> list[forms.BoundField]:
         return [field for field in self.visible_fields() if not self._written_back(field.name)

@@ -411,6 +411,63 @@ def test_a_claims_status_someone_else_set_meanwhile_is_kept_when_the_form_is_sen
     assert (claim.status, list(claim.about.values_list("short_name", flat=True))) == ("disputed", ["AboutWork"])
 
 
+def _claim_form(client: Client, url: str, **changes: str) -> dict[str, str]:
+    """The claim form at ``url`` as a browser sends it (its citations' rows and an empty one), with ``changes``."""
+    response = client.get(url)
+    form, formset = response.context["form"], response.context["formset"]
+    data = {"status": form.initial["status"], "about": ", ".join(work.slug for work in form.initial["about"]),
+            "loaded_at": form.initial["loaded_at"], "opened": form.initial["opened"],
+            "opened_citations": form.initial.get("opened_citations", ""),
+            "citations-TOTAL_FORMS": str(len(formset.initial) + 1), "citations-INITIAL_FORMS": str(len(formset.initial))}
+    for row, cited in enumerate(formset.initial):
+        data |= {f"citations-{row}-source": cited["source"].slug, f"citations-{row}-locator": cited["locator"],
+                 f"citations-{row}-kind": cited["kind"]}
+    data |= {f"citations-{len(formset.initial)}-kind": "cited"}
+    return {**data, **changes}
+
+
+def _cited(claim: Claim) -> list[tuple[str, str]]:
+    return list(claim.citations.order_by("position").values_list("source__short_name", "locator"))
+
+
+def test_a_citation_someone_else_added_or_removed_meanwhile_is_kept_when_the_claim_form_is_sent_again(
+        editor_client: Client) -> None:
+    from wiki.services.claims import CitationInput, claim_update
+
+    kept, dropped, added = make_source(short_name="KeptWork"), make_source(short_name="DroppedWork"), make_source(short_name="AddedWork")
+    claim = make_claim("PPO 训练网页智能体。", cites=[kept, dropped], locator="p.3")
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    mine = _claim_form(editor_client, url, status="disputed")
+    claim_update(claim=claim, status=claim.status, about=[], citations=[
+        CitationInput(source=kept, locator="p.3", kind="cited"), CitationInput(source=added, locator="§2", kind="cited")])
+    refused = editor_client.post(url, mine)
+    assert refused.status_code == 409
+    assert refused.context["formset"].total_error_count() == 0
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    claim.refresh_from_db()
+    assert (claim.status, _cited(claim)) == ("disputed", [("KeptWork", "p.3"), ("AddedWork", "§2")])
+
+
+def test_a_citation_both_editors_changed_keeps_mine_and_names_theirs(editor_client: Client) -> None:
+    from wiki.services.claims import CitationInput, claim_update
+
+    work, other = make_source(short_name="RowWork"), make_source(short_name="OtherWork")
+    claim = make_claim("GRPO 更新策略。", cites=[work, other], locator="p.3")
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    mine = _claim_form(editor_client, url, **{"citations-0-locator": "pp.5-6", "citations-1-locator": "p.9"})
+    claim_update(claim=claim, status=claim.status, about=[], citations=[
+        CitationInput(source=work, locator="§4", kind="cited")])
+    refused = editor_client.post(url, mine, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert refused.status_code == 409
+    rows = refused.context["formset"].forms
+    assert [row["locator"].value() for row in rows] == ["pp.5-6", "p.9", None]
+    assert rows[0].errors["locator"] == ["他人已在此期间保存：“§4”。这里保留的是你填写的内容：保留它，或改写为对方的内容。"]
+    assert rows[1].errors["source"] == ["他人已在此期间删除了这条。这里保留的是你填写的内容：保留它，或删除它。"]
+    assert editor_client.post(url, refused.context["form"].data).status_code == 302
+    claim.refresh_from_db()
+    assert _cited(claim) == [("RowWork", "pp.5-6"), ("OtherWork", "p.9")]
+
+
 def test_two_editors_editing_one_question_the_second_sees_both_and_loses_nothing(editor_client: Client) -> None:
     from wiki.services.questions import question_update
 

@@ -20,6 +20,7 @@ class ClaimForm(forms.Form):
     # When the claim was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
     opened = OpenedField()
+    opened_citations = OpenedField()  # the citations' rows (wiki.forms.opened_citations)
 
     @staticmethod
     def values_of(claim: Claim) -> dict[str, Any]:

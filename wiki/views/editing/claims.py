@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from wiki.forms.claims import CitationForm, CitationFormSet, ClaimForm, ClaimReattachForm, ClaimRetireForm
 from wiki.forms.opened import remember_opened
+from wiki.forms.opened_citations import merge_citations_saved_meanwhile, remember_opened_citations
 from wiki.models import Claim
 from wiki.services.changes import StaleEdit
 from wiki.services.claims import CitationInput, ClaimAlreadyRetired, claim_reattach, claim_retire, claim_update
@@ -36,9 +37,11 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
                                      about=list(form.cleaned_data["about"]), user=request.user,
                                      loaded_at=form.cleaned_data["loaded_at"])
             except StaleEdit as stale:
+                current = Claim.objects.with_citations().get(pk=claim.pk)
                 stale_form(form, stale, what="claim")
+                formset = merge_citations_saved_meanwhile(form=form, formset=formset, current=current)
                 return render(request, "wiki/edit/claim_form.html",
-                              {"claim": claim, "form": form, "formset": formset, "stale": True}, status=409)
+                              {"claim": current, "form": form, "formset": formset, "stale": True}, status=409)
             except ValidationError as error:
                 # The citations cannot be written into the page's text: nothing was saved, the entries stay.
                 form.add_error(None, error)
@@ -51,6 +54,7 @@ def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
         form = ClaimForm(initial={"status": claim.status, "about": list(claim.about.all()),
                                   "loaded_at": claim.updated_at.isoformat()})
         remember_opened(form, claim)
+        remember_opened_citations(form, claim)
         formset = CitationFormSet(
             prefix="citations",
             initial=[{"source": c.source, "locator": c.locator, "kind": c.kind} for c in claim.citations.all()],

@@ -13,6 +13,7 @@ from django.utils import translation
 from tests.factories import make_contrast, make_editor, make_page, make_question, make_source
 from wiki.models import ChangeEvent, Claim, ClaimRevision, Page, Revision, Source
 from wiki.services.claims import CitationInput, claim_set_status, claim_update
+from wiki.services.page_edits import page_save_merging
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
@@ -219,6 +220,21 @@ def test_a_page_editor_who_opened_the_page_before_the_claim_form_saved_gets_a_co
         page_save_revision(slug=page.slug, title=page.title, body=BODY + "\n更多。\n", base_revision=1)
     page.refresh_from_db()
     assert STAR in page.body
+
+
+def test_a_claims_sentence_reworded_by_a_page_editor_who_opened_it_before_the_claim_form_saved_keeps_the_citation(
+        editor_client: Client) -> None:
+    page = _page()
+    claim = _claim(page, "SkillForge")
+    star = make_source(short_name="StarHarness", title=STAR)
+    _post(editor_client, claim, [(_work(SKILL), "pp.3-4", "cited"), (star, "§3.1", "cited")])
+
+    reworded = BODY.replace("同时更新环境动作", "用环境回报同时更新环境动作")
+    page_save_merging(slug=page.slug, title=page.title, body=reworded, base_revision=1)
+    page.refresh_from_db()
+    assert f"- SkillForge 用 GRPO 用环境回报同时更新环境动作和 skill calling，是严格 Agentic RL 的正例。（来源：{SKILL}，pp.3-4；{STAR}，§3.1）" in page.body
+    assert list(Claim.objects.get(pk=claim.pk).citations.values_list("source__short_name", flat=True)) == [
+        "SkillForge", "StarHarness"]
 
 
 @pytest.mark.parametrize(("line", "written"), [

@@ -155,6 +155,41 @@ def test_merge_marks_clashing_lines_with_both_sides() -> None:
     assert text.startswith("a\n<<<<<<< theirs")
 
 
+CITED = "- GRPO 更新策略（来源：A，p.3）。\n"
+
+
+@pytest.mark.parametrize(("base", "theirs", "mine", "merged"), [
+    # a citation added to the sentence meanwhile (a claim's form writes it), the sentence reworded
+    (CITED, "- GRPO 更新策略（来源：A，p.3；B，§2）。\n", "- GRPO 更新 agent 自身的策略（来源：A，p.3）。\n",
+     "- GRPO 更新 agent 自身的策略（来源：A，p.3；B，§2）。\n"),
+    # the word before the citation reworded
+    (CITED, "- GRPO 更新策略（来源：A，p.3；B）。\n", "- GRPO 更新参数（来源：A，p.3）。\n", "- GRPO 更新参数（来源：A，p.3；B）。\n"),
+    # the sentence's only citation removed meanwhile, the sentence reworded
+    (CITED, "- GRPO 更新策略。\n", "- GRPO 只更新策略（来源：A，p.3）。\n", "- GRPO 只更新策略。\n"),
+    # a citation given to a sentence that had none, a line added after it
+    ("- GRPO 更新策略。\n", CITED, "- GRPO 更新策略。\n- 末行。\n", f"{CITED}- 末行。\n"),
+    # the other way round: the sentence reworded meanwhile, a citation added to it
+    (CITED, "- GRPO 只更新策略（来源：A，p.3）。\n", "- GRPO 更新策略（综合：A，p.3）。\n", "- GRPO 只更新策略（综合：A，p.3）。\n"),
+])
+def test_a_citation_changed_meanwhile_is_merged_with_a_rewording_of_its_sentence(base: str, theirs: str, mine: str,
+                                                                                 merged: str) -> None:
+    result = merge_texts(base=base, theirs=theirs, mine=mine)
+    assert result.is_clean
+    assert result.text() == merged
+
+
+def test_a_sentence_both_reworded_still_clashes_whatever_its_citations() -> None:
+    result = merge_texts(base="- GRPO 更新策略（来源：A，p.3）。\n", theirs="- GRPO 改写策略（来源：A，p.3；B）。\n",
+                         mine="- GRPO 更新 agent 策略（来源：A，p.3）。\n")
+    assert not result.is_clean
+
+
+def test_a_citation_both_changed_differently_still_clashes() -> None:
+    result = merge_texts(base="- GRPO 更新策略（来源：A，p.3）。\n", theirs="- GRPO 更新策略（来源：A，p.4）。\n",
+                         mine="- GRPO 更新的是策略（来源：A，p.5）。\n")
+    assert not result.is_clean
+
+
 def test_revert_saves_the_old_text_as_a_new_revision(db: None) -> None:
     user = make_editor()
     page = make_page(body=KEY_POINTS)

@@ -9,8 +9,12 @@ from dataclasses import dataclass
 import merge3
 from django.utils.translation import gettext
 
+from wiki.markdown.citations import CITATION_RE
+
 # The markers put around a clash; what follows them on their line is a label in the editor's language.
 START, MIDDLE, END = "<<<<<<<", "=======", ">>>>>>>"
+# The longest clash (in characters, each side) merged within its lines when only one side changed citations.
+MAX_MERGED_WITHIN_LINES = 20_000
 
 
 @dataclass(frozen=True)
@@ -77,12 +81,60 @@ def merge_texts(*, base: str, theirs: str, mine: str) -> MergeResult:
     for group in merger.merge_groups():
         if group[0] == "conflict":
             _, base_lines, theirs_lines, mine_lines = group
-            regions.append(
-                MergeRegion(base="".join(base_lines), theirs="".join(theirs_lines), mine="".join(mine_lines), conflict=True)
-            )
+            base_text, theirs_text, mine_text = "".join(base_lines), "".join(theirs_lines), "".join(mine_lines)
+            within = _merged_within_lines(base=base_text, theirs=theirs_text, mine=mine_text)
+            regions.append(MergeRegion(text=within) if within is not None else
+                           MergeRegion(base=base_text, theirs=theirs_text, mine=mine_text, conflict=True))
         else:
             regions.append(MergeRegion(text="".join(group[1])))
     return MergeResult(regions=tuple(regions))
+
+
+def _merged_within_lines(*, base: str, theirs: str, mine: str) -> str | None:
+    """Lines that clash where one side changed only citations (``（来源：…）``, as a claim's form writes them) and the
+    other the words around them, merged character by character with each citation whole: a sentence reworded keeps
+    the citation added, changed or removed meanwhile. None when both changed the words, or the same citation, or
+    the lines are too long to merge so."""
+    if max(len(base), len(theirs), len(mine)) > MAX_MERGED_WITHIN_LINES:
+        return None
+    words = _without_citations(base)
+    if _without_citations(theirs) != words and _without_citations(mine) != words:
+        return None
+    cited = CITATION_RE.findall(base)
+    for only_cited, reworded in ((theirs, mine), (mine, theirs)):
+        changed = CITATION_RE.findall(only_cited)
+        if (_without_citations(only_cited) == words and CITATION_RE.findall(reworded) == cited
+                and len(changed) == len(cited)):
+            # the same citations, some changed: each put in its place in the reworded text
+            return _with_citations(reworded, [found.group() for found in CITATION_RE.finditer(only_cited)])
+    merged: list[str] = []
+    for group in merge3.Merge3(_pieces(base), _pieces(theirs), _pieces(mine)).merge_groups():
+        if group[0] == "conflict":
+            return None
+        merged.extend(group[1])
+    return "".join(merged)
+
+
+def _with_citations(text: str, citations: list[str]) -> str:
+    """``text`` with its citations replaced, in order, by ``citations`` (as many)."""
+    replacements = iter(citations)
+    return CITATION_RE.sub(lambda _: next(replacements), text)
+
+
+def _without_citations(text: str) -> str:
+    return CITATION_RE.sub("", text)
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` a character at a time, each citation in it one piece."""
+    pieces: list[str] = []
+    at = 0
+    for found in CITATION_RE.finditer(text):
+        pieces.extend(text[at:found.start()])
+        pieces.append(found.group())
+        at = found.end()
+    pieces.extend(text[at:])
+    return pieces
 
 
 @dataclass(frozen=True)

@@ -645,6 +645,15 @@ def test_bad_locator_on_a_claim_changes_nothing(editor_client: Client) -> None:
     assert Claim.objects.get(pk=claim.pk).status == claim.status
 
 
+def test_a_claim_form_sent_back_with_an_error_names_its_citations_as_citations_not_new_rows(editor_client: Client) -> None:
+    claim = make_claim("GRPO 更新策略。", cites=[make_source(short_name="RowWork")], locator="p.3")
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    refused = editor_client.post(url, _claim_form(editor_client, url, **{"citations-0-locator": "somewhere"}))
+    assert refused.status_code == 200
+    legends = re.findall(r'<legend class="visually-hidden">(.*?)</legend>', refused.content.decode())
+    assert legends == ["Citation 1", "New citation (left empty, none is added)"]
+
+
 @pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()

@@ -654,6 +654,20 @@ def test_a_claim_form_sent_back_with_an_error_names_its_citations_as_citations_n
     assert legends == ["Citation 1", "New citation (left empty, none is added)"]
 
 
+def test_a_claim_sent_with_more_citations_than_it_may_have_is_told_so_in_chinese_and_changes_nothing(
+        editor_client: Client) -> None:
+    work = make_source(short_name="RowWork")
+    claim = make_claim("GRPO 更新策略。", cites=[work], locator="p.3")
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    data = _claim_form(editor_client, url, **{"citations-TOTAL_FORMS": "51"})
+    data |= {f"citations-{row}-{name}": value for row in range(1, 51)
+             for name, value in (("source", work.slug), ("locator", f"p.{row + 3}"), ("kind", "cited"))}
+    refused = editor_client.post(url, data, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert refused.status_code == 200
+    assert refused.context["formset"].non_form_errors() == ["一条论断最多有 50 条引用：请去掉一些，或把论断拆开。"]
+    assert _cited(claim) == [("RowWork", "p.3")]
+
+
 @pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()

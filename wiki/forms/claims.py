@@ -50,6 +50,9 @@ class CitationForm(forms.Form):
 
 
 class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
+    default_error_messages = {
+        "too_many_forms": _("A claim has at most %(num)d citations: drop some, or split the claim."),
+    }
     _works: dict[str, list[Source]] | None = None
 
     def get_form_kwargs(self, index: int | None) -> dict[str, Any]:

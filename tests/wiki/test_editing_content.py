@@ -668,6 +668,24 @@ def test_a_claim_sent_with_more_citations_than_it_may_have_is_told_so_in_chinese
     assert _cited(claim) == [("RowWork", "p.3")]
 
 
+def test_saving_the_form_of_a_claim_whose_page_was_deleted_meanwhile_keeps_the_entries_and_says_who_deleted_it(
+        editor_client: Client) -> None:
+    from wiki.services.deletion import page_delete
+
+    claim = make_claim("GRPO 更新策略。", cites=[make_source(short_name="RowWork")], locator="p.3")
+    url = reverse("wiki:claim-edit", kwargs={"pk": claim.pk})
+    mine = _claim_form(editor_client, url, status="disputed", **{"citations-0-locator": "pp.5-6"})
+    page_delete(page=claim.page, user=make_editor("carol"), reason="Entered by mistake")
+    refused = editor_client.post(url, mine)
+    assert refused.status_code == 410
+    html = refused.content.decode()
+    assert "was deleted by carol" in html and "Entered by mistake" in html
+    assert 'value="pp.5-6"' in html and '<option value="disputed" selected>' in html
+    claim.refresh_from_db()
+    assert claim.status != "disputed" and _cited(claim) == [("RowWork", "p.3")]
+    assert editor_client.get(url).status_code == 404
+
+
 @pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation.template import templatize
 
-from tests.factories import make_editor, make_page, make_question, make_reader, make_source
+from tests.factories import make_claim, make_editor, make_page, make_question, make_reader, make_source
 from wiki.api.errors import bad_request, server_error
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Page
 from wiki.services.pages import page_save_revision
@@ -217,6 +217,8 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
     gone = make_page(slug="gone-page", title="Gone page")
     gone_question = make_question(title="A question of a gone page", page=gone)
     page_delete(page=gone, user=None, reason="Spam")
+    gone_claim = make_claim("一条页面已删除的论断。")
+    page_delete(page=gone_claim.page, user=make_editor("deleter"), reason="Spam")
     source_delete(source=make_source(slug="gone-work", short_name="Gone Work"), user=None, reason="Not a work")
     from wiki.services.merges import source_merge
 
@@ -350,6 +352,9 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         # the page was deleted while being edited: the text comes back in the new-page form
         ("editor", reverse("wiki:page-edit", kwargs={"slug": "gone-page"}),
          {"title": "Gone page", "summary": "", "body": "Kept text.", "base_revision": "1", "save": "1"}),
+        # the claim's page was deleted while the claim was being edited: the entries come back, with who deleted it
+        ("editor", reverse("wiki:claim-edit", kwargs={"pk": gone_claim.pk}),
+         {"status": "verified", "citations-TOTAL_FORMS": "0", "citations-INITIAL_FORMS": "0"}),
         # a form over the upload limit (lowered by the test to 1 MB)
         ("editor", reverse("wiki:page-create"), {"title": "Big", "body": "x" * (1024 * 1024 + 1), "save": "1"}),
         ("editor", reverse("wiki:page-revert", kwargs={"slug": "agentic-rl", "number": 1}), None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -22,10 +22,16 @@ from wiki.views.editing import editor_required, stale_form
 
 @editor_required("wiki.change_claim", forms=[ClaimForm, CitationForm])
 def claim_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.on_live_pages().with_citations(), pk=pk)
+    claim = get_object_or_404(Claim.objects.with_citations().select_related("page__deleted_by"), pk=pk)
+    if claim.page.is_deleted and request.method != "POST":
+        raise Http404
     if request.method == "POST":
         form = ClaimForm(request.POST)
         formset = CitationFormSet(request.POST, prefix="citations")
+        if claim.page.is_deleted:
+            # Opened before its page was deleted: nothing is saved, what was typed is kept, with who deleted the page.
+            return render(request, "wiki/edit/claim_form.html",
+                          {"claim": claim, "form": form, "formset": formset, "deleted": claim.page}, status=410)
         if form.is_valid() and formset.is_valid():
             citations = [
                 CitationInput(source=f.cleaned_data["source"], locator=f.cleaned_data["locator"], kind=f.cleaned_data["kind"])

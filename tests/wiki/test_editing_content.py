@@ -686,6 +686,23 @@ def test_saving_the_form_of_a_claim_whose_page_was_deleted_meanwhile_keeps_the_e
     assert editor_client.get(url).status_code == 404
 
 
+def test_a_form_sent_for_something_deleted_meanwhile_is_answered_with_what_was_typed(editor_client: Client) -> None:
+    from tests.factories import make_contrast
+    from wiki.services.contrasts import contrast_delete
+
+    left, right = make_source(short_name="LeftWork"), make_source(short_name="RightWork")
+    contrast = make_contrast(left, right, axis="what is updated")
+    url = reverse("wiki:contrast-edit", kwargs={"pk": contrast.pk})
+    contrast_delete(contrast=contrast)
+    refused = editor_client.post(url, {"left": left.slug, "right": right.slug, "axis": "我写的对比轴，不可丢失。"},
+                                 HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert refused.status_code == 404
+    html = refused.content.decode()
+    assert "我写的对比轴，不可丢失。" in html
+    assert "没有保存任何内容：你所编辑的内容已不在这里（可能在此期间被删除了）。你发送的内容保留在下方，可以复制。" in html_text(html)
+    assert Contrast.objects.count() == 0
+
+
 @pytest.mark.usefixtures("small_wiki")
 def test_adding_a_contrast(editor_client: Client) -> None:
     left, right = make_source(), make_source()

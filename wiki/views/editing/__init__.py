@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import permission_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render, resolve_url
 from django.template.loader import render_to_string
 from django.utils.html import format_html
@@ -121,7 +121,8 @@ def editor_required(
     perm: str, *, forms: Iterable[FormClass] | None = None,
     session_ended: Callable[..., HttpResponse] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Editors only (``perm``): a logged-in reader gets 403, an anonymous GET is sent to log in.
+    """Editors only (``perm``): a logged-in reader gets 403, an anonymous GET is sent to log in. A form sent for
+    something deleted meanwhile is answered 404 with the text typed into it, to copy.
 
     A form posted after the session ended (logged out in another tab, or expired) must not lose what was typed:
     ``session_ended`` answers it with the posted values kept (the page form, the live preview). Without one, the
@@ -135,7 +136,14 @@ def editor_required(
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
             if request.user.is_authenticated:
-                return guarded(request, *args, **kwargs)
+                try:
+                    return guarded(request, *args, **kwargs)
+                except Http404:
+                    # What the form edits was deleted meanwhile (a contrast, a question's page…): nothing was saved,
+                    # and what was typed is shown to copy rather than lost with a bare "not found".
+                    if request.method != "POST" or not (kept := form.kept(request.POST)):
+                        raise
+                    return render(request, "404.html", {"kept": kept}, status=404)
             if request.method == "POST" and session_ended is not None:
                 return session_ended(request, *args, **kwargs)
             return anonymous_answer(request, form)

@@ -19,9 +19,18 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext
 from django.views import defaults
 from rest_framework import status
-from rest_framework.exceptions import APIException, ErrorDetail, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import (
+    APIException,
+    ErrorDetail,
+    NotAcceptable,
+    NotFound,
+    PermissionDenied,
+    ValidationError,
+)
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+from wiki.api.negotiation import available_media_types
 
 # Messages of Django and REST framework that the wiki's catalogue words otherwise (its own catalogue comes before
 # theirs): "请输入整数。" rather than "输入整数。", "不允许使用 DELETE 方法。" rather than "方法 “DELETE” 不被允许。". Named
@@ -219,6 +228,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         fields = getattr(exc, "fields", ())
         body = {"detail": str(detail), "code": code, "errors": {name: [str(detail)] for name in fields},
                 "codes": {name: [code] for name in fields}}
+        if isinstance(exc, NotAcceptable) and exc.available_renderers:
+            # what the client may ask for instead, in Accept (or as ?format=)
+            body["available"] = available_media_types(exc.available_renderers)
         if isinstance(exc, Conflict):
             body.update(exc.extra)
             if "html_url" in body and context.get("request") is not None:  # absolute, as in every answer

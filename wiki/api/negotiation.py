@@ -1,33 +1,78 @@
 """Content negotiation that answers a ``?format=`` naming no format of the endpoint with a 400, as the other
-query parameters are answered, instead of DRF's 404."""
+query parameters are answered, instead of DRF's 404; that reads a media type the Accept header gives ``q=0`` as one
+the client does not accept (RFC 9110 section 12.5.1), where DRF reads it as any other; and whose 406 names the formats
+the address answers in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from django.utils.translation import gettext
+from django.utils.http import parse_header_parameters
+from django.utils.translation import gettext, pgettext
 from rest_framework.exceptions import NotAcceptable, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
+from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
+
+
+def available_media_types(renderers: Iterable[BaseRenderer]) -> list[str]:
+    """The media types ``renderers`` answer in, each once, in the endpoint's order."""
+    return list(dict.fromkeys(str(renderer.media_type) for renderer in renderers))
+
+
+class NoFormatAccepted(NotAcceptable):
+    """406 naming the formats the address answers in (its renderers' media types), in the reader's language; the
+    error's body lists them as ``available`` (:func:`wiki.api.errors.api_exception_handler`)."""
+
+    def __init__(self, renderers: Sequence[BaseRenderer]) -> None:
+        types = available_media_types(renderers)
+        super().__init__(detail=gettext("The Accept header accepts none of the formats this address answers in: "
+                                        "%(types)s.") % {"types": pgettext("list separator", ", ").join(types)}, available_renderers=renderers)
+
+
+def _quality(token: str) -> float:
+    """The ``q`` of one range of an Accept header; one that cannot be read counts as 1, as Django reads it."""
+    try:
+        _media_type, params = parse_header_parameters(token)
+        quality = float(params.get("q", "1"))
+    except ValueError:
+        return 1.0
+    return quality if 0 <= quality <= 1 else 1.0
 
 
 class StrictContentNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request: Request, renderers: Iterable[BaseRenderer],
                         format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
-        """DRF's choice by the Accept header, except that a ``?format=`` the endpoint answers in wins over an Accept
-        header naming another (``?format=bib`` with ``Accept: application/json`` is BibTeX, not a 406): the query
-        is what the client wrote for this request, the header often what its library sends to every address."""
+        """DRF's choice by the Accept header among the renderers it does not refuse (``q=0``), except that a
+        ``?format=`` the endpoint answers in wins over an Accept header naming another (``?format=bib`` with
+        ``Accept: application/json`` is BibTeX, not a 406): the query is what the client wrote for this request, the
+        header often what its library sends to every address."""
         renderers = list(renderers)
+        format_asked = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        accepted = renderers if format_asked else [renderer for renderer in renderers if not self._refused(request, renderer)]
         try:
-            chosen: tuple[BaseRenderer, str] = super().select_renderer(request, renderers, format_suffix)
+            chosen: tuple[BaseRenderer, str] = super().select_renderer(request, accepted, format_suffix)
         except NotAcceptable:
-            format_asked = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
             if not format_asked:
-                raise
+                raise NoFormatAccepted(renderers) from None
             renderer = self.filter_renderers(renderers, format_asked)[0]
             return renderer, str(renderer.media_type)
         return chosen
+
+    def _refused(self, request: Request, renderer: BaseRenderer) -> bool:
+        """Whether the most specific ranges of the Accept header that match the renderer's media type all give it
+        ``q=0`` (``*/*, application/json;q=0`` refuses JSON; ``application/*;q=0, application/json`` does not)."""
+        tokens = super().get_accept_list(request)
+        for ranges in order_by_precedence(tokens):
+            matching = [token for token in ranges if media_type_matches(renderer.media_type, token)]
+            if matching:
+                return all(_quality(token) == 0 for token in matching)
+        return False
+
+    def get_accept_list(self, request: Request) -> list[str]:
+        """The Accept header's ranges but those it gives ``q=0``: a range the client refuses accepts nothing."""
+        return [token for token in super().get_accept_list(request) if _quality(token) != 0]
 
     def filter_renderers(self, renderers: Iterable[BaseRenderer], format: str) -> list[BaseRenderer]:  # noqa: A002  DRF's name
         renderers = list(renderers)
@@ -37,4 +82,3 @@ class StrictContentNegotiation(DefaultContentNegotiation):
             raise ValidationError({"format": [gettext("Unknown format; this address answers in %(formats)s.") % {"formats": known}]},
                                   code="invalid_choice")
         return matching
-

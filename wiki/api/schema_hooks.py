@@ -19,7 +19,9 @@ def _error(description: str) -> dict[str, Any]:
 RESPONSES: dict[str, dict[str, Any]] = {
     "Error": _error("Any other error, in the one error shape (`detail`, `code`, `errors`): 405 for a method the address "
                     "does not take, 5xx for a failure on the server."),
-    "NotAcceptable": _error("The Accept header names no format this address answers in (`not_acceptable`)."),
+    "NotAcceptable": {"description": "The Accept header accepts no format this address answers in (`not_acceptable`; "
+                                     "a media type it gives `q=0` is one it refuses): `available` lists those there are.",
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NotAcceptableError"}}}},
     "PreconditionFailed": _error("If-Match or If-Unmodified-Since names another version than the one saved "
                                  "(`precondition_failed`): nothing is sent or written."),
     "TooLarge": _error("The body is larger than the limit (`too_large`, 16 MB): nothing was saved."),
@@ -93,9 +95,20 @@ def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
             response["description"] = "Too many requests: wait Retry-After seconds (the RateLimit headers say the budget)."
 
 
+def _not_acceptable_error(error: dict[str, Any]) -> dict[str, Any]:
+    """The error shape with the media types the address answers in (``available``), which a 406 adds."""
+    available = {"type": "array", "items": {"type": "string"},
+                 "description": "The media types this address answers in, to send in Accept (the first is the default)."}
+    return {**error, "description": "The error shape of a 406, naming the formats the address answers in.",
+            "properties": {**error["properties"], "available": available},
+            "required": [*error.get("required", []), "available"]}
+
+
 def declare_shared_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: see the module's docstring."""
     components = result.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["NotAcceptableError"] = _not_acceptable_error(schemas["Error"])
     components.setdefault("responses", {}).update(RESPONSES)
     components.setdefault("headers", {}).update(HEADERS)
     for path, item in result.get("paths", {}).items():

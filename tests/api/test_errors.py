@@ -226,11 +226,12 @@ def test_anonymous_write_is_401_asking_for_a_token(api: APIClient) -> None:
     response = api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
 
     assert response.status_code == 401
-    assert response["WWW-Authenticate"] == 'Token'
+    # both schemes the API reads, as two challenges: a client sending Bearer learns that it is one
+    assert response["WWW-Authenticate"] == 'Token realm="api", Bearer realm="api"'
     assert _is_error(response.json(), "not_authenticated")
 
 
-@pytest.mark.parametrize("header", ["Token nope", "Token", "Token a b"])
+@pytest.mark.parametrize("header", ["Token nope", "Token", "Token a b", "Bearer nope", "Basic YWxpY2U6eA=="])
 def test_a_wrong_token_is_401_on_reads_and_writes(contrast_wiki: ContrastWiki, api: APIClient, header: str) -> None:
     api.credentials(HTTP_AUTHORIZATION=header)
 
@@ -238,6 +239,7 @@ def test_a_wrong_token_is_401_on_reads_and_writes(contrast_wiki: ContrastWiki, a
     write = api.post("/api/v1/pages/", {"title": "X", "body": "Y"}, format="json")
 
     assert read.status_code == write.status_code == 401
+    assert read["WWW-Authenticate"] == write["WWW-Authenticate"] == 'Token realm="api", Bearer realm="api"'
     assert _is_error(read.json(), "authentication_failed") and _is_error(write.json(), "authentication_failed")
 
 

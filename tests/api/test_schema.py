@@ -89,7 +89,7 @@ def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: C
     schema = client.get("/api/schema/", {"format": "json"}).json()
     components = schema["components"]
     assert components["responses"]["Error"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-    assert {"ETag", "Last-Modified", "Location", "Retry-After", "RateLimit-Remaining"} <= set(components["headers"])
+    assert {"ETag", "Last-Modified", "Location", "Retry-After", "RateLimit-Remaining", "WWW-Authenticate"} <= set(components["headers"])
 
     operations = [(path, method, operation) for path, item in schema["paths"].items() for method, operation in item.items()]
     assert len(operations) > 60
@@ -105,6 +105,8 @@ def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: C
             assert {"413", "415"} <= set(responses), (path, method)
         if "201" in responses:
             assert "Location" in responses["201"]["headers"], (path, method)
+        if "401" in responses:
+            assert "WWW-Authenticate" in responses["401"]["headers"], (path, method)
     source = schema["paths"]["/api/v1/sources/{slug}/"]
     assert "Last-Modified" in source["get"]["responses"]["200"]["headers"]
     assert "ETag" in source["patch"]["responses"]["200"]["headers"]

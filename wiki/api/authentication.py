@@ -42,6 +42,11 @@ class TokenAuthentication(authentication.TokenAuthentication):
             _speak_as_account(request, found[0])
         return found
 
+    def authenticate_header(self, request: Request) -> str:
+        """Both challenges (RFC 9110 section 11.6.1): a client told only ``Token`` would not know that the ``Bearer``
+        its library sends is read as well."""
+        return ", ".join(f'{keyword} realm="api"' for keyword in self.keywords)
+
     def authenticate_credentials(self, key: str) -> tuple[Account, ApiToken]:
         token = ApiToken.objects.matching(key)
         if token is None:

@@ -145,14 +145,14 @@ class WikiAutoSchema(AutoSchema):
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
             extra["400"] = _error("Invalid input; see errors.")
         if _for_accounts(self.view):
-            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>`.")
+            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or `Bearer <key>`).")
             if self.method not in SAFE_METHODS:
                 extra["403"] = _error("A logged-in session's change sent without its CSRF token.")
         elif self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
-            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>`.")
+            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or `Bearer <key>`).")
             extra["403"] = _error("Logged in without the permission (editors only).")
         elif getattr(self.view, "authentication_classes", None):
-            extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` header (reads need none).")
+            extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` (or `Bearer <key>`) header (reads need none).")
         if self.method == "GET":
             extra["400"] = _error("Invalid query parameters (filters, ordering, page size, cursor).")
             extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")

@@ -39,6 +39,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Last-Modified": _header("When the object last changed, for If-Modified-Since.", {"type": "string"}),
     "Location": _header("The address (absolute) of the object: the one created, or where the one asked for is now.",
                         {"type": "string", "format": "uri"}),
+    "WWW-Authenticate": _header("The challenges of the credentials the API reads: `Token` and `Bearer` (the same key "
+                                "either way).", {"type": "string"}),
     "Retry-After": _header("Seconds to wait before the next request.", {"type": "integer"}),
     "RateLimit-Limit": _header("Requests the client may send in the window (IETF draft RateLimit headers).", {"type": "integer"}),
     "RateLimit-Remaining": _header("Requests left in the window.", {"type": "integer"}),
@@ -88,6 +90,8 @@ def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
                          *(("Location",) if code == "201" else ()), *BUDGET)
         elif code == "304":
             _add_headers(response, "ETag", *(("Last-Modified",) if path in DATED_READS else ()))
+        elif code == "401":
+            _add_headers(response, "WWW-Authenticate")
         elif code in ("301", "308"):
             _add_headers(response, "Location")
         elif code == "429":

@@ -5,6 +5,7 @@ an edit that changes nothing writes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from tests.factories import (
     make_source,
 )
 from wiki.api.views.writes import ServiceViewSet
-from wiki.models import ChangeEvent, Claim, Classification, Contrast, OpenQuestion, Source
+from wiki.models import ChangeEvent, Claim, Classification, Contrast, OpenQuestion, Page, Source
 from wiki.roles import Account
 from wiki.services.claims import claim_set_status
 from wiki.services.classifications import classification_save
@@ -218,3 +219,79 @@ def test_a_source_slug_sent_on_create_is_refused(editor_api: APIClient) -> None:
 
     assert response.status_code == 400 and set(response.json()["errors"]) == {"slug"}
     assert not Source.objects.filter(title="Slugged Work").exists()
+
+
+SAVED_AT = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+BEFORE = "Wed, 01 Jan 2025 11:59:59 GMT"
+AT = "Wed, 01 Jan 2025 12:00:00 GMT"
+
+
+def _dated(kind: str) -> tuple[str, dict[str, Any]]:
+    """A page or a work last changed at ``SAVED_AT``, its address and an edit of it (a page's naming its revision)."""
+    if kind == "page":
+        page = make_page(slug="dated-page")
+        Page.objects.filter(pk=page.pk).update(updated_at=SAVED_AT)
+        return f"/api/v1/pages/{page.slug}/", {"summary": "mine", "base_revision": 1}
+    source = make_source(title="A Dated Work")
+    Source.objects.filter(pk=source.pk).update(updated_at=SAVED_AT)
+    return f"/api/v1/sources/{source.slug}/", {"notes": "mine"}
+
+
+@pytest.mark.parametrize("kind", ["page", "source"])
+def test_an_edit_whose_if_unmodified_since_is_before_the_last_change_is_412_and_writes_nothing(
+        editor_api: APIClient, kind: str) -> None:
+    url, change = _dated(kind)
+    before = editor_api.get(url)
+
+    refused = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=BEFORE)
+    chinese = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=BEFORE, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert before["Last-Modified"] == AT
+    assert refused.status_code == 412 and refused.json()["code"] == "precondition_failed"
+    assert "(If-Unmodified-Since)" in refused.json()["detail"] and "If-Unmodified-Since" in chinese.json()["detail"]
+    assert chinese.json()["detail"] != refused.json()["detail"]
+    assert editor_api.get(url).json() == before.json()
+
+
+def test_a_page_edit_whose_if_unmodified_since_is_its_last_change_is_saved(editor_api: APIClient) -> None:
+    url, change = _dated("page")
+
+    saved = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=AT)
+
+    assert saved.status_code == 200 and saved.json()["summary"] == "mine"
+
+
+def test_a_work_edit_with_a_current_if_unmodified_since_still_needs_if_match(editor_api: APIClient) -> None:
+    url, change = _dated("source")
+
+    asked = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=AT)
+
+    assert asked.status_code == 428 and asked.json()["code"] == "precondition_required"
+
+
+@pytest.mark.parametrize("kind", ["page", "source"])
+def test_if_unmodified_since_gives_way_to_if_match(editor_api: APIClient, kind: str) -> None:
+    url, change = _dated(kind)
+
+    saved = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=BEFORE, **if_match(editor_api, url))
+
+    assert saved.status_code == 200 and saved.json()["unchanged"] is False
+
+
+@pytest.mark.parametrize("date", ["yesterday", "Wed, 01 Jan 2025 11:59:59", "2025-01-01T11:59:59Z"])
+def test_an_if_unmodified_since_that_is_no_http_date_is_ignored(editor_api: APIClient, date: str) -> None:
+    url, change = _dated("page")
+
+    saved = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=date)
+
+    assert saved.status_code == 200 and saved.json()["summary"] == "mine"
+
+
+def test_a_retried_work_edit_whose_date_is_now_past_is_answered_as_done(editor_api: APIClient) -> None:
+    url, change = _dated("source")
+    editor_api.patch(url, change, format="json", **if_match(editor_api, url))
+
+    retried = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE=AT)
+
+    assert retried.status_code == 200 and retried.json()["unchanged"] is True and retried.json()["notes"] == "mine"
+    assert editor_api.patch(url, {"notes": "other"}, format="json", HTTP_IF_UNMODIFIED_SINCE=AT).status_code == 412

@@ -110,6 +110,8 @@ def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: C
     source = schema["paths"]["/api/v1/sources/{slug}/"]
     assert "Last-Modified" in source["get"]["responses"]["200"]["headers"]
     assert "ETag" in source["patch"]["responses"]["200"]["headers"]
+    for method in ("put", "patch"):  # a write to an object with a date takes it as its precondition
+        assert "If-Unmodified-Since" in {p["name"] for p in source[method]["parameters"] if p["in"] == "header"}, method
     assert "Location" in schema["paths"]["/api/v1/pages/{slug}/"]["get"]["responses"]["301"]["headers"]
 
 

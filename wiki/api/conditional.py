@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from datetime import datetime
 from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse
@@ -71,6 +72,18 @@ def check_if_none_match(request: Request, etag: str) -> None:
     tags = parse_etags(header)
     if "*" in tags or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in tags}:
         raise ExistsAlready()
+
+
+def check_if_unmodified_since(request: Request, last_modified: datetime | None) -> None:
+    """Raises :class:`ModifiedSince` when a write's ``If-Unmodified-Since`` is a date before ``last_modified`` (to the
+    second, as dates are sent), as RFC 9110 section 13.1.4 has it: ignored when ``If-Match`` is sent (which says more),
+    when the date cannot be read, and when the object has no modification date."""
+    header = request.headers.get("If-Unmodified-Since", "").strip()
+    if not header or last_modified is None or request.headers.get("If-Match", "").strip():
+        return
+    since = parse_http_date_safe(header)
+    if since is not None and int(last_modified.timestamp()) > since:
+        raise ModifiedSince()
 
 
 def representation_etag(data: object) -> str:

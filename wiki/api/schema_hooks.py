@@ -59,6 +59,14 @@ PRECONDITION_PARAMETERS = [
 ]
 
 
+# A write to an object with Last-Modified takes the date read as its precondition, as RFC 9110 has it.
+UNMODIFIED_SINCE_WRITE = {
+    "in": "header", "name": "If-Unmodified-Since", "required": False, "schema": {"type": "string"},
+    "description": "The Last-Modified you read (an HTTP date): when the object changed after it, nothing is written and "
+                   "the answer is 412. Ignored when If-Match is sent, or when it is no HTTP date.",
+}
+
+
 def _ref(kind: str, name: str) -> dict[str, str]:
     return {"$ref": f"#/components/{kind}/{name}"}
 
@@ -82,6 +90,10 @@ def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
         responses.setdefault("412", _ref("responses", "PreconditionFailed"))
         named = {parameter.get("name") for parameter in operation.get("parameters", [])}
         operation.setdefault("parameters", []).extend(p for p in PRECONDITION_PARAMETERS if p["name"] not in named)
+    if method in ("put", "patch") and path in DATED_READS:
+        named = {parameter.get("name") for parameter in operation.get("parameters", [])}
+        if UNMODIFIED_SINCE_WRITE["name"] not in named:
+            operation.setdefault("parameters", []).append(UNMODIFIED_SINCE_WRITE)
     responses.setdefault("default", _ref("responses", "Error"))
     for code, response in responses.items():
         if code.startswith("2"):

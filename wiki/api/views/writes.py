@@ -27,6 +27,7 @@ from wiki.api.conditional import (
     PreconditionFailed,
     check_if_match,
     check_if_none_match,
+    check_if_unmodified_since,
     conditional_response,
     representation_etag,
     with_validator,
@@ -223,8 +224,9 @@ class ServiceCreateMixin:
 
 
 class ServiceUpdateMixin:
-    """PUT/PATCH: without If-Match the answer is 428 (``*`` overwrites), a stale one is refused (412), the write
-    serializer validates, ``service_update`` writes; the answer says whether anything changed (``unchanged``)."""
+    """PUT/PATCH: without If-Match the answer is 428 (``*`` overwrites), a stale one is refused (412), as is an
+    If-Unmodified-Since before the object's Last-Modified when no If-Match is sent; the write serializer validates,
+    ``service_update`` writes; the answer says whether anything changed (``unchanged``)."""
 
     # Pages say which revision an edit started from in the body too (``base_revision``): they ask for it themselves.
     if_match_required = True
@@ -233,8 +235,11 @@ class ServiceUpdateMixin:
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
         instance = self.get_live_object()
-        etag = self.validator_of(instance).etag
+        validator = self.validator_of(instance)
+        etag = validator.etag
         try:
+            # RFC 9110 section 13.2.2's order: If-Match, else If-Unmodified-Since (each a 412 when the object changed)
+            check_if_unmodified_since(request, validator.last_modified)
             if check_if_match(request, etag, required=self.if_match_required):
                 self.loaded_at = instance.updated_at
         except PreconditionFailed:

@@ -3,7 +3,7 @@ it for JSON with the API's address."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -107,3 +107,72 @@ def test_the_watchlist_and_recent_changes_filters_are_typed_for_generated_client
         assert parameters["days"]["type"] == "integer" and sorted(parameters["days"]["enum"]) == [1, 3, 7, 30]
         assert parameters["hideminor"]["type"] == parameters["hidemine"]["type"] == "boolean"
     assert "latest" in {p["name"] for p in paths["/api/v1/watchlist/"]["get"]["parameters"]}
+
+
+EARLIER = datetime(2025, 1, 1, 0, 0, tzinfo=UTC)
+LATER = datetime(2025, 1, 1, 1, 0, tzinfo=UTC)
+
+
+def _made(api: APIClient, moment: str, **params: str) -> list[str]:
+    response = api.get(CHANGES, {"updated_after": moment, **params})
+    assert response.status_code == 200, response.json()
+    return [row["label"] for row in response.json()["results"]]
+
+
+def test_updated_after_lists_the_changes_made_after_the_moment_as_the_other_lists_read_it(api: APIClient) -> None:
+    old, new = make_page(title="Changed earlier"), make_page(title="Changed later")
+    ChangeEvent.objects.filter(object_id=old.pk, kind="page").update(created_at=EARLIER)
+    ChangeEvent.objects.filter(object_id=new.pk, kind="page").update(created_at=LATER)
+
+    assert _made(api, "2025-01-01T00:30:00Z") == ["Changed later"]
+    assert _made(api, "2025-01-01T08:30:00+08:00") == ["Changed later"]
+    assert _made(api, "2024-12-31T23:59:59Z") == ["Changed later", "Changed earlier"]
+    # after, not at: the newest change a mirror has seen is not listed again
+    assert _made(api, "2025-01-01T01:00:00Z") == []
+    # without an offset, in the wiki's time zone (Asia/Shanghai, eight hours ahead of UTC); a date alone is its midnight
+    assert _made(api, "2025-01-01T08:30:00") == ["Changed later"]
+    assert _made(api, "2025-01-01") == ["Changed later", "Changed earlier"]
+    # with the other filters
+    assert _made(api, "2024-12-31T23:59:59Z", kind="source") == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_an_updated_after_that_is_no_time_is_a_400_naming_it(api: APIClient, language: str) -> None:
+    refused = api.get(CHANGES, {"updated_after": "yesterday"}, HTTP_ACCEPT_LANGUAGE=language)
+    twice = api.get(f"{CHANGES}?updated_after=2025-01-01&updated_after=2025-01-02")
+
+    assert refused.status_code == 400 and refused.json()["codes"] == {"updated_after": ["invalid"]}
+    assert refused.json()["detail"] != api.get(CHANGES, {"updated_after": "yesterday"},
+                                               HTTP_ACCEPT_LANGUAGE="zh-Hans" if language == "en" else "en").json()["detail"]
+    assert twice.status_code == 400 and twice.json()["codes"] == {"updated_after": ["repeated_parameter"]}
+
+
+def test_updated_after_pages_by_cursor_and_stays_in_the_next_link(api: APIClient) -> None:
+    for n in range(5):
+        make_page(title=f"Mirrored change {n}")
+    ChangeEvent.objects.update(created_at=LATER)
+
+    first = api.get(CHANGES, {"updated_after": "2025-01-01T00:30:00Z", "page_size": "3"}).json()
+    second = api.get(first["next"]).json()
+
+    assert first["count"] == 5 and "updated_after=2025-01-01T00%3A30%3A00Z" in first["next"]
+    assert len(first["results"] + second["results"]) == 5 and second["next"] is None
+
+
+def test_updated_after_runs_as_many_queries_however_many_changes(api: APIClient,
+                                                                 django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    make_page(title="First change")
+    with CaptureQueriesContext(connection) as few:
+        assert api.get(CHANGES, {"updated_after": "2024-01-01T00:00:00Z"}).status_code == 200
+    for n in range(10):
+        page = make_page(title=f"Change {n}")
+        page_save_revision(slug=page.slug, title=page.title, body="Again.")
+    with django_assert_num_queries(len(few.captured_queries)):
+        assert len(api.get(CHANGES, {"updated_after": "2024-01-01T00:00:01Z"}).json()["results"]) == 21
+
+
+def test_the_schema_names_updated_after_on_recent_changes(api: APIClient) -> None:
+    parameters = {p["name"]: p for p in api.get("/api/schema/", {"format": "json"}).json()["paths"][CHANGES]["get"]["parameters"]}
+
+    assert parameters["updated_after"]["schema"] == {"type": "string", "format": "date-time"}
+    assert "created_at" in parameters["updated_after"]["description"]

@@ -4,6 +4,7 @@ and ordering."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -101,6 +102,27 @@ class StrictFilterBackend(DjangoFilterBackend):
         return super().filter_queryset(request, queryset, view)
 
 
+def read_updated_after(request: Request) -> datetime | None:
+    """The moment ``?updated_after=`` names, None when it is not sent; a value that is no date and time is a 400."""
+    if UPDATED_AFTER not in request.query_params:
+        return None
+    # A time without an offset is read in the wiki's own zone, as its readers write times; the API's answers are in
+    # UTC with their offset, which is read as it says.
+    field = serializers.DateTimeField(default_timezone=ZoneInfo(settings.TIME_ZONE))
+    try:
+        moment: datetime = field.run_validation(request.query_params[UPDATED_AFTER])
+    except ValidationError as error:
+        raise ValidationError({UPDATED_AFTER: error.detail}) from None
+    return moment
+
+
+def updated_after_help(changed: str) -> str:
+    """The schema's description of ``updated_after``, ``changed`` saying what it keeps."""
+    return (f"ISO 8601: only {changed}, so that a mirror reads what changed since its last walk. With an offset "
+            f"(`2025-03-01T08:00:00Z`, `…+08:00`) it is read as it says; without one, in the wiki's time zone "
+            f"({settings.TIME_ZONE}). A value that is no date and time is a 400.")
+
+
 class UpdatedAfterFilter(BaseFilterBackend):
     """``?updated_after=<ISO 8601>``: the items changed after that moment, on the lists whose items have an
     ``updated_at``, which the database moves also when what an item shows lives in other rows (migration 0050: a
@@ -119,13 +141,7 @@ class UpdatedAfterFilter(BaseFilterBackend):
         if getattr(view, "action", None) not in ("list", None) or UPDATED_AFTER not in request.query_params \
                 or not self.parameters(queryset.model):
             return queryset
-        # A time without an offset is read in the wiki's own zone, as its readers write times; the API's answers are
-        # in UTC with their offset, which is read as it says.
-        field = serializers.DateTimeField(default_timezone=ZoneInfo(settings.TIME_ZONE))
-        try:
-            moment = field.run_validation(request.query_params[UPDATED_AFTER])
-        except ValidationError as error:
-            raise ValidationError({UPDATED_AFTER: error.detail}) from None
+        moment = read_updated_after(request)
         changed_after = getattr(queryset, "changed_after", None)
         return changed_after(moment) if changed_after else queryset.filter(updated_at__gt=moment)
 
@@ -137,14 +153,11 @@ class UpdatedAfterFilter(BaseFilterBackend):
             return []
         return [{
             "name": UPDATED_AFTER, "required": False, "in": "query",
-            "description": (
-                "ISO 8601: only the items changed after this moment (their `updated_at` later than it, which moves "
-                "with whatever the item shows, its citations, links and the names of the pages and works it names "
-                "included; a work also when one of its classifications changed, a classification or a contrast when "
-                "one of its works did), so that a mirror reads what changed since its last walk. "
-                "With an offset (`2025-03-01T08:00:00Z`, `…+08:00`) it is read as it says; without one, in the wiki's "
-                f"time zone ({settings.TIME_ZONE}). Deleted items leave the list: `/api/v1/changes/` says which. A "
-                "value that is no date and time is a 400."),
+            "description": updated_after_help(
+                "the items changed after this moment (their `updated_at` later than it, which moves with whatever the "
+                "item shows, its citations, links and the names of the pages and works it names included; a work also "
+                "when one of its classifications changed, a classification or a contrast when one of its works did); "
+                "deleted items leave the list, and `/api/v1/changes/` (with the same `updated_after`) says which"),
             "schema": {"type": "string", "format": "date-time"},
         }]
 

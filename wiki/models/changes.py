@@ -32,6 +32,10 @@ class ChangeEventQuerySet(models.QuerySet["ChangeEvent"]):
             events = events.filter(created_at__gte=since)
         return events.filter(kind=kind) if kind else events
 
+    def made_after(self, moment: datetime) -> ChangeEventQuerySet:
+        """The changes made after ``moment`` (not at it): what a mirror that read the wiki then has not seen."""
+        return self.filter(created_at__gt=moment)
+
     def latest_per_object(self) -> ChangeEventQuerySet:
         """Of these changes, only the latest to each object (a page, a work, a claim…), in one query: the others
         are left out by a subquery of the same changes, one per object (PostgreSQL's DISTINCT ON)."""

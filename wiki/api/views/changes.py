@@ -8,6 +8,7 @@ from typing import Any, cast
 from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
 from django_filters.utils import translate_validation
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, ValidationError
 from rest_framework.permissions import AllowAny
@@ -15,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.filters import PAGING, reject_unreadable_parameters
+from wiki.api.filters import PAGING, UPDATED_AFTER, read_updated_after, reject_unreadable_parameters, updated_after_help
 from wiki.api.pagination import WikiPagination
 from wiki.api.serializers.watchlist import ChangeSerializer
 from wiki.filters.changes import DAYS_CHOICES, ChangeFilter
@@ -39,11 +40,13 @@ def change_filter_parameters(*ticks: tuple[str, str]) -> list[OpenApiParameter]:
     ]
 
 
-def read_change_filters(request: Request, filterset_class: type[ChangeFilter], queryset: ChangeEventQuerySet) -> ChangeEventQuerySet:
-    """The changes the query's filters keep: a parameter the FilterSet has not, or a value it refuses, is a 400; a
-    box ticked by an anonymous client that only an account has (``hidemine``) is a 401."""
+def read_change_filters(request: Request, filterset_class: type[ChangeFilter], queryset: ChangeEventQuerySet, *,
+                        also: frozenset[str] = frozenset()) -> ChangeEventQuerySet:
+    """The changes the query's filters keep: a parameter the FilterSet has not (nor ``also``, which the caller reads),
+    or a value it refuses, is a 400; a box ticked by an anonymous client that only an account has (``hidemine``) is a
+    401."""
     # the filters of this list (the watchlist has no ``user``), with those an anonymous client is refused below
-    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS | PAGING)
+    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS | PAGING | also)
     params: QueryDict = request.query_params.copy()
     errors: dict[str, list[ErrorDetail]] = {}
     for name in filterset_class.ticks:
@@ -80,13 +83,19 @@ class RecentChangesView(APIView):
         summary=gettext_lazy("Recent changes"), responses=ChangeSerializer(many=True),
         parameters=[
             OpenApiParameter("user", str, description="The changes this account made (its username)."),
+            OpenApiParameter(UPDATED_AFTER, OpenApiTypes.DATETIME, description=updated_after_help(
+                "the changes made after this moment (their `created_at` later than it): the edits, moves and deletions "
+                "a mirror of the lists has not seen since its last walk")),
             *change_filter_parameters(
                 ("hidemine", "True: without your own edits (needs credentials: 401 without)"),
                 ("hideminor", "True: without minor edits")),
         ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        changes = read_change_filters(request, ChangeFilter, ChangeEvent.objects.recent())
+        changes = read_change_filters(request, ChangeFilter, ChangeEvent.objects.recent(), also=frozenset({UPDATED_AFTER}))
+        moment = read_updated_after(request)
+        if moment is not None:
+            changes = changes.made_after(moment)
         paginator = WikiPagination()
         page = paginator.paginate_queryset(changes, request, view=self)
         return paginator.get_paginated_response(ChangeSerializer(page, many=True).data)

@@ -10,7 +10,7 @@ from django.utils.http import http_date
 from rest_framework.test import APIClient
 
 from tests.api.etags import if_match
-from tests.factories import make_classification, make_page, make_source
+from tests.factories import make_claim, make_classification, make_page, make_question, make_source
 from wiki.models import Page
 
 pytestmark = pytest.mark.django_db
@@ -118,8 +118,10 @@ def test_if_match_guards_every_update(api: APIClient, editor_api: APIClient) -> 
 def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: APIClient, header: dict[str, Any]) -> None:
     page = make_page(title="Guarded", body="Text.")
     source = make_source()
+    # a date names a version only of what has one (Last-Modified): a list has none
+    undated = ("/api/v1/pages/", "/api/v1/questions/") if "HTTP_IF_MATCH" in header else ()
 
-    for url in (f"/api/v1/pages/{page.slug}/", f"/api/v1/sources/{source.slug}/", "/api/v1/pages/", "/api/v1/questions/"):
+    for url in (f"/api/v1/pages/{page.slug}/", f"/api/v1/sources/{source.slug}/", *undated):
         response = api.get(url, **header)
 
         assert response.status_code == 412, url
@@ -127,6 +129,27 @@ def test_a_read_naming_another_version_is_412_in_the_error_shape_not_304(api: AP
         assert response.json()["code"] == "precondition_failed", url
         named = "If-Match" if "HTTP_IF_MATCH" in header else "If-Unmodified-Since"
         assert f"({named})" in response.json()["detail"], url
+
+
+@pytest.mark.parametrize("date", ["Mon, 01 Jan 2001 00:00:00 GMT", "Fri, 01 Jan 2100 00:00:00 GMT"])
+def test_a_read_of_what_has_no_date_ignores_if_unmodified_since(api: APIClient, date: str) -> None:
+    claim = make_claim("GRPO 更新策略。")
+    question = make_question()
+
+    for url in ("/api/v1/pages/", "/api/v1/questions/", f"/api/v1/claims/{claim.pk}/",
+                f"/api/v1/questions/{question.pk}/", "/api/v1/graph/map/"):
+        response = api.get(url, HTTP_IF_UNMODIFIED_SINCE=date)
+
+        assert response.status_code == 200, (url, response.content[:200])
+        assert not response.has_header("Last-Modified"), url
+
+
+def test_a_dated_read_is_answered_while_it_is_unmodified_since(api: APIClient) -> None:
+    page = make_page(title="Guarded", body="Text.")
+    url = f"/api/v1/pages/{page.slug}/"
+
+    assert api.get(url, HTTP_IF_UNMODIFIED_SINCE="Fri, 01 Jan 2100 00:00:00 GMT").status_code == 200
+    assert api.get(url, HTTP_IF_UNMODIFIED_SINCE=api.get(url)["Last-Modified"]).status_code == 200
 
 
 def test_a_read_naming_its_own_version_is_answered(api: APIClient) -> None:

@@ -7,6 +7,7 @@ read gets a strong ETag from its JSON body, set by :class:`ApiConditionalGetMidd
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
@@ -110,12 +111,25 @@ def check_if_match(request: Request, etag: str, *, required: bool = False) -> bo
     return True
 
 
+def undated(request: HttpRequest) -> HttpRequest:
+    """The request as Django's conditional answers should read it for an object with no Last-Modified: without its
+    ``If-Unmodified-Since``, which RFC 9110 section 13.1.4 has ignored then, where Django reads a missing date as a
+    change after any date (a 412 even for a date years ahead)."""
+    if "HTTP_IF_UNMODIFIED_SINCE" not in request.META:
+        return request
+    without = copy.copy(request)
+    without.META = {name: value for name, value in request.META.items() if name != "HTTP_IF_UNMODIFIED_SINCE"}
+    return without
+
+
 def conditional_response(request: Request, headers: dict[str, str], build: Callable[[], R]) -> R | Response:
     """304 when the client holds the version the ``headers`` (ETag, Last-Modified) name, else what ``build``
     makes; both carry the headers."""
     modified = headers.get("Last-Modified")
+    last_modified = parse_http_date_safe(modified) if modified else None
     response = get_conditional_response(
-        request, etag=headers.get("ETag"), last_modified=parse_http_date_safe(modified) if modified else None,
+        request._request if last_modified is not None else undated(request._request),
+        etag=headers.get("ETag"), last_modified=last_modified,
     )
     if response is not None and response.status_code == status.HTTP_412_PRECONDITION_FAILED:
         # If-Match or If-Unmodified-Since names another version: this one is not sent, nor a 304 that would tell
@@ -149,7 +163,8 @@ class ApiConditionalGetMiddleware(ConditionalGetMiddleware):
         if request.method == "GET" and response.status_code == 200:
             # The representation varies with the format asked for (JSON, the browsable API).
             patch_vary_headers(response, ["Accept"])
-        answer = super().process_response(request, response)
+        dated = parse_http_date_safe(response["Last-Modified"]) if response.has_header("Last-Modified") else None
+        answer = super().process_response(request if dated is not None else undated(request), response)
         if answer.status_code == status.HTTP_412_PRECONDITION_FAILED and answer is not response:
             # Django answers a failed If-Match with an empty HTML body; a client reads the API's one error shape.
             failed = precondition_failed(request)

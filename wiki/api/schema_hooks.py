@@ -55,7 +55,8 @@ PRECONDITION_PARAMETERS = [
     {"in": "header", "name": "If-Modified-Since", "required": False, "schema": {"type": "string"},
      "description": "An HTTP date: while the object is not newer, the answer is 304 (objects with Last-Modified)."},
     {"in": "header", "name": "If-Unmodified-Since", "required": False, "schema": {"type": "string"},
-     "description": "An HTTP date: when the object changed after it, the answer is 412."},
+     "description": "An HTTP date: when the object changed after it, the answer is 412 (objects with Last-Modified; "
+                    "the others ignore it)."},
 ]
 
 

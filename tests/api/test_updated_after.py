@@ -126,3 +126,15 @@ def test_updated_after_is_refused_where_it_means_nothing(api: APIClient, works: 
 
     assert [(r.status_code, r.json()["code"]) for r in (empty, twice, on_one_work)] == [
         (400, "blank"), (400, "repeated_parameter"), (400, "unknown_parameter")]
+
+
+@pytest.mark.parametrize("url", [SOURCES, "/api/v1/changes/"])
+@pytest.mark.parametrize("moment", ["0001-01-01", "0001-01-01T07:59:59", "9999-12-31T23:59:59-08:00"])
+def test_a_time_out_of_the_range_of_dates_is_a_400_in_the_readers_language(api: APIClient, url: str, moment: str) -> None:
+    english = api.get(url, {"updated_after": moment}, HTTP_ACCEPT_LANGUAGE="en")
+    chinese = api.get(url, {"updated_after": moment}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+    assert english.status_code == chinese.status_code == 400
+    assert english.json()["codes"] == {"updated_after": ["overflow"]} and english.json()["code"] == "overflow"
+    assert english.json()["detail"] == "updated_after: Datetime value out of range."
+    assert chinese.json()["detail"] == "updated_after：时间数值超出有效范围。"

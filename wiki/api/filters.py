@@ -113,6 +113,9 @@ def read_updated_after(request: Request) -> datetime | None:
         moment: datetime = field.run_validation(request.query_params[UPDATED_AFTER])
     except ValidationError as error:
         raise ValidationError({UPDATED_AFTER: error.detail}) from None
+    except OverflowError:
+        # the first hours of year 1 in a zone ahead of UTC are before any time Python holds (DRF checks them unguarded)
+        raise ValidationError({UPDATED_AFTER: [field.error_messages["overflow"]]}, code="overflow") from None
     return moment
 
 

@@ -130,6 +130,22 @@ def test_the_statuses_the_api_sends_are_declared_where_it_sends_them(editor_clie
     assert response.json()["code"] in ("unsupported_media_type", "not_acceptable", "precondition_failed")
 
 
+@pytest.mark.parametrize(("params", "accept", "status", "code"), [
+    ({"format": "xml"}, "*/*", 400, "invalid_choice"),
+    ({}, "image/png", 406, "not_acceptable"),
+    ({}, "application/yaml;q=0, application/vnd.oai.openapi;q=0, application/json;q=0, application/*;q=0", 406,
+     "not_acceptable"),
+])
+def test_an_error_of_the_schema_is_the_apis_json_not_yaml(client: Client, params: dict[str, str], accept: str,
+                                                         status: int, code: str) -> None:
+    response = client.get("/api/schema/", params, HTTP_ACCEPT=accept)
+
+    assert response.status_code == status and response["Content-Type"] == "application/json"
+    assert response.json()["code"] == code
+    if status == 406:
+        assert "application/json" in response.json()["available"]
+
+
 def test_schema_names_each_enum_once(client: Client) -> None:
     schemas = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"]["schemas"]
 

@@ -14,6 +14,8 @@ from django.http import HttpRequest
 from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from rest_framework import status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -35,6 +37,14 @@ class SchemaView(SpectacularAPIView):
         with nullcontext() if request.GET.get("lang") else translation.override(SCHEMA_LANGUAGE):
             response: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
         return response
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        # An error is the API's one JSON shape, not a YAML document under the schema's media type (the first of the
+        # view's renderers, which DRF answers an error in when the format asked for is none of them).
+        if isinstance(response, Response) and response.status_code >= status.HTTP_400_BAD_REQUEST:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        finalized: Response = super().finalize_response(request, response, *args, **kwargs)
+        return finalized
 
 
 class _InReadersLanguage:

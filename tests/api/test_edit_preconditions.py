@@ -295,3 +295,15 @@ def test_a_retried_work_edit_whose_date_is_now_past_is_answered_as_done(editor_a
 
     assert retried.status_code == 200 and retried.json()["unchanged"] is True and retried.json()["notes"] == "mine"
     assert editor_api.patch(url, {"notes": "other"}, format="json", HTTP_IF_UNMODIFIED_SINCE=AT).status_code == 412
+
+
+@pytest.mark.parametrize("kind", ["classification", "question", "claim"])
+def test_an_edit_of_what_has_no_date_ignores_if_unmodified_since(editor_api: APIClient, kind: str) -> None:
+    url, change = _objects()[kind]
+
+    asked = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT")
+    saved = editor_api.patch(url, change, format="json", HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT",
+                             **if_match(editor_api, url))
+
+    assert not editor_api.get(url).has_header("Last-Modified")
+    assert asked.status_code == 428 and saved.status_code == 200

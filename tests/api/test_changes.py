@@ -88,7 +88,7 @@ def test_the_recent_changes_page_asked_for_json_names_the_api(client: Client, qu
 
     assert response.status_code == 406 and response["Content-Type"] == "application/json"
     assert response.json()["url"] == "http://testserver/api/v1/changes/?kind=page&page=2"
-    assert response.json()["code"] == "not_acceptable"
+    assert response.json()["code"] == "not_acceptable" and response.json()["available"] == ["text/html"]
     assert response["Link"] == '<http://testserver/api/v1/changes/?kind=page&page=2>; rel="alternate"; type="application/json"'
     assert "Accept" in response["Vary"]
 

@@ -39,9 +39,9 @@ def _asks_for_json(request: HttpRequest) -> bool:
 
 
 def _json_elsewhere(request: HttpRequest) -> HttpResponse:
-    """406 in the API's error shape, naming the API's list with the same filters (its pages are ``page``, the HTML
-    list's ``p``), also as a ``Link``: the page is HTML only, and a script reading it as JSON is better told where
-    to look than given the page."""
+    """406 in the API's error shape (``available``: HTML only), naming the API's list with the same filters (its pages
+    are ``page``, the HTML list's ``p``), also as a ``Link``: the page is HTML only, and a script reading it as JSON is
+    better told where to look than given the page."""
     query = request.GET.copy()
     query.pop("format", None)
     if "p" in query:
@@ -49,7 +49,7 @@ def _json_elsewhere(request: HttpRequest) -> HttpResponse:
     address = request.build_absolute_uri(reverse("api:changes") + (f"?{query.urlencode()}" if query else ""))
     response = JsonResponse({
         "detail": _("This page is HTML only; the recent changes as JSON are at %(address)s (the same filters).") % {"address": address},
-        "code": "not_acceptable", "errors": {}, "codes": {}, "url": address,
+        "code": "not_acceptable", "errors": {}, "codes": {}, "available": ["text/html"], "url": address,
     }, status=406, json_dumps_params={"ensure_ascii": False})
     response["Link"] = f'<{address}>; rel="alternate"; type="application/json"'
     patch_vary_headers(response, ["Accept"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories import make_source
+
 pytestmark = pytest.mark.django_db
 
 SOURCES = "/api/v1/sources/"
@@ -39,11 +41,29 @@ def test_a_format_given_q_0_gives_way_to_another_the_client_accepts(api: APIClie
     assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
 
 
-@pytest.mark.parametrize("accept", ["application/json;q=0.5", "application/*;q=0, application/json", "*/*;q=0, application/json"])
+@pytest.mark.parametrize("accept", ["application/json;q=0.5", "application/*;q=0, application/json", "*/*;q=0, application/json",
+                                    "text/html;q=0.5, application/json", "application/json, text/html;q=0.9",
+                                    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8, application/json"])
 def test_a_format_accepted_more_specifically_or_with_a_quality_above_0_is_answered(api: APIClient, accept: str) -> None:
     response = api.get(SOURCES, HTTP_ACCEPT=accept)
 
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize("accept", ["application/json;q=0.5, text/html", "application/json;q=0.1, text/*;q=0.2",
+                                    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"])
+def test_of_two_formats_the_one_with_the_higher_quality_is_answered(api: APIClient, accept: str) -> None:
+    response = api.get(SOURCES, HTTP_ACCEPT=accept)
+
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+
+
+def test_an_export_answers_in_the_reference_format_preferred(api: APIClient) -> None:
+    make_source(title="An Exported Work", year=2023)
+
+    response = api.get(EXPORT, HTTP_ACCEPT="application/x-bibtex;q=0.5, application/x-research-info-systems;q=0.8")
+
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/x-research-info-systems")
 
 
 def test_a_format_in_the_query_still_wins_over_the_accept_header(api: APIClient) -> None:

@@ -1,7 +1,7 @@
 """Content negotiation that answers a ``?format=`` naming no format of the endpoint with a 400, as the other
-query parameters are answered, instead of DRF's 404; that reads a media type the Accept header gives ``q=0`` as one
-the client does not accept (RFC 9110 section 12.5.1), where DRF reads it as any other; and whose 406 names the formats
-the address answers in."""
+query parameters are answered, instead of DRF's 404; that reads the Accept header's qualities (RFC 9110 section
+12.5.1), which DRF does not: a media type given ``q=0`` is one the client does not accept, and of two it accepts the one
+with the higher ``q`` is answered; and whose 406 names the formats the address answers in."""
 
 from __future__ import annotations
 
@@ -44,13 +44,13 @@ def _quality(token: str) -> float:
 class StrictContentNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request: Request, renderers: Iterable[BaseRenderer],
                         format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
-        """DRF's choice by the Accept header among the renderers it does not refuse (``q=0``), except that a
-        ``?format=`` the endpoint answers in wins over an Accept header naming another (``?format=bib`` with
-        ``Accept: application/json`` is BibTeX, not a 406): the query is what the client wrote for this request, the
-        header often what its library sends to every address."""
+        """DRF's choice by the Accept header among the renderers it prefers (the highest ``q``; one it gives ``q=0``
+        it refuses), except that a ``?format=`` the endpoint answers in wins over an Accept header naming another
+        (``?format=bib`` with ``Accept: application/json`` is BibTeX, not a 406): the query is what the client wrote
+        for this request, the header often what its library sends to every address."""
         renderers = list(renderers)
         format_asked = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
-        accepted = renderers if format_asked else [renderer for renderer in renderers if not self._refused(request, renderer)]
+        accepted = renderers if format_asked else self._preferred(request, renderers)
         try:
             chosen: tuple[BaseRenderer, str] = super().select_renderer(request, accepted, format_suffix)
         except NotAcceptable:
@@ -60,15 +60,23 @@ class StrictContentNegotiation(DefaultContentNegotiation):
             return renderer, str(renderer.media_type)
         return chosen
 
-    def _refused(self, request: Request, renderer: BaseRenderer) -> bool:
-        """Whether the most specific ranges of the Accept header that match the renderer's media type all give it
-        ``q=0`` (``*/*, application/json;q=0`` refuses JSON; ``application/*;q=0, application/json`` does not)."""
+    def _preferred(self, request: Request, renderers: list[BaseRenderer]) -> list[BaseRenderer]:
+        """The renderers whose media type the Accept header gives the highest quality, none if it refuses them all
+        (``q=0``); among those, DRF chooses by how specifically the header names them and in the view's order."""
+        qualities = [(renderer, self._quality(request, renderer)) for renderer in renderers]
+        best = max((quality for _renderer, quality in qualities), default=0.0)
+        return [renderer for renderer, quality in qualities if quality == best] if best > 0 else []
+
+    def _quality(self, request: Request, renderer: BaseRenderer) -> float:
+        """The quality the Accept header gives the renderer's media type: that of the most specific ranges matching it
+        (RFC 9110 section 12.5.1: ``*/*, application/json;q=0`` refuses JSON; ``application/*;q=0, application/json``
+        does not), 0 when none does."""
         tokens = super().get_accept_list(request)
         for ranges in order_by_precedence(tokens):
             matching = [token for token in ranges if media_type_matches(renderer.media_type, token)]
             if matching:
-                return all(_quality(token) == 0 for token in matching)
-        return False
+                return max(_quality(token) for token in matching)
+        return 0.0
 
     def get_accept_list(self, request: Request) -> list[str]:
         """The Accept header's ranges but those it gives ``q=0``: a range the client refuses accepts nothing."""

@@ -89,6 +89,18 @@ def test_ris_by_accept_or_format(api: APIClient, contrast_wiki: ContrastWiki, ac
     assert all(entry.errors == [] for entry in entries)
 
 
+@pytest.mark.parametrize(("accept", "media_type"), [
+    ("application/x-research-info-systems", "application/x-research-info-systems; charset=utf-8"),
+    ("application/x-bibtex", "application/x-bibtex; charset=utf-8"),
+    ("application/vnd.citationstyles.csl+json", "application/vnd.citationstyles.csl+json"),
+])
+def test_an_export_of_no_works_is_still_a_file_of_its_format(api: APIClient, contrast_wiki: ContrastWiki, accept: str,
+                                                             media_type: str) -> None:
+    response = api.get(URL + "?year=1999", HTTP_ACCEPT=accept)
+
+    assert response.status_code == 200 and response["Content-Type"] == media_type
+
+
 def test_a_bad_filter_asked_as_ris_is_a_json_400(api: APIClient, contrast_wiki: ContrastWiki) -> None:
     response = api.get(URL + "?year=abc", HTTP_ACCEPT="application/x-research-info-systems")
 

@@ -33,9 +33,11 @@ class BibTeXRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: Mapping[str, Any] | None = None) -> bytes:
+               renderer_context: Mapping[str, Any] | None = None) -> str | bytes:
         if isinstance(data, str):
-            return data.encode()
+            # as text, which DRF encodes and sends with its media type even when empty (an RIS file of no works): empty
+            # bytes it sends with no Content-Type at all
+            return data
         response = (renderer_context or {}).get("response")
         if response is not None:
             response["Content-Type"] = "application/json"

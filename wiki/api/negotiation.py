@@ -26,9 +26,10 @@ class NoFormatAccepted(NotAcceptable):
     error's body lists them as ``available`` (:func:`wiki.api.errors.api_exception_handler`)."""
 
     def __init__(self, renderers: Sequence[BaseRenderer]) -> None:
-        types = available_media_types(renderers)
-        super().__init__(detail=gettext("The Accept header accepts none of the formats this address answers in: "
-                                        "%(types)s.") % {"types": pgettext("list separator", ", ").join(types)}, available_renderers=renderers)
+        types = pgettext("list separator", ", ").join(available_media_types(renderers))
+        detail = gettext("The Accept header accepts none of the formats this address answers in: %(types)s.") % {
+            "types": types}
+        super().__init__(detail=detail, available_renderers=renderers)
 
 
 def _quality(token: str) -> float:

@@ -75,6 +75,9 @@ def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
+NOT_LOGGED_IN = ("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or "
+                 "`Bearer <key>`).")
+
 # Every read carries an ETag (wiki.api.conditional): a client that sends it back gets 304 while nothing changed.
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", str, OpenApiParameter.HEADER, required=False,
@@ -145,14 +148,15 @@ class WikiAutoSchema(AutoSchema):
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
             extra["400"] = _error("Invalid input; see errors.")
         if _for_accounts(self.view):
-            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or `Bearer <key>`).")
+            extra["401"] = _error(NOT_LOGGED_IN)
             if self.method not in SAFE_METHODS:
                 extra["403"] = _error("A logged-in session's change sent without its CSRF token.")
         elif self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
-            extra["401"] = _error("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or `Bearer <key>`).")
+            extra["401"] = _error(NOT_LOGGED_IN)
             extra["403"] = _error("Logged in without the permission (editors only).")
         elif getattr(self.view, "authentication_classes", None):
-            extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` (or `Bearer <key>`) header (reads need none).")
+            extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` (or `Bearer <key>`) header "
+                                  "(reads need none).")
         if self.method == "GET":
             extra["400"] = _error("Invalid query parameters (filters, ordering, page size, cursor).")
             extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")

@@ -8,7 +8,8 @@ from typing import Any
 
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 BODY_METHODS = frozenset({"post", "put", "patch"})
-# Reads answering Last-Modified as well as an ETag (the others' dates would not show an item leaving a list).
+# Reads answering Last-Modified as well as an ETag (the others' dates would not show an item leaving a list); their
+# writes read If-Unmodified-Since.
 DATED_READS = frozenset({"/api/v1/pages/{slug}/", "/api/v1/sources/{slug}/"})
 
 
@@ -36,7 +37,8 @@ def _header(description: str, schema: dict[str, Any]) -> dict[str, Any]:
 HEADERS: dict[str, dict[str, Any]] = {
     "ETag": _header("The version of the object or list (a strong validator): send it back as If-None-Match to read it "
                     "again (304 while unchanged), or as If-Match to change it.", {"type": "string"}),
-    "Last-Modified": _header("When the object last changed, for If-Modified-Since.", {"type": "string"}),
+    "Last-Modified": _header("When the object last changed, for If-Modified-Since (or If-Unmodified-Since on a write).",
+                             {"type": "string"}),
     "Location": _header("The address (absolute) of the object: the one created, or where the one asked for is now.",
                         {"type": "string", "format": "uri"}),
     "WWW-Authenticate": _header("The challenges of the credentials the API reads: `Token` and `Bearer` (the same key "

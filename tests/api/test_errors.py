@@ -303,6 +303,15 @@ def test_a_control_character_in_an_address_is_404_not_500(editor_api: APIClient,
     assert editor_api.patch(path, {"body": "x"}, format="json").status_code in (404, 405)
 
 
+@pytest.mark.parametrize("path", ["/api/v1/watchlist/pages/%00/", "/api/v1/watchlist/pages/a%00b/",
+                                  "/api/v1/watchlist/pages/%01/"])
+def test_a_control_character_in_a_watch_address_is_404_not_500(editor_api: APIClient, path: str) -> None:
+    for method in ("get", "put", "delete"):
+        response = getattr(editor_api, method)(path)
+
+        assert response.status_code == 404 and _is_error(response.json(), "not_found"), method
+
+
 def test_a_body_that_is_not_json_says_where_in_one_translated_message(editor_api: APIClient) -> None:
     english = editor_api.post("/api/v1/pages/", b'{"title": "t",\n "body": }', content_type="application/json")
     chinese = editor_api.post("/api/v1/pages/", b'{"title": ', content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")

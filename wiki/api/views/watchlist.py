@@ -26,6 +26,7 @@ from wiki.api.views.changes import change_filter_parameters, read_change_filters
 from wiki.caching import watches as watch_state
 from wiki.filters.changes import WatchlistFilter
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source
+from wiki.models.rules import is_control_free
 from wiki.models.watches import Watchable, watch_kind
 from wiki.roles import Account
 from wiki.services.watches import watch_add, watch_remove
@@ -78,6 +79,9 @@ class WatchView(APIView):
     lookup: str
 
     def target(self, request: Request, key: Any, *, live: bool) -> Watchable:
+        if not is_control_free(str(key)):
+            # as the other addresses: no slug holds a control character, and PostgreSQL refuses a NUL in a query (a 500)
+            raise Http404
         manager = "objects" if live or self.model is OpenQuestion else "all_objects"
         found = getattr(self.model, manager).filter(**{self.lookup: key}).first()
         if found is None:

@@ -217,7 +217,8 @@ def test_schema_documents_cursors_updated_after_and_a_page_past_the_last(client:
         return {p["name"]: p for p in schema["paths"][path]["get"]["parameters"]}
 
     changing = {"/api/v1/pages/", "/api/v1/sources/", "/api/v1/claims/", "/api/v1/classifications/",
-                "/api/v1/contrasts/", "/api/v1/questions/", "/api/v1/glossary/", "/api/v1/changes/"}
+                "/api/v1/contrasts/", "/api/v1/questions/", "/api/v1/glossary/", "/api/v1/changes/",
+                "/api/v1/watchlist/"}
     for path in changing | {"/api/v1/changes/", "/api/v1/watchlist/", "/api/v1/pages/{slug}/revisions/"}:
         assert "invalid_cursor" in parameters(path)["after"]["description"], path
         assert parameters(path)["after"]["schema"]["type"] == "string", path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -136,3 +136,31 @@ def test_the_watchlist_runs_as_many_queries_however_long(django_assert_num_queri
         page_save_revision(slug=page.slug, title=page.title, body="Again.")
     with django_assert_num_queries(count):
         assert len(client.get(WATCHLIST).json()["results"]) == 21
+
+
+def test_the_watchlist_reads_updated_after_as_recent_changes_do(reader_api: APIClient,
+                                                                django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    reader = reader_api.handler._force_user  # type: ignore[attr-defined]
+    page, work = make_page(title="Polled"), make_source(short_name="PolledWork")
+    watch_add(user=reader, target=page)
+    watch_add(user=reader, target=work)
+    source_update(source=work, fields={"notes": "Noted."}, summary="work note")
+    page_save_revision(slug=page.slug, title=page.title, body="Edited.", comment="later edit")
+    ChangeEvent.objects.update(created_at=datetime(2025, 1, 1, 0, 0, tzinfo=UTC))
+    ChangeEvent.objects.filter(kind="page", action="edited").update(created_at=datetime(2025, 1, 1, 1, 0, tzinfo=UTC))
+
+    def labels(**params: str) -> list[str]:
+        response = reader_api.get(WATCHLIST, params)
+        assert response.status_code == 200, response.json()
+        return [f"{r['label']} {r['action']}" for r in response.json()["results"]]
+
+    assert labels(updated_after="2025-01-01T00:30:00Z") == ["Polled edited"]
+    assert labels(updated_after="2025-01-01T08:30:00") == ["Polled edited"]  # in the wiki's time zone
+    assert labels(updated_after="2025-01-01T01:00:00Z") == []
+    # the latest change to each item, kept when it was made after the moment
+    assert labels(updated_after="2024-12-31T00:00:00Z", latest="1") == ["Polled edited", "PolledWork edited"]
+    assert reader_api.get(WATCHLIST, {"updated_after": "soon"}).json()["codes"] == {"updated_after": ["invalid"]}
+    with CaptureQueriesContext(connection) as unfiltered:
+        reader_api.get(WATCHLIST)
+    with django_assert_num_queries(len(unfiltered.captured_queries)):
+        reader_api.get(WATCHLIST, {"updated_after": "2024-12-31T00:00:00Z"})

@@ -31,22 +31,25 @@ ACCOUNT_TICKS = frozenset({"hidemine"})
 
 
 def change_filter_parameters(*ticks: tuple[str, str]) -> list[OpenApiParameter]:
-    """The schema of the filters: a kind, a number of days, and the boxes ``ticks`` names with their meaning."""
+    """The schema of the filters: a kind, a number of days, a moment, and the boxes ``ticks`` names with their
+    meaning."""
     return [
         OpenApiParameter("kind", str, enum=ChangeEvent.Kind.values, description="Changes of this kind only."),
         OpenApiParameter("days", int, enum=list(DAYS_CHOICES), description="Changes of the last 1, 3, 7 or 30 days only."),
+        OpenApiParameter(UPDATED_AFTER, OpenApiTypes.DATETIME, description=updated_after_help(
+            "the changes made after this moment (their `created_at` later than it): those a script that read the list "
+            "then has not seen")),
         *(OpenApiParameter(name, bool, description=f"{meaning} (`1` and `0` are read as `true` and `false`).")
           for name, meaning in ticks),
     ]
 
 
-def read_change_filters(request: Request, filterset_class: type[ChangeFilter], queryset: ChangeEventQuerySet, *,
-                        also: frozenset[str] = frozenset()) -> ChangeEventQuerySet:
-    """The changes the query's filters keep: a parameter the FilterSet has not (nor ``also``, which the caller reads),
-    or a value it refuses, is a 400; a box ticked by an anonymous client that only an account has (``hidemine``) is a
-    401."""
+def read_change_filters(request: Request, filterset_class: type[ChangeFilter], queryset: ChangeEventQuerySet) -> ChangeEventQuerySet:
+    """The changes the query's filters keep, and ``updated_after`` as the other lists read it: a parameter the
+    FilterSet has not, or a value it refuses, is a 400; a box ticked by an anonymous client that only an account has
+    (``hidemine``) is a 401."""
     # the filters of this list (the watchlist has no ``user``), with those an anonymous client is refused below
-    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS | PAGING | also)
+    reject_unreadable_parameters(request, set(filterset_class(request=request).filters) | ACCOUNT_TICKS | PAGING | {UPDATED_AFTER})
     params: QueryDict = request.query_params.copy()
     errors: dict[str, list[ErrorDetail]] = {}
     for name in filterset_class.ticks:
@@ -69,7 +72,8 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
         # each message with its code (the form's), as the other lists' filters answer
         refused = cast(ValidationError, translate_validation(filters.errors))  # typed as a dict in django-filter's stubs
         raise ValidationError({**cast(dict[str, Any], refused.detail), **errors})
-    return filters.changes
+    moment = read_updated_after(request)
+    return filters.changes if moment is None else filters.changes.made_after(moment)
 
 
 class RecentChangesView(APIView):
@@ -83,19 +87,13 @@ class RecentChangesView(APIView):
         summary=gettext_lazy("Recent changes"), responses=ChangeSerializer(many=True),
         parameters=[
             OpenApiParameter("user", str, description="The changes this account made (its username)."),
-            OpenApiParameter(UPDATED_AFTER, OpenApiTypes.DATETIME, description=updated_after_help(
-                "the changes made after this moment (their `created_at` later than it): the edits, moves and deletions "
-                "a mirror of the lists has not seen since its last walk")),
             *change_filter_parameters(
                 ("hidemine", "True: without your own edits (needs credentials: 401 without)"),
                 ("hideminor", "True: without minor edits")),
         ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        changes = read_change_filters(request, ChangeFilter, ChangeEvent.objects.recent(), also=frozenset({UPDATED_AFTER}))
-        moment = read_updated_after(request)
-        if moment is not None:
-            changes = changes.made_after(moment)
+        changes = read_change_filters(request, ChangeFilter, ChangeEvent.objects.recent())
         paginator = WikiPagination()
         page = paginator.paginate_queryset(changes, request, view=self)
         return paginator.get_paginated_response(ChangeSerializer(page, many=True).data)

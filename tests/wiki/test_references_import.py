@@ -482,3 +482,15 @@ def test_an_identifier_alone_makes_up_no_venue_and_no_address(db: None, text: st
                     .replace("eprint={x}, archivePrefix={arXiv}", "doi={10.1000/xyz(123)#4}")
                     .replace('"number": "arXiv:x"', '"DOI": "10.1000/xyz(123)#4"').replace("10.48550/arXiv.x", "10.1000/xyz(123)#4"))
     assert (doi_only.doi, doi_only.url, doi_only.venue) == ("10.1000/xyz(123)#4", "", "")
+
+
+def test_the_form_reads_a_big5_upload_as_traditional_chinese(editor_client: Client) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = ("@mastersthesis{chen2019,\n  author = {陳, 志明},\n  title = {基於強化學習之對話代理人研究},\n"
+            "  school = {國立臺灣大學},\n  year = {2019}\n}\n")
+    upload = SimpleUploadedFile("library.bib", text.encode("big5"), content_type="application/x-bibtex")
+    response = web_import(editor_client, {"file": upload})
+    assert response.context["report"].counts == {"created": 1, "duplicate": 0, "refused": 0}
+    source = Source.objects.get(bibtex_key="chen2019")
+    assert (source.title, source.authors) == ("基於強化學習之對話代理人研究", "陳志明")

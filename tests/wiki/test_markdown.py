@@ -151,6 +151,50 @@ def test_a_formula_copied_from_a_paper_shows_no_label_or_numbering_commands() ->
     assert "<mo>=</mo>" in formula
 
 
+# As a paper's source has them: two labelled equations, an unlabelled one between, one with its own tag.
+NUMBERED = r"""The objective \eqref{eq:objective} and its gradient $\eqref{eq:gradient}$; see also $\ref{eq:tagged}$.
+
+$$
+J(\theta) = \mathbb{E}[R] \label{eq:objective}
+$$
+
+$$
+R = \sum_t r_t
+$$
+
+$$
+\nabla J = \mathbb{E}[\nabla \log \pi \, R] \label{eq:gradient}
+$$
+
+$$
+x = 1 \tag{A.1} \label{eq:tagged}
+$$
+"""
+
+
+def test_an_eqref_shows_the_number_of_the_formula_with_its_label() -> None:
+    html = wiki_markdown.render(NUMBERED, sources={}, existing_pages=frozenset()).html
+    assert "eqref" not in html and "\\ref" not in html and "eq:" not in html
+    prose = html[:html.index("</p>")]
+    assert re.findall(r"<mtext>([^<]*)</mtext>", prose) == ["(1)", "(2)", "A.1"]
+    assert re.findall(r'<span class="math-number">([^<]*)</span>', html) == ["(1)", "(2)", "(A.1)"]
+    assert html.count('class="math-display math-numbered"') == 3 and html.count('class="math-display"') == 1
+    assert "<mtext>(A.1)</mtext>" not in html
+
+
+def test_an_eqref_to_a_label_no_formula_has_shows_the_label() -> None:
+    formula = _formula("a = b \\quad \\text{by} \\eqref{eq:elsewhere}")
+    assert "<mtext>(eq:elsewhere)</mtext>" in formula and "eqref" not in formula
+
+
+def test_n_choose_k_is_a_binomial() -> None:
+    for latex in ("{n \\choose k}", "\\binom{n}{k}"):
+        formula = _formula(latex)
+        assert re.search(r"<mo[^>]*>\(</mo><mfrac linethickness=\"0\">.*<mi>n</mi>.*<mi>k</mi>.*</mfrac><mo[^>]*>\)</mo>",
+                         formula), formula
+        assert "choose" not in formula
+
+
 def test_a_starred_operator_name_is_one_upright_name_with_its_limit_below() -> None:
     formula = _formula("\\pi^* = \\operatorname*{arg\\,max}_{\\pi} J(\\pi)")
     assert "<munder><mo>arg\u2009max</mo><mrow><mi>π</mi></mrow></munder>" in formula

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from latex2mathml.converter import convert
@@ -27,6 +27,8 @@ INLINE_END = "\\)"
 # line, and neither is escaped (``\$``, which shows a plain $) or half of ``$$``.
 DOLLAR_RE = re.compile(r"(?<![\\$])\$(?=[^\s$])([^\n$]*?[^\s\\$])\$(?![\d$])")
 ESCAPED_DOLLAR = "\\$"
+# ``\eqref{…}`` written in the text rather than in a formula, as MathJax reads it too: a formula of its own.
+PROSE_EQREF_RE = re.compile(r"(\\eqref\{[^{}\n]*\})")
 # Code, where a $ is the shell's or the language's: fenced blocks and code spans are left as typed.
 CODE_RE = re.compile(
     r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]{0,3}(?P=fence)[ \t]*$|(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)",
@@ -53,7 +55,7 @@ class MathStash:
             return self.token(len(self.formulas) - 1)
 
         def dollars(prose: str) -> str:
-            return DOLLAR_RE.sub(inline, prose).replace(ESCAPED_DOLLAR, "&#36;")
+            return PROSE_EQREF_RE.sub(inline, DOLLAR_RE.sub(inline, prose)).replace(ESCAPED_DOLLAR, "&#36;")
 
         return _outside_code(inline_formulas(display_formulas(text, display), inline), dollars)
 
@@ -80,14 +82,23 @@ class MathStash:
         if not self.formulas:
             return rendered
         tokens = self._tokens()
+        numbers, references = equation_numbers(self.formulas)
+
+        def formula(index: int) -> str:
+            latex, is_display, _ = self.formulas[index]
+            number = numbers.get(index)
+            if number is None:
+                return to_mathml(latex, display=is_display, references=references)
+            mathml = to_mathml(_TAG.sub("", latex), display=is_display, references=references)
+            return f'{mathml}<span class="math-number">({html.escape(number)})</span>'
 
         def display(match: re.Match[str]) -> str:
-            latex, _, _ = self.formulas[int(match[1])]
-            return f'<div class="math-display" tabindex="0">{to_mathml(latex, display=True)}</div>'
+            index = int(match[1])
+            numbered = " math-numbered" if index in numbers else ""
+            return f'<div class="math-display{numbered}" tabindex="0">{formula(index)}</div>'
 
         def mathml(match: re.Match[str]) -> str:
-            latex, is_display, _ = self.formulas[int(match[1])]
-            return to_mathml(latex, display=is_display)
+            return formula(int(match[1]))
 
         def as_typed(match: re.Match[str]) -> str:
             return html.escape(self.formulas[int(match[1])][2], quote=True)
@@ -147,21 +158,60 @@ _ENVIRONMENTS = (
 # What a formula copied from a paper's source carries for LaTeX's cross-references, which show nothing where it stands;
 # latex2mathml would print them as text ("\label eq:1").
 _REFERENCE_MARKS = re.compile(r"\\label\{[^{}]*\}|\\(?:nonumber|notag)(?![A-Za-z])")
+_LABEL = re.compile(r"\\label\{([^{}]*)\}")
+_TAG = re.compile(r"\\tag\*?\{([^{}]*)\}")
+_NO_NUMBER = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+# Where the text refers to a labelled formula: ``\eqref`` shows its number in parentheses, ``\ref`` without.
+_REFERENCE = re.compile(r"\\(eq)?ref\{([^{}]*)\}")
 # ``\operatorname{arg\,max}`` and its starred form (limits under it, as \max has them): latex2mathml reads a spacing
 # command inside the name as letters of a formula, and the star as a symbol of its own.
 _OPERATOR_NAME = re.compile(r"\\operatorname(\*?)\{([^{}]*)\}")
 _NAME_SPACES = re.compile(r"\\[,:;> ]|~")
 
 
-def _known_latex(latex: str, *, display: bool) -> str:
+def equation_numbers(formulas: list[tuple[str, bool, str]]) -> tuple[dict[int, str], dict[str, str]]:
+    """The number shown beside each numbered display formula (by its index in ``formulas``: LaTeX, display or not, as
+    typed) and the number each label stands for. A display formula is numbered when it has a ``\\tag`` (its text)
+    or a ``\\label`` and no ``\\nonumber`` (1, 2, … in the order of the text); unlabelled ones are not, as
+    ``$$…$$`` is not in LaTeX, so that a page's numbers count only the formulas it refers to."""
+    numbers: dict[int, str] = {}
+    references: dict[str, str] = {}
+    count = 0
+    for index, (latex, is_display, _) in enumerate(formulas):
+        if not is_display or "\\" not in latex:
+            continue
+        labels = [label.strip() for label in _LABEL.findall(latex)]
+        tag = _TAG.search(latex)
+        if tag:
+            number = tag[1].strip()
+        elif labels and not _NO_NUMBER.search(latex):
+            count += 1
+            number = str(count)
+        else:
+            continue
+        numbers[index] = number
+        for label in labels:
+            references.setdefault(label, number)
+    return numbers, references
+
+
+def _known_latex(latex: str, *, display: bool, references: Mapping[str, str]) -> str:
     """``latex`` as latex2mathml reads it: ``aligned``, ``alignedat``, ``gathered`` and ``gather`` written as ``align*``
     and a centred ``array`` (rows broken at ``\\\\``, columns aligned at ``&``), ``\\label``, ``\\nonumber`` and
-    ``\\notag`` left out, and an operator's name with its spaces as thin spaces."""
+    ``\\notag`` left out, ``\\eqref`` and ``\\ref`` as the number of the formula ``references`` gives their label (the
+    label itself when no formula of the page has it), and an operator's name with its spaces as thin spaces."""
     if "\\" not in latex:
         return latex
     for pattern, known in _ENVIRONMENTS:
         latex = pattern.sub(known, latex)
     latex = _REFERENCE_MARKS.sub("", latex)
+
+    def reference(match: re.Match[str]) -> str:
+        label = match[2].strip()
+        number = references.get(label, label)
+        return f"\\text{{({number})}}" if match[1] else f"\\text{{{number}}}"
+
+    latex = _REFERENCE.sub(reference, latex)
 
     def operator(match: re.Match[str]) -> str:
         name = _NAME_SPACES.sub("\u2009", match[2]).replace("\\!", "")
@@ -171,11 +221,13 @@ def _known_latex(latex: str, *, display: bool) -> str:
     return _OPERATOR_NAME.sub(operator, latex)
 
 
-def to_mathml(latex: str, *, display: bool) -> str:
-    """MathML for ``latex``; the LaTeX itself, escaped, when it cannot be converted (its explanation is added in
-    the reader's language when shown: :func:`wiki.markdown.for_reader`)."""
+def to_mathml(latex: str, *, display: bool, references: Mapping[str, str] | None = None) -> str:
+    """MathML for ``latex``, its ``\\eqref`` and ``\\ref`` read by ``references`` (label → number); the LaTeX itself,
+    escaped, when it cannot be converted (its explanation is added in the reader's language when shown:
+    :func:`wiki.markdown.for_reader`)."""
     try:
-        mathml = convert(_known_latex(latex, display=display), display="block" if display else "inline")
+        mathml = convert(_known_latex(latex, display=display, references=references or {}),
+                         display="block" if display else "inline")
     except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on malformed input
         return f'<code class="math-error">{html.escape(latex)}</code>'
     return sanitize_mathml(mathml)

@@ -83,3 +83,24 @@ def test_the_bibtex_export_writes_utf8_as_it_says_and_reads_back_the_same_letter
     assert latex_to_text(entry.fields_dict["author"].value) == "Καρυωτάκης, Κώστας"  # Κ is still Greek
     assert sources_import(text=bibtex).counts == {"created": 0, "duplicate": 1, "refused": 0}
 
+
+
+# Text in a box or a font LaTeX knows but pylatexenc's text has no rule for, as papers' titles and notes write it.
+BOXED = r"""
+@inproceedings{presolve,
+  title = {Presolving \mbox{$0$--$1$} Programs in {\texttt{SCIP}} and \textsf{Gurobi}},
+  author = {Doe, Jane},
+  year = {2024}
+}
+"""
+
+
+def test_text_in_a_box_or_a_font_is_kept(db: None) -> None:
+    assert sources_import(text=BOXED).counts["created"] == 1
+    assert _titles() == {"presolve": "Presolving 0–1 Programs in SCIP and Gurobi"}
+    assert latex_to_text(r"\textup{upright} \textmd{medium} \mbox{boxed}") == "upright medium boxed"
+
+
+def test_a_raised_star_or_an_upright_script_is_read_as_the_other_scripts_are() -> None:
+    assert latex_to_text(r"Enhanced Partial Expansion A$^\star$") == "Enhanced Partial Expansion A*"
+    assert latex_to_text(r"Beating LM-Cut with h\({}^{\textup{max}}\)") == "Beating LM-Cut with hᵐᵃˣ"

@@ -28,13 +28,18 @@ _MACROS.add_context_category("ascii", prepend=True, macros=[
     MacroTextSpec("LuaTeX", "LuaTeX"), MacroTextSpec("LuaLaTeX", "LuaLaTeX"), MacroTextSpec("AmS", "AMS"),
     MacroTextSpec("eTeX", "eTeX"), MacroTextSpec("pdfTeX", "pdfTeX"), MacroTextSpec("ConTeXt", "ConTeXt"),
 ])
+# Boxes and fonts the parser gives an argument and the text has no rule for: their text was dropped with them
+# ("\mbox{$0$--$1$} Programs" read as " Programs", "\texttt{SCIP}" as nothing).
+_MACROS.add_context_category("text", prepend=True, macros=[
+    MacroTextSpec(name, discard=False) for name in ("mbox", "texttt", "textsf", "textup", "textmd")
+])
 # The characters Unicode has as sub- and superscripts; a star, a dagger or a prime raised is written as it is (A$^*$ is
 # A*, as A* search is written in plain text).
 SUBSCRIPTS = dict(zip("0123456789+-−=()aehijklmnoprstuvxəβγρφχ",
                       "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓₔᵦᵧᵨᵩᵪ", strict=True))
 SUPERSCRIPTS = dict(zip("0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ",
                         "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ", strict=True))
-_RAISED_AS_WRITTEN = {"*": "*", "∗": "*", "†": "†", "‡": "‡", "′": "′", "″": "″"}
+_RAISED_AS_WRITTEN = {"*": "*", "∗": "*", "⋆": "*", "†": "†", "‡": "‡", "′": "′", "″": "″"}
 _SCRIPT_OF = {**{char: ("_", plain) for plain, char in SUBSCRIPTS.items() if plain != "−"},
               **{char: ("^", plain) for plain, char in SUPERSCRIPTS.items() if plain != "−"}}
 _SCRIPT_MARK = re.compile(r"(?<!\\)[_^]")

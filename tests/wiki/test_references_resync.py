@@ -230,3 +230,33 @@ def test_finding_records_by_key_and_offering_their_fields_takes_as_many_queries_
         found_many = sources_import(text=file(40, 100, corrected=True)).results
     assert {(r.status, len(r.updates)) for r in found_two + found_many} == {("duplicate", 3)}
     assert len(many.captured_queries) == len(two.captured_queries)
+
+
+# Names as a planning group's shared .bib writes them, given name first, with an editor and a particle.
+GIVEN_FIRST = r"""@incollection{sturtevant2008,
+  author = {Nathan R. Sturtevant and Ludwig van Beethoven and {Google DeepMind}},
+  editor = {H. Jaap van den Herik and Xinhe Xu},
+  title = {An Analysis of UCT in Multi-player Games},
+  booktitle = {Computers and Games},
+  year = {2008}
+}
+"""
+
+
+def test_a_csl_json_export_of_names_written_given_name_first_offers_nothing_again(db: None) -> None:
+    from wiki.references.csl import dump_csl_json
+
+    _one(GIVEN_FIRST)
+    exported = dump_csl_json(Source.objects.for_export())
+    assert '"family": "Sturtevant"' in exported
+    assert _one(exported).updates == []
+
+
+def test_the_same_names_written_family_name_first_are_no_update_and_other_names_are() -> None:
+    from wiki.references.updates import _same
+
+    assert _same("authors", "Sturtevant, Nathan R.; van Beethoven, Ludwig", "Nathan R. Sturtevant; Ludwig van Beethoven")
+    assert _same("extra_fields.editor", "van den Herik, H. Jaap", "H. Jaap van den Herik")
+    assert not _same("authors", "Sturtevant, Nathan", "Nathan R. Sturtevant")
+    assert not _same("authors", "Sturtevant, Nathan R.", "Nathan R. Sturtevant; Ludwig van Beethoven")
+    assert not _same("extra_fields.keywords", "Sturtevant, Nathan R.", "Nathan R. Sturtevant")

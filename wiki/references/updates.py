@@ -27,11 +27,14 @@ from wiki.references.draft import (
     separated_authors,
 )
 from wiki.references.extra_fields import KEPT_ELSEWHERE, NAME
+from wiki.references.names import author_names, person
 
 # The fields a file's record may update, in the order a reference's details are read.
 UPDATED_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv_id", "url", "entry_type", "bibtex_key", "abstract")
 # The prefix naming one of the work's other fields among the fields an import updates.
 EXTRA_PREFIX = "extra_fields."
+# The work's other fields that are lists of people, kept as its authors are.
+_NAME_LISTS = frozenset(EXTRA_PREFIX + name for name in ("editor", "translator", "bookauthor"))
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,8 @@ def _shown(name: str, value: Any) -> str:
 
 def _same(name: str, offered: str, current: str) -> bool:
     """Whether the file's value is the wiki's, once read as the wiki keeps it."""
-    if name == "authors":
-        return separated_authors(offered) == current
+    if name == "authors" or name in _NAME_LISTS:
+        return _same_names(separated_authors(offered), current)
     if name == "url":
         return percent_encode_url(offered) == current
     if name == "abstract":
@@ -89,6 +92,17 @@ def _same(name: str, offered: str, current: str) -> bool:
     if name == "bibtex_key":
         return offered.lower() == current.lower()
     return offered == current
+
+
+def _same_names(offered: str, current: str) -> bool:
+    """Whether two lists of names name the same people in the same order, each written as it is or turned round
+    (``Sturtevant, Nathan R.`` is ``Nathan R. Sturtevant``, as CSL-JSON and Zotero give a name the wiki has as a
+    BibTeX file wrote it)."""
+    if offered == current:
+        return True
+    ours, theirs = author_names(offered), author_names(current)
+    return len(ours) == len(theirs) and all(
+        one == other or (person(one) is not None and person(one) == person(other)) for one, other in zip(ours, theirs, strict=True))
 
 
 def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:

@@ -174,3 +174,30 @@ def test_a_month_typed_by_name_is_kept_as_its_number() -> None:
 
     assert {clean_bibliographic({"month": month})["month"] for month in typed} == {"8"}
     assert clean_bibliographic({"month": "Spring"}) == {"month": "Spring"}
+
+
+# A conference's proceedings as a shared .bib keeps it for its papers' crossref, and a chapter written as @inbook.
+VOLUMES = r"""@proceedings{icaps2021,
+  editor = {Robert P. Goldman and Susanne Biundo},
+  title = {Proceedings of the Thirty-First International Conference on Automated Planning and Scheduling},
+  booktitle = {Proceedings of the Thirty-First International Conference on Automated Planning and Scheduling},
+  year = {2021},
+  publisher = {AAAI Press}
+}
+@inbook{sutton2018ch13,
+  author = {Richard S. Sutton and Andrew G. Barto},
+  title = {Policy Gradient Methods},
+  booktitle = {Reinforcement Learning: An Introduction},
+  year = {2018},
+  publisher = {MIT Press}
+}
+"""
+
+
+def test_a_proceedings_volume_is_a_csl_book_and_comes_back_with_its_entry_type(db: None) -> None:
+    assert sources_import(text=VOLUMES).counts["created"] == 2
+    items = {item["id"]: item for item in json.loads(dump_csl_json(Source.objects.for_export()))}
+    assert (items["icaps2021"]["type"], items["icaps2021"]["publisher"]) == ("book", "AAAI Press")
+    assert items["sutton2018ch13"]["type"] == "chapter"
+    again = sources_import(text=json.dumps(list(items.values())))
+    assert [(result.status, result.updates) for result in again.results] == [("duplicate", []), ("duplicate", [])]

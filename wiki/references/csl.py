@@ -56,6 +56,8 @@ CSL_TYPE_BY_ENTRY_TYPE = {
     "article": "article-journal", "inproceedings": "paper-conference", "conference": "paper-conference",
     "incollection": "chapter", "inbook": "chapter", "book": "book", "phdthesis": "thesis", "mastersthesis": "thesis",
     "thesis": "thesis", "techreport": "report", "report": "report",
+    # a volume as a whole, as citeproc-js and Better BibTeX write one: CSL has no proceedings
+    "proceedings": "book", "mvproceedings": "book", "collection": "book", "mvcollection": "book", "mvbook": "book",
 }
 ENTRY_TYPE_BY_CSL_TYPE = {
     "article-journal": "article", "paper-conference": "inproceedings", "chapter": "incollection", "book": "book",
@@ -70,8 +72,17 @@ CSL_FIELD_BY_BIBLIOGRAPHIC = {
 GENRE_BY_ENTRY_TYPE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
 # The types whose venue CSL calls the publisher: a work printed on its own, in no container.
 _PUBLISHED_WHOLE = frozenset({"book", "report", "thesis"})
+# The entry types of volumes whose venue is their own booktitle (a conference's), kept as the container CSL reads it
+# back from; their publisher is the publisher.
+_VOLUMES = frozenset({"proceedings", "mvproceedings", "collection", "mvcollection"})
 # Where the wiki writes a work's kind: in CSL 1.0.2's ``custom`` object, which styles do not print.
 KIND_FIELD = "wiki-kind"
+# And its BibTeX entry type, where the CSL type would read back as another (@proceedings as "book", @inbook as
+# "chapter", which is @incollection).
+ENTRY_TYPE_FIELD = "wiki-entry-type"
+_ENTRY_TYPE_NAME = re.compile(r"[a-z]+")
+# Entry types that are others' names in biblatex or in old BibTeX, read back as those.
+_SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
 # CSL's rich-text markup (citeproc-js, Zotero): <i>, <b>, <sc>, <sup>, <sub> and <span class="nocase"> or
 # style="…"; any other "<…>" is text of the title (a title may speak of <angle> brackets).
 _RICH_TEXT_TAG = re.compile(r"</?(?:i|b|sc|sup|sub)>|<span(?:\s+(?:class|style)=\"[^\"<>]*\")*\s*>|</span>", re.IGNORECASE)
@@ -171,8 +182,8 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
     venue = (_rich_text(item.get("container-title", "")) or _rich_text(item.get("event-title", ""))
              or _text(item.get("publisher", "")))
     kind = _kind(_text(item.get("type", "")), arxiv, venue, url)
-    custom = item.get("custom")
-    if isinstance(custom, dict) and _text(custom.get(KIND_FIELD, "")) in SourceKind.values:
+    custom: dict[str, Any] = item["custom"] if isinstance(item.get("custom"), dict) else {}
+    if _text(custom.get(KIND_FIELD, "")) in SourceKind.values:
         kind = _text(custom[KIND_FIELD])
     if arxiv and venue.lower().startswith("arxiv"):
         venue = "arXiv"  # "arXiv preprint arXiv:2503.01234"; a venue is never made up from the identifier alone
@@ -190,7 +201,8 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         authors=authors, year=_year(item, errors), venue=venue,
         url=url, arxiv_id=arxiv, doi=doi, bibtex_key=key, abstract=_paragraphs(item.get("abstract", "")),
         notes="" if arxiv_id_alone(note) else note,
-        entry_type=_entry_type(item),
+        entry_type=(written if _ENTRY_TYPE_NAME.fullmatch(written := _text(custom.get(ENTRY_TYPE_FIELD, "")).lower())
+                    else _entry_type(item)),
         bibliographic=_bibliographic(item, venue),
         extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)), warnings),
     )
@@ -347,7 +359,7 @@ def csl_item(source: Source) -> dict[str, Any]:
     if preprint:
         # the repository, as Zotero writes a preprint's (its "repository" is CSL's publisher), where the work names it
         venue_name, venue = "publisher", source.venue
-    elif csl_type in _PUBLISHED_WHOLE:
+    elif csl_type in _PUBLISHED_WHOLE and source.entry_type not in _VOLUMES:
         venue_name, venue = "publisher", source.venue or details.get("school") or details.get("institution", "")
     else:
         venue_name, venue = "container-title", source.venue or details.get("journal") or details.get("booktitle", "")
@@ -367,8 +379,13 @@ def csl_item(source: Source) -> dict[str, Any]:
         item.pop("issue", None)
     for variable, value in csl_variables(source.extra_fields).items():
         item.setdefault(variable, value)  # what the work's own fields wrote goes first (a thesis' genre)
+    custom = {}
     if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
-        item["custom"] = {KIND_FIELD: source.kind}
+        custom[KIND_FIELD] = source.kind
+    if source.entry_type and _entry_type(item) not in ("", _SYNONYMS.get(source.entry_type, source.entry_type)):
+        custom[ENTRY_TYPE_FIELD] = source.entry_type
+    if custom:
+        item["custom"] = custom
     return item
 
 

@@ -201,3 +201,33 @@ def test_a_proceedings_volume_is_a_csl_book_and_comes_back_with_its_entry_type(d
     assert items["sutton2018ch13"]["type"] == "chapter"
     again = sources_import(text=json.dumps(list(items.values())))
     assert [(result.status, result.updates) for result in again.results] == [("duplicate", []), ("duplicate", [])]
+
+
+# Two works whose short names would be one: the later paper's title starts with the earlier one's whole title.
+SAME_HEAD = r"""@inproceedings{srivastava2011,
+  author = {Siddharth Srivastava and Shlomo Zilberstein},
+  title = {Qualitative Numeric Planning},
+  booktitle = {Proceedings of AAAI 2011},
+  year = {2011}
+}
+@article{bonet2020,
+  author = {Blai Bonet and Hector Geffner},
+  title = {Qualitative Numeric Planning: Reductions and Complexity},
+  journal = {Journal of Artificial Intelligence Research},
+  year = {2020}
+}
+"""
+
+
+def test_every_export_carries_a_short_name_the_importer_would_not_make_from_the_title(db: None) -> None:
+    from wiki.references.ris import parse_ris
+    from wiki.references.ris_export import dump_ris
+
+    sources_import(text=SAME_HEAD)
+    kept = dict(Source.objects.values_list("bibtex_key", "short_name"))
+    assert kept["bonet2020"] != "Qualitative Numeric Planning"
+    works = list(Source.objects.for_export())
+    for read, written in ((parse_bibtex, dump_bibtex(works)), (parse_csl_json, dump_csl_json(works)),
+                          (parse_ris, dump_ris(works))):
+        drafts = {entry.label: entry.draft for entry in read(written)}
+        assert {key: draft.short_name for key, draft in drafts.items() if draft is not None} == kept, read

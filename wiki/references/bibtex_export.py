@@ -35,7 +35,7 @@ from wiki.models import Source, SourceKind
 from wiki.references.bibtex import KIND_BY_ENTRY_TYPE, _kind
 from wiki.references.bibtex_macros import MONTHS
 from wiki.references.citation_keys import citation_keys
-from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS
+from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, VENUE_FIELDS, short_name_from_title
 from wiki.references.extra_fields import KEPT_ELSEWHERE, NAME_FIELDS, VERBATIM_FIELDS
 from wiki.references.latex import scripts_as_math
 from wiki.references.names import author_names, bibtex_name, is_et_al, is_organisation, unbraced
@@ -113,7 +113,8 @@ def bibtex_entry(source: Source, key: str) -> Entry:
     entry_type = source.entry_type if source.entry_type in KIND_BY_ENTRY_TYPE else ENTRY_TYPE_BY_KIND.get(source.kind, "misc")
     plain: dict[str, str] = {}
     fields: list[tuple[str, str]] = [("title", f"{{{latex_escaped(source.title)}}}")]
-    if source.short_name and source.short_name != source.title:
+    # the short name, also when it is the whole title where the importer would make a shorter one of it
+    if source.short_name and not source.short_name == source.title == short_name_from_title(source.title):
         fields.append(("shorttitle", latex_escaped(source.short_name)))
     if source.authors:
         fields.append(("author", _persons(source.authors)))

@@ -345,7 +345,8 @@ def csl_item(source: Source) -> dict[str, Any]:
                                            or TYPE_BY_KIND.get(source.kind, "article"))
     item: dict[str, Any] = {"id": source.bibtex_key or source.slug, "type": csl_type,
                             "title": rich_text_escaped(source.title)}
-    if source.short_name and source.short_name != source.title:
+    # the short name, also when it is the whole title where the importer would make a shorter one of it
+    if source.short_name and not source.short_name == source.title == short_name_from_title(source.title):
         item["title-short"] = rich_text_escaped(source.short_name)
     if persons := author_names(source.authors):
         item["author"] = [csl_name(name) for name in persons]

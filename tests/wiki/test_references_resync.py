@@ -260,3 +260,13 @@ def test_the_same_names_written_family_name_first_are_no_update_and_other_names_
     assert not _same("authors", "Sturtevant, Nathan", "Nathan R. Sturtevant")
     assert not _same("authors", "Sturtevant, Nathan R.", "Nathan R. Sturtevant; Ludwig van Beethoven")
     assert not _same("extra_fields.keywords", "Sturtevant, Nathan R.", "Nathan R. Sturtevant")
+
+
+def test_a_record_found_again_by_its_key_in_traditional_characters_is_the_same_work(db: None) -> None:
+    # the same record, exported again from a library kept in Traditional characters
+    simplified = "@article{dingwenxiang2000shuzi, author={丁文详}, title={数字革命与竞争国际化}, journal={中国青年报}, year={2000}}"
+    work = _one(simplified).source
+    result = _one(simplified.translate(str.maketrans("详数与竞争国际报", "詳數與競爭國際報")))
+    assert (result.status, result.source) == ("duplicate", work)
+    assert Source.objects.count() == 1
+    assert _offered(result)["title"] == ("数字革命与竞争国际化", "數字革命與競爭國際化")

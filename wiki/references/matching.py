@@ -28,6 +28,7 @@ from wiki.references.identifiers import (
     normalize_title,
     same_first_author,
 )
+from wiki.search.tokenize import fold_variants
 
 # How alike two normalised titles must be (difflib's ratio) for a key to name the record despite a corrected title.
 _KEY_TITLE_RATIO = 0.8
@@ -85,7 +86,9 @@ def _identifiers_differ(reference: Reference, work: Reference) -> bool:
 
 
 def _titles_alike(title: str, other: str) -> bool:
-    """The same title, or one corrected by a few characters or a subtitle."""
+    """The same title, or one corrected by a few characters or a subtitle; Traditional characters read as their
+    Simplified forms (a library converted to the other script keeps its keys)."""
+    title, other = fold_variants(title), fold_variants(other)
     norm, other_norm = normalize_title(title), normalize_title(other)
     if not norm or not other_norm:
         return False
@@ -99,7 +102,8 @@ def _key_match(reference: Reference, work: Reference) -> bool:
     first author and the title say otherwise (a key such as ``smith2020`` may name another work in another file)."""
     if _identifiers_differ(reference, work):
         return False
-    return bool(same_first_author(reference.authors, work.authors)) or _titles_alike(reference.title, work.title)
+    return (bool(same_first_author(fold_variants(reference.authors), fold_variants(work.authors)))
+            or _titles_alike(reference.title, work.title))
 
 
 def _title_match(reference: Reference, work: Reference) -> str | None:

@@ -73,8 +73,8 @@ def _values(form: forms.BaseForm, instance: models.Model) -> dict[str, Any]:
     fields it has."""
     values_of = getattr(form, "values_of", None)
     if callable(values_of):
-        values: dict[str, Any] = values_of(instance)
-        return values
+        # (a form made from it with fewer fields, as the admin's, remembers those it has)
+        return {name: value for name, value in values_of(instance).items() if name in form.fields}
     model_fields = {field.name for field in instance._meta.get_fields()}
     return model_to_dict(instance, fields=[name for name in form.fields
                                            if name in model_fields and not form.fields[name].disabled])

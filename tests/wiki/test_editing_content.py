@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
@@ -13,6 +15,7 @@ from tests.factories import (
     SmallWiki,
     make_claim,
     make_classification,
+    make_contrast,
     make_editor,
     make_question,
     make_reader,
@@ -28,6 +31,7 @@ from wiki.models import (
     Claim,
     Classification,
     ClassificationChange,
+    Component,
     Contrast,
     OpenQuestion,
     Source,
@@ -712,6 +716,39 @@ def test_adding_a_contrast(editor_client: Client) -> None:
     assert response.status_code == 302
     assert Contrast.objects.filter(left=left, right=right, claim=claim).exists()
     assert ChangeEvent.objects.filter(kind="contrast").exists()
+
+
+@pytest.mark.parametrize(("language", "said"), [("zh-Hans", "这个对比已经存在（可能方向相反）："),
+                                              ("en", "This contrast exists already (perhaps the other way round): ")])
+def test_adding_a_contrast_that_exists_links_the_one_there_is(editor_client: Client, language: str, said: str) -> None:
+    left, right = make_source(short_name="<b>Left</b>", slug="left-work"), make_source(slug="right-work")
+    part = Component.objects.create(source=right, slug="planner", name="Planner & co")
+    make_contrast(left, right, right_component=part)
+    make_contrast(left, right)
+    other_way = {"left": right.slug, "right": left.slug, "axis": "the same again"}
+    with CaptureQueriesContext(connection) as plain:
+        html = editor_client.post(reverse("wiki:contrast-create"), other_way, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    link = '<a href="/contrast/left-work/right-work/">&lt;b&gt;Left&lt;/b&gt; vs Work'
+    assert f"<li>{said}{link}" in html
+    # The contrast is found with its sides, components and all, in the one query that finds it.
+    with CaptureQueriesContext(connection) as of_a_component:
+        html = editor_client.post(reverse("wiki:contrast-create"), {**other_way, "left_component": part.pk},
+                                  HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert ('<a href="/contrast/left-work/right-work:planner/">&lt;b&gt;Left&lt;/b&gt; vs Work'
+            in html and " Planner &amp; co</a>" in html)
+    assert query_names(of_a_component).count("SELECT wiki_contrast") == 1
+    assert len(of_a_component.captured_queries) == len(plain.captured_queries)
+    assert Contrast.objects.count() == 2
+
+
+def test_a_contrast_added_by_someone_else_meanwhile_is_linked(editor_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    left, right = make_source(slug="left-work"), make_source(slug="right-work")
+    make_contrast(left, right)
+    monkeypatch.setattr("wiki.forms.contrasts.contrast_find", lambda **sides: None)  # the form checked before it was added
+    html = editor_client.post(reverse("wiki:contrast-create"), {"left": left.slug, "right": right.slug, "axis": "again"},
+                              HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '(perhaps the other way round): <a href="/contrast/left-work/right-work/">' in html
+    assert Contrast.objects.count() == 1
 
 
 @pytest.mark.usefixtures("small_wiki")

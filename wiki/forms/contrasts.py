@@ -5,6 +5,9 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 from django.http import QueryDict
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.forms.claim_choices import claim_label
@@ -15,6 +18,12 @@ from wiki.models import Claim, Component, Contrast, Source
 from wiki.services.contrasts import contrast_check_sides, contrast_find
 
 SIDES = ("left", "right")
+
+
+def contrast_exists_message(contrast: Contrast) -> SafeString:
+    """That the two sides are contrasted already, linking the contrast's page (its sides loaded with it)."""
+    link = format_html('<a href="{}">{}</a>', contrast.get_absolute_url(), contrast.label)
+    return format_html(gettext("This contrast exists already (perhaps the other way round): {contrast}."), contrast=link)
 
 
 class ContrastForm(forms.Form):
@@ -97,9 +106,10 @@ class ContrastForm(forms.Form):
         if left is not None and right is not None:
             contrast_check_sides(left=left, right=right, left_component=cleaned.get("left_component"),
                                  right_component=cleaned.get("right_component"))
-        if contrast_find(left=left, left_component=cleaned.get("left_component"), right=right,
-                         right_component=cleaned.get("right_component")) is not None:
-            raise forms.ValidationError(_("This contrast exists already (perhaps the other way round)."), code="exists")
+        existing = contrast_find(left=left, left_component=cleaned.get("left_component"), right=right,
+                                 right_component=cleaned.get("right_component"))
+        if existing is not None:
+            raise forms.ValidationError(contrast_exists_message(existing), code="exists")
         return cleaned
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
@@ -298,6 +299,15 @@ class Contrast(models.Model):
 
     def __str__(self) -> str:
         return f"{self.left_id} vs {self.right_id}: {self.axis}"
+
+    def get_absolute_url(self) -> str:
+        """The contrast's page, its two sides (``work`` or ``work:component``) set side by side, from the works and
+        components it was loaded with."""
+        return reverse("wiki:contrast", kwargs={side: self._subject(side) for side in ("left", "right")})
+
+    def _subject(self, side: str) -> str:
+        work, component = getattr(self, side), getattr(self, f"{side}_component")
+        return f"{work.slug}:{component.slug}" if component is not None else str(work.slug)
 
     def side_name(self, side: str) -> str:
         """One side by name (``left`` or ``right``): the work's short name, and its component's after it (``Herder

@@ -19,10 +19,20 @@ def contrast_find(
     *, left: Source | None, right: Source | None, left_component: Component | None = None,
     right_component: Component | None = None,
 ) -> Contrast | None:
-    """The contrast of these two works (or components) in either order, if there is one."""
+    """The contrast of these two works (or components) in either order, if there is one, with its sides (what its
+    name and address are made of)."""
     one_way = Q(left=left, left_component=left_component, right=right, right_component=right_component)
     other_way = Q(left=right, left_component=right_component, right=left, right_component=left_component)
-    return Contrast.objects.filter(one_way | other_way).first()
+    return (Contrast.objects.filter(one_way | other_way)
+            .select_related("left", "left_component", "right", "right_component").first())
+
+
+class ContrastExists(ValidationError):
+    """The two sides are contrasted already, by ``contrast``: a form can link it."""
+
+    def __init__(self, contrast: Contrast) -> None:
+        super().__init__(_("This contrast exists already."), code="exists")
+        self.contrast = contrast
 
 
 def contrast_check_sides(
@@ -69,8 +79,9 @@ def contrast_create(
     # Serialised, so that two editors adding the same contrast at once get a message, not a constraint error.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.contrast.create'))")
-    if contrast_find(left=left, left_component=left_component, right=right, right_component=right_component) is not None:
-        raise ValidationError(_("This contrast exists already."), code="exists")
+    existing = contrast_find(left=left, left_component=left_component, right=right, right_component=right_component)
+    if existing is not None:
+        raise ContrastExists(existing)
     contrast = Contrast(
         left=left, left_component=left_component, right=right, right_component=right_component, axis=axis, claim=claim
     )

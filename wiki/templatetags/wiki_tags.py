@@ -161,20 +161,10 @@ def http_url(url: str) -> str:
     return url if url.lower().startswith(("http://", "https://")) else ""
 
 
-def _subject(source_slug: str, component: Any) -> str:
-    return f"{source_slug}:{component.slug}" if component is not None else source_slug
-
-
 @register.simple_tag
-def contrast_url(contrast: Any) -> str:
+def contrast_url(contrast: Contrast) -> str:
     """The contrast view of both sides of ``contrast`` (``work`` or ``work:component``)."""
-    return reverse(
-        "wiki:contrast",
-        kwargs={
-            "left": _subject(contrast.left.slug, contrast.left_component),
-            "right": _subject(contrast.right.slug, contrast.right_component),
-        },
-    )
+    return contrast.get_absolute_url()
 
 
 @register.simple_tag

@@ -6,10 +6,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from wiki.forms.contrasts import ContrastDeleteForm, ContrastEditForm, ContrastForm
+from wiki.forms.contrasts import ContrastDeleteForm, ContrastEditForm, ContrastForm, contrast_exists_message
 from wiki.models import Contrast
 from wiki.services.changes import StaleEdit
-from wiki.services.contrasts import contrast_create, contrast_delete, contrast_update
+from wiki.services.contrasts import ContrastExists, contrast_create, contrast_delete, contrast_update
 from wiki.views.editing import editor_required, stale_form
 
 # The button that sends the form to be shown again with the components and claims of the works typed in it, saving nothing.
@@ -27,6 +27,8 @@ def contrast_create_view(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         try:
             contrast = contrast_create(**form.cleaned_data, user=request.user)
+        except ContrastExists as exists:  # added by someone else since the form was checked
+            form.add_error(None, contrast_exists_message(exists.contrast))
         except ValidationError as error:
             form.add_error(None, error)
         else:

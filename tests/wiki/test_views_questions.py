@@ -6,12 +6,16 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import SmallWiki, make_page, make_question, make_source
+from tests.queries import query_names
 from tests.wiki.htmltext import html_text
+from wiki.caching import versions
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.services.deletion import page_delete, page_restore
 from wiki.services.pages import page_save_revision
@@ -248,6 +252,60 @@ def test_an_answer_whose_claim_left_the_page_says_so_and_the_claim_names_the_que
     assert "is not verified" not in question
     assert re.search(rf'<li data-answers="{small_wiki.answered.pk}">Answers the question: <a href="[^"]+">'
                      rf'{small_wiki.answered.title}</a>', claim)
+
+
+def _answer_taken_out(small_wiki: SmallWiki, *, merged: bool) -> Claim:
+    """The answered question's claim taken out of its page's text: the SkillLoop sentence, which it is made to rest on
+    first, merged into the HarnessKit one after it, or the HarnessKit sentence removed. Returns the claim still in the
+    text (HarnessKit's, or SkillLoop's)."""
+    page = small_wiki.page
+    latest = page.revisions.order_by("-number").first()
+    assert latest is not None
+    skillloop, harnesskit = (Claim.objects.get(page=page, is_orphaned=False, text__startswith=name)
+                             for name in ("SkillLoop", "HarnessKit"))
+    answer, kept = (skillloop, harnesskit) if merged else (harnesskit, skillloop)
+    OpenQuestion.objects.filter(pk=small_wiki.answered.pk).update(answer_claim=answer)
+    lines = latest.body.splitlines()
+    at = next(n for n, line in enumerate(lines) if "HarnessKit 只演化" in line)
+    if merged:
+        lines[at - 1:at + 1] = [
+            f"- SkillLoop 用 GRPO 依据环境回报更新 agent policy，而 HarnessKit 只演化外部 harness，不更新模型参数。"
+            f"（来源：{small_wiki.strict.title}，§3.1；{small_wiki.harness.title}，p.4）"]
+    else:
+        del lines[at]
+    page_save_revision(slug=page.slug, title=page.title, summary=page.summary, body="\n".join(lines) + "\n",
+                       base_revision=latest.number)
+    assert Claim.objects.get(pk=answer.pk).is_orphaned
+    assert Claim.objects.get(pk=kept.pk).is_orphaned is False
+    return kept
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("zh-Hans", "回答它的论断已不在所在页面的正文中：它的句子已合并到<a href=\"{url}\">论断 #{id}</a>；请选择该论断或另选一条作为回答。"),
+    ("en", "The claim that answers it is no longer in its page's text: its sentence was merged into "
+           "<a href=\"{url}\">claim #{id}</a>; choose that claim or another as the answer."),
+])
+def test_an_answer_merged_into_another_claim_names_and_links_that_claim(small_wiki: SmallWiki, language: str, said: str) -> None:
+    kept = _answer_taken_out(small_wiki, merged=True)
+    html = Client().get(small_wiki.answered.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert said.format(url=reverse("wiki:claim-detail", args=[kept.pk]), id=kept.pk) in html
+    assert "re-attach it to a sentence" not in html and "重新关联" not in html
+
+
+@pytest.mark.parametrize("merged", [True, False])
+def test_an_answer_taken_out_of_the_text_costs_one_query_for_how(small_wiki: SmallWiki, merged: bool) -> None:
+    answered = small_wiki.answered.get_absolute_url()
+    Client().get(answered)  # warm caches that are filled once per process, not per request
+    versions.bump()
+    with CaptureQueriesContext(connection) as in_the_text:
+        Client().get(answered)
+    _answer_taken_out(small_wiki, merged=merged)
+    versions.bump()
+    with CaptureQueriesContext(connection) as taken_out:
+        html = Client().get(answered, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # The entry that took it out, with the claim it was merged into joined: one query, merged or removed.
+    assert query_names(taken_out) == [*query_names(in_the_text), "SELECT wiki_claimrevision"]
+    assert ("its sentence was merged into" in html) is merged
 
 
 def test_a_question_of_a_deleted_page_says_so_at_its_address_and_comes_back_with_the_page(client: Client) -> None:

@@ -206,6 +206,17 @@ class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
             "created_at", "page_revision__number", "user__username", "related_claim__id", "related_claim__text",
         ).order_by("created_at", "id")
 
+    def merged_away(self, claim: Claim | None) -> ClaimRevision | None:
+        """The entry that merged orphan ``claim``'s sentence into another claim's (that claim joined), when that is how
+        it left its page's text last, not by its sentence being removed; none, with no query, for a claim in its
+        page's text."""
+        if claim is None or not claim.is_orphaned:
+            return None
+        last = (self.filter(claim_id=claim.pk, kind__in=[ClaimRevision.Kind.MERGED, ClaimRevision.Kind.ORPHANED])
+                .select_related("related_claim").only("id", "claim_id", "kind", "related_claim__id")
+                .order_by("-created_at", "-id").first())
+        return last if last is not None and last.kind == ClaimRevision.Kind.MERGED else None
+
     def replacing(self, claim_id: int) -> ClaimRevisionQuerySet:
         """The re-attachment in which claim ``claim_id`` (now deleted) gave its sentence to the claim re-attached."""
         return self.filter(kind=ClaimRevision.Kind.REATTACHED, replaced_claim_id=claim_id).only("id", "claim_id")

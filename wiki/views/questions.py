@@ -3,7 +3,7 @@ from django.shortcuts import render
 
 from wiki.caching.responses import cached_for_readers
 from wiki.filters import QUESTION_PAGE_OPTIONS_ID, QuestionListFilter
-from wiki.models import OpenQuestion, Page
+from wiki.models import ClaimRevision, OpenQuestion, Page
 from wiki.views.listing import render_filtered_list
 
 # How many pages the page filter offers as it is typed in: those with the most unresolved questions.
@@ -22,7 +22,8 @@ def question_list(request: HttpRequest) -> HttpResponse:
 def question_detail(request: HttpRequest, pk: int) -> HttpResponse:
     question = OpenQuestion.objects.queue().with_links().with_last_answer().filter(pk=pk).first()
     if question is not None:
-        return render(request, "wiki/question_detail.html", {"question": question})
+        return render(request, "wiki/question_detail.html", {
+            "question": question, "answer_merged": ClaimRevision.objects.merged_away(question.answer_claim)})
     # A deleted page's questions leave with it: its address says so, and where the page can be restored.
     gone = OpenQuestion.objects.filter(pk=pk, page__deleted_at__isnull=False).select_related("page").first()
     if gone is None:

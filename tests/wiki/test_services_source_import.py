@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 
 from tests.factories import make_editor, make_source
 from wiki.models import ChangeEvent, Source
@@ -137,3 +140,29 @@ def test_a_key_another_work_has_already_gets_one_of_its_own_and_the_report_says_
     assert fresh.source is not None and (fresh.source.bibtex_key, fresh.message) == ("fresh", "")
     keys = citation_keys(list(Source.objects.all()))
     assert sorted(keys.values()) == ["SkillForge-2", "fresh", "skillforge"]
+
+
+# An entry with a macro no @string defines, no title and a year that is not one: three problems, not the first alone.
+MANY_PROBLEMS = "@article{many,\n  journal = UNDEFINED,\n  year = {20x4},\n}\n"
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "journal uses “UNDEFINED”, which no @string defines: brace it ({UNDEFINED}) if it is text; no title; "
+           "year “20x4” is not a year"),
+    ("zh-hans", "journal 用了“UNDEFINED”，但没有 @string 定义它：如果它是文字，请加上花括号（{UNDEFINED}）；没有标题；"
+                "年份“20x4”不是年份"),
+])
+def test_an_entry_with_several_problems_is_refused_with_every_one(editor_client: Client, language: str, said: str) -> None:
+    with translation.override(language):
+        (result,) = sources_import(text=MANY_PROBLEMS).results
+    assert (result.status, result.line, result.message) == ("refused", 1, said)
+    preview = editor_client.post(reverse("wiki:source-create"), {"entry": MANY_PROBLEMS, "import": "1"},
+                                 HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert escape(said) in preview
+    assert not Source.objects.filter(bibtex_key="many").exists()
+
+
+def test_a_field_too_long_to_read_is_not_said_missing_too(db: None) -> None:
+    (entry,) = parse_bibtex("@misc{long, title={" + "t" * 3000 + "}, year={zz}}")
+    assert entry.draft is None
+    assert entry.errors == ["title is longer than 500 characters (it has 3,000 as written)", "year “zz” is not a year"]

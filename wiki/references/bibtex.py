@@ -12,6 +12,7 @@ join to it (``Title: Subtitle``).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from bibtexparser.entrypoint import parse_string
@@ -190,11 +191,12 @@ def with_subtitle(title: str, subtitle: str) -> str:
     return f"{title} {subtitle}" if title[-1] in _TERMINAL_PUNCTUATION else f"{title}: {subtitle}"
 
 
-def draft_from_fields(entry_type: str, key: str, raw: dict[str, str], *,
-                      unread: dict[str, str] | None = None) -> tuple[SourceDraft, list[str], list[str]]:
+def draft_from_fields(entry_type: str, key: str, raw: dict[str, str], *, unread: dict[str, str] | None = None,
+                      unreadable: Collection[str] = ()) -> tuple[SourceDraft, list[str], list[str]]:
     """A draft from one entry's fields (names in any case, values as written; ``unread``: the fields the wiki keeps
     among the work's other fields, by lower-case names); the errors found in them, and the warnings of what was
-    mended or left out to import it."""
+    mended or left out to import it. ``unreadable``: fields the entry has that could not be read, whose own error
+    is said already (a title too long is not said missing too)."""
     errors: list[str] = []
     warnings: list[str] = []
     entry_type = entry_type.lower()
@@ -203,7 +205,7 @@ def draft_from_fields(entry_type: str, key: str, raw: dict[str, str], *,
             if name not in {"author", "editor"}}
     head = text.get("title", "")
     title = with_subtitle(head, text.get("subtitle", "")) if head else ""
-    if not title:
+    if not title and "title" not in unreadable:
         errors.append(gettext("no title"))
     year = _year(text, errors)
     arxiv, doi, url = _identifiers(raw, text, errors, warnings)
@@ -249,6 +251,7 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
     """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
     ``@string`` defines, which BibTeX would read as nothing)."""
     fields, errors = {}, []
+    unreadable: list[str] = []
     unread: dict[str, str] = {}
     local: list[str] = []
     warnings: list[str] = []
@@ -266,6 +269,7 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
         except TooLong as error:
             errors.append(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
                           % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"})
+            unreadable.append(name)
             continue
         except NotOneValue as error:
             errors.append(gettext("%(field)s uses “%(name)s”, whose @string goes on after its value closes: is a comma "
@@ -273,6 +277,7 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
                           if error.macro else
                           gettext("%(field)s goes on after its value closes (“%(rest)s”): is a comma missing before "
                                   "it?") % {"field": name, "rest": error.rest[:80]})
+            unreadable.append(name)
             continue
         if name == "month" and undefined:
             # a month's name that is no macro of BibTeX's (sept, june) is kept as written, not worth the entry
@@ -284,7 +289,7 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
         warnings.insert(0, gettext("%(fields)s left out: the reference manager's record of its own copy (where its "
                                    "files lie, when it was added), not the work's")
                         % {"fields": ", ".join([*local, *(["pdf"] if "pdf" in fields else [])])})
-    return FieldsRead(entry.key, entry.entry_type, fields, errors, unread, warnings)
+    return FieldsRead(entry.key, entry.entry_type, fields, errors, unread, warnings, tuple(unreadable))
 
 
 def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str], warnings: list[str]) -> None:
@@ -307,8 +312,13 @@ def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str],
 
 
 def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
-    draft, errors, warnings = (draft_from_fields(read.entry_type, read.key, read.fields, unread=read.unread)
-                               if not read.errors else (None, [], []))
+    """The entry's draft, or every reason it is refused: those of the fields it could not read and those of the
+    fields it could (a year that is not one besides a macro no @string defines), so that one import says them all."""
+    draft: SourceDraft | None
+    draft, errors, warnings = draft_from_fields(read.entry_type, read.key, read.fields, unread=read.unread,
+                                                unreadable=read.unreadable)
+    if read.errors:
+        draft, warnings = None, []
     return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors,
                        warnings=read.warnings + warnings if draft is not None else [], raw=raw, repeats=repeats)
 

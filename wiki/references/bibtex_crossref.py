@@ -33,6 +33,7 @@ class FieldsRead:
     errors: list[str]
     unread: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    unreadable: tuple[str, ...] = ()  # the fields among those read whose value could not be (their errors say why)
 
 
 def resolve_crossrefs(entries: list[FieldsRead]) -> set[int]:

@@ -307,3 +307,12 @@ def test_the_feed_survives_any_stored_title(client: Client) -> None:
     assert response.status_code == 200
     document = xml.dom.minidom.parseString(response.content)
     assert "badtitle" in document.toxml()
+
+
+@pytest.mark.parametrize("query", ["x=1", "format=json&format=json", "page=2"])
+def test_the_api_root_refuses_a_parameter_it_does_not_read_as_the_other_reads(api: APIClient, query: str) -> None:
+    response = api.get(f"/api/v1/?{query}")
+
+    name = query.split("=")[0]
+    assert set(_error(response, 400, "repeated_parameter" if query.count("=") > 1 else "unknown_parameter")["errors"]) == {name}
+    assert api.get("/api/v1/?format=json").status_code == 200

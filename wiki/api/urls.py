@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from wiki.api.filters import reject_unreadable_parameters
 from wiki.api.views import (
     changes,
     claims,
@@ -37,6 +38,8 @@ class WikiAPIRootView(APIRootView):
     consistency findings and recent changes, with the OpenAPI schema and its documentation."""
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # As every other read: a parameter it does not read (it reads none but the format) is a 400, not ignored.
+        reject_unreadable_parameters(request, frozenset())
         response = super().get(request, *args, **kwargs)
         response.data.update({name: reverse(url_name, request=request) for name, url_name in ROOT_EXTRAS.items()})
         return response

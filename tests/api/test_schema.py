@@ -101,6 +101,10 @@ def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: C
             headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
             assert {"If-None-Match", "If-Match", "If-Unmodified-Since"} <= headers, path
             assert "412" in responses and "ETag" in responses["200"]["headers"], path
+        if method in ("post", "put", "patch", "delete") and "{" in path:
+            # a write on an object (an edit, an action, a watch) reads the If-Match of the version its GET answers
+            headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+            assert "If-Match" in headers and "412" in responses, (path, method)
         if "requestBody" in operation:
             assert {"413", "415"} <= set(responses), (path, method)
         if "201" in responses:
@@ -113,6 +117,8 @@ def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: C
     for method in ("put", "patch"):  # a write to an object with a date takes it as its precondition
         assert "If-Unmodified-Since" in {p["name"] for p in source[method]["parameters"] if p["in"] == "header"}, method
     assert "Location" in schema["paths"]["/api/v1/pages/{slug}/"]["get"]["responses"]["301"]["headers"]
+    move = schema["paths"]["/api/v1/pages/{slug}/move/"]["post"]
+    assert "If-Unmodified-Since" in {p["name"] for p in move["parameters"] if p["in"] == "header"}
 
 
 @pytest.mark.parametrize(("method", "path", "extra", "status"), [

@@ -111,6 +111,33 @@ def check_if_match(request: Request, etag: str, *, required: bool = False) -> bo
     return True
 
 
+PRECONDITION_HEADERS = ("If-Match", "If-None-Match", "If-Unmodified-Since")
+
+
+def check_preconditions(request: Request, current: Callable[[], Validator | None], *, required: bool = False) -> bool:
+    """A write's preconditions against the object's version now (``current``, read only when one is sent; None when
+    there is none, as a watch not there): RFC 9110 section 13.2.2's order, If-Match (else If-Unmodified-Since), then
+    If-None-Match, each a 412 that must change nothing; :class:`PreconditionRequired` when no If-Match is sent
+    although ``required``.
+
+    True when If-Match names this very version: the writer must then make sure, under its row lock, that it is still
+    the saved one."""
+    if not any(request.headers.get(name, "").strip() for name in PRECONDITION_HEADERS):
+        if required:
+            raise PreconditionRequired()
+        return False
+    validator = current()
+    if validator is None:
+        # Nothing there: no If-Match names it, not even ``*`` (section 13.1.1), and If-None-Match holds.
+        if request.headers.get("If-Match", "").strip():
+            raise PreconditionFailed()
+        return False
+    check_if_unmodified_since(request, validator.last_modified)
+    named = check_if_match(request, validator.etag, required=required)
+    check_if_none_match(request, validator.etag)
+    return named
+
+
 def undated(request: HttpRequest) -> HttpRequest:
     """The request as Django's conditional answers should read it for an object with no Last-Modified: without its
     ``If-Unmodified-Since``, which RFC 9110 section 13.1.4 has ignored then, where Django reads a missing date as a

@@ -93,7 +93,10 @@ def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
         responses.setdefault("412", _ref("responses", "PreconditionFailed"))
         named = {parameter.get("name") for parameter in operation.get("parameters", [])}
         operation.setdefault("parameters", []).extend(p for p in PRECONDITION_PARAMETERS if p["name"] not in named)
-    if method in ("put", "patch") and path in DATED_READS:
+    # an edit of such an object, or an action posted to it (a page's move)
+    dated_write = (method in ("put", "patch") and path in DATED_READS) or (
+        method == "post" and any(path.startswith(read) and path != read for read in DATED_READS))
+    if dated_write:
         named = {parameter.get("name") for parameter in operation.get("parameters", [])}
         if UNMODIFIED_SINCE_WRITE["name"] not in named:
             operation.setdefault("parameters", []).append(UNMODIFIED_SINCE_WRITE)

@@ -13,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.conditional import check_preconditions
 from wiki.api.filters import reject_unreadable_parameters
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.claims import (
@@ -21,7 +22,15 @@ from wiki.api.serializers.claims import (
     ClaimRevisionSerializer,
     ClaimSerializer,
 )
-from wiki.api.views.writes import IF_MATCH_REQUIRED, PRECONDITIONS, ServiceUpdateMixin, ServiceViewSet, saved_serializer
+from wiki.api.views.writes import (
+    IF_MATCH,
+    IF_MATCH_REQUIRED,
+    PRECONDITION_FAILED,
+    PRECONDITIONS,
+    ServiceUpdateMixin,
+    ServiceViewSet,
+    saved_serializer,
+)
 from wiki.filters import ClaimFilter
 from wiki.models import Claim, ClaimRevision
 from wiki.models.claims import PAGE_ORDER
@@ -85,21 +94,24 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         return Response(ClaimRevisionSerializer(ClaimRevision.objects.history().filter(claim=claim), many=True).data)
 
     @extend_schema(summary=gettext_lazy("Re-attach an orphaned claim to a sentence now on a page (this one or another)"),
-                   request=ClaimReattachSerializer, responses=ClaimSerializer, filters=False)
+                   request=ClaimReattachSerializer, parameters=[IF_MATCH],
+                   responses={200: ClaimSerializer, **PRECONDITION_FAILED}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def reattach(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
+        check_preconditions(request, lambda: self.validator_of(claim))
         serializer = ClaimReattachSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
         return self.answer(claim)
 
     @extend_schema(summary=gettext_lazy("Retire an orphaned claim, saying why"), request=ClaimRetireSerializer, filters=False,
-                   responses={200: ClaimSerializer, status.HTTP_409_CONFLICT: OpenApiResponse(
+                   parameters=[IF_MATCH], responses={200: ClaimSerializer, **PRECONDITION_FAILED, status.HTTP_409_CONFLICT: OpenApiResponse(
                        ErrorSerializer, description="The claim is retired already (`already_retired`: when, by whom, why).")})
     @action(detail=True, methods=["post"], filterset_class=None)
     def retire(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
+        check_preconditions(request, lambda: self.validator_of(claim))
         serializer = ClaimRetireSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user)

@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.conditional import check_if_match, check_if_none_match
+from wiki.api.conditional import check_preconditions
 from wiki.api.serializers.sources import ContrastSerializer, ContrastUpdateSerializer, ContrastWriteSerializer
 from wiki.api.views.writes import (
     EXISTS,
@@ -65,8 +65,6 @@ class ContrastViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def destroy(self, request: Request, *args: object, **kwargs: object) -> Response:
         instance = self.get_live_object()
-        etag = self.validator_of(instance).etag
-        named = check_if_match(request, etag, required=True)
-        check_if_none_match(request, etag)
+        named = check_preconditions(request, lambda: self.validator_of(instance), required=True)
         contrast_delete(contrast=instance, user=request.user, loaded_at=instance.updated_at if named else None)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -13,10 +13,11 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from wiki.api.conditional import check_preconditions
 from wiki.api.errors import import_undo_conflict
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.imports import SourceImportDetailSerializer, SourceImportSerializer, UndoConflictSerializer
-from wiki.api.views.writes import ServiceViewSet
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED, ServiceViewSet
 from wiki.field_labels import field_label_of
 from wiki.models import SourceImport
 from wiki.services.source_import_undo import source_import_undo, source_import_undo_refusal
@@ -99,9 +100,11 @@ class SourceImportViewSet(ServiceViewSet):
         ),
         request=None,
         filters=False,
+        parameters=[IF_MATCH],
         responses={
             200: SourceImportDetailSerializer,
             **_EDITORS_ONLY,
+            **PRECONDITION_FAILED,
             status.HTTP_409_CONFLICT: OpenApiResponse(
                 UndoConflictSerializer,
                 description="Not undone (`in_use`, with the uses; `already_undone`; `nothing_to_undo`).",
@@ -111,4 +114,5 @@ class SourceImportViewSet(ServiceViewSet):
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str) -> Response:
         record = self.get_object()
+        check_preconditions(request, lambda: self.validator_of(record))
         return self.answer(source_import_undo(record=record, user=request.user))

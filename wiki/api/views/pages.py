@@ -15,7 +15,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.conditional import PreconditionFailed
+from wiki.api.conditional import PreconditionFailed, check_preconditions
 from wiki.api.filters import (
     COMMON_PARAMETERS,
     PAGING,
@@ -254,10 +254,13 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                                "`slug` the address is made from it. An address another page has answers 409 "
                                "(`exists`, as creating a page there); a reserved address, or neither address nor title "
                                "changed, answers 400.",
-                   request=PageMoveSerializer, responses={200: PageDetailSerializer, **EXISTS, **_GONE}, filters=False)
+                   request=PageMoveSerializer, parameters=[IF_MATCH],
+                   responses={200: PageDetailSerializer, **EXISTS, **PRECONDITION_FAILED, **_GONE}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def move(self, request: Request, slug: str) -> Response:
         page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug))
+        # the page as read (its ETag and Last-Modified), only when the request names a version
+        check_preconditions(request, lambda: Page.objects.with_validator().get(pk=page.pk).validator)
         serializer = PageMoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         moved = page_move(page=page, user=request.user, **serializer.validated_data)

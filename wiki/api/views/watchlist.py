@@ -18,14 +18,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from wiki.api.conditional import check_preconditions, representation_etag
 from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchSerializer, WatchStateSerializer
 from wiki.api.views.changes import change_filter_parameters, read_change_filters
+from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED
 from wiki.caching import watches as watch_state
 from wiki.filters.changes import WatchlistFilter
 from wiki.models import ChangeEvent, OpenQuestion, Page, Source
+from wiki.models.etags import Validator
 from wiki.models.rules import is_control_free
 from wiki.models.watches import Watchable, watch_kind
 from wiki.roles import Account
@@ -96,14 +99,22 @@ class WatchView(APIView):
             raise NotFound(gettext("You do not watch it."), code="not_watching")
         return _state(watching=True)
 
+    def version(self, request: Request, target: Watchable) -> Validator | None:
+        """The watch's version as its GET answers it (its ETag), or None while the item is not watched (a 404)."""
+        if not watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk):
+            return None
+        return Validator(etag=representation_etag(WatchStateSerializer({"watching": True}).data), last_modified=None)
+
     def watch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=True)
+        check_preconditions(request, lambda: self.version(request, target))
         WatchSerializer(data=request.data).is_valid(raise_exception=True)
         watch_add(user=_account(request), target=target)
         return _state(watching=True)
 
     def unwatch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=False)
+        check_preconditions(request, lambda: self.version(request, target))
         watch_remove(user=_account(request), target=target)
         return _state(watching=False)
 
@@ -118,11 +129,11 @@ def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise) -> dict
             200: WatchStateSerializer,
             404: OpenApiResponse(ErrorSerializer, description="You do not watch it (`code`: `not_watching`), or there is "
                                                                 "no such item.")}),
-        "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter], request=WatchSerializer,
-                             responses=WatchStateSerializer),
+        "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter, IF_MATCH], request=WatchSerializer,
+                             responses={200: WatchStateSerializer, **PRECONDITION_FAILED}),
         # answers 200 with the state, as the two others do, not 204
-        "delete": extend_schema(summary=unwatch, description=_ANONYMOUS, parameters=[parameter], request=None,
-                                responses={200: WatchStateSerializer}),
+        "delete": extend_schema(summary=unwatch, description=_ANONYMOUS, parameters=[parameter, IF_MATCH], request=None,
+                                responses={200: WatchStateSerializer, **PRECONDITION_FAILED}),
     }
 
 

@@ -25,9 +25,7 @@ from rest_framework.response import Response
 
 from wiki.api.conditional import (
     PreconditionFailed,
-    check_if_match,
-    check_if_none_match,
-    check_if_unmodified_since,
+    check_preconditions,
     conditional_response,
     representation_etag,
     with_validator,
@@ -235,12 +233,8 @@ class ServiceUpdateMixin:
 
     def update(self: Any, request: Request, *args: object, partial: bool = False, **kwargs: object) -> Response:
         instance = self.get_live_object()
-        validator = self.validator_of(instance)
-        etag = validator.etag
         try:
-            # RFC 9110 section 13.2.2's order: If-Match, else If-Unmodified-Since (each a 412 when the object changed)
-            check_if_unmodified_since(request, validator.last_modified)
-            if check_if_match(request, etag, required=self.if_match_required):
+            if check_preconditions(request, lambda: self.validator_of(instance), required=self.if_match_required):
                 self.loaded_at = instance.updated_at
         except PreconditionFailed:
             # A retry of an edit that went through (its answer lost) names the version before it: what it asks is
@@ -251,7 +245,6 @@ class ServiceUpdateMixin:
             done: Response = self.answer(instance)
             done.data = {**done.data, "unchanged": True}
             return done
-        check_if_none_match(request, etag)
         serializer = self.get_write_serializer(instance, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         saved = self.service_update(instance, dict(serializer.validated_data))

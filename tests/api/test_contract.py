@@ -316,3 +316,27 @@ def test_the_api_root_refuses_a_parameter_it_does_not_read_as_the_other_reads(ap
     name = query.split("=")[0]
     assert set(_error(response, 400, "repeated_parameter" if query.count("=") > 1 else "unknown_parameter")["errors"]) == {name}
     assert api.get("/api/v1/?format=json").status_code == 200
+
+
+YES_NO = [("/api/v1/findings/?dismissed=", "dismissed"), ("/api/v1/changes/?hideminor=", "hideminor"),
+          ("/api/v1/watchlist/?hideminor=", "hideminor"), ("/api/v1/claims/?is_orphaned=", "is_orphaned")]
+
+
+@pytest.mark.parametrize("value", ["yes", "no", "on", "y", "t", "2", "truth"])
+def test_every_yes_no_parameter_refuses_the_same_values_with_the_same_400(editor_api: APIClient, value: str) -> None:
+    answers = {lang: [editor_api.get(f"{url}{value}", HTTP_ACCEPT_LANGUAGE=lang) for url, _ in YES_NO]
+               for lang in ("en", "zh-Hans")}
+
+    for lang, responses in answers.items():
+        details = set()
+        for (url, name), response in zip(YES_NO, responses, strict=True):
+            assert set(_error(response, 400, "invalid")["errors"]) == {name}, (url, lang)
+            details.add(response.json()["errors"][name][0])
+        assert len(details) == 1, (lang, details)
+    assert answers["en"][0].json()["errors"]["dismissed"] != answers["zh-Hans"][0].json()["errors"]["dismissed"]
+
+
+@pytest.mark.parametrize("value", ["true", "1", "false", "0", "TRUE", "False"])
+def test_every_yes_no_parameter_reads_true_1_false_and_0(editor_api: APIClient, value: str) -> None:
+    for url, _ in YES_NO:
+        assert editor_api.get(f"{url}{value}").status_code == 200, url

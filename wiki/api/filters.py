@@ -19,6 +19,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.request import Request
 
+from wiki.filters import NOT_YES_NO, yes_no
 from wiki.models.sort_keys import key_path
 
 # The format, which every endpoint reads.
@@ -29,6 +30,20 @@ ORDERING = "ordering"
 # Let through to one object's address, which reads none of them: a client may keep the list's parameters it came from.
 COMMON_PARAMETERS = FORMAT | PAGING | {ORDERING}
 UPDATED_AFTER = "updated_after"
+
+
+class YesNoParameter(serializers.BooleanField):
+    """A yes/no query parameter read as the filters read theirs (:func:`wiki.filters.yes_no`), not DRF's lenient
+    spellings; left out it is left out (None), not false."""
+
+    default_error_messages = {"invalid": NOT_YES_NO}
+    default_empty_html = serializers.empty
+
+    def to_internal_value(self, data: Any) -> bool:
+        answer = yes_no(data)
+        if answer is None:
+            self.fail("invalid")
+        return answer
 
 
 def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]) -> None:

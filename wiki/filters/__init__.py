@@ -51,12 +51,38 @@ class YearFilter(django_filters.NumberFilter):
         super().__init__(*args, min_value=YEAR_MIN, max_value=YEAR_MAX, **kwargs)
 
 
-@extend_schema_field({"type": "string", "enum": ["true", "false"]})
-class StrictBooleanFilter(django_filters.TypedChoiceFilter):
-    """``true`` or ``false``; anything else is refused, where django-filter's BooleanFilter reads it as "either"."""
+# The spellings of a yes/no query parameter, whatever their case: true or 1 (as the pages' forms send a ticked box),
+# false or 0. Every one of the API's reads the same ones and refuses any other with the same message, where
+# django-filter reads "yes" as "either" and DRF takes "yes", "on" or "y".
+TRUE_VALUES = frozenset({"true", "1"})
+FALSE_VALUES = frozenset({"false", "0"})
+NOT_YES_NO = _("Send true (or 1) or false (or 0).")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true", **kwargs)
+
+def yes_no(value: object) -> bool | None:
+    """True or False for a spelling of :data:`TRUE_VALUES` or :data:`FALSE_VALUES`, None for anything else."""
+    text = str(value).lower()
+    return True if text in TRUE_VALUES else False if text in FALSE_VALUES else None
+
+
+class YesNoField(forms.Field):
+    """A yes/no parameter (:func:`yes_no`); nothing sent is None, another value refused."""
+
+    def to_python(self, value: Any) -> bool | None:
+        if value in self.empty_values:
+            return None
+        answer = yes_no(value)
+        if answer is None:
+            raise ValidationError(NOT_YES_NO, code="invalid")
+        return answer
+
+
+@extend_schema_field({"type": "boolean"})
+class StrictBooleanFilter(django_filters.Filter):
+    """A yes/no filter (:func:`yes_no`); anything else is refused, where django-filter's BooleanFilter reads it as
+    "either"."""
+
+    field_class = YesNoField
 
 
 class FoldedTextField(forms.CharField):
@@ -257,7 +283,8 @@ class ClaimFilter(django_filters.FilterSet):
     page_slug = ClaimPageFilter(field_name="page__slug", label="The claim's page (its title or slug).", max_length=200)
     source = LiveWorkFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
     about = LiveWorkFilter(method="filter_about", label="Slug of a work the claim is about.", max_length=120)
-    is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out).")
+    is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out; `1` and `0` are read as "
+                                               "`true` and `false`).")
 
     class Meta:
         model = Claim

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from wiki.api.filters import YesNoParameter
 from wiki.api.serializers.json_types import JSONTypes
 from wiki.models.findings import MAX_REASON_CHARS
 from wiki.reports.consistency import FINDING_KEY_PATTERN, FINDING_KINDS
@@ -36,7 +37,8 @@ class FindingDismissalSerializer(DismissalSerializer):
 
 class FindingListParamsSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=FINDING_KINDS, required=False, help_text="Only the findings of this kind.")
-    dismissed = serializers.BooleanField(required=False, help_text="true: only dismissed findings; false: only open ones.")
+    dismissed = YesNoParameter(required=False, help_text="true: only dismissed findings; false: only open ones (`1` and "
+                                                         "`0` are read as `true` and `false`).")
 
 
 class FindingRefSerializer(JSONTypes, serializers.Serializer):

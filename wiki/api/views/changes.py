@@ -19,13 +19,11 @@ from rest_framework.views import APIView
 from wiki.api.filters import PAGING, UPDATED_AFTER, read_updated_after, reject_unreadable_parameters, updated_after_help
 from wiki.api.pagination import WikiPagination
 from wiki.api.serializers.watchlist import ChangeSerializer
+from wiki.filters import NOT_YES_NO, yes_no
 from wiki.filters.changes import DAYS_CHOICES, ChangeFilter
 from wiki.models import ChangeEvent
 from wiki.models.changes import ChangeEventQuerySet
 
-# A box is ticked with true (or 1, as the pages' forms send it) and left unticked with false, 0 or by leaving it out.
-TICKED = frozenset({"true", "1"})
-UNTICKED = frozenset({"false", "0"})
 # Boxes only an account can tick: its own edits.
 ACCOUNT_TICKS = frozenset({"hidemine"})
 
@@ -56,17 +54,18 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
         value = params.get(name)
         if value is None:
             continue
-        if value.lower() in UNTICKED:
+        # a box is ticked with true and left unticked with false or by leaving it out
+        ticked = yes_no(value)
+        if ticked is False:
             del params[name]
-        elif value.lower() in TICKED:
+        elif ticked:
             params[name] = "1"
             if name in ACCOUNT_TICKS and not request.user.is_authenticated:
                 raise NotAuthenticated(gettext("Only a logged-in client has its own edits to hide: send your token, "
                                                "or leave %(name)s out.") % {"name": name})
         else:
             del params[name]
-            errors[name] = [ErrorDetail(gettext("Send true (or 1) to tick this box, false (or 0) or nothing to leave it "
-                                                "unticked."), code="invalid")]
+            errors[name] = [ErrorDetail(str(NOT_YES_NO), code="invalid")]
     filters = filterset_class(params, queryset=queryset, request=request)
     if not filters.is_valid() or errors:
         # each message with its code (the form's), as the other lists' filters answer

@@ -52,8 +52,7 @@ class FindingListView(APIView):
         params = FindingListParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         kind = params.validated_data.get("kind")
-        # DRF reads a boolean missing from a query string as false
-        dismissed = params.validated_data["dismissed"] if "dismissed" in request.query_params else None
+        dismissed = params.validated_data.get("dismissed")
         rows: list[dict[str, Any]] = []
         for section in consistency_report_reviewed().sections:
             if kind and section.key != kind:

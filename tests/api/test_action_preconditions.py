@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 from django.utils.http import http_date
+from django.utils.module_loading import import_string
 from rest_framework.test import APIClient
 
 from tests.factories import make_page
 from wiki.models import Claim, Page, SourceImport, Watch
+from wiki.services.claims import claim_set_status
 from wiki.services.pages import page_save
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +126,34 @@ def test_a_watch_not_there_matches_no_if_match_and_if_none_match_star_watches_on
     assert editor_api.put(WATCH, {}, format="json", HTTP_IF_NONE_MATCH="*").status_code == 412
     assert editor_api.delete(WATCH, HTTP_IF_MATCH="*").status_code == 200
     assert not Watch.objects.exists()
+
+
+# What another editor saves between the If-Match check and the service's row lock, by the service the view calls.
+RIVALS: dict[str, tuple[str, Callable[[], object]]] = {
+    "move": ("wiki.api.views.pages.page_move",
+             lambda: page_save(slug="notes", title="Notes", body="笔记，改过。")),
+    "reattach": ("wiki.api.views.claims.claim_reattach",
+                 lambda: claim_set_status(claim=Claim.objects.get(text__startswith="FACET"), status="disputed")),
+    "retire": ("wiki.api.views.claims.claim_retire",
+               lambda: claim_set_status(claim=Claim.objects.get(text__startswith="FACET"), status="disputed")),
+}
+
+
+@pytest.mark.parametrize("action", RIVALS)
+def test_an_action_whose_object_is_saved_after_its_if_match_was_checked_is_a_412(
+        editor_api: APIClient, monkeypatch: pytest.MonkeyPatch, action: str) -> None:
+    read, url, body, state = ACTIONS[action](editor_api)
+    etag = editor_api.get(read)["ETag"]
+    where, rival = RIVALS[action]
+    service = import_string(where)
+
+    def saved_meanwhile(**kwargs: Any) -> object:
+        rival()
+        return service(**kwargs)
+
+    monkeypatch.setattr(where, saved_meanwhile)
+    before = state()
+    response = editor_api.post(url, body, format="json", HTTP_IF_MATCH=etag)
+
+    assert (response.status_code, response.json()["code"]) == (412, "precondition_failed")
+    assert state() == before

@@ -173,7 +173,7 @@ def _check_sentence(sentence: Claim) -> None:
 
 
 @transaction.atomic
-def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -> Claim:
+def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None, loaded_at: datetime | None = None) -> Claim:
     """The orphaned ``claim`` becomes the claim of ``sentence``, a sentence now on a page (this one or another).
 
     The sentence's own claim gives way: its text, place and citations go to ``claim``, and what was
@@ -181,6 +181,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
     ``claim`` keeps its identity, history and status, unless a verified claim's wording or citations
     changed (to other than a text it had while verified), which asks for verification again, or the sentence's claim
     was disputed, which leaves ``claim`` disputed. Search finds ``claim`` where the sentence's claim was.
+    ``loaded_at`` is ``claim``'s ``updated_at`` as the client read it: saved since, :class:`StaleEdit` is raised.
     """
     # Pages before claims, the order a page save takes them in: moving the claim to the sentence's page checks
     # that page's row, which a save of that page holds while it rewrites its claims.
@@ -194,6 +195,7 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
             gettext('Invalid pk "{pk_value}" - object does not exist.').format(pk_value=sentence.pk),
             code="does_not_exist")})
     claim, sentence = locked[claim.pk], locked[sentence.pk]
+    check_not_stale(claim, loaded_at=loaded_at)
     _check(claim.pk != sentence.pk, gettext_lazy("A claim cannot be re-attached to itself."), "same_claim")
     _check(claim.is_orphaned and claim.retired_at is None,
            gettext_lazy("Only an orphaned claim that was not retired can be re-attached."), "not_orphaned")
@@ -235,11 +237,13 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None) -
 
 
 @transaction.atomic
-def claim_retire(*, claim: Claim, reason: str, user: User | None = None) -> Claim:
+def claim_retire(*, claim: Claim, reason: str, user: User | None = None, loaded_at: datetime | None = None) -> Claim:
     """Retires an orphaned claim for ``reason``: it stays (with its history) but no save brings it back.
 
-    A claim retired already raises :class:`ClaimAlreadyRetired`, which says when, by whom and why."""
+    A claim retired already raises :class:`ClaimAlreadyRetired`, which says when, by whom and why; one saved since
+    ``loaded_at`` (its ``updated_at`` as the client read it) :class:`StaleEdit`."""
     claim = Claim.objects.select_for_update(of=("self",)).select_related("page").get(pk=claim.pk)
+    check_not_stale(claim, loaded_at=loaded_at)
     reason = reason.strip()
     if claim.retired_at is not None:
         raise ClaimAlreadyRetired(claim)

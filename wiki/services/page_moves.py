@@ -5,6 +5,8 @@ history too."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext_lazy
@@ -17,7 +19,7 @@ from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import is_control_free, max_length, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
-from wiki.services.changes import change_record
+from wiki.services.changes import change_record, check_not_stale
 from wiki.services.pages import former_address_take_over, page_save, pages_rerender_linking
 
 MAX_REASON_CHARS = max_length(Revision, "comment")
@@ -103,7 +105,7 @@ def _retitle(page: Page, *, title: str, user: User | None, reason: str, recorded
 
 @transaction.atomic
 def page_move(*, page: Page, slug: str = "", title: str | None = None, user: User | None, reason: str = "",
-              take_over: bool = False) -> Page:
+              take_over: bool = False, loaded_at: datetime | None = None) -> Page:
     """Gives ``page`` the address ``slug`` and the title ``title``; its former address leads to it from then on, and
     the pages linking to either address are rendered again to link to the page.
 
@@ -115,7 +117,8 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
     Refused with a ``ValidationError`` per field, and nothing written, when neither the address nor the title changes,
     when the address is not one a page can have, is reserved, or is another page's (a deleted one's too: restoring it
     must find it free), when it is a former address of another page and ``take_over`` is not given (its links would
-    lead here from then on), when the title is not one a page can have, or when the page was deleted meanwhile."""
+    lead here from then on), when the title is not one a page can have, or when the page was deleted meanwhile.
+    A page saved since ``loaded_at`` (its ``updated_at`` as the client read it) raises :class:`StaleEdit`."""
     reason = _reason(reason)
     new_title = _new_title(title, page)
     slug = _new_address(slug, title=new_title if new_title != page.title else None)
@@ -125,6 +128,7 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if page.is_deleted:
         raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
+    check_not_stale(page, loaded_at=loaded_at)
     moving, former_title = slug != page.slug, page.title
     if not moving and new_title == former_title:
         raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)

@@ -99,10 +99,11 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     @action(detail=True, methods=["post"], filterset_class=None)
     def reattach(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
-        check_preconditions(request, lambda: self.validator_of(claim))
+        named = check_preconditions(request, lambda: self.validator_of(claim))
         serializer = ClaimReattachSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user)
+        claim_reattach(claim=claim, sentence=serializer.validated_data["sentence"], user=request.user,
+                       loaded_at=claim.updated_at if named else None)
         return self.answer(claim)
 
     @extend_schema(summary=gettext_lazy("Retire an orphaned claim, saying why"), request=ClaimRetireSerializer, filters=False,
@@ -111,10 +112,11 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     @action(detail=True, methods=["post"], filterset_class=None)
     def retire(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
-        check_preconditions(request, lambda: self.validator_of(claim))
+        named = check_preconditions(request, lambda: self.validator_of(claim))
         serializer = ClaimRetireSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user)
+        claim_retire(claim=claim, reason=serializer.validated_data["reason"], user=request.user,
+                     loaded_at=claim.updated_at if named else None)
         return self.answer(claim)
 
     def service_update(self, instance: Claim, data: dict[str, Any]) -> Claim:

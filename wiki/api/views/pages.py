@@ -258,12 +258,14 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                    responses={200: PageDetailSerializer, **EXISTS, **PRECONDITION_FAILED, **_GONE}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def move(self, request: Request, slug: str) -> Response:
-        page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug))
+        page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title", "updated_at"), slug=slug))
         # the page as read (its ETag and Last-Modified), only when the request names a version
-        check_preconditions(request, lambda: Page.objects.with_validator().get(pk=page.pk).validator)
+        named = check_preconditions(request, lambda: Page.objects.with_validator().get(pk=page.pk).validator)
         serializer = PageMoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        moved = page_move(page=page, user=request.user, **serializer.validated_data)
+        # the version If-Match named, which the service makes sure is still the saved one under its row lock
+        moved = page_move(page=page, user=request.user, loaded_at=page.updated_at if named else None,
+                          **serializer.validated_data)
         return Response(PageDetailSerializer(self.get_queryset().get(pk=moved.pk), context=self.get_serializer_context()).data)
 
     def _live_page(self, slug: str) -> Page:

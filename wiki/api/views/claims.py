@@ -3,9 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponsePermanentRedirect
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -15,6 +14,7 @@ from rest_framework.response import Response
 
 from wiki.api.conditional import check_preconditions
 from wiki.api.filters import reject_unreadable_parameters
+from wiki.api.redirects import same_request_at
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.claims import (
     ClaimReattachSerializer,
@@ -72,16 +72,10 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         of it (or of its history) is a 301 to the same read of that claim, a write a 308, which a client repeats as
         it was sent."""
         pk = str(self.kwargs.get("pk", ""))
-        match = self.request.resolver_match if pk.isdigit() else None
-        if isinstance(exc, Http404) and match is not None:
+        if isinstance(exc, Http404) and pk.isdigit():
             replaced = ClaimRevision.objects.replacing(int(pk)).first()
             if replaced is not None:
-                url = reverse(f"{match.namespace}:{match.url_name}", kwargs={**match.kwargs, "pk": replaced.claim_id})
-                query = self.request.META.get("QUERY_STRING", "")
-                moved = HttpResponsePermanentRedirect(self.request.build_absolute_uri(f"{url}?{query}" if query else url))
-                if self.request.method not in ("GET", "HEAD"):
-                    moved.status_code = status.HTTP_308_PERMANENT_REDIRECT
-                return moved  # type: ignore[return-value]
+                return same_request_at(self.request, pk=replaced.claim_id)  # type: ignore[return-value]
         return super().handle_exception(exc)
 
     @extend_schema(summary=gettext_lazy("A claim's history across page revisions, oldest first"),

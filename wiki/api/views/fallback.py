@@ -2,20 +2,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-# Methods a redirect may turn into a GET without losing anything.
-_READS = frozenset({"GET", "HEAD"})
+from wiki.api.redirects import moved_permanently
 
 
 @extend_schema(exclude=True)
@@ -44,10 +42,7 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     the same method and body (a 301 would let a POST turn into a GET)."""
     slashed = _with_slash(request)
     if slashed is not None:
-        moved = HttpResponsePermanentRedirect(request.build_absolute_uri(slashed))
-        if request.method not in _READS:
-            moved.status_code = status.HTTP_308_PERMANENT_REDIRECT
-        return moved
+        return moved_permanently(request, slashed)
     response: HttpResponse = _not_found(request, *args, **kwargs)
     # the methods of this fallback, which no address has
     if response.has_header("Allow"):

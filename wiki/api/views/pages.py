@@ -4,9 +4,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -24,6 +23,7 @@ from wiki.api.filters import (
     reject_unreadable_parameters,
 )
 from wiki.api.pagination import WikiPagination
+from wiki.api.redirects import same_request_at
 from wiki.api.schema import EditConflictSerializer, ErrorSerializer
 from wiki.api.serializers.claims import ClaimReportSerializer
 from wiki.api.serializers.pages import (
@@ -115,25 +115,19 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     def update(self, request: Request, *args: object, partial: bool = False, **kwargs: object) -> HttpResponseBase:  # type: ignore[override]
         """The edit; sent to an address the page had before it was moved, a 308 to its address now, where a client
         repeats it as it was sent (a 301 would let it turn into a GET)."""
-        return self._or_moved(request, lambda: super(PageViewSet, self).update(request, *args, partial=partial, **kwargs),
-                              status_code=status.HTTP_308_PERMANENT_REDIRECT)
+        return self._or_moved(request, lambda: super(PageViewSet, self).update(request, *args, partial=partial, **kwargs))
 
-    def _or_moved(self, request: Request, read: Callable[[], HttpResponseBase], *,
-                  status_code: int = status.HTTP_301_MOVED_PERMANENTLY) -> HttpResponseBase:
-        """What ``read`` answers; when no page is at the address asked for but one was moved from it, a 301 (or
-        ``status_code``) to the same read (revisions, backlinks, …) at the page's address now, the query kept."""
+    def _or_moved(self, request: Request, read: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+        """What ``read`` answers; when no page is at the address asked for but one was moved from it, the same
+        request (a read of revisions, backlinks, …, or an edit) at the page's address now, the query kept."""
         try:
             return read()
         except Http404:
             match = request.resolver_match
             now = PageRedirect.objects.page_slug_at(str(match.kwargs.get("slug", ""))) if match else None
-            if match is None or now is None:
+            if now is None:
                 raise
-            url = reverse(f"{match.namespace}:{match.url_name}", kwargs={**match.kwargs, "slug": now})
-            query = request.META.get("QUERY_STRING", "")
-            moved = HttpResponsePermanentRedirect(request.build_absolute_uri(f"{url}?{query}" if query else url))
-            moved.status_code = status_code
-            return moved
+            return same_request_at(request, slug=now)
 
     def validator_of(self, instance: Page, data: Any = None) -> Validator:
         return instance.validator

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import models
@@ -197,6 +199,14 @@ class Citation(models.Model):
         return f"{self.source_id} {self.locator}".strip()
 
 
+def merge_that_orphaned(newest_first: Iterable[ClaimRevision]) -> ClaimRevision | None:
+    """Of an orphan's history entries, newest first, the one that merged its sentence into another claim's, when that
+    is how it left its page's text last (not by its sentence being removed)."""
+    gone = (ClaimRevision.Kind.MERGED, ClaimRevision.Kind.ORPHANED)
+    last = next((entry for entry in newest_first if entry.kind in gone), None)
+    return last if last is not None and last.kind == ClaimRevision.Kind.MERGED else None
+
+
 class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
     def history(self) -> ClaimRevisionQuerySet:
         """Oldest first, with the page revision's number, the user's name and the related claim's text joined."""
@@ -212,10 +222,11 @@ class ClaimRevisionQuerySet(models.QuerySet["ClaimRevision"]):
         page's text."""
         if claim is None or not claim.is_orphaned:
             return None
-        last = (self.filter(claim_id=claim.pk, kind__in=[ClaimRevision.Kind.MERGED, ClaimRevision.Kind.ORPHANED])
-                .select_related("related_claim").only("id", "claim_id", "kind", "related_claim__id")
-                .order_by("-created_at", "-id").first())
-        return last if last is not None and last.kind == ClaimRevision.Kind.MERGED else None
+        return merge_that_orphaned(
+            self.filter(claim_id=claim.pk, kind__in=[ClaimRevision.Kind.MERGED, ClaimRevision.Kind.ORPHANED])
+            .select_related("related_claim").only("id", "claim_id", "kind", "related_claim__id")
+            .order_by("-created_at", "-id")[:1]
+        )
 
     def replacing(self, claim_id: int) -> ClaimRevisionQuerySet:
         """The re-attachment in which claim ``claim_id`` (now deleted) gave its sentence to the claim re-attached."""

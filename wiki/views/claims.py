@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim, ClaimRevision, Page
+from wiki.models.claims import merge_that_orphaned
 from wiki.views.pages import follows_moves
 
 
@@ -28,7 +29,7 @@ def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: Clai
     """``claim`` (read with ``for_detail()``) with its history; for an editor, an orphan's re-attach and retire forms
     (``retire_form`` as submitted, when it was refused)."""
     history = list(ClaimRevision.objects.history().filter(claim=claim))
-    context: dict[str, object] = {"claim": claim, "history": history, "merged": _merged_away(claim, history)}
+    context: dict[str, object] = {"claim": claim, "history": history, "merged": merge_that_orphaned(reversed(history)) if claim.is_orphaned else None}
     if claim.is_orphaned and not claim.is_retired and request.user.has_perm("wiki.change_claim"):
         # ?page=<slug> offers the sentences of another page to re-attach to.
         other = Page.objects.only("id", "slug", "title").filter(slug=request.GET.get("page") or "").first()
@@ -36,16 +37,6 @@ def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: Clai
         context.update(target=target, reattach_form=ClaimReattachForm(page_id=target.pk),
                        retire_form=retire_form or ClaimRetireForm())
     return render(request, "wiki/claim_detail.html", context, status=status)
-
-
-def _merged_away(claim: Claim, history: list[ClaimRevision]) -> ClaimRevision | None:
-    """The entry of an orphan's ``history`` that merged its sentence into another claim's, when that is how it was
-    orphaned last (not by its sentence being removed)."""
-    if not claim.is_orphaned:
-        return None
-    gone = (ClaimRevision.Kind.MERGED, ClaimRevision.Kind.ORPHANED)
-    last = next((entry for entry in reversed(history) if entry.kind in gone), None)
-    return last if last is not None and last.kind == ClaimRevision.Kind.MERGED else None
 
 
 @require_safe

@@ -58,9 +58,14 @@ def merge_saved_meanwhile(form: forms.BaseForm, current: models.Model) -> None:
             clashes.append(name)
     form.data = data
     for name in clashes:
-        form.add_error(name, ValidationError(
-            _("Saved meanwhile by someone else: “%(value)s”. Your entry is kept here: keep it, or write theirs."),
-            code="saved_meanwhile", params={"value": _shown(form, current, name, values[name])}))
+        form.add_error(name, saved_meanwhile(_shown(form, current, name, values[name])))
+
+
+def saved_meanwhile(value: str) -> ValidationError:
+    """The error beside a field (or a citation's) both editors changed, naming ``value``, the one saved meanwhile."""
+    return ValidationError(
+        _("Saved meanwhile by someone else: “%(value)s”. Your entry is kept here: keep it, or write theirs."),
+        code="saved_meanwhile", params={"value": value})
 
 
 def _saved(form: forms.BaseForm, instance: models.Model) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.opened import saved_meanwhile
 from wiki.models import CitationKind, Claim, Source
 
 OPENED_CITATIONS = "opened_citations"
@@ -86,9 +87,7 @@ def merge_citations_saved_meanwhile(*, form: forms.BaseForm, formset: forms.Base
                 code="removed_meanwhile"))
         elif row.theirs is not None:
             name = next((name for index, name in enumerate(_FIELDS) if row.row[index] != row.theirs[index]), "source")
-            row_form.add_error(name, ValidationError(
-                _("Saved meanwhile by someone else: “%(value)s”. Your entry is kept here: keep it, or write theirs."),
-                code="saved_meanwhile", params={"value": _shown(row.theirs, name, works)}))
+            row_form.add_error(name, saved_meanwhile(_shown(row.theirs, name, works)))
     return result
 
 

@@ -155,12 +155,12 @@ _ENVIRONMENTS = (
     (re.compile(r"\\begin\{(?:gathered|gather\*?)\}"), r"\\begin{array}{c}"),
     (re.compile(r"\\end\{(?:gathered|gather\*?)\}"), r"\\end{array}"),
 )
-# What a formula copied from a paper's source carries for LaTeX's cross-references, which show nothing where it stands;
-# latex2mathml would print them as text ("\label eq:1").
-_REFERENCE_MARKS = re.compile(r"\\label\{[^{}]*\}|\\(?:nonumber|notag)(?![A-Za-z])")
 _LABEL = re.compile(r"\\label\{([^{}]*)\}")
 _TAG = re.compile(r"\\tag\*?\{([^{}]*)\}")
 _NO_NUMBER = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+# What a formula copied from a paper's source carries for LaTeX's cross-references, which show nothing where it stands;
+# latex2mathml would print them as text ("\label eq:1").
+_REFERENCE_MARKS = re.compile(f"{_LABEL.pattern}|{_NO_NUMBER.pattern}")
 # Where the text refers to a labelled formula: ``\eqref`` shows its number in parentheses, ``\ref`` without.
 _REFERENCE = re.compile(r"\\(eq)?ref\{([^{}]*)\}")
 # ``\operatorname{arg\,max}`` and its starred form (limits under it, as \max has them): latex2mathml reads a spacing

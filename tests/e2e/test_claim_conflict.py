@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.e2e.accounts import log_in
-from tests.factories import make_claim, make_editor, make_source
+from tests.e2e.accounts import two_editors_at
+from tests.factories import make_claim, make_source
 from wiki.models import Claim
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,13 +19,7 @@ def test_the_second_editor_saving_again_after_a_conflict_keeps_the_citation_the_
     cited, added = make_source(short_name="CitedWork"), make_source(short_name="AddedWork")
     claim = make_claim("Tree-GRPO 用环境回报更新策略。", cites=[cited], locator="p.3")
     url = f"{base}{reverse('wiki:claim-edit', kwargs={'pk': claim.pk})}"
-    make_editor("first")
-    make_editor("second")
-    other = page.context.browser.new_context().new_page()
-    log_in(page, base, "first")
-    log_in(other, base, "second")
-    page.goto(url)
-    other.goto(url)
+    other = two_editors_at(page, base, url)
 
     page.fill("main form [name=citations-1-source]", added.slug)
     page.fill("main form [name=citations-1-locator]", "§2")

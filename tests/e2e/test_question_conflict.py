@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.e2e.accounts import log_in
-from tests.factories import make_editor, make_question
+from tests.e2e.accounts import two_editors_at
+from tests.factories import make_question
 from wiki.models import OpenQuestion
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,13 +18,7 @@ def test_the_second_editor_saving_again_after_a_conflict_keeps_the_first_editors
     base = live_server.url
     question = make_question(title="Is Tree-GRPO strict?", text="To check.")
     url = f"{base}{reverse('wiki:question-edit', kwargs={'pk': question.pk})}"
-    make_editor("first")
-    make_editor("second")
-    other = page.context.browser.new_context().new_page()
-    log_in(page, base, "first")
-    log_in(other, base, "second")
-    page.goto(url)
-    other.goto(url)
+    other = two_editors_at(page, base, url)
 
     page.fill("main form [name=text]", "The first editor's text.")
     page.click("main form button[type=submit] >> nth=0")

@@ -124,14 +124,18 @@ def _matcher() -> CloseMatcher:
     return CloseMatcher(WorkRef(slug=slug, short_name=short, title=title) for slug, short, title in rows.iterator(chunk_size=5000))
 
 
-def citations_resolve(*, titles: Iterable[str], new_works: Collection[str] = ()) -> tuple[dict[str, Source], CitationReport]:
+def citations_resolve(
+    *, titles: Iterable[str], new_works: Collection[str] = (), also: Iterable[str] = (),
+) -> tuple[dict[str, Source], CitationReport]:
     """The existing source of each cited title, and the report; writes nothing. Four queries at most.
 
     ``new_works`` are titles the editor confirmed as new works although close to an existing one: they are
-    reported as new, with the works they are close to.
+    reported as new, with the works they are close to. ``also`` are titles resolved in the same queries but neither
+    reported nor created (those the page's claims cited before the edit: a claim citing the same work by another
+    name cites no other work).
     """
     titles = list(dict.fromkeys(titles))
-    sources = sources_by_title(titles)
+    sources = sources_by_title([*titles, *also])
     unresolved = [title for title in titles if title not in sources]
     matcher = _matcher() if unresolved else None
     matches: list[CitationMatch] = []
@@ -149,19 +153,20 @@ def citations_resolve(*, titles: Iterable[str], new_works: Collection[str] = ())
 
 @transaction.atomic
 def citations_ensure(
-    *, titles: Iterable[str], new_works: Collection[str] = (), user: User | None = None,
+    *, titles: Iterable[str], new_works: Collection[str] = (), user: User | None = None, also: Iterable[str] = (),
 ) -> tuple[dict[str, Source], CitationReport]:
     """Resolves the cited titles and creates a work for each new one (close to nothing, or confirmed new).
 
-    Titles close to an existing work stay unresolved and out of the returned map. A fixed number of queries.
+    Titles close to an existing work stay unresolved and out of the returned map; ``also`` are resolved, never
+    created (:func:`citations_resolve`). A fixed number of queries.
     """
-    titles = list(dict.fromkeys(titles))
-    sources, report = citations_resolve(titles=titles, new_works=new_works)
+    titles, also = list(dict.fromkeys(titles)), list(also)
+    sources, report = citations_resolve(titles=titles, new_works=new_works, also=also)
     if not report.new:
         return sources, report
     # Someone may be creating the same works: decide again under the lock.
     sources_lock_creation()
-    sources, report = citations_resolve(titles=titles, new_works=new_works)
+    sources, report = citations_resolve(titles=titles, new_works=new_works, also=also)
     created = sources_create_for_titles(titles=[m.title for m in report.new], user=user)
     matches = tuple(
         CitationMatch(m.title, CitationOutcome.CREATED, work_ref(created[m.title]), m.suggestions) if m.title in created else m

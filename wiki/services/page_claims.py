@@ -88,14 +88,33 @@ def _cited(title: str, locator: str, kind: str) -> tuple[str, str, str]:
     return "".join(folded(title).split()), "".join(folded(locator).split()), kind
 
 
+def _written_in(text: str) -> list[tuple[str, str, str]]:
+    refs, _ = find_citations(text)
+    return [(title, ref.locator, ref.kind) for ref in refs for title in ref.titles]
+
+
 def cited_in(text: str) -> tuple[tuple[str, str, str], ...]:
     """(title, locator, kind) of each citation written in a claim's text, in order, as compared (:func:`_cited`)."""
-    refs, _ = find_citations(text)
-    return tuple(_cited(title, ref.locator, ref.kind) for ref in refs for title in ref.titles)
+    return tuple(_cited(*citation) for citation in _written_in(text))
 
 
-def _cited_in_ref(ref: ClaimRef) -> tuple[tuple[str, str, str], ...]:
-    return tuple(_cited(c.title, c.locator, c.kind) for c in ref.citations)
+def _works_cited(citations: Iterable[tuple[str, str, str]],
+                 sources: Mapping[str, Source]) -> tuple[tuple[int, str, str, str], ...]:
+    """(work, title, locator, kind) of each citation, in order: a title naming a work (``sources``) is that work
+    whatever name it is cited by (short name, title, arXiv ID), one naming none is compared as written (:func:`_cited`)."""
+    out = []
+    for title, locator, kind in citations:
+        work = sources.get(title)
+        name, place, kind = _cited(title, locator, kind)
+        out.append((work.pk, "", place, kind) if work is not None else (0, name, place, kind))
+    return tuple(out)
+
+
+def citations_changed(old_text: str, ref: ClaimRef, sources: Mapping[str, Source]) -> bool:
+    """Whether the sentence ``ref`` cites other works or locators than ``old_text`` did: the same work cited by another
+    of its names (its short name, then its title or arXiv ID) is no change."""
+    return _works_cited(_written_in(old_text), sources) != _works_cited(
+        ((c.title, c.locator, c.kind) for c in ref.citations), sources)
 
 
 @dataclass(frozen=True)
@@ -276,8 +295,11 @@ def _status_merging(claim: Claim, status: str, reasons: tuple[Summary, ...],
     return ClaimStatus.DISPUTED, (summary("claim_merged_disputed", claim=disputes[claim.pk]),)
 
 
-def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimReport:
-    """What saving ``refs`` (the claims of the rendered text) would do to the page's claims; writes nothing. One query."""
+def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef], sources: Mapping[str, Source] | None = None) -> ClaimReport:
+    """What saving ``refs`` (the claims of the rendered text) would do to the page's claims; writes nothing. One query.
+
+    ``sources``: the work each title cited (before the edit or in it) names, as the save reads them (a claim citing the
+    same work by another name keeps its status); without it, titles are compared as written."""
     by_id, matches = _match(page, refs)
     disputes = _merged_disputes(by_id, matches)
     kept = 0
@@ -295,7 +317,7 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef]) -> ClaimRep
                                        status=_split_status(by_id, match), similarity=match.score or None))
         elif claim is not None and ref is not None:
             status, reasons = status_after(claim, old_text=claim.text, new_text=ref.text,
-                                            citations_changed=cited_in(claim.text) != _cited_in_ref(ref),
+                                            citations_changed=citations_changed(claim.text, ref, sources or {}),
                                             verified=verified_texts(_history(claim)))
             status, reasons = _status_merging(claim, status, reasons, disputes)
             changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reasons, status,
@@ -308,7 +330,8 @@ def page_claims_sync(
     user: Account | None = None, newly_resolved: Collection[str] = (),
 ) -> ClaimReport:
     """Matches the page's sentences to its claims and writes the outcome; ``sources`` maps the cited titles that
-    resolve to a work (a title close to a work but left unresolved has no citation until it is corrected).
+    resolve to a work (a title close to a work but left unresolved has no citation until it is corrected), and
+    those the claims cited before the save: a claim citing the same work by another name cites no other work.
 
     Kept and reworded claims keep their identity, status (unless :func:`status_after` says
     otherwise), questions and contrasts; their citations are rewritten only when the citations
@@ -353,12 +376,12 @@ def page_claims_sync(
             if any(c.title in newly_resolved for c in ref.citations):
                 resolved.append((claim, ref))
         else:
-            citations_changed = cited_in(old_text) != _cited_in_ref(ref)
+            recited = citations_changed(old_text, ref, sources)
             claim.status, reasons = status_after(claim, old_text=old_text, new_text=ref.text,
-                                                  citations_changed=citations_changed,
+                                                  citations_changed=recited,
                                                   verified=verified_texts(_history(claim)))
             claim.status, reasons = _status_merging(claim, claim.status, reasons, disputes)
-            if citations_changed:
+            if recited:
                 recite.append((claim, ref))
             history.append(ClaimRevision(
                 claim=claim, page_revision=revision, kind=_KIND[match.outcome], text=ref.text, previous_text=old_text,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -116,6 +116,9 @@ class PagePreview:
 
     result: RenderResult
     citations: CitationReport
+    # The work each cited title names, and each title the page's claims cited before the edit
+    # (:func:`wiki.services.page_claims.page_claims_plan` compares the works, not their names).
+    sources: Mapping[str, Source] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -143,16 +146,19 @@ class PageSaved:
     foreign: tuple[ForeignMarkup, ...] = ()
 
 
-def page_preview(*, body: str, new_works: Collection[str] = ()) -> PagePreview:
+def page_preview(*, body: str, new_works: Collection[str] = (), page: Page | None = None) -> PagePreview:
     """Renders ``body`` without writing anything: unknown citations show as missing sources, and the report says
-    which of them are close to an existing work and which saving would create.
+    which of them are close to an existing work and which saving would create. ``page``: the page edited, whose
+    cited titles are resolved too (in the same queries), so that the preview tells a claim citing the same work by
+    another name as keeping its citations.
 
     A text over the limits raises :class:`~wiki.markdown.MarkdownTooComplex` before its citations are read or matched
     against the works, the dearest step (some seconds for thousands of titles)."""
     wiki_markdown.check_complexity(body)
-    sources, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works)
+    sources, report = citations_resolve(titles=wiki_markdown.cited_titles(body), new_works=new_works,
+                                        also=wiki_markdown.cited_titles(page.body) if page is not None else ())
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
-    return PagePreview(result=result, citations=report)
+    return PagePreview(result=result, citations=report, sources=sources)
 
 
 def page_validate(*, slug: str, title: str, summary: str, body: str, comment: str = "") -> None:
@@ -261,7 +267,10 @@ def page_save(
         page = Page(slug=slug)
     author = account(user)
     # Saving is what creates the sources a page cites for the first time; a preview only shows them as missing.
-    sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author)
+    # The titles the page's claims cited before are resolved too: a claim citing the same work by another name (its
+    # short name, then its title) keeps its citations and its status.
+    sources, citations = citations_ensure(titles=wiki_markdown.cited_titles(body), new_works=new_works, user=author,
+                                          also=wiki_markdown.cited_titles(latest.body) if latest is not None else ())
     result = _render(body, sources=sources, targets=link_targets(wiki_markdown.find_link_targets(body)))
     unresolved_before = missing_citation_titles(page.rendered_html)
     former_title = page.title_key if not created and page.title_key != link_key(title) else ""

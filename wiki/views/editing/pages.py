@@ -45,10 +45,10 @@ from wiki.views.pages import follows_moves
 SUMMARY_TITLE_CHARS = 200
 
 
-def _preview(form: PageForm) -> PagePreview | None:
+def _preview(form: PageForm, page: Page | None = None) -> PagePreview | None:
     if "preview" not in form.data or not form.is_valid():
         return None
-    return page_preview(body=form.cleaned_data["body"], new_works=new_works_from(form.data))
+    return page_preview(body=form.cleaned_data["body"], new_works=new_works_from(form.data), page=page)
 
 
 def _changes(form: PageForm, page: Page) -> EditChanges | None:
@@ -76,8 +76,8 @@ def _preview_context(preview: PagePreview | None, page: Page | None, *,
     shows the section; what it does to the claims is read from the whole text it leaves (``whole``)."""
     if preview is None:
         return {"preview": None, "claims": None, "citations": None, "page": page}
-    refs = preview.result.claims if whole is None else page_preview(body=whole["body"]).result.claims
-    return {"preview": preview.result, "claims": page_claims_plan(page=page, refs=refs),
+    claims = preview if whole is None else page_preview(body=whole["body"], page=page)
+    return {"preview": preview.result, "claims": page_claims_plan(page=page, refs=claims.result.claims, sources=claims.sources),
             "citations": preview.citations, "page": page}
 
 
@@ -261,7 +261,7 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return _deleted(request, page) if request.method == "POST" else redirect(page)
     if request.method == "POST":
         form = _page_form_class(request)(request.POST)
-        preview, changes = _preview(form), _changes(form, page)
+        preview, changes = _preview(form, page), _changes(form, page)
         if moved:
             messages.info(request, _("While you were editing, the page moved from %(old)s to %(new)s: your edit goes to "
                                      "its new address.") % {"old": slug, "new": page.slug})
@@ -295,10 +295,10 @@ def _changed_claims(changes: EditChanges | None, page: Page) -> ClaimReport | No
     if changes is None or changes.is_empty:
         return None
     try:
-        refs = page_preview(body=changes.values["body"]).result.claims
+        preview = page_preview(body=changes.values["body"], page=page)
     except wiki_markdown.MarkdownTooComplex:
         return None
-    return page_claims_plan(page=page, refs=refs)
+    return page_claims_plan(page=page, refs=preview.result.claims, sources=preview.sources)
 
 
 def _section_form(request: HttpRequest, page: Page) -> HttpResponse:
@@ -337,9 +337,9 @@ def page_preview_fragment(request: HttpRequest) -> HttpResponse:
     body = request.POST.get("body", "").replace("\r\n", "\n")
     slug = request.POST.get("slug") or ""
     # PostgreSQL cannot compare a text holding NUL: no slug holds a control character anyway.
-    page = Page.objects.only("id").filter(slug=slug).first() if is_control_free(slug) else None
+    page = Page.objects.only("id", "body").filter(slug=slug).first() if is_control_free(slug) else None
     try:
-        preview = page_preview(body=body, new_works=new_works_from(request.POST))
+        preview = page_preview(body=body, new_works=new_works_from(request.POST), page=page)
         # A section's preview (with its number and the revision it was read from) reads the claims of the whole page.
         context = _preview_context(preview, page, whole=_section_edit(page, {**request.POST.dict(), "body": body}))
     except wiki_markdown.MarkdownTooComplex as error:

@@ -1,0 +1,75 @@
+"""A claim's identity and status through edits that change how its sentence is written, not what it says or cites."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import make_page, make_source
+from wiki.models import Claim, Page
+from wiki.services.page_claims import page_claims_plan
+from wiki.services.pages import page_preview, page_save_revision
+
+pytestmark = pytest.mark.django_db
+
+TITLE = "SkillForge: Learning Reusable Skills for LLM Agents"
+STATEMENT = "SkillForge 是严格 Agentic RL 的正例"
+
+
+def _key_points(*names: str) -> str:
+    return "## 关键要点\n\n" + "".join(f"- {STATEMENT}，第 {i} 条（来源：{name}，§3）\n" for i, name in enumerate(names))
+
+
+def _save(page: Page, body: str) -> None:
+    latest = page.revisions.order_by("-number").values_list("number", flat=True)[0]
+    page_save_revision(slug=page.slug, title=page.title, body=body, base_revision=latest)
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("SkillForge", TITLE), (TITLE, "SkillForge"), ("SkillForge", "arXiv:2502.01234"), ("2502.01234", TITLE),
+])
+def test_citing_the_same_work_by_another_name_keeps_a_verified_claim_verified(before: str, after: str) -> None:
+    work = make_source(short_name="SkillForge", title=TITLE, arxiv_id="2502.01234")
+    page = make_page(body=_key_points(before))
+    claim = page.claims.get()
+    assert list(claim.citations.values_list("source_id", flat=True)) == [work.pk]
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+    body = _key_points(after)
+
+    preview = page_preview(body=body, page=page)
+    planned = page_claims_plan(page=page, refs=preview.result.claims, sources=preview.sources)
+    _save(page, body)
+
+    assert [(c.claim_id, c.status, c.reason) for c in planned.changes] == [(claim.pk, "verified", "")]
+    after_save = Claim.objects.get(pk=claim.pk)
+    assert (after_save.is_orphaned, after_save.status) == (False, "verified")
+    assert list(after_save.citations.values_list("source_id", "locator")) == [(work.pk, "§3")]
+
+
+def test_citing_another_work_still_asks_a_verified_claim_to_be_verified_again() -> None:
+    make_source(short_name="SkillForge", title=TITLE)
+    other = make_source(short_name="TraceForge", title="TraceForge: Co-training Generators and Critics")
+    page = make_page(body=_key_points("SkillForge"))
+    claim = page.claims.get()
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+
+    _save(page, _key_points(other.title))
+
+    after = Claim.objects.get(pk=claim.pk)
+    assert after.status == "needs_verification"
+    assert list(after.citations.values_list("source_id", flat=True)) == [other.pk]
+
+
+def test_renaming_citations_takes_the_same_number_of_queries_whatever_the_page_size() -> None:
+    counts = []
+    for n in (3, 30):
+        make_source(short_name=f"Forge{n}", title=f"Forge{n}: {TITLE}")
+        page = make_page(body=_key_points(*[f"Forge{n}"] * n))
+        Claim.objects.filter(page=page).update(status="verified")
+        with CaptureQueriesContext(connection) as queries:
+            _save(page, _key_points(*[f"Forge{n}: {TITLE}"] * n))
+        counts.append(len(queries.captured_queries))
+        assert set(page.claims.values_list("status", flat=True)) == {"verified"}
+    assert counts[0] == counts[1]
+

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_page, make_source
-from wiki.models import Claim, Page
+from wiki.models import Claim, OpenQuestion, Page
 from wiki.services.page_claims import page_claims_plan
 from wiki.services.pages import page_preview, page_save_revision
 
@@ -73,3 +73,30 @@ def test_renaming_citations_takes_the_same_number_of_queries_whatever_the_page_s
         assert set(page.claims.values_list("status", flat=True)) == {"verified"}
     assert counts[0] == counts[1]
 
+
+DEEP = "- 通义深度研究是严格 Agentic RL 的正例（来源：Tongyi Work，§2）\n"
+ENV = "- 另一个完全不同的论断讲的是环境构造（来源：Env Work，§1）\n"
+REWARD = "- 第三条论断关于奖励模型的设计（来源：Reward Work，§4）\n"
+
+
+@pytest.mark.parametrize(("copied", "left"), [
+    (DEEP + ENV + REWARD + DEEP, ENV + REWARD + DEEP),
+    (DEEP + ENV + REWARD + "\n## 其他\n\n" + DEEP, ENV + REWARD + "\n## 其他\n\n" + DEEP),
+    (DEEP + DEEP + ENV + REWARD, DEEP + ENV + REWARD),
+])
+def test_deleting_the_original_of_a_sentence_written_twice_leaves_the_older_claim_on_the_copy(copied: str, left: str) -> None:
+    page = make_page(body="## 关键要点\n\n" + DEEP + ENV + REWARD)
+    original = Claim.objects.get(page=page, text__contains="通义")
+    Claim.objects.filter(pk=original.pk).update(status="verified")
+    question = OpenQuestion.objects.create(page=page, title="通义深度研究的回报从哪里来？")
+    question.claims.add(original)
+    _save(page, "## 关键要点\n\n" + copied)
+    copy = Claim.objects.get(page=page, text__contains="通义", is_orphaned=False, pk__gt=original.pk)
+
+    _save(page, "## 关键要点\n\n" + left)
+
+    kept = Claim.objects.get(pk=original.pk)
+    assert (kept.is_orphaned, kept.status) == (False, "verified")
+    assert list(question.claims.all()) == [kept]
+    assert list(kept.revisions.values_list("kind", flat=True)) == ["created"]
+    assert Claim.objects.get(pk=copy.pk).is_orphaned is True

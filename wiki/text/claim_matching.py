@@ -305,10 +305,19 @@ def match_claims(
         exact: dict[str, list[int]] = {}
         for i, text in enumerate(old.texts):
             exact.setdefault(normalise(text), []).append(i)
+        left = Counter(normalise(sentences[j].text) for j in new_open)
         for j in sorted(new_open):
-            olds = [i for i in exact.get(normalise(sentences[j].text), []) if i in opens[rank]]
+            key = normalise(sentences[j].text)
+            olds = [i for i in exact.get(key, []) if i in opens[rank]]
             if not olds:
                 continue
+            # Fewer sentences of this text left than claims having it (a sentence written twice, then one copy
+            # deleted, wherever it stood): the oldest claims keep them, so that the copy goes and the original stays;
+            # an orphan whose current text it is before one that had it earlier.
+            rank_of = {old.keys[i]: (items_of[rank][old.keys[i]][0] != i, group[old.keys[i]].id) for i in olds}
+            keep = sorted(rank_of.values())[:left[key]]
+            olds = [i for i in olds if rank_of[old.keys[i]] in keep]
+            left[key] -= 1
             i = min(olds, key=lambda k: (items_of[rank][old.keys[k]][0] != k, abs(old.positions[k] - new.positions[j]), k))
             claim = group[old.keys[i]]
             same = claim.text == sentences[j].text

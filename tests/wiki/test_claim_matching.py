@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from wiki.text.claim_matching import (
     Outcome,
     Previous,
@@ -201,3 +203,26 @@ def test_two_claims_merged_after_a_partial_conversion_keep_one_claim_and_the_oth
     kept, merged = plan.matches
     assert (kept.outcome, merged.outcome) == (Outcome.REWORDED, Outcome.MERGED)
     assert {kept.claim_id, merged.claim_id} == {21, 22} and merged.related == kept.claim_id
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("智能体在环竟学习", "智能体在环境学习"),  # a typo fixed in eight characters
+    ("强化学习很重要", "强化学习极重要"),  # one character of seven replaced
+    ("奖励需要校准", "奖励需校准"),  # one dropped
+    ("强化学习很重要", "强化学习非常重要"),  # one written as two
+    ("工具调用提升成功率", "工具调用提升了成功率"),  # one added
+])
+def test_a_short_chinese_sentence_changed_by_one_character_keeps_its_claim(old: str, new: str) -> None:
+    plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.REWORDED, 1)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("GRPO是正例", "PPO是正例"),  # another work named
+    ("智能体需要记忆", "智能体需要规划"),  # another word of two characters: another claim
+    ("通义是正例", "豆包是正例"),
+    ("工具调用提升了成功率", "多轮交互提升了成功率"),
+])
+def test_a_short_sentence_with_another_name_or_word_in_place_of_a_claim_is_a_new_claim(old: str, new: str) -> None:
+    plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.NEW, None), (Outcome.ORPHANED, 1)]

@@ -33,6 +33,11 @@ THRESHOLD = 0.55
 # they need a higher score to keep a claim.
 SHORT_FEATURES = 10
 SHORT_THRESHOLD = 0.7
+# A short sentence changed in one place by a character (a typo fixed, a character added or dropped, one written as
+# two) keeps its claim whatever its score: in six Chinese characters one changed character leaves under
+# SHORT_THRESHOLD of the bigrams. Only for sentences of this many letters and digits (the longer of the two), and never
+# when a Latin word or number changed.
+ONE_CHARACTER_MIN_CHARS = 6
 # Split and merge: a piece belongs to a larger sentence when this share of its n-grams is found there.
 CONTAINMENT = 0.8
 # ... and the pieces together cover at least this share of the larger sentence.
@@ -184,6 +189,22 @@ def is_small_edit(old: str, new: str) -> bool:
     return edit_size(old, new) <= SMALL_EDIT_CHARS
 
 
+def _latin_words(text: str) -> list[str]:
+    return sorted(run for run in _RUN.findall(folded(text)) if not _IS_CJK.match(run))
+
+
+def is_one_character_edit(old: str, new: str) -> bool:
+    """The two sentences are the same but in one place, where one character was replaced, added or dropped, or one
+    written as two (``很`` → ``非常``), punctuation, spacing and case aside, their Latin words and numbers unchanged
+    (``GRPO`` → ``PPO`` names another work, ``3`` → ``8`` another figure)."""
+    a, b = normalise(old), normalise(new)
+    if a == b or max(len(a), len(b)) < ONE_CHARACTER_MIN_CHARS or _latin_words(old) != _latin_words(new):
+        return False
+    changes = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return len(changes) == 1 and max(changes[0][2] - changes[0][1], changes[0][4] - changes[0][3]) <= 2 \
+        and min(changes[0][2] - changes[0][1], changes[0][4] - changes[0][3]) <= 1
+
+
 def char_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """Per-character diff as ``("equal" | "delete" | "insert", text)`` parts, in reading order."""
     parts: list[tuple[str, str]] = []
@@ -242,7 +263,8 @@ def _scored(old: _Side, old_open: set[int], new: _Side, new_open: set[int], thre
     for (i, j) in _candidates(old, old_open, new, new_open):
         score = dice(old.grams[i], new.grams[j])
         short = min(old.grams[i].total(), new.grams[j].total()) < SHORT_FEATURES
-        if score >= (max(threshold, SHORT_THRESHOLD) if short else threshold):
+        if score >= (max(threshold, SHORT_THRESHOLD) if short else threshold) or \
+                (short and is_one_character_edit(old.texts[i], new.texts[j])):
             scored.append((score, abs(old.positions[i] - new.positions[j]), i, j))
     return scored
 

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_page, make_source
 from wiki.models import Claim, OpenQuestion, Page
+from wiki.services.claims import claim_reattach
 from wiki.services.page_claims import page_claims_plan
 from wiki.services.pages import page_preview, page_save_revision
 
@@ -77,6 +78,21 @@ def test_renaming_citations_takes_the_same_number_of_queries_whatever_the_page_s
 DEEP = "- 通义深度研究是严格 Agentic RL 的正例（来源：Tongyi Work，§2）\n"
 ENV = "- 另一个完全不同的论断讲的是环境构造（来源：Env Work，§1）\n"
 REWARD = "- 第三条论断关于奖励模型的设计（来源：Reward Work，§4）\n"
+
+
+def test_an_orphan_reattached_to_its_sentence_citing_the_same_work_by_another_name_stays_verified() -> None:
+    work = make_source(short_name="SkillForge", title=TITLE)
+    page = make_page(body=_key_points("SkillForge"))
+    orphan = page.claims.get()
+    Claim.objects.filter(pk=orphan.pk).update(status="verified")
+    _save(page, "## 关键要点\n\n- 另一条完全不同的论断（来源：SkillForge，§1）\n")
+    elsewhere = make_page(body=_key_points(TITLE))
+
+    claim_reattach(claim=Claim.objects.get(pk=orphan.pk), sentence=elsewhere.claims.get())
+
+    after = Claim.objects.get(pk=orphan.pk)
+    assert (after.is_orphaned, after.status, after.page_id) == (False, "verified", elsewhere.pk)
+    assert list(after.citations.values_list("source_id", "locator")) == [(work.pk, "§3")]
 
 
 @pytest.mark.parametrize(("copied", "left"), [

@@ -30,7 +30,8 @@ from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
 from wiki.services.claim_text import WrittenCitation, claim_cite_in_text, written_citations
-from wiki.services.page_claims import cited_in, reason_fields, status_after, verified_texts
+from wiki.services.page_claims import cite_other_works, cited_titles_in, reason_fields, status_after, verified_texts
+from wiki.services.sources import sources_by_title
 
 
 class ClaimAlreadyRetired(Exception):
@@ -201,7 +202,8 @@ def claim_reattach(*, claim: Claim, sentence: Claim, user: User | None = None, l
            gettext_lazy("Only an orphaned claim that was not retired can be re-attached."), "not_orphaned")
     _check_sentence(sentence)
     old_text, old_status = claim.text, claim.status
-    citations_changed = sorted(cited_in(old_text)) != sorted(cited_in(sentence.text))
+    # The sentence citing the same work by another name (its short name, its title) cites no other work.
+    citations_changed = cite_other_works(old_text, sentence.text, sources_by_title(cited_titles_in(old_text, sentence.text)))
     history = claim.revisions.values("text", "status", "previous_text", "previous_status")
     claim.status, recheck = status_after(claim, old_text=old_text, new_text=sentence.text, citations_changed=citations_changed,
                                          verified=verified_texts(history))

@@ -244,6 +244,17 @@ def status_after(
     return ClaimStatus.NEEDS_VERIFICATION, (why,)
 
 
+def cite_other_works(old_text: str, new_text: str, sources: Mapping[str, Source]) -> bool:
+    """Whether ``new_text`` cites other works or locators than ``old_text``, in whatever order (``sources``: the work
+    each title of either names; the same work by another of its names is no change)."""
+    return sorted(_works_cited(_written_in(old_text), sources)) != sorted(_works_cited(_written_in(new_text), sources))
+
+
+def cited_titles_in(*texts: str) -> set[str]:
+    """The titles the texts cite, as written."""
+    return {title for text in texts for title, _, _ in _written_in(text)}
+
+
 def _history(claim: Claim) -> list[dict[str, Any]]:
     """The latest entries of an orphan's history read with it (``ClaimQuerySet.for_matching``); none for a current claim."""
     return getattr(claim, "history", None) or []

@@ -226,3 +226,23 @@ def test_a_short_chinese_sentence_changed_by_one_character_keeps_its_claim(old: 
 def test_a_short_sentence_with_another_name_or_word_in_place_of_a_claim_is_a_new_claim(old: str, new: str) -> None:
     plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
     assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.NEW, None), (Outcome.ORPHANED, 1)]
+
+
+def test_a_copy_reworded_where_its_original_was_deleted_keeps_the_original_claim() -> None:
+    previous = [Previous(id=1, text=FACET, position=0), Previous(id=2, text=WEB, position=1),
+                Previous(id=3, text=FACET, position=2)]
+    reworded = FACET.replace("一个重要的", "一个关键的")
+    plan = match_claims(previous, [Sentence(text=WEB, position=0), Sentence(text=reworded, position=1)])
+    # The copy's text is all in the sentence the original kept: merged into it.
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.KEPT, 2, None), (Outcome.REWORDED, 1, None), (Outcome.MERGED, 3, 1)]
+
+
+def test_both_copies_of_a_sentence_reworded_alike_keep_their_claims_in_place() -> None:
+    previous = [Previous(id=1, text=FACET, position=0), Previous(id=2, text=WEB, position=1),
+                Previous(id=3, text=FACET, position=2)]
+    reworded = FACET.replace("一个重要的", "一个关键的")
+    sentences = [Sentence(text=reworded, position=0), Sentence(text=WEB, position=1), Sentence(text=reworded, position=2)]
+    plan = match_claims(previous, sentences)
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [
+        (Outcome.REWORDED, 1), (Outcome.KEPT, 2), (Outcome.REWORDED, 3)]

@@ -347,11 +347,14 @@ def match_claims(
 
     # Then the most similar, best score first, current claims and orphans alike (a current claim first on equal
     # scores): a sentence that comes back nearly as an orphan had it is that orphan, not a piece of another claim.
-    scored = [(-score, rank, distance, i, j, score)
+    # Claims having one text (a sentence written twice) tie: the oldest first, as for the same text above, so that a
+    # copy reworded where the original was deleted keeps the original's claim.
+    copies = [_copy_ranks([group[k].id for k in side.keys], side.texts) for (group, _), side in zip(groups, sides, strict=True)]
+    scored = [(-score, rank, copies[rank][i], distance, i, j, score)
               for rank, (old, old_open) in enumerate(zip(sides, opens, strict=True))
               for score, distance, i, j in _scored(old, old_open, new, new_open, threshold)]
     scored.sort()
-    for _, rank, _, i, j, score in scored:
+    for _, rank, _, _, i, j, score in scored:
         if i in opens[rank] and j in new_open:
             take(rank, i, j, Match(groups[rank][1], j, groups[rank][0][sides[rank].keys[i]].id, round(score, 3)))
 
@@ -366,6 +369,14 @@ def match_claims(
     ordered = [by_sentence[j] for j in range(len(sentences))]
     ordered += sorted(leftover.values(), key=lambda m: m.claim_id or 0)
     return Plan(matches=tuple(ordered))
+
+
+def _copy_ranks(ids: Sequence[int], texts: Sequence[str]) -> list[int]:
+    """For each claim's text, how many older claims have that text too (0 for a text no other claim has)."""
+    holders: dict[str, set[int]] = {}
+    for claim_id, text in zip(ids, texts, strict=True):
+        holders.setdefault(normalise(text), set()).add(claim_id)
+    return [sorted(holders[normalise(text)]).index(claim_id) for claim_id, text in zip(ids, texts, strict=True)]
 
 
 def _splits_and_merges(

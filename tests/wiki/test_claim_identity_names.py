@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from tests.factories import make_page, make_source
 from wiki.models import Claim, OpenQuestion, Page
@@ -116,3 +118,22 @@ def test_deleting_the_original_of_a_sentence_written_twice_leaves_the_older_clai
     assert list(question.claims.all()) == [kept]
     assert list(kept.revisions.values_list("kind", flat=True)) == ["created"]
     assert Claim.objects.get(pk=copy.pk).is_orphaned is True
+
+
+def test_the_edit_forms_previews_tell_a_claim_citing_the_same_work_by_another_name_stays_verified(
+    editor_client: Client,
+) -> None:
+    make_source(short_name="SkillForge", title=TITLE)
+    page = make_page(body=_key_points("SkillForge"))
+    claim = page.claims.get()
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+    body = _key_points(TITLE)
+    edit = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    sent = {"title": page.title, "body": body, "base_revision": 1}
+
+    previews = [editor_client.post(edit, {**sent, "preview": "1"}).context["claims"],
+                editor_client.post(edit, {**sent, "diff": "1"}).context["changed_claims"],
+                editor_client.post(reverse("wiki:page-preview"), {"body": body, "slug": page.slug}).context["claims"]]
+
+    assert [[(c.claim_id, c.status, c.reason) for c in plan.changes] for plan in previews] == [
+        [(claim.pk, "verified", "")]] * 3

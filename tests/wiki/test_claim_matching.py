@@ -246,3 +246,23 @@ def test_both_copies_of_a_sentence_reworded_alike_keep_their_claims_in_place() -
     plan = match_claims(previous, sentences)
     assert [(m.outcome, m.claim_id) for m in plan.matches] == [
         (Outcome.REWORDED, 1), (Outcome.KEPT, 2), (Outcome.REWORDED, 3)]
+
+
+def test_a_short_chinese_claim_cut_at_its_comma_in_its_place_is_split_and_keeps_the_claim_on_the_first_piece() -> None:
+    previous = [Previous(id=1, text="奖励模型需要校准，且评测必须可复现", position=0),
+                Previous(id=2, text="多轮交互是必要条件", position=1)]
+    sentences = [Sentence(text="奖励模型需要校准", position=0), Sentence(text="评测必须可复现", position=1),
+                 Sentence(text="多轮交互是必要条件", position=2)]
+    plan = match_claims(previous, sentences)
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.SPLIT, 1, None), (Outcome.NEW, None, 1), (Outcome.KEPT, 2, None)]
+
+
+def test_two_other_short_sentences_in_a_short_claims_place_are_new() -> None:
+    previous = [Previous(id=1, text="奖励模型需要校准，且评测必须可复现", position=0),
+                Previous(id=2, text="多轮交互是必要条件", position=1)]
+    sentences = [Sentence(text="奖励模型很重要", position=0), Sentence(text="评测结果很难复现", position=1),
+                 Sentence(text="多轮交互是必要条件", position=2)]
+    plan = match_claims(previous, sentences)
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [
+        (Outcome.NEW, None), (Outcome.NEW, None), (Outcome.KEPT, 2), (Outcome.ORPHANED, 1)]

@@ -48,6 +48,9 @@ MIN_PIECE_FEATURES = 8
 # piece has this share of its n-grams in the claim, and two or more pieces together cover this share of it.
 PLACE_CONTAINMENT = 0.6
 PLACE_COVERAGE = 0.6
+# ... and, being in the claim's place, may be shorter than elsewhere: a short Chinese sentence cut at its comma
+# (``奖励模型需要校准，且评测必须可复现``) gives pieces of six or seven bigrams.
+PLACE_MIN_PIECE_FEATURES = 5
 # An orphan is compared with at most this many of its earlier texts besides its current one.
 EARLIER_TEXTS = 8
 # At most this many characters (letters and digits; punctuation, spacing and case aside) change in a small edit.
@@ -269,10 +272,10 @@ def _scored(old: _Side, old_open: set[int], new: _Side, new_open: set[int], thre
     return scored
 
 
-def _contained(piece: Counter[str], whole: Counter[str]) -> float:
-    """Share of ``piece``'s n-grams found in ``whole``; 0 for pieces too short to tell."""
+def _contained(piece: Counter[str], whole: Counter[str], *, least: int = MIN_PIECE_FEATURES) -> float:
+    """Share of ``piece``'s n-grams found in ``whole``; 0 for pieces too short to tell (under ``least`` n-grams)."""
     size = piece.total()
-    return (piece & whole).total() / size if size >= MIN_PIECE_FEATURES else 0.0
+    return (piece & whole).total() / size if size >= least else 0.0
 
 
 def _covers(pieces: Iterable[Counter[str]], whole: Counter[str]) -> bool:
@@ -503,7 +506,7 @@ def _splits_in_place(
     for (i, j) in pairs:
         if i not in targets or j not in new_open:
             continue
-        share = _contained(new.grams[j], old.grams[i]) if low[i] < j < high[i] else 0.0
+        share = _contained(new.grams[j], old.grams[i], least=PLACE_MIN_PIECE_FEATURES) if low[i] < j < high[i] else 0.0
         # The claim it holds most of, the earlier in the page on equal shares.
         if share >= PLACE_CONTAINMENT and (share, -rank[i]) > best.get(j, (0.0, 0)):
             best[j] = (share, -rank[i])

@@ -266,3 +266,12 @@ def test_two_other_short_sentences_in_a_short_claims_place_are_new() -> None:
     plan = match_claims(previous, sentences)
     assert [(m.outcome, m.claim_id) for m in plan.matches] == [
         (Outcome.NEW, None), (Outcome.NEW, None), (Outcome.KEPT, 2), (Outcome.ORPHANED, 1)]
+
+
+def test_two_short_chinese_claims_written_as_one_sentence_are_merged_keeping_the_first() -> None:
+    previous = [Previous(id=1, text="奖励模型需要校准", position=0), Previous(id=2, text="评测必须可复现", position=1),
+                Previous(id=3, text="多轮交互是必要条件", position=2)]
+    sentences = [Sentence(text="奖励模型需要校准，且评测必须可复现", position=0), Sentence(text="多轮交互是必要条件", position=1)]
+    plan = match_claims(previous, sentences)
+    assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
+        (Outcome.REWORDED, 1, None), (Outcome.KEPT, 3, None), (Outcome.MERGED, 2, 1)]

@@ -51,6 +51,10 @@ PLACE_COVERAGE = 0.6
 # ... and, being in the claim's place, may be shorter than elsewhere: a short Chinese sentence cut at its comma
 # (``奖励模型需要校准，且评测必须可复现``) gives pieces of six or seven bigrams.
 PLACE_MIN_PIECE_FEATURES = 5
+# A claim merged into a sentence may be as short as a Chinese sentence of six characters (``奖励模型需要校准`` and
+# ``评测必须可复现`` written as one): with CONTAINMENT of its n-grams in the sentence and the parts together covering
+# it, a claim that short is still surely one of its parts.
+MERGED_MIN_PART_FEATURES = 5
 # An orphan is compared with at most this many of its earlier texts besides its current one.
 EARLIER_TEXTS = 8
 # At most this many characters (letters and digits; punctuation, spacing and case aside) change in a small edit.
@@ -438,7 +442,8 @@ def _splits_and_merges(
     matched_new = {j: m for j, m in by_sentence.items() if m.claim_id is not None and m.outcome is Outcome.REWORDED}
     parts: dict[int, list[int]] = {}
     for (i, j) in pairs:
-        if (j in new_open or j in matched_new) and i in old_open and _contained(old.grams[i], new.grams[j]) >= CONTAINMENT:
+        if (j in new_open or j in matched_new) and i in old_open \
+                and _contained(old.grams[i], new.grams[j], least=MERGED_MIN_PART_FEATURES) >= CONTAINMENT:
             parts.setdefault(j, []).append(i)
     for j, is_ in sorted(parts.items(), key=lambda item: -len(item[1])):
         is_ = [i for i in is_ if i in old_open]

@@ -205,7 +205,9 @@ def is_one_character_edit(old: str, new: str) -> bool:
     written as two (``很`` → ``非常``), punctuation, spacing and case aside, their Latin words and numbers unchanged
     (``GRPO`` → ``PPO`` names another work, ``3`` → ``8`` another figure)."""
     a, b = normalise(old), normalise(new)
-    if a == b or max(len(a), len(b)) < ONE_CHARACTER_MIN_CHARS or _latin_words(old) != _latin_words(new):
+    # Lengths further apart than one character are no such edit: a long sentence is not compared character by character.
+    if a == b or abs(len(a) - len(b)) > 1 or max(len(a), len(b)) < ONE_CHARACTER_MIN_CHARS \
+            or _latin_words(old) != _latin_words(new):
         return False
     changes = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     return len(changes) == 1 and max(changes[0][2] - changes[0][1], changes[0][4] - changes[0][3]) <= 2 \

@@ -59,6 +59,8 @@ MESSAGES: dict[str, str] = {
     "claim_recheck_citations": gettext_noop("Verified before; needs verification again: its citations or locators changed."),
     "claim_recheck_wording": gettext_noop(
         "Verified before; needs verification again: its wording changed (%(characters)s characters)."),
+    "claim_recheck_meaning": gettext_noop(
+        "Verified before; needs verification again: a negation, an opposite or a number in it changed."),
     "claim_recheck_citations_wording": gettext_noop(
         "Verified before; needs verification again: its citations or locators changed and its wording changed "
         "(%(characters)s characters)."),

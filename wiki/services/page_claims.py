@@ -32,6 +32,7 @@ from wiki.text.claim_matching import (
     folded,
     is_small_edit,
     match_claims,
+    meaning_changed,
     normalise,
 )
 
@@ -222,7 +223,8 @@ def status_after(
 ) -> tuple[str, tuple[Summary, ...]]:
     """The status a changed sentence leaves its claim with, and why it changed (nothing when it did not).
 
-    A verified claim stays verified through a small edit (a typo, re-punctuation), and when its sentence is again,
+    A verified claim stays verified through a small edit (a typo, re-punctuation) that leaves what it says alone (no
+    negation, opposite or number changed: :func:`meaning_changed`), and when its sentence is again,
     word for word and citation for citation, one it had while it was verified (``verified``: a revert, an earlier
     wording restored); a larger rewording, or a changed citation or locator, asks for verification again. A claim
     not verified keeps its status: coming back to a text it once had verified does not verify it again.
@@ -239,6 +241,8 @@ def status_after(
         why = summary("claim_recheck_citations")
     elif reworded:
         why = summary("claim_recheck_wording", characters=characters)
+    elif meaning_changed(statement(old_text), statement(new_text)):
+        why = summary("claim_recheck_meaning")
     else:
         return claim.status, ()
     return ClaimStatus.NEEDS_VERIFICATION, (why,)

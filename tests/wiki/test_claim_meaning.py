@@ -1,0 +1,72 @@
+"""A verified claim whose edit is small but changes what it says (a negation, an opposite, a number) asks for
+verification again, keeping its identity; a small edit that says the same keeps it verified."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import make_page
+from wiki.models import Claim, ClaimRevision, Page
+from wiki.services.claims import claim_set_status
+from wiki.services.pages import page_save_revision
+from wiki.text.claim_matching import meaning_changed
+
+SENTENCES = [
+    "SkillForge 是严格 Agentic RL 的正例，因为它用 GRPO 更新策略",
+    "StarHarness 在 ALFWorld 上的成功率提升了 3 个百分点",
+    "The harness does improve the agent without any update of its weights",
+]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (SENTENCES[0], SENTENCES[0].replace("正例", "反例")),
+    (SENTENCES[0], SENTENCES[0].replace("是严格", "不是严格")),
+    (SENTENCES[0], SENTENCES[0].replace("是严格", "是非严格")),
+    (SENTENCES[1], SENTENCES[1].replace("3", "8")),
+    (SENTENCES[1], SENTENCES[1].replace("提升", "下降")),
+    (SENTENCES[2], SENTENCES[2].replace("does improve", "does not improve")),
+    (SENTENCES[2], SENTENCES[2].replace("does improve", "doesn't improve")),
+])
+def test_a_negation_an_opposite_or_a_number_changes_what_a_sentence_says(old: str, new: str) -> None:
+    assert meaning_changed(old, new) and meaning_changed(new, old)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (SENTENCES[0], SENTENCES[0].replace("因为", "因为，")),
+    (SENTENCES[1], SENTENCES[1].replace("提升了", "提升")),
+    (SENTENCES[1], SENTENCES[1].replace("3", "３")),  # a full-width digit is the same number
+    (SENTENCES[2], SENTENCES[2].replace("improve", "imporve")),
+    ("这一结论很重要", "这一结论非常重要"),  # 非 of 非常 negates nothing
+])
+def test_a_typo_a_qualifier_or_another_width_leaves_what_it_says(old: str, new: str) -> None:
+    assert not meaning_changed(old, new)
+
+
+def _verified(sentence: str) -> tuple[Page, Claim]:
+    page = make_page(slug="meaning", title="Meaning", body=f"## 要点\n\n- {sentence}\n")
+    return page, claim_set_status(claim=Claim.objects.get(page=page), status="verified")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("old", "new"), [
+    (SENTENCES[0], SENTENCES[0].replace("正例", "反例")),
+    (SENTENCES[0], SENTENCES[0].replace("是严格", "不是严格")),
+    (SENTENCES[1], SENTENCES[1].replace("3", "8")),
+    (SENTENCES[2], SENTENCES[2].replace("does improve", "does not improve")),
+])
+def test_a_verified_claim_edited_to_say_otherwise_needs_verification_again_and_keeps_its_identity(
+        old: str, new: str) -> None:
+    page, claim = _verified(old)
+    revision = page_save_revision(slug=page.slug, title=page.title, body=f"## 要点\n\n- {new}\n", base_revision=1)
+    claim.refresh_from_db()
+    assert (claim.text, claim.status, claim.is_orphaned) == (new, "needs_verification", False)
+    entry = ClaimRevision.objects.get(page_revision=revision, claim=claim)
+    assert entry.reason == "Verified before; needs verification again: a negation, an opposite or a number in it changed."
+
+
+@pytest.mark.django_db
+def test_a_verified_claim_with_a_typo_fixed_stays_verified() -> None:
+    page, claim = _verified(SENTENCES[2].replace("improve", "imporve"))
+    page_save_revision(slug=page.slug, title=page.title, body=f"## 要点\n\n- {SENTENCES[2]}\n", base_revision=1)
+    claim.refresh_from_db()
+    assert (claim.text, claim.status) == (SENTENCES[2], "verified")

@@ -14,8 +14,11 @@ from rest_framework.test import APIClient
 
 from tests.factories import make_page
 from wiki.models import Claim, Page, SourceImport, Watch
+from wiki.roles import Account
 from wiki.services.claims import claim_set_status
 from wiki.services.pages import page_save
+from wiki.services.source_import_undo import source_import_undo
+from wiki.services.watches import watch_add, watch_remove
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +160,51 @@ def test_an_action_whose_object_is_saved_after_its_if_match_was_checked_is_a_412
 
     assert (response.status_code, response.json()["code"]) == (412, "precondition_failed")
     assert state() == before
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, where: str, rival: Callable[[], object]) -> None:
+    """Runs ``rival`` (another client's write) when the view calls its service, after any check the view made itself."""
+    service = import_string(where)
+
+    def saved_meanwhile(**kwargs: Any) -> object:
+        rival()
+        return service(**kwargs)
+
+    monkeypatch.setattr(where, saved_meanwhile)
+
+
+def test_an_import_undone_by_someone_else_after_its_if_match_was_checked_is_a_412(
+        editor_api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    read, url, body, _ = _undo(editor_api)
+    etag = editor_api.get(read)["ETag"]
+    record = SourceImport.objects.get()
+    _meanwhile(monkeypatch, "wiki.api.views.imports.source_import_undo",
+               lambda: source_import_undo(record=record, user=None))
+
+    response = editor_api.post(url, body, format="json", HTTP_IF_MATCH=etag)
+
+    assert (response.status_code, response.json()["code"]) == (412, "precondition_failed")
+    assert SourceImport.objects.get().undone_by is None  # the other client's undo, not this one's
+
+
+def test_a_watch_added_after_if_none_match_star_was_checked_is_a_412(
+        editor_api: APIClient, editor: Account, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = make_page(slug="notes", title="Notes", body="笔记。")
+    _meanwhile(monkeypatch, "wiki.api.views.watchlist.watch_add", lambda: watch_add(user=editor, target=page))
+
+    response = editor_api.put(WATCH, {}, format="json", HTTP_IF_NONE_MATCH="*")
+
+    assert (response.status_code, response.json()["code"]) == (412, "precondition_failed")
+    assert Watch.objects.count() == 1
+
+
+def test_a_watch_removed_after_its_if_match_was_checked_is_a_412(
+        editor_api: APIClient, editor: Account, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = make_page(slug="notes", title="Notes", body="笔记。")
+    editor_api.put(WATCH, {}, format="json")
+    etag = editor_api.get(WATCH)["ETag"]
+    _meanwhile(monkeypatch, "wiki.api.views.watchlist.watch_remove", lambda: watch_remove(user=editor, target=page))
+
+    response = editor_api.delete(WATCH, HTTP_IF_MATCH=etag)
+
+    assert (response.status_code, response.json()["code"]) == (412, "precondition_failed")

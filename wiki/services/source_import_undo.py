@@ -13,7 +13,7 @@ back its fields.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -200,14 +200,22 @@ def source_imports_undoable(records: Iterable[SourceImport]) -> set[int]:
 
 
 @transaction.atomic
-def source_import_undo(*, record: SourceImport, user: User | None) -> SourceImport:
+def source_import_undo(*, record: SourceImport, user: User | None,
+                       precondition: Callable[[SourceImport], None] | None = None) -> SourceImport:
     """Deletes the works ``record``'s import created, gives the works it updated back their fields, and marks it
     undone; raises :class:`ImportUndone` when it is undone already, :class:`ImportUnchanging` when it changed nothing,
-    and :class:`ImportUndoRefused` when anything else uses the works it created, with nothing changed."""
+    and :class:`ImportUndoRefused` when anything else uses the works it created, with nothing changed.
+
+    ``precondition`` is called with the record once it and every work it names are locked, before anything is
+    decided: what it raises (a stale If-Match) is raised with nothing changed, and no save can land after it."""
     # As on creation: no page save cites one of these works between the check and the deletion.
     sources_lock_creation()
     record = SourceImport.objects.select_for_update().get(pk=record.pk)
     works = _created(record, lock=True)
+    if precondition is not None:
+        # the works given fields back are locked now too (in their order, as _give_back locks them), not only later
+        list(Source.all_objects.select_for_update().filter(pk__in=record.updated_ids).order_by("pk").values_list("pk"))
+        precondition(record)
     refusal = _refusal(record, works)
     if refusal is not None:
         raise refusal

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from wiki.caching import watches as watch_state
 from wiki.models import ReaderProfile, Source, Watch
@@ -12,11 +13,25 @@ from wiki.models.readers import new_feed_key, profile_of
 from wiki.models.watches import Watchable, watch_kind
 from wiki.roles import Account, User, account
 
+# What a conditional watch or unwatch checks under the lock: whether the account watches the item now.
+WatchPrecondition = Callable[[bool], None]
+
+
+def _lock_watch(user: Account, kind: str, target: Watchable, precondition: WatchPrecondition | None) -> None:
+    """Until the transaction ends, no one else watches or unwatches ``target`` for the account (a lock on the watch,
+    which may be no row yet); then ``precondition`` is called with whether it is watched now, as it is saved."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.watch'), hashtext(%s))", [f"{user.pk}:{kind}:{target.pk}"])
+    if precondition is not None:
+        precondition(Watch.objects.of(user.pk).filter(**{kind: target}).exists())
+
 
 @transaction.atomic
-def watch_add(*, user: Account, target: Watchable) -> bool:
-    """Puts ``target`` on the account's watchlist; False when it was there already."""
+def watch_add(*, user: Account, target: Watchable, precondition: WatchPrecondition | None = None) -> bool:
+    """Puts ``target`` on the account's watchlist; False when it was there already. ``precondition`` (an If-Match or
+    If-None-Match) is checked under the watch's lock: what it raises is raised with nothing changed."""
     kind = watch_kind(target)
+    _lock_watch(user, kind, target, precondition)
     target_field: dict[str, Any] = {kind: target}
     _, created = Watch.objects.get_or_create(user=user, **target_field)
     watch_state.remember([(user.pk, kind, target.pk)], watching=True)
@@ -24,9 +39,11 @@ def watch_add(*, user: Account, target: Watchable) -> bool:
 
 
 @transaction.atomic
-def watch_remove(*, user: Account, target: Watchable) -> bool:
-    """Takes ``target`` off the account's watchlist; False when it was not on it."""
+def watch_remove(*, user: Account, target: Watchable, precondition: WatchPrecondition | None = None) -> bool:
+    """Takes ``target`` off the account's watchlist; False when it was not on it. ``precondition`` as for
+    :func:`watch_add`."""
     kind = watch_kind(target)
+    _lock_watch(user, kind, target, precondition)
     deleted, _ = Watch.objects.of(user.pk).filter(**{kind: target}).delete()
     watch_state.remember([(user.pk, kind, target.pk)], watching=False)
     return bool(deleted)

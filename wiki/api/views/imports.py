@@ -114,5 +114,9 @@ class SourceImportViewSet(ServiceViewSet):
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str) -> Response:
         record = self.get_object()
-        check_preconditions(request, lambda: self.validator_of(record))
-        return self.answer(source_import_undo(record=record, user=request.user))
+
+        def unchanged_since_read(locked: SourceImport) -> None:
+            # read again under the service's locks: a save between a check here and those locks would be lost to it
+            check_preconditions(request, lambda: self.validator_of(self.get_queryset().get(pk=locked.pk)))
+
+        return self.answer(source_import_undo(record=record, user=request.user, precondition=unchanged_since_read))

@@ -99,24 +99,31 @@ class WatchView(APIView):
             raise NotFound(gettext("You do not watch it."), code="not_watching")
         return _state(watching=True)
 
-    def version(self, request: Request, target: Watchable) -> Validator | None:
-        """The watch's version as its GET answers it (its ETag), or None while the item is not watched (a 404)."""
-        if not watch_state.is_watching(_account(request).pk, watch_kind(target), target.pk):
-            return None
-        return Validator(etag=representation_etag(WatchStateSerializer({"watching": True}).data), last_modified=None)
-
     def watch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=True)
-        check_preconditions(request, lambda: self.version(request, target))
         WatchSerializer(data=request.data).is_valid(raise_exception=True)
-        watch_add(user=_account(request), target=target)
+        watch_add(user=_account(request), target=target, precondition=_preconditions(request))
         return _state(watching=True)
 
     def unwatch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=False)
-        check_preconditions(request, lambda: self.version(request, target))
-        watch_remove(user=_account(request), target=target)
+        watch_remove(user=_account(request), target=target, precondition=_preconditions(request))
         return _state(watching=False)
+
+
+def _version(watching: bool) -> Validator | None:
+    """The watch's version as its GET answers it (its ETag), or None while the item is not watched (a 404)."""
+    return Validator(etag=representation_etag(WatchStateSerializer({"watching": True}).data),
+                     last_modified=None) if watching else None
+
+
+def _preconditions(request: Request) -> Callable[[bool], None]:
+    """The request's If-Match and If-None-Match, checked by the service under the watch's lock against whether the
+    item is watched then: a watch or unwatch landing after a check made here would be lost to it."""
+    def check(watching: bool) -> None:
+        check_preconditions(request, lambda: _version(watching))
+
+    return check
 
 
 Handler = Callable[..., Response]

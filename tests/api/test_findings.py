@@ -104,3 +104,39 @@ def test_the_list_runs_as_many_queries_whatever_the_number_of_findings_and_dismi
     bulk = [f for f in response.json()["results"] if f["subject"].startswith("Bulk") and f["kind"] == "rl_name_not_rl"]
     assert len(bulk) == 30 and sum(1 for f in bulk if f["dismissal"]) == 20
     assert len(large.captured_queries) == len(small.captured_queries)
+
+
+def test_a_dismissal_or_reopening_sent_with_the_state_read_is_refused_when_it_changed_since(editor_api: APIClient) -> None:
+    key = classification_key(_fresh().pk)
+    ref = {"kind": "rl_name_not_rl", "key": key}
+
+    def state() -> str:
+        return str(next(f for f in _all(editor_api) if (f["kind"], f["key"]) == (ref["kind"], key))["etag"])
+
+    read_open = state()
+    dismissed = editor_api.post("/api/v1/findings/dismiss/", {**ref, "reason": "A harness."}, format="json",
+                                HTTP_IF_MATCH=read_open)
+    assert dismissed.status_code == 201 and dismissed["ETag"] == state() != read_open
+    read_dismissed = state()
+    # someone else reopens it and dismisses it again, for another reason
+    editor_api.post("/api/v1/findings/reopen/", ref, format="json")
+    editor_api.post("/api/v1/findings/dismiss/", {**ref, "reason": "Another reason."}, format="json")
+
+    stale = editor_api.post("/api/v1/findings/reopen/", ref, format="json", HTTP_IF_MATCH=read_dismissed)
+    assert (stale.status_code, stale.json()["code"]) == (412, "precondition_failed")
+    assert FindingDismissal.objects.get(key=key, reopened_at__isnull=True).reason == "Another reason."
+    stale = editor_api.post("/api/v1/findings/dismiss/", {**ref, "reason": "Mine."}, format="json", HTTP_IF_MATCH=read_open)
+    assert (stale.status_code, stale.json()["code"]) == (412, "precondition_failed")
+
+    reopened = editor_api.post("/api/v1/findings/reopen/", ref, format="json", HTTP_IF_MATCH=state())
+    assert reopened.status_code == 200 and reopened["ETag"] == state() == read_open
+    assert not FindingDismissal.objects.filter(key=key, reopened_at__isnull=True).exists()
+
+
+def test_the_schema_declares_the_findings_state_and_its_preconditions(api: APIClient) -> None:
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    assert "etag" in schema["components"]["schemas"]["Finding"]["required"]
+    for action in ("dismiss", "reopen"):
+        operation = schema["paths"][f"/api/v1/findings/{action}/"]["post"]
+        assert "If-Match" in {p["name"] for p in operation["parameters"] if p["in"] == "header"}, action
+        assert "412" in operation["responses"], action

@@ -138,6 +138,17 @@ def check_preconditions(request: Request, current: Callable[[], Validator | None
     return named
 
 
+def precondition_on(request: Request) -> Callable[[str], None]:
+    """The request's preconditions as a service checks them under its lock, against the ETag of the state it locked
+    (of something with no date): :func:`check_preconditions` made then rather than before, when a write landing
+    between the check and the lock would be lost to it."""
+
+    def check(etag: str) -> None:
+        check_preconditions(request, lambda: Validator(etag=etag, last_modified=None))
+
+    return check
+
+
 def undated(request: HttpRequest) -> HttpRequest:
     """The request as Django's conditional answers should read it for an object with no Last-Modified: without its
     ``If-Unmodified-Since``, which RFC 9110 section 13.1.4 has ignored then, where Django reads a missing date as a

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
@@ -53,3 +55,10 @@ class FindingDismissal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key}"
+
+
+def finding_etag(kind: str, key: str, dismissal_id: int | None) -> str:
+    """The strong ETag of a finding's state: open, or dismissed by the dismissal ``dismissal_id`` (a finding dismissed
+    again after it was reopened has another), for a conditional dismissal or reopening."""
+    state = f"{kind}\n{key}\n{'open' if dismissal_id is None else dismissal_id}"
+    return f'"{hashlib.md5(state.encode(), usedforsecurity=False).hexdigest()}"'

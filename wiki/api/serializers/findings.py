@@ -23,6 +23,8 @@ class FindingSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Where to look, in the wiki.")
     detail = serializers.CharField()
     dismissal = DismissalSerializer(allow_null=True, help_text="Null while the finding is open.")
+    etag = serializers.CharField(help_text="The version of the finding's state (open, or this dismissal): send it as "
+                                           "If-Match with a dismissal or reopening, refused (412) when it changed since.")
 
 
 class FindingDismissalSerializer(DismissalSerializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from wiki.api.conditional import precondition_on
 from wiki.api.filters import PAGING, reject_unreadable_parameters
 from wiki.api.pagination import NumberedPagination
 from wiki.api.schema import ErrorSerializer
@@ -23,11 +24,19 @@ from wiki.api.serializers.findings import (
     FindingRefSerializer,
     FindingSerializer,
 )
+from wiki.api.views.writes import PRECONDITION_FAILED
+from wiki.models.findings import finding_etag
 from wiki.reports.consistency import Finding, consistency_report_cached
 from wiki.reports.reviewed import consistency_report_reviewed
 from wiki.services.findings import finding_dismiss, finding_reopen
 
 CONFLICT = {status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="Dismissed already, or not dismissed.")}
+# A finding has no address of its own: its state's ETag is the `etag` of its row in the list.
+STATE_MATCH = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description="The finding's `etag` as the list gave it: when it was dismissed or reopened since, nothing is written "
+                "and the answer is 412.",
+)
 
 
 class EditorsReview(BasePermission):
@@ -68,7 +77,13 @@ class FindingListView(APIView):
 
 def _row(finding: Finding, dismissal: Any) -> dict[str, Any]:
     return {"kind": finding.kind, "key": finding.key, "subject": finding.subject, "url": finding.url,
-            "detail": finding.detail, "dismissal": dismissal}
+            "detail": finding.detail, "dismissal": dismissal,
+            "etag": finding_etag(finding.kind, finding.key, None if dismissal is None else dismissal.pk)}
+
+
+def _with_state(response: Response, kind: str, key: str, dismissal_id: int | None) -> Response:
+    response["ETag"] = finding_etag(kind, key, dismissal_id)
+    return response
 
 
 class FindingDismissView(APIView):
@@ -77,7 +92,9 @@ class FindingDismissView(APIView):
     permission_classes = [EditorsReview]
 
     @extend_schema(summary=gettext_lazy("Dismiss a consistency finding"), request=FindingDismissRequestSerializer,
-                   responses={201: FindingDismissalSerializer, **CONFLICT, status.HTTP_404_NOT_FOUND: OpenApiResponse(
+                   parameters=[STATE_MATCH],
+                   responses={201: FindingDismissalSerializer, **CONFLICT, **PRECONDITION_FAILED,
+                              status.HTTP_404_NOT_FOUND: OpenApiResponse(
                        ErrorSerializer, description="No such finding in the report (`not_found`).")})
     def post(self, request: Request) -> Response:
         params = FindingDismissRequestSerializer(data=request.data)
@@ -87,8 +104,10 @@ class FindingDismissView(APIView):
         if finding is None:
             raise ValidationError({"key": [gettext("This finding is no longer in the report; nothing was dismissed.")]},
                                   code="not_found")
-        dismissal = finding_dismiss(finding=finding, reason=data["reason"], user=request.user)
-        return Response(FindingDismissalSerializer(dismissal).data, status=status.HTTP_201_CREATED)
+        dismissal = finding_dismiss(finding=finding, reason=data["reason"], user=request.user,
+                                    precondition=precondition_on(request))
+        return _with_state(Response(FindingDismissalSerializer(dismissal).data, status=status.HTTP_201_CREATED),
+                           finding.kind, finding.key, dismissal.pk)
 
 
 class FindingReopenView(APIView):
@@ -97,9 +116,11 @@ class FindingReopenView(APIView):
     permission_classes = [EditorsReview]
 
     @extend_schema(summary=gettext_lazy("Reopen a dismissed consistency finding"), request=FindingRefSerializer,
-                   responses={200: FindingDismissalSerializer, **CONFLICT})
+                   parameters=[STATE_MATCH],
+                   responses={200: FindingDismissalSerializer, **CONFLICT, **PRECONDITION_FAILED})
     def post(self, request: Request) -> Response:
         params = FindingRefSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        dismissal = finding_reopen(kind=params.validated_data["kind"], key=params.validated_data["key"], user=request.user)
-        return Response(FindingDismissalSerializer(dismissal).data)
+        kind, key = params.validated_data["kind"], params.validated_data["key"]
+        dismissal = finding_reopen(kind=kind, key=key, user=request.user, precondition=precondition_on(request))
+        return _with_state(Response(FindingDismissalSerializer(dismissal).data), kind, key, None)

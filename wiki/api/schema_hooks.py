@@ -23,8 +23,9 @@ RESPONSES: dict[str, dict[str, Any]] = {
     "NotAcceptable": {"description": "The Accept header accepts no format this address answers in (`not_acceptable`; "
                                      "a media type it gives `q=0` is one it refuses): `available` lists those there are.",
                       "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NotAcceptableError"}}}},
-    "PreconditionFailed": _error("If-Match or If-Unmodified-Since names another version than the one saved "
-                                 "(`precondition_failed`): nothing is sent or written."),
+    "PreconditionFailed": _error("If-Match or If-Unmodified-Since names another version than the one saved, or a "
+                                 "write's If-None-Match names the one saved or is `*` (`precondition_failed`): nothing "
+                                 "is sent or written."),
     "TooLarge": _error("The body is larger than the limit (`too_large`, 16 MB): nothing was saved."),
     "UnsupportedMediaType": _error("The body is not JSON (`unsupported_media_type`): send Content-Type: application/json."),
 }
@@ -69,6 +70,14 @@ UNMODIFIED_SINCE_WRITE = {
                    "the answer is 412. Ignored when If-Match is sent, or when it is no HTTP date.",
 }
 
+# Every write that reads If-Match reads If-None-Match after it, as RFC 9110 orders them
+# (wiki.api.conditional.check_preconditions).
+NONE_MATCH_WRITE = {
+    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+    "description": "`*`, or the ETag of a version: when the object exists (`*`) or is in that version now (compared "
+                   "weakly), nothing is written and the answer is 412.",
+}
+
 
 def _ref(kind: str, name: str) -> dict[str, str]:
     return {"$ref": f"#/components/{kind}/{name}"}
@@ -96,15 +105,18 @@ def _declare(path: str, method: str, operation: dict[str, Any]) -> None:
     # an edit of such an object, or an action posted to it (a page's move)
     dated_write = (method in ("put", "patch") and path in DATED_READS) or (
         method == "post" and any(path.startswith(read) and path != read for read in DATED_READS))
-    if dated_write:
-        named = {parameter.get("name") for parameter in operation.get("parameters", [])}
-        if UNMODIFIED_SINCE_WRITE["name"] not in named:
-            operation.setdefault("parameters", []).append(UNMODIFIED_SINCE_WRITE)
+    named = {parameter.get("name") for parameter in operation.get("parameters", [])}
+    if dated_write and UNMODIFIED_SINCE_WRITE["name"] not in named:
+        operation.setdefault("parameters", []).append(UNMODIFIED_SINCE_WRITE)
+    if method != "get" and "If-Match" in named and NONE_MATCH_WRITE["name"] not in named:
+        operation.setdefault("parameters", []).append(NONE_MATCH_WRITE)
     responses.setdefault("default", _ref("responses", "Error"))
     for code, response in responses.items():
         if code.startswith("2"):
             validators = ("ETag", "Last-Modified") if method == "get" and path in DATED_READS else ("ETag",)
-            _add_headers(response, *(validators if method in ("get", "put", "patch") or code == "201" else ()),
+            # an action on an object read with its ETag answers the object's new version (a finding's, its state's)
+            answers_version = method in ("get", "put", "patch") or code == "201" or (method == "post" and "If-Match" in named)
+            _add_headers(response, *(validators if answers_version else ()),
                          *(("Location",) if code == "201" else ()), *BUDGET)
         elif code == "304":
             _add_headers(response, "ETag", *(("Last-Modified",) if path in DATED_READS else ()))

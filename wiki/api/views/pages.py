@@ -14,7 +14,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.conditional import PreconditionFailed, check_preconditions
+from wiki.api.conditional import PreconditionFailed, check_preconditions, with_validator
 from wiki.api.filters import (
     COMMON_PARAMETERS,
     PAGING,
@@ -260,7 +260,10 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         # the version If-Match named, which the service makes sure is still the saved one under its row lock
         moved = page_move(page=page, user=request.user, loaded_at=page.updated_at if named else None,
                           **serializer.validated_data)
-        return Response(PageDetailSerializer(self.get_queryset().get(pk=moved.pk), context=self.get_serializer_context()).data)
+        moved = self.get_queryset().get(pk=moved.pk)
+        # with its new version, as an edit answers, for the next conditional write
+        return with_validator(Response(PageDetailSerializer(moved, context=self.get_serializer_context()).data),
+                              moved.validator)
 
     def _live_page(self, slug: str) -> Page:
         return self.live(lambda: get_object_or_404(Page.objects.only("id"), slug=slug))

@@ -4,7 +4,7 @@ open question."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 from django.db.models import Model
 from django.http import Http404
@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from wiki.api.conditional import check_preconditions, representation_etag
+from wiki.api.conditional import check_preconditions, representation_etag, with_validator
 from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
@@ -103,7 +103,8 @@ class WatchView(APIView):
         target = self.target(request, key, live=True)
         WatchSerializer(data=request.data).is_valid(raise_exception=True)
         watch_add(user=_account(request), target=target, precondition=_preconditions(request))
-        return _state(watching=True)
+        # the watch's version, as its GET answers it, for a conditional unwatch
+        return with_validator(_state(watching=True), _version(watching=True))
 
     def unwatch(self, request: Request, key: Any) -> Response:
         target = self.target(request, key, live=False)
@@ -111,6 +112,10 @@ class WatchView(APIView):
         return _state(watching=False)
 
 
+@overload
+def _version(watching: Literal[True]) -> Validator: ...
+@overload
+def _version(watching: bool) -> Validator | None: ...
 def _version(watching: bool) -> Validator | None:
     """The watch's version as its GET answers it (its ETag), or None while the item is not watched (a 404)."""
     return Validator(etag=representation_etag(WatchStateSerializer({"watching": True}).data),

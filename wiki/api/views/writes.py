@@ -52,7 +52,8 @@ IF_MATCH_REQUIRED = OpenApiParameter(
                 "Without it the answer is 428; `*` overwrites whatever is saved now.",
 )
 PRECONDITION_FAILED: dict[int, OpenApiResponse] = {
-    status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(ErrorSerializer, description="If-Match names another version."),
+    status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(
+        ErrorSerializer, description="If-Match names another version, or If-None-Match the one saved (or is `*`)."),
 }
 # The edits whose If-Match is required: 412 for another version, 428 for none.
 PRECONDITIONS: dict[int, OpenApiResponse] = {

@@ -574,8 +574,8 @@ def test_chinese_messages_read_as_chinese_writes_them(api: APIClient, editor_api
     assert not_a_year.json()["detail"] == "year：请输入整数。"
     assert delete.status_code == 405 and delete.json()["detail"] == "不允许使用 DELETE 方法。"
     # One sentence, its clauses apart by "；", each field named as a label is: "。; " read as two marks.
-    assert fields.json()["detail"] == ("slug：" + fields.json()["errors"]["slug"][0].removesuffix("。") + "；title：该字段不能为空；"
-                                       "body：该字段是必填项。")
+    assert fields.json()["detail"] == ("slug：" + fields.json()["errors"]["slug"][0].removesuffix("。") + "；title：这个字段不能为空；"
+                                       "body：这个字段是必填项。")
     assert english.json()["detail"] == ("slug: " + english.json()["errors"]["slug"][0] + "; title: This field may not be blank.; "
                                         "body: This field is required.")
     assert api.get("/api/v1/pages/", {"page": "99"}).json()["detail"] == "Invalid page."

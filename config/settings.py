@@ -330,6 +330,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A serializer is described by its own docstring, or its serializer parents', never by a mixin's.
+    "GET_LIB_DOC_EXCLUDES": "wiki.api.schema.doc_excludes",
     # The error responses and headers every operation may answer, declared once for the whole schema.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "wiki.api.schema_hooks.declare_shared_responses"],
     # OpenAPI 3.1: a field that may be null is oneOf its type and null, which 3.0's `nullable` beside a $ref cannot say

@@ -6,10 +6,12 @@ import re
 from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import force_instance
+from drf_spectacular.plumbing import force_instance, get_lib_doc_excludes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
+
+from wiki.api.serializers.json_types import JSONTypes
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -83,6 +85,13 @@ IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", str, OpenApiParameter.HEADER, required=False,
     description="The ETag of the answer you hold: while it is still the answer, the reply is 304 with no body.",
 )
+
+
+def doc_excludes() -> list[type]:
+    """The classes whose docstrings describe no component (drf-spectacular's ``GET_LIB_DOC_EXCLUDES``): DRF's own, and
+    the wiki's mixins, which say what they add to a serializer; a serializer without a docstring of its own would
+    otherwise be described, and its generated class documented, by the mixin's."""
+    return [*get_lib_doc_excludes(), JSONTypes]  # type: ignore[no-untyped-call]  # drf-spectacular is untyped here
 
 
 class WikiAutoSchema(AutoSchema):

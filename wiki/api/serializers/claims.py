@@ -80,6 +80,8 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
 
 
 class ClaimReattachSerializer(JSONTypes, serializers.Serializer):
+    """Re-attaching an orphaned claim to the sentence another claim now holds."""
+
     # Any claim: one that is not a sentence on a page now (orphaned, retired, on a deleted page) is refused by the
     # service, which says which.
     sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.only("id"),
@@ -87,6 +89,8 @@ class ClaimReattachSerializer(JSONTypes, serializers.Serializer):
 
 
 class ClaimRetireSerializer(JSONTypes, serializers.Serializer):
+    """Retiring an orphaned claim, with the reason."""
+
     reason = serializers.CharField(max_length=500)
 
 
@@ -107,6 +111,9 @@ class PageSlugField(serializers.SlugRelatedField[Page]):
 
 
 class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
+    """An open question: its page, the claims and works it concerns, status, priority, assignee, what would resolve
+    it and the claim that answered it."""
+
     page = PageSlugField(allow_null=True, required=False,
                          help_text="The page's slug; an address it had before a move names it too.")
     claims = serializers.PrimaryKeyRelatedField(many=True, queryset=Claim.objects.all(), required=False)

@@ -11,6 +11,8 @@ MAX_TEXT_LENGTH = 20_000
 
 
 class ClassifyRequestSerializer(JSONTypes, serializers.Serializer):
+    """Text about a work to classify (an abstract, a claim), optionally naming the one work to focus on."""
+
     text = serializers.CharField(
         max_length=MAX_TEXT_LENGTH,
         validators=[validate_some_text],

@@ -44,6 +44,8 @@ class FindingListParamsSerializer(serializers.Serializer):
 
 
 class FindingRefSerializer(JSONTypes, serializers.Serializer):
+    """A finding of the consistency report, named by its kind and key."""
+
     kind = serializers.ChoiceField(choices=FINDING_KINDS)
     key = serializers.RegexField(FINDING_KEY_PATTERN, max_length=200)
 

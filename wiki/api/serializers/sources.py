@@ -120,6 +120,8 @@ class SourceSerializer(JSONTypes, serializers.ModelSerializer):
 
 
 class ContrastSerializer(JSONTypes, serializers.ModelSerializer):
+    """Two works (or components of them) set against each other on an axis, with the claim that says so."""
+
     left: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     right: serializers.SlugRelatedField[Source] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     left_name = serializers.CharField(source="left.short_name", read_only=True)

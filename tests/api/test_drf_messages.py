@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from rest_framework import exceptions, serializers
 from rest_framework.fields import Field
 from rest_framework.test import APIClient
@@ -24,6 +25,10 @@ import wiki.api.views
 
 # DRF's wording for what the wiki's own messages say otherwise
 FOREIGN_WORDING = ("或者", "您", "合法")
+# What DRF's TokenAuthentication, which the API's extends, refuses an Authorization header with.
+TOKEN_HEADER_MESSAGES = ("Invalid token header. No credentials provided.",
+                         "Invalid token header. Token string should not contain spaces.",
+                         "Invalid token header. Token string should not contain invalid characters.")
 
 
 def _modules() -> list[object]:
@@ -50,6 +55,8 @@ def _api_messages() -> set[Promise | str]:
             _field_messages(field, found)
     found.update(cast(Promise, cls.default_detail) for _, cls in inspect.getmembers(exceptions, inspect.isclass)
                  if issubclass(cls, exceptions.APIException))
+    found.update((exceptions.Throttled.extra_detail_singular, exceptions.Throttled.extra_detail_plural,
+                  *TOKEN_HEADER_MESSAGES))
     return found
 
 
@@ -61,7 +68,7 @@ def test_every_drf_message_the_api_can_answer_with_is_the_wikis_own_in_chinese()
         with translation.override("en"):
             msgid = str(message)
         with translation.override("zh-hans"):
-            chinese = str(message)
+            chinese = gettext(message) if isinstance(message, str) else str(message)
         entry = catalogue.get(msgid)
         assert entry is not None and entry.string, msgid
         assert chinese == entry.string and not any(word in chinese for word in FOREIGN_WORDING), (msgid, chinese)
@@ -74,3 +81,5 @@ def test_a_refused_write_reads_in_the_wikis_words(editor_api: APIClient) -> None
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert errors["priority"] == ["“urgent”不是可选的值。"]
+    with translation.override("zh-hans"):
+        assert str(exceptions.Throttled(wait=3).detail).endswith("请在 3 秒后再试。")

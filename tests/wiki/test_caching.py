@@ -237,6 +237,41 @@ def test_editors_sharing_a_copy_each_get_their_own_watch_button_with_a_token_of_
     assert 'name="watch" value="1"' in other.get(page.get_absolute_url()).content.decode()
 
 
+def test_a_shared_copy_is_cut_at_its_slots_once_and_filled_for_each_reader_from_its_pieces(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.test import Client
+
+    from wiki.caching import readers
+    from wiki.services.watches import watch_add
+
+    page = make_page(title="Cut once", body="Filled for each reader.")
+    first, second = make_editor("cut-once-<first>"), make_editor("cut-once-second")
+    watch_add(user=second, target=page)
+    client.force_login(first)
+    client.get(page.get_absolute_url())  # rendered, stored, and kept in this process cut at its slots
+    cuts: list[int] = []
+    real_cut = readers.cut
+
+    def counted_cut(content: bytes) -> readers.Slotted:
+        cuts.append(len(content))
+        return real_cut(content)
+
+    monkeypatch.setattr(readers, "cut", counted_cut)
+
+    other = Client()
+    other.force_login(second)
+    for reader, name, watching in ((other, "cut-once-second", True), (client, "cut-once-&lt;first&gt;", False),
+                                   (other, "cut-once-second", True)):
+        html = reader.get(page.get_absolute_url()).content.decode()
+        assert name in html and "wiki-slot" not in html
+        form = html.split('class="inline-form watch-form">')[1].split("</form>")[0]
+        assert ('name="watch" value="0"' in form) is watching
+        tokens = {part.split('"')[0] for part in html.split('name="csrfmiddlewaretoken" value="')[1:]}
+        assert len(tokens) == 1 and reader.cookies["csrftoken"].value not in tokens  # one masked token, every form
+    assert cuts == []
+
+
 def test_a_logged_in_read_takes_the_account_from_the_cache_until_the_account_changes(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     from django.contrib.auth import get_user_model
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -40,6 +41,7 @@ CSRF_SLOT = slot("csrf-token")
 WATCH_SLOT = slot("watch")
 _WATCH_MARK = re.compile(rf"{WATCH_SLOT}-(page|source|question)-(\d+)".encode())
 _NAME_MARK, _CSRF_MARK, _WATCH_PREFIX = NAME_SLOT.encode(), CSRF_SLOT.encode(), WATCH_SLOT.encode()
+_ANY_MARK = re.compile(b"|".join(re.escape(mark) for mark in (_NAME_MARK, _CSRF_MARK)) + b"|" + _WATCH_MARK.pattern)
 _SHARED = "_wiki_shared_copy"
 
 
@@ -93,11 +95,47 @@ def render_shared(request: HttpRequest) -> None:
     setattr(request, _SHARED, True)
 
 
-def fill_slots(request: HttpRequest, content: bytes) -> bytes:
+@dataclass(frozen=True)
+class Slotted:
+    """A shared copy cut at its slots: the text between them, and each slot's mark (``slots[i]`` comes after
+    ``texts[i]``; one text more than slots)."""
+
+    texts: tuple[bytes, ...]
+    slots: tuple[bytes, ...]
+
+
+def cut(content: bytes) -> Slotted:
+    """``content`` cut at every slot of a reader's, read once for all the readers it is filled for."""
+    texts: list[bytes] = []
+    slots: list[bytes] = []
+    start = 0
+    for found in _ANY_MARK.finditer(content):
+        texts.append(content[start:found.start()])
+        slots.append(found[0])
+        start = found.end()
+    texts.append(content[start:])
+    return Slotted(tuple(texts), tuple(slots))
+
+
+def fill_slots(request: HttpRequest, content: bytes | Slotted) -> bytes:
     """The shared copy with this reader's name, a CSRF token of theirs and their watch buttons in its slots."""
-    if _NAME_MARK in content:
-        content = content.replace(_NAME_MARK, escape(request.user.get_username()).encode())
-    return fill_watch_slots(request, content)
+    shared = content if isinstance(content, Slotted) else cut(content)
+    if not shared.slots:
+        return shared.texts[0]
+    token = name = b""
+    pieces = [shared.texts[0]]
+    for mark, text in zip(shared.slots, shared.texts[1:], strict=True):
+        if mark == _CSRF_MARK:
+            token = token or get_token(request).encode()
+            pieces.append(token)
+        elif mark == _NAME_MARK:
+            name = name or escape(request.user.get_username()).encode()
+            pieces.append(name)
+        else:
+            token = token or get_token(request).encode()
+            pieces.append(_watch_button(request, mark).replace(_CSRF_MARK, token))
+        pieces.append(text)
+    return b"".join(pieces)
 
 
 def watch_mark(kind: str, object_id: int) -> str:
@@ -110,17 +148,19 @@ def fill_watch_slots(request: HttpRequest, content: bytes) -> bytes:
     """``content`` with the logged-in reader's watch button in each watch slot (watch, or unwatch when they watch
     the item already), and one CSRF token of theirs in every CSRF slot, the buttons' included."""
     if _WATCH_PREFIX in content:
-        user_id = int(request.user.pk or 0)
-
-        def button(found: re.Match[bytes]) -> bytes:
-            kind, object_id = found[1].decode(), int(found[2])
-            return _button(translation.get_language(), get_script_prefix(), kind, object_id,
-                           watches.is_watching(user_id, kind, object_id))
-
-        content = _WATCH_MARK.sub(button, content)
+        content = _WATCH_MARK.sub(lambda found: _watch_button(request, found[0]), content)
     if _CSRF_MARK in content:
         content = content.replace(_CSRF_MARK, get_token(request).encode())
     return content
+
+
+def _watch_button(request: HttpRequest, mark: bytes) -> bytes:
+    """The logged-in reader's button for the item a watch slot's ``mark`` names, with a CSRF slot in it."""
+    found = _WATCH_MARK.fullmatch(mark)
+    assert found is not None  # a watch slot's mark, as cut or matched
+    kind, object_id = found[1].decode(), int(found[2])
+    return _button(translation.get_language(), get_script_prefix(), kind, object_id,
+                   watches.is_watching(int(request.user.pk or 0), kind, object_id))
 
 
 @lru_cache(maxsize=4096)

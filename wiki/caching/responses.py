@@ -39,6 +39,8 @@ from wiki.preferences import colour_scheme
 View = Callable[..., HttpResponseBase]
 # (status, headers, content, content compressed or b"")
 Stored = tuple[int, list[tuple[str, str]], bytes, bytes]
+# As kept in this process's copies: a logged-in audience's content cut at its slots.
+Kept = tuple[int, list[tuple[str, str]], "readers.Slotted", bytes]
 # Smaller than this, the gzip header and a round of inflating cost more than the bytes saved.
 COMPRESS_MIN_BYTES = 1024
 _VARY = ("Cookie", "Accept-Language")
@@ -182,9 +184,10 @@ def _validated(request: HttpRequest, response: HttpResponse, version: versions.C
     return conditional if conditional is not None else response
 
 
-def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """A logged-in reader's copy: their name and CSRF token in its slots, kept by no shared cache on the way."""
-    response.content = readers.fill_slots(request, response.content)
+def _personal(request: HttpRequest, response: HttpResponse, shared: readers.Slotted | None = None) -> HttpResponse:
+    """A logged-in reader's copy: their name and CSRF token in its slots (of ``shared``, the copy already cut at them,
+    when given), kept by no shared cache on the way."""
+    response.content = readers.fill_slots(request, response.content if shared is None else shared)
     patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
@@ -241,13 +244,18 @@ def _from_cache(request: HttpRequest, audience: str, render: Callable[[], HttpRe
     audience += readers.own_copy(request)
     version = versions.for_request(request)
     key = _key(request, version, audience)
-    stored = cast("Stored | None", copies.get(key))
+    stored = cast("Stored | Kept | None", copies.get(key))
     if stored is None:
         stored = cache.get(key)
         if stored is not None:
-            copies.put(key, stored, len(stored[2]) + len(stored[3]))
+            stored = _keep(key, stored, audience)
     if stored is not None:
         status, headers, content, compressed = stored
+        if isinstance(content, readers.Slotted):
+            hit = HttpResponse(status=status)
+            for name, value in headers:
+                hit[name] = value
+            return _personal(request, hit, content)
         hit = HttpResponse(content, status=status)
         for name, value in headers:
             hit[name] = value
@@ -262,10 +270,18 @@ def _from_cache(request: HttpRequest, audience: str, render: Callable[[], HttpRe
         compressed = b"" if audience else _compressed(response)
         stored = (response.status_code, headers, response.content, compressed)
         cache.set(key, stored, settings.WIKI_CACHE_SECONDS)
-        copies.put(key, stored, len(response.content) + len(compressed))
+        _keep(key, stored, audience)
         if not audience:
             return _validated(request, response, version, compressed)
     return _personal(request, response) if audience else response
+
+
+def _keep(key: str, stored: Stored, audience: str) -> Stored | Kept:
+    """``stored`` kept in this process's copies: a copy shared by logged-in readers cut at its slots, once."""
+    status, headers, content, compressed = stored
+    kept: Stored | Kept = (status, headers, readers.cut(content), compressed) if audience else stored
+    copies.put(key, kept, len(content) + len(compressed))
+    return kept
 
 
 def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:

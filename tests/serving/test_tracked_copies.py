@@ -109,3 +109,39 @@ def test_whether_a_reader_watches_is_read_from_memory_until_it_changes(
     other.set(f"wiki:watching:{editor.pk}:page:{page.pk}", False)
     other.get("unrelated")
     assert watches.is_watching(editor.pk, "page", page.pk) is False
+
+
+def test_a_copy_is_trusted_after_one_poll_of_the_socket_until_a_message_comes(
+    prefix: str, redis_cache: RedisCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = redis_cache.make_key("wiki:watching:polled")
+    tracker = redis_cache.tracker("wiki:watching:")
+    reads: list[str] = []
+
+    def read() -> Any:
+        reads.append(key)
+        return redis_cache.get("wiki:watching:polled")
+
+    redis_cache.set("wiki:watching:polled", True)
+    assert tracker.get([key], read) is True  # connects, reads Redis, keeps the copy
+    assert tracker.get([key], read) is True
+    assert tracker._connection is not None
+    checks: list[float] = []
+    real_can_read = tracker._connection.can_read
+
+    def counted_can_read(timeout: float = 0) -> bool:
+        checks.append(timeout)
+        return bool(real_can_read(timeout))
+
+    monkeypatch.setattr(tracker._connection, "can_read", counted_can_read)
+    reads.clear()
+    assert [tracker.get([key], read) for _ in range(3)] == [True] * 3
+    # nothing waited in the socket: redis-py's reading of it (a timeout set and reset, a recv raising) was not needed
+    assert reads == [] and checks == []
+
+    # Another server's write: its message is read, and the copy dropped.
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": prefix})
+    other.set("wiki:watching:polled", False)
+    other.get("unrelated")
+    assert tracker.get([key], read) is False
+    assert reads == [key] and checks

@@ -6,7 +6,9 @@ RESP3 connection per process asks for broadcast tracking of a key prefix, so eve
 the prefix, from any server, pushes it a message. Redis sends the message before it next waits for
 commands, so once an editor's request has made any further round trip (its commit, the bump after the
 commit) and answered, the message is in every other worker's socket; a reader polls the socket
-(without waiting) before it trusts its copy. The writing process drops its own copies at once.
+(without waiting) before it trusts its copy. The writing process drops its own copies at once. That poll is one
+``poll(2)`` of the socket while nothing waits there: redis-py's own check sets and resets the socket's timeout and
+raises in ``recv``, which, made for every copy a request reads, cost more than the copy spared.
 
 A copy is trusted for ``max_age`` seconds at most, and not at all while the tracking connection is
 down (the messages sent meanwhile are lost): then every read goes to Redis, as without tracking. A connection is
@@ -17,6 +19,8 @@ its socket still accepting) holds no other thread up.
 from __future__ import annotations
 
 import os
+import select
+import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +42,9 @@ class Tracker:
         self._lock = threading.Lock()
         self._pid = 0
         self._connection: Any = None
+        # Whether the socket has bytes waiting, asked of the kernel; None when that cannot tell (an encrypted socket
+        # may hold decrypted bytes of its own), or until redis-py's buffer is known to be empty.
+        self._poller: select.poll | None = None
         self._generation = 0  # moved by every message: a read that started before one is not kept
         self._copies: dict[tuple[str, ...], tuple[float, Any]] = {}
         self._retry_at = 0.0  # after a failed connection, when to try again
@@ -70,6 +77,8 @@ class Tracker:
         self._forked()
         if self._connection is None:
             return False
+        if self._poller is not None and not self._poller.poll(0):
+            return True  # nothing came since the last poll emptied redis-py's buffer
         try:
             while self._connection.can_read(timeout=0):
                 self._connection.read_response(push_request=True, timeout=0)
@@ -78,12 +87,23 @@ class Tracker:
         except (redis.RedisError, OSError):
             self._disconnect()
             return False
+        self._poller = self._socket_poller(self._connection)
         return True
+
+    @staticmethod
+    def _socket_poller(connection: Any) -> select.poll | None:
+        """A poll of the connection's socket, for reading, errors and a hang-up; None for an encrypted one."""
+        sock = getattr(connection, "_sock", None)  # redis-py's socket, connected
+        if sock is None or isinstance(sock, ssl.SSLSocket):
+            return None
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLIN | select.POLLPRI)
+        return poller
 
     def _forked(self) -> None:
         if self._pid != os.getpid():
             # A forked worker never reads its parent's socket.
-            self._connection, self._pid, self._connecting = None, os.getpid(), False
+            self._connection, self._poller, self._pid, self._connecting = None, None, os.getpid(), False
             self._copies.clear()
 
     def _connect_when_due(self) -> None:
@@ -110,6 +130,8 @@ class Tracker:
             if connection is None or self._pid != os.getpid():
                 return
             self._connection = connection
+            # redis-py may have read messages past the reply into its buffer: the next poll reads them its own way.
+            self._poller = None
             # Whatever changed before tracking began was never announced.
             self._generation += 1
             self._copies.clear()
@@ -117,6 +139,6 @@ class Tracker:
     def _disconnect(self) -> None:
         if self._connection is not None:
             self._connection.disconnect()
-        self._connection = None
+        self._connection, self._poller = None, None
         self._generation += 1
         self._copies.clear()

@@ -4,11 +4,19 @@ DRF's own throttles keep each client's request times in a list that is read and 
 request: at 600 a minute that is a few kilobytes per request, at higher rates far more. These count each
 client's requests in fixed windows with one atomic increment (Redis ``INCR``) instead. A client may send up to
 twice the rate across the boundary of two windows, the usual price of fixed windows.
+
+Under a high rate a process takes a client's numbers from Redis a block at a time (:class:`Blocks`), one round trip for
+the block, and hands them to that client's next requests in order: a round trip for every request cost an API read more
+than the rest of answering it from the cache. The numbers a process took but has not handed out count as sent, so
+a client is never let through more than its rate; it may be refused a little early (at most ``BLOCK_SHARE`` of its rate
+per process holding a block of its), never late. A rate under ``BLOCK_SHARE`` requests a window is counted one request
+at a time, exactly.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +57,7 @@ class WindowCounting(SimpleRateThrottle):
             return True
         now = self.timer()
         window = int(now // duration)
-        count = _count(f"{self.key}:{window}", duration + 1)
+        count = _count(f"{self.key}:{window}", duration + 1, block=block_for(num_requests))
         self.wait_seconds = (window + 1) * duration - now
         _note(request, Budget(limit=num_requests, remaining=max(0, num_requests - count),
                               reset=math.ceil(self.wait_seconds), window=duration))
@@ -96,11 +104,58 @@ class RateLimitHeadersMiddleware:
         return response
 
 
-def _count(key: str, timeout: int) -> int:
-    """One more request at ``key``: in one round trip with Redis, else with the backend's ``add`` and ``incr``."""
+# The largest part of a rate one block holds, and the largest block.
+BLOCK_SHARE = 256
+BLOCK_MAX = 64
+# Past this many clients' blocks a process forgets them all (each is of one window: most are of windows ended).
+BLOCKS_KEPT = 10_000
+
+
+def block_for(limit: int) -> int:
+    """How many numbers a process takes at once for a client allowed ``limit`` requests a window."""
+    return max(1, min(BLOCK_MAX, limit // BLOCK_SHARE))
+
+
+class Blocks:
+    """The numbers this process took from Redis for each client and window, not yet handed out; thread-safe."""
+
+    def __init__(self) -> None:
+        self._free: dict[str, tuple[int, int]] = {}  # key: (the next number, the last)
+        self._lock = threading.Lock()
+
+    def number(self, key: str, block: int, take: Callable[[int], int]) -> int:
+        """The next number of ``key``'s requests: from the block taken before, else from a new one, ``take(block)``
+        answering the last number of the block it added."""
+        with self._lock:
+            found = self._free.pop(key, None)
+            if found is not None:
+                following, last = found
+                if following < last:
+                    self._free[key] = (following + 1, last)
+                return following
+        last = take(block)
+        if block == 1 or last < block:  # not counted in blocks, or Redis did not count: nothing to keep
+            return last
+        with self._lock:
+            if len(self._free) >= BLOCKS_KEPT:
+                self._free.clear()
+            self._free[key] = (last - block + 2, last)
+        return last - block + 1
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
+
+
+blocks = Blocks()
+
+
+def _count(key: str, timeout: int, *, block: int = 1) -> int:
+    """One more request at ``key``, its number in the window: in one round trip with Redis (or none, from a block of
+    numbers taken before), else with the backend's ``add`` and ``incr``."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
-        return backend.count(key, timeout)
+        return blocks.number(backend.make_key(key), block, lambda size: backend.count(key, timeout, size))
     try:
         return int(backend.incr(key))
     except ValueError:  # the window's first request

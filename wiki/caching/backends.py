@@ -280,14 +280,14 @@ class RedisCache(DjangoRedisCache):
         client = self._cache.get_client(keys[0], write=True)
         self._soft(lambda: client.eval(_RAISE_SCRIPT, len(keys), *keys, *numbers.values()), None, keys)
 
-    def count(self, key: str, timeout: int) -> int:
-        """Adds one to the whole number at ``key`` (1 when there is none) and keeps it ``timeout`` seconds from
-        now, in one round trip; Django's ``incr`` takes two and fails on a missing key."""
+    def count(self, key: str, timeout: int, by: int = 1) -> int:
+        """Adds ``by`` (a request, or a block of them) to the whole number at ``key`` (none counting as 0) and keeps
+        it ``timeout`` seconds from now, in one round trip; Django's ``incr`` takes two and fails on a missing key."""
         full = self.make_and_validate_key(key)
 
         def counted() -> int:
             pipe = self._cache.get_client(full, write=True).pipeline(transaction=False)
-            pipe.incr(full)
+            pipe.incrby(full, by)
             pipe.expire(full, timeout)
             return int(pipe.execute()[0])
 

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from datetime import UTC, datetime, timedelta
 
+from wiki.search.tokenize import fold_variants
+
 # YYMM.NNNNN (from April 2007) and archive(.SC)/YYMMNNN (before): the month is 01-12.
 _NEW_ID = r"\d\d(?:0[1-9]|1[0-2])\.\d{4,5}"
 _OLD_ID = r"[a-z][a-z\-]*(?:\.[a-z]{2})?/\d\d(?:0[1-9]|1[0-2])\d{3}"
@@ -31,16 +33,20 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 SUBTITLE_COLON = re.compile("[:：]")
 
 
+def _fold_form(text: str) -> str:
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
 def normalize_title(title: str) -> str:
-    """Lower case, NFKC, punctuation and spacing folded: equal for titles that differ only in form."""
-    folded = unicodedata.normalize("NFKC", title).casefold()
-    return _NON_WORD.sub(" ", folded).strip()
+    """Lower case, NFKC, punctuation and spacing folded, Traditional characters read as Simplified (as wiki links and
+    citations read them): equal for titles that differ only in form or script (``強化學習綜述``, ``强化学习综述``)."""
+    return _fold_form(fold_variants(title))
 
 
 def short_name_key(short_name: str) -> str:
     """Equal for short names that differ only in case, width, spacing or punctuation (``WebArena``, ``webarena``,
     ``ＷｅｂＡｒｅｎａ``, ``Web Arena``, ``Web-Arena``)."""
-    return normalize_title(short_name).replace(" ", "") or short_name.strip().casefold()
+    return _fold_form(short_name).replace(" ", "") or short_name.strip().casefold()
 
 
 def _arxiv_form(found: str) -> str:
@@ -172,6 +178,8 @@ def _first_author(authors: str) -> tuple[str, str]:
 
 
 def _fold(name: str) -> str:
+    # a name in Traditional characters is the name in Simplified ones, as a title is
+    name = fold_variants(name)
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
     return _NON_WORD.sub("", folded.casefold())
 

@@ -4,7 +4,7 @@ source: saved sources, unsaved ones, drafts).
 Same arXiv ID (any version) or same DOI: one work. Then the same citation key, when one work has it, as a reference
 manager keeps it for its record whatever else is corrected (Better BibTeX's pinned keys): the record unless its
 identifiers or both its first author and its title say otherwise. Otherwise the same normalised full title, with
-compatible years (equal, or a year apart: a preprint and its published version) and the same first author when both
+compatible years (equal, or a year apart: a preprint and its published version; Traditional characters read as Simplified) and the same first author when both
 name one (the family name, and the first given name or its initial when both give one: ``Wang, Lei`` is not
 ``Wang, Xiaomeng``); identifiers that differ (two arXiv IDs, two DOIs) make them two works. A short name alone is never
 a match. A work created from a citation, with nothing but its title, is the entry whose title before the colon is
@@ -28,7 +28,6 @@ from wiki.references.identifiers import (
     normalize_title,
     same_first_author,
 )
-from wiki.search.tokenize import fold_variants
 
 # How alike two normalised titles must be (difflib's ratio) for a key to name the record despite a corrected title.
 _KEY_TITLE_RATIO = 0.8
@@ -87,8 +86,7 @@ def _identifiers_differ(reference: Reference, work: Reference) -> bool:
 
 def _titles_alike(title: str, other: str) -> bool:
     """The same title, or one corrected by a few characters or a subtitle; Traditional characters read as their
-    Simplified forms (a library converted to the other script keeps its keys)."""
-    title, other = fold_variants(title), fold_variants(other)
+    Simplified forms, as :func:`normalize_title` reads them (a library converted to the other script keeps its keys)."""
     norm, other_norm = normalize_title(title), normalize_title(other)
     if not norm or not other_norm:
         return False
@@ -102,7 +100,7 @@ def _key_match(reference: Reference, work: Reference) -> bool:
     first author and the title say otherwise (a key such as ``smith2020`` may name another work in another file)."""
     if _identifiers_differ(reference, work):
         return False
-    return (bool(same_first_author(fold_variants(reference.authors), fold_variants(work.authors)))
+    return (bool(same_first_author(reference.authors, work.authors))
             or _titles_alike(reference.title, work.title))
 
 

@@ -5,7 +5,8 @@ added, a typo in the title or the year is corrected, an abstract is pasted in. F
 "already in the wiki", and each field the file gives otherwise is offered to the editor, field by field, as a
 reference manager's merge dialog offers them (Zotero's "merge items", JabRef's "merge entries"): a field the wiki has
 empty is filled when the editor takes it, one the wiki has otherwise is changed only when the editor picks it, and a
-field the file leaves empty never empties the wiki's. The work's other fields (``Source.extra_fields``:
+field the file leaves empty never empties the wiki's, and what an export writes in the stead of a field the work has
+empty (its address as its key, an entry type its kind calls for) is no change of it. The work's other fields (``Source.extra_fields``:
 ``keywords``, ``language``, ``urldate``, an ``editor``…) are offered one by one too, each named
 ``extra_fields.<its BibTeX name>`` (:func:`extra_field_update`), since a BibTeX name such as biblatex's ``venue`` may
 also be a field of the work's own.
@@ -20,8 +21,11 @@ from django.core.exceptions import ValidationError
 
 from wiki.field_labels import field_label_of
 from wiki.models.rules import percent_encode_url
+from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND
+from wiki.references.csl import ENTRY_TYPE_BY_CSL_TYPE, TYPE_BY_KIND
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
+    VENUE_FIELDS,
     SourceDraft,
     clean_bibliographic,
     separated_authors,
@@ -105,6 +109,22 @@ def _same_names(offered: str, current: str) -> bool:
         one == other or (person(one) is not None and person(one) == person(other)) for one, other in zip(ours, theirs, strict=True))
 
 
+def _written_in_its_stead(name: str, work: Any) -> frozenset[str]:
+    """What the exports write for the field ``name`` that ``work`` has empty, as the importers read it back: its
+    address as its citation key (:mod:`wiki.references.citation_keys`), the entry type its kind calls for (in
+    BibTeX and RIS, and as CSL-JSON's type reads back), and its venue in the field its entry type calls for. Taken, it would change nothing the exports write: a work
+    exported and imported back is offered nothing."""
+    if name == "bibtex_key" and (slug := getattr(work, "slug", "")):
+        return frozenset({slug, f"{slug}-{work.pk}"})
+    if name == "entry_type":
+        kind = getattr(work, "kind", "")
+        implied = (ENTRY_TYPE_BY_KIND.get(kind, "misc"), ENTRY_TYPE_BY_CSL_TYPE.get(TYPE_BY_KIND.get(kind, "article"), ""))
+        return frozenset(implied) - {""}
+    if name in VENUE_FIELDS and (venue := getattr(work, "venue", "")):
+        return frozenset({venue})
+    return frozenset()
+
+
 def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:
     """Each field the draft gives and ``work`` (a source) has otherwise, or not at all: its own fields, then its
     bibliographic details, then its other fields."""
@@ -120,6 +140,8 @@ def offered_updates(draft: SourceDraft, work: Any) -> list[FieldUpdate]:
     pairs += [(extra_field_update(name), _shown(name, value), _shown(name, extra.get(name)))
               for name, value in sorted(draft.extra_fields.items())]
     for name, offered, current in pairs:
+        if not current and offered in _written_in_its_stead(name, work):
+            continue
         if offered and not _same(name, offered, current):
             updates.append(FieldUpdate(name, current, offered))
     return updates

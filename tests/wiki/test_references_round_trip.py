@@ -1,0 +1,38 @@
+"""A work exported and imported back unchanged is found as itself with nothing to take: what the export writes in a
+work's stead where it has nothing (its address as its citation key, an entry type its kind calls for) is no change
+of the work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+
+from tests.factories import make_source
+from wiki.models import Source
+from wiki.references.bibtex_export import dump_bibtex
+from wiki.references.csl import dump_csl_json
+from wiki.references.ris_export import dump_ris
+from wiki.services.source_import import sources_import
+
+
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json, dump_ris])
+def test_seed_works_exported_and_imported_back_offer_nothing_to_take(seed: None, dump: Callable[[Iterable[Source]], str]) -> None:
+    works = list(Source.objects.for_export())
+    assert any(not work.bibtex_key and not work.entry_type for work in works)
+    report = sources_import(text=dump(works))
+    assert report.counts["duplicate"] == len(works)
+    assert {result.label: [(u.name, u.current, u.offered) for u in result.updates]
+            for result in report.results if result.updates} == {}
+
+
+def test_a_key_and_entry_type_of_the_files_own_are_still_offered(db: None) -> None:
+    make_source(slug="tree-search", title="Tree Search for Agents", year=2025, authors="Ji, Yu", kind="paper", venue="ICLR")
+    (result,) = sources_import(text="@inproceedings{ji2025tree, title={Tree Search for Agents}, author={Ji, Yu}, "
+                                    "year={2025}, booktitle={ICLR}}").results
+    assert [(u.name, u.current, u.offered) for u in result.updates] == [
+        ("entry_type", "", "inproceedings"), ("bibtex_key", "", "ji2025tree")]
+    (again,) = sources_import(text="@article{tree-search, title={Tree Search for Agents}, author={Ji, Yu}, "
+                                   "year={2025}, journal={ICLR}}").results
+    assert again.status == "duplicate" and again.updates == []
+

@@ -10,8 +10,10 @@ import pytest
 
 from tests.factories import make_source
 from wiki.models import Source
+from wiki.references.bibtex import ParsedEntry, parse_bibtex
 from wiki.references.bibtex_export import dump_bibtex
-from wiki.references.csl import dump_csl_json
+from wiki.references.csl import dump_csl_json, parse_csl_json
+from wiki.references.ris import parse_ris
 from wiki.references.ris_export import dump_ris
 from wiki.services.source_import import sources_import
 
@@ -36,3 +38,18 @@ def test_a_key_and_entry_type_of_the_files_own_are_still_offered(db: None) -> No
                                    "year={2025}, journal={ICLR}}").results
     assert again.status == "duplicate" and again.updates == []
 
+
+@pytest.mark.parametrize(("dump", "parse"), [(dump_bibtex, parse_bibtex), (dump_csl_json, parse_csl_json),
+                                             (dump_ris, parse_ris)])
+def test_biblatex_issue_stays_an_issue_through_every_format(db: None, dump: Callable[[Iterable[Source]], str],
+                                                             parse: Callable[[str], list[ParsedEntry]]) -> None:
+    sources_import(text="@article{alone, title={Agents in Spring}, author={Li, Na}, year={2024}, journal={AI Letters}, "
+                        "issue={Spring}}\n"
+                        "@article{both, title={Agents in Autumn}, author={Li, Na}, year={2024}, journal={AI Letters}, "
+                        "number={3}, issue={Special Issue on Agents}}\n")
+    works = list(Source.objects.order_by("title"))
+    entries = parse(dump(works))
+    assert [(e.draft.extra_fields.get("issue"), e.draft.bibliographic.get("number")) for e in entries if e.draft] == [
+        ("Special Issue on Agents", "3"), ("Spring", None)]
+    report = sources_import(text=dump(works))
+    assert [result.updates for result in report.results] == [[], []]

@@ -4,7 +4,8 @@ An item names its identifiers in ``DOI``, ``URL``, ``number`` (Zotero puts ``arX
 preprint) or ``archive``/``archive_location``; its date in ``issued`` as ``date-parts`` or ``raw``.
 
 The wiki writes each work's notes as ``note``, and its kind, when the CSL type alone does not say it (a survey,
-a benchmark, a framework), in CSL's ``custom`` object as ``wiki-kind``; titles are written as CSL rich text
+a benchmark, a framework), in CSL's ``custom`` object as ``wiki-kind`` (and biblatex's ``issue``, which CSL's
+``issue``, BibTeX's ``number``, is not, as ``wiki-issue``); titles are written as CSL rich text
 whose markup and entities stand for themselves, so that the reader gives back the same works.
 """
 
@@ -80,6 +81,9 @@ KIND_FIELD = "wiki-kind"
 # And its BibTeX entry type, where the CSL type would read back as another (@proceedings as "book", @inbook as
 # "chapter", which is @incollection).
 ENTRY_TYPE_FIELD = "wiki-entry-type"
+# And biblatex's ``issue`` (``Spring``, a special issue's name), kept among its other fields: CSL's ``issue`` is
+# BibTeX's ``number``, which Zotero and the importer read it as.
+ISSUE_FIELD = "wiki-issue"
 _ENTRY_TYPE_NAME = re.compile(r"[a-z]+")
 # Entry types that are others' names in biblatex or in old BibTeX, read back as those.
 _SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
@@ -195,6 +199,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
     # Zotero's id is the item's URI (http://zotero.org/users/…/items/…), no citation key: the wiki's own is made then
     key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))
+    issue = _text(custom.get(ISSUE_FIELD, ""))
     draft = SourceDraft(
         title=title, kind=kind,
         short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
@@ -203,8 +208,9 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         notes="" if arxiv_id_alone(note) else note,
         entry_type=(written if _ENTRY_TYPE_NAME.fullmatch(written := _text(custom.get(ENTRY_TYPE_FIELD, "")).lower())
                     else _entry_type(item)),
-        bibliographic=_bibliographic(item, venue),
-        extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)), warnings),
+        bibliographic=_bibliographic(item, venue, issue=issue),
+        extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)) | ({"issue": issue} if issue else {}),
+                             warnings),
     )
     return checked_draft(draft, errors, warnings)
 
@@ -229,11 +235,13 @@ def _entry_type(item: dict[str, Any]) -> str:
     return thesis_entry_type(_text(item.get("genre", ""))) if entry_type == "thesis" else entry_type
 
 
-def _bibliographic(item: dict[str, Any], venue: str) -> dict[str, str]:
+def _bibliographic(item: dict[str, Any], venue: str, *, issue: str = "") -> dict[str, str]:
     """The item's details by BibTeX's names, with the month of its ``issued`` date (``[[2025, 3]]``, ``2025-03-14``);
-    its publisher where it is not its venue already (a book's, a thesis')."""
+    its publisher where it is not its venue already (a book's, a thesis'); its ``issue`` is no number where the wiki
+    wrote it from biblatex's ``issue``."""
     details = {name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
-               if (value := _text(item.get(csl, ""))) and not (name == "publisher" and value == venue)}
+               if (value := _text(item.get(csl, ""))) and not (name == "publisher" and value == venue)
+               and not (name == "number" and value == issue)}
     # a report's number (CSL's "number" is otherwise read as the arXiv ID)
     if _text(item.get("type", "")) == "report" and (number := _text(item.get("number", ""))) and not find_arxiv_id(number):
         details.setdefault("number", number)
@@ -385,6 +393,8 @@ def csl_item(source: Source) -> dict[str, Any]:
         custom[KIND_FIELD] = source.kind
     if source.entry_type and _entry_type(item) not in ("", _SYNONYMS.get(source.entry_type, source.entry_type)):
         custom[ENTRY_TYPE_FIELD] = source.entry_type
+    if issue := source.extra_fields.get("issue"):
+        custom[ISSUE_FIELD] = issue
     if custom:
         item["custom"] = custom
     return item

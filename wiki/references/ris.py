@@ -124,6 +124,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
     authors = [_person(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
     key = _first(entry, "id")
     entry_type = extra.pop("entrytype", "") or _entry_type(entry)
+    issue = extra.pop("issue", "")
     # Zotero's and EndNote's short title is the work's short name, as BibTeX's shorttitle and CSL's title-short are.
     short_name = _first(entry, "short_title") or (short_name_from_title(title) if title else key)
     draft = SourceDraft(
@@ -135,7 +136,8 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
         entry_type=entry_type, bibliographic={**_bibliographic(entry, entry_type, venue), **extra},
         # KW a line each, as BibTeX's keywords list them; LA as written
         extra_fields=fitting({name: value for name, value in (("keywords", ", ".join(_all(entry, "keywords"))),
-                                                              ("language", _first(entry, "language"))) if value},
+                                                              ("language", _first(entry, "language")),
+                                                              ("issue", issue)) if value},
                              warnings),
     )
     return checked_draft(draft, errors, warnings)
@@ -167,7 +169,8 @@ def _values(entry: dict[str, Any], name: str) -> str:
 
 def _extra(entry: dict[str, Any]) -> dict[str, str]:
     """What Zotero's "Extra" (``M2``) says in ``tex.<field>: value`` lines of the BibTeX entry type (``entrytype``), the
-    kind (``entrysubtype``) and the bibliographic details by BibTeX's names; a name or value the wiki does not keep is
+    kind (``entrysubtype``), the bibliographic details by BibTeX's names and biblatex's ``issue`` (RIS's ``IS`` being
+    BibTeX's ``number``); a name or value the wiki does not keep is
     left out."""
     extra = entry.get("extra") or []
     found: dict[str, str] = {}
@@ -175,7 +178,7 @@ def _extra(entry: dict[str, Any]) -> dict[str, str]:
         for line in _EXTRA_LINE.finditer(str(text)):
             name, value = line["name"].lower(), collapse_spaces(line["value"])
             if (name == "entrytype" and value in ENTRY_TYPE_LABELS) or (name == "entrysubtype" and value in SourceKind.values) \
-                    or (name in BIBLIOGRAPHIC_FIELDS and value):
+                    or (name in (*BIBLIOGRAPHIC_FIELDS, "issue") and value):
                 found.setdefault(name, value)
     return found
 

@@ -139,7 +139,7 @@ def _as_read(fields: list[tuple[str, str]]) -> dict[str, Any]:
 
 def _extra(source: Source, fields: list[tuple[str, str]]) -> list[str]:
     """What the record, read back, would not give as the work has it: the entry type, the kind, each bibliographic
-    detail, as ``tex.<field>: value`` lines."""
+    detail, biblatex's issue, as ``tex.<field>: value`` lines."""
     draft, _, _ = draft_from_record(_as_read(fields))
     lines = []
     # a work with no entry type of its own is written as every export writes it: as the one its kind calls for
@@ -149,6 +149,9 @@ def _extra(source: Source, fields: list[tuple[str, str]]) -> list[str]:
         lines.append(f"tex.entrysubtype: {source.kind}")
     lines += [f"tex.{name}: {' '.join(value.split())}" for name, value in source.bibliographic.items()
               if name in BIBLIOGRAPHIC_FIELDS and value and draft.bibliographic.get(name) != value]
+    # biblatex's issue, which RIS's IS (BibTeX's number) is not
+    if issue := source.extra_fields.get("issue", "").strip():
+        lines.append(f"tex.issue: {' '.join(issue.split())}")
     return lines
 
 

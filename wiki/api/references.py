@@ -59,6 +59,10 @@ class RISParser(_ReferenceFileParser):
     media_type = MEDIA_TYPES[ReferenceFormat.RIS]
 
 
+class WebOfScienceParser(_ReferenceFileParser):
+    media_type = MEDIA_TYPES[ReferenceFormat.WOS]
+
+
 # The other names tools send the same formats under (JabRef's text/x-bibtex, citeproc-js's application/citeproc+json).
 class BibTeXTextParser(_ReferenceFileParser):
     media_type = "text/x-bibtex"
@@ -76,7 +80,8 @@ class RISShortParser(_ReferenceFileParser):
     media_type = "application/x-ris"
 
 
-REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, BibTeXTextParser, BibLaTeXParser, CiteprocJSONParser, RISShortParser]
+REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, WebOfScienceParser, BibTeXTextParser, BibLaTeXParser,
+                     CiteprocJSONParser, RISShortParser]
 
 
 class FieldUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -89,8 +89,8 @@ class SourceImportForm(forms.Form):
         if fmt is None:
             if "\n" in text.strip() or (normalize_doi(text) is None and normalize_arxiv_id(text) is None):
                 self.add_error("entry", forms.ValidationError(
-                    _("Not BibTeX (entries start with @article{…), CSL-JSON, RIS, an arXiv ID or a DOI. "
-                      "To add a source by hand, use the form below."),
+                    _("Not BibTeX (entries start with @article{…), CSL-JSON, RIS, Web of Science plain text, an arXiv ID "
+                      "or a DOI. To add a source by hand, use the form below."),
                     code="unrecognised",
                 ))
             cleaned["identifier"] = text.strip()

@@ -121,13 +121,15 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             "transaction, recorded: the answer's `id` and `api_url` name the import, to read and undo as a whole at "
             f"/api/v1/imports/<id>/. At most {MAX_IMPORT_BYTES // (1024 * 1024)} MB and {MAX_IMPORT_ENTRIES:,} entries. "
             "The other names of these media types are read too: text/x-bibtex, application/x-biblatex, "
-            "application/citeproc+json, application/x-ris."
+            "application/citeproc+json, application/x-ris. Web of Science's plain-text export is read from its content, "
+            "sent as application/x-inst-for-scientific-info or as RIS."
         ),
         request={
             MEDIA_TYPES[ReferenceFormat.BIBTEX]: {"type": "string"},
             # An array of CSL items; one item alone, or Zotero's {"items": [...]}, is read too.
             MEDIA_TYPES[ReferenceFormat.CSL_JSON]: {"oneOf": [{"type": "array", "items": {"type": "object"}, "minItems": 1}, {"type": "object"}]},
             MEDIA_TYPES[ReferenceFormat.RIS]: {"type": "string"},
+            MEDIA_TYPES[ReferenceFormat.WOS]: {"type": "string"},
         },
         responses={200: ImportReportSerializer,
                    400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format)."),

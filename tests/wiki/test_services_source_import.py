@@ -142,15 +142,16 @@ def test_a_key_another_work_has_already_gets_one_of_its_own_and_the_report_says_
     assert sorted(keys.values()) == ["SkillForge-2", "fresh", "skillforge"]
 
 
-# An entry with a macro no @string defines, no title and a year that is not one: three problems, not the first alone.
+# An entry with a macro no @string defines, no title and a year that is not one: three problems, not the first alone,
+# each about a field with that field's line.
 MANY_PROBLEMS = "@article{many,\n  journal = UNDEFINED,\n  year = {20x4},\n}\n"
 
 
 @pytest.mark.parametrize(("language", "said"), [
-    ("en", "journal uses “UNDEFINED”, which no @string defines: brace it ({UNDEFINED}) if it is text; no title; "
-           "year “20x4” is not a year"),
-    ("zh-hans", "journal 用了“UNDEFINED”，但没有 @string 定义它：如果它是文字，请加上花括号（{UNDEFINED}）；没有标题；"
-                "年份“20x4”不是年份"),
+    ("en", "journal uses “UNDEFINED”, which no @string defines: brace it ({UNDEFINED}) if it is text (line 2); "
+           "no title; year “20x4” is not a year (line 3)"),
+    ("zh-hans", "journal 用了“UNDEFINED”，但没有 @string 定义它：如果它是文字，请加上花括号（{UNDEFINED}）（第 2 行）；"
+                "没有标题；年份“20x4”不是年份（第 3 行）"),
 ])
 def test_an_entry_with_several_problems_is_refused_with_every_one(editor_client: Client, language: str, said: str) -> None:
     with translation.override(language):

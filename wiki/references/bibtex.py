@@ -25,6 +25,7 @@ from wiki.references.bibtex_extra import extra_fields
 from wiki.references.bibtex_macros import Macros, NotOneValue, TooLong
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
+    VENUE_FIELDS,
     SourceDraft,
     checked_draft,
     doi_or_warning,
@@ -35,6 +36,7 @@ from wiki.references.draft import (
     short_name_from_title,
     thesis_entry_type,
 )
+from wiki.references.errors import FieldProblem
 from wiki.references.extra_fields import MAX_EXTRA_CHARS, is_local
 from wiki.references.identifiers import (
     arxiv_id_alone,
@@ -81,6 +83,11 @@ _MULTI_LINE = frozenset({"abstract", "note"})
 _LATEX_PER_CHARACTER = 5
 
 
+# The fields of a file a field of the wiki's may come from, by the file's names.
+_FILE_NAMES = {"authors": ("author",), "notes": ("note",), "short_name": ("shorttitle",), "url": ("howpublished",),
+               "venue": (*VENUE_FIELDS, "howpublished")}
+
+
 @dataclass
 class ParsedEntry:
     """One entry of a reference file: where it starts, its key, and its draft or the reasons it cannot be read."""
@@ -92,15 +99,24 @@ class ParsedEntry:
     warnings: list[str] = field(default_factory=list)  # what was mended or left out for the draft to be saved
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
+    # the line each of its fields starts on, by the file's names, where the reader knows them
+    field_lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, problem: str) -> int:
+        """The line ``problem`` is about: that of the field it names (:class:`FieldProblem`) where the reader knows
+        it, else the entry's."""
+        name = getattr(problem, "field", "")
+        return next((self.field_lines[n] for n in (name, *_FILE_NAMES.get(name, ())) if n in self.field_lines), self.line)
 
 
 def _year(fields: dict[str, str], errors: list[str]) -> int | None:
-    raw = fields.get("year") or fields.get("date") or fields.get("urldate", "")
-    if not raw:
+    name = next((name for name in ("year", "date", "urldate") if fields.get(name)), "")
+    if not name:
         return None
+    raw = fields[name]
     year = find_year(raw)
     if year is None:
-        errors.append(gettext("year “%(value)s” is not a year") % {"value": raw})
+        errors.append(FieldProblem(gettext("year “%(value)s” is not a year") % {"value": raw}, field=name))
     return year
 
 
@@ -112,7 +128,7 @@ def _identifiers(raw: dict[str, str], text: dict[str, str], errors: list[str], w
     if eprint and (prefix == "arxiv" or (not prefix and normalize_arxiv_id(eprint))):
         arxiv = normalize_arxiv_id(eprint) or ""
         if not arxiv:
-            errors.append(gettext("eprint “%(value)s” is not an arXiv ID") % {"value": eprint})
+            errors.append(FieldProblem(gettext("eprint “%(value)s” is not an arXiv ID") % {"value": eprint}, field="eprint"))
     if text.get("doi"):
         doi = doi_or_warning(text["doi"], warnings)
     written = _written_url(raw.get("url", ""))
@@ -250,7 +266,8 @@ def _bibliographic(text: dict[str, str]) -> dict[str, str]:
 def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
     """The fields the wiki reads, their macros expanded; the errors found doing so (a value too long, a macro no
     ``@string`` defines, which BibTeX would read as nothing)."""
-    fields, errors = {}, []
+    fields: dict[str, str] = {}
+    errors: list[str] = []
     unreadable: list[str] = []
     unread: dict[str, str] = {}
     local: list[str] = []
@@ -267,24 +284,26 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
         try:
             fields[name], undefined = macros.expand(str(f.value), limit=limit * _LATEX_PER_CHARACTER)
         except TooLong as error:
-            errors.append(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
-                          % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"})
+            errors.append(FieldProblem(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
+                                       % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"}, field=name))
             unreadable.append(name)
             continue
         except NotOneValue as error:
-            errors.append(gettext("%(field)s uses “%(name)s”, whose @string goes on after its value closes: is a comma "
-                                  "missing, or a brace or quote not closed?") % {"field": name, "name": error.macro}
-                          if error.macro else
-                          gettext("%(field)s goes on after its value closes (“%(rest)s”): is a comma missing before "
-                                  "it?") % {"field": name, "rest": error.rest[:80]})
+            errors.append(FieldProblem(
+                gettext("%(field)s uses “%(name)s”, whose @string goes on after its value closes: is a comma "
+                        "missing, or a brace or quote not closed?") % {"field": name, "name": error.macro}
+                if error.macro else
+                gettext("%(field)s goes on after its value closes (“%(rest)s”): is a comma missing before "
+                        "it?") % {"field": name, "rest": error.rest[:80]}, field=name))
             unreadable.append(name)
             continue
         if name == "month" and undefined:
             # a month's name that is no macro of BibTeX's (sept, june) is kept as written, not worth the entry
             fields[name] = str(f.value).strip()
             continue
-        errors += [gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if it is text")
-                   % {"field": name, "name": macro} for macro in dict.fromkeys(undefined)]
+        errors += [FieldProblem(gettext("%(field)s uses “%(name)s”, which no @string defines: brace it ({%(name)s}) if "
+                                        "it is text") % {"field": name, "name": macro}, field=name)
+                   for macro in dict.fromkeys(undefined)]
     if local or "pdf" in fields:
         warnings.insert(0, gettext("%(fields)s left out: the reference manager's record of its own copy (where its "
                                    "files lie, when it was added), not the work's")
@@ -311,7 +330,12 @@ def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str],
     unread[name] = value
 
 
-def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None) -> ParsedEntry:
+def _field_lines(entry: Entry) -> dict[str, int]:
+    return {f.key.lower(): f.start_line + 1 for f in entry.fields if f.start_line is not None}
+
+
+def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None,
+            field_lines: dict[str, int] | None = None) -> ParsedEntry:
     """The entry's draft, or every reason it is refused: those of the fields it could not read and those of the
     fields it could (a year that is not one besides a macro no @string defines), so that one import says them all."""
     draft: SourceDraft | None
@@ -320,7 +344,8 @@ def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None
     if read.errors:
         draft, warnings = None, []
     return ParsedEntry(line=line, label=read.key, draft=draft, errors=read.errors + errors,
-                       warnings=read.warnings + warnings if draft is not None else [], raw=raw, repeats=repeats)
+                       warnings=read.warnings + warnings if draft is not None else [], raw=raw, repeats=repeats,
+                       field_lines=field_lines or {})
 
 
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
@@ -345,16 +370,17 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
     for string in library.strings:  # in file order, so that a macro can use those defined before it
         macros.define(string.key, str(string.value))
     parsed: list[ParsedEntry] = []
-    read: list[tuple[FieldsRead, int, str, int | None]] = []  # each entry's fields, line, text and the line it repeats
+    # each entry's fields, line, text, the line it repeats and its fields' lines
+    read: list[tuple[FieldsRead, int, str, int | None, dict[str, int]]] = []
     first_line: dict[str, int] = {}
     for entry in library.entries:
         first_line[entry.key] = (entry.start_line or 0) + 1
-        read.append((_fields_read(entry, macros), (entry.start_line or 0) + 1, entry.raw or "", None))
+        read.append((_fields_read(entry, macros), (entry.start_line or 0) + 1, entry.raw or "", None, _field_lines(entry)))
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
             entry = block.ignore_error_block
             read.append((_fields_read(entry, macros), (block.start_line or 0) + 1, (block.raw or "").strip(),
-                         first_line.get(entry.key)))
+                         first_line.get(entry.key), _field_lines(entry)))
             continue
         error = getattr(block, "error", None)
         raw = (block.raw or "").strip()
@@ -364,7 +390,7 @@ def parse_bibtex(text: str) -> list[ParsedEntry]:
                                 next_entry_line=_next_entry_line(text, after=(block.start_line or 0) + 1))
         parsed.append(ParsedEntry(line=(block.start_line or 0) + 1, label=label, errors=[message], raw=raw))
     left_out = resolve_crossrefs([fields for fields, *_ in read])
-    parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats)
-               for index, (fields, line, raw, repeats) in enumerate(read) if index not in left_out]
+    parsed += [_parsed(fields, line=line, raw=raw, repeats=repeats, field_lines=lines)
+               for index, (fields, line, raw, repeats, lines) in enumerate(read) if index not in left_out]
     parsed.sort(key=lambda p: p.line)
     return parsed

@@ -20,6 +20,7 @@ from wiki.models.rules import (
     strip_control,
     validate_optional_line,
 )
+from wiki.references.errors import FieldProblem
 from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from wiki.text.spaces import collapse_spaces
 
@@ -194,13 +195,14 @@ def field_limit(name: str) -> int:
 
 def over_long_fields(draft: SourceDraft) -> list[str]:
     """Why the draft cannot be saved as it is: each field longer than the wiki keeps, with its length."""
-    errors = []
+    errors: list[str] = []
     fields = [(label, getattr(draft, name), field_limit(name)) for name, label in SENTENCE_LABELS.items()]
     fields += [(BIBLIOGRAPHIC_FIELDS[name], value, MAX_BIBLIOGRAPHIC_CHARS) for name, value in draft.bibliographic.items()]
-    for label, value, limit in fields:
+    names = [*SENTENCE_LABELS, *draft.bibliographic]
+    for name, (label, value, limit) in zip(names, fields, strict=True):
         if len(value) > limit:
-            errors.append(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
-                          % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"})
+            errors.append(FieldProblem(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
+                                       % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"}, field=name))
     return errors
 
 
@@ -209,9 +211,11 @@ def draft_errors(draft: SourceDraft) -> list[str]:
     whole (a space in it, which a URL never holds, or no scheme), named so that it can be mended rather than lost."""
     errors = over_long_fields(draft)
     if draft.url and re.search(r"\s", draft.url):
-        errors.append(gettext("the URL “%(url)s” holds a space: write it as %%20, as a URL has none") % {"url": draft.url})
+        errors.append(FieldProblem(gettext("the URL “%(url)s” holds a space: write it as %%20, as a URL has none")
+                                   % {"url": draft.url}, field="url"))
     elif draft.url and not _SCHEME.match(draft.url):
-        errors.append(gettext("the URL “%(url)s” has no scheme: write it whole, with https://") % {"url": draft.url})
+        errors.append(FieldProblem(gettext("the URL “%(url)s” has no scheme: write it whole, with https://")
+                                   % {"url": draft.url}, field="url"))
     return errors
 
 

@@ -10,3 +10,15 @@ class ReferencesRefused(ValueError):
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class FieldProblem(str):
+    """A reason an entry is refused that is about one of its fields, ``field`` (by the wiki's name, ``authors``, or
+    the file's, ``year``), so that the report can give it the line of that field where the reader knows it."""
+
+    field: str
+
+    def __new__(cls, message: str, *, field: str) -> FieldProblem:
+        problem = super().__new__(cls, message)
+        problem.field = field
+        return problem

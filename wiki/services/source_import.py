@@ -139,6 +139,12 @@ def _clauses(messages: Iterable[str]) -> str:
     return pgettext("clause separator", "; ").join(messages)
 
 
+def _lined(entry: ParsedEntry) -> list[str]:
+    """The entry's problems, each about a field on another line than the entry's first given that line."""
+    return [problem if (line := entry.line_of(problem)) == entry.line
+            else gettext("%(problem)s (line %(line)s)") % {"problem": problem, "line": line} for problem in entry.errors]
+
+
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -258,7 +264,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
     numbered: list[tuple[int, str, Source | None, int | None]] = []  # results whose name is to be numbered
     for entry in entries:
         if entry.errors or entry.draft is None:
-            results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(entry.errors), line=entry.line,
+            results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(_lined(entry)), line=entry.line,
                                         raw=entry.raw, warnings=entry.warnings))
             continue
         match = find_source(entry.draft, known, keyed=_keyed(entry.draft.bibtex_key, candidates, file))

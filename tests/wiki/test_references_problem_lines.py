@@ -1,0 +1,42 @@
+"""An entry refused for several reasons gives each the line of the field it is about, where the reader knows it, so
+that each can be found in a long entry; a reason about no one field has the entry's line."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiki.models import Source
+from wiki.services.source_import import sources_import
+
+pytestmark = pytest.mark.django_db
+
+ENTRY = """% exported by JabRef
+@article{bad,
+  title = {A Fine Title},
+  author = {Li, Na},
+  year = {circa},
+  url = {www.example.com/paper},
+  journal = UndefinedMacro
+}
+@article{ok, title={Another Title}, year={2024}}
+"""
+
+
+def test_each_problem_of_an_entry_has_the_line_of_its_field() -> None:
+    bad, ok = sources_import(text=ENTRY).results
+    assert (bad.status, bad.line, ok.status) == ("refused", 2, "created")
+    assert "journal uses “UndefinedMacro”, which no @string defines" in bad.message
+    assert "UndefinedMacro”, which no @string defines: brace it ({UndefinedMacro}) if it is text (line 7)" in bad.message
+    assert "year “circa” is not a year (line 5)" in bad.message
+    assert "the URL “www.example.com/paper” has no scheme: write it whole, with https:// (line 6)" in bad.message
+    assert Source.objects.filter(title="A Fine Title").count() == 0
+
+
+def test_a_problem_about_no_one_field_keeps_the_entrys_line() -> None:
+    (result,) = sources_import(text="\n@article{untitled,\n  author = {Li, Na},\n  year = {2024}\n}\n").results
+    assert (result.status, result.line, result.message) == ("refused", 2, "no title")
+
+
+def test_a_problem_on_the_entrys_own_line_is_not_given_it_twice() -> None:
+    (result,) = sources_import(text="@article{one, title={T}, year={circa}}\n").results
+    assert result.message == "year “circa” is not a year"

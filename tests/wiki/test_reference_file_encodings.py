@@ -4,10 +4,12 @@ Western text in Windows-1252 as Western text, even where the bytes of one could 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from wiki.references.encoding import LEGACY_ENCODING, decode_reference_file
+from wiki.references.errors import ReferencesRefused
 
 # A thesis and an article as a Taiwanese reference manager exports them, in Big5.
 BIG5_LIBRARY = """@mastersthesis{chen2019,
@@ -88,3 +90,24 @@ def test_western_names_gb18030_or_big5_could_read_stay_windows_1252(text: str) -
     data = text.encode("cp1252")
     assert _reads_whole_as_chinese(data)
     assert decode_reference_file(data, fallback=LEGACY_ENCODING) == text
+
+
+@pytest.mark.parametrize(("utf8", "other", "encoding"), [
+    ("@article{a, title={强化学习综述}, year={2024}}\n", "@article{b, title={強化學習}, year={2024}}\n", "big5"),
+    ("@article{a, title={Müller und Jörg}, year={2024}}\n", "@article{b, title={Jörg}, year={2024}}\n", "latin-1"),
+    ("@article{a, title={强化学习综述}, year={2024}}\n", "@article{b, title={工具学习}, year={2024}}\n", "gbk"),
+])
+def test_a_file_part_utf8_and_part_another_encoding_is_refused_naming_a_line_of_each(
+        utf8: str, other: str, encoding: str) -> None:
+    # as two exports pasted into one file: either reading would change the other part's letters
+    with pytest.raises(ReferencesRefused) as refused:
+        decode_reference_file(("% two files\n" + utf8).encode() + other.encode(encoding), fallback=LEGACY_ENCODING)
+    assert refused.value.code == "mixed_encodings"
+    assert "line 2 is UTF-8, line 3 is not" in str(refused.value)
+
+
+@pytest.mark.parametrize("encoding", ["gb18030", "big5"])
+def test_a_whole_chinese_wiki_page_in_a_legacy_encoding_is_not_taken_for_mixed(encoding: str) -> None:
+    for page in (Path(__file__).parents[2] / "fixtures" / "pages").glob("*.md"):
+        data = page.read_text(encoding="utf-8").encode(encoding, errors="replace")
+        assert decode_reference_file(data, fallback=LEGACY_ENCODING)

@@ -61,12 +61,38 @@ def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "")
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         if fallback:
+            _refuse_mixed(data)
             chinese = _chinese_legacy_text(data)
             return chinese if chinese is not None else _decode(data, fallback, declared=False)
         raise ReferencesRefused(
             gettext("The file is not UTF-8 (byte %(byte)s at position %(position)s). Save it as UTF-8, "
                     "or declare its encoding (Content-Type: application/x-bibtex; charset=windows-1252).")
             % {"byte": f"0x{data[error.start]:02X}", "position": error.start}, code="not_utf8") from None
+
+
+# What a line of UTF-8 holds that another encoding's bytes would hardly make: two Chinese characters, or two accented
+# Latin letters (GBK or Windows-1252 bytes read as UTF-8 mostly fail, or give a letter of another script).
+_UTF8_EVIDENCE = re.compile(r"(?:[\u3400-\u4dbf\u4e00-\u9fff].*){2}|(?:[\u00c0-\u024f].*){2}")
+
+
+def _refuse_mixed(data: bytes) -> None:
+    """Refuses a file part UTF-8 and part another encoding (lines pasted together from two files), which read in
+    either would change the other part's letters; raises :class:`ReferencesRefused` naming a line of each."""
+    utf8_line = other_line = 0
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line.isascii():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            other_line = other_line or number
+        else:
+            if _UTF8_EVIDENCE.search(text):
+                utf8_line = utf8_line or number
+        if utf8_line and other_line:
+            raise ReferencesRefused(
+                gettext("The file mixes encodings: line %(utf8)s is UTF-8, line %(other)s is not. Save it whole as "
+                        "UTF-8.") % {"utf8": utf8_line, "other": other_line}, code="mixed_encodings")
 
 
 def _chinese_legacy_text(data: bytes) -> str | None:

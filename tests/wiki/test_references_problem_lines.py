@@ -40,3 +40,11 @@ def test_a_problem_about_no_one_field_keeps_the_entrys_line() -> None:
 def test_a_problem_on_the_entrys_own_line_is_not_given_it_twice() -> None:
     (result,) = sources_import(text="@article{one, title={T}, year={circa}}\n").results
     assert result.message == "year “circa” is not a year"
+
+
+def test_a_ris_records_problems_have_the_lines_of_their_tags() -> None:
+    text = "TY  - JOUR\nTI  - A Fine Title\nAU  - Li, Na\nPY  - circa\nUR  - www.example.com/paper\nER  - \n"
+    (result,) = sources_import(text=text).results
+    assert (result.status, result.line) == ("refused", 1)
+    assert "year “circa” is not a year (line 4)" in result.message
+    assert "the URL “www.example.com/paper” has no scheme: write it whole, with https:// (line 5)" in result.message

@@ -99,7 +99,7 @@ class ParsedEntry:
     warnings: list[str] = field(default_factory=list)  # what was mended or left out for the draft to be saved
     raw: str = ""
     repeats: int | None = None  # the line of an earlier entry with the same key, when this one repeats it
-    # the line each of its fields starts on, by the file's names, where the reader knows them
+    # the line each of its fields starts on, by the file's names or the wiki's, where the reader knows them
     field_lines: dict[str, int] = field(default_factory=dict)
 
     def line_of(self, problem: str) -> int:

@@ -33,6 +33,7 @@ from wiki.references.draft import (
     short_name_from_title,
     thesis_entry_type,
 )
+from wiki.references.errors import FieldProblem
 from wiki.references.extra_fields import fitting
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
@@ -58,6 +59,11 @@ _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
 # Zotero's "Extra" (not in RIS's own list of tags), and a line of it naming a BibTeX field.
 TAGS = {**rispy.TAG_KEY_MAPPING, "M2": "extra"}
+# The wiki's fields (and BibTeX's year) each tag gives, for the line a problem with one is on.
+_FIELD_BY_TAG = {"TI": "title", "T1": "title", "AU": "authors", "A1": "authors", "PY": "year", "Y1": "year", "DA": "year",
+                 "UR": "url", "T2": "venue", "JO": "venue", "JF": "venue", "AB": "abstract", "N2": "abstract",
+                 "N1": "notes", "ST": "short_name", "ID": "bibtex_key", "SP": "pages", "VL": "volume", "IS": "number"}
+_TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -", re.MULTILINE)
 _EXTRA_LINE = re.compile(r"^tex\.(?P<name>[a-z]+)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -100,7 +106,7 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
     raw_year = _first(entry, "year", "publication_year", "date")
     year = find_year(raw_year)
     if raw_year and year is None:
-        errors.append(gettext("year “%(value)s” is not a year") % {"value": raw_year})
+        errors.append(FieldProblem(gettext("year “%(value)s” is not a year") % {"value": raw_year}, field="year"))
     doi = doi_or_warning(_first(entry, "doi"), warnings)
     urls = [str(url) for url in entry.get("urls", []) or []]
     arxiv = next((find_arxiv_id(url) or "" for url in urls if "arxiv.org" in url.lower()), "")
@@ -231,6 +237,15 @@ def _records(text: str) -> list[tuple[int, str]]:
     return records
 
 
+def _field_lines(chunk: str, first: int) -> dict[str, int]:
+    """The line of the tag each of the wiki's fields is first given by in a record starting on line ``first``."""
+    lines: dict[str, int] = {}
+    for match in _TAG_LINE.finditer(chunk):
+        if name := _FIELD_BY_TAG.get(match[1]):
+            lines.setdefault(name, first + chunk.count("\n", 0, match.start()))
+    return lines
+
+
 def parse_ris(text: str) -> list[ParsedEntry]:
     """Every record of a RIS file, from ``TY  -`` to ``ER  -`` or the next ``TY  -``."""
     text = text.lstrip("\ufeff")
@@ -247,5 +262,5 @@ def parse_ris(text: str) -> list[ParsedEntry]:
         for record in found:
             draft, errors, warnings = draft_from_record(record)
             parsed.append(ParsedEntry(line=line, label=_first(record, "id") or label, draft=draft, errors=errors,
-                                      warnings=warnings, raw=chunk.strip()))
+                                      warnings=warnings, raw=chunk.strip(), field_lines=_field_lines(chunk, line)))
     return parsed

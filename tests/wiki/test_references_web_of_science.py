@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from tests.factories import make_editor
 from wiki.models import Source, SourceImport
 from wiki.references.formats import ReferenceFormat, detect_format, parse_references
+from wiki.services.source_import import sources_import
 
 # As Web of Science writes it: a byte-order mark, CRLF line ends, values over lines set in by three spaces.
 FILE = Path(__file__).parent / "data" / "web_of_science.txt"
@@ -71,3 +72,9 @@ def test_the_api_imports_a_web_of_science_file(db: None, media_type: str) -> Non
     assert data["format"] == "wos"
     assert [(e["key"], e["line"]) for e in data["created"]] == [
         ("WOS:001234567800001", 3), ("CSCD:7712345", 46), ("WOS:001300000000002", 66)]
+
+
+def test_a_refused_web_of_science_record_gives_the_line_of_its_tag(db: None) -> None:
+    text = "FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nAU Li, N\nTI A Fine Title\nPY circa\nER\n\nEF\n"
+    (result,) = sources_import(text=text).results
+    assert (result.status, result.line, result.message) == ("refused", 3, "year “circa” is not a year (line 6)")

@@ -26,6 +26,10 @@ _HEAD = re.compile(r"\A\s*(?:FN |VR |PT [A-Z]\s*$)", re.MULTILINE)
 # The RIS type a record's publication type (PT) or document type (DT) is read as.
 _TYPE_BY_PT = {"J": "JOUR", "B": "BOOK", "S": "CHAP", "C": "CONF", "P": "GEN"}
 _CONFERENCE_DOCUMENT = re.compile(r"proceedings paper", re.IGNORECASE)
+# The wiki's fields each tag gives, for the line a problem with one is on.
+_FIELD_BY_TAG = {"TI": "title", "AU": "authors", "AF": "authors", "PY": "year", "SO": "venue", "AB": "abstract",
+                 "VL": "volume", "IS": "number", "BP": "pages"}
+_TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]) ", re.MULTILINE)
 # Chinese (and Japanese) characters and punctuation, which a line break inside a value parts with no space.
 _CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_BREAK = re.compile(f"[{_CJK}]{{2}}")
@@ -78,6 +82,15 @@ def _as_ris(record: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value}
 
 
+def _field_lines(chunk: str, first: int) -> dict[str, int]:
+    """The line of the tag each of the wiki's fields is first given by in a record starting on line ``first``."""
+    lines: dict[str, int] = {}
+    for match in _TAG_LINE.finditer(chunk):
+        if name := _FIELD_BY_TAG.get(match[1]):
+            lines.setdefault(name, first + chunk.count("\n", 0, match.start()))
+    return lines
+
+
 def parse_wos(text: str) -> list[ParsedEntry]:
     """Every record of a Web of Science export, from ``PT`` to ``ER`` (or the next ``PT``), with the line it starts on."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
@@ -99,5 +112,6 @@ def parse_wos(text: str) -> list[ParsedEntry]:
             draft, errors, warnings = draft_from_record(_as_ris(record))
             # its accession number (WOS:…) names the record in the report
             parsed.append(ParsedEntry(line=line, label=str(record.get("accession_number") or label), draft=draft,
-                                      errors=errors, warnings=warnings, raw=chunk.strip()))
+                                      errors=errors, warnings=warnings, raw=chunk.strip(),
+                                      field_lines=_field_lines(chunk, line)))
     return parsed

@@ -186,6 +186,39 @@ def _leaders_from_nodes(frame: Frame) -> list[tuple[int, str]]:
     return inside
 
 
+def _leaders_through_nodes(frame: Frame) -> list[tuple[int, str]]:
+    """Each numbered marker of ``frame`` whose leader passes through the shape of a node (the square a diamond's
+    corners reach, 1.25 times its size), with that node: even one at an end of its line, which it would seem to leave
+    from, since it leaves the line clear of them."""
+    through = []
+    for a in frame.markers:
+        if a.leader_from is None:
+            continue
+        fx, fy = a.leader_from
+        steps = max(int(math.hypot(a.x - fx, a.y - fy)), 1)
+        walked = [(fx + (a.x - fx) * k / steps, fy + (a.y - fy) * k / steps) for k in range(steps + 1)]
+        for p in frame.nodes:
+            r = p.node.size * 1.25
+            if any(abs(x - p.x) < r and abs(y - p.y) < r for x, y in walked):
+                through.append((a.marker, p.node.label))
+    return through
+
+
+def _shallow_leader_crossings(frame: Frame) -> list[tuple[int, str, int]]:
+    """Each numbered marker of ``frame`` whose leader crosses another contrast's line at less than 45 degrees, where
+    it could be taken for a branch of that line, with the line's ends and the angle."""
+    at = {f"{placed.edge.source.label} – {placed.edge.target.label}": placed for placed in frame.edges}
+    shallow = []
+    for marker, line in _leaders_across_contrasts(frame):
+        a, placed = frame.markers[marker - 1], at[line]
+        fx, fy = a.leader_from or (a.x, a.y)
+        ux, uy, vx, vy = a.x - fx, a.y - fy, placed.x2 - placed.x1, placed.y2 - placed.y1
+        angle = math.degrees(math.asin(min(1.0, abs(ux * vy - uy * vx) / (math.hypot(ux, uy) * math.hypot(vx, vy)))))
+        if angle < 45:
+            shallow.append((marker, line, round(angle)))
+    return shallow
+
+
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_every_leader_of_the_seed_contrasts_leaves_its_line_between_its_nodes_and_crosses_no_other_contrast(
     seed: None, language: str
@@ -199,6 +232,8 @@ def test_every_leader_of_the_seed_contrasts_leaves_its_line_between_its_nodes_an
                     leaders += sum(a.leader_from is not None for a in frame.markers)
                     assert _leaders_across_contrasts(frame) == [], (works, frame.name)
                     assert _leaders_from_nodes(frame) == [], (works, frame.name)
+                    # marker 1 of the English ten works' picture ran through Recuris's square to reach its disc
+                    assert _leaders_through_nodes(frame) == [], (works, frame.name)
     # the ten works' picture ties some of its markers to their lines by leaders: the check is not vacuous
     assert leaders
 
@@ -235,7 +270,7 @@ def test_no_two_contrast_lines_of_the_seed_contrasts_leave_a_work_side_by_side(s
 
 def test_a_marker_sits_on_its_line_though_another_contrast_of_the_same_two_works_runs_along_it() -> None:
     # two axes of the same two works are drawn along one line: the other one is no line to keep the marker off
-    spot = beside((0.0, 0.0), (100.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=np.zeros((0, 4)),
+    spot = beside((0.0, 0.0), (100.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=np.zeros((0, 4)), nodes=np.zeros((0, 4)),
                   contrasts=np.array([[100.0, 0.0, 0.0, 0.0]]), lines=np.zeros((0, 4)), spiral=np.zeros((0, 2)))
     assert (spot.x, spot.y, spot.foot_x, spot.foot_y, spot.tangled) == (50.0, 0.0, 50.0, 0.0, False)
 
@@ -266,6 +301,53 @@ def test_no_marker_of_a_crowded_contrast_covers_a_label_a_node_or_another_marker
         assert _covered_by_markers(frame) == [], frame.name
         assert _misplaced_axes(frame) == [], frame.name
         assert _leaders_from_nodes(frame) == [], frame.name
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_leaders_of_a_crowded_contrast_pass_through_no_node_and_cross_other_contrasts_steeply(language: str) -> None:
+    # its works sit so close that most of its lines are hemmed in by others: where no free spot needs a leader across
+    # one, the leader crosses it steeply, never running along it, and never through a work
+    with translation.override(language):
+        drawing = draw(_crowded_contrast(), label_contrasts=True)
+    crossing = 0
+    for frame in drawing.frames:
+        crossing += len(_leaders_across_contrasts(frame))
+        assert _leaders_through_nodes(frame) == [], frame.name
+        assert _shallow_leader_crossings(frame) == [], frame.name
+    assert crossing  # the check is not vacuous
+
+
+# every offset of a grid within 200 units, nearest first, for a marker sought round its line's middle
+_GRID_SPIRAL = np.array(sorted(((float(x), float(y)) for x in range(-200, 201, 4) for y in range(-200, 201, 4)),
+                               key=lambda o: (math.hypot(*o), o)))
+
+
+def test_a_leader_slants_to_a_free_spot_rather_than_cross_another_contrast() -> None:
+    # the only free spot lies past another contrast's line (y = 30, x 110 to 190), which a leader at right angles from
+    # the nearest point of the line would cross; one from farther along the line reaches it clear of it
+    blocked = np.array([[-1000.0, -1000.0, 1000.0, 45.0], [-1000.0, 45.0, 130.0, 1000.0],
+                        [170.0, 45.0, 1000.0, 1000.0], [130.0, 100.0, 170.0, 1000.0]])
+    other = ((110.0, 30.0), (190.0, 30.0))
+    spot = beside((0.0, 0.0), (200.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=blocked, nodes=np.zeros((0, 4)),
+                  contrasts=np.array([[*other[0], *other[1]]]), lines=np.zeros((0, 4)), spiral=_GRID_SPIRAL)
+    foot, disc = (spot.foot_x, spot.foot_y), (spot.x, spot.y)
+    assert 130 < spot.x < 170 and 45 < spot.y < 100 and spot.foot_y == 0.0
+    assert not (_side(foot, disc, other[0]) * _side(foot, disc, other[1]) < 0
+                and _side(*other, foot) * _side(*other, disc) < 0)
+
+
+def test_a_leader_goes_round_a_node_between_its_line_and_its_marker() -> None:
+    # the only free spot is right above a work (x 88 to 112, y 48 to 72): a leader at right angles to the line would
+    # run through the work's square, one slanted from farther along the line passes it by
+    work = np.array([[88.0, 48.0, 112.0, 72.0]])
+    blocked = np.array([[-1000.0, -1000.0, 1000.0, 40.0], [-1000.0, 40.0, 85.0, 1000.0], [115.0, 40.0, 1000.0, 1000.0],
+                        [85.0, 110.0, 115.0, 1000.0], *work])
+    spot = beside((0.0, 0.0), (200.0, 0.0), r=MARKER_R + 1, gap=GAP, boxes=blocked, nodes=work,
+                  contrasts=np.zeros((0, 4)), lines=np.zeros((0, 4)), spiral=_GRID_SPIRAL)
+    assert 85 < spot.x < 115 and 72 < spot.y < 110 and spot.foot_y == 0.0
+    walked = [(spot.foot_x + (spot.x - spot.foot_x) * k / 200, spot.foot_y + (spot.y - spot.foot_y) * k / 200)
+              for k in range(201)]
+    assert not any(88 <= x <= 112 and 48 <= y <= 72 for x, y in walked)
 
 
 def test_a_marker_beside_its_line_is_drawn_with_a_leader_from_the_line() -> None:

@@ -208,8 +208,8 @@ class PlacedAxis:
     mid_y: float = 0.0
     # where the leader of a marker drawn beside its line leaves the line; None for a marker on it
     leader_from: tuple[float, float] | None = None
-    # a marker whose leader passes under part of a label or across another contrast's line, or whose disc sits on
-    # one: nowhere clearer was free
+    # a marker whose leader passes through a node, under part of a label or across another contrast's line, or whose
+    # disc sits on one: nowhere clearer was free
     tangled: bool = False
 
     @property
@@ -587,15 +587,15 @@ def _place_axis(placer: _Placer, edge: DrawnEdge, ends: tuple[PlacedNode, Placed
     return PlacedAxis(edge, round(x + dx, 1), round(y + dy, 1), lines, marker, round(x, 1), round(y, 1)), True
 
 
-def _place_beside(placer: _Placer, axis: PlacedAxis, ends: tuple[PlacedNode, PlacedNode], contrasts: np.ndarray,
-                  lines: np.ndarray, narrow: bool) -> PlacedAxis:
+def _place_beside(placer: _Placer, axis: PlacedAxis, ends: tuple[PlacedNode, PlacedNode], nodes: np.ndarray,
+                  contrasts: np.ndarray, lines: np.ndarray, narrow: bool) -> PlacedAxis:
     """A marker whose line had no room for it near its middle, once every node is placed: farther along the line or
-    beside it, tied to it by a leader, covering nothing placed (see ``wiki.graph.markers``), and off the picture's
-    other ``contrasts`` and other ``lines`` if it can be."""
+    beside it, tied to it by a leader, covering nothing placed (see ``wiki.graph.markers``), its leader through none of
+    the ``nodes``' shapes, and off the picture's other ``contrasts`` and other ``lines`` if it can be."""
     a, b = ends
     r = MARKER_R + 1
-    spot = beside((a.x, a.y), (b.x, b.y), r=r, gap=GAP, boxes=placer.boxes[: placer.count], contrasts=contrasts,
-                  lines=lines, spiral=_SPIRALS[narrow])
+    spot = beside((a.x, a.y), (b.x, b.y), r=r, gap=GAP, boxes=placer.boxes[: placer.count], nodes=nodes,
+                  contrasts=contrasts, lines=lines, spiral=_SPIRALS[narrow])
     placer.add((spot.x - r, spot.y - r, spot.x + r, spot.y + r))
     x, y, foot = round(spot.x, 1), round(spot.y, 1), (round(spot.foot_x, 1), round(spot.foot_y, 1))
     return replace(axis, x=x, y=y, leader_from=None if foot == (x, y) else foot, tangled=spot.tangled)
@@ -645,11 +645,14 @@ def _place(nodes: list[DrawnNode], start: dict[str, tuple[float, float]], frame:
         segments = np.array([(at[e.source.id].x, at[e.source.id].y, at[e.target.id].x, at[e.target.id].y)
                              for e in drawn]).reshape(-1, 4)
         contrast = np.array([e.type == EdgeType.CONTRASTS.value for e in drawn], dtype=bool)
+        # each node's shape (a diamond's corners reach 1.25 times its size) and a line's clearance round it
+        reach = [p.node.size * 1.25 + 1 for p in out]
+        shapes = np.array([(p.x - h, p.y - h, p.x + h, p.y + h) for p, h in zip(out, reach, strict=True)]).reshape(-1, 4)
         for i in unplaced:
             axis = placed_axes[i]
             others = np.array([e is not axis.edge for e in drawn], dtype=bool)
             placed_axes[i] = _place_beside(placer, axis, (at[axis.edge.source.id], at[axis.edge.target.id]),
-                                           segments[others & contrast], segments[others & ~contrast], narrow)
+                                           shapes, segments[others & contrast], segments[others & ~contrast], narrow)
     if not placer.count:
         return Frame(frame, width=width, height=height)
     boxes = placer.boxes[: placer.count]

@@ -2,15 +2,21 @@
 
 Like a label, a marker never covers what was placed before it (labels, nodes, other markers): the picture grows
 rather than hide text under a disc. It is set on its line farther from the middle, or beside the line, tied to it by
-a thin leader at right angles to it that leaves the line clear of the nodes at its ends (where it would seem to leave
-a node). Of the free spots, the first kind found is taken: neither the disc sitting on another contrast's line (where
-it would seem to number that one) nor the leader crossing one, and the leader passing under no label; among those,
-the one touching the fewest other lines, then the nearest the line's middle. Farther out (a frame's spiral around the
-middle, the leader from the nearest point of the line clear of its ends), the same; failing all, the spot on and
-across the fewest other contrasts' lines (the far stretch of the spiral is searched for one clear of them) whose
-leader passes under the fewest labels, whose text a thin line under it leaves readable: a leader across another
-contrast ties the marker to the wrong line, a label over a thin line still reads. A pure function of what was placed,
-like the layout.
+a thin leader that leaves the line clear of the nodes at its ends (where it would seem to leave a node): at right
+angles to the line near it, or, round the line's middle, from the nearest point of the line or slanted from farther
+along it, so that it can reach a spot past a line a square one would cross. Of the free spots, the first kind found
+is taken: the leader through no node (it would seem to join it), neither crossing another contrast's line nor its disc
+sitting on one (where it would seem to number that one), and the leader passing under no label; among those, the one
+touching the fewest other lines (a leader longer than LEADER_REACH counting as one more), then the nearest the line's
+middle. Farther out (a frame's spiral around the middle), the same; failing all, the spot through the fewest nodes,
+then across the fewest other contrasts' lines at a shallow angle, then across the fewest at all, then on the fewest
+(the far stretch of the spiral is searched for one clear of them), whose leader passes under the fewest labels.
+
+Where works sit close together and many contrasts run between them, a line can be hemmed in on both sides by others
+along its whole length, with no free spot for a disc between them: its leader must cross one. It then crosses it at
+STEEP degrees or more where it can, since a leader crossing a line steeply is seen to go on past it, while one
+running along it reads as a branch of that line and ties the marker to the wrong contrast; a label over a thin line
+still reads. A pure function of what was placed, like the layout.
 """
 
 from __future__ import annotations
@@ -34,6 +40,10 @@ _ACROSS = np.array(sorted((float(d) for d in np.arange(-LEADER_REACH, LEADER_REA
 _SPIRAL_NEAR = 1200
 # How many free spots of each stretch are weighed, the nearest the line's middle first.
 _WEIGHED = 400
+# How many feet spread along its line a leader to a spot round the line's middle may also leave from.
+_FEET = 9
+# A leader that has to cross another contrast's line crosses it at this many degrees or more where it can.
+STEEP = 45.0
 
 Point = tuple[float, float]
 
@@ -41,7 +51,8 @@ Point = tuple[float, float]
 @dataclass(frozen=True)
 class Spot:
     """A marker's centre, where its leader leaves the line (the centre itself for a marker on it), and whether it is
-    tangled: its leader passing under part of a label or across another contrast's line, or its disc on that line."""
+    tangled: its leader passing through a node, under part of a label or across another contrast's line, or its disc on
+    that line."""
 
     x: float
     y: float
@@ -117,7 +128,7 @@ def _free(points: np.ndarray, r: float, boxes: np.ndarray, gap: float) -> np.nda
 
 def _by_the_line(a: Point, b: Point) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Spots on the line from ``a`` to ``b`` clear of the nodes at its ends and at right angles to it up to
-    LEADER_REACH away, the feet of their leaders, and how far each is from the line's middle (along it counting half:
+    LEADER_REACH away, the foot of each one's leader, and how far each is from the line's middle (along it counting half:
     a short leader near the middle, or none a little farther out)."""
     length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
     unit, normal = np.array([b[0] - a[0], b[1] - a[1]]) / length, np.array([a[1] - b[1], b[0] - a[0]]) / length
@@ -127,20 +138,22 @@ def _by_the_line(a: Point, b: Point) -> tuple[np.ndarray, np.ndarray, np.ndarray
     middle = (np.array(a) + np.array(b)) / 2
     feet = middle + t[:, None] * unit
     points = feet + d[:, None] * normal
-    return points, feet, np.abs(d) + np.abs(t) / 2
+    return points, feet[:, None, :], np.abs(d) + np.abs(t) / 2
 
 
 def _round_the_middle(a: Point, b: Point, spiral: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Spots at ``spiral``'s offsets from the middle of the line from ``a`` to ``b``, the feet of their leaders (the
-    nearest point of the line clear of the nodes at its ends, so that a leader never seems to leave a node), and
-    their order in the spiral."""
+    """Spots at ``spiral``'s offsets from the middle of the line from ``a`` to ``b``, the feet their leaders may leave
+    the line from (the nearest point of the line clear of the nodes at its ends, so that a leader never seems to leave
+    a node, then points spread along that clear stretch: a slanted leader can reach a spot past a line that a square
+    one would cross), and their order in the spiral."""
     start, end = np.array(a), np.array(b)
     points = (start + end) / 2 + spiral
     span = end - start
     length = max(float(np.hypot(*span)), 1e-9)
     clear = min(0.5, END_CLEARANCE / length)
-    t = np.clip((points - start) @ span / (length * length), clear, 1.0 - clear)
-    return points, start + t[:, None] * span, np.arange(len(spiral), dtype=float)
+    nearest = np.clip((points - start) @ span / (length * length), clear, 1.0 - clear)
+    t = np.concatenate([nearest[:, None], np.broadcast_to(np.linspace(clear, 1.0 - clear, _FEET), (len(points), _FEET))], axis=1)
+    return points, start + t[:, :, None] * span, np.arange(len(spiral), dtype=float)
 
 
 def _stretches(a: Point, b: Point, spiral: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -150,24 +163,54 @@ def _stretches(a: Point, b: Point, spiral: np.ndarray) -> Iterator[tuple[np.ndar
     yield _round_the_middle(a, b, spiral[_SPIRAL_NEAR:])
 
 
+def _shallow_crossings(starts: np.ndarray, ends: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """How many of ``lines`` each segment from ``starts`` to ``ends`` crosses at less than STEEP degrees: a leader
+    crossing a line steeply is seen to go on past it, one running along it could be taken for a branch of it."""
+    if not len(lines) or not len(starts):
+        return np.zeros(len(starts), dtype=int)
+    sx, sy, ex, ey = starts[:, 0:1], starts[:, 1:2], ends[:, 0:1], ends[:, 1:2]
+    lx1, ly1, lx2, ly2 = (lines[:, i][None, :] for i in range(4))
+    apart = (_turn(sx, sy, ex, ey, lx1, ly1) * _turn(sx, sy, ex, ey, lx2, ly2) < 0) & (
+        _turn(lx1, ly1, lx2, ly2, sx, sy) * _turn(lx1, ly1, lx2, ly2, ex, ey) < 0
+    )
+    ux, uy, vx, vy = ex - sx, ey - sy, lx2 - lx1, ly2 - ly1
+    sine = np.abs(ux * vy - uy * vx) / np.maximum(np.hypot(ux, uy) * np.hypot(vx, vy), 1e-9)
+    counts: np.ndarray = (apart & (sine < math.sin(math.radians(STEEP)))).sum(axis=1)
+    return counts
+
+
 def _clearest(
-    points: np.ndarray, feet: np.ndarray, *, r: float, boxes: np.ndarray, contrasts: np.ndarray, lines: np.ndarray
-) -> tuple[int, tuple[int, int, int]]:
+    points: np.ndarray,
+    feet: np.ndarray,
+    *,
+    r: float,
+    boxes: np.ndarray,
+    nodes: np.ndarray,
+    contrasts: np.ndarray,
+    lines: np.ndarray,
+) -> tuple[int, tuple[int, ...]]:
     """The index of the clearest of the spots ``points`` (leaders from ``feet``), nearest first, and how it is tangled.
-    Each test in turn keeps the spots that do best at it: the disc on the fewest other contrasts' lines, the leader
-    across the fewest, the leader under the fewest labels, then the fewest other lines touched."""
+    Each test in turn keeps the spots that do best at it: the leader through the fewest nodes (it would seem to leave
+    or join them), the disc on the fewest other contrasts' lines, the leader across the fewest and, of those it has
+    to cross, the fewest at a shallow angle, the leader under the fewest labels, then the fewest other lines touched
+    (a long leader counting as one)."""
     left = np.arange(len(points))
     key: list[int] = []
     for test in (
-        lambda k: _on_lines(points[k], contrasts, r).astype(int),
+        lambda k: boxes_crossed(feet[k], points[k], nodes),
+        lambda k: _shallow_crossings(feet[k], points[k], contrasts),
         lambda k: _lines_crossed(feet[k], points[k], contrasts),
+        lambda k: _on_lines(points[k], contrasts, r).astype(int),
         lambda k: boxes_crossed(feet[k], points[k], boxes),
-        lambda k: _on_lines(points[k], lines, r) + _lines_crossed(feet[k], points[k], lines),
+        # a leader longer than LEADER_REACH counts as one more line touched: a slanted leader to a far spot is taken
+        # for the sake of the tests above, never to step round a faint link
+        lambda k: _on_lines(points[k], lines, r) + _lines_crossed(feet[k], points[k], lines)
+        + (np.hypot(*(points[k] - feet[k]).T) // LEADER_REACH).astype(int),
     ):
         scores = test(left)
         key.append(int(scores.min()))
         left = left[scores == scores.min()]
-    return int(left[0]), (key[0], key[1], key[2])
+    return int(left[0]), tuple(key[:5])
 
 
 def beside(
@@ -177,30 +220,35 @@ def beside(
     r: float,
     gap: float,
     boxes: np.ndarray,
+    nodes: np.ndarray,
     contrasts: np.ndarray,
     lines: np.ndarray,
     spiral: np.ndarray,
 ) -> Spot:
     """Where the marker (a square of half-side ``r``) of the line from ``a`` to ``b`` goes: clear of ``boxes`` by
-    ``gap`` and, if it can be, of the picture's other ``contrasts`` (whose markers and axes it could be taken for) and
-    its other ``lines``; ``spiral`` (offsets, nearest first) is searched when no spot by the line will do."""
+    ``gap``, its leader through none of the squares ``nodes`` if it can be, and off the picture's other ``contrasts``
+    (whose markers and axes it could be taken for) and its other ``lines``; ``spiral`` (offsets, nearest first) is
+    searched when no spot by the line will do."""
     # another contrast between the same two ends runs along this very line, which no spot can keep off
     own = np.array([*a, *b]), np.array([*b, *a])
     contrasts = contrasts[~((contrasts == own[0]).all(axis=1) | (contrasts == own[1]).all(axis=1))]
-    best: tuple[tuple[int, int, int], Spot] | None = None
+    best: tuple[tuple[int, ...], Spot] | None = None
     for far, (points, feet, distance) in enumerate(_stretches(a, b, spiral)):
-        if best is not None and far == 2 and best[0][:2] == (0, 0):
+        if best is not None and far == 2 and best[0][:4] == (0, 0, 0, 0):
             break  # the far stretch only when nothing nearer is free of other contrasts: a long leader helps no one
         # the free spots, nearest first, as many as are worth weighing
         free = np.flatnonzero(_free(points, r, boxes, gap))
         free = free[np.argsort(distance[free], kind="stable")][:_WEIGHED]
         if not free.size:
             continue
-        k, tangled = _clearest(points[free], feet[free], r=r, boxes=boxes, contrasts=contrasts, lines=lines)
-        k = int(free[k])
-        spot = Spot(
-            float(points[k][0]), float(points[k][1]), float(feet[k][0]), float(feet[k][1]), tangled != (0, 0, 0)
-        )
+        # each free spot with each foot its leader may leave from, the shorter leader first
+        leaders = feet[free]
+        reach = np.hypot(*(leaders - points[free][:, None, :]).transpose(2, 0, 1))
+        order = np.argsort(reach, axis=1, kind="stable")
+        spots = np.repeat(points[free], leaders.shape[1], axis=0)
+        froms = np.take_along_axis(leaders, order[:, :, None], axis=1).reshape(-1, 2)
+        k, tangled = _clearest(spots, froms, r=r, boxes=boxes, nodes=nodes, contrasts=contrasts, lines=lines)
+        spot = Spot(float(spots[k][0]), float(spots[k][1]), float(froms[k][0]), float(froms[k][1]), any(tangled))
         if not spot.tangled:
             return spot
         if best is None or tangled < best[0]:

@@ -229,7 +229,7 @@ def test_no_two_placed_labels_overlap_in_either_frame(contrast_wiki: ContrastWik
         boxes = []
         for p in frame.nodes:
             half = max(text_px(line, 14.3 if p.node.kind == "mechanism" else 12) for line in p.lines) / 2
-            boxes.append((p.x - half, p.label_y - 12, p.x + half, p.label_y - 12 + 15 * len(p.lines)))
+            boxes.append((p.label_x - half, p.label_y - 12, p.label_x + half, p.label_y - 12 + 15 * len(p.lines)))
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
@@ -258,7 +258,7 @@ def _boxes_of(frame: Any) -> list[tuple[str, tuple[float, float, float, float]]]
     boxes = []
     for p in frame.nodes:
         half = max(text_px(line, 14.3 if p.node.kind == "mechanism" else 12) for line in p.lines) / 2
-        boxes.append((p.node.label, (p.x - half, p.label_y - 12, p.x + half, p.label_y - 12 + 15 * len(p.lines))))
+        boxes.append((p.node.label, (p.label_x - half, p.label_y - 12, p.label_x + half, p.label_y - 12 + 15 * len(p.lines))))
         boxes.append((p.node.id, (p.x - p.node.size, p.y - p.node.size, p.x + p.node.size, p.y + p.node.size)))
     for a in frame.axes:
         if a.marker:  # a numbered disc on the line

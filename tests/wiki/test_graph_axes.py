@@ -108,7 +108,7 @@ def _covered_by_markers(frame: Frame) -> list[tuple[int, str]]:
         font = HUB_FONT_PX if p.node.kind == "mechanism" else FONT_PX
         half = max(text_px(line, font) for line in p.lines) / 2
         top = p.label_y - FONT_PX
-        boxes.append((p.node.label, (p.x - half, top, p.x + half, top + LINE_PX * len(p.lines))))
+        boxes.append((p.node.label, (p.label_x - half, top, p.label_x + half, top + LINE_PX * len(p.lines))))
         r = p.node.size * 1.25  # a diamond's corners reach out that far
         boxes.append((f"node {p.node.label}", (p.x - r, p.y - r, p.x + r, p.y + r)))
     for a in frame.axes:

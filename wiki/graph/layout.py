@@ -28,10 +28,11 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism, Verdict
+from wiki.graph.label_sides import clearest_side
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
 from wiki.graph.markers import beside
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, content_key, subject_ref
-from wiki.graph.routing import routes
+from wiki.graph.routing import curve_points, routes
 from wiki.taxonomy import mechanism_colour, mechanism_label, verdict_label
 from wiki.text.lists import joined
 
@@ -60,6 +61,9 @@ PAD = 8.0
 HUB_FONT_PX = 14.3
 # old name kept for callers that cut text themselves
 LABEL_CHARS = 20
+
+
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -167,9 +171,24 @@ class PlacedNode:
     def abbreviated(self) -> bool:
         return " ".join(self.lines) != " ".join(self.node.label.split())
 
+    # where the label is written from below its node (a hub's may go to another side, see _clear_hub_labels)
+    label_dx: float = 0.0
+    label_dy: float = 0.0
+
+    @property
+    def label_x(self) -> float:
+        return round(self.x + self.label_dx, 1)
+
     @property
     def label_y(self) -> float:
-        return round(self.y + self.node.size + FONT_PX + 1, 1)
+        return round(self.y + self.node.size + FONT_PX + 1 + self.label_dy, 1)
+
+    def label_box(self) -> Box:
+        """The box of the label's text, its lines' ink from the top of the first to the foot of the last's height."""
+        font = HUB_FONT_PX if self.node.kind == "mechanism" else FONT_PX
+        half = max((text_px(line, font) for line in self.lines), default=0.0) / 2 + 2
+        top = self.label_y - FONT_PX
+        return (self.label_x - half, top, self.label_x + half, top + LINE_PX * len(self.lines))
 
 
 @dataclass(frozen=True)
@@ -425,8 +444,6 @@ def radial_positions(graph: nx.MultiDiGraph[str], center: str) -> dict[str, tupl
 
 # --- placement ---
 
-Box = tuple[float, float, float, float]
-
 
 def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:  # wrap() is cached
     font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
@@ -680,9 +697,44 @@ def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:
                       np.array([id(e) in with_axis for e in edges], dtype=bool))
     frame.edges = [PlacedEdge(e, *(float(v) for v in line), *(control or (None, None)))
                    for e, line, control in zip(edges, lines, controls, strict=True)]
+    _clear_hub_labels(frame)
     # hubs first, then works, claims last: the later drawn sit on top
     rank = {"mechanism": 0, "page": 1, "question": 1, "source": 2, "component": 2, "claim": 3}
     frame.nodes.sort(key=lambda p: (rank.get(p.node.kind, 2), p.node.is_center))
+
+
+def _clear_hub_labels(frame: Frame) -> None:
+    """Each hub's label moved above, right or left of its node where fewer of the lines drawn run under it and the
+    spot is free (``wiki.graph.label_sides``); the view box grows to hold it."""
+    pieces = [curve_points(e.x1, e.y1, e.cx, e.cy, e.x2, e.y2) if e.cx is not None and e.cy is not None
+              else np.array([(e.x1, e.y1), (e.x2, e.y2)]) for e in frame.edges]
+    segments = np.concatenate([np.hstack([points[:-1], points[1:]]) for points in pieces] or [np.zeros((0, 4))])
+    owners = np.array([i for i, points in enumerate(pieces) for _ in range(len(points) - 1)], dtype=int)
+    axes = [(a.x - MARKER_R, a.y - MARKER_R, a.x + MARKER_R, a.y + MARKER_R) if a.marker else
+            (a.x - max(text_px(line) for line in a.lines) / 2, a.y - FONT_PX,
+             a.x + max(text_px(line) for line in a.lines) / 2, a.y - FONT_PX + LINE_PX * len(a.lines))
+            for a in frame.axes]
+    for i, p in enumerate(frame.nodes):
+        if p.node.kind != "mechanism" or not p.lines:
+            continue
+        s, tall = p.node.size, LINE_PX * len(p.lines)
+        half = (p.label_box()[2] - p.label_box()[0]) / 2
+        # below (as placed), above, right, left of the node, a few units clear of its shape, then its four corners
+        offsets = [(0.0, 0.0), (0.0, -2 * s - 4 - tall), (s + 4 + half, -tall / 2 - s - 1), (-s - 4 - half, -tall / 2 - s - 1),
+                   (s + half, 0.0), (-s - half, 0.0), (s + half, -2 * s - 4 - tall), (-s - half, -2 * s - 4 - tall)]
+        sides = [replace(p, label_dx=dx, label_dy=dy) for dx, dy in offsets]
+        others = [q.label_box() for q in frame.nodes if q is not p]
+        others += [(q.x - q.node.size * 1.3, q.y - q.node.size * 1.3, q.x + q.node.size * 1.3, q.y + q.node.size * 1.3)
+                   for q in frame.nodes if q is not p]
+        k = clearest_side(np.array([side.label_box() for side in sides]), np.array(others + axes).reshape(-1, 4),
+                          segments, owners)
+        frame.nodes[i] = sides[k]
+    boxes = [p.label_box() for p in frame.nodes]
+    x0 = min([frame.x0] + [b[0] - PAD for b in boxes])
+    y0 = min([frame.y0] + [b[1] - PAD for b in boxes])
+    x1 = max([frame.x0 + frame.width] + [b[2] + PAD for b in boxes])
+    y1 = max([frame.y0 + frame.height] + [b[3] + PAD for b in boxes])
+    frame.x0, frame.y0, frame.width, frame.height = round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1)
 
 
 def _drawn(n: str, data: dict[str, str], *, is_center: bool = False) -> DrawnNode:

@@ -24,9 +24,9 @@ def _shape(p: PlacedNode) -> str:
 
 def _label(p: PlacedNode) -> str:
     step = f' dy="{LINE_PX:g}"'
-    spans = "".join(f'<tspan x="{p.x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(p.lines))
+    spans = "".join(f'<tspan x="{p.label_x}"{step if i else ""}>{escape(line)}</tspan>' for i, line in enumerate(p.lines))
     lang = content_lang(" ".join(p.lines))
-    return f'<text x="{p.x}" y="{p.label_y}" text-anchor="middle" class="label" lang="{lang}">{spans}</text>'
+    return f'<text x="{p.label_x}" y="{p.label_y}" text-anchor="middle" class="label" lang="{lang}">{spans}</text>'
 
 
 def _colour(colour: str) -> str:

@@ -1,0 +1,88 @@
+"""A hub's name is written on the side of its node where the picture's lines do not run under it."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from django.utils import translation
+
+from wiki.graph import map_graph
+from wiki.graph.labels import FONT_PX, LINE_PX, text_px
+from wiki.graph.layout import HUB_FONT_PX, Frame, PlacedNode, draw
+from wiki.graph.nodes import EdgeType, GraphBuilder
+from wiki.graph.routing import curve_points
+
+pytestmark = pytest.mark.django_db
+
+
+def _label_box(p: PlacedNode) -> tuple[float, float, float, float]:
+    """The label's text as drawn: centred on its x, a font size above its first baseline to the foot of its lines."""
+    font = HUB_FONT_PX if p.node.kind == "mechanism" else FONT_PX
+    half = max(text_px(line, font) for line in p.lines) / 2
+    top = p.label_y - FONT_PX
+    return p.label_x - half, top, p.label_x + half, top + LINE_PX * len(p.lines)
+
+
+def _lines_under(frame: Frame, p: PlacedNode) -> list[str]:
+    """The lines of ``frame`` that run under the label of ``p`` as drawn (a curve followed a unit at a time)."""
+    x0, y0, x1, y1 = _label_box(p)
+    under = []
+    for placed in frame.edges:
+        if placed.cx is None or placed.cy is None:
+            ends = np.array([(placed.x1, placed.y1), (placed.x2, placed.y2)])
+        else:
+            ends = curve_points(placed.x1, placed.y1, placed.cx, placed.cy, placed.x2, placed.y2)
+        points = np.concatenate([np.linspace(a, b, max(2, int(np.hypot(*(b - a))) + 1)) for a, b in itertools.pairwise(ends)])
+        if ((x0 < points[:, 0]) & (points[:, 0] < x1) & (y0 < points[:, 1]) & (points[:, 1] < y1)).any():
+            under.append(f"{placed.edge.source.label} – {placed.edge.target.label}")
+    return under
+
+
+def _hubs(frame: Frame) -> list[PlacedNode]:
+    return [p for p in frame.nodes if p.node.kind == "mechanism"]
+
+
+def _two_hubs() -> nx.MultiDiGraph[str]:
+    """Two mechanisms of three works each: the map draws one hub at the top and one at the bottom, each with its works
+    fanned out away from the middle, so that the bottom hub's spokes run down where its name is written by default."""
+    builder = GraphBuilder()
+    for mechanism in ("policy_gradient", "harness"):
+        hub = builder.mechanism(mechanism)
+        for i in range(3):
+            work = builder.source(f"{mechanism}-{i}", f"{mechanism} work {i}", mechanism=mechanism, verdict="strict")
+            builder.edge(work, hub, EdgeType.CLASSIFIED_AS)
+    return builder.graph
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_hubs_name_is_written_where_no_line_runs_under_it_when_such_a_side_is_free(language: str) -> None:
+    with translation.override(language):
+        drawing = draw(_two_hubs(), positions="map")
+    for frame in drawing.frames:
+        hubs = _hubs(frame)
+        assert len(hubs) == 2
+        # written below the bottom hub, its name would lie over the spokes to its works: the check is not vacuous
+        assert any(_lines_under(frame, dataclasses.replace(p, label_dx=0.0, label_dy=0.0)) for p in hubs), frame.name
+        for p in hubs:
+            assert _lines_under(frame, p) == [], (frame.name, p.node.label)
+            # inside the picture, so that the name is never cut off
+            x0, y0, x1, y1 = _label_box(p)
+            assert frame.x0 <= x0 and x1 <= frame.x0 + frame.width and frame.y0 <= y0 and y1 <= frame.y0 + frame.height
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_fewer_of_the_seed_maps_lines_run_under_its_hubs_names(seed: None, language: str) -> None:
+    with translation.override(language):
+        graph, _ = map_graph()
+        drawing = draw(graph, positions="map", limit=len(graph))
+    for frame in drawing.frames:
+        hubs = _hubs(frame)
+        under = {p.node.label: len(_lines_under(frame, p)) for p in hubs}
+        below = {p.node.label: len(_lines_under(frame, dataclasses.replace(p, label_dx=0.0, label_dy=0.0))) for p in hubs}
+        # "Harness / scaffold" written below its hub lay over the spokes to its works and a contrast line
+        assert sum(under.values()) < sum(below.values()), frame.name
+        assert all(under[name] <= below[name] for name in under), (frame.name, under, below)

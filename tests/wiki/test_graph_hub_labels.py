@@ -1,4 +1,4 @@
-"""A hub's name is written on the side of its node where the picture's lines do not run under it."""
+"""A hub's name is written whole, on the side of its node where the picture's lines do not run under it."""
 
 from __future__ import annotations
 
@@ -86,3 +86,15 @@ def test_fewer_of_the_seed_maps_lines_run_under_its_hubs_names(seed: None, langu
         # "Harness / scaffold" written below its hub lay over the spokes to its works and a contrast line
         assert sum(under.values()) < sum(below.values()), frame.name
         assert all(under[name] <= below[name] for name in under), (frame.name, under, below)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_word_of_a_hubs_name_is_cut_in_either_frame_of_the_seed_map(seed: None, language: str) -> None:
+    # "Infrastructure", one word wider than a phone's label, was drawn "Infrastructu…"
+    with translation.override(language):
+        graph, _ = map_graph()
+        drawing = draw(graph, positions="map", limit=len(graph))
+    for frame in drawing.frames:
+        hubs = _hubs(frame)
+        assert len(hubs) >= 6
+        assert [p.lines for p in hubs if p.abbreviated] == [], frame.name

@@ -446,8 +446,13 @@ def radial_positions(graph: nx.MultiDiGraph[str], center: str) -> dict[str, tupl
 
 
 def _label_lines(node: DrawnNode, frame: str) -> tuple[str, ...]:  # wrap() is cached
-    font = HUB_FONT_PX if node.kind == "mechanism" else FONT_PX
-    return wrap(node.short or node.label, LABEL_PX[frame], max_lines=2, font_px=font)
+    if node.kind != "mechanism":
+        return wrap(node.short or node.label, LABEL_PX[frame], max_lines=2)
+    # A hub's name is a term the legend and the glossary use: a word of it is never cut in a phone's frame
+    # ("Infrastructu…"), its line as wide as the word up to the wide frame's width; few hubs are drawn.
+    text = node.short or node.label
+    width = max([LABEL_PX[frame]] + [min(LABEL_PX["wide"], text_px(word, HUB_FONT_PX)) for word in text.split()])
+    return wrap(text, width, max_lines=2, font_px=HUB_FONT_PX)
 
 
 def _claim_labels(graph: nx.MultiDiGraph[str], nodes: dict[str, DrawnNode], center: str | None) -> None:

@@ -3,8 +3,8 @@
 Like a label, a marker never covers what was placed before it (labels, nodes, other markers): the picture grows
 rather than hide text under a disc. It is set on its line farther from the middle, or beside the line, tied to it by
 a thin leader that leaves the line clear of the nodes at its ends (where it would seem to leave a node): at right
-angles to the line near it, or, round the line's middle, from the nearest point of the line or slanted from farther
-along it, so that it can reach a spot past a line a square one would cross. Of the free spots, the first kind found
+angles to the line near it, or, round the line's middle, from the nearest point of the line or, when no such leader
+is clear, slanted from farther along it, so that it can reach a spot past a line a square one would cross. Of the free spots, the first kind found
 is taken: the leader through no node (it would seem to join it), neither crossing another contrast's line nor its disc
 sitting on one (where it would seem to number that one), and the leader passing under no label; among those, the one
 touching the fewest other lines (a leader longer than LEADER_REACH counting as one more), then the nearest the line's
@@ -241,18 +241,21 @@ def beside(
         free = free[np.argsort(distance[free], kind="stable")][:_WEIGHED]
         if not free.size:
             continue
-        # each free spot with each foot its leader may leave from, the shorter leader first
-        leaders = feet[free]
-        reach = np.hypot(*(leaders - points[free][:, None, :]).transpose(2, 0, 1))
-        order = np.argsort(reach, axis=1, kind="stable")
-        spots = np.repeat(points[free], leaders.shape[1], axis=0)
-        froms = np.take_along_axis(leaders, order[:, :, None], axis=1).reshape(-1, 2)
-        k, tangled = _clearest(spots, froms, r=r, boxes=boxes, nodes=nodes, contrasts=contrasts, lines=lines)
-        spot = Spot(float(spots[k][0]), float(spots[k][1]), float(froms[k][0]), float(froms[k][1]), any(tangled))
-        if not spot.tangled:
-            return spot
-        if best is None or tangled < best[0]:
-            best = (tangled, spot)
+        # a leader from the nearest foot first; slanted ones from the others only when none of those is clear
+        for leaders in (feet[free][:, :1], feet[free][:, 1:]):
+            if not leaders.shape[1]:
+                continue
+            # each free spot with each foot its leader may leave from, the shorter leader first
+            reach = np.hypot(*(leaders - points[free][:, None, :]).transpose(2, 0, 1))
+            order = np.argsort(reach, axis=1, kind="stable")
+            spots = np.repeat(points[free], leaders.shape[1], axis=0)
+            froms = np.take_along_axis(leaders, order[:, :, None], axis=1).reshape(-1, 2)
+            k, tangled = _clearest(spots, froms, r=r, boxes=boxes, nodes=nodes, contrasts=contrasts, lines=lines)
+            spot = Spot(float(spots[k][0]), float(spots[k][1]), float(froms[k][0]), float(froms[k][1]), any(tangled))
+            if not spot.tangled:
+                return spot
+            if best is None or tangled < best[0]:
+                best = (tangled, spot)
     if best is not None:
         return best[1]
     # nowhere free near: below everything placed, as a node with no room goes

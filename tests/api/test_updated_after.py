@@ -137,4 +137,4 @@ def test_a_time_out_of_the_range_of_dates_is_a_400_in_the_readers_language(api: 
     assert english.status_code == chinese.status_code == 400
     assert english.json()["codes"] == {"updated_after": ["overflow"]} and english.json()["code"] == "overflow"
     assert english.json()["detail"] == "updated_after: Datetime value out of range."
-    assert chinese.json()["detail"] == "updated_after：时间数值超出有效范围。"
+    assert chinese.json()["detail"] == "updated_after：日期时间超出范围。"

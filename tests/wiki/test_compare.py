@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
+from tests.factories import make_classification, make_source
 from wiki.graph.compare import PICK_LIMIT
 from wiki.models import Claim, Classification, Source
 
@@ -299,3 +300,14 @@ def test_a_cached_export_holds_the_addresses_of_the_host_and_scheme_it_was_asked
         assert found == {f"{'https' if secure else 'http'}://{host}/sources/"}
     assert len({response["ETag"] for response in answers}) == 3
     assert again.content == answers[1].content and again["ETag"] == answers[1]["ETag"]
+
+
+def test_a_field_empty_on_one_work_and_missing_on_an_unclassified_one_is_not_marked_as_differing(client: Client) -> None:
+    # both cells read "—": an algorithm left empty says what an unclassified work's absent one says
+    make_classification(make_source(slug="blankalgo", short_name="BlankAlgo"), algorithm="", updated="")
+    make_source(slug="noclass", short_name="NoClass")
+
+    html = client.get(reverse("wiki:compare") + "?works=blankalgo,noclass", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert '<tr class=" " data-row="algorithm">' in html and '<tr class=" " data-row="updated">' in html
+    assert '<tr class="differs " data-row="mechanism">' in html

@@ -163,7 +163,8 @@ def comparison_rows(columns: Sequence[Column]) -> list[Row]:
         return Row(key, label, [cell(col.classification, col) for col in columns], group)
 
     def text(field_name: str) -> Any:
-        return lambda c, col: Cell(c[field_name] or "—", c[field_name]) if c else Cell("—", None)
+        # a field left empty is compared as absent: both read "—", as an unclassified work's does
+        return lambda c, col: Cell(c[field_name] or "—", c[field_name] or None) if c else Cell("—", None)
 
     rows = [
         row("mechanism", gettext("Mechanism"), lambda c, col: Cell(mechanism_label(c["mechanism"]), c["mechanism"]) if c else Cell("—", None)),

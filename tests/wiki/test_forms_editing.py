@@ -56,6 +56,15 @@ def test_source_form_rejects_bad_identifiers(db: None) -> None:
     assert _codes(form, "doi") == ["invalid_doi"]
 
 
+def test_a_url_refused_is_named_with_what_the_wiki_can_link_to(db: None) -> None:
+    # Django's own "Enter a valid URL." (请输入合法的URL。) says neither what was wrong nor what to write
+    for url in ("not an address", "http://["):  # refused by the rule, and by reading the address at all
+        form = SourceForm({"short_name": "X", "title": "X", "kind": "paper", "url": url})
+        assert not form.is_valid()
+        assert form.errors["url"] == [
+            f"“{url if '[' in url else 'https://' + url}” is not a web address (http://, https://, ftp://…) the wiki can link to."]
+
+
 def test_source_form_offers_the_existing_source_for_a_duplicate(db: None) -> None:
     existing = make_source(arxiv_id="2401.12345")
     form = SourceForm({"short_name": "Y", "title": "Y", "kind": "paper", "arxiv_id": "2401.12345v2"})

@@ -258,6 +258,14 @@ class LinkURLField(models.URLField):  # type: ignore[type-arg]
 
 class LinkURLFormField(forms.URLField):
     default_validators = [LinkURLValidator()]
+    # Django's "Enter a valid URL." would replace the validator's message, which names the address and what is allowed.
+    default_error_messages = {"invalid": LinkURLValidator.message}
+
+    def to_python(self, value: Any) -> str:
+        try:
+            return str(super().to_python(value))
+        except ValidationError as error:  # an address that cannot be read at all ("http://[") gets the same message
+            raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": value}) from error
 
 
 def is_control_free(text: str) -> bool:

@@ -267,3 +267,13 @@ def test_restoring_a_moved_page_relinks_its_former_names_in_a_fixed_number_of_qu
         return len(restored.captured_queries)
 
     assert queries(2, "few") == queries(12, "many")
+
+
+def test_a_deleted_works_address_offers_to_search_for_it(client: Client, staff: Account) -> None:
+    # a reader who followed an old link is told what to do next, not only that the work is gone
+    source_delete(source=make_source(slug="gone-work", short_name="Gone Work"), user=staff, reason="Duplicate")
+
+    response = client.get(reverse("wiki:source-detail", kwargs={"slug": "gone-work"}), HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 410
+    assert f'<a href="{reverse("wiki:search")}?q=Gone%20Work">在本 wiki 中搜索“Gone Work”</a>' in response.content.decode()

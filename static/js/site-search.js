@@ -42,7 +42,10 @@
   var fill = function () {
     var term = input.value.trim();
     if (pending) { pending.abort(); pending = null; }
-    if (term.length < 2) { list.replaceChildren(); urls = {}; return; }
+    // One letter asks for nothing, but one Chinese (or Japanese, Korean) character is a word already: 强 offers 强化学习.
+    if (term.length < 2 && !/^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]$/.test(term)) {
+      list.replaceChildren(); urls = {}; return;
+    }
     pending = new AbortController();
     var url = new URL(input.dataset.names, window.location.href);
     url.searchParams.set("q", term);

@@ -1,5 +1,5 @@
 """Names as a search box offers them: works and pages whose name starts with what was typed, then those with a word
-starting with it, works first; nothing for one character; bad parameters a 400."""
+starting with it, works first; nothing for one letter (one Chinese character is a word); bad parameters a 400."""
 
 from __future__ import annotations
 
@@ -43,3 +43,13 @@ def test_names_starting_with_what_was_typed_come_first_then_words_starting_with_
     assert row == {"kind": "source", "name": "SkillForge", "slug": "skillforge", "url": "/sources/skillforge/"}
     refused = api.get("/api/v1/search/names/", {"q": "skil", "limit": "500"})
     assert refused.status_code == 400 and "limit" in refused.json()["errors"]
+
+
+def test_one_chinese_character_offers_the_names_it_starts_where_one_letter_offers_none(api: APIClient) -> None:
+    # a Chinese character is a word already: a reader typing 强 is on the way to 强化学习 as one typing "re" is
+    make_source(slug="qiang-hua-gong-ju", short_name="强化工具", title="强化工具")
+    make_page(slug="qiang-notes", title="强 notes")
+
+    assert _names(api, "强") == [("source", "强化工具"), ("page", "强 notes")]
+    assert _names(api, "強") == _names(api, "强")  # as written in Traditional characters
+    assert _names(api, "s") == [] and _names(api, "7") == []

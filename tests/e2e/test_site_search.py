@@ -76,3 +76,12 @@ def test_the_slash_key_can_be_turned_off_in_the_preferences_and_on_again(page: A
     page.goto(f"{base}/")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "site-search-q"
+
+
+def test_one_chinese_character_is_enough_for_the_header_to_offer_names(page: Any, live_server: Any, seed: None) -> None:
+    page.goto(f"{live_server.url}/")
+
+    page.locator("#site-search-q").press_sequentially("强")  # as an input method commits it
+
+    page.wait_for_function("() => document.querySelectorAll('datalist#site-search-q-options option').length > 0")
+    assert "强化学习" in [value for value, _ in _options(page)]

@@ -15,6 +15,7 @@ same.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.db.models import Q, Value
@@ -28,6 +29,7 @@ from wiki.models import Page, Source
 from wiki.search.identifiers import identifier_forms, query_keys
 from wiki.search.syntax import understand
 from wiki.search.terms import current_glossary, match_form
+from wiki.search.tokenize import CJK
 
 MAX_CLOSE_NAMES = 5
 # A typed name shorter than this is too short for a close one to mean anything.
@@ -108,14 +110,15 @@ def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_C
     """Works, pages and glossary terms whose name starts with ``typed`` (case and spacing aside), in that order and
     shortest first, then works and pages with a word starting with it: what the header's search box offers while a
     reader types. A term is offered once, by its first name that matches, or by its Chinese name when what is typed
-    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single character, nor for a search that excludes
+    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single letter or digit (a Chinese character, a word
+in itself, offers the names it starts: ``强`` offers 强化学习), nor for a search that excludes
     something or offers a choice (``reward -hacking``, ``GRPO OR PPO``: ``wiki.search.syntax``); a name typed in quotes
     is offered as the name."""
     understood = understand(typed)
     if understood.excluded or understood.alternatives:
         return []
     prefix = match_form(understood.positive_text)
-    if len(prefix) < 2:
+    if len(prefix) < 2 and not re.fullmatch(f"[{CJK}]", prefix):
         return []
     names = current_names(version=version)
     word = " " + prefix

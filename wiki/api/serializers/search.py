@@ -25,7 +25,8 @@ class SearchParamsSerializer(serializers.Serializer):
 
 class SearchNamesParamsSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=MAX_QUERY_LENGTH, allow_blank=True,
-                              help_text="The start of a work's short name or a page's title (two characters or more).")
+                              help_text="The start of a work's short name or a page's title (two characters or more, or one "
+                                        "Chinese character).")
     limit = serializers.IntegerField(min_value=1, max_value=20, default=8, help_text="Names at most.")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -165,6 +166,22 @@ def test_the_main_menu_offers_the_list_of_pages_and_editors_a_new_page(editor_cl
     html = editor_client.get(reverse("wiki:home")).content.decode()
     nav = html[html.index('class="site-nav"'):html.index("</nav>")]
     assert f'href="{reverse("wiki:page-list")}"' in nav and f'href="{reverse("wiki:page-create")}"' in nav
+
+
+def test_the_main_menu_marks_the_page_shown_and_the_section_it_is_in(editor_client: Client) -> None:
+    make_page(slug="agentic-rl", title="Agentic RL")
+
+    def current(url: str) -> list[tuple[str, str]]:
+        html = editor_client.get(url).content.decode()
+        nav = html[html.index('class="site-nav"'):html.index("</nav>")]
+        return re.findall(r'<a (?:class="[^"]*" )?href="([^"]+)"(?: accesskey="\w")? aria-current="(\w+)"', nav)
+
+    assert current(reverse("wiki:source-list")) == [(reverse("wiki:source-list"), "page")]
+    assert current(reverse("wiki:page-history", kwargs={"slug": "agentic-rl"})) == [(reverse("wiki:page-list"), "true")]
+    assert current(reverse("wiki:page-create")) == [(reverse("wiki:page-create"), "page")]  # not under Pages as well
+    assert current(reverse("wiki:changes")) == [(reverse("wiki:changes"), "page")]
+    assert current(reverse("wiki:home")) == [(reverse("wiki:home"), "page")]
+    assert current(reverse("wiki:search")) == []
 
 
 def test_enter_in_the_edit_summary_previews_instead_of_saving(editor_client: Client) -> None:

@@ -289,3 +289,19 @@ def test_at_a_tablets_width_the_navigation_is_one_row(page: Any, live_server: An
         tops = tab.locator(".site-nav a").evaluate_all("(links) => links.map(a => Math.round(a.getBoundingClientRect().top))")
         assert len(set(tops)) == 1, (width, logged_in, tops)
 
+
+
+def test_on_a_phone_the_claim_being_edited_takes_the_width_of_the_form(page: Any, live_server: Any) -> None:
+    from wiki.models import Claim
+
+    make_editor("thumbs")
+    claim = Claim.objects.current().first()
+    assert claim is not None
+    tab = _phone(page)
+    log_in(tab, live_server.url, "thumbs")
+    tab.goto(live_server.url + reverse("wiki:claim-edit", kwargs={"pk": claim.pk}))
+
+    quote = tab.locator("main blockquote").first.bounding_box()
+    field = tab.locator("main select[name=status]").bounding_box()
+    # not indented 40 px on either side, as a browser sets a bare quotation
+    assert quote["x"] <= field["x"] + 1 and quote["width"] >= field["width"] - 2

@@ -144,7 +144,7 @@ def test_chinese_content_in_the_english_edit_forms_is_marked_chinese() -> None:
         if title:
             assert f'<h1 class="page-title">Edit “<span lang="zh-Hans">{title}</span>”</h1>' in html, url
     claim_form = client.get(reverse("wiki:claim-edit", args=[claim.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert f'<blockquote lang="zh-Hans">{claim.text}</blockquote>' in claim_form
+    assert f'<blockquote class="evidence-claim"><p lang="zh-Hans">{claim.text}</p></blockquote>' in claim_form
 
 
 def test_english_names_of_works_keep_their_language_in_chinese_pages(client: Client, contrast_wiki: Any) -> None:

@@ -305,3 +305,16 @@ def test_on_a_phone_the_claim_being_edited_takes_the_width_of_the_form(page: Any
     field = tab.locator("main select[name=status]").bounding_box()
     # not indented 40 px on either side, as a browser sets a bare quotation
     assert quote["x"] <= field["x"] + 1 and quote["width"] >= field["width"] - 2
+
+
+def test_on_a_phone_the_evidence_the_classifier_read_takes_the_width_of_its_card(page: Any, live_server: Any) -> None:
+    make_editor("thumbs")
+    tab = _phone(page)
+    log_in(tab, live_server.url, "thumbs")
+    tab.goto(live_server.url + reverse("wiki:classification-create", kwargs={"slug": "reward-description-training-study"}))
+
+    quote = tab.locator("blockquote.evidence-text")
+    box = quote.bounding_box()
+    heading = quote.evaluate("(q) => { const r = q.previousElementSibling.getBoundingClientRect(); return [r.x, r.width]; }")
+    # lined up with the card's heading above it, not indented 40 px on either side as a bare quotation is
+    assert abs(box["x"] - heading[0]) <= 1 and box["width"] >= heading[1] - 2

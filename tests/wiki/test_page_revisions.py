@@ -42,6 +42,17 @@ def test_a_revision_that_does_not_exist_is_not_found(client: Client) -> None:
     assert client.get("/wiki/notes/revisions/0/").status_code == 404
 
 
+def test_a_revision_the_page_has_not_says_which_it_has_and_links_the_history(client: Client) -> None:
+    make_page(slug="notes", title="Notes", body="Text.")
+
+    response = client.get(reverse("wiki:page-revision", kwargs={"slug": "notes", "number": 7}), HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "本页没有修订版本 7：它的修订版本编号为 1 到 1。" in html
+    assert f'<a href="{reverse("wiki:page-history", kwargs={"slug": "notes"})}">' in html
+
+
 def test_a_deleted_pages_revisions_answer_gone_as_the_page_does(client: Client) -> None:
     editor = make_editor("remover")
     page = make_page(slug="gone-notes", title="Gone notes", body="Text.")

@@ -4,11 +4,12 @@ from typing import Any, NoReturn
 
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header, urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from wiki.caching import versions
@@ -167,8 +168,14 @@ def page_revision(request: HttpRequest, slug: str, number: int) -> HttpResponseB
     page = Page.objects.only("id", "slug", "title").filter(slug=slug).first()
     if page is None:
         return deleted_page(request, slug) or page_not_found(slug)
-    revision = get_object_or_404(Revision.objects.select_related("author"), page=page, number=number)
-    context: dict[str, object] = {"page": page, "revision": revision, "latest": page.revisions.aggregate(n=Max("number"))["n"]}
+    revision = Revision.objects.select_related("author").filter(page=page, number=number).first()
+    latest = page.revisions.aggregate(n=Max("number"))["n"]
+    if revision is None:  # a permanent link mistyped: say which revisions there are, and where they are listed
+        reason = gettext("The page has no revision %(revision)s: its revisions are numbered 1 to %(latest)s.") % {
+            "revision": number, "latest": latest}
+        history = reverse("wiki:page-history", kwargs={"slug": page.slug})
+        return render(request, "404.html", {"reason": reason, "reason_url": history}, status=404)
+    context: dict[str, object] = {"page": page, "revision": revision, "latest": latest}
     try:
         context["rendered"] = page_preview(body=revision.body).result
     except MarkdownTooComplex as error:  # a revision saved under looser limits than today's

@@ -114,6 +114,17 @@ def test_an_older_revision_is_cited_with_its_own_title_and_link(client: Client) 
     assert f'href="{_cite_url("shaping")}?revision=1&amp;format=bib"' in html
 
 
+def test_the_chinese_citation_calls_a_revision_xiu_ding_ban_ben_as_the_rest_of_the_wiki_does(client: Client) -> None:
+    _tricky_page()
+
+    older = client.get(_cite_url("shaping"), {"revision": "1"}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    current = client.get(_cite_url("shaping"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    assert "修订版本 1</a>，而不是当前修订版本（修订版本 2）" in older
+    assert "指向当前修订版本，即<a" in current and "修订版本 2</a>" in current
+    assert "号修订" not in older + current
+
+
 def test_the_revision_page_links_to_its_citation(client: Client) -> None:
     _tricky_page()
 

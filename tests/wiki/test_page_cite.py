@@ -122,7 +122,7 @@ def test_the_chinese_citation_calls_a_revision_xiu_ding_ban_ben_as_the_rest_of_t
 
     assert "修订版本 1</a>，而不是当前修订版本（修订版本 2）" in older
     assert "指向当前修订版本，即<a" in current and "修订版本 2</a>" in current
-    assert "号修订" not in older + current
+    assert "号修订" not in older + current and "引用当前修订版本" in older
 
 
 def test_the_revision_page_links_to_its_citation(client: Client) -> None:

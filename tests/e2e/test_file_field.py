@@ -37,3 +37,16 @@ def test_the_reference_file_field_says_in_chinese_what_to_do_and_which_file_was_
     tab.click("button[name=import]")
     tab.wait_for_load_state()
     assert "Work One" in tab.locator("main").inner_text()  # the unseen input still sends its file
+
+
+def test_without_scripts_the_browsers_own_file_input_is_shown_alone(page: Any, live_server: Any, seed: None) -> None:
+    make_editor("importer")
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    log_in(tab, live_server.url, "importer")
+    tab.goto(f"{live_server.url}{reverse('wiki:source-create')}")
+
+    assert tab.locator("input[type=file]").is_visible()
+    assert not tab.locator("[data-file-pick] label").is_visible()  # no second button that the script would work
+    assert not tab.locator("[data-file-name]").is_visible()

@@ -79,7 +79,7 @@ def test_editor_imports_classifies_cites_and_resolves(page: Any, live_server: An
     page.goto(f"{base}{reverse('wiki:question-edit', kwargs={'pk': question.pk})}")
     page.select_option("select[name=status]", "answered")
     page.select_option("select[name=answer_claim]", str(claim.pk))
-    page.click("form.edit-form button[type=submit]")
+    page.click("form.edit-form .form-actions button[type=submit]")
     page.wait_for_url(re.compile(re.escape(question.get_absolute_url()) + "$"))
     question.refresh_from_db()
     assert (question.status, question.answer_claim_id) == ("answered", claim.pk)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.e2e.accounts import log_in
 from tests.factories import make_editor
-from wiki.models import Contrast, Page, Source
+from wiki.models import Contrast, OpenQuestion, Page, Source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -86,3 +86,39 @@ def test_the_question_form_offers_matching_pages_as_the_editor_types(page: Any, 
 
     offered = dict(_options(page, "id_page-options"))
     assert offered["agentic-rl"] == agentic.title
+
+
+def test_enter_in_the_question_forms_page_field_shows_its_claims_and_adds_nothing(
+        page: Any, live_server: Any, seed: None) -> None:
+    make_editor("picker")
+    log_in(page, live_server.url, "picker")
+    agentic = Page.objects.get(slug="agentic-rl")
+    questions = OpenQuestion.objects.count()
+
+    page.goto(f"{live_server.url}{reverse('wiki:question-create')}")
+    page.fill("input[name=title]", "Which works update the policy online?")
+    page.fill("input[name=page]", "agentic-rl")
+    page.locator("input[name=page]").press("Enter")
+    page.wait_for_load_state()
+    claim = agentic.claims.current().order_by("pk").first()
+    assert claim is not None
+    assert page.locator(f"input[name=claims][value='{claim.pk}']").count() == 1
+    assert page.input_value("input[name=title]") == "Which works update the policy online?"
+    assert OpenQuestion.objects.count() == questions
+
+
+def test_enter_in_the_contrast_forms_work_field_shows_their_components_and_adds_nothing(
+        page: Any, live_server: Any, seed: None) -> None:
+    make_editor("picker")
+    log_in(page, live_server.url, "picker")
+    contrasts = Contrast.objects.count()
+
+    page.goto(f"{live_server.url}{reverse('wiki:contrast-create')}")
+    page.fill("input[name=left]", "astar")
+    page.fill("input[name=right]", "osworld")
+    page.fill("input[name=axis]", "policy update vs external harness evolution")
+    page.locator("input[name=right]").press("Enter")
+    page.wait_for_load_state()
+    assert "/contrasts/new/" in page.url
+    assert page.input_value("input[name=axis]") == "policy update vs external harness evolution"
+    assert Contrast.objects.count() == contrasts

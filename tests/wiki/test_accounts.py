@@ -239,3 +239,14 @@ def test_reset_mails_to_one_address_or_from_one_client_stop_past_their_limits(db
     assert [ask(f"nobody{n}@example.org").status_code for n in range(2)] == [429, 429]
     assert ask("other@example.org", address="198.51.100.21").status_code == 302
     assert len(mail.outbox) == 3
+
+
+def test_a_reader_sent_to_log_in_from_an_editors_form_is_told_why(client: Client, db: None) -> None:
+    why = "仅供编辑者使用"
+    sent = client.get(reverse("wiki:page-create"), HTTP_ACCEPT_LANGUAGE="zh-Hans", follow=True)
+    assert sent.redirect_chain and sent.redirect_chain[-1][0].startswith(reverse("login"))
+    assert why in sent.content.decode()
+    # The header's "Log in" names the page being read as next: nothing to explain there.
+    header = client.get(reverse("login"), {"next": reverse("wiki:home")}, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert why not in header.content.decode()
+    assert why not in client.get(reverse("login"), {"next": "/no/such/page/"}, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.accounts import throttling
 from wiki.forms.accounts import MailedPasswordResetForm, MailNotSent, ThrottledAuthenticationForm
+from wiki.views.editing import EDITOR_FORM
 
 # Where logging in must never lead back to: the header's "Log in" link on these pages names them as next.
 _NOT_NEXT = {"login", "logout"}
@@ -35,13 +36,23 @@ class LoginView(auth_views.LoginView):
         return "" if name in _NOT_NEXT else url
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return {**super().get_context_data(**kwargs), "password_reset_offered": settings.WIKI_SENDS_EMAIL}
+        return {**super().get_context_data(**kwargs), "password_reset_offered": settings.WIKI_SENDS_EMAIL,
+                "for_editors": _for_editors(self.get_redirect_url())}
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         if form.has_error("__all__", "throttled"):
             response.status_code = 429
         return response
+
+
+def _for_editors(url: str) -> bool:
+    """Whether ``url`` is an editor's form: a reader sent here from one is told why, one who clicked the header's
+    "Log in" (whose next is the page they were reading) is not."""
+    try:
+        return hasattr(resolve(urlsplit(url).path).func, EDITOR_FORM) if url else False
+    except Resolver404:
+        return False
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -256,9 +256,20 @@ def test_on_a_phone_a_long_page_leads_back_to_its_contents_from_far_down(page: A
     assert not page.locator("a.to-contents").is_visible()
 
 
+WIDE_FORMULA = """$$
+J(\\theta) = \\mathbb{E}_{\\tau \\sim \\pi_\\theta}\\left[\\sum_{t=0}^{T} \\gamma^t \\min\\left(
+\\frac{\\pi_\\theta(a_t \\mid s_t)}{\\pi_{\\theta_{\\mathrm{old}}}(a_t \\mid s_t)} A_t,\\,
+\\mathrm{clip}\\left(\\frac{\\pi_\\theta(a_t \\mid s_t)}{\\pi_{\\theta_{\\mathrm{old}}}(a_t \\mid s_t)},
+1 - \\epsilon, 1 + \\epsilon\\right) A_t\\right) - \\beta\\, \\mathrm{KL}\\left(\\pi_\\theta \\,\\|\\, \\pi_{\\mathrm{ref}}\\right)\\right]
+$$
+"""
+
+
 def test_a_formula_wider_than_a_phone_shows_a_shadow_where_it_scrolls(page: Any, live_server: Any) -> None:
+    page_save_revision(slug="wide-formula", title="Wide formula", body=WIDE_FORMULA)
     tab = _phone(page)
-    tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl-survey-notes"}))
+    tab.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "wide-formula"}))
+    tab.wait_for_function("document.fonts.status === 'loaded'")
     wide = tab.locator(".math-display").filter(has=tab.locator("math")).evaluate_all(
         "(ds) => ds.filter(d => d.scrollWidth > d.clientWidth).map(d => getComputedStyle(d).backgroundImage)")
     assert wide and all("radial-gradient" in background for background in wide)

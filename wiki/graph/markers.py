@@ -86,16 +86,21 @@ def _turn(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray, px: np
     return side
 
 
+def _crossings(starts: np.ndarray, ends: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Whether each segment from ``starts`` to ``ends`` (rows) crosses each of ``lines`` (x1, y1, x2, y2; columns)."""
+    sx, sy, ex, ey = starts[:, 0:1], starts[:, 1:2], ends[:, 0:1], ends[:, 1:2]
+    lx1, ly1, lx2, ly2 = (lines[:, i][None, :] for i in range(4))
+    crossed: np.ndarray = (_turn(sx, sy, ex, ey, lx1, ly1) * _turn(sx, sy, ex, ey, lx2, ly2) < 0) & (
+        _turn(lx1, ly1, lx2, ly2, sx, sy) * _turn(lx1, ly1, lx2, ly2, ex, ey) < 0
+    )
+    return crossed
+
+
 def _lines_crossed(starts: np.ndarray, ends: np.ndarray, lines: np.ndarray) -> np.ndarray:
     """How many of ``lines`` (x1, y1, x2, y2) each segment from ``starts`` to ``ends`` crosses."""
     if not len(lines) or not len(starts):
         return np.zeros(len(starts), dtype=int)
-    sx, sy, ex, ey = starts[:, 0:1], starts[:, 1:2], ends[:, 0:1], ends[:, 1:2]
-    lx1, ly1, lx2, ly2 = (lines[:, i][None, :] for i in range(4))
-    apart = (_turn(sx, sy, ex, ey, lx1, ly1) * _turn(sx, sy, ex, ey, lx2, ly2) < 0) & (
-        _turn(lx1, ly1, lx2, ly2, sx, sy) * _turn(lx1, ly1, lx2, ly2, ex, ey) < 0
-    )
-    counts: np.ndarray = apart.sum(axis=1)
+    counts: np.ndarray = _crossings(starts, ends, lines).sum(axis=1)
     return counts
 
 
@@ -168,11 +173,9 @@ def _shallow_crossings(starts: np.ndarray, ends: np.ndarray, lines: np.ndarray) 
     crossing a line steeply is seen to go on past it, one running along it could be taken for a branch of it."""
     if not len(lines) or not len(starts):
         return np.zeros(len(starts), dtype=int)
+    apart = _crossings(starts, ends, lines)
     sx, sy, ex, ey = starts[:, 0:1], starts[:, 1:2], ends[:, 0:1], ends[:, 1:2]
     lx1, ly1, lx2, ly2 = (lines[:, i][None, :] for i in range(4))
-    apart = (_turn(sx, sy, ex, ey, lx1, ly1) * _turn(sx, sy, ex, ey, lx2, ly2) < 0) & (
-        _turn(lx1, ly1, lx2, ly2, sx, sy) * _turn(lx1, ly1, lx2, ly2, ex, ey) < 0
-    )
     ux, uy, vx, vy = ex - sx, ey - sy, lx2 - lx1, ly2 - ly1
     sine = np.abs(ux * vy - uy * vx) / np.maximum(np.hypot(ux, uy) * np.hypot(vx, vy), 1e-9)
     counts: np.ndarray = (apart & (sine < math.sin(math.radians(STEEP)))).sum(axis=1)

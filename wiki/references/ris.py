@@ -237,11 +237,14 @@ def _records(text: str) -> list[tuple[int, str]]:
     return records
 
 
-def _field_lines(chunk: str, first: int) -> dict[str, int]:
-    """The line of the tag each of the wiki's fields is first given by in a record starting on line ``first``."""
+def field_lines(chunk: str, first: int, *, tags: re.Pattern[str] = _TAG_LINE,
+                field_by_tag: dict[str, str] = _FIELD_BY_TAG) -> dict[str, int]:
+    """The line of the tag each of the wiki's fields is first given by in a record starting on line ``first``
+    (``tags`` finds a tagged line, its tag as group 1; ``field_by_tag`` names the field a tag gives: RIS's by default,
+    Web of Science's for its exports)."""
     lines: dict[str, int] = {}
-    for match in _TAG_LINE.finditer(chunk):
-        if name := _FIELD_BY_TAG.get(match[1]):
+    for match in tags.finditer(chunk):
+        if name := field_by_tag.get(match[1]):
             lines.setdefault(name, first + chunk.count("\n", 0, match.start()))
     return lines
 
@@ -262,5 +265,5 @@ def parse_ris(text: str) -> list[ParsedEntry]:
         for record in found:
             draft, errors, warnings = draft_from_record(record)
             parsed.append(ParsedEntry(line=line, label=_first(record, "id") or label, draft=draft, errors=errors,
-                                      warnings=warnings, raw=chunk.strip(), field_lines=_field_lines(chunk, line)))
+                                      warnings=warnings, raw=chunk.strip(), field_lines=field_lines(chunk, line)))
     return parsed

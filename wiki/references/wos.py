@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.draft import month_number
-from wiki.references.ris import draft_from_record
+from wiki.references.ris import draft_from_record, field_lines
 
 _START = re.compile(r"^PT [A-Z]", re.MULTILINE)
 # A file Web of Science wrote: its header, or a record's first tag, on the first line that is not blank.
@@ -82,15 +82,6 @@ def _as_ris(record: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value}
 
 
-def _field_lines(chunk: str, first: int) -> dict[str, int]:
-    """The line of the tag each of the wiki's fields is first given by in a record starting on line ``first``."""
-    lines: dict[str, int] = {}
-    for match in _TAG_LINE.finditer(chunk):
-        if name := _FIELD_BY_TAG.get(match[1]):
-            lines.setdefault(name, first + chunk.count("\n", 0, match.start()))
-    return lines
-
-
 def parse_wos(text: str) -> list[ParsedEntry]:
     """Every record of a Web of Science export, from ``PT`` to ``ER`` (or the next ``PT``), with the line it starts on."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
@@ -113,5 +104,5 @@ def parse_wos(text: str) -> list[ParsedEntry]:
             # its accession number (WOS:…) names the record in the report
             parsed.append(ParsedEntry(line=line, label=str(record.get("accession_number") or label), draft=draft,
                                       errors=errors, warnings=warnings, raw=chunk.strip(),
-                                      field_lines=_field_lines(chunk, line)))
+                                      field_lines=field_lines(chunk, line, tags=_TAG_LINE, field_by_tag=_FIELD_BY_TAG)))
     return parsed

@@ -59,3 +59,14 @@ def test_an_answer_no_limit_counted_has_no_budget_headers(settings: Settings, ap
     response = api.get("/api/v1/pages/")
 
     assert response.status_code == 200 and "RateLimit-Limit" not in response
+
+
+def test_a_429_reads_as_one_chinese_sentence_after_another_and_as_english(settings: Settings, api: APIClient) -> None:
+    _rates(settings, anon="1/minute")
+    api.get("/api/v1/pages/")
+
+    chinese = api.get("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()["detail"]
+    english = api.get("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="en").json()["detail"]
+
+    assert chinese.startswith("请求过于频繁，已被限流。请在 ") and chinese.endswith(" 秒后再试。")
+    assert english.startswith("Request was throttled. Expected available in ")

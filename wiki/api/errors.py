@@ -7,6 +7,7 @@ service and let what it raises through.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -92,6 +93,11 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
             out.update(_flatten(value, f"{prefix}.{index}" if prefix else str(index)))
         return out
     return {prefix or "non_field_errors": [str(data)]}
+
+
+# A space after a full-width sentence end: DRF joins a message's sentences with one (a 429's "限流。 请在 3 秒后再试。"),
+# which Chinese does not write.
+_CJK_SENTENCE_GAP = re.compile(r"(?<=[。！？])[ \t]+")
 
 
 def _one_line(messages: list[str]) -> str:
@@ -226,7 +232,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         detail = exc.detail
         code = getattr(detail, "code", None) or exc.default_code
         fields = getattr(exc, "fields", ())
-        body = {"detail": str(detail), "code": code, "errors": {name: [str(detail)] for name in fields},
+        text = _CJK_SENTENCE_GAP.sub("", str(detail))
+        body = {"detail": text, "code": code, "errors": {name: [text] for name in fields},
                 "codes": {name: [code] for name in fields}}
         if isinstance(exc, NotAcceptable) and exc.available_renderers:
             # what the client may ask for instead, in Accept (or as ?format=)

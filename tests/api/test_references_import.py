@@ -181,3 +181,11 @@ def test_an_identifier_field_with_two_identifiers_is_a_400(api: APIClient) -> No
     response = api.post("/api/v1/sources/", {"title": "Two", "arxiv_id": "see also 2501.00002 and 2501.00003"}, format="json")
     assert response.status_code == 400 and "arxiv_id" in response.json()["errors"]
     assert not Source.objects.filter(title="Two").exists()
+
+
+@pytest.mark.parametrize("media_type", ["application/x-research-info-systems", "application/vnd.citationstyles.csl+json"])
+def test_a_body_not_utf8_is_told_to_declare_its_charset_on_the_type_it_was_sent_as(api: APIClient, media_type: str) -> None:
+    body = "TY  - JOUR\nTI  - Caf\u00e9\nER  - \n".encode("cp1252")
+    response = api.post(URL, data=body, content_type=media_type)
+    assert response.status_code == 400
+    assert f"Content-Type: {media_type}; charset=windows-1252" in response.json()["detail"]

@@ -40,9 +40,10 @@ class _ReferenceFileParser(BaseParser):
         if len(data) > MAX_IMPORT_BYTES:
             raise BodyTooLarge(gettext("The file is larger than %(size)s MB; import it in parts.")
                                % {"size": MAX_IMPORT_BYTES // (1024 * 1024)})
-        charset = parse_header_parameters(media_type or "")[1].get("charset", "").strip()
+        sent_as, parameters = parse_header_parameters(media_type or "")
         try:
-            return decode_reference_file(data, charset=charset)
+            return decode_reference_file(data, charset=parameters.get("charset", "").strip(),
+                                         media_type=sent_as or "application/x-bibtex")
         except ReferencesRefused as refused:
             raise ParseError(str(refused), code=refused.code) from None
 

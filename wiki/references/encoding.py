@@ -41,10 +41,12 @@ _FOUR_ACCENTED = re.compile(r"[^\x00-\x7f]{4}")
 _WESTERN_SIGNS = frozenset("\u00a0“”‘’‚„–—…•«»‹›·¡¿€£§©®™†‡°±×÷¹²³¼½¾")
 
 
-def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "") -> str:
+def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "",
+                          media_type: str = "application/x-bibtex") -> str:
     """``data`` decoded by its byte-order mark (UTF-8, UTF-16), else by ``charset`` when one is declared, else as
     UTF-8, else, when a ``fallback`` is given, as GB 18030 or Big5 if it is Chinese text in one of them and as
-    ``fallback`` if not; raises :class:`ReferencesRefused` when none of these reads it."""
+    ``fallback`` if not; raises :class:`ReferencesRefused` when none of these reads it, naming ``media_type`` (the
+    type the file was sent as) in the header that would declare its encoding."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return _decode(data, encoding, declared=True)
@@ -66,8 +68,9 @@ def decode_reference_file(data: bytes, *, charset: str = "", fallback: str = "")
             return chinese if chinese is not None else _decode(data, fallback, declared=False)
         raise ReferencesRefused(
             gettext("The file is not UTF-8 (byte %(byte)s at position %(position)s). Save it as UTF-8, "
-                    "or declare its encoding (Content-Type: application/x-bibtex; charset=windows-1252).")
-            % {"byte": f"0x{data[error.start]:02X}", "position": error.start}, code="not_utf8") from None
+                    "or declare its encoding (Content-Type: %(media_type)s; charset=windows-1252).")
+            % {"byte": f"0x{data[error.start]:02X}", "position": error.start, "media_type": media_type},
+            code="not_utf8") from None
 
 
 # What a line of UTF-8 holds that another encoding's bytes would hardly make: two Chinese characters, or two accented

@@ -219,6 +219,14 @@ def test_labels_wrap_between_words_and_abbreviate_with_an_ellipsis() -> None:
     assert all(text_px(line) <= 124 for line in lines)
 
 
+def test_a_name_of_one_word_too_long_for_a_phones_label_is_broken_where_its_parts_meet_not_cut() -> None:
+    assert wrap("FlashREINFORCE", 108) == ("Flash", "REINFORCE")
+    assert wrap("FlashREINFORCE", 150) == ("FlashREINFORCE",)
+    assert wrap("Qwen2.5-Coder-32B-Instruct", 108) == ("Qwen2.5-Coder-", "32B-Instruct")
+    # one line only: abbreviated as much of the word as fits, not at its first part
+    assert wrap("FlashREINFORCE", 108, max_lines=1) == ("FlashREINFOR…",)
+
+
 def test_no_two_placed_labels_overlap_in_either_frame(contrast_wiki: ContrastWiki) -> None:
     from wiki.devtools.generate import wiki_generate
 

@@ -70,8 +70,14 @@ def _cjk_break(text: str, cut: int, max_px: float, font_px: float) -> int:
     return cut
 
 
-def _head(text: str, max_px: float, font_px: float) -> tuple[str, str]:
-    """The longest head of ``text`` that fits in ``max_px``, broken after a word (Latin) or anywhere in CJK text."""
+# Where a name written in one word reads as two ("Flash|REINFORCE", "Skill|Forge", "GPT|4"): a lower-case letter
+# before a capital, or a letter beside a digit.
+_INNER_WORD_BREAK = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def _head(text: str, max_px: float, font_px: float, *, within_words: bool = False) -> tuple[str, str]:
+    """The longest head of ``text`` that fits in ``max_px``, broken after a word (Latin) or anywhere in CJK text;
+    ``within_words``: a word too long for the line is broken where its parts meet (``Flash|REINFORCE``)."""
     cut = _fits(text, max_px, font_px)
     if cut >= len(text):
         return text, ""
@@ -82,6 +88,8 @@ def _head(text: str, max_px: float, font_px: float) -> tuple[str, str]:
     else:
         spaces = [i for i in range(cut) if text[i] == " " or (text[i] in "-/" and i + 1 < cut)]
         brk = (spaces[-1] + (0 if text[spaces[-1]] == " " else 1)) if spaces else 0
+        if not brk and within_words:
+            brk = max((m.start() for m in _INNER_WORD_BREAK.finditer(text, 1, cut + 1)), default=0)
     for i in range(brk, max(0, brk - 4), -1):
         # CJK punctuation stays with the text before it
         if i > 0 and text[i - 1] in "，、：；）" and i <= cut:
@@ -107,7 +115,7 @@ def wrap(text: str, max_px: float, *, max_lines: int = 2, font_px: float = FONT_
     rest = " ".join(text.split())
     lines: list[str] = []
     while rest and len(lines) < max_lines - 1 and text_px(rest, font_px) > max_px:
-        head, tail = _head(rest, max_px, font_px)
+        head, tail = _head(rest, max_px, font_px, within_words=True)
         if not head:
             break
         lines.append(head)

@@ -21,13 +21,13 @@ def test_the_second_editor_saving_again_after_a_conflict_keeps_the_first_editors
     other = two_editors_at(page, base, url)
 
     page.fill("main form [name=text]", "The first editor's text.")
-    page.click("main form button[type=submit] >> nth=0")
+    page.click("main form .form-actions button[type=submit] >> nth=0")
     page.wait_for_url(f"{base}{question.get_absolute_url()}")
     other.fill("main form [name=resolution_criteria]", "A run of its released code.")
-    other.click("main form button[type=submit] >> nth=0")
+    other.click("main form .form-actions button[type=submit] >> nth=0")
     other.wait_for_selector("text=Someone saved this question after you opened it")
     assert other.input_value("main form [name=text]") == "The first editor's text."
-    other.click("main form button[type=submit] >> nth=0")
+    other.click("main form .form-actions button[type=submit] >> nth=0")
     other.wait_for_url(f"{base}{question.get_absolute_url()}")
 
     question = OpenQuestion.objects.get(pk=question.pk)

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from wiki.graph import map_graph
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px
-from wiki.graph.layout import HUB_FONT_PX, Frame, PlacedNode, draw
+from wiki.graph.layout import HUB_FONT_PX, PAD, Frame, PlacedNode, draw
 from wiki.graph.nodes import EdgeType, GraphBuilder
 from wiki.graph.routing import curve_points
 
@@ -98,3 +98,19 @@ def test_no_word_of_a_hubs_name_is_cut_in_either_frame_of_the_seed_map(seed: Non
         hubs = _hubs(frame)
         assert len(hubs) >= 6
         assert [p.lines for p in hubs if p.abbreviated] == [], frame.name
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_on_a_phone_a_hubs_name_moved_beside_its_node_does_not_widen_the_seed_map(seed: None, language: str) -> None:
+    # "参数空间进化策略" written right of its hub made the phone's picture 408 units wide instead of 298: the reader
+    # scrolled sideways to read it
+    with translation.override(language):
+        graph, _ = map_graph()
+        drawing = draw(graph, positions="map", limit=len(graph))
+    frame = next(f for f in drawing.frames if f.name == "narrow")
+    assert any(p.label_dx for p in _hubs(frame)), "no hub's name was moved beside its node: the check would be vacuous"
+    below = [dataclasses.replace(p, label_dx=0.0, label_dy=0.0) if p.node.kind == "mechanism" else p for p in frame.nodes]
+    boxes = [p.label_box() for p in below] + [
+        (p.x - p.node.size, p.y - p.node.size, p.x + p.node.size, p.y + p.node.size) for p in below]
+    widest = max(b[2] for b in boxes) - min(b[0] for b in boxes) + 2 * PAD
+    assert frame.width <= widest + PAD, (frame.width, widest)  # the frame keeps a margin of its own

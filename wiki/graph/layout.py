@@ -719,6 +719,10 @@ def _clear_hub_labels(frame: Frame) -> None:
             (a.x - max(text_px(line) for line in a.lines) / 2, a.y - FONT_PX,
              a.x + max(text_px(line) for line in a.lines) / 2, a.y - FONT_PX + LINE_PX * len(a.lines))
             for a in frame.axes]
+    # A phone's picture is as wide as the screen: a label moved beside its node stays within the picture's sides, where
+    # one that widened it would make the reader scroll sideways to read it. A desktop's picture may grow.
+    walls = [(frame.x0 - 1e6, -1e9, frame.x0, 1e9), (frame.x0 + frame.width, -1e9, frame.x0 + frame.width + 1e6, 1e9)] \
+        if frame.name == "narrow" else []
     for i, p in enumerate(frame.nodes):
         if p.node.kind != "mechanism" or not p.lines:
             continue
@@ -731,7 +735,7 @@ def _clear_hub_labels(frame: Frame) -> None:
         others = [q.label_box() for q in frame.nodes if q is not p]
         others += [(q.x - q.node.size * 1.3, q.y - q.node.size * 1.3, q.x + q.node.size * 1.3, q.y + q.node.size * 1.3)
                    for q in frame.nodes if q is not p]
-        k = clearest_side(np.array([side.label_box() for side in sides]), np.array(others + axes).reshape(-1, 4),
+        k = clearest_side(np.array([side.label_box() for side in sides]), np.array(others + axes + walls).reshape(-1, 4),
                           segments, owners)
         frame.nodes[i] = sides[k]
     boxes = [p.label_box() for p in frame.nodes]

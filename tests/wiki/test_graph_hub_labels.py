@@ -12,7 +12,7 @@ from django.utils import translation
 
 from wiki.graph import map_graph
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px
-from wiki.graph.layout import HUB_FONT_PX, PAD, Frame, PlacedNode, draw
+from wiki.graph.layout import HUB_FONT_PX, PAD, Drawing, Frame, PlacedNode, draw
 from wiki.graph.nodes import EdgeType, GraphBuilder
 from wiki.graph.routing import curve_points
 
@@ -74,11 +74,16 @@ def test_a_hubs_name_is_written_where_no_line_runs_under_it_when_such_a_side_is_
             assert frame.x0 <= x0 and x1 <= frame.x0 + frame.width and frame.y0 <= y0 and y1 <= frame.y0 + frame.height
 
 
-@pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_fewer_of_the_seed_maps_lines_run_under_its_hubs_names(seed: None, language: str) -> None:
+def _seed_map(language: str) -> Drawing:
+    """The seed wiki's whole map, drawn in ``language``."""
     with translation.override(language):
         graph, _ = map_graph()
-        drawing = draw(graph, positions="map", limit=len(graph))
+        return draw(graph, positions="map", limit=len(graph))
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_fewer_of_the_seed_maps_lines_run_under_its_hubs_names(seed: None, language: str) -> None:
+    drawing = _seed_map(language)
     for frame in drawing.frames:
         hubs = _hubs(frame)
         under = {p.node.label: len(_lines_under(frame, p)) for p in hubs}
@@ -91,9 +96,7 @@ def test_fewer_of_the_seed_maps_lines_run_under_its_hubs_names(seed: None, langu
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_no_word_of_a_hubs_name_is_cut_in_either_frame_of_the_seed_map(seed: None, language: str) -> None:
     # "Infrastructure", one word wider than a phone's label, was drawn "Infrastructu…"
-    with translation.override(language):
-        graph, _ = map_graph()
-        drawing = draw(graph, positions="map", limit=len(graph))
+    drawing = _seed_map(language)
     for frame in drawing.frames:
         hubs = _hubs(frame)
         assert len(hubs) >= 6
@@ -104,9 +107,7 @@ def test_no_word_of_a_hubs_name_is_cut_in_either_frame_of_the_seed_map(seed: Non
 def test_on_a_phone_a_hubs_name_moved_beside_its_node_does_not_widen_the_seed_map(seed: None, language: str) -> None:
     # "参数空间进化策略" written right of its hub made the phone's picture 408 units wide instead of 298: the reader
     # scrolled sideways to read it
-    with translation.override(language):
-        graph, _ = map_graph()
-        drawing = draw(graph, positions="map", limit=len(graph))
+    drawing = _seed_map(language)
     frame = next(f for f in drawing.frames if f.name == "narrow")
     assert any(p.label_dx for p in _hubs(frame)), "no hub's name was moved beside its node: the check would be vacuous"
     below = [dataclasses.replace(p, label_dx=0.0, label_dy=0.0) if p.node.kind == "mechanism" else p for p in frame.nodes]

@@ -92,6 +92,21 @@ def test_readers_share_one_cached_copy_each_with_their_own_watch_button(django_a
     assert _button(html)[1] == "0" and "wiki-slot" not in html  # type: ignore[index]
 
 
+def test_a_page_rendered_for_one_reader_has_their_watch_button_and_token_in_its_cached_fragment() -> None:
+    page = make_page(title="Rendered for one")
+    watcher = Client(enforce_csrf_checks=True)
+    watcher.force_login(user := make_reader("lone-watcher"))
+    watcher.get(page.get_absolute_url())  # the page's fragment is cached, with the button's slot in it
+    watch_add(user=user, target=page)
+    # an address the view does not read is answered for this reader alone, from the same fragment
+    html = watcher.get(page.get_absolute_url() + "?utm_source=feed").content.decode()
+    action, value = _button(html)  # type: ignore[misc]
+    assert value == "0" and "wiki-slot" not in html and "lone-watcher" in html
+    token = html.split('class="inline-form watch-form"><input type="hidden" name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert watcher.post(action, {"watch": "0", "csrfmiddlewaretoken": token}).status_code == 302
+    assert not Watch.objects.filter(page=page).exists()
+
+
 def test_anonymous_readers_get_no_watch_button_and_the_watchlist_asks_them_to_log_in(client: Client) -> None:
     page = make_page(title="Read anonymously")
     _logged_in("first-reader").get(page.get_absolute_url())

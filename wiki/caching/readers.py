@@ -118,7 +118,10 @@ def cut(content: bytes) -> Slotted:
 
 
 def fill_slots(request: HttpRequest, content: bytes | Slotted) -> bytes:
-    """The shared copy with this reader's name, a CSRF token of theirs and their watch buttons in its slots."""
+    """The shared copy with this reader's name, a CSRF token of theirs and their watch buttons in its slots; or a page
+    rendered for this reader alone, whose name is written in already, with the watch buttons and CSRF tokens its cached
+    fragments left slots for (watch, or unwatch when they watch the item already; one token in every CSRF slot, the
+    buttons' included)."""
     shared = content if isinstance(content, Slotted) else cut(content)
     if not shared.slots:
         return shared.texts[0]
@@ -142,16 +145,6 @@ def watch_mark(kind: str, object_id: int) -> str:
     """Where the watch button of a page (``kind`` "page"), work ("source") or question goes in a logged-in reader's
     page, shared copy or not: a page's fragments are cached with it (``{% wikicache %}``)."""
     return f"{WATCH_SLOT}-{kind}-{object_id}"
-
-
-def fill_watch_slots(request: HttpRequest, content: bytes) -> bytes:
-    """``content`` with the logged-in reader's watch button in each watch slot (watch, or unwatch when they watch
-    the item already), and one CSRF token of theirs in every CSRF slot, the buttons' included."""
-    if _WATCH_PREFIX in content:
-        content = _WATCH_MARK.sub(lambda found: _watch_button(request, found[0]), content)
-    if _CSRF_MARK in content:
-        content = content.replace(_CSRF_MARK, get_token(request).encode())
-    return content
 
 
 def _watch_button(request: HttpRequest, mark: bytes) -> bytes:

@@ -196,7 +196,7 @@ def _personal(request: HttpRequest, response: HttpResponse, shared: readers.Slot
 def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """A page rendered for one logged-in reader: their watch buttons in its slots, which its cached fragments hold."""
     if request.user.is_authenticated and isinstance(response, HttpResponse) and not response.streaming:
-        response.content = readers.fill_watch_slots(request, response.content)
+        response.content = readers.fill_slots(request, response.content)
     return response
 
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.http import parse_http_date
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
-from tests.factories import make_editor, make_page, make_question
+from tests.factories import make_editor, make_page, make_question, make_reader
 from tests.wiki.htmltext import sections_with_class
 from wiki.caching import release, versions
 from wiki.caching.local import copies
@@ -182,6 +182,22 @@ def test_logged_in_readers_get_their_own_chrome_and_the_editor_links(client: Cli
     # Losing the editors group takes the edit link away at once, though no content changed.
     editor.groups.remove(Group.objects.get(name="editors"))
     client.force_login(editor.__class__.objects.get(pk=editor.pk))
+    assert edit_url not in client.get(page.get_absolute_url()).content.decode()
+
+
+def test_an_account_made_superuser_gets_the_editor_links_at_once(client: Client) -> None:
+    from django.contrib.auth import get_user_model
+
+    page = make_page(title="Read before and after a promotion")
+    reader = make_reader("promoted-reader")
+    client.force_login(reader)
+    edit_url = reverse("wiki:page-edit", kwargs={"slug": page.slug})
+    assert edit_url not in client.get(page.get_absolute_url()).content.decode()
+
+    # The admin's "Superuser status" writes the account alone: no group, no permission row, no content changes.
+    get_user_model().objects.filter(pk=reader.pk).update(is_superuser=True)
+    assert edit_url in client.get(page.get_absolute_url()).content.decode()
+    get_user_model().objects.filter(pk=reader.pk).update(is_superuser=False)
     assert edit_url not in client.get(page.get_absolute_url()).content.decode()
 
 

@@ -51,8 +51,9 @@ def permissions_of(request: HttpRequest) -> str:
     if found is None:
         user = request.user
         if user.is_authenticated:
-            # Group and permission changes move the content version, so this is never out of date.
-            found = cached_value(request, "permissions", user.pk,
+            # Group and permission changes move the content version, so this is never out of date; the superuser flag
+            # is the account's own (a write to it moves the accounts version alone), read with the cached account.
+            found = cached_value(request, "permissions", user.pk, user.is_superuser,
                                  build=lambda: ",".join(sorted(user.get_all_permissions())))
             if user.is_staff:
                 found += ",staff"

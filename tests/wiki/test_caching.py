@@ -336,6 +336,22 @@ def test_a_reader_with_a_message_waiting_gets_a_page_of_their_own(client: Client
     assert "Saved just now." not in client.get(page.get_absolute_url()).content.decode()
 
 
+def test_a_logged_in_readers_page_answered_for_them_alone_is_as_private_as_a_shared_copy(client: Client) -> None:
+    from django.utils.cache import has_vary_header
+
+    page = make_page(title="Private either way")
+    client.force_login(make_editor("private-reader"))
+    shared = client.get(page.get_absolute_url())
+    assert shared["Cache-Control"] == "private, max-age=0, must-revalidate"
+    # A parameter the view does not read, a text searched for the first time: rendered for this reader, not kept.
+    for address in (page.get_absolute_url() + "?utm_source=feed", reverse("wiki:search") + "?q=asked+once"):
+        response = client.get(address)
+        assert "private-reader" in response.content.decode()
+        assert response["Cache-Control"] == shared["Cache-Control"]
+        assert has_vary_header(response, "Cookie") and has_vary_header(response, "Accept-Language")
+        assert not response.has_header("ETag")
+
+
 def test_what_links_here_is_bounded_with_a_link_to_every_linking_page(client: Client) -> None:
     target = make_page(slug="hub", title="Hub")
     for n in range(IN_PAGE + 5):

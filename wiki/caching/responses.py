@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -41,6 +41,7 @@ View = Callable[..., HttpResponseBase]
 Stored = tuple[int, list[tuple[str, str]], bytes, bytes]
 # As kept in this process's copies: a logged-in audience's content cut at its slots.
 Kept = tuple[int, list[tuple[str, str]], "readers.Slotted", bytes]
+HttpResponseT = TypeVar("HttpResponseT", bound=HttpResponseBase)
 # Smaller than this, the gzip header and a round of inflating cost more than the bytes saved.
 COMPRESS_MIN_BYTES = 1024
 _VARY = ("Cookie", "Accept-Language")
@@ -188,16 +189,25 @@ def _personal(request: HttpRequest, response: HttpResponse, shared: readers.Slot
     """A logged-in reader's copy: their name and CSRF token in its slots (of ``shared``, the copy already cut at them,
     when given), kept by no shared cache on the way."""
     response.content = readers.fill_slots(request, response.content if shared is None else shared)
+    return _kept_by_no_one_else(response)
+
+
+def _kept_by_no_one_else(response: HttpResponseT) -> HttpResponseT:
+    """``response`` marked as one reader's own, which no shared cache on the way may keep for another."""
     patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
-    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    patch_vary_headers(response, _VARY)
     return response
 
 
 def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-    """A page rendered for one logged-in reader: their watch buttons in its slots, which its cached fragments hold."""
-    if request.user.is_authenticated and isinstance(response, HttpResponse) and not response.streaming:
+    """A page rendered for one logged-in reader (a message waiting, a query not kept): their watch buttons in its slots,
+    which its cached fragments hold, and private as a shared copy filled for them is, since it holds their name and
+    CSRF token too."""
+    if not request.user.is_authenticated:
+        return response
+    if isinstance(response, HttpResponse) and not response.streaming:
         response.content = readers.fill_slots(request, response.content)
-    return response
+    return _kept_by_no_one_else(response)
 
 
 def cached_for_readers(*parameters: str) -> Callable[[View], View]:

@@ -117,6 +117,25 @@ def test_an_unchanged_page_answers_304_to_its_etag_and_a_write_changes_it(client
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+def test_a_page_kept_before_a_clock_change_is_not_served_after_it(client: Client, monkeypatch: pytest.MonkeyPatch,
+                                                                   settings: Settings) -> None:
+    from datetime import UTC, datetime
+
+    from django.utils import timezone
+
+    page = make_page(title="Across summer time")
+    client.cookies[settings.TIME_ZONE_COOKIE_NAME] = "Europe/Berlin"
+    # Berlin moves from UTC+1 to UTC+2 at 01:00 UTC on 29 March 2026; no one writes meanwhile.
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 29, 0, 30, tzinfo=UTC))
+    winter = client.get(page.get_absolute_url())
+    assert "(UTC+1)" in winter.content.decode()
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 29, 1, 30, tzinfo=UTC))
+    summer = client.get(page.get_absolute_url())
+    assert "(UTC+2)" in summer.content.decode() and "(UTC+1)" not in summer.content.decode()
+    assert summer["ETag"] != winter["ETag"]
+    assert client.get(page.get_absolute_url(), HTTP_IF_NONE_MATCH=winter["ETag"]).status_code == 200
+
+
 def test_a_new_release_renders_afresh_what_the_last_one_cached(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     page = make_page(slug="released", title="Released", body="Rendered by one release.")
     url = page.get_absolute_url()

@@ -121,16 +121,22 @@ def _origin(request: HttpRequest) -> str:
     return f"{request.scheme}://{request.get_host()}"
 
 
+def _zone() -> str:
+    """The reader's time zone and the offset it has now, which every page's footer names: a page kept from before a
+    clock change (summer time starting or ending) is neither served nor validated after it."""
+    return f"{timezone.get_current_timezone_name()}{timezone.localtime():%z}"
+
+
 def _key(request: HttpRequest, version: versions.ContentVersion, audience: str) -> str:
     path = hashlib.blake2b(f"{_origin(request)}{request.get_full_path()}".encode(), digest_size=16).hexdigest()
     return (f"wiki:response:{release.RELEASE}:{version.number}:{translation.get_language()}:"
-            f"{timezone.get_current_timezone_name()}:{colour_scheme(request)}:{audience}:{path}")
+            f"{_zone()}:{colour_scheme(request)}:{audience}:{path}")
 
 
 def _etag(request: HttpRequest, version: versions.ContentVersion) -> str:
-    # Per URL: the same release, version, language, time zone, colour scheme, scheme and host give the same bytes for
-    # every anonymous reader.
-    where = f"{timezone.get_current_timezone_name()} {_origin(request)}"
+    # Per URL: the same release, version, language, time zone and its offset, colour scheme, scheme and host give the
+    # same bytes for every anonymous reader.
+    where = f"{_zone()} {_origin(request)}"
     place = hashlib.blake2b(where.encode(), digest_size=4).hexdigest()
     scheme = colour_scheme(request)
     return f'"{release.RELEASE}-{version.number:x}-{translation.get_language()}-{place}{"-" + scheme if scheme else ""}"'

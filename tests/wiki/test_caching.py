@@ -81,6 +81,24 @@ def test_an_edit_through_the_service_shows_at_the_next_read(client: Client) -> N
     assert "New sentence." in html and "Old sentence." not in html
 
 
+def test_an_account_renamed_is_named_anew_on_the_cached_pages_naming_it(client: Client) -> None:
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    editor = make_editor("before-rename")
+    page = make_page(title="Edited by someone renamed")
+    page_save_revision(slug=page.slug, title=page.title, body="Edited once more.", user=editor, comment="Reworded")
+    assert "before-rename" in client.get(reverse("wiki:home")).content.decode()
+
+    get_user_model().objects.filter(pk=editor.pk).update(username="after-rename")  # as the admin's form writes it
+    html = client.get(reverse("wiki:home")).content.decode()
+    assert "after-rename" in html and "before-rename" not in html
+    # A log-in writes the account too, but sets the last login alone, which no page shows: the content stays cached.
+    version = versions.current()
+    get_user_model().objects.filter(pk=editor.pk).update(last_login=timezone.now())
+    assert versions.current() == version
+
+
 def test_a_bulk_write_outside_the_services_also_moves_the_version() -> None:
     before = versions.current().number
     Page.objects.filter(slug="nothing-matches").update(title="x")

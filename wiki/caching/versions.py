@@ -57,6 +57,10 @@ _WRITE = re.compile(
     r'(?:(?P<content>wiki_|auth_group|auth_user_groups|auth_user_user_permissions)|(?P<accounts>auth_user\b|reader_profile\b))',
     re.IGNORECASE,
 )
+# Pages name accounts by their username (who made a change, who set a classification): a write that sets it (the
+# admin's form, a rename) moves the content version too, where a log-in, which sets the last login alone, does not.
+_USERNAME_WRITE = re.compile(r'\s*UPDATE\s+"?auth_user"?\s+SET\s(?:(?!\bWHERE\b).)*"?username"?\s*=',
+                             re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -299,6 +303,8 @@ def watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool,
         content_changed(context["connection"])
     elif found:
         accounts_changed(context["connection"])
+        if _USERNAME_WRITE.match(sql):
+            content_changed(context["connection"])
     return result
 
 

@@ -273,6 +273,7 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:question-list") + "?status=all&assigned=me&sort=changed", None),
         ("reader", reverse("wiki:search") + "?q=GRPO", None),
         ("reader", reverse("wiki:search") + "?q=zzzznothing", None),
+        ("reader", reverse("wiki:search") + "?q=GRPO&kind=claim&p=2", None),
         ("reader", reverse("wiki:search"), None),
         ("reader", reverse("wiki:graph-map"), None),
         ("reader", reverse("wiki:graph-local", kwargs={"kind": "page", "key": "agentic-rl"}), None),

@@ -39,3 +39,22 @@ def test_a_snippet_shows_plain_text_with_the_match_highlighted_and_escaped(clien
     html = client.get(reverse("wiki:search"), {"q": "山竹", "kind": "page"}).content.decode()
     assert "脚注示例：<mark>山竹</mark>见 信用分配 &lt;script&gt;" in html
     assert "[^1]" not in html and "**" not in html and "[[" not in html
+
+
+def test_a_short_word_is_highlighted_where_it_was_found_not_inside_longer_words() -> None:
+    make_page(slug="trace-notes", title="Trace notes", body=(
+        "Terminal task synthesis keeps the generator honest.\n\n"
+        "FlashREINFORCE uses one rollout or two per prompt."
+    ))
+
+    [hit] = [hit for group in search("or", kinds=["page"]).groups for hit in group.hits]
+
+    assert hit.snippet_html == "FlashREINFORCE uses one rollout <mark>or</mark> two per prompt."
+
+
+def test_a_longer_word_is_highlighted_at_the_start_of_the_words_it_found() -> None:
+    make_page(slug="skill-notes", title="Skill notes", body="SkillForge reskills agents; a skill bank grows.")
+
+    [hit] = [hit for group in search("skill", kinds=["page"]).groups for hit in group.hits]
+
+    assert hit.snippet_html == "<mark>Skill</mark>Forge reskills agents; a <mark>skill</mark> bank grows."

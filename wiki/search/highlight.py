@@ -17,7 +17,15 @@ from django.utils.safestring import SafeString, mark_safe
 
 from wiki.search.spelling import other_spelling
 from wiki.search.terms import Term
-from wiki.search.tokenize import CJK, fold_with_positions, folded_text, normalize, query_fragments, token_pattern
+from wiki.search.tokenize import (
+    CJK,
+    PREFIX_MIN_LENGTH,
+    fold_with_positions,
+    folded_text,
+    normalize,
+    query_fragments,
+    token_pattern,
+)
 
 SNIPPET_LENGTH = 220
 
@@ -45,10 +53,12 @@ def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = Non
     whole = {regex for phrase in phrases if (regex := _phrase_regex(phrase))}
     pieces: set[str] = set()
     for fragment in query_fragments(query if rest is None else rest):
+        found = token_pattern().fullmatch(fragment)
+        if found is not None and found.lastgroup == "latin":
+            pieces.update(_word_regex(word) for word in (fragment, other_spelling(fragment)) if word)
+            continue
         pieces.add(re.escape(fragment))
-        if other := other_spelling(fragment):
-            pieces.add(re.escape(other))
-        if not fragment.isascii() and len(fragment) > 2:
+        if len(fragment) > 2:
             pieces.update(re.escape(fragment[i : i + 2]) for i in range(len(fragment) - 1))
     names = {regex for term in terms for name in term.spellings if (regex := _name_regex(fold_with_positions(name).text))}
     if not pieces and not names and not whole:
@@ -57,6 +67,14 @@ def highlighter(query: str, terms: tuple[Term, ...] = (), rest: str | None = Non
     alternatives = [*sorted(whole, key=len, reverse=True), *sorted(names, key=len, reverse=True),
                     *sorted(pieces, key=len, reverse=True)]
     return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _word_regex(word: str) -> str:
+    """A Latin word of the query as the index matched it: at the start of a word, the whole word when it is too short
+    to match longer words by their start (``or`` is not the middle of FlashREINFORCE, ``the`` not of Synthesis;
+    ``skill`` is the start of SkillForge)."""
+    after = rf"(?![{_LATIN_EDGE}])" if len(word) < PREFIX_MIN_LENGTH else ""
+    return rf"(?<![{_LATIN_EDGE}]){re.escape(word)}{after}"
 
 
 def _phrase_regex(phrase: str) -> str:

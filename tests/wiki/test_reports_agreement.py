@@ -1,4 +1,5 @@
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
@@ -86,3 +87,40 @@ def test_agreement_page_reads_the_classifications_again_only_when_they_change() 
     classification.save()
     _, changed = _get(client)
     assert re.search(r"agrees on\s+1 of 1 works", changed)
+
+
+def _strict_work() -> Classification:
+    """A work whose text the classifier reads as strict policy-gradient Agentic RL, and the editors' classification of it
+    with the four facts holding."""
+    source = make_source(short_name="Quillmate",
+                         abstract="We train the web agent with PPO in a live browser environment; task success is the reward.")
+    return make_classification(source, mechanism="policy_gradient", verdict="strict")
+
+
+def test_strict_or_not_agreement_is_with_the_verdict_the_editors_gave() -> None:
+    client = Client()
+    client.force_login(make_editor())
+    classification = _strict_work()
+    assert re.search(r"strict-or-not on\s+1\.", _get(client)[1])
+
+    # The editors judged it not strict although its four facts hold (with their reason): the suggestion disagrees.
+    classification.verdict = "not_strict"
+    classification.rationale = "The reward is the benchmark's own leaderboard, not the agent's environment."
+    classification.save()
+
+    assert re.search(r"strict-or-not on\s+0\.", _get(client)[1])
+
+
+def test_a_classification_counts_in_the_month_it_was_saved_where_the_reader_is() -> None:
+    client = Client()
+    client.force_login(make_editor())
+    classification = _strict_work()
+    # Saved on 1 December at 04:00 in Shanghai, still 30 November in London.
+    Classification.objects.filter(pk=classification.pk).update(updated_at=datetime(2026, 11, 30, 20, 0, tzinfo=UTC))
+
+    shanghai = _get(client)[1]
+    client.cookies["wiki_time_zone"] = "Europe/London"
+    london = _get(client)[1]
+
+    assert "<td>2026-12</td>" in shanghai and "2026-11" not in shanghai
+    assert "<td>2026-11</td>" in london and "2026-12" not in london

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils import timezone
 
 from classifier import Mechanism, Verdict
 from classifier.model import current_weights
@@ -43,7 +44,8 @@ class AgreementReport:
 
 def agreement_report() -> AgreementReport:
     """The editors' decisions against today's suggestions (two queries whatever the number of works, after
-    ``suggestions_refresh``)."""
+    ``suggestions_refresh``): their mechanism against the suggested one, their verdict against the suggested one as
+    strict or not; each month is the one a classification was saved in where the reader is."""
     suggestions_refresh()
     suggested: dict[tuple[int, int | None], tuple[Mechanism, Verdict]] = {
         (source_id, component_id): (Mechanism(mechanism), Verdict(verdict))
@@ -52,21 +54,18 @@ def agreement_report() -> AgreementReport:
         ).values_list("source_id", "component_id", "mechanism", "verdict")
     }
     pairs: list[tuple[Classification, Mechanism, bool]] = []
-    for c in Classification.objects.only(
-        "source_id", "component_id", "mechanism", "updated_at", "interactive_env", "multi_step", "verifiable_reward",
-        "rl_update", "narrow",
-    ).order_by("pk"):
+    for c in Classification.objects.only("source_id", "component_id", "mechanism", "verdict", "updated_at").order_by("pk"):
         found = suggested.get((c.source_id, c.component_id))
         if found is not None:
             mechanism, verdict = found
-            pairs.append((c, mechanism, verdict.is_strict == c.rubric_verdict.is_strict))
+            pairs.append((c, mechanism, verdict.is_strict == Verdict(c.verdict).is_strict))
     months: Counter[str] = Counter()
     month_agreed: Counter[str] = Counter()
     mech_total: Counter[str] = Counter()
     mech_agreed: Counter[str] = Counter()
     cells: Counter[tuple[str, str]] = Counter()
     for c, got, _ in pairs:
-        month = c.updated_at.strftime("%Y-%m")
+        month = timezone.localtime(c.updated_at).strftime("%Y-%m")
         months[month] += 1
         month_agreed[month] += got.value == c.mechanism
         mech_total[c.mechanism] += 1
@@ -85,10 +84,11 @@ def agreement_report() -> AgreementReport:
 
 def agreement_report_cached() -> AgreementReport:
     """``agreement_report()``, computed again only when what it reads changed: the classifications, the stored
-    suggestions or the weights (the consistency report's marker, one query), or after ``CACHE_SECONDS``. At 10,000
-    works reading every classification and suggestion takes about half a second."""
+    suggestions or the weights (the consistency report's marker, one query), or after ``CACHE_SECONDS``; kept apart
+    per time zone, which its months are in. At 10,000 works reading every classification and suggestion takes about
+    half a second."""
     suggestions_refresh()
-    key = f"wiki:agreement-report:{release.RELEASE}:{last_change_marker()}"
+    key = f"wiki:agreement-report:{release.RELEASE}:{timezone.get_current_timezone_name()}:{last_change_marker()}"
     report: AgreementReport | None = cache.get(key)
     if report is None:
         report = agreement_report()

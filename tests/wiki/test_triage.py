@@ -215,3 +215,14 @@ def test_queue_with_works_that_have_nothing_to_read_runs_the_same_queries() -> N
         make_source(short_name=f"Blank{n}", abstract="", notes=NOTES)
     many = [_queries(client, reverse("wiki:triage")), _queries(client, reverse("wiki:triage"))]
     assert many == one
+
+
+def test_an_empty_queue_says_every_work_is_classified_and_no_more() -> None:
+    Classification.objects.create(source=make_source(short_name="Done", abstract=STRICT), mechanism="policy_gradient",
+                                  verdict="strict", interactive_env=True, multi_step=True, verifiable_reward=True, rl_update=True)
+    html = _editor_client().get(reverse("wiki:triage"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "Every work is classified." in html
+    assert "0 works without a classification" not in html and "0–0 shown" not in html
+    assert "confident first" not in html and "<kbd>a</kbd>" not in html
+    assert 'class="triage"' not in html

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import SmallWiki, make_page, make_question, make_source
+from tests.factories import SmallWiki, make_claim, make_indexed_question, make_page, make_question, make_source
 from tests.queries import query_names
 from tests.wiki.htmltext import html_text
 from wiki.caching import versions
@@ -448,3 +448,20 @@ def test_a_page_with_more_questions_than_it_shows_links_to_its_own_in_the_queue(
     assert link == reverse("wiki:question-list") + "?page_slug=busy"
     assert "Busy question 0" in queue and "Quiet question" not in queue
     assert "The whole queue" not in html
+
+
+def test_a_question_is_answered_by_a_related_claim_on_another_page(editor_client: Client) -> None:
+    notes = make_page(slug="survey-notes", title="Survey notes", body="Reading notes, without key points.")
+    answer = make_claim("Tree rollouts share prefixes to assign credit per step.", cites=[make_source(short_name="Treeline")])
+    question = make_indexed_question(title="How is credit assigned?", page=notes, status="open", priority="normal",
+                                     claims=[answer])
+    url = reverse("wiki:question-edit", kwargs={"pk": question.pk})
+
+    form = editor_client.get(url).context["form"]
+    sent = editor_client.post(url, {"title": question.title, "page": notes.slug, "status": "answered", "priority": "normal",
+                                    "claims": [answer.pk], "answer_claim": answer.pk})
+
+    assert answer in form.fields["answer_claim"].queryset
+    assert sent.status_code == 302
+    question.refresh_from_db()
+    assert (question.status, question.answer_claim, question.page) == ("answered", answer, notes)

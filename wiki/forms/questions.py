@@ -41,7 +41,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         # Offered: the current claims of the question's page (a wiki holds too many to list them all); those the
         # question is linked to already (orphaned, retired or on another page since), so that saving keeps its links;
         # and the current claims the form was sent with, so that showing another page's claims, or an error, keeps
-        # what was ticked.
+        # what was ticked. The answer may be any current one of them: a related claim on another page answers too.
         page_id = self.chosen_page_id()
         current = Claim.objects.current()
         on_page = Q(pk__in=current.filter(page_id=page_id).values("pk")) if page_id else Q(pk__in=[])
@@ -56,7 +56,8 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["assignee"].queryset = get_user_model().objects.filter(groups__name=EDITOR_GROUP).order_by("username")
         self.fields["claims"].queryset = claims.filter(on_page | ticked | linked)
         self.fields["claims"].widget = CheckboxListInTheirLanguage(choices=self.fields["claims"].choices)
-        self.fields["answer_claim"].queryset = claims.filter(on_page | picked | answer)
+        related = Q(pk__in=current.filter(pk__in=self.instance.claims.values("pk")).values("pk")) if self.instance.pk else Q(pk__in=[])
+        self.fields["answer_claim"].queryset = claims.filter(on_page | picked | answer | ticked | related)
         self.fields["answer_claim"].help_text = _("Required when the status is “answered”.")
         self.fields["claims"].help_text = _("The claims of the question's page, and those it is linked to already. For "
                                             "another page's claims, choose the page and press “Show the page's claims”.")

@@ -26,9 +26,43 @@ SENTENCES = [
     (SENTENCES[1], SENTENCES[1].replace("提升", "下降")),
     (SENTENCES[2], SENTENCES[2].replace("does improve", "does not improve")),
     (SENTENCES[2], SENTENCES[2].replace("does improve", "doesn't improve")),
+    ("FlashREINFORCE is strict Agentic RL", "FlashREINFORCE is non-strict Agentic RL"),
 ])
 def test_a_negation_an_opposite_or_a_number_changes_what_a_sentence_says(old: str, new: str) -> None:
     assert meaning_changed(old, new) and meaning_changed(new, old)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("GRPO 训练在该环境中成功收敛", "GRPO 训练在该环境中失败收敛"),
+    ("该奖励设计有效", "该奖励设计无效"),
+    ("工具调用提高了成功率", "工具调用降低了成功率"),
+    ("工具调用增加了交互轮数", "工具调用减少了交互轮数"),
+    ("Tree-GRPO 优于 PPO", "Tree-GRPO 劣于 PPO"),
+    ("A 的回报大于 B", "A 的回报小于 B"),
+    ("结论正确", "结论错误"),
+    ("这是单轮 RL", "这是多轮 RL"),
+    ("该方法属于在线 RL", "该方法属于离线 RL"),
+    ("The method increased the success rate", "The method decreased the success rate"),
+    ("Each rollout ends in success", "Each rollout ends in failure"),
+    ("The agent succeeds on WebArena", "The agent fails on WebArena"),
+    ("Tree-GRPO outperformed PPO", "Tree-GRPO underperformed PPO"),
+    ("The critic is effective", "The critic is ineffective"),
+    ("The update is stable", "The update is unstable"),
+    ("The reward is positive", "The reward is negative"),
+    ("Training is on-policy", "Training is off-policy"),
+])
+def test_a_word_swapped_for_its_opposite_changes_what_a_sentence_says(old: str, new: str) -> None:
+    assert meaning_changed(old, new) and meaning_changed(new, old)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("工具调用提升了成功率", "工具调用提高了成功率"),  # two words of one side
+    ("The reward increases with the horizon", "The reward increased with the horizon"),  # another inflection
+    ("但是没有更新策略", "不过没有更新策略"),  # 不 of 不过 negates nothing
+    ("Tree-GRPO outperforms PPO", "Tree-GRPO outperformed PPO"),
+])
+def test_another_word_or_form_of_the_same_side_leaves_what_it_says(old: str, new: str) -> None:
+    assert not meaning_changed(old, new)
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -53,6 +87,9 @@ def _verified(sentence: str) -> tuple[Page, Claim]:
     (SENTENCES[0], SENTENCES[0].replace("是严格", "不是严格")),
     (SENTENCES[1], SENTENCES[1].replace("3", "8")),
     (SENTENCES[2], SENTENCES[2].replace("does improve", "does not improve")),
+    (SENTENCES[1], SENTENCES[1].replace("提升", "降低")),
+    ("FACET 用 verifier 筛选成功轨迹后做 SFT", "FACET 用 verifier 筛选失败轨迹后做 SFT"),
+    ("Tree-GRPO is trained on-policy on WebShop", "Tree-GRPO is trained off-policy on WebShop"),
 ])
 def test_a_verified_claim_edited_to_say_otherwise_needs_verification_again_and_keeps_its_identity(
         old: str, new: str) -> None:

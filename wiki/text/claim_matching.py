@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from wiki.search.tokenize import normalize as search_normalize
+from wiki.text.claim_words import meaning_marks
 
 # A sentence reworded within this Dice score of its earlier self keeps the claim.
 THRESHOLD = 0.55
@@ -196,27 +197,18 @@ def is_small_edit(old: str, new: str) -> bool:
     return edit_size(old, new) <= SMALL_EDIT_CHARS
 
 
-# Words that turn a statement into its opposite: a negation, or one of a pair of opposites the wiki's claims are
-# written with. A small edit that adds, drops or swaps one of them (``是正例`` → ``是反例``, ``不``, ``not``) changes what a
-# claim says, however few its characters. Compounds in which the character negates nothing (非常, 未来) are read first.
-_POLARITY = re.compile(
-    r"非常|未来|不断|不仅|不同|无论|是否|否则|"
-    r"正例|反例|正向|负向|优于|劣于|高于|低于|提升|下降|增加|减少|"
-    r"[不没未无非否]|"
-    r"\b(?:not|no|never|none|nor|neither|without|cannot|\w+n't|"
-    r"better|worse|higher|lower|more|less|fewer|increases?|decreases?|outperforms?|underperforms?)\b")
-_NOT_POLARITY = frozenset({"非常", "未来", "不断", "不仅", "不同", "无论", "是否", "否则"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _meaning_marks(text: str) -> tuple[list[str], list[str]]:
-    t = folded(text).replace("’", "'")
-    return (sorted(m for m in _POLARITY.findall(t) if m not in _NOT_POLARITY), sorted(_NUMBER.findall(t)))
+    t = folded(text)
+    return meaning_marks(t), sorted(_NUMBER.findall(t))
 
 
 def meaning_changed(old: str, new: str) -> bool:
-    """Whether an edit of a sentence, however small, changes what it says: a negation or an opposite added, dropped or
-    swapped (``不是``, ``not``, ``正例`` → ``反例``, ``higher`` → ``lower``), or a number changed (``3%`` → ``8%``)."""
+    """Whether an edit of a sentence, however small, changes what it says: a negation or one of a pair of opposites
+    added, dropped or swapped (``不是``, ``not``, ``正例`` → ``反例``, ``成功`` → ``失败``, ``higher`` → ``lower``; the
+    pairs are :data:`wiki.text.claim_words.OPPOSITES`), or a number changed (``3%`` → ``8%``)."""
     return _meaning_marks(old) != _meaning_marks(new)
 
 

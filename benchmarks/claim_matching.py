@@ -14,8 +14,11 @@ different claims given one identity.
 Then what a save does beyond one sentence: a sentence coming back (edited once) as an orphan had it
 before its last text, which must restore that orphan; a sentence of two or more parts split in its
 place into pieces each given a qualifier and edited once more, which must keep the claim on one piece and name it on the other; and a sentence replaced in
-its place by two other sentences of the page, which must not be taken for a split. Last, the time to
-match a rewritten page of 2,000 claims.
+its place by two other sentences of the page, which must not be taken for a split. Then the short
+clauses of the documents (six to eleven letters and digits, as ``奖励模型需要校准``): given a word
+saying the same (``需要`` → ``必须``), a qualifier or a typo, each must keep its claim; with two of its
+characters replaced by two of another clause (another subject, as ``记忆`` → ``规划``), none may. Last,
+the time to match a rewritten page of 2,000 claims.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from wiki.text.claim_matching import (  # noqa: E402
     match_claims,
     normalise,
 )
+from wiki.text.claim_words import INTERCHANGEABLE  # noqa: E402
 
 # The scraped seed documents sit beside the repository (../shared/seeds), or beside its parent for a worktree.
 SEEDS = next((p for p in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds") if p.is_dir()), None)
@@ -230,7 +234,8 @@ def run(threshold: float, negatives: int, show: int) -> int:
     for score, first, second in merged[:show]:
         print(f"  MERGED {score:.3f}: {first[:70]} || {second[:70]}")
     false_splits = beyond_one_sentence(documents, rng)
-    return 0 if not merged and not wrong and not false_splits else 1
+    other_subjects = short_clauses(documents, rng, show)
+    return 0 if not merged and not wrong and not false_splits and not other_subjects else 1
 
 
 def _page_with(page: list[str], index: int, replacement: list[str]) -> list[Sentence]:
@@ -286,6 +291,62 @@ def beyond_one_sentence(documents: list[list[str]], rng: random.Random) -> int:
                  [Sentence(text=t, position=i) for i, t in enumerate(after)])
     print(f"a page of 2,000 claims rewritten: {1000 * (time.perf_counter() - start):.0f} ms")
     return false_splits
+
+
+def clauses_of(documents: list[list[str]]) -> list[str]:
+    """The short Chinese clauses of the documents' sentences (cut at punctuation), each once."""
+    out: list[str] = []
+    for page in documents:
+        for text in page:
+            for clause in re.split(r"[，。；：,;:！？!?（）()、“”]", statement(text)):
+                clause = clause.strip()
+                if 6 <= len(normalise(clause)) <= 11 and re.search(r"[\u4e00-\u9fff]{4}", clause) \
+                        and features(clause).total() < 10 and clause not in out:
+                    out.append(clause)
+    return out
+
+
+def same_claim(old: str, new: str) -> bool:
+    plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
+    return plan.for_sentence()[0].claim_id == 1
+
+
+def short_clauses(documents: list[list[str]], rng: random.Random, show: int) -> int:
+    """Short clauses reworded (a word saying the same, a qualifier, a typo) and given another subject; returns how many
+    of the latter kept the claim."""
+    clauses = clauses_of(documents)
+    words = [(word, group) for group in INTERCHANGEABLE for word in group if re.match(r"[\u4e00-\u9fff]", word)]
+    reworded: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    other = 0
+    wrong: list[tuple[str, str]] = []
+    for clause in clauses:
+        edits = {"interchangeable word": next((clause.replace(word, rng.choice([w for w in group if w != word]), 1)
+                                               for word, group in words if word in clause), None),
+                 "qualifier": EDITS["qualifier"](clause, rng), "typo": EDITS["typo"](clause, rng)}
+        for kind, new in edits.items():
+            if new and new != clause:
+                reworded[kind] += 1
+                kept[kind] += same_claim(clause, new)
+        chars = [i for i in range(len(clause) - 1) if re.fullmatch(r"[\u4e00-\u9fff]{2}", clause[i : i + 2])]
+        donor = rng.choice([c for c in clauses if c != clause])
+        pairs = [donor[i : i + 2] for i in range(len(donor) - 1) if re.fullmatch(r"[\u4e00-\u9fff]{2}", donor[i : i + 2])]
+        if not chars or not pairs:
+            continue
+        at = rng.choice(chars)
+        pair = rng.choice(pairs)
+        new = clause[:at] + pair + clause[at + 2 :]
+        if pair[0] == clause[at] or pair[1] == clause[at + 1] or any(w in clause[at : at + 2] for w, _ in words):
+            continue
+        other += 1
+        if same_claim(clause, new):
+            wrong.append((clause, new))
+    print(f"short clauses ({len(clauses)}): reworded, identity kept for "
+          + ", ".join(f"{kind} {kept[kind]}/{reworded[kind]}" for kind in sorted(reworded)))
+    print(f"short clauses with two characters replaced by two of another clause: {len(wrong)}/{other} kept the claim")
+    for clause, new in wrong[:show]:
+        print(f"  SAME CLAIM: {clause} || {new}")
+    return len(wrong)
 
 
 def main() -> int:

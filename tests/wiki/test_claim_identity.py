@@ -484,3 +484,24 @@ def test_key_points_converted_to_traditional_characters_keep_every_claim_with_it
     assert (after.status, list(after.questions.all())) == ("verified", [question])
     assert set(Contrast.objects.filter(claim=after).values_list("pk", flat=True)) == contrasts
     assert {c.outcome for c in claim_report_for(revision).changes} == {"reworded"}
+
+
+
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("奖励模型必须校准", True),  # a modal verb for its synonym: the same claim
+    ("奖励模型需要剪枝", False),  # another subject: another claim
+])
+def test_a_short_claim_keeps_its_status_and_question_through_a_word_saying_the_same_only(
+        db: None, sentence: str, kept: bool) -> None:
+    page = make_page(slug="short-claims", title="Short", body="## 关键要点\n\n- 奖励模型需要校准\n- 评测结果应可复现\n")
+    claim = _verify(_claim(page, "奖励模型"))
+    question = OpenQuestion.objects.create(page=page, title="奖励模型怎样校准？")
+    question.claims.add(claim)
+
+    _save(page, f"## 关键要点\n\n- {sentence}\n- 评测结果应可复现\n")
+
+    written = Claim.objects.get(page=page, is_orphaned=False, text=sentence)
+    assert (written.pk == claim.pk) is kept
+    assert written.status == ("verified" if kept else "needs_verification")
+    # The question stays with the claim it was asked about: on the page when reworded, an orphan when replaced.
+    assert [(c.pk, c.is_orphaned) for c in question.claims.all()] == [(claim.pk, not kept)]

@@ -275,3 +275,35 @@ def test_two_short_chinese_claims_written_as_one_sentence_are_merged_keeping_the
     plan = match_claims(previous, sentences)
     assert [(m.outcome, m.claim_id, m.related) for m in plan.matches] == [
         (Outcome.REWORDED, 1, None), (Outcome.KEPT, 3, None), (Outcome.MERGED, 2, 1)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("奖励模型需要校准", "奖励模型必须校准"),  # a modal verb for its synonym
+    ("评测必须可复现", "评测需要可复现"),
+    ("该方法通常有效", "该方法往往有效"),  # a frequency word
+    ("奖励信号十分稀疏", "奖励信号极其稀疏"),  # a degree word
+    ("智能体可以调用工具", "智能体能够调用工具"),
+    ("Rewards must be verifiable", "Rewards have to be verifiable"),
+    ("Agents often fail", "Agents typically fail"),
+])
+def test_a_short_sentence_reworded_with_a_word_saying_the_same_keeps_its_claim(old: str, new: str) -> None:
+    plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.REWORDED, 1)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("奖励模型需要校准", "奖励模型需要剪枝"),  # the same modal verb, another subject
+    ("奖励模型需要校准", "策略模型必须校准"),  # the synonym and another subject at once
+    ("智能体可能需要记忆", "智能体必须需要记忆"),  # may and must say different things
+    ("Rewards must be verifiable", "Critics must be verifiable"),
+])
+def test_a_short_sentence_with_another_subject_beside_a_word_saying_the_same_is_a_new_claim(old: str, new: str) -> None:
+    plan = match_claims([Previous(id=1, text=old, position=0)], [Sentence(text=new, position=0)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.NEW, None), (Outcome.ORPHANED, 1)]
+
+
+def test_two_short_claims_differing_only_by_their_subject_keep_their_own_sentences_when_both_are_reworded() -> None:
+    previous = [Previous(id=1, text="智能体需要记忆模块", position=0), Previous(id=2, text="智能体需要规划模块", position=1)]
+    sentences = [Sentence(text="智能体必须规划模块", position=0), Sentence(text="智能体必须记忆模块", position=1)]
+    plan = match_claims(previous, sentences)
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.REWORDED, 2), (Outcome.REWORDED, 1)]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from wiki.search.tokenize import normalize as search_normalize
-from wiki.text.claim_words import meaning_marks
+from wiki.text.claim_words import meaning_marks, reworded_as_one
 
 # A sentence reworded within this Dice score of its earlier self keeps the claim.
 THRESHOLD = 0.55
@@ -39,6 +39,9 @@ SHORT_THRESHOLD = 0.7
 # SHORT_THRESHOLD of the bigrams. Only for sentences of this many letters and digits (the longer of the two), and never
 # when a Latin word or number changed.
 ONE_CHARACTER_MIN_CHARS = 6
+# In a short sentence, a word replaced by another that is neither interchangeable with it nor the same word inflected or
+# mistyped (their letters less alike than this) names another subject: ``智能体需要记忆`` → ``智能体需要规划``.
+SAME_WORD_RATIO = 0.75
 # Split and merge: a piece belongs to a larger sentence when this share of its n-grams is found there.
 CONTAINMENT = 0.8
 # ... and the pieces together cover at least this share of the larger sentence.
@@ -68,6 +71,7 @@ COMMON_FEATURE_MIN_CLAIMS = 200
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _RUN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _IS_CJK = re.compile(rf"[{_CJK}]")
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
 
 
 class Outcome(enum.StrEnum):
@@ -161,9 +165,11 @@ def features(text: str) -> Counter[str]:
     """Character bigrams of the CJK text (read as one run, punctuation aside) and each Latin word or number.
 
     A Latin word counts once, about what a CJK character carries: counting its letters instead lets one shared
-    term ("agentic") make two short, different sentences look alike.
+    term ("agentic") make two short, different sentences look alike. Words that say the same (``需要`` and ``必须``,
+    ``must`` and ``has to``: :data:`wiki.text.claim_words.INTERCHANGEABLE`) are read as one, so that a short sentence
+    reworded with them keeps its claim where another subject (``记忆`` → ``规划``) does not.
     """
-    runs = _RUN.findall(folded(text))
+    runs = _RUN.findall(reworded_as_one(folded(text)))
     cjk = "".join(run for run in runs if _IS_CJK.match(run))
     grams: Counter[str] = Counter(cjk[i : i + 2] for i in range(len(cjk) - 1))
     if len(cjk) == 1:
@@ -230,6 +236,42 @@ def is_one_character_edit(old: str, new: str) -> bool:
         and min(changes[0][2] - changes[0][1], changes[0][4] - changes[0][3]) <= 1
 
 
+def _tokens(text: str) -> list[str]:
+    """Each CJK character and each Latin word of ``text``, folded, interchangeable words read as one
+    (:func:`wiki.text.claim_words.reworded_as_one`)."""
+    return _TOKEN.findall(reworded_as_one(folded(text)))
+
+
+def _changed_places(a: Sequence[str], b: Sequence[str]) -> list[tuple[Sequence[str], Sequence[str]]]:
+    """The places where token sequence ``b`` differs from ``a``, as (tokens of ``a``, tokens of ``b``); changes one token
+    apart are one place (``模型`` → ``型号`` is one word replaced, not ``模`` dropped and ``号`` added)."""
+    places: list[list[int]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if places and i1 - places[-1][1] <= 1 and j1 - places[-1][3] <= 1:
+            places[-1][1], places[-1][3] = i2, j2
+        else:
+            places.append([i1, i2, j1, j2])
+    return [(a[i1:i2], b[j1:j2]) for i1, i2, j1, j2 in places]
+
+
+def replaces_a_word(old: str, new: str) -> bool:
+    """Whether ``new`` writes, in a place of ``old``, another word instead of one of its words: two Chinese characters
+    or more replaced by two or more others (``记忆`` → ``规划``), or one Latin word by another not spelled alike
+    (``rewards`` → ``critics``, not ``reward``). Words that say the same (``需要`` → ``必须``,
+    :data:`wiki.text.claim_words.INTERCHANGEABLE`) are no other word, nor is a word added, dropped or translated."""
+    for x, y in _changed_places(_tokens(old), _tokens(new)):
+        if all(_IS_CJK.match(t) for t in (*x, *y)):
+            if len(x) >= 2 and len(y) >= 2:
+                return True
+        # A Chinese character is one token: two letters or more make a Latin word.
+        elif len(x) == len(y) == 1 and x[0].isalpha() and y[0].isalpha() and min(len(x[0]), len(y[0])) >= 2 \
+                and difflib.SequenceMatcher(None, x[0], y[0], autojunk=False).ratio() < SAME_WORD_RATIO:
+            return True
+    return False
+
+
 def char_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """Per-character diff as ``("equal" | "delete" | "insert", text)`` parts, in reading order."""
     parts: list[tuple[str, str]] = []
@@ -288,8 +330,9 @@ def _scored(old: _Side, old_open: set[int], new: _Side, new_open: set[int], thre
     for (i, j) in _candidates(old, old_open, new, new_open):
         score = dice(old.grams[i], new.grams[j])
         short = min(old.grams[i].total(), new.grams[j].total()) < SHORT_FEATURES
-        if score >= (max(threshold, SHORT_THRESHOLD) if short else threshold) or \
-                (short and is_one_character_edit(old.texts[i], new.texts[j])):
+        if (score >= threshold and not short) or (short and (
+                (score >= max(threshold, SHORT_THRESHOLD) and not replaces_a_word(old.texts[i], new.texts[j]))
+                or is_one_character_edit(old.texts[i], new.texts[j]))):
             scored.append((score, abs(old.positions[i] - new.positions[j]), i, j))
     return scored
 

@@ -1,7 +1,15 @@
-"""Words that change what a claim says, however few its characters.
+"""Words that change how a claim is written but not what it is about, and words that change what it says.
 
 Plain Python, no Django; texts come folded (:func:`wiki.text.claim_matching.folded`: lower-case, Simplified characters,
 ASCII letters and digits).
+
+Character n-grams cannot tell ``奖励模型需要校准`` → ``奖励模型必须校准`` (a modal verb swapped for its synonym: the same
+claim) from ``智能体需要记忆`` → ``智能体需要规划`` (another subject: another claim): both change two characters of a
+short sentence. :data:`INTERCHANGEABLE` lists the words a claim is reworded with — modal verbs, degree and frequency
+words, hedges, conjunctions, verbs of use — in groups of words that say the same; matching reads each group as one
+word. A group holds no opposites: ``可能`` (may) and ``必须`` (must), ``通常`` (usually) and ``总是`` (always) say different
+things and stay apart. Words that read otherwise inside longer words (``大概率``, ``相当于``, ``特别是``, ``于是否``) are
+left out.
 
 :data:`OPPOSITES` lists the pairs of words whose swap turns a statement into its opposite (``成功`` → ``失败``,
 ``outperforms`` → ``underperforms``); with the negations they are the marks a small edit must leave alone to leave
@@ -12,6 +20,42 @@ nothing, and ``提高`` → ``降低`` does.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+# Each group: the word the others are read as, then the others. Chinese words match anywhere (no spaces between
+# words), Latin ones as whole words; a longer word is tried before a shorter one.
+INTERCHANGEABLE: tuple[tuple[str, ...], ...] = (
+    ("需要", "必须", "必需", "务必", "须要"),
+    ("应该", "应当", "理应"),
+    ("可以", "能够"),
+    ("可能", "或许", "也许"),
+    ("非常", "十分", "极其", "极为", "格外"),
+    ("更加", "更为"),
+    ("略微", "稍微", "稍稍"),
+    ("通常", "往往", "一般", "常常", "经常"),
+    ("但是", "然而", "不过", "可是"),
+    ("因此", "所以", "因而", "故而"),
+    ("并且", "而且"),
+    ("例如", "比如", "譬如", "诸如"),
+    ("使用", "采用", "利用", "运用"),
+    ("must", "has to", "have to", "needs to", "need to"),
+    ("should", "ought to"),
+    ("may", "might"),
+    ("very", "highly", "extremely"),
+    ("often", "usually", "typically", "generally", "commonly", "frequently"),
+    ("mainly", "mostly", "largely", "primarily", "chiefly"),
+    ("especially", "particularly", "notably"),
+    ("however", "but", "yet"),
+    ("therefore", "thus", "hence", "consequently"),
+    ("also", "additionally", "moreover", "furthermore"),
+    ("for example", "for instance"),
+    ("use", "employ", "utilize", "utilise"),
+    ("uses", "employs", "utilizes", "utilises"),
+    ("used", "employed", "utilized", "utilised"),
+    ("using", "employing", "utilizing", "utilising"),
+)
 
 # Pairs of sides: a word of one side swapped for a word of the other says the opposite. Chinese words match anywhere,
 # Latin ones (regular expressions, for their inflections) as whole words.
@@ -54,6 +98,44 @@ def _alternative(pattern: str) -> str:
     return rf"\b(?:{pattern})\b" if _LATIN.match(pattern) else pattern
 
 
+def _trie(words: Iterable[str]) -> str:
+    """A regular expression matching any of ``words``, the longest first, written as a tree of their letters: one
+    alternation of a hundred words tried at every character of every sentence would slow a large page's save."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: dict[str, Any]) -> str:
+        parts = [re.escape(char) + branch(rest) for char, rest in sorted(node.items()) if char]
+        if not parts:
+            return ""
+        return ("(?:" + "|".join(parts) + ")" + "?") if "" in node else (
+            parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")")
+
+    return branch(root)
+
+
+_CANONICAL = {word: group[0] for group in INTERCHANGEABLE for word in group}
+# Two expressions, each opening on its words' letters, which lets the regular expression engine skip ahead to them; a
+# Latin word's start is checked on its match (a ``\\b`` before it would be tried at every character).
+_REWORDING_CJK = re.compile(_trie(w for w in _CANONICAL if not _LATIN.match(w)))
+_REWORDING_LATIN = re.compile(_trie(w for w in _CANONICAL if _LATIN.match(w)) + r"\b")
+
+
+def _canonical(match: re.Match[str]) -> str:
+    return _CANONICAL[match.group(0)]
+
+
+def _canonical_word(match: re.Match[str]) -> str:
+    start = match.start()
+    if start and (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+        return match.group(0)
+    return _CANONICAL[match.group(0)]
+
+
 # One named group per side (``p3`` and ``n3`` for the two sides of the fourth pair), ``skip`` for compounds that
 # negate nothing, ``neg`` for a negation; compounds first, then the pairs, then the negating characters.
 _MARKS = re.compile("|".join([
@@ -62,6 +144,13 @@ _MARKS = re.compile("|".join([
       for index, pair in enumerate(OPPOSITES) for side, words in zip("pn", pair, strict=True)),
     "(?P<neg>{})".format("|".join(_alternative(w) for w in NEGATIONS)),
 ]))
+
+
+@lru_cache(maxsize=8192)
+def reworded_as_one(text: str) -> str:
+    """``text`` (folded) with each interchangeable word written as the first of its group: ``必须`` as ``需要``,
+    ``has to`` as ``must``."""
+    return _REWORDING_LATIN.sub(_canonical_word, _REWORDING_CJK.sub(_canonical, text))
 
 
 def meaning_marks(text: str) -> list[str]:

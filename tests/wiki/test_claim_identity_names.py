@@ -137,3 +137,37 @@ def test_the_edit_forms_previews_tell_a_claim_citing_the_same_work_by_another_na
 
     assert [[(c.claim_id, c.status, c.reason) for c in plan.changes] for plan in previews] == [
         [(claim.pk, "verified", "")]] * 3
+
+
+def test_an_orphan_brought_back_citing_its_work_by_a_name_the_page_no_longer_writes_stays_verified() -> None:
+    work = make_source(short_name="SkillForge", title=TITLE)
+    page = make_page(body="## 关键要点\n\n" + _key_points("SkillForge").split("\n\n", 1)[1] + ENV)
+    claim = Claim.objects.get(page=page, text__startswith=STATEMENT)
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+    _save(page, "## 关键要点\n\n" + ENV)
+    body = "## 关键要点\n\n" + _key_points(TITLE).split("\n\n", 1)[1] + ENV
+
+    preview = page_preview(body=body, page=page)
+    planned = page_claims_plan(page=page, refs=preview.result.claims, sources=preview.sources)
+    _save(page, body)
+
+    assert [(c.outcome, c.claim_id, c.status, c.reason) for c in planned.changes] == [
+        ("restored", claim.pk, "verified", "")]
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "verified")
+    assert list(after.citations.values_list("source_id", "locator")) == [(work.pk, "§3")]
+
+
+def test_an_orphan_brought_back_citing_another_work_by_a_name_the_page_no_longer_writes_needs_verification() -> None:
+    make_source(short_name="SkillForge", title=TITLE)
+    other = make_source(short_name="TraceForge", title="TraceForge: Co-training Generators and Critics")
+    page = make_page(body="## 关键要点\n\n" + _key_points("SkillForge").split("\n\n", 1)[1] + ENV)
+    claim = Claim.objects.get(page=page, text__startswith=STATEMENT)
+    Claim.objects.filter(pk=claim.pk).update(status="verified")
+    _save(page, "## 关键要点\n\n" + ENV)
+
+    _save(page, "## 关键要点\n\n" + _key_points(other.title).split("\n\n", 1)[1] + ENV)
+
+    after = Claim.objects.get(pk=claim.pk)
+    assert (after.is_orphaned, after.status) == (False, "needs_verification")
+    assert list(after.citations.values_list("source_id", flat=True)) == [other.pk]

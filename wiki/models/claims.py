@@ -55,14 +55,19 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
 
         Each orphan has ``history``, the latest :data:`HISTORY_FOR_MATCHING` entries of its history, most recent first,
         each a dict of ``text``, ``status``, ``previous_text`` and ``previous_status`` (a sentence coming back as one of
-        its earlier texts is that orphan); a current claim has ``None``. Still one query.
+        its earlier texts is that orphan), and ``cites``, its citations in the order its text writes them, each a dict of
+        ``source``, ``locator``, ``kind`` and ``position`` (the work each title it cites named, which the page's latest
+        text may no longer name); a current claim has ``None`` for both. Still one query.
         """
         entries = ClaimRevision.objects.filter(claim=OuterRef("pk")).order_by("-id").values(
             entry=JSONObject(text="text", status="status", previous_text="previous_text", previous_status="previous_status")
         )[:HISTORY_FOR_MATCHING]
+        cites = Citation.objects.filter(claim=OuterRef("pk")).order_by("position", "id").values(
+            entry=JSONObject(source="source_id", locator="locator", kind="kind", position="position"))
         return self.filter(retired_at__isnull=True).only(
             "id", "page_id", "text", "key", "anchor", "section", "position", "status", "is_orphaned", "updated_at"
-        ).annotate(history=Case(When(is_orphaned=True, then=ArraySubquery(entries)))).order_by("position", "id")
+        ).annotate(history=Case(When(is_orphaned=True, then=ArraySubquery(entries))),
+                   cites=Case(When(is_orphaned=True, then=ArraySubquery(cites)))).order_by("position", "id")
 
     def with_citations(self) -> ClaimQuerySet:
         """Prefetches citations in order with their sources (slug, short name, title only), and the page."""

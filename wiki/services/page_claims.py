@@ -99,23 +99,41 @@ def cited_in(text: str) -> tuple[tuple[str, str, str], ...]:
     return tuple(_cited(*citation) for citation in _written_in(text))
 
 
-def _works_cited(citations: Iterable[tuple[str, str, str]],
-                 sources: Mapping[str, Source]) -> tuple[tuple[int, str, str, str], ...]:
-    """(work, title, locator, kind) of each citation, in order: a title naming a work (``sources``) is that work
-    whatever name it is cited by (short name, title, arXiv ID), one naming none is compared as written (:func:`_cited`)."""
+def _works_cited(citations: Iterable[tuple[str, str, str]], sources: Mapping[str, Source],
+                 named: Mapping[str, int] | None = None) -> tuple[tuple[int, str, str, str], ...]:
+    """(work, title, locator, kind) of each citation, in order: a title naming a work (``sources``, else the work's id
+    in ``named``) is that work whatever name it is cited by (short name, title, arXiv ID), one naming none is compared
+    as written (:func:`_cited`)."""
     out = []
     for title, locator, kind in citations:
         work = sources.get(title)
+        pk = work.pk if work is not None else (named or {}).get(title)
         name, place, kind = _cited(title, locator, kind)
-        out.append((work.pk, "", place, kind) if work is not None else (0, name, place, kind))
+        out.append((pk, "", place, kind) if pk is not None else (0, name, place, kind))
     return tuple(out)
 
 
-def citations_changed(old_text: str, ref: ClaimRef, sources: Mapping[str, Source]) -> bool:
+def citations_changed(old_text: str, ref: ClaimRef, sources: Mapping[str, Source],
+                      named: Mapping[str, int] | None = None) -> bool:
     """Whether the sentence ``ref`` cites other works or locators than ``old_text`` did: the same work cited by another
-    of its names (its short name, then its title or arXiv ID) is no change."""
-    return _works_cited(_written_in(old_text), sources) != _works_cited(
-        ((c.title, c.locator, c.kind) for c in ref.citations), sources)
+    of its names (its short name, then its title or arXiv ID) is no change. ``named``: the work a title names when
+    ``sources`` does not say (:func:`own_names`)."""
+    return _works_cited(_written_in(old_text), sources, named) != _works_cited(
+        ((c.title, c.locator, c.kind) for c in ref.citations), sources, named)
+
+
+def own_names(claim: Claim) -> dict[str, int]:
+    """The work each title an orphan's text cites named, read from the orphan's own citations (``cites``,
+    ``ClaimQuerySet.for_matching``): the n-th title its text cites is its citation at position n, at the same locator
+    and of the same kind. The page's latest text may cite that work by another name or not at all, so that the title
+    the orphan wrote is no longer among those a save resolves; a current claim's titles are. No query."""
+    stored = {entry["position"]: entry for entry in getattr(claim, "cites", None) or []}
+    names: dict[str, int] = {}
+    for position, (title, locator, kind) in enumerate(_written_in(claim.text)):
+        entry = stored.get(position)
+        if entry is not None and entry["kind"] == kind and _cited(title, entry["locator"], kind) == _cited(title, locator, kind):
+            names.setdefault(title, entry["source"])
+    return names
 
 
 @dataclass(frozen=True)
@@ -332,7 +350,8 @@ def page_claims_plan(*, page: Page | None, refs: Sequence[ClaimRef], sources: Ma
                                        status=_split_status(by_id, match), similarity=match.score or None))
         elif claim is not None and ref is not None:
             status, reasons = status_after(claim, old_text=claim.text, new_text=ref.text,
-                                            citations_changed=citations_changed(claim.text, ref, sources or {}),
+                                            citations_changed=citations_changed(claim.text, ref, sources or {},
+                                                                                own_names(claim)),
                                             verified=verified_texts(_history(claim)))
             status, reasons = _status_merging(claim, status, reasons, disputes)
             changes.append(ClaimChange(match.outcome, claim.pk, ref.text, claim.text, match.related, reasons, status,
@@ -391,7 +410,7 @@ def page_claims_sync(
             if any(c.title in newly_resolved for c in ref.citations):
                 resolved.append((claim, ref))
         else:
-            recited = citations_changed(old_text, ref, sources)
+            recited = citations_changed(old_text, ref, sources, own_names(claim))
             claim.status, reasons = status_after(claim, old_text=old_text, new_text=ref.text,
                                                   citations_changed=recited,
                                                   verified=verified_texts(_history(claim)))

@@ -171,3 +171,25 @@ def test_an_orphan_brought_back_citing_another_work_by_a_name_the_page_no_longer
     after = Claim.objects.get(pk=claim.pk)
     assert (after.is_orphaned, after.status) == (False, "needs_verification")
     assert list(after.citations.values_list("source_id", flat=True)) == [other.pk]
+
+
+SAME = "实验只在单一环境上进行，没有跨环境验证"
+
+
+def test_two_claims_stating_the_same_of_two_works_keep_their_status_and_questions_when_their_bullets_swap() -> None:
+    alpha, beta = make_source(short_name="AlphaWork", title="AlphaWork: A"), make_source(short_name="BetaWork", title="BetaWork: B")
+    first, second = f"- {SAME}（来源：AlphaWork，§1）\n", f"- {SAME}（来源：BetaWork，§2）\n"
+    page = make_page(body="## 关键要点\n\n" + first + second + ENV)
+    claims = {c.citations.get().source_id: c for c in Claim.objects.filter(page=page, text__startswith=SAME)}
+    Claim.objects.filter(page=page).update(status="verified")
+    question = OpenQuestion.objects.create(page=page, title="AlphaWork 只用了一个环境吗？")
+    question.claims.add(claims[alpha.pk])
+
+    _save(page, "## 关键要点\n\n" + second + first + ENV)
+
+    for work in (alpha, beta):
+        after = Claim.objects.get(pk=claims[work.pk].pk)
+        assert (after.is_orphaned, after.status) == (False, "verified")
+        assert list(after.citations.values_list("source_id", flat=True)) == [work.pk]
+        assert not after.revisions.exclude(kind="created").exists()
+    assert list(question.claims.values_list("pk", flat=True)) == [claims[alpha.pk].pk]

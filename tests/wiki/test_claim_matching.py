@@ -307,3 +307,22 @@ def test_two_short_claims_differing_only_by_their_subject_keep_their_own_sentenc
     sentences = [Sentence(text="智能体必须规划模块", position=0), Sentence(text="智能体必须记忆模块", position=1)]
     plan = match_claims(previous, sentences)
     assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.REWORDED, 2), (Outcome.REWORDED, 1)]
+
+
+def test_two_claims_stating_the_same_with_other_citations_keep_their_own_sentences_when_swapped() -> None:
+    statement = "实验只在单一环境上进行，没有跨环境验证"
+    alpha, beta = f"{statement}（来源：AlphaWork，§1）", f"{statement}（来源：BetaWork，§2）"
+    previous = [Previous(id=1, text=statement, position=0, written=alpha),
+                Previous(id=2, text=statement, position=1, written=beta)]
+    plan = match_claims(previous, [Sentence(text=statement, position=0, written=beta),
+                                   Sentence(text=statement, position=1, written=alpha)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.KEPT, 2), (Outcome.KEPT, 1)]
+
+
+def test_of_two_claims_stating_the_same_with_other_citations_the_one_whose_sentence_went_is_orphaned() -> None:
+    statement = "实验只在单一环境上进行，没有跨环境验证"
+    alpha, beta = f"{statement}（来源：AlphaWork，§1）", f"{statement}（来源：BetaWork，§2）"
+    previous = [Previous(id=1, text=statement, position=0, written=alpha),
+                Previous(id=2, text=statement, position=1, written=beta)]
+    plan = match_claims(previous, [Sentence(text=statement, position=0, written=beta)])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.KEPT, 2), (Outcome.ORPHANED, 1)]

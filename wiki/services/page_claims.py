@@ -291,8 +291,8 @@ def _earlier_texts(claim: Claim) -> tuple[str, ...]:
 def _match(page: Page | None, refs: Sequence[ClaimRef]) -> tuple[dict[int, Claim], list[Match]]:
     claims = list(Claim.objects.filter(page=page).for_matching()) if page is not None and page.pk else []
     previous = [Previous(id=c.pk, text=statement(c.text), position=c.position, orphaned=c.is_orphaned,
-                         earlier=_earlier_texts(c)) for c in claims]
-    sentences = [Sentence(text=statement(ref.text), position=i) for i, ref in enumerate(refs)]
+                         earlier=_earlier_texts(c), written=c.text) for c in claims]
+    sentences = [Sentence(text=statement(ref.text), position=i, written=ref.text) for i, ref in enumerate(refs)]
     by_id = {c.pk: c for c in claims}
     matches = []
     for match in match_claims(previous, sentences).matches:

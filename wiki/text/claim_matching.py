@@ -92,7 +92,8 @@ class Previous:
 
     ``earlier`` are texts an orphan had before (citations left out, most recent first): a sentence equal or close
     to one of them restores the orphan as well as one close to its current text. Only the first
-    :data:`EARLIER_TEXTS` different ones count.
+    :data:`EARLIER_TEXTS` different ones count. ``written`` is its text as written, citations included (when the
+    caller has it): of claims stating the same with other citations, each keeps the sentence citing as it did.
     """
 
     id: int
@@ -100,6 +101,7 @@ class Previous:
     position: int
     orphaned: bool = False
     earlier: tuple[str, ...] = ()
+    written: str = ""
 
     def texts(self) -> list[str]:
         """Its current text, then its different earlier texts (punctuation and spacing aside), most recent first."""
@@ -119,6 +121,7 @@ class Previous:
 class Sentence:
     text: str
     position: int
+    written: str = ""
 
 
 @dataclass(frozen=True)
@@ -390,28 +393,34 @@ def match_claims(
         by_sentence[j] = match
 
     # The same text first, a current claim before an orphan, an orphan's current text before its earlier ones, nearest
-    # in the page when it occurs more than once.
+    # in the page when it occurs more than once. The same text as written (citations included) before the same
+    # statement: two claims stating one finding of two works keep their own sentences wherever these now stand.
     for rank, ((group, found), old) in enumerate(zip(groups, sides, strict=True)):
-        exact: dict[str, list[int]] = {}
-        for i, text in enumerate(old.texts):
-            exact.setdefault(normalise(text), []).append(i)
-        left = Counter(normalise(sentences[j].text) for j in new_open)
-        for j in sorted(new_open):
-            key = normalise(sentences[j].text)
-            olds = [i for i in exact.get(key, []) if i in opens[rank]]
-            if not olds:
-                continue
-            # Fewer sentences of this text left than claims having it (a sentence written twice, then one copy
-            # deleted, wherever it stood): the oldest claims keep them, so that the copy goes and the original stays;
-            # an orphan whose current text it is before one that had it earlier.
-            rank_of = {old.keys[i]: (items_of[rank][old.keys[i]][0] != i, group[old.keys[i]].id) for i in olds}
-            keep = sorted(rank_of.values())[:left[key]]
-            olds = [i for i in olds if rank_of[old.keys[i]] in keep]
-            left[key] -= 1
-            i = min(olds, key=lambda k: (items_of[rank][old.keys[k]][0] != k, abs(old.positions[k] - new.positions[j]), k))
-            claim = group[old.keys[i]]
-            same = claim.text == sentences[j].text
-            take(rank, i, j, Match(Outcome.KEPT if same and found is Outcome.REWORDED else found, j, claim.id))
+        for written in (True, False):
+            old_keys = [normalise(group[old.keys[i]].written if items_of[rank][old.keys[i]][0] == i else "")
+                        if written else normalise(text) for i, text in enumerate(old.texts)]
+            new_keys = [normalise(s.written) if written else normalise(s.text) for s in sentences]
+            exact: dict[str, list[int]] = {}
+            for i, key in enumerate(old_keys):
+                if key:
+                    exact.setdefault(key, []).append(i)
+            left = Counter(new_keys[j] for j in new_open)
+            for j in sorted(new_open):
+                key = new_keys[j]
+                olds = [i for i in exact.get(key, []) if i in opens[rank]] if key else []
+                if not olds:
+                    continue
+                # Fewer sentences of this text left than claims having it (a sentence written twice, then one copy
+                # deleted, wherever it stood): the oldest claims keep them, so that the copy goes and the original
+                # stays; an orphan whose current text it is before one that had it earlier.
+                rank_of = {old.keys[i]: (items_of[rank][old.keys[i]][0] != i, group[old.keys[i]].id) for i in olds}
+                keep = sorted(rank_of.values())[:left[key]]
+                olds = [i for i in olds if rank_of[old.keys[i]] in keep]
+                left[key] -= 1
+                i = min(olds, key=lambda k: (items_of[rank][old.keys[k]][0] != k, abs(old.positions[k] - new.positions[j]), k))
+                claim = group[old.keys[i]]
+                same = claim.text == sentences[j].text
+                take(rank, i, j, Match(Outcome.KEPT if same and found is Outcome.REWORDED else found, j, claim.id))
 
     # Then the most similar, best score first, current claims and orphans alike (a current claim first on equal
     # scores): a sentence that comes back nearly as an orphan had it is that orphan, not a piece of another claim.

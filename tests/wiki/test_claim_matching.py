@@ -309,14 +309,18 @@ def test_two_short_claims_differing_only_by_their_subject_keep_their_own_sentenc
     assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.REWORDED, 2), (Outcome.REWORDED, 1)]
 
 
-def test_two_claims_stating_the_same_with_other_citations_keep_their_own_sentences_when_swapped() -> None:
+@pytest.mark.parametrize(("reworded", "outcome"), [
+    ("实验只在单一环境上进行，没有跨环境验证", Outcome.KEPT),
+    ("实验只在单一环境上进行，且没有跨环境验证", Outcome.REWORDED),  # both reworded alike
+])
+def test_two_claims_stating_the_same_with_other_citations_keep_their_own_sentences_when_swapped(
+        reworded: str, outcome: Outcome) -> None:
     statement = "实验只在单一环境上进行，没有跨环境验证"
-    alpha, beta = f"{statement}（来源：AlphaWork，§1）", f"{statement}（来源：BetaWork，§2）"
-    previous = [Previous(id=1, text=statement, position=0, written=alpha),
-                Previous(id=2, text=statement, position=1, written=beta)]
-    plan = match_claims(previous, [Sentence(text=statement, position=0, written=beta),
-                                   Sentence(text=statement, position=1, written=alpha)])
-    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(Outcome.KEPT, 2), (Outcome.KEPT, 1)]
+    previous = [Previous(id=1, text=statement, position=0, written=f"{statement}（来源：AlphaWork，§1）"),
+                Previous(id=2, text=statement, position=1, written=f"{statement}（来源：BetaWork，§2）")]
+    plan = match_claims(previous, [Sentence(text=reworded, position=0, written=f"{reworded}（来源：BetaWork，§2）"),
+                                   Sentence(text=reworded, position=1, written=f"{reworded}（来源：AlphaWork，§1）")])
+    assert [(m.outcome, m.claim_id) for m in plan.matches] == [(outcome, 2), (outcome, 1)]
 
 
 def test_of_two_claims_stating_the_same_with_other_citations_the_one_whose_sentence_went_is_orphaned() -> None:

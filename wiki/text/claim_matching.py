@@ -426,12 +426,14 @@ def match_claims(
     # scores): a sentence that comes back nearly as an orphan had it is that orphan, not a piece of another claim.
     # Claims having one text (a sentence written twice) tie: the oldest first, as for the same text above, so that a
     # copy reworded where the original was deleted keeps the original's claim.
+    # Claims stating the same with other citations tie too: the one citing as the sentence does first.
     copies = [_copy_ranks([group[k].id for k in side.keys], side.texts) for (group, _), side in zip(groups, sides, strict=True)]
-    scored = [(-score, rank, copies[rank][i], distance, i, j, score)
-              for rank, (old, old_open) in enumerate(zip(sides, opens, strict=True))
+    scored = [(-score, rank, -_written_alike(group[old.keys[i]].written if items_of[rank][old.keys[i]][0] == i else "",
+                                             sentences[j].written), copies[rank][i], distance, i, j, score)
+              for rank, ((group, _), old, old_open) in enumerate(zip(groups, sides, opens, strict=True))
               for score, distance, i, j in _scored(old, old_open, new, new_open, threshold)]
     scored.sort()
-    for _, rank, _, _, i, j, score in scored:
+    for _, rank, _, _, _, i, j, score in scored:
         if i in opens[rank] and j in new_open:
             take(rank, i, j, Match(groups[rank][1], j, groups[rank][0][sides[rank].keys[i]].id, round(score, 3)))
 
@@ -446,6 +448,11 @@ def match_claims(
     ordered = [by_sentence[j] for j in range(len(sentences))]
     ordered += sorted(leftover.values(), key=lambda m: m.claim_id or 0)
     return Plan(matches=tuple(ordered))
+
+
+def _written_alike(old: str, new: str) -> float:
+    """How alike a claim's and a sentence's texts are as written, citations included (0 when either is not known)."""
+    return dice(features(old), features(new)) if old and new else 0.0
 
 
 def _copy_ranks(ids: Sequence[int], texts: Sequence[str]) -> list[int]:

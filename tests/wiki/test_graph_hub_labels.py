@@ -1,4 +1,5 @@
-"""A hub's name is written whole, on the side of its node where the picture's lines do not run under it."""
+"""A hub's name is written whole, and every node's name but a claim's on the side of its node where the picture's lines
+do not run under it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 from django.utils import translation
 
-from wiki.graph import map_graph
+from wiki.graph import SubjectRef, map_graph
+from wiki.graph.context import contrast_picture
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px
 from wiki.graph.layout import HUB_FONT_PX, PAD, Drawing, Frame, PlacedNode, draw
 from wiki.graph.nodes import EdgeType, GraphBuilder
@@ -115,3 +117,65 @@ def test_on_a_phone_a_hubs_name_moved_beside_its_node_does_not_widen_the_seed_ma
         (p.x - p.node.size, p.y - p.node.size, p.x + p.node.size, p.y + p.node.size) for p in below]
     widest = max(b[2] for b in boxes) - min(b[0] for b in boxes) + 2 * PAD
     assert frame.width <= widest + PAD, (frame.width, widest)  # the frame keeps a margin of its own
+
+
+def _named(frame: Frame) -> list[PlacedNode]:
+    """The nodes of ``frame`` other than hubs and claims: works, components, pages and questions."""
+    return [p for p in frame.nodes if p.node.kind in {"source", "component", "page", "question"}]
+
+
+def _seed_pictures(language: str) -> list[tuple[str, Frame]]:
+    """Both frames of the seed map and of the seed contrast of ten works, drawn in ``language``."""
+    with translation.override(language):
+        ten = "skillforge,starharness,recuris,facet,shepherd,agentic-esopt,astar,lbyl,cua,prime-rl".split(",")
+        contrast = contrast_picture([SubjectRef.parse(w) for w in ten]).drawing
+    return [(f"{name} {f.name}", f) for name, drawing in (("map", _seed_map(language)), ("contrast", contrast))
+            for f in drawing.frames]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_fewer_lines_run_under_the_names_of_the_seed_pictures_works(seed: None, language: str) -> None:
+    pictures = _seed_pictures(language)
+    total = [0, 0]
+    for name, frame in pictures:
+        under = {p.node.label: len(_lines_under(frame, p)) for p in _named(frame)}
+        below = {p.node.label: len(_lines_under(frame, dataclasses.replace(p, label_dx=0.0, label_dy=0.0)))
+                 for p in _named(frame)}
+        assert sum(under.values()) < sum(below.values()), name
+        assert all(under[label] <= below[label] for label in under), (name, under, below)
+        total = [total[0] + sum(under.values()), total[1] + sum(below.values())]
+    # a third fewer over the four frames (183 lines ran under the names written below their nodes in either language)
+    assert total[0] * 3 <= total[1] * 2, total
+    # SkillForge's five lines left it downwards, through its name written below it on the map
+    frame = dict(pictures)["map wide"]
+    skillforge = next(p for p in frame.nodes if p.node.label == "SkillForge")
+    assert [line for line in _lines_under(frame, skillforge) if "SkillForge" in line.split(" – ")] == []
+
+
+def _gap(box: tuple[float, float, float, float], p: PlacedNode) -> float:
+    """How far ``box`` is from the square round the shape of ``p``."""
+    r = p.node.size * 1.25
+    dx = max(p.x - r - box[2], 0.0, box[0] - p.x - r)
+    dy = max(p.y - r - box[3], 0.0, box[1] - p.y - r)
+    return float(np.hypot(dx, dy))
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_works_name_moved_beside_it_names_no_other_node_nor_widens_the_picture(seed: None, language: str) -> None:
+    moved = 0
+    for name, frame in _seed_pictures(language):
+        below = [dataclasses.replace(p, label_dx=0.0, label_dy=0.0) if p.node.kind != "mechanism" else p
+                 for p in frame.nodes]
+        for p in _named(frame):
+            if not (p.label_dx or p.label_dy):
+                continue
+            moved += 1
+            box = p.label_box()
+            # nearer its own node than any other by some way: on the Agentic RL page, "Reward Placebo Trial" moved to a
+            # corner of its node stood right above WMRL's, WMRL's own name written beside it
+            assert min(_gap(box, q) for q in frame.nodes if q is not p) >= _gap(box, p) + 12, (name, p.node.label)
+            # inside the sides the picture had with every work's name under its node
+            left = min(min(q.label_box()[0], q.x - q.node.size) for q in below) - PAD
+            right = max(max(q.label_box()[2], q.x + q.node.size) for q in below) + PAD
+            assert left <= box[0] and box[2] <= right, (name, p.node.label)
+    assert moved >= 10  # the check is not vacuous

@@ -1,9 +1,9 @@
-"""Which side of its node a hub's label is written on, so that the picture's lines do not run under it.
+"""Which side of its node a hub's or a work's label is written on, so that the picture's lines do not run under it.
 
 A label is written below its node unless lines run under it there and another side with fewer (above, right, left,
 then the node's corners, in that order) is free of every other label, node and axis: a label over lines still reads
-through its white outline, but a reader cannot tell where those lines go, nor which of them meet at the hub. A pure
-function of what was placed, like the layout.
+through its white outline, but a reader cannot tell where those lines go, nor which of them meet at the node (a work's
+own lines leaving it downwards ran through its name). A pure function of what was placed, like the layout.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from classifier.mechanisms import RECORD_BY_KEY
 from classifier.taxonomy import Mechanism, Verdict
-from wiki.graph.label_sides import clearest_side
+from wiki.graph.label_sides import clearest_side, lines_under
 from wiki.graph.labels import FONT_PX, LINE_PX, text_px, told_apart, without_name, wrap
 from wiki.graph.markers import beside
 from wiki.graph.nodes import EDGE_LABELS, KIND_LABELS, EdgeType, content_key, subject_ref
@@ -171,7 +171,7 @@ class PlacedNode:
     def abbreviated(self) -> bool:
         return " ".join(self.lines) != " ".join(self.node.label.split())
 
-    # where the label is written from below its node (a hub's may go to another side, see _clear_hub_labels)
+    # where the label is written from below its node (it may go to another side, see _clear_labels)
     label_dx: float = 0.0
     label_dy: float = 0.0
 
@@ -702,15 +702,22 @@ def _frame_edges(frame: Frame, edges: list[DrawnEdge]) -> None:
                       np.array([id(e) in with_axis for e in edges], dtype=bool))
     frame.edges = [PlacedEdge(e, *(float(v) for v in line), *(control or (None, None)))
                    for e, line, control in zip(edges, lines, controls, strict=True)]
-    _clear_hub_labels(frame)
+    _clear_labels(frame)
     # hubs first, then works, claims last: the later drawn sit on top
     rank = {"mechanism": 0, "page": 1, "question": 1, "source": 2, "component": 2, "claim": 3}
     frame.nodes.sort(key=lambda p: (rank.get(p.node.kind, 2), p.node.is_center))
 
 
-def _clear_hub_labels(frame: Frame) -> None:
-    """Each hub's label moved above, right or left of its node where fewer of the lines drawn run under it and the
-    spot is free (``wiki.graph.label_sides``); the view box grows to hold it."""
+# The nodes whose name may be written on another side of them than below; a claim's, two lines of its sentence, stays
+# under its dot, leaving the free spots to the names of works and hubs.
+MOVABLE_LABELS = frozenset({"mechanism", "source", "component", "page", "question"})
+# How much farther than from its own node (a few units) a name moved beside it keeps from every other node.
+NAME_APART = 16.0
+
+
+def _clear_labels(frame: Frame) -> None:
+    """Each node's label (but a claim's) moved above, right or left of its node where fewer of the lines drawn run
+    under it and the spot is free (``wiki.graph.label_sides``), the hubs' first; the view box grows to hold them."""
     pieces = [curve_points(e.x1, e.y1, e.cx, e.cy, e.x2, e.y2) if e.cx is not None and e.cy is not None
               else np.array([(e.x1, e.y1), (e.x2, e.y2)]) for e in frame.edges]
     segments = np.concatenate([np.hstack([points[:-1], points[1:]]) for points in pieces] or [np.zeros((0, 4))])
@@ -720,24 +727,33 @@ def _clear_hub_labels(frame: Frame) -> None:
              a.x + max(text_px(line) for line in a.lines) / 2, a.y - FONT_PX + LINE_PX * len(a.lines))
             for a in frame.axes]
     # A phone's picture is as wide as the screen: a label moved beside its node stays within the picture's sides, where
-    # one that widened it would make the reader scroll sideways to read it. A desktop's picture may grow.
-    walls = [(frame.x0 - 1e6, -1e9, frame.x0, 1e9), (frame.x0 + frame.width, -1e9, frame.x0 + frame.width + 1e6, 1e9)] \
-        if frame.name == "narrow" else []
-    for i, p in enumerate(frame.nodes):
-        if p.node.kind != "mechanism" or not p.lines:
+    # one that widened it would make the reader scroll sideways to read it. A desktop's picture is fitted to its column,
+    # so a wider one draws every label smaller: it may grow for a hub's name only.
+    walls = [(frame.x0 - 1e6, -1e9, frame.x0, 1e9), (frame.x0 + frame.width, -1e9, frame.x0 + frame.width + 1e6, 1e9)]
+    labels = np.array([p.label_box() for p in frame.nodes]).reshape(-1, 4)
+    centres = np.array([(p.x, p.y, p.node.size * 1.3) for p in frame.nodes]).reshape(-1, 3)
+    fixed = np.array(axes).reshape(-1, 4)
+    # a hub's name first: a term the legend uses, at a node many lines meet
+    for i in sorted(range(len(frame.nodes)), key=lambda i: frame.nodes[i].node.kind != "mechanism"):
+        p = frame.nodes[i]
+        if p.node.kind not in MOVABLE_LABELS or not p.lines or not lines_under(labels[i], segments, owners):
             continue
+        hub = p.node.kind == "mechanism"
         s, tall = p.node.size, LINE_PX * len(p.lines)
         half = (p.label_box()[2] - p.label_box()[0]) / 2
         # below (as placed), above, right, left of the node, a few units clear of its shape, then its four corners
         offsets = [(0.0, 0.0), (0.0, -2 * s - 4 - tall), (s + 4 + half, -tall / 2 - s - 1), (-s - 4 - half, -tall / 2 - s - 1),
                    (s + half, 0.0), (-s - half, 0.0), (s + half, -2 * s - 4 - tall), (-s - half, -2 * s - 4 - tall)]
         sides = [replace(p, label_dx=dx, label_dy=dy) for dx, dy in offsets]
-        others = [q.label_box() for q in frame.nodes if q is not p]
-        others += [(q.x - q.node.size * 1.3, q.y - q.node.size * 1.3, q.x + q.node.size * 1.3, q.y + q.node.size * 1.3)
-                   for q in frame.nodes if q is not p]
-        k = clearest_side(np.array([side.label_box() for side in sides]), np.array(others + axes + walls).reshape(-1, 4),
+        # a name beside its node keeps farther from every other node than from its own, so that it names no other
+        r = centres[:, 2:] + (0.0 if hub else NAME_APART)
+        shapes = np.hstack([centres[:, :2] - r, centres[:, :2] + r])
+        others = np.delete(np.vstack([labels, shapes]), [i, len(labels) + i], axis=0)
+        kept = np.array(walls if frame.name == "narrow" or not hub else []).reshape(-1, 4)
+        k = clearest_side(np.array([side.label_box() for side in sides]), np.vstack([others, fixed, kept]),
                           segments, owners)
         frame.nodes[i] = sides[k]
+        labels[i] = sides[k].label_box()
     boxes = [p.label_box() for p in frame.nodes]
     x0 = min([frame.x0] + [b[0] - PAD for b in boxes])
     y0 = min([frame.y0] + [b[1] - PAD for b in boxes])

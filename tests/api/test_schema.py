@@ -279,6 +279,17 @@ def test_swagger_operations_have_no_link_inside_their_expand_button(client: Clie
     assert re.search(r'"deepLinking":\s*false', script)
 
 
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/redoc/"])
+def test_an_error_of_a_docs_page_is_the_apis_json_in_the_readers_language(client: Client, path: str) -> None:
+    posted = client.post(path, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    refused = client.get(path, HTTP_ACCEPT="image/png", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert (posted.status_code, posted["Content-Type"]) == (405, "application/json")
+    assert posted.json() == {"detail": "不允许使用 POST 方法。", "code": "method_not_allowed", "errors": {}, "codes": {}}
+    assert (refused.status_code, refused["Content-Type"]) == (406, "application/json")
+    assert refused.json()["code"] == "not_acceptable" and refused.json()["available"] == ["text/html"]
+
+
 @pytest.fixture
 def keep_test_connection() -> Iterator[None]:
     """The bare WSGI handler closes the database connection after each request, which would end the test's

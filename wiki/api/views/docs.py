@@ -24,7 +24,19 @@ from wiki.api.throttles import ScopedThrottle
 SCHEMA_LANGUAGE = "en"
 
 
-class SchemaView(SpectacularAPIView):
+class _ErrorsInJSON:
+    """An error is the API's one JSON shape: not a YAML document under the schema's media type, nor the English
+    plain text ("405 Method Not Allowed") the documentation pages' HTML renderer writes for one, whatever the
+    reader's language. DRF answers an error in the view's first renderer when the format asked for is none of them."""
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        if isinstance(response, Response) and response.status_code >= status.HTTP_400_BAD_REQUEST:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        finalized: Response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        return finalized
+
+
+class SchemaView(_ErrorsInJSON, SpectacularAPIView):
     """The schema, fetched by generators and the docs pages: counted at its own rate (``API_SCHEMA_RATE``), not
     against the reads of an anonymous client's budget."""
 
@@ -38,13 +50,6 @@ class SchemaView(SpectacularAPIView):
             response: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
         return response
 
-    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
-        # An error is the API's one JSON shape, not a YAML document under the schema's media type (the first of the
-        # view's renderers, which DRF answers an error in when the format asked for is none of them).
-        if isinstance(response, Response) and response.status_code >= status.HTTP_400_BAD_REQUEST:
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
-        finalized: Response = super().finalize_response(request, response, *args, **kwargs)
-        return finalized
 
 
 class _InReadersLanguage:
@@ -55,9 +60,9 @@ class _InReadersLanguage:
         return f"{url}{'&' if '?' in url else '?'}lang={translation.get_language()}"
 
 
-class SwaggerView(_InReadersLanguage, SpectacularSwaggerSplitView):
+class SwaggerView(_ErrorsInJSON, _InReadersLanguage, SpectacularSwaggerSplitView):
     pass
 
 
-class RedocView(_InReadersLanguage, SpectacularRedocView):
+class RedocView(_ErrorsInJSON, _InReadersLanguage, SpectacularRedocView):
     pass

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 
 from wiki.api.serializers.json_types import JSONTypes
+from wiki.api.views.base import WikiAPIView
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -90,8 +91,9 @@ IF_NONE_MATCH = OpenApiParameter(
 def doc_excludes() -> list[type]:
     """The classes whose docstrings describe no component (drf-spectacular's ``GET_LIB_DOC_EXCLUDES``): DRF's own, and
     the wiki's mixins, which say what they add to a serializer; a serializer without a docstring of its own would
-    otherwise be described, and its generated class documented, by the mixin's."""
-    return [*get_lib_doc_excludes(), JSONTypes]  # type: ignore[no-untyped-call]  # drf-spectacular is untyped here
+    otherwise be described, and its generated class documented, by the mixin's. The API's base view says how it
+    answers a method, not what an endpoint is."""
+    return [*get_lib_doc_excludes(), JSONTypes, WikiAPIView]  # type: ignore[no-untyped-call]  # drf-spectacular is untyped here
 
 
 class WikiAutoSchema(AutoSchema):

@@ -24,6 +24,7 @@ from wiki.api.views import (
     sources,
     watchlist,
 )
+from wiki.api.views.base import WikiAPIView
 
 app_name = "api"
 
@@ -33,7 +34,7 @@ ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "clas
                "schema": "api-schema", "docs": "api-docs"}
 
 
-class WikiAPIRootView(APIRootView):
+class WikiAPIRootView(WikiAPIView, APIRootView):
     """Every address of the API a script starts from: its collections, search, classify, the graphs, the
     consistency findings and recent changes, with the OpenAPI schema and its documentation."""
 

@@ -14,11 +14,11 @@ from rest_framework.exceptions import ErrorDetail, NotAuthenticated, ValidationE
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from wiki.api.filters import PAGING, UPDATED_AFTER, read_updated_after, reject_unreadable_parameters, updated_after_help
 from wiki.api.pagination import WikiPagination
 from wiki.api.serializers.watchlist import ChangeSerializer
+from wiki.api.views.base import WikiAPIView
 from wiki.filters import NOT_YES_NO, yes_no
 from wiki.filters.changes import DAYS_CHOICES, ChangeFilter
 from wiki.models import ChangeEvent
@@ -75,7 +75,7 @@ def read_change_filters(request: Request, filterset_class: type[ChangeFilter], q
     return filters.changes if moment is None else filters.changes.made_after(moment)
 
 
-class RecentChangesView(APIView):
+class RecentChangesView(WikiAPIView):
     """The wiki's recent changes, newest first: the edits, moves and deletions of pages, the changes of works, claims,
     classifications, contrasts and open questions, as the recent changes page lists them."""
 

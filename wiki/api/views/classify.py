@@ -5,14 +5,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from classifier import classify
 from wiki.api.serializers.classify import ClassifyRequestSerializer, SuggestionSerializer
 from wiki.api.throttles import AccountThrottle, AnonThrottle, ScopedThrottle
+from wiki.api.views.base import WikiAPIView
 
 
-class ClassifyView(APIView):
+class ClassifyView(WikiAPIView):
     """Suggests mechanism, rubric facts and verdict for a text, with the evidence spans that decided them.
     Nothing is saved, so anyone may ask; each request costs far more than a read, so it has its own, tighter rate."""
 

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.throttles import ScopedThrottle
+from wiki.api.views.base import WikiAPIView
 
 SCHEMA_LANGUAGE = "en"
 
@@ -36,7 +37,7 @@ class _ErrorsInJSON:
         return finalized
 
 
-class SchemaView(_ErrorsInJSON, SpectacularAPIView):
+class SchemaView(_ErrorsInJSON, WikiAPIView, SpectacularAPIView):
     """The schema, fetched by generators and the docs pages: counted at its own rate (``API_SCHEMA_RATE``), not
     against the reads of an anonymous client's budget."""
 
@@ -60,9 +61,9 @@ class _InReadersLanguage:
         return f"{url}{'&' if '?' in url else '?'}lang={translation.get_language()}"
 
 
-class SwaggerView(_ErrorsInJSON, _InReadersLanguage, SpectacularSwaggerSplitView):
+class SwaggerView(_ErrorsInJSON, _InReadersLanguage, WikiAPIView, SpectacularSwaggerSplitView):
     pass
 
 
-class RedocView(_ErrorsInJSON, _InReadersLanguage, SpectacularRedocView):
+class RedocView(_ErrorsInJSON, _InReadersLanguage, WikiAPIView, SpectacularRedocView):
     pass

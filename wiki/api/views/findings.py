@@ -11,7 +11,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from wiki.api.conditional import precondition_on
 from wiki.api.filters import PAGING, reject_unreadable_parameters
@@ -24,6 +23,7 @@ from wiki.api.serializers.findings import (
     FindingRefSerializer,
     FindingSerializer,
 )
+from wiki.api.views.base import WikiAPIView
 from wiki.api.views.writes import PRECONDITION_FAILED
 from wiki.models.findings import finding_etag
 from wiki.reports.consistency import Finding, consistency_report_cached
@@ -48,7 +48,7 @@ class EditorsReview(BasePermission):
         return bool(request.user and request.user.is_authenticated and request.user.has_perm("wiki.add_findingdismissal"))
 
 
-class FindingListView(APIView):
+class FindingListView(WikiAPIView):
     """Where the wiki may contradict itself, each finding with the editor's dismissal when it was dismissed."""
 
     permission_classes = [EditorsReview]
@@ -86,7 +86,7 @@ def _with_state(response: Response, kind: str, key: str, dismissal_id: int | Non
     return response
 
 
-class FindingDismissView(APIView):
+class FindingDismissView(WikiAPIView):
     """Dismisses a finding with the reason it is not a mistake; it stays listed, as dismissed, and can be reopened."""
 
     permission_classes = [EditorsReview]
@@ -110,7 +110,7 @@ class FindingDismissView(APIView):
                            finding.kind, finding.key, dismissal.pk)
 
 
-class FindingReopenView(APIView):
+class FindingReopenView(WikiAPIView):
     """Puts a dismissed finding back among the open ones; the dismissal is kept, stamped with who reopened it."""
 
     permission_classes = [EditorsReview]

@@ -12,7 +12,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
 from wiki.api.renderers import GRAPH_RENDERERS, GraphMLRenderer
@@ -25,6 +24,7 @@ from wiki.api.serializers.graphs import (
     MapGraphSerializer,
     MapSummarySerializer,
 )
+from wiki.api.views.base import WikiAPIView
 from wiki.caching.values import cached_value
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, map_graph
 from wiki.graph.build import MAP_EXPORT_LIMIT, now_named
@@ -61,7 +61,7 @@ def _graph_responses(serializer: type, others: dict[int, OpenApiResponse] | None
             **{(code, "application/json"): response for code, response in (others or {}).items()}}
 
 
-class ContrastGraphView(APIView):
+class ContrastGraphView(WikiAPIView):
     """Works (or components) side by side: their classifications, the contrasts and claims linking them, shared neighbours."""
 
     permission_classes = [AllowAny]
@@ -111,7 +111,7 @@ def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | No
     return None
 
 
-class LocalGraphView(APIView):
+class LocalGraphView(WikiAPIView):
     """The neighbourhood of one node (page, work, component, claim, mechanism or question), the one its page draws:
     a page's is the works its claims cite or are about, their contrasts, then linked pages and its questions."""
 
@@ -136,7 +136,7 @@ class LocalGraphView(APIView):
         return Response(_as_json(graph, center=data["node"], subjects=[]))
 
 
-class MapGraphView(APIView):
+class MapGraphView(WikiAPIView):
     """The map of works as a file, for what is too large to draw: each work (or component) the filter asks for
     joined to its mechanism, and the contrasts between them, up to ``limit`` of each (the browser draws the first
     few dozen); ``summary`` (in GraphML, the graph's data) says how many there are, how many it holds and where it

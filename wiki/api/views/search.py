@@ -7,7 +7,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from wiki.api.filters import query_parameters
 from wiki.api.serializers.search import (
@@ -16,12 +15,13 @@ from wiki.api.serializers.search import (
     SearchParamsSerializer,
     SearchResultsSerializer,
 )
+from wiki.api.views.base import WikiAPIView
 from wiki.caching import versions
 from wiki.search.close import names_starting
 from wiki.search.query import search
 
 
-class SearchView(APIView):
+class SearchView(WikiAPIView):
     """Full-text search across pages, claims, sources and open questions, grouped by kind, best first."""
 
     permission_classes = [AllowAny]
@@ -44,7 +44,7 @@ class SearchView(APIView):
         return Response(SearchResultsSerializer(page).data)
 
 
-class SearchNamesView(APIView):
+class SearchNamesView(WikiAPIView):
     """Works, pages and glossary terms whose name starts with what was typed (then works and pages with a word
     starting with it): what a search box offers as the reader types. Read from the names and the glossary kept once
     per content version."""

@@ -16,13 +16,13 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from wiki.api.conditional import check_preconditions, representation_etag, with_validator
 from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchSerializer, WatchStateSerializer
+from wiki.api.views.base import WikiAPIView
 from wiki.api.views.changes import change_filter_parameters, read_change_filters
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED
 from wiki.caching import watches as watch_state
@@ -51,7 +51,7 @@ def _state(*, watching: bool) -> Response:
     return _private(Response(WatchStateSerializer({"watching": watching}).data))
 
 
-class WatchlistView(APIView):
+class WatchlistView(WikiAPIView):
     """The recent changes to the pages, works and open questions you watch, newest first: a page's edits, moves,
     deletions and its claims' changes; a work's edits, classifications, contrasts and merges into it; a question's
     changes. Needs credentials."""
@@ -73,7 +73,7 @@ class WatchlistView(APIView):
         return _private(paginator.get_paginated_response(ChangeSerializer(page, many=True).data))
 
 
-class WatchView(APIView):
+class WatchView(WikiAPIView):
     """Whether you watch one item (GET), watching it (PUT) and unwatching it (DELETE); each answers whether you watch
     it now. A deleted page or work can still be read and unwatched, not watched anew."""
 

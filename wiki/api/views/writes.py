@@ -33,6 +33,7 @@ from wiki.api.conditional import (
 from wiki.api.errors import Gone
 from wiki.api.filters import COMMON_PARAMETERS, reject_repeated_parameters, reject_unknown_parameters
 from wiki.api.schema import ErrorSerializer
+from wiki.api.views.base import WikiAPIView
 from wiki.caching import readers
 from wiki.caching.values import cached_value
 from wiki.models.deletion import Deletable
@@ -82,7 +83,7 @@ def saved_serializer(serializer_class: type[serializers.ModelSerializer]) -> typ
     })
 
 
-class ServiceViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+class ServiceViewSet(WikiAPIView, viewsets.GenericViewSet):  # type: ignore[type-arg]
     """Reads (list, retrieve) with validators; with :class:`ServiceCreateMixin` and :class:`ServiceUpdateMixin`,
     subclasses name their serializers and services and writing is the same code for every resource."""
 

@@ -304,6 +304,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "wiki.api.pagination.WikiPagination",
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "wiki.api.negotiation.StrictContentNegotiation",
+    # OPTIONS describes each write by the body the schema declares for it, not by the serializer a view reads with.
+    "DEFAULT_METADATA_CLASS": "wiki.api.metadata.WriteMetadata",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "wiki.api.schema.WikiAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["wiki.api.throttles.AnonThrottle", "wiki.api.throttles.AccountThrottle"],

@@ -1,0 +1,70 @@
+"""What ``OPTIONS`` says each write takes: the fields of the body the schema declares for it, required as there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import SmallWiki
+from wiki.models import Classification
+
+pytestmark = pytest.mark.django_db
+
+
+def _address(path: str, wiki: SmallWiki) -> str:
+    classification = Classification.objects.filter(source=wiki.strict, component=None).get()
+    values = {"/api/v1/pages/": wiki.page.slug, "/api/v1/sources/": wiki.strict.slug, "/api/v1/claims/": str(wiki.claims[0].pk),
+              "/api/v1/classifications/": str(classification.pk), "/api/v1/questions/": str(wiki.question.pk),
+              "/api/v1/contrasts/": str(wiki.contrast.pk)}
+    for prefix, value in values.items():
+        if path.startswith(prefix):
+            return path.replace("{slug}", value).replace("{id}", value)
+    return path
+
+
+def _body(schema: dict[str, Any], operation: dict[str, Any]) -> tuple[set[str], set[str]] | None:
+    """The fields a JSON body of the operation may hold, and those it must, as the schema says."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if content is None:
+        return None
+    component = schema["components"]["schemas"][content["schema"]["$ref"].rsplit("/", 1)[1]]
+    fields = {name for name, field in component["properties"].items() if not field.get("readOnly")}
+    return fields, set(component.get("required", [])) & fields
+
+
+def test_options_describes_each_write_by_the_body_its_schema_declares(small_wiki: SmallWiki) -> None:
+    editor = APIClient()
+    editor.force_authenticate(small_wiki.editor)
+    schema = editor.get("/api/schema/", {"format": "json"}).json()
+    described = 0
+    for path, item in schema["paths"].items():
+        for method in ("post", "put"):
+            body = _body(schema, item[method]) if method in item else None
+            actions = editor.options(_address(path, small_wiki)).json().get("actions", {})
+            if body is None or method.upper() not in actions:
+                continue
+            fields, required = body
+            # what is read back is listed too, marked read-only, as REST framework lists it
+            told = {name: field for name, field in actions[method.upper()].items() if not field["read_only"]}
+            assert set(told) == fields, (method, path, sorted(set(told) ^ fields))
+            assert {name for name, field in told.items() if field["required"]} == required, (method, path)
+            described += 1
+    assert described >= 8
+
+
+def test_options_of_the_pages_tells_what_a_new_page_needs(small_wiki: SmallWiki) -> None:
+    editor = APIClient()
+    editor.force_authenticate(small_wiki.editor)
+
+    post = editor.options("/api/v1/pages/").json()["actions"]["POST"]
+    move = editor.options(f"/api/v1/pages/{small_wiki.page.slug}/move/").json()["actions"]["POST"]
+
+    assert post["title"]["required"] and not post["title"]["read_only"]
+    assert "rendered_html" not in post and "base_revision" in post
+    assert set(move) == {"slug", "title", "reason", "take_over"}
+
+
+def test_options_tells_an_anonymous_client_of_no_write(small_wiki: SmallWiki) -> None:
+    assert "actions" not in APIClient().options("/api/v1/pages/").json()

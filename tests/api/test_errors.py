@@ -659,3 +659,15 @@ def test_credentials_of_a_scheme_the_api_does_not_read_are_401(settings: Setting
     # a site behind a proxy asking for Basic authentication lets the browsers' header through as no credentials
     settings.API_IGNORED_AUTH_SCHEMES = frozenset({"basic"})
     assert api.get("/api/v1/sources/", HTTP_AUTHORIZATION="Basic YWxpY2U6YWxpY2UtcGFzcw==").status_code == 200
+
+
+@pytest.mark.parametrize("address", [
+    "/api/v1/pages/?foo=1", "/api/v1/pages/?ordering=nope,nada", "/api/v1/pages/?format=xml",
+    "/api/v1/graph/contrast/?works=nope,nada",
+])
+def test_a_list_in_an_error_is_written_as_the_readers_language_writes_lists(api: APIClient, address: str) -> None:
+    chinese = api.get(address, HTTP_ACCEPT_LANGUAGE="zh-hans").json()["detail"]
+    english = api.get(address, HTTP_ACCEPT_LANGUAGE="en").json()["detail"]
+
+    assert "、" in chinese and ", " not in chinese, chinese
+    assert ", " in english and "、" not in english, english

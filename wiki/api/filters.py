@@ -21,6 +21,7 @@ from rest_framework.request import Request
 
 from wiki.filters import NOT_YES_NO, yes_no
 from wiki.models.sort_keys import key_path
+from wiki.text.lists import joined
 
 # The format, which every endpoint reads.
 FORMAT = frozenset({"format"})
@@ -54,7 +55,7 @@ def reject_unknown_parameters(request: Request, known: set[str] | frozenset[str]
     unknown = sorted(set(request.query_params) - reads)
     if unknown:
         raise ValidationError(
-            {name: [gettext("Unknown parameter; this endpoint reads %(known)s.") % {"known": ", ".join(sorted(reads))}]
+            {name: [gettext("Unknown parameter; this endpoint reads %(known)s.") % {"known": joined(sorted(reads))}]
              for name in unknown},
             code="unknown_parameter",
         )
@@ -189,7 +190,7 @@ class StrictOrderingFilter(OrderingFilter):
         if unknown:
             raise ValidationError(
                 {self.ordering_param: [gettext("Cannot order by %(unknown)s; choose from %(valid)s (prefix - for descending).")
-                                       % {"unknown": ", ".join(unknown), "valid": ", ".join(sorted(valid))}]},
+                                       % {"unknown": joined(unknown), "valid": joined(sorted(valid))}]},
                 code="invalid_choice",
             )
         return list(fields)

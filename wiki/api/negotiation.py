@@ -15,6 +15,8 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
 
+from wiki.text.lists import joined
+
 
 def available_media_types(renderers: Iterable[BaseRenderer]) -> list[str]:
     """The media types ``renderers`` answer in, each once, in the endpoint's order."""
@@ -87,7 +89,7 @@ class StrictContentNegotiation(DefaultContentNegotiation):
         renderers = list(renderers)
         matching = [renderer for renderer in renderers if renderer.format == format]
         if not matching:
-            known = ", ".join(sorted({str(renderer.format) for renderer in renderers}))
+            known = joined(sorted({str(renderer.format) for renderer in renderers}))
             raise ValidationError({"format": [gettext("Unknown format; this address answers in %(formats)s.") % {"formats": known}]},
                                   code="invalid_choice")
         return matching

@@ -10,6 +10,7 @@ from wiki.graph.build import MAP_EXPORT_LIMIT, MAP_EXPORT_MAX
 from wiki.graph.forms import MAX_WORKS
 from wiki.graph.nodes import NODE_KINDS
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
+from wiki.text.lists import joined
 
 EDGE_TYPE_CHOICES = [(t.value, t.label) for t in EdgeType]
 _WORK = r"[-a-zA-Z0-9_]+(:[-a-zA-Z0-9_]+)?"
@@ -65,7 +66,7 @@ class LocalGraphParamsSerializer(serializers.Serializer):
         types = [part.strip() for part in value.split(",") if part.strip()]
         unknown = sorted(set(types) - {t.value for t in EdgeType})
         if unknown:
-            raise serializers.ValidationError(gettext("Unknown edge types: %(types)s.") % {"types": ", ".join(unknown)}, code="invalid_choice")
+            raise serializers.ValidationError(gettext("Unknown edge types: %(types)s.") % {"types": joined(unknown)}, code="invalid_choice")
         return types
 
 

@@ -31,6 +31,7 @@ from wiki.graph.build import MAP_EXPORT_LIMIT, now_named
 from wiki.graph.local import neighbourhood
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import Component, PageRedirect, Source
+from wiki.text.lists import joined
 
 
 def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str]) -> dict[str, Any]:
@@ -84,7 +85,7 @@ class ContrastGraphView(WikiAPIView):
         if missing and (now := now_named(refs)) is not None:
             return _same_request(request, works=",".join(map(str, now)))
         if missing:
-            raise NotFound(_("No such work: %(works)s.") % {"works": ", ".join(missing)})
+            raise NotFound(_("No such work: %(works)s.") % {"works": joined(missing)})
         graph = contrast_graph(refs)
         return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
 

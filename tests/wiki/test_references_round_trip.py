@@ -53,3 +53,19 @@ def test_biblatex_issue_stays_an_issue_through_every_format(db: None, dump: Call
         ("Special Issue on Agents", "3"), ("Spring", None)]
     report = sources_import(text=dump(works))
     assert [result.updates for result in report.results] == [[], []]
+
+
+@pytest.mark.parametrize(("dump", "parse"), [(dump_bibtex, parse_bibtex), (dump_csl_json, parse_csl_json),
+                                             (dump_ris, parse_ris)])
+def test_a_number_that_is_the_issue_too_stays_both_through_every_format(
+        db: None, dump: Callable[[Iterable[Source]], str], parse: Callable[[str], list[ParsedEntry]]) -> None:
+    sources_import(text="@article{three, title={Agents in Three}, author={Li, Na}, year={2024}, journal={AI Letters}, "
+                        "number={3}, issue={3}}\n"
+                        "@article{spring, title={Agents in Spring}, author={Li, Na}, year={2024}, journal={AI Letters}, "
+                        "issue={Spring}}\n")
+    works = list(Source.objects.order_by("title"))
+    entries = parse(dump(works))
+    assert [(e.draft.extra_fields.get("issue"), e.draft.bibliographic.get("number")) for e in entries if e.draft] == [
+        ("Spring", None), ("3", "3")]
+    report = sources_import(text=dump(works))
+    assert [(result.status, result.updates) for result in report.results] == [("duplicate", []), ("duplicate", [])]

@@ -84,6 +84,9 @@ ENTRY_TYPE_FIELD = "wiki-entry-type"
 # And biblatex's ``issue`` (``Spring``, a special issue's name), kept among its other fields: CSL's ``issue`` is
 # BibTeX's ``number``, which Zotero and the importer read it as.
 ISSUE_FIELD = "wiki-issue"
+# And its number where that is its issue too (``3`` both): CSL's ``issue`` equal to ``wiki-issue`` is otherwise the
+# issue alone, written for styles to print where the work has no number.
+NUMBER_FIELD = "wiki-number"
 _ENTRY_TYPE_NAME = re.compile(r"[a-z]+")
 # Entry types that are others' names in biblatex or in old BibTeX, read back as those.
 _SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
@@ -200,6 +203,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
     key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))
     issue = _text(custom.get(ISSUE_FIELD, ""))
+    number_too = bool(issue) and _text(custom.get(NUMBER_FIELD, "")) == issue
     draft = SourceDraft(
         title=title, kind=kind,
         short_name=_rich_text(item.get("title-short", "")) or (short_name_from_title(title) if title else key),
@@ -208,7 +212,7 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         notes="" if arxiv_id_alone(note) else note,
         entry_type=(written if _ENTRY_TYPE_NAME.fullmatch(written := _text(custom.get(ENTRY_TYPE_FIELD, "")).lower())
                     else _entry_type(item)),
-        bibliographic=_bibliographic(item, venue, issue=issue),
+        bibliographic=_bibliographic(item, venue, issue="" if number_too else issue),
         extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)) | ({"issue": issue} if issue else {}),
                              warnings),
     )
@@ -395,6 +399,8 @@ def csl_item(source: Source) -> dict[str, Any]:
         custom[ENTRY_TYPE_FIELD] = source.entry_type
     if issue := source.extra_fields.get("issue"):
         custom[ISSUE_FIELD] = issue
+        if item.get("issue") == issue and details.get("number") == issue:
+            custom[NUMBER_FIELD] = issue
     if custom:
         item["custom"] = custom
     return item

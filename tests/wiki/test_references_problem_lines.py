@@ -48,3 +48,16 @@ def test_a_ris_records_problems_have_the_lines_of_their_tags() -> None:
     assert (result.status, result.line) == ("refused", 1)
     assert "year “circa” is not a year (line 4)" in result.message
     assert "the URL “www.example.com/paper” has no scheme: write it whole, with https:// (line 5)" in result.message
+
+
+def test_a_problem_with_the_key_has_the_line_of_the_key() -> None:
+    key = "k" * 201
+    bad, _, repeated = sources_import(text=f"@article{{\n  {key},\n  title = {{A Fine Title}},\n  year = {{2024}}\n}}\n"
+                                        "@article{twice, title={One Title}, year={2024}}\n"
+                                        "@article{\n  twice,\n  title = {Another Title},\n  year = {2024}\n}\n").results
+    assert (bad.status, bad.line) == ("refused", 1)
+    assert bad.message == "the BibTeX key is longer than 200 characters (it has 201) (line 2)"
+    assert (repeated.status, repeated.line) == ("refused", 7)
+    assert repeated.message == "the key twice names another work on line 6 (line 8)"
+    assert not Source.objects.filter(title__in=["A Fine Title", "Another Title"]).exists()
+

@@ -331,7 +331,11 @@ def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str],
 
 
 def _field_lines(entry: Entry) -> dict[str, int]:
-    return {f.key.lower(): f.start_line + 1 for f in entry.fields if f.start_line is not None}
+    """The line of each field, and of the entry's key (``bibtex_key``), which may stand on a line of its own."""
+    lines = {f.key.lower(): f.start_line + 1 for f in entry.fields if f.start_line is not None}
+    if entry.start_line is not None and (key := _ENTRY_KEY.search(entry.raw or "")):
+        lines["bibtex_key"] = entry.start_line + 1 + (entry.raw or "").count("\n", 0, key.start("key"))
+    return lines
 
 
 def _parsed(read: FieldsRead, *, line: int, raw: str, repeats: int | None = None,

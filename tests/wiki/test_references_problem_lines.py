@@ -61,3 +61,12 @@ def test_a_problem_with_the_key_has_the_line_of_the_key() -> None:
     assert repeated.message == "the key twice names another work on line 6 (line 8)"
     assert not Source.objects.filter(title__in=["A Fine Title", "Another Title"]).exists()
 
+
+
+def test_a_ris_record_repeating_an_earlier_records_id_is_refused_at_its_id() -> None:
+    text = ("TY  - JOUR\nID  - li2024\nTI  - A Fine Title\nPY  - 2024\nER  - \n"
+            "TY  - JOUR\nTI  - Another Title\nPY  - 2023\nID  - li2024\nER  - \n")
+    first, second = sources_import(text=text).results
+    assert (first.status, second.status, second.line) == ("created", "refused", 6)
+    assert second.message == "the key li2024 names another work on line 1 (line 9)"
+    assert list(Source.objects.filter(bibtex_key="li2024").values_list("title", flat=True)) == ["A Fine Title"]

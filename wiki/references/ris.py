@@ -253,6 +253,7 @@ def parse_ris(text: str) -> list[ParsedEntry]:
     """Every record of a RIS file, from ``TY  -`` to ``ER  -`` or the next ``TY  -``."""
     text = text.lstrip("\ufeff")
     parsed = []
+    first_line: dict[str, int] = {}  # where each ID was first given: a repeated ID is refused, as a repeated BibTeX key is
     for number, (line, chunk) in enumerate(_records(text), start=1):
         label = gettext("record %(number)s") % {"number": number}
         try:
@@ -264,6 +265,10 @@ def parse_ris(text: str) -> list[ParsedEntry]:
             continue
         for record in found:
             draft, errors, warnings = draft_from_record(record)
-            parsed.append(ParsedEntry(line=line, label=_first(record, "id") or label, draft=draft, errors=errors,
-                                      warnings=warnings, raw=chunk.strip(), field_lines=field_lines(chunk, line)))
+            key = _first(record, "id")
+            parsed.append(ParsedEntry(line=line, label=key or label, draft=draft, errors=errors, warnings=warnings,
+                                      raw=chunk.strip(), repeats=first_line.get(key),
+                                      field_lines=field_lines(chunk, line)))
+            if key:
+                first_line.setdefault(key, line)
     return parsed

@@ -189,3 +189,19 @@ def test_a_body_not_utf8_is_told_to_declare_its_charset_on_the_type_it_was_sent_
     response = api.post(URL, data=body, content_type=media_type)
     assert response.status_code == 400
     assert f"Content-Type: {media_type}; charset=windows-1252" in response.json()["detail"]
+
+
+def test_a_body_whose_every_entry_is_refused_is_a_400_that_says_why_and_records_no_import(api: APIClient) -> None:
+    body = "@misc{notitle, author={Z}}\n@article{bad, title={Bad Year}, year={1066}}\n"
+
+    response = api.post(URL, data=body.encode(), content_type="application/x-bibtex")
+
+    assert response.status_code == 400
+    data = response.json()
+    assert (data["code"], data["detail"]) == ("all_refused", "Nothing was imported: each of the file's 2 entries was refused.")
+    assert "id" not in data and data["format"] == "bibtex" and data["created"] == data["duplicate"] == []
+    assert [(entry["line"], entry["key"], entry["reason"]) for entry in data["refused"]] == [
+        (1, "notitle", "no title"), (2, "bad", "year “1066” is not a year")]
+    assert not SourceImport.objects.exists() and not Source.objects.filter(title="Bad Year").exists()
+    chinese = api.post(URL, data=body.encode(), content_type="application/x-bibtex", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert chinese["detail"] == "未导入任何内容：文件的 2 个条目全部被拒绝。"

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 
 from tests.conftest import FIXTURES
-from wiki.models import ChangeEvent, Page, Source
+from wiki.models import ChangeEvent, Page, Source, SourceImport
 
 pytestmark = pytest.mark.django_db
 
@@ -214,3 +214,12 @@ def test_a_services_messages_in_a_commands_output_are_in_english(tmp_path: Path)
     call_command("import_references", str(path), "--dry-run", stdout=out)
     assert "refused: " in out.getvalue()
     assert not any("\u4e00" <= char <= "\u9fff" for char in out.getvalue()), out.getvalue()
+
+
+def test_import_references_of_a_file_whose_every_entry_is_refused_says_why_and_records_nothing(tmp_path: Path) -> None:
+    path = _in_a_tmp_file(tmp_path, "refused.bib", b"@misc{notitle, author={Z}}\n@misc{untitled, year={2024}}\n")
+    out = StringIO()
+    message = _refusal(lambda: call_command("import_references", str(path), stdout=out))
+    assert message == f"{path}: Nothing was imported: each of the file's 2 entries was refused."
+    assert "line 1: notitle: refused: no title" in out.getvalue() and "2 refused" in out.getvalue()
+    assert not SourceImport.objects.exists()

@@ -182,3 +182,45 @@ def test_a_whole_file_uploaded_is_previewed_then_imported_with_its_name(editor_c
 
     assert response.context["report"].counts["created"] == 1
     assert SourceImport.objects.get().file_name == "library.ris"
+
+
+ALL_REFUSED = "@misc{notitle, author={Z}}\n@article{bad, title={Bad Year}, year={1066}}\n"
+
+
+def test_a_file_whose_every_entry_is_refused_offers_no_import_and_its_entries_to_fix(editor_client: Client) -> None:
+    response = editor_client.post(URL, {"entry": ALL_REFUSED, "import": "1"})
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "data-import-form" not in page  # no "Import: create 0 works" to press
+    text = html_text(page)
+    assert "Every entry is refused, so importing this file would import nothing" in text
+    assert "Refused: no title" in text
+    assert response.context["retry_form"].initial["entry"].startswith("@misc{notitle")
+
+
+def test_confirming_a_file_whose_every_entry_is_refused_records_no_import_and_says_why(editor_client: Client) -> None:
+    preview = sources_import_preview(text=ALL_REFUSED)
+    before = _wiki_counts()
+
+    response = editor_client.post(URL, {"text": ALL_REFUSED, "format": "bibtex", "file_name": "", "digest": preview.digest,
+                                        "confirm": "1"})
+
+    assert response.status_code == 400
+    assert _wiki_counts() == before
+    text = html_text(response.content.decode())
+    assert "Nothing was imported: each of the file's 2 entries was refused." in text
+    assert "no import is recorded" in text and "This is import #" not in text
+    assert "Refused: no title" in text
+
+
+def test_the_service_records_no_import_of_a_file_whose_every_entry_is_refused() -> None:
+    before = _wiki_counts()
+
+    report = sources_import(text=ALL_REFUSED)
+
+    assert _wiki_counts() == before
+    assert report.record is None
+    assert [(result.line, result.status) for result in report.results] == [(1, "refused"), (2, "refused")]
+    assert report.nothing_imported == "Nothing was imported: each of the file's 2 entries was refused."
+    assert sources_import(text=ALL_REFUSED + FILE).record is not None  # one entry imported is an import

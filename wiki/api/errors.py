@@ -54,6 +54,17 @@ class Conflict(APIException):
         self.extra = extra
 
 
+class Refusal(APIException):
+    """A 400 whose body carries more than the detail (the entries of a file that were all refused, each with why)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(self, detail: str, *, code: str, extra: dict[str, Any]) -> None:
+        super().__init__(detail=detail, code=code)
+        self.extra = extra
+
+
 class FindingConflict(APIException):
     """409: a finding dismissed already, or reopened while not dismissed."""
 
@@ -238,7 +249,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc, NotAcceptable) and exc.available_renderers:
             # what the client may ask for instead, in Accept (or as ?format=)
             body["available"] = available_media_types(exc.available_renderers)
-        if isinstance(exc, Conflict):
+        if isinstance(exc, (Conflict, Refusal)):
             body.update(exc.extra)
             if "html_url" in body and context.get("request") is not None:  # absolute, as in every answer
                 body["html_url"] = context["request"].build_absolute_uri(body["html_url"])

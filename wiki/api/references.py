@@ -131,14 +131,19 @@ def _entry(result: ImportResult) -> dict[str, Any]:
             "possible_duplicate": result.possible.slug if result.possible is not None else None}
 
 
+def report_entries_data(report: ImportReport) -> dict[str, Any]:
+    """The format and each entry of a report, by outcome: all of an import's report but its record, and the whole
+    of the answer for a file whose every entry was refused (no import recorded)."""
+    data: dict[str, Any] = {"format": report.format.value}
+    for outcome in ImportStatus:
+        data[outcome.value] = ImportedEntrySerializer([_entry(r) for r in report.of(outcome)], many=True).data
+    return data
+
+
 def report_data(report: ImportReport, context: Mapping[str, Any]) -> dict[str, Any]:
     """The report of an import made (``report.record`` is its record), its addresses absolute for the request in
     ``context``."""
     record = report.record
     assert record is not None  # an import made, not a preview
-    data: dict[str, Any] = {
-        "id": record.pk, "api_url": absolute(context, reverse("api:import-detail", kwargs={"pk": record.pk})),
-        "html_url": absolute(context, record.get_absolute_url()), "format": report.format.value}
-    for outcome in ImportStatus:
-        data[outcome.value] = ImportedEntrySerializer([_entry(r) for r in report.of(outcome)], many=True).data
-    return data
+    return {"id": record.pk, "api_url": absolute(context, reverse("api:import-detail", kwargs={"pk": record.pk})),
+            "html_url": absolute(context, record.get_absolute_url()), **report_entries_data(report)}

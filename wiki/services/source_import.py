@@ -32,7 +32,7 @@ from enum import StrEnum
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from wiki.field_labels import field_label_of
 from wiki.models import ChangeEvent, Source, SourceImport
@@ -109,6 +109,19 @@ class ImportReport:
     @property
     def counts(self) -> dict[str, int]:
         return {status.value: len(self.of(status)) for status in ImportStatus}
+
+    @property
+    def refuses_all(self) -> bool:
+        """Whether every entry is refused: importing the file would do nothing."""
+        return bool(self.results) and all(result.status is ImportStatus.REFUSED for result in self.results)
+
+    @property
+    def nothing_imported(self) -> str:
+        """What to say of a file whose every entry was refused (each result says why); blank for any other."""
+        count = len(self.results)
+        return ngettext("Nothing was imported: the file's one entry was refused.",
+                        "Nothing was imported: each of the file's %(count)s entries was refused.",
+                        count) % {"count": count} if self.refuses_all else ""
 
     @property
     def digest(self) -> str:
@@ -358,7 +371,8 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
     :class:`~wiki.references.formats.ReferencesRefused` for a file that cannot be imported at all (too large, more than
     ``max_entries`` entries, no format the wiki reads), with nothing written. ``max_entries`` None takes a file of any
     number of entries (the command line's), in batches. With ``expect``, the digest of the preview the editor
-    confirmed: an import that would do anything else raises :class:`ImportChanged`, and nothing is kept."""
+    confirmed: an import that would do anything else raises :class:`ImportChanged`, and nothing is kept. A file
+    whose every entry is refused is not recorded: its report has no ``record``."""
     fmt, entries = parse_references(text, fmt, max_entries=max_entries)
     sources_lock_creation()
     file = _File(user, own_in_file=own_names(entries), repeated_keys=_repeated_keys(entries))
@@ -373,6 +387,8 @@ def sources_import(*, text: str, fmt: ReferenceFormat | None = None, user: User 
     report = ImportReport(format=fmt, results=results)
     if expect is not None and report.digest != expect:
         raise ImportChanged(expect)  # the whole transaction, every batch written, is rolled back
+    if report.refuses_all:
+        return report  # no import recorded: one of no entry would only crowd the list of imports
     counts = report.counts
     record = SourceImport.objects.create(
         user=account(user), via=via, format=fmt.value, file_name=file_name[:255], entries=len(results),

@@ -14,9 +14,9 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from wiki.api.errors import Gone
+from wiki.api.errors import Gone, Refusal
 from wiki.api.filters import ORDERING, reject_unreadable_parameters
-from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data
+from wiki.api.references import REFERENCE_PARSERS, ImportReportSerializer, report_data, report_entries_data
 from wiki.api.renderers import EXPORT_RENDERERS
 from wiki.api.schema import DuplicateSerializer, ErrorSerializer
 from wiki.api.serializers.sources import SourceSerializer, SourceWriteSerializer
@@ -132,7 +132,10 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             MEDIA_TYPES[ReferenceFormat.WOS]: {"type": "string"},
         },
         responses={200: ImportReportSerializer,
-                   400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format)."),
+                   400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format), "
+                                        "or every entry of it was refused (`all_refused`, with `format`, `created`, "
+                                        "`duplicate` and `refused` as in the report: each entry's line and why); "
+                                        "nothing is imported and no import is recorded."),
                    413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."),
                    415: OpenApiResponse(ErrorSerializer, description="The body's media type is none of the reference formats.")},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
@@ -147,6 +150,8 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             raise ValidationError({"body": [gettext("The request body is empty: send the reference file itself.")]}, code="empty")
         fmt = FORMAT_BY_MEDIA_TYPE[request.content_type.split(";")[0].strip().lower()]
         report = sources_import(text=text, fmt=fmt, user=request.user, via=SourceImport.Via.API)
+        if report.refuses_all:  # nothing imported, no import recorded
+            raise Refusal(report.nothing_imported, code="all_refused", extra=report_entries_data(report))
         return Response(report_data(report, self.get_serializer_context()))
 
     @extend_schema(

@@ -60,6 +60,8 @@ class Command(WikiCommand):
                 self._print(report, taken, quiet=options["quiet"])
                 if options["dry_run"]:
                     raise _DryRun
+                if report.refuses_all:
+                    raise CommandError(f"{path}: {report.nothing_imported}")
         except _DryRun:
             self.stdout.write("dry run: nothing was saved")
         except ReferencesRefused as error:

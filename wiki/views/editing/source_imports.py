@@ -40,7 +40,8 @@ def import_preview(request: HttpRequest, *, text: str, fmt: ReferenceFormat | No
     confirm = SourceImportConfirmForm(initial={"text": text, "format": report.format.value, "file_name": file_name,
                                                "digest": report.digest})
     context = {"report": report, "confirm_form": confirm, "changed": changed, "per_request": MAX_IMPORT_ENTRIES,
-               "updates": sum(1 for result in report.results if result.updates)}
+               "updates": sum(1 for result in report.results if result.updates),
+               "retry_form": _retry_form(report) if report.refuses_all else None}
     return render(request, "wiki/edit/source_import_preview.html", context, status=409 if changed else 200)
 
 
@@ -60,7 +61,7 @@ def import_confirmed(request: HttpRequest) -> HttpResponse:
         return _preview_or_refusal(request, data["text"], data["reference_format"], data["file_name"], changed=True)
     except ReferencesRefused as refused:
         return _form_page(request, error=str(refused))
-    return _results(request, report)
+    return _results(request, report, status=400 if report.refuses_all else 200)
 
 
 def _preview_or_refusal(request: HttpRequest, text: str, fmt: ReferenceFormat | None, file_name: str, *,
@@ -79,11 +80,15 @@ def _form_page(request: HttpRequest, *, error: str) -> HttpResponse:
                   {"import_form": SourceImportForm(), "form": SourceForm(), "import_error": error}, status=400)
 
 
-def _results(request: HttpRequest, report: ImportReport) -> HttpResponse:
-    # The entries that were refused come back in the import box, as written, to be fixed and imported again.
+def _results(request: HttpRequest, report: ImportReport, *, status: int = 200) -> HttpResponse:
+    return render(request, "wiki/edit/source_import_results.html",
+                  {"report": report, "retry_form": _retry_form(report)}, status=status)
+
+
+def _retry_form(report: ImportReport) -> SourceImportForm | None:
+    """The entries that were refused in the import box, as written, to be fixed and imported again."""
     failed = "\n\n".join(r.raw for r in report.of(ImportStatus.REFUSED) if r.raw)
-    retry = SourceImportForm(initial={"entry": failed}) if failed else None
-    return render(request, "wiki/edit/source_import_results.html", {"report": report, "retry_form": retry})
+    return SourceImportForm(initial={"entry": failed}) if failed else None
 
 
 @editor_required("wiki.add_source", forms=[])

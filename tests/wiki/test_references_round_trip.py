@@ -69,3 +69,18 @@ def test_a_number_that_is_the_issue_too_stays_both_through_every_format(
         ("Spring", None), ("3", "3")]
     report = sources_import(text=dump(works))
     assert [(result.status, result.updates) for result in report.results] == [("duplicate", []), ("duplicate", [])]
+
+
+@pytest.mark.parametrize("dump", [dump_bibtex, dump_csl_json, dump_ris])
+def test_biblatex_fields_written_under_other_names_come_back_offering_nothing(
+        db: None, dump: Callable[[Iterable[Source]], str]) -> None:
+    sources_import(text="@book{located, title={Located Book on Agents}, author={Li, Na}, year={2020}, location={Berlin}, "
+                        "publisher={Springer}, langid={german}}\n"
+                        "@report{tr7, title={A Report on Agents}, author={Wu, Ke}, year={2021}, institution={MIT}, "
+                        "number={TR-7}}\n"
+                        "@article{hyphen, title={Page Hyphen Paper}, author={He, Yu}, year={2019}, journal={J. Agents}, "
+                        "pages={71-80}}\n")
+    works = list(Source.objects.for_export())
+    report = sources_import(text=dump(works))
+    assert [(result.label, result.status, result.updates) for result in report.results] == [
+        (work.bibtex_key, "duplicate", []) for work in works]

@@ -89,7 +89,7 @@ ISSUE_FIELD = "wiki-issue"
 NUMBER_FIELD = "wiki-number"
 _ENTRY_TYPE_NAME = re.compile(r"[a-z]+")
 # Entry types that are others' names in biblatex or in old BibTeX, read back as those.
-_SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
+ENTRY_TYPE_SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
 # CSL's rich-text markup (citeproc-js, Zotero): <i>, <b>, <sc>, <sup>, <sub> and <span class="nocase"> or
 # style="…"; any other "<…>" is text of the title (a title may speak of <angle> brackets).
 _RICH_TEXT_TAG = re.compile(r"</?(?:i|b|sc|sup|sub)>|<span(?:\s+(?:class|style)=\"[^\"<>]*\")*\s*>|</span>", re.IGNORECASE)
@@ -395,7 +395,7 @@ def csl_item(source: Source) -> dict[str, Any]:
     custom = {}
     if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
         custom[KIND_FIELD] = source.kind
-    if source.entry_type and _entry_type(item) not in ("", _SYNONYMS.get(source.entry_type, source.entry_type)):
+    if source.entry_type and _entry_type(item) not in ("", ENTRY_TYPE_SYNONYMS.get(source.entry_type, source.entry_type)):
         custom[ENTRY_TYPE_FIELD] = source.entry_type
     if issue := source.extra_fields.get("issue"):
         custom[ISSUE_FIELD] = issue

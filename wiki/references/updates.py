@@ -14,6 +14,7 @@ also be a field of the work's own.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.core.exceptions import ValidationError
 from wiki.field_labels import field_label_of
 from wiki.models.rules import percent_encode_url
 from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND
-from wiki.references.csl import ENTRY_TYPE_BY_CSL_TYPE, TYPE_BY_KIND
+from wiki.references.csl import ENTRY_TYPE_BY_CSL_TYPE, ENTRY_TYPE_SYNONYMS, TYPE_BY_KIND
 from wiki.references.draft import (
     BIBLIOGRAPHIC_FIELDS,
     VENUE_FIELDS,
@@ -37,6 +38,9 @@ from wiki.references.names import author_names, person
 UPDATED_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv_id", "url", "entry_type", "bibtex_key", "abstract")
 # The prefix naming one of the work's other fields among the fields an import updates.
 EXTRA_PREFIX = "extra_fields."
+# The work's other fields an export writes under another name (a work's biblatex langid as CSL's and RIS's language,
+# its location as CSL's publisher-place), by the field they read back as.
+_WRITTEN_AS = {EXTRA_PREFIX + "language": "langid", "address": "location"}
 # The work's other fields that are lists of people, kept as its authors are.
 _NAME_LISTS = frozenset(EXTRA_PREFIX + name for name in ("editor", "translator", "bookauthor"))
 
@@ -95,7 +99,14 @@ def _same(name: str, offered: str, current: str) -> bool:
         return " ".join(offered.split()) == " ".join(current.split())
     if name == "bibtex_key":
         return offered.lower() == current.lower()
+    if name == "entry_type":  # CSL's "report" reads back as @techreport, which biblatex's @report is
+        return ENTRY_TYPE_SYNONYMS.get(offered, offered) == ENTRY_TYPE_SYNONYMS.get(current, current)
+    if name == "pages":  # a range's dash as written (71-80) or as BibTeX's export writes it (71--80, read as 71–80)
+        return _PAGE_DASH.sub("–", offered) == _PAGE_DASH.sub("–", current)
     return offered == current
+
+
+_PAGE_DASH = re.compile(r"\s*(?:-{1,3}|[–—])\s*")
 
 
 def _same_names(offered: str, current: str) -> bool:
@@ -122,6 +133,10 @@ def _written_in_its_stead(name: str, work: Any) -> frozenset[str]:
         return frozenset(implied) - {""}
     if name in VENUE_FIELDS and (venue := getattr(work, "venue", "")):
         return frozenset({venue})
+    # biblatex's langid and location, which CSL-JSON writes as its language and publisher-place, read back as those
+    extra = getattr(work, "extra_fields", None) or {}
+    if (written := _WRITTEN_AS.get(name)) and extra.get(written):
+        return frozenset({_shown(name, extra[written])})
     return frozenset()
 
 

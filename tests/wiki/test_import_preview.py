@@ -195,6 +195,7 @@ def test_a_file_whose_every_entry_is_refused_offers_no_import_and_its_entries_to
     assert "data-import-form" not in page  # no "Import: create 0 works" to press
     text = html_text(page)
     assert "Every entry is refused, so importing this file would import nothing" in text
+    assert "Nothing is saved until you confirm" not in text  # there is nothing to confirm
     assert "Refused: no title" in text
     assert response.context["retry_form"].initial["entry"].startswith("@misc{notitle")
 

@@ -376,6 +376,10 @@ def screens(seed: None) -> list[tuple[str, str, dict[str, str] | None]]:
         ("editor", reverse("wiki:source-create"), {"confirm": "1", "text": confirmed, "format": "bibtex",
                                                    "digest": sources_import_preview(text=confirmed).digest}),
         ("editor", reverse("wiki:source-create"), {"confirm": "1", "text": confirmed, "digest": "stale"}),
+        # a file whose every entry is refused: no Import offered, the entries to correct; confirmed, nothing imported
+        ("editor", reverse("wiki:source-create"), {"entry": "@misc{untitled, author={Li, Na}}", "import": "1"}),
+        ("editor", reverse("wiki:source-create"), {"confirm": "1", "text": "@misc{untitled, author={Li, Na}}", "format": "bibtex",
+                                                   "digest": sources_import_preview(text="@misc{untitled, author={Li, Na}}").digest}),
         ("editor", reverse("wiki:import-list"), None),
         ("editor", used.get_absolute_url(), None),
         ("editor", reverse("wiki:import-undo", kwargs={"pk": used.pk}), {}),

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests.e2e.accounts import log_in
 from tests.factories import PASSWORD, make_editor
 from wiki.models import ReaderProfile
 
@@ -30,7 +31,7 @@ def test_a_reader_switches_to_english_and_the_choice_is_kept(page: Any, live_ser
 
     tab.click(".language-switch button")  # "English", without JavaScript needed: a POST form
     tab.wait_for_load_state()
-    assert tab.url.endswith(reverse("wiki:source-list"))  # back where the reader was
+    assert tab.url.endswith(reverse("wiki:source-list") + "#switch-language")  # back where the reader was
     assert tab.locator("html").get_attribute("lang") == "en"
     assert tab.locator("h1").inner_text() == "Sources"
 
@@ -89,3 +90,30 @@ def test_switching_keeps_the_part_of_the_page_the_reader_was_at(page: Any, live_
     assert tab.evaluate("decodeURIComponent(location.hash)") == fragment
     assert tab.evaluate("scrollY") > 0
     assert -1 <= tab.locator(fragment.replace("#", "[id='") + "']").bounding_box()["y"] < 100
+
+
+def test_the_switch_keeps_the_keyboard_readers_focus_with_or_without_scripts(page: Any, live_server: Any, seed: None) -> None:
+    """Switched, the page comes back with the switch focused and the header in view, so Tab goes on from the header
+    rather than from the top; scripts or none. After a watch, whose address names the watch button, the switch comes
+    back to itself, not to that button."""
+    base = live_server.url
+    for scripts in (False, True):
+        make_editor(f"keyboard-{scripts}")  # each starting in Chinese: the switch keeps the choice in the profile
+        context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN",
+                                                   java_script_enabled=scripts)
+        tab = context.new_page()
+        log_in(tab, base, f"keyboard-{scripts}")
+        tab.goto(f"{base}{reverse('wiki:page-detail', kwargs={'slug': 'agentic-rl'})}")
+        with tab.expect_navigation():
+            tab.click("#watch-button")
+        assert tab.evaluate("location.hash") == "#watch-button"
+        tab.focus("#switch-language")
+        with tab.expect_navigation():
+            tab.keyboard.press("Enter")
+        assert tab.locator("html").get_attribute("lang") == "en"
+        assert tab.evaluate("document.activeElement.id") == "switch-language"
+        assert tab.evaluate("document.activeElement.textContent") == "中文"
+        assert tab.evaluate("scrollY") == 0
+        tab.keyboard.press("Tab")
+        assert tab.evaluate("document.activeElement.textContent") == "Watchlist"
+        context.close()

@@ -55,11 +55,24 @@ def test_the_switch_in_the_header_keeps_the_choice_in_a_cookie(wiki_defaults) ->
     home = _html(client.get(reverse("wiki:home")))
     assert 'name="language" value="en"' in home and f'action="{reverse("wiki:set-language")}"' in home
     response = client.post(reverse("wiki:set-language"), {"language": "en", "next": reverse("wiki:source-list")})
-    assert response.status_code == 302 and response["Location"] == reverse("wiki:source-list")
+    assert response.status_code == 302 and response["Location"] == reverse("wiki:source-list") + "#switch-language"
     assert response.cookies[production.LANGUAGE_COOKIE_NAME].value == "en"
     html = _html(client.get(reverse("wiki:source-list"), headers={"accept-language": "zh-CN"}))
     assert '<html lang="en">' in html and ">Sources<" in html
     assert 'name="language" value="zh-hans"' in html  # the switch now offers Chinese back
+
+
+def test_the_switch_comes_back_to_itself_or_to_the_readers_place_in_the_page(wiki_defaults) -> None:  # type: ignore[no-untyped-def]
+    """Without a fragment, the page the switch returns to is at its button (the browser focuses it: a keyboard reader
+    goes on from the header, not from the top of the page); the place in the page a fragment names is kept."""
+    client = Client()
+    response = client.post(reverse("wiki:set-language"), {"language": "en", "next": reverse("wiki:question-list")})
+    address, fragment = response["Location"].split("#")
+    assert address == reverse("wiki:question-list")
+    assert f'id="{fragment}"' in re.search(r'<form [^>]*class="inline-form language-switch".*?</form>',
+                                           _html(client.get(address)), re.S)[0]  # type: ignore[index]
+    kept = client.post(reverse("wiki:set-language"), {"language": "zh-hans", "next": "/wiki/agentic-rl/#claim-3e6bf01357"})
+    assert kept["Location"] == "/wiki/agentic-rl/#claim-3e6bf01357"
 
 
 def test_anonymous_pages_hold_no_csrf_token_and_stay_cached(wiki_defaults, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]

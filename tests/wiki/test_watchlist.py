@@ -59,7 +59,7 @@ def test_a_reader_watches_and_unwatches_a_page_with_its_button_without_javascrip
     assert button == (reverse("wiki:watch", kwargs={"kind": "page", "pk": page.pk}), "1")
 
     response = reader.post(button[0], {"watch": "1"}, follow=True)
-    assert response.redirect_chain[-1][0] == page.get_absolute_url()
+    assert response.redirect_chain[-1][0] == page.get_absolute_url() + "#watch-button"
     assert "is on your watchlist" in response.content.decode()
     assert Watch.objects.filter(user__username="follower", page=page).exists()
     assert _button(reader.get(page.get_absolute_url()).content.decode())[1] == "0"  # type: ignore[index]
@@ -67,6 +67,21 @@ def test_a_reader_watches_and_unwatches_a_page_with_its_button_without_javascrip
     reader.post(button[0], {"watch": "0"})
     assert not Watch.objects.filter(page=page).exists()
     assert _button(reader.get(page.get_absolute_url()).content.decode())[1] == "1"  # type: ignore[index]
+
+
+def test_a_watch_comes_back_to_the_button_that_was_pressed() -> None:
+    """The address the toggle returns to names the button (the browser scrolls to it and focuses it), and the button,
+    now Unwatch, has that id: a keyboard reader goes on from where they were, not from the top of the page."""
+    page = make_page(title="Long page")
+    reader = _logged_in("keyboard-reader")
+    response = reader.post(reverse("wiki:watch", kwargs={"kind": "page", "pk": page.pk}), {"watch": "1"})
+    address, fragment = response["Location"].split("#")
+    assert address == page.get_absolute_url()
+    html = reader.get(address).content.decode()
+    button = re.search(rf'<button [^>]*id="{fragment}"[^>]*>(.*?)</button>', html, re.S)
+    assert button is not None and "Unwatch" in button[1] and 'class="inline-form watch-form"' in html
+    assert reader.post(reverse("wiki:watch", kwargs={"kind": "page", "pk": page.pk}),
+                       {"watch": "0"})["Location"] == response["Location"]
 
 
 def test_the_watch_form_needs_its_csrf_token() -> None:
@@ -124,7 +139,7 @@ def test_works_and_questions_have_a_watch_button_too() -> None:
     for target, kind in ((work, "source"), (question, "question")):
         button = _button(reader.get(target.get_absolute_url()).content.decode())
         assert button == (reverse("wiki:watch", kwargs={"kind": kind, "pk": target.pk}), "1")
-        assert reader.post(button[0], {"watch": "1"})["Location"] == target.get_absolute_url()
+        assert reader.post(button[0], {"watch": "1"})["Location"] == target.get_absolute_url() + "#watch-button"
         assert _button(reader.get(target.get_absolute_url()).content.decode())[1] == "0"  # type: ignore[index]
     assert Watch.objects.filter(source=work).count() == Watch.objects.filter(question=question).count() == 1
 

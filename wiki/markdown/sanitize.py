@@ -42,6 +42,8 @@ LAYOUT_IDS = frozenset({
     # the edit form's changes, an undo's notice, a diff's sides, the rollback button's form, the changes filters' errors
     "edit-changes", "edit-changes-heading", "undo-heading", "diff-side-old", "diff-side-new", "rollback-form",
     "hidemine_error", "hideminor_error", "latest_error",
+    # the header's language switch and a page's watch button, which their forms come back to
+    "switch-language", "watch-button",
     # a page's information and its citations, with their copy button's status
     "info-basic", "info-claims", "info-history", "info-links", "cite-apa", "cite-bibtex", "cite-csl", "cite-details",
     "cite-gbt", "cite-ris", "cite-styles", "copy-status", "style-apa", "style-bibtex", "style-csl", "style-gbt",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -16,6 +16,10 @@ from wiki.models.readers import profile_of
 from wiki.preferences import colour_scheme, remember, valid_language
 from wiki.services.readers import reader_profile_save
 
+# The switch's button (includes/language_switch.html): the page comes back at it, focused, unless the reader's
+# place in the page (its #fragment, which language-switch.js adds to ``next``) says where to go back to.
+SWITCH_BUTTON_ID = "switch-language"
+
 
 def _csrf_failure(request: HttpRequest) -> HttpResponseBase | None:
     """Django's CSRF check, run here for a view the middleware is told to skip: None when the token holds, else the
@@ -28,6 +32,7 @@ def _csrf_failure(request: HttpRequest) -> HttpResponseBase | None:
 def set_language(request: HttpRequest) -> HttpResponseBase:
     """The header's language switch (Django's ``set_language``), also kept in a logged-in reader's profile.
 
+    The page comes back at the switch, which the browser focuses, or at the part of the page the reader was at.
     Anonymous readers switch without a CSRF token: the switch changes only how the next page reads, and a
     token in the header would make every reader's page their own, never served from the cache.
     """
@@ -36,6 +41,8 @@ def set_language(request: HttpRequest) -> HttpResponseBase:
         if failure is not None:
             return failure
     response = django_set_language(request)
+    if isinstance(response, HttpResponseRedirect) and "#" not in response["Location"]:
+        response["Location"] += f"#{SWITCH_BUTTON_ID}"
     language = valid_language(request.POST.get("language"))
     if language and request.user.is_authenticated:
         reader_profile_save(user=request.user, language=language)

@@ -31,6 +31,8 @@ from wiki.services.watches import (
 from wiki.views.listing import filters_chosen
 
 WATCHLIST_PAGE_SIZE = 50
+# The button's id (includes/watch_button.html): the toggle returns to it, and the browser focuses it there.
+WATCH_BUTTON_ID = "watch-button"
 _TARGETS: dict[str, type[Page] | type[Source] | type[OpenQuestion]] = {
     "page": Page, "source": Source, "question": OpenQuestion}
 
@@ -90,7 +92,8 @@ def watchlist_edit(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def watch_toggle(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
-    """The watch button of a page, work or question: ``watch=1`` watches it, ``watch=0`` unwatches it; back to it."""
+    """The watch button of a page, work or question: ``watch=1`` watches it, ``watch=0`` unwatches it; back to it, at
+    the button, which a keyboard reader finds focused where they pressed it rather than at the top of the page."""
     target = watch_target(kind, pk)
     if target is None:
         raise Http404
@@ -103,4 +106,4 @@ def watch_toggle(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     else:
         watch_remove(user=cast(Account, request.user), target=target)
         messages.success(request, _("“%(name)s” is no longer on your watchlist.") % {"name": _name(target)})
-    return redirect(target)
+    return redirect(f"{target.get_absolute_url()}#{WATCH_BUTTON_ID}")

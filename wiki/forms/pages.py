@@ -25,6 +25,7 @@ from wiki.models.rules import (
     validate_text,
     without_django_null_check,
 )
+from wiki.text.numbers import grouped
 
 MAX_NEW_WORKS = 2000
 
@@ -67,7 +68,7 @@ class PageForm(forms.Form):
             "$$…$$ on lines of their own (\\$ is a plain dollar sign). HTML other than simple tags (b, i, sub, sup, kbd, "
             "span…) is shown as typed. Citations: （来源：Title，pp.3-4） or （综合：Title）; several works （来源：A、B，§2）, "
             "each at its own place （来源：A，p.3；B，§2）. "
-            "At most %(count)s characters.") % {"count": f"{settings.WIKI_MAX_BODY_CHARS:,}"}
+            "At most %(count)s characters.") % {"count": grouped(settings.WIKI_MAX_BODY_CHARS)}
         for field in self.fields.values():
             without_django_null_check(field)
 

@@ -27,6 +27,7 @@ from wiki.references.identifiers import normalize_arxiv_id, normalize_doi, short
 from wiki.references.updates import is_updatable
 from wiki.services.citations import works_close_to
 from wiki.services.sources import source_find_duplicate, source_identifiers, source_named
+from wiki.text.numbers import grouped
 
 SOURCE_FIELDS = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key", "abstract", "notes"]
 # What the form gives the services: the fields above, and how the work is written back in the exports.
@@ -55,7 +56,7 @@ class SourceImportForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["file"].help_text = gettext("A .bib, CSL-JSON .json or .ris file of up to %(size)s MB and %(count)s entries.") % {
-            "size": MAX_IMPORT_BYTES // (1024 * 1024), "count": f"{MAX_IMPORT_ENTRIES:,}"}
+            "size": MAX_IMPORT_BYTES // (1024 * 1024), "count": grouped(MAX_IMPORT_ENTRIES)}
 
     def clean_file(self) -> tuple[str, ReferenceFormat | None] | None:
         upload = self.cleaned_data.get("file")

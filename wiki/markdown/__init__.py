@@ -22,6 +22,7 @@ from wiki.markdown.math import MathStash
 from wiki.markdown.raw_html import RawHtmlExtension
 from wiki.markdown.sanitize import heading_id, sanitize_html
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
+from wiki.text.numbers import grouped
 from wiki.text.sections import SECTION_LEVELS
 
 __all__ = [
@@ -62,7 +63,7 @@ def check_complexity(text: str) -> None:
     """Refuse text whose size or nesting would make rendering slow or recursive without bound."""
     limit = settings.WIKI_MAX_BODY_CHARS
     if len(text) > limit:
-        raise MarkdownTooComplex(gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": f"{len(text):,}", "limit": f"{limit:,}"})
+        raise MarkdownTooComplex(gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": grouped(len(text)), "limit": grouped(limit)})
     for number, line in enumerate(text.splitlines(), start=1):
         match = _LEADING_MARKERS.match(line)
         indent = len(line) - len(line.lstrip(" \t"))

@@ -12,6 +12,8 @@ import re
 
 from django.utils.translation import gettext
 
+from wiki.text.numbers import grouped
+
 MAX_LINES = 10_000
 MAX_HEADINGS = 1_000
 MAX_LIST_ITEMS = 5_000
@@ -81,7 +83,7 @@ def limit_problem(text: str) -> str | None:
     """Why ``text`` is refused, or ``None`` when it is within every limit."""
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        return gettext("The text has %(count)s lines; at most %(limit)s are allowed.") % {"count": f"{lines:,}", "limit": f"{MAX_LINES:,}"}
+        return gettext("The text has %(count)s lines; at most %(limit)s are allowed.") % {"count": grouped(lines), "limit": grouped(MAX_LINES)}
     counts: list[tuple[str, int, int]] = [
         (gettext("headings"), len(_HEADING.findall(text)), MAX_HEADINGS),
         (gettext("list items"), len(_LIST_ITEM.findall(text)), MAX_LIST_ITEMS),
@@ -92,14 +94,14 @@ def limit_problem(text: str) -> str | None:
     for what, count, limit in counts:
         if count > limit:
             return gettext("The text has %(count)s %(what)s; at most %(limit)s are allowed. Split it into several pages.") % {
-                "count": f"{count:,}", "what": what, "limit": f"{limit:,}"}
+                "count": grouped(count), "what": what, "limit": grouped(limit)}
     unclosed, fence_cost = _unclosed_fences(text)
     if fence_cost > MAX_UNCLOSED_FENCE_COST:
         where = ", ".join(str(text.count("\n", 0, start) + 1) for start in unclosed[:5]) + ("…" if len(unclosed) > 5 else "")
         return gettext(
             "%(count)s code fences are never closed (lines %(lines)s): each makes the renderer read the rest of the "
             "text. Close each with a line of the same ``` or ~~~, or remove it."
-        ) % {"count": f"{len(unclosed):,}", "lines": where}
+        ) % {"count": grouped(len(unclosed)), "lines": where}
     offset = 0
     scan_cost = 0
     for block in _BLOCK_SPLIT.split(text):
@@ -110,7 +112,7 @@ def limit_problem(text: str) -> str | None:
             return gettext(
                 "The paragraph at line %(line)s has %(count)s markup characters (any of [ < & * _ ` $ （ \\ ~); "
                 "at most %(limit)s are allowed in one paragraph. Break it up with blank lines."
-            ) % {"line": line, "count": f"{count:,}", "limit": f"{MAX_MARKUP_PER_BLOCK:,}"}
+            ) % {"line": line, "count": grouped(count), "limit": grouped(MAX_MARKUP_PER_BLOCK)}
         scan_cost += _scan_cost(block)
         if scan_cost > MAX_SCAN_COST:
             line = text.count("\n", 0, text.find(block, offset)) + 1

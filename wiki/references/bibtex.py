@@ -49,6 +49,7 @@ from wiki.references.latex import latex_to_text
 from wiki.references.names import from_bibtex
 from wiki.references.parse_errors import bibtex_reason
 from wiki.text.lang import has_chinese
+from wiki.text.numbers import grouped
 
 KIND_BY_ENTRY_TYPE = {
     "article": SourceKind.PAPER, "inproceedings": SourceKind.PAPER, "conference": SourceKind.PAPER,
@@ -285,7 +286,7 @@ def _fields_read(entry: Entry, macros: Macros) -> FieldsRead:
             fields[name], undefined = macros.expand(str(f.value), limit=limit * _LATEX_PER_CHARACTER)
         except TooLong as error:
             errors.append(FieldProblem(gettext("%(field)s is longer than %(limit)s characters (it has %(count)s as written)")
-                                       % {"field": name, "limit": f"{limit:,}", "count": f"{error.length:,}"}, field=name))
+                                       % {"field": name, "limit": grouped(limit), "count": grouped(error.length)}, field=name))
             unreadable.append(name)
             continue
         except NotOneValue as error:
@@ -318,7 +319,7 @@ def _read_other(name: str, written: str, macros: Macros, unread: dict[str, str],
         value, undefined = macros.expand(written, limit=MAX_EXTRA_CHARS * _LATEX_PER_CHARACTER)
     except TooLong as error:
         warnings.append(gettext("%(field)s is left out: it is longer than %(limit)s characters (it has %(count)s as "
-                                "written)") % {"field": name, "limit": f"{MAX_EXTRA_CHARS:,}", "count": f"{error.length:,}"})
+                                "written)") % {"field": name, "limit": grouped(MAX_EXTRA_CHARS), "count": grouped(error.length)})
         return
     except NotOneValue:
         warnings.append(gettext("%(field)s is left out: its value goes on after it closes") % {"field": name})

@@ -22,6 +22,7 @@ from wiki.models.rules import (
 )
 from wiki.references.errors import FieldProblem
 from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.text.numbers import grouped
 from wiki.text.spaces import collapse_spaces
 
 
@@ -148,7 +149,7 @@ def one_line(name: str, value: object, limit: int, errors: list[str]) -> str:
         return ""
     if len(value := collapse_spaces(value)) > limit:
         errors.append(gettext("“%(name)s” is longer than %(limit)s characters (it has %(count)s).")
-                      % {"name": name, "limit": f"{limit:,}", "count": f"{len(value):,}"})
+                      % {"name": name, "limit": grouped(limit), "count": grouped(len(value))})
         return ""
     if value:
         try:
@@ -202,7 +203,7 @@ def over_long_fields(draft: SourceDraft) -> list[str]:
     for name, (label, value, limit) in zip(names, fields, strict=True):
         if len(value) > limit:
             errors.append(FieldProblem(gettext("the %(field)s is longer than %(limit)s characters (it has %(count)s)")
-                                       % {"field": label, "limit": f"{limit:,}", "count": f"{len(value):,}"}, field=name))
+                                       % {"field": label, "limit": grouped(limit), "count": grouped(len(value))}, field=name))
     return errors
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, one_line
 from wiki.references.names import author_names, csl_name, name_from_csl
+from wiki.text.numbers import grouped
 from wiki.text.spaces import collapse_spaces
 
 NAME = re.compile(r"[a-z][a-z0-9_:.+-]{0,39}")
@@ -99,7 +100,7 @@ def fitting(extra: dict[str, str], warnings: list[str]) -> dict[str, str]:
     for name, value in extra.items():
         if len(value) > MAX_EXTRA_CHARS:
             warnings.append(gettext("%(field)s is left out: it is longer than %(limit)s characters (it has %(count)s)")
-                            % {"field": name, "limit": f"{MAX_EXTRA_CHARS:,}", "count": f"{len(value):,}"})
+                            % {"field": name, "limit": grouped(MAX_EXTRA_CHARS), "count": grouped(len(value))})
         elif len(kept) == MAX_EXTRA_FIELDS:
             warnings.append(gettext("%(field)s is left out: a work keeps at most %(limit)s other fields")
                             % {"field": name, "limit": MAX_EXTRA_FIELDS})

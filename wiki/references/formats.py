@@ -18,6 +18,7 @@ from wiki.references.csl import parse_csl_json, read_json
 from wiki.references.errors import ReferencesRefused
 from wiki.references.ris import parse_ris
 from wiki.references.wos import count_records, is_wos, parse_wos
+from wiki.text.numbers import grouped
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_IMPORT_ENTRIES = 2_000
@@ -93,7 +94,7 @@ def count_entries(text: str, fmt: ReferenceFormat) -> int:
 
 def _too_many(count: int, limit: int) -> ReferencesRefused:
     return ReferencesRefused(gettext("%(count)s entries; at most %(limit)s are imported at once.")
-                             % {"count": f"{count:,}", "limit": f"{limit:,}"}, code="too_many_entries")
+                             % {"count": grouped(count), "limit": grouped(limit)}, code="too_many_entries")
 
 
 def parse_references(text: str, fmt: ReferenceFormat | None = None, *,

@@ -28,6 +28,7 @@ from wiki.models.rules import (
 from wiki.references.citation_matching import WorkRef
 from wiki.reports.page_info import PageInfo
 from wiki.services.citations import CitationOutcome
+from wiki.text.numbers import grouped
 
 
 class PageListSerializer(serializers.ModelSerializer):
@@ -221,7 +222,7 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
         limit = settings.WIKI_MAX_BODY_CHARS
         if len(body) > limit:
             raise serializers.ValidationError(
-                gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": f"{len(body):,}", "limit": f"{limit:,}"},
+                gettext("The text is %(length)s characters long; the limit is %(limit)s.") % {"length": grouped(len(body)), "limit": grouped(limit)},
                 code="max_length")
         return body
 

@@ -329,3 +329,36 @@ def test_on_a_phone_the_evidence_the_classifier_read_takes_the_width_of_its_card
     heading = quote.evaluate("(q) => { const r = q.previousElementSibling.getBoundingClientRect(); return [r.x, r.width]; }")
     # lined up with the card's heading above it, not indented 40 px on either side as a bare quotation is
     assert abs(box["x"] - heading[0]) <= 1 and box["width"] >= heading[1] - 2
+
+
+@pytest.mark.parametrize("screen", ["page-revert", "page-move", "source-merge", "contrast-delete"])
+def test_on_a_phone_the_editors_confirmation_screens_set_out_their_fields_as_the_edit_form_does(
+        page: Any, live_server: Any, screen: str) -> None:
+    """Revert, move, merge and a contrast's removal: each label above its field, the field as wide as the form and no
+    wider than the screen (a revert's summary was 568 px wide, the page scrolled sideways), its button apart from
+    Cancel."""
+    from wiki.models import Contrast
+
+    author = make_editor("thumbs")
+    page_save_revision(slug="twice", title="Twice", user=author, body="One.\n")
+    page_save_revision(slug="twice", title="Twice", user=author, body="One.\n\nTwo.\n", base_revision=1)
+    contrast = Contrast.objects.order_by("pk").first()
+    assert contrast is not None
+    url = {"page-revert": reverse("wiki:page-revert", kwargs={"slug": "twice", "number": 1}),
+           "page-move": reverse("wiki:page-move", kwargs={"slug": "twice"}),
+           "source-merge": reverse("wiki:source-merge", kwargs={"slug": "agent-lightning"}),
+           "contrast-delete": reverse("wiki:contrast-delete", kwargs={"pk": contrast.pk})}[screen]
+    tab = _phone(page, locale="zh-CN")
+    log_in(tab, live_server.url, "thumbs")
+    tab.goto(live_server.url + url)
+
+    assert tab.evaluate("document.scrollingElement.scrollWidth") <= 390
+    form = tab.locator("main form.edit-form").last.bounding_box()
+    for field in tab.locator("main form.edit-form input[type=text]").all():
+        box = field.bounding_box()
+        label = tab.locator(f"label[for='{field.get_attribute('id')}']").bounding_box()
+        assert label["y"] + label["height"] <= box["y"] + 1  # above the field, not beside it
+        assert box["x"] + box["width"] <= 390 and box["width"] >= form["width"] - 2
+    button = tab.locator("main .form-actions button[type=submit]").last.bounding_box()
+    cancel = tab.locator("main .form-actions a").last.bounding_box()
+    assert cancel["x"] - (button["x"] + button["width"]) >= 8

@@ -362,3 +362,21 @@ def test_on_a_phone_the_editors_confirmation_screens_set_out_their_fields_as_the
     button = tab.locator("main .form-actions button[type=submit]").last.bounding_box()
     cancel = tab.locator("main .form-actions a").last.bounding_box()
     assert cancel["x"] - (button["x"] + button["width"]) >= 8
+
+
+def test_on_a_phone_a_boxed_groups_legend_of_two_lines_is_inside_its_box(page: Any, live_server: Any) -> None:
+    """The rubric's legend takes two lines on a phone in Chinese: it is the box's first line, under the top border,
+    which was drawn between its two lines."""
+    make_editor("thumbs")
+    tab = _phone(page, locale="zh-CN")
+    log_in(tab, live_server.url, "thumbs")
+    tab.goto(live_server.url + reverse("wiki:classification-create", kwargs={"slug": "agent-lightning"}))
+
+    rubric = tab.locator("fieldset.rubric")
+    legend = rubric.locator("> legend")
+    assert "判定标准" in legend.inner_text() and legend.bounding_box()["height"] > 40  # two lines
+    border = rubric.evaluate("(f) => f.getBoundingClientRect().top + parseFloat(getComputedStyle(f).borderTopWidth)")
+    box = rubric.bounding_box()
+    # a legend drawn in the border starts at the box's top edge, above the border's line; inside, it starts below it
+    assert legend.bounding_box()["y"] > border
+    assert legend.bounding_box()["x"] >= box["x"] and legend.bounding_box()["y"] < rubric.locator("fieldset").first.bounding_box()["y"]

@@ -14,9 +14,14 @@
     var csl = text.match(/"title"\s*:/g);
     return csl ? csl.length : 0;
   }
-  // The messages come translated from the page, with {count} and {read} to fill in.
+  // The messages come translated from the page, with {count} and {read} to fill in: numbers grouped in thousands as
+  // the page's language writes them (1,200 in English; Chinese writes 1200, as the server's own messages do).
+  var lang = document.documentElement.lang || "en";
+  function number(n) {
+    return /^zh/i.test(lang) ? String(n) : n.toLocaleString(lang);
+  }
   function say(message, count, read) {
-    label.textContent = message.replace("{count}", count).replace("{read}", read);
+    label.textContent = message.replace("{count}", number(count)).replace("{read}", number(read));
   }
   function start(count) {
     if (!box) return;

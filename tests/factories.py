@@ -31,6 +31,7 @@ from wiki.models import (
     PageRedirect,
     ReaderProfile,
     Source,
+    SourceImport,
     SourceMerge,
 )
 from wiki.reports.consistency import classification_key, consistency_report
@@ -265,6 +266,18 @@ class SmallWiki:
     term: GlossaryTerm
     dismissal: FindingDismissal
     merge: SourceMerge
+
+    def addresses(self) -> dict[str, str]:
+        """What fills each templated API path of the schema with one of this wiki's rows."""
+        classification = Classification.objects.filter(source=self.strict, component=None).get()
+        return {
+            "/api/v1/pages/{slug}/": self.page.slug, "/api/v1/sources/{slug}/": self.strict.slug,
+            "/api/v1/classifications/{id}/": str(classification.pk), "/api/v1/questions/{id}/": str(self.question.pk),
+            "/api/v1/claims/{id}/": str(self.claims[0].pk), "/api/v1/contrasts/{id}/": str(self.contrast.pk),
+            "/api/v1/imports/{id}/": str(SourceImport.objects.get().pk), "/api/v1/glossary/{slug}/": self.term.slug,
+            "/api/v1/watchlist/pages/{slug}/": self.page.slug, "/api/v1/watchlist/sources/{slug}/": self.strict.slug,
+            "/api/v1/watchlist/questions/{id}/": str(self.question.pk),
+        }
 
 
 def make_wiki() -> SmallWiki:

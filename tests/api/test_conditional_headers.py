@@ -10,7 +10,6 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import SmallWiki
-from wiki.models import Classification, SourceImport
 from wiki.reports.reviewed import consistency_report_reviewed
 from wiki.services.watches import watch_add
 
@@ -21,17 +20,6 @@ WRITES = ("put", "patch", "post", "delete")
 # every object exists, and every dated object changed after 1970.
 REFUSING = {"If-Match": '"another-version"', "If-None-Match": "*", "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"}
 
-
-def _addresses(wiki: SmallWiki) -> dict[str, str]:
-    classification = Classification.objects.filter(source=wiki.strict, component=None).get()
-    return {
-        "/api/v1/pages/{slug}/": wiki.page.slug, "/api/v1/sources/{slug}/": wiki.strict.slug,
-        "/api/v1/classifications/{id}/": str(classification.pk), "/api/v1/questions/{id}/": str(wiki.question.pk),
-        "/api/v1/claims/{id}/": str(wiki.claims[0].pk), "/api/v1/contrasts/{id}/": str(wiki.contrast.pk),
-        "/api/v1/imports/{id}/": str(SourceImport.objects.get().pk),
-        "/api/v1/watchlist/pages/{slug}/": wiki.page.slug, "/api/v1/watchlist/sources/{slug}/": wiki.strict.slug,
-        "/api/v1/watchlist/questions/{id}/": str(wiki.question.pk),
-    }
 
 
 def _address(path: str, addresses: dict[str, str]) -> str:
@@ -56,7 +44,7 @@ def test_every_write_declares_the_conditional_headers_it_reads_and_reads_those_i
     api = APIClient()
     api.force_authenticate(small_wiki.editor)
     schema = api.get("/api/schema/", {"format": "json"}).json()
-    addresses = _addresses(small_wiki)
+    addresses = small_wiki.addresses()
     walked = 0
     for path, item in schema["paths"].items():
         for method, operation in item.items():

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from tests.factories import SmallWiki, make_reader
 from wiki.api.views.base import WikiAPIView
-from wiki.models import ChangeEvent, Classification, SourceImport
+from wiki.models import ChangeEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +20,6 @@ METHODS = ("get", "post", "put", "patch", "delete")
 # Addresses the schema leaves out, with the methods they answer.
 UNDOCUMENTED = {"/api/v1/": {"get"}, "/api/schema/": {"get"}, "/api/docs/": {"get"}, "/api/redoc/": {"get"}}
 
-
-def _addresses(wiki: SmallWiki) -> dict[str, str]:
-    classification = Classification.objects.filter(source=wiki.strict, component=None).get()
-    return {
-        "/api/v1/pages/{slug}/": wiki.page.slug, "/api/v1/sources/{slug}/": wiki.strict.slug,
-        "/api/v1/classifications/{id}/": str(classification.pk), "/api/v1/questions/{id}/": str(wiki.question.pk),
-        "/api/v1/claims/{id}/": str(wiki.claims[0].pk), "/api/v1/contrasts/{id}/": str(wiki.contrast.pk),
-        "/api/v1/imports/{id}/": str(SourceImport.objects.get().pk), "/api/v1/glossary/{slug}/": wiki.term.slug,
-        "/api/v1/watchlist/pages/{slug}/": wiki.page.slug, "/api/v1/watchlist/sources/{slug}/": wiki.strict.slug,
-        "/api/v1/watchlist/questions/{id}/": str(wiki.question.pk),
-    }
 
 
 def _address(path: str, addresses: dict[str, str]) -> str:
@@ -44,7 +33,7 @@ def _routes(api: APIClient, wiki: SmallWiki) -> dict[str, set[str]]:
     """Every address of the API, with the methods the schema (or, for those it leaves out, the list above) says it
     answers."""
     schema = api.get("/api/schema/", {"format": "json"}).json()
-    addresses = _addresses(wiki)
+    addresses = wiki.addresses()
     routes = {_address(path, addresses): {method for method in item if method in METHODS} for path, item in schema["paths"].items()}
     assert len(routes) > 40
     return {**routes, **UNDOCUMENTED}
@@ -103,7 +92,7 @@ def test_options_and_head_answer_as_before_naming_the_same_methods(small_wiki: S
 def test_a_method_an_address_answers_still_asks_an_anonymous_client_for_credentials(small_wiki: SmallWiki) -> None:
     api, reader = APIClient(), _clients(small_wiki)["reader"]
     schema = api.get("/api/schema/", {"format": "json"}).json()
-    addresses = _addresses(small_wiki)
+    addresses = small_wiki.addresses()
     asked = 0
     for path, item in schema["paths"].items():
         for method, operation in item.items():

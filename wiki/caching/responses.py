@@ -195,10 +195,10 @@ def _personal(request: HttpRequest, response: HttpResponse, shared: readers.Slot
     """A logged-in reader's copy: their name and CSRF token in its slots (of ``shared``, the copy already cut at them,
     when given), kept by no shared cache on the way."""
     response.content = readers.fill_slots(request, response.content if shared is None else shared)
-    return _kept_by_no_one_else(response)
+    return kept_by_no_one_else(response)
 
 
-def _kept_by_no_one_else(response: HttpResponseT) -> HttpResponseT:
+def kept_by_no_one_else(response: HttpResponseT) -> HttpResponseT:
     """``response`` marked as one reader's own, which no shared cache on the way may keep for another."""
     patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
     patch_vary_headers(response, _VARY)
@@ -213,7 +213,7 @@ def _own(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         return response
     if isinstance(response, HttpResponse) and not response.streaming:
         response.content = readers.fill_slots(request, response.content)
-    return _kept_by_no_one_else(response)
+    return kept_by_no_one_else(response)
 
 
 def cached_for_readers(*parameters: str) -> Callable[[View], View]:

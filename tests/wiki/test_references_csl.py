@@ -37,7 +37,7 @@ def test_a_repeated_id_is_refused_as_a_repeated_bibtex_key_is(db: None) -> None:
     report = sources_import(text=text)
 
     [refused] = report.of(ImportStatus.REFUSED)
-    assert (refused.label, refused.line, refused.message) == ("a", 3, "the key a names another work on line 2")
+    assert (refused.label, refused.line, refused.message) == ("a", 3, "the key a on line 3 is already that of another work, the entry on line 2")
     assert sorted(Source.objects.values_list("title", flat=True)) == ["First Work", "Third"]
 
 

@@ -4,6 +4,7 @@ that each can be found in a long entry; a reason about no one field has the entr
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from wiki.models import Source
 from wiki.services.source_import import sources_import
@@ -58,9 +59,16 @@ def test_a_problem_with_the_key_has_the_line_of_the_key() -> None:
     assert (bad.status, bad.line) == ("refused", 1)
     assert bad.message == "the BibTeX key is longer than 200 characters (it has 201) (line 2)"
     assert (repeated.status, repeated.line) == ("refused", 7)
-    assert repeated.message == "the key twice names another work on line 6 (line 8)"
+    assert repeated.message == "the key twice on line 8 is already that of another work, the entry on line 6"
     assert not Source.objects.filter(title__in=["A Fine Title", "Another Title"]).exists()
 
+
+def test_a_repeated_key_names_both_entries_lines_in_chinese() -> None:
+    text = "@article{twice, title={One Title}, year={2024}}\n@article{\n  twice,\n  title = {Another Title}\n}\n"
+    with translation.override("zh-hans"):
+        _, repeated = sources_import(text=text).results
+    assert (repeated.status, repeated.line) == ("refused", 2)
+    assert repeated.message == "第 3 行的引用键 twice 已是另一项工作（第 1 行的条目）的引用键"
 
 
 def test_a_ris_record_repeating_an_earlier_records_id_is_refused_at_its_id() -> None:
@@ -68,5 +76,5 @@ def test_a_ris_record_repeating_an_earlier_records_id_is_refused_at_its_id() -> 
             "TY  - JOUR\nTI  - Another Title\nPY  - 2023\nID  - li2024\nER  - \n")
     first, second = sources_import(text=text).results
     assert (first.status, second.status, second.line) == ("created", "refused", 6)
-    assert second.message == "the key li2024 names another work on line 1 (line 9)"
+    assert second.message == "the key li2024 on line 9 is already that of another work, the entry on line 1"
     assert list(Source.objects.filter(bibtex_key="li2024").values_list("title", flat=True)) == ["A Fine Title"]

@@ -83,7 +83,7 @@ def test_text_without_entries_is_refused_whole(db: None) -> None:
 def test_a_key_used_for_two_works_in_one_paste_refuses_the_second(db: None) -> None:
     results = sources_import_bibtex(text="@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")
     assert [r.status for r in results] == ["created", "refused"]
-    assert "names another work on line 1" in results[1].message
+    assert results[1].message == "the key k on line 2 is already that of another work, the entry on line 1"
     assert parse_bibtex("@misc{k, title={One Thing}}\n@misc{k, title={Other Thing}}")[1].repeats == 1
 
 

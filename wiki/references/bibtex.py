@@ -106,7 +106,10 @@ class ParsedEntry:
     def line_of(self, problem: str) -> int:
         """The line ``problem`` is about: that of the field it names (:class:`FieldProblem`) where the reader knows
         it, else the entry's."""
-        name = getattr(problem, "field", "")
+        return self.field_line(getattr(problem, "field", ""))
+
+    def field_line(self, name: str) -> int:
+        """The line of the field ``name`` (the wiki's name or the file's) where the reader knows it, else the entry's."""
         return next((self.field_lines[n] for n in (name, *_FILE_NAMES.get(name, ())) if n in self.field_lines), self.line)
 
 

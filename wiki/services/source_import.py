@@ -38,7 +38,6 @@ from wiki.field_labels import field_label_of
 from wiki.models import ChangeEvent, Source, SourceImport
 from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
-from wiki.references.errors import FieldProblem
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
 from wiki.references.updates import FieldUpdate, offered_updates
@@ -153,12 +152,11 @@ def _clauses(messages: Iterable[str]) -> str:
     return pgettext("clause separator", "; ").join(messages)
 
 
-def _lined(entry: ParsedEntry, problems: list[str] | None = None) -> list[str]:
-    """The entry's problems (or ``problems`` of it), each about a field on another line than the entry's first given
-    that line."""
+def _lined(entry: ParsedEntry) -> list[str]:
+    """The entry's problems, each about a field on another line than the entry's first given that line."""
     return [problem if (line := entry.line_of(problem)) == entry.line
             else gettext("%(problem)s (line %(line)s)") % {"problem": problem, "line": line}
-            for problem in (entry.errors if problems is None else problems)]
+            for problem in entry.errors]
 
 
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
@@ -285,10 +283,12 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
             continue
         match = find_source(entry.draft, known, keyed=_keyed(entry.draft.bibtex_key, candidates, file))
         if match is None and entry.repeats is not None:
-            repeated = FieldProblem(gettext("the key %(key)s names another work on line %(line)s")
-                                    % {"key": entry.label, "line": entry.repeats}, field="bibtex_key")
+            # Both lines named in the one sentence: the key's own (this entry's) and the earlier entry's.
+            repeated = gettext("the key %(key)s on line %(line)s is already that of another work, the entry on line "
+                               "%(earlier)s") % {"key": entry.label, "line": entry.field_line("bibtex_key"),
+                                                 "earlier": entry.repeats}
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, line=entry.line, raw=entry.raw,
-                                        message=_clauses(_lined(entry, [repeated])), warnings=entry.warnings))
+                                        message=repeated, warnings=entry.warnings))
             continue
         if match is not None:
             work: Source = match.work  # type: ignore[assignment]

@@ -1,4 +1,4 @@
-// Triage keys: j/k move between works, a accepts the current suggestion, o opens its override form.
+// Triage keys: j/k move between works, a accepts the current suggestion, o opens its override form, in either case.
 // They act only while a work (or a link or button inside it) has focus: one-letter keys pressed in the
 // site's navigation, a form field or anywhere else keep their usual meaning and never save anything.
 // After an accept the page comes back with the next work's anchor (#triage-<slug>), where the keys go on.
@@ -16,9 +16,11 @@
     if (!(target instanceof Element) || typing(target)) return;
     var item = target.closest(".triage-item");
     if (!item || items.indexOf(item) < 0) return;
-    if (event.key === "j") { focus(items.indexOf(item) + 1); event.preventDefault(); }
-    else if (event.key === "k") { focus(items.indexOf(item) - 1); event.preventDefault(); }
-    else if (event.key === "a") {
+    // A letter is the same key whatever its case: with Caps Lock on or Shift held the browser reports "J", not "j".
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (key === "j") { focus(items.indexOf(item) + 1); event.preventDefault(); }
+    else if (key === "k") { focus(items.indexOf(item) - 1); event.preventDefault(); }
+    else if (key === "a") {
       // A work with nothing to read has no suggestion and no accept button; only its override form.
       var accept = item.querySelector("[data-key=a]");
       var status = document.getElementById("triage-status");
@@ -26,7 +28,7 @@
       else if (status) { status.textContent = ""; status.textContent = status.dataset.noSuggestion; }
       event.preventDefault();
     }
-    else if (event.key === "o") { window.location.href = item.querySelector("[data-key=o]").href; event.preventDefault(); }
+    else if (key === "o") { window.location.href = item.querySelector("[data-key=o]").href; event.preventDefault(); }
   });
   // One accept at a time: a second press (or click) while the first is on its way would find the work classified
   // already, and its message would replace the first one's.

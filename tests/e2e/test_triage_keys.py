@@ -149,3 +149,33 @@ def test_the_keys_do_nothing_while_focus_is_outside_the_queue(page: Any, live_se
     page.locator(".triage-item h2 a").first.focus()
     page.keyboard.press("j")
     assert _focused(page) == names[1]
+
+
+def test_the_keys_work_in_capitals_as_with_caps_lock_or_shift(page: Any, live_server: Any, seed: None) -> None:
+    names = _open_queue(page, live_server)
+    before = Classification.objects.count()
+
+    # typed into the search field, a capital is a capital: nothing moves or is accepted
+    page.locator("#site-search-q").focus()
+    page.keyboard.press("Shift+A")
+    page.wait_for_timeout(300)
+    assert page.locator("#site-search-q").input_value() == "A"
+    assert Classification.objects.count() == before
+
+    # on a work, Shift+J moves on as j does and "K" (Caps Lock on) back as k does
+    page.locator(".triage-item h2 a").first.focus()
+    page.keyboard.press("Shift+J")
+    page.keyboard.press("Shift+J")
+    assert _focused(page) == names[2]
+    page.keyboard.press("K")
+    assert _focused(page) == names[1]
+
+    with page.expect_navigation():
+        page.keyboard.press("Shift+A")
+    assert Classification.objects.filter(source__short_name=names[1]).exists()
+
+    second = _focused(page)
+    with page.expect_navigation():
+        page.keyboard.press("O")
+    overridden = Source.objects.get(short_name=second)
+    assert urlsplit(page.url).path == reverse("wiki:classification-create", kwargs={"slug": overridden.slug})

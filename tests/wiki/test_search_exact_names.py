@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_page, make_source
-from wiki.models import Page, Source
+from tests.factories import ComponentFactory, make_page, make_source
+from wiki.models import Component, Page, Source
 from wiki.roles import Account
 from wiki.search.close import exact_names
 from wiki.search.query import search
@@ -115,3 +115,63 @@ def test_the_migration_derives_the_forms_of_existing_names_in_batches(monkeypatc
         migration.fill(apps, schema_editor)
 
     assert _exact("forge 1") == [("source", "forge-1")] and _exact("notes no 2") == [("page", "note-2")]
+
+
+def test_a_component_named_as_the_search_leads_to_its_classification_on_its_work(client: Client, editor: Account) -> None:
+    shepherd = make_source(slug="shepherd", short_name="Shepherd", title="Shepherd: Programmable Meta-Agents")
+    ComponentFactory.create(source=shepherd, slug="tree-grpo", name="Tree-GRPO")
+    ComponentFactory.create(source=shepherd, slug="supervisor-cro", name="supervisor and CRO")
+    gone = make_source(slug="gone", short_name="Gone")
+    ComponentFactory.create(source=gone, slug="tree-grpo", name="Tree-GRPO")
+    source_delete(source=gone, reason="duplicate", user=editor)
+
+    # by its own name or its work's and its, however spaced and cased; the work itself still by the work's name
+    assert [(e.name, e.url) for e in exact_names("Tree-GRPO")] == [("Shepherd Tree-GRPO", "/sources/shepherd/#component-tree-grpo")]
+    assert [e.url for e in exact_names("shepherd  tree grpo")] == ["/sources/shepherd/#component-tree-grpo"]
+    assert [e.url for e in exact_names("Shepherd supervisor and CRO")] == ["/sources/shepherd/#component-supervisor-cro"]
+    assert [e.url for e in exact_names("Shepherd")] == ["/sources/shepherd/"]
+    assert exact_names("supervisor") == [] and exact_names("Gone Tree-GRPO") == []
+
+    html = client.get(reverse("wiki:search"), {"q": "Tree-GRPO"}).content.decode()
+    assert ('<p class="search-exact">Go to: <a href="/sources/shepherd/#component-tree-grpo" lang="en">Shepherd Tree-GRPO</a>'
+            '<span class="muted"> (Source)</span>') in html
+    api = client.get("/api/v1/search/", {"q": "tree-grpo"}).json()
+    assert api["exact"] == [{"kind": "source", "name": "Shepherd Tree-GRPO", "slug": "shepherd",
+                             "url": "/sources/shepherd/#component-tree-grpo"}]
+
+
+def test_a_renamed_component_is_found_by_its_new_name() -> None:
+    work = make_source(slug="split", short_name="Split")
+    part = ComponentFactory.create(source=work, slug="loop", name="Loop-GRPO")
+    part.name = "Branch GRPO"
+    part.save()
+    assert exact_names("loop grpo") == [] and [e.url for e in exact_names("Branch-GRPO")] == ["/sources/split/#component-loop"]
+
+
+def test_the_names_a_search_leads_to_are_one_query_with_components_too() -> None:
+    for n in range(30):
+        work = make_source(slug=f"work-{n}", short_name=f"Work {n}")
+        ComponentFactory.create(source=work, slug="part", name=f"Part {n}")
+
+    with CaptureQueriesContext(connection) as queries:
+        found = exact_names("work 7 part 7")
+
+    assert [e.url for e in found] == ["/sources/work-7/#component-part"]
+    assert len(queries) == 1
+
+
+def test_the_migration_derives_the_forms_of_existing_component_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("wiki.migrations.0055_component_name_form")
+    work = make_source(slug="shepherd", short_name="Shepherd")
+    for n in range(3):
+        ComponentFactory.create(source=work, slug=f"part-{n}", name=f"Part-{n}")
+    Component.objects.update(name_form="")
+    assert exact_names("part 1") == []
+    monkeypatch.setattr(migration, "BATCH", 2)
+
+    with connection.schema_editor() as schema_editor:
+        migration.fill(apps, schema_editor)
+
+    assert [e.url for e in exact_names("part 1")] == ["/sources/shepherd/#component-part-1"]

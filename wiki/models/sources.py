@@ -347,6 +347,8 @@ class Component(SortKeyed):
     slug = models.SlugField(field_label("slug"), max_length=120, validators=[validate_source_slug])
     name = models.CharField(_("Name"), max_length=200, validators=[validate_line])
     name_sort = SortKeyField(_("Name as sorted"), source="name")
+    # A search naming the component (``Tree-GRPO``, ``Shepherd Tree-GRPO``) leads to it as a work's name does.
+    name_form = NameFormField(_("Name as searched"), source="name")
 
     objects = ComponentQuerySet.as_manager()
 
@@ -355,6 +357,7 @@ class Component(SortKeyed):
         verbose_name = _("Component")
         verbose_name_plural = _("Components")
         constraints = [models.UniqueConstraint(fields=["source", "slug"], name="component_unique_slug_per_source")]
+        indexes = [models.Index(fields=["name_form", "id"], name="component_name_form")]
 
     def __str__(self) -> str:
         return f"{self.source} {self.name}" if self.source_id else self.name

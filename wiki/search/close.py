@@ -19,13 +19,13 @@ import re
 from dataclasses import dataclass
 
 from django.db.models import Q, Value
-from django.db.models.functions import Lower
+from django.db.models.functions import Concat, Lower
 from django.urls import reverse
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from wiki.caching.values import kept_per_version
-from wiki.models import Page, Source
+from wiki.models import Component, Page, Source
 from wiki.search.identifiers import identifier_forms, query_keys
 from wiki.search.syntax import understand
 from wiki.search.terms import current_glossary, match_form
@@ -47,10 +47,12 @@ class CloseName:
     slug: str
     # Another name offered beside it reads the same (two pages titled alike): the offer shows its address too.
     ambiguous: bool = False
+    component: str = ""  # the slug of the work's component named, whose classification the link goes to
 
     @property
     def url(self) -> str:
-        return reverse(_DETAIL[self.kind], kwargs={"slug": self.slug})
+        url = reverse(_DETAIL[self.kind], kwargs={"slug": self.slug})
+        return f"{url}#component-{self.component}" if self.component else url
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,20 @@ def _works_first(names: Names, index: int) -> bool:
     return names.entries[index][0] != "source"
 
 
+def _components_named(form: str) -> Q:
+    """The components named ``form`` by their own name (``tree grpo``) or their work's and theirs
+    (``shepherd tree grpo``): one indexed look-up of the component's form for each way of splitting the words."""
+    words = form.split(" ")
+    named = Q(name_form=form)
+    for cut in range(1, len(words)):
+        named |= Q(name_form=" ".join(words[cut:]), source__name_form=" ".join(words[:cut]))
+    return named
+
+
 def exact_names(query: str, *, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
-    """Works and pages named ``query`` once case, spacing and accents are set aside, and the work whose arXiv ID, DOI
-    or BibTeX key ``query`` is; works first, then the older first (one query, through the indexes of the stored
-    forms and of the identifiers)."""
+    """Works, their components and pages named ``query`` once case, spacing and accents are set aside, and the work
+    whose arXiv ID, DOI or BibTeX key ``query`` is; works first (each work's components after it), then the older
+    first (one query, through the indexes of the stored forms and of the identifiers)."""
     form = match_form(query)
     keys = query_keys(query)
     # arXiv IDs and DOIs are stored normalised (lower case), BibTeX keys as typed: compared as identifier_key reads them
@@ -87,22 +99,29 @@ def exact_names(query: str, *, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
         Source.objects.exclude(name_form="")
         .annotate(bibtex_key_folded=Lower("bibtex_key"))
         .filter(work)
-        .annotate(order=Value(0))
+        .annotate(order=Value(0), part=Value(0), component=Value(""))
         .order_by("pk")
-        .values_list("order", "pk", "short_name", "slug")[:limit]
+        .values_list("order", "pk", "part", "short_name", "slug", "component")[:limit]
+    )
+    components = (
+        Component.objects.filter(source__deleted_at__isnull=True)
+        .filter(_components_named(form) if form else Q(pk__in=[]))
+        .annotate(order=Value(0), name_shown=Concat("source__short_name", Value(" "), "name"))
+        .order_by("source_id", "pk")
+        .values_list("order", "source_id", "pk", "name_shown", "source__slug", "slug")[:limit]
     )
     pages = (
         Page.objects.filter(title_form=form)
         .exclude(title_form="")
-        .annotate(order=Value(1))
+        .annotate(order=Value(1), part=Value(0), component=Value(""))
         .order_by("pk")
-        .values_list("order", "pk", "title", "slug")[:limit]
+        .values_list("order", "pk", "part", "title", "slug", "component")[:limit]
     )
-    ranked = sorted(works.union(pages, all=True))[:limit]
+    ranked = sorted(works.union(components, pages, all=True))[:limit]
     kinds = [order for order, *_ in ranked]
     return [
-        CloseName("source" if order == 0 else "page", name, slug, ambiguous=kinds.count(order) > 1)
-        for order, _, name, slug in ranked
+        CloseName("source" if order == 0 else "page", name, slug, ambiguous=kinds.count(order) > 1, component=component)
+        for order, _, _, name, slug, component in ranked
     ]
 
 

@@ -76,6 +76,28 @@ def test_a_typo_a_qualifier_or_another_width_leaves_what_it_says(old: str, new: 
     assert not meaning_changed(old, new)
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Each rollout ends in sucess on WebArena", "Each rollout ends in success on WebArena"),  # a letter dropped
+    ("The run was sucessful", "The run was successful"),
+    ("The agent faild on OSWorld", "The agent failed on OSWorld"),
+    ("Tree-GRPO outperfroms PPO", "Tree-GRPO outperforms PPO"),  # two letters swapped
+    ("The variance is lowrr than PPO's", "The variance is lower than PPO's"),  # a letter replaced
+    ("The critic is efective", "The critic is effective"),
+])
+def test_a_word_of_an_opposite_misspelt_or_its_typo_fixed_leaves_what_it_says(old: str, new: str) -> None:
+    assert not meaning_changed(old, new) and not meaning_changed(new, old)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Each rollout ends in sucess on WebArena", "Each rollout ends in failure on WebArena"),  # a flip, misspelt before
+    ("The run was successful", "The run was unsuccessful"),  # no mark, but two letters added
+    ("The critic is effective", "The critic is ineffective"),  # a mark one letter from a mark is no misspelling
+    ("The agent does not succeed", "The agent does now succeed"),  # a short word one letter away is another word
+])
+def test_a_real_flip_near_a_misspelling_still_changes_what_it_says(old: str, new: str) -> None:
+    assert meaning_changed(old, new) and meaning_changed(new, old)
+
+
 def _verified(sentence: str) -> tuple[Page, Claim]:
     page = make_page(slug="meaning", title="Meaning", body=f"## 要点\n\n- {sentence}\n")
     return page, claim_set_status(claim=Claim.objects.get(page=page), status="verified")
@@ -107,3 +129,17 @@ def test_a_verified_claim_with_a_typo_fixed_stays_verified() -> None:
     page_save_revision(slug=page.slug, title=page.title, body=f"## 要点\n\n- {SENTENCES[2]}\n", base_revision=1)
     claim.refresh_from_db()
     assert (claim.text, claim.status) == (SENTENCES[2], "verified")
+
+
+@pytest.mark.django_db
+def test_a_verified_claim_with_a_misspelt_opposite_fixed_stays_verified_and_a_flip_does_not() -> None:
+    page, claim = _verified("The agent reaches sucess on most WebArena tasks")
+    page_save_revision(slug=page.slug, title=page.title,
+                       body="## 要点\n\n- The agent reaches success on most WebArena tasks\n", base_revision=1)
+    claim.refresh_from_db()
+    assert (claim.text, claim.status) == ("The agent reaches success on most WebArena tasks", "verified")
+
+    page_save_revision(slug=page.slug, title=page.title,
+                       body="## 要点\n\n- The agent reaches failure on most WebArena tasks\n", base_revision=2)
+    claim.refresh_from_db()
+    assert (claim.text, claim.status) == ("The agent reaches failure on most WebArena tasks", "needs_verification")

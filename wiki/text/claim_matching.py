@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from wiki.search.tokenize import normalize as search_normalize
-from wiki.text.claim_words import meaning_marks, reworded_as_one
+from wiki.text.claim_words import meaning_marks, misspelt_read_as_written, reworded_as_one
 
 # A sentence reworded within this Dice score of its earlier self keeps the claim.
 THRESHOLD = 0.55
@@ -209,16 +209,18 @@ def is_small_edit(old: str, new: str) -> bool:
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _meaning_marks(text: str) -> tuple[list[str], list[str]]:
+def _meaning_marks(text: str, other: str) -> tuple[list[str], list[str]]:
     t = folded(text)
-    return meaning_marks(t), sorted(_NUMBER.findall(t))
+    return meaning_marks(misspelt_read_as_written(t, folded(other))), sorted(_NUMBER.findall(t))
 
 
 def meaning_changed(old: str, new: str) -> bool:
     """Whether an edit of a sentence, however small, changes what it says: a negation or one of a pair of opposites
     added, dropped or swapped (``不是``, ``not``, ``正例`` → ``反例``, ``成功`` → ``失败``, ``higher`` → ``lower``; the
-    pairs are :data:`wiki.text.claim_words.OPPOSITES`), or a number changed (``3%`` → ``8%``)."""
-    return _meaning_marks(old) != _meaning_marks(new)
+    pairs are :data:`wiki.text.claim_words.OPPOSITES`), or a number changed (``3%`` → ``8%``). A word of an opposite
+    misspelt on either side is that word (``sucess`` → ``success`` fixes a typo:
+    :func:`wiki.text.claim_words.misspelt_read_as_written`)."""
+    return _meaning_marks(old, new) != _meaning_marks(new, old)
 
 
 def _latin_words(text: str) -> list[str]:

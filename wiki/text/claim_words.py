@@ -153,6 +153,46 @@ def reworded_as_one(text: str) -> str:
     return _REWORDING_LATIN.sub(_canonical_word, _REWORDING_CJK.sub(_canonical, text))
 
 
+# A Latin word this long or longer that is no mark, one letter from a word of ``other`` that is one (a letter added,
+# dropped or replaced, or two swapped), is that word misspelt: ``sucess`` → ``success`` fixes a typo and turns nothing
+# into its opposite. A word that is itself a mark is read as written (``effective`` → ``ineffective``), and a shorter
+# one is too often another word one letter away (``not`` → ``now``, ``more`` → ``mode``).
+MIN_MISSPELT = 5
+_LATIN_WORD = re.compile(r"(?<![a-z])[a-z]+(?![a-z])")
+
+
+def _is_mark(word: str) -> bool:
+    match = _MARKS.fullmatch(word)
+    return match is not None and match.lastgroup not in (None, "skip")
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    if len(a) < len(b):
+        a, b = b, a
+    start = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))
+    if len(a) == len(b) + 1:
+        return a[start + 1:] == b[start:]
+    if len(a) != len(b) or start == len(a):
+        return False
+    return a[start + 1:] == b[start + 1:] or (a[start + 2:] == b[start + 2:] and a[start:start + 2] == b[start:start + 2][::-1])
+
+
+def misspelt_read_as_written(text: str, other: str) -> str:
+    """``text`` (folded) with each word misspelling a mark of ``other`` (folded, :data:`MIN_MISSPELT`) written as that
+    mark is in ``other``, for :func:`meaning_marks` to read the two alike."""
+    marks = {word for word in _LATIN_WORD.findall(other) if _is_mark(word)}
+    if not marks:
+        return text
+
+    def written(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if len(word) < MIN_MISSPELT or word in marks or _is_mark(word):
+            return word
+        return next((mark for mark in sorted(marks) if _one_letter_apart(word, mark)), word)
+
+    return _LATIN_WORD.sub(written, text)
+
+
 def meaning_marks(text: str) -> list[str]:
     """The negations and sides of opposites in ``text`` (folded), sorted: ``neg`` for a negation, ``p3`` or ``n3`` for
     a word of either side of the fourth pair of :data:`OPPOSITES`."""

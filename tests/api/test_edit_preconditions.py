@@ -307,3 +307,37 @@ def test_an_edit_of_what_has_no_date_ignores_if_unmodified_since(editor_api: API
 
     assert not editor_api.get(url).has_header("Last-Modified")
     assert asked.status_code == 428 and saved.status_code == 200
+
+
+@pytest.mark.parametrize("kind", ["source", "classification", "question", "claim", "page"])
+@pytest.mark.parametrize(("header", "value"), [
+    ("HTTP_IF_MATCH", "abc"),  # no quotes
+    ("HTTP_IF_MATCH", '"abc'),  # a quote not closed
+    ("HTTP_IF_MATCH", "{etag}, abc"),  # the right ETag beside something that is none
+    ("HTTP_IF_NONE_MATCH", "abc"),
+])
+def test_a_precondition_that_is_no_etag_is_a_400_saying_so_and_writes_nothing(
+        editor_api: APIClient, kind: str, header: str, value: str) -> None:
+    objects = {**_objects(), "page": ("/api/v1/pages/malformed/", {"summary": "mine"})}
+    make_page(slug="malformed")
+    url, change = objects[kind]
+    read = editor_api.get(url)
+    sent: dict[str, Any] = {header: value.format(etag=read["ETag"])}
+    if header == "HTTP_IF_NONE_MATCH":
+        sent["HTTP_IF_MATCH"] = read["ETag"]
+
+    refused = editor_api.patch(url, change, format="json", **sent)
+    chinese = editor_api.patch(url, change, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans", **sent)
+
+    name = "If-None-Match" if header == "HTTP_IF_NONE_MATCH" else "If-Match"
+    assert (refused.status_code, refused.json()["code"]) == (400, "malformed_precondition")
+    assert refused.json()["detail"].startswith(f"{name} is not * nor a list of ETags in double quotes")
+    assert chinese.status_code == 400 and chinese.json()["detail"].startswith(f"{name} 不是 *")
+    assert editor_api.get(url).json() == read.json()
+
+
+def test_a_watch_with_a_precondition_that_is_no_etag_is_a_400(editor_api: APIClient) -> None:
+    make_page(slug="watched")
+    refused = editor_api.put("/api/v1/watchlist/pages/watched/", HTTP_IF_NONE_MATCH="not-an-etag")
+    assert (refused.status_code, refused.json()["code"]) == (400, "malformed_precondition")
+    assert editor_api.get("/api/v1/watchlist/").json()["count"] == 0

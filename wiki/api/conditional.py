@@ -64,13 +64,36 @@ class ExistsAlready(APIException):
     default_code = "precondition_failed"
 
 
+class MalformedPrecondition(APIException):
+    """400 for a write's ``If-Match`` or ``If-None-Match`` that is no list of entity tags: a value that names no version
+    is a mistake of the client's (RFC 9110 section 8.8.3's syntax), not a version that changed since, which a 412 would
+    tell it and a retry after reading again would not mend."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "malformed_precondition"
+
+    def __init__(self, header: str) -> None:
+        super().__init__(_("%(header)s is not * nor a list of ETags in double quotes (\"…\" or W/\"…\", separated by "
+                           "commas): send the ETag a read answered, as it was sent.") % {"header": header})
+
+
+def _etags(request: Request, header: str) -> list[str]:
+    """The tags of the request's ``header`` (``["*"]`` for ``*``), raising :class:`MalformedPrecondition` when a part
+    of it is no entity tag: Django's reading drops such a part, which left an If-Match of ``abc`` naming no version."""
+    value = request.headers.get(header, "").strip()
+    tags = parse_etags(value)
+    if tags != ["*"] and len(tags) != len([part for part in value.split(",") if part.strip()]):
+        raise MalformedPrecondition(header)
+    return tags
+
+
 def check_if_none_match(request: Request, etag: str) -> None:
     """Raises :class:`ExistsAlready` when a write's ``If-None-Match`` is ``*`` or names ``etag`` (weakly compared,
     RFC 9110 section 13.1.2): the object exists, in that version, and the client asked to write only if it did not."""
     header = request.headers.get("If-None-Match", "").strip()
     if not header:
         return
-    tags = parse_etags(header)
+    tags = _etags(request, "If-None-Match")
     if "*" in tags or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in tags}:
         raise ExistsAlready()
 
@@ -103,7 +126,7 @@ def check_if_match(request: Request, etag: str, *, required: bool = False) -> bo
         if required:
             raise PreconditionRequired()
         return False
-    tags = parse_etags(header)
+    tags = _etags(request, "If-Match")
     if "*" in tags:
         return False
     if etag not in tags:
@@ -126,6 +149,9 @@ def check_preconditions(request: Request, current: Callable[[], Validator | None
         if required:
             raise PreconditionRequired()
         return False
+    for name in ("If-Match", "If-None-Match"):
+        if request.headers.get(name, "").strip():
+            _etags(request, name)  # a malformed one is a 400 whether or not the object is there
     validator = current()
     if validator is None:
         # Nothing there: no If-Match names it, not even ``*`` (section 13.1.1), and If-None-Match holds.

@@ -28,6 +28,11 @@ FIELD_LABELS: dict[str, Promise | str] = {
     "url": "URL", "arxiv_id": "arXiv ID", "doi": "DOI", "bibtex_key": _("BibTeX key"), "entry_type": _("Entry type"),
     "extra_fields": _("Other fields"),
     "updated": _("What is updated"), "set_by": _("Set by"), "comment": _("Edit summary"),
+    "axis": _("Axis"), "base_revision": _("Revision started from"), "bibliographic": _("Bibliographic details"),
+    "component_name": _("Component name"), "departs_from_rubric": _("Departs from the rubric"),
+    "html_url": _("Address in the browser"), "left": _("Left work"), "right": _("Right work"),
+    "new_component": _("New component"), "new_works": _("New works"), "rubric_verdict": _("Verdict by the rubric"),
+    "set_by_user": _("Editor who set it"), "subject": _("What is classified"), "take_over": _("Take over the address"),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -68,3 +69,28 @@ def test_options_of_the_pages_tells_what_a_new_page_needs(small_wiki: SmallWiki)
 
 def test_options_tells_an_anonymous_client_of_no_write(small_wiki: SmallWiki) -> None:
     assert "actions" not in APIClient().options("/api/v1/pages/").json()
+
+
+def test_options_labels_every_field_in_the_language_asked_for(small_wiki: SmallWiki) -> None:
+    editor = APIClient()
+    editor.force_authenticate(small_wiki.editor)
+    schema = editor.get("/api/schema/", {"format": "json"}).json()
+    # names and notations that read the same in both languages
+    same = {"ID", "URL", "DOI", "arXiv ID", "ArXiv ID"}
+    english: list[tuple[str, str, str]] = []
+    labelled = 0
+    for path, item in schema["paths"].items():
+        if not {"post", "put"} & set(item):
+            continue
+        actions = editor.options(_address(path, small_wiki), HTTP_ACCEPT_LANGUAGE="zh-Hans").json().get("actions", {})
+        for method, fields in actions.items():
+            for name, field in fields.items():
+                labelled += 1
+                if field.get("label") and field["label"] not in same and not re.search(r"[\u4e00-\u9fff]", field["label"]):
+                    english.append((path, method, name))
+    assert labelled > 50 and english == []
+
+    pages = editor.options("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()["actions"]["POST"]
+    assert (pages["title"]["label"], pages["base_revision"]["label"], pages["new_works"]["label"]) == ("标题", "起始修订版本", "新工作")
+    english_pages = editor.options("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="en").json()["actions"]["POST"]
+    assert (english_pages["base_revision"]["label"], english_pages["comment"]["label"]) == ("Revision started from", "Edit summary")

@@ -11,6 +11,8 @@ from rest_framework import exceptions, serializers
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request, override_method
 
+from wiki.field_labels import FIELD_LABELS, field_label_of
+
 
 def request_serializer(view: Any, method: str) -> serializers.BaseSerializer[Any] | None:
     """The serializer of the body ``method`` sends, as the OpenAPI schema declares it (``extend_schema(request=…)``),
@@ -46,3 +48,11 @@ class WriteMetadata(SimpleMetadata):
                 if serializer is not None:
                     actions[method] = self.get_serializer_info(serializer)
         return actions
+
+    def get_field_info(self, field: serializers.Field[Any, Any, Any, Any]) -> dict[str, Any]:
+        """A field given no label of its own is labelled as the wiki names it, in the request's language: REST framework
+        would make one from the field's name, in English whatever the language asked for (``Base revision``)."""
+        info: dict[str, Any] = super().get_field_info(field)
+        if "label" not in field._kwargs and field.field_name in FIELD_LABELS:  # type: ignore[attr-defined]
+            info["label"] = field_label_of(field.field_name)
+        return info

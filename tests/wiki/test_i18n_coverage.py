@@ -453,3 +453,13 @@ def test_every_page_template_reads_fully_in_both_languages(screens, settings) ->
     # Overrides of another app's pages (Redoc's) are not the wiki's screens.
     every = {str(path.relative_to(TEMPLATES)) for path in _template_files() if path.relative_to(TEMPLATES).parts[0] != "drf_spectacular"}
     assert every - rendered == set()
+
+
+def test_the_search_pages_messages_in_the_catalogues_are_all_marked_in_templates() -> None:
+    """A message the search page no longer shows ("(best 50 shown)", from before its results went on fifty a page)
+    is not kept in the catalogues for translators to keep translating."""
+    marked = _marked_in_templates()
+    left = [_msgid(m) for language in ("zh_Hans", "en") for m in _catalogue(language)
+            if m.id and m.locations and all(path == "templates/wiki/search.html" for path, _ in m.locations)
+            and "%(" not in _msgid(m) and _msgid(m) not in marked]
+    assert left == []

@@ -18,6 +18,7 @@ from wiki.markdown.citations import CitationProblem, find_citations
 from wiki.markdown.claims import ClaimExtension, ClaimRef
 from wiki.markdown.foreign_markup import ForeignMarkup, foreign_markup
 from wiki.markdown.limits import limit_problem
+from wiki.markdown.lists import ListExtension
 from wiki.markdown.math import MathStash
 from wiki.markdown.raw_html import RawHtmlExtension
 from wiki.markdown.sanitize import heading_id, sanitize_html
@@ -118,6 +119,7 @@ def render(
             CitationExtension(sources=sources),
             ClaimExtension(claims=claims, math=math),
             RawHtmlExtension(),
+            ListExtension(),
         ],
         extension_configs={"tables": {"use_align_attribute": True}, "pymdownx.tilde": {"subscript": False}},
         output_format="html",

@@ -41,7 +41,7 @@ _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
 
 _BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)|^[ \t]{0,3}(?:=+|-+)[ \t]*$", re.MULTILINE)
-_LIST_ITEM = re.compile(r"^[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
+_LIST_ITEM = re.compile(r"^[ \t>]*(?:[-*+－＊＋•]|\d{1,9}[.)．])(?:[ \t\u3000]|$)", re.MULTILINE)
 _CITATION = re.compile(r"[（(]\s*(?:来源|综合)")
 _FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})", re.MULTILINE)
 

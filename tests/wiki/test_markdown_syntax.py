@@ -15,6 +15,7 @@ from tests.factories import make_page
 from tests.wiki.htmltext import html_text
 from wiki import markdown as wiki_markdown
 from wiki.forms.pages import PageForm
+from wiki.markdown.section_links import heading_anchor
 from wiki.models import Page, WikiLink
 from wiki.services.glossary import glossary_term_create
 
@@ -98,6 +99,16 @@ def test_a_point_between_digits_stays_apart_in_a_headings_id_and_in_the_links_to
     assert [entry["id"] for entry in result.toc] == ["2-1-节公式与引号", "21-节", "v1-5-与-eg-用法"]
     assert '<a class="wikilink" href="#2-1-节公式与引号"' in result.html
     assert 'href="/wiki/%E5%A5%96%E5%8A%B1%E5%A1%91%E5%BD%A2%E7%9A%84%E9%99%B7%E9%98%B1/#2-1-节公式与引号"' in result.html
+
+
+def test_a_heading_of_punctuation_alone_keeps_it_as_its_id_for_links_and_edit_summaries_to_find() -> None:
+    body = "## ？！\n\n## ……\n\n## ？！\n\n## 🎉\n\n## \"<&>\"\n\n见 [[#？！]]、[[Agentic RL#……]]。"
+    result = wiki_markdown.render(body, sources={}, existing_pages=frozenset({"agentic-rl"}))
+    assert [entry["id"] for entry in result.toc] == ["？！", "……", "？！_1", "🎉", "_1"]
+    assert '<a class="wikilink" href="#？！"' in result.html
+    assert '<a class="wikilink" href="/wiki/agentic-rl/#……"' in result.html
+    # an edit summary's /* …… */ leads to the heading as the page renders it
+    assert [heading_anchor(title) for title in ("？！", "……", "🎉")] == ["？！", "……", "🎉"]
 
 
 @pytest.mark.django_db

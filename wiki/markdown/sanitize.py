@@ -74,10 +74,18 @@ def is_layout_id(value: str) -> bool:
 _DECIMAL_POINT = re.compile(r"(?<=\d)[.．](?=\d)")
 
 
+# What an id made of a title's own marks leaves out: what HTML or a link's address would read otherwise.
+_UNSAFE_IN_ID = re.compile(r"""[#%"'<>&\\`]+""")
+
+
 def heading_id(title: str, separator: str = "-") -> str:
     """The id a heading titled ``title`` gets (and a ``[[Page#title]]`` link leads to), never one the layout uses. A
-    point between digits parts them as a space does: ``2.1 节：公式`` → ``2-1-节公式``, not ``21-节公式``."""
+    point between digits parts them as a space does: ``2.1 节：公式`` → ``2-1-节公式``, not ``21-节公式``. A title of
+    punctuation or symbols alone, which the slug would leave empty, keeps them: ``## ？！`` is ``？！``, so that a link
+    to it finds it, where Python-Markdown would number it ``_1``."""
     slug = slugify_unicode(_DECIMAL_POINT.sub(separator, title), separator)
+    if not slug:
+        slug = separator.join(_UNSAFE_IN_ID.sub("", title).split())
     return f"section{separator}{slug}" if is_layout_id(slug) else slug
 
 

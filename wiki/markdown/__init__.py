@@ -22,6 +22,7 @@ from wiki.markdown.lists import ListExtension
 from wiki.markdown.math import MathStash
 from wiki.markdown.raw_html import RawHtmlExtension
 from wiki.markdown.sanitize import heading_id, sanitize_html
+from wiki.markdown.tables import TableExtension
 from wiki.markdown.wikilinks import LinkRef, WikiLinkExtension, find_link_targets
 from wiki.text.numbers import grouped
 from wiki.text.sections import SECTION_LEVELS
@@ -120,6 +121,7 @@ def render(
             ClaimExtension(claims=claims, math=math),
             RawHtmlExtension(),
             ListExtension(),
+            TableExtension(),
         ],
         extension_configs={"tables": {"use_align_attribute": True}, "pymdownx.tilde": {"subscript": False}},
         output_format="html",

@@ -68,3 +68,16 @@ def test_a_full_width_dash_inside_a_line_stays_text() -> None:
 def test_full_width_list_items_count_towards_the_pages_list_items() -> None:
     problem = limit_problem("• 甲\n" * (MAX_LIST_ITEMS + 1))
     assert problem is not None and "5000" in problem.replace(",", "")
+
+
+def test_an_item_reaching_the_text_of_the_item_above_nests_under_it() -> None:
+    html = _html("- 甲\n  - 乙\n    - 丙\n  - 丁\n- 戊\n\n1. 读取\n   - 文件\n2. 修改")
+    assert html.startswith("<ul>\n<li>甲<ul>\n<li>乙<ul>\n<li>丙</li>\n</ul>\n</li>\n<li>丁</li>\n</ul>\n</li>\n<li>戊</li>\n</ul>")
+    assert "<ol>\n<li>读取<ul>\n<li>文件</li>\n</ul>\n</li>\n<li>修改</li>\n</ol>" in html
+    assert "- " not in html
+
+
+def test_four_spaces_still_nest_and_a_paragraph_reaching_an_items_text_stays_in_it() -> None:
+    html = _html("- 甲\n    - 乙\n        - 丙\n\n- 丁\n\n  丁的第二段\n\n之后")
+    assert "<p>甲</p>\n<ul>\n<li>乙<ul>\n<li>丙</li>" in html
+    assert "<p>丁</p>\n<p>丁的第二段</p>\n</li>\n</ul>\n<p>之后</p>" in html

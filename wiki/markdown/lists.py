@@ -76,7 +76,48 @@ class ListAfterParagraph(Preprocessor):
         return out
 
 
+_MARKER = re.compile(r"^(?P<indent>[ ]*)(?P<marker>[*+-]|\d{1,9}\.)(?P<space>[ ]+)\S")
+_HEADING = re.compile(r"^[ ]{0,3}#{1,6}(?:[ ]|$)")
+
+
+class NestedItemIndent(Preprocessor):
+    """Python-Markdown nests a list item only when it is indented by four spaces, where CommonMark, GitHub and most
+    editors nest one that reaches the text of the item above it: ``- 甲`` then ``  - 乙`` read as two siblings, and
+    ``1. 甲`` then ``   - 乙`` as one item whose text ran on with a hyphen in it. Such an item, and a paragraph after a
+    blank line that reaches an item's text, are indented by four spaces a level, as Python-Markdown reads them.
+    Quoted lists are left as typed."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        levels: list[tuple[int, int]] = []  # for each open item: the column its text starts at, the indent it is given
+        after_blank = True
+        for line in lines:
+            if not line.strip():
+                after_blank = True
+                out.append(line)
+                continue
+            indent = len(line) - len(line.lstrip(" "))
+            item = None if _THEMATIC_BREAK.match(line) else _MARKER.match(line)
+            if _HEADING.match(line):
+                levels = []
+            elif item is not None and (levels or indent < 4):
+                while levels and indent < levels[-1][0]:
+                    levels.pop()
+                given = levels[-1][1] + 4 if levels else indent
+                levels.append((indent + len(item["marker"]) + min(len(item["space"]), 4), given))
+                line = " " * given + line[indent:]
+            elif levels and after_blank:
+                while levels and indent < levels[-1][0]:
+                    levels.pop()
+                if levels:
+                    line = " " * (levels[-1][1] + 4 + indent - levels[-1][0]) + line[indent:]
+            after_blank = False
+            out.append(line)
+        return out
+
+
 class ListExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
         # After fenced code (25) and raw HTML blocks (20) are set aside, before the block parser.
         md.preprocessors.register(ListAfterParagraph(md), "list_after_paragraph", 15)
+        md.preprocessors.register(NestedItemIndent(md), "nested_item_indent", 14)

@@ -31,6 +31,8 @@ def test_a_list_straight_under_a_quoted_paragraph_is_a_list_in_the_quote() -> No
     "- 甲\n续行\n- 乙",  # a list's own lines
     "```\n说明：\n- 代码里的连字符\n```",
     "<div>\n说明：\n- HTML 里的连字符\n</div>",
+    "说明 <!-- 注释\n- 仍在注释里 --> 之后",  # a comment the paragraph opened
+    "说明 `代码\n- 仍在代码里` 之后",  # a code span the paragraph opened
 ])
 def test_what_is_not_a_list_under_a_paragraph_stays_as_it_was(text: str) -> None:
     html = _html(text)

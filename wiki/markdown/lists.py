@@ -46,16 +46,22 @@ def _is_item(line: str) -> re.Match[str] | None:
     return None if _THEMATIC_BREAK.match(line) else _ITEM.match(line)
 
 
+def _open_inline(paragraph: str) -> bool:
+    """Whether ``paragraph`` ends inside an HTML comment or a code span, which the next line continues."""
+    return paragraph.rfind("<!--") > paragraph.rfind("-->") or paragraph.count("`") % 2 == 1
+
+
 class ListAfterParagraph(Preprocessor):
     """Python-Markdown starts a list only after a blank line, so ``步骤：`` followed on the next line by ``- 安装``
     read as one paragraph with the hyphens in it. A blank line is put before a list item that follows a paragraph's
     line in the same quote, as CommonMark reads it: any bullet, and a numbered item that starts at 1 (``2024.
-    年`` wrapped onto a line of its own stays text). Lines inside a list, an indented block or a footnote are left
-    alone. Runs after fenced code and HTML blocks are set aside, so that neither is read for lists."""
+    年`` wrapped onto a line of its own stays text). Lines inside a list, an indented block, a footnote, or an HTML
+    comment or code span the paragraph opened are left alone. Runs after fenced code and HTML blocks are set aside, so that neither is read for lists."""
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
         in_paragraph: bool | None = None  # None between blocks
+        paragraph = ""
         depth = 0
         for typed in lines:
             line = ascii_marker(typed)
@@ -68,9 +74,13 @@ class ListAfterParagraph(Preprocessor):
             elif in_paragraph is None or prefix.count(">") != depth:
                 # the first line of a block: a paragraph unless it is a list item, indented or a footnote
                 in_paragraph = item is None and not rest.startswith(("    ", "\t")) and not _FOOTNOTE.match(rest)
-            elif in_paragraph and item is not None and len(item["indent"]) < 4 and item["number"] in (None, "1"):
+                paragraph = rest
+            elif (in_paragraph and item is not None and len(item["indent"]) < 4 and item["number"] in (None, "1")
+                  and not _open_inline(paragraph)):
                 out.append(prefix.rstrip())
                 in_paragraph = False
+            else:
+                paragraph += "\n" + rest
             depth = prefix.count(">")
             out.append(line)
         return out

@@ -458,3 +458,58 @@ def test_a_title_of_latin_and_chinese_gives_the_address_the_move_form_shows_wher
     assert f'href="{page.get_absolute_url()}"' in Page.objects.get(slug="linker").rendered_html
     create_form = editor_client.get(reverse("wiki:page-create"), headers={"accept-language": "zh-CN"}).content.decode()
     assert "“GRPO 在智能体训练中的应用”生成 grpo-在智能体训练中的应用" in create_form
+
+
+def _opened_move_form(client: Client, slug: str) -> dict[str, str]:
+    """The move form's values as the browser would send them, hidden ones included."""
+    form = client.get(reverse("wiki:page-move", kwargs={"slug": slug})).context["form"]
+    return {name: form[name].value() or "" for name in form.fields if name != "take_over"}
+
+
+def test_a_move_form_opened_before_a_retitling_moves_nothing_and_keeps_the_new_title(
+    notes: Page, editor_client: Client
+) -> None:
+    opened = _opened_move_form(editor_client, "old-notes")
+    page_save(slug="old-notes", title="Survey reading notes", body="笔记。", base_revision=1)
+
+    response = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}),
+                                  {**opened, "slug": "survey-notes"}, headers={"accept-language": "zh-CN"})
+
+    assert response.status_code == 409
+    assert "有人在你打开此表单后更改了本页的标题" in response.content.decode()
+    page = Page.objects.get(pk=notes.pk)
+    assert (page.slug, page.title) == ("old-notes", "Survey reading notes")
+    assert not ChangeEvent.objects.filter(action=ChangeEvent.Action.MOVED).exists()
+    # Sent again as shown, it moves the page under the title saved meanwhile.
+    shown = response.context["form"]
+    assert shown["title"].value() == "Survey reading notes" and shown["slug"].value() == "survey-notes"
+    again = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}),
+                               {name: shown[name].value() or "" for name in shown.fields if name != "take_over"})
+    assert again.status_code == 302
+    page = Page.objects.get(pk=notes.pk)
+    assert (page.slug, page.title, page.revisions.count()) == ("survey-notes", "Survey reading notes", 2)
+
+
+def test_a_move_form_retitling_a_page_retitled_meanwhile_names_the_title_saved_and_keeps_the_one_typed(
+    notes: Page, editor_client: Client
+) -> None:
+    opened = _opened_move_form(editor_client, "old-notes")
+    page_save(slug="old-notes", title="Survey reading notes", body="笔记。", base_revision=1)
+
+    response = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}),
+                                  {**opened, "title": "Notes on the survey", "slug": ""})
+
+    assert response.status_code == 409
+    assert "Saved meanwhile by someone else: “Survey reading notes”" in response.content.decode().replace("&ldquo;", "“").replace("&rdquo;", "”")
+    assert response.context["form"]["title"].value() == "Notes on the survey"
+    assert Page.objects.get(pk=notes.pk).title == "Survey reading notes"
+
+
+def test_a_move_form_opened_before_an_edit_of_the_text_moves_the_page(notes: Page, editor_client: Client) -> None:
+    opened = _opened_move_form(editor_client, "old-notes")
+    page_save(slug="old-notes", title="Reading notes", body="笔记，改过。", base_revision=1)
+
+    response = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}), {**opened, "slug": "survey-notes"})
+
+    assert response.status_code == 302
+    assert Page.objects.get(pk=notes.pk).slug == "survey-notes"

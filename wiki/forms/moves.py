@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.opened import OPENED, OpenedField
 from wiki.models import Page
 from wiki.models.rules import max_length, validate_line
 from wiki.services.page_moves import MAX_REASON_CHARS
@@ -29,6 +32,22 @@ class PageMoveForm(forms.Form):
     # Asked only when the address is a former address of another page (see :meth:`ask_to_take_over`).
     take_over = forms.BooleanField(label=_("Take the address over"), required=False, widget=forms.HiddenInput,
                                    help_text=_("The links naming it will lead to this page instead."))
+    # The title as the form showed it: a page retitled since is not retitled back unseen.
+    opened = OpenedField()
+
+    @staticmethod
+    def values_of(page: Page) -> dict[str, str]:
+        """What the form shows of ``page`` and a save meanwhile can change under it: its title."""
+        return {"title": page.title}
+
+    def opened_title(self) -> str | None:
+        """The page's title when the form was opened, None when the form does not say."""
+        try:
+            opened = json.loads(self.data.get(OPENED) or "{}")
+        except ValueError:
+            return None
+        title = opened.get("title") if isinstance(opened, dict) else None
+        return title if isinstance(title, str) else None
 
     def ask_to_take_over(self) -> None:
         """Shows the confirmation the service asked for (a refusal coded ``former_address``)."""

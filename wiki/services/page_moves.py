@@ -19,7 +19,7 @@ from wiki.models.pages import RESERVED_SLUGS
 from wiki.models.rules import is_control_free, max_length, normalize_page_slug
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_page_with_claims
-from wiki.services.changes import change_record, check_not_stale
+from wiki.services.changes import StaleEdit, change_record, check_not_stale
 from wiki.services.pages import former_address_take_over, page_save, pages_rerender_linking
 
 MAX_REASON_CHARS = max_length(Revision, "comment")
@@ -105,7 +105,7 @@ def _retitle(page: Page, *, title: str, user: User | None, reason: str, recorded
 
 @transaction.atomic
 def page_move(*, page: Page, slug: str = "", title: str | None = None, user: User | None, reason: str = "",
-              take_over: bool = False, loaded_at: datetime | None = None) -> Page:
+              take_over: bool = False, loaded_at: datetime | None = None, opened_title: str | None = None) -> Page:
     """Gives ``page`` the address ``slug`` and the title ``title``; its former address leads to it from then on, and
     the pages linking to either address are rendered again to link to the page.
 
@@ -118,7 +118,9 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
     when the address is not one a page can have, is reserved, or is another page's (a deleted one's too: restoring it
     must find it free), when it is a former address of another page and ``take_over`` is not given (its links would
     lead here from then on), when the title is not one a page can have, or when the page was deleted meanwhile.
-    A page saved since ``loaded_at`` (its ``updated_at`` as the client read it) raises :class:`StaleEdit`."""
+    A page saved since ``loaded_at`` (its ``updated_at`` as the client read it) raises :class:`StaleEdit`, and so
+    does a page retitled since the editor's form showed it titled ``opened_title``: the form's title would otherwise
+    undo the new one unseen."""
     reason = _reason(reason)
     new_title = _new_title(title, page)
     slug = _new_address(slug, title=new_title if new_title != page.title else None)
@@ -129,6 +131,8 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
     if page.is_deleted:
         raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
     check_not_stale(page, loaded_at=loaded_at)
+    if opened_title is not None and opened_title != page.title:
+        raise StaleEdit(page)
     moving, former_title = slug != page.slug, page.title
     if not moving and new_title == former_title:
         raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)

@@ -177,6 +177,8 @@ STALE_MESSAGES = {
                   "above the form; your entries are kept below: check them and save again."),
     "glossary": _("Someone saved this term after you opened it; nothing was saved. What is saved now is shown above "
                   "the form; your entries are kept below: check them and save again."),
+    "page": _("Someone retitled this page after you opened this form; nothing was moved. Its title now is in the "
+              "form unless you changed it too: check it and move the page again."),
     "question": _("Someone saved this question after you opened it; nothing was saved. What is saved now is shown "
                   "above the form; your entries are kept below: check them and save again."),
     "source": _("Someone saved this source after you opened it; nothing was saved. What is saved now is shown above "

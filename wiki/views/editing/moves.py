@@ -9,20 +9,27 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from wiki.forms.moves import PageMoveForm
+from wiki.forms.opened import remember_opened
 from wiki.models import Page
+from wiki.services.changes import StaleEdit
 from wiki.services.page_moves import page_move
-from wiki.views.editing import editor_required
+from wiki.views.editing import editor_required, stale_form
 
 
 @editor_required("wiki.change_page", forms=[PageMoveForm])
 def page_move_view(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug)
     form = PageMoveForm(request.POST or None, initial={"title": page.title})
+    remember_opened(form, page)
     if request.method == "POST" and form.is_valid():
         former, former_title = page.slug, page.title
         try:
             page = page_move(page=page, slug=form.cleaned_data["slug"], title=form.cleaned_data["title"],
-                             reason=form.cleaned_data["reason"], user=request.user, take_over=form.cleaned_data["take_over"])
+                             reason=form.cleaned_data["reason"], user=request.user, take_over=form.cleaned_data["take_over"],
+                             opened_title=form.opened_title())
+        except StaleEdit as stale:
+            stale_form(form, stale, what="page")
+            return render(request, "wiki/edit/page_move.html", {"page": stale.current, "form": form}, status=409)
         except ValidationError as error:
             form.add_error(None, error)
             if form.has_error("take_over", "former_address"):

@@ -441,6 +441,23 @@ def test_revert_with_an_edit_summary_over_the_limit_says_so_and_reverts_nothing(
     assert page.revisions.count() == 2
 
 
+def test_reverting_to_a_revision_over_todays_limits_says_why_and_reverts_nothing(
+    editor_client: Client, settings: Settings
+) -> None:
+    page = make_page(body="x" * 1200)
+    page_save_revision(slug=page.slug, title=page.title, body="short", base_revision=1)
+    settings.WIKI_MAX_BODY_CHARS = 1000
+    url = reverse("wiki:page-revert", kwargs={"slug": page.slug, "number": 1})
+
+    response = editor_client.post(url, {"base_revision": 2, "comment": "back to the long text"},
+                                  headers={"accept-language": "zh-CN"})
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "修订版本 1 无法按原样再次保存" in html and "上限为 1000" in html and "back to the long text" in html
+    assert page.revisions.count() == 2 and Page.objects.get(pk=page.pk).body == "short"
+
+
 def test_preview_fragment_reports_too_complex_text(editor_client: Client) -> None:
     response = editor_client.post(reverse("wiki:page-preview"), {"body": "[" * 30_000})
     assert response.status_code == 422

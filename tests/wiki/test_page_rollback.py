@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from pytest_django import DjangoAssertNumQueries
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from tests.factories import make_editor, make_page, make_reader
 from wiki.models import ChangeEvent, Page
@@ -207,3 +207,18 @@ def test_history_and_diff_run_a_fixed_number_of_queries_for_editors(
                 reverse("wiki:page-diff", kwargs={"slug": page.slug}) + f"?from={latest - 1}&to={latest}"
             ).content.decode()
         assert "Roll back 2 edits by author-1" in html
+
+
+def test_a_rollback_to_a_revision_over_todays_limits_says_why_and_rolls_back_nothing(
+    client: Client, settings: Settings
+) -> None:
+    page, alice, mallory = _vandalised()
+    page_save_revision(slug="notes", title="Notes", body="Good text.\n" * 150, user=alice, base_revision=4)
+    page_save_revision(slug="notes", title="Notes", body="Spam.\n", user=mallory, base_revision=5)
+    settings.WIKI_MAX_BODY_CHARS = 1000
+    client.force_login(alice)
+
+    html = _rollback(client, page, 6)
+
+    assert "Revision 5 cannot be saved again as it is" in html and "the limit is 1,000" in html
+    assert page.revisions.count() == 6 and Page.objects.get(pk=page.pk).body == "Spam.\n"

@@ -456,15 +456,22 @@ def _rerender_batch(batch: list[Page]) -> int:
 
 @transaction.atomic
 def page_revert(*, page: Page, number: int, user: User | None = None, base_revision: int | None = None, comment: str = "") -> Revision:
-    """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed."""
+    """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed. A revision
+    saved under looser limits than today's is refused with a ``ValidationError`` (code ``too_complex``) saying why:
+    its text must be edited to be saved again."""
     target = page.revisions.get(number=number)
-    return page_save_revision(
-        slug=page.slug,
-        title=target.title,
-        body=target.body,
-        summary=target.summary,
-        comment=comment or MESSAGES["reverted"] % {"number": number},
-        user=user,
-        base_revision=base_revision,
-        action=ChangeEvent.Action.REVERTED,
-    )
+    try:
+        return page_save_revision(
+            slug=page.slug,
+            title=target.title,
+            body=target.body,
+            summary=target.summary,
+            comment=comment or MESSAGES["reverted"] % {"number": number},
+            user=user,
+            base_revision=base_revision,
+            action=ChangeEvent.Action.REVERTED,
+        )
+    except wiki_markdown.MarkdownTooComplex as error:
+        raise ValidationError(
+            gettext_lazy("Revision %(number)s cannot be saved again as it is: %(reason)s Edit the page instead."),
+            code="too_complex", params={"number": number, "reason": str(error)}) from error

@@ -167,6 +167,10 @@ def page_rollback_view(request: HttpRequest, slug: str) -> HttpResponse:
         author = refused.latest.author
         messages.error(request, ROLLBACK_REFUSED[refused.reason] % {"user": author.get_username() if author else ""})
         return redirect("wiki:page-history", slug=page.slug)
+    except ValidationError as refused:
+        # The revision rolled back to is past today's limits: nothing was saved.
+        messages.error(request, " ".join(refused.messages))
+        return redirect("wiki:page-history", slug=page.slug)
     if rolled.unchanged:
         messages.info(request, _("No changes to save: “%(title)s” is still at revision %(number)s.")
                       % {"title": page.title, "number": rolled.revision.number})

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.forms.opened import OpenedField, remember_opened
 from wiki.forms.pickers import one_page_named
 from wiki.models import GlossaryTerm, Page
+from wiki.models.rules import validate_line
 from wiki.services.glossary import NAME_FIELDS, glossary_check_names, glossary_slug
 
 GLOSSARY_FIELDS = ["slug", "name_zh", "name_en", "aliases_zh", "aliases_en", "definition_zh", "definition_en",
@@ -30,6 +31,17 @@ class AliasesField(forms.CharField):
 
     def to_python(self, value: Any) -> list[str]:  # type: ignore[override]  # a list, where CharField returns text
         return split_aliases(str(super().to_python(value)))
+
+    def run_validators(self, value: Any) -> None:
+        # Each alias is a name, with a name's rules (the list itself is no text to check), before any is looked up.
+        errors: list[ValidationError] = []
+        for alias in value:
+            try:
+                validate_line(alias)
+            except ValidationError as error:
+                errors.extend(error.error_list)
+        if errors:
+            raise ValidationError(errors[:1])
 
 
 class GlossaryTermForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wiki.models import Page, Source
 from wiki.models.pages import PageQuerySet
+from wiki.models.rules import is_control_free
 from wiki.references.identifiers import short_name_key
 from wiki.text.lists import joined, split_list
 
@@ -42,7 +43,8 @@ def works_named(names: Iterable[str], *, pks: Iterable[int] = ()) -> dict[str, l
     alone, else every work whose short name it is once case, width, spacing and punctuation are folded
     (:func:`short_name_key`: ``tree grpo`` is Tree-GRPO), else none. ``pks`` are looked up in the same query, keyed by
     their decimal text. One query, none when there is nothing to look up."""
-    keys = {_key(name) for name in names if name.strip()}
+    # No work is named with a control character, and PostgreSQL refuses to compare a text holding NUL.
+    keys = {_key(name) for name in names if name.strip() and is_control_free(name)}
     wanted = {int(pk) for pk in pks}
     if not keys and not wanted:
         return {}

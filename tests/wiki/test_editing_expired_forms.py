@@ -15,6 +15,7 @@ from django.urls import reverse
 from tests.factories import make_claim, make_editor, make_page, make_question, make_reader, make_source
 from wiki.models import Claim, GlossaryTerm, OpenQuestion, Page, Source
 from wiki.services.glossary import glossary_term_create
+from wiki.services.page_moves import page_move
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,32 @@ def test_an_edit_saved_after_the_session_ended_comes_back_in_the_form(client: Cl
     assert f'action="{reverse("wiki:page-edit", kwargs={"slug": "conflict"})}"' in html
     page.refresh_from_db()
     assert page.body == "Stored text." and page.revisions.count() == 1
+
+
+def test_an_edit_of_a_page_moved_meanwhile_saved_after_the_session_ended_comes_back_in_the_form(client: Client) -> None:
+    page = make_page(slug="conflict", title="Conflict", body="Stored text.")
+    page_move(page=page, slug="moved-conflict", user=None)
+
+    response = client.post(reverse("wiki:page-edit", kwargs={"slug": "conflict"}), TYPED)
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert _field(html, "body") == TYPED["body"] and _field(html, "base_revision") == "1"
+    assert f'action="{reverse("wiki:page-edit", kwargs={"slug": "moved-conflict"})}"' in html
+    page.refresh_from_db()
+    assert page.body == "Stored text." and page.revisions.count() == 1
+
+
+def test_an_edit_of_a_page_the_wiki_has_no_trace_of_saved_after_the_session_ended_comes_back_in_a_new_pages_form(
+    client: Client
+) -> None:
+    response = client.post(reverse("wiki:page-edit", kwargs={"slug": "never-was"}), TYPED)
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert _field(html, "body") == TYPED["body"] and _field(html, "title") == TYPED["title"]
+    assert f'action="{reverse("wiki:page-create")}"' in html
+    assert not Page.all_objects.exists()
 
 
 def test_a_new_page_posted_after_the_session_ended_comes_back_in_the_form(client: Client) -> None:

@@ -204,9 +204,10 @@ def _session_ended(request: HttpRequest, slug: str | None = None) -> HttpRespons
     again in another tab."""
     page = None
     if slug is not None:
-        page = Page.all_objects.only("id", "slug", "title").filter(slug=slug).first()
-        if page is None:
-            raise Http404
+        # A page moved while it was being edited is found at its former address, as a save there finds it; one the
+        # wiki has no trace of still gives the typed text back, in the new-page form.
+        pages = Page.all_objects.only("id", "slug", "title")
+        page = pages.filter(slug=slug).first() or pages.filter(redirects__slug=slug).first()
     form_class = _page_form_class(request) if page is not None else PageCreateForm
     form = form_class(initial={name: request.POST.get(name, "") for name in form_class.base_fields})
     return render(request, "wiki/edit/page_form.html", {"form": form, "page": page, "session_ended": True}, status=403)

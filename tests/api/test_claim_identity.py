@@ -85,6 +85,28 @@ def test_a_claim_replaced_by_a_reattached_one_leads_to_it(editor_api: APIClient)
     assert editor_api.get(f"/api/v1/claims/{facet.pk + sentence.pk + 1000}/").status_code == 404
 
 
+def test_every_answer_at_a_replaced_claims_address_is_declared_in_the_schema(editor_api: APIClient) -> None:
+    """A generated client reads only the statuses an operation declares: each redirect a replaced claim's address
+    answers is one, with the Location it sends."""
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。", "WebArena 只评测固定模型。"))
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="WebArena")
+    assert editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": sentence.pk}, format="json").status_code == 200
+    paths = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]
+
+    for method, path, body in (("get", "/api/v1/claims/{id}/", None), ("get", "/api/v1/claims/{id}/history/", None),
+                               ("patch", "/api/v1/claims/{id}/", {"status": "disputed"}),
+                               ("post", "/api/v1/claims/{id}/reattach/", {"sentence": facet.pk}),
+                               ("post", "/api/v1/claims/{id}/retire/", {"reason": "x"})):
+        response = getattr(editor_api, method)(path.format(id=sentence.pk), body, format="json")
+        declared = paths[path][method]["responses"]
+
+        assert response["Location"].endswith(path.format(id=facet.pk)), (method, path)
+        assert str(response.status_code) in declared, (method, path, response.status_code)
+        assert "Location" in declared[str(response.status_code)]["headers"], (method, path)
+
+
 def test_a_removed_sentence_is_reported_as_deleted_in_its_claims_diff(editor_api: APIClient) -> None:
     page = make_page(body=BODY)
     facet = Claim.objects.get(page=page, text__startswith="FACET")

@@ -38,19 +38,21 @@ from wiki.services.claims import claim_reattach, claim_retire, claim_set_status
 
 # The page text columns, which claim and question responses never show.
 PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
+# A claim that gave its sentence to a re-attached one lives on as that claim (ClaimViewSet.handle_exception): every
+# read of it is a 301 there, every write a 308.
+_REPLACED_READ = {status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(
+    description="The claim gave its sentence to a re-attached one: `Location` is this read of that claim.")}
+_REPLACED_WRITE = {status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
+    description="The claim gave its sentence to a re-attached one: send the same request to `Location`, that claim.")}
 
 
 @extend_schema_view(
     list=extend_schema(summary=gettext_lazy("List claims with their citations")),
     retrieve=extend_schema(summary=gettext_lazy("A claim with its citations and locators"),
-                           responses={200: ClaimSerializer, status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(
-                               description="The claim gave its sentence to a re-attached one: `Location` is that claim.")}),
+                           responses={200: ClaimSerializer, **_REPLACED_READ}),
     partial_update=extend_schema(summary=gettext_lazy("Set a claim's status (verified, needs verification, disputed)"),
-                                 parameters=[IF_MATCH_REQUIRED], responses={
-                                     200: saved_serializer(ClaimSerializer), **PRECONDITIONS,
-                                     status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
-                                         description="The claim gave its sentence to a re-attached one: send the same "
-                                                     "request to `Location`, that claim.")}),
+                                 parameters=[IF_MATCH_REQUIRED],
+                                 responses={200: saved_serializer(ClaimSerializer), **PRECONDITIONS, **_REPLACED_WRITE}),
 )
 class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
     """Statements on pages, by id, with citations (source + locator). Text and citations come from the page's
@@ -79,7 +81,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         return super().handle_exception(exc)
 
     @extend_schema(summary=gettext_lazy("A claim's history across page revisions, oldest first"),
-                   responses=ClaimRevisionSerializer(many=True), filters=False)
+                   responses={200: ClaimRevisionSerializer(many=True), **_REPLACED_READ}, filters=False)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def history(self, request: Request, pk: str) -> Response:
         reject_unreadable_parameters(request, frozenset())
@@ -89,7 +91,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
 
     @extend_schema(summary=gettext_lazy("Re-attach an orphaned claim to a sentence now on a page (this one or another)"),
                    request=ClaimReattachSerializer, parameters=[IF_MATCH],
-                   responses={200: ClaimSerializer, **PRECONDITION_FAILED}, filters=False)
+                   responses={200: ClaimSerializer, **PRECONDITION_FAILED, **_REPLACED_WRITE}, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def reattach(self, request: Request, pk: str) -> Response:
         claim = self.get_object()
@@ -101,8 +103,9 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
         return self.answer(claim)
 
     @extend_schema(summary=gettext_lazy("Retire an orphaned claim, saying why"), request=ClaimRetireSerializer, filters=False,
-                   parameters=[IF_MATCH], responses={200: ClaimSerializer, **PRECONDITION_FAILED, status.HTTP_409_CONFLICT: OpenApiResponse(
-                       ErrorSerializer, description="The claim is retired already (`already_retired`: when, by whom, why).")})
+                   parameters=[IF_MATCH], responses={200: ClaimSerializer, **PRECONDITION_FAILED, **_REPLACED_WRITE,
+                                                     status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=(
+                                                         "The claim is retired already (`already_retired`: when, by whom, why)."))})
     @action(detail=True, methods=["post"], filterset_class=None)
     def retire(self, request: Request, pk: str) -> Response:
         claim = self.get_object()

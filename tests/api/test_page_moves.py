@@ -150,6 +150,19 @@ def test_an_edit_sent_to_a_former_address_is_sent_on_to_the_page_as_it_was(notes
     assert saved.json()["revision"] == 2 and Page.objects.get(slug="survey-notes").body == "新的笔记。"
 
 
+def test_a_move_sent_to_a_former_address_is_sent_on_to_the_page_as_its_schema_says(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    declared = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/v1/pages/{slug}/move/"]["post"]["responses"]
+
+    moved = editor_api.post("/api/v1/pages/old-notes/move/", {"title": "Survey notes"}, format="json")
+    again = editor_api.post(moved["Location"], {"title": "Survey notes"}, format="json")
+
+    assert (moved.status_code, moved["Location"]) == (308, "http://testserver/api/v1/pages/survey-notes/move/")
+    assert "Location" in declared["308"]["headers"]
+    assert (again.status_code, again.json()["slug"], again.json()["title"]) == (200, "survey-notes", "Survey notes")
+    assert editor_api.post("/api/v1/pages/never-was/move/", {"title": "X"}, format="json").status_code == 404
+
+
 def test_a_move_with_a_title_renames_the_page_and_an_address_left_out_is_made_from_it(notes: Page, editor_api: APIClient) -> None:
     moved = editor_api.post("/api/v1/pages/old-notes/move/", {"title": "Survey Notes"}, format="json")
 

@@ -64,8 +64,9 @@ _GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(Error
 _MOVED: dict[int, OpenApiResponse] = {
     status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description="The page was moved: `Location` is this read at its address now."),
 }
-_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE, status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
-    description="The page was moved: send the same edit (method, headers and body) to `Location`, its address now.")}
+_MOVED_WRITE: dict[int, OpenApiResponse] = {status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
+    description="The page was moved: send the same request (method, headers and body) to `Location`, its address now.")}
+_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE}
 
 
 @extend_schema_view(
@@ -249,9 +250,14 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                                "(`exists`, as creating a page there); a reserved address, or neither address nor title "
                                "changed, answers 400.",
                    request=PageMoveSerializer, parameters=[IF_MATCH],
-                   responses={200: PageDetailSerializer, **EXISTS, **PRECONDITION_FAILED, **_GONE}, filters=False)
+                   responses={200: PageDetailSerializer, **EXISTS, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE},
+                   filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
-    def move(self, request: Request, slug: str) -> Response:
+    def move(self, request: Request, slug: str) -> HttpResponseBase:
+        # sent to an address the page had before, a 308 to its address now, as an edit is
+        return self._or_moved(request, lambda: self._move(request, slug))
+
+    def _move(self, request: Request, slug: str) -> Response:
         page = self.live(lambda: get_object_or_404(Page.objects.only("id", "slug", "title", "updated_at"), slug=slug))
         # the page as read (its ETag and Last-Modified), only when the request names a version
         named = check_preconditions(request, lambda: Page.objects.with_validator().get(pk=page.pk).validator)

@@ -353,6 +353,8 @@ SPECTACULAR_SETTINGS = {
         "FindingKindEnum": "wiki.reports.consistency.FINDING_KINDS",
         "ChangeKindEnum": "wiki.models.changes.ChangeEvent.Kind",
         "ChangeActionEnum": "wiki.models.changes.ChangeEvent.Action",
+        "OutcomeEnum": "wiki.api.serializers.pages.CITATION_OUTCOMES",
+        "ClaimChangeOutcomeEnum": "wiki.api.serializers.claims.CLAIM_CHANGE_OUTCOMES",
     },
 }
 

@@ -19,6 +19,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
+from rest_framework.test import APIClient
 from schemathesis.config import SchemathesisConfig
 
 from tests.factories import SmallWiki
@@ -84,6 +85,50 @@ def test_an_answer_holds_every_field_its_schema_names(small_wiki: SmallWiki, cli
         assert set(client.get(url).json()) == set(schemas[name]["required"]), name
     for row in client.get("/api/v1/classifications/").json()["results"]:
         assert set(row) == set(schemas["Classification"]["required"])
+
+
+def _valid_against(schema: dict[str, Any], component: str, answer: object) -> list[str]:
+    """What in ``answer`` the schema's ``component`` does not admit (JSON Schema 2020-12, as OpenAPI 3.1 has it)."""
+    import jsonschema_rs
+
+    validator = jsonschema_rs.Draft202012Validator({"$ref": f"#/components/schemas/{component}", "components": schema["components"]})
+    return [f"{error.instance_path}: {error.message}" for error in validator.iter_errors(answer)]
+
+
+def test_values_of_a_fixed_set_are_enums_a_generated_client_reads_as_such(small_wiki: SmallWiki, editor_api: APIClient) -> None:
+    """A search hit's mechanisms and verdicts, a glossary term's in a search, and what a save did to a claim are
+    typed as the enums they are drawn from (a generated client reads them as those enums, not as any string), and the
+    answers hold nothing else."""
+    from wiki.search.index import search_reindex_all
+    from wiki.text.claim_matching import Outcome
+
+    search_reindex_all()
+    schema = editor_api.get("/api/schema/", {"format": "json"}).json()
+    schemas = schema["components"]["schemas"]
+    enum = ({"$ref": "#/components/schemas/MechanismEnum"}, {"$ref": "#/components/schemas/VerdictEnum"})
+    blank = {"$ref": "#/components/schemas/BlankEnum"}
+    hit, term, change = schemas["SearchHit"]["properties"], schemas["SearchTerm"]["properties"], schemas["ClaimChange"]["properties"]
+
+    assert (hit["mechanisms"]["items"], hit["verdicts"]["items"]) == enum
+    for properties in (hit, term):
+        assert [properties["mechanism"]["oneOf"], properties["verdict"]["oneOf"]] == [[enum[0], blank], [enum[1], blank]]
+    assert change["outcome"] == {"$ref": "#/components/schemas/ClaimChangeOutcomeEnum"}
+    assert schemas["ClaimChangeOutcomeEnum"]["enum"] == [outcome.value for outcome in Outcome]
+    assert change["status"] == {"$ref": "#/components/schemas/ClaimStatusEnum"}
+    assert change["previous_status"]["oneOf"] == [{"$ref": "#/components/schemas/ClaimStatusEnum"}, blank]
+    # the citation matches keep their enum's name
+    assert schemas["CitationMatch"]["properties"]["outcome"]["allOf"] == [{"$ref": "#/components/schemas/OutcomeEnum"}]
+
+    found = editor_api.get("/api/v1/search/", {"q": "SkillLoop"}).json()
+    named = editor_api.get("/api/v1/search/", {"q": "Loop Credit"}).json()
+    page = small_wiki.page
+    saved = editor_api.patch(f"/api/v1/pages/{page.slug}/", {"body": page.body.replace("HarnessKit 只", "HarnessKit 仅"),
+                                                            "base_revision": page.revisions.count()}, format="json").json()
+
+    assert [hit["mechanisms"] for group in found["groups"] for hit in group["results"] if hit["kind"] == "source"]
+    assert named["terms"] and {c["outcome"] for c in saved["claim_changes"]["changes"]} == {"reworded"}
+    assert _valid_against(schema, "SearchResults", found) == _valid_against(schema, "SearchResults", named) == []
+    assert _valid_against(schema, "PageSaved", saved) == []
 
 
 def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: Client) -> None:

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from wiki.api.serializers.json_types import JSONTypes
 from wiki.api.serializers.links import BrowserURLField
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, PageRedirect, Source
+from wiki.text.claim_matching import Outcome
 
 
 class CitationSerializer(serializers.ModelSerializer):
@@ -38,17 +39,22 @@ class ClaimSerializer(JSONTypes, serializers.ModelSerializer):
         read_only_fields = [f for f in fields if f != "status"]
 
 
+# Named in ENUM_NAME_OVERRIDES (ClaimChangeOutcomeEnum), as a citation match's ``outcome`` is OutcomeEnum.
+CLAIM_CHANGE_OUTCOMES = [(outcome.value, outcome.value) for outcome in Outcome]
+
+
 class ClaimChangeSerializer(serializers.Serializer):
     """What a save did to one claim: ``outcome`` is kept, reworded, split, merged, restored, new or orphaned."""
 
-    outcome = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=CLAIM_CHANGE_OUTCOMES)
     claim = serializers.IntegerField(source="claim_id", allow_null=True)
     text = serializers.CharField()
     previous_text = serializers.CharField(help_text="The sentence before the save; empty for a new claim.")
     related = serializers.IntegerField(source="related_id", allow_null=True,
                                        help_text="Split: the claim this one was split from. Merged: the claim that kept the sentence.")
-    status = serializers.CharField()
-    previous_status = serializers.CharField()
+    status = serializers.ChoiceField(choices=ClaimStatus.choices)
+    previous_status = serializers.ChoiceField(choices=ClaimStatus.choices, allow_blank=True,
+                                              help_text="The status before the save; empty for a new claim.")
     reason = serializers.CharField()
     similarity = serializers.FloatField(allow_null=True)
     diff = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),

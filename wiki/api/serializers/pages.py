@@ -145,12 +145,16 @@ class WorkRefSerializer(serializers.Serializer):
         return absolute(self.context, reverse("api:source-detail", kwargs={"slug": work.slug}))
 
 
+# Named in ENUM_NAME_OVERRIDES (OutcomeEnum): another serializer has an ``outcome`` of other values.
+CITATION_OUTCOMES = [(outcome.value, outcome.value) for outcome in CitationOutcome]
+
+
 class CitationMatchSerializer(serializers.Serializer):
     """How one cited title resolved. ``close``: left unresolved, no work created; correct the title to one of
     ``suggestions`` or send it in ``new_works`` to create it anyway."""
 
     title = serializers.CharField(read_only=True, help_text="The title as cited in the text.")
-    outcome = serializers.ChoiceField(choices=[(o.value, o.value) for o in CitationOutcome], read_only=True,
+    outcome = serializers.ChoiceField(choices=CITATION_OUTCOMES, read_only=True,
                                       help_text="exact, normalised, short_name, identifier (its arXiv ID or DOI) or merged (the title of a "
                                                 "work merged into it): "
                                                 "resolved to an existing work; "

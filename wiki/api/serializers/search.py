@@ -38,12 +38,15 @@ class SearchHitSerializer(serializers.Serializer):
     rank = serializers.FloatField()
     title_html = serializers.CharField(help_text="The title, HTML-escaped, matches in <mark>.")
     snippet_html = serializers.CharField(help_text="An excerpt around the first match, HTML-escaped, matches in <mark>.")
-    mechanism = serializers.CharField(allow_blank=True, help_text="A work's own mechanism, else its first component's; empty for the other kinds.")
-    verdict = serializers.CharField(allow_blank=True, help_text="The verdict beside that mechanism.")
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, allow_blank=True,
+                                        help_text="A work's own mechanism, else its first component's; empty for the other kinds.")
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, allow_blank=True, help_text="The verdict beside that mechanism.")
     mechanisms = serializers.ListField(
-        child=serializers.CharField(), help_text="Each classification's mechanism: the work's own, then its components' by name."
+        child=serializers.ChoiceField(choices=MECHANISM_CHOICES),
+        help_text="Each classification's mechanism: the work's own, then its components' by name.",
     )
-    verdicts = serializers.ListField(child=serializers.CharField(), help_text="The verdict of each, in the same order as mechanisms.")
+    verdicts = serializers.ListField(child=serializers.ChoiceField(choices=VERDICT_CHOICES),
+                                     help_text="The verdict of each, in the same order as mechanisms.")
 
 
 class SearchGroupSerializer(serializers.Serializer):
@@ -61,8 +64,9 @@ class SearchTermSerializer(serializers.Serializer):
     name_zh = serializers.CharField()
     name_en = serializers.CharField()
     names = serializers.ListField(child=serializers.CharField(), help_text="Every name searched for it, in both languages.")
-    mechanism = serializers.CharField(allow_blank=True, help_text="The mechanism it names, whose works come first.")
-    verdict = serializers.CharField(allow_blank=True, help_text="The verdict it names, whose works come first.")
+    mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, allow_blank=True,
+                                        help_text="The mechanism it names, whose works come first.")
+    verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, allow_blank=True, help_text="The verdict it names, whose works come first.")
 
 
 class SearchSuggestionSerializer(serializers.Serializer):

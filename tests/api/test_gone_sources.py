@@ -32,6 +32,27 @@ def test_a_merged_work_redirects_to_the_kept_one_like_its_page(api: APIClient, e
     assert followed.status_code == 200 and followed.json()["slug"] == "beta"
 
 
+@pytest.mark.parametrize("method", ["put", "patch"])
+def test_an_edit_of_a_merged_work_is_gone_naming_the_work_it_lives_on_as(editor_api: APIClient, editor: Any,
+                                                                         method: str) -> None:
+    merged = make_source(slug="alpha", short_name="Alpha", title="Alpha Agents: Learning to Act")
+    kept = make_source(slug="beta", short_name="Beta", title="Beta Agents: Learning to Act at Scale")
+    source_merge(merged=merged, kept=kept, user=editor)
+    declared = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/v1/sources/{slug}/"][method]["responses"]
+
+    edit = {"title": "Alpha Agents", "venue": "NeurIPS"}
+    english = getattr(editor_api, method)("/api/v1/sources/alpha/", edit, format="json", HTTP_IF_MATCH="*")
+    chinese = getattr(editor_api, method)("/api/v1/sources/alpha/", edit, format="json", HTTP_IF_MATCH="*",
+                                          HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert "410" in declared
+    assert english.status_code == 410 and english.json() == {
+        "detail": "The work “Alpha” was merged into “Beta”: edit that one.", "code": "gone", "errors": {}, "codes": {}}
+    assert chinese.json()["detail"] == "工作“Alpha”已合并到“Beta”：请编辑后者。"
+    kept.refresh_from_db()
+    assert kept.venue == ""
+
+
 def test_a_deleted_work_is_gone_with_the_error_shape(api: APIClient, editor: Any) -> None:
     work = make_source(slug="spam", short_name="Spam", title="Spam: Not a Paper")
     source_delete(source=work, user=editor, reason="Not a research work.")

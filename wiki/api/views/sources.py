@@ -100,6 +100,14 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             kept = reverse("api:source-detail", kwargs={self.lookup_field: gone.merged_into.slug})
             return HttpResponsePermanentRedirect(request.build_absolute_uri(kept))
 
+    def gone(self) -> Gone | None:
+        """410 for an edit of a deleted work, and of one merged into another, naming the work it lives on as."""
+        gone = Source.all_objects.gone(str(self.kwargs.get(self.lookup_field, "")))
+        if gone is None or gone.merged_into is None:
+            return super().gone()
+        return Gone(gettext("The work “%(name)s” was merged into “%(kept)s”: edit that one.")
+                    % {"name": gone.short_name, "kept": gone.merged_into.short_name})
+
     def validator_of(self, instance: Source, data: Any = None) -> Validator:
         return instance.validator
 

@@ -107,6 +107,24 @@ def test_every_answer_at_a_replaced_claims_address_is_declared_in_the_schema(edi
         assert "Location" in declared[str(response.status_code)]["headers"], (method, path)
 
 
+def test_the_local_graph_of_a_replaced_claim_leads_to_the_claim_it_lives_on_as(editor_api: APIClient) -> None:
+    page = make_page(body=BODY)
+    facet = Claim.objects.get(page=page, text__startswith="FACET")
+    _put(editor_api, page, BODY.replace("FACET 用 verifier 筛选的轨迹做 SFT，不是 RL。", "WebArena 只评测固定模型。"))
+    sentence = Claim.objects.get(page=page, is_orphaned=False, text__startswith="WebArena")
+    assert editor_api.post(f"/api/v1/claims/{facet.pk}/reattach/", {"sentence": sentence.pk}, format="json").status_code == 200
+    declared = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/v1/graph/local/"]["get"]["responses"]
+
+    moved = editor_api.get("/api/v1/graph/local/", {"node": f"claim:{sentence.pk}", "depth": "2"})
+    graph = editor_api.get(moved["Location"])
+
+    assert (moved.status_code, moved["Location"]) == (
+        301, f"http://testserver/api/v1/graph/local/?node=claim%3A{facet.pk}&depth=2")
+    assert "re-attached" in declared["301"]["description"]
+    assert graph.status_code == 200 and graph.json()["center"] == f"claim:{facet.pk}"
+    assert editor_api.get("/api/v1/graph/local/", {"node": f"claim:{facet.pk + sentence.pk + 1000}"}).status_code == 404
+
+
 def test_a_removed_sentence_is_reported_as_deleted_in_its_claims_diff(editor_api: APIClient) -> None:
     page = make_page(body=BODY)
     facet = Claim.objects.get(page=page, text__startswith="FACET")

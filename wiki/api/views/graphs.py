@@ -30,7 +30,7 @@ from wiki.graph import SubjectRef, UnknownNode, contrast_graph, map_graph
 from wiki.graph.build import MAP_EXPORT_LIMIT, now_named
 from wiki.graph.local import neighbourhood
 from wiki.graph.nodes import node_id, split_node_id
-from wiki.models import Component, PageRedirect, Source
+from wiki.models import ClaimRevision, Component, PageRedirect, Source
 from wiki.text.lists import joined
 
 
@@ -100,10 +100,13 @@ def _same_request(request: Request, **params: str) -> HttpResponsePermanentRedir
 
 def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | None:
     """The same request naming ``node`` as it is now: a page by the address it was moved to, a work by the one it was
-    merged into, a component written work:component as work/component; None when it is none of these."""
+    merged into, a claim by the one it gave its sentence to (as the claim's own address leads there), a component
+    written work:component as work/component; None when it is none of these."""
     kind, key = split_node_id(node)
     if kind == "page" and (slug := PageRedirect.objects.page_slug_at(key)) is not None:
         return _same_request(request, node=node_id("page", slug))
+    if kind == "claim" and key.isdigit() and (replaced := ClaimRevision.objects.replacing(int(key)).first()) is not None:
+        return _same_request(request, node=node_id("claim", replaced.claim_id))
     if kind == "source" and (merged := now_named([SubjectRef(key)])):
         return _same_request(request, node=node_id("source", merged[0].source))
     if kind == "component" and "/" not in key and (ref := SubjectRef.parse(key.replace("：", ":"))).component:
@@ -123,7 +126,8 @@ class LocalGraphView(WikiAPIView):
                    responses=_graph_responses(
                        GraphSerializer,
                        {301: OpenApiResponse(description="The node names a page by an address it was moved from, "
-                                                           "a work merged into another, or a component as "
+                                                           "a work merged into another, a claim that gave its sentence "
+                                                           "to a re-attached one, or a component as "
                                                            "`component:work:component`: `Location` names it as it is now."),
                         404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}))
     def get(self, request: Request) -> HttpResponseBase:

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db.migrations.recorder import MigrationRecorder
 from django.test import override_settings
 
 from tests.conftest import FIXTURES
@@ -188,6 +193,13 @@ def test_load_wiki_refuses_a_missing_directory_and_a_file(tmp_path: Path, missin
     assert _refusal(lambda: call_command("load_wiki", "--directory", str(a_file))) == f"{a_file}: not a directory"
 
 
+def test_load_wiki_refuses_a_directory_that_holds_no_fixtures(tmp_path: Path) -> None:
+    _in_a_tmp_file(tmp_path, "notes.md", b"# Not the wiki")
+    message = _refusal(lambda: call_command("load_wiki", "--directory", str(tmp_path)))
+    assert message.startswith(f"the wiki was not loaded, nothing changed: {tmp_path} holds none of the wiki's fixtures")
+    assert not Source.objects.exists() and not ChangeEvent.objects.exists()
+
+
 @pytest.mark.parametrize("content", [NOT_UTF8, b"[{", b"", None], ids=["not UTF-8", "not JSON", "empty", "a directory"])
 def test_load_wiki_names_a_fixture_it_cannot_read_and_loads_nothing(tmp_path: Path, content: bytes | None) -> None:
     (tmp_path / "pages").mkdir()
@@ -199,6 +211,34 @@ def test_load_wiki_names_a_fixture_it_cannot_read_and_loads_nothing(tmp_path: Pa
     message = _refusal(lambda: call_command("load_wiki", "--directory", str(tmp_path)))
     assert message.startswith(f"the wiki was not loaded, nothing changed: {tmp_path / 'questions.json'}: ")
     assert not Source.objects.exists() and not ChangeEvent.objects.exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["load_wiki"], ["export_wiki", "out.jsonl"], ["check_consistency"], ["render_pages"], ["createeditor", "ed"],
+], ids=lambda args: args[0])
+def test_a_command_on_a_database_not_migrated_as_far_as_the_code_stops_before_changing_anything(
+        tmp_path: Path, command: list[str]) -> None:
+    # As after `migrate wiki 0053` or an upgrade that brings a migration: the wiki's last one is not applied.
+    last = MigrationRecorder.Migration.objects.filter(app="wiki").latest("id")
+    last.delete()
+    args = [str(tmp_path / arg) if arg.endswith(".jsonl") else arg for arg in command]
+
+    message = _refusal(lambda: call_command(*args))
+
+    assert message == (f"the database is not migrated as far as the code (1 migration to apply, first wiki {last.name}): "
+                       "run `manage.py prepare_wiki` (or `manage.py migrate`) first; nothing was changed")
+    assert not Source.objects.exists() and not ChangeEvent.objects.exists() and not User.objects.exists()
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_command_on_a_database_it_cannot_reach_says_so_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check_consistency"], cwd=settings.BASE_DIR, capture_output=True, text=True,
+        env={**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:9/wiki"}, timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("CommandError: the database cannot be reached: connection failed: ")
+    assert done.stderr.count("\n") == 1, done.stderr
 
 
 @override_settings(LANGUAGE_CODE="zh-hans")

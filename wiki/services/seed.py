@@ -156,7 +156,14 @@ class _Writes:
         return execute(sql, params, many, context)
 
 
+# What a fixtures directory holds; any may be missing, but not all: that is another directory.
+SEED_FILES = ("sources.json", "pages/*.md", "classifications.json", "contrasts.json", "questions.json",
+              "dismissals.json", "glossary.json")
+
+
 def seed_load(*, directory: Path, overwrite: bool = False) -> SeedReport:
+    if not any(any(directory.glob(pattern)) for pattern in SEED_FILES):
+        raise SeedError(f"{directory} holds none of the wiki's fixtures ({', '.join(SEED_FILES)})")
     writes = _Writes()
     with connection.execute_wrapper(writes), transaction.atomic():
         return _seed_load(directory, overwrite, writes)

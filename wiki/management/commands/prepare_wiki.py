@@ -16,6 +16,7 @@ class Command(WikiCommand):
         "(what `make run` and `make serve` do at every start). Servers starting at once on one database take turns "
         "(a PostgreSQL advisory lock): the second finds the work done instead of racing the first."
     )
+    requires_migrated_database = False  # it migrates first
 
     def handle(self, *args: Any, **options: Any) -> None:
         # The lock is held by a connection of its own, which none of the steps can close or roll back.

@@ -202,7 +202,7 @@ def _add_claims(b: GraphBuilder, claim_ids: Sequence[int], *, sources: bool = Tr
     """The claims with their pages, every work they cite (with locators) and every work they are about."""
     if not claim_ids:
         return
-    for pk, text, page_slug, page_title, anchor in Claim.objects.filter(pk__in=claim_ids).values_list(
+    for pk, text, page_slug, page_title, anchor in Claim.objects.on_live_pages().filter(pk__in=claim_ids).values_list(
         "id", "text", "page__slug", "page__title", "anchor"
     ):
         b.edge(b.page(page_slug, page_title), b.claim(pk, text, page_slug=page_slug, anchor=anchor), EdgeType.CONTAINS)
@@ -263,8 +263,10 @@ def contrast_graph(subjects: Sequence[SubjectRef | str]) -> nx.MultiDiGraph[str]
     _add_contrast_rows(b, contrast_rows)
     touching: dict[int, set[str]] = {}
     candidates = [
-        *Citation.objects.filter(source__slug__in=slugs).values_list("claim_id", "source__slug")[:CANDIDATE_LIMIT],
-        *Claim.about.through.objects.filter(source__slug__in=slugs).values_list("claim_id", "source__slug")[:CANDIDATE_LIMIT],
+        *Citation.objects.filter(source__slug__in=slugs, claim__page__deleted_at__isnull=True).values_list(
+            "claim_id", "source__slug")[:CANDIDATE_LIMIT],
+        *Claim.about.through.objects.filter(source__slug__in=slugs, claim__page__deleted_at__isnull=True).values_list(
+            "claim_id", "source__slug")[:CANDIDATE_LIMIT],
     ]
     for claim_id, slug in candidates:
         touching.setdefault(claim_id, set()).add(slug)

@@ -44,6 +44,11 @@ _Q_SOURCES = OpenQuestion.sources.through
 _ABOUT = Claim.about.through
 # dropped questions are no longer part of the argument; they stay reachable from the queue
 DROPPED = QuestionStatus.DROPPED
+# A deleted page takes its claims and questions out of every graph, as out of every other read: rows reached through
+# a work, a question or another claim are kept only when the claim or question is on a live page (or on none).
+_LIVE_CLAIM = Q(claim__page__deleted_at__isnull=True)
+_LIVE_ANSWER = Q(answer_claim__page__deleted_at__isnull=True)
+_LIVE_QUESTION = Q(openquestion__page__deleted_at__isnull=True)
 
 
 class UnknownNode(LookupError):
@@ -66,12 +71,14 @@ def _add_center(b: GraphBuilder, center: str) -> None:
         ):
             found = bool(b.component(s_slug, c_slug, name=c_name, source_name=s_name))
     elif kind == "claim" and key.isdigit():
-        for pk, text, page_slug, anchor in Claim.objects.filter(pk=int(key)).values_list("id", "text", "page__slug", "anchor"):
+        for pk, text, page_slug, anchor in Claim.objects.on_live_pages().filter(pk=int(key)).values_list(
+            "id", "text", "page__slug", "anchor"
+        ):
             found = bool(b.claim(pk, text, page_slug=page_slug, anchor=anchor))
     elif kind == "mechanism" and key in {m.value for m in Mechanism}:
         found = bool(b.mechanism(key))
     elif kind == "question" and key.isdigit():
-        for pk, title in OpenQuestion.objects.filter(pk=int(key)).values_list("id", "title"):
+        for pk, title in OpenQuestion.objects.live().filter(pk=int(key)).values_list("id", "title"):
             found = bool(b.question(pk, title))
     if not found:
         raise UnknownNode(center)
@@ -97,7 +104,7 @@ def _expand_pages(b: GraphBuilder, slugs: list[str], types: frozenset[EdgeType])
         )[:L]:
             b.edge(b.page(src, src_title), node_id("page", target), EdgeType.LINKS_TO)
     if EdgeType.RAISES in types:
-        for pk, title, slug in OpenQuestion.objects.filter(page__slug__in=slugs).exclude(status=DROPPED).values_list("id", "title", "page__slug")[:L]:
+        for pk, title, slug in OpenQuestion.objects.live().filter(page__slug__in=slugs).exclude(status=DROPPED).values_list("id", "title", "page__slug")[:L]:
             b.edge(node_id("page", slug), b.question(pk, title), EdgeType.RAISES)
 
 
@@ -114,10 +121,10 @@ def _expand_claims(b: GraphBuilder, ids: list[int], types: frozenset[EdgeType]) 
         for pk, slug, name in _ABOUT.objects.filter(claim_id__in=ids).values_list("claim_id", "source__slug", "source__short_name")[:L]:
             b.edge(node_id("claim", pk), b.source(slug, name), EdgeType.ABOUT)
     if EdgeType.RAISES in types:
-        for pk, qid, title in _Q_CLAIMS.objects.filter(claim_id__in=ids).exclude(openquestion__status=DROPPED).values_list("claim_id", "openquestion_id", "openquestion__title")[:L]:
+        for pk, qid, title in _Q_CLAIMS.objects.filter(_LIVE_QUESTION, claim_id__in=ids).exclude(openquestion__status=DROPPED).values_list("claim_id", "openquestion_id", "openquestion__title")[:L]:
             b.edge(node_id("claim", pk), b.question(qid, title), EdgeType.RAISES)
     if EdgeType.ANSWERS in types:
-        for qid, title, pk in OpenQuestion.objects.filter(answer_claim_id__in=ids).exclude(status=DROPPED).values_list("id", "title", "answer_claim_id")[:L]:
+        for qid, title, pk in OpenQuestion.objects.live().filter(answer_claim_id__in=ids).exclude(status=DROPPED).values_list("id", "title", "answer_claim_id")[:L]:
             b.edge(node_id("claim", pk), b.question(qid, title), EdgeType.ANSWERS)
     if EdgeType.CONTRASTS in types:
         # the contrasts a claim is the evidence for, as its own page lists them: the line between the two works
@@ -145,17 +152,17 @@ def _expand_subjects(b: GraphBuilder, slugs: list[str], components: list[tuple[s
         )[:L]:
             b.component(s_slug, c_slug, name=c_name, source_name=s_name)
     if EdgeType.CITES in types:
-        for pk, text, page_slug, anchor, slug, locator in Citation.objects.filter(source__slug__in=slugs).order_by("claim_id").values_list(
+        for pk, text, page_slug, anchor, slug, locator in Citation.objects.filter(_LIVE_CLAIM, source__slug__in=slugs).order_by("claim_id").values_list(
             "claim_id", "claim__text", "claim__page__slug", "claim__anchor", "source__slug", "locator"
         )[:L]:
             b.edge(_claim(b, pk, text, page_slug, anchor), node_id("source", slug), EdgeType.CITES, locator)
     if EdgeType.ABOUT in types:
-        for pk, text, page_slug, anchor, slug in _ABOUT.objects.filter(source__slug__in=slugs).order_by("claim_id").values_list(
+        for pk, text, page_slug, anchor, slug in _ABOUT.objects.filter(_LIVE_CLAIM, source__slug__in=slugs).order_by("claim_id").values_list(
             "claim_id", "claim__text", "claim__page__slug", "claim__anchor", "source__slug"
         )[:L]:
             b.edge(_claim(b, pk, text, page_slug, anchor), node_id("source", slug), EdgeType.ABOUT)
     if EdgeType.RAISES in types:
-        for qid, title, slug in _Q_SOURCES.objects.filter(source__slug__in=slugs).exclude(openquestion__status=DROPPED).values_list(
+        for qid, title, slug in _Q_SOURCES.objects.filter(_LIVE_QUESTION, source__slug__in=slugs).exclude(openquestion__status=DROPPED).values_list(
             "openquestion_id", "openquestion__title", "source__slug"
         )[:L]:
             b.edge(node_id("source", slug), b.question(qid, title), EdgeType.RAISES)
@@ -171,7 +178,7 @@ def _expand_questions(b: GraphBuilder, ids: list[int], types: frozenset[EdgeType
     if EdgeType.RAISES in types:
         for qid, slug, title in OpenQuestion.objects.filter(pk__in=ids, page__isnull=False).values_list("id", "page__slug", "page__title"):
             b.edge(b.page(slug, title), node_id("question", qid), EdgeType.RAISES)
-        for qid, pk, text, page_slug, anchor in _Q_CLAIMS.objects.filter(openquestion_id__in=ids).values_list(
+        for qid, pk, text, page_slug, anchor in _Q_CLAIMS.objects.filter(_LIVE_CLAIM, openquestion_id__in=ids).values_list(
             "openquestion_id", "claim_id", "claim__text", "claim__page__slug", "claim__anchor"
         )[:L]:
             b.edge(_claim(b, pk, text, page_slug, anchor), node_id("question", qid), EdgeType.RAISES)
@@ -180,7 +187,7 @@ def _expand_questions(b: GraphBuilder, ids: list[int], types: frozenset[EdgeType
         )[:L]:
             b.edge(b.source(slug, name), node_id("question", qid), EdgeType.RAISES)
     if EdgeType.ANSWERS in types:
-        for qid, pk, text, page_slug, anchor in OpenQuestion.objects.filter(pk__in=ids, answer_claim__isnull=False).values_list(
+        for qid, pk, text, page_slug, anchor in OpenQuestion.objects.filter(_LIVE_ANSWER, pk__in=ids, answer_claim__isnull=False).values_list(
             "id", "answer_claim_id", "answer_claim__text", "answer_claim__page__slug", "answer_claim__anchor"
         ):
             b.edge(_claim(b, pk, text, page_slug, anchor), node_id("question", qid), EdgeType.ANSWERS)

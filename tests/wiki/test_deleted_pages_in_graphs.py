@@ -1,0 +1,61 @@
+"""A deleted page's claims and questions leave the graphs with it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_claim, make_editor, make_indexed_question, make_page, make_source
+from wiki.models import Claim, Source
+from wiki.roles import Account
+from wiki.services.deletion import page_delete, page_restore
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "Spamclaim 用 GRPO 更新了策略"
+
+
+@pytest.fixture
+def staff(db: None) -> Account:
+    user: Account = make_editor("curator")
+    user.is_staff = True
+    user.save()
+    return user
+
+
+def _doomed_claim() -> tuple[Claim, Source, Source]:
+    work, other = make_source(short_name="Gripforge", title="Gripforge"), make_source(short_name="Otherwork", title="Otherwork")
+    make_page(slug="kept", title="Kept", body=f"## 关键要点\n\n- 另一个论断（来源：{other.title}，§2）\n")
+    claim = make_claim(SECRET, cites=[work, other], locator="§3")
+    return claim, work, other
+
+
+def _local(kind: str, key: object) -> str:
+    return reverse("wiki:graph-local", kwargs={"kind": kind, "key": key})
+
+
+def test_the_graphs_leave_out_a_deleted_pages_claims_and_questions(client: Client, staff: Account) -> None:
+    claim, work, other = _doomed_claim()
+    question = make_indexed_question(title="Spamquestion 是否成立？", page=claim.page, claims=[claim], sources=[work])
+    around_work, around_question = _local("source", work.slug), _local("question", question.pk)
+    assert SECRET in client.get(around_work).content.decode()
+    assert client.get(_local("claim", claim.pk)).status_code == 200
+
+    page_delete(page=claim.page, user=staff, reason="spam")
+
+    # the claim's and the question's own addresses are gone, so are their neighbourhoods
+    assert client.get(_local("claim", claim.pk)).status_code == 404
+    assert client.get(around_question).status_code == 404
+    assert client.get("/api/v1/graph/local/", {"node": f"claim:{claim.pk}"}).status_code == 404
+    for url in (around_work, around_work + "?depth=2", reverse("wiki:contrast", args=[work.slug, other.slug]),
+                reverse("wiki:contrast-multi") + f"?works={work.slug},{other.slug}", reverse("wiki:source-detail", args=[work.slug])):
+        shown = client.get(url).content.decode()
+        assert SECRET not in shown and "Spamquestion" not in shown, url
+    graph = client.get("/api/v1/graph/local/", {"node": f"source:{work.slug}", "depth": "2"}).json()
+    assert f"claim:{claim.pk}" not in {node["id"] for node in graph["nodes"]}
+
+    page_restore(page=claim.page, user=staff)
+    assert SECRET in client.get(around_work).content.decode()
+    assert client.get(around_question).status_code == 200
+

@@ -1,4 +1,4 @@
-"""A deleted page's claims and questions leave the graphs with it."""
+"""A deleted page's claims and questions leave the graphs, comparisons and classification cards with it."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_claim, make_editor, make_indexed_question, make_page, make_source
+from tests.factories import STRICT_FACTS, make_claim, make_editor, make_indexed_question, make_page, make_source
 from wiki.models import Claim, Source
 from wiki.roles import Account
+from wiki.services.classifications import classification_save
 from wiki.services.deletion import page_delete, page_restore
 
 pytestmark = pytest.mark.django_db
@@ -58,4 +59,24 @@ def test_the_graphs_leave_out_a_deleted_pages_claims_and_questions(client: Clien
     page_restore(page=claim.page, user=staff)
     assert SECRET in client.get(around_work).content.decode()
     assert client.get(around_question).status_code == 200
+
+
+def test_a_classifications_evidence_on_a_deleted_page_is_not_shown(client: Client, staff: Account) -> None:
+    claim, work, other = _doomed_claim()
+    fields = {"mechanism": "policy_gradient", "verdict": "strict", **STRICT_FACTS, "evidence_claim": claim, "evidence_locator": "§3"}
+    classification = classification_save(source=work, fields=fields, user=staff)
+    card, comparison = reverse("wiki:source-detail", args=[work.slug]), reverse("wiki:compare") + f"?works={work.slug},{other.slug}"
+    history = reverse("wiki:classification-history", args=[classification.pk])
+    assert all(SECRET in client.get(url).content.decode() for url in (card, comparison, history))
+
+    page_delete(page=claim.page, user=staff, reason="spam")
+
+    for url in (card, comparison, comparison + "&format=json", comparison + "&format=csv", history):
+        shown = client.get(url).content.decode()
+        assert SECRET not in shown and claim.page.get_absolute_url() not in shown, url
+    # the locator typed with it is still the classification's own
+    assert "§3" in client.get(card).content.decode()
+
+    page_restore(page=claim.page, user=staff)
+    assert SECRET in client.get(card).content.decode()
 

@@ -31,8 +31,17 @@ DESCRIBES = "describes"
 _CLASSIFICATION_FIELDS = (
     "source__slug", "component__slug", "component__name", "mechanism", "algorithm", "updated", "interactive_env",
     "multi_step", "verifiable_reward", "rl_update", "narrow", "verdict", "evidence_locator", "evidence_claim_id",
-    "evidence_claim__text", "evidence_claim__anchor", "evidence_claim__page__slug", "rationale",
+    "evidence_claim__text", "evidence_claim__anchor", "evidence_claim__page__slug", "evidence_claim__page__deleted_at",
+    "rationale",
 )
+
+
+def _as_readers_see(row: dict[str, Any]) -> dict[str, Any]:
+    """A classification's row without its evidence claim while the claim's page is deleted: a deleted page's claims
+    leave every read with it."""
+    if row.pop("evidence_claim__page__deleted_at") is not None:
+        row.update(evidence_claim_id=None, evidence_claim__text="", evidence_claim__anchor="", evidence_claim__page__slug="")
+    return row
 
 
 @dataclass
@@ -194,7 +203,7 @@ def comparison_for(refs: Sequence[SubjectRef]) -> Comparison:
         "slug", "short_name", "year", "kind", "title", "venue", "authors")}
     components = {(s, c): n for s, c, n in Component.objects.filter(source__slug__in=slugs).values_list("source__slug", "slug", "name")}
     classifications: dict[tuple[str, str | None], dict[str, Any]] = {
-        (row["source__slug"], row["component__slug"]): row
+        (row["source__slug"], row["component__slug"]): _as_readers_see(row)
         for row in Classification.objects.filter(source__slug__in=slugs).values(*_CLASSIFICATION_FIELDS)
     }
     result = Comparison()

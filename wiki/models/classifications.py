@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,6 +14,9 @@ from classifier.taxonomy import Mechanism, Verdict, rubric_verdict
 from wiki.models.labels import field_label
 from wiki.models.rules import MAX_TEXT_CHARS, text_limit, validate_line, validate_optional_line
 from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES, verdict_label
+
+if TYPE_CHECKING:
+    from wiki.models.claims import Claim
 
 __all__ = ["MECHANISM_CHOICES", "VERDICT_CHOICES"]
 
@@ -134,6 +137,13 @@ class Classification(models.Model):
         if self.component_id is None:
             return self.source.short_name
         return f"{self.source.short_name} {self.component.name}"  # type: ignore[union-attr]
+
+    @property
+    def live_evidence_claim(self) -> Claim | None:
+        """The evidence claim as readers see it: none while its page is deleted, whose claims leave every read with it
+        (:meth:`ClassificationQuerySet.with_related` joins the claim's page)."""
+        claim = self.evidence_claim
+        return claim if claim is not None and claim.page.deleted_at is None else None
 
     @property
     def rubric_verdict(self) -> Verdict:

@@ -133,7 +133,9 @@ def classification_history(request: HttpRequest, pk: int) -> HttpResponse:
     changed = [(change, change.changed_fields()) for change in changes]
     claim_ids = {value for _change, fields in changed for name, *values in fields if name == "evidence_claim"
                  for value in values if isinstance(value, int)}
-    claims = {claim: Truncator(text).chars(120) for claim, text in Claim.objects.filter(pk__in=claim_ids).values_list("pk", "text")}
+    # a claim of a deleted page is shown by its number alone, as one deleted for good is
+    claims = {claim: Truncator(text).chars(120)
+              for claim, text in Claim.objects.on_live_pages().filter(pk__in=claim_ids).values_list("pk", "text")}
     rows = [
         (change, [(field_label_of(name), _shown(name, change.before, claims), _shown(name, change.after, claims))
                   for name, _before, _after in fields])

@@ -1,4 +1,4 @@
-"""A deleted page's claims and questions leave the graphs, comparisons and classification cards with it."""
+"""A deleted page's claims and questions leave the graphs, comparisons, classification cards and questions with it."""
 
 from __future__ import annotations
 
@@ -80,3 +80,16 @@ def test_a_classifications_evidence_on_a_deleted_page_is_not_shown(client: Clien
     page_restore(page=claim.page, user=staff)
     assert SECRET in client.get(card).content.decode()
 
+
+def test_a_question_no_longer_lists_a_claim_of_a_deleted_page(client: Client, staff: Account) -> None:
+    claim, _work, _other = _doomed_claim()
+    kept = Claim.objects.current().get(page__slug="kept")
+    question = make_indexed_question(title="Which claim holds?", page=kept.page, claims=[claim, kept])
+    address = question.get_absolute_url()
+    assert SECRET in client.get(address).content.decode()
+
+    page_delete(page=claim.page, user=staff, reason="spam")
+
+    shown = client.get(address).content.decode()
+    assert SECRET not in shown and claim.page.title not in shown
+    assert "另一个论断" in shown

@@ -77,12 +77,13 @@ class OpenQuestionQuerySet(SortKeyedQuerySet["OpenQuestion"]):
         return self.queue().order_by(resolved, F("priority_rank"), "created_at", "id")
 
     def with_links(self) -> OpenQuestionQuerySet:
-        """Prefetches linked claims (with their page) and sources; joins the answering claim and its page."""
+        """Prefetches linked claims (with their page; a deleted page's claims are left out, as from every read) and
+        sources; joins the answering claim and its page."""
         from wiki.models.claims import Claim
         from wiki.models.sources import Source
 
         return self.select_related("answer_claim__page").prefetch_related(
-            models.Prefetch("claims", queryset=Claim.objects.select_related("page").in_page_order()),
+            models.Prefetch("claims", queryset=Claim.objects.on_live_pages().select_related("page").in_page_order()),
             models.Prefetch("sources", queryset=Source.objects.only("id", "slug", "short_name", "title").in_name_order()),
         )
 

@@ -93,3 +93,17 @@ def test_a_question_no_longer_lists_a_claim_of_a_deleted_page(client: Client, st
     shown = client.get(address).content.decode()
     assert SECRET not in shown and claim.page.title not in shown
     assert "另一个论断" in shown
+
+
+def test_a_claim_no_longer_lists_the_questions_of_a_deleted_page(client: Client, staff: Account) -> None:
+    claim, work, _other = _doomed_claim()
+    kept = Claim.objects.current().get(page__slug="kept")
+    make_indexed_question(title="Spamquestion 是否成立？", page=claim.page, claims=[kept], sources=[work])
+    make_indexed_question(title="Spamanswered 是否成立？", page=claim.page, answer_claim=kept, status="answered")
+    address = kept.get_detail_url()
+    assert "Spamquestion" in client.get(address).content.decode()
+
+    page_delete(page=claim.page, user=staff, reason="spam")
+
+    shown = client.get(address).content.decode()
+    assert "Spamquestion" not in shown and "Spamanswered" not in shown

@@ -84,13 +84,14 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         )
 
     def for_detail(self) -> ClaimQuerySet:
-        """:meth:`with_citations` plus the questions it answers, its open questions and its contrasts with both sides."""
+        """:meth:`with_citations` plus the questions it answers, its open questions (a deleted page's left out) and its
+        contrasts with both sides."""
         from wiki.models.classifications import Contrast
         from wiki.models.questions import OpenQuestion
 
         return self.with_citations().prefetch_related(
-            Prefetch("questions", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").in_title_order()),
-            Prefetch("answers", queryset=OpenQuestion.objects.only("id", "title", "status", "answer_claim_id").in_title_order()),
+            Prefetch("questions", queryset=OpenQuestion.objects.live().only("id", "title", "status", "answer_claim_id").in_title_order()),
+            Prefetch("answers", queryset=OpenQuestion.objects.live().only("id", "title", "status", "answer_claim_id").in_title_order()),
             Prefetch("contrasts", queryset=Contrast.objects.select_related(
                 "left", "left_component", "right", "right_component").order_by("id")),
         )

@@ -8,7 +8,7 @@ PORT ?= 8000
 # them in one process.
 TEST_WORKERS ?= auto
 
-.PHONY: run serve test install messages db browser redis check bench clean
+.PHONY: run serve test install messages db port browser redis check bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,13 +34,18 @@ install: $(BIN)/.installed messages
 db: install
 	$(BIN)/python manage.py prepare_wiki
 
-run: db
+# Refuses at once, before minutes of setting up, when something already listens on HOST:PORT.
+port:
+	@$(PYTHON) -c 'import socket, sys; s = socket.socket(); \
+	  sys.exit(0) if s.connect_ex(("$(HOST)", $(PORT))) else sys.exit("$(HOST):$(PORT) is already in use: stop what serves there, or choose another port (make run PORT=8001)")'
+
+run: port db
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production: gunicorn (config/gunicorn.conf.py), DEBUG off, static files hashed and cached for a year.
 # Set DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY (with DJANGO_SECURE=1 behind HTTPS) as .env.example says: without a
 # key of its own, gunicorn refuses to start.
-serve: db
+serve: port db
 	WIKI_HASHED_STATIC=1 $(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	DJANGO_DEBUG=0 WIKI_HASHED_STATIC=1 HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
 

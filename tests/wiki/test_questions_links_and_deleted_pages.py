@@ -237,3 +237,25 @@ def test_a_claim_no_longer_current_is_refused_unless_already_linked(editor_clien
 
 def _offered(content: str, name: str) -> list[int]:
     return sorted(int(m.group(1)) for m in re.finditer(rf'<input type="checkbox" name="{name}" value="(\d+)"', content))
+
+
+@pytest.mark.parametrize("status", ["answered", "open"])
+def test_an_answer_on_a_page_deleted_since_is_not_quoted_and_comes_back_with_the_page(client: Client, status: str) -> None:
+    editor = make_editor()
+    asking = make_page(slug="asking", title="Asking")
+    answering = make_page(slug="answering", title="Answering page",
+                          body="## 关键要点\n\n- 榴莲的答案就在这一句里（来源：SkillForge）。\n")
+    answer = Claim.objects.get(page=answering)
+    question = make_question(title="Where is the answer?", page=asking, status="answered", answer_claim=answer)
+    if status != "answered":  # answered, then reopened: the former answer is shown folded
+        OpenQuestion.objects.filter(pk=question.pk).update(status=status)
+
+    def shown() -> tuple[bool, bool, bool]:
+        content = client.get(question.get_absolute_url()).content.decode()
+        return "榴莲的答案" in content, "/wiki/answering/" in content, "on a page since deleted" in content
+
+    assert shown() == (True, True, False)
+    page_delete(page=answering, user=editor, reason="Obsolete.")
+    assert shown() == (False, False, True)
+    page_restore(page=Page.all_objects.get(pk=answering.pk), user=editor)
+    assert shown() == (True, True, False)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from django.utils.translation import gettext
 
@@ -198,3 +198,43 @@ def lookup_keys(references: Iterable[Reference]) -> tuple[set[str], set[str], se
             doi.add(reference.doi)
         titles.update(t for t in (normalize_title(reference.title), main_title(reference.title)) if t)
     return arxiv, doi, titles
+
+
+_Work = TypeVar("_Work", bound=Reference)
+
+
+class WorkIndex(Generic[_Work]):
+    """Works looked up by what :func:`find_work` matches on (arXiv ID, DOI, normalised title, title before its
+    subtitle), so that matching each entry of a file reads only the works that may be it rather than every work the
+    file and the wiki have: ``find_work(reference, index.possible(reference))`` finds what ``find_work`` finds among
+    them all, in the order they were added."""
+
+    def __init__(self, works: Iterable[_Work] = ()) -> None:
+        self._works: list[_Work] = []
+        self._positions: dict[tuple[str, str], list[int]] = {}
+        for work in works:
+            self.add(work)
+
+    def add(self, work: _Work) -> None:
+        position = len(self._works)
+        self._works.append(work)
+        keys = [("title", normalize_title(work.title)), ("main", main_title(work.title))]
+        if work.arxiv_id:
+            keys.append(("arxiv", arxiv_match_key(work.arxiv_id)))
+        if work.doi:
+            keys.append(("doi", work.doi))
+        for key in keys:
+            if key[1]:
+                self._positions.setdefault(key, []).append(position)
+
+    def possible(self, reference: Reference) -> list[_Work]:
+        """The works sharing an identifier with ``reference``, or its title, or whose title or title before the
+        subtitle is its title before the subtitle or its title (a work cited by its name alone, either way)."""
+        title, main = normalize_title(reference.title), main_title(reference.title)
+        keys = [("title", title), ("main", title), ("title", main)]
+        if reference.arxiv_id:
+            keys.append(("arxiv", arxiv_match_key(reference.arxiv_id)))
+        if reference.doi:
+            keys.append(("doi", reference.doi))
+        positions = sorted({position for key in keys if key[1] for position in self._positions.get(key, ())})
+        return [self._works[position] for position in positions]

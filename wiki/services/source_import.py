@@ -40,6 +40,7 @@ from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
+from wiki.references.matching import WorkIndex
 from wiki.references.updates import FieldUpdate, offered_updates
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
@@ -239,30 +240,53 @@ class _File:
         return self.unsaved_lines.get(id(work)) if work.pk is None else self.saved_lines.get(work.pk)
 
 
-def _keyed(key: str, candidates: list[Source], file: _File) -> list[Source]:
-    """The saved works (other than this file's) holding ``key``, one per work a merged one lives on as."""
-    if not key or key.lower() in file.repeated_keys:
-        return []
-    holders: dict[int, Source] = {}
-    for candidate in candidates:
-        work = candidate.merged_into or candidate
-        if candidate.bibtex_key.lower() == key.lower() and work.pk not in file.saved_lines:
-            holders.setdefault(work.pk, candidate)
-    return list(holders.values())
+@dataclass(frozen=True)
+class _Candidates:
+    """A batch's candidate duplicates by citation key (in any case) and by identifier, so that each entry reads the
+    few that share one rather than every candidate of the file."""
+
+    by_key: dict[str, list[Source]]
+    by_identifier: dict[str, list[Source]]
+
+    @classmethod
+    def of(cls, candidates: list[Source]) -> _Candidates:
+        by_key: dict[str, list[Source]] = {}
+        by_identifier: dict[str, list[Source]] = {}
+        for candidate in candidates:
+            if candidate.bibtex_key:
+                by_key.setdefault(candidate.bibtex_key.lower(), []).append(candidate)
+            for value in filter(None, {candidate.arxiv_id, candidate.doi}):
+                by_identifier.setdefault(value, []).append(candidate)
+        return cls(by_key, by_identifier)
+
+    def keyed(self, key: str, file: _File) -> list[Source]:
+        """The saved works (other than this file's) holding ``key``, one per work a merged one lives on as."""
+        if not key or key.lower() in file.repeated_keys:
+            return []
+        holders: dict[int, Source] = {}
+        for candidate in self.by_key.get(key.lower(), []):
+            work = candidate.merged_into or candidate
+            if work.pk not in file.saved_lines:
+                holders.setdefault(work.pk, candidate)
+        return list(holders.values())
+
+    def key_held_elsewhere(self, key: str, work: Source) -> bool:
+        """Whether a candidate other than ``work``, and not merged into it, has ``key``."""
+        return any(c.pk != work.pk and (c.merged_into_id or c.pk) != work.pk for c in self.by_key.get(key.lower(), []))
+
+    def identifier_held_elsewhere(self, value: str, work: Source) -> bool:
+        """Whether another row has ``value`` as its arXiv ID or DOI (a work merged into ``work`` keeps its own)."""
+        return any(c.pk != work.pk for c in self.by_identifier.get(value, []))
 
 
-def _updates(entry: ParsedEntry, work: Source, candidates: list[Source], *, in_file: bool) -> list[FieldUpdate]:
+def _updates(entry: ParsedEntry, work: Source, candidates: _Candidates, *, in_file: bool) -> list[FieldUpdate]:
     """What the entry gives otherwise than ``work``: no identifier another row has, and its key only when no other
     work has it and ``work`` is not one an earlier entry of the file created (which has that entry's key)."""
     assert entry.draft is not None
     draft = replace(entry.draft, bibtex_key=usable_bibtex_key(entry.draft.bibtex_key))
-    others = [c for c in candidates if c.pk != work.pk]
-    held = {c.bibtex_key.lower() for c in others if (c.merged_into or c).pk != work.pk and c.bibtex_key}
-    # an identifier another row has (a work merged into this one keeps its own) is no field to take
-    identifiers = {value for c in others for value in (c.arxiv_id, c.doi) if value}
     return [update for update in offered_updates(draft, work)
-            if not (update.name == "bibtex_key" and (in_file or update.offered.lower() in held))
-            and not (update.name in ("arxiv_id", "doi") and update.offered in identifiers)]
+            if not (update.name == "bibtex_key" and (in_file or candidates.key_held_elsewhere(update.offered, work)))
+            and not (update.name in ("arxiv_id", "doi") and candidates.identifier_held_elsewhere(update.offered, work))]
 
 
 def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportResult], list[Source]]:
@@ -270,7 +294,9 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
     drafts = [entry.draft for entry in entries if entry.draft is not None and not entry.errors]
     candidates = duplicate_candidates(drafts, keys=[d.bibtex_key for d in drafts
                                                     if d.bibtex_key.lower() not in file.repeated_keys])
-    known: list[Source] = list(candidates)
+    # The works an entry may be: the candidates, then each work an earlier entry creates.
+    known = WorkIndex(candidates)
+    looked_up = _Candidates.of(candidates)
     names = ShortNames(drafts, own_in_file=file.own_in_file, in_file=file.names_in_file)
     results: list[ImportResult] = []
     created: list[Source] = []
@@ -281,7 +307,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(_lined(entry)), line=entry.line,
                                         raw=entry.raw, warnings=entry.warnings))
             continue
-        match = find_source(entry.draft, known, keyed=_keyed(entry.draft.bibtex_key, candidates, file))
+        match = find_source(entry.draft, known.possible(entry.draft), keyed=looked_up.keyed(entry.draft.bibtex_key, file))
         if match is None and entry.repeats is not None:
             # Both lines named in the one sentence: the key's own (this entry's) and the earlier entry's.
             repeated = gettext("the key %(key)s on line %(line)s is already that of another work, the entry on line "
@@ -297,7 +323,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
                 reason = gettext("repeats the entry on line %(line)s (%(reason)s)") % {"line": line, "reason": reason}
             results.append(ImportResult(entry.label, ImportStatus.DUPLICATE, work, reason, entry.line, missing=match.missing,
                                         warnings=entry.warnings,
-                                        updates=_updates(entry, work, candidates, in_file=line is not None)))
+                                        updates=_updates(entry, work, looked_up, in_file=line is not None)))
             continue
         try:
             source = _unsaved_source(entry)
@@ -312,7 +338,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
         else:
             file.names_in_file[short_name_key(source.short_name)] = (entry.line, source)
         file.unsaved_lines[id(source)] = entry.line
-        known.append(source)
+        known.add(source)
         created.append(source)
         if source.bibtex_key != entry.draft.bibtex_key:
             keys_made[len(results)] = entry.draft.bibtex_key

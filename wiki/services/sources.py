@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import CharField, F, Func, Q, Value
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
@@ -104,9 +104,11 @@ def taken_source_slugs(names: Iterable[str | Named]) -> set[str]:
     bases = {_slug_base(name) for name in names}
     if not bases:
         return set()
-    # slugify leaves only [a-z0-9_-], none of them special in a PostgreSQL regular expression outside brackets.
-    pattern = rf"^({'|'.join(sorted(bases))})(-[0-9]+)?$"
-    return set(Source.all_objects.filter(slug__regex=pattern).values_list("slug", flat=True))
+    # A base, or a base numbered (``-2``): compared with each slug less its number, not matched as a regular expression
+    # of every base, which PostgreSQL ran against each slug in turn (seconds for an import of a few hundred works).
+    unnumbered = Func(F("slug"), Value(r"-[0-9]+$"), Value(""), function="regexp_replace", output_field=CharField())
+    return set(Source.all_objects.annotate(unnumbered=unnumbered).filter(Q(slug__in=bases) | Q(unnumbered__in=bases))
+               .values_list("slug", flat=True))
 
 
 def unique_source_slug(name: str | Named, *, taken: set[str] | None = None) -> str:

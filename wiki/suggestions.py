@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -242,15 +243,21 @@ def marked(text: str, suggestion: Suggestion) -> list[Marked]:
     for span in suggestion.evidence:
         if 0 <= span.start < span.end <= len(text):
             places[span.start, span.end].append(span)
+    # The phrases kept, in the order they stand: they never overlap, so a new one is checked against its neighbours
+    # alone (a work cited by thousands of claims has thousands of phrases, and checking each against every one kept
+    # took seconds).
+    starts: list[int] = []
     chosen: list[tuple[tuple[int, int], list[Span]]] = []
     for place in sorted(places.items(), key=_precedence):
         (start, end), _here = place
-        if all(end <= other_start or other_end <= start for (other_start, other_end), _ in chosen):
-            chosen.append(place)
+        i = bisect_right(starts, start)
+        if (i == 0 or chosen[i - 1][0][1] <= start) and (i == len(chosen) or end <= chosen[i][0][0]):
+            starts.insert(i, start)
+            chosen.insert(i, place)
     return [
         Marked(start, end, text[start:end], tuple(evidence_title(span, suggested) for span in sorted(here, key=_title_order)),
                any(span.negated for span in here))
-        for (start, end), here in sorted(chosen, key=lambda place: place[0])
+        for (start, end), here in chosen
     ]
 
 

@@ -3,13 +3,9 @@ with their square: a reference manager's library of a thousand entries is previe
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from types import FrameType
-from typing import Any
-
 import pytest
 
+from tests.calls import python_calls
 from tests.factories import make_source
 from wiki.models import Source
 from wiki.services.source_import import sources_import, sources_import_preview
@@ -31,30 +27,13 @@ def _library(entries: int, *, start: int = 0) -> str:
     return "\n".join(written)
 
 
-def _calls(run: Callable[[], Any]) -> int:
-    """How many Python functions ``run`` calls: the same for the same wiki and file, whatever the machine."""
-    count = 0
-
-    def counted(frame: FrameType, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(counted)
-    try:
-        run()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def test_previewing_a_file_twice_as_long_takes_twice_the_work() -> None:
     for n in range(5):
         make_source(slug=f"known-{n}", short_name=f"Known {n}", title=f"Training Web Agents with Outcome Rewards: Study {n}")
     small, large = _library(150), _library(300)
     sources_import_preview(text=small)  # what is read once per process (tables, patterns) is not the file's work
-    small_calls = _calls(lambda: sources_import_preview(text=small))
-    large_calls = _calls(lambda: sources_import_preview(text=large))
+    small_calls = python_calls(lambda: sources_import_preview(text=small))
+    large_calls = python_calls(lambda: sources_import_preview(text=large))
     report = sources_import_preview(text=large)
     assert report.counts == {"created": 295, "duplicate": 5, "refused": 0}
     # Each entry was compared with every entry before it, and each work found with every candidate of the file: twice
@@ -66,8 +45,8 @@ def test_importing_a_library_again_takes_work_in_proportion_to_it() -> None:
     small, large = _library(150), _library(300, start=1000)
     sources_import(text=small)
     sources_import(text=large)
-    small_calls = _calls(lambda: sources_import_preview(text=small))
-    large_calls = _calls(lambda: sources_import_preview(text=large))
+    small_calls = python_calls(lambda: sources_import_preview(text=small))
+    large_calls = python_calls(lambda: sources_import_preview(text=large))
     assert sources_import_preview(text=large).counts == {"created": 0, "duplicate": 300, "refused": 0}
     assert large_calls < 2.2 * small_calls, (small_calls, large_calls)
 

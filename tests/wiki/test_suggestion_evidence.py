@@ -11,6 +11,7 @@ from django.utils import translation
 
 from classifier import classify
 from classifier.result import Span, Suggestion
+from tests.calls import python_calls
 from tests.factories import make_source
 from wiki.suggestions import highlight, signed_weight, strongest
 
@@ -95,3 +96,19 @@ def test_every_highlighted_phrase_is_listed_with_what_it_weighed_for_readers_who
     titles = [t.replace("&#10;", "；") for t in re.findall(r'<mark class="[^"]*" title="([^"]*)">', html)]
     items = re.findall(r"<li><mark[^>]*>[^<]*</mark> — (.*?)</li>", listed.group(1))
     assert titles and items == titles
+
+
+def _claims(count: int) -> str:
+    """What the classifier reads about a work that ``count`` claims cite, a line each."""
+    return "\n".join(f"第 {n} 条：该工作用 GRPO 在浏览器环境中多步训练 agent，以任务成功为回报更新策略，而非 SFT。" for n in range(count))
+
+
+def test_highlighting_what_twice_the_claims_say_takes_twice_the_work() -> None:
+    small, large = _claims(150), _claims(300)
+    small_suggestion, large_suggestion = classify(small), classify(large)
+    assert len(large_suggestion.evidence) >= len(small_suggestion.evidence) > 1000
+    small_calls = python_calls(lambda: highlight(small, small_suggestion))
+    large_calls = python_calls(lambda: highlight(large, large_suggestion))
+    # Each phrase was checked against every phrase kept before it: a work cited by 2,000 claims took 20 s to show.
+    assert large_calls < 2.2 * small_calls, (small_calls, large_calls)
+    assert highlight(large, large_suggestion).count("<mark") > highlight(small, small_suggestion).count("<mark") > 300

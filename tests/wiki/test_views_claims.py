@@ -443,3 +443,24 @@ def test_an_orphan_whose_sentence_was_removed_says_so_and_one_merged_into_a_clai
     html = client.get(reverse("wiki:claim-detail", kwargs={"pk": star.pk}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "orphaned: its sentence was merged into another claim’s" in html
     assert "removed from the page" not in html
+
+
+def _page_of_claims(slug: str, count: int) -> Page:
+    body = "## 关键要点\n\n" + "\n".join(f"- 第 {n} 条论断：方法 {n} 用 GRPO 更新 agent policy。" for n in range(count))
+    return page_save_revision(slug=slug, title=f"Claims {count}", body=body).page
+
+
+def test_page_claims_lists_a_hundred_a_page_in_the_same_queries_however_many_the_page_states(client: Client) -> None:
+    shown = {}
+    for count in (30, 250):
+        page = _page_of_claims(f"claims-{count}", count)
+        url = reverse("wiki:page-claims", kwargs={"slug": page.slug})
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get(url).content.decode()
+        shown[count] = (len(queries), html.count('<a href="/claims/'))
+    # A page of 1,500 claims listed them all on one page of 600 kB.
+    assert shown[30][0] == shown[250][0]
+    assert (shown[30][1], shown[250][1]) == (30, 100)
+    last = client.get(reverse("wiki:page-claims", kwargs={"slug": "claims-250"}) + "?p=3").content.decode()
+    assert last.count('<a href="/claims/') == 50 and "第 249 条论断" in last and "第 199 条论断" not in last

@@ -9,6 +9,8 @@ from django.views.decorators.http import require_safe
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
 from wiki.models import Claim, ClaimRevision, Page
 from wiki.models.claims import merge_that_orphaned
+from wiki.paginator import Paginator
+from wiki.views.listing import PER_PAGE
 from wiki.views.pages import follows_moves
 
 
@@ -46,4 +48,6 @@ def page_claims(request: HttpRequest, slug: str) -> HttpResponse:
     claims = Claim.objects.filter(page=page).only(
         "id", "text", "section", "status", "is_orphaned", "retired_at", "retired_reason", "position", "anchor", "page_id"
     ).order_by("is_orphaned", "position", "id")
-    return render(request, "wiki/page_claims.html", {"page": page, "claims": claims})
+    # A page may state thousands of claims: a hundred a page, its current ones first, then its orphans.
+    page_obj = Paginator(claims, PER_PAGE).get_page(request.GET.get("p"))
+    return render(request, "wiki/page_claims.html", {"page": page, "page_obj": page_obj})

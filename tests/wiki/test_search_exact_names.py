@@ -134,7 +134,7 @@ def test_a_component_named_as_the_search_leads_to_its_classification_on_its_work
 
     html = client.get(reverse("wiki:search"), {"q": "Tree-GRPO"}).content.decode()
     assert ('<p class="search-exact">Go to: <a href="/sources/shepherd/#component-tree-grpo" lang="en">Shepherd Tree-GRPO</a>'
-            '<span class="muted"> (Source)</span>') in html
+            '<span class="muted"> (Component)</span>') in html
     api = client.get("/api/v1/search/", {"q": "tree-grpo"}).json()
     assert api["exact"] == [{"kind": "source", "name": "Shepherd Tree-GRPO", "slug": "shepherd",
                              "url": "/sources/shepherd/#component-tree-grpo"}]

@@ -196,6 +196,14 @@ def make_editor(username: str = "", *, password: str = PASSWORD) -> Account:
     return EditorFactory.create(password=hashed(password))
 
 
+def make_staff(username: str = "curator") -> Account:
+    """An editor who is staff too: who deletes and restores pages and works."""
+    user = make_editor(username)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
+
+
 def make_reader(username: str = "", *, password: str = PASSWORD) -> Account:
     if username:
         return ReaderFactory.create(username=username, password=hashed(password))

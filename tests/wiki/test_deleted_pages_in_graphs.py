@@ -6,7 +6,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import STRICT_FACTS, make_claim, make_editor, make_indexed_question, make_page, make_source
+from tests.factories import (
+    STRICT_FACTS,
+    make_claim,
+    make_indexed_question,
+    make_page,
+    make_source,
+    make_staff,
+)
 from wiki.models import Claim, Source
 from wiki.roles import Account
 from wiki.services.classifications import classification_save
@@ -19,10 +26,7 @@ SECRET = "Spamclaim 用 GRPO 更新了策略"
 
 @pytest.fixture
 def staff(db: None) -> Account:
-    user: Account = make_editor("curator")
-    user.is_staff = True
-    user.save()
-    return user
+    return make_staff()
 
 
 def _doomed_claim() -> tuple[Claim, Source, Source]:

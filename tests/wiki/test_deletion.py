@@ -9,7 +9,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import make_claim, make_classification, make_editor, make_page, make_reader, make_source
+from tests.factories import (
+    make_claim,
+    make_classification,
+    make_page,
+    make_reader,
+    make_source,
+    make_staff,
+)
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete, page_restore, source_delete
@@ -21,10 +28,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def staff(db: None) -> Account:
-    user: Account = make_editor("curator")
-    user.is_staff = True
-    user.save()
-    return user
+    return make_staff()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.factories import make_editor, make_source
+from tests.factories import make_editor, make_source, make_staff
 from wiki.models import Source
 from wiki.references.draft import SourceDraft
 from wiki.references.identifiers import find_arxiv_id, identifiers_from_url, normalize_arxiv_id
@@ -116,10 +116,7 @@ def test_a_short_name_made_from_the_title_avoids_a_taken_one(webarena: Source, e
 
 @pytest.fixture
 def staff_client(client: Client) -> Client:
-    staff = make_editor("curator")
-    staff.is_staff = True
-    staff.save()
-    client.force_login(staff)
+    client.force_login(make_staff())
     return client
 
 

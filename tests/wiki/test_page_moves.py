@@ -4,6 +4,8 @@ in each reader's language; it runs as many queries however many pages link to it
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -460,10 +462,14 @@ def test_a_title_of_latin_and_chinese_gives_the_address_the_move_form_shows_wher
     assert "“GRPO 在智能体训练中的应用”生成 grpo-在智能体训练中的应用" in create_form
 
 
+def _as_sent(form: Any) -> dict[str, str]:
+    """A move form's values as the browser would send them back, hidden ones included."""
+    return {name: form[name].value() or "" for name in form.fields if name != "take_over"}
+
+
 def _opened_move_form(client: Client, slug: str) -> dict[str, str]:
     """The move form's values as the browser would send them, hidden ones included."""
-    form = client.get(reverse("wiki:page-move", kwargs={"slug": slug})).context["form"]
-    return {name: form[name].value() or "" for name in form.fields if name != "take_over"}
+    return _as_sent(client.get(reverse("wiki:page-move", kwargs={"slug": slug})).context["form"])
 
 
 def test_a_move_form_opened_before_a_retitling_moves_nothing_and_keeps_the_new_title(
@@ -484,7 +490,7 @@ def test_a_move_form_opened_before_a_retitling_moves_nothing_and_keeps_the_new_t
     shown = response.context["form"]
     assert shown["title"].value() == "Survey reading notes" and shown["slug"].value() == "survey-notes"
     again = editor_client.post(reverse("wiki:page-move", kwargs={"slug": "old-notes"}),
-                               {name: shown[name].value() or "" for name in shown.fields if name != "take_over"})
+                               _as_sent(shown))
     assert again.status_code == 302
     page = Page.objects.get(pk=notes.pk)
     assert (page.slug, page.title, page.revisions.count()) == ("survey-notes", "Survey reading notes", 2)

@@ -11,7 +11,7 @@ from wiki.forms.pickers import WorkChoiceField, WorkMultipleChoiceField, works_n
 from wiki.forms.widgets import ChoicesInTheirLanguage
 from wiki.models import CitationKind, Claim, ClaimStatus, Source
 from wiki.models.rules import max_length
-from wiki.references.locators import is_valid_locator
+from wiki.references.locators import is_valid_locator, locator_key
 
 
 class ClaimForm(forms.Form):
@@ -76,7 +76,7 @@ class BaseCitationFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
             data: dict[str, Any] = form.cleaned_data
             if not data or data.get("DELETE"):
                 continue
-            key = (data["source"].pk, data["locator"])
+            key = (data["source"].pk, locator_key(data["locator"]))
             if key in seen:
                 raise forms.ValidationError(_("The same source and locator are cited twice."), code="duplicate_citation")
             seen.add(key)

@@ -15,6 +15,7 @@ import networkx as nx
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from wiki.references.locators import locator_key
 from wiki.taxonomy import mechanism_label
 
 
@@ -149,10 +150,11 @@ class GraphBuilder:
         return self._node(node_id("question", pk), kind="question", label=title, url=url)
 
     def edge(self, u: str, v: str, kind: EdgeType, label: str = "") -> None:
-        """One edge per (u, v, type); a second locator for the same pair is appended to the label."""
+        """One edge per (u, v, type); a second locator for the same pair is appended to the label (one pointing at the
+        same place, ``pp.3-4`` after ``第3-4页``, is not)."""
         if self.graph.has_edge(u, v, key=kind.value):
             data = self.graph.edges[u, v, kind.value]
-            if label and label not in data["label"].split(" · "):
+            if label and locator_key(label) not in {locator_key(known) for known in data["label"].split(" · ")}:
                 data["label"] = f"{data['label']} · {label}" if data["label"] else label
             return
         self.graph.add_edge(u, v, key=kind.value, type=kind.value, label=label)

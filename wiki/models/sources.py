@@ -32,6 +32,7 @@ from wiki.models.rules import (
     validate_source_slug,
 )
 from wiki.models.sort_keys import NameFormField, SortKeyed, SortKeyedQuerySet, SortKeyField
+from wiki.references.locators import distinct_locators
 
 
 class SourceKind(models.TextChoices):
@@ -319,7 +320,7 @@ class Source(SortKeyed, Deletable):
     @property
     def locators_cited(self) -> list[str]:
         """The locators a page cites the work at, each once, in the order cited; needs :meth:`SourceQuerySet.cited_on`."""
-        return list(dict.fromkeys(locator for locator in getattr(self, "cited_locators") if locator))
+        return distinct_locators(getattr(self, "cited_locators"))
 
     @property
     def only_synthesised(self) -> bool:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from wiki.models import Page, Source
 from wiki.references.citation_keys import citation_keys
 from wiki.references.front_matter import front_matter_value
+from wiki.references.locators import distinct_locators
 from wiki.references.names import author_names, unbraced
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
@@ -45,7 +46,7 @@ def reference_line(source: Source, key: str) -> str:
     if source.url:
         links.append(f"<{source.url}>")
     line = " ".join(parts) + (" " + " · ".join(links) if links else "")
-    locators = list(dict.fromkeys(locator for locator in getattr(source, "cited_locators", []) if locator))
+    locators = distinct_locators(getattr(source, "cited_locators", []))
     if locators:
         line += " — " + gettext("cited at: %(locators)s") % {"locators": "; ".join(_escaped(loc) for loc in locators)}
     return line

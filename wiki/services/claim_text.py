@@ -27,6 +27,7 @@ from wiki.markdown.claim_markers import (
     writable_locator,
 )
 from wiki.models import Claim, Revision, Source
+from wiki.references.locators import locator_key
 from wiki.roles import User
 from wiki.services.pages import page_save
 from wiki.services.sources import sources_by_title
@@ -44,11 +45,12 @@ class WrittenCitation:
 
 
 def written_citations(citations: Sequence[tuple[Source, str, str]]) -> list[WrittenCitation]:
-    """(work, locator, kind) as a sentence writes them, once each work at each locator (the first kind given)."""
+    """(work, locator, kind) as a sentence writes them, once each work at each locator however typed (the first kind and
+    form given: ``pp.3-4`` and ``第3-4页`` are one locator)."""
     unique: dict[tuple[int, str], WrittenCitation] = {}
     for source, locator, kind in citations:
         locator = writable_locator(locator)
-        unique.setdefault((source.pk, locator), WrittenCitation(source=source, locator=locator, kind=kind))
+        unique.setdefault((source.pk, locator_key(locator)), WrittenCitation(source=source, locator=locator, kind=kind))
     return list(unique.values())
 
 

@@ -26,6 +26,7 @@ from wiki.models import (
     Source,
 )
 from wiki.models.rules import max_length
+from wiki.references.locators import locator_key
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims
 from wiki.services.changes import change_record, check_not_stale
@@ -91,7 +92,10 @@ def claim_update(
     if in_text:
         wanted = written_citations([(c.source, c.locator, c.kind) for c in citations])
     else:
-        wanted = list({(c.source.pk, c.locator): WrittenCitation(c.source, c.locator, c.kind) for c in citations}.values())
+        unique: dict[tuple[int, str], WrittenCitation] = {}
+        for c in citations:
+            unique.setdefault((c.source.pk, locator_key(c.locator)), WrittenCitation(c.source, c.locator, c.kind))
+        wanted = list(unique.values())
     now_cited = _cited((c.source.short_name, c.locator) for c in wanted)
     cited_changed = {(c.source.pk, c.locator, c.kind) for c in wanted} != {(pk, locator, kind) for pk, _, locator, kind in old_rows}
     revision = None

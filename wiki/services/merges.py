@@ -33,6 +33,7 @@ from wiki.models import (
     Source,
     SourceMerge,
 )
+from wiki.references.locators import locator_key
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_claims, search_reindex_sources
 from wiki.services.changes import StaleEdit, change_record
@@ -143,10 +144,18 @@ def source_merge(*, merged: Source, kept: Source, user: User | None, take: Colle
                        if (c.component_id is None and not kept_classified) or c.component_id in component_ids]
     Classification.all_objects.filter(pk__in=classifications).update(source=kept)
 
-    cited = set(Citation.objects.filter(source=kept).values_list("claim_id", "locator"))
+    # A claim citing both at one locator, however typed (``pp.3-4``, ``第3-4页``), keeps the kept work's citation.
+    cited = {(claim_id, locator_key(locator)) for claim_id, locator in
+             Citation.objects.filter(source=kept).values_list("claim_id", "locator")}
     citations = list(Citation.objects.filter(source=merged).order_by("pk").values("id", "claim_id", "locator", "kind", "position"))
-    moving = [c["id"] for c in citations if (c["claim_id"], c["locator"]) not in cited]
-    dropped = [c for c in citations if (c["claim_id"], c["locator"]) in cited]
+    moving, dropped = [], []
+    for c in citations:
+        key = (c["claim_id"], locator_key(c["locator"]))
+        if key in cited:
+            dropped.append(c)
+        else:
+            moving.append(c["id"])
+            cited.add(key)
     Citation.objects.filter(pk__in=moving).update(source=kept)
     Citation.objects.filter(pk__in=[c["id"] for c in dropped]).delete()
 

@@ -21,6 +21,7 @@ from wiki.change_summaries import Summary, reasons_for_reader, summary
 from wiki.markdown import ClaimRef
 from wiki.markdown.citations import CITATION_RE, find_citations
 from wiki.models import Citation, Claim, ClaimRevision, ClaimStatus, OpenQuestion, Page, Revision, Source
+from wiki.references.locators import locator_key
 from wiki.roles import Account
 from wiki.text.claim_matching import (
     Match,
@@ -85,8 +86,9 @@ def statement(text: str) -> str:
 
 def _cited(title: str, locator: str, kind: str) -> tuple[str, str, str]:
     """A citation as compared: its title and locator read as search reads them (width, Traditional characters and case
-    aside) without spacing, so that retyping ``SkillForge，§3`` as ``ＳｋｉｌｌＦｏｒｇｅ，§３`` changes no citation."""
-    return "".join(folded(title).split()), "".join(folded(locator).split()), kind
+    aside) without spacing, so that retyping ``SkillForge，§3`` as ``ＳｋｉｌｌＦｏｒｇｅ，§３`` changes no citation; the locator by
+    what it points at (``pp.3-4`` is ``第3-4页``, :func:`locator_key`)."""
+    return "".join(folded(title).split()), locator_key(folded(locator)), kind
 
 
 def _written_in(text: str) -> list[tuple[str, str, str]]:
@@ -456,6 +458,7 @@ def page_claims_sync(
 
 def _write_citations(rows: Iterable[tuple[Claim, ClaimRef]], sources: dict[str, Source]) -> None:
     """The citations written in each sentence, and the cited works as what the claim is about."""
+    # A work cited twice at one locator, however typed (``pp.3-4``, ``pp. 3–4``), is one citation, as first typed.
     citations: dict[tuple[int, int, str], Citation] = {}
     about: set[tuple[int, int]] = set()
     for claim, ref in rows:
@@ -464,7 +467,7 @@ def _write_citations(rows: Iterable[tuple[Claim, ClaimRef]], sources: dict[str, 
             if source is None:
                 continue
             citations.setdefault(
-                (claim.pk, source.pk, cited.locator),
+                (claim.pk, source.pk, locator_key(cited.locator)),
                 Citation(claim=claim, source=source, locator=cited.locator, kind=cited.kind, position=index),
             )
             about.add((claim.pk, source.pk))

@@ -30,8 +30,12 @@ def test_a_sentence_citing_a_work_twice_at_the_same_pages_has_one_citation(db: N
 
 def test_a_pages_sources_list_one_range_of_pages_once_as_first_typed(client: Client, db: None) -> None:
     make_source(short_name="Typed", title=TITLE)
-    page = make_page(body=(f"## 关键要点\n\n- 第一个断言（来源：{TITLE}，pp. 3–4）\n- 第二个断言（来源：{TITLE}，第3-4页）\n"
-                           f"- 第三个断言（来源：{TITLE}，p. 3–4；{TITLE}，§5）\n"))
+    page = make_page(
+        body=(
+            f"## 关键要点\n\n- 第一个断言（来源：{TITLE}，pp. 3–4）\n- 第二个断言（来源：{TITLE}，第3-4页）\n"
+            f"- 第三个断言（来源：{TITLE}，p. 3–4；{TITLE}，§5）\n"
+        )
+    )
     html = client.get(page.get_absolute_url()).content.decode()
     section = re.search(r'<section class="cited-works".*?</section>', html, re.S)
     assert section is not None
@@ -43,8 +47,12 @@ def test_retyping_a_locator_another_way_keeps_a_verified_claim_verified(db: None
     page = make_page(body=f"## 关键要点\n\n- 一个断言（来源：{TITLE}，pp.3-4）\n")
     claim = Claim.objects.current().get(page=page)
     Claim.objects.filter(pk=claim.pk).update(status="verified")
-    page_save_revision(slug=page.slug, title=page.title, base_revision=1,
-                       body=f"## 关键要点\n\n- 一个断言（来源：{TITLE}，第 3–4 页）\n")
+    page_save_revision(
+        slug=page.slug,
+        title=page.title,
+        base_revision=1,
+        body=f"## 关键要点\n\n- 一个断言（来源：{TITLE}，第 3–4 页）\n",
+    )
     after = Claim.objects.get(pk=claim.pk)
     assert (after.is_orphaned, after.status) == (False, "verified")
 
@@ -55,14 +63,23 @@ def test_a_merge_keeps_one_citation_of_a_claim_citing_both_works_at_the_same_pag
     page = make_page(body=f"## 关键要点\n\n- 一个断言（来源：{TITLE}，pp.3-4；{merged.title}，第 3–4 页）\n")
     source_merge(merged=merged, kept=kept, user=None)
     claim = Claim.objects.current().get(page=page)
-    assert list(Citation.objects.filter(claim=claim).values_list("source__short_name", "locator")) == [("Kept", "pp.3-4")]
+    assert list(Citation.objects.filter(claim=claim).values_list("source__short_name", "locator")) == [
+        ("Kept", "pp.3-4")
+    ]
 
 
 def test_the_claim_form_refuses_one_work_twice_at_the_same_pages_typed_apart(db: None) -> None:
     source = make_source(short_name="Typed", title=TITLE)
-    data = {"citations-TOTAL_FORMS": "2", "citations-INITIAL_FORMS": "0",
-            "citations-0-source": source.short_name, "citations-0-locator": "pp.3-4", "citations-0-kind": "cited",
-            "citations-1-source": source.short_name, "citations-1-locator": "第 3–4 页", "citations-1-kind": "cited"}
+    data = {
+        "citations-TOTAL_FORMS": "2",
+        "citations-INITIAL_FORMS": "0",
+        "citations-0-source": source.short_name,
+        "citations-0-locator": "pp.3-4",
+        "citations-0-kind": "cited",
+        "citations-1-source": source.short_name,
+        "citations-1-locator": "第 3–4 页",
+        "citations-1-kind": "cited",
+    }
     formset = CitationFormSet(data, prefix="citations")
     assert not formset.is_valid()
     assert [e.code for e in formset.non_form_errors().as_data()] == ["duplicate_citation"]
@@ -70,7 +87,9 @@ def test_the_claim_form_refuses_one_work_twice_at_the_same_pages_typed_apart(db:
 
 def test_a_graph_edge_names_one_range_of_pages_once(db: None) -> None:
     source = make_source(short_name="Typed", title=TITLE)
-    page = make_page(body=f"## 关键要点\n\n- 第一个断言（来源：{TITLE}，pp.3-4）\n- 第二个断言（来源：{TITLE}，第 3–4 页）\n")
+    page = make_page(
+        body=f"## 关键要点\n\n- 第一个断言（来源：{TITLE}，pp.3-4）\n- 第二个断言（来源：{TITLE}，第 3–4 页）\n"
+    )
     graph = page_neighbourhood(page.slug)
     assert graph is not None
     assert graph.edges[node_id("page", page.slug), node_id("source", source.slug), "cites"]["label"] == "pp.3-4"

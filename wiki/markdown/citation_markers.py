@@ -13,7 +13,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 
-from wiki.markdown.citations import CITATION_RE, parse_citation_body
+from wiki.markdown.citations import CITATION_RE, parse_citation_body, written_title
 from wiki.text.lang import content_lang
 
 # Sanitising keeps the marker's class and text (the title), not its data attributes.
@@ -78,7 +78,8 @@ class CitationProcessor(InlineProcessor):
         marker.set("data-locator", locator)
         # an English title in a Chinese sentence is read out in English, and the other way round
         marker.set("lang", content_lang(title))
-        marker.text = title
+        # a title holding the citation's separators is shown in the quotes it is cited in
+        marker.text = written_title(title) or title
         if previous is not None:
             previous.tail = "、"
         return marker

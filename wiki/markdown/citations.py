@@ -1,5 +1,6 @@
-"""Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``, and several
-works each at its own locator, ``（来源：A，p.3；B，§2）``."""
+"""Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``, several
+works each at its own locator, ``（来源：A，p.3；B，§2）``, a title holding the citation's own separators in quotes,
+``（来源：“规划、记忆与工具”，p.3）``, and a locator after an ASCII comma, ``（来源：Agents, Tools, and RL, pp.3-4）``."""
 
 from __future__ import annotations
 
@@ -58,6 +59,17 @@ MAX_LOCATOR_LENGTH = 200
 # One work or several (、) at one locator: a part of a citation, which ； separates from the next.
 CitationGroup = tuple[tuple[str, ...], str]
 
+# A title in quotes or title marks holds the citation's separators as text (``“Planning、Memory，and Tools”``,
+# ``《规划、记忆与工具》``); the marks around a whole title are no part of it, as a bibliography reads them.
+_QUOTED_RE = re.compile(r'“[^“”]*”|"[^"]*"|「[^「」]*」|『[^『』]*』|《[^《》]*》')
+_WHOLLY_QUOTED_RE = re.compile(rf"^(?:{_QUOTED_RE.pattern})$")
+# What a separator inside quotes stands as while the citation is parted (private-use characters no page holds).
+_HIDDEN = {"、": "\ue011", "，": "\ue012", "；": "\ue013", ",": "\ue014"}
+_SHOWN = str.maketrans({hidden: shown for shown, hidden in _HIDDEN.items()})
+_HIDE = str.maketrans(_HIDDEN)
+# An ASCII comma before what reads as a locator, as English writes it: ``Agents, Tools, and RL, pp.3-4``.
+_ASCII_COMMA_RE = re.compile(r"\s*,\s*")
+
 
 def parse_citation_body(kind_word: str, body: str) -> list[CitationGroup] | str:
     """The parts of one citation body (titles and their locator; ``A，p.3；B，§2`` is two), or a message saying why it
@@ -65,6 +77,7 @@ def parse_citation_body(kind_word: str, body: str) -> list[CitationGroup] | str:
     body = body.strip()
     if not body:
         return "the citation names no source"
+    body = _QUOTED_RE.sub(lambda m: m.group(0).translate(_HIDE), body)
     groups = []
     for part in body.split("；"):
         parsed = _parse_group(part.strip())
@@ -81,13 +94,15 @@ def _parse_group(body: str) -> CitationGroup | str:
     head = body
     if "，" in body:
         head, tail = body.rsplit("，", 1)
-        tail = tail.strip()
+        tail = tail.strip().translate(_SHOWN)
         if not is_valid_locator(tail):
             return gettext("“%(locator)s” is not a locator (expected p.3, pp.3-4, §3.1, Table 2, Fig. 3, Appendix B…)") % {"locator": tail}
         if len(tail) > MAX_LOCATOR_LENGTH:
             return gettext("the locator is longer than %(limit)s characters: cite the parts in separate citations") % {"limit": MAX_LOCATOR_LENGTH}
         locator = tail
-    titles = tuple(title.strip() for title in head.split("、"))
+    elif (after_comma := locator_after_ascii_comma(body)) is not None:
+        head, locator = after_comma
+    titles = tuple(_unquoted(title.strip().translate(_SHOWN)) for title in head.split("、"))
     if any(not title for title in titles):
         return gettext("an empty source title between separators")
     if any(len(title) > MAX_TITLE_LENGTH for title in titles):
@@ -130,3 +145,26 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
 def _problem(text: str, start: int, end: int, message: str) -> CitationProblem:
     excerpt = text[start : min(end, start + 120)]
     return CitationProblem(message=message, excerpt=excerpt, line=text.count("\n", 0, start) + 1)
+
+
+def locator_after_ascii_comma(body: str) -> tuple[str, str] | None:
+    """(title, locator) when ``body`` ends in an ASCII comma and a locator (the first comma after which the rest is
+    one: ``A, B, pp.3-4, 7`` is ``A, B`` at ``pp.3-4, 7``), else None."""
+    for comma in _ASCII_COMMA_RE.finditer(body):
+        head, tail = body[: comma.start()], body[comma.end() :]
+        if head.strip() and is_valid_locator(tail) and len(tail) <= MAX_LOCATOR_LENGTH:
+            return head, tail.strip()
+    return None
+
+
+def _unquoted(title: str) -> str:
+    return title[1:-1].strip() or title if _WHOLLY_QUOTED_RE.match(title) else title
+
+
+def written_title(title: str) -> str:
+    """``title`` as a citation writes it so as to read it back whole: as it is, else in quotes (``“A、B”``); an empty
+    string when quotes would not do either (a title holding ``“`` or ``”`` and a separator)."""
+    if parse_citation_body("来源", title) == [((title,), "")]:
+        return title
+    quoted = f"“{title}”"
+    return quoted if parse_citation_body("来源", quoted) == [((title,), "")] else ""

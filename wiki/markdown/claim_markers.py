@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wiki.markdown import ClaimRef, render
-from wiki.markdown.citations import CitationGroup, find_citations, parse_citation_body
+from wiki.markdown.citations import CitationGroup, find_citations, parse_citation_body, written_title
 from wiki.markdown.wikilinks import WIKILINK_RE
 
 # A private-use character no page holds: a probe's title is it around a number.
@@ -29,9 +29,9 @@ _WIKILINK = re.compile(WIKILINK_RE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # How many lines ending like the sentence are tried, one render each, before giving up.
 _END_TRIES = 8
-# What cannot stand in a title written into a citation: the citation's own brackets and separators, a line break,
-# and code or escape characters, which the renderer reads before citations.
-_UNWRITABLE = re.compile(r"[（）、，；\n`\\]")
+# What cannot stand in a title written into a citation: the citation's own brackets, a line break, and code or escape
+# characters, which the renderer reads before citations (its separators can, the title in quotes: ``written_title``).
+_UNWRITABLE = re.compile(r"[（）\n`\\]")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,8 @@ def _claims(body: str) -> list[ClaimRef]:
 
 def is_writable_title(title: str) -> bool:
     """``title`` can name a work inside a citation and be read back the same."""
-    return bool(title) and title == title.strip() and len(title) <= 500 and not _UNWRITABLE.search(title)
+    return (bool(title) and title == title.strip() and len(title) <= 500 and not _UNWRITABLE.search(title)
+            and bool(written_title(title)))
 
 
 def writable_locator(locator: str) -> str:
@@ -83,7 +84,8 @@ def marker_text(word: str, items: Sequence[tuple[str, str]]) -> str:
             parts[-1][0].append(title)
         else:
             parts.append(([title], locator))
-    body = "；".join("、".join(titles) + (f"，{locator}" if locator else "") for titles, locator in parts)
+    body = "；".join("、".join(written_title(title) or title for title in titles) + (f"，{locator}" if locator else "")
+                    for titles, locator in parts)
     return f"（{word}：{body}）"
 
 

@@ -18,8 +18,9 @@ from tests.factories import make_editor, make_reader
 from wiki.models import ChangeEvent, Page, PageRedirect, WikiLink
 from wiki.roles import Account
 from wiki.services.deletion import page_delete
+from wiki.services.page_edits import page_save_merging
 from wiki.services.page_moves import page_move
-from wiki.services.pages import page_revert, page_save
+from wiki.services.pages import PageDeleted, page_revert, page_save
 from wiki.services.watches import watch_add
 
 pytestmark = pytest.mark.django_db
@@ -271,6 +272,107 @@ def test_an_edit_opened_before_the_move_of_a_page_since_deleted_keeps_what_was_t
 
     assert "没有丢的一段。" in kept.content.decode()
     assert Page.all_objects.get(pk=notes.pk).body == "笔记。"
+
+
+def _sent(form: Any, **typed: str) -> dict[str, str]:
+    """An opened edit form's values as the browser sends them back, hidden ones included, with ``typed``."""
+    return {**{name: "" if value is None else str(value) for name, value in form.initial.items()}, **typed,
+            "save": "1"}
+
+
+def _newcomer(editor: Account, *, revisions: int) -> Page:
+    """A page created at old-notes once the page there moved, saved ``revisions`` times."""
+    for number in range(revisions):
+        newcomer = page_save(slug="old-notes", title="Newcomer", body=f"新页面，第 {number + 1} 版。", user=editor,
+                             base_revision=number or 0).revision.page
+    return newcomer
+
+
+@pytest.mark.parametrize("revisions", [1, 2])
+def test_an_edit_opened_before_the_move_is_saved_to_the_moved_page_not_to_a_page_created_at_its_former_address(
+    notes: Page, editor: Account, editor_client: Client, revisions: int
+) -> None:
+    form = editor_client.get("/wiki/old-notes/edit/").context["form"]
+    page_move(page=notes, slug="survey-notes", user=editor)
+    newcomer = _newcomer(editor, revisions=revisions)
+
+    saved = editor_client.post("/wiki/old-notes/edit/", _sent(form, body="笔记。\n\n新的一段。"), follow=True)
+
+    assert saved.redirect_chain == [("/wiki/survey-notes/", 302)]
+    assert Page.objects.get(pk=notes.pk).body == "笔记。\n\n新的一段。"
+    newcomer = Page.objects.get(pk=newcomer.pk)
+    assert (newcomer.slug, newcomer.revisions.count()) == ("old-notes", revisions)
+    assert newcomer.body == f"新页面，第 {revisions} 版。"
+
+
+def test_a_section_edit_opened_before_the_move_is_saved_to_the_moved_page_not_to_a_page_created_at_its_former_address(
+    editor: Account, editor_client: Client
+) -> None:
+    notes = page_save(slug="old-notes", title="Reading notes", body="## 定义\n\n旧的定义。\n").revision.page
+    form = editor_client.get("/wiki/old-notes/edit/?section=1").context["form"]
+    page_move(page=notes, slug="survey-notes", user=editor)
+    newcomer = page_save(slug="old-notes", title="Newcomer", body="## 别的\n\n新页面。\n", user=editor).revision.page
+
+    saved = editor_client.post("/wiki/old-notes/edit/", _sent(form, body="## 定义\n\n新的定义。\n"))
+
+    assert saved.status_code == 302 and saved["Location"].startswith("/wiki/survey-notes/")
+    assert Page.objects.get(pk=notes.pk).body == "## 定义\n\n新的定义。\n"
+    assert Page.objects.get(pk=newcomer.pk).body == "## 别的\n\n新页面。\n"
+
+
+def test_an_edit_conflict_on_a_moved_page_resolves_on_it_not_on_a_page_created_at_its_former_address(
+    notes: Page, editor: Account, editor_client: Client
+) -> None:
+    form = editor_client.get("/wiki/old-notes/edit/").context["form"]
+    page_save(slug="old-notes", title="Reading notes", body="别人的笔记。", user=editor, base_revision=1)
+    page_move(page=Page.objects.get(pk=notes.pk), slug="survey-notes", user=editor)
+    newcomer = _newcomer(editor, revisions=1)
+
+    conflict = editor_client.post("/wiki/old-notes/edit/", _sent(form, body="我的笔记。"))
+
+    assert conflict.status_code == 409
+    assert 'action="/wiki/survey-notes/edit/"' in conflict.content.decode()
+    resolved = editor_client.post("/wiki/old-notes/edit/", _sent(conflict.context["form"], body="合并的笔记。"))
+    assert resolved.status_code == 302 and resolved["Location"] == "/wiki/survey-notes/"
+    assert Page.objects.get(pk=notes.pk).body == "合并的笔记。"
+    assert Page.objects.get(pk=newcomer.pk).body == "新页面，第 1 版。"
+
+
+def test_an_edit_of_a_moved_page_sent_after_the_session_ended_comes_back_for_the_moved_page(
+    notes: Page, editor: Account, editor_client: Client
+) -> None:
+    form = editor_client.get("/wiki/old-notes/edit/").context["form"]
+    page_move(page=notes, slug="survey-notes", user=editor)
+    newcomer = _newcomer(editor, revisions=1)
+    editor_client.logout()
+
+    ended = editor_client.post("/wiki/old-notes/edit/", _sent(form, body="会话结束前写的。"))
+
+    assert ended.status_code == 403
+    assert 'action="/wiki/survey-notes/edit/"' in ended.content.decode()
+    assert ended.context["form"]["page_id"].value() == str(notes.pk)
+    editor_client.force_login(editor)
+    again = editor_client.post("/wiki/old-notes/edit/", _sent(ended.context["form"]))
+    assert again.status_code == 302 and again["Location"] == "/wiki/survey-notes/"
+    assert Page.objects.get(pk=notes.pk).body == "会话结束前写的。"
+    assert Page.objects.get(pk=newcomer.pk).body == "新页面，第 1 版。"
+
+
+def test_a_save_naming_the_page_it_was_opened_on_goes_to_it_wherever_it_is_and_not_to_a_deleted_one(
+    notes: Page, editor: Account
+) -> None:
+    page_move(page=notes, slug="survey-notes", user=editor)
+    newcomer = _newcomer(editor, revisions=1)
+
+    saved = page_save_merging(slug="old-notes", page_id=notes.pk, title="Reading notes", body="改过的笔记。",
+                              base_revision=1, user=editor)
+
+    assert saved.revision.page.pk == notes.pk and Page.objects.get(pk=notes.pk).body == "改过的笔记。"
+    assert Page.objects.get(pk=newcomer.pk).revisions.count() == 1
+    page_delete(page=Page.objects.get(pk=notes.pk), user=editor, reason="重复")
+    with pytest.raises(PageDeleted):
+        page_save_merging(slug="survey-notes", page_id=notes.pk, title="Reading notes", body="又改。", base_revision=2)
+    assert Page.all_objects.get(pk=notes.pk).body == "改过的笔记。"
 
 
 def test_a_retitled_pages_former_title_leads_to_it_until_a_page_takes_that_title(client: Client) -> None:

@@ -59,6 +59,9 @@ class PageForm(forms.Form):
         help_text=_("A typo, formatting or a small rewording, nothing a reader of the page needs to check: readers can "
                     "hide minor edits from recent changes and their watchlist."))
     base_revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    # The page the form was opened on: saved there wherever it has moved since, never to a page created meanwhile at
+    # the address the form was opened at.
+    page_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -106,8 +109,8 @@ class PageCreateForm(PageForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # A new page is never a minor edit.
-        del self.fields["minor"]
+        # A new page is never a minor edit, and is no page yet.
+        del self.fields["minor"], self.fields["page_id"]
 
     def clean_slug(self) -> str:
         # Typed capitals are lower-cased, as a wiki link to the page would be.

@@ -18,7 +18,7 @@ from wiki import markdown as wiki_markdown
 from wiki.models import Page, Revision
 from wiki.models.rules import normalize_page_slug
 from wiki.roles import User
-from wiki.services.pages import MergedEdit, PageSaved, page_save, page_validate
+from wiki.services.pages import MergedEdit, PageDeleted, PageSaved, page_save, page_validate
 from wiki.text.diff import Diff, side_by_side
 from wiki.text.merge import merge_edit
 from wiki.text.sections import SectionNotFound, section_splice
@@ -50,6 +50,7 @@ def page_save_merging(
     base_revision: int | None = None,
     new_works: Collection[str] = (),
     minor: bool = False,
+    page_id: int | None = None,
 ) -> PageSaved:
     """:func:`page_save`, except that an edit from a revision someone has saved after (``base_revision`` older than
     the latest) is merged three ways with the latest (:func:`wiki.text.merge.merge_edit`), and the merge is saved
@@ -60,9 +61,16 @@ def page_save_merging(
     The page's row is locked from reading the latest revision until the merge is saved: a save landing meanwhile
     waits and is then merged with in turn, and one that landed before is the latest read, never overwritten.
 
+    ``page_id``: the page the edit was opened on, saved wherever it is now (``slug`` is then only where the editor
+    last saw it): a page moved since is edited at its new address, and a page created meanwhile at its former one is
+    left alone. Its row is locked first, so that a move waits for the save; :class:`PageDeleted` when it was deleted
+    meanwhile.
+
     A text over the limits raises :class:`~wiki.markdown.MarkdownTooComplex` before anything is read or merged.
     """
     wiki_markdown.check_complexity(body)
+    if page_id is not None:
+        slug = _address_now(page_id)
     values = {"title": title, "summary": summary, "body": body}
     merged = None
     page = Page.objects.select_for_update().only("id").filter(slug=normalize_page_slug(slug)).first()
@@ -78,6 +86,17 @@ def page_save_merging(
                       user=user, base_revision=base_revision, new_works=new_works,
                       minor=minor)
     return saved if merged is None or saved.unchanged else replace(saved, merged=merged)
+
+
+def _address_now(page_id: int) -> str:
+    """The address of the page ``page_id`` now, its row locked until the transaction ends; or why it has none."""
+    page = Page.all_objects.select_for_update().only("id", "slug", "deleted_at").filter(pk=page_id).first()
+    if page is None:
+        raise ValidationError({"page_id": [ValidationError(gettext_lazy("The page this form was opened on no longer "
+                                                                        "exists."), code="no_page")]})
+    if page.is_deleted:
+        raise PageDeleted(page=Page.all_objects.select_related("deleted_by").get(pk=page_id))
+    return page.slug
 
 
 def section_edit_values(*, page: Page, base_revision: int, section: int, text: str) -> dict[str, str]:
@@ -153,4 +172,4 @@ def page_save_section(
     that revision is (:func:`page_save_merging`), merged with what was saved since."""
     values = section_edit_values(page=page, base_revision=base_revision, section=section, text=text)
     return page_save_merging(slug=page.slug, **values, comment=comment, user=user, base_revision=base_revision,
-                             new_works=new_works, minor=minor)
+                             new_works=new_works, minor=minor, page_id=page.pk)

@@ -9,6 +9,7 @@ from contextlib import suppress
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -111,6 +112,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         else:
             saved = page_save_merging(
                 slug=slug,
+                page_id=page.pk if page is not None else None,
                 title=data["title"],
                 body=data["body"],
                 summary=data["summary"],
@@ -175,7 +177,8 @@ def _conflict(request: HttpRequest, form: PageForm, conflict: EditConflict) -> H
     edit = merge_edit(base=edit_values(base) if base else dict.fromkeys((*FIELDS, "body"), ""),
                       theirs=edit_values(current), mine=mine)
     merged_form = PageForm(initial={**edit.values(), "comment": form.cleaned_data["comment"],
-                                    "minor": form.cleaned_data.get("minor", False), "base_revision": current.number})
+                                    "minor": form.cleaned_data.get("minor", False), "base_revision": current.number,
+                                    "page_id": conflict.page.pk})
     for name, field in edit.fields.items():
         if field.clash:
             merged_form.fields[name].help_text = _("Changed meanwhile too, to “%(theirs)s”; yours is kept here: choose.") % {"theirs": field.theirs}
@@ -204,10 +207,9 @@ def _session_ended(request: HttpRequest, slug: str | None = None) -> HttpRespons
     again in another tab."""
     page = None
     if slug is not None:
-        # A page moved while it was being edited is found at its former address, as a save there finds it; one the
-        # wiki has no trace of still gives the typed text back, in the new-page form.
-        pages = Page.all_objects.only("id", "slug", "title")
-        page = pages.filter(slug=slug).first() or pages.filter(redirects__slug=slug).first()
+        # The page the form was opened on, wherever it is now, as a save finds it; one the wiki has no trace of still
+        # gives the typed text back, in the new-page form.
+        page = _opened_page(request, slug, Page.all_objects.only("id", "slug", "title"))
     form_class = _page_form_class(request) if page is not None else PageCreateForm
     form = form_class(initial={name: request.POST.get(name, "") for name in form_class.base_fields})
     return render(request, "wiki/edit/page_form.html", {"form": form, "page": page, "session_ended": True}, status=403)
@@ -246,17 +248,32 @@ def page_create(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
+def _opened_page(request: HttpRequest, slug: str, pages: QuerySet[Page]) -> Page | None:
+    """The page an edit form posted to ``slug`` was opened on (of ``pages``), wherever it is now.
+
+    The form names it (``page_id``): a page moved since is found at its new address, and a page created meanwhile at
+    its former one is not taken for it. A form that names none (opened before forms did) is the page's at ``slug``, or,
+    with a revision it started from, the one moved from there."""
+    here = pages.filter(slug=slug).first()
+    if request.method != "POST":
+        return here
+    opened_on = _number(request.POST.get("page_id") or "")
+    if opened_on is not None:
+        return here if here is not None and here.pk == opened_on else pages.filter(pk=opened_on).first()
+    if here is None and request.POST.get("base_revision"):
+        return pages.filter(redirects__slug=slug).first()
+    return here
+
+
 @follows_moves
 @editor_required("wiki.change_page", forms=[PageForm], session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    page = Page.all_objects.select_related("deleted_by").filter(slug=slug).first()
-    moved = page is None and request.method == "POST" and bool(request.POST.get("base_revision"))
-    if moved:
-        # Opened before the page was moved: what was typed is saved where the page is now, merged as any edit is
-        # with the revision it started from (a form without one is not the wiki's and is not sent on).
-        page = Page.all_objects.select_related("deleted_by").filter(redirects__slug=slug).first()
+    page = _opened_page(request, slug, Page.all_objects.select_related("deleted_by"))
     if page is None:
         raise Http404
+    # Opened before the page was moved: what was typed is saved where the page is now, merged as any edit is with the
+    # revision it started from.
+    moved = request.method == "POST" and page.slug != slug
     if page.is_deleted:
         # Opened before the deletion: what was typed is kept. Opened after: the page's address says it is deleted.
         return _deleted(request, page) if request.method == "POST" else redirect(page)
@@ -277,7 +294,7 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         latest = page.revisions.order_by("-number").only("number").first()
         form = PageForm(
             initial={"title": page.title, "summary": page.summary, "body": page.body,
-                     "base_revision": latest.number if latest else None}
+                     "base_revision": latest.number if latest else None, "page_id": page.pk}
         )
         preview = whole = changes = None
     try:
@@ -323,6 +340,7 @@ def _section_form(request: HttpRequest, page: Page) -> HttpResponse:
         "body": page.body[chosen.start:chosen.end],
         "comment": f"/* {chosen.title[:SUMMARY_TITLE_CHARS]} */ ",
         "base_revision": latest.number if latest else None,
+        "page_id": page.pk,
         "section": chosen.number,
     })
     return render(request, "wiki/edit/page_form.html", {"form": form, "section_title": chosen.title,

@@ -45,7 +45,8 @@ def undo_form(request: HttpRequest, page: Page) -> HttpResponse:
             % {"number": undo.revision.number},
         )
         return redirect("wiki:page-history", slug=page.slug)
-    form = PageForm(initial={**undo.values, "comment": undo.comment().text(), "base_revision": undo.current.number})
+    form = PageForm(initial={**undo.values, "comment": undo.comment().text(), "base_revision": undo.current.number,
+                             "page_id": page.pk})
     return render(
         request,
         "wiki/edit/page_form.html",

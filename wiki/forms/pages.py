@@ -62,6 +62,8 @@ class PageForm(forms.Form):
     # The page the form was opened on: saved there wherever it has moved since, never to a page created meanwhile at
     # the address the form was opened at.
     page_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    # Set when the wiki asked whether to blank the page: saving again confirms it (see :meth:`ask_to_confirm_blank`).
+    confirm_blank = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -83,6 +85,15 @@ class PageForm(forms.Form):
         except wiki_markdown.MarkdownTooComplex as error:
             raise forms.ValidationError(str(error), code="too_complex") from error
         return body
+
+
+    def ask_to_confirm_blank(self, error: forms.ValidationError) -> None:
+        """Shows the question the service asked (a refusal coded ``blanking``) beside the text, and makes saving the
+        form again its confirmation, as a wiki's "save again to blank the page" does."""
+        data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict from the request; the stubs say Mapping
+        data["confirm_blank"] = "1"
+        self.data = data
+        self.add_error("body", error)
 
 
 class PageSectionForm(PageForm):

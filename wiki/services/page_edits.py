@@ -51,6 +51,7 @@ def page_save_merging(
     new_works: Collection[str] = (),
     minor: bool = False,
     page_id: int | None = None,
+    blanking_confirmed: bool = True,
 ) -> PageSaved:
     """:func:`page_save`, except that an edit from a revision someone has saved after (``base_revision`` older than
     the latest) is merged three ways with the latest (:func:`wiki.text.merge.merge_edit`), and the merge is saved
@@ -65,6 +66,9 @@ def page_save_merging(
     last saw it): a page moved since is edited at its new address, and a page created meanwhile at its former one is
     left alone. Its row is locked first, so that a move waits for the save; :class:`PageDeleted` when it was deleted
     meanwhile.
+
+    ``blanking_confirmed`` false: an edit (merged or not) leaving the page without text is refused until confirmed
+    (:class:`~wiki.services.pages.PageBlanking`).
 
     A text over the limits raises :class:`~wiki.markdown.MarkdownTooComplex` before anything is read or merged.
     """
@@ -84,7 +88,7 @@ def page_save_merging(
             base_revision = latest.number
     saved = page_save(slug=slug, title=values["title"], summary=values["summary"], body=values["body"], comment=comment,
                       user=user, base_revision=base_revision, new_works=new_works,
-                      minor=minor)
+                      minor=minor, blanking_confirmed=blanking_confirmed)
     return saved if merged is None or saved.unchanged else replace(saved, merged=merged)
 
 
@@ -166,10 +170,12 @@ def page_save_section(
     base_revision: int,
     new_works: Collection[str] = (),
     minor: bool = False,
+    blanking_confirmed: bool = True,
 ) -> PageSaved:
     """Saves ``text`` as section ``section`` of ``page`` as it read at revision ``base_revision`` (where the editor
     read the section): spliced into that revision's text (:func:`section_edit_values`), then saved as any edit from
-    that revision is (:func:`page_save_merging`), merged with what was saved since."""
+    that revision is (:func:`page_save_merging`), merged with what was saved since; ``blanking_confirmed`` as there, for
+the whole text the section leaves."""
     values = section_edit_values(page=page, base_revision=base_revision, section=section, text=text)
     return page_save_merging(slug=page.slug, **values, comment=comment, user=user, base_revision=base_revision,
-                             new_works=new_works, minor=minor, page_id=page.pk)
+                             new_works=new_works, minor=minor, page_id=page.pk, blanking_confirmed=blanking_confirmed)

@@ -52,6 +52,16 @@ class PageDeleted(ValidationError):
         self.page = page
 
 
+class PageBlanking(ValidationError):
+    """An edit would leave a page that has text with none: nothing was saved until the editor confirms it
+    (``confirm_blank``), as a wiki asks before a page is blanked."""
+
+    def __init__(self) -> None:
+        super().__init__({"confirm_blank": [ValidationError(gettext_lazy(
+            "This edit leaves the page without any text: nothing was saved. Save again to blank the page all the same, "
+            "or put its text back."), code="blanking")]})
+
+
 class UnknownBaseRevision(EditConflict):
     """The editor's base revision is later than the page's latest: a client mistake rather than someone's later save.
 
@@ -212,6 +222,7 @@ def page_save(
     new_works: Collection[str] = (),
     record_change: bool = True,
     minor: bool = False,
+    blanking_confirmed: bool = True,
 ) -> PageSaved:
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
 
@@ -230,6 +241,10 @@ def page_save(
     when the page was to be created, :class:`PageDeleted` when it was deleted meanwhile). A save that changes
     nothing (the same title, summary and text as the latest revision, whichever revision it started from, and no
     citation to resolve anew) writes nothing, and ``unchanged`` says so.
+
+    ``blanking_confirmed`` false (an editor's edit, not yet confirmed): a save that would leave a page with text
+    holding none (nothing but whitespace) is refused with :class:`PageBlanking`, nothing written, as a wiki asks
+    before blanking a page; the editor confirms by saving again.
     """
     # A typed slug is stored lower-cased, as a wiki link to the page finds it.
     slug = normalize_page_slug(slug) or target_slug(title)
@@ -261,6 +276,8 @@ def page_save(
             return PageSaved(revision=latest, citations=report, unchanged=True)
     if latest is not None and base_revision is not None and base_revision != latest.number:
         raise EditConflict(page=page, base_number=base_revision, current=latest, mine=mine)  # type: ignore[arg-type]
+    if not blanking_confirmed and latest is not None and latest.body.strip() and not body.strip():
+        raise PageBlanking
     if page is None:
         if slug in RESERVED_SLUGS:
             raise ValidationError({"slug": [ValidationError(gettext_lazy("“%(slug)s” is reserved; choose another slug."), code="reserved", params={"slug": slug})]})

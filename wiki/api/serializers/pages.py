@@ -238,6 +238,11 @@ class PageEditSerializer(PageWriteSerializer):
     # The page's own slug is let through (to_internal_value refuses another).
     tolerated_names = frozenset({"slug"})
 
+    confirm_blank = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Save all the same an edit that leaves a page with text without any (nothing but whitespace): "
+                  "without it, such an edit is refused with 400 `blanking` and nothing is saved.")
+
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         del fields["slug"]

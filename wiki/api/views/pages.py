@@ -158,7 +158,8 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         content = {name: data.get(name, getattr(instance, name)) for name in ("title", "summary", "body")}
         try:
             self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
-                                   base_revision=base_revision, new_works=data.get("new_works", ()), **content)
+                                   base_revision=base_revision, new_works=data.get("new_works", ()),
+                                   blanking_confirmed=data.get("confirm_blank", False), **content)
         except EditConflict:
             # The revision was named by If-Match, which someone else's save made stale while this request ran: as a
             # stale If-Match sent from the start, a 412 (a base_revision sent in the body stays a 409 with both versions).

@@ -35,7 +35,7 @@ from wiki.services.page_edits import (
     page_save_section,
     section_edit_values,
 )
-from wiki.services.pages import EditConflict, MergedEdit, PageDeleted, PagePreview, page_preview
+from wiki.services.pages import EditConflict, MergedEdit, PageBlanking, PageDeleted, PagePreview, page_preview
 from wiki.text.merge import FIELDS, merge_edit
 from wiki.text.sections import SectionNotFound, section
 from wiki.views.editing import SESSION_ENDED_PREVIEW, editor_required, saved_message
@@ -108,7 +108,8 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
         if isinstance(form, PageSectionForm) and page is not None:
             saved = page_save_section(page=page, section=data["section"], text=data["body"], comment=data["comment"],
                                       user=request.user, base_revision=data["base_revision"],
-                                      new_works=new_works_from(form.data), minor=data["minor"])
+                                      new_works=new_works_from(form.data), minor=data["minor"],
+                                      blanking_confirmed=data["confirm_blank"])
         else:
             saved = page_save_merging(
                 slug=slug,
@@ -121,6 +122,7 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
                 base_revision=data.get("base_revision"),
                 new_works=new_works_from(form.data),
                 minor=data.get("minor", False),
+                blanking_confirmed=data["confirm_blank"],
             )
     except EditConflict as conflict:
         return _conflict(request, form, conflict)
@@ -129,6 +131,9 @@ def _save(request: HttpRequest, form: PageForm, *, slug: str, page: Page | None)
     except wiki_markdown.MarkdownTooComplex as error:
         form.add_error("body", str(error))
         return render(request, "wiki/edit/page_form.html", {"form": form, "page": page})
+    except PageBlanking as blanking:
+        form.ask_to_confirm_blank(blanking.error_dict["confirm_blank"][0])
+        return render(request, "wiki/edit/page_form.html", {"form": form, "page": page}, status=400)
     except ValidationError as error:
         for name, errors in error.error_dict.items():
             form.add_error(name if name in form.fields else None, errors)

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "wiki.caching.private_pages.PrivatePagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything asks the database: one not migrated as far as the code answers 503, naming what to run.
+    "wiki.views.unmigrated.UnmigratedDatabaseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "wiki.api.encoding.QueryEncodingMiddleware",
     "wiki.api.write_parameters.WriteParametersMiddleware",

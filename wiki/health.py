@@ -1,4 +1,5 @@
-"""What the health check finds: the primary PostgreSQL, the shared cache and each read replica.
+"""What the health check finds: the primary PostgreSQL (and whether it is migrated as far as the code), the shared
+cache and each read replica.
 
 A server can serve while it reaches the primary: without the cache every page is rendered from PostgreSQL, and
 without a replica its reads go to the primary (``config.routers``). So the primary decides whether the server is
@@ -15,6 +16,7 @@ from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from config.routers import replica_failed, replica_usable
+from wiki.schema_state import MIGRATE_COMMAND, database_behind
 
 OK = "ok"
 DEGRADED = "degraded"
@@ -27,11 +29,13 @@ class Health:
     database: str
     cache: str
     replicas: tuple[tuple[str, str], ...]
+    # The migrations the code has and the primary lacks: the server answers 503 until they are applied.
+    unapplied: tuple[str, ...] = ()
 
     @property
     def serving(self) -> bool:
-        """Whether the server can answer readers and editors: the primary answers."""
-        return self.database == OK
+        """Whether the server can answer readers and editors: the primary answers, migrated as far as the code."""
+        return self.database == OK and not self.unapplied
 
     @property
     def whole(self) -> bool:
@@ -48,16 +52,28 @@ class Health:
         found: dict[str, object] = {"status": self.status, "database": self.database, "cache": self.cache}
         if self.replicas:
             found["replicas"] = dict(self.replicas)
+        if self.unapplied:
+            found["migrations"] = {"unapplied": len(self.unapplied), "first": self.unapplied[0], "run": MIGRATE_COMMAND}
         return found
 
 
 def health_check() -> Health:
-    """Asks the primary, the cache and each replica once (one query each, one cache write and read)."""
+    """Asks the primary, the cache and each replica once (one query each, one cache write and read); whether the
+    primary is migrated as far as the code, as the server found it (:func:`wiki.schema_state.database_behind`)."""
+    database = _primary()
     return Health(
-        database=_primary(),
+        database=database,
         cache=_cache(),
         replicas=tuple((alias, _replica(alias)) for alias in settings.DATABASE_REPLICAS),
+        unapplied=_unapplied() if database == OK else (),
     )
+
+
+def _unapplied() -> tuple[str, ...]:
+    try:
+        return tuple(database_behind())
+    except DatabaseError:  # lost since it answered: the next check says so
+        return ()
 
 
 def _primary() -> str:

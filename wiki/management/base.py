@@ -9,16 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
-from django.db.migrations.executor import MigrationExecutor
+from django.db import OperationalError
 from django.utils import translation
 
-
-def unapplied_migrations(database: str = DEFAULT_DB_ALIAS) -> list[str]:
-    """The migrations the code has and ``database`` has not applied yet, as ``app name``, in the order they apply."""
-    executor = MigrationExecutor(connections[database])
-    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
-    return [f"{migration.app_label} {migration.name}" for migration, backwards in plan if not backwards]
+from wiki.schema_state import MIGRATE_COMMAND, unapplied_migrations
 
 
 class WikiCommand(BaseCommand):
@@ -45,6 +39,6 @@ class WikiCommand(BaseCommand):
         if unapplied:
             raise CommandError(
                 f"the database is not migrated as far as the code ({len(unapplied)} migration"
-                f"{'' if len(unapplied) == 1 else 's'} to apply, first {unapplied[0]}): run `manage.py prepare_wiki` "
+                f"{'' if len(unapplied) == 1 else 's'} to apply, first {unapplied[0]}): run `{MIGRATE_COMMAND}` "
                 "(or `manage.py migrate`) first; nothing was changed"
             )

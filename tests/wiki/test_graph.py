@@ -374,6 +374,19 @@ def test_chinese_labels_break_between_words_and_scripts_not_before_their_last_ch
     assert text_px(first) > 100 and last.endswith("…")
 
 
+def test_a_wrapped_label_never_opens_a_line_with_closing_punctuation_nor_ends_one_with_opening_punctuation() -> None:
+    # as drawn around a work whose claims read alike until their experiment and source
+    assert wrap("…（实验 4515）。（来源：RewardCritic-G0R1-114，pp.3-4）", 150) == ("…（实验", "4515）。（来源：Rewa…")
+    assert wrap("…长程网页任务的动作序列，没有参数更新（实验 4400）", 150) == ("…长程网页任务的动作序", "列，没有参数更新（实验…")
+    for text in ("…（实验 4515）。（来源：RewardCritic-G0R1-114，pp.3-4）", "它说“奖励函数”是关键，不是“环境”。",
+                 "用 GRPO（组相对策略优化）更新 agent 的策略", "SkillForge（GRPO）与 StarHarness（harness）"):
+        for width in (108.0, 150.0):
+            lines = wrap(text, width)
+            assert all(text_px(line) <= width for line in lines)
+            assert not any(line[0] in "）)]」』】》”’。，、：；！？,.:;!?" for line in lines[1:]), lines
+            assert not any(line[-1] in "（([「『【《“‘" for line in lines), lines
+
+
 def test_the_compare_picker_orders_works_by_name_whatever_their_case() -> None:
     from wiki.graph.compare import pick_choices
 

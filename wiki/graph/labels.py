@@ -75,9 +75,32 @@ def _cjk_break(text: str, cut: int, max_px: float, font_px: float) -> int:
 _INNER_WORD_BREAK = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
+# Chinese line breaking (GB/T 15834, as browsers do it): a line never starts with closing punctuation nor ends with
+# opening punctuation; they stay with the text they close or open.
+_NO_LINE_START = frozenset("）)]」』】〕》〉”’。，、．：；！？…,.:;!?%％·")
+_NO_LINE_END = frozenset("（([「『【〔《〈“‘")
+
+
+def _is_latin_alnum(ch: str) -> bool:
+    return ch.isalnum() and not _is_cjk(ch)
+
+
+def _punctuation_kept(text: str, brk: int) -> int:
+    """``brk`` moved back so that neither line begins with closing punctuation nor ends with opening punctuation, nor
+    is a Latin word so freed split (``4515|）。`` becomes ``|4515）。``); ``brk`` itself when no earlier break would do."""
+    if not 0 < brk < len(text) or (text[brk] not in _NO_LINE_START and text[brk - 1] not in _NO_LINE_END):
+        return brk
+    at = brk
+    while at > 0 and (text[at] in _NO_LINE_START or text[at - 1] in _NO_LINE_END
+                      or (_is_latin_alnum(text[at - 1]) and _is_latin_alnum(text[at]))):
+        at -= 1
+    return at if text[:at].strip() else brk
+
+
 def _head(text: str, max_px: float, font_px: float, *, within_words: bool = False) -> tuple[str, str]:
     """The longest head of ``text`` that fits in ``max_px``, broken after a word (Latin) or anywhere in CJK text;
-    ``within_words``: a word too long for the line is broken where its parts meet (``Flash|REINFORCE``)."""
+    ``within_words`` (a line of a wrapped label): a word too long for the line is broken where its parts meet
+    (``Flash|REINFORCE``), and the next line opens with no closing punctuation (``动作序列，|没有``)."""
     cut = _fits(text, max_px, font_px)
     if cut >= len(text):
         return text, ""
@@ -95,6 +118,8 @@ def _head(text: str, max_px: float, font_px: float, *, within_words: bool = Fals
         if i > 0 and text[i - 1] in "，、：；）" and i <= cut:
             brk = i
             break
+    if within_words:
+        brk = _punctuation_kept(text, brk)
     return text[:brk].rstrip(), text[brk:].lstrip()
 
 

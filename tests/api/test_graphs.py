@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.factories import ContrastWiki, make_source
+from tests.factories import ContrastWiki, cite, make_page, make_source
 from wiki.graph.forms import MAX_WORKS
 from wiki.models import Contrast, Source
 
@@ -215,3 +215,33 @@ def test_the_map_as_a_file_holds_every_work_of_the_filter_not_only_those_drawn_a
 
     refused = [api.get("/api/v1/graph/map/", {"limit": limit}) for limit in (0, MAP_EXPORT_MAX + 1, "all")]
     assert [r.status_code for r in refused] == [400, 400, 400] and all(list(r.json()["errors"]) == ["limit"] for r in refused)
+
+
+def _drawn_in_picture(client: Client, address: str, svg_id: str) -> set[str]:
+    """The nodes the browser's wide picture at ``address`` draws."""
+    body = client.get(address).content.decode()
+    wide = body[body.index(f'id="{svg_id}"'):body.index(f'id="{svg_id}-narrow"')]
+    return set(re.findall(r'data-node="([^"]+)"', wide))
+
+
+def test_a_graph_cut_to_draw_it_marks_in_its_files_the_nodes_the_picture_holds(contrast_wiki: ContrastWiki, api: APIClient,
+                                                                               client: Client) -> None:
+    import networkx as nx
+
+    works = [make_source(short_name=f"工作 {i:02d}", title=f"长标题的工作 {i:02d}") for i in range(60)]
+    bullets = "".join(f"- 第 {i} 条：GripForge 与 PolarHarness 的对照。{cite(contrast_wiki.grpo, contrast_wiki.harness, w)}\n"
+                      for i, w in enumerate(works))
+    make_page(slug="many-works", title="Many works", body=f"## 关键要点\n\n{bullets}")
+
+    # the page's sixty works are cut to fifty; the contrast's claims between the two works are bounded before it
+    for address, picture, svg_id, cut in [
+        ("/api/v1/graph/local/?node=page:many-works", "/graph/local/page/many-works/", "local-graph", True),
+        ("/api/v1/graph/contrast/?works=gripforge,polarharness", "/contrast/gripforge/polarharness/", "contrast-graph", False),
+    ]:
+        nodes = api.get(address).json()["nodes"]
+        drawn = {n["id"] for n in nodes if n["drawn"]}
+        assert (len(drawn) == 50 < len(nodes)) if cut else (len(drawn) == len(nodes) <= 50)
+        assert drawn == _drawn_in_picture(client, picture, svg_id)
+        graph = nx.read_graphml(io.BytesIO(api.get(address + "&format=graphml").content), force_multigraph=True)
+        assert {n for n, shown in graph.nodes(data="drawn") if shown} == drawn
+        assert graph.nodes["source:" + works[0].slug]["label"] == "工作 00"

@@ -807,13 +807,20 @@ def _crowding(frames: list[Frame]) -> tuple[int, int, int, int]:
             sum(a.leader_from is not None for a in markers))
 
 
+def drawn_nodes(graph: nx.MultiDiGraph[str], priority: Sequence[str] | None = None, limit: int = MAX_NODES) -> list[str]:
+    """The nodes :func:`draw` keeps of ``graph`` (in ``priority`` order, else by content), the first ``limit``: the same
+    ones in the picture and in the graph's files, which mark the rest as left out of it."""
+    order = list(priority) if priority is not None else sorted(graph, key=lambda n: content_key(graph, n))
+    return [n for n in order if n in graph][:limit]
+
+
 def draw(graph: nx.MultiDiGraph[str], *, priority: Sequence[str] | None = None, limit: int = MAX_NODES,
          positions: str = "spring", width: int = WIDTH, height: int = HEIGHT, center: str | None = None,
          emphasis: Sequence[str] = (), label_contrasts: bool = False) -> Drawing:
     """Cuts the graph to ``limit`` nodes (in ``priority`` order), lays it out wide and narrow, and places the labels;
     with ``label_contrasts``, each contrast line is labelled with its axis as well."""
     order = list(priority) if priority is not None else sorted(graph, key=lambda n: content_key(graph, n))
-    keep = [n for n in order if n in graph][:limit]
+    keep = drawn_nodes(graph, order, limit)
     kept = set(keep)
     left_out: Counter[str] = Counter()
     for n, data in graph.nodes(data=True):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import networkx as nx
@@ -27,20 +28,24 @@ from wiki.api.serializers.graphs import (
 from wiki.api.views.base import WikiAPIView
 from wiki.caching.values import cached_value
 from wiki.graph import SubjectRef, UnknownNode, contrast_graph, map_graph
-from wiki.graph.build import MAP_EXPORT_LIMIT, now_named
-from wiki.graph.local import neighbourhood
+from wiki.graph.build import MAP_EXPORT_LIMIT, contrast_priority, now_named
+from wiki.graph.layout import drawn_nodes
+from wiki.graph.local import neighbourhood, neighbourhood_priority
 from wiki.graph.nodes import node_id, split_node_id
 from wiki.models import ClaimRevision, Component, PageRedirect, Source
 from wiki.text.lists import joined
 
 
-def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str]) -> dict[str, Any]:
+def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str],
+             drawn: Collection[str] | None = None) -> dict[str, Any]:
+    """``drawn``: the nodes the browser's picture of this graph holds, each node saying whether it is one of them."""
+    shown = {} if drawn is None else {n: n in drawn for n in graph}
     return {
         "center": center,
         "subjects": subjects,
         "nodes": [
             {"id": n, "kind": d["kind"], "label": d["label"], "url": d["url"], "mechanism": d.get("mechanism", ""),
-             "verdict": d.get("verdict", "")}
+             "verdict": d.get("verdict", ""), **({"drawn": shown[n]} if shown else {})}
             for n, d in graph.nodes(data=True)
         ],
         "edges": [{"source": u, "target": v, "type": d["type"], "label": d.get("label", "")} for u, v, d in graph.edges(data=True)],
@@ -87,7 +92,8 @@ class ContrastGraphView(WikiAPIView):
         if missing:
             raise NotFound(_("No such work: %(works)s.") % {"works": joined(missing)})
         graph = contrast_graph(refs)
-        return Response(_as_json(graph, center=None, subjects=[r.node for r in refs]))
+        drawn = set(drawn_nodes(graph, contrast_priority(graph, refs)))
+        return Response(_as_json(graph, center=None, subjects=[r.node for r in refs], drawn=drawn))
 
 
 def _same_request(request: Request, **params: str) -> HttpResponsePermanentRedirect:
@@ -138,7 +144,8 @@ class LocalGraphView(WikiAPIView):
             if (moved := _node_now(request, data["node"])) is not None:
                 return moved
             raise NotFound(_("No such node: %(node)s.") % {"node": data["node"]}) from None
-        return Response(_as_json(graph, center=data["node"], subjects=[]))
+        drawn = set(drawn_nodes(graph, neighbourhood_priority(graph, data["node"])))
+        return Response(_as_json(graph, center=data["node"], subjects=[], drawn=drawn))
 
 
 class MapGraphView(WikiAPIView):

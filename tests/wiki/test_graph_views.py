@@ -509,3 +509,29 @@ def test_a_write_that_leaves_the_map_as_it_was_does_not_draw_it_again(
 
     assert len(drawn) == 2
     assert 'data-node="source:newly-classified"' in _svg(changed, "works-map")
+
+
+def _caption(html: str, svg_id: str) -> str:
+    return html[html.index(f'<figcaption id="{svg_id}-caption"'):html.index("</figcaption>")]
+
+
+def test_the_maps_caption_says_how_many_works_its_picture_leaves_out_and_where_to_find_them(client: Client) -> None:
+    assert "not drawn" not in _caption(client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode(),
+                                       "works-map")
+    for n in range(60):
+        make_classification(make_source(slug=f"many-{n:02d}", short_name=f"Many {n:02d}"), mechanism="harness",
+                            verdict="not_strict")
+    from wiki.graph import map_graph
+
+    hidden = map_graph()[1].hidden
+    english = _caption(client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="en").content.decode(), "works-map")
+    chinese = _caption(client.get(reverse("wiki:graph-map"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode(),
+                       "works-map")
+    harness = _caption(client.get(reverse("wiki:graph-map"), {"mechanism": "harness"},
+                                  HTTP_ACCEPT_LANGUAGE="en").content.decode(), "works-map")
+
+    assert hidden > 20
+    assert f"not drawn, to keep the picture readable: {hidden} works" in english
+    assert '<a href="/sources/">see them</a>' in english
+    assert f"{hidden} 项工作" in chinese
+    assert "not drawn, to keep the picture readable:" in harness and 'href="/sources/?mechanism=harness"' in harness

@@ -1,5 +1,6 @@
 from collections import Counter
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import render
@@ -34,13 +35,20 @@ def _map(mechanism: str | None, verdict: str | None) -> dict[str, object]:
 
     def figure() -> str:
         drawing = draw(graph, positions="map", limit=len(graph))
+        # the works the map had no room for are left out of its picture too: its caption says so, as every graph's does
+        drawing.hidden += summary.hidden
+        if summary.hidden:
+            drawing.left_out["work"] = drawing.left_out.get("work", 0) + summary.hidden
+        query = urlencode({k: v for k, v in (("mechanism", mechanism), ("verdict", verdict)) if v})
         return render_to_string("wiki/graph/svg.html", {
             "drawing": drawing, "svg_id": "works-map", "svg_title": gettext("Map of works by mechanism"),
-            "svg_desc": gettext("Works grouped around their mechanism, with contrast edges between them.")})
+            "svg_desc": gettext("Works grouped around their mechanism, with contrast edges between them."),
+            "more_url": reverse("wiki:source-list") + (f"?{query}" if query else "")})
 
     # Laid out and drawn once for what the map holds: after a write that changes nothing on it (a page's text, a
     # claim), its readers wait for the map's queries, not for its layout and its markup.
-    return {"figure": cached_by_content("map-figure", graph_text(graph), figure), "summary": summary,
+    content = f"{graph_text(graph)}\n{mechanism}:{verdict}:{summary.hidden}"
+    return {"figure": cached_by_content("map-figure", content, figure), "summary": summary,
             "counts": [(m, [(v, summary.counts.get(m.value, Counter()).get(v.value, 0)) for v in Verdict])
                        for m in Mechanism]}
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -164,22 +164,63 @@ def strongest(suggestion: Suggestion, limit: int = STRONGEST) -> list[Span]:
 
     A phrase inside a longer one that also weighed towards it is part of that phrase, its weight added to the
     longer one's: the character pairs a Chinese text is also read by are listed as the cue they sit in ("强化学习",
-    not "化学" beside it), and "learning" as "reinforcement learning".
+    not "化学" beside it), and "learning" as "reinforcement learning". Of several phrases holding it, the longest
+    takes it, then the one that starts first.
+
+    In O(n log n) for n spans: a work cited by thousands of claims has thousands, and checking each against every
+    phrase took seconds.
     """
     decides = f"mechanism:{suggestion.mechanism.value}"
     spans = [span for span in suggestion.evidence if span.decides == decides and span.contribution > 0]
-    phrases: list[Span] = []
-    for span in sorted(spans, key=lambda span: (span.start - span.end, span.start)):
-        within = next((i for i, p in enumerate(phrases) if p.start <= span.start and span.end <= p.end), None)
-        if within is None:
-            phrases.append(span)
-        else:
-            phrases[within] = phrases[within]._replace(contribution=phrases[within].contribution + span.contribution)
+    # The order spans are taken in: the longest first, then the earliest; of spans over the same characters, the one
+    # the classifier gave first (the sort is stable).
+    taken = sorted(spans, key=lambda span: (span.start - span.end, span.start))
+    # A span is a phrase of its own when no span taken before it holds it. By start, the longer first, a span is held
+    # by one before it exactly when one before it ends at or after its end.
+    by_start = sorted(range(len(taken)), key=lambda i: (taken[i].start, -taken[i].end, i))
+    phrase_rank: dict[int, int] = {}  # a phrase's place in ``taken`` → its place among the phrases by start
+    furthest = -1
+    for i in by_start:
+        if taken[i].end > furthest:
+            phrase_rank[i] = len(phrase_rank)
+        furthest = max(furthest, taken[i].end)
+    # Phrases never hold one another: by start, their ends rise too, and those holding a span are a run of them.
+    phrases = [taken[i] for i in sorted(phrase_rank, key=phrase_rank.__getitem__)]
+    starts, ends = [p.start for p in phrases], [p.end for p in phrases]
+    first_taken = _FirstInRange([(p.start - p.end, p.start) for p in phrases])
+    weights = [p.contribution for p in phrases]
+    for i, span in enumerate(taken):
+        if i not in phrase_rank:
+            holder = first_taken.index(bisect_left(ends, span.end), bisect_right(starts, span.start))
+            weights[holder] += span.contribution
+    # As taken, so that of phrases weighing the same the longer, then the earlier, comes first.
+    summed = [phrases[rank]._replace(contribution=weights[rank]) for rank in phrase_rank.values()]
     listed: dict[str, Span] = {}
-    for phrase in sorted(phrases, key=lambda span: -span.contribution):
+    for phrase in sorted(summed, key=lambda span: -span.contribution):
         if phrase.contribution >= LEAST_LISTED:
             listed.setdefault(phrase.cue.casefold(), phrase)
     return list(listed.values())[:limit]
+
+
+class _FirstInRange:
+    """The place of the least key in any run of ``keys`` (a sparse table: built in O(n log n), asked in O(1))."""
+
+    def __init__(self, keys: Sequence[tuple[int, int]]) -> None:
+        self.keys = keys
+        self.levels: list[list[int]] = [list(range(len(keys)))]
+        width = 1
+        while 2 * width <= len(keys):
+            below = self.levels[-1]
+            self.levels.append(
+                [min(below[i], below[i + width], key=keys.__getitem__) for i in range(len(keys) - 2 * width + 1)]
+            )
+            width *= 2
+
+    def index(self, start: int, stop: int) -> int:
+        """The place of the least key in ``keys[start:stop]``, which is not empty."""
+        level = (stop - start).bit_length() - 1
+        row = self.levels[level]
+        return min(row[start], row[stop - (1 << level)], key=self.keys.__getitem__)
 
 
 def signed_weight(value: float) -> str:

@@ -79,11 +79,18 @@ class SuggestionView:
     text: str
     suggestion: Suggestion
     disagrees_on: tuple[str, ...]
+    # The part of ``text`` a card shows: the first of the texts read (:func:`text_excerpt`), and how many are left out.
+    shown_end: int | None = None
+    not_shown: int = 0
 
     @property
     def has_suggestion(self) -> bool:
         """Whether there was anything to read; without, ``suggestion`` is the classifier's guess from nothing."""
         return bool(self.text)
+
+    @property
+    def shown_text(self) -> str:
+        return self.text if self.shown_end is None else self.text[: self.shown_end]
 
     @property
     def disagrees(self) -> bool:
@@ -92,7 +99,8 @@ class SuggestionView:
     # A template reads each of these more than once; a long text has hundreds of spans to title.
     @cached_property
     def highlighted(self) -> SafeString:
-        return highlight(self.text, self.suggestion)
+        """:attr:`shown_text` with its evidence highlighted."""
+        return highlight(self.shown_text, self.suggestion)
 
     @cached_property
     def strongest(self) -> list[Span]:
@@ -101,7 +109,7 @@ class SuggestionView:
     @cached_property
     def marked(self) -> list[Marked]:
         """What :attr:`highlighted` titles, for readers who cannot hover: a keyboard, a phone, a screen reader."""
-        return marked(self.text, self.suggestion)
+        return marked(self.shown_text, self.suggestion)
 
     @property
     def disagrees_on_text(self) -> str:
@@ -116,7 +124,31 @@ def suggestion_text(source: Source, claim_texts: Sequence[str]) -> str:
 
 
 def _text(abstract: str, claim_texts: Sequence[str]) -> str:
-    return "\n".join(part for part in [abstract, *claim_texts] if part.strip())
+    return "\n".join(_parts(abstract, claim_texts))
+
+
+def _parts(abstract: str, claim_texts: Sequence[str]) -> list[str]:
+    return [part for part in [abstract, *claim_texts] if part.strip()]
+
+
+# How many of the texts a suggestion read (the abstract, then each claim) a card shows, highlighted: a work cited by
+# thousands of claims would otherwise print every one of them, megabytes, on its page.
+SHOWN_TEXTS = 5
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """Where the first ``SHOWN_TEXTS`` texts a suggestion read end in its text, and how many texts come after."""
+
+    end: int
+    not_shown: int
+
+
+def text_excerpt(source: Source, claim_texts: Sequence[str]) -> Excerpt:
+    """The part of :func:`suggestion_text` a card shows: the abstract and the first claims, whole."""
+    parts = _parts(source.abstract, claim_texts)
+    shown = parts[:SHOWN_TEXTS]
+    return Excerpt(end=sum(len(part) for part in shown) + max(len(shown) - 1, 0), not_shown=len(parts) - len(shown))
 
 
 def suggestion_digest(subject: str, text: str) -> str:
@@ -149,7 +181,9 @@ def suggestion_for(
             differences.append("mechanism")
         if classification.verdict != suggestion.verdict.value:
             differences.append("verdict")
-    return SuggestionView(subject=subject, text=text, suggestion=suggestion, disagrees_on=tuple(differences))
+    excerpt = text_excerpt(source, claim_texts)
+    return SuggestionView(subject=subject, text=text, suggestion=suggestion, disagrees_on=tuple(differences),
+                          shown_end=excerpt.end, not_shown=excerpt.not_shown)
 
 
 # How many of the phrases that weighed most towards the suggested mechanism a suggestion lists, and the least weight
@@ -528,5 +562,7 @@ def stored_suggestions_for(sources: Sequence[Source]) -> dict[int, SuggestionVie
             suggestion = row.as_suggestion()
         else:
             suggestion = classify(text, subject=source.short_name)
-        views[source.pk] = SuggestionView(subject=source.short_name, text=text, suggestion=suggestion, disagrees_on=())
+        excerpt = text_excerpt(source, texts.get(source.pk, []))
+        views[source.pk] = SuggestionView(subject=source.short_name, text=text, suggestion=suggestion, disagrees_on=(),
+                                          shown_end=excerpt.end, not_shown=excerpt.not_shown)
     return views

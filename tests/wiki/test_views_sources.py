@@ -11,10 +11,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from classifier.taxonomy import FACT_LABELS, Fact, Verdict
-from tests.factories import make_classification, make_source, make_wiki
+from tests.factories import cite, make_classification, make_source, make_wiki
 from tests.wiki.htmltext import html_text, sections_with_class
 from wiki.graph.layout import axis_text
 from wiki.models import Classification, Component, Contrast, Source
+from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -299,3 +300,26 @@ def test_the_filters_open_on_a_phone_when_one_is_set_or_wrong(client: Client, pa
     content = client.get(reverse("wiki:source-list"), params).content.decode()
     panel = re.search(r'<details class="filter-panel"( open)?>\s*<summary>Filter sources</summary>\s*<form method="get" class="filters"', content)
     assert panel and bool(panel.group(1)) == opened
+
+
+def test_a_suggestion_shows_the_first_texts_it_read_and_counts_the_others_with_a_link_to_them_all(client: Client) -> None:
+    work = make_source(slug="crowdforge", short_name="CrowdForge", title="CrowdForge: web agents trained with GRPO",
+                       abstract="We train the web agent with GRPO on WebArena using the task success reward.")
+    make_classification(work)
+    bullets = "\n".join(f"- 第 {n} 号论断：CrowdForge 用 GRPO 更新 agent policy{cite(work)}。" for n in range(40))
+    page_save_revision(slug="crowd", title="Crowd", body=f"## 关键要点\n\n{bullets}")
+
+    html = client.get(work.get_absolute_url(), headers={"accept-language": "en"}).content.decode()
+
+    shown = re.search(r'<p class="suggestion-text"[^>]*>(.*?)</p>', html, re.S)
+    assert shown is not None
+    text = html_text(shown.group(1))
+    # The abstract and the first four claims, whole; not the other 36, which a work cited 2,000 times printed all of.
+    assert "WebArena" in text and "第 3 号论断" in text and "第 4 号论断" not in text
+    assert "第 39 号论断" not in text
+    assert "And 36 more claims the classifier read, not shown here." in html
+    assert f'<a href="{reverse("wiki:source-claims", kwargs={"slug": "crowdforge"})}">All claims citing CrowdForge' in html
+    # What each highlighted phrase weighed lists the phrases shown, not those of the claims left out.
+    weighed = re.search(r'<details class="evidence-list"><summary>[^<]*</summary><ul>(.*?)</ul>', html, re.S)
+    assert weighed is not None
+    assert weighed.group(1).count("<li>") == shown.group(1).count("<mark") > 4

@@ -19,6 +19,8 @@ class SuggestionCard:
     suggestion: Suggestion
     highlighted: SafeString
     values: dict[str, Any]
+    # How many of the texts read ``highlighted`` leaves out (it shows the first: ``wiki.suggestions.SHOWN_TEXTS``).
+    not_shown: int = 0
 
     @property
     def strongest(self) -> list[Span]:
@@ -45,4 +47,4 @@ def suggestion_card(source: Source, component: Component | None = None) -> Sugge
     }
     for fact in Fact:
         values[fact.value] = suggestion.fact(fact).value.as_bool
-    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values)
+    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values, not_shown=view.not_shown)

@@ -10,6 +10,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from wiki import markdown as wiki_markdown
 from wiki.change_summaries import summary, with_title_change
@@ -25,8 +26,8 @@ from wiki.services.pages import former_address_take_over, page_save, pages_reren
 MAX_REASON_CHARS = max_length(Revision, "comment")
 
 
-def _refuse(field: str, message: str, code: str, **params: object) -> ValidationError:
-    return ValidationError({field: [ValidationError(gettext_lazy(message), code=code, params=params)]})
+def _refuse(field: str, message: StrOrPromise, code: str, **params: object) -> ValidationError:
+    return ValidationError({field: [ValidationError(message, code=code, params=params)]})
 
 
 def _new_title(typed: str | None, page: Page) -> str:
@@ -47,17 +48,17 @@ def _new_address(typed: str, *, title: str | None) -> str:
     say, under the address's lock."""
     slug = normalize_page_slug(typed)
     if not slug and title is None:
-        raise _refuse("slug", "Type the page's new address or a new title.", "required")
+        raise _refuse("slug", gettext_lazy("Type the page's new address or a new title."), "required")
     if not slug:
         slug = target_slug(title or "")
         if not slug:
-            raise _refuse("slug", "The title gives no usable address; type a slug.", "no_slug")
+            raise _refuse("slug", gettext_lazy("The title gives no usable address; type a slug."), "no_slug")
     try:
         Page._meta.get_field("slug").run_validators(slug)
     except ValidationError as error:
         raise ValidationError({"slug": error.error_list}) from None
     if slug in RESERVED_SLUGS:
-        raise _refuse("slug", "“%(slug)s” is reserved; choose another slug.", "reserved", slug=slug)
+        raise _refuse("slug", gettext_lazy("“%(slug)s” is reserved; choose another slug."), "reserved", slug=slug)
     return slug
 
 
@@ -65,10 +66,15 @@ def _refuse_taken(page: Page, slug: str) -> None:
     """Why ``page`` cannot move to ``slug`` now that the address is locked: another page, deleted or not, has it."""
     taken = Page.all_objects.filter(slug=slug).exclude(pk=page.pk).only("id", "deleted_at").first()
     if taken is not None and taken.is_deleted:
-        raise _refuse("slug", "A deleted page has the address “%(slug)s”; staff can restore it.", "deleted", slug=slug)
+        raise _refuse(
+            "slug",
+            gettext_lazy("A deleted page has the address “%(slug)s”; staff can restore it."),
+            "deleted",
+            slug=slug,
+        )
     if taken is not None:
         # the code a page created at a taken address has too: the API answers both 409
-        raise _refuse("slug", "Another page has the address “%(slug)s”.", "exists", slug=slug)
+        raise _refuse("slug", gettext_lazy("Another page has the address “%(slug)s”."), "exists", slug=slug)
 
 
 def _refuse_former_address(page: Page, slug: str) -> None:
@@ -76,14 +82,27 @@ def _refuse_former_address(page: Page, slug: str) -> None:
     naming it lead now."""
     now = PageRedirect.objects.page_slug_at(slug)
     if now is not None and now != page.slug:
-        raise _refuse("take_over", "“%(slug)s” was the address of the page now at /wiki/%(now)s/, and links naming it lead "
-                      "there: take the address over to move this page there all the same.", "former_address", slug=slug, now=now)
+        raise _refuse(
+            "take_over",
+            gettext_lazy(
+                "“%(slug)s” was the address of the page now at /wiki/%(now)s/, and links naming it lead "
+                "there: take the address over to move this page there all the same."
+            ),
+            "former_address",
+            slug=slug,
+            now=now,
+        )
 
 
 def _reason(reason: str) -> str:
     reason = reason.strip()
     if len(reason) > MAX_REASON_CHARS or not is_control_free(reason):
-        raise _refuse("reason", "A reason is one line of at most %(limit)d characters.", "invalid", limit=MAX_REASON_CHARS)
+        raise _refuse(
+            "reason",
+            gettext_lazy("A reason is one line of at most %(limit)d characters."),
+            "invalid",
+            limit=MAX_REASON_CHARS,
+        )
     return reason
 
 
@@ -95,8 +114,16 @@ def _retitle(page: Page, *, title: str, user: User | None, reason: str, recorded
     if latest is None:
         raise ValidationError(gettext_lazy("The page has no revision to retitle."), code="no_revision")
     try:
-        saved = page_save(slug=page.slug, title=title, body=latest.body, summary=latest.summary, comment=reason,
-                          user=user, base_revision=latest.number, record_change=recorded)
+        saved = page_save(
+            slug=page.slug,
+            title=title,
+            body=latest.body,
+            summary=latest.summary,
+            comment=reason,
+            user=user,
+            base_revision=latest.number,
+            record_change=recorded,
+        )
     except wiki_markdown.MarkdownTooComplex as error:
         # Saved under looser limits than today's: the text must be edited before it is saved again.
         raise ValidationError(str(error), code="too_complex") from error
@@ -104,8 +131,17 @@ def _retitle(page: Page, *, title: str, user: User | None, reason: str, recorded
 
 
 @transaction.atomic
-def page_move(*, page: Page, slug: str = "", title: str | None = None, user: User | None, reason: str = "",
-              take_over: bool = False, loaded_at: datetime | None = None, opened_title: str | None = None) -> Page:
+def page_move(
+    *,
+    page: Page,
+    slug: str = "",
+    title: str | None = None,
+    user: User | None,
+    reason: str = "",
+    take_over: bool = False,
+    loaded_at: datetime | None = None,
+    opened_title: str | None = None,
+) -> Page:
     """Gives ``page`` the address ``slug`` and the title ``title``; its former address leads to it from then on, and
     the pages linking to either address are rendered again to link to the page.
 
@@ -135,7 +171,7 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
         raise StaleEdit(page)
     moving, former_title = slug != page.slug, page.title
     if not moving and new_title == former_title:
-        raise _refuse("slug", "The page is at “%(slug)s” already.", "unchanged", slug=slug)
+        raise _refuse("slug", gettext_lazy("The page is at “%(slug)s” already."), "unchanged", slug=slug)
     if not moving:
         return _retitle(page, title=new_title, user=user, reason=reason, recorded=True)
     _refuse_taken(page, slug)
@@ -150,9 +186,15 @@ def page_move(*, page: Page, slug: str = "", title: str | None = None, user: Use
         page = _retitle(page, title=new_title, user=user, reason=reason, recorded=False)
     values = {"before": former, "after": slug}
     moved = summary("page_moved_because", **values, reason=reason) if reason else summary("page_moved", **values)
-    change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.MOVED, obj=page, label=page.title,
-                  url=page.get_absolute_url(), user=account(user),
-                  summary=with_title_change(moved, before=former_title, after=new_title))
+    change_record(
+        kind=ChangeEvent.Kind.PAGE,
+        action=ChangeEvent.Action.MOVED,
+        obj=page,
+        label=page.title,
+        url=page.get_absolute_url(),
+        user=account(user),
+        summary=with_title_change(moved, before=former_title, after=new_title),
+    )
     pages_rerender_linking(page, also=(former, released))
     search_reindex_page_with_claims(page.pk)
     return page

@@ -1,5 +1,5 @@
-// The header's search box: "/" goes to it, and it offers the works, pages and glossary terms whose name starts with
-// what is typed; choosing one opens it. Without the script (or before a choice) the box searches as a plain form.
+// The header's search box: "/" goes to it, and it offers the works, their components, pages and glossary terms whose
+// name starts with what is typed, each marked with its kind; choosing one opens it. Without the script (or before a choice) the box searches as a plain form.
 (function () {
   "use strict";
   var input = document.getElementById("site-search-q");

@@ -47,8 +47,8 @@ EXPECTED: dict[str, list[str]] = {
     "/api/v1/search/?q=GRPO": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "(SELECT wiki_source"],
     "/api/v1/search/?q=qqqqzzzz": ["SELECT wiki_glossaryterm", "WITH wiki_searchdocument", "(SELECT wiki_source",
                                    "SELECT wiki_source", "SELECT wiki_page"],
-    # The works' and pages' names and the glossary, once per content version.
-    "/api/v1/search/names/?q=skil": ["SELECT wiki_source", "SELECT wiki_page", "SELECT wiki_glossaryterm"],
+    # The works', their components' and pages' names and the glossary, once per content version.
+    "/api/v1/search/names/?q=skil": ["SELECT wiki_source", "SELECT wiki_page", "SELECT wiki_component", "SELECT wiki_glossaryterm"],
     "/api/v1/glossary/": ["COUNT wiki_glossaryterm", "SELECT wiki_glossaryterm"],
     "/api/v1/glossary/<term>/": ["SELECT wiki_glossaryterm"],
 }

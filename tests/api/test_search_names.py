@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import make_page, make_source
+from tests.factories import ComponentFactory, make_page, make_source
 from wiki.roles import Account
 from wiki.services.deletion import source_delete
 
@@ -53,3 +53,26 @@ def test_one_chinese_character_offers_the_names_it_starts_where_one_letter_offer
     assert _names(api, "强") == [("source", "强化工具"), ("page", "强 notes")]
     assert _names(api, "強") == _names(api, "强")  # as written in Traditional characters
     assert _names(api, "s") == [] and _names(api, "7") == []
+
+
+def test_a_works_components_are_offered_by_their_name_or_their_works_and_lead_to_their_classification(
+    api: APIClient, editor: Account
+) -> None:
+    shepherd = make_source(slug="shepherd", short_name="Shepherd", title="Shepherd: Programmable Meta-Agents")
+    ComponentFactory.create(source=shepherd, slug="tree-grpo", name="Tree-GRPO")
+    ComponentFactory.create(source=shepherd, slug="supervisor-cro", name="supervisor and CRO")
+    make_source(slug="treeline", short_name="Treeline", title="Treeline")
+    make_page(slug="tree-search", title="Tree search")
+    gone = make_source(slug="gone", short_name="Gone")
+    ComponentFactory.create(source=gone, slug="tree-grpo", name="Tree-GRPO")
+    source_delete(source=gone, user=editor, reason="duplicate")
+
+    # works, then components, then pages; the deleted work's component not at all
+    assert _names(api, "tree") == [("source", "Treeline"), ("component", "Shepherd Tree-GRPO"), ("page", "Tree search")]
+    assert _names(api, "shepherd t") == [("component", "Shepherd Tree-GRPO")]
+    assert _names(api, "shep") == [("source", "Shepherd"), ("component", "Shepherd Tree-GRPO"),
+                                   ("component", "Shepherd supervisor and CRO")]
+    assert _names(api, "cro") == [("component", "Shepherd supervisor and CRO")]  # a word of its name
+    row = api.get("/api/v1/search/names/", {"q": "tree-g"}).json()
+    assert row == [{"kind": "component", "name": "Shepherd Tree-GRPO", "slug": "shepherd",
+                    "url": "/sources/shepherd/#component-tree-grpo"}]

@@ -85,3 +85,15 @@ def test_one_chinese_character_is_enough_for_the_header_to_offer_names(page: Any
 
     page.wait_for_function("() => document.querySelectorAll('datalist#site-search-q-options option').length > 0")
     assert "强化学习" in [value for value, _ in _options(page)]
+
+
+def test_the_header_offers_a_works_component_marked_as_one_in_either_language(page: Any, live_server: Any, seed: None) -> None:
+    for language, label in (("zh-hans", "组件"), ("en", "Component")):
+        page.context.add_cookies([{"name": "wiki_language", "value": language, "url": live_server.url}])
+        page.goto(f"{live_server.url}/")
+        page.locator("#site-search-q").press_sequentially("Tree-G")
+        page.wait_for_function("() => document.querySelectorAll('datalist#site-search-q-options option').length > 0")
+        assert ["Shepherd Tree-GRPO", label] in _options(page), language
+
+    page.eval_on_selector("#site-search-q", "(i) => { i.value = 'Shepherd Tree-GRPO'; i.dispatchEvent(new Event('input')); }")
+    page.wait_for_url(re.compile(r"/sources/shepherd/#component-tree-grpo$"))

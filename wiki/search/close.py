@@ -5,12 +5,12 @@ name would (``wiki.search.identifiers``).
 
 Names are compared as the glossary's are (:func:`wiki.search.terms.match_form`: tokens, lower case, one space
 apart), within a few edits (one per four characters typed, at least one; two letters swapped count as one), by
-RapidFuzz over every work's short name
-and every page's title. Each name is stored beside its form (``Source.name_form``, ``Page.title_form``), so the works
-and pages named exactly as a search are one indexed look-up, whatever the size of the wiki and however recent the last
-write. The close names are compared with every name: those (with their stored forms) are read in two queries once per
-content version and kept in the cache, so a search that finds nothing costs no query more while the content stays the
-same.
+RapidFuzz over every work's short name and every page's title. Each name is stored beside its form
+(``Source.name_form``, ``Page.title_form``), so the works and pages named exactly as a search are one indexed look-up,
+whatever the size of the wiki and however recent the last write. The close names are compared with every name: those
+(with their stored forms) are read in two queries once per content version and kept in the cache, so a search that
+finds nothing costs no query more while the content stays the same; the components' names, which the search box
+offers as a reader types, in one more.
 """
 
 from __future__ import annotations
@@ -37,12 +37,19 @@ MIN_TYPED = 3
 
 
 # Where each kind of name leads.
-_DETAIL = {"source": "wiki:source-detail", "page": "wiki:page-detail", "term": "wiki:glossary-detail"}
+_DETAIL = {
+    "source": "wiki:source-detail",
+    "component": "wiki:source-detail",
+    "page": "wiki:page-detail",
+    "term": "wiki:glossary-detail",
+}
 
 
 @dataclass(frozen=True)
 class CloseName:
-    kind: str  # "source" or "page", as search documents name their kinds; "term" for a glossary term's name
+    # "source" or "page", as search documents name their kinds; "term" for a glossary term's name; "component" for a
+    # work's component offered as a reader types (a search's "Go to" names it as its work, "source", with ``component``)
+    kind: str
     name: str
     slug: str
     # Another name offered beside it reads the same (two pages titled alike): the offer shows its address too.
@@ -63,10 +70,30 @@ class Names:
     entries: list[tuple[str, str, str]]  # (kind, name, slug)
 
 
+@dataclass(frozen=True)
+class ComponentNames:
+    """Every live work's components, offered as a reader types (never as a close name): each one's forms, its own
+    name's and its work's and its (``tree grpo``, ``shepherd tree grpo``), parallel to its name as shown, its work's
+    slug and its own (``Shepherd Tree-GRPO``, ``shepherd``, ``tree-grpo``)."""
+
+    forms: list[tuple[str, str]]
+    entries: list[tuple[str, str, str]]
+
+
 def current_names(*, version: int | None = None) -> Names:
     """The names as of the content ``version`` (the current one by default): this process's copy, else the shared
     cache's, else two queries."""
     return kept_per_version("close-names", _load, version=version)
+
+
+def current_component_names(*, version: int | None = None) -> ComponentNames:
+    """The components' names as of the content ``version``, kept as :func:`current_names` keeps the names: else one
+    query."""
+    return kept_per_version("component-names", _load_components, version=version)
+
+
+# The order names starting alike are offered in.
+_RANK = {"source": 0, "component": 1, "page": 2}
 
 
 def _works_first(names: Names, index: int) -> bool:
@@ -126,13 +153,14 @@ def exact_names(query: str, *, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
 
 
 def names_starting(typed: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
-    """Works, pages and glossary terms whose name starts with ``typed`` (case and spacing aside), in that order and
-    shortest first, then works and pages with a word starting with it: what the header's search box offers while a
-    reader types. A term is offered once, by its first name that matches, or by its Chinese name when what is typed
-    starts its pinyin (``qiangh`` offers 强化学习). Nothing for a single letter or digit (a Chinese character, a word
-in itself, offers the names it starts: ``强`` offers 强化学习), nor for a search that excludes
-    something or offers a choice (``reward -hacking``, ``GRPO OR PPO``: ``wiki.search.syntax``); a name typed in quotes
-    is offered as the name."""
+    """Works, their components, pages and glossary terms whose name starts with ``typed`` (case and spacing aside),
+    in that order and shortest first, then works, components and pages with a word starting with it: what the
+    header's search box offers while a reader types. A component is offered by its own name or its work's and its
+    (``tree`` and ``shepherd t`` offer Shepherd Tree-GRPO), and leads to its classification on its work's page. A term
+    is offered once, by its first name that matches, or by its Chinese name when what is typed starts its pinyin
+    (``qiangh`` offers 强化学习). Nothing for a single letter or digit (a Chinese character, a word in itself, offers
+    the names it starts: ``强`` offers 强化学习), nor for a search that excludes something or offers a choice
+    (``reward -hacking``, ``GRPO OR PPO``: ``wiki.search.syntax``); a name typed in quotes is offered as the name."""
     understood = understand(typed)
     if understood.excluded or understood.alternatives:
         return []
@@ -148,6 +176,14 @@ in itself, offers the names it starts: ``强`` offers 强化学习), nor for a s
             starting.append(index)
         elif word in form:
             inner.append(index)
+    parts = current_component_names(version=version)
+    parts_starting: list[int] = []
+    parts_inner: list[int] = []
+    for index, (own, full) in enumerate(parts.forms):
+        if own.startswith(prefix) or full.startswith(prefix):
+            parts_starting.append(index)
+        elif word in full:
+            parts_inner.append(index)
     terms: dict[str, CloseName] = {}
     glossary = current_glossary(version=version)
     for form, name, term in glossary.name_forms:
@@ -157,11 +193,24 @@ in itself, offers the names it starts: ``强`` offers 强化学习), nor for a s
     for term in glossary.pinyin_starting(prefix):
         terms.setdefault(term.slug, CloseName("term", term.name_zh or term.names[0], term.slug))
 
-    def ranked(found: list[int]) -> list[CloseName]:
-        order = sorted(found, key=lambda i: (_works_first(names, i), len(names.forms[i]), i))
-        return [CloseName(*names.entries[i]) for i in order]
+    def ranked(found: list[int], found_parts: list[int]) -> list[CloseName]:
+        """Works, then components (each its work's part), then pages; the shorter name first."""
+        offers = [((_RANK[names.entries[i][0]], len(names.forms[i]), i), CloseName(*names.entries[i])) for i in found]
+        for i in found_parts:
+            name, work, component = parts.entries[i]
+            offers.append(
+                (
+                    (_RANK["component"], len(parts.forms[i][1]), i),
+                    CloseName("component", name, work, component=component),
+                )
+            )
+        return [offer for _, offer in sorted(offers, key=lambda keyed: keyed[0])]
 
-    return [*ranked(starting), *sorted(terms.values(), key=lambda c: len(c.name)), *ranked(inner)][:limit]
+    return [
+        *ranked(starting, parts_starting),
+        *sorted(terms.values(), key=lambda c: len(c.name)),
+        *ranked(inner, parts_inner),
+    ][:limit]
 
 
 def close_names(query: str, *, version: int | None = None, limit: int = MAX_CLOSE_NAMES) -> list[CloseName]:
@@ -186,3 +235,17 @@ def _load() -> Names:
             names.forms.append(form)
             names.entries.append((kind, name, slug))
     return names
+
+
+def _load_components() -> ComponentNames:
+    parts = ComponentNames(forms=[], entries=[])
+    rows = (
+        Component.objects.filter(source__deleted_at__isnull=True)
+        .exclude(name_form="")
+        .order_by("source_id", "pk")
+        .values_list("source__short_name", "name", "source__slug", "slug", "source__name_form", "name_form")
+    )
+    for work, name, work_slug, slug, work_form, form in rows:
+        parts.forms.append((form, f"{work_form} {form}"))
+        parts.entries.append((f"{work} {name}", work_slug, slug))
+    return parts

@@ -88,11 +88,13 @@ class SearchCloseNameSerializer(serializers.Serializer):
 
 
 class SearchNameSerializer(SearchCloseNameSerializer):
-    """A work, page or glossary term whose name starts with what was typed."""
+    """A work, a work's component, a page or a glossary term whose name starts with what was typed."""
 
-    kind = serializers.ChoiceField(choices=[("source", "source"), ("page", "page"), ("term", "term")])
-    name = serializers.CharField(help_text="The work's short name, the page's title or the term's name that matched.")
-    url = serializers.CharField(help_text="The work, page or glossary entry in the browser.")
+    kind = serializers.ChoiceField(choices=[("source", "source"), ("component", "component"), ("page", "page"), ("term", "term")])
+    name = serializers.CharField(help_text="The work's short name, the component's work's and its own (Shepherd Tree-GRPO), "
+                                           "the page's title or the term's name that matched.")
+    slug = serializers.CharField(help_text="The work's, page's or term's; a component's work's.")
+    url = serializers.CharField(help_text="The work, its component's classification on it, the page or the glossary entry in the browser.")
 
 
 class SearchPieceSerializer(serializers.Serializer):

@@ -131,6 +131,33 @@ def test_values_of_a_fixed_set_are_enums_a_generated_client_reads_as_such(small_
     assert _valid_against(schema, "PageSaved", saved) == []
 
 
+def _answer_errors(schema: dict[str, Any], declared: dict[str, Any], answer: object) -> list[str]:
+    """What in ``answer`` the schema ``declared`` for a response does not admit."""
+    import jsonschema_rs
+
+    validator = jsonschema_rs.Draft202012Validator({**declared, "components": schema["components"]})
+    return [f"{error.instance_path}: {error.message}" for error in validator.iter_errors(answer)]
+
+
+def test_an_import_whose_every_entry_is_refused_answers_the_400_its_schema_declares(editor_api: APIClient) -> None:
+    """The refused entries (each with its line and reason) are declared, so a generated client reads them; a file that
+    cannot be read answers the error shape alone, which the same 400 declares."""
+    schema = editor_api.get("/api/schema/", {"format": "json"}).json()
+    declared = schema["paths"]["/api/v1/sources/import/"]["post"]["responses"]["400"]["content"]["application/json"]["schema"]
+    refused_error = schema["components"]["schemas"]["ImportRefusedError"]
+
+    refused = editor_api.post("/api/v1/sources/import/", data=b"@misc{notitle, author={Z}}\n", content_type="application/x-bibtex")
+    unreadable = editor_api.post("/api/v1/sources/import/", data=b"no entry here", content_type="application/x-bibtex")
+
+    assert refused.status_code == unreadable.status_code == 400
+    assert refused.json()["code"] == "all_refused" and unreadable.json()["code"] != "all_refused"
+    assert {"format", "created", "duplicate", "refused"} <= set(refused_error["required"])
+    assert refused_error["properties"]["refused"]["items"] == {"$ref": "#/components/schemas/ImportedEntry"}
+    assert _answer_errors(schema, declared, refused.json()) == _answer_errors(schema, declared, unreadable.json()) == []
+    assert _valid_against(schema, "ImportRefusedError", refused.json()) == []
+    assert set(refused.json()) == set(refused_error["required"])
+
+
 def test_every_operation_declares_the_errors_and_headers_the_api_sends(client: Client) -> None:
     schema = client.get("/api/schema/", {"format": "json"}).json()
     components = schema["components"]

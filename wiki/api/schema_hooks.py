@@ -138,11 +138,26 @@ def _not_acceptable_error(error: dict[str, Any]) -> dict[str, Any]:
             "required": [*error.get("required", []), "available"]}
 
 
+# The parts of an import's report that a file whose every entry was refused answers too (without the import's record).
+REPORTED_ENTRIES = ("format", "created", "duplicate", "refused")
+
+
+def _import_refused_error(error: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
+    """The error shape with the report's entries (each refused one with its line and why), which an import's 400
+    ``all_refused`` adds; a generated client reads them from it as from the report."""
+    return {**error, "description": "The error shape of an import whose every entry was refused (`all_refused`): the "
+                                    "report's entries, each refused one with its line and reason; nothing was imported.",
+            "properties": {**error["properties"], **{name: report["properties"][name] for name in REPORTED_ENTRIES}},
+            "required": [*error.get("required", []), *REPORTED_ENTRIES]}
+
+
 def declare_shared_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: see the module's docstring."""
     components = result.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     schemas["NotAcceptableError"] = _not_acceptable_error(schemas["Error"])
+    if "ImportReport" in schemas:
+        schemas["ImportRefusedError"] = _import_refused_error(schemas["Error"], schemas["ImportReport"])
     components.setdefault("responses", {}).update(RESPONSES)
     components.setdefault("headers", {}).update(HEADERS)
     for path, item in result.get("paths", {}).items():

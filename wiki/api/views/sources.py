@@ -51,6 +51,10 @@ _DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, des
 
 _GONE = {410: OpenApiResponse(ErrorSerializer, description="The work was deleted, or merged into another.")}
 
+# A file whose every entry was refused answers the error shape with the report's entries (wiki.api.schema_hooks); a
+# file that cannot be read, the error shape alone. The first is an error too, hence either, not one of the two.
+_IMPORT_REFUSED = {"anyOf": [{"$ref": "#/components/schemas/ImportRefusedError"}, {"$ref": "#/components/schemas/Error"}]}
+
 
 @extend_schema_view(
     list=extend_schema(summary=gettext_lazy("List sources with their classifications")),
@@ -140,10 +144,10 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             MEDIA_TYPES[ReferenceFormat.WOS]: {"type": "string"},
         },
         responses={200: ImportReportSerializer,
-                   400: OpenApiResponse(ErrorSerializer, description="The file cannot be read (its encoding, its format), "
-                                        "or every entry of it was refused (`all_refused`, with `format`, `created`, "
-                                        "`duplicate` and `refused` as in the report: each entry's line and why); "
-                                        "nothing is imported and no import is recorded."),
+                   400: OpenApiResponse(_IMPORT_REFUSED, description="The file cannot be read (its encoding, its "
+                                        "format: the error shape), or every entry of it was refused (`all_refused`, "
+                                        "with `format`, `created`, `duplicate` and `refused` as in the report: each "
+                                        "entry's line and why); nothing is imported and no import is recorded."),
                    413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."),
                    415: OpenApiResponse(ErrorSerializer, description="The body's media type is none of the reference formats.")},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import make_editor, make_page, make_question, make_reader, make_source
 from wiki.models import ChangeEvent, Watch
+from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save_revision
 from wiki.services.sources import source_update
 from wiki.services.watches import watch_add
@@ -47,6 +48,28 @@ def test_a_reader_watches_and_unwatches_a_page_a_work_and_a_question(reader_api:
     assert Watch.objects.count() == 3
     assert reader_api.put("/api/v1/watchlist/pages/no-such-page/").status_code == 404
     assert reader_api.get("/api/v1/watchlist/questions/999999/").status_code == 404
+
+
+def test_a_pages_watch_by_an_address_it_was_moved_from_leads_to_its_watch_at_its_address_now(reader_api: APIClient) -> None:
+    """As the page's own address does: a read answers 301, a watch or unwatch 308, which a client sends again as it
+    was, to the page's watch now."""
+    page = page_move(page=make_page(slug="old-notes", title="Old notes"), slug="new-notes", user=None)
+    old, new = "/api/v1/watchlist/pages/old-notes/", "/api/v1/watchlist/pages/new-notes/"
+
+    watched = reader_api.put(old, {"watching": True}, format="json")
+    read = reader_api.get(old, {"format": "json"})
+
+    assert (watched.status_code, watched["Location"]) == (308, f"http://testserver{new}")
+    assert (read.status_code, read["Location"]) == (301, f"http://testserver{new}?format=json")
+    assert not Watch.objects.exists()
+    assert reader_api.put(watched["Location"], {"watching": True}, format="json").json() == {"watching": True}
+    assert Watch.objects.filter(page=page).count() == 1
+    unwatched = reader_api.delete(old)
+    assert (unwatched.status_code, unwatched["Location"]) == (308, f"http://testserver{new}")
+    assert reader_api.delete(unwatched["Location"]).json() == {"watching": False}
+    # an address no page ever had, or one with a control character, is still no page
+    assert reader_api.put("/api/v1/watchlist/pages/never-there/").status_code == 404
+    assert reader_api.get("/api/v1/watchlist/pages/old%00notes/").status_code == 404
 
 
 @pytest.mark.parametrize(("body", "field", "code"), [

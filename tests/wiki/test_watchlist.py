@@ -28,6 +28,7 @@ from wiki.models import ChangeEvent, ReaderProfile, Watch
 from wiki.services.claims import claim_set_status
 from wiki.services.deletion import page_delete
 from wiki.services.merges import source_merge, source_merge_undo
+from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save_revision
 from wiki.services.questions import question_update
 from wiki.services.sources import source_update
@@ -67,6 +68,19 @@ def test_a_reader_watches_and_unwatches_a_page_with_its_button_without_javascrip
     reader.post(button[0], {"watch": "0"})
     assert not Watch.objects.filter(page=page).exists()
     assert _button(reader.get(page.get_absolute_url()).content.decode())[1] == "1"  # type: ignore[index]
+
+
+def test_a_page_opened_by_an_address_it_was_moved_from_is_watched_with_its_button() -> None:
+    page = page_move(page=make_page(slug="old-notes", title="Old notes"), slug="new-notes", user=None)
+    reader = _logged_in("mover-follower")
+    opened = reader.get(reverse("wiki:page-detail", kwargs={"slug": "old-notes"}), follow=True)
+    button = _button(opened.content.decode())
+    assert opened.redirect_chain[-1][0] == f"{page.get_absolute_url()}?redirectedfrom=old-notes" and button is not None
+
+    response = reader.post(button[0], {"watch": "1"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == page.get_absolute_url() + "#watch-button"
+    assert Watch.objects.filter(user__username="mover-follower", page=page).exists()
 
 
 def test_a_watch_comes_back_to_the_button_that_was_pressed() -> None:

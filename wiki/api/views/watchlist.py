@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, Literal, cast, overload
 
 from django.db.models import Model
-from django.http import Http404
+from django.http import Http404, HttpResponseBase
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from wiki.api.conditional import check_preconditions, representation_etag, with_validator
 from wiki.api.filters import COMMON_PARAMETERS, reject_unreadable_parameters
 from wiki.api.pagination import WikiPagination
+from wiki.api.redirects import same_request_at
 from wiki.api.schema import ErrorSerializer
 from wiki.api.serializers.watchlist import ChangeSerializer, WatchSerializer, WatchStateSerializer
 from wiki.api.views.base import WikiAPIView
@@ -27,7 +28,7 @@ from wiki.api.views.changes import change_filter_parameters, read_change_filters
 from wiki.api.views.writes import IF_MATCH, PRECONDITION_FAILED
 from wiki.caching import watches as watch_state
 from wiki.filters.changes import WatchlistFilter
-from wiki.models import ChangeEvent, OpenQuestion, Page, Source
+from wiki.models import ChangeEvent, OpenQuestion, Page, PageRedirect, Source
 from wiki.models.etags import Validator
 from wiki.models.rules import is_control_free
 from wiki.models.watches import Watchable, watch_kind
@@ -131,27 +132,41 @@ def _preconditions(request: Request) -> Callable[[bool], None]:
     return check
 
 
-Handler = Callable[..., Response]
+Handler = Callable[..., HttpResponseBase]
 
 
-def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise) -> dict[str, Callable[[Handler], Handler]]:
+def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise,
+                  moved: dict[str, dict[int, OpenApiResponse]] | None = None) -> dict[str, Callable[[Handler], Handler]]:
+    """The three operations on one kind of item's watch; ``moved`` adds, by method, the redirects of an item reached
+    by an address it had before."""
     read, watch, unwatch = summaries
+    moved = moved or {}
     return {
         "get": extend_schema(summary=read, description=_ANONYMOUS, parameters=[parameter], responses={
             200: WatchStateSerializer,
             404: OpenApiResponse(ErrorSerializer, description="You do not watch it (`code`: `not_watching`), or there is "
-                                                                "no such item.")}),
+                                                                "no such item."),
+            **moved.get("get", {})}),
         "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter, IF_MATCH], request=WatchSerializer,
-                             responses={200: WatchStateSerializer, **PRECONDITION_FAILED}),
+                             responses={200: WatchStateSerializer, **PRECONDITION_FAILED, **moved.get("put", {})}),
         # answers 200 with the state, as the two others do, not 204
         "delete": extend_schema(summary=unwatch, description=_ANONYMOUS, parameters=[parameter, IF_MATCH], request=None,
-                                responses={200: WatchStateSerializer, **PRECONDITION_FAILED}),
+                                responses={200: WatchStateSerializer, **PRECONDITION_FAILED, **moved.get("delete", {})}),
     }
 
 
+# A page's watch by an address the page had before it was moved leads to its watch at the page's address now, as the
+# page's own address does (wiki.api.views.pages): a read with 301, a watch or unwatch with 308 (sent again as it was).
+_PAGE_MOVED_READ = {301: OpenApiResponse(description="The page was moved: `Location` is its watch at its address now.")}
+_PAGE_MOVED_WRITE = {308: OpenApiResponse(description="The page was moved: send the same request (method, headers and "
+                                                      "body) to `Location`, its watch at its address now.")}
+
+
 _PAGE_SCHEMA = _watch_schema(
-    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The page's address (slug)."),
-    gettext_lazy("Whether you watch a page"), gettext_lazy("Watch a page"), gettext_lazy("Unwatch a page"))
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The page's address (slug), or one it had before "
+                                                                      "it was moved."),
+    gettext_lazy("Whether you watch a page"), gettext_lazy("Watch a page"), gettext_lazy("Unwatch a page"),
+    moved={"get": _PAGE_MOVED_READ, "put": _PAGE_MOVED_WRITE, "delete": _PAGE_MOVED_WRITE})
 _SOURCE_SCHEMA = _watch_schema(
     OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The work's slug."),
     gettext_lazy("Whether you watch a work"), gettext_lazy("Watch a work"), gettext_lazy("Unwatch a work"))
@@ -165,16 +180,27 @@ class PageWatchView(WatchView):
     model, lookup = Page, "slug"
 
     @_PAGE_SCHEMA["get"]
-    def get(self, request: Request, slug: str) -> Response:
-        return self.read(request, slug)
+    def get(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_moved(request, slug, self.read)
 
     @_PAGE_SCHEMA["put"]
-    def put(self, request: Request, slug: str) -> Response:
-        return self.watch(request, slug)
+    def put(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_moved(request, slug, self.watch)
 
     @_PAGE_SCHEMA["delete"]
-    def delete(self, request: Request, slug: str) -> Response:
-        return self.unwatch(request, slug)
+    def delete(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_moved(request, slug, self.unwatch)
+
+    def _or_moved(self, request: Request, slug: str, handle: Callable[[Request, str], Response]) -> HttpResponseBase:
+        """What ``handle`` answers; when no page is at ``slug`` but one was moved from it, the same request at the
+        page's address now (the page's own address answers so)."""
+        try:
+            return handle(request, slug)
+        except Http404:
+            # a slug with a control character leads nowhere (and PostgreSQL refuses a NUL in a query)
+            if not is_control_free(slug) or (now := PageRedirect.objects.page_slug_at(slug)) is None:
+                raise
+            return same_request_at(request, slug=now)
 
 
 class SourceWatchView(WatchView):

@@ -102,6 +102,36 @@ def test_the_same_question_asked_twice_is_one_question(editor_api: APIClient) ->
     assert OpenQuestion.objects.filter(title="API dup q").count() == 2
 
 
+def test_renaming_a_question_to_ask_what_another_asks_is_refused_as_asking_it_again_is(editor_api: APIClient) -> None:
+    page = make_page(slug="renamed-page")
+    first = editor_api.post("/api/v1/questions/", {"title": "Asked first", "text": "same?", "page": page.slug}, format="json").json()
+    second = editor_api.post("/api/v1/questions/", {"title": "Asked second", "text": "same?", "page": page.slug}, format="json").json()
+    url = f"/api/v1/questions/{second['id']}/"
+
+    renamed = editor_api.patch(url, {"title": "Asked first"}, format="json", HTTP_IF_MATCH=editor_api.get(url)["ETag"])
+    put = editor_api.put(url, {"title": "Asked first", "text": "same?", "page": page.slug}, format="json", HTTP_IF_MATCH="*")
+
+    for refused in (renamed, put):
+        assert refused.status_code == 409 and refused.json()["code"] == "duplicate", refused.content
+        assert (refused.json()["existing"], refused.json()["html_url"]) == (first["id"], first["html_url"])
+    assert OpenQuestion.objects.get(pk=second["id"]).title == "Asked second"
+    # another title, or the same one once the first is resolved, is saved
+    assert editor_api.patch(url, {"title": "Asked anew"}, format="json", HTTP_IF_MATCH="*").status_code == 200
+    OpenQuestion.objects.filter(pk=first["id"]).update(status="dropped")
+    assert editor_api.patch(url, {"title": "Asked first"}, format="json", HTTP_IF_MATCH="*").status_code == 200
+
+
+def test_reopening_a_question_another_unresolved_one_asks_is_refused(editor_api: APIClient) -> None:
+    first = editor_api.post("/api/v1/questions/", {"title": "Reopened"}, format="json").json()
+    OpenQuestion.objects.filter(pk=first["id"]).update(status="dropped")
+    second = editor_api.post("/api/v1/questions/", {"title": "Reopened"}, format="json").json()
+
+    reopened = editor_api.patch(f"/api/v1/questions/{first['id']}/", {"status": "open"}, format="json", HTTP_IF_MATCH="*")
+
+    assert reopened.status_code == 409 and reopened.json()["existing"] == second["id"]
+    assert OpenQuestion.objects.get(pk=first["id"]).status == "dropped"
+
+
 def test_a_question_resolved_may_be_asked_again(editor_api: APIClient) -> None:
     first = editor_api.post("/api/v1/questions/", {"title": "Asked again"}, format="json").json()
     OpenQuestion.objects.filter(pk=first["id"]).update(status="dropped")

@@ -171,6 +171,23 @@ def test_a_new_question_form_sent_twice_adds_one_question(editor_client: Client)
     assert "This question is in the queue already; nothing was added." in again.content.decode()
 
 
+def test_renaming_a_question_to_ask_what_another_asks_is_refused_keeping_what_was_typed(editor_client: Client) -> None:
+    page = make_page(title="Renamed questions page")
+    first = make_question(title="Asked first", text="same?", page=page)
+    second = make_question(title="Asked second", text="same?", page=page)
+    form = {"title": "Asked first", "text": "same?", "page": page.slug, "status": "open", "priority": "normal",
+            "resolution_criteria": "A rerun settles it."}
+
+    response = editor_client.post(reverse("wiki:question-edit", kwargs={"pk": second.pk}), form, HTTP_ACCEPT_LANGUAGE="en")
+
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert f"Another unresolved question in the queue asks this already: #{first.pk} “Asked first”." in html
+    assert 'value="Asked first"' in html and "A rerun settles it." in html
+    second.refresh_from_db()
+    assert (second.title, second.resolution_criteria) == ("Asked second", "")
+
+
 def test_the_page_filter_is_a_typed_slug_offering_the_pages_with_most_questions(client: Client) -> None:
     busy = make_page(slug="busy-page", title="Busy page")
     quiet = make_page(slug="quiet-page", title="Quiet page")

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 
 from wiki.change_summaries import Summary, clauses, summary
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
+from wiki.models.questions import UNRESOLVED
 from wiki.roles import Account, User
 from wiki.search.index import search_reindex_questions
 from wiki.services.changes import change_record, check_not_stale
@@ -17,11 +18,29 @@ from wiki.services.changes import change_record, check_not_stale
 
 class QuestionDuplicate(Exception):
     """The same question (title, text and page) is in the queue already as ``question``, unresolved: a form sent
-    twice, or a request repeated, asks it once."""
+    twice, or a request repeated, asks it once, and an edit does not make one question the same as another."""
 
     def __init__(self, question: OpenQuestion) -> None:
         super().__init__(f"asked already: {question.pk}")
         self.question = question
+
+
+def _lock_the_queue() -> None:
+    """Until the transaction ends no one else adds a question or edits what one asks: of two that would make the
+    same question at once, the second finds the first."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.question.create'))")
+
+
+def _asked_already(*, title: str, text: str, page_id: int | None, other_than: int | None = None) -> OpenQuestion | None:
+    """The question asking this (title, text and page) unresolved in the queue, the first asked; ``other_than`` aside."""
+    same = OpenQuestion.objects.live().unresolved().filter(title=title, text=text)
+    same = same.filter(page__isnull=True) if page_id is None else same.filter(page_id=page_id)
+    return same.exclude(pk=other_than).order_by("pk").first() if other_than else same.order_by("pk").first()
+
+
+def _what_it_asks(question: OpenQuestion) -> tuple[str, str, int | None, bool]:
+    return question.title, question.text, question.page_id, question.status in UNRESOLVED
 
 
 def _state(question: OpenQuestion) -> dict[str, Any]:
@@ -72,13 +91,9 @@ def question_create(
     *, fields: dict[str, Any], claims: Sequence[Claim] = (), sources: Sequence[Source] = (), user: User | None = None
 ) -> OpenQuestion:
     """Adds a question to the queue; the same question unresolved in the queue already raises :class:`QuestionDuplicate`."""
-    # Until the transaction ends no one else adds a question: of two identical ones sent at once, the second
-    # finds the first.
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('wiki.question.create'))")
-    existing = OpenQuestion.objects.live().unresolved().filter(
-        title=fields.get("title", ""), text=fields.get("text", ""), page=fields.get("page"),
-    ).order_by("pk").first()
+    _lock_the_queue()
+    page = fields.get("page")
+    existing = _asked_already(title=fields.get("title", ""), text=fields.get("text", ""), page_id=page.pk if page else None)
     if existing is not None:
         raise QuestionDuplicate(existing)
     question = OpenQuestion()
@@ -104,13 +119,21 @@ def question_update(
     """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database).
 
     ``loaded_at`` is the question's ``updated_at`` when the editor opened the form; a save since raises
-    :class:`StaleEdit` and nothing is written. A save that changes nothing writes nothing.
+    :class:`StaleEdit` and nothing is written. A save that changes nothing writes nothing. An edit that makes it ask
+    what another unresolved question in the queue asks (title, text and page), as a rename or a reopening may, raises
+    :class:`QuestionDuplicate`, as adding that question would, and nothing is written.
     """
     question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
     check_not_stale(question, loaded_at=loaded_at)
     before = (question.status, question.priority, question.assignee)
+    asked = _what_it_asks(question)
     if _unchanged(question, fields, claims, sources):
         return question
+    title, text, page_id, unresolved = _what_it_asks(question)
+    if unresolved and (title, text, page_id, unresolved) != asked:
+        _lock_the_queue()  # taken after the question's own lock, which no one holds while waiting for this one
+        if (existing := _asked_already(title=title, text=text, page_id=page_id, other_than=question.pk)) is not None:
+            raise QuestionDuplicate(existing)
     _apply(question, fields, claims, sources)
     changed = _triage_changes(question, *before)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:

@@ -27,6 +27,11 @@ from wiki.models import Claim, OpenQuestion, QuestionStatus, Source
 from wiki.models.questions import priority_order, status_order
 from wiki.services.questions import question_create, question_update
 
+# An edit is refused as adding the question would be: one question asked twice in the queue, unresolved.
+_ASKED_ALREADY = {status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
+    "The edit would make the question ask what another unresolved one in the queue asks (title, text and page), as "
+    "a new title or a reopening may (`duplicate`, naming that one): nothing is saved."))}
+
 
 @extend_schema_view(
     list=extend_schema(summary=gettext_lazy("List open questions"), parameters=[
@@ -41,9 +46,9 @@ from wiki.services.questions import question_create, question_update
         status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
             "The same question (title, text and page) is in the queue already, unresolved (`duplicate`)."))}),
     update=extend_schema(summary=gettext_lazy("Change an open question"), description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
-                         responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
+                         responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS, **_ASKED_ALREADY}),
     partial_update=extend_schema(summary=gettext_lazy("Triage or resolve an open question"), parameters=[IF_MATCH_REQUIRED],
-                                 responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS}),
+                                 responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS, **_ASKED_ALREADY}),
 )
 class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     """Questions to verify, by id: status, priority, what would resolve them, linked claims and sources.

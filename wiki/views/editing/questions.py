@@ -59,6 +59,14 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 stale_form(form, stale, what="question")
                 return render(request, "wiki/edit/question_form.html",
                               {"form": form, "question": stale.current, "stale": True, "show_claims": SHOW_CLAIMS}, status=409)
+            except QuestionDuplicate as duplicate:
+                # As adding it would be refused: the form comes back as sent, saying which question asks it already.
+                form.add_error(None, ValidationError(
+                    _("Another unresolved question in the queue asks this already: #%(id)s “%(title)s”. Change the "
+                      "title, the text or the page, or resolve one of the two; nothing was saved."),
+                    code="duplicate", params={"id": duplicate.question.pk, "title": duplicate.question.title}))
+                return render(request, "wiki/edit/question_form.html",
+                              {"form": form, "question": question, "show_claims": SHOW_CLAIMS}, status=409)
             except ValidationError as error:
                 form.add_error(None, error)
             else:

@@ -14,6 +14,7 @@ import pytest
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import make_api_token, make_classification, make_editor, make_page, make_source
+from wiki.api.renderers import GraphMLRenderer
 from wiki.references.formats import MEDIA_TYPES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,9 +24,9 @@ PACKAGE = "wiki_client"
 
 def _generate(schema_url: str, directory: Path) -> None:
     (directory / "schema.json").write_bytes(urllib.request.urlopen(schema_url).read())
-    # No formatter is run over the generated code: the client must import as generated. Reference files are sent
-    # as they are, so the generator is told to treat their media types as binary bodies.
-    overrides = "".join(f"  {media}: application/octet-stream\n" for media in MEDIA_TYPES.values())
+    # No formatter is run over the generated code: the client must import as generated. Reference files and GraphML
+    # are sent as they are, so the generator is told to treat their media types as binary bodies.
+    overrides = "".join(f"  {media}: application/octet-stream\n" for media in [*MEDIA_TYPES.values(), GraphMLRenderer.media_type])
     (directory / "config.yaml").write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n"
                                            f"content_type_overrides:\n{overrides}")
     generator = Path(sys.executable).parent / "openapi-python-client"
@@ -106,3 +107,33 @@ def test_a_generated_client_lists_filters_creates_conflicts_and_classifies(live_
         body=models.ClassifyRequestRequest(text="FACET 用 verifier 筛选的轨迹做 SFT，没有用环境回报更新 agent policy", subject="FACET"),
     )
     assert suggestion.mechanism.value == "sft_distillation" and suggestion.verdict.value == "not_strict"
+
+
+def test_a_generated_client_reads_a_graph_as_graphml_and_the_entries_of_an_import_all_refused(
+        live_server: LiveServer, generated: ModuleType) -> None:
+    """GraphML has operations of its own, which a generated client reads as the file they answer (the graph's own
+    operation declares JSON, which it would decode); an import whose every entry is refused declares them."""
+    page = make_page(title="Graphed page")
+    work = make_source(short_name="GraphedWork")
+    make_classification(work)
+    client = generated.AuthenticatedClient(base_url=live_server.url, token=make_api_token(make_editor()))
+    v1 = "api.v1."
+
+    local = _module(v1 + "v1_graph_local_graphml_retrieve").sync_detailed(client=client, node=f"page:{page.slug}")
+    mapped = _module(v1 + "v1_graph_map_graphml_retrieve").sync_detailed(client=client)
+    json_graph = _module(v1 + "v1_graph_local_retrieve").sync(client=client, node=f"page:{page.slug}")
+
+    for answer in (local, mapped):
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/graphml+xml")
+        assert answer.parsed.payload.read() == answer.content and answer.content.startswith(b"<?xml")
+    assert f'<node id="page:{page.slug}">'.encode() in local.content
+    assert f"/sources/{work.slug}/".encode() in mapped.content
+    assert json_graph.center == f"page:{page.slug}"
+
+    # a reference file is posted through the client's own httpx client (README), its answer read as the operation's
+    sent = client.get_httpx_client().post("/api/v1/sources/import/", content="@misc{notitle, author={Z}}\n",
+                                          headers={"Content-Type": "application/x-bibtex"})
+    refused = _module(v1 + "v1_sources_import_create")._build_response(client=client, response=sent)
+    assert refused.status_code == 400 and isinstance(refused.parsed, _module("models").ImportRefusedError)
+    assert refused.parsed.code == "all_refused" and refused.parsed.created == refused.parsed.duplicate == []
+    assert [(entry.line, entry.key, entry.reason) for entry in refused.parsed.refused] == [(1, "notitle", "no title")]

@@ -179,10 +179,8 @@ class WikiAutoSchema(AutoSchema):
             extra["404"] = _error(f"No such page of results: {past_the_last}.")
         for code, response in extra.items():
             if code not in responses:
-                answer = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
-                    response, code, direction=direction)
-                if "content" in answer:
-                    # an error is JSON whatever format was asked for (a BibTeX or GraphML renderer answers it as JSON)
-                    answer["content"] = {"application/json": answer["content"]["application/json"]}
-                responses[code] = answer
+                # an error is JSON whatever format was asked for (a BibTeX or GraphML renderer answers it as JSON),
+                # at an address answering GraphML alone too
+                responses[code] = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+                    response, code, media_types=["application/json"], direction=direction)
         return responses

@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -57,7 +58,11 @@ _GRAPHML = OpenApiResponse(OpenApiTypes.STR, description="The same graph as Grap
                            "attributes, addresses absolute.")
 
 _FORMAT = OpenApiParameter("format", str, enum=["json", "graphml"], required=False,
-                           description="The format, instead of an Accept header.")
+                           description="The format, instead of an Accept header. A generated client reads each answer "
+                                       "of an operation as the JSON it declares: it reads GraphML at the graph's own "
+                                       "GraphML address (`graphml/` under this one) instead.")
+# The graph's GraphML file as a generated client reads it: bytes, not JSON.
+_GRAPHML_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=_GRAPHML.description)
 
 
 def _graph_responses(serializer: type, others: dict[int, OpenApiResponse] | None = None) -> dict[Any, Any]:
@@ -67,6 +72,18 @@ def _graph_responses(serializer: type, others: dict[int, OpenApiResponse] | None
             **{(code, "application/json"): response for code, response in (others or {}).items()}}
 
 
+def _graphml_responses(others: dict[int, OpenApiResponse] | None = None) -> dict[Any, Any]:
+    """The graph as GraphML alone; ``others`` (redirects, errors) are JSON."""
+    return {(200, GraphMLRenderer.media_type): _GRAPHML_FILE,
+            **{(code, "application/json"): response for code, response in (others or {}).items()}}
+
+
+
+_CONTRAST_ERRORS = {301: OpenApiResponse(description="A work named was merged into another: `Location` names that one "
+                                                     "instead."),
+                    404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")}
+
+
 class ContrastGraphView(WikiAPIView):
     """Works (or components) side by side: their classifications, the contrasts and claims linking them, shared neighbours."""
 
@@ -74,11 +91,7 @@ class ContrastGraphView(WikiAPIView):
     renderer_classes = GRAPH_RENDERERS
 
     @extend_schema(summary=gettext_lazy("Contrast graph of two or more works"), parameters=[ContrastGraphParamsSerializer, _FORMAT],
-                   responses=_graph_responses(
-                       GraphSerializer,
-                       {301: OpenApiResponse(description="A work named was merged into another: `Location` names that "
-                                                           "one instead."),
-                        404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")}))
+                   responses=_graph_responses(GraphSerializer, _CONTRAST_ERRORS))
     def get(self, request: Request) -> HttpResponseBase:
         params = query_parameters(request, ContrastGraphParamsSerializer)
         refs = [SubjectRef.parse(work) for work in params["works"]]
@@ -121,6 +134,13 @@ def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | No
     return None
 
 
+_LOCAL_ERRORS = {301: OpenApiResponse(description="The node names a page by an address it was moved from, a work merged "
+                                                  "into another, a claim that gave its sentence to a re-attached one, or "
+                                                  "a component as `component:work:component`: `Location` names it as it "
+                                                  "is now."),
+                 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}
+
+
 class LocalGraphView(WikiAPIView):
     """The neighbourhood of one node (page, work, component, claim, mechanism or question), the one its page draws:
     a page's is the works its claims cite or are about, their contrasts, then linked pages and its questions."""
@@ -129,13 +149,7 @@ class LocalGraphView(WikiAPIView):
     renderer_classes = GRAPH_RENDERERS
 
     @extend_schema(summary=gettext_lazy("Local graph around a node"), parameters=[LocalGraphParamsSerializer, _FORMAT],
-                   responses=_graph_responses(
-                       GraphSerializer,
-                       {301: OpenApiResponse(description="The node names a page by an address it was moved from, "
-                                                           "a work merged into another, a claim that gave its sentence "
-                                                           "to a re-attached one, or a component as "
-                                                           "`component:work:component`: `Location` names it as it is now."),
-                        404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}))
+                   responses=_graph_responses(GraphSerializer, _LOCAL_ERRORS))
     def get(self, request: Request) -> HttpResponseBase:
         data = query_parameters(request, LocalGraphParamsSerializer)
         try:
@@ -172,3 +186,43 @@ class MapGraphView(WikiAPIView):
         if limit == MAP_EXPORT_LIMIT:
             return Response(cached_value(request, "api-map", mechanism, verdict, limit, build=build))
         return Response(build())
+
+
+# Each graph has an address of its own that answers it as GraphML alone (an error as JSON): a generated client types an
+# operation's answer by the media types it declares, so it would read the GraphML that ``?format=graphml`` gives at the
+# graph's address as the JSON declared there, and fail.
+_GRAPHML_ONLY: list[type[BaseRenderer]] = [GraphMLRenderer]
+
+
+class ContrastGraphMLView(ContrastGraphView):
+    """The contrast graph as GraphML, for Gephi, Cytoscape or yEd (as ``?format=graphml`` at the contrast graph's address)."""
+
+    renderer_classes = _GRAPHML_ONLY
+
+    @extend_schema(summary=gettext_lazy("Contrast graph of two or more works, as GraphML"),
+                   parameters=[ContrastGraphParamsSerializer], responses=_graphml_responses(_CONTRAST_ERRORS))
+    def get(self, request: Request) -> HttpResponseBase:
+        return super().get(request)
+
+
+class LocalGraphMLView(LocalGraphView):
+    """The local graph around a node as GraphML (as ``?format=graphml`` at the local graph's address)."""
+
+    renderer_classes = _GRAPHML_ONLY
+
+    @extend_schema(summary=gettext_lazy("Local graph around a node, as GraphML"), parameters=[LocalGraphParamsSerializer],
+                   responses=_graphml_responses(_LOCAL_ERRORS))
+    def get(self, request: Request) -> HttpResponseBase:
+        return super().get(request)
+
+
+class MapGraphMLView(MapGraphView):
+    """The map of works as GraphML, with what it holds and where it was cut as the graph's data (as
+    ``?format=graphml`` at the map's address)."""
+
+    renderer_classes = _GRAPHML_ONLY
+
+    @extend_schema(summary=gettext_lazy("Map of works, as GraphML"), parameters=[MapGraphParamsSerializer],
+                   responses=_graphml_responses())
+    def get(self, request: Request) -> Response:
+        return super().get(request)

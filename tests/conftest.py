@@ -1,8 +1,11 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+import copy
+import functools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import pytest
 from pytest_django import DjangoDbBlocker
@@ -15,77 +18,145 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def _load_seed() -> None:
-    """The seed wiki in the test's database. The first load in a process runs ``seed_load`` and keeps a copy of the
-    rows it wrote; later loads, into a database as empty as that first one found it, copy those rows back
-    (PostgreSQL's COPY, a few hundred milliseconds instead of seconds)."""
+    """The seed wiki in the test's database, loaded by ``seed_load`` the first time in a process and copied back
+    after (see :func:`_built_once`)."""
     from wiki.models import Page
     from wiki.services.seed import seed_load
 
     if Page.objects.filter(slug="agentic-rl").exists():
         return
-    before = _row_counts()
-    if _SEED_COPY.rows is not None and before == _SEED_COPY.counts_before:
-        _SEED_COPY.restore()
-        return
-    seed_load(directory=FIXTURES)
-    if _SEED_COPY.rows is None:
-        _SEED_COPY.take(before, _row_counts())
+
+    def load() -> None:
+        seed_load(directory=FIXTURES)
+
+    _built_once(_SEED, load)
+
+
+T = TypeVar("T")
+
+
+def _built_once(copies: list[_RowsCopy], build: Callable[[], T]) -> T:
+    """What ``build`` makes, in the test's database. The first build from a database in a given state runs ``build``
+    and keeps a copy of every table it changed, with its sequences' positions; a later build from a database in the
+    same state writes those tables back with PostgreSQL's COPY (milliseconds instead of seconds) and answers a deep
+    copy of the objects the first build answered, which the same rows stand behind."""
+    counts = _row_counts()
+    for kept in copies:
+        if kept.counts_before == counts and _fingerprints(list(kept.fingerprints_before)) == kept.fingerprints_before:
+            kept.restore()
+            return copy.deepcopy(cast(T, kept.value))
+    if not _can_copy():
+        return build()
+    held = _fingerprints([t for t, n in counts.items() if n])
+    value = build()
+    # A few states at most: after each flush the migrations' rows (content types, say) have new ids.
+    del copies[:-3]
+    copies.append(_RowsCopy.take(counts, held, copy.deepcopy(value)))
+    return value
 
 
 def _row_counts() -> dict[str, int]:
-    """Each table's number of rows (one query)."""
+    """Each table's number of rows (one query), the database's own bookkeeping (``stale_suggestion``, kept by
+    triggers) too."""
     from django.db import connection
 
-    # The models' tables: the database's own bookkeeping (stale_suggestion, kept by triggers) is no seed content.
-    tables = sorted(connection.introspection.django_table_names(only_existing=True))
     with connection.cursor() as cursor:
+        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
+        tables = [name for (name,) in cursor.fetchall() if name not in _CLOCKS]
         cursor.execute(" UNION ALL ".join(f"SELECT %s, count(*) FROM {connection.ops.quote_name(t)}" for t in tables),
                        tables)
         return dict(cursor.fetchall())
 
 
-class _SeedCopy:
-    """The rows the seed wrote into tables that were empty, as COPY's text, with their sequences' positions. Kept
-    only when the seed wrote nothing into tables that held rows already (the migrations' content types, say)."""
+def _fingerprints(tables: list[str]) -> dict[str, str]:
+    """A checksum of the rows of each of ``tables`` (one query)."""
+    from django.db import connection
 
-    def __init__(self) -> None:
-        self.counts_before: dict[str, int] = {}
-        self.rows: dict[str, bytes] | None = None
-        self.sequences: list[tuple[str, int]] = []
+    if not tables:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(f"SELECT %s, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') "
+                                          f"FROM {connection.ops.quote_name(name)} t" for name in tables), tables)
+        return dict(cursor.fetchall())
 
-    def take(self, before: dict[str, int], after: dict[str, int]) -> None:
+
+@functools.cache
+def _can_copy() -> bool:
+    """Rows are written back with the triggers off (they ran when the rows were first written, and the copy holds what
+    they did), which PostgreSQL allows a superuser only; for anyone else every build runs."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+@dataclass(frozen=True)
+class _RowsCopy:
+    """The rows of every table a build changed, as COPY's text, with the positions of their sequences, and a copy of
+    what the build answered. They are written back only into a database whose tables hold as many rows as the build
+    found, and the same rows in the tables it changed or whose rows it refers to (the ids of the migrations' content
+    types, say)."""
+
+    counts_before: dict[str, int]
+    fingerprints_before: dict[str, str]
+    rows: dict[str, bytes]
+    sequences: list[tuple[str, int]]
+    value: object
+
+    @classmethod
+    def take(cls, counts_before: dict[str, int], held_before: dict[str, str], value: object) -> _RowsCopy:
         from django.db import connection
 
-        if any(after[t] != n for t, n in before.items() if n):
-            return
-        filled = [t for t, n in after.items() if n and not before[t]]
+        counts = _row_counts()
+        held_after = _fingerprints(list(held_before))
+        changed = [t for t, n in counts.items()
+                   if n != counts_before.get(t) or (t in held_before and held_after[t] != held_before[t])]
         rows: dict[str, bytes] = {}
         with connection.cursor() as cursor:
-            for table in filled:
-                with cursor.copy(f"COPY {connection.ops.quote_name(table)} TO STDOUT") as copy:
-                    rows[table] = b"".join(bytes(block) for block in copy)
+            cursor.execute("SELECT DISTINCT c.confrelid::regclass::text FROM pg_constraint c "
+                           "WHERE c.contype = 'f' AND c.conrelid::regclass::text = ANY(%s)", [changed])
+            referred = {name.strip('"') for (name,) in cursor.fetchall()}
+            for table in changed:
+                with cursor.copy(f"COPY {connection.ops.quote_name(table)} TO STDOUT") as copied:
+                    rows[table] = b"".join(bytes(block) for block in copied)
             # The sequences of the tables copied only: another table's rows stay, and so must its sequence.
-            cursor.execute("SELECT s.name, q.last_value FROM unnest(%s::text[]) AS t (name), "
-                           "pg_get_serial_sequence(quote_ident(t.name), 'id') AS s (name) "
+            cursor.execute("SELECT s.name, q.last_value FROM unnest(%s::text[]) AS t (name) "
+                           "JOIN pg_attribute a ON a.attrelid = quote_ident(t.name)::regclass AND a.attnum > 0 "
+                           "AND NOT a.attisdropped "
+                           "CROSS JOIN LATERAL pg_get_serial_sequence(quote_ident(t.name), a.attname) AS s (name) "
                            "JOIN pg_sequences q ON format('%%I.%%I', q.schemaname, q.sequencename) = s.name "
-                           "WHERE q.last_value IS NOT NULL", [filled])
-            self.sequences = cursor.fetchall()
-        self.counts_before, self.rows = before, rows
+                           "WHERE q.last_value IS NOT NULL", [changed])
+            sequences = cursor.fetchall()
+        kept = {t: f for t, f in held_before.items() if t in referred or t in changed}
+        return cls(counts_before=counts_before, fingerprints_before=kept, rows=rows, sequences=sequences, value=value)
 
     def restore(self) -> None:
         from django.db import connection, transaction
 
-        assert self.rows is not None
-        # Foreign keys are checked at the end of the block (Django declares them deferrable), so tables go in any order.
+        # With the triggers off (foreign keys' checks among them), tables go in any order and the rows come back as
+        # they were, with no trigger moving an updated_at or marking a suggestion stale a second time.
         with transaction.atomic(), connection.cursor() as cursor:
-            for table, data in self.rows.items():
-                with cursor.copy(f"COPY {connection.ops.quote_name(table)} FROM STDIN") as copy:
-                    copy.write(data)
-            for name, value in self.sequences:
-                cursor.execute("SELECT setval(%s, %s)", [name, value])
+            cursor.execute("SET session_replication_role = replica")
+            try:
+                for table, data in self.rows.items():
+                    cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")
+                    with cursor.copy(f"COPY {connection.ops.quote_name(table)} FROM STDIN") as copied:
+                        copied.write(data)
+                for name, value in self.sequences:
+                    cursor.execute("SELECT setval(%s, %s)", [name, value])
+            finally:
+                cursor.execute("SET session_replication_role = DEFAULT")
 
 
-_SEED_COPY = _SeedCopy()
+# Tables that only move forward: the versions, a clock that must never go back (the copy leaves it where it is).
+_CLOCKS = {"content_version"}
+
+# What each build wrote, by the state of the database it started from.
+_SEED: list[_RowsCopy] = []
+_SMALL_WIKI: list[_RowsCopy] = []
+_CONTRAST_WIKI: list[_RowsCopy] = []
 
 
 @pytest.fixture(scope="session")
@@ -163,7 +234,7 @@ def small_wiki(db: None) -> SmallWiki:
     """A small wiki with a row in every table (see :func:`tests.factories.make_wiki`)."""
     from tests.factories import make_wiki
 
-    return make_wiki()
+    return _built_once(_SMALL_WIKI, make_wiki)
 
 
 @pytest.fixture
@@ -171,7 +242,7 @@ def contrast_wiki(db: None) -> ContrastWiki:
     """Works set against each other on a page's claims (see :func:`tests.factories.make_contrast_wiki`)."""
     from tests.factories import make_contrast_wiki
 
-    return make_contrast_wiki()
+    return _built_once(_CONTRAST_WIKI, make_contrast_wiki)
 
 
 @pytest.fixture

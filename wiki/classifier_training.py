@@ -16,7 +16,8 @@ from classifier.model import Weights, current_weights, forget_weights, weights_p
 from classifier.taxonomy import Fact
 from classifier.train import PROJECT_EXAMPLES, Example, Score, example_from, load_examples, score, train
 from wiki.models import Classification
-from wiki.suggestions import suggestion_text, suggestions_refresh, texts_about
+from wiki.suggestion_texts import suggestion_text, texts_about
+from wiki.suggestions import suggestions_refresh
 
 # An editor's decision about a work in this wiki outweighs a generic description.
 WIKI_WEIGHT = 3.0

@@ -1,9 +1,9 @@
 """Every write that changes what a work's stored suggestion reads marks the work, in the database itself, so that a
 refresh reads again only the works marked (``wiki.suggestions.suggestions_refresh``) instead of every work's text.
 
-What a suggestion reads (``wiki.suggestions.texts_about``, ``_text`` and the subjects) is the work's short name,
-abstract and whether it is live; its claims' text, place on the page and whether they are orphaned; which claims cite
-it or are about it; the names of its classified components. A statement-level trigger on each of those tables reads
+What a suggestion reads (``wiki.suggestion_texts.texts_about``, ``joined_text`` and the subjects) is the work's short
+name, abstract and whether it is live; its claims' text, place on the page and whether they are orphaned; which claims
+cite it or are about it; the names of its classified components. A statement-level trigger on each of those tables reads
 the rows the statement wrote (its transition tables: a few queries per statement, however many rows it writes) and
 adds the works they touch to ``stale_suggestion``, so that a service, a command, the admin and hand-written SQL are
 all seen alike. The table is no model: it is these triggers' bookkeeping, not content (its name has no ``wiki_``, so

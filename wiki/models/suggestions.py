@@ -2,7 +2,7 @@
 
 Classifying a work takes milliseconds; classifying every work on every request took half a minute on a wiki of a few
 thousand works. A row is derived data, like a search document: it records what the classifier read (the SHA-256 of
-the subject and the text, ``wiki.suggestions.suggestion_digest``) and with which weights, so that
+the subject and the text, ``wiki.suggestion_texts.suggestion_digest``) and with which weights, so that
 ``wiki.suggestions.suggestions_refresh`` classifies again only a work whose text or the installed weights changed.
 """
 

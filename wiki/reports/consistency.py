@@ -34,7 +34,8 @@ from wiki.models import (
     StoredSuggestion,
 )
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
-from wiki.suggestions import rationale_for_reader, suggestions_refresh
+from wiki.rationales import rationale_for_reader
+from wiki.suggestions import suggestions_refresh
 from wiki.text.spaces import excerpt
 
 # "RL" as a word or name part (prime-rl, RLinf, Multi-Harness RL), not inside other words.

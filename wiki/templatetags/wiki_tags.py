@@ -34,7 +34,7 @@ from wiki.models import Contrast, Page, Source
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, ENTRY_TYPE_LABELS
 from wiki.references.extra_fields import NAME_FIELDS
 from wiki.references.names import author_names, unbraced
-from wiki.suggestions import signed_weight
+from wiki.suggestion_evidence import signed_weight
 from wiki.taxonomy import fact_label, mechanisms_shown, suggestion_rationale, verdicts_shown
 from wiki.taxonomy import mechanism_label as _mechanism_label
 from wiki.taxonomy import verdict_label as _verdict_label

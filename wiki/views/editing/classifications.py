@@ -18,9 +18,9 @@ from wiki.field_labels import field_label_of
 from wiki.forms.classifications import FACT_FIELDS, ClassificationForm, rubric_labels
 from wiki.models import Claim, Classification, ClassificationChange, Component, SetBy, Source
 from wiki.paginator import Paginator
+from wiki.rationales import rationale_for_reader
 from wiki.services.changes import StaleEdit
 from wiki.services.classifications import classification_save
-from wiki.suggestions import rationale_for_reader
 from wiki.taxonomy import mechanism_label, verdict_label
 from wiki.views.editing import editor_required, next_address, stale_form
 from wiki.views.editing.suggestion import SuggestionCard, suggestion_card

@@ -11,7 +11,8 @@ from django.utils.safestring import SafeString
 from classifier import Span, Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
-from wiki.suggestions import strongest, suggestion_for
+from wiki.suggestion_evidence import strongest
+from wiki.suggestions import suggestion_for
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,7 @@ class SuggestionCard:
     suggestion: Suggestion
     highlighted: SafeString
     values: dict[str, Any]
-    # How many of the texts read ``highlighted`` leaves out (it shows the first: ``wiki.suggestions.SHOWN_TEXTS``).
+    # How many of the texts read ``highlighted`` leaves out (it shows the first: ``wiki.suggestion_texts.SHOWN_TEXTS``).
     not_shown: int = 0
 
     @property

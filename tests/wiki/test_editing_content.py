@@ -187,6 +187,20 @@ def test_classification_form_shows_the_suggestion_with_highlighted_evidence(edit
     assert b"data-accept-suggestion" in response.content
 
 
+def _weighed(html: str) -> str | None:
+    """The list of what each highlighted phrase weighed, as a page shows it."""
+    found = re.search(r'<details class="evidence-list">.*?</details>', html, re.S)
+    return found.group() if found else None
+
+
+def test_classification_form_lists_what_each_highlighted_phrase_weighed_as_the_source_page_does(editor_client: Client) -> None:
+    source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
+    form = editor_client.get(reverse("wiki:classification-create", kwargs={"slug": source.slug})).content.decode()
+    page = editor_client.get(reverse("wiki:source-detail", kwargs={"slug": source.slug})).content.decode()
+    assert _weighed(page) is not None and "PPO" in str(_weighed(page))
+    assert _weighed(form) == _weighed(page)
+
+
 def test_the_suggestions_facts_are_named_in_the_readers_language(editor_client: Client) -> None:
     source = make_source(abstract="We train a web agent with PPO from the task success reward over multi-step browser rollouts.")
     url = reverse("wiki:classification-create", kwargs={"slug": source.slug})

@@ -11,21 +11,37 @@ from django.utils.safestring import SafeString
 from classifier import Span, Suggestion
 from classifier.taxonomy import Fact
 from wiki.models import Component, Source
-from wiki.suggestion_evidence import strongest
-from wiki.suggestions import suggestion_for
+from wiki.suggestion_evidence import Marked
+from wiki.suggestions import SuggestionView, suggestion_for
 
 
 @dataclass(frozen=True)
 class SuggestionCard:
-    suggestion: Suggestion
-    highlighted: SafeString
+    """The work's suggestion as the source page shows it (``view``), with the values "Accept suggestion" fills in."""
+
+    view: SuggestionView
     values: dict[str, Any]
-    # How many of the texts read ``highlighted`` leaves out (it shows the first: ``wiki.suggestion_texts.SHOWN_TEXTS``).
-    not_shown: int = 0
+
+    @property
+    def suggestion(self) -> Suggestion:
+        return self.view.suggestion
+
+    @property
+    def highlighted(self) -> SafeString:
+        return self.view.highlighted
+
+    @property
+    def not_shown(self) -> int:
+        """How many of the texts read ``highlighted`` leaves out (it shows the first: ``wiki.suggestion_texts.SHOWN_TEXTS``)."""
+        return self.view.not_shown
 
     @property
     def strongest(self) -> list[Span]:
-        return strongest(self.suggestion)
+        return self.view.strongest
+
+    @property
+    def marked(self) -> list[Marked]:
+        return self.view.marked
 
     @property
     def values_json(self) -> str:
@@ -48,4 +64,4 @@ def suggestion_card(source: Source, component: Component | None = None) -> Sugge
     }
     for fact in Fact:
         values[fact.value] = suggestion.fact(fact).value.as_bool
-    return SuggestionCard(suggestion=suggestion, highlighted=view.highlighted, values=values, not_shown=view.not_shown)
+    return SuggestionCard(view=view, values=values)

@@ -243,6 +243,32 @@ def test_a_locator_is_not_taken_for_part_of_a_longer_one() -> None:
     assert not _says_locator("（来源：EvoOpt，§4.31）", "§4.3")
 
 
+def test_the_evidence_gives_its_locator_once_however_the_claims_citation_types_it(client: Client) -> None:
+    herder = Classification.objects.get(source__slug="herder", component__slug="branch-grpo")
+    cited = "Herder 的 Branch-GRPO 用 clipped GRPO 更新 worker policy（来源：Herder，pp. 3–4）"
+    Claim.objects.filter(evidence_for=herder).update(text=cited)
+    Classification.objects.filter(pk=herder.pk).update(evidence_locator="pp.3-4")
+    works = "?works=herder:branch-grpo"
+
+    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(
+        client.get(reverse("wiki:compare") + works + "&format=csv").content.decode("utf-8-sig")))}
+    html = client.get(reverse("wiki:compare") + works).content.decode()
+
+    assert rows["Evidence"] == [cited]
+    assert "(pp.3-4)" not in html.split('data-row="evidence">')[1].split("</tr>")[0]
+
+
+def test_a_locator_is_found_however_it_is_typed_and_among_others() -> None:
+    from wiki.graph.compare import _says_locator
+
+    assert _says_locator("（来源：EvoOpt，第 3–4 页）", "pp.3-4")
+    assert _says_locator("（来源：EvoOpt，Sec. 3.1 / §5）", "§3.1 / §5")
+    assert _says_locator("（来源：EvoOpt，pp.3-4, 7）", "p.7")
+    assert _says_locator("（来源：EvoOpt，Table 2）", "表 2")
+    assert not _says_locator("（来源：EvoOpt，pp.3-4）", "p.3")
+    assert not _says_locator("（来源：EvoOpt，§4.3.1）", "§4.3")
+
+
 def test_only_the_rows_that_differ_are_shown_with_differs_in_the_table_the_csv_and_the_json(client: Client) -> None:
     works = "?works=tasksmith,gripforge"
     every = client.get(reverse("wiki:compare") + works, HTTP_ACCEPT_LANGUAGE="en").content.decode()

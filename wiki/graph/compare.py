@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from classifier.taxonomy import Fact
 from wiki.graph.build import SubjectRef
 from wiki.models import Classification, Component, Source, SourceKind
+from wiki.references.locators import is_valid_locator, locator_key, locators_in
 from wiki.taxonomy import fact_label, mechanism_label, verdict_label
 from wiki.text.spaces import excerpt
 
@@ -125,12 +126,21 @@ EVIDENCE_CHARS = 140
 
 
 def _says_locator(text: str, locator: str) -> bool:
-    """Whether ``text`` gives ``locator`` itself, as a claim's citation does (``（来源：Shepherd…，§4.3）``): width and
-    spacing aside, and not as part of a longer one (``p.1`` is not in ``p.12``)."""
-    def folded(value: str) -> str:
-        return "".join(unicodedata.normalize("NFKC", value).split())
+    """Whether ``text`` gives ``locator`` itself, as a claim's citation does (``（来源：Shepherd…，§4.3）``): however each
+    is typed (``pp. 3–4`` gives ``pp.3-4``: :func:`locator_key`), alone or among others (``pp.3-4, 7`` gives ``p.7``),
+    and not as part of a longer one (``p.1`` is not in ``p.12``, ``§4.3`` not in ``§4.3.1``)."""
+    if not is_valid_locator(locator):
+        # one typed before locators were checked: found as written, width and spacing aside
+        def folded(value: str) -> str:
+            return "".join(unicodedata.normalize("NFKC", value).split())
 
-    return re.search(rf"(?<![\w.]){re.escape(folded(locator))}(?!\w)", folded(text)) is not None
+        return re.search(rf"(?<![\w.]){re.escape(folded(locator))}(?!\w)", folded(text)) is not None
+    wanted = locator_key(locator).split(",")
+    for given in locators_in(text):
+        parts = locator_key(given).split(",")
+        if any(parts[i : i + len(wanted)] == wanted for i in range(len(parts) - len(wanted) + 1)):
+            return True
+    return False
 
 
 def _with_locator(text: str, locator: str) -> str:

@@ -26,6 +26,17 @@ def is_valid_locator(text: str) -> bool:
     return bool(text.strip()) and LOCATOR_RE.match(text) is not None
 
 
+# A locator as running text gives it (a claim's citation, ``（来源：Title，pp. 3–4）``): whole, not the start or the end
+# of a longer word or number (``p.1`` is not in ``p.12``).
+_IN_TEXT_RE = re.compile(rf"(?<![\w.])(?:{_UNIT})(?:{_SEPARATOR}(?:{_UNIT}))*(?!\w)", re.VERBOSE)
+
+
+def locators_in(text: str) -> list[str]:
+    """The locators ``text`` gives, in order, as typed but for width and runs of spaces."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    return [found.group() for found in _IN_TEXT_RE.finditer(folded)]
+
+
 # What each unit's label says, whichever way it is written: ``p.``/``pp.``/``第…页`` are pages, ``Fig.``/``Figure``/``图``
 # a figure… (the locator's grammar above accepts these; anything else is compared as written).
 _LABELS = (

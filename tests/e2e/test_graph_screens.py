@@ -90,6 +90,18 @@ def test_lighting_a_node_dims_the_axes_of_the_lines_it_dims(page: Any, live_serv
     assert all(a["dim"] != ("source:recuris" in a["ends"]) for a in axes)
 
 
+def test_a_dimmed_line_fades_its_stroke_not_its_group(page: Any, live_server: Any) -> None:
+    # An opacity on the line's group drew each line through a layer of its own; where lines meet, those layers left
+    # faint dark rectangles over the picture.
+    page.emulate_media(color_scheme="dark")
+    page.goto(live_server.url + reverse(CONTRAST[0], args=CONTRAST[1]))
+    page.locator('#contrast-graph a.node-link[data-node="source:recuris"]').focus()
+    dimmed = page.locator("#contrast-graph g.edge.dim").evaluate_all(
+        "(gs) => gs.map(g => [getComputedStyle(g).opacity, getComputedStyle(g.querySelector('path')).strokeOpacity])")
+    assert dimmed
+    assert all(group == "1" and float(stroke) < 0.5 for group, stroke in dimmed), dimmed
+
+
 def test_printing_leaves_out_graph_controls_hints_and_the_contents(page: Any, live_server: Any) -> None:
     page.goto(live_server.url + reverse("wiki:page-detail", kwargs={"slug": "agentic-rl"}))
     assert page.locator(".graph-zoom").first.is_visible()

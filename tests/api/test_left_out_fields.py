@@ -11,7 +11,8 @@ from tests.factories import make_page
 pytestmark = pytest.mark.django_db
 
 # Fields of an action, not of what it saves: the default is what leaving them out means.
-ACTION_FIELDS = {("PageMoveRequest", "reason"), ("PageMoveRequest", "take_over")}
+ACTION_FIELDS = {("PageMoveRequest", "reason"), ("PageMoveRequest", "take_over"), ("PageEditRequest", "confirm_blank"),
+                 ("PatchedPageEditRequest", "confirm_blank")}
 
 
 def test_no_write_schema_gives_a_stored_field_a_default(client: Client) -> None:

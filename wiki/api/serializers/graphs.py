@@ -77,9 +77,9 @@ class GraphNodeSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="The node in the browser.")
     mechanism = serializers.ChoiceField(choices=MECHANISM_CHOICES, allow_blank=True)
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, allow_blank=True)
-    drawn = serializers.BooleanField(required=False, help_text=(
+    drawn = serializers.BooleanField(allow_null=True, help_text=(
         "Whether the browser's picture of this graph draws the node (at most 50 are drawn; the rest are named under "
-        "it as left out). Given for contrast and local graphs."))
+        "it as left out). Given for contrast and local graphs; null in the map, whose summary says how much it holds."))
 
 
 class GraphEdgeSerializer(serializers.Serializer):

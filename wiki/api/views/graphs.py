@@ -39,14 +39,15 @@ from wiki.text.lists import joined
 
 def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[str],
              drawn: Collection[str] | None = None) -> dict[str, Any]:
-    """``drawn``: the nodes the browser's picture of this graph holds, each node saying whether it is one of them."""
+    """``drawn``: the nodes the browser's picture of this graph holds, each node saying whether it is one of them
+    (null when not given: the map, whose summary says how much it holds)."""
     shown = {} if drawn is None else {n: n in drawn for n in graph}
     return {
         "center": center,
         "subjects": subjects,
         "nodes": [
             {"id": n, "kind": d["kind"], "label": d["label"], "url": d["url"], "mechanism": d.get("mechanism", ""),
-             "verdict": d.get("verdict", ""), **({"drawn": shown[n]} if shown else {})}
+             "verdict": d.get("verdict", ""), "drawn": shown.get(n)}
             for n, d in graph.nodes(data=True)
         ],
         "edges": [{"source": u, "target": v, "type": d["type"], "label": d.get("label", "")} for u, v, d in graph.edges(data=True)],

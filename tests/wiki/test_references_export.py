@@ -375,10 +375,10 @@ def test_the_same_details_go_out_and_come_back_as_csl_json(db: None) -> None:
     for entry in parse_csl_json(json.dumps(list(items.values()))):
         source = Source.objects.get(bibtex_key=entry.label)
         assert entry.draft is not None
-        # (a publisher that is the work's venue is said once, as its venue)
-        details = {k: v for k, v in source.bibliographic.items() if k in ("volume", "number", "pages", "publisher",
+        # (a publisher that is the work's venue is said once, as its venue; an article's journal is its container)
+        details = {k: v for k, v in source.bibliographic.items() if (k in ("volume", "number", "pages", "publisher",
                                                                          "address", "edition", "isbn", "issn", "month")
-                   and v != source.venue}
+                   and v != source.venue) or (k == "journal" and source.entry_type == "article")}
         assert entry.draft.bibliographic == details, source.slug
         assert entry.draft.venue == source.venue, source.slug
 

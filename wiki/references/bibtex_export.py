@@ -90,7 +90,9 @@ def _pages(pages: str) -> str:
     return "--".join(latex_escaped(part) for part in re.split(r"\s*[–—]\s*|-{1,3}", str(pages)))
 
 
-def _persons(authors: str) -> str:
+def bibtex_persons(authors: str) -> str:
+    """A name list as the wiki keeps it as BibTeX's ``author`` field holds one: ``Vuli\\'c, Ivan and {Qwen Team} and
+    others``, LaTeX-escaped."""
     return " and ".join(_person(name) for name in author_names(authors))
 
 
@@ -117,7 +119,7 @@ def bibtex_entry(source: Source, key: str) -> Entry:
     if source.short_name and not source.short_name == source.title == short_name_from_title(source.title):
         fields.append(("shorttitle", latex_escaped(source.short_name)))
     if source.authors:
-        fields.append(("author", _persons(source.authors)))
+        fields.append(("author", bibtex_persons(source.authors)))
     if source.year:
         fields.append(("year", str(source.year)))
     venue_field = ""
@@ -163,7 +165,7 @@ def _other_fields(source: Source, *, written: set[str]) -> list[tuple[str, str]]
         if name == "date" and not (source.year and value.startswith(str(source.year))):
             continue
         if name in NAME_FIELDS:
-            fields.append((name, _persons(value)))
+            fields.append((name, bibtex_persons(value)))
         elif name in VERBATIM_FIELDS and not _TEX_MARKUP.search(value):
             fields.append((name, value))  # as biblatex reads them: verbatim, no LaTeX
         else:

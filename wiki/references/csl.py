@@ -5,7 +5,8 @@ preprint) or ``archive``/``archive_location``; its date in ``issued`` as ``date-
 
 The wiki writes each work's notes as ``note``, and its kind, when the CSL type alone does not say it (a survey,
 a benchmark, a framework), in CSL's ``custom`` object as ``wiki-kind`` (and biblatex's ``issue``, which CSL's
-``issue``, BibTeX's ``number``, is not, as ``wiki-issue``); titles are written as CSL rich text
+``issue``, BibTeX's ``number``, is not, as ``wiki-issue``, and which of its name lists go on past the names they give,
+BibTeX's ``and others``, as ``wiki-et-al``); titles are written as CSL rich text
 whose markup and entities stand for themselves, so that the reader gives back the same works.
 """
 
@@ -35,9 +36,9 @@ from wiki.references.draft import (
     thesis_entry_type,
 )
 from wiki.references.errors import ReferencesRefused
-from wiki.references.extra_fields import csl_variables, extra_from_csl, fitting
+from wiki.references.extra_fields import csl_lists_going_on, csl_variables, extra_from_csl, fitting
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
-from wiki.references.names import author_names, csl_name, name_from_csl
+from wiki.references.names import csl_names, goes_on, names_from_csl
 from wiki.references.parse_errors import json_reason
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
@@ -87,6 +88,9 @@ ISSUE_FIELD = "wiki-issue"
 # And its number where that is its issue too (``3`` both): CSL's ``issue`` equal to ``wiki-issue`` is otherwise the
 # issue alone, written for styles to print where the work has no number.
 NUMBER_FIELD = "wiki-number"
+# And the name variables whose list goes on past the names it gives (``["author"]``), BibTeX's ``and others``: CSL has
+# no name for it, and one called "others" would be printed as an author.
+ET_AL_FIELD = "wiki-et-al"
 _ENTRY_TYPE_NAME = re.compile(r"[a-z]+")
 # Entry types that are others' names in biblatex or in old BibTeX, read back as those.
 ENTRY_TYPE_SYNONYMS = {"report": "techreport", "conference": "inproceedings"}
@@ -198,7 +202,9 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
     if isinstance(persons, str):
         # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
-    authors = "; ".join(filter(None, (name_from_csl(p) for p in persons))) if isinstance(persons, list) else ""
+    going_on = _lists_going_on(custom)
+    authors = names_from_csl(persons, going_on=("author" if item.get("author") else "editor") in going_on) \
+        if isinstance(persons, list) else ""
     # Zotero's id is the item's URI (http://zotero.org/users/…/items/…), no citation key: the wiki's own is made then
     key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))
@@ -213,10 +219,16 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         entry_type=(written if _ENTRY_TYPE_NAME.fullmatch(written := _text(custom.get(ENTRY_TYPE_FIELD, "")).lower())
                     else _entry_type(item)),
         bibliographic=_bibliographic(item, venue, issue="" if number_too else issue),
-        extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue)) | ({"issue": issue} if issue else {}),
-                             warnings),
+        extra_fields=fitting(extra_from_csl(item, read=_read_variables(item, venue), going_on=going_on)
+                             | ({"issue": issue} if issue else {}), warnings),
     )
     return checked_draft(draft, errors, warnings)
+
+
+def _lists_going_on(custom: dict[str, Any]) -> frozenset[str]:
+    """The name variables the item's ``custom`` says go on past the names they give (:data:`ET_AL_FIELD`)."""
+    named = custom.get(ET_AL_FIELD)
+    return frozenset(name for name in named if isinstance(name, str)) if isinstance(named, list) else frozenset()
 
 
 def _read_variables(item: dict[str, Any], venue: str) -> frozenset[str]:
@@ -242,10 +254,13 @@ def _entry_type(item: dict[str, Any]) -> str:
 def _bibliographic(item: dict[str, Any], venue: str, *, issue: str = "") -> dict[str, str]:
     """The item's details by BibTeX's names, with the month of its ``issued`` date (``[[2025, 3]]``, ``2025-03-14``);
     its publisher where it is not its venue already (a book's, a thesis'); its ``issue`` is no number where the wiki
-    wrote it from biblatex's ``issue``."""
+    wrote it from biblatex's ``issue``; a journal article's ``container-title``, its journal, as BibTeX's ``journal``
+    gives it."""
     details = {name: value for name, csl in CSL_FIELD_BY_BIBLIOGRAPHIC.items()
                if (value := _text(item.get(csl, ""))) and not (name == "publisher" and value == venue)
                and not (name == "number" and value == issue)}
+    if _text(item.get("type", "")) == "article-journal" and (journal := _rich_text(item.get("container-title", ""))):
+        details["journal"] = journal
     # a report's number (CSL's "number" is otherwise read as the arXiv ID)
     if _text(item.get("type", "")) == "report" and (number := _text(item.get("number", ""))) and not find_arxiv_id(number):
         details.setdefault("number", number)
@@ -360,8 +375,8 @@ def csl_item(source: Source) -> dict[str, Any]:
     # the short name, also when it is the whole title where the importer would make a shorter one of it
     if source.short_name and not source.short_name == source.title == short_name_from_title(source.title):
         item["title-short"] = rich_text_escaped(source.short_name)
-    if persons := author_names(source.authors):
-        item["author"] = [csl_name(name) for name in persons]
+    if persons := csl_names(source.authors):
+        item["author"] = persons
     if source.year:
         month = source.bibliographic.get("month", "")
         item["issued"] = {"date-parts": [[source.year, int(month)] if month.isdigit() and 1 <= int(month) <= 12
@@ -392,7 +407,7 @@ def csl_item(source: Source) -> dict[str, Any]:
         item.pop("issue", None)
     for variable, value in csl_variables(source.extra_fields).items():
         item.setdefault(variable, value)  # what the work's own fields wrote goes first (a thesis' genre)
-    custom = {}
+    custom: dict[str, Any] = {}
     if _kind(csl_type, source.arxiv_id, source.venue, source.url) != source.kind:
         custom[KIND_FIELD] = source.kind
     if source.entry_type and _entry_type(item) not in ("", ENTRY_TYPE_SYNONYMS.get(source.entry_type, source.entry_type)):
@@ -401,6 +416,8 @@ def csl_item(source: Source) -> dict[str, Any]:
         custom[ISSUE_FIELD] = issue
         if item.get("issue") == issue and details.get("number") == issue:
             custom[NUMBER_FIELD] = issue
+    if going_on := (["author"] if goes_on(source.authors) else []) + csl_lists_going_on(source.extra_fields):
+        custom[ET_AL_FIELD] = going_on
     if custom:
         item["custom"] = custom
     return item

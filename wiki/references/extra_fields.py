@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, one_line
-from wiki.references.names import author_names, csl_name, name_from_csl
+from wiki.references.names import csl_names, goes_on, names_from_csl
 from wiki.text.numbers import grouped
 from wiki.text.spaces import collapse_spaces
 
@@ -142,15 +142,22 @@ def csl_variables(extra: dict[str, str]) -> dict[str, Any]:
         if variable in _CSL_DATES:
             variables[variable] = _csl_date(value)
         elif variable in _CSL_NAMES:
-            variables[variable] = [csl_name(person) for person in author_names(value)]
+            variables[variable] = csl_names(value)
         else:
             variables[variable] = value
     return variables
 
 
-def extra_from_csl(item: dict[str, Any], *, read: frozenset[str]) -> dict[str, str]:
+def csl_lists_going_on(extra: dict[str, str]) -> list[str]:
+    """The CSL name variables :func:`csl_variables` writes whose list goes on (the field ended in ``and others``)."""
+    return sorted({variable for name, value in extra.items()
+                   if (variable := CSL_VARIABLE.get(name)) in _CSL_NAMES and goes_on(value)})
+
+
+def extra_from_csl(item: dict[str, Any], *, read: frozenset[str], going_on: frozenset[str] = frozenset()) -> dict[str, str]:
     """The item's variables that the wiki keeps among a work's other fields, by their BibTeX names; ``read``: the
-    variables the reader took into the work's own fields (a thesis' genre, an event title that was its venue)."""
+    variables the reader took into the work's own fields (a thesis' genre, an event title that was its venue);
+    ``going_on``: the name variables whose list goes on past the names given."""
     extra: dict[str, str] = {}
     for variable, name in FIELD_BY_CSL_VARIABLE.items():
         value = item.get(variable)
@@ -159,7 +166,7 @@ def extra_from_csl(item: dict[str, Any], *, read: frozenset[str]) -> dict[str, s
         if variable in _CSL_DATES:
             text = _date_text(value)
         elif variable in _CSL_NAMES:
-            text = "; ".join(filter(None, (name_from_csl(person) for person in value))) if isinstance(value, list) else ""
+            text = names_from_csl(value, going_on=variable in going_on) if isinstance(value, list) else ""
         else:
             text = collapse_spaces(str(value)) if isinstance(value, (str, int, float)) else ""
         if text:

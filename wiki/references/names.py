@@ -7,7 +7,9 @@ braces a name to keep it whole. A person is split as BibTeX splits a name (bibte
 ``parse_single_name_into_parts``: the lower-case words before the family name are its particle, ``van``, ``de la``),
 and written in CSL-JSON as Zotero writes one: ``family``, ``given``, ``non-dropping-particle`` for the particle before
 the family name, ``dropping-particle`` for one after the given names (``Beethoven, Ludwig van``), ``suffix``; an
-organisation, a name in Chinese or a single word is a ``literal``.
+organisation, a name in Chinese or a single word is a ``literal``. A list ending in ``et al.`` (BibTeX's ``and others``)
+goes on past the names it gives: CSL-JSON has no name for that, so the list is written without it and the wiki says in
+the item's ``custom`` which lists go on (:func:`csl_names`, :func:`names_from_csl`).
 """
 
 from __future__ import annotations
@@ -162,10 +164,19 @@ def bibtex_name(name: str) -> str:
     return name
 
 
+def goes_on(names: str) -> bool:
+    """Whether a name list as the wiki keeps it goes on past the names it gives (ends in ``et al.``)."""
+    return any(is_et_al(name) for name in author_names(names))
+
+
+def csl_names(names: str) -> list[dict[str, str]]:
+    """A name list as CSL-JSON names, without its ``et al.``: CSL has no name for "the list goes on", and citeproc-js
+    and Zotero would print one (``{"literal": "others"}``) as an author called so; styles add their own "et al."."""
+    return [csl_name(name) for name in author_names(names) if not is_et_al(name)]
+
+
 def csl_name(name: str) -> dict[str, str]:
     """One author as a CSL-JSON name: a person's parts as Zotero writes them, anything else a ``literal``."""
-    if is_et_al(name):
-        return {"literal": "others"}
     parsed = person(name)
     if parsed is None:
         return {"literal": unbraced(name)}
@@ -211,3 +222,12 @@ def name_from_csl(person_: Any) -> str:
     if suffix:
         return ", ".join(part for part in (family, suffix, given) if part)
     return person_name(family, given)
+
+
+def names_from_csl(persons: list[Any], *, going_on: bool = False) -> str:
+    """A CSL-JSON name list as the wiki keeps one, ending in ``et al.`` where the item says it goes on (or names an
+    author ``others``, as Pandoc writes BibTeX's ``and others``)."""
+    names = [name for name in (name_from_csl(person_) for person_ in persons) if name]
+    if going_on and not (names and is_et_al(names[-1])):
+        names.append(ET_AL)
+    return "; ".join(names)

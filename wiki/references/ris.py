@@ -3,8 +3,9 @@
 A value may run over several lines, as Zotero and EndNote write an abstract or a note: the lines that follow a tag's
 line without a tag of their own continue it, a blank one parting paragraphs. Zotero's "Extra" field (``M2``) may say
 in ``tex.<field>: value`` lines, as Better BibTeX reads them, what RIS has no tag for: the BibTeX entry type
-(``tex.entrytype``), the wiki's kind of work (``tex.entrysubtype``, as the BibTeX export writes it) and a
-bibliographic detail by BibTeX's name (``tex.organization``); the wiki's RIS export writes them there
+(``tex.entrytype``), the wiki's kind of work (``tex.entrysubtype``, as the BibTeX export writes it), a
+bibliographic detail by BibTeX's name (``tex.organization``), and the authors as BibTeX's author field (``tex.author=
+… and others``, a list that goes on past the AU lines); the wiki's RIS export writes them there
 (:mod:`wiki.references.ris_export`).
 """
 
@@ -36,6 +37,7 @@ from wiki.references.draft import (
 from wiki.references.errors import FieldProblem
 from wiki.references.extra_fields import fitting
 from wiki.references.identifiers import arxiv_id_alone, arxiv_id_from_doi, find_arxiv_id
+from wiki.references.names import from_bibtex
 from wiki.text.spaces import collapse_spaces, collapse_spaces_in_paragraphs
 
 KIND_BY_TYPE = {
@@ -65,6 +67,9 @@ _FIELD_BY_TAG = {"TI": "title", "T1": "title", "AU": "authors", "A1": "authors",
                  "N1": "notes", "ST": "short_name", "ID": "bibtex_key", "SP": "pages", "VL": "volume", "IS": "number"}
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -", re.MULTILINE)
 _EXTRA_LINE = re.compile(r"^tex\.(?P<name>[a-z]+)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+# Better BibTeX's author field in Extra, as BibTeX writes it ("=": raw LaTeX; ":" text): a list that goes on past the
+# names the AU lines give, ``… and others``.
+_EXTRA_AUTHORS = re.compile(r"^tex\.author\s*[:=]\s*(?P<value>.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 class _Parser(rispy.RisParser):  # type: ignore[misc]  # rispy has no type hints
@@ -128,6 +133,8 @@ def draft_from_record(entry: dict[str, Any]) -> tuple[SourceDraft, list[str], li
         venue = "arXiv"  # a venue is never made up from the identifier alone
     abstract = collapse_spaces_in_paragraphs(str(_values(entry, "abstract") or _values(entry, "notes_abstract")))
     authors = [_person(str(a)) for name in ("authors", "first_authors") for a in entry.get(name, []) or []]
+    if written := _extra_authors(entry):
+        authors = [written]
     key = _first(entry, "id")
     entry_type = extra.pop("entrytype", "") or _entry_type(entry)
     issue = extra.pop("issue", "")
@@ -189,6 +196,16 @@ def _extra(entry: dict[str, Any]) -> dict[str, str]:
     return found
 
 
+def _extra_authors(entry: dict[str, Any]) -> str:
+    """The authors Zotero's "Extra" gives as BibTeX's author field (``tex.author= Doe, Jane and others``), as the wiki
+    keeps them; empty when it gives none."""
+    extra = entry.get("extra") or []
+    for text in extra if isinstance(extra, list) else [extra]:
+        if found := _EXTRA_AUTHORS.search(str(text)):
+            return from_bibtex(found["value"])
+    return ""
+
+
 def _person(name: str) -> str:
     """An author as the wiki keeps one (``唐, 杰`` is 唐杰, as a Chinese name is written)."""
     family, comma, given = collapse_spaces(name).partition(",")
@@ -202,9 +219,11 @@ def _entry_type(entry: dict[str, Any]) -> str:
 
 def _bibliographic(entry: dict[str, Any], entry_type: str, venue: str) -> dict[str, str]:
     """Pages (SP and EP, joined by an en dash as BibTeX's ``--`` reads), volume, issue, edition, series, publisher and
-    its place, ISBN or ISSN and month, by BibTeX's names; the publisher only where it is not the venue already."""
+    its place, ISBN or ISSN and month, by BibTeX's names; the publisher only where it is not the venue already; an
+    article's journal (T2, JO or JF, as written), as BibTeX's ``journal`` gives it."""
     start, end = _first(entry, "start_page"), _first(entry, "end_page")
     details = {
+        "journal": _first(entry, "secondary_title", "journal_name", "alternate_title3") if entry_type == "article" else "",
         "pages": f"{start}–{end}" if start and end and end != start else start or end,
         "volume": _first(entry, "volume"), "number": _first(entry, "number"), "edition": _first(entry, "edition"),
         "series": _first(entry, "tertiary_title"), "address": _first(entry, "place_published"),

@@ -1,7 +1,8 @@
 """Sources written as RIS, which EndNote, Zotero, Mendeley and the wiki's own importer (:mod:`wiki.references.ris`) read.
 
 Each work is a record from ``TY  -`` to ``ER  -``: its type (from its BibTeX entry type, else from its kind), title
-(``TI``), short name (``ST``, where it is not the title's head), authors (``AU``, one a line, as the wiki keeps them), year
+(``TI``), short name (``ST``, where it is not the title's head), authors (``AU``, one a line, as the wiki keeps them, none for
+``et al.``), year
 (``PY``) and month (``DA``), venue (``T2``; ``PB`` for a work published whole: a book, a report, a thesis), pages
 (``SP``/``EP``), volume, issue, edition, series, publisher, place, ISBN or ISSN, DOI (``DO``), arXiv ID (``AN``,
 ``arXiv:…``, as an archive's accession number), URL (``UR``), abstract (``AB``) and notes (``N1``, HTML paragraphs
@@ -9,7 +10,8 @@ as Zotero writes them), and the citation key (``ID``), the same as the BibTeX an
 
 What RIS has no tag for goes in Zotero's "Extra" (``M2``) as ``tex.<field>: value`` lines, which Better BibTeX reads
 too: an entry type the RIS type does not say (``tex.entrytype: inbook``), the kind where the type says another
-(``tex.entrysubtype: survey``, as the BibTeX export writes it) and a bibliographic detail by BibTeX's name. Which of
+(``tex.entrysubtype: survey``, as the BibTeX export writes it), a bibliographic detail by BibTeX's name, and an
+author list that goes on as BibTeX's author field (``tex.author= Doe, Jane and others``). Which of
 them a record needs is found by reading the record back with the importer: every field the wiki keeps comes back as
 it was, so that importing the export finds each work unchanged.
 
@@ -25,9 +27,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from wiki.models import Source
-from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND
+from wiki.references.bibtex_export import ENTRY_TYPE_BY_KIND, bibtex_persons
 from wiki.references.citation_keys import citation_keys
 from wiki.references.draft import BIBLIOGRAPHIC_FIELDS, short_name_from_title
+from wiki.references.names import author_names, is_et_al
 from wiki.references.ris import BOOK_TYPES, TAGS, draft_from_record
 
 # The RIS type each BibTeX entry type is written as (the importer reads each back, or the record says the entry type
@@ -85,7 +88,8 @@ def _fields(source: Source, key: str) -> list[tuple[str, str]]:
     fields: list[tuple[str, str]] = [("TY", ris_type), ("TI", source.title)]
     if source.short_name and source.short_name != short_name_from_title(source.title):
         fields.append(("ST", source.short_name))
-    fields += [("AU", name.strip()) for name in source.authors.split(";") if name.strip()]
+    # an author a line; a list that goes on (et al.) is said so in M2, as RIS has no name for it
+    fields += [("AU", name) for name in author_names(source.authors) if not is_et_al(name)]
     if source.year:
         fields.append(("PY", str(source.year)))
         month = details.get("month", "")
@@ -142,6 +146,10 @@ def _extra(source: Source, fields: list[tuple[str, str]]) -> list[str]:
     detail, biblatex's issue, as ``tex.<field>: value`` lines."""
     draft, _, _ = draft_from_record(_as_read(fields))
     lines = []
+    # the authors, where the AU lines do not give them as the work has them (a list that goes on: et al.), as the
+    # BibTeX author field Better BibTeX writes from Zotero's Extra in the field's stead (raw LaTeX: "=")
+    if draft.authors != source.authors:
+        lines.append(f"tex.author= {bibtex_persons(source.authors)}")
     # a work with no entry type of its own is written as every export writes it: as the one its kind calls for
     if draft.entry_type != (entry_type := _entry_type(source)):
         lines.append(f"tex.entrytype: {entry_type}")

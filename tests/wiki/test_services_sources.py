@@ -78,6 +78,32 @@ def test_a_short_name_is_taken_from_before_either_colon(title: str, short_name: 
     assert short_name_from_title(title) == short_name
 
 
+@pytest.mark.parametrize(("title", "short_name"), [
+    ("Skill-It! A Data-Driven Skills Framework for Understanding and Training Language Models", "Skill-It!"),
+    ("Who's Harry Potter? Approximate Unlearning in LLMs", "Who's Harry Potter?"),
+    ("智能体！面向长程任务的强化学习", "智能体！"),
+    # a colon ending a name that holds the mark; a question, a sentence or a long Chinese clause is no name
+    ("Yahoo! Answers: A Study of Questions", "Yahoo! Answers"),
+    ("Is Attention All You Need? A Study of Transformers", "Is Attention All You Need? A Study of Transformers"),
+    ("Go! and then stop", "Go! and then stop"),
+    ("我们是否需要强化学习来训练大模型智能体？一项调查", "我们是否需要强化学习来训练大模型智能体？一项调查"),
+    ("Eureka!", "Eureka!"),
+])
+def test_a_name_ending_in_its_own_exclamation_or_question_mark_is_a_short_name(title: str, short_name: str) -> None:
+    from wiki.references.draft import short_name_from_title
+
+    assert short_name_from_title(title) == short_name
+
+
+def test_a_work_imported_with_such_a_title_is_named_by_it(db: None) -> None:
+    from wiki.services.source_import import sources_import
+
+    report = sources_import(text="@article{chen2023skill, title={Skill-It! A Data-Driven Skills Framework for "
+                                 "Understanding and Training Language Models}, author={Chen, Mayee}, year={2023}}")
+
+    assert report.results[0].source is not None and report.results[0].source.short_name == "Skill-It!"
+
+
 @pytest.mark.parametrize(
     ("existing", "candidate"),
     [

@@ -291,8 +291,45 @@ def person_name(family: str, given: str) -> str:
     return family or given
 
 
+# A name ending in its own "!" or "?" before the title goes on, as a colon ends one: ``Skill-It! A Data-Driven…``
+# (a space and a capital after it), ``智能体！面向长程任务…`` (full width, anything after it).
+_NAME_MARK = re.compile(r"[!?](?=\s+\w)|[！？](?=\S)")
+# How long a head before such a mark may be to read as a name rather than a sentence: a few words, a few characters.
+_MARKED_NAME_WORDS = 3
+_MARKED_NAME_CHARS = 40
+_MARKED_CHINESE_NAME_CHARS = 16
+_CHINESE_PUNCTUATION = re.compile(r"[，。、；：“”《》（）\s]")
+
+
+def _marked_name(title: str) -> str:
+    """The name a title begins with when a ``!`` or ``?`` ends it (kept, as the name's own): ``Skill-It!``,
+    ``Who's Harry Potter?``; empty when no such mark ends a name-like head (``Is Attention All You Need? A…`` is a
+    question, not a name)."""
+    for mark in _NAME_MARK.finditer(title):
+        head = title[: mark.start()].strip()
+        if not head:
+            continue
+        if mark.group() in "！？":
+            if len(head) <= _MARKED_CHINESE_NAME_CHARS and not _CHINESE_PUNCTUATION.search(head):
+                return head + mark.group()
+            return ""
+        words = head.split()
+        after = title[mark.end():].lstrip()
+        if (after[:1].isupper() and len(words) <= _MARKED_NAME_WORDS and len(head) <= _MARKED_NAME_CHARS
+                and all(word[:1].isupper() or word[:1].isdigit() for word in words)):
+            return head + mark.group()
+        return ""
+    return ""
+
+
 def short_name_from_title(title: str) -> str:
-    """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``, ``通义深度研究：面向长程任务…`` → ``通义深度研究``;
-    a title without a colon (either width) stays whole."""
+    """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``, ``通义深度研究：面向长程任务…`` → ``通义深度研究``,
+    ``Skill-It! A Data-Driven Skills Framework…`` → ``Skill-It!``; a title without a colon (either width) or a name
+    ending in its own ``!`` or ``?`` stays whole."""
     head = SUBTITLE_COLON.split(title, 1)[0].strip()
+    marked = _marked_name(title)
+    # the mark ends the name unless a colon ends one holding it (``Yahoo! Answers: A Study``)
+    if marked and len(marked) < len(head) and not (
+            marked[-1] in "!?" and head != title and len(head.split()) <= _MARKED_NAME_WORDS):
+        return marked
     return head if head and len(head) <= 60 and head != title else fit(Source, "short_name", title)

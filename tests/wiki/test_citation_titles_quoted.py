@@ -8,11 +8,13 @@ from django.test.client import Client
 from django.urls import reverse
 
 from tests.factories import make_page, make_source
-from wiki.markdown.citations import find_citations
+from wiki.markdown.citations import find_citations, written_title
+from wiki.markdown.claim_markers import is_writable_title
 from wiki.models import Claim, Source
 
 COMMAS = "Agents, Tools, and RL: A Study of Commas in Titles"
 MARKS = "规划、记忆，与工具：一项关于标点的研究"
+BRACKETS = "Agentic RL（智能体强化学习）：综述"
 
 
 def _cited(text: str) -> list[tuple[tuple[str, ...], str]]:
@@ -97,3 +99,44 @@ def test_the_claim_form_writes_a_title_with_separators_in_quotes(editor_client: 
         ("Other Work", ""),
         ("规划", "§2"),
     ]
+
+
+@pytest.mark.parametrize(
+    "text", [f"x（来源：“{BRACKETS}”，§2；B）", f"x（来源：《{BRACKETS}》，§2；B）", f"x（来源：「{BRACKETS}」，§2；B）",
+             f'x（来源："{BRACKETS}"，§2；B）']
+)
+def test_a_quoted_title_holds_a_pair_of_brackets(text: str) -> None:
+    assert _cited(text) == [((BRACKETS,), "§2"), (("B",), "")]
+
+
+def test_a_quoted_title_with_brackets_and_separators_is_read_whole_among_others() -> None:
+    assert _cited("x（来源：A、“规划（上）、记忆”，p.3）和（其他）") == [(("A", "规划（上）、记忆"), "p.3")]
+
+
+@pytest.mark.parametrize("text", [f"x（来源：{BRACKETS}，§2）", "x（来源：“A（B”，§2）", "x（来源：“A（B（C））”）"])
+def test_brackets_outside_quotes_or_unpaired_make_no_citation_and_say_to_quote(text: str) -> None:
+    refs, problems = find_citations(text)
+    assert refs == [] and [problem.message for problem in problems] == [
+        "a title holding brackets is written in quotes: （来源：“Title（…）”，p.3）"]
+
+
+@pytest.mark.parametrize(("title", "written"), [
+    (BRACKETS, f"“{BRACKETS}”"), ("ReAct", "ReAct"), ("A、B", "“A、B”"), ("A（B（C））", ""), ("A（B", ""), ("A）B", ""),
+])
+def test_a_title_with_brackets_is_written_quoted_so_as_to_read_back(title: str, written: str) -> None:
+    assert written_title(title) == written
+    assert is_writable_title(title) is bool(written)
+    if written:
+        assert _cited(f"x（来源：{written}，p.3）") == [((title,), "p.3")]
+
+
+@pytest.mark.django_db
+def test_a_page_citing_a_quoted_title_with_brackets_cites_the_work(client: Client) -> None:
+    work = make_source(short_name="Agentic RL", title=BRACKETS)
+    page = make_page(body=f"## 关键要点\n\n- 一个断言（来源：“{BRACKETS}”，§2）\n")
+
+    claim = Claim.objects.current().get(page=page)
+    assert list(claim.citations.values_list("source__short_name", "locator")) == [("Agentic RL", "§2")]
+    assert Source.objects.count() == 1
+    html = client.get(page.get_absolute_url()).content.decode()
+    assert f'href="{work.get_absolute_url()}"' in html and f">“{BRACKETS}”</a>" in html

@@ -287,12 +287,25 @@ def test_a_claim_in_a_paragraph_and_in_a_footnote_is_found(editor_client: Client
 def test_a_work_whose_title_a_citation_cannot_hold_is_cited_by_its_short_name(editor_client: Client) -> None:
     page = _page()
     claim = _claim(page, "SkillForge")
-    odd = make_source(short_name="TreeGRPO", title="树搜索（强化学习）与智能体")
+    odd = make_source(short_name="TreeGRPO", title="树搜索（强化（学习））与智能体")
 
     assert _post(editor_client, claim, [(odd, "表 2", "cited")]).status_code == 302
 
     page.refresh_from_db()
     assert "的正例。（来源：TreeGRPO，表 2）\n" in page.body
+
+
+def test_a_work_whose_title_holds_brackets_is_cited_by_its_title_in_quotes(editor_client: Client) -> None:
+    page = _page()
+    claim = _claim(page, "SkillForge")
+    odd = make_source(short_name="Tree（GRPO）", title="树搜索（强化学习）与智能体")
+
+    assert _post(editor_client, claim, [(odd, "表 2", "cited")]).status_code == 302
+
+    page.refresh_from_db()
+    assert "的正例。（来源：“树搜索（强化学习）与智能体”，表 2）\n" in page.body
+    assert list(Claim.objects.get(pk=claim.pk).citations.values_list("source__short_name", "locator")) == [
+        ("Tree（GRPO）", "表 2")]
 
 
 def test_a_work_whose_title_holds_the_citations_separators_is_cited_by_its_title_in_quotes(editor_client: Client) -> None:
@@ -310,7 +323,7 @@ def test_a_work_whose_title_holds_the_citations_separators_is_cited_by_its_title
 def test_a_citation_that_cannot_be_written_changes_nothing_and_says_why(editor_client: Client) -> None:
     page = _page()
     claim = _claim(page, "SkillForge")
-    odd = make_source(short_name="Tree（GRPO）", title="树搜索（强化学习）与智能体")
+    odd = make_source(short_name="Tree（G（RPO））", title="树搜索（强化（学习））与智能体")
 
     refused = _post(editor_client, claim, [(odd, "", "cited")])
 

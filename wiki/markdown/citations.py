@@ -1,6 +1,7 @@
 """Finding the wiki's citations in text: ``（来源：Title，pp.3-4）``, ``（来源：A、B）``, ``（综合：Title）``, several
 works each at its own locator, ``（来源：A，p.3；B，§2）``, a title holding the citation's own separators in quotes,
-``（来源：“规划、记忆与工具”，p.3）``, and a locator after an ASCII comma, ``（来源：Agents, Tools, and RL, pp.3-4）``."""
+``（来源：“规划、记忆与工具”，p.3）``, or a pair of its brackets, ``（来源：“Agentic RL（智能体强化学习）”）``, and a locator
+after an ASCII comma, ``（来源：Agents, Tools, and RL, pp.3-4）``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,16 @@ from wiki.references.locators import is_valid_locator
 
 KIND_BY_WORD = {"来源": "cited", "综合": "synthesised"}
 
-CITATION_RE = re.compile(r"（(来源|综合)：([^（）\n]*)）")
+# The marks a title may be quoted in, which hold the citation's own separators (and a pair of its brackets) as text.
+_QUOTES = (("“", "”"), ('"', '"'), ("「", "」"), ("『", "』"), ("《", "》"))
+# A quoted title holding a pair of full-width brackets, ``“Agentic RL（智能体强化学习）”``: one level, balanced, so that
+# a citation never runs on into the next bracket of the sentence.
+_QUOTED_WITH_BRACKETS = "|".join(
+    rf"{re.escape(opening)}(?:[^{re.escape(opening + closing)}（）\n]|（[^{re.escape(opening + closing)}（）\n]*）)*"
+    rf"{re.escape(closing)}" for opening, closing in _QUOTES)
+# The body runs to the first closing bracket outside quotes; read possessively, as a quoted title either holds its
+# brackets or is read as text, and trying both at each quote would take time exponential in the quotes of a line.
+CITATION_RE = re.compile(rf"（(来源|综合)：((?:{_QUOTED_WITH_BRACKETS}|[^（）\n])*+)）")
 # Anything that looks like the start of a citation, in the wiki's form or a near miss (its words in Traditional
 # characters too: a sentence converted to them would otherwise lose its citation unseen).
 CITATION_START_RE = re.compile(
@@ -61,7 +71,8 @@ CitationGroup = tuple[tuple[str, ...], str]
 
 # A title in quotes or title marks holds the citation's separators as text (``“Planning、Memory，and Tools”``,
 # ``《规划、记忆与工具》``); the marks around a whole title are no part of it, as a bibliography reads them.
-_QUOTED_RE = re.compile(r'“[^“”]*”|"[^"]*"|「[^「」]*」|『[^『』]*』|《[^《》]*》')
+_QUOTED_RE = re.compile("|".join(f"{re.escape(opening)}[^{re.escape(opening + closing)}]*{re.escape(closing)}"
+                                  for opening, closing in _QUOTES))
 _WHOLLY_QUOTED_RE = re.compile(rf"^(?:{_QUOTED_RE.pattern})$")
 # What a separator inside quotes stands as while the citation is parted (private-use characters no page holds).
 _HIDDEN = {"、": "\ue011", "，": "\ue012", "；": "\ue013", ",": "\ue014"}
@@ -132,8 +143,11 @@ def find_citations(text: str) -> tuple[list[CitationRef], list[CitationProblem]]
         rest = text[match.end() :]
         closing = min((i for i in (rest.find("）"), rest.find(")")) if i >= 0), default=-1)
         newline = rest.find("\n")
+        bracket = rest.find("（")
         if closing < 0 or (0 <= newline < closing):
             message = gettext("unbalanced bracket: the citation is never closed")
+        elif 0 <= bracket < closing and match.group(1) in KIND_BY_WORD:
+            message = gettext("a title holding brackets is written in quotes: （来源：“Title（…）”，p.3）")
         else:
             message = gettext("unknown citation form “%(form)s”: write （来源：Title，locator） or （综合：Title）") % {"form": opener.strip()}
         end = match.end() + (closing + 1 if closing >= 0 else min(len(rest), 60))
@@ -161,10 +175,16 @@ def _unquoted(title: str) -> str:
     return title[1:-1].strip() or title if _WHOLLY_QUOTED_RE.match(title) else title
 
 
+def _reads_back(written: str, title: str) -> bool:
+    found = CITATION_RE.fullmatch(f"（来源：{written}）")
+    return found is not None and parse_citation_body(found.group(1), found.group(2)) == [((title,), "")]
+
+
 def written_title(title: str) -> str:
-    """``title`` as a citation writes it so as to read it back whole: as it is, else in quotes (``“A、B”``); an empty
-    string when quotes would not do either (a title holding ``“`` or ``”`` and a separator)."""
-    if parse_citation_body("来源", title) == [((title,), "")]:
+    """``title`` as a citation writes it so as to read it back whole: as it is, else in quotes (``“A、B”``,
+    ``“Agentic RL（智能体强化学习）”``); an empty string when quotes would not do either (a title holding ``“`` or ``”``
+    and a separator, or brackets within brackets)."""
+    if _reads_back(title, title):
         return title
     quoted = f"“{title}”"
-    return quoted if parse_citation_body("来源", quoted) == [((title,), "")] else ""
+    return quoted if _reads_back(quoted, title) else ""

@@ -29,9 +29,9 @@ _WIKILINK = re.compile(WIKILINK_RE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # How many lines ending like the sentence are tried, one render each, before giving up.
 _END_TRIES = 8
-# What cannot stand in a title written into a citation: the citation's own brackets, a line break, and code or escape
-# characters, which the renderer reads before citations (its separators can, the title in quotes: ``written_title``).
-_UNWRITABLE = re.compile(r"[（）\n`\\]")
+# What cannot stand in a title written into a citation: a line break, and code or escape characters, which the
+# renderer reads before citations (its separators and a pair of its brackets can, the title in quotes: ``written_title``).
+_UNWRITABLE = re.compile(r"[\n`\\]")
 
 
 @dataclass(frozen=True)

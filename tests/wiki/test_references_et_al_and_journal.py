@@ -103,3 +103,15 @@ def test_an_imported_article_whose_authors_go_on_comes_back_unchanged(dump: obje
         work = by_key[entry.label]
         assert entry.draft is not None
         assert (entry.draft.authors, entry.draft.bibliographic) == (work.authors, work.bibliographic), entry.label
+
+
+def test_an_author_list_of_no_name_but_et_al_comes_back_through_csl_json_and_ris() -> None:
+    work = Source(slug="anon", title="Anonymous Work", authors="et al.")
+
+    item = csl_item(work)
+
+    assert "author" not in item and item["custom"]["wiki-et-al"] == ["author"]
+    [from_csl] = parse_csl_json(json.dumps([item]))
+    [from_ris] = parse_ris(ris_record(work, "anon"))
+    assert from_csl.draft is not None and from_ris.draft is not None
+    assert from_csl.draft.authors == from_ris.draft.authors == "et al."

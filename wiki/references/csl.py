@@ -203,8 +203,9 @@ def draft_from_item(item: dict[str, Any]) -> tuple[SourceDraft, list[str], list[
         # Not CSL (names are objects), but written by hand and by some tools: "Doe, John and Roe, Jane" or "Doe, John; Roe, Jane".
         persons = persons.split(";") if ";" in persons else split_multiple_persons_names(persons)
     going_on = _lists_going_on(custom)
-    authors = names_from_csl(persons, going_on=("author" if item.get("author") else "editor") in going_on) \
-        if isinstance(persons, list) else ""
+    # the authors, else the editors standing for them (an author list of no name but "et al." is still the authors')
+    named = "editor" if item.get("editor") and not item.get("author") else "author"
+    authors = names_from_csl(persons, going_on=named in going_on) if isinstance(persons, list) else ""
     # Zotero's id is the item's URI (http://zotero.org/users/…/items/…), no citation key: the wiki's own is made then
     key = _text(item.get("citation-key") or "") or ("" if "://" in (found := _text(item.get("id") or "")) else found)
     note = _paragraphs(item.get("note", ""))

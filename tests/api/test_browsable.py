@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -42,3 +43,78 @@ def test_redoc_asks_no_other_site_for_fonts(api: APIClient) -> None:
 def test_a_browser_asking_for_favicon_ico_gets_the_wikis_icon(api: APIClient) -> None:
     response = api.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def _crumbs(html: str) -> list[str]:
+    crumbs = re.search(r'<ul class="breadcrumb">(.*?)</ul>', html, re.DOTALL)
+    assert crumbs is not None
+    return [name.strip() for name in re.findall(r"<a [^>]*>([^<]*)</a>", crumbs.group(1))]
+
+
+READ_IN: dict[str, dict[str, Any]] = {
+    "zh-hans": {
+        "name": "列出来源及其分类", "crumbs": ["API 入口", "列出来源及其分类"],
+        "export": "将来源导出为 BibTeX、CSL-JSON 或 RIS", "description": "",
+        "pager": ['aria-label="下一页">下一页 &raquo;</a>', "&laquo; 上一页</a>"],
+        "numbers": 'aria-label="下一页"', "filters": ['aria-label="关闭"', '<h4 class="modal-title">筛选</h4>'],
+        "names": ["API 入口", "搜索本 wiki", "以所输入内容开头的名称"],
+    },
+    "en": {
+        "name": "List sources with their classifications", "crumbs": ["API root", "List sources with their classifications"],
+        "export": "Export sources as BibTeX, CSL-JSON or RIS",
+        "description": "<p>Cited works by slug, each with its components and classifications.",
+        "pager": ['aria-label="Next page">Next &raquo;</a>', "&laquo; Previous</a>"],
+        "numbers": 'aria-label="Next page"', "filters": ['aria-label="Close"', '<h4 class="modal-title">Filters</h4>'],
+        "names": ["API root", "Search the wiki", "Names starting with what was typed"],
+    },
+}
+
+
+@pytest.mark.parametrize("language", READ_IN)
+@pytest.mark.parametrize("by_cookie", [True, False])
+def test_a_browsable_page_reads_in_the_readers_language(api: APIClient, language: str, by_cookie: bool) -> None:
+    """Its name (the operation's summary, in the title, the heading, the breadcrumbs and the extra actions), its
+    description (the schema's, untranslated: shown in English only), the pager and the filters' dialog."""
+    from tests.factories import make_source
+
+    make_source(short_name="Alpha")
+    make_source(short_name="Beta")
+    headers: dict[str, Any] = {"HTTP_ACCEPT": "text/html"}
+    if by_cookie:
+        api.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    else:
+        headers["HTTP_ACCEPT_LANGUAGE"] = "zh-CN" if language == "zh-hans" else "en"
+    expected = READ_IN[language]
+
+    html = api.get("/api/v1/sources/", {"page_size": 1}, **headers).content.decode()
+    by_number = api.get("/api/v1/sources/", {"page_size": 1, "page": 1}, **headers).content.decode()
+    names = api.get("/api/v1/search/names/", {"q": "Al"}, **headers).content.decode()
+
+    assert f"<title>{expected['name']} – Django REST framework</title>" in html
+    assert f"<h1>{expected['name']}</h1>" in html and _crumbs(html) == expected["crumbs"]
+    assert f'/api/v1/sources/export/">{expected["export"]}</a>' in html
+    description = re.search(r'<div class="pull-left">(.*?)</div>', html, re.DOTALL)
+    assert description is not None and description.group(1).strip().startswith(expected["description"])
+    assert all(part in html for part in expected["pager"]) and expected["numbers"] in by_number
+    assert all(part in html for part in expected["filters"])
+    assert _crumbs(names) == expected["names"]
+    if language != "en":
+        for english in ("Source List", "Wiki Api Root", "Search Names", "Cited works", "Previous", "Next", "Close",
+                        "Filters", "Field filters", "Submit"):
+            assert english not in html + by_number + names
+
+
+def test_options_names_and_describes_an_address_as_before_in_every_language(api: APIClient) -> None:
+    """The names the browsable pages show are theirs alone: OPTIONS answers the same JSON in Chinese and English."""
+    answers = [api.options("/api/v1/sources/", HTTP_ACCEPT_LANGUAGE=language).json() for language in ("zh-CN", "en")]
+    assert answers[0] == answers[1]
+    assert answers[0]["name"] == "Source List" and answers[0]["description"].startswith("Cited works by slug")
+
+
+def test_every_operation_is_named_in_chinese(api: APIClient) -> None:
+    """A browsable page is named by its operation's summary: one left untranslated would name it in English."""
+    paths = api.get("/api/schema/", {"format": "json", "lang": "zh-hans"}).json()["paths"]
+    summaries = {(method, path): operation.get("summary", "") for path, operations in paths.items()
+                 for method, operation in operations.items() if isinstance(operation, dict) and "responses" in operation}
+    assert summaries and not {key: summary for key, summary in summaries.items()
+                              if not re.search("[\u4e00-\u9fff]", summary)}

@@ -79,7 +79,8 @@ def used_by_the_wiki() -> dict[Key, str]:
 @functools.cache
 def used_by_other_apps() -> frozenset[tuple[str | None, str]]:
     """(context, message) of every message Django and the other installed apps show: an app's English catalogue where
-    it ships one (Django's, made from its source), its source otherwise (Django REST framework's lags behind it)."""
+    it ships one (Django's, made from its source), its source and templates otherwise (Django REST framework's lags
+    behind it)."""
     found: set[tuple[str | None, str]] = set()
     roots = [Path(importlib.import_module("django").__file__ or "").parent / "conf"]
     roots += [Path(config.path) for config in apps.get_app_configs() if config.name != "wiki"]
@@ -92,6 +93,8 @@ def used_by_other_apps() -> frozenset[tuple[str | None, str]]:
             for path in root.rglob("*.py"):
                 if not {"migrations", "tests"} & set(path.parts):
                     found |= {(context, message) for context, message, _ in _from_python(path.read_bytes())}
+            for path in (root / "templates").rglob("*.html"):
+                found |= {(context, message) for context, message, _ in _from_template(path)}
     return frozenset(found)
 
 
@@ -117,6 +120,7 @@ def test_the_extraction_reads_every_kind_of_file() -> None:
     assert any(path.startswith("wiki/services/") for path in where)
     # Django's and Django REST framework's own messages, as the catalogues word them
     assert {(None, "This field is required."), (None, "A valid biginteger is required.")} <= used_by_other_apps()
+    assert (None, "Field filters") in used_by_other_apps()  # django-filter's, in its template alone
 
 
 def test_every_message_the_wiki_marks_is_in_both_catalogues() -> None:

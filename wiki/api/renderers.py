@@ -9,20 +9,39 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from rest_framework import renderers
+from rest_framework import renderers, status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 
+from wiki.api import browsable
 from wiki.references.formats import MEDIA_TYPES, ReferenceFormat
 
 
 class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
     """DRF's pages in a browser, without the inline stylesheet of code highlighting that the site's Content Security
-    Policy refuses (the pages show no highlighted code)."""
+    Policy refuses (the pages show no highlighted code), each page and its breadcrumbs named in the reader's language
+    (``wiki.api.browsable``)."""
 
     def get_context(self, data: Any, accepted_media_type: str | None, renderer_context: Mapping[str, Any]) -> dict[str, Any]:
         context: dict[str, Any] = super().get_context(data, accepted_media_type, renderer_context)
         context["code_style"] = None
         return context
+
+    def get_name(self, view: Any) -> str:
+        return browsable.page_name(view, view.request.method)
+
+    def get_description(self, view: Any, status_code: int) -> str:
+        if status_code in (status.HTTP_401_UNAUTHORIZED, status.HTTP_403_FORBIDDEN):
+            return ""
+        return browsable.page_description(view, view.request.method)
+
+    def get_breadcrumbs(self, request: Request) -> list[tuple[str, str]]:
+        crumbs: list[tuple[str, str]] = super().get_breadcrumbs(request)
+        return [(browsable.name_at(url, request) or name, url) for name, url in crumbs]
+
+    def get_extra_actions(self, view: Any, status_code: int) -> dict[str, str] | None:
+        urls: dict[str, str] | None = super().get_extra_actions(view, status_code)
+        return browsable.extra_action_names(view, urls) if urls else urls
 
 
 class BibTeXRenderer(BaseRenderer):

@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.urls import include, path, re_path
+from django.utils.translation import gettext_lazy
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -37,6 +38,8 @@ ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "clas
 class WikiAPIRootView(WikiAPIView, APIRootView):
     """Every address of the API a script starts from: its collections, search, classify, the graphs, the
     consistency findings and recent changes, with the OpenAPI schema and its documentation."""
+
+    browsable_name = gettext_lazy("API root")  # the schema leaves the root out: no summary names its page
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # As every other read: a parameter it does not read (it reads none but the format) is a 400, not ignored.

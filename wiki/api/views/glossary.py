@@ -10,7 +10,8 @@ from wiki.models import GlossaryTerm
 from wiki.models.glossary import ORDER as GLOSSARY_ORDER
 
 
-@extend_schema_view(list=extend_schema(summary="List glossary terms"), retrieve=extend_schema(summary=gettext_lazy("A glossary term")))
+@extend_schema_view(list=extend_schema(summary=gettext_lazy("List glossary terms")),
+                    retrieve=extend_schema(summary=gettext_lazy("A glossary term")))
 class GlossaryTermViewSet(ServiceViewSet):
     """The bilingual glossary, by slug: each term's Chinese and English names and aliases, its definition, the
     mechanism, verdict or rubric fact it names and the page defining it. Search expands a query naming a term

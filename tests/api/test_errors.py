@@ -552,13 +552,17 @@ def test_the_api_root_lists_every_address_a_script_starts_from(api: APIClient) -
 
     assert {"pages", "sources", "claims", "classifications", "contrasts", "questions", "glossary"} <= set(root)
     assert {"search", "search-names", "classify", "graph-contrast", "graph-local", "findings", "schema", "docs"} <= set(root)
+    # each graph's GraphML address beside its own, as a generated client reads GraphML
+    assert {name: root[name] for name in root if name.endswith("-graphml")} == {
+        f"graph-{kind}-graphml": f"http://testserver/api/v1/graph/{kind}/graphml/" for kind in ("contrast", "local", "map")}
     assert root["schema"] == "http://testserver/api/schema/" and root["docs"] == "http://testserver/api/docs/"
     assert "watchlist" in root
     for name, url in root.items():
         path = url.removeprefix("http://testserver")
         if name in ("watchlist", "imports"):  # an account's own, or editors': asked anonymously, it says to log in
             assert api.get(path).status_code == 401
-        elif name not in {"search", "search-names", "classify", "graph-contrast", "graph-local"}:  # these ask for parameters
+        elif name not in {"search", "search-names", "classify", "graph-contrast", "graph-local", "graph-contrast-graphml",
+                          "graph-local-graphml"}:  # these ask for parameters
             assert api.get(path).status_code == 200, name
 
 

@@ -31,13 +31,16 @@ app_name = "api"
 
 # Addresses a script starts from besides the collections the router lists, by their URL names.
 ROOT_EXTRAS = {"search": "api:search", "search-names": "api:search-names", "classify": "api:classify",
-               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map", "findings": "api:finding-list", "changes": "api:changes", "watchlist": "api:watchlist",
+               "graph-contrast": "api:graph-contrast", "graph-local": "api:graph-local", "graph-map": "api:graph-map",
+               "graph-contrast-graphml": "api:graph-contrast-graphml", "graph-local-graphml": "api:graph-local-graphml",
+               "graph-map-graphml": "api:graph-map-graphml",
+               "findings": "api:finding-list", "changes": "api:changes", "watchlist": "api:watchlist",
                "schema": "api-schema", "docs": "api-docs"}
 
 
 class WikiAPIRootView(WikiAPIView, APIRootView):
-    """Every address of the API a script starts from: its collections, search, classify, the graphs, the
-    consistency findings and recent changes, with the OpenAPI schema and its documentation."""
+    """Every address of the API a script starts from: its collections, search, classify, the graphs (as JSON, and as
+    GraphML alone), the consistency findings and recent changes, with the OpenAPI schema and its documentation."""
 
     browsable_name = gettext_lazy("API root")  # the schema leaves the root out: no summary names its page
 

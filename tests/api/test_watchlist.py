@@ -13,6 +13,8 @@ from rest_framework.test import APIClient
 
 from tests.factories import make_editor, make_page, make_question, make_reader, make_source
 from wiki.models import ChangeEvent, Watch
+from wiki.services.deletion import source_delete
+from wiki.services.merges import source_merge
 from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save_revision
 from wiki.services.sources import source_update
@@ -70,6 +72,35 @@ def test_a_pages_watch_by_an_address_it_was_moved_from_leads_to_its_watch_at_its
     # an address no page ever had, or one with a control character, is still no page
     assert reader_api.put("/api/v1/watchlist/pages/never-there/").status_code == 404
     assert reader_api.get("/api/v1/watchlist/pages/old%00notes/").status_code == 404
+
+
+def test_a_works_watch_by_the_slug_of_a_work_merged_into_it_leads_to_the_kept_works_watch(reader_api: APIClient) -> None:
+    """As the merged work's own address leads to the kept work: a read answers 301, a watch or unwatch 308. The
+    merge moved the merged work's watchers to the kept work, which is the one they watch."""
+    reader = make_reader("twin-follower")
+    reader_api.force_authenticate(reader)
+    merged, kept = make_source(slug="twin"), make_source(slug="kept-twin")
+    watch_add(user=reader, target=merged)
+    source_merge(merged=merged, kept=kept, user=None)
+    old, new = "/api/v1/watchlist/sources/twin/", "/api/v1/watchlist/sources/kept-twin/"
+
+    read = reader_api.get(old, {"format": "json"})
+    watched = reader_api.put(old, {"watching": True}, format="json")
+    unwatched = reader_api.delete(old)
+
+    assert (read.status_code, read["Location"]) == (301, f"http://testserver{new}?format=json")
+    assert reader_api.get(read["Location"]).json() == {"watching": True}
+    assert (watched.status_code, watched["Location"]) == (308, f"http://testserver{new}")
+    assert (unwatched.status_code, unwatched["Location"]) == (308, f"http://testserver{new}")
+    assert list(Watch.objects.filter(user=reader).values_list("source__slug", flat=True)) == ["kept-twin"]
+    assert reader_api.delete(unwatched["Location"]).json() == {"watching": False}
+    # a work deleted without a merge is still read and unwatched where it was, not watched anew
+    gone = make_source(slug="gone-work")
+    watch_add(user=reader, target=gone)
+    source_delete(source=gone, user=None, reason="A duplicate of nothing.")
+    assert reader_api.get("/api/v1/watchlist/sources/gone-work/").json() == {"watching": True}
+    assert reader_api.put("/api/v1/watchlist/sources/gone-work/").status_code == 404
+    assert reader_api.delete("/api/v1/watchlist/sources/gone-work/").json() == {"watching": False}
 
 
 @pytest.mark.parametrize(("body", "field", "code"), [

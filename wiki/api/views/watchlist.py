@@ -167,9 +167,15 @@ _PAGE_SCHEMA = _watch_schema(
                                                                       "it was moved."),
     gettext_lazy("Whether you watch a page"), gettext_lazy("Watch a page"), gettext_lazy("Unwatch a page"),
     moved={"get": _PAGE_MOVED_READ, "put": _PAGE_MOVED_WRITE, "delete": _PAGE_MOVED_WRITE})
+# A work merged into another leads to the kept work's watch, as the work's own address leads to the kept work.
+_SOURCE_MERGED_READ = {301: OpenApiResponse(description="The work was merged into another: `Location` is the kept "
+                                                        "work's watch.")}
+_SOURCE_MERGED_WRITE = {308: OpenApiResponse(description="The work was merged into another: send the same request "
+                                                         "(method, headers and body) to `Location`, the kept work's watch.")}
 _SOURCE_SCHEMA = _watch_schema(
-    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The work's slug."),
-    gettext_lazy("Whether you watch a work"), gettext_lazy("Watch a work"), gettext_lazy("Unwatch a work"))
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The work's slug, or that of a work merged into it."),
+    gettext_lazy("Whether you watch a work"), gettext_lazy("Watch a work"), gettext_lazy("Unwatch a work"),
+    moved={"get": _SOURCE_MERGED_READ, "put": _SOURCE_MERGED_WRITE, "delete": _SOURCE_MERGED_WRITE})
 _QUESTION_SCHEMA = _watch_schema(
     OpenApiParameter("id", int, OpenApiParameter.PATH, description="The open question's id."),
     gettext_lazy("Whether you watch an open question"), gettext_lazy("Watch an open question"),
@@ -203,20 +209,46 @@ class PageWatchView(WatchView):
             return same_request_at(request, slug=now)
 
 
+class _Merged(Exception):
+    """The work asked for was merged into ``kept``: its watchers watch that one now (``watches_merge``)."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
 class SourceWatchView(WatchView):
     model, lookup = Source, "slug"
 
     @_SOURCE_SCHEMA["get"]
-    def get(self, request: Request, slug: str) -> Response:
-        return self.read(request, slug)
+    def get(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_merged(request, slug, self.read)
 
     @_SOURCE_SCHEMA["put"]
-    def put(self, request: Request, slug: str) -> Response:
-        return self.watch(request, slug)
+    def put(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_merged(request, slug, self.watch)
 
     @_SOURCE_SCHEMA["delete"]
-    def delete(self, request: Request, slug: str) -> Response:
-        return self.unwatch(request, slug)
+    def delete(self, request: Request, slug: str) -> HttpResponseBase:
+        return self._or_merged(request, slug, self.unwatch)
+
+    def target(self, request: Request, key: Any, *, live: bool) -> Watchable:
+        """The work, as for any item; a work merged into another is the kept work's watch, wherever it is asked for
+        (its watches moved there with the merge), and is named by :meth:`_or_merged`."""
+        found = cast(Source, super().target(request, key, live=False))
+        if found.merged_into_id is not None:
+            raise _Merged(Source.all_objects.values_list("slug", flat=True).get(pk=found.merged_into_id))
+        if live and found.deleted_at is not None:
+            raise Http404
+        return found
+
+    def _or_merged(self, request: Request, slug: str, handle: Callable[[Request, str], Response]) -> HttpResponseBase:
+        """What ``handle`` answers; for a work merged into another, the same request at the kept work's watch, as the
+        work's own address leads to the kept work (a read with 301, a watch or unwatch with 308)."""
+        try:
+            return handle(request, slug)
+        except _Merged as merged:
+            return same_request_at(request, slug=merged.kept)
 
 
 class QuestionWatchView(WatchView):

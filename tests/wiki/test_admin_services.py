@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from unittest import mock
+
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
@@ -73,6 +76,34 @@ def test_a_question_added_in_the_admin_is_recorded_and_found_and_sending_it_agai
     assert again.status_code == 200
     assert again.redirect_chain[-1][0] == reverse("admin:wiki_openquestion_change", args=[question.pk])
     assert OpenQuestion.objects.filter(title__startswith="ZQXNEWQUESTION").count() == 1
+
+
+@pytest.mark.parametrize("raced", [False, True])
+def test_renaming_a_question_in_the_admin_to_ask_what_another_asks_shows_the_form_again_with_what_was_typed(
+    small_wiki: SmallWiki, admin_client: Client, raced: bool,
+) -> None:
+    """As the wiki's edit form does: the form comes back with the error and the values typed, and nothing is saved.
+    ``raced``: the other question came to ask it after the form's check and before the save, which the service
+    refuses; the form sent again says so the same way."""
+    question = small_wiki.question
+    twin = OpenQuestion.objects.create(title="ZQXTWIN 要问的问题", text=question.text, page=question.page)
+    question.refresh_from_db()
+    before = (question.title, question.priority, question.updated_at)
+    url = reverse("admin:wiki_openquestion_change", args=[question.pk])
+    form = _question_form(question, title=twin.title, priority="high", resolution_criteria="ZQXTYPED 复现实验")
+
+    with mock.patch("wiki.admin.questions.question_asked_already", side_effect=[None, twin]) if raced else nullcontext():
+        response = admin_client.post(url, form)
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.non_field_errors().as_data()
+    assert [error.code for error in errors] == ["duplicate"] and f"#{twin.pk}" in errors[0].message % errors[0].params
+    html = response.content.decode()
+    assert f'value="{twin.title}"' in html and "ZQXTYPED 复现实验" in html and '<option value="high" selected>' in html
+    question.refresh_from_db()
+    assert (question.title, question.priority, question.updated_at) == before
+    assert not ChangeEvent.objects.filter(kind=ChangeEvent.Kind.QUESTION, object_id=question.pk,
+                                          action=ChangeEvent.Action.EDITED).exists()
 
 
 def test_a_question_is_dropped_not_deleted_in_the_admin(small_wiki: SmallWiki, admin_client: Client, client: Client) -> None:

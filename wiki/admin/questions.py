@@ -11,9 +11,22 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from wiki.admin.base import NamesSortedAdmin, without_text
-from wiki.forms.questions import QUESTION_FIELDS, QuestionForm
+from wiki.forms.questions import QUESTION_FIELDS, QuestionForm, duplicate_question_error
 from wiki.models import OpenQuestion
-from wiki.services.questions import QuestionDuplicate, question_create, question_update
+from wiki.services.questions import QuestionDuplicate, question_asked_already, question_create, question_update
+
+
+class AdminQuestionForm(QuestionForm):
+    """The wiki's form, which also refuses an edit making the question ask what another unresolved one asks: the
+    admin then shows the form again with the error and what was typed, as the wiki's edit form does."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.instance.pk is not None and not self.errors:
+            existing = question_asked_already(question=self.instance, fields=self.question_fields())
+            if existing is not None:
+                self.add_error(None, duplicate_question_error(existing))
+        return cleaned
 
 
 @admin.register(OpenQuestion)
@@ -24,7 +37,7 @@ class OpenQuestionAdmin(NamesSortedAdmin):
     Not deleted here: the wiki has no deletion of questions. One not worth answering is dropped (its status), which
     keeps it with its history; a row removed here would still be found by search and linked from recent changes."""
 
-    form = QuestionForm
+    form = AdminQuestionForm
     fields = [*QUESTION_FIELDS]
     list_display = ("title", "page", "status", "priority", "assignee", "created_at")
     # No filter by page: it would list every page of the wiki; a search finds a page's questions by its title or slug.
@@ -54,10 +67,18 @@ class OpenQuestionAdmin(NamesSortedAdmin):
 
     def changeform_view(self, request: HttpRequest, object_id: str | None = None, form_url: str = "",
                         extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        # What the form could not know (the same question in the queue already) is refused by the service; nothing is
-        # saved, and the editor is shown the question asked first.
+        # What the form could not know is refused by the service, and nothing is saved. A question added twice: the
+        # editor is shown the question asked first. An edit another question came to ask the same as since the form
+        # checked: sent again, the form says so itself, with what was typed (or saves it, that one resolved since).
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except QuestionDuplicate as duplicate:
-            self.message_user(request, gettext("This question is in the queue already; nothing was added."), messages.INFO)
-            return HttpResponseRedirect(reverse("admin:wiki_openquestion_change", args=[duplicate.question.pk]))
+            if object_id is None:
+                self.message_user(request, gettext("This question is in the queue already; nothing was added."),
+                                  messages.INFO)
+                return HttpResponseRedirect(reverse("admin:wiki_openquestion_change", args=[duplicate.question.pk]))
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except QuestionDuplicate as duplicate:
+            self.message_user(request, " ".join(duplicate_question_error(duplicate.question).messages), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())

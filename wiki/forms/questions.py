@@ -21,6 +21,14 @@ QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "r
 QUESTION_LINKS = ("claims", "sources")
 
 
+def duplicate_question_error(existing: OpenQuestion) -> forms.ValidationError:
+    """What an edit that would make a question ask what ``existing`` asks already is told; nothing is saved."""
+    return forms.ValidationError(
+        _("Another unresolved question in the queue asks this already: #%(id)s “%(title)s”. Change the "
+          "title, the text or the page, or resolve one of the two; nothing was saved."),
+        code="duplicate", params={"id": existing.pk, "title": existing.title})
+
+
 class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)

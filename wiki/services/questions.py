@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -39,8 +40,32 @@ def _asked_already(*, title: str, text: str, page_id: int | None, other_than: in
     return same.exclude(pk=other_than).order_by("pk").first() if other_than else same.order_by("pk").first()
 
 
-def _what_it_asks(question: OpenQuestion) -> tuple[str, str, int | None, bool]:
+Asked = tuple[str, str, int | None, bool]
+
+
+def _what_it_asks(question: OpenQuestion) -> Asked:
     return question.title, question.text, question.page_id, question.status in UNRESOLVED
+
+
+def _duplicate_of(question: OpenQuestion, *, asked: Asked, lock: bool) -> OpenQuestion | None:
+    """The unresolved question in the queue that ``question``, as edited, asks the same as, when the edit changed what
+    it asked (``asked``) and leaves it unresolved; ``lock`` takes the queue's lock before looking."""
+    title, text, page_id, unresolved = now = _what_it_asks(question)
+    if not unresolved or now == asked:
+        return None
+    if lock:
+        _lock_the_queue()  # taken after the question's own lock, which no one holds while waiting for this one
+    return _asked_already(title=title, text=text, page_id=page_id, other_than=question.pk)
+
+
+def question_asked_already(*, question: OpenQuestion, fields: dict[str, Any]) -> OpenQuestion | None:
+    """The question :func:`question_update` would refuse to make ``question`` the same as, were ``fields`` written to
+    it (see :class:`QuestionDuplicate`); None when none. For a form to say so before it saves: read without the queue's
+    lock, and the service checks again under it."""
+    edited = copy.copy(question)
+    for name, value in fields.items():
+        setattr(edited, name, value)
+    return _duplicate_of(edited, asked=_what_it_asks(question), lock=False)
 
 
 def _state(question: OpenQuestion) -> dict[str, Any]:
@@ -129,11 +154,8 @@ def question_update(
     asked = _what_it_asks(question)
     if _unchanged(question, fields, claims, sources):
         return question
-    title, text, page_id, unresolved = _what_it_asks(question)
-    if unresolved and (title, text, page_id, unresolved) != asked:
-        _lock_the_queue()  # taken after the question's own lock, which no one holds while waiting for this one
-        if (existing := _asked_already(title=title, text=text, page_id=page_id, other_than=question.pk)) is not None:
-            raise QuestionDuplicate(existing)
+    if (existing := _duplicate_of(question, asked=asked, lock=True)) is not None:
+        raise QuestionDuplicate(existing)
     _apply(question, fields, claims, sources)
     changed = _triage_changes(question, *before)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
-from wiki.forms.questions import QuestionForm
+from wiki.forms.questions import QuestionForm, duplicate_question_error
 from wiki.models import OpenQuestion, Page
 from wiki.services.changes import StaleEdit
 from wiki.services.questions import QuestionDuplicate, question_create, question_update
@@ -61,10 +61,7 @@ def question_edit(request: HttpRequest, pk: int) -> HttpResponse:
                               {"form": form, "question": stale.current, "stale": True, "show_claims": SHOW_CLAIMS}, status=409)
             except QuestionDuplicate as duplicate:
                 # As adding it would be refused: the form comes back as sent, saying which question asks it already.
-                form.add_error(None, ValidationError(
-                    _("Another unresolved question in the queue asks this already: #%(id)s “%(title)s”. Change the "
-                      "title, the text or the page, or resolve one of the two; nothing was saved."),
-                    code="duplicate", params={"id": duplicate.question.pk, "title": duplicate.question.title}))
+                form.add_error(None, duplicate_question_error(duplicate.question))
                 return render(request, "wiki/edit/question_form.html",
                               {"form": form, "question": question, "show_claims": SHOW_CLAIMS}, status=409)
             except ValidationError as error:

@@ -37,7 +37,3 @@ def database_behind() -> list[str]:
     _Found.migrated = not unapplied
     return unapplied
 
-
-def forget_migrated() -> None:
-    """Asks the database again at the next request (after it was migrated backwards, in tests)."""
-    _Found.migrated = False

@@ -74,6 +74,14 @@ class WatchlistView(WikiAPIView):
         return _private(paginator.get_paginated_response(ChangeSerializer(page, many=True).data))
 
 
+class _Elsewhere(Exception):
+    """The item asked for is watched at another address now, ``slug`` (a page moved, a work merged into another)."""
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(slug)
+        self.slug = slug
+
+
 class WatchView(WikiAPIView):
     """Whether you watch one item (GET), watching it (PUT) and unwatching it (DELETE); each answers whether you watch
     it now. A deleted page or work can still be read and unwatched, not watched anew."""
@@ -91,6 +99,14 @@ class WatchView(WikiAPIView):
         if found is None:
             raise Http404
         return found  # type: ignore[no-any-return]
+
+    def or_elsewhere(self, request: Request, key: Any, handle: Callable[[Request, Any], Response]) -> HttpResponseBase:
+        """What ``handle`` answers; for an item now at another address (:class:`_Elsewhere`), the same request at its
+        watch there, as the item's own address answers (a read with 301, a watch or unwatch with 308)."""
+        try:
+            return handle(request, key)
+        except _Elsewhere as elsewhere:
+            return same_request_at(request, slug=elsewhere.slug)
 
     def read(self, request: Request, key: Any) -> Response:
         """The watch, as a resource of its own: there while you watch the item, gone (404) once you unwatch it."""
@@ -187,34 +203,26 @@ class PageWatchView(WatchView):
 
     @_PAGE_SCHEMA["get"]
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_moved(request, slug, self.read)
+        return self.or_elsewhere(request, slug, self.read)
 
     @_PAGE_SCHEMA["put"]
     def put(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_moved(request, slug, self.watch)
+        return self.or_elsewhere(request, slug, self.watch)
 
     @_PAGE_SCHEMA["delete"]
     def delete(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_moved(request, slug, self.unwatch)
+        return self.or_elsewhere(request, slug, self.unwatch)
 
-    def _or_moved(self, request: Request, slug: str, handle: Callable[[Request, str], Response]) -> HttpResponseBase:
-        """What ``handle`` answers; when no page is at ``slug`` but one was moved from it, the same request at the
-        page's address now (the page's own address answers so)."""
+    def target(self, request: Request, key: Any, *, live: bool) -> Watchable:
+        """The page, as for any item; when no page is at ``key`` but one was moved from it, the page at its address
+        now (the page's own address leads there)."""
         try:
-            return handle(request, slug)
+            return super().target(request, key, live=live)
         except Http404:
-            # a slug with a control character leads nowhere (and PostgreSQL refuses a NUL in a query)
-            if not is_control_free(slug) or (now := PageRedirect.objects.page_slug_at(slug)) is None:
+            # (the base refuses a slug with a control character before any query)
+            if not is_control_free(str(key)) or (now := PageRedirect.objects.page_slug_at(key)) is None:
                 raise
-            return same_request_at(request, slug=now)
-
-
-class _Merged(Exception):
-    """The work asked for was merged into ``kept``: its watchers watch that one now (``watches_merge``)."""
-
-    def __init__(self, kept: str) -> None:
-        super().__init__(kept)
-        self.kept = kept
+            raise _Elsewhere(now) from None
 
 
 class SourceWatchView(WatchView):
@@ -222,33 +230,25 @@ class SourceWatchView(WatchView):
 
     @_SOURCE_SCHEMA["get"]
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_merged(request, slug, self.read)
+        return self.or_elsewhere(request, slug, self.read)
 
     @_SOURCE_SCHEMA["put"]
     def put(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_merged(request, slug, self.watch)
+        return self.or_elsewhere(request, slug, self.watch)
 
     @_SOURCE_SCHEMA["delete"]
     def delete(self, request: Request, slug: str) -> HttpResponseBase:
-        return self._or_merged(request, slug, self.unwatch)
+        return self.or_elsewhere(request, slug, self.unwatch)
 
     def target(self, request: Request, key: Any, *, live: bool) -> Watchable:
         """The work, as for any item; a work merged into another is the kept work's watch, wherever it is asked for
-        (its watches moved there with the merge), and is named by :meth:`_or_merged`."""
+        (its watches moved there with the merge), and is answered by :meth:`or_elsewhere`."""
         found = cast(Source, super().target(request, key, live=False))
         if found.merged_into_id is not None:
-            raise _Merged(Source.all_objects.values_list("slug", flat=True).get(pk=found.merged_into_id))
+            raise _Elsewhere(Source.all_objects.values_list("slug", flat=True).get(pk=found.merged_into_id))
         if live and found.deleted_at is not None:
             raise Http404
         return found
-
-    def _or_merged(self, request: Request, slug: str, handle: Callable[[Request, str], Response]) -> HttpResponseBase:
-        """What ``handle`` answers; for a work merged into another, the same request at the kept work's watch, as the
-        work's own address leads to the kept work (a read with 301, a watch or unwatch with 308)."""
-        try:
-            return handle(request, slug)
-        except _Merged as merged:
-            return same_request_at(request, slug=merged.kept)
 
 
 class QuestionWatchView(WatchView):

@@ -71,9 +71,10 @@
       var data = new FormData();
       data.append("body", body.value);
       if (pane.dataset.page) { data.append("slug", pane.dataset.page); }
-      // A section's preview says what saving it does to the whole page's claims: its number and the revision it is
-      // read from name the text it goes into.
-      ["section", "base_revision"].forEach(function (name) {
+      // The page the form was opened on (page_id), wherever it has moved since, is the one previewed, never a page
+      // created meanwhile at the address the form was opened at. A section's preview says what saving it does to the
+      // whole page's claims: its number and the revision it is read from name the text it goes into.
+      ["page_id", "section", "base_revision"].forEach(function (name) {
         var input = body.form && body.form.elements.namedItem(name);
         if (input && input.value) { data.append(name, input.value); }
       });

@@ -259,13 +259,11 @@ def _opened_page(request: HttpRequest, slug: str, pages: QuerySet[Page]) -> Page
     The form names it (``page_id``): a page moved since is found at its new address, and a page created meanwhile at
     its former one is not taken for it. A form that names none (opened before forms did) is the page's at ``slug``, or,
     with a revision it started from, the one moved from there."""
-    here = pages.filter(slug=slug).first()
-    if request.method != "POST":
-        return here
-    opened_on = _number(request.POST.get("page_id") or "")
+    opened_on = _number(request.POST.get("page_id") or "") if request.method == "POST" else None
     if opened_on is not None:
-        return here if here is not None and here.pk == opened_on else pages.filter(pk=opened_on).first()
-    if here is None and request.POST.get("base_revision"):
+        return pages.filter(pk=opened_on).first()
+    here = pages.filter(slug=slug).first()
+    if here is None and request.method == "POST" and request.POST.get("base_revision"):
         return pages.filter(redirects__slug=slug).first()
     return here
 
@@ -355,17 +353,34 @@ def _section_form(request: HttpRequest, page: Page) -> HttpResponse:
 @require_POST
 @editor_required("wiki.change_page", session_ended=_preview_session_ended)
 def page_preview_fragment(request: HttpRequest) -> HttpResponse:
-    """The preview as an HTML fragment, for the script that previews while typing; with the page's ``slug``,
-    what saving it would do to the page's claims (with ``section`` and ``base_revision``, a section's text in the
-    page's)."""
+    """The preview as an HTML fragment, for the script that previews while typing; for a page's form, what saving it
+    would do to the claims of the page it was opened on (``page_id``, wherever that page is now; ``slug`` for a form
+    naming none), and with ``section`` and ``base_revision``, a section's text in the page's. A page deleted since
+    the form was opened is named with who deleted it, when and why, and no claims are read of it."""
     body = request.POST.get("body", "").replace("\r\n", "\n")
-    slug = request.POST.get("slug") or ""
-    # PostgreSQL cannot compare a text holding NUL: no slug holds a control character anyway.
-    page = Page.objects.only("id", "body").filter(slug=slug).first() if is_control_free(slug) else None
+    page = _previewed_page(request)
     try:
-        preview = page_preview(body=body, new_works=new_works_from(request.POST), page=page)
-        # A section's preview (with its number and the revision it was read from) reads the claims of the whole page.
-        context = _preview_context(preview, page, whole=_section_edit(page, {**request.POST.dict(), "body": body}))
+        if page is not None and page.is_deleted:
+            preview = page_preview(body=body, new_works=new_works_from(request.POST))
+            context = {**_preview_context(preview, None), "claims": None, "deleted": page}
+        else:
+            preview = page_preview(body=body, new_works=new_works_from(request.POST), page=page)
+            # A section's preview (with its number and the revision it was read from) reads the claims of the whole
+            # page.
+            context = _preview_context(preview, page, whole=_section_edit(page, {**request.POST.dict(), "body": body}))
     except wiki_markdown.MarkdownTooComplex as error:
         return render(request, "wiki/edit/preview.html", {"error": str(error)}, status=422)
     return render(request, "wiki/edit/preview.html", context)
+
+
+def _previewed_page(request: HttpRequest) -> Page | None:
+    """The page a live preview is of: the one its form was opened on, wherever it is now, deleted or not; None for
+    the new-page form."""
+    slug = request.POST.get("slug") or ""
+    # PostgreSQL cannot compare a text holding NUL: no slug holds a control character anyway.
+    slug = slug if is_control_free(slug) else ""
+    if not slug and not request.POST.get("page_id"):
+        return None
+    pages = Page.all_objects.select_related("deleted_by").only(
+        "id", "slug", "title", "body", "deleted_at", "deleted_reason", "deleted_by")
+    return _opened_page(request, slug, pages)

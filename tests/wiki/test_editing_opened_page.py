@@ -211,3 +211,23 @@ def test_the_live_preview_of_a_page_of_a_form_sent_without_its_page_reads_the_pa
     live = editor_client.post(reverse("wiki:page-preview"), {"body": REWORDED, "slug": "old-notes"})
 
     _reworded_only(live.context["claims"], notes)
+
+
+@pytest.mark.parametrize("url", ["/wiki/old-notes/edit/", "/wiki/old-notes/edit/?section=1"])
+def test_a_form_opened_before_the_move_sent_with_an_expired_token_opens_again_on_the_moved_page(
+    notes: Page, editor: Account, url: str
+) -> None:
+    browser = Client(enforce_csrf_checks=True, headers={"accept-language": "en"})
+    browser.force_login(editor)
+    form = browser.get(url).context["form"]
+    _moved_and_replaced(notes, editor)
+
+    expired = browser.post(url, _sent(form, body="过期前写的。", save="1", csrfmiddlewaretoken="x" * 64),
+                           headers={"referer": f"http://testserver{url}"})
+
+    assert expired.status_code == 403
+    html = expired.content.decode()
+    assert "过期前写的。" in html
+    again = url.replace("old-notes", "survey-notes")
+    assert f'href="{again}">Open the form again' in html
+    assert Page.objects.get(pk=notes.pk).body == NOTES

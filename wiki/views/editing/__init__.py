@@ -18,6 +18,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render, resolve_url
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import SafeString
@@ -26,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from wiki.field_labels import field_label_of, form_field_label
 from wiki.forms.opened import OPENED, merge_saved_meanwhile
 from wiki.markdown import ForeignMarkup
-from wiki.models import Revision
+from wiki.models import Page, Revision
 from wiki.services.changes import StaleEdit
 from wiki.services.citations import CitationReport
 from wiki.services.page_claims import claim_report_for
@@ -100,6 +101,23 @@ def _form_address(request: HttpRequest) -> str:
     return request.get_full_path()
 
 
+def _opened_form_address(request: HttpRequest) -> str:
+    """Where the form was (:func:`_form_address`); for a page's edit form, at the address of the page it was opened on
+    (``page_id``) now, so that a page moved since is edited again there, never a page created meanwhile at its former
+    address."""
+    address = _form_address(request)
+    match = request.resolver_match
+    opened_on = request.POST.get("page_id") or ""
+    if match is None or match.view_name != "wiki:page-edit" or not (opened_on.isascii() and opened_on.isdigit()
+                                                                    and len(opened_on) <= 9):
+        return address
+    slug = Page.all_objects.filter(pk=int(opened_on)).values_list("slug", flat=True).first()
+    if slug is None:
+        return address
+    query = urlsplit(address).query
+    return reverse("wiki:page-edit", kwargs={"slug": slug}) + (f"?{query}" if query else "")
+
+
 def session_ended_page(request: HttpRequest, form: EditorForm) -> HttpResponse:
     """An editor form posted after the session ended: nothing is saved. The wiki's 403 page says so and shows what
     was typed, to copy back into the form once logged in again in another tab (the link opens the form there)."""
@@ -164,7 +182,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return render(request, "wiki/edit/preview.html", {"error": FORM_EXPIRED_PREVIEW}, status=403)
     form = getattr(match.func, EDITOR_FORM, None) if match is not None else None
     kept = form.kept(request.POST) if isinstance(form, EditorForm) else []
-    return render(request, "403.html", {"form_expired": True, "kept": kept, "form_url": _form_address(request) if kept else ""},
+    return render(request, "403.html", {"form_expired": True, "kept": kept, "form_url": _opened_form_address(request) if kept else ""},
                   status=403)
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from wiki.models import Claim, Page
@@ -231,3 +233,23 @@ def test_a_form_opened_before_the_move_sent_with_an_expired_token_opens_again_on
     again = url.replace("old-notes", "survey-notes")
     assert f'href="{again}">Open the form again' in html
     assert Page.objects.get(pk=notes.pk).body == NOTES
+
+
+@pytest.mark.parametrize("deleted", [False, True])
+def test_the_live_preview_of_a_moved_page_runs_as_many_queries_however_many_claims_it_has(
+    editor: Account, editor_client: Client, deleted: bool
+) -> None:
+    editor_client.post(reverse("wiki:page-preview"), {"body": "x"})  # what a first request reads and later ones find cached
+    counts = []
+    for points in (2, 12):
+        body = "## 关键要点\n\n" + "".join(f"- 第 {n} 条要点，说明 GRPO 在第 {n} 个环境中更新策略。\n" for n in range(points))
+        page = page_save(slug=f"notes-{points}", title=f"Notes {points}", body=body).revision.page
+        page_move(page=page, slug=f"moved-{points}", user=editor)
+        if deleted:
+            page_delete(page=Page.objects.get(pk=page.pk), user=editor, reason="重复")
+        with CaptureQueriesContext(connection) as queries:
+            live = editor_client.post(reverse("wiki:page-preview"), {"body": body + "- 新的一条。\n", "slug": f"notes-{points}",
+                                                                     "page_id": str(page.pk)})
+        assert live.status_code == 200
+        counts.append([query["sql"] for query in queries.captured_queries])
+    assert len(counts[0]) == len(counts[1]), counts

@@ -362,7 +362,8 @@ def page_preview_fragment(request: HttpRequest) -> HttpResponse:
     try:
         if page is not None and page.is_deleted:
             preview = page_preview(body=body, new_works=new_works_from(request.POST))
-            context = {**_preview_context(preview, None), "claims": None, "deleted": page}
+            context: dict[str, object] = {"preview": preview.result, "claims": None, "citations": preview.citations,
+                                          "page": None, "deleted": page}
         else:
             preview = page_preview(body=body, new_works=new_works_from(request.POST), page=page)
             # A section's preview (with its number and the revision it was read from) reads the claims of the whole

@@ -8,14 +8,17 @@ editor instead of checking them, and the queue could accept what no reader of th
 A work with nothing to read (no abstract, no claim) has no suggestion: the cards say so, the queue
 offers only the override form, and ``classification_accept_suggestion`` refuses it.
 
-What lists and reports show of many works at once is kept as ``StoredSuggestion`` rows, the same suggestion
-made once for the text and weights it was made from: ``suggestions_refresh`` reads again only the works a write marked
-(the database's triggers mark them, migrations 0021 and 0022) and classifies again only those whose text changed.
+Each suggestion is kept as a ``StoredSuggestion`` row, made once for the subject, text and weights it was made from:
+``suggestions_refresh`` reads again only the works a write marked (the database's triggers mark them, migrations 0021
+and 0022) and classifies again only those whose text changed. Every place that shows a suggestion reads the text and
+takes the stored row when it was made from that same text and the installed weights; only when none was does it
+classify, and it writes nothing (a much-cited work's page would otherwise classify thousands of claims' text on every
+request).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -90,25 +93,38 @@ class SuggestionView:
         return gettext(" and ").join(names.get(part, part) for part in self.disagrees_on)
 
 
+def _stored_or_classified(subject: str, text: str, row: StoredSuggestion | None, version: int) -> Suggestion:
+    """What ``classify(text, subject=subject)`` gives: ``row``'s suggestion when it was made from this subject and
+    text with weights ``version``, else classified here (and not stored: the refresh keeps the rows)."""
+    if row is not None and row.made_from(suggestion_digest(subject, text), version):
+        return row.as_suggestion()
+    return classify(text, subject=subject)
+
+
 def suggestion_for(
     source: Source,
     component: Component | None = None,
     *,
     classification: Classification | None = None,
     claim_texts: Sequence[str] | None = None,
+    stored: Mapping[int | None, StoredSuggestion] | None = None,
 ) -> SuggestionView:
     """The suggestion for ``source`` (or one of its components), beside ``classification`` when given.
 
-    ``claim_texts`` saves the three queries of ``texts_about`` when the caller has read them in bulk.
+    ``claim_texts`` saves the three queries of ``texts_about`` when the caller has read them in bulk, and ``stored``
+    (the work's stored rows by component id, ``None`` for the work's own) the query that reads its stored row.
     """
     if classification is not None:
         component = classification.component
     if claim_texts is None:
         claim_texts = texts_about([source.pk]).get(source.pk, [])
+    if stored is None:
+        stored = {row.component_id: row for row in StoredSuggestion.objects.of_work(source.pk).filter(component=component)}
     # The unsaved Classification lends its wording, so the subject reads the same everywhere.
     subject = (classification or Classification(source=source, component=component)).subject_name
     text = suggestion_text(source, claim_texts)
-    suggestion = classify(text, subject=subject)
+    row = stored.get(component.pk if component is not None else None)
+    suggestion = _stored_or_classified(subject, text, row, current_weights().version)
     differences: list[str] = []
     if classification is not None and text:
         if classification.mechanism != suggestion.mechanism.value:
@@ -121,11 +137,12 @@ def suggestion_for(
 
 
 def suggestions_for_source(source: Source, classifications: Sequence[Classification]) -> list[SuggestionView]:
-    """One suggestion beside each classification of ``source`` (or one alone when it has none)."""
+    """One suggestion beside each classification of ``source`` (or one alone when it has none); four queries."""
     texts = texts_about([source.pk]).get(source.pk, [])
+    stored = {row.component_id: row for row in StoredSuggestion.objects.of_work(source.pk)}
     if not classifications:
-        return [suggestion_for(source, claim_texts=texts)]
-    return [suggestion_for(source, classification=c, claim_texts=texts) for c in classifications]
+        return [suggestion_for(source, claim_texts=texts, stored=stored)]
+    return [suggestion_for(source, classification=c, claim_texts=texts, stored=stored) for c in classifications]
 
 
 def stored_suggestions_for(sources: Sequence[Source]) -> dict[int, SuggestionView]:
@@ -138,11 +155,7 @@ def stored_suggestions_for(sources: Sequence[Source]) -> dict[int, SuggestionVie
     views: dict[int, SuggestionView] = {}
     for source in sources:
         text = suggestion_text(source, texts.get(source.pk, []))
-        row = stored.get(source.pk)
-        if row is not None and (row.digest, row.weights_version) == (suggestion_digest(source.short_name, text), version):
-            suggestion = row.as_suggestion()
-        else:
-            suggestion = classify(text, subject=source.short_name)
+        suggestion = _stored_or_classified(source.short_name, text, stored.get(source.pk), version)
         excerpt = text_excerpt(source, texts.get(source.pk, []))
         views[source.pk] = SuggestionView(subject=source.short_name, text=text, suggestion=suggestion, disagrees_on=(),
                                           shown_end=excerpt.end, not_shown=excerpt.not_shown)

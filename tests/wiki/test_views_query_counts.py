@@ -43,12 +43,14 @@ ANONYMOUS: dict[str, list[str]] = {
     "source list": ["COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification"],
     "source list filtered": ["COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification"],
     "source list page 2": ["COUNT wiki_source", "SELECT wiki_source", "SELECT wiki_classification"],
+    # The cards' suggestions: the texts the classifier reads (three queries), then the work's stored suggestions, shown
+    # when they were made from those texts (classifying a much-cited work's text took most of its page's time).
     "source detail": [
         "SELECT wiki_source", "SELECT wiki_classification", "SELECT wiki_source", "SELECT wiki_citation",
-        "SELECT wiki_claim_about", "SELECT wiki_claim", "SELECT wiki_citation", "SELECT wiki_contrast",
-        "SELECT wiki_openquestion", "SELECT wiki_sourcemerge", "SELECT wiki_source", "SELECT wiki_classification",
-        "SELECT wiki_contrast", "SELECT wiki_component", "SELECT wiki_citation", "SELECT wiki_claim_about",
-        "SELECT wiki_openquestion_sources", "SELECT wiki_classification",
+        "SELECT wiki_claim_about", "SELECT wiki_storedsuggestion", "SELECT wiki_claim", "SELECT wiki_citation",
+        "SELECT wiki_contrast", "SELECT wiki_openquestion", "SELECT wiki_sourcemerge", "SELECT wiki_source",
+        "SELECT wiki_classification", "SELECT wiki_contrast", "SELECT wiki_component", "SELECT wiki_citation",
+        "SELECT wiki_claim_about", "SELECT wiki_openquestion_sources", "SELECT wiki_classification",
     ],
     # The filter form's assignee choices are read through a cursor; the pages it offers are the few with most questions.
     "question list": ["COUNT wiki_openquestion", "DECLARE auth_user", "SELECT wiki_page", "SELECT wiki_openquestion"],

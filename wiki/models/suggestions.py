@@ -63,6 +63,10 @@ class StoredSuggestionQuerySet(models.QuerySet["StoredSuggestion"]):
         """The rows of these works themselves (not of their components)."""
         return self.filter(source_id__in=source_ids, component__isnull=True)
 
+    def of_work(self, source_id: int) -> StoredSuggestionQuerySet:
+        """The rows of this work and of its classified components."""
+        return self.filter(source_id=source_id)
+
     def digests(self) -> models.QuerySet[Any, Any]:
         """Rows of ``source_id``, ``component_id``, ``digest`` and ``weights_version``: what a refresh compares."""
         return self.order_by().values_list("source_id", "component_id", "digest", "weights_version")
@@ -98,6 +102,10 @@ class StoredSuggestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id}/{self.component_id or '-'}: {self.mechanism}, {self.verdict} ({self.confidence:.2f})"
+
+    def made_from(self, digest: str, weights_version: int) -> bool:
+        """Whether this suggestion was made from the text whose ``suggestion_digest`` is ``digest``, by these weights."""
+        return (self.digest, self.weights_version) == (digest, weights_version)
 
     def as_suggestion(self) -> Suggestion:
         return suggestion_from_json(self.suggestion)

@@ -1,7 +1,7 @@
-"""The classifier's suggestion for each work (or classified component), kept so that lists and reports read it.
+"""The classifier's suggestion for each work (or classified component), kept so that whatever shows it reads it.
 
 Classifying a work takes milliseconds; classifying every work on every request took half a minute on a wiki of a few
-thousand works. A row is derived data, like a search document: it records what the classifier read (the SHA-256 of
+thousand works, and a work cited by thousands of claims takes more than half a second alone. A row is derived data, like a search document: it records what the classifier read (the SHA-256 of
 the subject and the text, ``wiki.suggestion_texts.suggestion_digest``) and with which weights, so that
 ``wiki.suggestions.suggestions_refresh`` classifies again only a work whose text or the installed weights changed.
 """

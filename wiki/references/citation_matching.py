@@ -12,7 +12,6 @@ string in C (``str.find``) rather than comparing the title with every work in Py
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,8 +44,8 @@ class WorkRef:
 
 
 def main_part(title: str) -> str:
-    """:func:`~wiki.references.matching.main_title`, a full-width colon (``ReAct：…``) read as a colon too."""
-    return main_title(unicodedata.normalize("NFKC", title))
+    """:func:`~wiki.references.matching.main_title`: the title before a colon of either width (``ReAct：…``) or a dash."""
+    return main_title(title)
 
 
 def _numbers(text: str) -> list[str]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import UTC, datetime, timedelta
+from urllib.parse import unquote
 
-from wiki.search.tokenize import fold_variants
+from wiki.references.latex import latex_to_text
+from wiki.search.tokenize import fold_accents, fold_variants
 
 # YYMM.NNNNN (from April 2007) and archive(.SC)/YYMMNNN (before): the month is 01-12.
 _NEW_ID = r"\d\d(?:0[1-9]|1[0-2])\.\d{4,5}"
@@ -31,6 +33,11 @@ _SHORT_DOI_IN_URL = re.compile(r"doi\.org/(10/[a-z0-9]+)(?![\w.-])", re.IGNORECA
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # A title's main part ends at its first colon, ASCII or full-width (通义深度研究：面向长程任务的智能体).
 SUBTITLE_COLON = re.compile("[:：]")
+# Where a title's subtitle begins, as bibliographies write it: a colon; an em dash or a horizontal bar, single or
+# doubled as Chinese writes one (AIOptimizer ——基于强化学习的…); an en dash or a hyphen, two or three, between spaces
+# (AIOptimizer -- A reinforcement…, as arXiv lists it). A hyphen or an en dash within a word or a range parts nothing
+# (Self-Refine, Kullback–Leibler, 2020–2021).
+SUBTITLE_MARK = re.compile(r"[:：]|\s*[—―]+\s*|\s+(?:–|-{1,3})\s+")
 
 
 def _fold_form(text: str) -> str:
@@ -39,8 +46,11 @@ def _fold_form(text: str) -> str:
 
 def normalize_title(title: str) -> str:
     """Lower case, NFKC, punctuation and spacing folded, Traditional characters read as Simplified (as wiki links and
-    citations read them): equal for titles that differ only in form or script (``強化學習綜述``, ``强化学习综述``)."""
-    return _fold_form(fold_variants(title))
+    citations read them), Latin letters without their accents and ``&`` as ``and`` (as Zotero compares titles), LaTeX
+    decoded: equal for titles that differ only in form, script, accents or ampersands (``強化學習綜述``, ``强化学习综述``;
+    ``{\\"U}ber Agenten \\& Tools``, ``Über Agenten & Tools``, ``Uber agenten and tools.``)."""
+    text = unicodedata.normalize("NFKC", fold_variants(latex_to_text(title) if "\\" in title else title))
+    return _NON_WORD.sub(" ", fold_accents(text).replace("&", " and ").casefold()).strip()
 
 
 def short_name_key(short_name: str) -> str:
@@ -112,16 +122,25 @@ def arxiv_number(arxiv_id: str) -> str:
 def normalize_doi(raw: str) -> str | None:
     """``https://doi.org/10.1145/X``, ``doi:10.1145/X`` → ``10.1145/x``, a shortDOI ``10/FQD6HJ`` → ``10/fqd6hj`` (kept as
     written: resolving it to the DOI it stands for needs the network); None unless ``raw`` is one DOI and nothing else
-    (a full stop or comma after it, as copied from a sentence, is not part of it)."""
+    (a full stop or comma after it, as copied from a sentence, is not part of it). A doi.org address is read as the
+    DOI it percent-encodes (``…/49:8%3C693::AID-ASI4%3E3.0.CO;2-0`` is ``…/49:8<693::aid-asi4>3.0.co;2-0``)."""
     match = _DOI_WHOLE.fullmatch(raw.strip().rstrip(".,;"))
-    return match.group("doi").lower() if match else None
+    if match is None:
+        return None
+    doi = match.group("doi")
+    return (unquote(doi) if "doi.org/" in match.group().lower() else doi).lower()
 
 
 def find_doi(text: str) -> str | None:
-    """The first DOI written in ``text``, normalised (trailing punctuation is not part of it); a shortDOI only in a
-    doi.org address (``https://doi.org/10/fqd6hj``), where it cannot be a fraction."""
-    match = _DOI_IN_TEXT.search(text.strip()) or _SHORT_DOI_IN_URL.search(text)
-    return match.group(1).rstrip(".,;)").lower() if match else None
+    """The first DOI written in ``text``, normalised (trailing punctuation is not part of it), as :func:`normalize_doi`
+    reads a doi.org address; a shortDOI only in a doi.org address (``https://doi.org/10/fqd6hj``), where it cannot be
+    a fraction."""
+    text = text.strip()
+    match = _DOI_IN_TEXT.search(text) or _SHORT_DOI_IN_URL.search(text)
+    if match is None:
+        return None
+    doi = match.group(1).rstrip(".,;)")
+    return (unquote(doi) if text[:match.start(1)].lower().endswith("doi.org/") else doi).lower()
 
 
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)

@@ -7,13 +7,14 @@ identifiers or both its first author and its title say otherwise. Otherwise the 
 compatible years (equal, or a year apart: a preprint and its published version; Traditional characters read as Simplified) and the same first author when both
 name one (the family name, and the first given name or its initial when both give one: ``Wang, Lei`` is not
 ``Wang, Xiaomeng``); identifiers that differ (two arXiv IDs, two DOIs) make them two works. A short name alone is never
-a match. A work created from a citation, with nothing but its title, is the entry whose title before the colon is
-that title. A match that brings an identifier the existing work lacks, or a year apart, is another version of it:
+a match. A work created from a citation, with nothing but its title, is the entry whose title before its subtitle (a
+colon, a dash: :data:`~wiki.references.identifiers.SUBTITLE_MARK`) is that title. A match that brings an identifier the existing work lacks, or a year apart, is another version of it:
 the identifier is offered, the editor decides.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -22,7 +23,7 @@ from typing import Generic, Protocol, TypeVar
 from django.utils.translation import gettext
 
 from wiki.references.identifiers import (
-    SUBTITLE_COLON,
+    SUBTITLE_MARK,
     arxiv_match_key,
     first_author_key,
     normalize_title,
@@ -57,8 +58,11 @@ class WorkMatch:
 
 
 def main_title(title: str) -> str:
-    """The title before its subtitle (after either colon): ``ReAct: Synergizing…`` → ``react``, normalised."""
-    head = SUBTITLE_COLON.split(title, 1)[0]
+    """The title before its subtitle (after a colon of either width or a dash, :data:`SUBTITLE_MARK`), normalised:
+    ``ReAct: Synergizing…``, ``ReAct — Synergizing…`` and ``ReAct -- Synergizing…`` → ``react``; empty for a title
+    without a subtitle."""
+    title = unicodedata.normalize("NFKC", title)
+    head = SUBTITLE_MARK.split(title, 1)[0]
     return normalize_title(head) if head != title else ""
 
 
@@ -238,3 +242,30 @@ class WorkIndex(Generic[_Work]):
             keys.append(("doi", reference.doi))
         positions = sorted({position for key in keys if key[1] for position in self._positions.get(key, ())})
         return [self._works[position] for position in positions]
+
+
+class HeadClaims:
+    """The works known by their title alone (as a citation creates them) that entries of one file were found to be by
+    their title before the subtitle. Such a work is one work: once an entry is found to be it, an entry with another
+    full title of the same head (``ARES: An Automated Evaluation Framework…`` and ``ARES: Alternating Reinforcement
+    Learning…``, two papers) is not found to be it too, and is a work of its own."""
+
+    def __init__(self) -> None:
+        self._titles: dict[int, str] = {}
+
+    @staticmethod
+    def _key(work: object) -> int:
+        pk = getattr(work, "pk", None)
+        return pk if isinstance(pk, int) else -id(work)
+
+    def open_to(self, reference: Reference, works: Iterable[_Work]) -> list[_Work]:
+        """``works`` less those known by their title alone that an entry of another full title was found to be."""
+        title = normalize_title(reference.title)
+        return [work for work in works if not is_stub(work) or self._titles.get(self._key(work), title) == title]
+
+    def claim(self, reference: Reference, work: Reference) -> None:
+        """Notes that ``reference`` was found to be ``work``: a claim when ``work`` is known by its title alone and
+        that title is the reference's head."""
+        title, head = normalize_title(reference.title), main_title(reference.title)
+        if is_stub(work) and head and head == normalize_title(work.title) != title:
+            self._titles.setdefault(self._key(work), title)

@@ -40,7 +40,7 @@ from wiki.models.rules import BIBTEX_KEY, max_length
 from wiki.references.bibtex import ParsedEntry
 from wiki.references.formats import MAX_IMPORT_ENTRIES, ReferenceFormat, parse_references
 from wiki.references.identifiers import short_name_key
-from wiki.references.matching import WorkIndex
+from wiki.references.matching import HeadClaims, WorkIndex
 from wiki.references.updates import FieldUpdate, offered_updates
 from wiki.roles import User, account
 from wiki.search.index import search_reindex_sources
@@ -297,6 +297,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
     # The works an entry may be: the candidates, then each work an earlier entry creates.
     known = WorkIndex(candidates)
     looked_up = _Candidates.of(candidates)
+    heads = HeadClaims()
     names = ShortNames(drafts, own_in_file=file.own_in_file, in_file=file.names_in_file)
     results: list[ImportResult] = []
     created: list[Source] = []
@@ -307,7 +308,8 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
             results.append(ImportResult(entry.label, ImportStatus.REFUSED, message=_clauses(_lined(entry)), line=entry.line,
                                         raw=entry.raw, warnings=entry.warnings))
             continue
-        match = find_source(entry.draft, known.possible(entry.draft), keyed=looked_up.keyed(entry.draft.bibtex_key, file))
+        match = find_source(entry.draft, heads.open_to(entry.draft, known.possible(entry.draft)),
+                            keyed=looked_up.keyed(entry.draft.bibtex_key, file))
         if match is None and entry.repeats is not None:
             # Both lines named in the one sentence: the key's own (this entry's) and the earlier entry's.
             repeated = gettext("the key %(key)s on line %(line)s is already that of another work, the entry on line "
@@ -318,6 +320,7 @@ def _plan_batch(entries: list[ParsedEntry], file: _File) -> tuple[list[ImportRes
             continue
         if match is not None:
             work: Source = match.work  # type: ignore[assignment]
+            heads.claim(entry.draft, work)
             reason, line = match.reason, file.line_of(work)
             if line is not None:
                 reason = gettext("repeats the entry on line %(line)s (%(reason)s)") % {"line": line, "reason": reason}

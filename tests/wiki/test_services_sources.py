@@ -71,8 +71,13 @@ def test_latin_letters_that_do_not_decompose_are_kept_in_a_slug(db: None, name: 
     ("通义深度研究：面向长程任务的智能体", "通义深度研究"),
     ("SkillForge: Evolving Verifiable Skills", "SkillForge"),
     ("A title without a subtitle", "A title without a subtitle"),
+    # a subtitle after a dash, as arXiv listings and Chinese titles write one; a hyphen within a word parts nothing
+    ("AIOptimizer -- A Reinforcement Learning Framework", "AIOptimizer"),
+    ("AIOptimizer ——基于强化学习的优化器", "AIOptimizer"),
+    ("ReAct — Synergizing Reasoning and Acting", "ReAct"),
+    ("Self-Refine and Kullback–Leibler Control", "Self-Refine and Kullback–Leibler Control"),
 ])
-def test_a_short_name_is_taken_from_before_either_colon(title: str, short_name: str) -> None:
+def test_a_short_name_is_taken_from_before_the_subtitle(title: str, short_name: str) -> None:
     from wiki.references.draft import short_name_from_title
 
     assert short_name_from_title(title) == short_name
@@ -416,3 +421,12 @@ def test_authors_typed_as_a_chinese_list_are_kept_as_several_people(db: None, ty
     source = source_create(draft=SourceDraft(title=f"A Work by {typed}", short_name=f"Work {typed}", authors=typed))
 
     assert Source.objects.get(pk=source.pk).authors == kept
+
+
+def test_a_work_imported_with_a_subtitle_after_a_dash_is_named_by_its_head(db: None) -> None:
+    from wiki.services.source_import import sources_import
+
+    report = sources_import(text="@article{ai2025opt, title={AIOptimizer -- A Reinforcement Learning Framework for "
+                                 "Optimizers}, author={Li, Wei}, year={2025}}")
+
+    assert report.results[0].source is not None and report.results[0].source.short_name == "AIOptimizer"

@@ -21,7 +21,7 @@ from wiki.models.rules import (
     validate_optional_line,
 )
 from wiki.references.errors import FieldProblem
-from wiki.references.identifiers import SUBTITLE_COLON, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from wiki.references.identifiers import SUBTITLE_MARK, arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from wiki.text.numbers import grouped
 from wiki.text.spaces import collapse_spaces
 
@@ -324,9 +324,10 @@ def _marked_name(title: str) -> str:
 
 def short_name_from_title(title: str) -> str:
     """``SkillForge: Evolving Verifiable Skills…`` → ``SkillForge``, ``通义深度研究：面向长程任务…`` → ``通义深度研究``,
-    ``Skill-It! A Data-Driven Skills Framework…`` → ``Skill-It!``; a title without a colon (either width) or a name
-    ending in its own ``!`` or ``?`` stays whole."""
-    head = SUBTITLE_COLON.split(title, 1)[0].strip()
+    ``AIOptimizer -- A Reinforcement…`` and ``AIOptimizer ——基于强化学习的…`` → ``AIOptimizer`` (a subtitle after a dash, as
+    :data:`~wiki.references.identifiers.SUBTITLE_MARK` reads it), ``Skill-It! A Data-Driven Skills Framework…`` →
+    ``Skill-It!``; a title without a subtitle or a name ending in its own ``!`` or ``?`` stays whole."""
+    head = SUBTITLE_MARK.split(title, 1)[0].strip()
     marked = _marked_name(title)
     # the mark ends the name unless a colon ends one holding it (``Yahoo! Answers: A Study``)
     if marked and len(marked) < len(head) and not (

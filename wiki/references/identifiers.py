@@ -31,8 +31,6 @@ _DOI_WHOLE = re.compile(rf"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?{_DOI_BO
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
 _SHORT_DOI_IN_URL = re.compile(r"doi\.org/(10/[a-z0-9]+)(?![\w.-])", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
-# A title's main part ends at its first colon, ASCII or full-width (通义深度研究：面向长程任务的智能体).
-SUBTITLE_COLON = re.compile("[:：]")
 # Where a title's subtitle begins, as bibliographies write it: a colon; an em dash or a horizontal bar, single or
 # doubled as Chinese writes one (AIOptimizer ——基于强化学习的…); an en dash or a hyphen, two or three, between spaces
 # (AIOptimizer -- A reinforcement…, as arXiv lists it). A hyphen or an en dash within a word or a range parts nothing

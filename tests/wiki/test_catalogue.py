@@ -4,7 +4,8 @@ apps' own messages, which the catalogues word as the wiki's). An entry left behi
 more sentence for translators to keep translating, and hides that the new wording went untranslated.
 
 The messages are read as ``makemessages`` reads them, with Babel and no GNU gettext: Python by its tokens, a template
-through Django's ``templatize``; the repository's catalogues are only read."""
+through Django's ``templatize``; the repository's catalogues are only read. The API's operations are described in
+English, by docstrings and ``extend_schema``, and translated as they stand: those messages are read from the schema."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 from django.apps import apps
 from django.conf import settings
+from django.utils.translation import override
 from django.utils.translation.template import templatize
+from drf_spectacular.generators import SchemaGenerator
 
 BASE = Path(settings.BASE_DIR)
 LOCALE = BASE / "locale"
@@ -61,10 +64,23 @@ def _from_template(path: Path) -> Iterator[Key]:
     yield from _from_python("\n".join(line.lstrip() for line in source.splitlines()).encode())
 
 
+def _api_descriptions() -> Iterator[tuple[Key, str]]:
+    """Each operation's description as written, untranslated."""
+    with override(None):
+        schema = SchemaGenerator().get_schema(request=None, public=True)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and operation.get("description"):
+                yield (None, operation["description"], None), f"{method.upper()} {path}"
+
+
 @functools.cache
 def used_by_the_wiki() -> dict[Key, str]:
-    """Every message the wiki's code and templates (Python, HTML, text e-mails, XML) mark, with a place it is."""
+    """Every message the wiki's code and templates (Python, HTML, text e-mails, XML) mark, with a place it is, and the
+    descriptions of the API's operations, with the operation."""
     found: dict[Key, str] = {}
+    for key, operation in _api_descriptions():
+        found.setdefault(key, operation)
     for root in (BASE / "wiki", BASE / "config"):
         for path in sorted(root.rglob("*.py")):
             if "migrations" not in path.parts:
@@ -118,6 +134,8 @@ def test_the_extraction_reads_every_kind_of_file() -> None:
     assert ("between quoted names", "”, “", None) in used
     assert {"templates/registration/password_reset_email.txt", "templates/wiki/opensearch.xml"} <= where
     assert any(path.startswith("wiki/services/") for path in where)
+    assert used[(None, "Anonymous clients have no watchlist: this answers 401 without credentials.", None)] == (
+        "GET /api/v1/watchlist/")
     # Django's and Django REST framework's own messages, as the catalogues word them
     assert {(None, "This field is required."), (None, "A valid biginteger is required.")} <= used_by_other_apps()
     assert (None, "Field filters") in used_by_other_apps()  # django-filter's, in its template alone

@@ -29,6 +29,8 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 SAME_IN_BOTH = {
     "Agentic", "RL", "Wiki", "API", "CSV", "BibTeX", "CSL-JSON", "arXiv", "DOI", "URL", "GRPO", "ES", "LLM", "Atom", "English",
     "Shepherd", "vs", "Token", "Authorization", "key", "SFT", "PPO", "MCTS", "ID", "ISBN", "ISSN", "RIS",
+    # HTTP's methods, which the browsable API's buttons send
+    "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
 }
 
 

@@ -1,9 +1,9 @@
 """What the browsable API's pages call an address and say of it, in the reader's language.
 
 REST framework names a page after its view's class (``Source List``) and describes it with the class's docstring, in
-English whatever the reader reads. The pages take instead what the OpenAPI schema says of the operation they show:
-its summary, which the wiki translates, and its description, shown to a reader of another language only once it is
-translated too. ``OPTIONS`` keeps REST framework's name and docstring: its JSON is the same in every language."""
+English whatever the reader reads. The pages take instead what the OpenAPI schema says of the operation they show,
+both translated: its summary and its description. ``OPTIONS`` keeps REST framework's name and docstring: its JSON is
+the same in every language."""
 
 from __future__ import annotations
 
@@ -11,18 +11,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.urls import Resolver404, get_script_prefix, resolve
-from django.utils import translation
-from django.utils.functional import Promise
 from rest_framework.request import Request
 from rest_framework.utils.formatting import dedent, markup_description
 
 if TYPE_CHECKING:
     # not at run time: REST framework's views import the renderers, which import this module
     from drf_spectacular.openapi import AutoSchema
-
-# The language of the API's docstrings and of the descriptions its schema does not translate.
-WRITTEN_IN = "en"
-
 
 def operation_schema(view: Any, method: str) -> AutoSchema | None:
     """The schema of the operation ``method`` runs on ``view`` (its action's, on a viewset), as ``extend_schema``
@@ -49,13 +43,15 @@ def page_name(view: Any, method: str) -> str:
 
 
 def page_description(view: Any, method: str) -> str:
-    """The operation's description as HTML (from Markdown, as the docs pages show it; safe) when the reader reads its
-    language: a translated one always, the others in English only."""
+    """The operation's description in the reader's language, as HTML (from Markdown, as the docs pages show it;
+    safe)."""
+    from wiki.api.schema import translated_description  # not at import: the schema imports REST framework's views
+
     schema = operation_schema(view, method)
-    description = schema.get_description() if schema is not None else None
-    if not description or not (isinstance(description, Promise) or translation.get_language() == WRITTEN_IN):
+    description = translated_description(schema) if schema is not None else ""
+    if not description:
         return ""
-    description_html: str = markup_description(dedent(str(description)))
+    description_html: str = markup_description(dedent(description))
     return description_html
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from django.utils.translation import gettext
 from rest_framework import renderers, status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -19,8 +20,8 @@ from wiki.references.formats import MEDIA_TYPES, ReferenceFormat
 
 class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
     """DRF's pages in a browser, without the inline stylesheet of code highlighting that the site's Content Security
-    Policy refuses (the pages show no highlighted code), each page and its breadcrumbs named in the reader's language
-    (``wiki.api.browsable``)."""
+    Policy refuses (the pages show no highlighted code), each page and its breadcrumbs named and described in the
+    reader's language (``wiki.api.browsable``), its words too (``templates/rest_framework/api.html``)."""
 
     def get_context(self, data: Any, accepted_media_type: str | None, renderer_context: Mapping[str, Any]) -> dict[str, Any]:
         context: dict[str, Any] = super().get_context(data, accepted_media_type, renderer_context)
@@ -42,6 +43,15 @@ class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
     def get_extra_actions(self, view: Any, status_code: int) -> dict[str, str] | None:
         urls: dict[str, str] | None = super().get_extra_actions(view, status_code)
         return browsable.extra_action_names(view, urls) if urls else urls
+
+    def get_raw_data_form(self, data: Any, view: Any, method: str, request: Request) -> Any:
+        """REST framework's form of a raw body, its two fields labelled in the reader's language (REST framework's
+        own labels are not marked for translation)."""
+        form = super().get_raw_data_form(data, view, method, request)
+        if form is not None:
+            form.fields["_content_type"].label = gettext("Media type")
+            form.fields["_content"].label = gettext("Content")
+        return form
 
 
 class BibTeXRenderer(BaseRenderer):

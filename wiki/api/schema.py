@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from django.utils.translation import gettext
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import force_instance, get_lib_doc_excludes
+from drf_spectacular.plumbing import ComponentRegistry, force_instance, get_lib_doc_excludes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
@@ -96,9 +97,25 @@ def doc_excludes() -> list[type]:
     return [*get_lib_doc_excludes(), JSONTypes, WikiAPIView]  # type: ignore[no-untyped-call]  # drf-spectacular is untyped here
 
 
+def translated_description(schema: AutoSchema) -> str:
+    """The operation's description in the active language. It is written in English, as the view's docstring or the
+    ``description`` of its ``extend_schema``, and is a message of the catalogues as it stands (``tests/wiki/
+    test_catalogue.py`` reads every operation's); ``extend_schema``'s own ``get_description`` answers without calling
+    the wiki's schema, so the translation is made where the description is read."""
+    description = schema.get_description()
+    return gettext(str(description)) if description else ""
+
+
 class WikiAutoSchema(AutoSchema):
     """Adds the shared error responses to each operation, by method and by whether it names one object, and the
-    conditional read every GET answers."""
+    conditional read every GET answers; describes the operation in the schema's language."""
+
+    def get_operation(self, path: str, path_regex: str, path_prefix: str, method: str,
+                      registry: ComponentRegistry) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation and operation.get("description"):
+            operation["description"] = translated_description(self)
+        return operation
 
     def get_override_parameters(self) -> list[Any]:
         parameters: list[Any] = list(super().get_override_parameters())

@@ -112,12 +112,14 @@ def test_source_page_shows_the_suggestion_beside_the_editor_classification(clien
     assert "<mark" in html and "SFT" in html
     # The card lists the phrases that weighed most towards the suggested mechanism, with their weights.
     card = html.split('class="card suggestion')[1].split("</aside>")[0]
-    assert re.search(r'<p class="evidence-weights">.*Weighed most towards [^:<]+:.*\+\d\.\d\d', card, re.S)
+    assert re.search(r'<p class="evidence-weights">.*Phrases that weighed most towards SFT / distillation:.*\+\d\.\d\d', card, re.S)
     assert re.search(r'<span class="muted"> \((yes|no|unknown)\)</span>', card)
     # Each fact's value is bracketed as Chinese writes it.
     chinese = client.get(contrast_wiki.sft.get_absolute_url(), headers={"accept-language": "zh-CN"}).content.decode()
     card = chinese.split('class="card suggestion')[1].split("</aside>")[0]
     assert re.search(r'<span class="muted">（(是|否|未知)）</span>', card) and '<span class="muted">(' not in card
+    # The mechanism, a name in Latin letters and Chinese, is quoted in the Chinese sentence naming it.
+    assert '<span class="muted">对“SFT/蒸馏”权重最大的词句：</span>' in card
 
 
 @pytest.mark.django_db

@@ -226,13 +226,13 @@ def test_each_highlight_says_in_the_readers_language_what_it_points_to_and_its_w
     assert any(t.startswith("机制：策略梯度（权重 +") and f"&#10;{env}（权重 −" in t for t in titles)
     assert any(re.search(rf"{env}（权重 −\d", t) for t in titles)
     weights = re.search(r'<p class="evidence-weights">(.*?)</p>', chinese.content.decode(), re.S)
-    assert weights is not None and "最支持策略梯度的词句：" in weights.group(1)
+    assert weights is not None and "对“策略梯度”权重最大的词句：" in weights.group(1)
     listed = [span.cue for span in card.strongest]
     assert listed and all(cue in weights.group(1) for cue in listed)
     assert len({cue.casefold() for cue in listed}) == len(listed)
     assert [s.contribution for s in card.strongest] == sorted((s.contribution for s in card.strongest), reverse=True)
     english = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Mechanism: Policy gradient (weight +" in english and "Weighed most towards Policy gradient:" in english
+    assert "Mechanism: Policy gradient (weight +" in english and "Phrases that weighed most towards Policy gradient:" in english
 
 
 def test_the_suggestions_reason_reads_in_the_readers_language_whatever_the_texts(editor_client: Client) -> None:

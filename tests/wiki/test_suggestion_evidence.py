@@ -44,6 +44,10 @@ def test_a_cue_of_another_mechanism_says_which_mechanism_its_weight_counts_towar
         titles = re.findall(r'title="([^"]*)"', str(highlight(text, suggestion)))
     assert any(re.fullmatch(r"A cue of Policy gradient \(weight [+\u2212]\d\.\d\d towards Harness[^)]*\)", line)
                for title in titles for line in title.split("&#10;"))
+    with translation.override("zh-hans"):
+        titles = re.findall(r'title="([^"]*)"', str(highlight(text, suggestion)))
+    assert any(re.fullmatch(r"“策略梯度”的线索（对“harness/脚手架”的权重为 [+\u2212]\d\.\d\d）", line)
+               for title in titles for line in title.split("&#10;"))
     # Text is escaped, and only the marks are markup.
     assert "<script>" not in str(highlight("<script>x</script> " + text, classify("<script>x</script> " + text)))
 

@@ -26,7 +26,7 @@ def test_queue_lists_unclassified_works_with_suggestion_and_confidence() -> None
     assert "Quillrun" in html and "Policy gradient" in html and "confidence" in html
     assert reverse("wiki:classification-create", kwargs={"slug": source.slug}) in html
     # Each card lists the phrases that weighed most towards its mechanism; how to read the weights is said once.
-    assert re.search(r'<p class="evidence-weights">.*Weighed most towards Policy gradient:.*GRPO.*\+\d\.\d\d', html, re.S)
+    assert re.search(r'<p class="evidence-weights">.*Phrases that weighed most towards Policy gradient:.*GRPO.*\+\d\.\d\d', html, re.S)
     assert html.count("Hover a highlighted phrase") == 1
 
 

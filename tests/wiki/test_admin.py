@@ -14,10 +14,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 
 from tests.factories import SmallWiki, make_page
 from wiki.forms.sources import SOURCE_FIELDS
 from wiki.models import ChangeEvent, Classification, Page, SearchDocument, Source
+from wiki.reports.consistency import FINDING_KINDS
 from wiki.services.deletion import page_delete, source_delete
 from wiki.taxonomy import verdict_label
 
@@ -262,6 +264,8 @@ def test_the_admin_reads_in_chinese_with_the_wikis_name(small_wiki: SmallWiki, a
     source = admin_client.get(reverse("admin:wiki_source_change", args=[small_wiki.strict.pk]), headers=chinese).content.decode()
 
     assert "Agentic RL Wiki 管理" in index and "Django" not in index
+    # the table's headings for screen readers, which Django's own Chinese catalogue lacks
+    assert "模型名称" in index and "Model name" not in index and "Add link" not in index
     for name in ("论断", "来源", "修订版本", "最近更改", "分类变更", "Wiki 链接", "待核实问题"):
         assert name in index, name
     assert re.search(r"<title>[^<]*论断[^<]*\| Agentic RL Wiki 管理</title>", claims)
@@ -291,3 +295,61 @@ def test_objects_are_named_with_labels_not_codes(small_wiki: SmallWiki) -> None:
         assert str(event) == "Page Loop Notes deleted"
     with translation.override("zh-hans"):
         assert str(classification) == f"HarnessKit: {verdict_label('not_strict')}" != "HarnessKit: not_strict"
+
+
+_HEADER = re.compile(r'<th scope="col"[^>]*>.*?<div class="text">(?:<a [^>]*>|<span>)(.*?)</(?:a|span)>', re.S)
+_LABEL = re.compile(r"<label\b[^>]*>([^<]*)</label>")
+# the admin capitalises a column's name: arXiv ID heads its column as "ArXiv ID"
+_NOTATIONS = {"URL", "DOI", "arXiv ID", "ArXiv ID", "ID", ""}
+
+
+def _not_chinese(texts: list[str]) -> list[str]:
+    return [text for text in texts if text.strip().rstrip(":：") not in _NOTATIONS and not re.search(r"[\u4e00-\u9fff]", text)]
+
+
+def test_every_changelist_and_change_form_names_its_columns_filters_and_fields_in_chinese(small_wiki: SmallWiki,
+                                                                                          admin_client: Client) -> None:
+    """The columns, the filters and the fields: the wiki's names for them, never a method's or a field's own name
+    (``subject_name``, ``sources``)."""
+    from wiki.models import FindingDismissal, OpenQuestion
+
+    FindingDismissal.objects.create(kind="one_sided_contrast", key="contrast-1-claim-2", subject="A vs B", reason="Both named.")
+    OpenQuestion.objects.create(title="Does it hold?", page=small_wiki.page)
+    chinese = {"accept-language": "zh-hans"}
+    english = {}
+    for model in WIKI_MODELS:
+        html = admin_client.get(reverse(f"admin:wiki_{model._meta.model_name}_changelist"), headers=chinese).content.decode()
+        english[f"{model.__name__} columns"] = _not_chinese(_HEADER.findall(html))
+        english[f"{model.__name__} filters"] = _not_chinese(re.findall(r'<details data-filter-title="([^"]*)"', html))
+        row = model._default_manager.first()
+        if row is not None:
+            url = reverse(f"admin:wiki_{model._meta.model_name}_change", args=[row.pk])
+            english[f"{model.__name__} fields"] = _not_chinese(_LABEL.findall(admin_client.get(url, headers=chinese).content.decode()))
+    assert {where: texts for where, texts in english.items() if texts} == {}
+
+
+def test_a_dismissed_findings_kind_is_shown_and_chosen_by_its_sections_name(admin_client: Client) -> None:
+    from wiki.models import FindingDismissal
+
+    dismissal = FindingDismissal.objects.create(kind="one_sided_contrast", key="contrast-1-claim-2", subject="A vs B",
+                                                reason="Both named.")
+    chinese = {"accept-language": "zh-hans"}
+    with translation.override("zh-hans"):
+        name = escape(dict(FINDING_KINDS)["one_sided_contrast"])
+    listed = admin_client.get(reverse("admin:wiki_findingdismissal_changelist"), headers=chinese).content.decode()
+    assert f'<td class="field-kind_name">{name}</td>' in listed and ">one_sided_contrast<" not in listed
+    kinds = re.search(r'<details data-filter-title="[^"]*" open>(.*?)</details>', listed, re.S)
+    assert kinds is not None and f'<a href="?kind=one_sided_contrast">{name}</a>' in kinds.group(1)
+    form = admin_client.get(reverse("admin:wiki_findingdismissal_change", args=[dismissal.pk]), headers=chinese).content.decode()
+    assert f'<option value="one_sided_contrast" selected>{name}</option>' in form
+
+
+def test_a_questions_help_texts_read_as_text_in_the_admin(small_wiki: SmallWiki, admin_client: Client) -> None:
+    """The admin shows a help text as markup: a page's address, /wiki/<slug>/, would lose its ``<slug>``."""
+    from wiki.models import OpenQuestion
+
+    question = OpenQuestion.objects.create(title="Does it hold?", page=small_wiki.page)
+    for language, address in (("zh-hans", "地址 /wiki/&lt;slug&gt;/ 中"), ("en", "(/wiki/&lt;slug&gt;/)")):
+        html = admin_client.get(reverse("admin:wiki_openquestion_change", args=[question.pk]),
+                                headers={"accept-language": language}).content.decode()
+        assert address in html and "/wiki/<slug>/" not in html and "/wiki//" not in html

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from wiki.admin.base import EditedInTheWikiAdmin, ReadOnlyAdmin, ReadOnlyInline, without_text
 from wiki.models import Citation, Claim, ClaimRevision, Classification, ClassificationChange, Contrast
@@ -62,11 +63,15 @@ class CitationAdmin(ReadOnlyAdmin):
 
 @admin.register(Classification)
 class ClassificationAdmin(EditedInTheWikiAdmin):
-    list_display = ("subject_name", "mechanism", "algorithm", "verdict", "set_by", "updated_at")
+    list_display = ("subject", "mechanism", "algorithm", "verdict", "set_by", "updated_at")
     list_filter = ("verdict", "mechanism", "set_by", "narrow")
     search_fields = ("source__short_name", "source__title", "component__name", "algorithm", "rationale")
     list_select_related = ("source", "component")
     readonly_fields = ("edit_in_wiki", "updated_at")
+
+    @admin.display(description=_("Work or component"), ordering="source__short_name")
+    def subject(self, obj: Classification) -> str:
+        return obj.subject_name
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         # The wiki has no way to remove a classification; a wrong one can still be removed here.

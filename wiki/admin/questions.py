@@ -8,6 +8,7 @@ from django.contrib import admin, messages
 from django.db import models
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext
 
 from wiki.admin.base import NamesSortedAdmin, without_text
@@ -18,7 +19,13 @@ from wiki.services.questions import QuestionDuplicate, question_asked_already, q
 
 class AdminQuestionForm(QuestionForm):
     """The wiki's form, which also refuses an edit making the question ask what another unresolved one asks: the
-    admin then shows the form again with the error and what was typed, as the wiki's edit form does."""
+    admin then shows the form again with the error and what was typed, as the wiki's edit form does. The admin shows
+    a help text as markup, the wiki as text: escaped, a page's address reads /wiki/<slug>/ here too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.help_text = escape(field.help_text)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

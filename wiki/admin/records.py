@@ -3,10 +3,15 @@ addresses, search documents, stored suggestions (all read-only but the dismissal
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 from django.db import models
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from wiki.admin.base import ReadOnlyAdmin, without_text
 from wiki.models import (
@@ -20,6 +25,8 @@ from wiki.models import (
     WikiLink,
 )
 from wiki.models.classifications import MECHANISM_CHOICES
+from wiki.models.labels import field_label
+from wiki.reports.consistency import FINDING_KINDS
 
 
 @admin.register(ChangeEvent)
@@ -32,13 +39,37 @@ class ChangeEventAdmin(ReadOnlyAdmin):
     list_select_related = ("user",)
 
 
+class FindingKindFilter(admin.SimpleListFilter):
+    """The kinds of finding by the consistency report's names for its sections."""
+
+    title = field_label("kind")
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> tuple[tuple[str, StrOrPromise], ...]:
+        return FINDING_KINDS
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[FindingDismissal]) -> QuerySet[FindingDismissal]:
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
 @admin.register(FindingDismissal)
 class FindingDismissalAdmin(admin.ModelAdmin):
-    list_display = ("subject", "kind", "key", "dismissed_by", "dismissed_at", "reopened_at")
-    list_filter = ("kind", "reopened_at")
+    """A kind is shown and chosen by its section's name in the consistency report."""
+
+    list_display = ("subject", "kind_name", "key", "dismissed_by", "dismissed_at", "reopened_at")
+    list_filter = (FindingKindFilter, "reopened_at")
     search_fields = ("subject", "reason")
     list_select_related = ("dismissed_by",)
     raw_id_fields = ("dismissed_by", "reopened_by")
+
+    @admin.display(description=field_label("kind"), ordering="kind")
+    def kind_name(self, obj: FindingDismissal) -> StrOrPromise:
+        return dict(FINDING_KINDS).get(obj.kind, obj.kind)
+
+    def formfield_for_dbfield(self, db_field: models.Field[Any, Any], request: HttpRequest, **kwargs: Any) -> forms.Field | None:
+        if db_field.name == "kind":
+            kwargs["widget"] = forms.Select(choices=FINDING_KINDS)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 @admin.register(SourceMerge)

@@ -33,7 +33,7 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
     # When the question was last saved as the editor saw it: a save by someone else since is a conflict.
     loaded_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
     opened = OpenedField()
-    sources = WorkMultipleChoiceField(required=False)
+    sources = WorkMultipleChoiceField(required=False, label=capfirst(OpenQuestion._meta.get_field("sources").verbose_name))
     page = PageSlugField(Page.all_objects.none(), required=False, label=capfirst(OpenQuestion._meta.get_field("page").verbose_name))
 
     fields: dict[str, Any]  # model choice fields among them, whose querysets and labels __init__ sets by name

@@ -18,7 +18,7 @@ from wiki import markdown as wiki_markdown
 from wiki.models import Page, Revision
 from wiki.models.rules import normalize_page_slug
 from wiki.roles import User
-from wiki.services.pages import MergedEdit, PageDeleted, PageSaved, page_save, page_validate
+from wiki.services.pages import MergedEdit, PageSaved, page_locked, page_save, page_validate
 from wiki.text.diff import Diff, side_by_side
 from wiki.text.merge import merge_edit
 from wiki.text.sections import SectionNotFound, section_splice
@@ -74,7 +74,7 @@ def page_save_merging(
     """
     wiki_markdown.check_complexity(body)
     if page_id is not None:
-        slug = _address_now(page_id)
+        slug = page_locked(page_id=page_id).slug
     values = {"title": title, "summary": summary, "body": body}
     merged = None
     page = Page.objects.select_for_update().only("id").filter(slug=normalize_page_slug(slug)).first()
@@ -90,17 +90,6 @@ def page_save_merging(
                       user=user, base_revision=base_revision, new_works=new_works,
                       minor=minor, blanking_confirmed=blanking_confirmed)
     return saved if merged is None or saved.unchanged else replace(saved, merged=merged)
-
-
-def _address_now(page_id: int) -> str:
-    """The address of the page ``page_id`` now, its row locked until the transaction ends; or why it has none."""
-    page = Page.all_objects.select_for_update().only("id", "slug", "deleted_at").filter(pk=page_id).first()
-    if page is None:
-        raise ValidationError({"page_id": [ValidationError(gettext_lazy("The page this form was opened on no longer "
-                                                                        "exists."), code="no_page")]})
-    if page.is_deleted:
-        raise PageDeleted(page=Page.all_objects.select_related("deleted_by").get(pk=page_id))
-    return page.slug
 
 
 def section_edit_values(*, page: Page, base_revision: int, section: int, text: str) -> dict[str, str]:

@@ -11,7 +11,7 @@ from wiki.change_summaries import Summary, summary
 from wiki.models import Page, Revision
 from wiki.roles import User
 from wiki.services.page_edits import edit_values
-from wiki.services.pages import EditConflict, page_revert
+from wiki.services.pages import EditConflict, page_locked, page_revert
 from wiki.text.merge import FIELDS, merge_texts
 
 
@@ -161,8 +161,11 @@ def page_rollback(*, page: Page, user: User | None, base_revision: int) -> Rolle
 
     ``base_revision`` is the latest revision the rollback was offered for: when the page was saved since,
     :class:`EditConflict` is raised and nothing is written, so that a rollback never takes back an edit its editor
-    did not see. :class:`RollbackRefused` when there is no run to roll back."""
-    locked = Page.objects.select_for_update().only("id").get(pk=page.pk)
+    did not see. :class:`RollbackRefused` when there is no run to roll back.
+
+    ``page`` is found by its id wherever it is now, as :func:`wiki.services.pages.page_revert` finds it: moved since, it
+    is rolled back at its new address; deleted since, :class:`~wiki.services.pages.PageDeleted`."""
+    locked = page_locked(page_id=page.pk)
     latest = locked.revisions.select_related("author").order_by("-number").first()
     assert latest is not None  # a page has its first revision from its creation on
     if latest.number != base_revision:

@@ -190,6 +190,19 @@ def page_validate(*, slug: str, title: str, summary: str, body: str, comment: st
         raise ValidationError(errors)
 
 
+def page_locked(*, page_id: int) -> Page:
+    """The live page ``page_id``, its row locked until the transaction ends (a move or a deletion waits for what is
+    done to it); :class:`PageDeleted` when it was deleted, a ``ValidationError`` (code ``no_page``) when the wiki has no
+    such page."""
+    page = Page.all_objects.select_for_update().filter(pk=page_id).first()
+    if page is None:
+        raise ValidationError({"page_id": [ValidationError(gettext_lazy("The page this form was opened on no longer "
+                                                                        "exists."), code="no_page")]})
+    if page.is_deleted:
+        raise PageDeleted(page=Page.all_objects.select_related("deleted_by").get(pk=page_id))
+    return page
+
+
 def page_save_revision(
     *,
     slug: str,
@@ -202,10 +215,12 @@ def page_save_revision(
     action: str = ChangeEvent.Action.EDITED,
     new_works: Collection[str] = (),
     minor: bool = False,
+    page_id: int | None = None,
 ) -> Revision:
     """:func:`page_save`, for callers that need only the revision."""
     return page_save(slug=slug, title=title, body=body, summary=summary, comment=comment, user=user,
-                     base_revision=base_revision, action=action, new_works=new_works, minor=minor).revision
+                     base_revision=base_revision, action=action, new_works=new_works, minor=minor,
+                     page_id=page_id).revision
 
 
 @transaction.atomic
@@ -223,8 +238,13 @@ def page_save(
     record_change: bool = True,
     minor: bool = False,
     blanking_confirmed: bool = True,
+    page_id: int | None = None,
 ) -> PageSaved:
     """Saves a new revision of the page ``slug`` (creating the page when it does not exist).
+
+    ``page_id``: the page to save, wherever it is now (``slug`` is then only where the caller last saw it): a page
+    moved since is saved at its new address and a page created meanwhile at its former one is left alone;
+    :class:`PageDeleted` when it was deleted, a ``ValidationError`` (code ``no_page``) when it is gone.
 
     The changes feed records the save (``record_change`` false leaves that to the caller, which records the change
     the revision is part of, a move), saying first when it changed the page's title, with or without a summary.
@@ -246,11 +266,13 @@ def page_save(
     holding none (nothing but whitespace) is refused with :class:`PageBlanking`, nothing written, as a wiki asks
     before blanking a page; the editor confirms by saving again.
     """
+    page = page_locked(page_id=page_id) if page_id is not None else None
     # A typed slug is stored lower-cased, as a wiki link to the page finds it.
-    slug = normalize_page_slug(slug) or target_slug(title)
+    slug = page.slug if page is not None else normalize_page_slug(slug) or target_slug(title)
     page_validate(slug=slug, title=title, summary=summary, body=body, comment=comment)
     wiki_markdown.check_complexity(body)
-    page = Page.objects.select_for_update().filter(slug=slug).first()
+    if page is None:
+        page = Page.objects.select_for_update().filter(slug=slug).first()
     if page is None:
         # No row to lock yet: two editors creating the same page would both insert, and the second fail on the
         # unique slug with its text lost. The second waits here for the first, then sees its page: a conflict.
@@ -475,11 +497,15 @@ def _rerender_batch(batch: list[Page]) -> int:
 def page_revert(*, page: Page, number: int, user: User | None = None, base_revision: int | None = None, comment: str = "") -> Revision:
     """Restores revision ``number`` of ``page`` as a new revision; older revisions are never changed. A revision
     saved under looser limits than today's is refused with a ``ValidationError`` (code ``too_complex``) saying why:
-    its text must be edited to be saved again."""
+    its text must be edited to be saved again.
+
+    ``page`` is reverted wherever it is now, found by its id as :func:`page_save` finds ``page_id``: moved since it was
+    read, at its new address, never a page created meanwhile at its former one; deleted since, :class:`PageDeleted`."""
     target = page.revisions.get(number=number)
     try:
         return page_save_revision(
             slug=page.slug,
+            page_id=page.pk,
             title=target.title,
             body=target.body,
             summary=target.summary,

@@ -3,23 +3,27 @@ of edits."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_stubs_ext import StrOrPromise
 
 from wiki.change_summaries import is_message
 from wiki.models import Page, Revision
 from wiki.paginator import Paginator
 from wiki.services.page_claims import claim_changes_between
 from wiki.services.page_reverts import RollbackRefused, page_rollback, rollback_for
-from wiki.services.pages import EditConflict, page_revert
+from wiki.services.pages import EditConflict, PageDeleted, page_revert
 from wiki.text.diff import side_by_side
 from wiki.views.editing import editor_required, saved_message
+from wiki.views.editing.opened_pages import named_page_id, opened_page
 from wiki.views.pages import follows_moves
 
 HISTORY_PAGE_SIZE = 50
@@ -100,11 +104,51 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+REVERT_GONE = {
+    "deleted": _("“%(title)s” was deleted after this form was opened: nothing was reverted."),
+    "no_page": _("The page this form was opened on no longer exists: nothing was reverted."),
+    "moved": _("“%(title)s” moved from /wiki/%(old)s/ to /wiki/%(new)s/ after this form was opened: it was reverted at "
+               "its new address."),
+}
+ROLLBACK_GONE = {
+    "deleted": _("“%(title)s” was deleted after the rollback was offered: nothing was rolled back."),
+    "no_page": _("The page the rollback was offered for no longer exists: nothing was rolled back."),
+    "moved": _("“%(title)s” moved from /wiki/%(old)s/ to /wiki/%(new)s/ after the rollback was offered: it was rolled "
+               "back at its new address."),
+}
+
+
+def _opened(request: HttpRequest, slug: str, *, said: Mapping[str, StrOrPromise]) -> Page | HttpResponse:
+    """The page a revert or a rollback posted to ``slug`` was opened on (its form names it), wherever it is now, for a
+    GET the page at ``slug``; when it was deleted since, or is no longer in the wiki, the answer saying (``said``)
+    that nothing was done, with no other page touched."""
+    page = opened_page(request, slug, Page.all_objects.all())
+    if page is None and named_page_id(request) is not None:
+        messages.error(request, said["no_page"])
+        return redirect("wiki:home")
+    if page is None or (page.is_deleted and request.method != "POST"):
+        raise Http404
+    if page.is_deleted:
+        return _gone(request, page, said=said)
+    if page.slug != slug:
+        messages.info(request, said["moved"] % {"title": page.title, "old": slug, "new": page.slug})
+    return page
+
+
+def _gone(request: HttpRequest, page: Page, *, said: Mapping[str, StrOrPromise]) -> HttpResponse:
+    """Nothing was done to ``page``, deleted meanwhile: its address says who deleted it, when and why."""
+    messages.error(request, said["deleted"] % {"title": page.title})
+    return redirect(page)
+
+
 @require_http_methods(["GET", "POST"])
+@follows_moves
 @editor_required("wiki.change_page")
 def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """GET asks to confirm, with an edit summary; POST reverts."""
-    page = get_object_or_404(Page.objects, slug=slug)
+    """GET asks to confirm, with an edit summary; POST reverts the page the form was opened on."""
+    page = _opened(request, slug, said=REVERT_GONE)
+    if isinstance(page, HttpResponse):
+        return page
     target = get_object_or_404(Revision.objects.only("id", "number", "comment", "created_at"), page=page, number=number)
     default = _("Reverted to revision %(number)s") % {"number": number}
     context = {"page": page, "target": target, "default": default}
@@ -119,6 +163,8 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
     try:
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
+    except PageDeleted:
+        return _gone(request, page, said=REVERT_GONE)
     except EditConflict:
         # Asked again against the page as it is now (its diff link shows what the revert would change now), with the
         # summary as typed.
@@ -150,14 +196,19 @@ ROLLBACK_REFUSED = {
 @require_POST
 @editor_required("wiki.change_page")
 def page_rollback_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """Rolls back the latest editor's run of edits, as shown when the button was rendered (``base_revision``)."""
-    page = get_object_or_404(Page.objects, slug=slug)
+    """Rolls back the latest editor's run of edits, as shown when the button was rendered (``base_revision``), of the
+    page it was shown on."""
+    page = _opened(request, slug, said=ROLLBACK_GONE)
+    if isinstance(page, HttpResponse):
+        return page
     base = _number(request.POST.get("base_revision"))
     if base is None:
         messages.error(request, _("The rollback does not say which revision it was offered for; nothing was rolled back."))
         return redirect("wiki:page-history", slug=page.slug)
     try:
         rolled = page_rollback(page=page, user=request.user, base_revision=base)
+    except PageDeleted:
+        return _gone(request, page, said=ROLLBACK_GONE)
     except EditConflict as conflict:
         messages.error(request, _("The page was saved again (revision %(number)s) after the rollback was offered for "
                                   "revision %(base)s; nothing was rolled back. Check its history again.")

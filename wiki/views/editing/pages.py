@@ -9,7 +9,6 @@ from contextlib import suppress
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -39,6 +38,7 @@ from wiki.services.pages import EditConflict, MergedEdit, PageBlanking, PageDele
 from wiki.text.merge import FIELDS, merge_edit
 from wiki.text.sections import SectionNotFound, section
 from wiki.views.editing import SESSION_ENDED_PREVIEW, editor_required, saved_message
+from wiki.views.editing.opened_pages import opened_page
 from wiki.views.editing.undo import undo_form
 from wiki.views.pages import follows_moves
 
@@ -214,7 +214,7 @@ def _session_ended(request: HttpRequest, slug: str | None = None) -> HttpRespons
     if slug is not None:
         # The page the form was opened on, wherever it is now, as a save finds it; one the wiki has no trace of still
         # gives the typed text back, in the new-page form.
-        page = _opened_page(request, slug, Page.all_objects.only("id", "slug", "title"))
+        page = opened_page(request, slug, Page.all_objects.only("id", "slug", "title"))
     form_class = _page_form_class(request) if page is not None else PageCreateForm
     form = form_class(initial={name: request.POST.get(name, "") for name in form_class.base_fields})
     return render(request, "wiki/edit/page_form.html", {"form": form, "page": page, "session_ended": True}, status=403)
@@ -253,25 +253,10 @@ def page_create(request: HttpRequest) -> HttpResponse:
     return render(request, "wiki/edit/page_form.html", {"form": form, **_preview_context(preview, None)})
 
 
-def _opened_page(request: HttpRequest, slug: str, pages: QuerySet[Page]) -> Page | None:
-    """The page an edit form posted to ``slug`` was opened on (of ``pages``), wherever it is now.
-
-    The form names it (``page_id``): a page moved since is found at its new address, and a page created meanwhile at
-    its former one is not taken for it. A form that names none (opened before forms did) is the page's at ``slug``, or,
-    with a revision it started from, the one moved from there."""
-    opened_on = _number(request.POST.get("page_id") or "") if request.method == "POST" else None
-    if opened_on is not None:
-        return pages.filter(pk=opened_on).first()
-    here = pages.filter(slug=slug).first()
-    if here is None and request.method == "POST" and request.POST.get("base_revision"):
-        return pages.filter(redirects__slug=slug).first()
-    return here
-
-
 @follows_moves
 @editor_required("wiki.change_page", forms=[PageForm], session_ended=_session_ended)
 def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    page = _opened_page(request, slug, Page.all_objects.select_related("deleted_by"))
+    page = opened_page(request, slug, Page.all_objects.select_related("deleted_by"))
     if page is None:
         raise Http404
     # Opened before the page was moved: what was typed is saved where the page is now, merged as any edit is with the
@@ -384,4 +369,4 @@ def _previewed_page(request: HttpRequest) -> Page | None:
         return None
     pages = Page.all_objects.select_related("deleted_by").only(
         "id", "slug", "title", "body", "deleted_at", "deleted_reason", "deleted_by")
-    return _opened_page(request, slug, pages)
+    return opened_page(request, slug, pages)

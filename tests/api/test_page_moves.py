@@ -150,6 +150,31 @@ def test_an_edit_sent_to_a_former_address_is_sent_on_to_the_page_as_it_was(notes
     assert saved.json()["revision"] == 2 and Page.objects.get(slug="survey-notes").body == "新的笔记。"
 
 
+@pytest.mark.parametrize("action", ["edit", "move"])
+def test_a_write_sent_to_a_former_address_a_new_page_took_goes_to_that_page_unless_if_match_names_the_one_read(
+    notes: Page, editor_api: APIClient, action: str
+) -> None:
+    """The API names a page by its address: once a page is created where another was moved from, the address is the
+    new page's. The ETag read from the moved page names that page, so a write sent with it as If-Match changes
+    nothing (412); a base_revision alone names a revision number, which the new page may have too."""
+    read = editor_api.get("/api/v1/pages/old-notes/")
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    newcomer = page_save(slug="old-notes", title="Newcomer", body="新页面。", base_revision=0).revision.page
+    url = "/api/v1/pages/old-notes/" if action == "edit" else "/api/v1/pages/old-notes/move/"
+    sent = {"title": "Reading notes", "body": "改过的笔记。"} if action == "edit" else {"slug": "survey-notes-2"}
+
+    refused = editor_api.patch(url, sent, format="json", headers={"if-match": read["ETag"]}) if action == "edit" else \
+        editor_api.post(url, sent, format="json", headers={"if-match": read["ETag"]})
+
+    assert refused.status_code == 412, refused.json()
+    assert Page.objects.get(pk=newcomer.pk).body == "新页面。" and Page.objects.get(pk=newcomer.pk).slug == "old-notes"
+    assert Page.objects.get(pk=notes.pk).body == "笔记。" and Page.objects.get(pk=notes.pk).slug == "survey-notes"
+    if action == "edit":
+        by_number = editor_api.patch(url, {**sent, "base_revision": 1}, format="json")
+        assert by_number.status_code == 200 and Page.objects.get(pk=newcomer.pk).body == "改过的笔记。"
+        assert Page.objects.get(pk=notes.pk).body == "笔记。"
+
+
 def test_a_move_sent_to_a_former_address_is_sent_on_to_the_page_as_its_schema_says(notes: Page, editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
     declared = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/v1/pages/{slug}/move/"]["post"]["responses"]

@@ -290,6 +290,21 @@ def test_only_the_rows_that_differ_are_shown_with_differs_in_the_table_the_csv_a
     assert '<a href="?works=tasksmith%2Cgripforge&amp;differs=1">Show only the rows where they differ</a>' in every
 
 
+@pytest.mark.parametrize("value", ["0", "false", "no", "off", ""])
+def test_differs_other_than_1_keeps_every_row_in_the_page_the_csv_and_the_json(client: Client, value: str) -> None:
+    url = reverse("wiki:compare") + "?works=tasksmith,gripforge"
+    every = client.get(url + "&format=json").json()["rows"]
+
+    data = client.get(url + f"&differs={value}&format=json").json()
+    rows = list(csv.reader(io.StringIO(client.get(url + f"&differs={value}&format=csv").content.decode("utf-8-sig"))))
+    html = client.get(url + f"&differs={value}").content.decode()
+
+    assert [r["key"] for r in data["rows"]] == [r["key"] for r in every] and not all(r["differs"] for r in every)
+    assert len(rows) == 3 + len(every)
+    assert len(re.findall(r'data-row="(\w+)"', html)) == len(every)
+    assert '<input type="checkbox" name="differs" value="1">' in html
+
+
 def test_a_work_alike_in_every_row_says_so_when_only_differences_are_asked_for(client: Client) -> None:
     html = client.get(reverse("wiki:compare") + "?works=gripforge&differs=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
 

@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from wiki.filters.changes import TickField
 from wiki.forms.pickers import works_named
 from wiki.graph.build import SubjectRef
 from wiki.graph.nodes import EDGE_LABELS, EdgeType
@@ -31,8 +32,9 @@ class WorkPickForm(forms.Form):
         help_text=_("Slugs or short names separated by commas; a component as work:component (shepherd:tree-grpo)."),
     )
     q = forms.CharField(required=False, max_length=100, label=_("Find works"))
-    # the comparison table's switch (?differs=1): the rows where the works differ, the others left out
-    differs = forms.BooleanField(required=False, label=_("Only the rows where the works differ"))
+    # the comparison table's switch (?differs=1): the rows where the works differ, the others left out; any other
+    # value (differs=0, as a script turning it off would send) leaves every row in, as /changes/ reads its boxes
+    differs = TickField(required=False, label=_("Only the rows where the works differ"))
 
     def clean_works(self) -> list[SubjectRef]:
         # a component as work:component, its colon of either width

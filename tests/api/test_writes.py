@@ -243,6 +243,16 @@ def test_editor_raises_and_answers_a_question(editor_api: APIClient) -> None:
     assert search("榴莲", kinds=["question"]).groups[0].hits[0].object_id == pk
 
 
+def test_a_question_answered_without_its_claim_is_refused_in_the_clients_language(editor_api: APIClient) -> None:
+    refused = editor_api.post("/api/v1/questions/", {"title": "榴莲 是否严格", "status": "answered"}, format="json",
+                              HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == {"answer_claim": ["已回答的问题需要给出回答它的论断。"]}
+    assert refused.json()["codes"] == {"answer_claim": ["required"]}
+    assert not OpenQuestion.objects.filter(title="榴莲 是否严格").exists()
+
+
 @pytest.mark.parametrize(
     ("method", "url", "payload"),
     [

@@ -138,5 +138,6 @@ class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
         status = attrs.get("status", getattr(self.instance, "status", None))
         answer = attrs["answer_claim"] if "answer_claim" in attrs else getattr(self.instance, "answer_claim", None)
         if status == "answered" and answer is None:
-            raise serializers.ValidationError({"answer_claim": ["An answered question needs the claim that answers it."]}, code="required")
+            raise serializers.ValidationError(
+                {"answer_claim": [gettext_lazy("An answered question needs the claim that answers it.")]}, code="required")
         return attrs

@@ -9,11 +9,11 @@ from django.utils import translation
 
 from tests.factories import make_claim, make_source
 from wiki.change_summaries import summary
-from wiki.models import ChangeEvent, ClaimStatus
+from wiki.models import ChangeEvent, ClaimStatus, QuestionStatus
 from wiki.services.claims import claim_set_status
 from wiki.services.classifications import classification_save
 from wiki.services.pages import page_save_revision
-from wiki.services.questions import question_create
+from wiki.services.questions import question_create, question_update
 from wiki.services.sources import source_update
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +41,16 @@ def test_the_wikis_own_summaries_read_in_each_readers_language(client: Client) -
     for said in ("status Needs verification → Verified", "changed Venue, Year", "priority High"):
         assert said in english
     assert "needs_verification" not in chinese + english and "inference_time_search" not in chinese + english
+
+
+def test_an_answered_question_is_said_answered_in_the_words_its_status_is_shown_in(client: Client) -> None:
+    question = question_create(fields={"title": "Does the reward leak?", "priority": "high"})
+    question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "answer_claim": make_claim("它没有泄漏。")})
+
+    event = ChangeEvent.objects.get(summary_key="question_answered")
+    with translation.override("zh-hans"):
+        assert summary(event.summary_key, **event.summary_values).text() == str(QuestionStatus.ANSWERED.label) == "已回答"
+    assert "已解答" not in _changes(client, "zh-Hans")
 
 
 def test_an_editors_own_summary_is_shown_as_typed(client: Client) -> None:

@@ -76,6 +76,8 @@ MESSAGES: dict[str, str] = {
     "claim_reattached_to": gettext_noop("Re-attached to a sentence of “%(page)s”, which was claim #%(claim)s."),
     "question_created": gettext_noop("priority %(priority)s"),
     "question_answered": gettext_noop("answered"),
+    # An answer given in an edit that also changed the question's priority or assignee (those clauses as "clauses").
+    "question_answered_and": gettext_noop("answered; %(clauses)s"),
     # What an edit changed of a question's triage, a clause each (together as "clauses").
     "question_status": gettext_noop("status %(before)s → %(after)s"),
     "question_priority": gettext_noop("priority %(before)s → %(after)s"),
@@ -140,6 +142,7 @@ LABELS: dict[str, dict[str, Callable[[Any], str]]] = {
     "question_assigned": _QUESTION,
     "question_status": {"before": _choice(QuestionStatus), "after": _choice(QuestionStatus)},
     "question_priority": {"before": _choice(QuestionPriority), "after": _choice(QuestionPriority)},
+    "question_answered_and": {"clauses": _clauses},
     "clauses": {"clauses": _clauses},
     "comment": {"comment": lambda comment: comment_for_reader(str(comment))},
     "classified": {"mechanism": mechanism_label, "verdict": verdict_label},

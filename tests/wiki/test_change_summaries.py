@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import make_claim, make_source
+from tests.factories import make_claim, make_editor, make_source
 from wiki.change_summaries import summary
 from wiki.models import ChangeEvent, ClaimStatus, QuestionStatus
 from wiki.services.claims import claim_set_status
@@ -51,6 +51,18 @@ def test_an_answered_question_is_said_answered_in_the_words_its_status_is_shown_
     with translation.override("zh-hans"):
         assert summary(event.summary_key, **event.summary_values).text() == str(QuestionStatus.ANSWERED.label) == "已回答"
     assert "已解答" not in _changes(client, "zh-Hans")
+
+
+def test_answering_a_question_says_what_else_the_edit_changed_of_its_triage(client: Client) -> None:
+    question = question_create(fields={"title": "Does the reward leak?", "priority": "high"})
+    question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "priority": "low",
+                                               "assignee": make_editor("lin"), "answer_claim": make_claim("它没有泄漏。")})
+
+    assert "已回答；优先级 高 → 低；指派给 lin" in _changes(client, "zh-Hans")
+    assert "answered; priority High → Low; assigned to lin" in _changes(client, "en")
+    # the answer is told when and by whom it was given, as a plain one is
+    page = client.get(reverse("wiki:question-detail", kwargs={"pk": question.pk}), HTTP_ACCEPT_LANGUAGE="en")
+    assert page.context["question"].answered_at is not None
 
 
 def test_an_editors_own_summary_is_shown_as_typed(client: Client) -> None:

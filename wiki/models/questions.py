@@ -94,7 +94,8 @@ class OpenQuestionQuerySet(SortKeyedQuerySet["OpenQuestion"]):
         from wiki.models.changes import ChangeEvent
 
         answered = ChangeEvent.objects.filter(
-            kind=ChangeEvent.Kind.QUESTION, object_id=models.OuterRef("pk"), summary_key="question_answered",
+            kind=ChangeEvent.Kind.QUESTION, object_id=models.OuterRef("pk"),
+            summary_key__in=("question_answered", "question_answered_and"),
         ).order_by("-created_at", "-id")
         return self.annotate(
             answered_at=models.Subquery(answered.values("created_at")[:1]),

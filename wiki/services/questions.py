@@ -159,7 +159,9 @@ def question_update(
     _apply(question, fields, claims, sources)
     changed = _triage_changes(question, *before)
     if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:
-        said = summary("question_answered")
+        # the answer, and what else the edit changed of its triage (the status being said by "answered")
+        others = [{"key": part.key, "values": dict(part.values)} for part in changed if part.key != "question_status"]
+        said = summary("question_answered_and", clauses=others) if others else summary("question_answered")
     else:
         said = clauses(*changed) if changed else summary("question_details")
     change_record(

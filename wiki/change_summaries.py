@@ -88,6 +88,8 @@ MESSAGES: dict[str, str] = {
     "question_changed": gettext_noop("status %(status)s, priority %(priority)s"),
     "question_assigned": gettext_noop("status %(status)s, priority %(priority)s, assigned to %(assignee)s"),
     "question_details": gettext_noop("details"),
+    # A question's new title, said first among what else the edit changed (in "clauses"), as a page's is.
+    "question_retitled": gettext_noop("Title: %(before)s → %(after)s"),
     "classified": gettext_noop("%(mechanism)s, %(verdict)s"),
     "reclassified": gettext_noop("%(mechanism)s, %(verdict)s (changed %(fields)s)"),
     "page_moved": gettext_noop("moved from %(before)s to %(after)s"),

@@ -234,7 +234,8 @@ def test_editor_raises_and_answers_a_question(editor_api: APIClient) -> None:
     unanswered = editor_api.patch(url, {"status": "answered"}, format="json", **if_match(editor_api, url))
     claim = Claim.objects.current().first()
     assert claim is not None
-    answered = editor_api.patch(url, {"status": "answered", "answer_claim": claim.pk}, format="json", **if_match(editor_api, url))
+    answered = editor_api.patch(url, {"status": "answered", "answer_claim": claim.pk, "claims": [claim.pk]}, format="json",
+                               **if_match(editor_api, url))
 
     assert unanswered.status_code == 400 and set(unanswered.json()["errors"]) == {"answer_claim"}
     assert answered.status_code == 200

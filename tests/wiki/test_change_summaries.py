@@ -45,7 +45,8 @@ def test_the_wikis_own_summaries_read_in_each_readers_language(client: Client) -
 
 def test_an_answered_question_is_said_answered_in_the_words_its_status_is_shown_in(client: Client) -> None:
     question = question_create(fields={"title": "Does the reward leak?", "priority": "high"})
-    question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "answer_claim": make_claim("它没有泄漏。")})
+    answer = make_claim("它没有泄漏。")
+    question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "answer_claim": answer}, claims=[answer])
 
     event = ChangeEvent.objects.get(summary_key="question_answered")
     with translation.override("zh-hans"):
@@ -55,8 +56,9 @@ def test_an_answered_question_is_said_answered_in_the_words_its_status_is_shown_
 
 def test_answering_a_question_says_what_else_the_edit_changed_of_its_triage(client: Client) -> None:
     question = question_create(fields={"title": "Does the reward leak?", "priority": "high"})
+    answer = make_claim("它没有泄漏。")
     question_update(question=question, fields={"status": QuestionStatus.ANSWERED, "priority": "low",
-                                               "assignee": make_editor("lin"), "answer_claim": make_claim("它没有泄漏。")})
+                                               "assignee": make_editor("lin"), "answer_claim": answer}, claims=[answer])
 
     assert "已回答；优先级 高 → 低；指派给 lin" in _changes(client, "zh-Hans")
     assert "answered; priority High → Low; assigned to lin" in _changes(client, "en")
@@ -73,3 +75,18 @@ def test_an_editors_own_summary_is_shown_as_typed(client: Client) -> None:
     assert "no change" in _changes(client, "zh-Hans")
     with translation.override("zh-hans"):
         assert summary("no_change").text() == "无改动"
+
+
+def test_renaming_a_question_says_its_old_and_new_title_as_a_page_rename_does(client: Client, editor_client: Client) -> None:
+    question = question_create(fields={"title": "Does the reward leak?", "priority": "high"})
+    question_update(question=question, fields={"title": "Does the shaped reward leak?"})
+    form = {"title": "Does the dense reward leak?", "text": "", "page": "", "status": "open", "priority": "low",
+            "assignee": "", "resolution_criteria": "", "answer_claim": "", "sources": ""}
+    saved = editor_client.post(reverse("wiki:question-edit", kwargs={"pk": question.pk}), form)
+
+    assert saved.status_code == 302
+    chinese, english = _changes(client, "zh-Hans"), _changes(client, "en")
+    assert "标题：Does the reward leak? → Does the shaped reward leak?" in chinese
+    assert "标题：Does the shaped reward leak? → Does the dense reward leak?；优先级 高 → 低" in chinese
+    assert "Title: Does the shaped reward leak? → Does the dense reward leak?; priority High → Low" in english
+    assert not ChangeEvent.objects.filter(object_id=question.pk, summary_key="question_details").exists()

@@ -93,3 +93,27 @@ def test_an_entrys_title_says_what_was_done_in_the_readers_word_order(client: Cl
         "从“组相对策略优化”移至“grpo-在智能体训练中的应用”。原因：标题改用缩写 — 导入")
     assert english == {"Page “GRPO 在智能体训练中的应用” moved", "Claim “策略梯度方法需要估计优势函数。” edited (minor edit)",
                        "Source “SkillForge” merge undone"}
+
+
+def test_the_feed_of_one_kind_of_change_is_linked_from_that_list_and_says_what_it_holds(client: Client) -> None:
+    _events()
+    ChangeEvent.objects.create(kind="question", action="created", object_id=3, label="Q", url="/questions/3/",
+                               user=make_editor("lin"))
+    ChangeEvent.objects.create(kind="question", action="edited", object_id=3, label="Q", url="/questions/3/", minor=True)
+
+    listed = client.get(reverse("wiki:changes"), {"kind": "question", "hideminor": "1", "hidemine": "1"},
+                        HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    link = reverse("wiki:changes-feed") + "?kind=question&amp;hideminor=1"
+    assert f'href="{link}">Atom 订阅</a>' in listed
+    assert f'type="application/atom+xml" title="最近更改" href="{link}"' in listed
+
+    query = {"kind": "question", "hideminor": "1"}
+    chinese = ElementTree.fromstring(client.get(reverse("wiki:changes-feed"), query, HTTP_ACCEPT_LANGUAGE="zh-hans").content)
+    english = ElementTree.fromstring(client.get(reverse("wiki:changes-feed"), {**query, "days": "7"}).content)
+    assert [entry.findtext(f"{ATOM}title") for entry in chinese.findall(f"{ATOM}entry")] == ["创建了待核实问题“Q”"]
+    assert chinese.findtext(f"{ATOM}title") == "Agentic RL Wiki——最近更改（待核实问题、不含小编辑）"
+    assert english.findtext(f"{ATOM}title") == "Agentic RL Wiki — recent changes (Open question, last 7 days, no minor edits)"
+    assert chinese.find(f"{ATOM}link[@rel='alternate']").get("href", "").endswith("/changes/?kind=question&hideminor=1")  # type: ignore[union-attr]
+    ids = {feed.findtext(f"{ATOM}id") for feed in (chinese, english, _feed(client))}
+    assert len(ids) == 3
+    assert client.get(reverse("wiki:changes-feed"), {"kind": "nothing"}).status_code == 404

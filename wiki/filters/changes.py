@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any, cast
+from urllib.parse import urlencode
 
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from wiki.models import ChangeEvent
@@ -67,6 +69,10 @@ class TickFilter(django_filters.Filter):
     field_class = TickField
 
 
+# The filters of recent changes its Atom feed takes too, in the order its address writes them.
+FEED_FILTERS = ("kind", "user", "days", "hideminor")
+
+
 class ChangeFilter(django_filters.FilterSet):
     """Recent changes of one kind, by one account, over the last days, without minor edits (``hideminor``), and for a
     logged-in reader without their own edits (``hidemine``, not offered to anyone else: asked anonymously, it is
@@ -104,6 +110,24 @@ class ChangeFilter(django_filters.FilterSet):
 
     def filter_days(self, queryset: ChangeEventQuerySet, name: str, value: str) -> ChangeEventQuerySet:
         return queryset.filter(created_at__gte=timezone.now() - timedelta(days=int(value)))
+
+    def feed_query(self) -> str:
+        """The filters the Atom feed of recent changes honours (all but ``hidemine``: a feed reader is no one), as sent
+        and in a fixed order, for its address; empty when none is set."""
+        sent = [(name, str(self.data.get(name, "")).strip()) for name in FEED_FILTERS]
+        return urlencode([(name, value) for name, value in sent if value])
+
+    def qualifiers(self) -> list[str]:
+        """What the filters the feed honours keep, as words in the reader's language (the account aside), for its
+        title; valid filters only."""
+        cleaned = self.form.cleaned_data
+        said = [str(ChangeEvent.Kind(cleaned["kind"]).label)] if cleaned.get("kind") else []
+        if cleaned.get("days"):
+            days = int(cleaned["days"])
+            said.append(ngettext("last %(counter)s day", "last %(counter)s days", days) % {"counter": days})
+        if cleaned.get("hideminor"):
+            said.append(gettext("no minor edits"))
+        return said
 
     @property
     def changes(self) -> ChangeEventQuerySet:

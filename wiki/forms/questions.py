@@ -15,6 +15,7 @@ from wiki.forms.pickers import PageSlugField, WorkMultipleChoiceField
 from wiki.forms.widgets import CheckboxListInTheirLanguage, ChoicesInTheirLanguage
 from wiki.models import Claim, OpenQuestion, Page, QuestionStatus
 from wiki.roles import EDITOR_GROUP
+from wiki.services.questions import unrelated_answer
 
 QUESTION_FIELDS = ["title", "text", "page", "status", "priority", "assignee", "resolution_criteria", "claims", "sources", "answer_claim"]
 # Linked rather than stored on the question: the question service takes them apart from its fields.
@@ -116,5 +117,13 @@ class QuestionForm(forms.ModelForm):  # type: ignore[type-arg]
         if cleaned.get("status") == QuestionStatus.ANSWERED and not cleaned.get("answer_claim"):
             self.add_error("answer_claim", forms.ValidationError(
                 _("An answered question needs the claim that answers it."), code="answer_required"))
+        # The choices keep an answer sent from any page (so that showing the form again keeps it); whether it may
+        # answer the question is the service's rule, checked here to say so by the field.
+        if "answer_claim" in cleaned and "page" in cleaned and "claims" in cleaned:
+            page = cleaned["page"]
+            refusal = unrelated_answer(question=self.instance if self.instance.pk else None, answer=cleaned["answer_claim"],
+                                       page_id=page.pk if page else None, claim_ids=[claim.pk for claim in cleaned["claims"]])
+            if refusal is not None:
+                self.add_error(None, refusal)
         return cleaned
 

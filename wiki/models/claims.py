@@ -50,6 +50,14 @@ class ClaimQuerySet(models.QuerySet["Claim"]):
         """Claims still present in their page's text, on a page not deleted."""
         return self.filter(is_orphaned=False, page__deleted_at__isnull=True)
 
+    def answering(self, *, page_id: int | None, claim_ids: Iterable[int]) -> ClaimQuerySet:
+        """The claims that may answer a question on page ``page_id`` linked to ``claim_ids``: the current claims of
+        its page and the current ones among those it is linked to (a claim on another page that it concerns)."""
+        near = models.Q(pk__in=list(claim_ids))
+        if page_id is not None:
+            near |= models.Q(page_id=page_id)
+        return self.current().filter(near)
+
     def on_live_pages(self) -> ClaimQuerySet:
         """Claims of pages not deleted (orphans and retired claims included)."""
         return self.filter(page__deleted_at__isnull=True)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.utils.translation import gettext_lazy as _
 
 from wiki.change_summaries import Summary, clauses, summary
 from wiki.models import ChangeEvent, Claim, OpenQuestion, QuestionStatus, Source
@@ -38,6 +40,22 @@ def _asked_already(*, title: str, text: str, page_id: int | None, other_than: in
     same = OpenQuestion.objects.live().unresolved().filter(title=title, text=text)
     same = same.filter(page__isnull=True) if page_id is None else same.filter(page_id=page_id)
     return same.exclude(pk=other_than).order_by("pk").first() if other_than else same.order_by("pk").first()
+
+
+def unrelated_answer(*, question: OpenQuestion | None, answer: Claim | None, page_id: int | None,
+                     claim_ids: Iterable[int]) -> ValidationError | None:
+    """Why ``answer`` cannot answer ``question`` (None when new) as edited to be on page ``page_id`` linked to
+    ``claim_ids``; None when it can. The answer is a current claim of the question's page or of those it is linked to
+    (as the edit leaves them, or as they were), as the question form offers; the answer a question has already stays
+    its answer, retired or orphaned since."""
+    if answer is None or (question is not None and answer.pk == question.answer_claim_id):
+        return None
+    linked = [*claim_ids, *(question.claims.values_list("pk", flat=True) if question is not None and question.pk else [])]
+    if Claim.objects.answering(page_id=page_id, claim_ids=linked).filter(pk=answer.pk).exists():
+        return None
+    return ValidationError({"answer_claim": ValidationError(
+        _("The answer must be a current claim of the question's page or one of the claims it is linked to."),
+        code="answer_unrelated")})
 
 
 Asked = tuple[str, str, int | None, bool]
@@ -83,9 +101,12 @@ def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Clai
     question.sources.set([source.pk for source in sources])
 
 
-def _triage_changes(question: OpenQuestion, status: str, priority: str, assignee: Account | None) -> list[Summary]:
-    """What an edit changed of ``question``'s status, priority and assignee (as they were before it), from what."""
+def _triage_changes(question: OpenQuestion, title: str, status: str, priority: str, assignee: Account | None) -> list[Summary]:
+    """What an edit changed of ``question``'s title, status, priority and assignee (as they were before it), from
+    what; its text, page, links and criteria are its details."""
     changes = []
+    if question.title != title:
+        changes.append(summary("question_retitled", before=title, after=question.title))
     if question.status != status:
         changes.append(summary("question_status", before=status, after=question.status))
     if question.priority != priority:
@@ -121,6 +142,9 @@ def question_create(
     existing = _asked_already(title=fields.get("title", ""), text=fields.get("text", ""), page_id=page.pk if page else None)
     if existing is not None:
         raise QuestionDuplicate(existing)
+    if (refusal := unrelated_answer(question=None, answer=fields.get("answer_claim"), page_id=page.pk if page else None,
+                                    claim_ids=[claim.pk for claim in claims])) is not None:
+        raise refusal
     question = OpenQuestion()
     _apply(question, fields, claims, sources)
     change_record(
@@ -141,7 +165,8 @@ def question_update(
     user: User | None = None,
     loaded_at: datetime | None = None,
 ) -> OpenQuestion:
-    """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database).
+    """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database),
+    one of its page's or of those it is linked to (see :func:`unrelated_answer`, a :class:`ValidationError` otherwise).
 
     ``loaded_at`` is the question's ``updated_at`` when the editor opened the form; a save since raises
     :class:`StaleEdit` and nothing is written. A save that changes nothing writes nothing. An edit that makes it ask
@@ -150,16 +175,20 @@ def question_update(
     """
     question = OpenQuestion.objects.select_for_update().get(pk=question.pk)
     check_not_stale(question, loaded_at=loaded_at)
-    before = (question.status, question.priority, question.assignee)
+    before = (question.title, question.status, question.priority, question.assignee)
     asked = _what_it_asks(question)
+    stored = copy.copy(question)
     if _unchanged(question, fields, claims, sources):
         return question
+    if (refusal := unrelated_answer(question=stored, answer=question.answer_claim, page_id=question.page_id,
+                                    claim_ids=[claim.pk for claim in claims])) is not None:
+        raise refusal
     if (existing := _duplicate_of(question, asked=asked, lock=True)) is not None:
         raise QuestionDuplicate(existing)
     _apply(question, fields, claims, sources)
     changed = _triage_changes(question, *before)
-    if question.status == QuestionStatus.ANSWERED and before[0] != QuestionStatus.ANSWERED:
-        # the answer, and what else the edit changed of its triage (the status being said by "answered")
+    if question.status == QuestionStatus.ANSWERED and before[1] != QuestionStatus.ANSWERED:
+        # the answer, and what else the edit changed of its title and triage (the status being said by "answered")
         others = [{"key": part.key, "values": dict(part.values)} for part in changed if part.key != "question_status"]
         said = summary("question_answered_and", clauses=others) if others else summary("question_answered")
     else:

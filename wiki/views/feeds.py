@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
@@ -18,10 +18,12 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from wiki.change_summaries import summary_for_reader
+from wiki.filters.changes import ChangeFilter
 from wiki.models import ChangeEvent
 from wiki.models.readers import profile_of
 from wiki.models.rules import strip_control
-from wiki.roles import Account, account_named
+from wiki.roles import Account
+from wiki.text.lists import joined
 
 FEED_SIZE = 50
 # The Atom category term of a minor edit's entry.
@@ -58,35 +60,12 @@ def _who(item: ChangeEvent) -> str:
     return strip_control(item.user.username) if item.user else gettext("import")
 
 
-class RecentChangesFeed(Feed):  # type: ignore[type-arg]
-    """All recent changes, or one account's (``?user=<name>``, as the list takes it)."""
+class _ChangesFeed(Feed):  # type: ignore[type-arg]
+    """Changes as Atom entries: what was done to what, the summary and who."""
 
     feed_type = Atom1Feed
-    subtitle = _("Edits to pages, sources, claims, classifications, contrasts and open questions.")
     # RFC 4287 §4.1.1: a feed names an author unless every entry does; the wiki speaks for itself
     author_name = _("Agentic RL Wiki")
-
-    def get_object(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Account | None:
-        name = request.GET.get("user", "").strip()
-        if not name:
-            return None
-        if (found := account_named(name)) is None:
-            raise Http404
-        return found
-
-    def title(self, obj: Account | None) -> str:
-        if obj is None:
-            return gettext("Agentic RL Wiki — recent changes")
-        return gettext("Agentic RL Wiki — changes by %(name)s") % {"name": obj.username}
-
-    def feed_guid(self, obj: Account | None) -> str:
-        return tag_uri("recent-changes" if obj is None else f"changes-by-{obj.pk}", FEED_TAG_DATE)
-
-    def link(self, obj: Account | None) -> str:
-        return reverse("wiki:changes") + ("" if obj is None else f"?{urlencode({'user': obj.username})}")
-
-    def items(self, obj: Account | None) -> list[ChangeEvent]:
-        return list(ChangeEvent.objects.recent(user_id=None if obj is None else obj.pk)[:FEED_SIZE])
 
     def item_title(self, item: ChangeEvent) -> str:
         # XML cannot hold control characters, which older rows (or a future bug) may have: one must not break the feed.
@@ -124,7 +103,41 @@ class RecentChangesFeed(Feed):  # type: ignore[type-arg]
         return _who(item)
 
 
-class WatchlistFeed(RecentChangesFeed):
+class RecentChangesFeed(_ChangesFeed):
+    """Recent changes, filtered as /changes/ is (``?kind=``, ``?user=``, ``?days=``, ``?hideminor=``; not
+    ``hidemine``, as a feed reader is no one), its title saying to what. A filter the list refuses (a kind or a number
+    of days it does not offer, an account no one has) answers 404."""
+
+    subtitle = _("Edits to pages, sources, claims, classifications, contrasts and open questions.")
+
+    def get_object(self, request: HttpRequest, *args: Any, **kwargs: Any) -> ChangeFilter:
+        filters = ChangeFilter(request.GET, queryset=ChangeEvent.objects.recent())
+        if not filters.is_valid():
+            raise Http404
+        return filters
+
+    def title(self, obj: ChangeFilter) -> str:
+        account = obj.form.cleaned_data.get("user")
+        title = (gettext("Agentic RL Wiki — recent changes") if account is None
+                 else gettext("Agentic RL Wiki — changes by %(name)s") % {"name": account.username})
+        qualifiers = obj.qualifiers()
+        return gettext("%(title)s (%(filters)s)") % {"title": title, "filters": joined(qualifiers)} if qualifiers else title
+
+    def feed_guid(self, obj: ChangeFilter) -> str:
+        account = obj.form.cleaned_data.get("user")
+        specific = "recent-changes" if account is None else f"changes-by-{account.pk}"
+        others = urlencode([(name, value) for name, value in parse_qsl(obj.feed_query()) if name != "user"])
+        return tag_uri(f"{specific}?{others}" if others else specific, FEED_TAG_DATE)
+
+    def link(self, obj: ChangeFilter) -> str:
+        query = obj.feed_query()
+        return reverse("wiki:changes") + (f"?{query}" if query else "")
+
+    def items(self, obj: ChangeFilter) -> list[ChangeEvent]:
+        return list(obj.changes[:FEED_SIZE])
+
+
+class WatchlistFeed(_ChangesFeed):
     """One account's watchlist, at a secret address (``/watchlist/feed/<id>/<token>/``): feed readers do not log in.
     A wrong token answers 404, as an account that does not exist does."""
 
@@ -142,17 +155,14 @@ class WatchlistFeed(RecentChangesFeed):
             raise Http404
         return owner
 
-    def title(self, obj: Account | None) -> str:
-        assert obj is not None
+    def title(self, obj: Account) -> str:
         return gettext("Agentic RL Wiki — %(name)s's watchlist") % {"name": obj.username}
 
-    def feed_guid(self, obj: Account | None) -> str:
-        assert obj is not None
+    def feed_guid(self, obj: Account) -> str:
         return tag_uri(f"watchlist-{obj.pk}", FEED_TAG_DATE)
 
-    def link(self, obj: Account | None) -> str:
+    def link(self, obj: Account) -> str:
         return reverse("wiki:watchlist")
 
-    def items(self, obj: Account | None) -> list[ChangeEvent]:
-        assert obj is not None
+    def items(self, obj: Account) -> list[ChangeEvent]:
         return list(ChangeEvent.objects.recent().watched_by(obj.pk)[:FEED_SIZE])

@@ -23,7 +23,7 @@ def changes(request: HttpRequest) -> HttpResponse:
         return _json_elsewhere(request)
     filters = ChangeFilter(request.GET, queryset=ChangeEvent.objects.recent(), request=request)
     valid = filters.is_valid()
-    context = {"filter": filters, "account": filters.form.cleaned_data.get("user")}
+    context = {"filter": filters, "account": filters.form.cleaned_data.get("user"), "feed_query": filters.feed_query() if valid else ""}
     if not valid:
         response = render(request, "wiki/changes.html", {**context, "changes": None}, status=400)
     else:

@@ -185,7 +185,7 @@ def test_an_edit_without_a_summary_says_so(client: Client) -> None:
 def test_a_question_s_triage_says_what_changed_from_what(client: Client) -> None:
     first, second = make_editor("editor1"), make_editor("editor2")
     claim = make_claim("Rewards leak through the judge.")
-    question = make_indexed_question(title="Does the reward leak?", priority="high", assignee=first)
+    question = make_indexed_question(title="Does the reward leak?", priority="high", assignee=first, page=claim.page)
     question_update(question=question, fields={"status": "answered", "answer_claim": claim})
     question_update(question=question, fields={"status": "open", "assignee": second})
     question_update(question=question, fields={"priority": "low", "assignee": None})

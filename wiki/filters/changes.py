@@ -114,7 +114,7 @@ class ChangeFilter(django_filters.FilterSet):
     def feed_query(self) -> str:
         """The filters the Atom feed of recent changes honours (all but ``hidemine``: a feed reader is no one), as sent
         and in a fixed order, for its address; empty when none is set."""
-        sent = [(name, str(self.data.get(name, "")).strip()) for name in FEED_FILTERS]
+        sent = [(name, str((self.data or {}).get(name, "")).strip()) for name in FEED_FILTERS]
         return urlencode([(name, value) for name, value in sent if value])
 
     def qualifiers(self) -> list[str]:

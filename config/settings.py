@@ -81,6 +81,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# forms give typed values back without control characters (wiki.forms.rendering)
+FORM_RENDERER = "wiki.forms.rendering.FormRenderer"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 
 from wiki.forms.pickers import one_page_named
+from wiki.forms.rendering import without_controls
 from wiki.models import (
     Citation,
     Claim,
@@ -134,7 +135,7 @@ class LivePageSlugField(forms.CharField):
         deleted = Page.all_objects.deleted().named(typed)
         if deleted:
             raise ValidationError(self.deleted_message, code="deleted", params={"slug": deleted[0].slug})
-        raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": typed})
+        raise ValidationError(_("There is no page “%(page)s”."), code="no_page", params={"page": without_controls(typed)})
 
 
 class CitingPageField(LivePageSlugField):

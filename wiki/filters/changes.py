@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from wiki.forms.rendering import without_controls
 from wiki.models import ChangeEvent
 from wiki.models.changes import ChangeEventQuerySet
 from wiki.roles import Account, account_named
@@ -46,7 +47,7 @@ class AccountNameField(forms.Field):
             return None
         found = account_named(name)
         if found is None:
-            raise ValidationError(_("No account is called “%(name)s”."), code="unknown_account", params={"name": name})
+            raise ValidationError(_("No account is called “%(name)s”."), code="unknown_account", params={"name": without_controls(name)})
         return found
 
 

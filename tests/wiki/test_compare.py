@@ -352,3 +352,60 @@ def test_a_field_empty_on_one_work_and_missing_on_an_unclassified_one_is_not_mar
 
     assert '<tr class=" " data-row="algorithm">' in html and '<tr class=" " data-row="updated">' in html
     assert '<tr class="differs " data-row="mechanism">' in html
+
+
+def test_a_too_long_search_is_refused_beside_the_picker_and_the_comparison_still_shown(client: Client) -> None:
+    response = client.get(reverse("wiki:compare"), {"works": "tasksmith", "q": "x" * 101})
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert [c.name for c in response.context["comparison"].columns] == ["TaskSmith"]
+    assert 'data-row="rl_update"' in html
+    assert '<input type="checkbox" name="works" value="tasksmith" checked>' in html
+    assert html.split('id="id_q"', 1)[1].split("</div>", 1)[0].count('class="form-error"') == 1
+
+
+@pytest.mark.parametrize("export", ["csv", "json"])
+def test_an_export_without_works_is_refused_in_its_format(client: Client, export: str) -> None:
+    response = client.get(reverse("wiki:compare"), {"format": export})
+
+    assert response.status_code == 400
+    if export == "json":
+        assert response.json()["code"] == "required" and response.json()["codes"] == {"works": ["required"]}
+    else:
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        assert response.content.decode().startswith("Name the works to compare")
+
+
+@pytest.mark.parametrize(("query", "content_type", "named"), [
+    ("works=tasksmith&format=csv&format=json", "text/html; charset=utf-8", ["format"]),
+    ("works=tasksmith&format=json&format=json", "application/json", ["format"]),
+    ("works=tasksmith&format=csv&q=a&q=b", "text/plain; charset=utf-8", ["q"]),
+    ("works=tasksmith&differs=1&differs=0", "text/html; charset=utf-8", ["differs"]),
+])
+def test_a_parameter_sent_twice_is_refused_as_the_api_refuses_it(client: Client, query: str, content_type: str,
+                                                                   named: list[str]) -> None:
+    response = client.get(reverse("wiki:compare") + "?" + query)
+
+    assert response.status_code == 400 and response["Content-Type"] == content_type
+    text = response.content.decode()
+    assert "Send this parameter once; it takes one value." in text
+    if content_type == "application/json":
+        assert response.json()["codes"] == {name: ["repeated_parameter"] for name in named}
+    elif content_type.startswith("text/html"):
+        assert f"<code>{named[0]}</code>: Send this parameter once" in text
+        assert 'data-row="rl_update"' not in text
+
+
+def test_too_many_works_are_refused_with_their_boxes_to_untick(client: Client) -> None:
+    slugs = [make_source(short_name=f"Work {n:02}", slug=f"work-{n:02}").slug for n in range(13)]
+
+    response = client.get(reverse("wiki:compare"), {"works": ",".join([*slugs, "atlantis"])})
+
+    html = response.content.decode()
+    assert response.status_code == 400 and "Compare at most 12 works at a time." in html
+    for slug in slugs:
+        assert f'<input type="checkbox" name="works" value="{slug}" checked>' in html
+    # the text box gives back only what no box stands for, so that unticking one leaves it out
+    assert re.search(r'<input type="text" name="works" id="id_works" value="atlantis" '
+                     r'aria-describedby="works-help works-error" aria-invalid="true">', html)

@@ -284,12 +284,13 @@ class PickOffer(NamedTuple):
     more: bool  # more works match than are offered: a search finds them
 
 
-def pick_offer(comparison: Comparison, query: str, *, limit: int = PICK_LIMIT) -> PickOffer:
+def pick_offer(comparison: Comparison, query: str | None, *, limit: int = PICK_LIMIT) -> PickOffer:
     """What a picker shows as (ref, name) pairs: the works compared, ticked, and those whose name or title contains
-    ``query`` (every work without one, by name, up to ``limit``) to tick besides."""
+    ``query`` (every work without one, by name, up to ``limit``) to tick besides; none besides when ``query`` is None
+    (a search refused)."""
     chosen = [(str(column.ref), column.name) for column in comparison.columns]
     taken = {ref for ref, _ in chosen}
-    found = pick_choices(query, limit=limit + 1)
+    found = pick_choices(query, limit=limit + 1) if query is not None else []
     return PickOffer(chosen, [(slug, name) for slug, name in found[:limit] if slug not in taken], len(found) > limit)
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from wiki.filters.changes import TickField
@@ -16,6 +18,8 @@ from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.text.lists import LIST_SEPARATOR, joined, split_list
 
 MAX_WORKS = 12
+# the comparison's parameters that take one value each
+SINGLE_VALUED = ("q", "differs", "format")
 _SUBJECT_RE = re.compile(r"^[-\w]+(?::[-\w]+)?$")
 
 
@@ -36,6 +40,11 @@ class WorkPickForm(forms.Form):
     # value (differs=0, as a script turning it off would send) leaves every row in, as /changes/ reads its boxes
     differs = TickField(required=False, label=_("Only the rows where the works differ"))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the works named, once read: set even when there are too many to compare
+        self.named: list[SubjectRef] = []
+
     def clean_works(self) -> list[SubjectRef]:
         # a component as work:component, its colon of either width
         typed = [token.replace("：", ":") for token in split_list(self.cleaned_data["works"])]
@@ -55,9 +64,22 @@ class WorkPickForm(forms.Form):
             raise ValidationError(_("No work has this slug or short name: %(bad)s"), code="invalid",
                                   params={"bad": joined(bad)})
         refs = list(dict.fromkeys(SubjectRef.parse(t.lower()) for t in tokens))
+        # kept for the page refusing too many, to offer them as boxes to untick
+        self.named = refs
         if len(refs) > MAX_WORKS:
             raise ValidationError(_("Compare at most %(max)d works at a time."), code="too_many", params={"max": MAX_WORKS})
         return refs
+
+
+def repeated_parameters(query: QueryDict) -> list[str]:
+    """The parameters of the comparison that take one value but were sent more than once (``works`` takes several)."""
+    return [name for name in SINGLE_VALUED if len(query.getlist(name)) > 1]
+
+
+def asked_format(query: QueryDict) -> str | None:
+    """The export ``?format=`` asks for; None for the page, or when several different formats are asked for."""
+    formats = set(query.getlist("format"))
+    return formats.pop() or None if len(formats) == 1 else None
 
 
 class MapFilterForm(forms.Form):

@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
@@ -6,7 +8,7 @@ from django.utils.translation import pgettext
 
 from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import Comparison, comparison_csv, comparison_data, comparison_for, pick_offer
-from wiki.graph.forms import WorkPickForm, split_subjects
+from wiki.graph.forms import WorkPickForm, asked_format, repeated_parameters, split_subjects
 from wiki.models import Contrast
 from wiki.views.merged_works import merged_works_redirect
 
@@ -18,22 +20,30 @@ EXPORT_FORMATS = ("json", "csv")
 
 @cached_for_readers(*WorkPickForm.base_fields, "format")
 def compare(request: HttpRequest) -> HttpResponseBase:
-    export = request.GET.get("format") or None
+    export = asked_format(request.GET)
     form = WorkPickForm({"works": split_subjects(request.GET.getlist("works")), "q": request.GET.get("q", ""),
                          "differs": request.GET.get("differs", "")})
+    if repeated := repeated_parameters(request.GET):
+        return _repeated_refused(request, export, form, repeated)
     if export is not None and (export not in EXPORT_FORMATS or not form.is_valid()):
         return _export_refused(export, form)
-    if not form.is_valid():
-        return render(request, "wiki/graph/compare.html", {"form": form, "choices": []}, status=400)
+    # a picker search refused (too long) leaves the comparison of the works chosen to show beside its error
+    search_refused = set(form.errors) == {"q"}
+    if not form.is_valid() and not search_refused:
+        return _refused(request, form)
     works = form.cleaned_data["works"]
+    if export is not None and not works:
+        message = _("Name the works to compare: ?works=, their slugs or short names separated by commas.")
+        return _export_error(export, message, code="required", status=400, errors={"works": [message]},
+                             codes={"works": ["required"]})
     comparison = comparison_for(works)
     comparison.differing_only = form.cleaned_data["differs"]
     if comparison.unknown and (merged := merged_works_redirect(request, works)):
         return merged
     if export is not None:
         return _export(request, comparison, export)
-    status = 404 if comparison.unknown else 200
-    chosen, choices, more = pick_offer(comparison, form.cleaned_data["q"])
+    status = 404 if comparison.unknown else 400 if search_refused else 200
+    chosen, choices, more = pick_offer(comparison, None if search_refused else form.cleaned_data["q"])
     toggled = request.GET.copy()
     if comparison.differing_only:
         toggled.pop("differs")
@@ -47,6 +57,28 @@ def compare(request: HttpRequest) -> HttpResponseBase:
          "latest_contrasts": Contrast.objects.newest(LATEST_CONTRASTS)},
         status=status,
     )
+
+
+def _refused(request: HttpRequest, form: WorkPickForm, repeated: Sequence[str] = ()) -> HttpResponse:
+    """The page's 400: the form with its errors, and the works named offered as boxes to untick when there are too
+    many of them to compare (their unknown ones given back in the text box)."""
+    named = comparison_for(form.named) if form.named and form.has_error("works", "too_many") else Comparison()
+    return render(request, "wiki/graph/compare.html",
+                  {"form": form, "choices": [], "chosen": pick_offer(named, None).chosen,
+                   "comparison": Comparison(unknown=named.unknown),
+                   "repeated": [(name, _("Send this parameter once; it takes one value.")) for name in repeated]},
+                  status=400)
+
+
+def _repeated_refused(request: HttpRequest, export: str | None, form: WorkPickForm, repeated: list[str]) -> HttpResponse:
+    """A 400 for a parameter that takes one value sent more than once, as the API answers it: in the format asked for
+    when one is, else as the page."""
+    if export not in EXPORT_FORMATS:
+        return _refused(request, form, repeated)
+    message = _("Send this parameter once; it takes one value.")
+    return _export_error(export, "; ".join(f"{name}: {message}" for name in repeated), code="repeated_parameter",
+                         status=400, errors={name: [message] for name in repeated},
+                         codes={name: ["repeated_parameter"] for name in repeated})
 
 
 def _export(request: HttpRequest, comparison: Comparison, export: str) -> HttpResponse:

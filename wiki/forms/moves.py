@@ -34,6 +34,9 @@ class PageMoveForm(forms.Form):
                                    help_text=_("The links naming it will lead to this page instead."))
     # The title as the form showed it: a page retitled since is not retitled back unseen.
     opened = OpenedField()
+    # The page the form was opened on, which it moves wherever it is now: never a page created meanwhile at the
+    # address it was opened at.
+    page_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     @staticmethod
     def values_of(page: Page) -> dict[str, str]:

@@ -130,6 +130,11 @@ def _retitle(page: Page, *, title: str, user: User | None, reason: str, recorded
     return saved.revision.page
 
 
+class PageMovedMeanwhile(StaleEdit):
+    """The page was moved after the editor's form showed it at another address: nothing is moved; ``current`` is the
+    page where it is now."""
+
+
 @transaction.atomic
 def page_move(
     *,
@@ -141,6 +146,7 @@ def page_move(
     take_over: bool = False,
     loaded_at: datetime | None = None,
     opened_title: str | None = None,
+    opened_at: str | None = None,
 ) -> Page:
     """Gives ``page`` the address ``slug`` and the title ``title``; its former address leads to it from then on, and
     the pages linking to either address are rendered again to link to the page.
@@ -156,7 +162,8 @@ def page_move(
     lead here from then on), when the title is not one a page can have, or when the page was deleted meanwhile.
     A page saved since ``loaded_at`` (its ``updated_at`` as the client read it) raises :class:`StaleEdit`, and so
     does a page retitled since the editor's form showed it titled ``opened_title``: the form's title would otherwise
-    undo the new one unseen."""
+    undo the new one unseen. A page moved since the editor's form showed it at the address ``opened_at`` raises
+    :class:`PageMovedMeanwhile`: the form's address would otherwise undo that move unseen."""
     reason = _reason(reason)
     new_title = _new_title(title, page)
     slug = _new_address(slug, title=new_title if new_title != page.title else None)
@@ -167,6 +174,8 @@ def page_move(
     if page.is_deleted:
         raise ValidationError(gettext_lazy("The page was deleted meanwhile; staff can restore it."), code="deleted")
     check_not_stale(page, loaded_at=loaded_at)
+    if opened_at is not None and opened_at != page.slug:
+        raise PageMovedMeanwhile(page)
     if opened_title is not None and opened_title != page.title:
         raise StaleEdit(page)
     moving, former_title = slug != page.slug, page.title

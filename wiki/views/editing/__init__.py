@@ -38,7 +38,8 @@ FORM_EXPIRED_PREVIEW = _("This form has expired: the preview cannot be updated. 
 # What the wiki's forms post besides what the editor typed: the token, the save stamps, the buttons, the triage
 # queue's place, a finding's key, the work a restore merges into.
 BOOKKEEPING = frozenset({"csrfmiddlewaretoken", "loaded_at", "base_revision", "save", "preview", "import", "accept",
-                         "reattach", "retire", "then", "p", "order", "key", "merge_into", "new_works", "next"})
+                         "reattach", "retire", "then", "p", "order", "key", "merge_into", "new_works", "next",
+                         "page_id"})
 # The inputs an editor types into; a choice, a tick box, a file, a password or a hidden value is not kept.
 TYPED_INPUTS = frozenset({"text", "number", "url", "email", "search", "tel"})
 FORMSET_FIELD = re.compile(r".+-\d+-(?P<name>[^-]+)")
@@ -101,21 +102,25 @@ def _form_address(request: HttpRequest) -> str:
     return request.get_full_path()
 
 
+# The forms of a page that name the page they were opened on (``page_id``).
+OPENED_PAGE_FORMS = frozenset({"wiki:page-edit", "wiki:page-revert", "wiki:page-move", "wiki:page-delete"})
+
+
 def _opened_form_address(request: HttpRequest) -> str:
-    """Where the form was (:func:`_form_address`); for a page's edit form, at the address of the page it was opened on
-    (``page_id``) now, so that a page moved since is edited again there, never a page created meanwhile at its former
-    address."""
+    """Where the form was (:func:`_form_address`); for a page's form naming the page it was opened on (``page_id``),
+    the same form at that page's address now, so that a page moved since is acted on again there, never a page
+    created meanwhile at its former address."""
     address = _form_address(request)
     match = request.resolver_match
     opened_on = request.POST.get("page_id") or ""
-    if match is None or match.view_name != "wiki:page-edit" or not (opened_on.isascii() and opened_on.isdigit()
-                                                                    and len(opened_on) <= 9):
+    if match is None or match.view_name not in OPENED_PAGE_FORMS or not (opened_on.isascii() and opened_on.isdigit()
+                                                                        and len(opened_on) <= 9):
         return address
     slug = Page.all_objects.filter(pk=int(opened_on)).values_list("slug", flat=True).first()
     if slug is None:
         return address
     query = urlsplit(address).query
-    return reverse("wiki:page-edit", kwargs={"slug": slug}) + (f"?{query}" if query else "")
+    return reverse(match.view_name, kwargs={**match.kwargs, "slug": slug}) + (f"?{query}" if query else "")
 
 
 def session_ended_page(request: HttpRequest, form: EditorForm) -> HttpResponse:
@@ -197,6 +202,8 @@ STALE_MESSAGES = {
                   "the form; your entries are kept below: check them and save again."),
     "page": _("Someone retitled this page after you opened this form; nothing was moved. Its title now is in the "
               "form unless you changed it too: check it and move the page again."),
+    "page_moved": _("Someone moved this page after you opened this form; nothing was moved. Its address now is said "
+                    "above the form: check the form and move the page again from there."),
     "question": _("Someone saved this question after you opened it; nothing was saved. What is saved now is shown "
                   "above the form; your entries are kept below: check them and save again."),
     "source": _("Someone saved this source after you opened it; nothing was saved. What is saved now is shown above "

@@ -19,7 +19,9 @@ from wiki.models import Page, Source
 from wiki.paginator import Paginator
 from wiki.services.deletion import SourceRestoreClash, page_delete, page_restore, source_delete, source_restore
 from wiki.views.editing import EditorForm, anonymous_answer, mark_editor_form
+from wiki.views.editing.opened_pages import opened_page_or_answer, say_moved
 from wiki.views.listing import PER_PAGE
+from wiki.views.pages import follows_moves
 
 View = Callable[..., HttpResponse]
 
@@ -43,7 +45,9 @@ def staff_required(view: View) -> View:
     return wrapper
 
 
-def _confirm(request: HttpRequest, obj: Page | Source, *, delete: Callable[..., Any], kind: str) -> HttpResponse:
+def _confirm(request: HttpRequest, obj: Page | Source, *, delete: Callable[..., Any], kind: str,
+             done: Callable[[], None] = lambda: None) -> HttpResponse:
+    """Asks to confirm, with a reason; deletes ``obj`` once confirmed, then says so (and ``done`` says more)."""
     form = DeletionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -52,14 +56,39 @@ def _confirm(request: HttpRequest, obj: Page | Source, *, delete: Callable[..., 
             form.add_error(None, error)
         else:
             messages.success(request, _("“%(name)s” is deleted; it can be restored from here.") % {"name": str(obj)})
+            done()
             return redirect("wiki:deleted-list")
     return render(request, "wiki/edit/delete_confirm.html", {"object": obj, "kind": kind, "form": form},
                   status=400 if form.errors else 200)
 
 
+PAGE_DELETION_SAID = {
+    "deleted": gettext_lazy("“%(title)s” was deleted by someone else after this form was opened: nothing was changed."),
+    "no_page": gettext_lazy("The page this form was opened on no longer exists: nothing was deleted."),
+    "moved": gettext_lazy("“%(title)s” moved from /wiki/%(old)s/ to /wiki/%(new)s/ after this form was opened: it was "
+                          "deleted at its new address."),
+}
+PAGE_RESTORE_SAID = {
+    "restored": gettext_lazy("“%(title)s” was restored by someone else after this form was opened: nothing was "
+                             "changed."),
+    "no_page": gettext_lazy("The page this form was opened on no longer exists: nothing was restored."),
+    "moved": gettext_lazy("“%(title)s” moved from /wiki/%(old)s/ to /wiki/%(new)s/ after this form was opened: it was "
+                          "restored at its new address."),
+}
+_PAGE_FIELDS = ("id", "slug", "title", "deleted_at")
+
+
+@follows_moves
 @staff_required
 def page_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
-    return _confirm(request, get_object_or_404(Page.objects.only("id", "slug", "title"), slug=slug), delete=page_delete, kind="page")
+    """Asks to confirm, with a reason; deletes the page the form was opened on (it names it), wherever it is now: what
+    staff confirmed is that page's deletion. Never a page created meanwhile at the address it was opened at."""
+    opened = opened_page_or_answer(request, slug, said=PAGE_DELETION_SAID, pages=Page.all_objects.only(*_PAGE_FIELDS))
+    if isinstance(opened, HttpResponse):
+        return opened
+    page = opened
+    return _confirm(request, page, delete=page_delete, kind="page",
+                    done=lambda: say_moved(request, page, slug, said=PAGE_DELETION_SAID))
 
 
 @staff_required
@@ -70,8 +99,15 @@ def source_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @staff_required
 def page_restore_view(request: HttpRequest, slug: str) -> HttpResponse:
-    page = page_restore(page=get_object_or_404(Page.all_objects.deleted(), slug=slug), user=request.user)
+    """Restores the page the button was shown for (its form names it), wherever it is now; restored since, or no
+    longer in the wiki, nothing is done, and the answer says so."""
+    page = opened_page_or_answer(request, slug, said=PAGE_RESTORE_SAID, pages=Page.all_objects.only(*_PAGE_FIELDS),
+                                 deleted=True)
+    if isinstance(page, HttpResponse):
+        return page
+    page = page_restore(page=page, user=request.user)
     messages.success(request, _("“%(name)s” is restored.") % {"name": page.title})
+    say_moved(request, page, slug, said=PAGE_RESTORE_SAID)
     return redirect(page)
 
 

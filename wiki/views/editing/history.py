@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Max
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
@@ -23,7 +23,7 @@ from wiki.services.page_reverts import RollbackRefused, page_rollback, rollback_
 from wiki.services.pages import EditConflict, PageDeleted, page_revert
 from wiki.text.diff import side_by_side
 from wiki.views.editing import editor_required, saved_message
-from wiki.views.editing.opened_pages import named_page_id, opened_page
+from wiki.views.editing.opened_pages import opened_page_or_answer, page_changed_answer, say_moved
 from wiki.views.pages import follows_moves
 
 HISTORY_PAGE_SIZE = 50
@@ -122,23 +122,10 @@ def _opened(request: HttpRequest, slug: str, *, said: Mapping[str, StrOrPromise]
     """The page a revert or a rollback posted to ``slug`` was opened on (its form names it), wherever it is now, for a
     GET the page at ``slug``; when it was deleted since, or is no longer in the wiki, the answer saying (``said``)
     that nothing was done, with no other page touched."""
-    page = opened_page(request, slug, Page.all_objects.all())
-    if page is None and named_page_id(request) is not None:
-        messages.error(request, said["no_page"])
-        return redirect("wiki:home")
-    if page is None or (page.is_deleted and request.method != "POST"):
-        raise Http404
-    if page.is_deleted:
-        return _gone(request, page, said=said)
-    if page.slug != slug:
-        messages.info(request, said["moved"] % {"title": page.title, "old": slug, "new": page.slug})
+    page = opened_page_or_answer(request, slug, said=said)
+    if isinstance(page, Page):
+        say_moved(request, page, slug, said=said)
     return page
-
-
-def _gone(request: HttpRequest, page: Page, *, said: Mapping[str, StrOrPromise]) -> HttpResponse:
-    """Nothing was done to ``page``, deleted meanwhile: its address says who deleted it, when and why."""
-    messages.error(request, said["deleted"] % {"title": page.title})
-    return redirect(page)
 
 
 @require_http_methods(["GET", "POST"])
@@ -164,7 +151,7 @@ def page_revert_view(request: HttpRequest, slug: str, number: int) -> HttpRespon
         revision = page_revert(page=page, number=number, user=request.user, base_revision=_number(request.POST.get("base_revision")),
                                comment=comment)
     except PageDeleted:
-        return _gone(request, page, said=REVERT_GONE)
+        return page_changed_answer(request, page, said=REVERT_GONE)
     except EditConflict:
         # Asked again against the page as it is now (its diff link shows what the revert would change now), with the
         # summary as typed.
@@ -208,7 +195,7 @@ def page_rollback_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         rolled = page_rollback(page=page, user=request.user, base_revision=base)
     except PageDeleted:
-        return _gone(request, page, said=ROLLBACK_GONE)
+        return page_changed_answer(request, page, said=ROLLBACK_GONE)
     except EditConflict as conflict:
         messages.error(request, _("The page was saved again (revision %(number)s) after the rollback was offered for "
                                   "revision %(base)s; nothing was rolled back. Check its history again.")

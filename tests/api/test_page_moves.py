@@ -175,6 +175,64 @@ def test_a_write_sent_to_a_former_address_a_new_page_took_goes_to_that_page_unle
         assert Page.objects.get(pk=notes.pk).body == "笔记。"
 
 
+@pytest.mark.parametrize("action", ["edit", "move"])
+def test_a_write_naming_the_page_read_is_refused_where_a_new_page_took_its_address_and_changes_nothing(
+    notes: Page, editor_api: APIClient, action: str
+) -> None:
+    """A base_revision alone names a number the new page may have too; page_id names the page read."""
+    read = editor_api.get("/api/v1/pages/old-notes/").json()
+    assert read["id"] == notes.pk
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    newcomer = page_save(slug="old-notes", title="Newcomer", body="新页面。", base_revision=0).revision.page
+    url = "/api/v1/pages/old-notes/" if action == "edit" else "/api/v1/pages/old-notes/move/"
+    sent = ({"body": "改过的笔记。", "base_revision": read["revision"]} if action == "edit" else {"slug": "survey-notes-2"})
+
+    refused = (editor_api.patch if action == "edit" else editor_api.post)(url, {**sent, "page_id": read["id"]}, format="json")
+
+    assert refused.status_code == 409, refused.json()
+    assert refused.json()["code"] == "other_page" and refused.json()["page_slug"] == "survey-notes"
+    assert refused.json()["detail"] == (f"The page at “old-notes” is not the one page_id {notes.pk} names, which is now "
+                                        "at “survey-notes”: nothing was written. Send the write there.")
+    newcomer = Page.objects.get(pk=newcomer.pk)
+    assert (newcomer.slug, newcomer.body, newcomer.revisions.count()) == ("old-notes", "新页面。", 1)
+    notes = Page.objects.get(pk=notes.pk)
+    assert (notes.slug, notes.body, notes.revisions.count()) == ("survey-notes", "笔记。", 1)
+    there = (editor_api.patch if action == "edit" else editor_api.post)(
+        url.replace("old-notes", "survey-notes"), {**sent, "page_id": read["id"]}, format="json")
+    assert there.status_code == 200, there.json()
+    assert there.json()["id"] == notes.pk and Page.objects.get(pk=newcomer.pk).body == "新页面。"
+
+
+def test_a_write_naming_a_page_deleted_since_is_refused_in_the_client_s_language(notes: Page, editor_api: APIClient) -> None:
+    editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
+    page_delete(page=Page.objects.get(pk=notes.pk), user=None, reason="重复")
+    newcomer = page_save(slug="old-notes", title="Newcomer", body="新页面。", base_revision=0).revision.page
+
+    refused = editor_api.patch("/api/v1/pages/old-notes/", {"body": "改过的笔记。", "base_revision": 1, "page_id": notes.pk},
+                               format="json", headers={"accept-language": "zh-CN"})
+
+    assert refused.status_code == 409 and refused.json()["code"] == "other_page" and refused.json()["page_slug"] is None
+    assert refused.json()["detail"] == f"“old-notes”处的页面不是 page_id {notes.pk} 所指的页面，那个页面已被删除或已不在本 wiki 中：什么也没有写入。"
+    assert Page.objects.get(pk=newcomer.pk).body == "新页面。"
+
+
+def test_a_write_naming_the_page_at_its_address_or_none_is_saved_as_before(notes: Page, editor_api: APIClient) -> None:
+    named = editor_api.patch("/api/v1/pages/old-notes/", {"body": "一。", "base_revision": 1, "page_id": notes.pk}, format="json")
+    unnamed = editor_api.patch("/api/v1/pages/old-notes/", {"body": "二。", "base_revision": 2}, format="json")
+
+    assert (named.status_code, unnamed.status_code) == (200, 200)
+    assert Page.objects.get(pk=notes.pk).body == "二。"
+
+
+def test_the_schema_says_a_write_may_name_the_page_it_read(editor_api: APIClient) -> None:
+    schema = editor_api.get("/api/schema/", {"format": "json"}).json()
+    components = schema["components"]["schemas"]
+    assert "page_id" in components["PatchedPageEditRequest"]["properties"] and "page_id" in components["PageMoveRequest"]["properties"]
+    assert components["PageDetail"]["properties"]["id"]["readOnly"] is True
+    for path, method in (("/api/v1/pages/{slug}/", "patch"), ("/api/v1/pages/{slug}/move/", "post")):
+        assert "`other_page`" in schema["paths"][path][method]["responses"]["409"]["description"]
+
+
 def test_a_move_sent_to_a_former_address_is_sent_on_to_the_page_as_its_schema_says(notes: Page, editor_api: APIClient) -> None:
     editor_api.post("/api/v1/pages/old-notes/move/", {"slug": "survey-notes"}, format="json")
     declared = editor_api.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/v1/pages/{slug}/move/"]["post"]["responses"]

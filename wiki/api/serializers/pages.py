@@ -65,9 +65,13 @@ class PageDetailSerializer(serializers.ModelSerializer):
                                         help_text="Number of the latest revision: send it back as base_revision to edit.")
     backlinks = serializers.SerializerMethodField()
 
+    id = serializers.IntegerField(read_only=True, help_text=(
+        "The page's own number, which a move does not change: send it back as page_id with an edit or a move to "
+        "make sure the write goes to this page, not to one created meanwhile at its address."))
+
     class Meta:
         model = Page
-        fields = ["slug", "title", "summary", "body", "rendered_html", "toc", "revision", "backlinks",
+        fields = ["id", "slug", "title", "summary", "body", "rendered_html", "toc", "revision", "backlinks",
                   "created_at", "updated_at", "html_url"]
         read_only_fields = fields
 
@@ -238,6 +242,10 @@ class PageEditSerializer(PageWriteSerializer):
     # The page's own slug is let through (to_internal_value refuses another).
     tolerated_names = frozenset({"slug"})
 
+    page_id = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True,
+        help_text="The page's id as read (`id`): when the page at this address is another one (the page read was moved "
+                  "or deleted since, and a page was created here), 409 `other_page` and nothing is written.")
     confirm_blank = serializers.BooleanField(
         required=False, default=False,
         help_text="Save all the same an edit that leaves a page with text without any (nothing but whitespace): "
@@ -289,6 +297,10 @@ class PageMoveSerializer(JSONTypes, serializers.Serializer):
                                             "the title stays.")
     reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
                                    validators=[validate_optional_line], help_text="Shown in the changes feed.")
+    page_id = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True,
+        help_text="The page's id as read (`id`): when the page at this address is another one (the page read was moved "
+                  "or deleted since, and a page was created here), 409 `other_page` and nothing is written.")
     take_over = serializers.BooleanField(required=False, default=False,
                                          help_text="Move to a former address of another page all the same: the links "
                                                    "naming it then lead to this page (without it, 400 `former_address`).")

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from wiki.api.conditional import PreconditionFailed, check_preconditions, with_validator
+from wiki.api.errors import Conflict
 from wiki.api.filters import (
     COMMON_PARAMETERS,
     PAGING,
@@ -42,7 +43,6 @@ from wiki.api.serializers.pages import (
     WorkRefSerializer,
 )
 from wiki.api.views.writes import (
-    EXISTS,
     IF_MATCH,
     PRECONDITION_FAILED,
     ServiceCreateMixin,
@@ -60,13 +60,23 @@ from wiki.services.pages import EditConflict, PageSaved, page_save
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
     status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`)."),
 }
+_OTHER_PAGE = ("or the page at the address is not the one `page_id` names (`other_page`, with `page_slug`: where that "
+               "page is now, null when it was deleted or is no longer in the wiki)")
+_UPDATE_CONFLICT: dict[int, OpenApiResponse] = {
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description=(
+        f"Someone saved the page after base_revision (`edit_conflict`), {_OTHER_PAGE}.")),
+}
+_MOVE_CONFLICT: dict[int, OpenApiResponse] = {
+    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=(
+        f"The address is another page's (`exists`: edit that one), {_OTHER_PAGE}.")),
+}
 _GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description="The page was deleted.")}
 _MOVED: dict[int, OpenApiResponse] = {
     status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description="The page was moved: `Location` is this read at its address now."),
 }
 _MOVED_WRITE: dict[int, OpenApiResponse] = {status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
     description="The page was moved: send the same request (method, headers and body) to `Location`, its address now.")}
-_UPDATE_RESPONSES = {**_WRITE_RESPONSES, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE}
+_UPDATE_RESPONSES = {**_UPDATE_CONFLICT, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE}
 
 
 @extend_schema_view(
@@ -155,11 +165,14 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                     "Send the revision number you started from (the page's “revision”), or its ETag as If-Match.")]},
                     code="required")
             base_revision = None if if_match == "*" else instance.current_revision  # type: ignore[attr-defined]
+        page_id = data.get("page_id")
+        refuse_other_page(instance, page_id)
         content = {name: data.get(name, getattr(instance, name)) for name in ("title", "summary", "body")}
         try:
+            # Naming the page read, the save goes to it even if it moves while this request runs.
             self.saved = page_save(slug=instance.slug, comment=data.get("comment", ""), user=self.request.user,
                                    base_revision=base_revision, new_works=data.get("new_works", ()),
-                                   blanking_confirmed=data.get("confirm_blank", False), **content)
+                                   blanking_confirmed=data.get("confirm_blank", False), page_id=page_id, **content)
         except EditConflict:
             # The revision was named by If-Match, which someone else's save made stale while this request ran: as a
             # stale If-Match sent from the start, a 412 (a base_revision sent in the body stays a 409 with both versions).
@@ -251,7 +264,7 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
                                "(`exists`, as creating a page there); a reserved address, or neither address nor title "
                                "changed, answers 400.",
                    request=PageMoveSerializer, parameters=[IF_MATCH],
-                   responses={200: PageDetailSerializer, **EXISTS, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE},
+                   responses={200: PageDetailSerializer, **_MOVE_CONFLICT, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE},
                    filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def move(self, request: Request, slug: str) -> HttpResponseBase:
@@ -264,9 +277,10 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         named = check_preconditions(request, lambda: Page.objects.with_validator().get(pk=page.pk).validator)
         serializer = PageMoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        values = dict(serializer.validated_data)
+        refuse_other_page(page, values.pop("page_id", None))
         # the version If-Match named, which the service makes sure is still the saved one under its row lock
-        moved = page_move(page=page, user=request.user, loaded_at=page.updated_at if named else None,
-                          **serializer.validated_data)
+        moved = page_move(page=page, user=request.user, loaded_at=page.updated_at if named else None, **values)
         moved = self.get_queryset().get(pk=moved.pk)
         # with its new version, as an edit answers, for the next conditional write
         return with_validator(Response(PageDetailSerializer(moved, context=self.get_serializer_context()).data),
@@ -274,3 +288,19 @@ class PageViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
 
     def _live_page(self, slug: str) -> Page:
         return self.live(lambda: get_object_or_404(Page.objects.only("id"), slug=slug))
+
+
+def refuse_other_page(page: Page, page_id: int | None) -> None:
+    """409 ``other_page`` when the write names (``page_id``) a page other than ``page``, the one at the address it was
+    sent to: the page the client read was moved or deleted since, and another created at its address. The answer says
+    where the page named is now (``page_slug``), null when it was deleted or is no longer in the wiki."""
+    if page_id is None or page_id == page.pk:
+        return
+    now = Page.objects.filter(pk=page_id).values_list("slug", flat=True).first()
+    if now is None:
+        detail = gettext("The page at “%(here)s” is not the one page_id %(id)s names, which was deleted or is no "
+                         "longer in the wiki: nothing was written.") % {"here": page.slug, "id": page_id}
+    else:
+        detail = gettext("The page at “%(here)s” is not the one page_id %(id)s names, which is now at “%(now)s”: "
+                         "nothing was written. Send the write there.") % {"here": page.slug, "id": page_id, "now": now}
+    raise Conflict(detail, code="other_page", extra={"page_slug": now})

@@ -34,6 +34,7 @@ FIELD_LABELS: dict[str, Promise | str] = {
     "new_component": _("New component"), "new_works": _("New works"), "rubric_verdict": _("Verdict by the rubric"),
     "set_by_user": _("Editor who set it"), "subject": _("What is classified"), "take_over": _("Take over the address"),
     "confirm_blank": _("Leave the page without text all the same"),
+    "page_id": _("Id of the page read"),
 }
 
 

@@ -64,7 +64,7 @@ def test_options_of_the_pages_tells_what_a_new_page_needs(small_wiki: SmallWiki)
 
     assert post["title"]["required"] and not post["title"]["read_only"]
     assert "rendered_html" not in post and "base_revision" in post
-    assert set(move) == {"slug", "title", "reason", "take_over"}
+    assert set(move) == {"slug", "title", "reason", "take_over", "page_id"}
 
 
 def test_options_tells_an_anonymous_client_of_no_write(small_wiki: SmallWiki) -> None:

@@ -103,7 +103,8 @@ def test_a_claim_no_longer_lists_the_questions_of_a_deleted_page(client: Client,
     claim, work, _other = _doomed_claim()
     kept = Claim.objects.current().get(page__slug="kept")
     make_indexed_question(title="Spamquestion 是否成立？", page=claim.page, claims=[kept], sources=[work])
-    make_indexed_question(title="Spamanswered 是否成立？", page=claim.page, answer_claim=kept, status="answered")
+    make_indexed_question(title="Spamanswered 是否成立？", page=claim.page, claims=[kept], answer_claim=kept,
+                           status="answered")
     address = kept.get_detail_url()
     assert "Spamquestion" in client.get(address).content.decode()
 

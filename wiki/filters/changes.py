@@ -112,10 +112,10 @@ class ChangeFilter(django_filters.FilterSet):
     def filter_days(self, queryset: ChangeEventQuerySet, name: str, value: str) -> ChangeEventQuerySet:
         return queryset.filter(created_at__gte=timezone.now() - timedelta(days=int(value)))
 
-    def feed_query(self) -> str:
+    def feed_query(self, *, leaving_out: tuple[str, ...] = ()) -> str:
         """The filters the Atom feed of recent changes honours (all but ``hidemine``: a feed reader is no one), as sent
-        and in a fixed order, for its address; empty when none is set."""
-        sent = [(name, str((self.data or {}).get(name, "")).strip()) for name in FEED_FILTERS]
+        and in a fixed order, for its address, but those ``leaving_out`` names; empty when none is set."""
+        sent = [(name, str((self.data or {}).get(name, "")).strip()) for name in FEED_FILTERS if name not in leaving_out]
         return urlencode([(name, value) for name, value in sent if value])
 
     def qualifiers(self) -> list[str]:

@@ -71,6 +71,10 @@ class WorkPickForm(forms.Form):
         return refs
 
 
+# What each parameter that takes one value but came several times is told.
+ONE_VALUE = _("Send this parameter once; it takes one value.")
+
+
 def repeated_parameters(query: QueryDict) -> list[str]:
     """The parameters of the comparison that take one value but were sent more than once (``works`` takes several)."""
     return [name for name in SINGLE_VALUED if len(query.getlist(name)) > 1]

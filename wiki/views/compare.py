@@ -8,7 +8,7 @@ from django.utils.translation import pgettext
 
 from wiki.caching.responses import cached_for_readers
 from wiki.graph.compare import Comparison, comparison_csv, comparison_data, comparison_for, pick_offer
-from wiki.graph.forms import WorkPickForm, asked_format, repeated_parameters, split_subjects
+from wiki.graph.forms import ONE_VALUE, WorkPickForm, asked_format, repeated_parameters, split_subjects
 from wiki.models import Contrast
 from wiki.views.merged_works import merged_works_redirect
 
@@ -66,7 +66,7 @@ def _refused(request: HttpRequest, form: WorkPickForm, repeated: Sequence[str] =
     return render(request, "wiki/graph/compare.html",
                   {"form": form, "choices": [], "chosen": pick_offer(named, None).chosen,
                    "comparison": Comparison(unknown=named.unknown),
-                   "repeated": [(name, _("Send this parameter once; it takes one value.")) for name in repeated]},
+                   "repeated": [(name, ONE_VALUE) for name in repeated]},
                   status=400)
 
 
@@ -75,7 +75,7 @@ def _repeated_refused(request: HttpRequest, export: str | None, form: WorkPickFo
     when one is, else as the page."""
     if export not in EXPORT_FORMATS:
         return _refused(request, form, repeated)
-    message = _("Send this parameter once; it takes one value.")
+    message = str(ONE_VALUE)
     return _export_error(export, "; ".join(f"{name}: {message}" for name in repeated), code="repeated_parameter",
                          status=400, errors={name: [message] for name in repeated},
                          codes={name: ["repeated_parameter"] for name in repeated})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
@@ -126,7 +125,7 @@ class RecentChangesFeed(_ChangesFeed):
     def feed_guid(self, obj: ChangeFilter) -> str:
         account = obj.form.cleaned_data.get("user")
         specific = "recent-changes" if account is None else f"changes-by-{account.pk}"
-        others = urlencode([(name, value) for name, value in parse_qsl(obj.feed_query()) if name != "user"])
+        others = obj.feed_query(leaving_out=("user",))
         return tag_uri(f"{specific}?{others}" if others else specific, FEED_TAG_DATE)
 
     def link(self, obj: ChangeFilter) -> str:

@@ -31,6 +31,7 @@ from wiki.models import Page, Revision
 from wiki.services.changes import StaleEdit
 from wiki.services.citations import CitationReport
 from wiki.services.page_claims import claim_report_for
+from wiki.views.editing.opened_pages import named_page_id
 
 SESSION_ENDED_PREVIEW = _("Your session has ended: log in in another tab, then save again. Your text is kept here.")
 FORM_EXPIRED_PREVIEW = _("This form has expired: the preview cannot be updated. Your text is kept here: copy it "
@@ -112,11 +113,10 @@ def _opened_form_address(request: HttpRequest) -> str:
     created meanwhile at its former address."""
     address = _form_address(request)
     match = request.resolver_match
-    opened_on = request.POST.get("page_id") or ""
-    if match is None or match.view_name not in OPENED_PAGE_FORMS or not (opened_on.isascii() and opened_on.isdigit()
-                                                                        and len(opened_on) <= 9):
+    opened_on = named_page_id(request)
+    if match is None or match.view_name not in OPENED_PAGE_FORMS or opened_on is None:
         return address
-    slug = Page.all_objects.filter(pk=int(opened_on)).values_list("slug", flat=True).first()
+    slug = Page.all_objects.filter(pk=opened_on).values_list("slug", flat=True).first()
     if slug is None:
         return address
     query = urlsplit(address).query

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wiki.references.citation_matching import CloseMatcher, WorkRef, main_part
+from wiki.references.citation_matching import CloseMatcher, WorkRef
+from wiki.references.matching import main_title
 
 REACT = WorkRef("react", "ReAct", "ReAct: Synergizing Reasoning and Acting in Language Models")
 GPT4 = WorkRef("gpt-4", "GPT-4", "GPT-4 Technical Report")
@@ -43,9 +44,9 @@ def test_the_same_title_a_different_number_or_another_work_is_not_close(cited: s
 
 
 def test_main_part_is_the_title_before_its_subtitle() -> None:
-    assert main_part("ReAct: Synergizing") == "react"
-    assert main_part("ReAct：Synergizing") == "react"  # a full-width colon too
-    assert main_part("No subtitle") == ""
+    assert main_title("ReAct: Synergizing") == "react"
+    assert main_title("ReAct：Synergizing") == "react"  # a full-width colon too
+    assert main_title("No subtitle") == ""
 
 
 def test_close_works_are_ranked_most_alike_first_and_limited() -> None:

@@ -43,11 +43,6 @@ class WorkRef:
     title: str
 
 
-def main_part(title: str) -> str:
-    """:func:`~wiki.references.matching.main_title`: the title before a colon of either width (``ReAct：…``) or a dash."""
-    return main_title(title)
-
-
 def _numbers(text: str) -> list[str]:
     return _DIGITS.findall(text)
 
@@ -73,7 +68,7 @@ class CloseMatcher:
         self.short: dict[int, list[int]] = {}
         for index, work in enumerate(works):
             self.works.append(work)
-            full, main, name = normalize_title(work.title), main_part(work.title), normalize_title(work.short_name)
+            full, main, name = normalize_title(work.title), main_title(work.title), normalize_title(work.short_name)
             self.by_full.setdefault(full, []).append(index)
             self.by_name.setdefault(name, []).append(index)
             if main:
@@ -95,7 +90,7 @@ class CloseMatcher:
 
     def close(self, title: str, *, limit: int = SUGGESTIONS) -> list[WorkRef]:
         """Up to ``limit`` works close to ``title`` but not equal to it once normalised, most alike first."""
-        norm, main = normalize_title(title), main_part(title)
+        norm, main = normalize_title(title), main_title(title)
         if not norm:
             return []
         scores: dict[int, float] = {}

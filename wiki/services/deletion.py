@@ -4,6 +4,8 @@ A deleted page or work keeps its row, its revisions, claims, classifications, co
 marked with who deleted it, when and why, and every reader's query leaves it out (``Page.objects``,
 ``Source.objects``). Its search documents go, the pages linking to it show the link as wanted, the pages it
 links to lose its link from their search importance, and the changes feed records the deletion and the restore.
+Each locks the row and looks again: what someone deleted or restored meanwhile (two staff clicking at once) is left as
+it is, and :class:`ChangedMeanwhile` says so.
 """
 
 from __future__ import annotations
@@ -33,6 +35,16 @@ def _reason(reason: str) -> str:
     return reason
 
 
+class ChangedMeanwhile(ValidationError):
+    """``obj``, a page or a work, was deleted, restored or merged into another work since the caller read it: nothing
+    was done. ``obj`` is the row as it is now; ``code`` says what was found: ``deleted`` (deleted already),
+    ``not_deleted`` (restored already) or ``merged`` (a deleted work merged into another, which a restore leaves)."""
+
+    def __init__(self, message: str, *, obj: Page | Source, code: str) -> None:
+        super().__init__(message, code=code)
+        self.obj = obj
+
+
 def _rerender_linking(page: Page) -> None:
     from wiki.services.pages import pages_rerender_linking
 
@@ -53,7 +65,7 @@ def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
     reason = _reason(reason)
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if page.is_deleted:
-        raise ValidationError(_("This page is deleted already."), code="deleted")
+        raise ChangedMeanwhile(_("This page is deleted already."), obj=page, code="deleted")
     page.mark_deleted(by=account(user), reason=reason)
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.DELETED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user, summary=reason)
@@ -67,7 +79,7 @@ def page_delete(*, page: Page, user: User | None, reason: str) -> Page:
 def page_restore(*, page: Page, user: User | None) -> Page:
     page = Page.all_objects.select_for_update().get(pk=page.pk)
     if not page.is_deleted:
-        raise ValidationError(_("This page is not deleted."), code="not_deleted")
+        raise ChangedMeanwhile(_("This page is not deleted."), obj=page, code="not_deleted")
     page.mark_restored()
     change_record(kind=ChangeEvent.Kind.PAGE, action=ChangeEvent.Action.RESTORED, obj=page, label=page.title,
                   url=page.get_absolute_url(), user=user)
@@ -83,7 +95,7 @@ def source_delete(*, source: Source, user: User | None, reason: str) -> Source:
     reason = _reason(reason)
     source = Source.all_objects.select_for_update().get(pk=source.pk)
     if source.is_deleted:
-        raise ValidationError(_("This work is deleted already."), code="deleted")
+        raise ChangedMeanwhile(_("This work is deleted already."), obj=source, code="deleted")
     citing = Claim.objects.citing(source.pk).count()
     if citing:
         raise ValidationError(ngettext(
@@ -141,9 +153,10 @@ def source_restore(*, source: Source, user: User | None, merge_into: Source | No
     sources_lock_creation()
     source = Source.all_objects.select_for_update().get(pk=source.pk)
     if not source.is_deleted:
-        raise ValidationError(_("This work is not deleted."), code="not_deleted")
+        raise ChangedMeanwhile(_("This work is not deleted."), obj=source, code="not_deleted")
     if source.merged_into_id is not None:
-        raise ValidationError(_("This work was merged into another: undo the merge instead."), code="merged")
+        raise ChangedMeanwhile(_("This work was merged into another: undo the merge instead."), obj=source,
+                               code="merged")
     clash = source_restore_clash(source)
     if clash is not None and (merge_into is None or merge_into.pk != clash.live.pk):
         raise clash

@@ -27,20 +27,20 @@ from django.utils.translation import gettext_lazy as _
 from wiki.field_labels import field_label_of, form_field_label
 from wiki.forms.opened import OPENED, merge_saved_meanwhile
 from wiki.markdown import ForeignMarkup
-from wiki.models import Page, Revision
+from wiki.models import Page, Revision, Source
 from wiki.services.changes import StaleEdit
 from wiki.services.citations import CitationReport
 from wiki.services.page_claims import claim_report_for
-from wiki.views.editing.opened_pages import named_page_id
+from wiki.views.editing.opened_pages import named_id
 
 SESSION_ENDED_PREVIEW = _("Your session has ended: log in in another tab, then save again. Your text is kept here.")
 FORM_EXPIRED_PREVIEW = _("This form has expired: the preview cannot be updated. Your text is kept here: copy it "
                          "before reloading the page.")
 # What the wiki's forms post besides what the editor typed: the token, the save stamps, the buttons, the triage
-# queue's place, a finding's key, the work a restore merges into.
+# queue's place, a finding's key, the work a restore merges into, the page or work a form was opened on.
 BOOKKEEPING = frozenset({"csrfmiddlewaretoken", "loaded_at", "base_revision", "save", "preview", "import", "accept",
                          "reattach", "retire", "then", "p", "order", "key", "merge_into", "new_works", "next",
-                         "page_id"})
+                         "page_id", "source_id"})
 # The inputs an editor types into; a choice, a tick box, a file, a password or a hidden value is not kept.
 TYPED_INPUTS = frozenset({"text", "number", "url", "email", "search", "tel"})
 FORMSET_FIELD = re.compile(r".+-\d+-(?P<name>[^-]+)")
@@ -103,20 +103,27 @@ def _form_address(request: HttpRequest) -> str:
     return request.get_full_path()
 
 
-# The forms of a page that name the page they were opened on (``page_id``).
-OPENED_PAGE_FORMS = frozenset({"wiki:page-edit", "wiki:page-revert", "wiki:page-move", "wiki:page-delete"})
+# The forms of a page that name the page they were opened on (``page_id``), and of a work naming the work
+# (``source_id``): each view's name, with the field naming it and its model.
+OPENED_FORMS: dict[str, tuple[str, type[Page] | type[Source]]] = {
+    **dict.fromkeys(("wiki:page-edit", "wiki:page-revert", "wiki:page-move", "wiki:page-delete"), ("page_id", Page)),
+    "wiki:source-delete": ("source_id", Source),
+}
 
 
 def _opened_form_address(request: HttpRequest) -> str:
-    """Where the form was (:func:`_form_address`); for a page's form naming the page it was opened on (``page_id``),
-    the same form at that page's address now, so that a page moved since is acted on again there, never a page
-    created meanwhile at its former address."""
+    """Where the form was (:func:`_form_address`); for a page's or work's form naming what it was opened on
+    (``page_id``, ``source_id``), the same form at its address now, so that a page moved since is acted on again
+    there, never a page (or work) that took its former address meanwhile."""
     address = _form_address(request)
     match = request.resolver_match
-    opened_on = named_page_id(request)
-    if match is None or match.view_name not in OPENED_PAGE_FORMS or opened_on is None:
+    if match is None or match.view_name not in OPENED_FORMS:
         return address
-    slug = Page.all_objects.filter(pk=opened_on).values_list("slug", flat=True).first()
+    field, model = OPENED_FORMS[match.view_name]
+    opened_on = named_id(request, field)
+    if opened_on is None:
+        return address
+    slug = model.all_objects.filter(pk=opened_on).values_list("slug", flat=True).first()
     if slug is None:
         return address
     query = urlsplit(address).query

@@ -16,10 +16,15 @@ from django_stubs_ext import StrOrPromise
 from wiki.models import Page
 
 
+def named_id(request: HttpRequest, name: str) -> int | None:
+    """The id the posted form sends as ``name``, None when it sends none (or nothing that is an id)."""
+    value = (request.POST.get(name) or "") if request.method == "POST" else ""
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
 def named_page_id(request: HttpRequest) -> int | None:
     """The id of the page the posted form names, None when it names none (or nothing that is an id)."""
-    value = (request.POST.get("page_id") or "") if request.method == "POST" else ""
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+    return named_id(request, "page_id")
 
 
 def opened_page(request: HttpRequest, slug: str, pages: QuerySet[Page]) -> Page | None:

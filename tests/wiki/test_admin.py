@@ -353,3 +353,17 @@ def test_a_questions_help_texts_read_as_text_in_the_admin(small_wiki: SmallWiki,
         html = admin_client.get(reverse("admin:wiki_openquestion_change", args=[question.pk]),
                                 headers={"accept-language": language}).content.decode()
         assert address in html and "/wiki/<slug>/" not in html and "/wiki//" not in html
+
+
+def test_a_chinese_label_ends_with_a_full_width_colon_and_an_english_one_with_a_colon(small_wiki: SmallWiki,
+                                                                                       admin_client: Client) -> None:
+    """Chinese writes a label's colon full width (标题：); Django's own catalogue gives it as ``:``."""
+    from django import forms
+
+    url = reverse("admin:wiki_source_change", args=[small_wiki.harness.pk])
+    chinese = _LABEL.findall(admin_client.get(url, headers={"accept-language": "zh-hans"}).content.decode())
+    english = _LABEL.findall(admin_client.get(url, headers={"accept-language": "en"}).content.decode())
+    assert "标题：" in chinese and [label for label in chinese if label.endswith(":")] == []
+    assert "Title:" in english and [label for label in english if label.endswith("：")] == []
+    with translation.override("zh-hans"):
+        assert forms.Form().label_suffix == "："

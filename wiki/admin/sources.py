@@ -6,14 +6,21 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.html import format_html
 from django.utils.translation import gettext
 
 from wiki.admin.base import DeletedInTheWikiAdmin, NamesSortedAdmin
+from wiki.field_labels import FIELD_LABELS
 from wiki.forms.sources import SOURCE_FIELDS, SourceForm
 from wiki.models import Component, Source
 from wiki.references.draft import SourceDraft
 from wiki.services.sources import SourceDuplicate, source_create, source_save
+
+# The admin gives the name of a column or of a read-only field a capital (capfirst), which arXiv does not take: the
+# markup that opens the name leaves its letters as they are, and says the name is English in a Chinese page.
+ARXIV_ID = format_html('<span lang="en">{}</span>', FIELD_LABELS["arxiv_id"])
 
 
 class ComponentInline(admin.TabularInline):
@@ -30,13 +37,23 @@ class SourceAdmin(NamesSortedAdmin, DeletedInTheWikiAdmin):
     another work refused, the change recorded and the search index brought up to date."""
 
     form = SourceForm
-    list_display = ("short_name", "title", "kind", "year", "arxiv_id", "doi", "deleted_at", "merged_into")
+    list_display = ("short_name", "title", "kind", "year", "arxiv", "doi", "deleted_at", "merged_into")
     list_filter = ("kind", "year")
     search_fields = ("short_name", "title", "authors", "arxiv_id", "doi", "bibtex_key")
     readonly_fields = ("slug", "normalized_title", "entry_type", "bibliographic", "extra_fields", "created_at", "updated_at", "delete_in_wiki")
     fields = [*SOURCE_FIELDS, *readonly_fields]
     inlines = [ComponentInline]
     delete_view_name = "wiki:source-delete"
+
+    @admin.display(description=ARXIV_ID, ordering="arxiv_id")
+    def arxiv(self, obj: Source) -> str:
+        return obj.arxiv_id
+
+    def get_form(self, request: HttpRequest, obj: Source | None = None, change: bool = False,
+                 **kwargs: Any) -> type[ModelForm[Source]]:
+        # A deleted work's fields are read-only, each named by its label in the form, with a capital.
+        labels = {**SourceForm.Meta.labels, "arxiv_id": ARXIV_ID}
+        return super().get_form(request, obj, change, labels=labels, **kwargs)
 
     def has_change_permission(self, request: HttpRequest, obj: Source | None = None) -> bool:
         # A deleted work comes back through the wiki's restore first.

@@ -384,3 +384,32 @@ def test_the_admin_writes_arxiv_with_a_small_a(small_wiki: SmallWiki, admin_clie
     assert "arXiv ID" in columns
     assert "arXiv ID" in re.sub(r"<[^>]+>", "", editable.content.decode()) and ">arXiv ID<" in shown
     assert "ArXiv" not in listed + editable.content.decode() + shown
+
+
+def test_a_dismissal_and_a_stored_suggestion_are_named_by_their_labels(small_wiki: SmallWiki, admin_client: Client) -> None:
+    """An admin page's title and list name a dismissed finding by its kind and what it concerns, a suggestion by its
+    work (or component) and the mechanism it suggests: never by the codes stored."""
+    from wiki.models import FindingDismissal, StoredSuggestion
+    from wiki.taxonomy import mechanism_label
+
+    dismissal = FindingDismissal.objects.create(kind="one_sided_contrast", key="contrast-1-claim-2", subject="A vs B",
+                                                reason="Both named.")
+    suggestion = StoredSuggestion(source=small_wiki.strict, component=small_wiki.part, mechanism="policy_gradient")
+
+    with translation.override("en"):
+        assert str(dismissal) == "Contrasts whose evidence claim does not name both sides: A vs B"
+        assert str(suggestion) == f"Suggestion for {small_wiki.strict.short_name} {small_wiki.part.name}: Policy gradient"
+    with translation.override("zh-hans"):
+        kind, mechanism = dict(FINDING_KINDS)["one_sided_contrast"], mechanism_label("policy_gradient")
+        assert str(dismissal) == f"{kind}：A vs B"
+        assert str(suggestion) == f"{small_wiki.strict.short_name} {small_wiki.part.name} 的分类建议：{mechanism}"
+        assert mechanism != "Policy gradient"
+    stored = StoredSuggestion.objects.filter(component=None).select_related("source").first()
+    assert stored is not None
+    chinese = {"accept-language": "zh-hans"}
+    shown = admin_client.get(reverse("admin:wiki_storedsuggestion_change", args=[stored.pk]), headers=chinese)
+    changed = admin_client.get(reverse("admin:wiki_findingdismissal_change", args=[dismissal.pk]), headers=chinese)
+    with translation.override("zh-hans"):
+        assert f"<h2>{escape(str(stored))}</h2>" in shown.content.decode()
+        assert f"<h2>{escape(str(dismissal))}</h2>" in changed.content.decode()
+        assert str(stored).startswith(f"{stored.source.short_name} 的分类建议：")

@@ -9,6 +9,7 @@ from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from wiki.models.labels import field_label
 from wiki.models.rules import validate_some_text
@@ -54,7 +55,11 @@ class FindingDismissal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.key}"
+        """The finding's kind, as the report names its section, and what it concerns."""
+        from wiki.reports.consistency import FINDING_KINDS  # the report reads these rows
+
+        kind = dict(FINDING_KINDS).get(self.kind, self.kind)
+        return f"{kind}{pgettext('label separator', ': ')}{self.subject}"
 
 
 def finding_etag(kind: str, key: str, dismissal_id: int | None) -> str:

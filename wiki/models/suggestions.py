@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classifier import FactFinding, FactValue, Span, Suggestion
 from classifier.taxonomy import Fact, Mechanism, Verdict
 from wiki.models.labels import field_label
-from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES
+from wiki.taxonomy import MECHANISM_CHOICES, VERDICT_CHOICES, mechanism_label
 
 # Below any confidence: a work with nothing to read has no suggestion, so it sorts past every one that has.
 NO_CONFIDENCE = -1.0
@@ -101,7 +102,10 @@ class StoredSuggestion(models.Model):
         indexes = [models.Index(fields=["confidence", "source"], name="suggestion_by_confidence")]
 
     def __str__(self) -> str:
-        return f"{self.source_id}/{self.component_id or '-'}: {self.mechanism}, {self.verdict} ({self.confidence:.2f})"
+        """The work (or component) and the mechanism suggested, in the reader's language."""
+        subject = self.source.short_name if self.component_id is None else f"{self.source.short_name} {self.component.name}"  # type: ignore[union-attr]
+        return gettext("Suggestion for %(subject)s: %(mechanism)s") % {"subject": subject,
+                                                                       "mechanism": mechanism_label(self.mechanism)}
 
     def made_from(self, digest: str, weights_version: int) -> bool:
         """Whether this suggestion was made from the text whose ``suggestion_digest`` is ``digest``, by these weights."""

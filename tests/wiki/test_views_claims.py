@@ -464,3 +464,20 @@ def test_page_claims_lists_a_hundred_a_page_in_the_same_queries_however_many_the
     assert (shown[30][1], shown[250][1]) == (30, 100)
     last = client.get(reverse("wiki:page-claims", kwargs={"slug": "claims-250"}) + "?p=3").content.decode()
     assert last.count('<a href="/claims/') == 50 and "第 249 条论断" in last and "第 199 条论断" not in last
+
+
+def test_the_other_page_field_gives_back_only_a_page_it_found(editor_client: Client) -> None:
+    """The field gives back the page found, never what was typed: a slug naming no page leaves it empty, and the
+    control characters typed into a slug are left out (a NUL is one PostgreSQL refuses to read)."""
+    _, facet = _orphan_facet()
+    other = make_page(title="Other notes", body="## 关键要点\n\n- FACET 的轨迹来自可执行 terminal 环境。\n")
+    url = reverse("wiki:claim-detail", kwargs={"pk": facet.pk})
+
+    found = editor_client.get(url, {"page": other.slug}).content.decode()
+    unknown = editor_client.get(url, {"page": "no-such\x07page"})
+    controlled = editor_client.get(url, {"page": f"{other.slug}\x00\x1b"})
+
+    assert f'<input name="page" value="{other.slug}" size="30">' in found
+    assert unknown.status_code == 200 and '<input name="page" value="" size="30">' in unknown.content.decode()
+    assert controlled.status_code == 200 and f'<input name="page" value="{other.slug}" size="30">' in controlled.content.decode()
+    assert "\x07" not in unknown.content.decode() and "\x00" not in controlled.content.decode()

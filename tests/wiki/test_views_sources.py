@@ -323,3 +323,12 @@ def test_a_suggestion_shows_the_first_texts_it_read_and_counts_the_others_with_a
     weighed = re.search(r'<details class="evidence-list"><summary>[^<]*</summary><ul>(.*?)</ul>', html, re.S)
     assert weighed is not None
     assert weighed.group(1).count("<li>") == shown.group(1).count("<mark") > 4
+
+
+@pytest.mark.django_db
+def test_the_search_a_list_offers_instead_gives_back_no_control_character(client: Client) -> None:
+    make_wiki()
+    html = client.get(reverse("wiki:source-list"), {"q": "循环\x07信用\x1b co"}).content.decode()
+
+    link = '<a href="/search/?kind=source&amp;q=%E5%BE%AA%E7%8E%AF%E4%BF%A1%E7%94%A8+co">“<span lang="zh-Hans">循环信用 co</span>”</a>'
+    assert link in html and "\x07" not in html and "\x1b" not in html

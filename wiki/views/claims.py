@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
 from wiki.forms.claims import ClaimReattachForm, ClaimRetireForm
+from wiki.forms.rendering import without_controls
 from wiki.models import Claim, ClaimRevision, Page
 from wiki.models.claims import merge_that_orphaned
 from wiki.paginator import Paginator
@@ -33,10 +34,11 @@ def render_claim_detail(request: HttpRequest, claim: Claim, *, retire_form: Clai
     history = list(ClaimRevision.objects.history().filter(claim=claim))
     context: dict[str, object] = {"claim": claim, "history": history, "merged": merge_that_orphaned(reversed(history)) if claim.is_orphaned else None}
     if claim.is_orphaned and not claim.is_retired and request.user.has_perm("wiki.change_claim"):
-        # ?page=<slug> offers the sentences of another page to re-attach to.
-        other = Page.objects.only("id", "slug", "title").filter(slug=request.GET.get("page") or "").first()
+        # ?page=<slug> offers the sentences of another page to re-attach to; its field gives back the page found.
+        slug = without_controls(request.GET.get("page") or "")
+        other = Page.objects.only("id", "slug", "title").filter(slug=slug).first() if slug else None
         target = other or claim.page
-        context.update(target=target, reattach_form=ClaimReattachForm(page_id=target.pk),
+        context.update(target=target, other_page=other, reattach_form=ClaimReattachForm(page_id=target.pk),
                        retire_form=retire_form or ClaimRetireForm())
     return render(request, "wiki/claim_detail.html", context, status=status)
 

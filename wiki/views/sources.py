@@ -10,6 +10,7 @@ from wiki.caching import versions
 from wiki.caching.responses import cached_for_readers
 from wiki.caching.values import cached_value
 from wiki.filters import SOURCE_SORT_CHOICES, SourceListFilter
+from wiki.forms.rendering import without_controls
 from wiki.graph.context import local_graph_for
 from wiki.graph.forms import LocalGraphForm
 from wiki.models import Claim, Classification, Contrast, OpenQuestion, Source, SourceMerge
@@ -36,13 +37,15 @@ def source_list(request: HttpRequest) -> HttpResponse:
     filterset = SourceListFilter(query or None, queryset=Source.objects.for_listing())
     filters = query.copy()  # the filter set reads ``query`` when it is validated, format included
     filters.pop("format", None)
+    words = without_controls(query.get("q", "")).strip()
     return render_filtered_list(request, "wiki/source_list.html", filterset, {
         "export_query": _export_query(filters),
         "filtered": any(value for name, value in filters.items() if name != "sort"),
         "sort": filters.get("sort", ""),
         "sorts": SOURCE_SORT_CHOICES,
         # words the list's filter (a plain "contains") found nowhere may name a term search knows by its other names
-        "search_instead": f"{reverse('wiki:search')}?{urlencode({'kind': 'source', 'q': words})}" if (words := query.get("q", "").strip()) else "",
+        "search_words": words,
+        "search_instead": f"{reverse('wiki:search')}?{urlencode({'kind': 'source', 'q': words})}" if words else "",
     })
 
 

@@ -8,13 +8,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_claim, make_editor, make_page, make_question
+from tests.factories import make_claim, make_editor, make_page, make_question, make_source
 from wiki.models import Claim, OpenQuestion, Page
 from wiki.search.index import search_reindex_questions
 from wiki.search.query import search
 from wiki.services.claims import claim_retire
 from wiki.services.deletion import page_delete, page_restore
 from wiki.services.pages import page_save_revision
+from wiki.services.questions import question_update
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,25 @@ def test_changing_a_questions_priority_keeps_its_links_to_orphaned_and_retired_c
     question.refresh_from_db()
     assert question.priority == "high"
     assert sorted(question.claims.values_list("pk", flat=True)) == sorted([kept.pk, orphaned.pk, retired.pk])
+
+
+def test_a_service_call_that_leaves_out_the_links_keeps_them_and_one_that_gives_them_replaces_them() -> None:
+    page = make_page(slug="linked", title="Linked", body="## 关键要点\n\n- First sentence.\n- Second sentence.\n")
+    first, second = (Claim.objects.get(page=page, text__startswith=t) for t in ("First", "Second"))
+    work = make_source(short_name="LinkedWork")
+    question = make_question(title="Do both hold?", page=page, priority="normal")
+    question.claims.set([first, second])
+    question.sources.set([work])
+
+    question_update(question=question, fields={"priority": "high"})
+    question_update(question=question, fields={"status": "answered", "answer_claim": second})
+
+    question.refresh_from_db()
+    assert (question.priority, question.answer_claim_id) == ("high", second.pk)
+    assert sorted(question.claims.values_list("pk", flat=True)) == sorted([first.pk, second.pk])
+    assert list(question.sources.all()) == [work]
+    question_update(question=question, fields={}, claims=[second], sources=[])
+    assert list(question.claims.all()) == [second] and not question.sources.exists()
 
 
 def test_the_edit_form_marks_linked_claims_that_left_their_page_and_offers_no_other_orphans(editor_client: Client) -> None:

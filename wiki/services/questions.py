@@ -92,13 +92,17 @@ def _state(question: OpenQuestion) -> dict[str, Any]:
             if field.name not in ("created_at", "updated_at")}
 
 
-def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> None:
+def _apply(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim] | None,
+           sources: Sequence[Source] | None) -> None:
+    """Writes ``fields`` and links ``question`` to ``claims`` and ``sources``; None keeps the links it has."""
     for name, value in fields.items():
         setattr(question, name, value)
     question.full_clean()
     question.save()
-    question.claims.set([claim.pk for claim in claims])
-    question.sources.set([source.pk for source in sources])
+    if claims is not None:
+        question.claims.set([claim.pk for claim in claims])
+    if sources is not None:
+        question.sources.set([source.pk for source in sources])
 
 
 def _triage_changes(question: OpenQuestion, title: str, status: str, priority: str, assignee: Account | None) -> list[Summary]:
@@ -122,14 +126,16 @@ def _triage_changes(question: OpenQuestion, title: str, status: str, priority: s
     return changes
 
 
-def _unchanged(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim], sources: Sequence[Source]) -> bool:
-    """Whether saving ``fields``, ``claims`` and ``sources`` would change nothing (the fields are set on ``question``)."""
+def _unchanged(question: OpenQuestion, fields: dict[str, Any], claims: Sequence[Claim] | None,
+               sources: Sequence[Source] | None) -> bool:
+    """Whether saving ``fields``, ``claims`` and ``sources`` (None: the links kept) would change nothing (the fields
+    are set on ``question``)."""
     before = _state(question)
     for name, value in fields.items():
         setattr(question, name, value)
     return (_state(question) == before
-            and set(question.claims.values_list("pk", flat=True)) == {claim.pk for claim in claims}
-            and set(question.sources.values_list("pk", flat=True)) == {source.pk for source in sources})
+            and (claims is None or set(question.claims.values_list("pk", flat=True)) == {claim.pk for claim in claims})
+            and (sources is None or set(question.sources.values_list("pk", flat=True)) == {source.pk for source in sources}))
 
 
 @transaction.atomic
@@ -160,13 +166,16 @@ def question_update(
     *,
     question: OpenQuestion,
     fields: dict[str, Any],
-    claims: Sequence[Claim] = (),
-    sources: Sequence[Source] = (),
+    claims: Sequence[Claim] | None = None,
+    sources: Sequence[Source] | None = None,
     user: User | None = None,
     loaded_at: datetime | None = None,
 ) -> OpenQuestion:
     """Triage or resolve: an answered question needs the claim that answers it (checked here and by the database),
     one of its page's or of those it is linked to (see :func:`unrelated_answer`, a :class:`ValidationError` otherwise).
+
+    ``claims`` and ``sources`` given are the claims and works the question is linked to from now on (empty unlinks
+    them all); left out, the question keeps those it has.
 
     ``loaded_at`` is the question's ``updated_at`` when the editor opened the form; a save since raises
     :class:`StaleEdit` and nothing is written. A save that changes nothing writes nothing. An edit that makes it ask
@@ -181,7 +190,7 @@ def question_update(
     if _unchanged(question, fields, claims, sources):
         return question
     if (refusal := unrelated_answer(question=stored, answer=question.answer_claim, page_id=question.page_id,
-                                    claim_ids=[claim.pk for claim in claims])) is not None:
+                                    claim_ids=[claim.pk for claim in claims or ()])) is not None:
         raise refusal
     if (existing := _duplicate_of(question, asked=asked, lock=True)) is not None:
         raise QuestionDuplicate(existing)

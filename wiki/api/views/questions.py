@@ -89,9 +89,7 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
         return question_create(fields=data, claims=claims, sources=sources, user=self.request.user)
 
     def service_update(self, instance: OpenQuestion, data: dict[str, Any]) -> OpenQuestion:
+        # a PATCH that leaves out claims or sources keeps them
         claims, sources = data.pop("claims", None), data.pop("sources", None)
-        return question_update(
-            question=instance, fields=data, user=self.request.user,
-            claims=list(instance.claims.all()) if claims is None else claims,
-            sources=list(instance.sources.all()) if sources is None else sources, loaded_at=self.loaded_at,
-        )
+        return question_update(question=instance, fields=data, claims=claims, sources=sources, user=self.request.user,
+                               loaded_at=self.loaded_at)

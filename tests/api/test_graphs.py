@@ -8,9 +8,11 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from tests.factories import ContrastWiki, cite, make_page, make_source
+from wiki.api.serializers.graphs import EDGE_TYPE_CHOICES
 from wiki.graph.forms import MAX_WORKS
 from wiki.models import Contrast, Source
 
@@ -245,3 +247,14 @@ def test_a_graph_cut_to_draw_it_marks_in_its_files_the_nodes_the_picture_holds(c
         graph = nx.read_graphml(io.BytesIO(api.get(address + "&format=graphml").content), force_multigraph=True)
         assert {n for n, shown in graph.nodes(data="drawn") if shown} == drawn
         assert graph.nodes["source:" + works[0].slug]["label"] == "工作 00"
+
+
+def test_edge_types_are_labelled_in_the_language_the_schema_is_read_in() -> None:
+    """The choices are made when the module is imported, in whatever language is active then: a label read at that
+    moment would describe the schema's edge types in it, whichever language the schema is asked for."""
+    labels = dict(EDGE_TYPE_CHOICES)
+
+    with translation.override("zh-hans"):
+        assert str(labels["about"]) == "关于"
+    with translation.override("en"):
+        assert str(labels["about"]) == "is about"

@@ -8,11 +8,11 @@ from rest_framework import serializers
 from wiki.graph import EdgeType
 from wiki.graph.build import MAP_EXPORT_LIMIT, MAP_EXPORT_MAX
 from wiki.graph.forms import MAX_WORKS
-from wiki.graph.nodes import NODE_KINDS
+from wiki.graph.nodes import EDGE_LABELS, NODE_KINDS
 from wiki.models.classifications import MECHANISM_CHOICES, VERDICT_CHOICES
 from wiki.text.lists import joined
 
-EDGE_TYPE_CHOICES = [(t.value, t.label) for t in EdgeType]
+EDGE_TYPE_CHOICES = [(t.value, EDGE_LABELS[t]) for t in EdgeType]
 _WORK = r"[-a-zA-Z0-9_]+(:[-a-zA-Z0-9_]+)?"
 _EDGE = "(" + "|".join(t.value for t in EdgeType) + ")"
 EDGE_TYPES_PATTERN = rf"^{_EDGE}(,{_EDGE})*$"

@@ -7,6 +7,7 @@ from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy
 
 from config.embedded_db import var_dir
 from config.env import (
@@ -328,7 +329,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Agentic RL Wiki API",
-    "DESCRIPTION": "Pages, sources, claims, classifications, contrasts, open questions and graphs of the Agentic RL wiki.",
+    "DESCRIPTION": gettext_lazy("Pages, sources, claims, classifications, contrasts, open questions and graphs of the Agentic RL wiki."),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The browser gets Swagger UI and Redoc from static/, never from a CDN.

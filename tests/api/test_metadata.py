@@ -94,3 +94,6 @@ def test_options_labels_every_field_in_the_language_asked_for(small_wiki: SmallW
     assert (pages["title"]["label"], pages["base_revision"]["label"], pages["new_works"]["label"]) == ("标题", "起始修订版本", "新工作")
     english_pages = editor.options("/api/v1/pages/", HTTP_ACCEPT_LANGUAGE="en").json()["actions"]["POST"]
     assert (english_pages["base_revision"]["label"], english_pages["comment"]["label"]) == ("Revision started from", "Edit summary")
+    # and described in it, as the schema in that language describes the field
+    assert pages["base_revision"]["help_text"] == "你开始编辑时的修订版本；若此后有人保存过，回答 409。"
+    assert english_pages["base_revision"]["help_text"] == "The revision you started from; a later save by someone else answers 409."

@@ -256,6 +256,53 @@ def test_operation_summaries_are_in_the_language_the_docs_ask_for(client: Client
     assert summary(lang="zh-hans") == "把页面移到另一个地址"
 
 
+# drf-spectacular lists an enum's choices under its description, one line each, as "* `value` - label".
+_CHOICE = re.compile(r"\* `([^`]+)` - (.*)")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _descriptions(node: object, where: str = "") -> Iterator[tuple[str, str]]:
+    """Every description in a schema (operations, parameters, responses, headers, components, their fields' help
+    texts), with where it is."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                yield where, value
+            else:
+                yield from _descriptions(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _descriptions(value, f"{where}/{index}")
+
+
+def _reads_in_chinese(description: str) -> bool:
+    """Whether a description reads in Chinese: it holds Chinese, or it has no words to translate, only identifiers a
+    client sends as they stand: nothing at all, or the choices of an enum each labelled by its own value
+    (``* `in_use` - in_use``), as those whose labels are words are not (``* `policy_gradient` - 策略梯度``)."""
+    if not description or _HAN.search(description):
+        return True
+    choices = [_CHOICE.fullmatch(line) for line in description.split("\n")]
+    return all(choice and choice[1] == choice[2] for choice in choices)
+
+
+def test_the_chinese_schema_describes_everything_in_chinese(client: Client) -> None:
+    """The docs pages read the schema in the reader's language: a Chinese reader sees no English around the Chinese,
+    in the shared responses and headers the hooks add as in each operation's parameters and each field's help."""
+    schema = client.get("/api/schema/", {"format": "json", "lang": "zh-hans"}).json()
+    english = dict(_descriptions(client.get("/api/schema/", {"format": "json"}).json()))
+
+    descriptions = list(_descriptions(schema))
+    untranslated = sorted(f"{where}: {text[:80]}" for where, text in descriptions if not _reads_in_chinese(text))
+
+    assert len(descriptions) > 1000
+    assert untranslated == []
+    # the same places, each in its language, the names a client sends kept as they are
+    assert english.keys() == dict(descriptions).keys()
+    assert "If-None-Match" in schema["components"]["headers"]["ETag"]["description"]
+    assert not _reads_in_chinese(english["/components/headers/ETag"])
+    assert _reads_in_chinese("* `true` - true\n* `false` - false") and not _reads_in_chinese("* `new` - new page")
+
+
 def test_either_token_scheme_is_enough_for_an_operation(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
 

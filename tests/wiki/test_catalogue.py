@@ -5,7 +5,8 @@ more sentence for translators to keep translating, and hides that the new wordin
 
 The messages are read as ``makemessages`` reads them, with Babel and no GNU gettext: Python by its tokens, a template
 through Django's ``templatize``; the repository's catalogues are only read. The API's operations are described in
-English, by docstrings and ``extend_schema``, and translated as they stand: those messages are read from the schema."""
+English, by docstrings and ``extend_schema``, and so are its components, by their serializers' docstrings: both are
+translated as they stand, and those messages are read from the schema."""
 
 from __future__ import annotations
 
@@ -65,19 +66,23 @@ def _from_template(path: Path) -> Iterator[Key]:
 
 
 def _api_descriptions() -> Iterator[tuple[Key, str]]:
-    """Each operation's description as written, untranslated."""
+    """Each operation's description and each object component's as written, untranslated (an enum's lists its
+    choices)."""
     with override(None):
         schema = SchemaGenerator().get_schema(request=None, public=True)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             if isinstance(operation, dict) and operation.get("description"):
                 yield (None, operation["description"], None), f"{method.upper()} {path}"
+    for name, component in schema["components"]["schemas"].items():
+        if "properties" in component and component.get("description"):
+            yield (None, component["description"], None), f"components/schemas/{name}"
 
 
 @functools.cache
 def used_by_the_wiki() -> dict[Key, str]:
     """Every message the wiki's code and templates (Python, HTML, text e-mails, XML) mark, with a place it is, and the
-    descriptions of the API's operations, with the operation."""
+    descriptions of the API's operations and components, with where they are."""
     found: dict[Key, str] = {}
     for key, operation in _api_descriptions():
         found.setdefault(key, operation)
@@ -136,6 +141,7 @@ def test_the_extraction_reads_every_kind_of_file() -> None:
     assert any(path.startswith("wiki/services/") for path in where)
     assert used[(None, "Anonymous clients have no watchlist: this answers 401 without credentials.", None)] == (
         "GET /api/v1/watchlist/")
+    assert used[(None, "The body of every 4xx answer.", None)] == "components/schemas/Error"
     # Django's and Django REST framework's own messages, as the catalogues word them
     assert {(None, "This field is required."), (None, "A valid biginteger is required.")} <= used_by_other_apps()
     assert (None, "Field filters") in used_by_other_apps()  # django-filter's, in its template alone

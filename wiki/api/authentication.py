@@ -98,8 +98,8 @@ class TokenAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore
     def get_security_definition(self, auto_schema: Any) -> list[dict[str, Any]]:
         return [
             {"type": "apiKey", "in": "header", "name": "Authorization",
-             "description": "`Token <key>`: a key made on /account/token/ or by `manage.py api_token`, shown once."},
-            {"type": "http", "scheme": "bearer", "description": "The same key as `Bearer <key>`."},
+             "description": _("`Token <key>`: a key made on /account/token/ or by `manage.py api_token`, shown once.")},
+            {"type": "http", "scheme": "bearer", "description": _("The same key as `Bearer <key>`.")},
         ]
 
 

@@ -12,8 +12,10 @@ from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import CharField, F, QuerySet, TextField
 from django.db.models.functions import Lower
-from django.utils.translation import gettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
+from django_stubs_ext import StrOrPromise
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend, OrderingFilter
@@ -135,11 +137,12 @@ def read_updated_after(request: Request) -> datetime | None:
     return moment
 
 
-def updated_after_help(changed: str) -> str:
+def updated_after_help(changed: StrOrPromise) -> StrOrPromise:
     """The schema's description of ``updated_after``, ``changed`` saying what it keeps."""
-    return (f"ISO 8601: only {changed}, so that a mirror reads what changed since its last walk. With an offset "
-            f"(`2025-03-01T08:00:00Z`, `…+08:00`) it is read as it says; without one, in the wiki's time zone "
-            f"({settings.TIME_ZONE}). A value that is no date and time is a 400.")
+    return format_lazy(gettext_lazy("ISO 8601: only {changed}, so that a mirror reads what changed since its last walk. "
+                                    "With an offset (`2025-03-01T08:00:00Z`, `…+08:00`) it is read as it says; without "
+                                    "one, in the wiki's time zone ({zone}). A value that is no date and time is a 400."),
+                       changed=changed, zone=settings.TIME_ZONE)
 
 
 class UpdatedAfterFilter(BaseFilterBackend):
@@ -172,11 +175,11 @@ class UpdatedAfterFilter(BaseFilterBackend):
             return []
         return [{
             "name": UPDATED_AFTER, "required": False, "in": "query",
-            "description": updated_after_help(
+            "description": updated_after_help(gettext(
                 "the items changed after this moment (their `updated_at` later than it, which moves with whatever the "
                 "item shows, its citations, links and the names of the pages and works it names included; a work also "
                 "when one of its classifications changed, a classification or a contrast when one of its works did); "
-                "deleted items leave the list, and `/api/v1/changes/` (with the same `updated_after`) says which"),
+                "deleted items leave the list, and `/api/v1/changes/` (with the same `updated_after`) says which")),
             "schema": {"type": "string", "format": "date-time"},
         }]
 
@@ -214,8 +217,10 @@ class StrictOrderingFilter(OrderingFilter):
         if isinstance(fields, (list, tuple)):
             field = "-?(" + "|".join(fields) + ")"
             for parameter in parameters:
-                parameter["description"] = (f"Comma-separated fields to order by, `-` first for descending: {', '.join(fields)}. "
-                                            f"Any other field is refused (400).{getattr(view, 'ordering_notes', '')}")
+                described = gettext("Comma-separated fields to order by, `-` first for descending: %(fields)s. Any other "
+                                    "field is refused (400).") % {"fields": ", ".join(fields)}
+                notes = getattr(view, "ordering_notes", None)
+                parameter["description"] = f"{described} {notes}" if notes else described
                 parameter["schema"]["pattern"] = f"^{field}(,{field})*$"
         return parameters
 

@@ -119,9 +119,10 @@ class WikiPagination(PageNumberPagination):
             parameter["schema"]["minimum"] = 1
             if parameter["name"] == self.page_size_query_param:
                 parameter["schema"]["maximum"] = self.max_page_size
-                parameter["description"] = f"Number of results per page (default {self.page_size}, at most {self.max_page_size})."
+                parameter["description"] = gettext("Number of results per page (default %(default)s, at most %(most)s).") % {
+                    "default": self.page_size, "most": self.max_page_size}
             elif parameter["name"] == self.page_query_param:
-                parameter["description"] = (
+                parameter["description"] = gettext_lazy(
                     "A page number: the page of results at that offset, its `next` and `previous` links by number too. "
                     "Past the last page the answer is 404 `not_found`, with `page` in `errors` and `codes`. Without it (and without `after`), the "
                     "first page, whose `next` link pages by cursor.")
@@ -129,7 +130,7 @@ class WikiPagination(PageNumberPagination):
             return parameters
         parameters.append({
             "name": AFTER, "required": False, "in": "query",
-            "description": (
+            "description": gettext_lazy(
                 "An opaque cursor, as the `next` link of a page gives it: the page after the last row that page held, "
                 "in the same order. Each page costs the same at any depth, and rows added or deleted meanwhile move no "
                 "other row across pages (rows are ordered by `ordering`, ties by id; a row whose ordering value changes "
@@ -151,12 +152,12 @@ class WikiPagination(PageNumberPagination):
             link.pop("nullable", None)
             link["type"] = ["string", "null"]
             link["example"] = examples[name]
-        paginated["properties"]["next"]["description"] = (
+        paginated["properties"]["next"]["description"] = gettext_lazy(
             "The next page, null on the last: by cursor (`after`), or by number when this page was read by number.")
-        paginated["properties"]["previous"]["description"] = (
+        paginated["properties"]["previous"]["description"] = gettext_lazy(
             "The page before, by number; null on the first page and on a page read by cursor.")
         paginated["properties"]["count"]["example"] = 231
-        paginated["properties"]["count"]["description"] = "How many results the list holds, over all its pages."
+        paginated["properties"]["count"]["description"] = gettext_lazy("How many results the list holds, over all its pages.")
         return paginated
 
 

@@ -86,40 +86,40 @@ REFERENCE_PARSERS = [BibTeXParser, CSLJSONParser, RISParser, WebOfScienceParser,
 
 
 class FieldUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    field = serializers.CharField(source="name", help_text=(
+    field = serializers.CharField(source="name", help_text=gettext_lazy(
         "The work's field, a bibliographic detail by BibTeX's name, or extra_fields.<name> for one of its other fields "
         "(keywords, language, urldate, editor…)."))
-    current = serializers.CharField(help_text="What the work has (empty when it has nothing).")
-    offered = serializers.CharField(help_text="What the entry gives.")
+    current = serializers.CharField(help_text=gettext_lazy("What the work has (empty when it has nothing)."))
+    offered = serializers.CharField(help_text=gettext_lazy("What the entry gives."))
 
 
 class ImportedEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    line = serializers.IntegerField(allow_null=True, help_text="Where the entry starts in the file.")
-    key = serializers.CharField(source="label", help_text="The entry's citation key (or item id).")
-    slug = serializers.CharField(allow_null=True, help_text="The work created, or the one already in the wiki.")
+    line = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Where the entry starts in the file."))
+    key = serializers.CharField(source="label", help_text=gettext_lazy("The entry's citation key (or item id)."))
+    slug = serializers.CharField(allow_null=True, help_text=gettext_lazy("The work created, or the one already in the wiki."))
     title = serializers.CharField(allow_null=True)
-    reason = serializers.CharField(source="message", help_text="Why it is a duplicate, why it was refused, or a note on what was created (a BibTeX key made usable).")
-    missing = serializers.DictField(child=serializers.CharField(), help_text=(
+    reason = serializers.CharField(source="message", help_text=gettext_lazy("Why it is a duplicate, why it was refused, or a note on what was created (a BibTeX key made usable)."))
+    missing = serializers.DictField(child=serializers.CharField(), help_text=gettext_lazy(
         "For a duplicate that is another version of the work: identifiers it has and the work lacks "
         "(arxiv_id, doi), to add with a PATCH of the work if you judge them the same work."))
-    warnings = serializers.ListField(child=serializers.CharField(), help_text=(
+    warnings = serializers.ListField(child=serializers.CharField(), help_text=gettext_lazy(
         "What was mended or left out to read the entry (a DOI that is no DOI, a second URL, control characters)."))
-    updates = FieldUpdateSerializer(many=True, help_text=(
+    updates = FieldUpdateSerializer(many=True, help_text=gettext_lazy(
         "For a duplicate: each field the entry gives otherwise than the work in the wiki, to take with a PATCH of "
         "the work if you judge so (a bibliographic detail, such as volume or pages, in its bibliographic object; one "
         "of its other fields, named extra_fields.<name>, in its extra_fields object)."))
-    possible_duplicate = serializers.CharField(allow_null=True, help_text=(
+    possible_duplicate = serializers.CharField(allow_null=True, help_text=gettext_lazy(
         "For a work created: the slug of another it may be the same as (one title is the other's with a subtitle, or "
         "the same title by a first author of the same family name), to merge them if it is."))
 
 
 class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField(help_text="The import's record: read it, and undo the import as a whole, at api_url.")
-    api_url = serializers.URLField(help_text="The import in the API (an absolute URL).")
-    html_url = serializers.URLField(help_text="The import's page in the browser (an absolute URL).")
+    id = serializers.IntegerField(help_text=gettext_lazy("The import's record: read it, and undo the import as a whole, at api_url."))
+    api_url = serializers.URLField(help_text=gettext_lazy("The import in the API (an absolute URL)."))
+    html_url = serializers.URLField(help_text=gettext_lazy("The import's page in the browser (an absolute URL)."))
     format = serializers.ChoiceField(choices=[f.value for f in ReferenceFormat])
     created = ImportedEntrySerializer(many=True)
-    duplicate = ImportedEntrySerializer(many=True, help_text="Already in the wiki (or earlier in the file): linked, not added.")
+    duplicate = ImportedEntrySerializer(many=True, help_text=gettext_lazy("Already in the wiki (or earlier in the file): linked, not added."))
     refused = ImportedEntrySerializer(many=True)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ComponentRegistry, force_instance, get_lib_doc_excludes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
@@ -19,20 +20,20 @@ from wiki.api.views.base import WikiAPIView
 class ErrorSerializer(serializers.Serializer):
     """The body of every 4xx answer."""
 
-    detail = serializers.CharField(help_text="What went wrong, for a person.")
+    detail = serializers.CharField(help_text=gettext_lazy("What went wrong, for a person."))
     code = serializers.CharField(
-        help_text="Machine-readable: invalid, required, parse_error, not_authenticated, authentication_failed, "
-        "permission_denied, not_found, method_not_allowed, edit_conflict, invalid_cursor, throttled, …"
+        help_text=gettext_lazy("Machine-readable: invalid, required, parse_error, not_authenticated, authentication_failed, "
+        "permission_denied, not_found, method_not_allowed, edit_conflict, invalid_cursor, throttled, …")
     )
     errors = serializers.DictField(  # type: ignore[assignment]  # a field named like Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
-        help_text="Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400, "
-                  "or a 404 naming the parameter at fault (`page`, a number past the last page).",
+        help_text=gettext_lazy("Messages per field (dotted for nested fields; non_field_errors for the whole input). Empty unless 400, "
+                               "or a 404 naming the parameter at fault (`page`, a number past the last page)."),
     )
     codes = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
-        help_text="The machine-readable code of each message in errors, field by field, in the same order "
-                  "(invalid, required, invalid_choice, unknown_field, read_only, max_length, …); code is the first one's.",
+        help_text=gettext_lazy("The machine-readable code of each message in errors, field by field, in the same order "
+                               "(invalid, required, invalid_choice, unknown_field, read_only, max_length, …); code is the first one's."),
     )
 
 
@@ -54,16 +55,16 @@ class EditConflictSerializer(ErrorSerializer):
 class DuplicateSerializer(ErrorSerializer):
     """409: the source exists already (same arXiv ID, DOI or normalised title)."""
 
-    existing = serializers.CharField(help_text="Slug of the existing source.")
-    missing = serializers.DictField(child=serializers.CharField(), required=False, help_text=(
+    existing = serializers.CharField(help_text=gettext_lazy("Slug of the existing source."))
+    missing = serializers.DictField(child=serializers.CharField(), required=False, help_text=gettext_lazy(
         "Identifiers sent that the existing source lacks (another version of the work): arxiv_id, doi."))
 
 
 class QuestionDuplicateSerializer(ErrorSerializer):
     """409: the same question (title, text and page) is in the queue already, unresolved."""
 
-    existing = serializers.IntegerField(help_text="Id of the existing question.")
-    html_url = serializers.URLField(help_text="The existing question in the browser (an absolute URL).")
+    existing = serializers.IntegerField(help_text=gettext_lazy("Id of the existing question."))
+    html_url = serializers.URLField(help_text=gettext_lazy("The existing question in the browser (an absolute URL)."))
 
 
 def _open_to_all(view: Any) -> bool:
@@ -75,17 +76,17 @@ def _for_accounts(view: Any) -> bool:
     return any(permission is IsAuthenticated for permission in getattr(view, "permission_classes", []))
 
 
-def _error(description: str) -> OpenApiResponse:
+def _error(description: StrOrPromise) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
-NOT_LOGGED_IN = ("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or "
-                 "`Bearer <key>`).")
+NOT_LOGGED_IN = gettext_lazy("Not logged in, or a wrong or expired token: log in or send `Authorization: Token <key>` (or "
+                             "`Bearer <key>`).")
 
 # Every read carries an ETag (wiki.api.conditional): a client that sends it back gets 304 while nothing changed.
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", str, OpenApiParameter.HEADER, required=False,
-    description="The ETag of the answer you hold: while it is still the answer, the reply is 304 with no body.",
+    description=gettext_lazy("The ETag of the answer you hold: while it is still the answer, the reply is 304 with no body."),
 )
 
 
@@ -100,15 +101,15 @@ def doc_excludes() -> list[type]:
 def translated_description(schema: AutoSchema) -> str:
     """The operation's description in the active language. It is written in English, as the view's docstring or the
     ``description`` of its ``extend_schema``, and is a message of the catalogues as it stands (``tests/wiki/
-    test_catalogue.py`` reads every operation's); ``extend_schema``'s own ``get_description`` answers without calling
-    the wiki's schema, so the translation is made where the description is read."""
+    test_catalogue.py`` reads every operation's, and every component's); ``extend_schema``'s own ``get_description``
+    answers without calling the wiki's schema, so the translation is made where the description is read."""
     description = schema.get_description()
     return gettext(str(description)) if description else ""
 
 
 class WikiAutoSchema(AutoSchema):
     """Adds the shared error responses to each operation, by method and by whether it names one object, and the
-    conditional read every GET answers; describes the operation in the schema's language."""
+    conditional read every GET answers; describes the operation, and each component, in the schema's language."""
 
     def get_operation(self, path: str, path_regex: str, path_prefix: str, method: str,
                       registry: ComponentRegistry) -> dict[str, Any] | None:
@@ -163,8 +164,12 @@ class WikiAutoSchema(AutoSchema):
 
     def _map_basic_serializer(self, serializer: Any, direction: Literal["request", "response"]) -> dict[str, Any]:
         """An answer holds every field its serializer reads, null where it has no value: a field optional in a request
-        (``required=False``, a default) is always there in the response, so a generated client types it as present."""
+        (``required=False``, a default) is always there in the response, so a generated client types it as present.
+        The component is described in the schema's language."""
         schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+        if schema.get("description"):
+            # the serializer's docstring, a message of the catalogues as it stands, as an operation's description is
+            schema["description"] = gettext(schema["description"])
         if direction == "response" and schema.get("properties"):
             written_only = {name for name, field in force_instance(serializer).fields.items() if field.write_only}  # type: ignore[no-untyped-call]
             schema["required"] = sorted({*schema.get("required", []), *(set(schema["properties"]) - written_only)})
@@ -174,26 +179,27 @@ class WikiAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         extra: dict[str, OpenApiResponse] = {"429": _error("Too many requests.")}
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
-            extra["400"] = _error("Invalid input; see errors.")
+            extra["400"] = _error(gettext("Invalid input; see errors."))
         if _for_accounts(self.view):
             extra["401"] = _error(NOT_LOGGED_IN)
             if self.method not in SAFE_METHODS:
-                extra["403"] = _error("A logged-in session's change sent without its CSRF token.")
+                extra["403"] = _error(gettext("A logged-in session's change sent without its CSRF token."))
         elif self.method in ("POST", "PUT", "PATCH", "DELETE") and not _open_to_all(self.view):
             extra["401"] = _error(NOT_LOGGED_IN)
-            extra["403"] = _error("Logged in without the permission (editors only).")
+            extra["403"] = _error(gettext("Logged in without the permission (editors only)."))
         elif getattr(self.view, "authentication_classes", None):
-            extra["401"] = _error("A wrong, expired or malformed `Authorization: Token <key>` (or `Bearer <key>`) header "
-                                  "(reads need none).")
+            extra["401"] = _error(gettext("A wrong, expired or malformed `Authorization: Token <key>` (or `Bearer <key>`) header "
+                                          "(reads need none)."))
         if self.method == "GET":
-            extra["400"] = _error("Invalid query parameters (filters, ordering, page size, cursor).")
-            extra["304"] = OpenApiResponse(description="Not modified: the If-None-Match sent is still the answer's ETag.")
-        past_the_last = "a page number past the last page (`not_found`, naming `page` in `errors` and `codes`)"
+            extra["400"] = _error(gettext("Invalid query parameters (filters, ordering, page size, cursor)."))
+            extra["304"] = OpenApiResponse(description=gettext("Not modified: the If-None-Match sent is still the answer's ETag."))
         if "{" in self.path:
             paged = self.method == "GET" and self._is_list_view() and getattr(self.view, "pagination_class", None) is not None
-            extra["404"] = _error(f"No such object, or {past_the_last}." if paged else "No such object.")
+            extra["404"] = _error(gettext("No such object, or a page number past the last page (`not_found`, naming `page` "
+                                          "in `errors` and `codes`).") if paged else gettext("No such object."))
         elif self.method == "GET" and self._is_list_view():
-            extra["404"] = _error(f"No such page of results: {past_the_last}.")
+            extra["404"] = _error(gettext("No such page of results: a page number past the last page (`not_found`, naming "
+                                          "`page` in `errors` and `codes`)."))
         for code, response in extra.items():
             if code not in responses:
                 # an error is JSON whatever format was asked for (a BibTeX or GraphML renderer answers it as JSON),

@@ -281,9 +281,9 @@ class SourceListFilter(SourceFilter):
 
 class ClaimFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=ClaimStatus.choices)
-    page_slug = ClaimPageFilter(field_name="page__slug", label="The claim's page (its title or slug).", max_length=200)
-    source = LiveWorkFilter(method="filter_source", label="Slug of a cited source.", max_length=120)
-    about = LiveWorkFilter(method="filter_about", label="Slug of a work the claim is about.", max_length=120)
+    page_slug = ClaimPageFilter(field_name="page__slug", label=_("The claim's page (its title or slug)."), max_length=200)
+    source = LiveWorkFilter(method="filter_source", label=_("Slug of a cited source."), max_length=120)
+    about = LiveWorkFilter(method="filter_about", label=_("Slug of a work the claim is about."), max_length=120)
     is_orphaned = StrictBooleanFilter(label="Removed from its page's text (both when left out; `1` and `0` are read as "
                                                "`true` and `false`).")
 
@@ -301,7 +301,7 @@ class ClaimFilter(django_filters.FilterSet):
 class ClassificationFilter(django_filters.FilterSet):
     mechanism = django_filters.ChoiceFilter(choices=MECHANISM_CHOICES)
     verdict = django_filters.ChoiceFilter(choices=VERDICT_CHOICES)
-    source = LiveWorkFilter(field_name="source__slug", label="Slug of the classified source.", max_length=120)
+    source = LiveWorkFilter(field_name="source__slug", label=_("Slug of the classified source."), max_length=120)
     set_by = django_filters.ChoiceFilter(choices=SetBy.choices)
 
     class Meta:
@@ -310,7 +310,7 @@ class ClassificationFilter(django_filters.FilterSet):
 
 
 class ContrastFilter(django_filters.FilterSet):
-    work = LiveWorkFilter(method="filter_work", label="Slug of a source on either side.", max_length=120)
+    work = LiveWorkFilter(method="filter_work", label=_("Slug of a source on either side."), max_length=120)
 
     class Meta:
         model = Contrast

@@ -49,21 +49,21 @@ class ClaimChangeSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=CLAIM_CHANGE_OUTCOMES)
     claim = serializers.IntegerField(source="claim_id", allow_null=True)
     text = serializers.CharField()
-    previous_text = serializers.CharField(help_text="The sentence before the save; empty for a new claim.")
+    previous_text = serializers.CharField(help_text=gettext_lazy("The sentence before the save; empty for a new claim."))
     related = serializers.IntegerField(source="related_id", allow_null=True,
-                                       help_text="Split: the claim this one was split from. Merged: the claim that kept the sentence.")
+                                       help_text=gettext_lazy("Split: the claim this one was split from. Merged: the claim that kept the sentence."))
     status = serializers.ChoiceField(choices=ClaimStatus.choices)
     previous_status = serializers.ChoiceField(choices=ClaimStatus.choices, allow_blank=True,
                                               help_text="The status before the save; empty for a new claim.")
     reason = serializers.CharField()
     similarity = serializers.FloatField(allow_null=True)
     diff = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
-                                 help_text='Per-character diff: ["equal" | "delete" | "insert", text] parts; a claim '
-                                           'orphaned or merged away has its last text deleted.')
+                                 help_text=gettext_lazy('Per-character diff: ["equal" | "delete" | "insert", text] parts; a claim '
+                                                        'orphaned or merged away has its last text deleted.'))
 
 
 class ClaimReportSerializer(serializers.Serializer):
-    kept = serializers.IntegerField(help_text="Claims whose sentence did not change.")
+    kept = serializers.IntegerField(help_text=gettext_lazy("Claims whose sentence did not change."))
     summary = serializers.CharField()
     changes = ClaimChangeSerializer(many=True)
 
@@ -76,7 +76,7 @@ class ClaimRevisionSerializer(serializers.ModelSerializer):
     previous_status = serializers.ChoiceField(choices=ClaimStatus.choices, allow_blank=True, read_only=True,
                                               help_text="The status before this change; empty when the claim was created.")
     reason = serializers.CharField(source="reason_for_reader", read_only=True,
-                                   help_text="Why, in the language the request asks for (a reason the wiki wrote).")
+                                   help_text=gettext_lazy("Why, in the language the request asks for (a reason the wiki wrote)."))
 
     class Meta:
         model = ClaimRevision
@@ -91,7 +91,7 @@ class ClaimReattachSerializer(JSONTypes, serializers.Serializer):
     # Any claim: one that is not a sentence on a page now (orphaned, retired, on a deleted page) is refused by the
     # service, which says which.
     sentence = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.only("id"),
-                                                  help_text="The id of the claim now holding the sentence (any page).")
+                                                  help_text=gettext_lazy("The id of the claim now holding the sentence (any page)."))
 
 
 class ClaimRetireSerializer(JSONTypes, serializers.Serializer):
@@ -121,7 +121,7 @@ class QuestionSerializer(JSONTypes, serializers.ModelSerializer):
     it and the claim that answered it."""
 
     page = PageSlugField(allow_null=True, required=False,
-                         help_text="The page's slug; an address it had before a move names it too.")
+                         help_text=gettext_lazy("The page's slug; an address it had before a move names it too."))
     claims = serializers.PrimaryKeyRelatedField(many=True, queryset=Claim.objects.all(), required=False)
     sources = serializers.SlugRelatedField(slug_field="slug", many=True, queryset=Source.objects.all(), required=False)
     answer_claim = serializers.PrimaryKeyRelatedField(queryset=Claim.objects.all(), allow_null=True, required=False)

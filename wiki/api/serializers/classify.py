@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from classifier import Fact
@@ -16,19 +17,19 @@ class ClassifyRequestSerializer(JSONTypes, serializers.Serializer):
     text = serializers.CharField(
         max_length=MAX_TEXT_LENGTH,
         validators=[validate_some_text],
-        help_text="An abstract or claim about a work, Chinese or English.",
+        help_text=gettext_lazy("An abstract or claim about a work, Chinese or English."),
     )
     subject = serializers.CharField(max_length=200, required=False, allow_blank=True, validators=[validate_optional_line],
-                                    help_text="The one work to focus on when the text names several.")
+                                    help_text=gettext_lazy("The one work to focus on when the text names several."))
 
 
 class SpanSerializer(serializers.Serializer):
-    start = serializers.IntegerField(help_text="Offset of the cue in the text sent.")
+    start = serializers.IntegerField(help_text=gettext_lazy("Offset of the cue in the text sent."))
     end = serializers.IntegerField()
     cue = serializers.CharField()
-    decides = serializers.CharField(help_text="What the cue decided (a fact, the mechanism, …).")
-    negated = serializers.BooleanField(help_text="The cue sits inside a negation or contrast.")
-    contribution = serializers.FloatField(help_text=(
+    decides = serializers.CharField(help_text=gettext_lazy("What the cue decided (a fact, the mechanism, …)."))
+    negated = serializers.BooleanField(help_text=gettext_lazy("The cue sits inside a negation or contrast."))
+    contribution = serializers.FloatField(help_text=gettext_lazy(
         "What the cue's feature added to the fitted model's score: for a fact, to its being true (negative: "
         "towards false); for the mechanism, to the suggested mechanism."
     ))
@@ -54,8 +55,8 @@ class SuggestionSerializer(serializers.Serializer):
     verdict = serializers.ChoiceField(choices=VERDICT_CHOICES)
     facts = FactFindingsSerializer()
     algorithm = serializers.CharField(allow_null=True)
-    updated = serializers.CharField(allow_null=True, help_text="What the training updates, when the text says.")
+    updated = serializers.CharField(allow_null=True, help_text=gettext_lazy("What the training updates, when the text says."))
     narrow = serializers.BooleanField()
-    evidence = SpanSerializer(many=True, help_text="The spans that decided the mechanism and verdict.")
+    evidence = SpanSerializer(many=True, help_text=gettext_lazy("The spans that decided the mechanism and verdict."))
     confidence = serializers.FloatField(min_value=0, max_value=1)
     rationale = serializers.CharField()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from wiki.api.filters import YesNoParameter
@@ -18,13 +19,13 @@ class DismissalSerializer(serializers.Serializer):
 
 class FindingSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=FINDING_KINDS)
-    key = serializers.CharField(help_text="The objects the finding concerns; with kind, it names the finding.")
+    key = serializers.CharField(help_text=gettext_lazy("The objects the finding concerns; with kind, it names the finding."))
     subject = serializers.CharField()
-    url = serializers.CharField(help_text="Where to look, in the wiki.")
+    url = serializers.CharField(help_text=gettext_lazy("Where to look, in the wiki."))
     detail = serializers.CharField()
-    dismissal = DismissalSerializer(allow_null=True, help_text="Null while the finding is open.")
-    etag = serializers.CharField(help_text="The version of the finding's state (open, or this dismissal): send it as "
-                                           "If-Match with a dismissal or reopening, refused (412) when it changed since.")
+    dismissal = DismissalSerializer(allow_null=True, help_text=gettext_lazy("Null while the finding is open."))
+    etag = serializers.CharField(help_text=gettext_lazy("The version of the finding's state (open, or this dismissal): send it as "
+                                                        "If-Match with a dismissal or reopening, refused (412) when it changed since."))
 
 
 class FindingDismissalSerializer(DismissalSerializer):
@@ -39,8 +40,8 @@ class FindingDismissalSerializer(DismissalSerializer):
 
 class FindingListParamsSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=FINDING_KINDS, required=False, help_text="Only the findings of this kind.")
-    dismissed = YesNoParameter(required=False, help_text="true: only dismissed findings; false: only open ones (`1` and "
-                                                         "`0` are read as `true` and `false`).")
+    dismissed = YesNoParameter(required=False, help_text=gettext_lazy("true: only dismissed findings; false: only open ones (`1` and "
+                                                                      "`0` are read as `true` and `false`)."))
 
 
 class FindingRefSerializer(JSONTypes, serializers.Serializer):
@@ -51,4 +52,4 @@ class FindingRefSerializer(JSONTypes, serializers.Serializer):
 
 
 class FindingDismissRequestSerializer(FindingRefSerializer):
-    reason = serializers.CharField(max_length=MAX_REASON_CHARS, help_text="Why the finding is not a mistake.")
+    reason = serializers.CharField(max_length=MAX_REASON_CHARS, help_text=gettext_lazy("Why the finding is not a mistake."))

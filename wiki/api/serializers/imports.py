@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from wiki.api.schema import ErrorSerializer
@@ -18,7 +19,7 @@ class APIURLField(serializers.URLField):
     """The import in the API (an absolute URL)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(source="pk", read_only=True, help_text="The import in the API (an absolute URL).", **kwargs)
+        super().__init__(source="pk", read_only=True, help_text=gettext_lazy("The import in the API (an absolute URL)."), **kwargs)
 
     def to_representation(self, value: Any) -> str:
         return absolute(self.context, reverse("api:import-detail", kwargs={"pk": value}))
@@ -31,15 +32,15 @@ class SourceImportSerializer(serializers.ModelSerializer):
         source="user.username",
         allow_null=True,
         default=None,
-        help_text="Who imported it (null for the command line, or an account deleted since).",
+        help_text=gettext_lazy("Who imported it (null for the command line, or an account deleted since)."),
     )
     format = serializers.ChoiceField(choices=[f.value for f in ReferenceFormat], read_only=True)
     updated_count = serializers.IntegerField(
-        read_only=True, help_text="Works already in the wiki that took fields from the file."
+        read_only=True, help_text=gettext_lazy("Works already in the wiki that took fields from the file.")
     )
     undone_by = serializers.CharField(source="undone_by.username", allow_null=True, default=None)
     api_url = APIURLField()
-    html_url = BrowserURLField(help_text="The import's page in the browser, where it is undone too (an absolute URL).")
+    html_url = BrowserURLField(help_text=gettext_lazy("The import's page in the browser, where it is undone too (an absolute URL)."))
 
     class Meta:
         model = SourceImport
@@ -66,7 +67,7 @@ class SourceImportSerializer(serializers.ModelSerializer):
 class ImportedWorkSerializer(serializers.ModelSerializer):
     """A work an import created, while it is in the wiki."""
 
-    deleted = serializers.BooleanField(source="is_deleted", read_only=True, help_text="Deleted since the import.")
+    deleted = serializers.BooleanField(source="is_deleted", read_only=True, help_text=gettext_lazy("Deleted since the import."))
     html_url = BrowserURLField()
 
     class Meta:
@@ -77,13 +78,13 @@ class ImportedWorkSerializer(serializers.ModelSerializer):
 
 class TakenFieldSerializer(serializers.Serializer):
     field = serializers.CharField(
-        help_text=(
+        help_text=gettext_lazy(
             "The work's field, a bibliographic detail by BibTeX's name, or extra_fields.<name> for one of its other fields."
         )
     )
-    field_label = serializers.CharField(help_text="The field in the reader's language.")
-    before = serializers.CharField(help_text="What the work had (empty when it had nothing); given back by the undo.")
-    after = serializers.CharField(help_text="What the file gave it.")
+    field_label = serializers.CharField(help_text=gettext_lazy("The field in the reader's language."))
+    before = serializers.CharField(help_text=gettext_lazy("What the work had (empty when it had nothing); given back by the undo."))
+    after = serializers.CharField(help_text=gettext_lazy("What the file gave it."))
 
 
 class UpdatedWorkSerializer(ImportedWorkSerializer):
@@ -97,8 +98,8 @@ class UpdatedWorkSerializer(ImportedWorkSerializer):
 
 
 class WorkUseSerializer(serializers.Serializer):
-    work = serializers.CharField(help_text="The short name of a work the import created.")
-    use = serializers.CharField(help_text="What uses it, as a sentence in the reader's language.")
+    work = serializers.CharField(help_text=gettext_lazy("The short name of a work the import created."))
+    use = serializers.CharField(help_text=gettext_lazy("What uses it, as a sentence in the reader's language."))
 
 
 class UndoRefusalSerializer(serializers.Serializer):
@@ -107,15 +108,15 @@ class UndoRefusalSerializer(serializers.Serializer):
 
     detail = serializers.CharField()
     code = serializers.ChoiceField(choices=["already_undone", "nothing_to_undo", "in_use"])
-    uses = WorkUseSerializer(many=True, help_text="For `in_use`: what uses the works, up to ten.")
-    more = serializers.BooleanField(help_text="For `in_use`: there are more uses than those listed.")
+    uses = WorkUseSerializer(many=True, help_text=gettext_lazy("For `in_use`: what uses the works, up to ten."))
+    more = serializers.BooleanField(help_text=gettext_lazy("For `in_use`: there are more uses than those listed."))
 
 
 class UndoConflictSerializer(ErrorSerializer):
     """409: the import was not undone, and nothing was changed."""
 
-    uses = WorkUseSerializer(many=True, help_text="For `in_use`: what uses the works, up to ten.")
-    more = serializers.BooleanField(help_text="For `in_use`: there are more uses than those listed.")
+    uses = WorkUseSerializer(many=True, help_text=gettext_lazy("For `in_use`: what uses the works, up to ten."))
+    more = serializers.BooleanField(help_text=gettext_lazy("For `in_use`: there are more uses than those listed."))
 
 
 class SourceImportDetailSerializer(SourceImportSerializer):
@@ -124,9 +125,9 @@ class SourceImportDetailSerializer(SourceImportSerializer):
 
     created_works = ImportedWorkSerializer(many=True, read_only=True)
     updated_works = UpdatedWorkSerializer(many=True, read_only=True)
-    can_undo = serializers.BooleanField(read_only=True, help_text="Whether POST …/undo/ would undo it now.")
+    can_undo = serializers.BooleanField(read_only=True, help_text=gettext_lazy("Whether POST …/undo/ would undo it now."))
     undo_refusal = UndoRefusalSerializer(
-        allow_null=True, read_only=True, help_text="Why it cannot be undone now; null when it can."
+        allow_null=True, read_only=True, help_text=gettext_lazy("Why it cannot be undone now; null when it can.")
     )
 
     class Meta(SourceImportSerializer.Meta):

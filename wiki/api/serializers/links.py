@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 
@@ -20,7 +21,7 @@ class BrowserURLField(serializers.URLField):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("source", "get_absolute_url")
-        kwargs.setdefault("help_text", "The object in the browser (an absolute URL).")
+        kwargs.setdefault("help_text", gettext_lazy("The object in the browser (an absolute URL)."))
         super().__init__(read_only=True, **kwargs)
 
     def to_representation(self, value: Any) -> str:

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
@@ -32,7 +32,7 @@ from wiki.text.numbers import grouped
 
 
 class PageListSerializer(serializers.ModelSerializer):
-    html_url = BrowserURLField(help_text="The page in the browser (an absolute URL).")
+    html_url = BrowserURLField(help_text=gettext_lazy("The page in the browser (an absolute URL)."))
 
     class Meta:
         model = Page
@@ -62,10 +62,10 @@ class PageDetailSerializer(serializers.ModelSerializer):
     html_url = BrowserURLField()
     toc = TocEntrySerializer(many=True, read_only=True)
     revision = serializers.IntegerField(read_only=True, source="current_revision", allow_null=True,
-                                        help_text="Number of the latest revision: send it back as base_revision to edit.")
+                                        help_text=gettext_lazy("Number of the latest revision: send it back as base_revision to edit."))
     backlinks = serializers.SerializerMethodField()
 
-    id = serializers.IntegerField(read_only=True, help_text=(
+    id = serializers.IntegerField(read_only=True, help_text=gettext_lazy(
         "The page's own number, which a move does not change: send it back as page_id with an edit or a move to "
         "make sure the write goes to this page, not to one created meanwhile at its address."))
 
@@ -86,8 +86,8 @@ class ClaimCountsSerializer(serializers.Serializer):
     verified = serializers.IntegerField(read_only=True)
     needs_verification = serializers.IntegerField(read_only=True)
     disputed = serializers.IntegerField(read_only=True)
-    orphaned = serializers.IntegerField(read_only=True, help_text="Claims whose sentence left the text, not yet "
-                                                                  "re-attached or retired.")
+    orphaned = serializers.IntegerField(read_only=True, help_text=gettext_lazy("Claims whose sentence left the text, not yet "
+                                                                               "re-attached or retired."))
 
 
 class PageInfoSerializer(serializers.Serializer):
@@ -96,37 +96,37 @@ class PageInfoSerializer(serializers.Serializer):
 
     slug = serializers.CharField(source="page.slug", read_only=True)
     title = serializers.CharField(source="page.title", read_only=True)
-    html_url = BrowserURLField(source="page.get_absolute_url", help_text="The page in the browser (an absolute URL).")
+    html_url = BrowserURLField(source="page.get_absolute_url", help_text=gettext_lazy("The page in the browser (an absolute URL)."))
     former_slugs = serializers.SerializerMethodField(
-        help_text="Addresses it had before a move or a new title, the latest first (at most 20): each leads to the page.")
+        help_text=gettext_lazy("Addresses it had before a move or a new title, the latest first (at most 20): each leads to the page."))
     more_former_slugs = serializers.BooleanField(source="more_former_addresses", read_only=True)
     former_titles = serializers.ListField(child=serializers.CharField(), read_only=True,
-                                          help_text="Titles its revisions had before, the latest first (at most 20).")
+                                          help_text=gettext_lazy("Titles its revisions had before, the latest first (at most 20)."))
     more_former_titles = serializers.BooleanField(read_only=True)
-    content_language = serializers.CharField(read_only=True, help_text="zh-Hans when the page holds Chinese, else en.")
-    size = serializers.IntegerField(read_only=True, help_text="The current text's length, in characters.")
+    content_language = serializers.CharField(read_only=True, help_text=gettext_lazy("zh-Hans when the page holds Chinese, else en."))
+    size = serializers.IntegerField(read_only=True, help_text=gettext_lazy("The current text's length, in characters."))
     watchers = serializers.IntegerField(source="watchers_shown", read_only=True, allow_null=True,
-                                        help_text="How many accounts watch the page; null when fewer than "
-                                                  "watchers_shown_from, so that nobody can tell who watches it.")
+                                        help_text=gettext_lazy("How many accounts watch the page; null when fewer than "
+                                                               "watchers_shown_from, so that nobody can tell who watches it."))
     watchers_shown_from = serializers.IntegerField(read_only=True)
-    revision = serializers.IntegerField(read_only=True, help_text="The current revision's number.")
+    revision = serializers.IntegerField(read_only=True, help_text=gettext_lazy("The current revision's number."))
     revisions = serializers.IntegerField(source="revision_count", read_only=True)
     authors = serializers.IntegerField(source="author_count", read_only=True,
-                                       help_text="Accounts that saved a revision of it.")
-    unattributed_revisions = serializers.IntegerField(read_only=True, help_text="Revisions saved by no account (imported).")
+                                       help_text=gettext_lazy("Accounts that saved a revision of it."))
+    unattributed_revisions = serializers.IntegerField(read_only=True, help_text=gettext_lazy("Revisions saved by no account (imported)."))
     created_at = serializers.DateTimeField(read_only=True, allow_null=True)
     created_by = serializers.CharField(source="creator", read_only=True, allow_null=True,
-                                       help_text="Who saved the first revision; null when it was imported.")
+                                       help_text=gettext_lazy("Who saved the first revision; null when it was imported."))
     last_edited_at = serializers.DateTimeField(read_only=True, allow_null=True)
     last_edited_by = serializers.CharField(source="last_editor", read_only=True, allow_null=True)
     backlinks = serializers.IntegerField(source="backlink_count", read_only=True,
-                                         help_text="Other pages linking to it, by its address or a former one.")
+                                         help_text=gettext_lazy("Other pages linking to it, by its address or a former one."))
     links_to_pages = serializers.IntegerField(source="page_link_count", read_only=True)
     links_to_wanted_pages = serializers.IntegerField(source="wanted_link_count", read_only=True,
-                                                     help_text="Pages it links to that are not written yet.")
+                                                     help_text=gettext_lazy("Pages it links to that are not written yet."))
     claims = ClaimCountsSerializer(read_only=True)
     works_cited = serializers.IntegerField(source="cited_work_count", read_only=True)
-    unresolved_questions = serializers.IntegerField(read_only=True, help_text="Its questions open or under investigation.")
+    unresolved_questions = serializers.IntegerField(read_only=True, help_text=gettext_lazy("Its questions open or under investigation."))
     questions = serializers.IntegerField(source="question_count", read_only=True)
 
     def get_former_slugs(self, info: PageInfo) -> list[str]:
@@ -139,8 +139,8 @@ class WorkRefSerializer(serializers.Serializer):
     slug = serializers.CharField(read_only=True)
     short_name = serializers.CharField(read_only=True)
     title = serializers.CharField(read_only=True)
-    html_url = serializers.SerializerMethodField(help_text="The work in the browser (an absolute URL).")
-    api_url = serializers.SerializerMethodField(help_text="The work in the API (an absolute URL).")
+    html_url = serializers.SerializerMethodField(help_text=gettext_lazy("The work in the browser (an absolute URL)."))
+    api_url = serializers.SerializerMethodField(help_text=gettext_lazy("The work in the API (an absolute URL)."))
 
     def get_html_url(self, work: WorkRef) -> str:
         return absolute(self.context, reverse("wiki:source-detail", kwargs={"slug": work.slug}))
@@ -157,28 +157,28 @@ class CitationMatchSerializer(serializers.Serializer):
     """How one cited title resolved. ``close``: left unresolved, no work created; correct the title to one of
     ``suggestions`` or send it in ``new_works`` to create it anyway."""
 
-    title = serializers.CharField(read_only=True, help_text="The title as cited in the text.")
+    title = serializers.CharField(read_only=True, help_text=gettext_lazy("The title as cited in the text."))
     outcome = serializers.ChoiceField(choices=CITATION_OUTCOMES, read_only=True,
-                                      help_text="exact, normalised, short_name, identifier (its arXiv ID or DOI) or merged (the title of a "
-                                                "work merged into it): "
-                                                "resolved to an existing work; "
-                                                "close: did you mean one of the suggestions (unresolved); "
-                                                "created: a new work made by this save; new: would be made by a save.")
-    work = WorkRefSerializer(read_only=True, allow_null=True, help_text="The work cited; null while unresolved.")
-    suggestions = WorkRefSerializer(many=True, read_only=True, help_text="Existing works close to the title.")
+                                      help_text=gettext_lazy("exact, normalised, short_name, identifier (its arXiv ID or DOI) or merged (the title of a "
+                                                             "work merged into it): "
+                                                             "resolved to an existing work; "
+                                                             "close: did you mean one of the suggestions (unresolved); "
+                                                             "created: a new work made by this save; new: would be made by a save."))
+    work = WorkRefSerializer(read_only=True, allow_null=True, help_text=gettext_lazy("The work cited; null while unresolved."))
+    suggestions = WorkRefSerializer(many=True, read_only=True, help_text=gettext_lazy("Existing works close to the title."))
 
 
 class ForeignMarkupSerializer(serializers.Serializer):
     """A construct of MediaWiki's markup that this wiki reads otherwise; the save went through all the same."""
 
     kind = serializers.ChoiceField(choices=[(k.value, k.value) for k in ForeignKind], read_only=True,
-                                   help_text="redirect (`#REDIRECT [[…]]`, a heading here), category, user or "
-                                             "namespace (`[[Category:…]]`, `[[User:…]]`, `[[File:…]]`…: links to pages "
-                                             "of those names), signature (`~~~~`, kept as typed).")
+                                   help_text=gettext_lazy("redirect (`#REDIRECT [[…]]`, a heading here), category, user or "
+                                                          "namespace (`[[Category:…]]`, `[[User:…]]`, `[[File:…]]`…: links to pages "
+                                                          "of those names), signature (`~~~~`, kept as typed)."))
     line = serializers.IntegerField(read_only=True)
-    text = serializers.CharField(read_only=True, help_text="The construct as typed.")
-    advice = serializers.CharField(read_only=True, help_text="What it does here and what to write instead, in the "
-                                                             "reader's language.")
+    text = serializers.CharField(read_only=True, help_text=gettext_lazy("The construct as typed."))
+    advice = serializers.CharField(read_only=True, help_text=gettext_lazy("What it does here and what to write instead, in the "
+                                                                          "reader's language."))
 
 
 class PageSavedSerializer(PageDetailSerializer):
@@ -186,10 +186,10 @@ class PageSavedSerializer(PageDetailSerializer):
     cited titles resolved ("did you mean …" for those close to an existing work), the works it created and the
     markup of other wikis its text holds."""
 
-    unchanged = serializers.BooleanField(read_only=True, help_text="True when the save changed nothing, so made no revision.")
+    unchanged = serializers.BooleanField(read_only=True, help_text=gettext_lazy("True when the save changed nothing, so made no revision."))
     claim_changes = ClaimReportSerializer(read_only=True)
     citation_matches = CitationMatchSerializer(many=True, read_only=True)
-    created_sources = WorkRefSerializer(many=True, read_only=True, help_text="Works this save created from citations.")
+    created_sources = WorkRefSerializer(many=True, read_only=True, help_text=gettext_lazy("Works this save created from citations."))
     foreign_markup = ForeignMarkupSerializer(many=True, read_only=True)
 
     class Meta(PageDetailSerializer.Meta):
@@ -205,19 +205,19 @@ class PageWriteSerializer(JSONTypes, serializers.Serializer):
     read_only_names = frozenset(PageSavedSerializer.Meta.fields)
 
     slug = serializers.CharField(max_length=200, required=False, validators=[validate_page_slug],
-                                 help_text="Made from the title when left out; stored lower-cased, as a wiki link finds it.")
+                                 help_text=gettext_lazy("Made from the title when left out; stored lower-cased, as a wiki link finds it."))
     title = serializers.CharField(max_length=300, validators=[validate_line])
     summary = serializers.CharField(allow_blank=True, required=False, max_length=MAX_PAGE_SUMMARY_CHARS,
                                     validators=[validate_text])
     body = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[validate_text, validate_no_conflict_markers],
-                                 help_text="Markdown; see the limits in the README (size, nesting, markup per paragraph).")
+                                 help_text=gettext_lazy("Markdown; see the limits in the README (size, nesting, markup per paragraph)."))
     comment = serializers.CharField(max_length=500, allow_blank=True, required=False,
                                     validators=[validate_optional_line])
     base_revision = serializers.IntegerField(min_value=1, required=False, allow_null=True,
-                                             help_text="The revision you started from; a later save by someone else answers 409.")
+                                             help_text=gettext_lazy("The revision you started from; a later save by someone else answers 409."))
     new_works = serializers.ListField(
         child=serializers.CharField(max_length=MAX_TITLE_LENGTH), required=False, default=list, max_length=2000,
-        help_text="Cited titles to make new works although close to an existing one (see citation_matches).")
+        help_text=gettext_lazy("Cited titles to make new works although close to an existing one (see citation_matches)."))
 
     def validate_slug(self, slug: str) -> str:
         slug = normalize_page_slug(slug)
@@ -244,12 +244,12 @@ class PageEditSerializer(PageWriteSerializer):
 
     page_id = serializers.IntegerField(
         min_value=1, required=False, allow_null=True,
-        help_text="The page's id as read (`id`): when the page at this address is another one (the page read was moved "
-                  "or deleted since, and a page was created here), 409 `other_page` and nothing is written.")
+        help_text=gettext_lazy("The page's id as read (`id`): when the page at this address is another one (the page read was moved "
+                               "or deleted since, and a page was created here), 409 `other_page` and nothing is written."))
     confirm_blank = serializers.BooleanField(
         required=False, default=False,
-        help_text="Save all the same an edit that leaves a page with text without any (nothing but whitespace): "
-                  "without it, such an edit is refused with 400 `blanking` and nothing is saved.")
+        help_text=gettext_lazy("Save all the same an edit that leaves a page with text without any (nothing but whitespace): "
+                               "without it, such an edit is refused with 400 `blanking` and nothing is saved."))
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -267,8 +267,8 @@ class PageEditSerializer(PageWriteSerializer):
 
 class RevisionSerializer(serializers.ModelSerializer):
     author = serializers.CharField(source="author.get_username", read_only=True, allow_null=True, default=None)
-    minor = serializers.BooleanField(read_only=True, help_text="Marked by its editor as a minor edit (a typo, formatting, "
-                                                                "a small rewording); a page's first revision never is.")
+    minor = serializers.BooleanField(read_only=True, help_text=gettext_lazy("Marked by its editor as a minor edit (a typo, formatting, "
+                                                                             "a small rewording); a page's first revision never is."))
 
     class Meta:
         model = Revision
@@ -288,19 +288,19 @@ class PageMoveSerializer(JSONTypes, serializers.Serializer):
 
     slug = serializers.CharField(max_length=200, validators=[validate_page_slug], required=False, allow_blank=True,
                                  default="",
-                                 help_text="The new address, stored lower-cased; the former one keeps leading to the page. "
-                                           "Left out, it is made from the new `title`, as a new page's is.")
+                                 help_text=gettext_lazy("The new address, stored lower-cased; the former one keeps leading to the page. "
+                                                        "Left out, it is made from the new `title`, as a new page's is."))
     title = serializers.CharField(max_length=300, validators=[validate_line], required=False, allow_blank=True,
                                   default="",
-                                  help_text="The new title, saved as a revision whose history entry says "
-                                            "`Title: old → new`; the former title keeps leading to the page. Left out, "
-                                            "the title stays.")
+                                  help_text=gettext_lazy("The new title, saved as a revision whose history entry says "
+                                                         "`Title: old → new`; the former title keeps leading to the page. Left out, "
+                                                         "the title stays."))
     reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
-                                   validators=[validate_optional_line], help_text="Shown in the changes feed.")
+                                   validators=[validate_optional_line], help_text=gettext_lazy("Shown in the changes feed."))
     page_id = serializers.IntegerField(
         min_value=1, required=False, allow_null=True,
-        help_text="The page's id as read (`id`): when the page at this address is another one (the page read was moved "
-                  "or deleted since, and a page was created here), 409 `other_page` and nothing is written.")
+        help_text=gettext_lazy("The page's id as read (`id`): when the page at this address is another one (the page read was moved "
+                               "or deleted since, and a page was created here), 409 `other_page` and nothing is written."))
     take_over = serializers.BooleanField(required=False, default=False,
-                                         help_text="Move to a former address of another page all the same: the links "
-                                                   "naming it then lead to this page (without it, 400 `former_address`).")
+                                         help_text=gettext_lazy("Move to a former address of another page all the same: the links "
+                                                                "naming it then lead to this page (without it, 400 `former_address`)."))

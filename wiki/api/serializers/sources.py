@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -19,7 +20,7 @@ from wiki.references.locators import is_valid_locator
 
 FACT_FIELDS = ("interactive_env", "multi_step", "verifiable_reward", "rl_update")
 # A rubric fact is yes, no or unknown: true, false or null.
-FACT_KWARGS = {name: {"help_text": "A rubric fact: true, false, or null when unknown."} for name in FACT_FIELDS}
+FACT_KWARGS = {name: {"help_text": _("A rubric fact: true, false, or null when unknown.")} for name in FACT_FIELDS}
 
 
 class ComponentSerializer(serializers.ModelSerializer):
@@ -41,8 +42,8 @@ class ClassificationSerializer(JSONTypes, serializers.ModelSerializer):
     component_name = serializers.CharField(source="component.name", read_only=True, allow_null=True, default=None)
     new_component = serializers.CharField(
         write_only=True, required=False, allow_blank=True, max_length=200, validators=[validate_optional_line],
-        help_text="On creating only, instead of component: the name of a part of the work to add and classify apart, "
-                  "in the same request.")
+        help_text=_("On creating only, instead of component: the name of a part of the work to add and classify apart, "
+                    "in the same request."))
     subject = serializers.CharField(source="subject_name", read_only=True)
     rubric_verdict = serializers.ChoiceField(choices=VERDICT_CHOICES, read_only=True, help_text="The verdict the four facts give through the rubric.")
     departs_from_rubric = serializers.BooleanField(read_only=True)
@@ -103,11 +104,11 @@ class SourceSerializer(JSONTypes, serializers.ModelSerializer):
     components = ComponentSerializer(many=True, read_only=True)
     bibliographic = serializers.DictField(
         child=serializers.CharField(), read_only=True,
-        help_text="Pages, volume, number, publisher and the like, by BibTeX's field names; written back in the exports.")
+        help_text=_("Pages, volume, number, publisher and the like, by BibTeX's field names; written back in the exports."))
     extra_fields = serializers.DictField(
         child=serializers.CharField(), read_only=True,
-        help_text="What the reference file said that the wiki has no place for (keywords, langid, urldate, editor…), "
-                  "by BibTeX's field names; written back in the exports (CSL-JSON: those it has a variable for).")
+        help_text=_("What the reference file said that the wiki has no place for (keywords, langid, urldate, editor…), "
+                    "by BibTeX's field names; written back in the exports (CSL-JSON: those it has a variable for)."))
 
     class Meta:
         model = Source
@@ -154,25 +155,26 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
     entry_type = serializers.ChoiceField(
         choices=list(ENTRY_TYPE_LABELS),
         required=False, allow_blank=True,
-        help_text="The BibTeX entry type the exports write the work as (its CSL type follows); empty: its kind decides.")
+        help_text=_("The BibTeX entry type the exports write the work as (its CSL type follows); empty: its kind decides."))
     bibliographic = serializers.DictField(
         child=serializers.CharField(allow_blank=True, trim_whitespace=True, max_length=MAX_BIBLIOGRAPHIC_CHARS),
         required=False,
-        help_text=f"Pages, volume, number, publisher and the like, by BibTeX's field names ({', '.join(BIBLIOGRAPHIC_FIELDS)}), "
-                  "one line each; sent, it replaces the details saved (an empty value leaves that one out).")
+        help_text=format_lazy(_("Pages, volume, number, publisher and the like, by BibTeX's field names ({fields}), one line "
+                                "each; sent, it replaces the details saved (an empty value leaves that one out)."),
+                              fields=", ".join(BIBLIOGRAPHIC_FIELDS)))
     extra_fields = serializers.DictField(
         child=serializers.CharField(allow_blank=True, trim_whitespace=True, max_length=MAX_EXTRA_CHARS),
         required=False,
-        help_text="Any other field of the reference file by its BibTeX name (keywords, langid, urldate, editor…), one line "
-                  "each; not a name the work keeps in a field of its own (title, pages…). Sent, it replaces the other "
-                  "fields saved (an empty value leaves that one out).")
+        help_text=_("Any other field of the reference file by its BibTeX name (keywords, langid, urldate, editor…), one line "
+                    "each; not a name the work keeps in a field of its own (title, pages…). Sent, it replaces the other "
+                    "fields saved (an empty value leaves that one out)."))
 
     class Meta:
         model = Source
         fields = ["short_name", "title", "kind", "authors", "year", "venue", "url", "arxiv_id", "doi", "bibtex_key",
                   "entry_type", "bibliographic", "extra_fields", "abstract", "notes"]
         extra_kwargs = {
-            "short_name": {"required": False, "allow_blank": True, "help_text": "Made from the title when left out."},
+            "short_name": {"required": False, "allow_blank": True, "help_text": _("Made from the title when left out.")},
             "authors": {"help_text": "People separated by semicolons (、 and ； read as such), each as Family, Given: "
                                      "\"Yao, Shunyu; Zhao, Jeffrey; et al.\", \"张伟; 李娜\". Not BibTeX's \"and\": "
                                      "\"A and B\" is one author (an organisation's name). An organisation's name in "
@@ -181,9 +183,9 @@ class SourceWriteSerializer(JSONTypes, serializers.ModelSerializer):
             # Duplicates are the service's call (409 with the existing source), not a per-field uniqueness check;
             # identifiers are checked and normalised by Source.clean, whichever way the source is saved.
             "arxiv_id": {"validators": [validate_optional_line, validate_arxiv_id],
-                         "help_text": "Any form: 2509.21240v2, arXiv:…, an arxiv.org URL."},
-            "doi": {"validators": [validate_optional_line, validate_doi], "help_text": "Bare or as a doi.org URL."},
-            "bibtex_key": {"help_text": "Letters, digits and - _ : . / + only (as BibTeX and biber read keys)."},
+                         "help_text": _("Any form: 2509.21240v2, arXiv:…, an arxiv.org URL.")},
+            "doi": {"validators": [validate_optional_line, validate_doi], "help_text": _("Bare or as a doi.org URL.")},
+            "bibtex_key": {"help_text": _("Letters, digits and - _ : . / + only (as BibTeX and biber read keys).")},
         }
         validators: list[object] = []
 

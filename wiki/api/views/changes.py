@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.http import QueryDict
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django_filters.utils import translate_validation
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, ValidationError
@@ -28,16 +30,17 @@ from wiki.models.changes import ChangeEventQuerySet
 ACCOUNT_TICKS = frozenset({"hidemine"})
 
 
-def change_filter_parameters(*ticks: tuple[str, str]) -> list[OpenApiParameter]:
+def change_filter_parameters(*ticks: tuple[str, StrOrPromise]) -> list[OpenApiParameter]:
     """The schema of the filters: a kind, a number of days, a moment, and the boxes ``ticks`` names with their
     meaning."""
     return [
-        OpenApiParameter("kind", str, enum=ChangeEvent.Kind.values, description="Changes of this kind only."),
-        OpenApiParameter("days", int, enum=list(DAYS_CHOICES), description="Changes of the last 1, 3, 7 or 30 days only."),
-        OpenApiParameter(UPDATED_AFTER, OpenApiTypes.DATETIME, description=updated_after_help(
+        OpenApiParameter("kind", str, enum=ChangeEvent.Kind.values, description=gettext_lazy("Changes of this kind only.")),
+        OpenApiParameter("days", int, enum=list(DAYS_CHOICES), description=gettext_lazy("Changes of the last 1, 3, 7 or 30 days only.")),
+        OpenApiParameter(UPDATED_AFTER, OpenApiTypes.DATETIME, description=updated_after_help(gettext_lazy(
             "the changes made after this moment (their `created_at` later than it): those a script that read the list "
-            "then has not seen")),
-        *(OpenApiParameter(name, bool, description=f"{meaning} (`1` and `0` are read as `true` and `false`).")
+            "then has not seen"))),
+        *(OpenApiParameter(name, bool, description=format_lazy(
+            gettext_lazy("{meaning} (`1` and `0` are read as `true` and `false`)."), meaning=meaning))
           for name, meaning in ticks),
     ]
 
@@ -85,10 +88,10 @@ class RecentChangesView(WikiAPIView):
     @extend_schema(
         summary=gettext_lazy("Recent changes"), responses=ChangeSerializer(many=True),
         parameters=[
-            OpenApiParameter("user", str, description="The changes this account made (its username)."),
+            OpenApiParameter("user", str, description=gettext_lazy("The changes this account made (its username).")),
             *change_filter_parameters(
-                ("hidemine", "True: without your own edits (needs credentials: 401 without)"),
-                ("hideminor", "True: without minor edits")),
+                ("hidemine", gettext_lazy("True: without your own edits (needs credentials: 401 without)")),
+                ("hideminor", gettext_lazy("True: without minor edits"))),
         ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -41,9 +41,9 @@ PAGE_TEXT = ("page__body", "page__rendered_html", "page__toc", "page__summary")
 # A claim that gave its sentence to a re-attached one lives on as that claim (ClaimViewSet.handle_exception): every
 # read of it is a 301 there, every write a 308.
 _REPLACED_READ = {status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(
-    description="The claim gave its sentence to a re-attached one: `Location` is this read of that claim.")}
+    description=gettext_lazy("The claim gave its sentence to a re-attached one: `Location` is this read of that claim."))}
 _REPLACED_WRITE = {status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
-    description="The claim gave its sentence to a re-attached one: send the same request to `Location`, that claim.")}
+    description=gettext_lazy("The claim gave its sentence to a re-attached one: send the same request to `Location`, that claim."))}
 
 
 @extend_schema_view(
@@ -104,7 +104,7 @@ class ClaimViewSet(ServiceUpdateMixin, ServiceViewSet):
 
     @extend_schema(summary=gettext_lazy("Retire an orphaned claim, saying why"), request=ClaimRetireSerializer, filters=False,
                    parameters=[IF_MATCH], responses={200: ClaimSerializer, **PRECONDITION_FAILED, **_REPLACED_WRITE,
-                                                     status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=(
+                                                     status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=gettext_lazy(
                                                          "The claim is retired already (`already_retired`: when, by whom, why)."))})
     @action(detail=True, methods=["post"], filterset_class=None)
     def retire(self, request: Request, pk: str) -> Response:

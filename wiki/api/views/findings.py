@@ -30,12 +30,12 @@ from wiki.reports.consistency import Finding, consistency_report_cached
 from wiki.reports.reviewed import consistency_report_reviewed
 from wiki.services.findings import finding_dismiss, finding_reopen
 
-CONFLICT = {status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="Dismissed already, or not dismissed.")}
+CONFLICT = {status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=gettext_lazy("Dismissed already, or not dismissed."))}
 # A finding has no address of its own: its state's ETag is the `etag` of its row in the list.
 STATE_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
-    description="The finding's `etag` as the list gave it: when it was dismissed or reopened since, nothing is written "
-                "and the answer is 412.",
+    description=gettext_lazy("The finding's `etag` as the list gave it: when it was dismissed or reopened since, nothing is written "
+                             "and the answer is 412."),
 )
 
 
@@ -95,7 +95,7 @@ class FindingDismissView(WikiAPIView):
                    parameters=[STATE_MATCH],
                    responses={201: FindingDismissalSerializer, **CONFLICT, **PRECONDITION_FAILED,
                               status.HTTP_404_NOT_FOUND: OpenApiResponse(
-                       ErrorSerializer, description="No such finding in the report (`not_found`).")})
+                       ErrorSerializer, description=gettext_lazy("No such finding in the report (`not_found`)."))})
     def post(self, request: Request) -> Response:
         params = FindingDismissRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)

@@ -54,21 +54,21 @@ def _as_json(graph: nx.MultiDiGraph[str], *, center: str | None, subjects: list[
     }
 
 
-_GRAPHML = OpenApiResponse(OpenApiTypes.STR, description="The same graph as GraphML (`?format=graphml` or `Accept: "
+_GRAPHML = OpenApiResponse(OpenApiTypes.STR, description=gettext_lazy("The same graph as GraphML (`?format=graphml` or `Accept: "
                            "application/graphml+xml`), for Gephi, Cytoscape or yEd: each node's and edge's fields are its "
-                           "attributes, addresses absolute.")
+                           "attributes, addresses absolute."))
 
 _FORMAT = OpenApiParameter("format", str, enum=["json", "graphml"], required=False,
-                           description="The format, instead of an Accept header. A generated client reads each answer "
-                                       "of an operation as the JSON it declares: it reads GraphML at the graph's own "
-                                       "GraphML address (`graphml/` under this one) instead.")
+                           description=gettext_lazy("The format, instead of an Accept header. A generated client reads each answer "
+                                                    "of an operation as the JSON it declares: it reads GraphML at the graph's own "
+                                                    "GraphML address (`graphml/` under this one) instead."))
 # The graph's GraphML file as a generated client reads it: bytes, not JSON.
 _GRAPHML_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=_GRAPHML.description)
 
 
 def _graph_responses(serializer: type, others: dict[int, OpenApiResponse] | None = None) -> dict[Any, Any]:
     """The graph as JSON or GraphML; ``others`` (redirects, errors) are JSON whichever was asked for."""
-    return {(200, "application/json"): OpenApiResponse(serializer, description="The graph's nodes and edges."),
+    return {(200, "application/json"): OpenApiResponse(serializer, description=gettext_lazy("The graph's nodes and edges.")),
             (200, GraphMLRenderer.media_type): _GRAPHML,
             **{(code, "application/json"): response for code, response in (others or {}).items()}}
 
@@ -80,9 +80,9 @@ def _graphml_responses(others: dict[int, OpenApiResponse] | None = None) -> dict
 
 
 
-_CONTRAST_ERRORS = {301: OpenApiResponse(description="A work named was merged into another: `Location` names that one "
-                                                     "instead."),
-                    404: OpenApiResponse(ErrorSerializer, description="A work or component does not exist.")}
+_CONTRAST_ERRORS = {301: OpenApiResponse(description=gettext_lazy("A work named was merged into another: `Location` names that one "
+                                                                  "instead.")),
+                    404: OpenApiResponse(ErrorSerializer, description=gettext_lazy("A work or component does not exist."))}
 
 
 class ContrastGraphView(WikiAPIView):
@@ -135,11 +135,11 @@ def _node_now(request: Request, node: str) -> HttpResponsePermanentRedirect | No
     return None
 
 
-_LOCAL_ERRORS = {301: OpenApiResponse(description="The node names a page by an address it was moved from, a work merged "
-                                                  "into another, a claim that gave its sentence to a re-attached one, or "
-                                                  "a component as `component:work:component`: `Location` names it as it "
-                                                  "is now."),
-                 404: OpenApiResponse(ErrorSerializer, description="The centre node does not exist.")}
+_LOCAL_ERRORS = {301: OpenApiResponse(description=gettext_lazy("The node names a page by an address it was moved from, a work merged "
+                                                               "into another, a claim that gave its sentence to a re-attached one, or "
+                                                               "a component as `component:work:component`: `Location` names it as it "
+                                                               "is now.")),
+                 404: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The centre node does not exist."))}
 
 
 class LocalGraphView(WikiAPIView):

@@ -25,7 +25,7 @@ from wiki.services.source_updates import fields_taken
 
 _EDITORS_ONLY = {
     status.HTTP_403_FORBIDDEN: OpenApiResponse(
-        ErrorSerializer, description="Logged in without the permission (editors only)."
+        ErrorSerializer, description=gettext_lazy("Logged in without the permission (editors only).")
     )
 }
 _WORK_FIELDS = ("id", "slug", "short_name", "title", "year", "deleted_at")
@@ -107,7 +107,7 @@ class SourceImportViewSet(ServiceViewSet):
             **PRECONDITION_FAILED,
             status.HTTP_409_CONFLICT: OpenApiResponse(
                 UndoConflictSerializer,
-                description="Not undone (`in_use`, with the uses; `already_undone`; `nothing_to_undo`).",
+                description=gettext_lazy("Not undone (`in_use`, with the uses; `already_undone`; `nothing_to_undo`)."),
             ),
         },
     )

@@ -58,24 +58,26 @@ from wiki.services.page_moves import page_move
 from wiki.services.pages import EditConflict, PageSaved, page_save
 
 _WRITE_RESPONSES: dict[int, OpenApiResponse] = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description="Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`)."),
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description=gettext_lazy("Someone saved the page after base_revision (`edit_conflict`), or, on create, a page has the slug already (`exists`).")),
 }
-_OTHER_PAGE = ("or the page at the address is not the one `page_id` names (`other_page`, with `page_slug`: where that "
-               "page is now, null when it was deleted or is no longer in the wiki)")
 _UPDATE_CONFLICT: dict[int, OpenApiResponse] = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description=(
-        f"Someone saved the page after base_revision (`edit_conflict`), {_OTHER_PAGE}.")),
+    status.HTTP_409_CONFLICT: OpenApiResponse(EditConflictSerializer, description=gettext_lazy(
+        "Someone saved the page after base_revision (`edit_conflict`), or the page at the address is not the one "
+        "`page_id` names (`other_page`, with `page_slug`: where that page is now, null when it was deleted or is no "
+        "longer in the wiki).")),
 }
 _MOVE_CONFLICT: dict[int, OpenApiResponse] = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=(
-        f"The address is another page's (`exists`: edit that one), {_OTHER_PAGE}.")),
+    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=gettext_lazy(
+        "The address is another page's (`exists`: edit that one), or the page at the address is not the one `page_id` "
+        "names (`other_page`, with `page_slug`: where that page is now, null when it was deleted or is no longer in the "
+        "wiki).")),
 }
-_GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description="The page was deleted.")}
+_GONE: dict[int, OpenApiResponse] = {status.HTTP_410_GONE: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The page was deleted."))}
 _MOVED: dict[int, OpenApiResponse] = {
-    status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description="The page was moved: `Location` is this read at its address now."),
+    status.HTTP_301_MOVED_PERMANENTLY: OpenApiResponse(description=gettext_lazy("The page was moved: `Location` is this read at its address now.")),
 }
 _MOVED_WRITE: dict[int, OpenApiResponse] = {status.HTTP_308_PERMANENT_REDIRECT: OpenApiResponse(
-    description="The page was moved: send the same request (method, headers and body) to `Location`, its address now.")}
+    description=gettext_lazy("The page was moved: send the same request (method, headers and body) to `Location`, its address now."))}
 _UPDATE_RESPONSES = {**_UPDATE_CONFLICT, **PRECONDITION_FAILED, **_GONE, **_MOVED_WRITE}
 
 

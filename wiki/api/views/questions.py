@@ -28,22 +28,22 @@ from wiki.models.questions import priority_order, status_order
 from wiki.services.questions import question_create, question_update
 
 # An edit is refused as adding the question would be: one question asked twice in the queue, unresolved.
-_ASKED_ALREADY = {status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
+_ASKED_ALREADY = {status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=gettext_lazy(
     "The edit would make the question ask what another unresolved one in the queue asks (title, text and page), as "
     "a new title or a reopening may (`duplicate`, naming that one): nothing is saved."))}
 
 
 @extend_schema_view(
     list=extend_schema(summary=gettext_lazy("List open questions"), parameters=[
-        OpenApiParameter("status", enum=[UNRESOLVED, *QuestionStatus.values], description=(
+        OpenApiParameter("status", enum=[UNRESOLVED, *QuestionStatus.values], description=gettext_lazy(
             "One status, or `unresolved` for open and investigating; every status when left out.")),
-        OpenApiParameter("assigned", enum=[ASSIGNED_TO_NOBODY, ASSIGNED_TO_ME], description=(
+        OpenApiParameter("assigned", enum=[ASSIGNED_TO_NOBODY, ASSIGNED_TO_ME], description=gettext_lazy(
             "`nobody`: the questions assigned to no one; `me`: those assigned to the client's own account (401 "
             "without credentials)."))]),
     retrieve=extend_schema(summary=gettext_lazy("An open question")),
     create=extend_schema(summary=gettext_lazy("Raise an open question"), responses={
         201: QuestionSerializer,
-        status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=(
+        status.HTTP_409_CONFLICT: OpenApiResponse(QuestionDuplicateSerializer, description=gettext_lazy(
             "The same question (title, text and page) is in the queue already, unresolved (`duplicate`)."))}),
     update=extend_schema(summary=gettext_lazy("Change an open question"), description=PUT_KEEPS, parameters=[IF_MATCH_REQUIRED],
                          responses={200: saved_serializer(QuestionSerializer), **PRECONDITIONS, **_ASKED_ALREADY}),
@@ -60,10 +60,10 @@ class QuestionViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
     ordering = ["-created_at", "-id"]
     # Ordered by what they mean, not by their names (which would put "low" between "high" and "normal").
     ordering_ranks = {"priority": priority_order, "status": status_order}
-    ordering_notes = (" `priority` puts high first, then normal, then low (`-priority` low first); `status` open, "
-                      "investigating, answered, dropped. The queue's orders: `priority,created_at` (by priority, then "
-                      "oldest first), `-created_at` (newest first), `created_at` (oldest first), `-updated_at` "
-                      "(recently changed first).")
+    ordering_notes = gettext_lazy("`priority` puts high first, then normal, then low (`-priority` low first); `status` "
+                                  "open, investigating, answered, dropped. The queue's orders: `priority,created_at` (by "
+                                  "priority, then oldest first), `-created_at` (newest first), `created_at` (oldest "
+                                  "first), `-updated_at` (recently changed first).")
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def list(self, request: Request, *args: object, **kwargs: object) -> HttpResponseBase:

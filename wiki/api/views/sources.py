@@ -5,6 +5,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, HttpResponsePermanentRedirect
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -46,10 +47,10 @@ from wiki.references.ris_export import dump_ris
 from wiki.services.source_import import sources_import
 from wiki.services.sources import source_create, source_update
 
-_DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description="The source exists already.")}
+_DUPLICATE = {status.HTTP_409_CONFLICT: OpenApiResponse(DuplicateSerializer, description=gettext_lazy("The source exists already."))}
 
 
-_GONE = {410: OpenApiResponse(ErrorSerializer, description="The work was deleted, or merged into another.")}
+_GONE = {410: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The work was deleted, or merged into another."))}
 
 # A file whose every entry was refused answers the error shape with the report's entries (wiki.api.schema_hooks); a
 # file that cannot be read, the error shape alone. The first is an error too, hence either, not one of the two.
@@ -60,8 +61,8 @@ _IMPORT_REFUSED = {"anyOf": [{"$ref": "#/components/schemas/ImportRefusedError"}
     list=extend_schema(summary=gettext_lazy("List sources with their classifications")),
     retrieve=extend_schema(summary=gettext_lazy("A source with its classifications"), responses={
         200: SourceSerializer,
-        301: OpenApiResponse(description="The work was merged into another: `Location` is the kept work's address."),
-        410: OpenApiResponse(ErrorSerializer, description="The work was deleted."),
+        301: OpenApiResponse(description=gettext_lazy("The work was merged into another: `Location` is the kept work's address.")),
+        410: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The work was deleted.")),
     }),
     create=extend_schema(summary=gettext_lazy("Add a source"), request=SourceWriteSerializer, responses={201: SourceSerializer, **_DUPLICATE}),
     update=extend_schema(summary=gettext_lazy("Change a source"), description=PUT_KEEPS, request=SourceWriteSerializer, parameters=[IF_MATCH_REQUIRED],
@@ -144,12 +145,13 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             MEDIA_TYPES[ReferenceFormat.WOS]: {"type": "string"},
         },
         responses={200: ImportReportSerializer,
-                   400: OpenApiResponse(_IMPORT_REFUSED, description="The file cannot be read (its encoding, its "
+                   400: OpenApiResponse(_IMPORT_REFUSED, description=gettext_lazy("The file cannot be read (its encoding, its "
                                         "format: the error shape), or every entry of it was refused (`all_refused`, "
                                         "with `format`, `created`, `duplicate` and `refused` as in the report: each "
-                                        "entry's line and why); nothing is imported and no import is recorded."),
-                   413: OpenApiResponse(ErrorSerializer, description=f"The body is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."),
-                   415: OpenApiResponse(ErrorSerializer, description="The body's media type is none of the reference formats.")},
+                                        "entry's line and why); nothing is imported and no import is recorded.")),
+                   413: OpenApiResponse(ErrorSerializer, description=format_lazy(
+                       gettext_lazy("The body is larger than {size} MB."), size=MAX_IMPORT_BYTES // (1024 * 1024))),
+                   415: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The body's media type is none of the reference formats."))},
         examples=[OpenApiExample("BibTeX", request_only=True, media_type=MEDIA_TYPES[ReferenceFormat.BIBTEX],
                                  value="@article{yao2023react, title={ReAct}, eprint={2210.03629}, archivePrefix={arXiv}}")],
     )
@@ -177,9 +179,9 @@ class SourceViewSet(ServiceCreateMixin, ServiceUpdateMixin, ServiceViewSet):
             "`?cited_on=<page slug>` exports the works a page cites."
         ),
         parameters=[OpenApiParameter("format", str, enum=["bib", "csl", "ris", "json"], required=False,
-                                     description="The format, instead of an Accept header.")],
+                                     description=gettext_lazy("The format, instead of an Accept header."))],
         responses={
-            (200, MEDIA_TYPES[ReferenceFormat.BIBTEX]): OpenApiResponse(OpenApiTypes.STR, description="A BibTeX file."),
+            (200, MEDIA_TYPES[ReferenceFormat.BIBTEX]): OpenApiResponse(OpenApiTypes.STR, description=gettext_lazy("A BibTeX file.")),
             (200, MEDIA_TYPES[ReferenceFormat.RIS]): OpenApiResponse(OpenApiTypes.STR, description="A RIS file."),
             (200, MEDIA_TYPES[ReferenceFormat.CSL_JSON]): OpenApiResponse(
                 {"type": "array", "items": {"type": "object", "required": ["id", "type", "title"]}},

@@ -63,9 +63,9 @@ class WatchlistView(WikiAPIView):
     @extend_schema(
         summary=gettext_lazy("Your watchlist"), description=_ANONYMOUS, responses=ChangeSerializer(many=True),
         parameters=change_filter_parameters(
-            ("hidemine", "True: without your own edits"),
-            ("hideminor", "True: without minor edits"),
-            ("latest", "True: only the latest change to each page, work, question or claim, among those kept")),
+            ("hidemine", gettext_lazy("True: without your own edits")),
+            ("hideminor", gettext_lazy("True: without minor edits")),
+            ("latest", gettext_lazy("True: only the latest change to each page, work, question or claim, among those kept"))),
     )
     def get(self, request: Request) -> Response:
         changes = read_change_filters(request, WatchlistFilter, ChangeEvent.objects.recent().watched_by(_account(request).pk))
@@ -160,8 +160,8 @@ def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise,
     return {
         "get": extend_schema(summary=read, description=_ANONYMOUS, parameters=[parameter], responses={
             200: WatchStateSerializer,
-            404: OpenApiResponse(ErrorSerializer, description="You do not watch it (`code`: `not_watching`), or there is "
-                                                                "no such item."),
+            404: OpenApiResponse(ErrorSerializer, description=gettext_lazy("You do not watch it (`code`: `not_watching`), or there is "
+                                                                             "no such item.")),
             **moved.get("get", {})}),
         "put": extend_schema(summary=watch, description=_ANONYMOUS, parameters=[parameter, IF_MATCH], request=WatchSerializer,
                              responses={200: WatchStateSerializer, **PRECONDITION_FAILED, **moved.get("put", {})}),
@@ -173,27 +173,27 @@ def _watch_schema(parameter: OpenApiParameter, *summaries: StrOrPromise,
 
 # A page's watch by an address the page had before it was moved leads to its watch at the page's address now, as the
 # page's own address does (wiki.api.views.pages): a read with 301, a watch or unwatch with 308 (sent again as it was).
-_PAGE_MOVED_READ = {301: OpenApiResponse(description="The page was moved: `Location` is its watch at its address now.")}
-_PAGE_MOVED_WRITE = {308: OpenApiResponse(description="The page was moved: send the same request (method, headers and "
-                                                      "body) to `Location`, its watch at its address now.")}
+_PAGE_MOVED_READ = {301: OpenApiResponse(description=gettext_lazy("The page was moved: `Location` is its watch at its address now."))}
+_PAGE_MOVED_WRITE = {308: OpenApiResponse(description=gettext_lazy("The page was moved: send the same request (method, headers and "
+                                                                   "body) to `Location`, its watch at its address now."))}
 
 
 _PAGE_SCHEMA = _watch_schema(
-    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The page's address (slug), or one it had before "
-                                                                      "it was moved."),
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description=gettext_lazy("The page's address (slug), or one it had before "
+                                                                                   "it was moved.")),
     gettext_lazy("Whether you watch a page"), gettext_lazy("Watch a page"), gettext_lazy("Unwatch a page"),
     moved={"get": _PAGE_MOVED_READ, "put": _PAGE_MOVED_WRITE, "delete": _PAGE_MOVED_WRITE})
 # A work merged into another leads to the kept work's watch, as the work's own address leads to the kept work.
-_SOURCE_MERGED_READ = {301: OpenApiResponse(description="The work was merged into another: `Location` is the kept "
-                                                        "work's watch.")}
-_SOURCE_MERGED_WRITE = {308: OpenApiResponse(description="The work was merged into another: send the same request "
-                                                         "(method, headers and body) to `Location`, the kept work's watch.")}
+_SOURCE_MERGED_READ = {301: OpenApiResponse(description=gettext_lazy("The work was merged into another: `Location` is the kept "
+                                                                     "work's watch."))}
+_SOURCE_MERGED_WRITE = {308: OpenApiResponse(description=gettext_lazy("The work was merged into another: send the same request "
+                                                                      "(method, headers and body) to `Location`, the kept work's watch."))}
 _SOURCE_SCHEMA = _watch_schema(
-    OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The work's slug, or that of a work merged into it."),
+    OpenApiParameter("slug", str, OpenApiParameter.PATH, description=gettext_lazy("The work's slug, or that of a work merged into it.")),
     gettext_lazy("Whether you watch a work"), gettext_lazy("Watch a work"), gettext_lazy("Unwatch a work"),
     moved={"get": _SOURCE_MERGED_READ, "put": _SOURCE_MERGED_WRITE, "delete": _SOURCE_MERGED_WRITE})
 _QUESTION_SCHEMA = _watch_schema(
-    OpenApiParameter("id", int, OpenApiParameter.PATH, description="The open question's id."),
+    OpenApiParameter("id", int, OpenApiParameter.PATH, description=gettext_lazy("The open question's id.")),
     gettext_lazy("Whether you watch an open question"), gettext_lazy("Watch an open question"),
     gettext_lazy("Unwatch an open question"))
 

@@ -45,28 +45,28 @@ _ABSENT = object()
 
 IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
-    description="The ETag you read: when the object changed since, nothing is written and the answer is 412.",
+    description=gettext_lazy("The ETag you read: when the object changed since, nothing is written and the answer is 412."),
 )
 IF_MATCH_REQUIRED = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=True,
-    description="The ETag you read: when the object changed since, nothing is written and the answer is 412. "
-                "Without it the answer is 428; `*` overwrites whatever is saved now.",
+    description=gettext_lazy("The ETag you read: when the object changed since, nothing is written and the answer is 412. "
+                             "Without it the answer is 428; `*` overwrites whatever is saved now."),
 )
 PRECONDITION_FAILED: dict[int, OpenApiResponse] = {
     status.HTTP_412_PRECONDITION_FAILED: OpenApiResponse(
-        ErrorSerializer, description="If-Match names another version, or If-None-Match the one saved (or is `*`)."),
+        ErrorSerializer, description=gettext_lazy("If-Match names another version, or If-None-Match the one saved (or is `*`).")),
 }
 # The edits whose If-Match is required: 412 for another version, 428 for none.
 PRECONDITIONS: dict[int, OpenApiResponse] = {
     **PRECONDITION_FAILED,
     status.HTTP_428_PRECONDITION_REQUIRED: OpenApiResponse(
-        ErrorSerializer, description="No If-Match (`precondition_required`): send the ETag you read, or `*`."),
+        ErrorSerializer, description=gettext_lazy("No If-Match (`precondition_required`): send the ETag you read, or `*`.")),
 }
 # A write whose input is fine but for an object that exists already (every error's code `exists`).
 EXISTS: dict[int, OpenApiResponse] = {
-    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description="It exists already (`exists`): edit that one."),
+    status.HTTP_409_CONFLICT: OpenApiResponse(ErrorSerializer, description=gettext_lazy("It exists already (`exists`): edit that one.")),
 }
-UNCHANGED_HELP = "True when the save changed nothing, so nothing was written."
+UNCHANGED_HELP = gettext_lazy("True when the save changed nothing, so nothing was written.")
 # What PUT does with a field it is not sent, said in each PUT's description.
 PUT_KEEPS = ("Sends the required fields and any others to change; a field left out keeps its value (as with PATCH, "
              "which needs none of them). Nothing is reset by leaving it out.")

@@ -159,6 +159,15 @@ _SMALL_WIKI: list[_RowsCopy] = []
 _CONTRAST_WIKI: list[_RowsCopy] = []
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest-django creates the test database only when a collected test needs one, which it reads from the tests'
+    markers and fixture names: ``seed`` asks for ``db`` only once it runs, so a run of its tests alone would find no
+    test database made and use the database DATABASE_URL names. Its tests are marked as database tests instead."""
+    for item in items:
+        if "seed" in getattr(item, "fixturenames", ()) and item.get_closest_marker("django_db") is None:
+            item.add_marker(pytest.mark.django_db)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
     """The test database starts empty, a reused one too (runs before the seed became opt-in left it in theirs)."""

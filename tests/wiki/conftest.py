@@ -6,8 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import Client
 
 import classifier.engine
+from tests.factories import make_staff
+from wiki.roles import Account
 
 
 @pytest.fixture
@@ -22,3 +25,16 @@ def classified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(classifier.engine, "suggest", counted)
     return calls
+
+
+@pytest.fixture
+def staff(db: None) -> Account:
+    """A member of staff, who may delete and restore pages and works."""
+    return make_staff()
+
+
+@pytest.fixture
+def staff_client(client: Client, staff: Account) -> Client:
+    """The test client, logged in as :func:`staff`."""
+    client.force_login(staff)
+    return client

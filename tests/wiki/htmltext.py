@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 
 
@@ -92,3 +93,16 @@ def sections_with_class(markup: str, css_class: str) -> list[str]:
     """The markup of each ``<section>`` whose class list holds ``css_class`` (such sections do not nest)."""
     pattern = re.compile(r'<section class="[^"]*\b' + re.escape(css_class) + r'\b[^"]*"[^>]*>.*?</section>', re.DOTALL)
     return pattern.findall(markup)
+
+
+_POST_FORM = re.compile(r'<form method="post"(?: action="(?P<action>[^"]*)")?[^>]*>(?P<body>.*?)</form>', re.S)
+_HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
+
+
+def posted_form(markup: str, *, action: str) -> tuple[str, dict[str, str]]:
+    """The address and hidden values of the first POST form in ``markup`` whose action contains ``action``, as a
+    browser would send them."""
+    for form in _POST_FORM.finditer(markup):
+        if action in (form["action"] or ""):
+            return unescape(form["action"]), {m["name"]: unescape(m["value"]) for m in _HIDDEN.finditer(form["body"])}
+    raise AssertionError(f"no form posting to {action}")

@@ -12,7 +12,6 @@ from tests.factories import (
     make_indexed_question,
     make_page,
     make_source,
-    make_staff,
 )
 from wiki.models import Claim, Source
 from wiki.roles import Account
@@ -22,11 +21,6 @@ from wiki.services.deletion import page_delete, page_restore
 pytestmark = pytest.mark.django_db
 
 SECRET = "Spamclaim 用 GRPO 更新了策略"
-
-
-@pytest.fixture
-def staff(db: None) -> Account:
-    return make_staff()
 
 
 def _doomed_claim() -> tuple[Claim, Source, Source]:

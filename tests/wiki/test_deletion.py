@@ -15,7 +15,6 @@ from tests.factories import (
     make_page,
     make_reader,
     make_source,
-    make_staff,
 )
 from wiki.models import ChangeEvent, Claim, Classification, Contrast, Page, SearchDocument, Source, WikiLink
 from wiki.roles import Account
@@ -24,17 +23,6 @@ from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save_revision
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(db: None) -> Account:
-    return make_staff()
-
-
-@pytest.fixture
-def staff_client(client: Client, staff: Account) -> Client:
-    client.force_login(staff)
-    return client
 
 
 def _row(model: Any, pk: int) -> dict[str, Any]:

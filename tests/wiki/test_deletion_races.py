@@ -8,7 +8,6 @@ now; nothing done, saying so, when it was deleted, restored or merged since, or 
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -21,34 +20,13 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import make_page, make_source, make_staff
+from tests.wiki.htmltext import posted_form
 from wiki.models import ChangeEvent, Page, Source, SourceImport
 from wiki.roles import Account
 from wiki.services.deletion import ChangedMeanwhile, page_delete, page_restore, source_delete, source_restore
 from wiki.services.merges import source_merge
 from wiki.services.source_import import sources_import
 from wiki.services.source_import_undo import source_import_undo
-
-FORM = re.compile(r'<form method="post"(?: action="(?P<action>[^"]*)")?[^>]*>(?P<body>.*?)</form>', re.S)
-HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
-
-
-@pytest.fixture
-def staff(db: None) -> Account:
-    return make_staff()
-
-
-@pytest.fixture
-def staff_client(client: Client, staff: Account) -> Client:
-    client.force_login(staff)
-    return client
-
-
-def _form(html: str, *, action: str) -> tuple[str, dict[str, str]]:
-    """The address and hidden values of the first POST form in ``html`` whose action contains ``action``."""
-    for form in FORM.finditer(html):
-        if action in (form["action"] or ""):
-            return unescape(form["action"]), {m["name"]: unescape(m["value"]) for m in HIDDEN.finditer(form["body"])}
-    raise AssertionError(f"no form posting to {action}")
 
 
 def _said(response: Any) -> str:
@@ -118,7 +96,7 @@ def test_two_restores_of_a_page_at_once_restore_it_once_and_the_second_says_it_w
     page_delete(page=page, user=staff, reason="重复")
     client = Client()
     client.force_login(staff)
-    url, values = _form(client.get(shown_on).content.decode(), action="/restore/")
+    url, values = posted_form(client.get(shown_on).content.decode(), action="/restore/")
 
     second = _while_held(lambda: page_restore(page=page, user=make_staff("other")),
                          lambda: client.post(url, values))
@@ -136,7 +114,7 @@ def test_two_deletions_of_a_page_at_once_delete_it_once_and_the_second_says_it_w
     page = make_page(slug="doomed", title="Doomed notes")
     client = Client()
     client.force_login(staff)
-    url, values = _form(client.get("/wiki/doomed/delete/").content.decode(), action="/delete/")
+    url, values = posted_form(client.get("/wiki/doomed/delete/").content.decode(), action="/delete/")
 
     second = _while_held(lambda: page_delete(page=page, user=make_staff("other"), reason="另一个理由"),
                          lambda: client.post(url, {**values, "reason": "重复"}))
@@ -155,7 +133,7 @@ def test_two_restores_of_a_work_at_once_restore_it_once_and_the_second_says_it_w
     source_delete(source=work, user=staff, reason="Not a real work")
     client = Client()
     client.force_login(staff)
-    url, values = _form(client.get(shown_on).content.decode(), action="/restore/")
+    url, values = posted_form(client.get(shown_on).content.decode(), action="/restore/")
     assert url == "/sources/lonely-work/restore/" and values["source_id"] == str(work.pk)
 
     second = _while_held(lambda: source_restore(source=work, user=make_staff("other")),
@@ -173,7 +151,7 @@ def test_two_deletions_of_a_work_at_once_delete_it_once_and_the_second_says_it_w
     work = make_source(slug="lonely-work", short_name="Lonely Work")
     client = Client()
     client.force_login(staff)
-    url, values = _form(client.get("/sources/lonely-work/delete/").content.decode(), action="/delete/")
+    url, values = posted_form(client.get("/sources/lonely-work/delete/").content.decode(), action="/delete/")
 
     second = _while_held(lambda: source_delete(source=work, user=make_staff("other"), reason="另一个理由"),
                          lambda: client.post(url, {**values, "reason": "重复"}))
@@ -222,7 +200,7 @@ def _newcomer() -> Source:
 
 
 def _delete_form(client: Client, slug: str = "lonely-work") -> tuple[str, dict[str, str]]:
-    url, values = _form(client.get(f"/sources/{slug}/delete/").content.decode(), action="/delete/")
+    url, values = posted_form(client.get(f"/sources/{slug}/delete/").content.decode(), action="/delete/")
     assert url == f"/sources/{slug}/delete/" and values.keys() == {"csrfmiddlewaretoken", "source_id"}
     return url, {**values, "reason": "重复的工作"}
 
@@ -270,7 +248,7 @@ def test_a_deletion_of_a_work_moved_since_asks_again_at_its_new_address_when_the
     asked = staff_client.post(url, {**values, "reason": ""})
 
     assert asked.status_code == 400 and _deleted(work) == [False]
-    again, shown = _form(asked.content.decode(), action="/delete/")
+    again, shown = posted_form(asked.content.decode(), action="/delete/")
     assert again == "/sources/lonely-work-2024/delete/" and shown["source_id"] == str(work.pk)
 
 
@@ -316,7 +294,7 @@ def test_a_deletion_form_naming_no_work_deletes_the_work_at_its_address(db: None
 
 
 def _restore_form(client: Client, shown_on: str) -> tuple[str, dict[str, str]]:
-    url, values = _form(client.get(shown_on).content.decode(), action="/sources/")
+    url, values = posted_form(client.get(shown_on).content.decode(), action="/sources/")
     assert url == "/sources/lonely-work/restore/" and "source_id" in values
     return url, values
 
@@ -398,7 +376,7 @@ def test_the_restore_offered_after_a_clash_names_the_work_too(db: None, staff: A
     clash = staff_client.post("/sources/lonely-work/restore/", {"source_id": str(work.pk)})
 
     assert clash.status_code == 409
-    url, values = _form(clash.content.decode(), action="/restore/")
+    url, values = posted_form(clash.content.decode(), action="/restore/")
     assert url == "/sources/lonely-work/restore/" and values["source_id"] == str(work.pk)
     assert values["merge_into"] == "lonely-again"
 
@@ -407,7 +385,7 @@ def test_a_form_sent_with_an_expired_token_opens_again_for_the_work_it_was_shown
     work = make_source(slug="lonely-work", short_name="Lonely Work")
     client = Client(enforce_csrf_checks=True)
     client.force_login(staff)
-    url, values = _form(client.get("/sources/lonely-work/delete/").content.decode(), action="/delete/")
+    url, values = posted_form(client.get("/sources/lonely-work/delete/").content.decode(), action="/delete/")
     Source.all_objects.filter(pk=work.pk).update(slug="lonely-work-2024")
     _newcomer()
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import make_editor
+from tests.wiki.htmltext import posted_form
 from wiki.models import Page
 from wiki.roles import Account
 from wiki.services.deletion import page_delete
@@ -21,9 +22,6 @@ from wiki.services.page_reverts import page_rollback
 from wiki.services.pages import PageDeleted, page_revert, page_save
 
 pytestmark = pytest.mark.django_db
-
-FORM = re.compile(r'<form method="post"(?: action="(?P<action>[^"]*)")?[^>]*>(?P<body>.*?)</form>', re.S)
-HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
 
 
 @pytest.fixture
@@ -46,20 +44,11 @@ def _newcomer() -> Page:
     return page
 
 
-def _form(html: str, *, action: str) -> tuple[str, dict[str, str]]:
-    """The address and hidden values of the POST form in ``html`` whose action contains ``action`` (a form posting to
-    its own address has none: its page's address is given instead)."""
-    for form in FORM.finditer(html):
-        if action in (form["action"] or ""):
-            return unescape(form["action"]), {m["name"]: unescape(m["value"]) for m in HIDDEN.finditer(form["body"])}
-    raise AssertionError(f"no form posting to {action}")
-
-
 def _revert_form(client: Client, number: int) -> tuple[str, dict[str, str]]:
     """The revert form for revision ``number`` as an editor opened it on A's history."""
     url = f"/wiki/old-notes/revert/{number}/"
     html = client.get(url).content.decode()
-    _, values = _form(html.replace('<form method="post" class="edit-form"', f'<form method="post" action="{url}"'),
+    _, values = posted_form(html.replace('<form method="post" class="edit-form"', f'<form method="post" action="{url}"'),
                       action=url)
     assert values.keys() == {"csrfmiddlewaretoken", "base_revision", "page_id"}
     return url, {**values, "comment": ""}
@@ -139,7 +128,7 @@ def test_a_revert_of_a_page_no_longer_in_the_wiki_reverts_nothing_and_says_so(
 
 
 def _rollback_form(client: Client, address: str) -> tuple[str, dict[str, str]]:
-    return _form(client.get(address).content.decode(), action="/rollback/")
+    return posted_form(client.get(address).content.decode(), action="/rollback/")
 
 
 @pytest.mark.parametrize("shown_on", ["/wiki/old-notes/history/", "/wiki/old-notes/diff/?from=2&to=3"])

@@ -5,7 +5,6 @@ it on unseen would undo that move), and nothing done, saying so, when it is gone
 
 from __future__ import annotations
 
-import re
 from html import unescape
 
 import pytest
@@ -13,6 +12,7 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import make_editor, make_staff
+from tests.wiki.htmltext import posted_form
 from wiki.models import Page
 from wiki.roles import Account
 from wiki.services.deletion import page_delete, page_restore
@@ -20,20 +20,6 @@ from wiki.services.page_moves import page_move
 from wiki.services.pages import page_save
 
 pytestmark = pytest.mark.django_db
-
-FORM = re.compile(r'<form method="post"(?: action="(?P<action>[^"]*)")?[^>]*>(?P<body>.*?)</form>', re.S)
-HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
-
-
-@pytest.fixture
-def staff(db: None) -> Account:
-    return make_staff()
-
-
-@pytest.fixture
-def staff_client(client: Client, staff: Account) -> Client:
-    client.force_login(staff)
-    return client
 
 
 @pytest.fixture
@@ -47,14 +33,6 @@ def _newcomer(title: str = "Newcomer") -> Page:
     return page_save(slug="old-notes", title=title, body="B 的正文。\n", user=make_editor("bob"), base_revision=0).revision.page
 
 
-def _form(html: str, *, action: str) -> tuple[str, dict[str, str]]:
-    """The address and hidden values of the first POST form in ``html`` whose action contains ``action``."""
-    for form in FORM.finditer(html):
-        if action in (form["action"] or ""):
-            return unescape(form["action"]), {m["name"]: unescape(m["value"]) for m in HIDDEN.finditer(form["body"])}
-    raise AssertionError(f"no form posting to {action}")
-
-
 def _said(response: object) -> str:
     return unescape(response.content.decode())  # type: ignore[attr-defined]
 
@@ -64,7 +42,7 @@ def _live(*pages: Page) -> list[bool]:
 
 
 def _delete_form(client: Client) -> tuple[str, dict[str, str]]:
-    url, values = _form(client.get("/wiki/old-notes/delete/").content.decode(), action="/delete/")
+    url, values = posted_form(client.get("/wiki/old-notes/delete/").content.decode(), action="/delete/")
     assert url == "/wiki/old-notes/delete/" and values.keys() == {"csrfmiddlewaretoken", "page_id"}
     return url, {**values, "reason": "重复的页面"}
 
@@ -137,7 +115,7 @@ def test_a_deletion_without_a_reason_of_a_moved_page_asks_again_at_its_new_addre
     asked = staff_client.post(url, {**values, "reason": ""})
 
     assert asked.status_code == 400 and _live(notes, newcomer) == [True, True]
-    again, shown = _form(asked.content.decode(), action="/delete/")
+    again, shown = posted_form(asked.content.decode(), action="/delete/")
     assert again == "/wiki/survey-notes/delete/" and shown["page_id"] == str(notes.pk)
     assert "Delete “Reading notes”?" in _said(asked)
 
@@ -171,7 +149,7 @@ DELETE_QUERIES = 30
 
 
 def _move_form(client: Client) -> tuple[str, dict[str, str]]:
-    url, values = _form(client.get("/wiki/old-notes/move/").content.decode(), action="/move/")
+    url, values = posted_form(client.get("/wiki/old-notes/move/").content.decode(), action="/move/")
     assert url == "/wiki/old-notes/move/" and values.keys() >= {"csrfmiddlewaretoken", "page_id", "opened"}
     return url, values
 
@@ -192,7 +170,7 @@ def test_a_move_opened_before_the_page_moved_moves_nothing_and_asks_again_at_its
     assert [Page.objects.get(pk=page.pk).slug for page in (notes, newcomer)] == ["survey-notes", "old-notes"]
     assert "Someone moved this page after you opened this form; nothing was moved." in _said(asked)
     assert "The page is at /wiki/survey-notes/." in _said(asked)
-    again, shown = _form(asked.content.decode(), action="/move/")
+    again, shown = posted_form(asked.content.decode(), action="/move/")
     assert again == "/wiki/survey-notes/move/" and shown["page_id"] == str(notes.pk)
     moved = editor_client.post(again, {**shown, "slug": "reading-notes", "title": "", "reason": ""})
     assert moved.status_code == 302 and moved["Location"] == "/wiki/reading-notes/"
@@ -257,7 +235,7 @@ def test_a_restore_offered_before_the_page_came_back_restores_nothing_else(
     """A was deleted at old-notes; someone restored it and moved it, and a page created at old-notes was deleted:
     the form offered for A does not restore that page."""
     page_delete(page=notes, user=staff, reason="重复")
-    url, values = _form(staff_client.get(shown_on).content.decode(), action="/restore/")
+    url, values = posted_form(staff_client.get(shown_on).content.decode(), action="/restore/")
     assert url == "/wiki/old-notes/restore/" and values["page_id"] == str(notes.pk)
     page_restore(page=notes, user=staff)
     page_move(page=Page.objects.get(pk=notes.pk), slug="survey-notes", user=staff)
@@ -275,7 +253,7 @@ def test_a_restore_offered_before_the_page_moved_restores_it_at_its_new_address(
     notes: Page, staff: Account, staff_client: Client
 ) -> None:
     page_delete(page=notes, user=staff, reason="重复")
-    url, values = _form(staff_client.get("/deleted/").content.decode(), action="/restore/")
+    url, values = posted_form(staff_client.get("/deleted/").content.decode(), action="/restore/")
     page_restore(page=notes, user=staff)
     page_move(page=Page.objects.get(pk=notes.pk), slug="survey-notes", user=staff)
     newcomer = _newcomer()
@@ -294,7 +272,7 @@ def test_a_restore_of_a_page_no_longer_in_the_wiki_restores_nothing_and_says_so(
     notes: Page, staff: Account, staff_client: Client
 ) -> None:
     page_delete(page=notes, user=staff, reason="重复")
-    url, values = _form(staff_client.get("/deleted/").content.decode(), action="/restore/")
+    url, values = posted_form(staff_client.get("/deleted/").content.decode(), action="/restore/")
     Page.all_objects.filter(pk=notes.pk).delete()
     newcomer = _newcomer()
     page_delete(page=newcomer, user=staff, reason="测试页面")
@@ -309,7 +287,7 @@ def test_restoring_by_the_page_s_id_makes_as_many_queries_as_by_its_address(
     notes: Page, staff: Account, staff_client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     page_delete(page=notes, user=staff, reason="重复")
-    url, values = _form(staff_client.get("/deleted/").content.decode(), action="/restore/")
+    url, values = posted_form(staff_client.get("/deleted/").content.decode(), action="/restore/")
     with django_assert_num_queries(RESTORE_QUERIES):
         assert staff_client.post(url, values).status_code == 302
 
@@ -323,7 +301,7 @@ def test_a_form_sent_with_an_expired_token_opens_again_for_the_page_it_was_opene
 ) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(staff)
-    url, values = _form(client.get(f"/wiki/old-notes/{form}/").content.decode(), action=f"/{form}/")
+    url, values = posted_form(client.get(f"/wiki/old-notes/{form}/").content.decode(), action=f"/{form}/")
     page_move(page=notes, slug="survey-notes", user=staff)
     _newcomer()
 

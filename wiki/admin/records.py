@@ -64,7 +64,7 @@ class FindingDismissalAdmin(admin.ModelAdmin):
 
     @admin.display(description=field_label("kind"), ordering="kind")
     def kind_name(self, obj: FindingDismissal) -> StrOrPromise:
-        return dict(FINDING_KINDS).get(obj.kind, obj.kind)
+        return obj.kind_label
 
     def formfield_for_dbfield(self, db_field: models.Field[Any, Any], request: HttpRequest, **kwargs: Any) -> forms.Field | None:
         if db_field.name == "kind":

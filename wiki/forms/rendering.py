@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.forms.boundfield import BoundField
 from django.forms.renderers import DjangoTemplates
 
-# C0 and C1 control characters but tab and the line breaks a text area keeps: a NUL or an escape typed into a
-# filter is refused, and sent back in the field it would be written into the page's HTML as it came.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+from wiki.models.rules import strip_control
 
 
 def without_controls(value: Any) -> Any:
-    """``value`` with its control characters left out when it is text (a list of texts, each so)."""
+    """``value`` with its control characters left out when it is text (a list of texts, each so): a NUL or an escape
+    typed into a filter is refused, and sent back in the field it would be written into the page's HTML as it came.
+    Tab and the line breaks a text area keeps stay."""
     if isinstance(value, str):
-        return _CONTROL.sub("", value)
+        return strip_control(value)
     if isinstance(value, list | tuple):
         return type(value)(without_controls(item) for item in value)
     return value

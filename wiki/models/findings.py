@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
+from django_stubs_ext import StrOrPromise
 
 from wiki.models.labels import field_label
 from wiki.models.rules import validate_some_text
@@ -56,10 +57,15 @@ class FindingDismissal(models.Model):
 
     def __str__(self) -> str:
         """The finding's kind, as the report names its section, and what it concerns."""
+        return f"{self.kind_label}{pgettext('label separator', ': ')}{self.subject}"
+
+    @property
+    def kind_label(self) -> StrOrPromise:
+        """The finding's kind as the consistency report names its section (the stored code for a kind it no longer
+        has)."""
         from wiki.reports.consistency import FINDING_KINDS  # the report reads these rows
 
-        kind = dict(FINDING_KINDS).get(self.kind, self.kind)
-        return f"{kind}{pgettext('label separator', ': ')}{self.subject}"
+        return dict(FINDING_KINDS).get(self.kind, self.kind)
 
 
 def finding_etag(kind: str, key: str, dismissal_id: int | None) -> str:

@@ -273,7 +273,8 @@ def is_control_free(text: str) -> bool:
 
 
 def strip_control(text: str) -> str:
-    """``text`` without control characters, for output formats that cannot hold them (XML)."""
+    """``text`` without control characters (tab and line breaks kept), for output formats that cannot hold them (XML)
+    and for what a form gives back as typed."""
     return re.sub(f"[{_CONTROL_IN_TEXT}]", "", text)
 
 
